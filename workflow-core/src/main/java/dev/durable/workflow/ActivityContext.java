@@ -1,0 +1,29 @@
+package dev.durable.workflow;
+
+import java.lang.reflect.Type;
+
+import dev.durable.workflow.internal.activity.ActivityAttempt;
+
+/** The running activity attempt, for activity code: info, heartbeats, cancellation. */
+public interface ActivityContext {
+
+	/** The context of the activity running on this thread. */
+	static ActivityContext current() {
+		return ActivityAttempt.current();
+	}
+
+	ActivityInfo info();
+
+	/** Records progress; the details are handed to the next attempt after a failure. */
+	void heartbeat(Object details);
+
+	/** The details of the last heartbeat of this or an earlier attempt, or {@code null}. */
+	<T> T heartbeatDetails(Class<T> type);
+
+	/** The details of the last heartbeat, for generic types. */
+	Object heartbeatDetails(Type type);
+
+	/** Whether the workflow canceled this activity or its attempt timed out. */
+	boolean isCancelRequested();
+
+}

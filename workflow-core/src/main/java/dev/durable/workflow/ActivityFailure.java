@@ -1,0 +1,34 @@
+package dev.durable.workflow;
+
+/** An activity failed for good (attempts exhausted, non-retryable, timed out or canceled); see the cause. */
+public class ActivityFailure extends WorkflowException {
+
+	private final String activityType;
+
+	private final long activityId;
+
+	private final int attempt;
+
+	public ActivityFailure(String activityType, long activityId, int attempt, Throwable cause) {
+		super("Activity " + activityType + " (id " + activityId + ") failed after " + attempt + " attempt(s)"
+				+ ((cause != null) ? ": " + cause.getMessage() : ""), cause);
+		this.activityType = activityType;
+		this.activityId = activityId;
+		this.attempt = attempt;
+	}
+
+	public String getActivityType() {
+		return this.activityType;
+	}
+
+	/** The activity's sequence number within its run. */
+	public long getActivityId() {
+		return this.activityId;
+	}
+
+	/** The number of attempts made. */
+	public int getAttempt() {
+		return this.attempt;
+	}
+
+}

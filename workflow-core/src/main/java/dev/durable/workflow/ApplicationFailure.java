@@ -1,0 +1,91 @@
+package dev.durable.workflow;
+
+/**
+ * A failure thrown on purpose by user code. It crosses activity, child and update boundaries
+ * intact, as the cause of the boundary's failure. Any other exception thrown by an activity is
+ * converted to an {@code ApplicationFailure} whose type is the exception's class name.
+ */
+public class ApplicationFailure extends WorkflowException {
+
+	private final String type;
+
+	private final boolean nonRetryable;
+
+	private final EncodedValue details;
+
+	private final String originalStackTrace;
+
+	ApplicationFailure(String message, String type, boolean nonRetryable, EncodedValue details, Throwable cause,
+			String originalStackTrace) {
+		super(message, cause);
+		this.type = (type != null) ? type : "ApplicationFailure";
+		this.nonRetryable = nonRetryable;
+		this.details = details;
+		this.originalStackTrace = originalStackTrace;
+	}
+
+	/** A retryable failure of the given type. */
+	public static ApplicationFailure newFailure(String message, String type) {
+		return new ApplicationFailure(message, type, false, null, null, null);
+	}
+
+	/** A retryable failure of the given type with details (serialized when it crosses a boundary). */
+	public static ApplicationFailure newFailure(String message, String type, Object details) {
+		return new ApplicationFailure(message, type, false, EncodedValue.of(details), null, null);
+	}
+
+	/** A failure that is never retried. */
+	public static ApplicationFailure newNonRetryableFailure(String message, String type) {
+		return new ApplicationFailure(message, type, true, null, null, null);
+	}
+
+	/** A failure that is never retried, with details. */
+	public static ApplicationFailure newNonRetryableFailure(String message, String type, Object details) {
+		return new ApplicationFailure(message, type, true, EncodedValue.of(details), null, null);
+	}
+
+	/**
+	 * Rebuilds a failure from its recorded form; used by the engine.
+	 * @param message the message
+	 * @param type the failure type
+	 * @param nonRetryable whether retries are forbidden
+	 * @param details the details, may be {@code null}
+	 * @param cause the cause, may be {@code null}
+	 * @param originalStackTrace the stack trace where it was first thrown
+	 * @return the failure
+	 */
+	public static ApplicationFailure restore(String message, String type, boolean nonRetryable, EncodedValue details,
+			Throwable cause, String originalStackTrace) {
+		return new ApplicationFailure(message, type, nonRetryable, details, cause, originalStackTrace);
+	}
+
+	/** The failure type: chosen by the thrower, or the class name of a converted exception. */
+	public String getType() {
+		return this.type;
+	}
+
+	public boolean isNonRetryable() {
+		return this.nonRetryable;
+	}
+
+	/** The details converted to the given class, or {@code null} when there are none. */
+	public <T> T getDetails(Class<T> type) {
+		return (this.details != null) ? this.details.get(type) : null;
+	}
+
+	/** The raw details, or {@code null}. */
+	public EncodedValue getEncodedDetails() {
+		return this.details;
+	}
+
+	/** The stack trace recorded where the failure was first thrown, or {@code null}. */
+	public String getOriginalStackTrace() {
+		return this.originalStackTrace;
+	}
+
+	@Override
+	public String toString() {
+		return "ApplicationFailure[type=" + this.type + ", nonRetryable=" + this.nonRetryable + "]: " + getMessage();
+	}
+
+}

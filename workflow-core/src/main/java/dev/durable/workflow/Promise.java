@@ -1,0 +1,49 @@
+package dev.durable.workflow;
+
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.function.Function;
+
+import dev.durable.workflow.internal.runtime.PromiseImpl;
+
+/**
+ * The result of an asynchronous workflow operation (activity, timer, {@link Workflows#async}).
+ * Only valid inside workflow code; {@link #get()} blocks durably.
+ *
+ * @param <T> the value type
+ */
+public interface Promise<T> {
+
+	/** Blocks until completed; returns the value or throws the failure. */
+	T get();
+
+	/** Whether the promise completed, with a value or a failure. */
+	boolean isCompleted();
+
+	/** The failure once completed exceptionally, otherwise {@code null}. */
+	RuntimeException getFailure();
+
+	/** A promise of the function applied to this promise's value. */
+	<U> Promise<U> thenApply(Function<? super T, ? extends U> fn);
+
+	/** A promise that completes when all complete, or fails with the first failure. */
+	static Promise<Void> allOf(Collection<? extends Promise<?>> promises) {
+		return PromiseImpl.allOf(promises);
+	}
+
+	/** A promise that completes when all complete, or fails with the first failure. */
+	static Promise<Void> allOf(Promise<?>... promises) {
+		return allOf(Arrays.asList(promises));
+	}
+
+	/** A promise that completes like the first of the given promises to complete. */
+	static Promise<Object> anyOf(Collection<? extends Promise<?>> promises) {
+		return PromiseImpl.anyOf(promises);
+	}
+
+	/** A promise that completes like the first of the given promises to complete. */
+	static Promise<Object> anyOf(Promise<?>... promises) {
+		return anyOf(Arrays.asList(promises));
+	}
+
+}

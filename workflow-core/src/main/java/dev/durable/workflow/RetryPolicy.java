@@ -1,0 +1,115 @@
+package dev.durable.workflow;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How failed activity attempts are retried. Defaults follow Temporal: 1 s initial interval,
+ * coefficient 2.0, maximum interval 100 times the initial one, unlimited attempts.
+ *
+ * @param initialInterval delay before the first retry
+ * @param backoffCoefficient multiplier applied to the delay after each attempt
+ * @param maximumInterval upper bound of the delay; {@code null} means 100 x initial
+ * @param maximumAttempts attempts in total including the first; 0 means unlimited
+ * @param nonRetryableErrorTypes failure types that are never retried
+ */
+public record RetryPolicy(Duration initialInterval, double backoffCoefficient, Duration maximumInterval,
+		int maximumAttempts, List<String> nonRetryableErrorTypes) {
+
+	/** The default policy. */
+	public static final RetryPolicy DEFAULT = new RetryPolicy(Duration.ofSeconds(1), 2.0, null, 0, List.of());
+
+	public RetryPolicy {
+		Objects.requireNonNull(initialInterval, "initialInterval");
+		if (initialInterval.isNegative() || initialInterval.isZero()) {
+			throw new IllegalArgumentException("initialInterval must be positive: " + initialInterval);
+		}
+		if (backoffCoefficient < 1.0) {
+			throw new IllegalArgumentException("backoffCoefficient must be >= 1.0: " + backoffCoefficient);
+		}
+		if (maximumAttempts < 0) {
+			throw new IllegalArgumentException("maximumAttempts must be >= 0: " + maximumAttempts);
+		}
+		nonRetryableErrorTypes = (nonRetryableErrorTypes != null) ? List.copyOf(nonRetryableErrorTypes) : List.of();
+	}
+
+	/** The effective upper bound of the delay between attempts. */
+	public Duration effectiveMaximumInterval() {
+		return (this.maximumInterval != null) ? this.maximumInterval : this.initialInterval.multipliedBy(100);
+	}
+
+	/** The delay after the given failed attempt (1-based) before the next one. */
+	public Duration backoff(int failedAttempt) {
+		double millis = this.initialInterval.toMillis() * Math.pow(this.backoffCoefficient, Math.max(0, failedAttempt - 1));
+		long capped = (long) Math.min(millis, effectiveMaximumInterval().toMillis());
+		return Duration.ofMillis(Math.max(capped, 1));
+	}
+
+	/** Whether another attempt is allowed after {@code failedAttempt} attempts. */
+	public boolean allowsAttempt(int nextAttempt) {
+		return this.maximumAttempts == 0 || nextAttempt <= this.maximumAttempts;
+	}
+
+	public static Builder builder() {
+		return new Builder(DEFAULT);
+	}
+
+	public Builder toBuilder() {
+		return new Builder(this);
+	}
+
+	/** Builder of {@link RetryPolicy}. */
+	public static final class Builder {
+
+		private Duration initialInterval;
+
+		private double backoffCoefficient;
+
+		private Duration maximumInterval;
+
+		private int maximumAttempts;
+
+		private List<String> nonRetryableErrorTypes;
+
+		private Builder(RetryPolicy from) {
+			this.initialInterval = from.initialInterval;
+			this.backoffCoefficient = from.backoffCoefficient;
+			this.maximumInterval = from.maximumInterval;
+			this.maximumAttempts = from.maximumAttempts;
+			this.nonRetryableErrorTypes = from.nonRetryableErrorTypes;
+		}
+
+		public Builder initialInterval(Duration value) {
+			this.initialInterval = value;
+			return this;
+		}
+
+		public Builder backoffCoefficient(double value) {
+			this.backoffCoefficient = value;
+			return this;
+		}
+
+		public Builder maximumInterval(Duration value) {
+			this.maximumInterval = value;
+			return this;
+		}
+
+		public Builder maximumAttempts(int value) {
+			this.maximumAttempts = value;
+			return this;
+		}
+
+		public Builder nonRetryableErrorTypes(String... types) {
+			this.nonRetryableErrorTypes = List.of(types);
+			return this;
+		}
+
+		public RetryPolicy build() {
+			return new RetryPolicy(this.initialInterval, this.backoffCoefficient, this.maximumInterval,
+					this.maximumAttempts, this.nonRetryableErrorTypes);
+		}
+
+	}
+
+}

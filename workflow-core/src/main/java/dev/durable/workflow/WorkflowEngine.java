@@ -1,0 +1,286 @@
+package dev.durable.workflow;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+
+import javax.sql.DataSource;
+
+import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.internal.client.WorkflowClientImpl;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.support.JsonPayloadConverter;
+import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.worker.EngineHooks;
+
+/**
+ * A node of the workflow engine, for use without Spring:
+ * {@code WorkflowEngine.builder().dataSource(ds).register(MyWorkflow.class).registerActivities(new MyActivities()).build().start()}.
+ * Many nodes may share one database.
+ */
+public final class WorkflowEngine implements AutoCloseable {
+
+	private final Engine engine;
+
+	private final WorkflowClient client;
+
+	private WorkflowEngine(Engine engine) {
+		this.engine = engine;
+		this.client = new WorkflowClientImpl(engine);
+	}
+
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/** Migrates the schema (unless disabled), registers the node and starts serving. */
+	public WorkflowEngine start() {
+		this.engine.start();
+		return this;
+	}
+
+	/** Stops claiming, waits for running activities up to the shutdown timeout, releases the runs. */
+	public void shutdown() {
+		this.engine.shutdown();
+	}
+
+	@Override
+	public void close() {
+		shutdown();
+	}
+
+	public WorkflowClient client() {
+		return this.client;
+	}
+
+	/** This node's id, as recorded as the owner of the runs it executes. */
+	public UUID nodeId() {
+		return this.engine.nodeId();
+	}
+
+	public boolean isRunning() {
+		return this.engine.isRunning();
+	}
+
+	/**
+	 * The durable proxy of a registered activity bean: calls from workflow code are scheduled,
+	 * others run directly.
+	 */
+	public <T> T activityProxy(Class<T> activityType) {
+		return activityType.cast(this.engine.activityProxy(activityType, activityType));
+	}
+
+	/** Internal access for the Spring integration and the test kit; no compatibility promise. */
+	public Engine internal() {
+		return this.engine;
+	}
+
+	/** Builder of {@link WorkflowEngine}. */
+	public static final class Builder {
+
+		private DataSource dataSource;
+
+		private String namespace = "default";
+
+		private String schema = "durable";
+
+		private final List<Class<?>> workflows = new ArrayList<>();
+
+		private final List<Object> activities = new ArrayList<>();
+
+		private Function<Class<?>, Object> workflowFactory;
+
+		private Clock clock = Clock.systemUTC();
+
+		private PayloadConverter payloadConverter;
+
+		private ActivityOptions activityDefaults = ActivityOptions.DEFAULT;
+
+		private boolean worker = true;
+
+		private Set<String> taskQueues = new LinkedHashSet<>(List.of(EngineConfig.DEFAULT_TASK_QUEUE));
+
+		private int maxConcurrentActivities = 100;
+
+		private int maxCachedRuns = 1000;
+
+		private Duration cacheIdleTimeout = Duration.ofMinutes(10);
+
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		private Duration heartbeatInterval = Duration.ofSeconds(5);
+
+		private Duration deadAfter = Duration.ofSeconds(30);
+
+		private Duration taskTimeout = Duration.ofSeconds(10);
+
+		private int maxPayloadBytes = 2 * 1024 * 1024;
+
+		private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+		private String buildId;
+
+		private boolean migrate = true;
+
+		private EngineHooks hooks = EngineHooks.NONE;
+
+		private Builder() {
+		}
+
+		public Builder dataSource(DataSource dataSource) {
+			this.dataSource = dataSource;
+			return this;
+		}
+
+		public Builder namespace(String namespace) {
+			this.namespace = namespace;
+			return this;
+		}
+
+		/** The database schema (default {@code durable}). */
+		public Builder schema(String schema) {
+			this.schema = schema;
+			return this;
+		}
+
+		/** Registers workflow classes this node executes. */
+		public Builder register(Class<?>... workflowClasses) {
+			this.workflows.addAll(List.of(workflowClasses));
+			return this;
+		}
+
+		/** Registers activity implementations (instances of {@code @Activity} classes or interfaces). */
+		public Builder registerActivities(Object... implementations) {
+			this.activities.addAll(List.of(implementations));
+			return this;
+		}
+
+		/** How workflow instances are created; default: constructor injection of registered activities. */
+		public Builder workflowFactory(Function<Class<?>, Object> factory) {
+			this.workflowFactory = factory;
+			return this;
+		}
+
+		/** The clock for everything the engine schedules; a {@link SettableClock} lets tests skip time. */
+		public Builder clock(Clock clock) {
+			this.clock = clock;
+			return this;
+		}
+
+		public Builder payloadConverter(PayloadConverter converter) {
+			this.payloadConverter = converter;
+			return this;
+		}
+
+		/** Options of activity methods without {@code @ActivityMethod} values. */
+		public Builder activityDefaults(ActivityOptions options) {
+			this.activityDefaults = options;
+			return this;
+		}
+
+		/** Whether this node executes workflows; false makes it a client only. */
+		public Builder worker(boolean enabled) {
+			this.worker = enabled;
+			return this;
+		}
+
+		public Builder taskQueues(String... queues) {
+			this.taskQueues = new LinkedHashSet<>(List.of(queues));
+			return this;
+		}
+
+		public Builder maxConcurrentActivities(int value) {
+			this.maxConcurrentActivities = value;
+			return this;
+		}
+
+		public Builder maxCachedRuns(int value) {
+			this.maxCachedRuns = value;
+			return this;
+		}
+
+		public Builder cacheIdleTimeout(Duration value) {
+			this.cacheIdleTimeout = value;
+			return this;
+		}
+
+		public Builder pollInterval(Duration value) {
+			this.pollInterval = value;
+			return this;
+		}
+
+		public Builder heartbeatInterval(Duration value) {
+			this.heartbeatInterval = value;
+			return this;
+		}
+
+		/** Silence after which other nodes take over this node's runs. */
+		public Builder deadAfter(Duration value) {
+			this.deadAfter = value;
+			return this;
+		}
+
+		/** How long workflow code may run without yielding in one workflow task. */
+		public Builder taskTimeout(Duration value) {
+			this.taskTimeout = value;
+			return this;
+		}
+
+		public Builder maxPayloadSize(int bytes) {
+			this.maxPayloadBytes = bytes;
+			return this;
+		}
+
+		public Builder shutdownTimeout(Duration value) {
+			this.shutdownTimeout = value;
+			return this;
+		}
+
+		public Builder buildId(String buildId) {
+			this.buildId = buildId;
+			return this;
+		}
+
+		/** Whether {@link #start()} creates and upgrades the schema (default true). */
+		public Builder migrateSchema(boolean migrate) {
+			this.migrate = migrate;
+			return this;
+		}
+
+		/** Test seams; internal. */
+		public Builder hooks(EngineHooks hooks) {
+			this.hooks = hooks;
+			return this;
+		}
+
+		public WorkflowEngine build() {
+			Objects.requireNonNull(this.dataSource, "dataSource");
+			if (this.heartbeatInterval.compareTo(this.deadAfter) >= 0) {
+				throw new IllegalArgumentException("heartbeatInterval (" + this.heartbeatInterval
+						+ ") must be shorter than deadAfter (" + this.deadAfter + ")");
+			}
+			WorkflowRegistry workflowRegistry = new WorkflowRegistry();
+			this.workflows.forEach(workflowRegistry::register);
+			ActivityRegistry activityRegistry = new ActivityRegistry(this.activityDefaults);
+			this.activities.forEach(activityRegistry::register);
+			EngineConfig config = new EngineConfig(this.namespace, this.schema, this.worker, Set.copyOf(this.taskQueues),
+					this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
+					this.heartbeatInterval, this.deadAfter, this.taskTimeout, this.maxPayloadBytes,
+					this.shutdownTimeout, this.buildId);
+			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
+					: new JsonPayloadConverter();
+			return new WorkflowEngine(new Engine(config, this.dataSource, this.clock, workflowRegistry,
+					activityRegistry, this.workflowFactory, converter, this.hooks, this.migrate));
+		}
+
+	}
+
+}

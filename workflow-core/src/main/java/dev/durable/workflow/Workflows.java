@@ -1,0 +1,132 @@
+package dev.durable.workflow;
+
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Random;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+
+import dev.durable.workflow.internal.activity.ActivityStubs;
+import dev.durable.workflow.internal.runtime.ReplayAwareLogger;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.runtime.WorkflowThread;
+
+/**
+ * The API of workflow code. Every method is valid only on a workflow's own threads (the run
+ * method, async bodies and handlers); the results are recorded so that replay sees the same values.
+ */
+public final class Workflows {
+
+	/** What {@link #getVersion} returns for code that ran before the change existed. */
+	public static final int DEFAULT_VERSION = WorkflowRunner.DEFAULT_VERSION;
+
+	private Workflows() {
+	}
+
+	private static WorkflowRunner runner() {
+		return WorkflowThread.runner();
+	}
+
+	/** Facts about the current run. */
+	public static WorkflowInfo info() {
+		return runner().info();
+	}
+
+	/** The current workflow task's recorded time; monotonic within a run. */
+	public static Instant now() {
+		return runner().now();
+	}
+
+	/** A random generator seeded by the run id: the same sequence on every replay. */
+	public static Random random() {
+		return runner().random();
+	}
+
+	/** A UUID from {@link #random()}: the same on every replay. */
+	public static UUID randomUUID() {
+		Random random = random();
+		long msb = (random.nextLong() & ~0xF000L) | 0x4000L;
+		long lsb = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+		return new UUID(msb, lsb);
+	}
+
+	/** Sleeps durably: survives restarts; throws {@link CanceledFailure} if the scope is canceled. */
+	public static void sleep(Duration duration) {
+		runner().newTimer(duration).get();
+	}
+
+	/** A durable timer. */
+	public static Promise<Void> newTimer(Duration duration) {
+		return runner().newTimer(duration);
+	}
+
+	/** Blocks durably until the condition holds; the condition must only read workflow state. */
+	public static void await(Supplier<Boolean> condition) {
+		runner().await(condition);
+	}
+
+	/** Blocks until the condition holds or the timeout passes. @return false on timeout */
+	public static boolean await(Duration timeout, Supplier<Boolean> condition) {
+		return runner().await(timeout, condition);
+	}
+
+	/** Runs the body on a new workflow thread; it interleaves deterministically with the others. */
+	public static <T> Promise<T> async(Supplier<T> body) {
+		return runner().async(body);
+	}
+
+	/** Runs the body on a new workflow thread. */
+	public static Promise<Void> async(Runnable body) {
+		return runner().async(() -> {
+			body.run();
+			return null;
+		});
+	}
+
+	/** Runs a short non-deterministic piece of code once and records its value. */
+	public static <T> T sideEffect(Class<T> type, Supplier<T> supplier) {
+		return runner().sideEffect(type, supplier);
+	}
+
+	/** Like {@link #sideEffect(Class, Supplier)} for generic types. */
+	public static <T> T sideEffect(Type type, Supplier<T> supplier) {
+		return runner().sideEffect(type, supplier);
+	}
+
+	/**
+	 * Versions a change of workflow code. New runs get {@code maxSupported}; runs that passed this
+	 * point before the change existed get {@link #DEFAULT_VERSION}.
+	 */
+	public static int getVersion(String changeId, int minSupported, int maxSupported) {
+		return runner().getVersion(changeId, minSupported, maxSupported);
+	}
+
+	/** A scope canceled with its parent and on demand. Call {@link CancellationScope#run()}. */
+	public static CancellationScope newCancellationScope(Runnable body) {
+		return runner().newScope(body, false);
+	}
+
+	/** A scope not canceled with its parent: for cleanup after a cancel request. */
+	public static CancellationScope newDetachedCancellationScope(Runnable body) {
+		return runner().newScope(body, true);
+	}
+
+	/** Whether the code runs again over recorded history (logs and metrics should be quiet). */
+	public static boolean isReplaying() {
+		return runner().isReplaying();
+	}
+
+	/** A logger that is silent while the workflow replays. */
+	public static Logger logger(Class<?> type) {
+		return ReplayAwareLogger.of(type);
+	}
+
+	/** An activity stub with explicit options, for activities registered with the engine. */
+	public static <T> T activities(Class<T> activityType, ActivityOptions options) {
+		return ActivityStubs.workflowStub(activityType, options);
+	}
+
+}

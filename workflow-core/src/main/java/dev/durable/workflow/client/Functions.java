@@ -1,0 +1,47 @@
+package dev.durable.workflow.client;
+
+import java.io.Serializable;
+
+/**
+ * Method references to workflow methods, for typed client calls such as
+ * {@code client.start(HomeLoanWorkflow::run, input, options)}. Serializable so the engine can
+ * read which method they name.
+ */
+public final class Functions {
+
+	private Functions() {
+	}
+
+	/** A workflow method without parameter returning a value. */
+	@FunctionalInterface
+	public interface Func0<W, R> extends Serializable {
+
+		R apply(W workflow);
+
+	}
+
+	/** A workflow method with one parameter returning a value. */
+	@FunctionalInterface
+	public interface Func1<W, A, R> extends Serializable {
+
+		R apply(W workflow, A arg);
+
+	}
+
+	/** A workflow method without parameter and without result. */
+	@FunctionalInterface
+	public interface Proc0<W> extends Serializable {
+
+		void apply(W workflow);
+
+	}
+
+	/** A workflow method with one parameter and without result. */
+	@FunctionalInterface
+	public interface Proc1<W, A> extends Serializable {
+
+		void apply(W workflow, A arg);
+
+	}
+
+}

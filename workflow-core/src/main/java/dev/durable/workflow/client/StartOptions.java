@@ -1,0 +1,103 @@
+package dev.durable.workflow.client;
+
+import java.time.Duration;
+
+/**
+ * Options of a start.
+ *
+ * @param workflowId the workflow id: 1-255 letters, digits and {@code ._:@-}; random UUID when null
+ * @param requestId a retried start with the same request id returns the run it started
+ * @param idReusePolicy policy when earlier runs with the id are closed
+ * @param idConflictPolicy policy when a run with the id is open
+ * @param startDelay how long to wait before the first workflow task
+ * @param taskQueue only nodes serving this queue run it; {@code "default"} when null
+ */
+public record StartOptions(String workflowId, String requestId, WorkflowIdReusePolicy idReusePolicy,
+		WorkflowIdConflictPolicy idConflictPolicy, Duration startDelay, String taskQueue) {
+
+	/** All defaults: random id, ALLOW_DUPLICATE, FAIL, no delay, the default queue. */
+	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null);
+
+	public StartOptions {
+		idReusePolicy = (idReusePolicy != null) ? idReusePolicy : WorkflowIdReusePolicy.ALLOW_DUPLICATE;
+		idConflictPolicy = (idConflictPolicy != null) ? idConflictPolicy : WorkflowIdConflictPolicy.FAIL;
+		if (startDelay != null && startDelay.isNegative()) {
+			throw new IllegalArgumentException("startDelay must not be negative: " + startDelay);
+		}
+	}
+
+	public static Builder builder() {
+		return new Builder(DEFAULT);
+	}
+
+	/** Default options with the given workflow id. */
+	public static StartOptions withId(String workflowId) {
+		return builder().workflowId(workflowId).build();
+	}
+
+	public Builder toBuilder() {
+		return new Builder(this);
+	}
+
+	/** Builder of {@link StartOptions}. */
+	public static final class Builder {
+
+		private String workflowId;
+
+		private String requestId;
+
+		private WorkflowIdReusePolicy idReusePolicy;
+
+		private WorkflowIdConflictPolicy idConflictPolicy;
+
+		private Duration startDelay;
+
+		private String taskQueue;
+
+		private Builder(StartOptions from) {
+			this.workflowId = from.workflowId;
+			this.requestId = from.requestId;
+			this.idReusePolicy = from.idReusePolicy;
+			this.idConflictPolicy = from.idConflictPolicy;
+			this.startDelay = from.startDelay;
+			this.taskQueue = from.taskQueue;
+		}
+
+		public Builder workflowId(String value) {
+			this.workflowId = value;
+			return this;
+		}
+
+		public Builder requestId(String value) {
+			this.requestId = value;
+			return this;
+		}
+
+		public Builder idReusePolicy(WorkflowIdReusePolicy value) {
+			this.idReusePolicy = value;
+			return this;
+		}
+
+		public Builder idConflictPolicy(WorkflowIdConflictPolicy value) {
+			this.idConflictPolicy = value;
+			return this;
+		}
+
+		public Builder startDelay(Duration value) {
+			this.startDelay = value;
+			return this;
+		}
+
+		public Builder taskQueue(String value) {
+			this.taskQueue = value;
+			return this;
+		}
+
+		public StartOptions build() {
+			return new StartOptions(this.workflowId, this.requestId, this.idReusePolicy, this.idConflictPolicy,
+					this.startDelay, this.taskQueue);
+		}
+
+	}
+
+}

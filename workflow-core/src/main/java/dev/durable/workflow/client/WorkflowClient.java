@@ -1,0 +1,42 @@
+package dev.durable.workflow.client;
+
+import java.util.UUID;
+
+/**
+ * Starts runs and reaches existing ones. A bean in Spring; {@code engine.client()} elsewhere.
+ * Typed calls name the workflow's run method by method reference.
+ */
+public interface WorkflowClient {
+
+	/** Starts a run of the workflow whose run method is given, with one input. */
+	<W, A, R> WorkflowHandle<R> start(Functions.Func1<W, A, R> workflow, A input, StartOptions options);
+
+	/** Starts a run of a workflow whose run method takes no input. */
+	<W, R> WorkflowHandle<R> start(Functions.Func0<W, R> workflow, StartOptions options);
+
+	/** Starts a run of a workflow whose run method returns nothing. */
+	<W, A> WorkflowHandle<Void> start(Functions.Proc1<W, A> workflow, A input, StartOptions options);
+
+	/** Starts a run by type name; the handle's {@link WorkflowHandle#result(Class)} converts. */
+	WorkflowHandle<Object> start(String workflowType, Object input, StartOptions options);
+
+	/** Starts and waits for the result. */
+	default <W, A, R> R execute(Functions.Func1<W, A, R> workflow, A input, StartOptions options) {
+		return start(workflow, input, options).result();
+	}
+
+	/** Starts and waits for the result. */
+	default <W, R> R execute(Functions.Func0<W, R> workflow, StartOptions options) {
+		return start(workflow, options).result();
+	}
+
+	/** A handle that follows the latest run of the workflow id. */
+	WorkflowHandle<Object> handle(String workflowId);
+
+	/** A handle pinned to one run. */
+	WorkflowHandle<Object> handle(String workflowId, UUID runId);
+
+	/** A typed handle that follows the latest run of the workflow id. */
+	<R> WorkflowHandle<R> handle(String workflowId, Class<R> resultType);
+
+}

@@ -1,0 +1,26 @@
+package dev.durable.workflow.client;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * What describe tells about a run.
+ *
+ * @param workflowId the workflow id
+ * @param runId the run id
+ * @param workflowType the type name
+ * @param taskQueue the task queue
+ * @param status the status
+ * @param startTime when it was created
+ * @param closeTime when it closed, or {@code null}
+ * @param workflowTasks committed workflow tasks
+ * @param taskFailure why its workflow task is failing (stuck run), or {@code null}
+ * @param taskAttempts consecutive failed workflow task attempts
+ * @param pendingActivities activities not yet finished
+ */
+public record WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
+		WorkflowStatus status, Instant startTime, Instant closeTime, int workflowTasks, String taskFailure,
+		int taskAttempts, List<PendingActivity> pendingActivities) {
+
+}

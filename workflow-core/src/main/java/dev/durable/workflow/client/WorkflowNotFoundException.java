@@ -1,0 +1,12 @@
+package dev.durable.workflow.client;
+
+import dev.durable.workflow.WorkflowException;
+
+/** No run matches (unknown workflow id or run id). */
+public class WorkflowNotFoundException extends WorkflowException {
+
+	public WorkflowNotFoundException(String message) {
+		super(message);
+	}
+
+}

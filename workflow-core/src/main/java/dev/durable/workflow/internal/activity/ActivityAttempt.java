@@ -1,0 +1,109 @@
+package dev.durable.workflow.internal.activity;
+
+import java.lang.reflect.Type;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import dev.durable.workflow.ActivityContext;
+import dev.durable.workflow.ActivityInfo;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * One attempt of an activity: the {@link ActivityContext} its code sees, and the single-winner
+ * race between its own completion, a timeout and a cancel.
+ */
+public final class ActivityAttempt implements ActivityContext {
+
+	private static final ThreadLocal<ActivityAttempt> CURRENT = new ThreadLocal<>();
+
+	private final ActivityInfo info;
+
+	private final Payloads payloads;
+
+	private final Consumer<byte[]> heartbeatSink;
+
+	private final AtomicBoolean finished = new AtomicBoolean();
+
+	private volatile byte[] heartbeatDetails;
+
+	private volatile boolean cancelRequested;
+
+	private volatile Thread thread;
+
+	public ActivityAttempt(ActivityInfo info, byte[] heartbeatDetails, Payloads payloads,
+			Consumer<byte[]> heartbeatSink) {
+		this.info = info;
+		this.heartbeatDetails = heartbeatDetails;
+		this.payloads = payloads;
+		this.heartbeatSink = heartbeatSink;
+	}
+
+	public static ActivityContext current() {
+		ActivityAttempt attempt = CURRENT.get();
+		if (attempt == null) {
+			throw new IllegalStateException("ActivityContext.current() is only valid inside an activity execution");
+		}
+		return attempt;
+	}
+
+	public void bind() {
+		this.thread = Thread.currentThread();
+		CURRENT.set(this);
+	}
+
+	public void unbind() {
+		CURRENT.remove();
+		this.thread = null;
+	}
+
+	/** Claims the outcome of this attempt; only the first caller wins. */
+	public boolean finish() {
+		return this.finished.compareAndSet(false, true);
+	}
+
+	public boolean isFinished() {
+		return this.finished.get();
+	}
+
+	/** Stops the attempt's code as far as it listens (interrupt, {@link #isCancelRequested()}). */
+	public void cancel() {
+		this.cancelRequested = true;
+		Thread running = this.thread;
+		if (running != null) {
+			running.interrupt();
+		}
+	}
+
+	public byte[] lastHeartbeat() {
+		return this.heartbeatDetails;
+	}
+
+	@Override
+	public ActivityInfo info() {
+		return this.info;
+	}
+
+	@Override
+	public void heartbeat(Object details) {
+		byte[] encoded = this.payloads.encode(details, Object.class, "heartbeat details of " + this.info.activityType());
+		this.heartbeatDetails = encoded;
+		this.heartbeatSink.accept(encoded);
+	}
+
+	@Override
+	public <T> T heartbeatDetails(Class<T> type) {
+		return type.cast(heartbeatDetails((Type) type));
+	}
+
+	@Override
+	public Object heartbeatDetails(Type type) {
+		byte[] details = this.heartbeatDetails;
+		return (details != null) ? this.payloads.decode(details, type, "heartbeat details") : null;
+	}
+
+	@Override
+	public boolean isCancelRequested() {
+		return this.cancelRequested;
+	}
+
+}

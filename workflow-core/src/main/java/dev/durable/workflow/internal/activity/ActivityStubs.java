@@ -1,0 +1,109 @@
+package dev.durable.workflow.internal.activity;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.cglib.proxy.Enhancer;
+import org.springframework.cglib.proxy.Factory;
+import org.springframework.cglib.proxy.MethodInterceptor;
+import org.springframework.objenesis.SpringObjenesis;
+
+import dev.durable.workflow.ActivityMethod;
+import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.internal.registry.ActivityDefinition;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.runtime.WorkflowThread;
+import dev.durable.workflow.internal.support.InternalJson;
+
+/**
+ * Activity proxies. Called on a workflow thread, a method is scheduled through the run (recorded,
+ * retried, replayed); called anywhere else, the durable bean proxy runs the real method directly.
+ */
+public final class ActivityStubs {
+
+	private static final SpringObjenesis OBJENESIS = new SpringObjenesis();
+
+	private ActivityStubs() {
+	}
+
+	/** A stub for workflow code with explicit options; every call is scheduled. */
+	public static <T> T workflowStub(Class<T> type, ActivityOptions options) {
+		return type.cast(proxy(type, (method, args) -> {
+			if (method.getDeclaringClass() == Object.class) {
+				return objectMethod(type, method, args);
+			}
+			ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
+			String name = (annotation != null && !annotation.name().isEmpty()) ? annotation.name() : method.getName();
+			return schedule(WorkflowThread.runner(), name, method, args, options);
+		}));
+	}
+
+	/** Wraps a registered activity bean: durable inside workflow code, direct outside. */
+	public static Object durableProxy(Class<?> type, Object target, ActivityRegistry registry) {
+		return proxy(type, (method, args) -> {
+			ActivityDefinition definition = registry.find(method);
+			if (definition == null || !WorkflowThread.isWorkflowThread()) {
+				try {
+					return method.invoke(target, args);
+				}
+				catch (InvocationTargetException ex) {
+					throw ex.getTargetException();
+				}
+			}
+			return schedule(WorkflowThread.runner(), definition.name(), method, args, definition.options());
+		});
+	}
+
+	private static Object schedule(WorkflowRunner runner, String name, Method method, Object[] args,
+			ActivityOptions options) {
+		Object[] values = (args != null) ? args : new Object[0];
+		List<byte[]> parts = new ArrayList<>(values.length);
+		for (int i = 0; i < values.length; i++) {
+			parts.add(runner.payloads().encode(values[i], method.getGenericParameterTypes()[i],
+					"argument " + i + " of activity " + name));
+		}
+		return runner.scheduleActivity(name, InternalJson.pack(parts), method.getGenericReturnType(), options).get();
+	}
+
+	private static Object objectMethod(Class<?> type, Method method, Object[] args) {
+		return switch (method.getName()) {
+			case "toString" -> "ActivityStub[" + type.getName() + "]";
+			case "hashCode" -> System.identityHashCode(type);
+			case "equals" -> args[0] == null ? false : (args[0] == (Object) type);
+			default -> throw new UnsupportedOperationException(method.getName());
+		};
+	}
+
+	@FunctionalInterface
+	private interface Call {
+
+		Object invoke(Method method, Object[] args) throws Throwable;
+
+	}
+
+	private static Object proxy(Class<?> type, Call call) {
+		if (type.isInterface()) {
+			InvocationHandler handler = (proxy, method, args) -> call.invoke(method, args);
+			return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, handler);
+		}
+		Enhancer enhancer = new Enhancer();
+		enhancer.setSuperclass(type);
+		enhancer.setClassLoader(type.getClassLoader());
+		enhancer.setCallbackType(MethodInterceptor.class);
+		Class<?> proxyClass = enhancer.createClass();
+		Object proxy = OBJENESIS.newInstance(proxyClass);
+		((Factory) proxy).setCallback(0, (MethodInterceptor) (obj, method, args, methodProxy) -> {
+			if (method.getDeclaringClass() == Object.class && !method.getName().equals("toString")) {
+				return methodProxy.invokeSuper(obj, args);
+			}
+			return call.invoke(method, args);
+		});
+		return proxy;
+	}
+
+}

@@ -1,0 +1,71 @@
+package dev.durable.workflow.internal.client;
+
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.durable.workflow.PayloadConverter;
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.internal.support.JsonPayloadConverter;
+
+/** Flattens stored task rows into the public event list, decoding JSON payloads for people. */
+final class HistoryEvents {
+
+	private HistoryEvents() {
+	}
+
+	static List<HistoryEvent> of(List<TaskRecord> records, PayloadConverter converter) {
+		List<HistoryEvent> events = new ArrayList<>();
+		long id = 1;
+		for (TaskRecord record : records) {
+			for (Event event : record.events()) {
+				events.add(new HistoryEvent(id++, record.seq(), record.time(), event.type().name(),
+						attributes(event, converter)));
+			}
+		}
+		return events;
+	}
+
+	private static Map<String, Object> attributes(Event event, PayloadConverter converter) {
+		Map<String, Object> attributes = new LinkedHashMap<>();
+		put(attributes, "seq", event.seq());
+		put(attributes, "name", event.name());
+		if (event.payload() != null) {
+			attributes.put("payload", readable(event.payload(), converter));
+		}
+		if (event.failure() != null) {
+			attributes.put("failure", InternalJson.MAPPER.convertValue(event.failure(), Map.class));
+		}
+		put(attributes, "fireAt", event.fireAt());
+		put(attributes, "version", event.version());
+		put(attributes, "reason", event.reason());
+		if (event.options() != null) {
+			attributes.put("options", InternalJson.MAPPER.convertValue(event.options(), Map.class));
+		}
+		return attributes;
+	}
+
+	private static void put(Map<String, Object> attributes, String key, Object value) {
+		if (value != null) {
+			attributes.put(key, value);
+		}
+	}
+
+	private static Object readable(byte[] payload, PayloadConverter converter) {
+		if (converter instanceof JsonPayloadConverter) {
+			try {
+				return InternalJson.MAPPER.readValue(payload, Object.class);
+			}
+			catch (RuntimeException ex) {
+				// fall through: not JSON after all
+			}
+		}
+		return Base64.getEncoder().encodeToString(payload);
+	}
+
+}

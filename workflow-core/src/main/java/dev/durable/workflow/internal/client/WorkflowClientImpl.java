@@ -1,0 +1,207 @@
+package dev.durable.workflow.internal.client;
+
+import java.io.Serializable;
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import org.springframework.dao.DuplicateKeyException;
+
+import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.client.Functions;
+import dev.durable.workflow.client.InvalidWorkflowIdException;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.UnknownWorkflowTypeException;
+import dev.durable.workflow.client.WorkflowAlreadyStartedException;
+import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowIdConflictPolicy;
+import dev.durable.workflow.client.WorkflowIdReusePolicy;
+import dev.durable.workflow.client.WorkflowNotFoundException;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.support.UuidV7;
+import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.worker.Engine;
+
+/** The client: starts runs (with id policies) and hands out handles. */
+public final class WorkflowClientImpl implements WorkflowClient {
+
+	private static final Pattern WORKFLOW_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,255}");
+
+	private final Engine engine;
+
+	public WorkflowClientImpl(Engine engine) {
+		this.engine = engine;
+	}
+
+	@Override
+	public <W, A, R> WorkflowHandle<R> start(Functions.Func1<W, A, R> workflow, A input, StartOptions options) {
+		return startTyped(workflow, input, options);
+	}
+
+	@Override
+	public <W, R> WorkflowHandle<R> start(Functions.Func0<W, R> workflow, StartOptions options) {
+		return startTyped(workflow, null, options);
+	}
+
+	@Override
+	public <W, A> WorkflowHandle<Void> start(Functions.Proc1<W, A> workflow, A input, StartOptions options) {
+		return startTyped(workflow, input, options);
+	}
+
+	private <R> WorkflowHandle<R> startTyped(Serializable reference, Object input, StartOptions options) {
+		Method method = MethodReferences.resolve(reference);
+		if (!method.isAnnotationPresent(WorkflowRun.class)) {
+			throw new IllegalArgumentException(method + " is not a @WorkflowRun method");
+		}
+		WorkflowDefinition definition = this.engine.workflows().find(method.getDeclaringClass());
+		if (definition == null) {
+			definition = WorkflowDefinition.of(method.getDeclaringClass());
+		}
+		Started started = startRun(definition.typeName(), definition.inputType(), input, options);
+		return new WorkflowHandleImpl<>(this.engine, started.workflowId(), started.runId(), definition.resultType());
+	}
+
+	@Override
+	public WorkflowHandle<Object> start(String workflowType, Object input, StartOptions options) {
+		WorkflowDefinition definition = this.engine.workflows().find(workflowType);
+		Type inputType = (definition != null) ? definition.inputType() : Object.class;
+		Started started = startRun(workflowType, inputType, input, options);
+		Type resultType = (definition != null) ? definition.resultType() : Object.class;
+		return new WorkflowHandleImpl<>(this.engine, started.workflowId(), started.runId(), resultType);
+	}
+
+	private record Started(String workflowId, UUID runId) {
+	}
+
+	private Started startRun(String workflowType, Type inputType, Object input, StartOptions given) {
+		StartOptions options = (given != null) ? given : StartOptions.DEFAULT;
+		if (this.engine.workflows().find(workflowType) == null && !this.engine.nodes().anyServes(workflowType)) {
+			throw new UnknownWorkflowTypeException("Unknown workflow type '" + workflowType
+					+ "': no node registered it (registered here: " + this.engine.servedTypes() + ")");
+		}
+		String workflowId = (options.workflowId() != null) ? options.workflowId() : UUID.randomUUID().toString();
+		checkWorkflowId(workflowId);
+		if (inputType == null && input != null) {
+			throw new PayloadException("Workflow type '" + workflowType + "' takes no input", false, null);
+		}
+		byte[] payload = this.engine.payloads().encode(input, (inputType != null) ? inputType : Object.class,
+				"the input of workflow " + workflowType);
+		String queue = (options.taskQueue() != null) ? options.taskQueue() : EngineConfig.DEFAULT_TASK_QUEUE;
+		boolean local = this.engine.servesLocally(workflowType, queue);
+		Instant now = this.engine.clock().instant();
+		Instant wakeAt = (options.startDelay() != null && !options.startDelay().isZero())
+				? now.plus(options.startDelay()) : null;
+		NewRun run = new NewRun(UuidV7.next(now), this.engine.config().namespace(), workflowId, workflowType, queue,
+				local ? this.engine.nodeId() : null, payload, options.requestId(), now, wakeAt);
+		StartDecision decision;
+		try {
+			decision = this.engine.tx().execute((status) -> decide(run, options, now));
+		}
+		catch (DuplicateKeyException ex) {
+			// another start of the same id committed first
+			if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING) {
+				return new Started(workflowId,
+						this.engine.runs().findLatest(run.namespace(), workflowId).orElseThrow().runId());
+			}
+			throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' is already running",
+					workflowId, null);
+		}
+		if (decision.terminated() != null) {
+			this.engine.waiters().closed(decision.terminated());
+			this.engine.wake(decision.terminated());
+		}
+		if (decision.created() && local) {
+			this.engine.adoptStarted(run.runId(), wakeAt);
+		}
+		return new Started(workflowId, decision.runId());
+	}
+
+	private record StartDecision(UUID runId, boolean created, UUID terminated) {
+	}
+
+	private StartDecision decide(NewRun run, StartOptions options, Instant now) {
+		String namespace = run.namespace();
+		String workflowId = run.workflowId();
+		if (options.requestId() != null) {
+			Optional<RunRow> same = this.engine.runs().findByRequestId(namespace, workflowId, options.requestId());
+			if (same.isPresent()) {
+				return new StartDecision(same.get().runId(), false, null);
+			}
+		}
+		UUID terminated = null;
+		Optional<RunRow> open = this.engine.runs().lockOpen(namespace, workflowId);
+		if (open.isPresent()) {
+			UUID existing = open.get().runId();
+			if (options.idConflictPolicy() == WorkflowIdConflictPolicy.TERMINATE_EXISTING
+					|| options.idReusePolicy() == WorkflowIdReusePolicy.TERMINATE_IF_RUNNING) {
+				this.engine.runs().terminate(existing, "terminated by a new start of workflow id " + workflowId, now);
+				terminated = existing;
+			}
+			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING) {
+				return new StartDecision(existing, false, null);
+			}
+			else {
+				throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' is already running (run "
+						+ existing + "); use another id or idConflictPolicy USE_EXISTING/TERMINATE_EXISTING",
+						workflowId, existing);
+			}
+		}
+		else {
+			Optional<RunRow> latest = this.engine.runs().findLatest(namespace, workflowId);
+			if (latest.isPresent()) {
+				RunRow previous = latest.get();
+				boolean rejected = switch (options.idReusePolicy()) {
+					case REJECT_DUPLICATE -> true;
+					case ALLOW_DUPLICATE_FAILED_ONLY -> "COMPLETED".equals(previous.status());
+					default -> false;
+				};
+				if (rejected) {
+					throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' was already used by run "
+							+ previous.runId() + " (" + previous.status() + ") and the id reuse policy "
+							+ options.idReusePolicy() + " forbids another", workflowId, previous.runId());
+				}
+			}
+		}
+		this.engine.runs().insert(run);
+		return new StartDecision(run.runId(), true, terminated);
+	}
+
+	static void checkWorkflowId(String workflowId) {
+		if (workflowId == null || !WORKFLOW_ID.matcher(workflowId).matches()) {
+			throw new InvalidWorkflowIdException("Invalid workflow id '" + workflowId
+					+ "': use 1-255 letters, digits and ._:@-");
+		}
+	}
+
+	@Override
+	public WorkflowHandle<Object> handle(String workflowId) {
+		checkWorkflowId(workflowId);
+		return new WorkflowHandleImpl<>(this.engine, workflowId, null, Object.class);
+	}
+
+	@Override
+	public WorkflowHandle<Object> handle(String workflowId, UUID runId) {
+		checkWorkflowId(workflowId);
+		RunRow row = this.engine.runs().find(runId)
+			.filter((r) -> r.workflowId().equals(workflowId))
+			.orElseThrow(() -> new WorkflowNotFoundException("No run " + runId + " of workflow " + workflowId));
+		Type resultType = Optional.ofNullable(this.engine.workflows().find(row.workflowType()))
+			.map(WorkflowDefinition::resultType)
+			.orElse(Object.class);
+		return new WorkflowHandleImpl<>(this.engine, workflowId, runId, resultType);
+	}
+
+	@Override
+	public <R> WorkflowHandle<R> handle(String workflowId, Class<R> resultType) {
+		checkWorkflowId(workflowId);
+		return new WorkflowHandleImpl<>(this.engine, workflowId, null, resultType);
+	}
+
+}

@@ -1,0 +1,181 @@
+package dev.durable.workflow.internal.client;
+
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.PendingActivity;
+import dev.durable.workflow.client.WorkflowClosedException;
+import dev.durable.workflow.client.WorkflowDescription;
+import dev.durable.workflow.client.WorkflowFailedException;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowNotFoundException;
+import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.internal.worker.Engine;
+
+/** A handle: by workflow id (latest run) or pinned to a run id. */
+final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
+
+	/** How often a waiter re-reads a run closed by another node (in-JVM closes wake it at once). */
+	private static final long RECHECK_MILLIS = 500;
+
+	private final Engine engine;
+
+	private final String workflowId;
+
+	private final UUID pinnedRunId;
+
+	private final Type resultType;
+
+	WorkflowHandleImpl(Engine engine, String workflowId, UUID pinnedRunId, Type resultType) {
+		this.engine = engine;
+		this.workflowId = workflowId;
+		this.pinnedRunId = pinnedRunId;
+		this.resultType = resultType;
+	}
+
+	@Override
+	public String workflowId() {
+		return this.workflowId;
+	}
+
+	@Override
+	public UUID runId() {
+		return row().runId();
+	}
+
+	private RunRow row() {
+		Optional<RunRow> row = (this.pinnedRunId != null) ? this.engine.runs().find(this.pinnedRunId)
+				: this.engine.runs().findLatest(this.engine.config().namespace(), this.workflowId);
+		return row.orElseThrow(() -> new WorkflowNotFoundException("No workflow with id '" + this.workflowId + "'"
+				+ ((this.pinnedRunId != null) ? " and run id " + this.pinnedRunId : "")));
+	}
+
+	@Override
+	public R result() {
+		return result(this.resultType, null);
+	}
+
+	@Override
+	public R result(Duration timeout) {
+		return result(this.resultType, timeout);
+	}
+
+	@Override
+	public <T> T result(Class<T> type) {
+		return type.cast(result((Type) type, null));
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> T result(Type type, Duration timeout) {
+		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
+		UUID runId = runId();
+		while (true) {
+			CompletableFuture<Void> closed = this.engine.waiters().future(runId);
+			RunRepository.Outcome outcome = this.engine.runs().outcome(runId).orElseThrow();
+			if (!"RUNNING".equals(outcome.status())) {
+				this.engine.waiters().forget(runId, closed);
+				return (T) decode(runId, outcome, type);
+			}
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				throw new WorkflowTimeoutException("Workflow " + this.workflowId + " (run " + runId
+						+ ") is still running after " + timeout, new TimeoutException());
+			}
+			try {
+				closed.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, RECHECK_MILLIS), TimeUnit.MILLISECONDS);
+			}
+			catch (TimeoutException ex) {
+				// re-read: another node may have closed it
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new WorkflowTimeoutException("Interrupted while waiting for " + this.workflowId, null);
+			}
+			catch (ExecutionException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+	}
+
+	private Object decode(UUID runId, RunRepository.Outcome outcome, Type type) {
+		WorkflowStatus status = WorkflowStatus.valueOf(outcome.status());
+		if (status == WorkflowStatus.COMPLETED) {
+			return this.engine.payloads().decode(outcome.result(), type, "the result of workflow " + this.workflowId);
+		}
+		FailureInfo failure = outcome.failure();
+		Throwable cause = (failure != null) ? Failures.toException(failure, this.engine.payloads().converter()) : null;
+		throw new WorkflowFailedException(this.workflowId, runId, status, cause);
+	}
+
+	@Override
+	public CompletableFuture<R> resultAsync() {
+		return CompletableFuture.supplyAsync(this::result, (task) -> Thread.ofVirtual().start(task));
+	}
+
+	@Override
+	public void cancel(String reason) {
+		RunRow row = row();
+		byte[] payload = (reason != null) ? reason.getBytes(StandardCharsets.UTF_8) : null;
+		Optional<Optional<UUID>> owner = this.engine.tx()
+			.execute((status) -> this.engine.runs().sendToInbox(row.runId(), "CANCEL", null, payload));
+		if (owner == null || owner.isEmpty()) {
+			throw closed(row);
+		}
+		if (owner.get().filter(this.engine.nodeId()::equals).isPresent()) {
+			this.engine.wake(row.runId());
+		}
+	}
+
+	@Override
+	public void terminate(String reason) {
+		RunRow row = row();
+		Boolean done = this.engine.tx()
+			.execute((status) -> this.engine.runs().terminate(row.runId(), reason, this.engine.clock().instant()));
+		if (!Boolean.TRUE.equals(done)) {
+			throw closed(row);
+		}
+		this.engine.waiters().closed(row.runId());
+		this.engine.wake(row.runId());
+	}
+
+	private WorkflowClosedException closed(RunRow row) {
+		RunRow now = this.engine.runs().find(row.runId()).orElse(row);
+		return new WorkflowClosedException("Workflow " + this.workflowId + " (run " + row.runId() + ") is closed: "
+				+ now.status());
+	}
+
+	@Override
+	public WorkflowDescription describe() {
+		RunRow row = row();
+		List<PendingActivity> pending = row.isOpen() ? this.engine.activities()
+			.pending(row.runId())
+			.stream()
+			.map((a) -> new PendingActivity(a.seq(), a.activityType(), a.attempt(), a.scheduledAt(), a.nextAttemptAt(),
+					(a.lastFailure() != null) ? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null))
+			.toList() : List.of();
+		return new WorkflowDescription(row.workflowId(), row.runId(), row.workflowType(), row.taskQueue(),
+				WorkflowStatus.valueOf(row.status()), row.createdAt(), row.closedAt(), row.historySeq(),
+				row.taskFailure(), row.taskAttempt(), pending);
+	}
+
+	@Override
+	public List<HistoryEvent> history() {
+		RunRow row = row();
+		return HistoryEvents.of(this.engine.tasks().history(row.runId()), this.engine.payloads().converter());
+	}
+
+}

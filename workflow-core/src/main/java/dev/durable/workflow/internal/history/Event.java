@@ -1,0 +1,99 @@
+package dev.durable.workflow.internal.history;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Objects;
+
+import dev.durable.workflow.ActivityOptions;
+
+/**
+ * One history event. Fields unused by a type are {@code null}; the row stores events as JSON with
+ * nulls left out.
+ *
+ * @param type the event type
+ * @param seq the command sequence number it refers to (activities, timers, side effects)
+ * @param name activity type, version change id, workflow type
+ * @param payload encoded input, result or value
+ * @param failure a failure
+ * @param fireAt timer fire time
+ * @param version version marker value
+ * @param options activity options
+ * @param reason cancel or terminate reason
+ */
+public record Event(EventType type, Long seq, String name, byte[] payload, FailureInfo failure, Instant fireAt,
+		Integer version, ActivityOptions options, String reason) {
+
+	public static Event of(EventType type, Long seq) {
+		return new Event(type, seq, null, null, null, null, null, null, null);
+	}
+
+	public static Event workflowStarted(String workflowType, byte[] input) {
+		return new Event(EventType.WORKFLOW_STARTED, null, workflowType, input, null, null, null, null, null);
+	}
+
+	public static Event activityScheduled(long seq, String activityType, byte[] args, ActivityOptions options) {
+		return new Event(EventType.ACTIVITY_SCHEDULED, seq, activityType, args, null, null, null, options, null);
+	}
+
+	public static Event activityCompleted(long seq, byte[] result) {
+		return new Event(EventType.ACTIVITY_COMPLETED, seq, null, result, null, null, null, null, null);
+	}
+
+	public static Event activityFailed(long seq, FailureInfo failure) {
+		return new Event(EventType.ACTIVITY_FAILED, seq, null, null, failure, null, null, null, null);
+	}
+
+	public static Event timerStarted(long seq, Instant fireAt) {
+		return new Event(EventType.TIMER_STARTED, seq, null, null, null, fireAt, null, null, null);
+	}
+
+	public static Event sideEffect(long seq, byte[] value) {
+		return new Event(EventType.SIDE_EFFECT, seq, null, value, null, null, null, null, null);
+	}
+
+	public static Event versionMarker(String changeId, int version) {
+		return new Event(EventType.VERSION_MARKER, null, changeId, null, null, null, version, null, null);
+	}
+
+	public static Event cancelRequested(String reason) {
+		return new Event(EventType.CANCEL_REQUESTED, null, null, null, null, null, null, null, reason);
+	}
+
+	public static Event completed(byte[] result) {
+		return new Event(EventType.WORKFLOW_COMPLETED, null, null, result, null, null, null, null, null);
+	}
+
+	public static Event failed(EventType type, FailureInfo failure) {
+		return new Event(type, null, null, null, failure, null, null, null, null);
+	}
+
+	/** Whether a command issued on replay is the same as this recorded one. */
+	public boolean sameCommand(Event other) {
+		return this.type == other.type && Objects.equals(this.seq, other.seq) && Objects.equals(this.name, other.name)
+				&& Objects.equals(this.version, other.version);
+	}
+
+	/** A short description for non-determinism messages. */
+	public String describe() {
+		StringBuilder sb = new StringBuilder(this.type.name());
+		if (this.seq != null) {
+			sb.append('#').append(this.seq);
+		}
+		if (this.name != null) {
+			sb.append('(').append(this.name).append(')');
+		}
+		return sb.toString();
+	}
+
+	@Override
+	public boolean equals(Object o) {
+		return o instanceof Event e && sameCommand(e) && Arrays.equals(this.payload, e.payload)
+				&& Objects.equals(this.fireAt, e.fireAt) && Objects.equals(this.reason, e.reason);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.type, this.seq, this.name, this.version);
+	}
+
+}

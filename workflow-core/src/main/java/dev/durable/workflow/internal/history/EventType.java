@@ -1,0 +1,34 @@
+package dev.durable.workflow.internal.history;
+
+/**
+ * Kinds of history events. Inputs enter a workflow task from outside (and are applied before the
+ * code runs); commands are what the code produced, and are matched on replay.
+ */
+public enum EventType {
+
+	WORKFLOW_STARTED(false), ACTIVITY_COMPLETED(false), ACTIVITY_FAILED(false), TIMER_FIRED(false),
+	CANCEL_REQUESTED(false),
+
+	ACTIVITY_SCHEDULED(true), ACTIVITY_CANCEL_REQUESTED(true), TIMER_STARTED(true), TIMER_CANCELED(true),
+	SIDE_EFFECT(true), VERSION_MARKER(true), WORKFLOW_COMPLETED(true), WORKFLOW_FAILED(true),
+	WORKFLOW_CANCELED(true),
+
+	/** Written by terminate, outside any workflow task. */
+	WORKFLOW_TERMINATED(false);
+
+	private final boolean command;
+
+	EventType(boolean command) {
+		this.command = command;
+	}
+
+	public boolean isCommand() {
+		return this.command;
+	}
+
+	public boolean closesRun() {
+		return this == WORKFLOW_COMPLETED || this == WORKFLOW_FAILED || this == WORKFLOW_CANCELED
+				|| this == WORKFLOW_TERMINATED;
+	}
+
+}

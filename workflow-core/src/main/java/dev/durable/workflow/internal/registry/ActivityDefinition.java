@@ -1,0 +1,84 @@
+package dev.durable.workflow.internal.registry;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+
+import dev.durable.workflow.ActivityMethod;
+import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.RetryPolicy;
+
+/**
+ * One activity method of a registered bean.
+ *
+ * @param name the activity type name
+ * @param target the bean that runs it
+ * @param method the method
+ * @param options the options from {@code @ActivityMethod}, over the engine defaults
+ */
+public record ActivityDefinition(String name, Object target, Method method, ActivityOptions options) {
+
+	static ActivityDefinition of(Object target, Method method, ActivityOptions defaults) {
+		ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
+		if (annotation == null) {
+			return new ActivityDefinition(method.getName(), target, method, defaults);
+		}
+		String name = annotation.name().isEmpty() ? method.getName() : annotation.name();
+		return new ActivityDefinition(name, target, method, merge(annotation, defaults, method));
+	}
+
+	private static ActivityOptions merge(ActivityMethod a, ActivityOptions defaults, Method method) {
+		RetryPolicy retry = defaults.retryPolicy();
+		RetryPolicy.Builder rb = retry.toBuilder();
+		if (a.maxAttempts() > 0) {
+			rb.maximumAttempts(a.maxAttempts());
+		}
+		if (a.backoffCoefficient() > 0) {
+			rb.backoffCoefficient(a.backoffCoefficient());
+		}
+		Duration initial = parse(a.initialInterval(), method);
+		if (initial != null) {
+			rb.initialInterval(initial);
+		}
+		Duration maxInterval = parse(a.maximumInterval(), method);
+		if (maxInterval != null) {
+			rb.maximumInterval(maxInterval);
+		}
+		if (a.nonRetryableErrorTypes().length > 0) {
+			rb.nonRetryableErrorTypes(a.nonRetryableErrorTypes());
+		}
+		ActivityOptions.Builder b = defaults.toBuilder().retryPolicy(rb.build());
+		Duration startToClose = parse(a.startToCloseTimeout(), method);
+		if (startToClose != null) {
+			b.startToCloseTimeout(startToClose);
+		}
+		Duration scheduleToClose = parse(a.scheduleToCloseTimeout(), method);
+		if (scheduleToClose != null) {
+			b.scheduleToCloseTimeout(scheduleToClose);
+		}
+		Duration heartbeat = parse(a.heartbeatTimeout(), method);
+		if (heartbeat != null) {
+			b.heartbeatTimeout(heartbeat);
+		}
+		return b.build();
+	}
+
+	private static Duration parse(String value, Method method) {
+		if (value == null || value.isBlank()) {
+			return null;
+		}
+		try {
+			Duration duration = Duration.parse(value);
+			return duration.isZero() ? null : duration;
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException("@ActivityMethod on " + method + " has an invalid ISO-8601 duration '"
+					+ value + "' (example: PT30S)", ex);
+		}
+	}
+
+	List<String> describe() {
+		return List.of(this.name, this.method.toGenericString());
+	}
+
+}

@@ -1,0 +1,112 @@
+package dev.durable.workflow.internal.registry;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.durable.workflow.Activity;
+import dev.durable.workflow.ActivityOptions;
+
+/** Activity implementations by type name, and the activity type of each method of a declaring type. */
+public final class ActivityRegistry {
+
+	private final Map<String, ActivityDefinition> byName = new LinkedHashMap<>();
+
+	private final Map<Method, ActivityDefinition> byMethod = new LinkedHashMap<>();
+
+	private final Map<Class<?>, Object> byType = new LinkedHashMap<>();
+
+	private final ActivityOptions defaults;
+
+	public ActivityRegistry(ActivityOptions defaults) {
+		this.defaults = defaults;
+	}
+
+	/** The type carrying {@code @Activity}: the class itself or one of its interfaces. */
+	public static Class<?> activityType(Class<?> beanClass) {
+		for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
+			if (c.isAnnotationPresent(Activity.class)) {
+				return c;
+			}
+			for (Class<?> i : c.getInterfaces()) {
+				if (i.isAnnotationPresent(Activity.class)) {
+					return i;
+				}
+			}
+		}
+		return null;
+	}
+
+	/** Registers every public method of the bean's {@code @Activity} type. */
+	public synchronized void register(Object bean) {
+		Class<?> type = activityType(bean.getClass());
+		if (type == null) {
+			throw new IllegalArgumentException(bean.getClass().getName()
+					+ " is not an activity: annotate the class or an interface with @Activity");
+		}
+		for (Method method : activityMethods(type)) {
+			Method impl = method;
+			if (type.isInterface()) {
+				try {
+					impl = bean.getClass().getMethod(method.getName(), method.getParameterTypes());
+				}
+				catch (NoSuchMethodException ex) {
+					throw new IllegalStateException(ex);
+				}
+			}
+			ActivityDefinition definition = ActivityDefinition.of(bean, method, this.defaults);
+			definition = new ActivityDefinition(definition.name(), bean, impl, definition.options());
+			ActivityDefinition existing = this.byName.get(definition.name());
+			if (existing != null && existing.target() != bean) {
+				throw new IllegalArgumentException("Activity type '" + definition.name() + "' is declared by both "
+						+ existing.method() + " and " + method
+						+ "; give one a distinct @ActivityMethod(name = ...)");
+			}
+			this.byName.put(definition.name(), definition);
+			this.byMethod.put(method, definition);
+		}
+		this.byType.put(type, bean);
+		if (type != bean.getClass()) {
+			this.byType.put(bean.getClass(), bean);
+		}
+	}
+
+	public static Iterable<Method> activityMethods(Class<?> type) {
+		java.util.List<Method> methods = new java.util.ArrayList<>();
+		for (Method method : type.isInterface() ? type.getMethods() : type.getDeclaredMethods()) {
+			if (Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())
+					&& !method.isSynthetic() && !method.isBridge()) {
+				methods.add(method);
+			}
+		}
+		return methods;
+	}
+
+	public synchronized ActivityDefinition find(String name) {
+		return this.byName.get(name);
+	}
+
+	public synchronized ActivityDefinition find(Method method) {
+		return this.byMethod.get(method);
+	}
+
+	/** The registered bean assignable to the given type, or {@code null}. */
+	public synchronized Object beanOfType(Class<?> type) {
+		Object bean = this.byType.get(type);
+		if (bean != null) {
+			return bean;
+		}
+		for (Map.Entry<Class<?>, Object> entry : this.byType.entrySet()) {
+			if (type.isAssignableFrom(entry.getKey())) {
+				return entry.getValue();
+			}
+		}
+		return null;
+	}
+
+	public ActivityOptions defaults() {
+		return this.defaults;
+	}
+
+}

@@ -1,0 +1,64 @@
+package dev.durable.workflow.internal.registry;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Type;
+
+import dev.durable.workflow.Workflow;
+import dev.durable.workflow.WorkflowInit;
+import dev.durable.workflow.WorkflowRun;
+
+/**
+ * A validated workflow class: its type name, run method and optional init method.
+ *
+ * @param typeName the workflow type name
+ * @param workflowClass the class
+ * @param runMethod the {@code @WorkflowRun} method
+ * @param initMethod the {@code @WorkflowInit} method or {@code null}
+ */
+public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method runMethod, Method initMethod) {
+
+	public static WorkflowDefinition of(Class<?> workflowClass) {
+		Workflow annotation = workflowClass.getAnnotation(Workflow.class);
+		if (annotation == null) {
+			throw new IllegalArgumentException(workflowClass.getName() + " is not annotated with @Workflow");
+		}
+		if (workflowClass.isInterface() || Modifier.isAbstract(workflowClass.getModifiers())) {
+			throw new IllegalArgumentException("@Workflow class " + workflowClass.getName() + " must be concrete");
+		}
+		String name = annotation.value().isEmpty() ? workflowClass.getSimpleName() : annotation.value();
+		Method run = null;
+		Method init = null;
+		for (Method method : workflowClass.getMethods()) {
+			if (method.isAnnotationPresent(WorkflowRun.class)) {
+				if (run != null) {
+					throw new IllegalArgumentException(workflowClass.getName() + " has more than one @WorkflowRun method");
+				}
+				run = method;
+			}
+			if (method.isAnnotationPresent(WorkflowInit.class)) {
+				init = method;
+			}
+		}
+		if (run == null) {
+			throw new IllegalArgumentException(workflowClass.getName() + " has no public @WorkflowRun method");
+		}
+		if (run.getParameterCount() > 1) {
+			throw new IllegalArgumentException("@WorkflowRun " + run + " takes more than one parameter; use a record");
+		}
+		if (init != null && init.getParameterCount() != run.getParameterCount()) {
+			throw new IllegalArgumentException("@WorkflowInit " + init + " must take the same parameter as " + run);
+		}
+		return new WorkflowDefinition(name, workflowClass, run, init);
+	}
+
+	/** The run method's parameter type, or {@code null} when it takes none. */
+	public Type inputType() {
+		return (this.runMethod.getParameterCount() == 1) ? this.runMethod.getGenericParameterTypes()[0] : null;
+	}
+
+	public Type resultType() {
+		return this.runMethod.getGenericReturnType();
+	}
+
+}

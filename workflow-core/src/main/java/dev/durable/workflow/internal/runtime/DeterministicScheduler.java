@@ -1,0 +1,74 @@
+package dev.durable.workflow.internal.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a run's coroutines one at a time, in creation order, until every one is blocked. A switch
+ * happens only when a coroutine blocks in an engine call, so the interleaving is the same on every
+ * replay.
+ */
+final class DeterministicScheduler {
+
+	private final List<Coroutine> coroutines = new ArrayList<>();
+
+	private final long yieldTimeoutMillis;
+
+	private boolean abandoned;
+
+	DeterministicScheduler(long yieldTimeoutMillis) {
+		this.yieldTimeoutMillis = yieldTimeoutMillis;
+	}
+
+	void add(Coroutine coroutine) {
+		this.coroutines.add(coroutine);
+	}
+
+	/**
+	 * Steps ready coroutines until none is ready or {@code stop} says so.
+	 * @return false when a coroutine did not yield in time (it is abandoned)
+	 */
+	boolean runUntilBlocked(java.util.function.BooleanSupplier stop) throws InterruptedException {
+		boolean progress = true;
+		while (progress && !stop.getAsBoolean()) {
+			progress = false;
+			for (int i = 0; i < this.coroutines.size(); i++) {
+				Coroutine coroutine = this.coroutines.get(i);
+				if (!coroutine.isReady()) {
+					continue;
+				}
+				if (!coroutine.step(this.yieldTimeoutMillis)) {
+					this.abandoned = true;
+					return false;
+				}
+				progress = true;
+				if (stop.getAsBoolean()) {
+					break;
+				}
+			}
+			this.coroutines.removeIf(Coroutine::isDone);
+		}
+		return true;
+	}
+
+	boolean isAbandoned() {
+		return this.abandoned;
+	}
+
+	/** Unwinds every coroutine that is still alive. */
+	void destroyAll() {
+		if (this.abandoned) {
+			// a coroutine still runs user code: it is unwound when it next calls the engine
+			this.coroutines.forEach(Coroutine::requestDestroy);
+		}
+		else {
+			this.coroutines.forEach(Coroutine::destroy);
+		}
+		this.coroutines.clear();
+	}
+
+	int size() {
+		return this.coroutines.size();
+	}
+
+}

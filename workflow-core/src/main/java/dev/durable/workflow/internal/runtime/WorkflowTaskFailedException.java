@@ -1,0 +1,12 @@
+package dev.durable.workflow.internal.runtime;
+
+import dev.durable.workflow.WorkflowException;
+
+/** A workflow task could not complete (non-determinism, unexpected exception, timeout); it is retried. */
+public class WorkflowTaskFailedException extends WorkflowException {
+
+	public WorkflowTaskFailedException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
+}

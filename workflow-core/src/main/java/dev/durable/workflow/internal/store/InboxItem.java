@@ -1,0 +1,13 @@
+package dev.durable.workflow.internal.store;
+
+/**
+ * Input waiting in a run's inbox.
+ *
+ * @param id the inbox id (consumed by id)
+ * @param kind CANCEL, SIGNAL, ...
+ * @param name signal or update name
+ * @param payload encoded payload
+ */
+public record InboxItem(long id, String kind, String name, byte[] payload) {
+
+}

@@ -1,0 +1,23 @@
+package dev.durable.workflow.internal.store;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A run to insert.
+ *
+ * @param runId run id
+ * @param namespace namespace
+ * @param workflowId workflow id
+ * @param workflowType type name
+ * @param taskQueue task queue
+ * @param owner owning node when the starting node serves the type, else {@code null}
+ * @param input encoded input
+ * @param requestId request id for start deduplication, or {@code null}
+ * @param createdAt creation time
+ * @param wakeAt the delayed start time, or {@code null} for now
+ */
+public record NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
+		UUID owner, byte[] input, String requestId, Instant createdAt, Instant wakeAt) {
+
+}

@@ -1,0 +1,70 @@
+package dev.durable.workflow.internal.store;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementSetter;
+
+/** Node registration and heartbeats. Staleness is judged by the database clock. */
+public final class NodeRepository {
+
+	private final JdbcTemplate jdbc;
+
+	private final String schema;
+
+	public NodeRepository(JdbcTemplate jdbc, String schema) {
+		this.jdbc = jdbc;
+		this.schema = schema;
+	}
+
+	private String q(String sql) {
+		return Sql.q(this.schema, sql);
+	}
+
+	/**
+	 * Registers the node, or registers it anew after it was declared dead.
+	 * @return the incarnation to heartbeat with
+	 */
+	public long register(UUID nodeId, String name, String buildId, Collection<String> types,
+			Collection<String> queues) {
+		return this.jdbc.query(q("INSERT INTO #.node (node_id, node_name, build_id, served_types, task_queues)"
+				+ " VALUES (?, ?, ?, ?, ?) ON CONFLICT (node_id) DO UPDATE SET incarnation = #.node.incarnation + 1,"
+				+ " last_heartbeat = now() RETURNING incarnation"), (PreparedStatementSetter) (ps) -> {
+					ps.setObject(1, nodeId);
+					ps.setString(2, name);
+					ps.setString(3, buildId);
+					ps.setArray(4, ps.getConnection().createArrayOf("text", types.toArray()));
+					ps.setArray(5, ps.getConnection().createArrayOf("text", queues.toArray()));
+				}, (rs, n) -> rs.getLong(1)).get(0);
+	}
+
+	/**
+	 * Heartbeats this incarnation. Fails (false) once the node was stale: another node may have
+	 * taken its runs, so it must evict everything and register anew.
+	 */
+	public boolean heartbeat(UUID nodeId, long incarnation, long deadAfterMillis) {
+		return this.jdbc.update(q("UPDATE #.node SET last_heartbeat = now() WHERE node_id = ? AND incarnation = ?"
+				+ " AND last_heartbeat > now() - make_interval(secs => ?)"), nodeId, incarnation,
+				deadAfterMillis / 1000.0) == 1;
+	}
+
+	public void unregister(UUID nodeId) {
+		this.jdbc.update(q("DELETE FROM #.node WHERE node_id = ?"), nodeId);
+	}
+
+	/** Deletes rows of nodes dead for a long time. */
+	public int reap(long olderThanMillis) {
+		return this.jdbc.update(q("DELETE FROM #.node WHERE last_heartbeat < now() - make_interval(secs => ?)"),
+				olderThanMillis / 1000.0);
+	}
+
+	/** Whether any node, alive or not, declared it serves the type. */
+	public boolean anyServes(String workflowType) {
+		List<Integer> found = this.jdbc.query(q("SELECT 1 FROM #.node WHERE ? = ANY(served_types) LIMIT 1"),
+				(rs, n) -> 1, workflowType);
+		return !found.isEmpty();
+	}
+
+}

@@ -1,0 +1,235 @@
+package dev.durable.workflow.internal.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.support.InternalJson;
+
+/** The run row, its cold payloads and its visibility row: starts, reads, terminate, claims. */
+public final class RunRepository {
+
+	private static final String COLUMNS = "run_id, namespace, workflow_id, workflow_type, task_queue, status, owner_node,"
+			+ " epoch, history_seq, inbox_seq, pending_input, next_wake_at, task_attempt, task_failure, created_at,"
+			+ " closed_at";
+
+	private static final RowMapper<RunRow> ROW = RunRepository::mapRow;
+
+	private final JdbcTemplate jdbc;
+
+	private final String schema;
+
+	public RunRepository(JdbcTemplate jdbc, String schema) {
+		this.jdbc = jdbc;
+		this.schema = schema;
+	}
+
+	private String q(String sql) {
+		return Sql.q(this.schema, sql);
+	}
+
+	static RunRow mapRow(ResultSet rs, int n) throws SQLException {
+		return new RunRow(Sql.uuid(rs, "run_id"), rs.getString("namespace"), rs.getString("workflow_id"),
+				rs.getString("workflow_type"), rs.getString("task_queue"), rs.getString("status"),
+				Sql.uuid(rs, "owner_node"), rs.getLong("epoch"), rs.getInt("history_seq"), rs.getLong("inbox_seq"),
+				rs.getBoolean("pending_input"), Sql.instant(rs, "next_wake_at"), rs.getInt("task_attempt"),
+				rs.getString("task_failure"), Sql.instant(rs, "created_at"), Sql.instant(rs, "closed_at"));
+	}
+
+	public Optional<RunRow> find(UUID runId) {
+		return this.jdbc.query(q("SELECT " + COLUMNS + " FROM #.workflow_run WHERE run_id = ?"), ROW, runId)
+			.stream()
+			.findFirst();
+	}
+
+	/** The latest run of a workflow id. */
+	public Optional<RunRow> findLatest(String namespace, String workflowId) {
+		return this.jdbc
+			.query(q("SELECT " + COLUMNS + " FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
+					+ " ORDER BY created_at DESC, run_id DESC LIMIT 1"), ROW, namespace, workflowId)
+			.stream()
+			.findFirst();
+	}
+
+	/** The open run of a workflow id, locked for the rest of the transaction. */
+	public Optional<RunRow> lockOpen(String namespace, String workflowId) {
+		return this.jdbc
+			.query(q("SELECT " + COLUMNS + " FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
+					+ " AND status = 'RUNNING' FOR UPDATE"), ROW, namespace, workflowId)
+			.stream()
+			.findFirst();
+	}
+
+	public Optional<RunRow> findByRequestId(String namespace, String workflowId, String requestId) {
+		return this.jdbc
+			.query(q("SELECT " + COLUMNS + " FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
+					+ " AND request_id = ? ORDER BY created_at DESC LIMIT 1"), ROW, namespace, workflowId, requestId)
+			.stream()
+			.findFirst();
+	}
+
+	public void insert(NewRun run) {
+		boolean runnableNow = run.wakeAt() == null;
+		this.jdbc.update(q("INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
+				+ " status, owner_node, epoch, history_seq, next_wake_at, pending_input, request_id, created_at)"
+				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?)"), run.runId(), run.namespace(),
+				run.workflowId(), run.workflowType(), run.taskQueue(), run.owner(), (run.owner() != null) ? 1L : 0L,
+				Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()), runnableNow && run.owner() == null,
+				run.requestId(), Sql.ts(run.createdAt()));
+		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input) VALUES (?, ?)"), run.runId(), run.input());
+		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
+				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
+				run.workflowType(), Sql.ts(run.createdAt()));
+	}
+
+	public byte[] input(UUID runId) {
+		return this.jdbc.queryForObject(q("SELECT input FROM #.run_payload WHERE run_id = ?"), byte[].class, runId);
+	}
+
+	/**
+	 * The close outcome of a run.
+	 * @param status the status
+	 * @param result encoded result
+	 * @param failure recorded failure
+	 */
+	public record Outcome(String status, byte[] result, FailureInfo failure) {
+	}
+
+	public Optional<Outcome> outcome(UUID runId) {
+		return this.jdbc.query(q("SELECT r.status, p.result, p.failure FROM #.workflow_run r"
+				+ " JOIN #.run_payload p ON p.run_id = r.run_id WHERE r.run_id = ?"),
+				(rs, n) -> new Outcome(rs.getString(1), rs.getBytes(2),
+						InternalJson.read(rs.getBytes(3), FailureInfo.class)),
+				runId).stream().findFirst();
+	}
+
+	/**
+	 * Closes an open run without running workflow code. Bumps the epoch and the history sequence,
+	 * so the owner's next commit fails its compare-and-set.
+	 * @return whether the run was open
+	 */
+	public boolean terminate(UUID runId, String reason, Instant now) {
+		List<Integer> seq = this.jdbc.query(q("UPDATE #.workflow_run SET status = 'TERMINATED', closed_at = ?,"
+				+ " epoch = epoch + 1, owner_node = NULL, history_seq = history_seq + 1, pending_input = false,"
+				+ " has_activities = false, next_wake_at = NULL WHERE run_id = ? AND status = 'RUNNING'"
+				+ " RETURNING history_seq"), (rs, n) -> rs.getInt(1), Sql.ts(now), runId);
+		if (seq.isEmpty()) {
+			return false;
+		}
+		FailureInfo failure = FailureInfo.terminated(reason);
+		Event event = new Event(dev.durable.workflow.internal.history.EventType.WORKFLOW_TERMINATED, null, null, null,
+				failure, null, null, null, reason);
+		this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
+				seq.get(0), Sql.ts(now), InternalJson.writeEvents(List.of(event)));
+		closeSideTables(runId, "TERMINATED", null, InternalJson.write(failure), now);
+		return true;
+	}
+
+	/** Writes the outcome and clears what a closed run no longer needs. */
+	void closeSideTables(UUID runId, String status, byte[] result, byte[] failure, Instant now) {
+		this.jdbc.update(q("UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id = ?"), result, failure, runId);
+		this.jdbc.update(q("UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id = ?"), status, Sql.ts(now),
+				runId);
+		this.jdbc.update(q("DELETE FROM #.timer WHERE run_id = ?"), runId);
+		this.jdbc.update(q("DELETE FROM #.activity WHERE run_id = ?"), runId);
+		this.jdbc.update(q("DELETE FROM #.inbox WHERE run_id = ?"), runId);
+	}
+
+	/**
+	 * Adds an item to an open run's inbox and marks the run as having pending input, in the same
+	 * statement that checks it is open.
+	 * @return the owner node (may be {@code null}), or empty when the run is closed
+	 */
+	public Optional<Optional<UUID>> sendToInbox(UUID runId, String kind, String name, byte[] payload) {
+		List<UUID> owner = this.jdbc.query(q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1"
+				+ " WHERE run_id = ? AND status = 'RUNNING' RETURNING owner_node"), (rs, n) -> Sql.uuid(rs, "owner_node"),
+				runId);
+		if (owner.isEmpty()) {
+			return Optional.empty();
+		}
+		this.jdbc.update(q("INSERT INTO #.inbox (run_id, kind, name, payload) VALUES (?, ?, ?, ?)"), runId, kind, name,
+				payload);
+		return Optional.of(Optional.ofNullable(owner.get(0)));
+	}
+
+	/**
+	 * A run claimed by this node.
+	 * @param runId run id
+	 * @param epoch the new epoch
+	 */
+	public record Claimed(UUID runId, long epoch) {
+	}
+
+	/**
+	 * Claims runnable runs whose owner is gone: runs with pending input, a due wake time or
+	 * activities to recover, of types and queues this node serves. Bumps each run's epoch.
+	 */
+	public List<Claimed> claim(UUID node, String[] types, String[] queues, Instant now, long deadAfterMillis,
+			int limit) {
+		return this.jdbc.query(q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.status = 'RUNNING'"
+				+ " AND r.workflow_type = ANY(?) AND r.task_queue = ANY(?)"
+				+ " AND (r.pending_input OR r.has_activities OR r.next_wake_at <= ?)"
+				+ " AND (r.owner_node IS NULL OR NOT EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = r.owner_node"
+				+ " AND n.last_heartbeat > now() - make_interval(secs => ?)))"
+				+ " ORDER BY r.next_wake_at NULLS FIRST LIMIT ? FOR UPDATE OF r SKIP LOCKED)"
+				+ " UPDATE #.workflow_run w SET owner_node = ?, epoch = w.epoch + 1 FROM c WHERE w.run_id = c.run_id"
+				+ " RETURNING w.run_id, w.epoch"), (rs, n) -> new Claimed(Sql.uuid(rs, "run_id"), rs.getLong("epoch")),
+				(org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
+					ps.setArray(1, ps.getConnection().createArrayOf("text", types));
+					ps.setArray(2, ps.getConnection().createArrayOf("text", queues));
+					ps.setTimestamp(3, Sql.ts(now));
+					ps.setDouble(4, deadAfterMillis / 1000.0);
+					ps.setInt(5, limit);
+					ps.setObject(6, node);
+				});
+	}
+
+	/**
+	 * An owned run with work.
+	 * @param runId run id
+	 * @param epoch epoch
+	 * @param due whether it has pending input or a due wake time (else only activities)
+	 */
+	public record Owned(UUID runId, long epoch, boolean due) {
+	}
+
+	/** Runs this node owns that have input, a due wake time or activities: the fallback for lost wake-ups. */
+	public List<Owned> ownedRunnable(UUID node, Instant now) {
+		return this.jdbc.query(q("SELECT run_id, epoch, (pending_input OR next_wake_at <= ?) AS due FROM #.workflow_run"
+				+ " WHERE owner_node = ? AND status = 'RUNNING' AND (pending_input OR has_activities OR next_wake_at <= ?)"),
+				(rs, n) -> new Owned(Sql.uuid(rs, "run_id"), rs.getLong("epoch"), rs.getBoolean("due")), Sql.ts(now),
+				node, Sql.ts(now));
+	}
+
+	/** Clears the pending-input flag when a task found nothing new, unless input arrived since. */
+	public void clearPendingInput(UUID runId, UUID node, long epoch, long seenInboxSeq) {
+		this.jdbc.update(q("UPDATE #.workflow_run SET pending_input = false WHERE run_id = ? AND owner_node = ?"
+				+ " AND epoch = ? AND inbox_seq = ? AND pending_input"), runId, node, epoch, seenInboxSeq);
+	}
+
+	/** Gives up ownership of a run (cache eviction, shutdown); fenced by the epoch. */
+	public boolean release(UUID runId, UUID node, long epoch) {
+		return this.jdbc.update(q("UPDATE #.workflow_run SET owner_node = NULL WHERE run_id = ? AND owner_node = ?"
+				+ " AND epoch = ?"), runId, node, epoch) == 1;
+	}
+
+	public int releaseAll(UUID node) {
+		return this.jdbc.update(q("UPDATE #.workflow_run SET owner_node = NULL WHERE owner_node = ?"), node);
+	}
+
+	/** Records a failed workflow task: the run stays open, visible with the reason, and retries later. */
+	public boolean recordTaskFailure(UUID runId, UUID node, long epoch, String failure, Instant retryAt) {
+		return this.jdbc.update(q("UPDATE #.workflow_run SET task_attempt = task_attempt + 1, task_failure = ?,"
+				+ " next_wake_at = ? WHERE run_id = ? AND owner_node = ? AND epoch = ? AND status = 'RUNNING'"),
+				failure, Sql.ts(retryAt), runId, node, epoch) == 1;
+	}
+
+}

@@ -1,0 +1,34 @@
+package dev.durable.workflow.internal.store;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * The hot row of a run, as read.
+ *
+ * @param runId run id
+ * @param namespace namespace
+ * @param workflowId workflow id
+ * @param workflowType type name
+ * @param taskQueue task queue
+ * @param status status name
+ * @param owner owning node, or {@code null}
+ * @param epoch fencing epoch
+ * @param historySeq number of committed workflow tasks
+ * @param inboxSeq counter of inbox sends
+ * @param pendingInput whether the inbox holds input not yet seen by a task
+ * @param nextWakeAt earliest timer or retry
+ * @param taskAttempt consecutive failed workflow task attempts
+ * @param taskFailure the last workflow task failure
+ * @param createdAt creation time
+ * @param closedAt close time
+ */
+public record RunRow(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
+		String status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput, Instant nextWakeAt,
+		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt) {
+
+	public boolean isOpen() {
+		return "RUNNING".equals(this.status);
+	}
+
+}

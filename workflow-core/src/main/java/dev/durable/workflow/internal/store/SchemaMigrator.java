@@ -1,0 +1,91 @@
+package dev.durable.workflow.internal.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import liquibase.Contexts;
+import liquibase.LabelExpression;
+import liquibase.Liquibase;
+import liquibase.Scope;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.lockservice.LockServiceFactory;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates and upgrades the engine's schema with its own Liquibase changelog and changelog tables.
+ * A session-level PostgreSQL advisory lock serializes nodes that start at once; because the
+ * database drops it with the session, a node killed mid-migration never leaves it held, and any
+ * Liquibase lock row it left behind is released by the next node that holds the advisory lock.
+ */
+public final class SchemaMigrator {
+
+	static final String CHANGELOG = "dev/durable/workflow/db/changelog.xml";
+
+	private static final Logger log = LoggerFactory.getLogger(SchemaMigrator.class);
+
+	private final DataSource dataSource;
+
+	private final String schema;
+
+	public SchemaMigrator(DataSource dataSource, String schema) {
+		this.dataSource = dataSource;
+		this.schema = Sql.checkIdentifier(schema);
+	}
+
+	public void migrate() {
+		try (Connection connection = this.dataSource.getConnection()) {
+			connection.setAutoCommit(true);
+			lock(connection, true);
+			try {
+				try (Statement statement = connection.createStatement()) {
+					statement.execute("CREATE SCHEMA IF NOT EXISTS " + this.schema);
+				}
+				Map<String, Object> scope = Map.of("liquibase.analytics.enabled", false, "liquibase.showBanner", false);
+				Scope.child(scope, () -> update(connection));
+			}
+			finally {
+				lock(connection, false);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Cannot migrate schema '" + this.schema + "': " + ex.getMessage(), ex);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Cannot migrate schema '" + this.schema + "': " + ex.getMessage(), ex);
+		}
+	}
+
+	private void update(Connection connection) throws Exception {
+		Database database = DatabaseFactory.getInstance()
+			.findCorrectDatabaseImplementation(new JdbcConnection(connection));
+		database.setDefaultSchemaName(this.schema);
+		database.setLiquibaseSchemaName(this.schema);
+		database.setDatabaseChangeLogTableName("durable_changelog");
+		database.setDatabaseChangeLogLockTableName("durable_changelog_lock");
+		Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(getClass().getClassLoader()),
+				database);
+		liquibase.setChangeLogParameter("schema", this.schema);
+		// we hold the advisory lock: a Liquibase lock row can only be left over by a killed node
+		LockServiceFactory.getInstance().getLockService(database).forceReleaseLock();
+		liquibase.update(new Contexts(), new LabelExpression());
+		log.debug("Schema {} is up to date", this.schema);
+	}
+
+	private void lock(Connection connection, boolean acquire) throws SQLException {
+		String sql = acquire ? "SELECT pg_advisory_lock(hashtext(?))" : "SELECT pg_advisory_unlock(hashtext(?))";
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			statement.setString(1, "dev.durable.workflow.migrate:" + this.schema);
+			statement.execute();
+		}
+	}
+
+}

@@ -1,0 +1,50 @@
+package dev.durable.workflow.internal.store;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/** SQL helpers: schema-qualified statements and column conversions. */
+public final class Sql {
+
+	private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+	private Sql() {
+	}
+
+	static String checkIdentifier(String schema) {
+		if (schema == null || !IDENTIFIER.matcher(schema).matches()) {
+			throw new IllegalArgumentException("Invalid schema name '" + schema
+					+ "': use lower-case letters, digits and underscores");
+		}
+		return schema;
+	}
+
+	/** Replaces every {@code #.} in the statement with the schema name. */
+	static String q(String schema, String statement) {
+		return statement.replace("#.", schema + ".");
+	}
+
+	static Timestamp ts(Instant instant) {
+		return (instant != null) ? Timestamp.from(instant) : null;
+	}
+
+	static Instant instant(ResultSet rs, String column) throws SQLException {
+		Timestamp timestamp = rs.getTimestamp(column);
+		return (timestamp != null) ? timestamp.toInstant() : null;
+	}
+
+	static UUID uuid(ResultSet rs, String column) throws SQLException {
+		return rs.getObject(column, UUID.class);
+	}
+
+	static Array textArray(Connection connection, java.util.Collection<String> values) throws SQLException {
+		return connection.createArrayOf("text", values.toArray());
+	}
+
+}

@@ -1,0 +1,38 @@
+package dev.durable.workflow.internal.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Everything one workflow task writes, committed in one transaction or not at all.
+ *
+ * @param runId run id
+ * @param node the committing node
+ * @param epoch the epoch the node holds
+ * @param historySeq the history sequence the task started from
+ * @param seenInboxSeq the inbox counter the task read before taking its inbox items
+ * @param time the task time
+ * @param events the task's history row
+ * @param consumedInbox inbox ids consumed
+ * @param removedTimers timers fired or canceled
+ * @param removedActivities activities completed, failed or canceled
+ * @param newTimers timers started, with fire times
+ * @param newActivities activities scheduled
+ * @param nextWakeAt the earliest pending timer, or {@code null}
+ * @param hasActivities whether activities remain pending
+ * @param closeStatus the status when the task closes the run, else {@code null}
+ * @param result the encoded result when completed
+ * @param failure the failure JSON when failed or canceled
+ */
+public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
+		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
+		Map<Long, Instant> newTimers, List<StoredActivity> newActivities, Instant nextWakeAt, boolean hasActivities,
+		String closeStatus, byte[] result, byte[] failure) {
+
+	public boolean closes() {
+		return this.closeStatus != null;
+	}
+
+}

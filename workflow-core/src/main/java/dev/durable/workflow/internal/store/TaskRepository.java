@@ -1,0 +1,107 @@
+package dev.durable.workflow.internal.store;
+
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.support.InternalJson;
+
+/** What a workflow task reads (history, inbox) and its single commit. */
+public final class TaskRepository {
+
+	private final JdbcTemplate jdbc;
+
+	private final RunRepository runs;
+
+	private final String schema;
+
+	public TaskRepository(JdbcTemplate jdbc, RunRepository runs, String schema) {
+		this.jdbc = jdbc;
+		this.runs = runs;
+		this.schema = schema;
+	}
+
+	private String q(String sql) {
+		return Sql.q(this.schema, sql);
+	}
+
+	public List<TaskRecord> history(UUID runId) {
+		return this.jdbc.query(q("SELECT seq, created_at, events FROM #.history WHERE run_id = ? ORDER BY seq"),
+				(rs, n) -> new TaskRecord(rs.getInt(1), Sql.instant(rs, "created_at"),
+						InternalJson.readEvents(rs.getBytes(3))),
+				runId);
+	}
+
+	public List<InboxItem> inbox(UUID runId) {
+		return this.jdbc.query(q("SELECT id, kind, name, payload FROM #.inbox WHERE run_id = ? ORDER BY id"),
+				(rs, n) -> new InboxItem(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBytes(4)), runId);
+	}
+
+	/**
+	 * Commits a task; must run inside a transaction.
+	 * @return false when the compare-and-set on the run row failed (nothing may be written: the
+	 * caller rolls back)
+	 */
+	public boolean commit(TaskCommit c) {
+		int updated = this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = history_seq + 1, next_wake_at = ?,"
+				+ " has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0, task_failure = NULL,"
+				+ " status = COALESCE(?, status), closed_at = ?"
+				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND status = 'RUNNING'"
+				+ " AND (? IS NULL OR inbox_seq = ?)"), Sql.ts(c.nextWakeAt()), c.hasActivities(), c.seenInboxSeq(),
+				c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null, c.runId(), c.node(), c.epoch(), c.historySeq(),
+				c.closeStatus(), c.seenInboxSeq());
+		if (updated != 1) {
+			return false;
+		}
+		this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), c.runId(),
+				c.historySeq() + 1, Sql.ts(c.time()), c.events());
+		if (c.closes()) {
+			this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time());
+			return true;
+		}
+		deleteBySeq("inbox", "id", c.runId(), c.consumedInbox());
+		deleteBySeq("timer", "seq", c.runId(), c.removedTimers());
+		deleteBySeq("activity", "seq", c.runId(), c.removedActivities());
+		if (!c.newTimers().isEmpty()) {
+			List<Map.Entry<Long, java.time.Instant>> timers = new ArrayList<>(c.newTimers().entrySet());
+			this.jdbc.batchUpdate(q("INSERT INTO #.timer (run_id, seq, fire_at) VALUES (?, ?, ?)"), timers,
+					timers.size(), (PreparedStatement ps, Map.Entry<Long, java.time.Instant> t) -> {
+						ps.setObject(1, c.runId());
+						ps.setLong(2, t.getKey());
+						ps.setTimestamp(3, Sql.ts(t.getValue()));
+					});
+		}
+		if (!c.newActivities().isEmpty()) {
+			this.jdbc.batchUpdate(q("INSERT INTO #.activity (run_id, seq, activity_type, input, options, attempt,"
+					+ " scheduled_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"), c.newActivities(),
+					c.newActivities().size(), (PreparedStatement ps, StoredActivity a) -> {
+						ps.setObject(1, a.runId());
+						ps.setLong(2, a.seq());
+						ps.setString(3, a.activityType());
+						ps.setBytes(4, a.input());
+						ps.setBytes(5, InternalJson.write(a.options()));
+						ps.setInt(6, a.attempt());
+						ps.setTimestamp(7, Sql.ts(a.scheduledAt()));
+						ps.setTimestamp(8, Sql.ts(a.nextAttemptAt()));
+					});
+		}
+		return true;
+	}
+
+	private void deleteBySeq(String table, String column, UUID runId, List<Long> ids) {
+		if (ids.isEmpty()) {
+			return;
+		}
+		this.jdbc.update(q("DELETE FROM #." + table + " WHERE run_id = ? AND " + column + " = ANY(?)"),
+				(org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
+					ps.setObject(1, runId);
+					ps.setArray(2, ps.getConnection().createArrayOf("bigint", ids.toArray()));
+				});
+	}
+
+}

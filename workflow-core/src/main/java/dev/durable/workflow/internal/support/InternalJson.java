@@ -1,0 +1,68 @@
+package dev.durable.workflow.internal.support;
+
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import dev.durable.workflow.internal.history.Event;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The engine's own JSON for what it stores about payloads (history rows, failures, options).
+ * Independent of the user's converter and of any application mapper.
+ */
+public final class InternalJson {
+
+	public static final JsonMapper MAPPER = JsonMapper.builder()
+		.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+		.changeDefaultPropertyInclusion((incl) -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
+		.build();
+
+	private static final TypeReference<List<Event>> EVENTS = new TypeReference<>() {
+	};
+
+	private InternalJson() {
+	}
+
+	public static byte[] write(Object value) {
+		return MAPPER.writeValueAsBytes(value);
+	}
+
+	public static <T> T read(byte[] bytes, Class<T> type) {
+		return (bytes != null) ? MAPPER.readValue(bytes, type) : null;
+	}
+
+	public static byte[] writeEvents(List<Event> events) {
+		return MAPPER.writerFor(EVENTS).writeValueAsBytes(events);
+	}
+
+	public static List<Event> readEvents(byte[] bytes) {
+		return MAPPER.readValue(bytes, EVENTS);
+	}
+
+	/** Packs several payloads (activity arguments) into one. */
+	public static byte[] pack(List<byte[]> parts) {
+		List<String> encoded = new ArrayList<>(parts.size());
+		for (byte[] part : parts) {
+			encoded.add((part != null) ? Base64.getEncoder().encodeToString(part) : null);
+		}
+		return MAPPER.writeValueAsBytes(encoded);
+	}
+
+	public static List<byte[]> unpack(byte[] packed) {
+		if (packed == null) {
+			return List.of();
+		}
+		String[] encoded = MAPPER.readValue(packed, String[].class);
+		List<byte[]> parts = new ArrayList<>(encoded.length);
+		for (String part : encoded) {
+			parts.add((part != null) ? Base64.getDecoder().decode(part) : null);
+		}
+		return parts;
+	}
+
+}

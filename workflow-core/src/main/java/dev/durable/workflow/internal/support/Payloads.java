@@ -1,0 +1,52 @@
+package dev.durable.workflow.internal.support;
+
+import java.lang.reflect.Type;
+
+import dev.durable.workflow.PayloadConverter;
+import dev.durable.workflow.PayloadException;
+
+/** The engine's view of payloads: the user's converter plus the size limit. */
+public final class Payloads {
+
+	private final PayloadConverter converter;
+
+	private final int maxBytes;
+
+	public Payloads(PayloadConverter converter, int maxBytes) {
+		this.converter = converter;
+		this.maxBytes = maxBytes;
+	}
+
+	public PayloadConverter converter() {
+		return this.converter;
+	}
+
+	public byte[] encode(Object value, Type type, String what) {
+		byte[] bytes;
+		try {
+			bytes = this.converter.toPayload(value, type);
+		}
+		catch (PayloadException ex) {
+			throw new PayloadException("Cannot serialize " + what + ": " + ex.getMessage(), false, ex);
+		}
+		catch (RuntimeException ex) {
+			throw new PayloadException("Cannot serialize " + what + ": " + ex.getMessage(), false, ex);
+		}
+		if (bytes != null && bytes.length > this.maxBytes) {
+			throw new PayloadException(what + " is " + bytes.length + " bytes, over the limit of " + this.maxBytes
+					+ " bytes (durable.workflow.max-payload-size)", true, null);
+		}
+		return bytes;
+	}
+
+	public Object decode(byte[] payload, Type type, String what) {
+		try {
+			return this.converter.fromPayload(payload, type);
+		}
+		catch (RuntimeException ex) {
+			throw new PayloadException("Cannot deserialize " + what + " as " + type.getTypeName() + ": "
+					+ ex.getMessage(), false, ex);
+		}
+	}
+
+}

@@ -1,0 +1,271 @@
+package dev.durable.workflow.internal.worker;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.function.BiConsumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+import dev.durable.workflow.ActivityInfo;
+import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.RetryPolicy;
+import dev.durable.workflow.TimeoutType;
+import dev.durable.workflow.internal.activity.ActivityAttempt;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.registry.ActivityDefinition;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.store.ActivityRepository;
+import dev.durable.workflow.internal.store.StoredActivity;
+import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * Runs activities inline on the node that owns the run, bounded by a semaphore. Each failed
+ * attempt and its retry time are persisted (fenced by the run's epoch) before the retry is
+ * scheduled; the final outcome is handed to the run in memory and commits with its next task.
+ */
+final class ActivityExecutor {
+
+	private static final Logger log = LoggerFactory.getLogger(ActivityExecutor.class);
+
+	private static final Duration HEARTBEAT_PERSIST_INTERVAL = Duration.ofSeconds(1);
+
+	private final ActivityRegistry registry;
+
+	private final ActivityRepository store;
+
+	private final Payloads payloads;
+
+	private final Clock clock;
+
+	private final WakeScheduler wake;
+
+	private final UUID node;
+
+	private final Semaphore permits;
+
+	private final BiConsumer<RunSlot, Event> deliver;
+
+	ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
+			WakeScheduler wake, UUID node, int maxConcurrent, BiConsumer<RunSlot, Event> deliver) {
+		this.registry = registry;
+		this.store = store;
+		this.payloads = payloads;
+		this.clock = clock;
+		this.wake = wake;
+		this.node = node;
+		this.permits = new Semaphore(maxConcurrent);
+		this.deliver = deliver;
+	}
+
+	/** Starts (or schedules, when its retry time is ahead) a pending activity of an owned run. */
+	void start(RunSlot slot, String workflowId, StoredActivity activity) {
+		if (activity.nextAttemptAt().isAfter(this.clock.instant())) {
+			this.wake.schedule(activity.nextAttemptAt(), () -> launch(slot, workflowId, activity));
+		}
+		else {
+			launch(slot, workflowId, activity);
+		}
+	}
+
+	private void launch(RunSlot slot, String workflowId, StoredActivity activity) {
+		if (slot.dead || slot.inflight.containsKey(activity.seq())) {
+			return;
+		}
+		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
+				activity.attempt(), activity.scheduledAt());
+		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads,
+				heartbeatSink(activity));
+		slot.inflight.put(activity.seq(), attempt);
+		Thread.ofVirtual().name("activity-" + activity.activityType()).start(() -> {
+			this.permits.acquireUninterruptibly();
+			try {
+				run(slot, activity, attempt);
+			}
+			finally {
+				this.permits.release();
+			}
+		});
+	}
+
+	private java.util.function.Consumer<byte[]> heartbeatSink(StoredActivity activity) {
+		Instant[] lastPersisted = { Instant.MIN };
+		return (details) -> {
+			Instant now = this.clock.instant();
+			if (Duration.between(lastPersisted[0], now).compareTo(HEARTBEAT_PERSIST_INTERVAL) >= 0) {
+				lastPersisted[0] = now;
+				this.store.heartbeat(activity.runId(), activity.seq(), details, now);
+			}
+		};
+	}
+
+	private void run(RunSlot slot, StoredActivity activity, ActivityAttempt attempt) {
+		ActivityOptions options = activity.options();
+		Instant started = this.clock.instant();
+		armTimeouts(slot, activity, attempt, options, started);
+		MDC.put("workflowId", attempt.info().workflowId());
+		MDC.put("runId", activity.runId().toString());
+		attempt.bind();
+		Object result = null;
+		Throwable failure = null;
+		try {
+			result = invoke(activity);
+		}
+		catch (Throwable ex) {
+			failure = ex;
+		}
+		finally {
+			attempt.unbind();
+			MDC.clear();
+		}
+		if (!attempt.finish()) {
+			return; // a timeout or a cancel already decided this attempt
+		}
+		slot.inflight.remove(activity.seq());
+		if (failure == null) {
+			try {
+				ActivityDefinition definition = this.registry.find(activity.activityType());
+				byte[] encoded = this.payloads.encode(result, definition.method().getGenericReturnType(),
+						"the result of activity " + activity.activityType());
+				this.deliver.accept(slot, Event.activityCompleted(activity.seq(), encoded));
+				return;
+			}
+			catch (RuntimeException ex) {
+				failure = ApplicationFailure.newNonRetryableFailure(ex.getMessage(), "PayloadException");
+			}
+		}
+		attemptFailed(slot, activity, attempt, Failures.toInfo(failure, this.payloads.converter()));
+	}
+
+	private Object invoke(StoredActivity activity) throws Throwable {
+		ActivityDefinition definition = this.registry.find(activity.activityType());
+		if (definition == null) {
+			throw ApplicationFailure.newNonRetryableFailure("No activity of type '" + activity.activityType()
+					+ "' is registered on this node", "UnknownActivityType");
+		}
+		Method method = definition.method();
+		List<byte[]> parts = InternalJson.unpack(activity.input());
+		Object[] args = new Object[method.getParameterCount()];
+		for (int i = 0; i < args.length; i++) {
+			byte[] part = (i < parts.size()) ? parts.get(i) : null;
+			try {
+				args[i] = this.payloads.decode(part, method.getGenericParameterTypes()[i],
+						"argument " + i + " of activity " + activity.activityType());
+			}
+			catch (RuntimeException ex) {
+				throw ApplicationFailure.newNonRetryableFailure(ex.getMessage(), "PayloadException");
+			}
+		}
+		try {
+			return method.invoke(definition.target(), args);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getTargetException();
+		}
+	}
+
+	private void armTimeouts(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, ActivityOptions options,
+			Instant started) {
+		if (options.startToCloseTimeout() != null) {
+			this.wake.schedule(started.plus(options.startToCloseTimeout()),
+					() -> timeout(slot, activity, attempt, TimeoutType.START_TO_CLOSE));
+		}
+		if (options.scheduleToCloseTimeout() != null) {
+			this.wake.schedule(activity.scheduledAt().plus(options.scheduleToCloseTimeout()),
+					() -> timeout(slot, activity, attempt, TimeoutType.SCHEDULE_TO_CLOSE));
+		}
+		if (options.heartbeatTimeout() != null) {
+			armHeartbeatCheck(slot, activity, attempt, options.heartbeatTimeout(), null);
+		}
+	}
+
+	private void armHeartbeatCheck(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout,
+			byte[] seen) {
+		this.wake.schedule(this.clock.instant().plus(timeout), () -> {
+			byte[] now = attempt.lastHeartbeat();
+			if (attempt.isFinished()) {
+				return;
+			}
+			if (now != null && now != seen && now != activity.heartbeatDetails()) {
+				armHeartbeatCheck(slot, activity, attempt, timeout, now);
+			}
+			else {
+				timeout(slot, activity, attempt, TimeoutType.HEARTBEAT);
+			}
+		});
+	}
+
+	private void timeout(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, TimeoutType type) {
+		if (!attempt.finish()) {
+			return;
+		}
+		attempt.cancel();
+		slot.inflight.remove(activity.seq());
+		attemptFailed(slot, activity, attempt,
+				FailureInfo.timeout(type, "activity " + activity.activityType() + " attempt " + activity.attempt()
+						+ " exceeded its " + type.name().toLowerCase().replace('_', '-') + " timeout", null));
+	}
+
+	/** Cancels a running attempt: its outcome is dropped (the workflow already saw the cancel). */
+	void cancel(RunSlot slot, long seq) {
+		ActivityAttempt attempt = slot.inflight.remove(seq);
+		if (attempt != null && attempt.finish()) {
+			attempt.cancel();
+		}
+	}
+
+	private void attemptFailed(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, FailureInfo failure) {
+		if (slot.dead) {
+			return;
+		}
+		ActivityOptions options = activity.options();
+		RetryPolicy policy = options.retryPolicy();
+		int number = activity.attempt();
+		Instant now = this.clock.instant();
+		Instant next = now.plus(policy.backoff(number));
+		Instant deadline = (options.scheduleToCloseTimeout() != null)
+				? activity.scheduledAt().plus(options.scheduleToCloseTimeout()) : null;
+		boolean retryable = !failure.nonRetryable() && !policy.nonRetryableErrorTypes().contains(failure.type())
+				&& policy.allowsAttempt(number + 1) && failure.timeoutType() != TimeoutType.SCHEDULE_TO_CLOSE
+				&& (deadline == null || next.isBefore(deadline));
+		if (!retryable) {
+			FailureInfo cause = failure;
+			if (deadline != null && !next.isBefore(deadline) && failure.timeoutType() == null) {
+				cause = FailureInfo.timeout(TimeoutType.SCHEDULE_TO_CLOSE,
+						"no time left for another attempt before the schedule-to-close timeout", failure);
+			}
+			this.deliver.accept(slot, Event.activityFailed(activity.seq(),
+					FailureInfo.activity(activity.activityType(), activity.seq(), number, cause)));
+			return;
+		}
+		boolean persisted = this.store.recordFailedAttempt(activity.runId(), activity.seq(), number, next,
+				InternalJson.write(failure), this.node, slot.epoch);
+		if (!persisted) {
+			log.debug("Run {} is no longer owned here; dropping the retry of activity {}", activity.runId(),
+					activity.seq());
+			return;
+		}
+		log.info("Activity {} (seq {}) of run {} failed attempt {}: {}; retrying at {}", activity.activityType(),
+				activity.seq(), activity.runId(), number, failure.summary(), next);
+		StoredActivity retry = new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
+				activity.input(), options, number + 1, activity.scheduledAt(), next, InternalJson.write(failure),
+				attempt.lastHeartbeat());
+		this.wake.schedule(next, () -> launch(slot, attempt.info().workflowId(), retry));
+	}
+
+	int available() {
+		return this.permits.availablePermits();
+	}
+
+}

@@ -1,0 +1,402 @@
+package dev.durable.workflow.internal.worker;
+
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Constructor;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.durable.workflow.PayloadConverter;
+import dev.durable.workflow.SettableClock;
+import dev.durable.workflow.internal.activity.ActivityStubs;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.store.ActivityRepository;
+import dev.durable.workflow.internal.store.NodeRepository;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.SchemaMigrator;
+import dev.durable.workflow.internal.store.TaskRepository;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * One node of the engine: the stores, the task executor, the activity executor, and the node's
+ * own loops (heartbeat, claiming runs whose owner is gone, cache eviction).
+ */
+public final class Engine {
+
+	private static final Logger log = LoggerFactory.getLogger(Engine.class);
+
+	private static final int CLAIM_BATCH = 64;
+
+	private final EngineConfig config;
+
+	private final DataSource dataSource;
+
+	private final Clock clock;
+
+	private final WorkflowRegistry workflows;
+
+	private final ActivityRegistry activityRegistry;
+
+	private final Payloads payloads;
+
+	private final EngineHooks hooks;
+
+	private final boolean migrate;
+
+	private final UUID nodeId = UUID.randomUUID();
+
+	private final RunRepository runs;
+
+	private final TaskRepository tasks;
+
+	private final ActivityRepository activities;
+
+	private final NodeRepository nodes;
+
+	private final TransactionTemplate tx;
+
+	private final ResultWaiters waiters = new ResultWaiters();
+
+	private final Map<Class<?>, Object> activityProxies = new ConcurrentHashMap<>();
+
+	private final Function<Class<?>, Object> factory;
+
+	private final Object pollSignal = new Object();
+
+	private volatile long incarnation;
+
+	private volatile boolean running;
+
+	private ExecutorService taskPool;
+
+	private WakeScheduler wake;
+
+	private WorkflowTaskExecutor executor;
+
+	private ActivityExecutor activityExecutor;
+
+	private Thread pollThread;
+
+	private Thread heartbeatThread;
+
+	private final Runnable clockListener = this::pollNow;
+
+	public Engine(EngineConfig config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
+			ActivityRegistry activityRegistry, Function<Class<?>, Object> factory, PayloadConverter converter,
+			EngineHooks hooks, boolean migrate) {
+		this.config = config;
+		this.dataSource = dataSource;
+		this.clock = clock;
+		this.workflows = workflows;
+		this.activityRegistry = activityRegistry;
+		this.payloads = new Payloads(converter, config.maxPayloadBytes());
+		this.hooks = hooks;
+		this.migrate = migrate;
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		this.runs = new RunRepository(jdbc, config.schema());
+		this.tasks = new TaskRepository(jdbc, this.runs, config.schema());
+		this.activities = new ActivityRepository(jdbc, config.schema());
+		this.nodes = new NodeRepository(jdbc, config.schema());
+		this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		this.factory = (factory != null) ? factory : this::instantiate;
+	}
+
+	public synchronized void start() {
+		if (this.running) {
+			return;
+		}
+		if (this.migrate) {
+			new SchemaMigrator(this.dataSource, this.config.schema()).migrate();
+		}
+		this.running = true;
+		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
+		this.wake = new WakeScheduler(this.clock, this.taskPool);
+		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
+				this.payloads, this.runs, this.tasks, this.activities, this.tx, this.wake, this.waiters, this.hooks,
+				this.taskPool);
+		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
+				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver);
+		this.executor.setActivityExecutor(this.activityExecutor);
+		if (this.config.workerEnabled()) {
+			register();
+			this.heartbeatThread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::heartbeatLoop);
+			this.pollThread = Thread.ofPlatform().daemon().name("durable-poll").start(this::pollLoop);
+			if (this.clock instanceof SettableClock settable) {
+				settable.onChange(this.clockListener);
+			}
+		}
+		log.info("Durable workflow engine started: node {}, namespace '{}', schema '{}', serving {}", this.nodeId,
+				this.config.namespace(), this.config.schema(), servedTypes());
+	}
+
+	private void register() {
+		String name = ManagementFactory.getRuntimeMXBean().getName();
+		this.incarnation = this.nodes.register(this.nodeId, name, this.config.buildId(), servedTypes(),
+				this.config.taskQueues());
+	}
+
+	public Set<String> servedTypes() {
+		return this.workflows.all().stream().map(WorkflowDefinition::typeName).collect(Collectors.toSet());
+	}
+
+	/** Whether a start of this type on this queue runs here at once. */
+	public boolean servesLocally(String workflowType, String taskQueue) {
+		return this.running && this.config.workerEnabled() && this.workflows.find(workflowType) != null
+				&& this.config.taskQueues().contains(taskQueue);
+	}
+
+	private void heartbeatLoop() {
+		while (this.running) {
+			try {
+				Thread.sleep(this.config.heartbeatInterval().toMillis());
+				this.hooks.beforeHeartbeat();
+				if (!this.running) {
+					return;
+				}
+				if (!this.nodes.heartbeat(this.nodeId, this.incarnation, this.config.deadAfter().toMillis())) {
+					log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering"
+							+ " anew", this.nodeId, this.config.deadAfter());
+					this.executor.evictAll();
+					register();
+				}
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			catch (RuntimeException ex) {
+				log.warn("Heartbeat of node {} failed: {}", this.nodeId, ex.toString());
+			}
+		}
+	}
+
+	private void pollNow() {
+		synchronized (this.pollSignal) {
+			this.pollSignal.notifyAll();
+		}
+	}
+
+	private void pollLoop() {
+		long lastReap = 0;
+		while (this.running) {
+			try {
+				pollOnce();
+				if (System.nanoTime() - lastReap > TimeUnit.MINUTES.toNanos(1)) {
+					lastReap = System.nanoTime();
+					this.nodes.reap(this.config.deadAfter().toMillis() * 100);
+				}
+			}
+			catch (RuntimeException ex) {
+				log.warn("Polling for runnable workflows failed: {}", ex.toString());
+			}
+			synchronized (this.pollSignal) {
+				try {
+					this.pollSignal.wait(this.config.pollInterval().toMillis());
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}
+	}
+
+	/** One round of the fallback poll: claim orphaned runs, pick up owned ones with work, evict idle ones. */
+	void pollOnce() {
+		Instant now = this.clock.instant();
+		String[] types = servedTypes().toArray(String[]::new);
+		String[] queues = this.config.taskQueues().toArray(String[]::new);
+		if (types.length > 0) {
+			int claimed;
+			do {
+				var batch = this.runs.claim(this.nodeId, types, queues, now, this.config.deadAfter().toMillis(),
+						CLAIM_BATCH);
+				batch.forEach((c) -> this.executor.adopt(c.runId(), c.epoch(), true));
+				claimed = batch.size();
+			}
+			while (claimed == CLAIM_BATCH && this.running);
+		}
+		for (RunRepository.Owned owned : this.runs.ownedRunnable(this.nodeId, now)) {
+			RunSlot slot = this.executor.slots().get(owned.runId());
+			if (slot == null || slot.epoch != owned.epoch()) {
+				this.executor.adopt(owned.runId(), owned.epoch(), true);
+			}
+			else if (owned.due()) {
+				this.executor.schedule(slot);
+			}
+		}
+		this.executor.evictIdle();
+	}
+
+	/** Runs the first task of a run this node just started: at once, or at its delayed start. */
+	public void adoptStarted(UUID runId, Instant at) {
+		if (at == null) {
+			this.executor.adopt(runId, 1, false);
+		}
+		else {
+			this.wake.schedule(at, () -> this.executor.adopt(runId, 1, false));
+		}
+	}
+
+	/** Input arrived for a run this node owns. */
+	public void wake(UUID runId) {
+		if (this.executor != null) {
+			this.executor.wake(runId);
+		}
+	}
+
+	public synchronized void shutdown() {
+		if (!this.running) {
+			return;
+		}
+		this.running = false;
+		if (this.clock instanceof SettableClock settable) {
+			settable.removeListener(this.clockListener);
+		}
+		if (this.pollThread != null) {
+			this.pollThread.interrupt();
+			this.heartbeatThread.interrupt();
+		}
+		long deadline = System.nanoTime() + this.config.shutdownTimeout().toNanos();
+		while (this.activityExecutor.available() < this.config.maxConcurrentActivities()
+				&& System.nanoTime() < deadline) {
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		this.wake.close();
+		this.taskPool.shutdown();
+		try {
+			this.taskPool.awaitTermination(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (this.config.workerEnabled()) {
+			try {
+				this.executor.releaseAll();
+				this.runs.releaseAll(this.nodeId);
+				this.nodes.unregister(this.nodeId);
+			}
+			catch (RuntimeException ex) {
+				log.warn("Could not release the runs of node {}: {}", this.nodeId, ex.toString());
+			}
+		}
+		log.info("Durable workflow engine stopped: node {}", this.nodeId);
+	}
+
+	/** The default workflow factory: constructor injection of registered activities, as durable proxies. */
+	private Object instantiate(Class<?> type) {
+		Constructor<?>[] constructors = type.getConstructors();
+		if (constructors.length == 0) {
+			throw new IllegalStateException("Workflow class " + type.getName() + " needs a public constructor");
+		}
+		Constructor<?> constructor = constructors[0];
+		for (Constructor<?> candidate : constructors) {
+			if (candidate.getParameterCount() > constructor.getParameterCount()) {
+				constructor = candidate;
+			}
+		}
+		Object[] args = new Object[constructor.getParameterCount()];
+		Class<?>[] parameterTypes = constructor.getParameterTypes();
+		for (int i = 0; i < args.length; i++) {
+			args[i] = activityProxy(parameterTypes[i], type);
+		}
+		try {
+			return constructor.newInstance(args);
+		}
+		catch (java.lang.reflect.InvocationTargetException ex) {
+			Throwable target = ex.getTargetException();
+			throw (target instanceof RuntimeException re) ? re : new IllegalStateException(target);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException("Cannot create workflow " + type.getName() + ": " + ex, ex);
+		}
+	}
+
+	/** The durable proxy of the registered activity bean assignable to the type. */
+	public Object activityProxy(Class<?> type, Class<?> forWorkflow) {
+		return this.activityProxies.computeIfAbsent(type, (t) -> {
+			Object bean = this.activityRegistry.beanOfType(t);
+			if (bean == null) {
+				throw new IllegalStateException("Cannot create workflow " + forWorkflow.getName() + ": no activity of type "
+						+ t.getName() + " is registered (registerActivities) for its constructor");
+			}
+			return ActivityStubs.durableProxy(t, bean, this.activityRegistry);
+		});
+	}
+
+	public EngineConfig config() {
+		return this.config;
+	}
+
+	public UUID nodeId() {
+		return this.nodeId;
+	}
+
+	public Clock clock() {
+		return this.clock;
+	}
+
+	public RunRepository runs() {
+		return this.runs;
+	}
+
+	public TaskRepository tasks() {
+		return this.tasks;
+	}
+
+	public ActivityRepository activities() {
+		return this.activities;
+	}
+
+	public NodeRepository nodes() {
+		return this.nodes;
+	}
+
+	public TransactionTemplate tx() {
+		return this.tx;
+	}
+
+	public Payloads payloads() {
+		return this.payloads;
+	}
+
+	public ResultWaiters waiters() {
+		return this.waiters;
+	}
+
+	public WorkflowRegistry workflows() {
+		return this.workflows;
+	}
+
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/** How many runs this node holds in memory; for tests and metrics. */
+	public int cachedRuns() {
+		return (this.executor != null) ? this.executor.slots().size() : 0;
+	}
+
+}

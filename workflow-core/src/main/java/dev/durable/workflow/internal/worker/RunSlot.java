@@ -1,0 +1,91 @@
+package dev.durable.workflow.internal.worker;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.durable.workflow.internal.activity.ActivityAttempt;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+
+/**
+ * A run this node owns: the epoch it holds, the cached runner (if any), inputs handed over in
+ * memory (activity completions) and the activities running for it. Tasks of one run never overlap.
+ */
+final class RunSlot {
+
+	final UUID runId;
+
+	volatile long epoch;
+
+	/** Only touched by the task that runs the slot. */
+	WorkflowRunner runner;
+
+	/** Whether the pending activities must be reloaded from the store (after a claim). */
+	boolean recoverActivities;
+
+	volatile boolean dead;
+
+	volatile Instant lastUsed;
+
+	final Map<Long, ActivityAttempt> inflight = new ConcurrentHashMap<>();
+
+	private final Deque<Event> mailbox = new ArrayDeque<>();
+
+	private boolean scheduled;
+
+	private boolean running;
+
+	RunSlot(UUID runId, long epoch, boolean recoverActivities) {
+		this.runId = runId;
+		this.epoch = epoch;
+		this.recoverActivities = recoverActivities;
+	}
+
+	synchronized void deliver(Event event) {
+		this.mailbox.add(event);
+	}
+
+	synchronized List<Event> drainMailbox() {
+		List<Event> events = new ArrayList<>(this.mailbox);
+		this.mailbox.clear();
+		return events;
+	}
+
+	/** Puts back inputs of a task that did not commit, ahead of newer ones. */
+	synchronized void restore(List<Event> events) {
+		for (int i = events.size() - 1; i >= 0; i--) {
+			this.mailbox.addFirst(events.get(i));
+		}
+	}
+
+	/** @return true when the caller must submit the task (it was neither queued nor running) */
+	synchronized boolean markScheduled() {
+		if (this.scheduled) {
+			return false;
+		}
+		this.scheduled = true;
+		return !this.running;
+	}
+
+	synchronized void beginRun() {
+		this.scheduled = false;
+		this.running = true;
+	}
+
+	/** @return true when another task was requested while this one ran */
+	synchronized boolean endRun() {
+		this.running = false;
+		return this.scheduled;
+	}
+
+	synchronized boolean isBusy() {
+		return this.running || this.scheduled;
+	}
+
+}

@@ -1,0 +1,439 @@
+package dev.durable.workflow.internal.worker;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.runtime.RunIdentity;
+import dev.durable.workflow.internal.runtime.TaskResult;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.ActivityRepository;
+import dev.durable.workflow.internal.store.InboxItem;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.StoredActivity;
+import dev.durable.workflow.internal.store.TaskCommit;
+import dev.durable.workflow.internal.store.TaskRepository;
+import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * Executes workflow tasks of the runs this node owns: read the run row and its inbox, replay if
+ * the run is not cached, apply the new inputs, run the code, and commit everything in one
+ * transaction guarded by a compare-and-set on {@code (owner, epoch, history_seq)}.
+ */
+final class WorkflowTaskExecutor {
+
+	private static final Logger log = LoggerFactory.getLogger(WorkflowTaskExecutor.class);
+
+	private static final Duration MAX_TASK_RETRY = Duration.ofMinutes(10);
+
+	private final EngineConfig config;
+
+	private final UUID node;
+
+	private final Clock clock;
+
+	private final WorkflowRegistry workflows;
+
+	private final Function<Class<?>, Object> factory;
+
+	private final Payloads payloads;
+
+	private final RunRepository runs;
+
+	private final TaskRepository tasks;
+
+	private final ActivityRepository activities;
+
+	private final TransactionTemplate tx;
+
+	private final WakeScheduler wake;
+
+	private final ResultWaiters waiters;
+
+	private final EngineHooks hooks;
+
+	private final ExecutorService pool;
+
+	private final Map<UUID, RunSlot> slots = new ConcurrentHashMap<>();
+
+	private ActivityExecutor activityExecutor;
+
+	WorkflowTaskExecutor(EngineConfig config, UUID node, Clock clock, WorkflowRegistry workflows,
+			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, TaskRepository tasks,
+			ActivityRepository activities, TransactionTemplate tx, WakeScheduler wake, ResultWaiters waiters,
+			EngineHooks hooks, ExecutorService pool) {
+		this.config = config;
+		this.node = node;
+		this.clock = clock;
+		this.workflows = workflows;
+		this.factory = factory;
+		this.payloads = payloads;
+		this.runs = runs;
+		this.tasks = tasks;
+		this.activities = activities;
+		this.tx = tx;
+		this.wake = wake;
+		this.waiters = waiters;
+		this.hooks = hooks;
+		this.pool = pool;
+	}
+
+	void setActivityExecutor(ActivityExecutor activityExecutor) {
+		this.activityExecutor = activityExecutor;
+	}
+
+	Map<UUID, RunSlot> slots() {
+		return this.slots;
+	}
+
+	/** Takes a run this node just started or claimed and schedules its task. */
+	void adopt(UUID runId, long epoch, boolean recoverActivities) {
+		RunSlot slot = this.slots.compute(runId, (id, existing) -> {
+			if (existing != null && existing.epoch == epoch && !existing.dead) {
+				return existing;
+			}
+			if (existing != null) {
+				discard(existing);
+			}
+			return new RunSlot(id, epoch, recoverActivities);
+		});
+		schedule(slot);
+	}
+
+	/** Wakes an owned run (input arrived, timer due). */
+	void wake(UUID runId) {
+		RunSlot slot = this.slots.get(runId);
+		if (slot != null) {
+			schedule(slot);
+		}
+	}
+
+	void deliver(RunSlot slot, Event event) {
+		if (slot.dead) {
+			return;
+		}
+		slot.deliver(event);
+		schedule(slot);
+	}
+
+	void schedule(RunSlot slot) {
+		if (!slot.dead && slot.markScheduled()) {
+			this.pool.execute(() -> runSlot(slot));
+		}
+	}
+
+	private void runSlot(RunSlot slot) {
+		slot.beginRun();
+		try {
+			if (!slot.dead) {
+				runTask(slot);
+			}
+		}
+		catch (RuntimeException ex) {
+			// the database is unreachable or the outcome is unknown: forget the cached state
+			log.warn("Workflow task of run {} did not complete: {}", slot.runId, ex.toString());
+			evictRunner(slot);
+			this.wake.schedule(this.clock.instant().plus(this.config.pollInterval()), () -> schedule(slot));
+		}
+		finally {
+			MDC.clear();
+			slot.lastUsed = this.clock.instant();
+			if (slot.endRun()) {
+				this.pool.execute(() -> runSlot(slot));
+			}
+		}
+	}
+
+	private void runTask(RunSlot slot) {
+		Optional<RunRow> found = this.runs.find(slot.runId);
+		if (found.isEmpty() || !found.get().isOpen()) {
+			drop(slot);
+			if (found.isPresent()) {
+				this.waiters.closed(slot.runId);
+			}
+			return;
+		}
+		RunRow row = found.get();
+		MDC.put("workflowId", row.workflowId());
+		MDC.put("runId", row.runId().toString());
+		if (!this.node.equals(row.owner()) || row.epoch() != slot.epoch) {
+			lost(slot);
+			return;
+		}
+		if (slot.runner != null && slot.runner.historySeq() != row.historySeq()) {
+			evictRunner(slot);
+		}
+		List<InboxItem> inbox = row.pendingInput() ? this.tasks.inbox(slot.runId) : List.of();
+		List<Event> handedOver = slot.drainMailbox();
+		WorkflowRunner runner = slot.runner;
+		TaskResult result;
+		Instant now = this.clock.instant();
+		try {
+			if (runner == null) {
+				runner = rebuild(row);
+			}
+			List<Event> candidates = new ArrayList<>();
+			if (row.historySeq() == 0 && runner.historySeq() == 0) {
+				candidates.add(Event.workflowStarted(row.workflowType(), this.runs.input(row.runId())));
+			}
+			candidates.addAll(handedOver);
+			runner.pendingTimers().forEach((seq, fireAt) -> {
+				if (!fireAt.isAfter(now)) {
+					candidates.add(Event.of(EventType.TIMER_FIRED, seq));
+				}
+			});
+			for (InboxItem item : inbox) {
+				candidates.add(toEvent(item));
+			}
+			if (candidates.isEmpty()) {
+				if (row.pendingInput()) {
+					this.runs.clearPendingInput(row.runId(), this.node, slot.epoch, row.inboxSeq());
+				}
+				slot.runner = runner;
+				afterCommit(slot, row.workflowId(), runner, List.of());
+				return;
+			}
+			result = runner.execute(now, candidates);
+		}
+		catch (RuntimeException ex) {
+			if (runner != null) {
+				runner.destroy();
+			}
+			slot.runner = null;
+			slot.restore(handedOver);
+			taskFailed(slot, row, ex);
+			return;
+		}
+		TaskCommit commit = buildCommit(slot, row, runner, result, inbox, now);
+		boolean committed = Boolean.TRUE.equals(this.tx.execute((status) -> {
+			this.hooks.beforeTaskCommit(slot.runId);
+			boolean ok = this.tasks.commit(commit);
+			if (!ok) {
+				status.setRollbackOnly();
+			}
+			return ok;
+		}));
+		if (!committed) {
+			runner.destroy();
+			slot.runner = null;
+			RunRow now2 = this.runs.find(slot.runId).orElse(null);
+			if (now2 != null && now2.isOpen() && this.node.equals(now2.owner()) && now2.epoch() == slot.epoch
+					&& now2.historySeq() == row.historySeq()) {
+				// new input arrived while the task tried to close the run: run the task again with it
+				slot.restore(handedOver);
+				schedule(slot);
+			}
+			else {
+				lost(slot);
+			}
+			return;
+		}
+		slot.runner = runner;
+		if (row.taskAttempt() > 0) {
+			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
+		}
+		afterCommit(slot, row.workflowId(), runner, commit.newActivities());
+		commit.removedActivities().forEach((seq) -> this.activityExecutor.cancel(slot, seq));
+		if (commit.closes()) {
+			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
+			drop(slot);
+			this.waiters.closed(slot.runId);
+		}
+	}
+
+	private WorkflowRunner rebuild(RunRow row) {
+		WorkflowDefinition definition = this.workflows.find(row.workflowType());
+		if (definition == null) {
+			throw new IllegalStateException("Workflow type '" + row.workflowType() + "' is not registered on this node");
+		}
+		WorkflowRunner runner = new WorkflowRunner(
+				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
+				definition, this.factory, this.payloads, this.config.taskTimeout());
+		for (TaskRecord record : this.tasks.history(row.runId())) {
+			runner.replay(record);
+		}
+		return runner;
+	}
+
+	private Event toEvent(InboxItem item) {
+		if ("CANCEL".equals(item.kind())) {
+			String reason = (item.payload() != null) ? new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8)
+					: null;
+			return Event.cancelRequested(reason);
+		}
+		throw new IllegalStateException("Unknown inbox item kind " + item.kind());
+	}
+
+	private TaskCommit buildCommit(RunSlot slot, RunRow row, WorkflowRunner runner, TaskResult result,
+			List<InboxItem> inbox, Instant now) {
+		List<Long> removedTimers = new ArrayList<>();
+		List<Long> removedActivities = new ArrayList<>();
+		Map<Long, Instant> newTimers = new LinkedHashMap<>();
+		Map<Long, StoredActivity> newActivities = new LinkedHashMap<>();
+		for (Event event : result.events()) {
+			switch (event.type()) {
+				case TIMER_FIRED, TIMER_CANCELED -> {
+					if (newTimers.remove(event.seq()) == null) {
+						removedTimers.add(event.seq());
+					}
+				}
+				case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> {
+					if (newActivities.remove(event.seq()) == null) {
+						removedActivities.add(event.seq());
+					}
+				}
+				case TIMER_STARTED -> newTimers.put(event.seq(), event.fireAt());
+				case ACTIVITY_SCHEDULED -> newActivities.put(event.seq(), new StoredActivity(row.runId(), event.seq(),
+						event.name(), event.payload(), event.options(), 1, now, now, null, null));
+				default -> {
+				}
+			}
+		}
+		Event close = result.closeEvent();
+		String closeStatus = null;
+		byte[] resultPayload = null;
+		byte[] failure = null;
+		if (close != null) {
+			closeStatus = switch (close.type()) {
+				case WORKFLOW_COMPLETED -> "COMPLETED";
+				case WORKFLOW_CANCELED -> "CANCELED";
+				default -> "FAILED";
+			};
+			resultPayload = close.payload();
+			failure = (close.failure() != null) ? InternalJson.write(close.failure()) : null;
+		}
+		return new TaskCommit(row.runId(), this.node, slot.epoch, row.historySeq(), row.inboxSeq(), runner.now(),
+				InternalJson.writeEvents(result.events()), inbox.stream().map(InboxItem::id).toList(), removedTimers,
+				removedActivities, newTimers, new ArrayList<>(newActivities.values()), runner.nextTimer(),
+				!runner.pendingActivities().isEmpty(), closeStatus, resultPayload, failure);
+	}
+
+	private void afterCommit(RunSlot slot, String workflowId, WorkflowRunner runner, List<StoredActivity> started) {
+		started.forEach((activity) -> this.activityExecutor.start(slot, workflowId, activity));
+		if (slot.recoverActivities) {
+			slot.recoverActivities = false;
+			Set<Long> pending = new HashSet<>(runner.pendingActivities());
+			for (StoredActivity activity : this.activities.pending(slot.runId)) {
+				if (pending.contains(activity.seq()) && !slot.inflight.containsKey(activity.seq())) {
+					this.activityExecutor.start(slot, workflowId, activity);
+				}
+			}
+		}
+		Instant nextTimer = runner.nextTimer();
+		if (nextTimer != null) {
+			this.wake.schedule(nextTimer, () -> schedule(slot));
+		}
+	}
+
+	private void taskFailed(RunSlot slot, RunRow row, RuntimeException failure) {
+		int attempt = row.taskAttempt() + 1;
+		Duration backoff = Duration.ofSeconds(1).multipliedBy(1L << Math.min(attempt - 1, 20));
+		if (backoff.compareTo(MAX_TASK_RETRY) > 0) {
+			backoff = MAX_TASK_RETRY;
+		}
+		Instant retryAt = this.clock.instant().plus(backoff);
+		String reason = failure.getClass().getSimpleName() + ": " + failure.getMessage();
+		Throwable cause = failure.getCause();
+		if (cause != null && cause != failure) {
+			reason = cause.getClass().getSimpleName() + ": " + cause.getMessage();
+		}
+		log.warn("Workflow task of run {} ({}) failed, attempt {}; retrying at {}: {}", row.runId(), row.workflowType(),
+				attempt, retryAt, reason, (attempt == 1) ? failure : null);
+		if (this.runs.recordTaskFailure(row.runId(), this.node, slot.epoch, reason, retryAt)) {
+			this.wake.schedule(retryAt, () -> schedule(slot));
+		}
+		else {
+			lost(slot);
+		}
+	}
+
+	private void evictRunner(RunSlot slot) {
+		WorkflowRunner runner = slot.runner;
+		slot.runner = null;
+		if (runner != null) {
+			runner.destroy();
+		}
+	}
+
+	/** The run closed: forget it. */
+	private void drop(RunSlot slot) {
+		this.slots.remove(slot.runId, slot);
+		discard(slot);
+	}
+
+	/** Another node took the run (or it was terminated): stop everything this node does for it. */
+	void lost(RunSlot slot) {
+		log.info("Run {} is no longer owned by this node (epoch {}); evicting it", slot.runId, slot.epoch);
+		drop(slot);
+	}
+
+	private void discard(RunSlot slot) {
+		slot.dead = true;
+		evictRunner(slot);
+		for (Long seq : List.copyOf(slot.inflight.keySet())) {
+			this.activityExecutor.cancel(slot, seq);
+		}
+	}
+
+	/** Evicts everything (the node was declared dead). */
+	void evictAll() {
+		List.copyOf(this.slots.values()).forEach(this::drop);
+	}
+
+	/**
+	 * Evicts idle cached runs beyond the cache size or idle timeout, giving up their ownership so
+	 * any node can pick them up at their next wake-up.
+	 */
+	void evictIdle() {
+		Instant now = this.clock.instant();
+		List<RunSlot> idle = this.slots.values()
+			.stream()
+			.filter((s) -> !s.isBusy() && s.inflight.isEmpty())
+			.sorted(java.util.Comparator.comparing((RunSlot s) -> (s.lastUsed != null) ? s.lastUsed : Instant.MIN))
+			.toList();
+		int excess = this.slots.size() - this.config.maxCachedRuns();
+		for (RunSlot slot : idle) {
+			boolean tooOld = slot.lastUsed != null
+					&& slot.lastUsed.plus(this.config.cacheIdleTimeout()).isBefore(now);
+			if (excess <= 0 && !tooOld) {
+				continue;
+			}
+			if (this.runs.release(slot.runId, this.node, slot.epoch)) {
+				excess--;
+			}
+			drop(slot);
+		}
+	}
+
+	/** Releases every owned run at shutdown. */
+	void releaseAll() {
+		List.copyOf(this.slots.values()).forEach((slot) -> {
+			drop(slot);
+			this.runs.release(slot.runId, this.node, slot.epoch);
+		});
+	}
+
+}
