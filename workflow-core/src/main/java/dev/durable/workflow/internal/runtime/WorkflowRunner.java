@@ -103,8 +103,11 @@ public final class WorkflowRunner {
 
 	// ---- driven by the engine -------------------------------------------------------------
 
-	/** Re-executes one recorded task, requiring the same commands. */
-	public void replay(TaskRecord record) {
+	/**
+	 * Re-executes one recorded task, requiring the same commands.
+	 * @return the commands the code issued, as it issued them
+	 */
+	public List<Event> replay(TaskRecord record) {
 		this.replaying = true;
 		this.expected = new ArrayDeque<>(record.commands());
 		this.produced = new ArrayList<>();
@@ -120,6 +123,7 @@ public final class WorkflowRunner {
 		}
 		this.historySeq = record.seq();
 		this.eventCount += record.events().size();
+		return List.copyOf(this.produced);
 	}
 
 	/** Executes a new task with the given candidate inputs; stale inputs are dropped. */
@@ -139,7 +143,7 @@ public final class WorkflowRunner {
 		runCode();
 		this.historySeq++;
 		this.eventCount += accepted.size() + this.produced.size();
-		return new TaskResult(accepted, this.produced);
+		return new TaskResult(accepted, List.copyOf(this.produced));
 	}
 
 	private boolean applyInput(Event input) {
@@ -294,6 +298,7 @@ public final class WorkflowRunner {
 			}
 			return command;
 		}
+		this.produced.add(command);
 		Event recorded = this.expected.poll();
 		if (recorded == null || !recorded.sameCommand(command)) {
 			throw failTask(new NonDeterministicWorkflowException("Run " + this.identity.runId() + " issued "
@@ -407,6 +412,7 @@ public final class WorkflowRunner {
 				Event next = this.expected.peek();
 				if (next != null && next.type() == EventType.VERSION_MARKER && changeId.equals(next.name())) {
 					version = this.expected.poll().version();
+					this.produced.add(next);
 				}
 				else {
 					version = DEFAULT_VERSION;
@@ -491,7 +497,8 @@ public final class WorkflowRunner {
 
 	public WorkflowInfo info() {
 		return new WorkflowInfo(this.identity.namespace(), this.identity.workflowId(), this.identity.runId(),
-				this.identity.workflowType(), this.identity.taskQueue(), this.eventCount + this.produced.size(), false);
+				this.identity.workflowType(), this.identity.taskQueue(),
+				this.eventCount + (this.replaying ? 0 : this.produced.size()), false);
 	}
 
 	public boolean isClosed() {

@@ -181,15 +181,14 @@ public final class RunRepository {
 				+ " AND n.last_heartbeat > now() - make_interval(secs => ?)))"
 				+ " ORDER BY r.next_wake_at NULLS FIRST LIMIT ? FOR UPDATE OF r SKIP LOCKED)"
 				+ " UPDATE #.workflow_run w SET owner_node = ?, epoch = w.epoch + 1 FROM c WHERE w.run_id = c.run_id"
-				+ " RETURNING w.run_id, w.epoch"), (rs, n) -> new Claimed(Sql.uuid(rs, "run_id"), rs.getLong("epoch")),
-				(org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
+				+ " RETURNING w.run_id, w.epoch"), (org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", types));
 					ps.setArray(2, ps.getConnection().createArrayOf("text", queues));
 					ps.setTimestamp(3, Sql.ts(now));
 					ps.setDouble(4, deadAfterMillis / 1000.0);
 					ps.setInt(5, limit);
 					ps.setObject(6, node);
-				});
+				}, (rs, n) -> new Claimed(Sql.uuid(rs, "run_id"), rs.getLong("epoch")));
 	}
 
 	/**

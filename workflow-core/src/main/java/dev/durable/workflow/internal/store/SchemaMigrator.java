@@ -32,6 +32,13 @@ public final class SchemaMigrator {
 
 	private static final Logger log = LoggerFactory.getLogger(SchemaMigrator.class);
 
+	/** Liquibase logs through java.util.logging at INFO per statement; keep it to warnings. */
+	private static final java.util.logging.Logger LIQUIBASE_LOG = java.util.logging.Logger.getLogger("liquibase");
+
+	static {
+		LIQUIBASE_LOG.setLevel(java.util.logging.Level.WARNING);
+	}
+
 	private final DataSource dataSource;
 
 	private final String schema;
@@ -49,7 +56,8 @@ public final class SchemaMigrator {
 				try (Statement statement = connection.createStatement()) {
 					statement.execute("CREATE SCHEMA IF NOT EXISTS " + this.schema);
 				}
-				Map<String, Object> scope = Map.of("liquibase.analytics.enabled", false, "liquibase.showBanner", false);
+				Map<String, Object> scope = Map.of("liquibase.analytics.enabled", false, "liquibase.showBanner", false,
+						Scope.Attr.ui.name(), new liquibase.ui.LoggerUIService());
 				Scope.child(scope, () -> update(connection));
 			}
 			finally {
@@ -74,6 +82,8 @@ public final class SchemaMigrator {
 		Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(getClass().getClassLoader()),
 				database);
 		liquibase.setChangeLogParameter("schema", this.schema);
+		liquibase.setShowSummary(liquibase.UpdateSummaryEnum.OFF);
+		liquibase.setShowSummaryOutput(liquibase.UpdateSummaryOutputEnum.LOG);
 		// we hold the advisory lock: a Liquibase lock row can only be left over by a killed node
 		LockServiceFactory.getInstance().getLockService(database).forceReleaseLock();
 		liquibase.update(new Contexts(), new LabelExpression());

@@ -50,11 +50,11 @@ public final class TaskRepository {
 	public boolean commit(TaskCommit c) {
 		int updated = this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = history_seq + 1, next_wake_at = ?,"
 				+ " has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0, task_failure = NULL,"
-				+ " status = COALESCE(?, status), closed_at = ?"
+				+ " status = COALESCE(?::text, status), closed_at = ?"
 				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND status = 'RUNNING'"
-				+ " AND (? IS NULL OR inbox_seq = ?)"), Sql.ts(c.nextWakeAt()), c.hasActivities(), c.seenInboxSeq(),
+				+ " AND (NOT ? OR inbox_seq = ?)"), Sql.ts(c.nextWakeAt()), c.hasActivities(), c.seenInboxSeq(),
 				c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null, c.runId(), c.node(), c.epoch(), c.historySeq(),
-				c.closeStatus(), c.seenInboxSeq());
+				c.closes(), c.seenInboxSeq());
 		if (updated != 1) {
 			return false;
 		}

@@ -16,6 +16,15 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.runtime.RunIdentity;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.RunRow;
+import java.util.ArrayList;
+import java.util.List;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -182,7 +191,7 @@ public final class Engine {
 				return;
 			}
 			catch (RuntimeException ex) {
-				log.warn("Heartbeat of node {} failed: {}", this.nodeId, ex.toString());
+				log.warn("Heartbeat of node {} failed: {}", this.nodeId, dev.durable.workflow.internal.support.Errors.rootMessage(ex));
 			}
 		}
 	}
@@ -204,7 +213,7 @@ public final class Engine {
 				}
 			}
 			catch (RuntimeException ex) {
-				log.warn("Polling for runnable workflows failed: {}", ex.toString());
+				log.warn("Polling for runnable workflows failed: {}", dev.durable.workflow.internal.support.Errors.rootMessage(ex));
 			}
 			synchronized (this.pollSignal) {
 				try {
@@ -299,7 +308,7 @@ public final class Engine {
 				this.nodes.unregister(this.nodeId);
 			}
 			catch (RuntimeException ex) {
-				log.warn("Could not release the runs of node {}: {}", this.nodeId, ex.toString());
+				log.warn("Could not release the runs of node {}: {}", this.nodeId, dev.durable.workflow.internal.support.Errors.rootMessage(ex));
 			}
 		}
 		log.info("Durable workflow engine stopped: node {}", this.nodeId);
@@ -344,6 +353,43 @@ public final class Engine {
 			}
 			return ActivityStubs.durableProxy(t, bean, this.activityRegistry);
 		});
+	}
+
+	/**
+	 * One replayed task: what history holds and what the code issued on replay.
+	 * @param record the stored task
+	 * @param issued the commands issued on replay
+	 */
+	public record ReplayedTask(TaskRecord record, List<Event> issued) {
+	}
+
+	/**
+	 * Replays a run's stored history from scratch on a fresh instance, outside any worker.
+	 * @throws dev.durable.workflow.internal.runtime.WorkflowTaskFailedException when the code does
+	 * not issue the recorded commands
+	 */
+	public List<ReplayedTask> replay(UUID runId) {
+		RunRow row = this.runs.find(runId).orElseThrow(() -> new IllegalArgumentException("No run " + runId));
+		WorkflowDefinition definition = this.workflows.find(row.workflowType());
+		if (definition == null) {
+			throw new IllegalArgumentException("Workflow type '" + row.workflowType() + "' is not registered here");
+		}
+		WorkflowRunner runner = new WorkflowRunner(
+				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
+				definition, this.factory, this.payloads, this.config.taskTimeout());
+		List<ReplayedTask> replayed = new ArrayList<>();
+		try {
+			for (TaskRecord record : this.tasks.history(runId)) {
+				if (record.events().stream().anyMatch((e) -> e.type() == EventType.WORKFLOW_TERMINATED)) {
+					break;
+				}
+				replayed.add(new ReplayedTask(record, runner.replay(record)));
+			}
+		}
+		finally {
+			runner.destroy();
+		}
+		return replayed;
 	}
 
 	public EngineConfig config() {

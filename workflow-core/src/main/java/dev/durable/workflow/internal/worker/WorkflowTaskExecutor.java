@@ -154,7 +154,7 @@ final class WorkflowTaskExecutor {
 		}
 		catch (RuntimeException ex) {
 			// the database is unreachable or the outcome is unknown: forget the cached state
-			log.warn("Workflow task of run {} did not complete: {}", slot.runId, ex.toString());
+			log.warn("Workflow task of run {} did not complete: {}", slot.runId, dev.durable.workflow.internal.support.Errors.rootMessage(ex));
 			evictRunner(slot);
 			this.wake.schedule(this.clock.instant().plus(this.config.pollInterval()), () -> schedule(slot));
 		}
