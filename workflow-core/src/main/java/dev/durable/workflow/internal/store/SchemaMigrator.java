@@ -12,6 +12,8 @@ import liquibase.Contexts;
 import liquibase.LabelExpression;
 import liquibase.Liquibase;
 import liquibase.Scope;
+import liquibase.UpdateSummaryEnum;
+import liquibase.UpdateSummaryOutputEnum;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
@@ -82,8 +84,8 @@ public final class SchemaMigrator {
 		Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(getClass().getClassLoader()),
 				database);
 		liquibase.setChangeLogParameter("schema", this.schema);
-		liquibase.setShowSummary(liquibase.UpdateSummaryEnum.OFF);
-		liquibase.setShowSummaryOutput(liquibase.UpdateSummaryOutputEnum.LOG);
+		liquibase.setShowSummary(UpdateSummaryEnum.OFF);
+		liquibase.setShowSummaryOutput(UpdateSummaryOutputEnum.LOG);
 		// we hold the advisory lock: a Liquibase lock row can only be left over by a killed node
 		LockServiceFactory.getInstance().getLockService(database).forceReleaseLock();
 		liquibase.update(new Contexts(), new LabelExpression());
