@@ -236,7 +236,7 @@ final class ActivityExecutor {
 		Instant next = now.plus(policy.backoff(number));
 		Instant deadline = (options.scheduleToCloseTimeout() != null)
 				? activity.scheduledAt().plus(options.scheduleToCloseTimeout()) : null;
-		boolean retryable = !failure.nonRetryable() && !policy.nonRetryableErrorTypes().contains(failure.type())
+		boolean retryable = !failure.nonRetryable() && (failure.type() == null || !policy.nonRetryableErrorTypes().contains(failure.type()))
 				&& policy.allowsAttempt(number + 1) && failure.timeoutType() != TimeoutType.SCHEDULE_TO_CLOSE
 				&& (deadline == null || next.isBefore(deadline));
 		if (!retryable) {

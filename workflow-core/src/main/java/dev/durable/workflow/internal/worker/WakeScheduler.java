@@ -16,6 +16,8 @@ import dev.durable.workflow.SettableClock;
  */
 public final class WakeScheduler implements AutoCloseable {
 
+	private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(WakeScheduler.class);
+
 	private static final long MAX_WAIT_MILLIS = 1000;
 
 	private final Clock clock;
@@ -89,8 +91,16 @@ public final class WakeScheduler implements AutoCloseable {
 				}
 			}
 			if (action != null) {
+				Runnable toRun = action;
 				try {
-					this.executor.execute(action);
+					this.executor.execute(() -> {
+						try {
+							toRun.run();
+						}
+						catch (RuntimeException ex) {
+							log.error("Scheduled engine action failed", ex);
+						}
+					});
 				}
 				catch (RuntimeException ex) {
 					// executor shut down: the engine is stopping

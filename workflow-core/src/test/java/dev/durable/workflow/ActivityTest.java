@@ -1,0 +1,285 @@
+package dev.durable.workflow;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.durable.workflow.client.PendingActivity;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowFailedException;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.support.Engines;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Activities: results, retries with persisted attempts, timeouts, non-retryable failures, heartbeats. */
+class ActivityTest {
+
+	private final Engines engines = new Engines();
+
+	@AfterEach
+	void close() {
+		this.engines.close();
+	}
+
+	/** Activity implementations whose behaviour each test sets. */
+	@Activity
+	public interface Steps {
+
+		String work(String input, int times);
+
+		@ActivityMethod(maxAttempts = 3, initialInterval = "PT10S")
+		String flaky(String input);
+
+		@ActivityMethod(nonRetryableErrorTypes = "java.lang.IllegalArgumentException", initialInterval = "PT1S")
+		String strict(String input);
+
+		@ActivityMethod(startToCloseTimeout = "PT30S", maxAttempts = 2, initialInterval = "PT1S")
+		String slow(String input);
+
+		@ActivityMethod(scheduleToCloseTimeout = "PT25S", initialInterval = "PT10S")
+		String deadline(String input);
+
+		@ActivityMethod(initialInterval = "PT1S", maxAttempts = 3)
+		int resumable(int upTo);
+
+	}
+
+	public static class StepsImpl implements Steps {
+
+		final AtomicInteger flakyCalls = new AtomicInteger();
+
+		final List<Integer> attempts = new CopyOnWriteArrayList<>();
+
+		final List<Integer> resumedFrom = new CopyOnWriteArrayList<>();
+
+		final AtomicInteger slowCalls = new AtomicInteger();
+
+		volatile CountDownLatch slowRelease = new CountDownLatch(1);
+
+		@Override
+		public String work(String input, int times) {
+			return input.repeat(times);
+		}
+
+		@Override
+		public String flaky(String input) {
+			this.attempts.add(ActivityContext.current().info().attempt());
+			if (this.flakyCalls.incrementAndGet() < 3) {
+				throw new IllegalStateException("flaky failure " + this.flakyCalls.get());
+			}
+			return input + " after " + this.flakyCalls.get();
+		}
+
+		@Override
+		public String strict(String input) {
+			throw new IllegalArgumentException("bad input " + input);
+		}
+
+		@Override
+		public String slow(String input) {
+			this.slowCalls.incrementAndGet();
+			try {
+				this.slowRelease.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted");
+			}
+			return input;
+		}
+
+		@Override
+		public String deadline(String input) {
+			throw new IllegalStateException("always fails");
+		}
+
+		@Override
+		public int resumable(int upTo) {
+			Integer from = ActivityContext.current().heartbeatDetails(Integer.class);
+			this.resumedFrom.add((from != null) ? from : 0);
+			for (int i = (from != null) ? from : 0; i < upTo; i++) {
+				ActivityContext.current().heartbeat(i + 1);
+				if (i == 2 && from == null) {
+					throw new IllegalStateException("crash in the middle");
+				}
+			}
+			return upTo;
+		}
+
+	}
+
+	/** Calls the activity named by the input. */
+	@Workflow("activity-caller")
+	public static class CallerWorkflow {
+
+		private final Steps steps;
+
+		public CallerWorkflow(Steps steps) {
+			this.steps = steps;
+		}
+
+		@WorkflowRun
+		public String run(String which) {
+			return switch (which) {
+				case "work" -> this.steps.work("ab", 3) + "|" + this.steps.work("c", 2);
+				case "flaky" -> this.steps.flaky("ok");
+				case "strict" -> this.steps.strict("x");
+				case "slow" -> this.steps.slow("done");
+				case "deadline" -> this.steps.deadline("x");
+				case "resumable" -> String.valueOf(this.steps.resumable(5));
+				case "caught" -> {
+					try {
+						yield this.steps.strict("y");
+					}
+					catch (ActivityFailure failure) {
+						ApplicationFailure cause = (ApplicationFailure) failure.getCause();
+						yield "caught " + cause.getType() + ": " + cause.getMessage();
+					}
+				}
+				default -> throw ApplicationFailure.newNonRetryableFailure("unknown " + which, "BadRequest");
+			};
+		}
+
+	}
+
+	private final StepsImpl impl = new StepsImpl();
+
+	private WorkflowEngine engine() {
+		return this.engines
+			.start(this.engines.builder().register(CallerWorkflow.class).registerActivities(this.impl));
+	}
+
+	private WorkflowHandle<String> start(WorkflowEngine engine, String which) {
+		return engine.client().start(CallerWorkflow::run, which, StartOptions.withId("act-" + which));
+	}
+
+	@Test
+	void activityResultsAreRecordedAndReplayed() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "work");
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("ababab|cc");
+		Engines.assertReplays(engine, handle.runId());
+		assertThat(this.engines.count("activity")).isZero();
+	}
+
+	@Test
+	void failedAttemptsArePersistedAndRetriedWithBackoff() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "flaky");
+		await().until(() -> attemptOf(handle) == 2);
+		PendingActivity pending = handle.describe().pendingActivities().get(0);
+		assertThat(pending.activityType()).isEqualTo("flaky");
+		assertThat(pending.lastFailure()).contains("flaky failure 1");
+		assertThat(pending.nextAttemptTime()).isEqualTo(this.engines.clock.instant().plusSeconds(10));
+		Integer storedAttempt = this.engines.jdbc()
+			.queryForObject("SELECT attempt FROM " + this.engines.schema + ".activity", Integer.class);
+		assertThat(storedAttempt).isEqualTo(2);
+		this.engines.clock.advance(Duration.ofSeconds(10));
+		await().until(() -> attemptOf(handle) == 3);
+		assertThat(handle.describe().pendingActivities().get(0).nextAttemptTime())
+			.isEqualTo(this.engines.clock.instant().plusSeconds(20));
+		this.engines.clock.advance(Duration.ofSeconds(20));
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("ok after 3");
+		assertThat(this.impl.attempts).containsExactly(1, 2, 3);
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	private int attemptOf(WorkflowHandle<?> handle) {
+		List<PendingActivity> pending = handle.describe().pendingActivities();
+		return pending.isEmpty() ? 0 : pending.get(0).attempt();
+	}
+
+	@Test
+	void nonRetryableTypeFailsAtOnceWithTheCauseIntact() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "strict");
+		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
+			.satisfies((ex) -> {
+				WorkflowFailedException failed = (WorkflowFailedException) ex;
+				assertThat(failed.getStatus()).isEqualTo(WorkflowStatus.FAILED);
+				assertThat(failed.getCause()).isInstanceOf(ActivityFailure.class);
+				ActivityFailure activityFailure = (ActivityFailure) failed.getCause();
+				assertThat(activityFailure.getActivityType()).isEqualTo("strict");
+				assertThat(activityFailure.getAttempt()).isEqualTo(1);
+				ApplicationFailure cause = (ApplicationFailure) activityFailure.getCause();
+				assertThat(cause.getType()).isEqualTo("java.lang.IllegalArgumentException");
+				assertThat(cause.getMessage()).isEqualTo("bad input x");
+			});
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void workflowCanCatchAnActivityFailure() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "caught");
+		assertThat(handle.result(Duration.ofSeconds(10)))
+			.isEqualTo("caught java.lang.IllegalArgumentException: bad input y");
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void startToCloseTimeoutFailsTheAttemptAndRetries() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "slow");
+		await().until(() -> attemptOf(handle) == 1 && this.engines.count("activity") == 1);
+		this.engines.clock.advance(Duration.ofSeconds(30));
+		await().until(() -> attemptOf(handle) == 2);
+		assertThat(handle.describe().pendingActivities().get(0).lastFailure()).contains("START_TO_CLOSE");
+		this.engines.clock.advance(Duration.ofSeconds(1));
+		await().until(() -> this.impl.slowCalls.get() == 2);
+		this.engines.clock.advance(Duration.ofSeconds(30));
+		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
+			.rootCause()
+			.isInstanceOf(TimeoutFailure.class)
+			.satisfies((ex) -> assertThat(((TimeoutFailure) ex).getTimeoutType()).isEqualTo(TimeoutType.START_TO_CLOSE));
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void scheduleToCloseTimeoutStopsRetries() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "deadline");
+		await().until(() -> attemptOf(handle) == 2);
+		this.engines.clock.advance(Duration.ofSeconds(10));
+		await().until(() -> attemptOf(handle) == 3 || handle.describe().status().isClosed());
+		this.engines.clock.advance(Duration.ofSeconds(30));
+		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
+			.cause()
+			.isInstanceOf(ActivityFailure.class)
+			.cause()
+			.isInstanceOf(TimeoutFailure.class)
+			.satisfies(
+					(ex) -> assertThat(((TimeoutFailure) ex).getTimeoutType()).isEqualTo(TimeoutType.SCHEDULE_TO_CLOSE))
+			.cause()
+			.hasMessage("always fails");
+		assertThat(this.engines.count("activity")).isZero();
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void heartbeatDetailsResumeTheNextAttempt() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "resumable");
+		await().until(() -> attemptOf(handle) == 2);
+		this.engines.clock.advance(Duration.ofSeconds(1));
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("5");
+		assertThat(this.impl.resumedFrom).containsExactly(0, 3);
+	}
+
+	@Test
+	void activityProxyOutsideWorkflowCodeRunsDirectly() {
+		WorkflowEngine engine = engine();
+		assertThat(engine.activityProxy(Steps.class).work("x", 2)).isEqualTo("xx");
+		assertThat(this.engines.count("workflow_run")).isZero();
+	}
+
+}
