@@ -194,6 +194,12 @@ final class WorkflowTaskExecutor {
 		try {
 			if (runner == null) {
 				runner = rebuild(row);
+				slot.runner = runner;
+			}
+			if (slot.recoverActivities) {
+				// after a claim: restart the activities the previous owner had scheduled
+				slot.recoverActivities = false;
+				recoverActivities(slot, row.workflowId(), runner);
 			}
 			List<Event> candidates = new ArrayList<>();
 			if (row.historySeq() == 0 && runner.historySeq() == 0) {
@@ -217,6 +223,11 @@ final class WorkflowTaskExecutor {
 				return;
 			}
 			result = runner.execute(now, candidates);
+			if (result.inputs().isEmpty() && result.commands().isEmpty()) {
+				// only stale inputs (a duplicate completion): nothing to record
+				afterCommit(slot, row.workflowId(), runner, List.of());
+				return;
+			}
 		}
 		catch (RuntimeException ex) {
 			if (runner != null) {
@@ -333,18 +344,18 @@ final class WorkflowTaskExecutor {
 
 	private void afterCommit(RunSlot slot, String workflowId, WorkflowRunner runner, List<StoredActivity> started) {
 		started.forEach((activity) -> this.activityExecutor.start(slot, workflowId, activity));
-		if (slot.recoverActivities) {
-			slot.recoverActivities = false;
-			Set<Long> pending = new HashSet<>(runner.pendingActivities());
-			for (StoredActivity activity : this.activities.pending(slot.runId)) {
-				if (pending.contains(activity.seq()) && !slot.inflight.containsKey(activity.seq())) {
-					this.activityExecutor.start(slot, workflowId, activity);
-				}
-			}
-		}
 		Instant nextTimer = runner.nextTimer();
 		if (nextTimer != null) {
 			this.wake.schedule(nextTimer, () -> schedule(slot));
+		}
+	}
+
+	private void recoverActivities(RunSlot slot, String workflowId, WorkflowRunner runner) {
+		Set<Long> pending = new HashSet<>(runner.pendingActivities());
+		for (StoredActivity activity : this.activities.pending(slot.runId)) {
+			if (pending.contains(activity.seq()) && !slot.inflight.containsKey(activity.seq())) {
+				this.activityExecutor.start(slot, workflowId, activity);
+			}
 		}
 	}
 
