@@ -169,7 +169,8 @@ public final class RunRepository {
 	}
 
 	/**
-	 * Claims runnable runs whose owner is gone: runs with pending input, a due wake time or
+	 * Claims runnable runs whose owner is gone (never this node's own: those it picks up through
+	 * {@link #ownedRunnable}): runs with pending input, a due wake time or
 	 * activities to recover, of types and queues this node serves. Bumps each run's epoch.
 	 */
 	public List<Claimed> claim(UUID node, String[] types, String[] queues, Instant now, long deadAfterMillis,
@@ -177,6 +178,7 @@ public final class RunRepository {
 		return this.jdbc.query(q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.status = 'RUNNING'"
 				+ " AND r.workflow_type = ANY(?) AND r.task_queue = ANY(?)"
 				+ " AND (r.pending_input OR r.has_activities OR r.next_wake_at <= ?)"
+				+ " AND r.owner_node IS DISTINCT FROM ?"
 				+ " AND (r.owner_node IS NULL OR NOT EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = r.owner_node"
 				+ " AND n.last_heartbeat > now() - make_interval(secs => ?)))"
 				+ " ORDER BY r.next_wake_at NULLS FIRST LIMIT ? FOR UPDATE OF r SKIP LOCKED)"
@@ -185,9 +187,10 @@ public final class RunRepository {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", types));
 					ps.setArray(2, ps.getConnection().createArrayOf("text", queues));
 					ps.setTimestamp(3, Sql.ts(now));
-					ps.setDouble(4, deadAfterMillis / 1000.0);
-					ps.setInt(5, limit);
-					ps.setObject(6, node);
+					ps.setObject(4, node);
+					ps.setDouble(5, deadAfterMillis / 1000.0);
+					ps.setInt(6, limit);
+					ps.setObject(7, node);
 				}, (rs, n) -> new Claimed(Sql.uuid(rs, "run_id"), rs.getLong("epoch")));
 	}
 

@@ -1,0 +1,58 @@
+package dev.durable.workflow.support;
+
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.durable.workflow.internal.worker.EngineHooks;
+
+/** Stalls a node like a debugger breakpoint or a long GC pause would: commits and/or heartbeats. */
+public final class StallingHooks implements EngineHooks {
+
+	public volatile boolean stallCommits;
+
+	public volatile boolean stallHeartbeats;
+
+	/** When positive, only the commit with this number (1-based, counted on this node) stalls. */
+	public volatile int stallCommitNumber;
+
+	private final java.util.concurrent.atomic.AtomicInteger commits = new java.util.concurrent.atomic.AtomicInteger();
+
+	/** Counted down when a commit is stalled. */
+	public final CountDownLatch commitStalled = new CountDownLatch(1);
+
+	private final CountDownLatch release = new CountDownLatch(1);
+
+	@Override
+	public void beforeTaskCommit(UUID runId) {
+		int number = this.commits.incrementAndGet();
+		if (this.stallCommits || number == this.stallCommitNumber) {
+			this.commitStalled.countDown();
+			awaitRelease();
+		}
+	}
+
+	@Override
+	public void beforeHeartbeat() {
+		if (this.stallHeartbeats) {
+			awaitRelease();
+		}
+	}
+
+	public void release() {
+		this.stallCommits = false;
+		this.stallHeartbeats = false;
+		this.stallCommitNumber = 0;
+		this.release.countDown();
+	}
+
+	private void awaitRelease() {
+		try {
+			this.release.await(60, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
