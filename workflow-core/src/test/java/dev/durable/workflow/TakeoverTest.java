@@ -124,4 +124,22 @@ class TakeoverTest {
 		Engines.assertReplays(a, owners.get(0));
 	}
 
+	@Test
+	void otherNodesAreWokenByNotificationsNotByPolling() {
+		WorkflowEngine worker = this.engines.start(this.engines.builder()
+			.register(SleepyWorkflow.class)
+			.registerActivities(new Recorder("worker"))
+			.pollInterval(Duration.ofHours(1)));
+		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false));
+		WorkflowHandle<String> handle = client.client()
+			.start(SleepyWorkflow::run, "notified", StartOptions.withId("notified"));
+		// the worker polls once an hour: only the notification can have told it
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.engines.count("timer") == 1);
+		assertThat(handle.describe().workflowTasks()).isEqualTo(2);
+		client.client().handle("notified").cancel("from another node");
+		await().atMost(Duration.ofSeconds(10)).until(() -> handle.describe().status().isClosed());
+		assertThat(handle.describe().status()).isEqualTo(dev.durable.workflow.client.WorkflowStatus.CANCELED);
+		Engines.assertReplays(worker, handle.runId());
+	}
+
 }

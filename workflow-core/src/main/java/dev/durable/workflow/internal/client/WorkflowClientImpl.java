@@ -114,16 +114,19 @@ public final class WorkflowClientImpl implements WorkflowClient {
 					workflowId, null);
 		}
 		if (decision.terminated() != null) {
-			this.engine.waiters().closed(decision.terminated());
-			this.engine.wake(decision.terminated());
+			this.engine.waiters().closed(decision.terminated().runId());
+			this.engine.wake(decision.terminated().runId(), decision.terminated().owner());
 		}
 		if (decision.created() && local) {
 			this.engine.adoptStarted(run.runId(), wakeAt);
 		}
+		else if (decision.created() && wakeAt == null) {
+			this.engine.wake(run.runId(), null);
+		}
 		return new Started(workflowId, decision.runId());
 	}
 
-	private record StartDecision(UUID runId, boolean created, UUID terminated) {
+	private record StartDecision(UUID runId, boolean created, RunRow terminated) {
 	}
 
 	private StartDecision decide(NewRun run, StartOptions options, Instant now) {
@@ -135,14 +138,14 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				return new StartDecision(same.get().runId(), false, null);
 			}
 		}
-		UUID terminated = null;
+		RunRow terminated = null;
 		Optional<RunRow> open = this.engine.runs().lockOpen(namespace, workflowId);
 		if (open.isPresent()) {
 			UUID existing = open.get().runId();
 			if (options.idConflictPolicy() == WorkflowIdConflictPolicy.TERMINATE_EXISTING
 					|| options.idReusePolicy() == WorkflowIdReusePolicy.TERMINATE_IF_RUNNING) {
 				this.engine.runs().terminate(existing, "terminated by a new start of workflow id " + workflowId, now);
-				terminated = existing;
+				terminated = open.get();
 			}
 			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING) {
 				return new StartDecision(existing, false, null);

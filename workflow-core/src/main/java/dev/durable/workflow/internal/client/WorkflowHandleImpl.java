@@ -135,9 +135,7 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 		if (owner == null || owner.isEmpty()) {
 			throw closed(row);
 		}
-		if (owner.get().filter(this.engine.nodeId()::equals).isPresent()) {
-			this.engine.wake(row.runId());
-		}
+		this.engine.wake(row.runId(), owner.get().orElse(null));
 	}
 
 	@Override
@@ -149,7 +147,7 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 			throw closed(row);
 		}
 		this.engine.waiters().closed(row.runId());
-		this.engine.wake(row.runId());
+		this.engine.wake(row.runId(), row.owner());
 	}
 
 	private WorkflowClosedException closed(RunRow row) {

@@ -104,6 +104,8 @@ public final class Engine {
 
 	private Thread pollThread;
 
+	private WakeupChannel wakeups;
+
 	private Thread heartbeatThread;
 
 	private final Runnable clockListener = this::pollNow;
@@ -144,8 +146,10 @@ public final class Engine {
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver);
 		this.executor.setActivityExecutor(this.activityExecutor);
+		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());
 		if (this.config.workerEnabled()) {
 			register();
+			this.wakeups.listen(this.nodeId, this::pollNow);
 			this.heartbeatThread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::heartbeatLoop);
 			this.pollThread = Thread.ofPlatform().daemon().name("durable-poll").start(this::pollLoop);
 			if (this.clock instanceof SettableClock settable) {
@@ -263,10 +267,18 @@ public final class Engine {
 		}
 	}
 
-	/** Input arrived for a run this node owns. */
-	public void wake(UUID runId) {
-		if (this.executor != null) {
-			this.executor.wake(runId);
+	/**
+	 * Input arrived for a run: hand it over directly when this node owns it, else notify its
+	 * owner (or any node when it has none).
+	 */
+	public void wake(UUID runId, UUID owner) {
+		if (this.nodeId.equals(owner)) {
+			if (this.executor != null) {
+				this.executor.wake(runId);
+			}
+		}
+		else if (this.wakeups != null) {
+			this.wakeups.notifyNode(owner);
 		}
 	}
 
@@ -294,6 +306,7 @@ public final class Engine {
 			}
 		}
 		this.wake.close();
+		this.wakeups.close();
 		this.taskPool.shutdown();
 		try {
 			this.taskPool.awaitTermination(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);

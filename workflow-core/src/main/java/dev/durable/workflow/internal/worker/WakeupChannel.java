@@ -1,0 +1,154 @@
+package dev.durable.workflow.internal.worker;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.durable.workflow.internal.support.Errors;
+
+/**
+ * Cross-node wake-ups over PostgreSQL LISTEN/NOTIFY. Senders queue the target node ("*" for any
+ * node that may claim) and a single sender thread coalesces them, outside the commit path (NOTIFY
+ * takes a global lock at commit). The listener holds one dedicated connection; polling stays the
+ * fallback that guarantees progress when a notification is lost.
+ */
+public final class WakeupChannel implements AutoCloseable {
+
+	/** Target meaning "whichever node can claim the run". */
+	public static final String ANY_NODE = "*";
+
+	private static final Logger log = LoggerFactory.getLogger(WakeupChannel.class);
+
+	private final DataSource dataSource;
+
+	private final String channel;
+
+	private final Set<String> pending = new LinkedHashSet<>();
+
+	private volatile boolean running = true;
+
+	private final Thread sender;
+
+	private Thread listener;
+
+	public WakeupChannel(DataSource dataSource, String schema) {
+		this.dataSource = dataSource;
+		this.channel = "durable_" + schema;
+		this.sender = Thread.ofPlatform().daemon().name("durable-notify").start(this::sendLoop);
+	}
+
+	/** Asks the given node (or any node) to look for work soon. */
+	public void notify(String target) {
+		synchronized (this.pending) {
+			if (this.pending.add(target)) {
+				this.pending.notifyAll();
+			}
+		}
+	}
+
+	public void notifyNode(UUID node) {
+		notify((node != null) ? node.toString() : ANY_NODE);
+	}
+
+	/** Starts listening for notifications addressed to this node or to any node. */
+	public void listen(UUID self, Runnable onWakeup) {
+		String me = self.toString();
+		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
+			while (this.running) {
+				try (Connection connection = this.dataSource.getConnection()) {
+					connection.setAutoCommit(true);
+					try (Statement statement = connection.createStatement()) {
+						statement.execute("LISTEN " + this.channel);
+					}
+					PGConnection pg = connection.unwrap(PGConnection.class);
+					onWakeup.run(); // anything sent while not listening
+					while (this.running) {
+						PGNotification[] notifications = pg.getNotifications(500);
+						if (notifications == null) {
+							continue;
+						}
+						for (PGNotification notification : notifications) {
+							String target = notification.getParameter();
+							if (me.equals(target) || ANY_NODE.equals(target)) {
+								onWakeup.run();
+								break;
+							}
+						}
+					}
+				}
+				catch (SQLException | RuntimeException ex) {
+					if (this.running) {
+						log.warn("Listening for wake-ups failed, polling only until it reconnects: {}",
+								Errors.rootMessage(ex));
+						pause(1000);
+					}
+				}
+			}
+		});
+	}
+
+	private void sendLoop() {
+		while (this.running) {
+			Set<String> targets;
+			synchronized (this.pending) {
+				while (this.pending.isEmpty() && this.running) {
+					try {
+						this.pending.wait(1000);
+					}
+					catch (InterruptedException ex) {
+						return;
+					}
+				}
+				targets = new LinkedHashSet<>(this.pending);
+				this.pending.clear();
+			}
+			if (targets.isEmpty()) {
+				continue;
+			}
+			try (Connection connection = this.dataSource.getConnection()) {
+				connection.setAutoCommit(true);
+				try (PreparedStatement statement = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+					for (String target : targets) {
+						statement.setString(1, this.channel);
+						statement.setString(2, target);
+						statement.addBatch();
+					}
+					statement.executeBatch();
+				}
+			}
+			catch (SQLException | RuntimeException ex) {
+				log.debug("Sending wake-ups failed (polling will pick the work up): {}", Errors.rootMessage(ex));
+			}
+		}
+	}
+
+	private static void pause(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	public void close() {
+		this.running = false;
+		this.sender.interrupt();
+		if (this.listener != null) {
+			this.listener.interrupt();
+		}
+	}
+
+}
