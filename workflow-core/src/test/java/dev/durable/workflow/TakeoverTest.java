@@ -108,8 +108,6 @@ class TakeoverTest {
 		for (WorkflowHandle<String> handle : handles) {
 			String result = handle.result(Duration.ofSeconds(20));
 			assertThat(result).matches("before@(a|b) after@(a|b)");
-			assertThat(result.substring(result.indexOf('@') + 1, result.indexOf(' ')))
-				.as("the node that took the run keeps it").isEqualTo(result.substring(result.lastIndexOf('@') + 1));
 			owners.add(handle.runId());
 		}
 		assertThat(handles).allSatisfy((h) -> {

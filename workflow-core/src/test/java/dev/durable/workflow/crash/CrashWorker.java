@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
@@ -22,13 +23,13 @@ import dev.durable.workflow.support.TestDatabase;
 
 /**
  * The worker JVM of {@code CrashRecoveryIT}: a workflow node on a given schema, killed with
- * SIGKILL by the test. Arguments: {@code <jdbcUrl> <schema> <mode>} where mode is {@code start}
- * (start {@link #WORKFLOWS} workflows, then serve) or {@code serve} (serve only). Serves until
- * killed.
+ * SIGKILL by the test. Arguments: {@code <jdbcUrl> <schema> <mode> <testPid>} where mode is
+ * {@code start} (start {@link #WORKFLOWS} workflows, then serve) or {@code serve} (serve only).
+ * Serves until killed (or until the test JVM exits).
  *
  * <p>Every activity execution inserts a row into {@code <schema>_log.activity_log} (created by the
- * test) with its own autocommit statement, before it does its work, so that executions cut short
- * by the kill are on record too.
+ * worker) with its own autocommit statement, before it does its work, so that executions cut
+ * short by the kill are on record too.
  */
 public final class CrashWorker {
 
@@ -37,6 +38,9 @@ public final class CrashWorker {
 	public static final int STEPS = 5;
 
 	public static final String TYPE = "crash-chain";
+
+	/** A worker halts by itself after this long, whatever happens to the test. */
+	static final Duration MAX_LIFETIME = Duration.ofMinutes(5);
 
 	private CrashWorker() {
 	}
@@ -48,14 +52,6 @@ public final class CrashWorker {
 	/** The schema-qualified log table of a test schema. */
 	public static String logTable(String schema) {
 		return schema + "_log.activity_log";
-	}
-
-	/** The DDL of the log table, run by the test before any worker starts. */
-	public static String[] logTableDdl(String schema) {
-		return new String[] { "CREATE SCHEMA IF NOT EXISTS " + schema + "_log",
-				"CREATE TABLE IF NOT EXISTS " + logTable(schema) + " (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-						+ " workflow_id text NOT NULL, step int NOT NULL, pid bigint NOT NULL, attempt int NOT NULL,"
-						+ " run_id uuid NOT NULL, started_at timestamptz NOT NULL DEFAULT clock_timestamp())" };
 	}
 
 	/** What step {@code step} returns for the accumulated value {@code acc}: derived from its input. */
@@ -77,7 +73,7 @@ public final class CrashWorker {
 	 * others take 150 ms to 1,050 ms per step, so that when the test kills the first worker some
 	 * workflows are complete and others are far from it, with many activities in flight.
 	 */
-	static long stepMillis(int index) {
+	public static long stepMillis(int index) {
 		int group = index % 8;
 		return (group == 0) ? 20 : 150L * group;
 	}
@@ -168,16 +164,18 @@ public final class CrashWorker {
 	}
 
 	public static void main(String[] args) throws Exception {
-		if (args.length != 3 || !(args[2].equals("start") || args[2].equals("serve"))) {
-			System.err.println("usage: CrashWorker <jdbcUrl> <schema> start|serve");
+		if (args.length != 4 || !(args[2].equals("start") || args[2].equals("serve"))) {
+			System.err.println("usage: CrashWorker <jdbcUrl> <schema> start|serve <pid of the test JVM>");
 			System.exit(2);
 		}
 		String url = args[0];
 		String schema = args[1];
 		boolean start = args[2].equals("start");
 		long pid = ProcessHandle.current().pid();
+		exitWithTheTest(Long.parseLong(args[3]));
 		HikariDataSource engineDataSource = TestDatabase.pool(url, 24);
 		HikariDataSource logDataSource = TestDatabase.pool(url, 8);
+		createLogTable(logDataSource, schema);
 		WorkflowEngine engine = engine(engineDataSource, logDataSource, schema).build().start();
 		System.out.println("CrashWorker pid " + pid + ": node " + engine.nodeId() + " serving schema " + schema + " ("
 				+ ManagementFactory.getRuntimeMXBean().getUptime() + " ms after the JVM started)");
@@ -191,6 +189,38 @@ public final class CrashWorker {
 		}
 		System.out.flush();
 		new CountDownLatch(1).await(); // serve until killed
+	}
+
+	private static void createLogTable(DataSource dataSource, String schema) throws SQLException {
+		try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+			connection.setAutoCommit(true);
+			statement.execute("CREATE SCHEMA IF NOT EXISTS " + schema + "_log");
+			statement.execute("CREATE TABLE IF NOT EXISTS " + logTable(schema)
+					+ " (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, workflow_id text NOT NULL,"
+					+ " step int NOT NULL, pid bigint NOT NULL, attempt int NOT NULL, run_id uuid NOT NULL,"
+					+ " started_at timestamptz NOT NULL DEFAULT clock_timestamp())");
+		}
+	}
+
+	/**
+	 * A worker never outlives the test that started it, even when that JVM dies without its
+	 * finally blocks: it halts when the test JVM exits, and after {@link #MAX_LIFETIME} anyway.
+	 */
+	private static void exitWithTheTest(long testPid) {
+		ProcessHandle.of(testPid)
+			.orElseThrow(() -> new IllegalStateException("the test JVM " + testPid + " is gone"))
+			.onExit()
+			.thenRun(() -> Runtime.getRuntime().halt(3));
+		Thread.ofPlatform().daemon().name("crash-worker-lifetime").start(() -> {
+			try {
+				Thread.sleep(MAX_LIFETIME.toMillis());
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			System.out.println("CrashWorker: still running after " + MAX_LIFETIME + "; halting");
+			Runtime.getRuntime().halt(4);
+		});
 	}
 
 }

@@ -4,19 +4,16 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.durable.workflow.ActivityFailure;
 import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.CanceledFailure;
 import dev.durable.workflow.NonDeterministicWorkflowException;
@@ -54,9 +51,11 @@ public final class WorkflowRunner {
 
 	private final CancellationScopeImpl rootScope = new CancellationScopeImpl(null, null);
 
-	private final Map<Long, PendingActivity> activities = new LinkedHashMap<>();
+	private final CommandRecorder commands;
 
-	private final Map<Long, PendingTimer> timers = new LinkedHashMap<>();
+	private final TimerStates timers;
+
+	private final ActivityStates activities;
 
 	private final Map<String, Integer> versions = new HashMap<>();
 
@@ -70,25 +69,7 @@ public final class WorkflowRunner {
 
 	private Instant taskTime = Instant.EPOCH;
 
-	private boolean replaying;
-
-	private Deque<Event> expected = new ArrayDeque<>();
-
-	private List<Event> produced = new ArrayList<>();
-
-	private Event closeEvent;
-
-	private RuntimeException fatal;
-
 	private boolean started;
-
-	record PendingActivity(long seq, String name, Type resultType, PromiseImpl<Object> promise,
-			CancellationScopeImpl scope, Runnable cancelHook) {
-	}
-
-	record PendingTimer(long seq, Instant fireAt, PromiseImpl<Void> promise, CancellationScopeImpl scope,
-			Runnable cancelHook) {
-	}
 
 	public WorkflowRunner(RunIdentity identity, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, Duration taskTimeout) {
@@ -97,6 +78,9 @@ public final class WorkflowRunner {
 		this.factory = factory;
 		this.payloads = payloads;
 		this.scheduler = new DeterministicScheduler(taskTimeout.toMillis());
+		this.commands = new CommandRecorder(identity.runId());
+		this.timers = new TimerStates(this.commands);
+		this.activities = new ActivityStates(this.commands, payloads);
 		UUID runId = identity.runId();
 		this.random = new Random(runId.getMostSignificantBits() ^ runId.getLeastSignificantBits());
 	}
@@ -108,29 +92,21 @@ public final class WorkflowRunner {
 	 * @return the commands the code issued, as it issued them
 	 */
 	public List<Event> replay(TaskRecord record) {
-		this.replaying = true;
-		this.expected = new ArrayDeque<>(record.commands());
-		this.produced = new ArrayList<>();
+		this.commands.beginReplay(record.commands());
 		this.taskTime = record.time();
 		for (Event input : record.inputs()) {
 			applyInput(input);
 		}
 		runCode();
-		if (!this.expected.isEmpty()) {
-			throw failTask(new NonDeterministicWorkflowException("Workflow task " + record.seq() + " of run "
-					+ this.identity.runId() + ": history holds " + this.expected.peek().describe()
-					+ " but the workflow code did not issue it"));
-		}
+		this.commands.checkAllMatched(record.seq());
 		this.historySeq = record.seq();
 		this.eventCount += record.events().size();
-		return List.copyOf(this.produced);
+		return this.commands.produced();
 	}
 
 	/** Executes a new task with the given candidate inputs; stale inputs are dropped. */
 	public TaskResult execute(Instant now, List<Event> candidates) {
-		this.replaying = false;
-		this.expected = new ArrayDeque<>();
-		this.produced = new ArrayList<>();
+		this.commands.beginNewTask();
 		if (now.isAfter(this.taskTime)) {
 			this.taskTime = now;
 		}
@@ -142,8 +118,8 @@ public final class WorkflowRunner {
 		}
 		runCode();
 		this.historySeq++;
-		this.eventCount += accepted.size() + this.produced.size();
-		return new TaskResult(accepted, List.copyOf(this.produced));
+		this.eventCount += accepted.size() + this.commands.producedCount();
+		return new TaskResult(accepted, this.commands.produced());
 	}
 
 	private boolean applyInput(Event input) {
@@ -158,31 +134,10 @@ public final class WorkflowRunner {
 					startMain(input.payload());
 				}
 				case ACTIVITY_COMPLETED, ACTIVITY_FAILED -> {
-					PendingActivity activity = this.activities.remove(input.seq());
-					if (activity == null) {
-						return false;
-					}
-					activity.scope().removeHook(activity.cancelHook());
-					if (input.type() == EventType.ACTIVITY_COMPLETED) {
-						try {
-							activity.promise().complete(this.payloads.decode(input.payload(), activity.resultType(),
-									"the result of activity " + activity.name()));
-						}
-						catch (PayloadException ex) {
-							activity.promise().fail(ex);
-						}
-					}
-					else {
-						activity.promise().fail(Failures.toException(input.failure(), this.payloads.converter()));
-					}
+					return this.activities.resolve(input);
 				}
 				case TIMER_FIRED -> {
-					PendingTimer timer = this.timers.remove(input.seq());
-					if (timer == null) {
-						return false;
-					}
-					timer.scope().removeHook(timer.cancelHook());
-					timer.promise().complete(null);
+					return this.timers.fire(input.seq());
 				}
 				case CANCEL_REQUESTED -> this.rootScope.cancel(input.reason());
 				default -> throw new IllegalArgumentException("Not an input: " + input.type());
@@ -197,26 +152,27 @@ public final class WorkflowRunner {
 	private void runCode() {
 		bindEngineThread();
 		try {
-			boolean inTime = this.scheduler.runUntilBlocked(() -> this.fatal != null || this.closeEvent != null);
+			boolean inTime = this.scheduler
+				.runUntilBlocked(() -> this.commands.fatal() != null || this.commands.closeEvent() != null);
 			if (!inTime) {
-				this.fatal = new WorkflowTaskFailedException("A workflow thread of run " + this.identity.runId()
+				this.commands.failTask(new WorkflowTaskFailedException("A workflow thread of run " + this.identity.runId()
 						+ " did not yield within the task timeout: blocking I/O, a lock or an endless loop in"
-						+ " workflow code (use activities and Workflows.* calls)", null);
+						+ " workflow code (use activities and Workflows.* calls)", null));
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			this.fatal = new WorkflowTaskFailedException("Interrupted", ex);
+			this.commands.failTask(new WorkflowTaskFailedException("Interrupted", ex));
 		}
 		finally {
 			WorkflowThread.unbind();
 		}
-		if (this.fatal != null) {
-			RuntimeException failure = this.fatal;
+		if (this.commands.fatal() != null) {
+			RuntimeException failure = this.commands.fatal();
 			throw (failure instanceof WorkflowTaskFailedException) ? failure
 					: new WorkflowTaskFailedException(failure.getMessage(), failure);
 		}
-		if (this.closeEvent != null) {
+		if (this.commands.closeEvent() != null) {
 			this.scheduler.destroyAll();
 		}
 	}
@@ -275,10 +231,8 @@ public final class WorkflowRunner {
 	}
 
 	void coroutineFailed(Coroutine coroutine, Throwable thrown) {
-		if (this.fatal == null) {
-			this.fatal = (thrown instanceof RuntimeException re) ? re
-					: new WorkflowTaskFailedException("Workflow code threw " + thrown, thrown);
-		}
+		this.commands.failTask((thrown instanceof RuntimeException re) ? re
+				: new WorkflowTaskFailedException("Workflow code threw " + thrown, thrown));
 	}
 
 	private Coroutine spawn(String name, CancellationScopeImpl scope, Runnable body) {
@@ -289,77 +243,25 @@ public final class WorkflowRunner {
 
 	// ---- commands ----------------------------------------------------------------------------
 
-	/** Records a command; on replay, checks it against history and returns the recorded event. */
 	private Event emit(Event command) {
-		if (!this.replaying) {
-			this.produced.add(command);
-			if (command.type().closesRun()) {
-				this.closeEvent = command;
-			}
-			return command;
-		}
-		this.produced.add(command);
-		Event recorded = this.expected.poll();
-		if (recorded == null || !recorded.sameCommand(command)) {
-			throw failTask(new NonDeterministicWorkflowException("Run " + this.identity.runId() + " issued "
-					+ command.describe() + " where its history holds "
-					+ ((recorded != null) ? recorded.describe() : "nothing more in this task")
-					+ ": the workflow code changed incompatibly; guard the change with Workflows.getVersion"));
-		}
-		if (recorded.type().closesRun()) {
-			this.closeEvent = recorded;
-		}
-		return recorded;
-	}
-
-	private RuntimeException failTask(RuntimeException failure) {
-		if (this.fatal == null) {
-			this.fatal = failure;
-		}
-		return failure;
+		return this.commands.emit(command);
 	}
 
 	public Promise<Object> scheduleActivity(String name, byte[] args, Type resultType, ActivityOptions options) {
 		checkOpen();
-		long seq = this.nextSeq++;
-		emit(Event.activityScheduled(seq, name, args, options));
-		PromiseImpl<Object> promise = new PromiseImpl<>();
-		CancellationScopeImpl scope = WorkflowThread.coroutine().currentScope();
-		Runnable[] hook = new Runnable[1];
-		hook[0] = () -> {
-			if (this.activities.remove(seq) != null) {
-				emit(Event.of(EventType.ACTIVITY_CANCEL_REQUESTED, seq));
-				promise.fail(new ActivityFailure(name, seq, 0, new CanceledFailure(scope.reason())));
-			}
-		};
-		this.activities.put(seq, new PendingActivity(seq, name, resultType, promise, scope, hook[0]));
-		scope.onCancel(hook[0]);
-		return promise;
+		return this.activities.schedule(this.nextSeq++, name, args, resultType, options,
+				WorkflowThread.coroutine().currentScope());
 	}
 
 	public Promise<Void> newTimer(Duration duration) {
 		checkOpen();
-		PromiseImpl<Void> promise = new PromiseImpl<>();
 		CancellationScopeImpl scope = WorkflowThread.coroutine().currentScope();
 		if (duration.isNegative() || duration.isZero()) {
-			promise.complete(null);
-			return promise;
+			PromiseImpl<Void> done = new PromiseImpl<>();
+			done.complete(null);
+			return done;
 		}
-		long seq = this.nextSeq++;
-		Event recorded = emit(Event.timerStarted(seq, this.taskTime.plus(duration)));
-		Runnable hook = () -> cancelTimer(seq, scope.reason());
-		this.timers.put(seq, new PendingTimer(seq, recorded.fireAt(), promise, scope, hook));
-		scope.onCancel(hook);
-		return promise;
-	}
-
-	private void cancelTimer(long seq, String reason) {
-		PendingTimer timer = this.timers.remove(seq);
-		if (timer != null) {
-			timer.scope().removeHook(timer.cancelHook());
-			emit(Event.of(EventType.TIMER_CANCELED, seq));
-			timer.promise().fail(new CanceledFailure(reason));
-		}
+		return this.timers.start(this.nextSeq++, this.taskTime.plus(duration), scope);
 	}
 
 	public void await(Supplier<Boolean> condition) {
@@ -381,8 +283,7 @@ public final class WorkflowRunner {
 		coroutine.await(() -> condition.get() || timer.isCompleted() || scope.isCancelRequested());
 		if (condition.get()) {
 			if (!timer.isCompleted()) {
-				this.timers.values().stream().filter((t) -> t.promise() == timer).findFirst()
-						.ifPresent((t) -> cancelTimer(t.seq(), "condition met"));
+				this.timers.cancel(timer, "condition met");
 			}
 			return true;
 		}
@@ -396,7 +297,7 @@ public final class WorkflowRunner {
 		checkOpen();
 		long seq = this.nextSeq++;
 		byte[] encoded = null;
-		if (!this.replaying) {
+		if (!this.commands.isReplaying()) {
 			encoded = this.payloads.encode(supplier.get(), type, "a side effect value");
 		}
 		Event recorded = emit(Event.sideEffect(seq, encoded));
@@ -408,11 +309,11 @@ public final class WorkflowRunner {
 	public int getVersion(String changeId, int minSupported, int maxSupported) {
 		Integer version = this.versions.get(changeId);
 		if (version == null) {
-			if (this.replaying) {
-				Event next = this.expected.peek();
+			if (this.commands.isReplaying()) {
+				Event next = this.commands.peekExpected();
 				if (next != null && next.type() == EventType.VERSION_MARKER && changeId.equals(next.name())) {
-					version = this.expected.poll().version();
-					this.produced.add(next);
+					version = next.version();
+					this.commands.acceptExpected();
 				}
 				else {
 					version = DEFAULT_VERSION;
@@ -425,7 +326,7 @@ public final class WorkflowRunner {
 			this.versions.put(changeId, version);
 		}
 		if (version < minSupported || version > maxSupported) {
-			throw failTask(new NonDeterministicWorkflowException("Version " + version + " of change '" + changeId
+			throw this.commands.failTask(new NonDeterministicWorkflowException("Version " + version + " of change '" + changeId
 					+ "' recorded in run " + this.identity.runId() + " is outside the supported range ["
 					+ minSupported + ", " + maxSupported + "]"));
 		}
@@ -441,7 +342,7 @@ public final class WorkflowRunner {
 				promise.complete(body.get());
 			}
 			catch (RuntimeException ex) {
-				if (ex == this.fatal) {
+				if (ex == this.commands.fatal()) {
 					throw ex;
 				}
 				promise.fail(ex);
@@ -456,7 +357,7 @@ public final class WorkflowRunner {
 	}
 
 	private void checkOpen() {
-		if (this.closeEvent != null) {
+		if (this.commands.closeEvent() != null) {
 			throw new IllegalStateException("Run " + this.identity.runId() + " is already closing");
 		}
 	}
@@ -484,7 +385,7 @@ public final class WorkflowRunner {
 	}
 
 	public boolean isReplaying() {
-		return this.replaying;
+		return this.commands.isReplaying();
 	}
 
 	public int historySeq() {
@@ -498,28 +399,26 @@ public final class WorkflowRunner {
 	public WorkflowInfo info() {
 		return new WorkflowInfo(this.identity.namespace(), this.identity.workflowId(), this.identity.runId(),
 				this.identity.workflowType(), this.identity.taskQueue(),
-				this.eventCount + (this.replaying ? 0 : this.produced.size()), false);
+				this.eventCount + (this.commands.isReplaying() ? 0 : this.commands.producedCount()), false);
 	}
 
 	public boolean isClosed() {
-		return this.closeEvent != null;
+		return this.commands.closeEvent() != null;
 	}
 
 	/** Timers still pending, with their fire times. */
 	public Map<Long, Instant> pendingTimers() {
-		Map<Long, Instant> result = new LinkedHashMap<>();
-		this.timers.values().forEach((t) -> result.put(t.seq(), t.fireAt()));
-		return result;
+		return this.timers.fireTimes();
 	}
 
 	/** Sequence numbers of activities still pending. */
-	public java.util.Set<Long> pendingActivities() {
-		return java.util.Set.copyOf(this.activities.keySet());
+	public Set<Long> pendingActivities() {
+		return this.activities.pendingSeqs();
 	}
 
 	/** The earliest pending timer, or {@code null}. */
 	public Instant nextTimer() {
-		return this.timers.values().stream().map(PendingTimer::fireAt).min(Instant::compareTo).orElse(null);
+		return this.timers.next();
 	}
 
 }

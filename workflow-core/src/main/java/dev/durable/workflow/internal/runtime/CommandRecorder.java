@@ -1,0 +1,116 @@
+package dev.durable.workflow.internal.runtime;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.UUID;
+
+import dev.durable.workflow.NonDeterministicWorkflowException;
+import dev.durable.workflow.internal.history.Event;
+
+/**
+ * The commands of the current workflow task. On a new task it records what the code issues; on
+ * replay it matches each issued command against the recorded one, in order, and turns the first
+ * difference into a {@link NonDeterministicWorkflowException} that fails the task.
+ */
+final class CommandRecorder {
+
+	private final UUID runId;
+
+	private boolean replaying;
+
+	private Deque<Event> expected = new ArrayDeque<>();
+
+	private List<Event> produced = new ArrayList<>();
+
+	private Event closeEvent;
+
+	private RuntimeException fatal;
+
+	CommandRecorder(UUID runId) {
+		this.runId = runId;
+	}
+
+	void beginReplay(List<Event> recordedCommands) {
+		this.replaying = true;
+		this.expected = new ArrayDeque<>(recordedCommands);
+		this.produced = new ArrayList<>();
+	}
+
+	void beginNewTask() {
+		this.replaying = false;
+		this.expected = new ArrayDeque<>();
+		this.produced = new ArrayList<>();
+	}
+
+	boolean isReplaying() {
+		return this.replaying;
+	}
+
+	/** Records a command; on replay, checks it against history and returns the recorded event. */
+	Event emit(Event command) {
+		this.produced.add(command);
+		if (!this.replaying) {
+			if (command.type().closesRun()) {
+				this.closeEvent = command;
+			}
+			return command;
+		}
+		Event recorded = this.expected.poll();
+		if (recorded == null || !recorded.sameCommand(command)) {
+			throw failTask(new NonDeterministicWorkflowException("Run " + this.runId + " issued " + command.describe()
+					+ " where its history holds "
+					+ ((recorded != null) ? recorded.describe() : "nothing more in this task")
+					+ ": the workflow code changed incompatibly; guard the change with Workflows.getVersion"));
+		}
+		if (recorded.type().closesRun()) {
+			this.closeEvent = recorded;
+		}
+		return recorded;
+	}
+
+	/** The next recorded command, without consuming it (replay only). */
+	Event peekExpected() {
+		return this.expected.peek();
+	}
+
+	/** Consumes the next recorded command as issued (replay only). */
+	void acceptExpected() {
+		this.produced.add(this.expected.poll());
+	}
+
+	/** Fails the task after the replayed code issued fewer commands than history holds. */
+	void checkAllMatched(int taskSeq) {
+		if (!this.expected.isEmpty()) {
+			throw failTask(new NonDeterministicWorkflowException("Workflow task " + taskSeq + " of run " + this.runId
+					+ ": history holds " + this.expected.peek().describe()
+					+ " but the workflow code did not issue it"));
+		}
+	}
+
+	/** Marks the task as failed (first failure wins) and returns the failure to throw. */
+	RuntimeException failTask(RuntimeException failure) {
+		if (this.fatal == null) {
+			this.fatal = failure;
+		}
+		return failure;
+	}
+
+	RuntimeException fatal() {
+		return this.fatal;
+	}
+
+	Event closeEvent() {
+		return this.closeEvent;
+	}
+
+	List<Event> produced() {
+		return List.copyOf(this.produced);
+	}
+
+	int producedCount() {
+		return this.produced.size();
+	}
+
+}
