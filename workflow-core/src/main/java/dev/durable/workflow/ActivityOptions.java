@@ -9,13 +9,12 @@ import java.time.Duration;
  * @param scheduleToCloseTimeout maximum time of all attempts, from the first schedule
  * @param heartbeatTimeout maximum time between heartbeats of a running attempt
  * @param retryPolicy how failed attempts are retried
- * @param taskQueue reserved: activities on a named queue (not yet supported, must be null)
  */
 public record ActivityOptions(Duration startToCloseTimeout, Duration scheduleToCloseTimeout, Duration heartbeatTimeout,
-		RetryPolicy retryPolicy, String taskQueue) {
+		RetryPolicy retryPolicy) {
 
 	/** No timeouts, the default retry policy. */
-	public static final ActivityOptions DEFAULT = new ActivityOptions(null, null, null, RetryPolicy.DEFAULT, null);
+	public static final ActivityOptions DEFAULT = new ActivityOptions(null, null, null, RetryPolicy.DEFAULT);
 
 	public ActivityOptions {
 		retryPolicy = (retryPolicy != null) ? retryPolicy : RetryPolicy.DEFAULT;
@@ -40,14 +39,11 @@ public record ActivityOptions(Duration startToCloseTimeout, Duration scheduleToC
 
 		private RetryPolicy retryPolicy;
 
-		private String taskQueue;
-
 		private Builder(ActivityOptions from) {
 			this.startToCloseTimeout = from.startToCloseTimeout;
 			this.scheduleToCloseTimeout = from.scheduleToCloseTimeout;
 			this.heartbeatTimeout = from.heartbeatTimeout;
 			this.retryPolicy = from.retryPolicy;
-			this.taskQueue = from.taskQueue;
 		}
 
 		public Builder startToCloseTimeout(Duration value) {
@@ -70,14 +66,9 @@ public record ActivityOptions(Duration startToCloseTimeout, Duration scheduleToC
 			return this;
 		}
 
-		public Builder taskQueue(String value) {
-			this.taskQueue = value;
-			return this;
-		}
-
 		public ActivityOptions build() {
 			return new ActivityOptions(this.startToCloseTimeout, this.scheduleToCloseTimeout, this.heartbeatTimeout,
-					this.retryPolicy, this.taskQueue);
+					this.retryPolicy);
 		}
 
 	}

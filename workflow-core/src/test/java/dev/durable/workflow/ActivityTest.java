@@ -51,6 +51,9 @@ class ActivityTest {
 		@ActivityMethod(initialInterval = "PT1S", maxAttempts = 3)
 		int resumable(int upTo);
 
+		@ActivityMethod(heartbeatTimeout = "PT10S", maxAttempts = 1)
+		String silent(String input);
+
 	}
 
 	public static class StepsImpl implements Steps {
@@ -103,6 +106,18 @@ class ActivityTest {
 		}
 
 		@Override
+		public String silent(String input) {
+			ActivityContext.current().heartbeat("started");
+			try {
+				this.slowRelease.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			return input;
+		}
+
+		@Override
 		public int resumable(int upTo) {
 			Integer from = ActivityContext.current().heartbeatDetails(Integer.class);
 			this.resumedFrom.add((from != null) ? from : 0);
@@ -136,6 +151,7 @@ class ActivityTest {
 				case "slow" -> this.steps.slow("done");
 				case "deadline" -> this.steps.deadline("x");
 				case "resumable" -> String.valueOf(this.steps.resumable(5));
+				case "silent" -> this.steps.silent("x");
 				case "caught" -> {
 					try {
 						yield this.steps.strict("y");
@@ -263,6 +279,30 @@ class ActivityTest {
 			.hasMessage("always fails");
 		assertThat(this.engines.count("activity")).isZero();
 		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void heartbeatTimeoutFailsAnAttemptThatStopsHeartbeating() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "silent");
+		await().until(() -> this.engines.count("activity") == 1 && attemptOf(handle) == 1);
+		this.engines.clock.advance(Duration.ofSeconds(5));
+		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+		this.engines.clock.advance(Duration.ofSeconds(6));
+		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
+			.cause()
+			.isInstanceOf(ActivityFailure.class)
+			.cause()
+			.isInstanceOf(TimeoutFailure.class)
+			.satisfies((ex) -> assertThat(((TimeoutFailure) ex).getTimeoutType()).isEqualTo(TimeoutType.HEARTBEAT));
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void resultAsyncCompletes() throws Exception {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "work");
+		assertThat(handle.resultAsync().get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("ababab|cc");
 	}
 
 	@Test

@@ -26,12 +26,18 @@ public final class ActivityAttempt implements ActivityContext {
 
 	private volatile byte[] heartbeatDetails;
 
+	private final java.time.Clock clock;
+
+	private volatile java.time.Instant lastHeartbeatAt;
+
 	private volatile boolean cancelRequested;
 
 	private volatile Thread thread;
 
 	public ActivityAttempt(ActivityInfo info, byte[] heartbeatDetails, Payloads payloads,
-			Consumer<byte[]> heartbeatSink) {
+			Consumer<byte[]> heartbeatSink, java.time.Clock clock) {
+		this.clock = clock;
+		this.lastHeartbeatAt = clock.instant();
 		this.info = info;
 		this.heartbeatDetails = heartbeatDetails;
 		this.payloads = payloads;
@@ -74,6 +80,11 @@ public final class ActivityAttempt implements ActivityContext {
 		}
 	}
 
+	/** When the attempt started or last heartbeated, by the engine clock. */
+	public java.time.Instant lastHeartbeatAt() {
+		return this.lastHeartbeatAt;
+	}
+
 	public byte[] lastHeartbeat() {
 		return this.heartbeatDetails;
 	}
@@ -87,6 +98,7 @@ public final class ActivityAttempt implements ActivityContext {
 	public void heartbeat(Object details) {
 		byte[] encoded = this.payloads.encode(details, Object.class, "heartbeat details of " + this.info.activityType());
 		this.heartbeatDetails = encoded;
+		this.lastHeartbeatAt = this.clock.instant();
 		this.heartbeatSink.accept(encoded);
 	}
 

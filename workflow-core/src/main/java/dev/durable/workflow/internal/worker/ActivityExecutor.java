@@ -79,6 +79,21 @@ final class ActivityExecutor {
 		}
 	}
 
+	/**
+	 * Takes over a pending activity of a run claimed from a node that stopped. An attempt that was
+	 * due there may have run (or may have killed that node): it counts as a failed attempt, so
+	 * the retry policy, its backoff and its maximum attempts apply to what happens next.
+	 */
+	void recover(RunSlot slot, String workflowId, StoredActivity activity) {
+		if (activity.nextAttemptAt().isAfter(this.clock.instant())) {
+			start(slot, workflowId, activity);
+			return;
+		}
+		FailureInfo lost = FailureInfo.application("NodeLost", "the node running attempt " + activity.attempt()
+				+ " stopped before reporting its outcome", false, null, null, null);
+		attemptFailed(slot, workflowId, activity, activity.heartbeatDetails(), lost);
+	}
+
 	private void launch(RunSlot slot, String workflowId, StoredActivity activity) {
 		if (slot.dead || slot.inflight.containsKey(activity.seq())) {
 			return;
@@ -86,7 +101,7 @@ final class ActivityExecutor {
 		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
 				activity.attempt(), activity.scheduledAt());
 		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads,
-				heartbeatSink(activity));
+				heartbeatSink(activity), this.clock);
 		slot.inflight.put(activity.seq(), attempt);
 		Thread.ofVirtual().name("activity-" + activity.activityType()).start(() -> {
 			this.permits.acquireUninterruptibly();
@@ -145,7 +160,8 @@ final class ActivityExecutor {
 				failure = ApplicationFailure.newNonRetryableFailure(ex.getMessage(), "PayloadException");
 			}
 		}
-		attemptFailed(slot, activity, attempt, Failures.toInfo(failure, this.payloads.converter()));
+		attemptFailed(slot, attempt.info().workflowId(), activity, attempt.lastHeartbeat(),
+				Failures.toInfo(failure, this.payloads.converter()));
 	}
 
 	private Object invoke(StoredActivity activity) throws Throwable {
@@ -186,19 +202,17 @@ final class ActivityExecutor {
 					() -> timeout(slot, activity, attempt, TimeoutType.SCHEDULE_TO_CLOSE));
 		}
 		if (options.heartbeatTimeout() != null) {
-			armHeartbeatCheck(slot, activity, attempt, options.heartbeatTimeout(), null);
+			armHeartbeatCheck(slot, activity, attempt, options.heartbeatTimeout());
 		}
 	}
 
-	private void armHeartbeatCheck(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout,
-			byte[] seen) {
-		this.wake.schedule(this.clock.instant().plus(timeout), () -> {
-			byte[] now = attempt.lastHeartbeat();
+	private void armHeartbeatCheck(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout) {
+		this.wake.schedule(attempt.lastHeartbeatAt().plus(timeout), () -> {
 			if (attempt.isFinished()) {
 				return;
 			}
-			if (now != null && now != seen && now != activity.heartbeatDetails()) {
-				armHeartbeatCheck(slot, activity, attempt, timeout, now);
+			if (attempt.lastHeartbeatAt().plus(timeout).isAfter(this.clock.instant())) {
+				armHeartbeatCheck(slot, activity, attempt, timeout);
 			}
 			else {
 				timeout(slot, activity, attempt, TimeoutType.HEARTBEAT);
@@ -212,7 +226,7 @@ final class ActivityExecutor {
 		}
 		attempt.cancel();
 		slot.inflight.remove(activity.seq());
-		attemptFailed(slot, activity, attempt,
+		attemptFailed(slot, attempt.info().workflowId(), activity, attempt.lastHeartbeat(),
 				FailureInfo.timeout(type, "activity " + activity.activityType() + " attempt " + activity.attempt()
 						+ " exceeded its " + type.name().toLowerCase().replace('_', '-') + " timeout", null));
 	}
@@ -225,7 +239,8 @@ final class ActivityExecutor {
 		}
 	}
 
-	private void attemptFailed(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, FailureInfo failure) {
+	private void attemptFailed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
+			FailureInfo failure) {
 		if (slot.dead) {
 			return;
 		}
@@ -260,8 +275,8 @@ final class ActivityExecutor {
 				activity.seq(), activity.runId(), number, failure.summary(), next);
 		StoredActivity retry = new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
 				activity.input(), options, number + 1, activity.scheduledAt(), next, InternalJson.write(failure),
-				attempt.lastHeartbeat());
-		this.wake.schedule(next, () -> launch(slot, attempt.info().workflowId(), retry));
+				lastHeartbeat);
+		this.wake.schedule(next, () -> launch(slot, workflowId, retry));
 	}
 
 	int available() {

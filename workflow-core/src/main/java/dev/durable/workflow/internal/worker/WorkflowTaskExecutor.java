@@ -354,7 +354,7 @@ final class WorkflowTaskExecutor {
 		Set<Long> pending = new HashSet<>(runner.pendingActivities());
 		for (StoredActivity activity : this.activities.pending(slot.runId)) {
 			if (pending.contains(activity.seq()) && !slot.inflight.containsKey(activity.seq())) {
-				this.activityExecutor.start(slot, workflowId, activity);
+				this.activityExecutor.recover(slot, workflowId, activity);
 			}
 		}
 	}
