@@ -167,4 +167,29 @@ class FencingTest {
 		Engines.assertReplays(a, handle.runId());
 	}
 
+	@Test
+	void aCommitWithAnUnknownOutcomeIsRetriedFromTheDatabaseState() {
+		StallingHooks hooks = new StallingHooks();
+		hooks.failCommitNumber = 2;
+		Steps steps = new Steps("a") {
+			@Override
+			public String step(String name) {
+				STEP_CALLS.incrementAndGet();
+				return super.step(name);
+			}
+		};
+		STEP_CALLS.set(0);
+		WorkflowEngine a = this.engines.start(this.engines.builder()
+			.register(QuickWorkflow.class)
+			.registerActivities(steps)
+			.hooks(hooks)
+			.pollInterval(Duration.ofMillis(100)));
+		WorkflowHandle<String> handle = a.client().start(QuickWorkflow::run, StartOptions.withId("unknown-outcome"));
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("only@a");
+		assertThat(STEP_CALLS.get()).as("the completion handed over in memory is not lost").isEqualTo(1);
+		Engines.assertReplays(a, handle.runId());
+	}
+
+	static final java.util.concurrent.atomic.AtomicInteger STEP_CALLS = new java.util.concurrent.atomic.AtomicInteger();
+
 }

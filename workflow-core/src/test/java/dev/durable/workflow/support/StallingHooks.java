@@ -16,6 +16,9 @@ public final class StallingHooks implements EngineHooks {
 	/** When positive, only the commit with this number (1-based, counted on this node) stalls. */
 	public volatile int stallCommitNumber;
 
+	/** When positive, the commit with this number fails as if the connection dropped. */
+	public volatile int failCommitNumber;
+
 	private final java.util.concurrent.atomic.AtomicInteger commits = new java.util.concurrent.atomic.AtomicInteger();
 
 	/** Counted down when a commit is stalled. */
@@ -26,6 +29,9 @@ public final class StallingHooks implements EngineHooks {
 	@Override
 	public void beforeTaskCommit(UUID runId) {
 		int number = this.commits.incrementAndGet();
+		if (number == this.failCommitNumber) {
+			throw new IllegalStateException("connection lost during commit " + number);
+		}
 		if (this.stallCommits || number == this.stallCommitNumber) {
 			this.commitStalled.countDown();
 			awaitRelease();

@@ -239,14 +239,25 @@ final class WorkflowTaskExecutor {
 			return;
 		}
 		TaskCommit commit = buildCommit(slot, row, runner, result, inbox, now);
-		boolean committed = Boolean.TRUE.equals(this.tx.execute((status) -> {
-			this.hooks.beforeTaskCommit(slot.runId);
-			boolean ok = this.tasks.commit(commit);
-			if (!ok) {
-				status.setRollbackOnly();
-			}
-			return ok;
-		}));
+		boolean committed;
+		try {
+			committed = Boolean.TRUE.equals(this.tx.execute((status) -> {
+				this.hooks.beforeTaskCommit(slot.runId);
+				boolean ok = this.tasks.commit(commit);
+				if (!ok) {
+					status.setRollbackOnly();
+				}
+				return ok;
+			}));
+		}
+		catch (RuntimeException ex) {
+			// outcome unknown: replay from what the database really holds; inputs handed over in
+			// memory go back to the mailbox (if the commit did land they are stale and dropped)
+			runner.destroy();
+			slot.runner = null;
+			slot.restore(handedOver);
+			throw ex;
+		}
 		if (!committed) {
 			runner.destroy();
 			slot.runner = null;
