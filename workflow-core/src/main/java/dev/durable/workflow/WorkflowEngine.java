@@ -75,7 +75,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * others run directly.
 	 */
 	public <T> T activityProxy(Class<T> activityType) {
-		return activityType.cast(this.engine.activityProxy(activityType, activityType));
+		return activityType.cast(this.engine.activityProxy(activityType, null));
 	}
 
 	/** Internal access for the Spring integration and the test kit; no compatibility promise. */

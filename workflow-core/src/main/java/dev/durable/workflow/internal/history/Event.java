@@ -19,58 +19,71 @@ import dev.durable.workflow.ActivityOptions;
  * @param version version marker value
  * @param options activity options
  * @param reason cancel or terminate reason
+ * @param messageId the update id of update events
  */
 public record Event(EventType type, Long seq, String name, byte[] payload, FailureInfo failure, Instant fireAt,
-		Integer version, ActivityOptions options, String reason) {
+		Integer version, ActivityOptions options, String reason, String messageId) {
 
 	public static Event of(EventType type, Long seq) {
-		return new Event(type, seq, null, null, null, null, null, null, null);
+		return new Event(type, seq, null, null, null, null, null, null, null, null);
 	}
 
 	public static Event workflowStarted(String workflowType, byte[] input) {
-		return new Event(EventType.WORKFLOW_STARTED, null, workflowType, input, null, null, null, null, null);
+		return new Event(EventType.WORKFLOW_STARTED, null, workflowType, input, null, null, null, null, null, null);
 	}
 
 	public static Event activityScheduled(long seq, String activityType, byte[] args, ActivityOptions options) {
-		return new Event(EventType.ACTIVITY_SCHEDULED, seq, activityType, args, null, null, null, options, null);
+		return new Event(EventType.ACTIVITY_SCHEDULED, seq, activityType, args, null, null, null, options, null, null);
 	}
 
 	public static Event activityCompleted(long seq, byte[] result) {
-		return new Event(EventType.ACTIVITY_COMPLETED, seq, null, result, null, null, null, null, null);
+		return new Event(EventType.ACTIVITY_COMPLETED, seq, null, result, null, null, null, null, null, null);
 	}
 
 	public static Event activityFailed(long seq, FailureInfo failure) {
-		return new Event(EventType.ACTIVITY_FAILED, seq, null, null, failure, null, null, null, null);
+		return new Event(EventType.ACTIVITY_FAILED, seq, null, null, failure, null, null, null, null, null);
 	}
 
 	public static Event timerStarted(long seq, Instant fireAt) {
-		return new Event(EventType.TIMER_STARTED, seq, null, null, null, fireAt, null, null, null);
+		return new Event(EventType.TIMER_STARTED, seq, null, null, null, fireAt, null, null, null, null);
 	}
 
 	public static Event sideEffect(long seq, byte[] value) {
-		return new Event(EventType.SIDE_EFFECT, seq, null, value, null, null, null, null, null);
+		return new Event(EventType.SIDE_EFFECT, seq, null, value, null, null, null, null, null, null);
 	}
 
 	public static Event versionMarker(String changeId, int version) {
-		return new Event(EventType.VERSION_MARKER, null, changeId, null, null, null, version, null, null);
+		return new Event(EventType.VERSION_MARKER, null, changeId, null, null, null, version, null, null, null);
 	}
 
 	public static Event cancelRequested(String reason) {
-		return new Event(EventType.CANCEL_REQUESTED, null, null, null, null, null, null, null, reason);
+		return new Event(EventType.CANCEL_REQUESTED, null, null, null, null, null, null, null, reason, null);
 	}
 
 	public static Event completed(byte[] result) {
-		return new Event(EventType.WORKFLOW_COMPLETED, null, null, result, null, null, null, null, null);
+		return new Event(EventType.WORKFLOW_COMPLETED, null, null, result, null, null, null, null, null, null);
 	}
 
 	public static Event failed(EventType type, FailureInfo failure) {
-		return new Event(type, null, null, null, failure, null, null, null, null);
+		return new Event(type, null, null, null, failure, null, null, null, null, null);
+	}
+
+	public static Event signalReceived(String name, byte[] payload) {
+		return new Event(EventType.SIGNAL_RECEIVED, null, name, payload, null, null, null, null, null, null);
+	}
+
+	public static Event updateAccepted(String updateId, String name, byte[] payload) {
+		return new Event(EventType.UPDATE_ACCEPTED, null, name, payload, null, null, null, null, null, updateId);
+	}
+
+	public static Event updateCompleted(String updateId, byte[] result, FailureInfo failure) {
+		return new Event(EventType.UPDATE_COMPLETED, null, null, result, failure, null, null, null, null, updateId);
 	}
 
 	/** Whether a command issued on replay is the same as this recorded one. */
 	public boolean sameCommand(Event other) {
 		return this.type == other.type && Objects.equals(this.seq, other.seq) && Objects.equals(this.name, other.name)
-				&& Objects.equals(this.version, other.version);
+				&& Objects.equals(this.version, other.version) && Objects.equals(this.messageId, other.messageId);
 	}
 
 	/** A short description for non-determinism messages. */
@@ -81,6 +94,9 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		}
 		if (this.name != null) {
 			sb.append('(').append(this.name).append(')');
+		}
+		if (this.messageId != null) {
+			sb.append('[').append(this.messageId).append(']');
 		}
 		return sb.toString();
 	}

@@ -7,10 +7,10 @@ package dev.durable.workflow.internal.history;
 public enum EventType {
 
 	WORKFLOW_STARTED(false), ACTIVITY_COMPLETED(false), ACTIVITY_FAILED(false), TIMER_FIRED(false),
-	CANCEL_REQUESTED(false),
+	CANCEL_REQUESTED(false), SIGNAL_RECEIVED(false), UPDATE_ACCEPTED(false),
 
 	ACTIVITY_SCHEDULED(true), ACTIVITY_CANCEL_REQUESTED(true), TIMER_STARTED(true), TIMER_CANCELED(true),
-	SIDE_EFFECT(true), VERSION_MARKER(true), WORKFLOW_COMPLETED(true), WORKFLOW_FAILED(true),
+	SIDE_EFFECT(true), VERSION_MARKER(true), UPDATE_COMPLETED(true), WORKFLOW_COMPLETED(true), WORKFLOW_FAILED(true),
 	WORKFLOW_CANCELED(true),
 
 	/** Written by terminate, outside any workflow task. */

@@ -46,17 +46,12 @@ public final class ActivityRegistry {
 					+ " is not an activity: annotate the class or an interface with @Activity");
 		}
 		for (Method method : activityMethods(type)) {
-			Method impl = method;
-			if (type.isInterface()) {
-				try {
-					impl = bean.getClass().getMethod(method.getName(), method.getParameterTypes());
-				}
-				catch (NoSuchMethodException ex) {
-					throw new IllegalStateException(ex);
-				}
+			// invoke through the declared method: it is public even when the implementation class
+			// is not (a lambda, a package-private component)
+			if (!java.lang.reflect.Modifier.isPublic(type.getModifiers())) {
+				method.setAccessible(true);
 			}
 			ActivityDefinition definition = ActivityDefinition.of(bean, method, this.defaults);
-			definition = new ActivityDefinition(definition.name(), bean, impl, definition.options());
 			ActivityDefinition existing = this.byName.get(definition.name());
 			if (existing != null && existing.target() != bean) {
 				throw new IllegalArgumentException("Activity type '" + definition.name() + "' is declared by both "

@@ -15,8 +15,10 @@ import dev.durable.workflow.WorkflowRun;
  * @param workflowClass the class
  * @param runMethod the {@code @WorkflowRun} method
  * @param initMethod the {@code @WorkflowInit} method or {@code null}
+ * @param handlers the signal, query and update handlers
  */
-public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method runMethod, Method initMethod) {
+public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method runMethod, Method initMethod,
+		MessageHandlers handlers) {
 
 	public static WorkflowDefinition of(Class<?> workflowClass) {
 		Workflow annotation = workflowClass.getAnnotation(Workflow.class);
@@ -49,7 +51,7 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 		if (init != null && init.getParameterCount() != run.getParameterCount()) {
 			throw new IllegalArgumentException("@WorkflowInit " + init + " must take the same parameter as " + run);
 		}
-		return new WorkflowDefinition(name, workflowClass, run, init);
+		return new WorkflowDefinition(name, workflowClass, run, init, MessageHandlers.of(workflowClass));
 	}
 
 	/** The run method's parameter type, or {@code null} when it takes none. */

@@ -48,8 +48,19 @@ final class CommandRecorder {
 		return this.replaying;
 	}
 
+	private boolean readOnly;
+
+	/** In read-only mode (init, validators, queries) any command is an error. */
+	void setReadOnly(boolean readOnly) {
+		this.readOnly = readOnly;
+	}
+
 	/** Records a command; on replay, checks it against history and returns the recorded event. */
 	Event emit(Event command) {
+		if (this.readOnly) {
+			throw new IllegalStateException("Queries, update validators and @WorkflowInit cannot block or issue "
+					+ command.type() + ": they may only read and change workflow state");
+		}
 		this.produced.add(command);
 		if (!this.replaying) {
 			if (command.type().closesRun()) {

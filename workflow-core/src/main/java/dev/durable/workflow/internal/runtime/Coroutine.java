@@ -16,6 +16,8 @@ final class Coroutine {
 
 	private final String name;
 
+	private final boolean handler;
+
 	private final Runnable body;
 
 	private final WorkflowRunner runner;
@@ -34,8 +36,9 @@ final class Coroutine {
 
 	private volatile boolean destroyRequested;
 
-	Coroutine(String name, WorkflowRunner runner, CancellationScopeImpl scope, Runnable body) {
+	Coroutine(String name, WorkflowRunner runner, CancellationScopeImpl scope, Runnable body, boolean handler) {
 		this.name = name;
+		this.handler = handler;
 		this.runner = runner;
 		this.body = body;
 		this.scopes.push(scope);
@@ -43,6 +46,11 @@ final class Coroutine {
 
 	String name() {
 		return this.name;
+	}
+
+	/** Whether it runs a signal or update handler. */
+	boolean isHandler() {
+		return this.handler;
 	}
 
 	boolean isDone() {

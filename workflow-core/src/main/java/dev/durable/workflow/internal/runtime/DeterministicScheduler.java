@@ -20,8 +20,26 @@ final class DeterministicScheduler {
 		this.yieldTimeoutMillis = yieldTimeoutMillis;
 	}
 
+	/** Where the next message handler goes: ahead of the threads that were already there. */
+	private int messageIndex;
+
 	void add(Coroutine coroutine) {
 		this.coroutines.add(coroutine);
+	}
+
+	/** Starts an activation: its message handlers run first, in the order received. */
+	void beginActivation() {
+		this.messageIndex = 0;
+	}
+
+	/** Adds a thread that runs before the ones already there (after earlier inserts of this activation). */
+	void addFirst(Coroutine coroutine) {
+		this.coroutines.add(this.messageIndex++, coroutine);
+	}
+
+	/** Live threads matching a filter, for "all handlers finished". */
+	long count(java.util.function.Predicate<Coroutine> filter) {
+		return this.coroutines.stream().filter((c) -> !c.isDone()).filter(filter).count();
 	}
 
 	/**

@@ -99,40 +99,11 @@ public final class PromiseImpl<T> implements Promise<T> {
 	}
 
 	public static Promise<Void> allOf(Collection<? extends Promise<?>> promises) {
-		PromiseImpl<Void> result = new PromiseImpl<>();
-		int[] remaining = { promises.size() };
-		if (remaining[0] == 0) {
-			result.complete(null);
-		}
-		for (Promise<?> promise : promises) {
-			((PromiseImpl<?>) promise).whenComplete((p) -> {
-				if (p.failure != null) {
-					result.fail(p.failure);
-				}
-				else if (--remaining[0] == 0) {
-					result.complete(null);
-				}
-			});
-		}
-		return result;
+		return LazyPromise.allOf(List.copyOf(promises));
 	}
 
 	public static Promise<Object> anyOf(Collection<? extends Promise<?>> promises) {
-		if (promises.isEmpty()) {
-			throw new IllegalArgumentException("anyOf needs at least one promise");
-		}
-		PromiseImpl<Object> result = new PromiseImpl<>();
-		for (Promise<?> promise : promises) {
-			((PromiseImpl<?>) promise).whenComplete((p) -> {
-				if (p.failure != null) {
-					result.fail(p.failure);
-				}
-				else {
-					result.complete(p.value);
-				}
-			});
-		}
-		return result;
+		return LazyPromise.anyOf(List.copyOf(promises));
 	}
 
 }

@@ -71,6 +71,10 @@ public final class WorkflowRunner {
 
 	private boolean started;
 
+	private Object instance;
+
+	private final MessageStates messages;
+
 	public WorkflowRunner(RunIdentity identity, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, Duration taskTimeout) {
 		this.identity = identity;
@@ -81,6 +85,7 @@ public final class WorkflowRunner {
 		this.commands = new CommandRecorder(identity.runId());
 		this.timers = new TimerStates(this.commands);
 		this.activities = new ActivityStates(this.commands, payloads);
+		this.messages = new MessageStates(this, definition.handlers(), payloads);
 		UUID runId = identity.runId();
 		this.random = new Random(runId.getMostSignificantBits() ^ runId.getLeastSignificantBits());
 	}
@@ -93,6 +98,7 @@ public final class WorkflowRunner {
 	 */
 	public List<Event> replay(TaskRecord record) {
 		this.commands.beginReplay(record.commands());
+		this.scheduler.beginActivation();
 		this.taskTime = record.time();
 		for (Event input : record.inputs()) {
 			applyInput(input);
@@ -107,19 +113,32 @@ public final class WorkflowRunner {
 	/** Executes a new task with the given candidate inputs; stale inputs are dropped. */
 	public TaskResult execute(Instant now, List<Event> candidates) {
 		this.commands.beginNewTask();
+		this.scheduler.beginActivation();
+		this.messages.beginTask();
 		if (now.isAfter(this.taskTime)) {
 			this.taskTime = now;
 		}
 		List<Event> accepted = new ArrayList<>();
-		for (Event input : candidates) {
+		for (Event candidate : candidates) {
+			Event input = candidate;
+			if (input.type() == EventType.UPDATE_ACCEPTED) {
+				// a new update: its validator decides whether it enters history at all
+				input = offerUpdate(input);
+				if (input == null) {
+					continue;
+				}
+			}
 			if (applyInput(input)) {
 				accepted.add(input);
 			}
 		}
 		runCode();
-		this.historySeq++;
+		if (!accepted.isEmpty() || this.commands.producedCount() > 0) {
+			this.historySeq++;
+		}
 		this.eventCount += accepted.size() + this.commands.producedCount();
-		return new TaskResult(accepted, this.commands.produced());
+		return new TaskResult(accepted, this.commands.produced(), this.messages.outcomes(),
+				isClosed() ? (int) this.scheduler.count(Coroutine::isHandler) : 0);
 	}
 
 	private boolean applyInput(Event input) {
@@ -140,9 +159,26 @@ public final class WorkflowRunner {
 					return this.timers.fire(input.seq());
 				}
 				case CANCEL_REQUESTED -> this.rootScope.cancel(input.reason());
+				case SIGNAL_RECEIVED -> this.messages.signal(input);
+				case UPDATE_ACCEPTED -> this.messages.accepted(input);
 				default -> throw new IllegalArgumentException("Not an input: " + input.type());
 			}
 			return true;
+		}
+		finally {
+			WorkflowThread.unbind();
+		}
+	}
+
+	private Event offerUpdate(Event candidate) {
+		if (this.instance == null || isClosed()) {
+			this.messages.reject(candidate.messageId(), "WorkflowClosed",
+					"Run " + this.identity.runId() + " is closing and accepts no update");
+			return null;
+		}
+		bindEngineThread();
+		try {
+			return this.messages.offerUpdate(candidate.messageId(), candidate.name(), candidate.payload());
 		}
 		finally {
 			WorkflowThread.unbind();
@@ -188,32 +224,99 @@ public final class WorkflowRunner {
 
 	// ---- the run's main method ---------------------------------------------------------------
 
+	/**
+	 * Creates the instance and runs {@code @WorkflowInit} before any message of the first
+	 * activation is delivered (validators and handlers see an initialized instance); the main
+	 * method starts after the handlers of that activation.
+	 */
 	private void startMain(byte[] inputPayload) {
-		spawn("main", this.rootScope, () -> {
-			Object instance = this.factory.apply(this.definition.workflowClass());
-			Object[] args = (this.definition.inputType() != null) ? new Object[] {
-					this.payloads.decode(inputPayload, this.definition.inputType(), "the workflow input") }
-					: new Object[0];
-			Object result;
+		Object created = this.factory.apply(this.definition.workflowClass());
+		Object[] args = (this.definition.inputType() != null) ? new Object[] {
+				this.payloads.decode(inputPayload, this.definition.inputType(), "the workflow input") } : new Object[0];
+		if (this.definition.initMethod() != null) {
 			try {
-				if (this.definition.initMethod() != null) {
-					this.definition.initMethod().invoke(instance, args);
-				}
-				result = this.definition.runMethod().invoke(instance, args);
+				inReadOnlyMode(() -> this.definition.initMethod().invoke(created, args));
 			}
 			catch (InvocationTargetException ex) {
 				closeWithFailure(ex.getTargetException());
 				return;
 			}
-			catch (IllegalAccessException ex) {
-				throw new IllegalStateException(ex);
-			}
-			byte[] encoded = this.payloads.encode(result, this.definition.resultType(), "the workflow result");
-			emit(Event.completed(encoded));
-		});
+		}
+		this.instance = created;
+		spawn("main", this.rootScope, () -> runMain(created, args));
 	}
 
-	private void closeWithFailure(Throwable thrown) {
+	/**
+	 * Runs code that must not block or issue commands (init, update validators, queries) on the
+	 * calling thread, bound to this run.
+	 */
+	<T> T inReadOnlyMode(ReadOnlyCall<T> call) throws InvocationTargetException {
+		boolean bound = WorkflowThread.isWorkflowThread();
+		if (!bound) {
+			WorkflowThread.bind(this, null);
+		}
+		this.commands.setReadOnly(true);
+		try {
+			return call.call();
+		}
+		catch (IllegalAccessException ex) {
+			throw new IllegalStateException(ex);
+		}
+		finally {
+			this.commands.setReadOnly(false);
+			if (!bound) {
+				WorkflowThread.unbind();
+			}
+		}
+	}
+
+	@FunctionalInterface
+	interface ReadOnlyCall<T> {
+
+		T call() throws InvocationTargetException, IllegalAccessException;
+
+	}
+
+	/**
+	 * Runs a query handler against the current state; records nothing.
+	 * @throws InvocationTargetException when the handler threw
+	 */
+	public byte[] query(String name, byte[] argument) throws InvocationTargetException {
+		if (this.instance == null) {
+			throw new IllegalStateException("Run " + this.identity.runId() + " has not started yet");
+		}
+		return inReadOnlyMode(() -> this.messages.query(name, argument));
+	}
+
+	void recordUpdateCompleted(String updateId, byte[] result, FailureInfo failure) {
+		this.messages.completed(emit(Event.updateCompleted(updateId, result, failure)));
+	}
+
+	Object instance() {
+		return this.instance;
+	}
+
+	MessageStates messages() {
+		return this.messages;
+	}
+
+	private void runMain(Object instance, Object[] args) {
+		Object result;
+		try {
+			result = this.definition.runMethod().invoke(instance, args);
+		}
+		catch (InvocationTargetException ex) {
+			closeWithFailure(ex.getTargetException());
+			return;
+		}
+		catch (IllegalAccessException ex) {
+			throw new IllegalStateException(ex);
+		}
+		byte[] encoded = this.payloads.encode(result, this.definition.resultType(), "the workflow result");
+		emit(Event.completed(encoded));
+	}
+
+	void closeWithFailure(Throwable thrown) {
 		if (thrown instanceof Coroutine.DestroyWorkflowThreadError error) {
 			throw error;
 		}
@@ -236,9 +339,19 @@ public final class WorkflowRunner {
 	}
 
 	private Coroutine spawn(String name, CancellationScopeImpl scope, Runnable body) {
-		Coroutine coroutine = new Coroutine(name, this, scope, body);
+		Coroutine coroutine = new Coroutine(name, this, scope, body, false);
 		this.scheduler.add(coroutine);
 		return coroutine;
+	}
+
+	/** Starts a message handler thread; it runs before the main method resumes. */
+	void spawnHandler(String name, Runnable body) {
+		this.scheduler.addFirst(new Coroutine(name, this, this.rootScope, body, true));
+	}
+
+	/** Whether no signal or update handler is still running. */
+	public boolean allHandlersFinished() {
+		return this.scheduler.count(Coroutine::isHandler) == 0;
 	}
 
 	// ---- commands ----------------------------------------------------------------------------

@@ -7,7 +7,8 @@ package dev.durable.workflow.internal.store;
  * @param kind CANCEL, SIGNAL, ...
  * @param name signal or update name
  * @param payload encoded payload
+ * @param messageId the update id of an update
  */
-public record InboxItem(long id, String kind, String name, byte[] payload) {
+public record InboxItem(long id, String kind, String name, byte[] payload, String messageId) {
 
 }

@@ -126,7 +126,7 @@ public final class RunRepository {
 		}
 		FailureInfo failure = FailureInfo.terminated(reason);
 		Event event = new Event(dev.durable.workflow.internal.history.EventType.WORKFLOW_TERMINATED, null, null, null,
-				failure, null, null, null, reason);
+				failure, null, null, null, reason, null);
 		this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
 				seq.get(0), Sql.ts(now), InternalJson.writeEvents(List.of(event)));
 		closeSideTables(runId, "TERMINATED", null, InternalJson.write(failure), now);
@@ -141,6 +141,11 @@ public final class RunRepository {
 		this.jdbc.update(q("DELETE FROM #.timer WHERE run_id = ?"), runId);
 		this.jdbc.update(q("DELETE FROM #.activity WHERE run_id = ?"), runId);
 		this.jdbc.update(q("DELETE FROM #.inbox WHERE run_id = ?"), runId);
+		// updates still waiting for this run will never complete: tell their callers
+		this.jdbc.update(q("UPDATE #.dedup SET stage = 'COMPLETED', failure = ? WHERE run_id = ? AND kind = 'UPDATE'"
+				+ " AND stage IN ('ADMITTED', 'ACCEPTED')"), InternalJson.write(FailureInfo.application("WorkflowClosed",
+						"the run closed (" + status + ") before the update completed", true, null, null, null)),
+				runId);
 	}
 
 	/**
@@ -149,14 +154,20 @@ public final class RunRepository {
 	 * @return the owner node (may be {@code null}), or empty when the run is closed
 	 */
 	public Optional<Optional<UUID>> sendToInbox(UUID runId, String kind, String name, byte[] payload) {
+		return sendToInbox(runId, kind, name, payload, null);
+	}
+
+	/** Like {@link #sendToInbox(UUID, String, String, byte[])}, with an update id. */
+	public Optional<Optional<UUID>> sendToInbox(UUID runId, String kind, String name, byte[] payload,
+			String messageId) {
 		List<UUID> owner = this.jdbc.query(q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1"
 				+ " WHERE run_id = ? AND status = 'RUNNING' RETURNING owner_node"), (rs, n) -> Sql.uuid(rs, "owner_node"),
 				runId);
 		if (owner.isEmpty()) {
 			return Optional.empty();
 		}
-		this.jdbc.update(q("INSERT INTO #.inbox (run_id, kind, name, payload) VALUES (?, ?, ?, ?)"), runId, kind, name,
-				payload);
+		this.jdbc.update(q("INSERT INTO #.inbox (run_id, kind, name, payload, message_id) VALUES (?, ?, ?, ?, ?)"),
+				runId, kind, name, payload, messageId);
 		return Optional.of(Optional.ofNullable(owner.get(0)));
 	}
 

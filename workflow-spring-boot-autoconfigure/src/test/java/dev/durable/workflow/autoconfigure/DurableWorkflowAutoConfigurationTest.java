@@ -1,0 +1,159 @@
+package dev.durable.workflow.autoconfigure;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.autoconfigure.greeting.Greeter;
+import dev.durable.workflow.autoconfigure.greeting.GreetingConfiguration;
+import dev.durable.workflow.autoconfigure.greeting.GreetingWorkflow;
+import dev.durable.workflow.autoconfigure.transactional.TransactionalConfiguration;
+import dev.durable.workflow.autoconfigure.transactional.TransactionalWorkflow;
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.test.EmbeddedPostgresSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+
+/**
+ * Tests for {@link DurableWorkflowAutoConfiguration}, on a real (embedded) PostgreSQL; each test
+ * has its own schema.
+ */
+class DurableWorkflowAutoConfigurationTest {
+
+	private static final AtomicInteger SCHEMAS = new AtomicInteger();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
+		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withPropertyValues("durable.workflow.schema=" + newSchema(), "durable.workflow.worker.poll-interval=100ms");
+
+	private static String newSchema() {
+		return "autoconfig" + SCHEMAS.incrementAndGet() + "_" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+	}
+
+	@Test
+	void providesAStartedEngineAClientAndTheActivityBeans() {
+		this.runner.withUserConfiguration(GreetingConfiguration.class)
+			.withPropertyValues("durable.workflow.namespace=greetings", "durable.workflow.worker.max-cached-runs=7",
+					"durable.workflow.worker.task-queues=default,other", "durable.workflow.max-payload-size=1MB")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(WorkflowEngine.class)
+					.hasSingleBean(WorkflowClient.class)
+					.hasSingleBean(WorkflowEngineLifecycle.class)
+					.hasSingleBean(DurableWorkflowProperties.class)
+					.hasSingleBean(Greeter.class)
+					.doesNotHaveBean(GreetingWorkflow.class);
+				WorkflowEngine engine = context.getBean(WorkflowEngine.class);
+				assertThat(engine.isRunning()).isTrue();
+				assertThat(engine.internal().servedTypes()).containsExactly("greeting");
+				EngineConfig config = engine.internal().config();
+				assertThat(config.namespace()).isEqualTo("greetings");
+				assertThat(config.schema()).startsWith("autoconfig");
+				assertThat(config.maxCachedRuns()).isEqualTo(7);
+				assertThat(config.taskQueues()).containsExactlyInAnyOrder("default", "other");
+				assertThat(config.maxPayloadBytes()).isEqualTo(1024 * 1024);
+				assertThat(config.pollInterval()).isEqualTo(Duration.ofMillis(100));
+			});
+	}
+
+	@Test
+	void runsAWorkflowEndToEndThroughTheClient() {
+		this.runner.withUserConfiguration(GreetingConfiguration.class).run((context) -> {
+			WorkflowClient client = context.getBean(WorkflowClient.class);
+			WorkflowHandle<String> handle = client.start(GreetingWorkflow::run, "ada",
+					StartOptions.withId("greeting-" + UUID.randomUUID()));
+			assertThat(handle.result(Duration.ofSeconds(30))).isEqualTo("Hello ada! Bye ada!");
+			// the injected activities were the durable proxies: their calls are in the history
+			assertThat(handle.history()).extracting(HistoryEvent::type)
+				.contains("ACTIVITY_SCHEDULED", "TIMER_STARTED", "TIMER_FIRED", "WORKFLOW_COMPLETED");
+			Greeter greeter = context.getBean(Greeter.class);
+			assertThat(greeter.calls()).isEqualTo(1);
+			assertThat(greeter.client()).isSameAs(client);
+		});
+	}
+
+	@Test
+	void stopsTheEngineWhenTheContextCloses() {
+		this.runner.withUserConfiguration(GreetingConfiguration.class).run((context) -> {
+			WorkflowEngine engine = context.getBean(WorkflowEngine.class);
+			assertThat(engine.isRunning()).isTrue();
+			((ConfigurableApplicationContext) context.getSourceApplicationContext()).close();
+			assertThat(engine.isRunning()).isFalse();
+		});
+	}
+
+	@Test
+	void activityBeanOfTheApplicationIsNotRegisteredTwice() {
+		this.runner.withUserConfiguration(GreetingConfiguration.class)
+			.withBean("myGreeter", Greeter.class, () -> new Greeter(null))
+			.run((context) -> assertThat(context).hasSingleBean(Greeter.class).hasBean("myGreeter"));
+	}
+
+	@Test
+	void backsOffFromAnEngineOfTheApplication() {
+		WorkflowEngine own = WorkflowEngine.builder()
+			.dataSource(EmbeddedPostgresSupport.dataSource())
+			.schema(newSchema())
+			.build();
+		this.runner.withUserConfiguration(GreetingConfiguration.class)
+			.withBean("ownEngine", WorkflowEngine.class, () -> own)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(WorkflowEngine.class).hasBean("ownEngine");
+				assertThat(context.getBean(WorkflowEngine.class)).isSameAs(own);
+				// the lifecycle and the client are built on the application's engine
+				assertThat(own.isRunning()).isTrue();
+				assertThat(context).hasSingleBean(WorkflowClient.class);
+			});
+		own.shutdown();
+	}
+
+	@Test
+	void backsOffFromAClientOfTheApplication() {
+		WorkflowClient own = mock(WorkflowClient.class);
+		this.runner.withUserConfiguration(GreetingConfiguration.class)
+			.withBean("ownClient", WorkflowClient.class, () -> own)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(WorkflowClient.class);
+				assertThat(context.getBean(WorkflowClient.class)).isSameAs(own);
+				assertThat(context.getBean(Greeter.class).client()).isSameAs(own);
+			});
+	}
+
+	@Test
+	void rejectsATransactionalWorkflowAtStartup() {
+		this.runner.withUserConfiguration(TransactionalConfiguration.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).isInstanceOf(BeanCreationException.class)
+				.rootCause()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("@Transactional is not supported on workflow classes")
+				.hasMessageContaining("method run of " + TransactionalWorkflow.class.getName())
+				.hasMessageContaining("@Activity");
+		});
+	}
+
+	@Test
+	void needsADataSource() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
+			.withUserConfiguration(GreetingConfiguration.class)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(WorkflowEngine.class)
+				.doesNotHaveBean(WorkflowClient.class));
+	}
+
+}
