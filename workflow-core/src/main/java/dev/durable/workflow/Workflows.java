@@ -3,6 +3,7 @@ package dev.durable.workflow;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -102,6 +103,53 @@ public final class Workflows {
 	 */
 	public static int getVersion(String changeId, int minSupported, int maxSupported) {
 		return runner().getVersion(changeId, minSupported, maxSupported);
+	}
+
+	/**
+	 * Takes the oldest buffered signal of this name (signals without a handler queue FIFO per
+	 * name), waiting durably until one arrives.
+	 */
+	public static <T> T receive(String signalName, Class<T> type) {
+		return runner().<T>receive(signalName, type, null).orElse(null);
+	}
+
+	/** Like {@link #receive(String, Class)} for generic payload types. */
+	public static <T> T receive(String signalName, Type type) {
+		return runner().<T>receive(signalName, type, null).orElse(null);
+	}
+
+	/** Takes the oldest buffered signal of this name, waiting at most the timeout. */
+	public static <T> Optional<T> receive(String signalName, Class<T> type, Duration timeout) {
+		return runner().receive(signalName, type, timeout);
+	}
+
+	/** Like {@link #receive(String, Class, Duration)} for generic payload types. */
+	public static <T> Optional<T> receive(String signalName, Type type, Duration timeout) {
+		return runner().receive(signalName, type, timeout);
+	}
+
+	/**
+	 * A promise of the next buffered signal of this name, taken only when {@link Promise#get()}
+	 * is called: raced against a timer with {@link Promise#anyOf}, a losing signal stays buffered.
+	 */
+	public static <T> Promise<T> signalPromise(String signalName, Class<T> type) {
+		return runner().signalPromise(signalName, type);
+	}
+
+	/** Like {@link #signalPromise(String, Class)} for generic payload types. */
+	public static <T> Promise<T> signalPromise(String signalName, Type type) {
+		return runner().signalPromise(signalName, type);
+	}
+
+	/** A deterministic mutex for blocking handlers that share state. */
+	public static WorkflowLock newLock() {
+		runner();
+		return new dev.durable.workflow.internal.runtime.WorkflowLockImpl();
+	}
+
+	/** Whether every signal and update handler has finished; await it before returning. */
+	public static boolean allHandlersFinished() {
+		return runner().allHandlersFinished();
 	}
 
 	/** A scope canceled with its parent and on demand. Call {@link CancellationScope#run()}. */

@@ -30,6 +30,25 @@ public interface WorkflowClient {
 		return start(workflow, options).result();
 	}
 
+	/**
+	 * Signals the open run of the workflow id, or starts one and signals it, atomically. The
+	 * signal is delivered before the main method first runs.
+	 */
+	<W, A, R> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input, StartOptions options,
+			String signalName, Object signalPayload);
+
+	/** Signal-with-start by type name. */
+	WorkflowHandle<Object> signalWithStart(String workflowType, Object input, StartOptions options, String signalName,
+			Object signalPayload);
+
+	/**
+	 * Sends an update to the open run of the workflow id, or starts one and sends it, atomically
+	 * with the start; waits for the update's result. The options must say what to do with an open
+	 * run: idConflictPolicy USE_EXISTING or TERMINATE_EXISTING.
+	 */
+	<W, A, R, T> UpdateHandle<T> updateWithStart(Functions.Func1<W, A, R> workflow, A input, StartOptions options,
+			String updateName, Object updateArgument, Class<T> resultType, UpdateOptions updateOptions);
+
 	/** A handle that follows the latest run of the workflow id. */
 	WorkflowHandle<Object> handle(String workflowId);
 

@@ -18,9 +18,10 @@ import java.util.UUID;
  * @param taskFailure why its workflow task is failing (stuck run), or {@code null}
  * @param taskAttempts consecutive failed workflow task attempts
  * @param pendingActivities activities not yet finished
+ * @param unfinishedHandlers signal or update handlers still running when the run closed
  */
 public record WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
 		WorkflowStatus status, Instant startTime, Instant closeTime, int workflowTasks, String taskFailure,
-		int taskAttempts, List<PendingActivity> pendingActivities) {
+		int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers) {
 
 }

@@ -36,6 +36,54 @@ public interface WorkflowHandle<R> {
 	/** Completes with the result, or exceptionally with {@link WorkflowFailedException}. */
 	CompletableFuture<R> resultAsync();
 
+	/**
+	 * Sends a signal. It is stored before this returns; a signal to a closed run throws
+	 * {@link WorkflowClosedException}.
+	 */
+	void signal(String signalName, Object payload);
+
+	/**
+	 * Sends a signal with an idempotency key, scoped to the workflow id: a retried send with the
+	 * same key changes nothing, even after the first was consumed.
+	 */
+	void signal(String signalName, Object payload, String idempotencyKey);
+
+	/** Sends a signal to a handler named by method reference. */
+	<W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload);
+
+	/** Sends a signal with an idempotency key to a handler named by method reference. */
+	<W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload, String idempotencyKey);
+
+	/** Sends a signal without payload to a handler named by method reference. */
+	<W> void signal(Functions.Proc0<W> signalMethod);
+
+	/** Runs a query against the run's committed state; adds nothing to history. */
+	<W, T> T query(Functions.Func0<W, T> queryMethod);
+
+	/** Runs a query with an argument. */
+	<W, A, T> T query(Functions.Func1<W, A, T> queryMethod, A argument);
+
+	/** Runs a query by name. */
+	<T> T query(String queryName, Object argument, Class<T> resultType);
+
+	/** Sends an update and waits for its result. */
+	<W, A, T> T update(Functions.Func1<W, A, T> updateMethod, A argument);
+
+	/** Sends an update without argument and waits for its result. */
+	<W, T> T update(Functions.Func0<W, T> updateMethod);
+
+	/** Sends an update by name and waits for its result. */
+	<T> T update(String updateName, Object argument, Class<T> resultType);
+
+	/** Sends an update and waits for the stage the options name (ACCEPTED by default). */
+	<W, A, T> UpdateHandle<T> startUpdate(Functions.Func1<W, A, T> updateMethod, A argument, UpdateOptions options);
+
+	/** Sends an update by name and waits for the stage the options name. */
+	<T> UpdateHandle<T> startUpdate(String updateName, Object argument, Class<T> resultType, UpdateOptions options);
+
+	/** A handle to an update sent earlier, to fetch its outcome by id. */
+	<T> UpdateHandle<T> updateHandle(String updateId, Class<T> resultType);
+
 	/** Requests cancellation: the workflow sees {@code CanceledFailure} and may clean up. */
 	void cancel(String reason);
 

@@ -14,6 +14,10 @@ import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.client.Functions;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
+import dev.durable.workflow.client.UpdateHandle;
+import dev.durable.workflow.client.UpdateOptions;
+import dev.durable.workflow.client.UpdateStage;
+import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
@@ -56,14 +60,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	}
 
 	private <R> WorkflowHandle<R> startTyped(Serializable reference, Object input, StartOptions options) {
-		Method method = MethodReferences.resolve(reference);
-		if (!method.isAnnotationPresent(WorkflowRun.class)) {
-			throw new IllegalArgumentException(method + " is not a @WorkflowRun method");
-		}
-		WorkflowDefinition definition = this.engine.workflows().find(method.getDeclaringClass());
-		if (definition == null) {
-			definition = WorkflowDefinition.of(method.getDeclaringClass());
-		}
+		WorkflowDefinition definition = definitionOf(reference);
 		Started started = startRun(definition.typeName(), definition.inputType(), input, options);
 		return new WorkflowHandleImpl<>(this.engine, started.workflowId(), started.runId(), definition.resultType());
 	}
@@ -80,7 +77,22 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	private record Started(String workflowId, UUID runId) {
 	}
 
+	/**
+	 * A message sent with a start (signal-with-start, update-with-start).
+	 * @param kind SIGNAL or UPDATE
+	 * @param name handler name
+	 * @param payload encoded payload
+	 * @param messageId update id
+	 */
+	private record WithStart(String kind, String name, byte[] payload, String messageId) {
+	}
+
 	private Started startRun(String workflowType, Type inputType, Object input, StartOptions given) {
+		return startRun(workflowType, inputType, input, given, null);
+	}
+
+	private Started startRun(String workflowType, Type inputType, Object input, StartOptions given,
+			WithStart message) {
 		StartOptions options = (given != null) ? given : StartOptions.DEFAULT;
 		if (this.engine.workflows().find(workflowType) == null && !this.engine.nodes().anyServes(workflowType)) {
 			throw new UnknownWorkflowTypeException("Unknown workflow type '" + workflowType
@@ -102,7 +114,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				local ? this.engine.nodeId() : null, payload, options.requestId(), now, wakeAt);
 		StartDecision decision;
 		try {
-			decision = this.engine.tx().execute((status) -> decide(run, options, now));
+			decision = this.engine.tx().execute((status) -> decide(run, options, now, message));
 		}
 		catch (DuplicateKeyException ex) {
 			// another start of the same id committed first
@@ -118,18 +130,27 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			this.engine.wake(decision.terminated().runId(), decision.terminated().owner());
 		}
 		if (decision.created() && local) {
-			this.engine.adoptStarted(run.runId(), wakeAt);
+			// a message sent with the start skips the start delay
+			this.engine.adoptStarted(run.runId(), (message != null) ? null : wakeAt);
 		}
-		else if (decision.created() && wakeAt == null) {
+		else if (decision.created() && (wakeAt == null || message != null)) {
 			this.engine.wake(run.runId(), null);
+		}
+		else if (!decision.created() && decision.messaged() != null) {
+			this.engine.wake(decision.runId(), decision.messaged().owner());
 		}
 		return new Started(workflowId, decision.runId());
 	}
 
-	private record StartDecision(UUID runId, boolean created, RunRow terminated) {
+	private record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged) {
+
+		StartDecision(UUID runId, boolean created, RunRow terminated) {
+			this(runId, created, terminated, null);
+		}
+
 	}
 
-	private StartDecision decide(NewRun run, StartOptions options, Instant now) {
+	private StartDecision decide(NewRun run, StartOptions options, Instant now, WithStart message) {
 		String namespace = run.namespace();
 		String workflowId = run.workflowId();
 		if (options.requestId() != null) {
@@ -147,8 +168,13 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				this.engine.runs().terminate(existing, "terminated by a new start of workflow id " + workflowId, now);
 				terminated = open.get();
 			}
-			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING) {
-				return new StartDecision(existing, false, null);
+			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING
+					|| (message != null && "SIGNAL".equals(message.kind()))) {
+				// signal-with-start signals the open run whatever the conflict policy
+				if (message != null) {
+					send(open.get(), message);
+				}
+				return new StartDecision(existing, false, null, open.get());
 			}
 			else {
 				throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' is already running (run "
@@ -173,7 +199,74 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			}
 		}
 		this.engine.runs().insert(run);
+		if (message != null) {
+			send(new RunRow(run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(),
+					"RUNNING", run.owner(), 0, 0, 0, false, null, 0, null, now, null, 0), message);
+		}
 		return new StartDecision(run.runId(), true, terminated);
+	}
+
+	private void send(RunRow row, WithStart message) {
+		if ("UPDATE".equals(message.kind())
+				&& !this.engine.dedup().admitUpdate(row.namespace(), row.workflowId(), message.messageId(), row.runId())) {
+			return; // a retried update id
+		}
+		this.engine.runs().sendToInbox(row.runId(), message.kind(), message.name(), message.payload(),
+				message.messageId());
+	}
+
+	@Override
+	public <W, A, R> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input,
+			StartOptions options, String signalName, Object signalPayload) {
+		WorkflowDefinition definition = definitionOf(workflow);
+		byte[] payload = new MessageClient(this.engine).encode(definition.typeName(), Kind.SIGNAL, signalName,
+				signalPayload, false);
+		Started started = startRun(definition.typeName(), definition.inputType(), input, options,
+				new WithStart("SIGNAL", signalName, payload, null));
+		return new WorkflowHandleImpl<>(this.engine, started.workflowId(), started.runId(), definition.resultType());
+	}
+
+	@Override
+	public WorkflowHandle<Object> signalWithStart(String workflowType, Object input, StartOptions options,
+			String signalName, Object signalPayload) {
+		WorkflowDefinition definition = this.engine.workflows().find(workflowType);
+		byte[] payload = new MessageClient(this.engine).encode(workflowType, Kind.SIGNAL, signalName, signalPayload,
+				false);
+		Started started = startRun(workflowType, (definition != null) ? definition.inputType() : Object.class, input,
+				options, new WithStart("SIGNAL", signalName, payload, null));
+		return new WorkflowHandleImpl<>(this.engine, started.workflowId(), started.runId(),
+				(definition != null) ? definition.resultType() : Object.class);
+	}
+
+	@Override
+	public <W, A, R, T> UpdateHandle<T> updateWithStart(Functions.Func1<W, A, R> workflow, A input,
+			StartOptions options, String updateName, Object updateArgument, Class<T> resultType,
+			UpdateOptions updateOptions) {
+		if (options == null || options.idConflictPolicy() == WorkflowIdConflictPolicy.FAIL) {
+			throw new IllegalArgumentException("Update-with-start needs idConflictPolicy USE_EXISTING or"
+					+ " TERMINATE_EXISTING: say what happens when the workflow is already running");
+		}
+		WorkflowDefinition definition = definitionOf(workflow);
+		byte[] payload = new MessageClient(this.engine).encode(definition.typeName(), Kind.UPDATE, updateName,
+				updateArgument, true);
+		UpdateOptions effective = (updateOptions != null) ? updateOptions
+				: UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED);
+		String updateId = (effective.updateId() != null) ? effective.updateId() : UUID.randomUUID().toString();
+		Started started = startRun(definition.typeName(), definition.inputType(), input, options,
+				new WithStart("UPDATE", updateName, payload, updateId));
+		UpdateHandleImpl<T> handle = new MessageClient(this.engine).updateHandle(started.workflowId(), updateId,
+				resultType);
+		handle.waitFor(effective.waitForStage(), null);
+		return handle;
+	}
+
+	private WorkflowDefinition definitionOf(java.io.Serializable reference) {
+		Method method = MethodReferences.resolve(reference);
+		if (!method.isAnnotationPresent(WorkflowRun.class)) {
+			throw new IllegalArgumentException(method + " is not a @WorkflowRun method");
+		}
+		WorkflowDefinition definition = this.engine.workflows().find(method.getDeclaringClass());
+		return (definition != null) ? definition : WorkflowDefinition.of(method.getDeclaringClass());
 	}
 
 	static void checkWorkflowId(String workflowId) {

@@ -11,7 +11,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.durable.workflow.client.Functions;
 import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.UpdateHandle;
+import dev.durable.workflow.client.UpdateOptions;
+import dev.durable.workflow.client.UpdateStage;
+import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
 import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.client.WorkflowDescription;
@@ -126,6 +131,101 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 		return CompletableFuture.supplyAsync(this::result, (task) -> Thread.ofVirtual().start(task));
 	}
 
+	private MessageClient messages() {
+		return new MessageClient(this.engine);
+	}
+
+	@Override
+	public void signal(String signalName, Object payload) {
+		signal(signalName, payload, null);
+	}
+
+	@Override
+	public void signal(String signalName, Object payload, String idempotencyKey) {
+		messages().signal(row(), signalName, payload, idempotencyKey);
+	}
+
+	@Override
+	public <W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload) {
+		signal(MessageClient.handlerName(signalMethod, Kind.SIGNAL), payload, null);
+	}
+
+	@Override
+	public <W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload, String idempotencyKey) {
+		signal(MessageClient.handlerName(signalMethod, Kind.SIGNAL), payload, idempotencyKey);
+	}
+
+	@Override
+	public <W> void signal(Functions.Proc0<W> signalMethod) {
+		signal(MessageClient.handlerName(signalMethod, Kind.SIGNAL), null, null);
+	}
+
+	@Override
+	public <W, T> T query(Functions.Func0<W, T> queryMethod) {
+		return query(MessageClient.handlerName(queryMethod, Kind.QUERY), null, returnType(queryMethod));
+	}
+
+	@Override
+	public <W, A, T> T query(Functions.Func1<W, A, T> queryMethod, A argument) {
+		return query(MessageClient.handlerName(queryMethod, Kind.QUERY), argument, returnType(queryMethod));
+	}
+
+	@Override
+	public <T> T query(String queryName, Object argument, Class<T> resultType) {
+		return resultType.cast(query(queryName, argument, (Type) resultType));
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> T query(String queryName, Object argument, Type resultType) {
+		byte[] result = messages().query(row(), queryName, argument);
+		return (T) this.engine.payloads().decode(result, resultType, "the result of query " + queryName);
+	}
+
+	private static Type returnType(java.io.Serializable reference) {
+		return MethodReferences.resolve(reference).getGenericReturnType();
+	}
+
+	@Override
+	public <W, A, T> T update(Functions.Func1<W, A, T> updateMethod, A argument) {
+		return this.<W, A, T>startUpdate(updateMethod, argument, UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED))
+			.result();
+	}
+
+	@Override
+	public <W, T> T update(Functions.Func0<W, T> updateMethod) {
+		return this.<T>startUpdate(MessageClient.handlerName(updateMethod, Kind.UPDATE), null,
+				returnType(updateMethod), UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED)).result();
+	}
+
+	@Override
+	public <T> T update(String updateName, Object argument, Class<T> resultType) {
+		return startUpdate(updateName, argument, resultType, UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED))
+			.result();
+	}
+
+	@Override
+	public <W, A, T> UpdateHandle<T> startUpdate(Functions.Func1<W, A, T> updateMethod, A argument,
+			UpdateOptions options) {
+		return startUpdate(MessageClient.handlerName(updateMethod, Kind.UPDATE), argument, returnType(updateMethod),
+				options);
+	}
+
+	@Override
+	public <T> UpdateHandle<T> startUpdate(String updateName, Object argument, Class<T> resultType,
+			UpdateOptions options) {
+		return startUpdate(updateName, argument, (Type) resultType, options);
+	}
+
+	private <T> UpdateHandle<T> startUpdate(String updateName, Object argument, Type resultType, UpdateOptions options) {
+		return messages().startUpdate(row(), updateName, argument, resultType,
+				(options != null) ? options : UpdateOptions.defaults());
+	}
+
+	@Override
+	public <T> UpdateHandle<T> updateHandle(String updateId, Class<T> resultType) {
+		return messages().updateHandle(this.workflowId, updateId, resultType);
+	}
+
 	@Override
 	public void cancel(String reason) {
 		RunRow row = row();
@@ -167,7 +267,7 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 			.toList() : List.of();
 		return new WorkflowDescription(row.workflowId(), row.runId(), row.workflowType(), row.taskQueue(),
 				WorkflowStatus.valueOf(row.status()), row.createdAt(), row.closedAt(), row.historySeq(),
-				row.taskFailure(), row.taskAttempt(), pending);
+				row.taskFailure(), row.taskAttempt(), pending, row.unfinishedHandlers());
 	}
 
 	@Override

@@ -446,6 +446,14 @@ public final class WorkflowRunner {
 		return version;
 	}
 
+	public <T> java.util.Optional<T> receive(String signalName, Type type, Duration timeout) {
+		return this.messages.receive(signalName, type, timeout);
+	}
+
+	public <T> Promise<T> signalPromise(String signalName, Type type) {
+		return this.messages.signalPromise(signalName, type);
+	}
+
 	public <T> Promise<T> async(Supplier<T> body) {
 		checkOpen();
 		Coroutine parent = WorkflowThread.coroutine();

@@ -19,7 +19,7 @@ public final class RunRepository {
 
 	private static final String COLUMNS = "run_id, namespace, workflow_id, workflow_type, task_queue, status, owner_node,"
 			+ " epoch, history_seq, inbox_seq, pending_input, next_wake_at, task_attempt, task_failure, created_at,"
-			+ " closed_at";
+			+ " closed_at, unfinished_handlers";
 
 	private static final RowMapper<RunRow> ROW = RunRepository::mapRow;
 
@@ -41,7 +41,8 @@ public final class RunRepository {
 				rs.getString("workflow_type"), rs.getString("task_queue"), rs.getString("status"),
 				Sql.uuid(rs, "owner_node"), rs.getLong("epoch"), rs.getInt("history_seq"), rs.getLong("inbox_seq"),
 				rs.getBoolean("pending_input"), Sql.instant(rs, "next_wake_at"), rs.getInt("task_attempt"),
-				rs.getString("task_failure"), Sql.instant(rs, "created_at"), Sql.instant(rs, "closed_at"));
+				rs.getString("task_failure"), Sql.instant(rs, "created_at"), Sql.instant(rs, "closed_at"),
+				rs.getInt("unfinished_handlers"));
 	}
 
 	public Optional<RunRow> find(UUID runId) {

@@ -22,10 +22,11 @@ import java.util.UUID;
  * @param taskFailure the last workflow task failure
  * @param createdAt creation time
  * @param closedAt close time
+ * @param unfinishedHandlers handlers still running when the run closed
  */
 public record RunRow(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
 		String status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput, Instant nextWakeAt,
-		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt) {
+		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt, int unfinishedHandlers) {
 
 	public boolean isOpen() {
 		return "RUNNING".equals(this.status);

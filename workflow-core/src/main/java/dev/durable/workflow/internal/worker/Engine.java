@@ -80,6 +80,8 @@ public final class Engine {
 
 	private final NodeRepository nodes;
 
+	private final dev.durable.workflow.internal.store.DedupRepository dedup;
+
 	private final TransactionTemplate tx;
 
 	private final ResultWaiters waiters = new ResultWaiters();
@@ -101,6 +103,8 @@ public final class Engine {
 	private WorkflowTaskExecutor executor;
 
 	private ActivityExecutor activityExecutor;
+
+	private QueryExecutor queries;
 
 	private Thread pollThread;
 
@@ -126,6 +130,7 @@ public final class Engine {
 		this.tasks = new TaskRepository(jdbc, this.runs, config.schema());
 		this.activities = new ActivityRepository(jdbc, config.schema());
 		this.nodes = new NodeRepository(jdbc, config.schema());
+		this.dedup = new dev.durable.workflow.internal.store.DedupRepository(jdbc, config.schema());
 		this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.factory = (factory != null) ? factory : this::instantiate;
 	}
@@ -146,6 +151,8 @@ public final class Engine {
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver);
 		this.executor.setActivityExecutor(this.activityExecutor);
+		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
+				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());
 		if (this.config.workerEnabled()) {
 			register();
@@ -257,6 +264,20 @@ public final class Engine {
 		this.executor.evictIdle();
 	}
 
+	/**
+	 * Answers a query from the run's committed state, on this node.
+	 * @throws dev.durable.workflow.client.QueryFailedException when the handler fails or blocks
+	 * @throws dev.durable.workflow.client.UnknownHandlerException when there is no such query
+	 */
+	public byte[] query(RunRow row, String name, byte[] argument) {
+		QueryExecutor executor = this.queries;
+		if (executor == null) {
+			executor = new QueryExecutor(Map.of(), this.tasks, this.workflows, this.factory, this.payloads,
+					this.config);
+		}
+		return executor.query(row, name, argument);
+	}
+
 	/** Runs the first task of a run this node just started: at once, or at its delayed start. */
 	public void adoptStarted(UUID runId, Instant at) {
 		if (at == null) {
@@ -307,6 +328,7 @@ public final class Engine {
 		}
 		this.wake.close();
 		this.wakeups.close();
+		this.queries.clear();
 		this.taskPool.shutdown();
 		try {
 			this.taskPool.awaitTermination(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
@@ -428,6 +450,10 @@ public final class Engine {
 
 	public ActivityRepository activities() {
 		return this.activities;
+	}
+
+	public dev.durable.workflow.internal.store.DedupRepository dedup() {
+		return this.dedup;
 	}
 
 	public NodeRepository nodes() {

@@ -10,6 +10,11 @@ public final class ResultWaiters {
 
 	private final Map<Object, CompletableFuture<Void>> waiters = new ConcurrentHashMap<>();
 
+	/** The key under which waiters of an update wait. */
+	public static String updateKey(String workflowId, String updateId) {
+		return "update:" + workflowId + "/" + updateId;
+	}
+
 	public CompletableFuture<Void> future(Object runId) {
 		return this.waiters.computeIfAbsent(runId, (id) -> new CompletableFuture<>());
 	}

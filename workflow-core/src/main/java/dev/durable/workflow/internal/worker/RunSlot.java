@@ -35,6 +35,9 @@ final class RunSlot {
 
 	final Map<Long, ActivityAttempt> inflight = new ConcurrentHashMap<>();
 
+	/** Held while a task runs, so a query against the cached instance sees committed state. */
+	final java.util.concurrent.locks.ReentrantLock taskLock = new java.util.concurrent.locks.ReentrantLock();
+
 	private final Deque<Event> mailbox = new ArrayDeque<>();
 
 	private boolean scheduled;

@@ -149,6 +149,7 @@ final class WorkflowTaskExecutor {
 
 	private void runSlot(RunSlot slot) {
 		slot.beginRun();
+		slot.taskLock.lock();
 		try {
 			if (!slot.dead) {
 				runTask(slot);
@@ -163,6 +164,7 @@ final class WorkflowTaskExecutor {
 				.execute(() -> schedule(slot));
 		}
 		finally {
+			slot.taskLock.unlock();
 			MDC.clear();
 			slot.lastUsed = this.clock.instant();
 			if (slot.endRun()) {
@@ -284,7 +286,8 @@ final class WorkflowTaskExecutor {
 		}
 		afterCommit(slot, row.workflowId(), runner, commit.newActivities());
 		commit.removedActivities().forEach((seq) -> this.activityExecutor.cancel(slot, seq));
-		commit.updates().forEach((update) -> this.waiters.closed(update.updateId()));
+		commit.updates()
+			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
 		if (commit.closes()) {
 			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
 			drop(slot);

@@ -1,0 +1,141 @@
+package dev.durable.workflow.internal.client;
+
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.durable.workflow.client.UnknownHandlerException;
+import dev.durable.workflow.client.UpdateHandle;
+import dev.durable.workflow.client.UpdateStage;
+import dev.durable.workflow.client.WorkflowHandle.WorkflowTimeoutException;
+import dev.durable.workflow.client.WorkflowNotFoundException;
+import dev.durable.workflow.client.WorkflowUpdateFailedException;
+import dev.durable.workflow.client.WorkflowUpdateRejectedException;
+import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.store.DedupRepository.UpdateRecord;
+import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.worker.ResultWaiters;
+
+/** An update by workflow id and update id; its outcome is read from the dedup record. */
+final class UpdateHandleImpl<T> implements UpdateHandle<T> {
+
+	private static final long RECHECK_MILLIS = 500;
+
+	private final Engine engine;
+
+	private final String workflowId;
+
+	private final String updateId;
+
+	private final Type resultType;
+
+	UpdateHandleImpl(Engine engine, String workflowId, String updateId, Type resultType) {
+		this.engine = engine;
+		this.workflowId = workflowId;
+		this.updateId = updateId;
+		this.resultType = resultType;
+	}
+
+	@Override
+	public String workflowId() {
+		return this.workflowId;
+	}
+
+	@Override
+	public String updateId() {
+		return this.updateId;
+	}
+
+	private UpdateRecord record() {
+		return this.engine.dedup()
+			.findUpdate(this.engine.config().namespace(), this.workflowId, this.updateId)
+			.orElseThrow(() -> new WorkflowNotFoundException(
+					"No update '" + this.updateId + "' was sent to workflow " + this.workflowId));
+	}
+
+	@Override
+	public UpdateStage stage() {
+		return stageOf(record());
+	}
+
+	private static UpdateStage stageOf(UpdateRecord record) {
+		return switch (record.stage()) {
+			case "ADMITTED" -> UpdateStage.ADMITTED;
+			case "ACCEPTED" -> UpdateStage.ACCEPTED;
+			default -> UpdateStage.COMPLETED;
+		};
+	}
+
+	/** Waits until the update reached the stage (or completed); throws a rejection at once. */
+	void waitFor(UpdateStage stage, Duration timeout) {
+		UpdateRecord record = await((r) -> stageOf(r).compareTo(stage) >= 0, timeout);
+		if ("REJECTED".equals(record.stage())) {
+			throw rejected(record);
+		}
+	}
+
+	@Override
+	public T result() {
+		return result(null);
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public T result(Duration timeout) {
+		UpdateRecord record = await((r) -> stageOf(r) == UpdateStage.COMPLETED, timeout);
+		if ("REJECTED".equals(record.stage())) {
+			throw rejected(record);
+		}
+		if (record.failure() != null) {
+			Throwable cause = Failures.toException(record.failure(), this.engine.payloads().converter());
+			throw new WorkflowUpdateFailedException("Update '" + this.updateId + "' of workflow " + this.workflowId
+					+ " failed: " + cause.getMessage(), cause);
+		}
+		return (T) this.engine.payloads()
+			.decode(record.result(), this.resultType, "the result of update " + this.updateId);
+	}
+
+	private RuntimeException rejected(UpdateRecord record) {
+		Throwable cause = Failures.toException(record.failure(), this.engine.payloads().converter());
+		if ("UnknownUpdate".equals(record.failure().type())) {
+			return new UnknownHandlerException(record.failure().message(), cause);
+		}
+		return new WorkflowUpdateRejectedException("Update '" + this.updateId + "' of workflow " + this.workflowId
+				+ " was rejected: " + record.failure().message(), cause);
+	}
+
+	private UpdateRecord await(java.util.function.Predicate<UpdateRecord> done, Duration timeout) {
+		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
+		String key = ResultWaiters.updateKey(this.workflowId, this.updateId);
+		while (true) {
+			CompletableFuture<Void> progressed = this.engine.waiters().future(key);
+			UpdateRecord record = record();
+			if (done.test(record)) {
+				this.engine.waiters().forget(key, progressed);
+				return record;
+			}
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				throw new WorkflowTimeoutException("Update '" + this.updateId + "' of workflow " + this.workflowId
+						+ " is still at stage " + record.stage() + " after " + timeout, new TimeoutException());
+			}
+			try {
+				progressed.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, RECHECK_MILLIS), TimeUnit.MILLISECONDS);
+			}
+			catch (TimeoutException ex) {
+				// re-read: another node may have progressed it
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new WorkflowTimeoutException("Interrupted while waiting for update " + this.updateId, null);
+			}
+			catch (ExecutionException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,168 @@
+package dev.durable.workflow.internal.worker;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import dev.durable.workflow.client.QueryFailedException;
+import dev.durable.workflow.client.UnknownHandlerException;
+import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.runtime.RunIdentity;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.TaskRepository;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * Answers queries from committed state: against the live cached instance when this node owns the
+ * run and no task is running, otherwise by a read-only replay of the stored history on this node
+ * (kept in a small cache keyed by run and history length). No node calls another.
+ */
+final class QueryExecutor {
+
+	private static final int REPLAY_CACHE_SIZE = 32;
+
+	private record Replayed(int historySeq, WorkflowRunner runner) {
+	}
+
+	private final Map<UUID, RunSlot> slots;
+
+	private final TaskRepository tasks;
+
+	private final WorkflowRegistry workflows;
+
+	private final Function<Class<?>, Object> factory;
+
+	private final Payloads payloads;
+
+	private final EngineConfig config;
+
+	private final Map<UUID, Replayed> replayed = new LinkedHashMap<>(16, 0.75f, true) {
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<UUID, Replayed> eldest) {
+			if (size() > REPLAY_CACHE_SIZE) {
+				eldest.getValue().runner().destroy();
+				return true;
+			}
+			return false;
+		}
+	};
+
+	QueryExecutor(Map<UUID, RunSlot> slots, TaskRepository tasks, WorkflowRegistry workflows,
+			Function<Class<?>, Object> factory, Payloads payloads, EngineConfig config) {
+		this.slots = slots;
+		this.tasks = tasks;
+		this.workflows = workflows;
+		this.factory = factory;
+		this.payloads = payloads;
+		this.config = config;
+	}
+
+	byte[] query(RunRow row, String name, byte[] argument) {
+		Optional<byte[]> live = queryLive(row, name, argument);
+		if (live.isPresent()) {
+			return live.get();
+		}
+		WorkflowRunner runner = replayedRunner(row);
+		synchronized (runner) {
+			return run(runner, name, argument);
+		}
+	}
+
+	private Optional<byte[]> queryLive(RunRow row, String name, byte[] argument) {
+		RunSlot slot = this.slots.get(row.runId());
+		if (slot == null || slot.dead) {
+			return Optional.empty();
+		}
+		try {
+			if (!slot.taskLock.tryLock(200, TimeUnit.MILLISECONDS)) {
+				return Optional.empty();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Optional.empty();
+		}
+		try {
+			WorkflowRunner runner = slot.runner;
+			if (runner == null || slot.dead || runner.historySeq() != row.historySeq()) {
+				return Optional.empty();
+			}
+			return Optional.of(run(runner, name, argument));
+		}
+		finally {
+			slot.taskLock.unlock();
+		}
+	}
+
+	private WorkflowRunner replayedRunner(RunRow row) {
+		synchronized (this.replayed) {
+			Replayed cached = this.replayed.get(row.runId());
+			if (cached != null && cached.historySeq() == row.historySeq()) {
+				return cached.runner();
+			}
+		}
+		WorkflowDefinition definition = this.workflows.find(row.workflowType());
+		if (definition == null) {
+			throw new QueryFailedException("Workflow type '" + row.workflowType()
+					+ "' is not registered on this node, so it cannot answer queries");
+		}
+		WorkflowRunner runner = new WorkflowRunner(
+				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
+				definition, this.factory, this.payloads, this.config.taskTimeout());
+		try {
+			for (TaskRecord record : this.tasks.history(row.runId())) {
+				if (record.events().stream().anyMatch((e) -> e.type() == EventType.WORKFLOW_TERMINATED)) {
+					break;
+				}
+				runner.replay(record);
+			}
+		}
+		catch (RuntimeException ex) {
+			runner.destroy();
+			throw new QueryFailedException("Cannot replay run " + row.runId() + " to answer the query: "
+					+ ex.getMessage(), ex);
+		}
+		synchronized (this.replayed) {
+			Replayed previous = this.replayed.put(row.runId(), new Replayed(row.historySeq(), runner));
+			if (previous != null && previous.runner() != runner) {
+				previous.runner().destroy();
+			}
+		}
+		return runner;
+	}
+
+	private byte[] run(WorkflowRunner runner, String name, byte[] argument) {
+		try {
+			return runner.query(name, argument);
+		}
+		catch (InvocationTargetException ex) {
+			Throwable cause = ex.getTargetException();
+			throw new QueryFailedException("Query '" + name + "' failed: " + cause, cause);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new UnknownHandlerException(ex.getMessage(), ex);
+		}
+		catch (IllegalStateException ex) {
+			throw new QueryFailedException("Query '" + name + "' failed: " + ex.getMessage(), ex);
+		}
+		catch (RuntimeException ex) {
+			throw new QueryFailedException("Query '" + name + "' failed: " + ex, ex);
+		}
+	}
+
+	void clear() {
+		synchronized (this.replayed) {
+			this.replayed.values().forEach((r) -> r.runner().destroy());
+			this.replayed.clear();
+		}
+	}
+
+}
