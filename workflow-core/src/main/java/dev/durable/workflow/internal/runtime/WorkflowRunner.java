@@ -5,7 +5,6 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -57,7 +56,7 @@ public final class WorkflowRunner {
 
 	private final ActivityStates activities;
 
-	private final Map<String, Integer> versions = new HashMap<>();
+	private final MarkerStates markers;
 
 	private final Random random;
 
@@ -86,6 +85,7 @@ public final class WorkflowRunner {
 		this.timers = new TimerStates(this.commands);
 		this.activities = new ActivityStates(this.commands, payloads);
 		this.messages = new MessageStates(this, definition.handlers(), payloads);
+		this.markers = new MarkerStates(this.commands, payloads, identity.runId());
 		UUID runId = identity.runId();
 		this.random = new Random(runId.getMostSignificantBits() ^ runId.getLeastSignificantBits());
 	}
@@ -246,35 +246,9 @@ public final class WorkflowRunner {
 		spawn("main", this.rootScope, () -> runMain(created, args));
 	}
 
-	/**
-	 * Runs code that must not block or issue commands (init, update validators, queries) on the
-	 * calling thread, bound to this run.
-	 */
+	/** Runs code that must not block or issue commands (init, update validators, queries). */
 	<T> T inReadOnlyMode(ReadOnlyCall<T> call) throws InvocationTargetException {
-		boolean bound = WorkflowThread.isWorkflowThread();
-		if (!bound) {
-			WorkflowThread.bind(this, null);
-		}
-		this.commands.setReadOnly(true);
-		try {
-			return call.call();
-		}
-		catch (IllegalAccessException ex) {
-			throw new IllegalStateException(ex);
-		}
-		finally {
-			this.commands.setReadOnly(false);
-			if (!bound) {
-				WorkflowThread.unbind();
-			}
-		}
-	}
-
-	@FunctionalInterface
-	interface ReadOnlyCall<T> {
-
-		T call() throws InvocationTargetException, IllegalAccessException;
-
+		return ReadOnlyCall.run(this, this.commands, call);
 	}
 
 	/**
@@ -408,42 +382,11 @@ public final class WorkflowRunner {
 
 	public <T> T sideEffect(Type type, Supplier<T> supplier) {
 		checkOpen();
-		long seq = this.nextSeq++;
-		byte[] encoded = null;
-		if (!this.commands.isReplaying()) {
-			encoded = this.payloads.encode(supplier.get(), type, "a side effect value");
-		}
-		Event recorded = emit(Event.sideEffect(seq, encoded));
-		@SuppressWarnings("unchecked")
-		T value = (T) this.payloads.decode(recorded.payload(), type, "a side effect value");
-		return value;
+		return this.markers.sideEffect(this.nextSeq++, type, supplier);
 	}
 
 	public int getVersion(String changeId, int minSupported, int maxSupported) {
-		Integer version = this.versions.get(changeId);
-		if (version == null) {
-			if (this.commands.isReplaying()) {
-				Event next = this.commands.peekExpected();
-				if (next != null && next.type() == EventType.VERSION_MARKER && changeId.equals(next.name())) {
-					version = next.version();
-					this.commands.acceptExpected();
-				}
-				else {
-					version = DEFAULT_VERSION;
-				}
-			}
-			else {
-				version = maxSupported;
-				emit(Event.versionMarker(changeId, maxSupported));
-			}
-			this.versions.put(changeId, version);
-		}
-		if (version < minSupported || version > maxSupported) {
-			throw this.commands.failTask(new NonDeterministicWorkflowException("Version " + version + " of change '" + changeId
-					+ "' recorded in run " + this.identity.runId() + " is outside the supported range ["
-					+ minSupported + ", " + maxSupported + "]"));
-		}
-		return version;
+		return this.markers.getVersion(changeId, minSupported, maxSupported);
 	}
 
 	public <T> java.util.Optional<T> receive(String signalName, Type type, Duration timeout) {
