@@ -9,6 +9,7 @@ import java.util.Map;
 import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
@@ -35,7 +36,12 @@ final class HistoryEvents {
 		Map<String, Object> attributes = new LinkedHashMap<>();
 		put(attributes, "seq", event.seq());
 		put(attributes, "name", event.name());
-		if (event.payload() != null) {
+		put(attributes, "updateId", event.messageId());
+		if (event.payload() != null && event.type() == EventType.ACTIVITY_SCHEDULED) {
+			attributes.put("arguments",
+					InternalJson.unpack(event.payload()).stream().map((p) -> readable(p, converter)).toList());
+		}
+		else if (event.payload() != null) {
 			attributes.put("payload", readable(event.payload(), converter));
 		}
 		if (event.failure() != null) {
@@ -57,6 +63,9 @@ final class HistoryEvents {
 	}
 
 	private static Object readable(byte[] payload, PayloadConverter converter) {
+		if (payload == null) {
+			return null;
+		}
 		if (converter instanceof JsonPayloadConverter) {
 			try {
 				return InternalJson.MAPPER.readValue(payload, Object.class);

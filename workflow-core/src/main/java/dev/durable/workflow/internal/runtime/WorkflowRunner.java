@@ -72,6 +72,8 @@ public final class WorkflowRunner {
 
 	private Object instance;
 
+	private int unfinishedHandlers;
+
 	private final MessageStates messages;
 
 	public WorkflowRunner(RunIdentity identity, WorkflowDefinition definition, Function<Class<?>, Object> factory,
@@ -138,7 +140,7 @@ public final class WorkflowRunner {
 		}
 		this.eventCount += accepted.size() + this.commands.producedCount();
 		return new TaskResult(accepted, this.commands.produced(), this.messages.outcomes(),
-				isClosed() ? (int) this.scheduler.count(Coroutine::isHandler) : 0);
+				isClosed() ? this.unfinishedHandlers : 0);
 	}
 
 	private boolean applyInput(Event input) {
@@ -209,6 +211,7 @@ public final class WorkflowRunner {
 					: new WorkflowTaskFailedException(failure.getMessage(), failure);
 		}
 		if (this.commands.closeEvent() != null) {
+			this.unfinishedHandlers = (int) this.scheduler.count(Coroutine::isHandler);
 			this.scheduler.destroyAll();
 		}
 	}

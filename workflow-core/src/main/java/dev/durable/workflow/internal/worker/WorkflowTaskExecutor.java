@@ -143,7 +143,16 @@ final class WorkflowTaskExecutor {
 
 	void schedule(RunSlot slot) {
 		if (!slot.dead && slot.markScheduled()) {
+			submit(slot);
+		}
+	}
+
+	private void submit(RunSlot slot) {
+		try {
 			this.pool.execute(() -> runSlot(slot));
+		}
+		catch (java.util.concurrent.RejectedExecutionException ex) {
+			// the engine is shutting down: the run is released and picked up again elsewhere
 		}
 	}
 
@@ -168,7 +177,7 @@ final class WorkflowTaskExecutor {
 			MDC.clear();
 			slot.lastUsed = this.clock.instant();
 			if (slot.endRun()) {
-				this.pool.execute(() -> runSlot(slot));
+				submit(slot);
 			}
 		}
 	}
