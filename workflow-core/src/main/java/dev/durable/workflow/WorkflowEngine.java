@@ -132,6 +132,8 @@ public final class WorkflowEngine implements AutoCloseable {
 
 		private EngineHooks hooks = EngineHooks.NONE;
 
+		private EngineConfig.HistoryLimits historyLimits = EngineConfig.HistoryLimits.DEFAULT;
+
 		private Builder() {
 		}
 
@@ -255,6 +257,16 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * History thresholds: past {@code suggestEvents} events or {@code suggestBytes} bytes
+		 * {@code Workflows.info().continueAsNewSuggested()} turns true; past {@code maxEvents} or
+		 * {@code maxBytes} the run is terminated. Defaults: 4,096 / 4 MB and 51,200 / 50 MB.
+		 */
+		public Builder historyLimits(long suggestEvents, long suggestBytes, long maxEvents, long maxBytes) {
+			this.historyLimits = new EngineConfig.HistoryLimits(suggestEvents, suggestBytes, maxEvents, maxBytes);
+			return this;
+		}
+
 		/** Test seams; internal. */
 		public Builder hooks(EngineHooks hooks) {
 			this.hooks = hooks;
@@ -274,7 +286,7 @@ public final class WorkflowEngine implements AutoCloseable {
 			EngineConfig config = new EngineConfig(this.namespace, this.schema, this.worker, Set.copyOf(this.taskQueues),
 					this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
 					this.heartbeatInterval, this.deadAfter, this.taskTimeout, this.maxPayloadBytes,
-					this.shutdownTimeout, this.buildId);
+					this.shutdownTimeout, this.buildId, this.historyLimits);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: new JsonPayloadConverter();
 			return new WorkflowEngine(new Engine(config, this.dataSource, this.clock, workflowRegistry,

@@ -152,6 +152,16 @@ public final class Workflows {
 		return runner().allHandlersFinished();
 	}
 
+	/**
+	 * Closes this run and starts a new run of the same workflow id with this input and a fresh
+	 * history; signals buffered and not yet received move to the new run. Does not return. Call
+	 * it from the main method after {@code Workflows.await(Workflows::allHandlersFinished)}, when
+	 * {@code info().continueAsNewSuggested()} says the history grew large.
+	 */
+	public static void continueAsNew(Object input) {
+		runner().continueAsNew(input);
+	}
+
 	/** A scope canceled with its parent and on demand. Call {@link CancellationScope#run()}. */
 	public static CancellationScope newCancellationScope(Runnable body) {
 		return runner().newScope(body, false);

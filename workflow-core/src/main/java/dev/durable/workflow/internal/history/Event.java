@@ -60,6 +60,10 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.CANCEL_REQUESTED, null, null, null, null, null, null, null, reason, null);
 	}
 
+	public static Event continuedAsNew(byte[] input) {
+		return new Event(EventType.CONTINUED_AS_NEW, null, null, input, null, null, null, null, null, null);
+	}
+
 	public static Event completed(byte[] result) {
 		return new Event(EventType.WORKFLOW_COMPLETED, null, null, result, null, null, null, null, null, null);
 	}

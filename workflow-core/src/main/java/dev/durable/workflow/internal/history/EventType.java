@@ -11,7 +11,7 @@ public enum EventType {
 
 	ACTIVITY_SCHEDULED(true), ACTIVITY_CANCEL_REQUESTED(true), TIMER_STARTED(true), TIMER_CANCELED(true),
 	SIDE_EFFECT(true), VERSION_MARKER(true), UPDATE_COMPLETED(true), WORKFLOW_COMPLETED(true), WORKFLOW_FAILED(true),
-	WORKFLOW_CANCELED(true),
+	WORKFLOW_CANCELED(true), CONTINUED_AS_NEW(true),
 
 	/** Written by terminate, outside any workflow task. */
 	WORKFLOW_TERMINATED(false);
@@ -28,7 +28,7 @@ public enum EventType {
 
 	public boolean closesRun() {
 		return this == WORKFLOW_COMPLETED || this == WORKFLOW_FAILED || this == WORKFLOW_CANCELED
-				|| this == WORKFLOW_TERMINATED;
+				|| this == WORKFLOW_TERMINATED || this == CONTINUED_AS_NEW;
 	}
 
 }

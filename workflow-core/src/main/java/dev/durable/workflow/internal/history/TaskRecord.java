@@ -9,8 +9,9 @@ import java.util.List;
  * @param seq the task's sequence number in its run, from 1
  * @param time the task's recorded time ({@code Workflows.now()} inside it)
  * @param events the events
+ * @param sizeBytes the stored size of the row's events
  */
-public record TaskRecord(int seq, Instant time, List<Event> events) {
+public record TaskRecord(int seq, Instant time, List<Event> events, int sizeBytes) {
 
 	public List<Event> inputs() {
 		return this.events.stream().filter((e) -> !e.type().isCommand()).toList();

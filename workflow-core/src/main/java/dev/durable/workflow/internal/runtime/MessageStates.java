@@ -70,6 +70,9 @@ final class MessageStates {
 			}
 			catch (InvocationTargetException ex) {
 				Throwable target = ex.getTargetException();
+				if (target instanceof WorkflowRunner.ContinueAsNewError) {
+					return;
+				}
 				if (target instanceof ApplicationFailure) {
 					// an ApplicationFailure from a signal handler fails the run
 					this.runner.closeWithFailure(target);
@@ -189,6 +192,9 @@ final class MessageStates {
 			}
 			catch (InvocationTargetException ex) {
 				Throwable target = ex.getTargetException();
+				if (target instanceof WorkflowRunner.ContinueAsNewError) {
+					return;
+				}
 				if (target instanceof ApplicationFailure failure) {
 					// fails this update only
 					this.runner.recordUpdateCompleted(event.messageId(), null,

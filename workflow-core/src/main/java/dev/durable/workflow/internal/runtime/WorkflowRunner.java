@@ -27,6 +27,7 @@ import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.worker.EngineConfig;
 
 /**
  * The in-memory state machine of one run: applies a task's inputs, runs the workflow code until
@@ -66,6 +67,10 @@ public final class WorkflowRunner {
 
 	private long eventCount;
 
+	private long historyBytes;
+
+	private final EngineConfig.HistoryLimits historyLimits;
+
 	private Instant taskTime = Instant.EPOCH;
 
 	private boolean started;
@@ -77,7 +82,8 @@ public final class WorkflowRunner {
 	private final MessageStates messages;
 
 	public WorkflowRunner(RunIdentity identity, WorkflowDefinition definition, Function<Class<?>, Object> factory,
-			Payloads payloads, Duration taskTimeout) {
+			Payloads payloads, Duration taskTimeout, EngineConfig.HistoryLimits historyLimits) {
+		this.historyLimits = historyLimits;
 		this.identity = identity;
 		this.definition = definition;
 		this.factory = factory;
@@ -109,6 +115,7 @@ public final class WorkflowRunner {
 		this.commands.checkAllMatched(record.seq());
 		this.historySeq = record.seq();
 		this.eventCount += record.events().size();
+		this.historyBytes += record.sizeBytes();
 		return this.commands.produced();
 	}
 
@@ -297,6 +304,9 @@ public final class WorkflowRunner {
 		if (thrown instanceof Coroutine.DestroyWorkflowThreadError error) {
 			throw error;
 		}
+		if (thrown instanceof ContinueAsNewError) {
+			return; // the run already closed with CONTINUED_AS_NEW
+		}
 		if (thrown instanceof CanceledFailure && this.rootScope.isCancelRequested()) {
 			emit(Event.failed(EventType.WORKFLOW_CANCELED, FailureInfo.canceled(this.rootScope.reason())));
 		}
@@ -311,6 +321,9 @@ public final class WorkflowRunner {
 	}
 
 	void coroutineFailed(Coroutine coroutine, Throwable thrown) {
+		if (thrown instanceof ContinueAsNewError) {
+			return;
+		}
 		this.commands.failTask((thrown instanceof RuntimeException re) ? re
 				: new WorkflowTaskFailedException("Workflow code threw " + thrown, thrown));
 	}
@@ -392,6 +405,31 @@ public final class WorkflowRunner {
 		return this.markers.getVersion(changeId, minSupported, maxSupported);
 	}
 
+	/** Closes the run and starts the next one of the same workflow id with this input. */
+	public void continueAsNew(Object input) {
+		checkOpen();
+		Type inputType = (this.definition.inputType() != null) ? this.definition.inputType() : Object.class;
+		if (this.definition.inputType() == null && input != null) {
+			throw new IllegalArgumentException("Workflow type " + this.identity.workflowType() + " takes no input");
+		}
+		emit(Event.continuedAsNew(this.payloads.encode(input, inputType, "the continue-as-new input")));
+		throw new ContinueAsNewError();
+	}
+
+	/** Unwinds the workflow code after continue-as-new; an Error so that catch (Exception) does not stop it. */
+	static final class ContinueAsNewError extends Error {
+
+		ContinueAsNewError() {
+			super("continued as new", null, false, false);
+		}
+
+	}
+
+	/** Buffered signals not yet received, by name, oldest first: they move to the next run. */
+	public Map<String, List<byte[]>> unreceivedSignals() {
+		return this.messages.unreceived();
+	}
+
 	public <T> java.util.Optional<T> receive(String signalName, Type type, Duration timeout) {
 		return this.messages.receive(signalName, type, timeout);
 	}
@@ -466,7 +504,22 @@ public final class WorkflowRunner {
 	public WorkflowInfo info() {
 		return new WorkflowInfo(this.identity.namespace(), this.identity.workflowId(), this.identity.runId(),
 				this.identity.workflowType(), this.identity.taskQueue(),
-				this.eventCount + (this.commands.isReplaying() ? 0 : this.commands.producedCount()), false);
+				historyLength(), this.historyLimits.suggests(historyLength(), this.historyBytes));
+	}
+
+	/** Events recorded so far, including the current task's. */
+	public long historyLength() {
+		return this.eventCount + (this.commands.isReplaying() ? 0 : this.commands.producedCount());
+	}
+
+	/** Counts a committed task's stored size. */
+	public void addHistoryBytes(int bytes) {
+		this.historyBytes += bytes;
+	}
+
+	/** Whether the history is past the hard limit: the run must be terminated. */
+	public boolean historyExceeded() {
+		return this.historyLimits.exceeded(this.eventCount, this.historyBytes);
 	}
 
 	public boolean isClosed() {

@@ -29,12 +29,15 @@ import java.util.UUID;
  * @param workflowId the run's workflow id
  * @param updates update outcomes decided by the task
  * @param unfinishedHandlers handlers still running when the task closed the run
+ * @param continuedAs the next run when the task continued the run as new, else {@code null}
+ * @param carriedSignals signals not yet received that move to the next run, by name
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
 		Map<Long, Instant> newTimers, List<StoredActivity> newActivities, Instant nextWakeAt, boolean hasActivities,
 		String closeStatus, byte[] result, byte[] failure, String namespace, String workflowId,
-		List<dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome> updates, int unfinishedHandlers) {
+		List<dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
+		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals) {
 
 	public boolean closes() {
 		return this.closeStatus != null;

@@ -32,8 +32,11 @@ public final class TaskRepository {
 
 	public List<TaskRecord> history(UUID runId) {
 		return this.jdbc.query(q("SELECT seq, created_at, events FROM #.history WHERE run_id = ? ORDER BY seq"),
-				(rs, n) -> new TaskRecord(rs.getInt(1), Sql.instant(rs, "created_at"),
-						InternalJson.readEvents(rs.getBytes(3))),
+				(rs, n) -> {
+					byte[] events = rs.getBytes(3);
+					return new TaskRecord(rs.getInt(1), Sql.instant(rs, "created_at"), InternalJson.readEvents(events),
+							events.length);
+				},
 				runId);
 	}
 
@@ -74,6 +77,12 @@ public final class TaskRepository {
 		}
 		if (c.closes()) {
 			this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time());
+			if (c.continuedAs() != null) {
+				this.runs.insert(c.continuedAs());
+				c.carriedSignals()
+					.forEach((name, payloads) -> payloads.forEach((payload) -> this.runs
+						.sendToInbox(c.continuedAs().runId(), "SIGNAL", name, (payload.length == 0) ? null : payload)));
+			}
 			return true;
 		}
 		deleteBySeq("inbox", "id", c.runId(), c.consumedInbox());

@@ -412,7 +412,7 @@ public final class Engine {
 		}
 		WorkflowRunner runner = new WorkflowRunner(
 				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
-				definition, this.factory, this.payloads, this.config.taskTimeout());
+				definition, this.factory, this.payloads, this.config.taskTimeout(), this.config.historyLimits());
 		List<ReplayedTask> replayed = new ArrayList<>();
 		try {
 			for (TaskRecord record : this.tasks.history(runId)) {

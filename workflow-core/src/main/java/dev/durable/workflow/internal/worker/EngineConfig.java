@@ -20,11 +20,35 @@ import java.util.Set;
  * @param maxPayloadBytes the payload size limit
  * @param shutdownTimeout how long shutdown waits for running activities
  * @param buildId an optional build id, recorded on the node row
+ * @param historyLimits when continue-as-new is suggested, and when a run is terminated
  */
 public record EngineConfig(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
 		int maxConcurrentActivities, int maxCachedRuns, Duration cacheIdleTimeout, Duration pollInterval,
 		Duration heartbeatInterval, Duration deadAfter, Duration taskTimeout, int maxPayloadBytes,
-		Duration shutdownTimeout, String buildId) {
+		Duration shutdownTimeout, String buildId, HistoryLimits historyLimits) {
+
+	/**
+	 * History size thresholds.
+	 *
+	 * @param suggestEvents events past which continue-as-new is suggested
+	 * @param suggestBytes bytes past which continue-as-new is suggested
+	 * @param maxEvents events past which the run is terminated
+	 * @param maxBytes bytes past which the run is terminated
+	 */
+	public record HistoryLimits(long suggestEvents, long suggestBytes, long maxEvents, long maxBytes) {
+
+		/** Temporal's: suggested at 4,096 events or 4 MB, terminated past 51,200 events or 50 MB. */
+		public static final HistoryLimits DEFAULT = new HistoryLimits(4_096, 4L << 20, 51_200, 50L << 20);
+
+		public boolean suggests(long events, long bytes) {
+			return events >= this.suggestEvents || bytes >= this.suggestBytes;
+		}
+
+		public boolean exceeded(long events, long bytes) {
+			return events > this.maxEvents || bytes > this.maxBytes;
+		}
+
+	}
 
 	public static final String DEFAULT_TASK_QUEUE = "default";
 

@@ -116,7 +116,7 @@ final class QueryExecutor {
 		}
 		WorkflowRunner runner = new WorkflowRunner(
 				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
-				definition, this.factory, this.payloads, this.config.taskTimeout());
+				definition, this.factory, this.payloads, this.config.taskTimeout(), this.config.historyLimits());
 		try {
 			for (TaskRecord record : this.tasks.history(row.runId())) {
 				if (record.events().stream().anyMatch((e) -> e.type() == EventType.WORKFLOW_TERMINATED)) {

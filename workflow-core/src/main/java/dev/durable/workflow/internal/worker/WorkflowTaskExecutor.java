@@ -32,6 +32,8 @@ import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.InboxItem;
+import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.support.UuidV7;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
@@ -297,8 +299,23 @@ final class WorkflowTaskExecutor {
 		commit.removedActivities().forEach((seq) -> this.activityExecutor.cancel(slot, seq));
 		commit.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
+		if (commit.recordsHistory()) {
+			runner.addHistoryBytes(commit.events().length);
+		}
 		if (commit.closes()) {
 			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
+			drop(slot);
+			this.waiters.closed(slot.runId);
+			if (commit.continuedAs() != null) {
+				adopt(commit.continuedAs().runId(), 1, false);
+			}
+		}
+		else if (runner.historyExceeded()) {
+			String reason = "history of run " + row.runId() + " exceeds the limit of "
+					+ this.config.historyLimits().maxEvents() + " events or " + this.config.historyLimits().maxBytes()
+					+ " bytes; use Workflows.continueAsNew when info().continueAsNewSuggested() says so";
+			log.warn("Terminating run {}: {}", row.runId(), reason);
+			this.tx.execute((status) -> this.runs.terminate(row.runId(), reason, this.clock.instant()));
 			drop(slot);
 			this.waiters.closed(slot.runId);
 		}
@@ -311,7 +328,7 @@ final class WorkflowTaskExecutor {
 		}
 		WorkflowRunner runner = new WorkflowRunner(
 				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
-				definition, this.factory, this.payloads, this.config.taskTimeout());
+				definition, this.factory, this.payloads, this.config.taskTimeout(), this.config.historyLimits());
 		for (TaskRecord record : this.tasks.history(row.runId())) {
 			runner.replay(record);
 		}
@@ -359,6 +376,8 @@ final class WorkflowTaskExecutor {
 			}
 		}
 		Event close = result.closeEvent();
+		NewRun continuedAs = null;
+		Map<String, List<byte[]>> carried = Map.of();
 		String closeStatus = null;
 		byte[] resultPayload = null;
 		byte[] failure = null;
@@ -366,9 +385,17 @@ final class WorkflowTaskExecutor {
 			closeStatus = switch (close.type()) {
 				case WORKFLOW_COMPLETED -> "COMPLETED";
 				case WORKFLOW_CANCELED -> "CANCELED";
+				case CONTINUED_AS_NEW -> "CONTINUED_AS_NEW";
 				default -> "FAILED";
 			};
 			resultPayload = close.payload();
+			if (close.type() == EventType.CONTINUED_AS_NEW) {
+				continuedAs = new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(),
+						row.taskQueue(), this.node, close.payload(), null, now, null);
+				// the closed run's result names the run that follows it
+				resultPayload = continuedAs.runId().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+				carried = runner.unreceivedSignals();
+			}
 			failure = (close.failure() != null) ? InternalJson.write(close.failure()) : null;
 		}
 		if (close != null && result.unfinishedHandlers() > 0) {
@@ -381,7 +408,7 @@ final class WorkflowTaskExecutor {
 				events.isEmpty() ? null : InternalJson.writeEvents(events), inbox.stream().map(InboxItem::id).toList(),
 				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
 				runner.nextTimer(), !runner.pendingActivities().isEmpty(), closeStatus, resultPayload, failure,
-				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers());
+				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried);
 	}
 
 	private void afterCommit(RunSlot slot, String workflowId, WorkflowRunner runner, List<StoredActivity> started) {

@@ -1,0 +1,139 @@
+package dev.durable.workflow;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowFailedException;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.support.Engines;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** Continue-as-new: same workflow id, new run, fresh history, state carried as the input. */
+class ContinueAsNewTest {
+
+	private final Engines engines = new Engines();
+
+	@AfterEach
+	void close() {
+		this.engines.close();
+	}
+
+	@Activity
+	public static class Work {
+
+		public int add(int a, int b) {
+			return a + b;
+		}
+
+	}
+
+	public record Progress(int round, int total, List<String> items) {
+	}
+
+	/** Adds its round to the total, takes one buffered item per run, continues until round 3. */
+	@Workflow("rounds")
+	public static class Rounds {
+
+		private final Work work;
+
+		public Rounds(Work work) {
+			this.work = work;
+		}
+
+		@WorkflowRun
+		public Progress run(Progress progress) {
+			int total = this.work.add(progress.total(), progress.round());
+			List<String> items = new ArrayList<>(progress.items());
+			items.add(Workflows.receive("item", String.class));
+			if (progress.round() == 3) {
+				return new Progress(progress.round(), total, items);
+			}
+			Workflows.continueAsNew(new Progress(progress.round() + 1, total, items));
+			throw new IllegalStateException("continueAsNew returned");
+		}
+
+	}
+
+	/** Works until the engine suggests continue-as-new, or forever. */
+	@Workflow("busy")
+	public static class Busy {
+
+		private final Work work;
+
+		public Busy(Work work) {
+			this.work = work;
+		}
+
+		@WorkflowRun
+		public int run(int generation) {
+			int sum = 0;
+			while (generation > 0 && !Workflows.info().continueAsNewSuggested() || generation < 0) {
+				sum = this.work.add(sum, 1);
+			}
+			if (generation >= 3) {
+				return generation;
+			}
+			Workflows.continueAsNew(generation + 1);
+			return -1;
+		}
+
+	}
+
+	@Test
+	void continuesWithTheStateAndTheUnreceivedSignals() {
+		WorkflowEngine engine = this.engines
+			.start(this.engines.builder().register(Rounds.class).registerActivities(new Work()));
+		WorkflowHandle<Progress> handle = engine.client()
+			.signalWithStart(Rounds::run, new Progress(1, 0, List.of()), StartOptions.withId("rounds"), "item", "a");
+		handle.signal("item", "b");
+		handle.signal("item", "c");
+		Progress result = handle.result(Duration.ofSeconds(20));
+		assertThat(result).isEqualTo(new Progress(3, 6, List.of("a", "b", "c")));
+		// three runs of one workflow id, each with its own short history
+		List<java.util.Map<String, Object>> runs = this.engines.jdbc()
+			.queryForList("SELECT run_id, status FROM " + this.engines.schema
+					+ ".workflow_run WHERE workflow_id = 'rounds' ORDER BY created_at, run_id");
+		assertThat(runs).extracting((r) -> r.get("status"))
+			.containsExactly("CONTINUED_AS_NEW", "CONTINUED_AS_NEW", "COMPLETED");
+		assertThat(engine.client().handle("rounds").describe().status()).isEqualTo(WorkflowStatus.COMPLETED);
+		for (java.util.Map<String, Object> run : runs) {
+			java.util.UUID runId = (java.util.UUID) run.get("run_id");
+			List<HistoryEvent> history = engine.client().handle("rounds", runId).history();
+			assertThat(history.get(0).type()).isEqualTo("WORKFLOW_STARTED");
+			assertThat(history).hasSizeLessThan(12);
+			Engines.assertReplays(engine, runId);
+		}
+	}
+
+	@Test
+	void continuesWhenTheEngineSuggestsItAndTerminatesPastTheHardLimit() {
+		WorkflowEngine engine = this.engines.start(this.engines.builder()
+			.register(Busy.class)
+			.registerActivities(new Work())
+			.historyLimits(20, 1 << 20, 60, 8 << 20));
+		WorkflowHandle<Integer> suggested = engine.client().start(Busy::run, 1, StartOptions.withId("busy"));
+		assertThat(suggested.result(Duration.ofSeconds(30))).isEqualTo(3);
+		assertThat(this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema
+					+ ".workflow_run WHERE workflow_id = 'busy' AND status = 'CONTINUED_AS_NEW'", Integer.class))
+			.isEqualTo(2);
+
+		WorkflowHandle<Integer> runaway = engine.client().start(Busy::run, -1, StartOptions.withId("runaway"));
+		assertThatThrownBy(() -> runaway.result(Duration.ofSeconds(30))).isInstanceOf(WorkflowFailedException.class)
+			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TERMINATED))
+			.cause()
+			.hasMessageContaining("exceeds the limit of 60 events");
+		await().until(() -> engine.internal().cachedRuns() == 0);
+	}
+
+}
