@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
@@ -26,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * draining handlers, failures thrown by signal handlers, dynamic handlers, and signals from another
  * node.
  */
+@Timeout(120)
 class MessageHandlingTest {
 
 	private final Engines engines = new Engines();

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
@@ -31,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  * 4.2): buffered, FIFO per name, idempotent with a key, rejected by closed runs, and no lost
  * wake-up between a send and the task that parks the run.
  */
+@Timeout(120)
 class SignalDeliveryTest {
 
 	private final Engines engines = new Engines();

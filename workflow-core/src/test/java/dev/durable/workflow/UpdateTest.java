@@ -3,10 +3,13 @@ package dev.durable.workflow;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
@@ -31,12 +34,17 @@ import static org.awaitility.Awaitility.await;
  * without a trace, the ACCEPTED and COMPLETED stages, dedupe by update id, failures of the handler,
  * and update-with-start.
  */
+@Timeout(120)
 class UpdateTest {
 
 	private final Engines engines = new Engines();
 
+	/** Callers that wait for an update in the background; interrupted after the test. */
+	private final ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor();
+
 	@AfterEach
 	void close() {
+		this.callers.shutdownNow();
 		Gate.release.countDown();
 		Counter.fixed = true;
 		this.engines.close();
@@ -289,7 +297,7 @@ class UpdateTest {
 		Counter.fixed = false;
 		CompletableFuture<Integer> caller = CompletableFuture.supplyAsync(() -> handle
 			.startUpdate(Counter::buggy, 3, UpdateOptions.withId("bug-1").waitFor(UpdateStage.COMPLETED))
-			.result());
+			.result(), this.callers);
 		await().until(() -> handle.describe().taskFailure() != null);
 		assertThat(handle.describe().taskFailure()).contains("NullPointerException");
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
@@ -311,13 +319,13 @@ class UpdateTest {
 		WorkflowEngine engine = worker();
 		WorkflowHandle<Integer> handle = startCounter(engine, "backoff");
 		Counter.fixed = false;
-		CompletableFuture.runAsync(() -> handle
-			.startUpdate(Counter::buggy, 3, UpdateOptions.withId("bug-2").waitFor(UpdateStage.COMPLETED)));
+		this.callers.execute(() -> handle.startUpdate(Counter::buggy, 3,
+				UpdateOptions.withId("bug-2").waitFor(UpdateStage.COMPLETED)));
 		await().until(() -> handle.describe().taskFailure() != null);
 		// the engine clock stands still: the retry due one second later must not happen
 		await().during(Duration.ofSeconds(1))
 			.atMost(Duration.ofSeconds(3))
-			.until(() -> handle.describe().taskAttempts() == 1);
+			.untilAsserted(() -> assertThat(handle.describe().taskAttempts()).as("failed task attempts").isEqualTo(1));
 		Counter.fixed = true;
 		this.engines.clock.advance(Duration.ofSeconds(1));
 		assertThat(handle.updateHandle("bug-2", Integer.class).result(Duration.ofSeconds(10))).isEqualTo(3);

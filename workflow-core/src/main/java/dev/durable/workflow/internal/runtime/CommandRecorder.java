@@ -55,6 +55,14 @@ final class CommandRecorder {
 		this.readOnly = readOnly;
 	}
 
+	/** Fails before any state changes when code in read-only mode tries to issue a command. */
+	void checkNotReadOnly(String what) {
+		if (this.readOnly) {
+			throw new IllegalStateException("Queries, update validators and @WorkflowInit cannot " + what
+					+ ": they may only read and change workflow state");
+		}
+	}
+
 	/** Records a command; on replay, checks it against history and returns the recorded event. */
 	Event emit(Event command) {
 		if (this.readOnly) {

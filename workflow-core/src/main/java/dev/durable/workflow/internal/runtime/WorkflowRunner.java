@@ -352,8 +352,8 @@ public final class WorkflowRunner {
 
 	public Promise<Object> scheduleActivity(String name, byte[] args, Type resultType, ActivityOptions options) {
 		checkOpen();
-		return this.activities.schedule(this.nextSeq++, name, args, resultType, options,
-				WorkflowThread.coroutine().currentScope());
+		CancellationScopeImpl scope = WorkflowThread.coroutine().currentScope();
+		return this.activities.schedule(this.nextSeq++, name, args, resultType, options, scope);
 	}
 
 	public Promise<Void> newTimer(Duration duration) {
@@ -402,6 +402,7 @@ public final class WorkflowRunner {
 	}
 
 	public int getVersion(String changeId, int minSupported, int maxSupported) {
+		this.commands.checkNotReadOnly("call getVersion");
 		return this.markers.getVersion(changeId, minSupported, maxSupported);
 	}
 
@@ -462,6 +463,7 @@ public final class WorkflowRunner {
 	}
 
 	private void checkOpen() {
+		this.commands.checkNotReadOnly("block, schedule work or record values");
 		if (this.commands.closeEvent() != null) {
 			throw new IllegalStateException("Run " + this.identity.runId() + " is already closing");
 		}
@@ -486,6 +488,7 @@ public final class WorkflowRunner {
 	}
 
 	public Random random() {
+		this.commands.checkNotReadOnly("use Workflows.random()");
 		return this.random;
 	}
 

@@ -189,7 +189,7 @@ public final class RunRepository {
 			int limit) {
 		return this.jdbc.query(q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.status = 'RUNNING'"
 				+ " AND r.workflow_type = ANY(?) AND r.task_queue = ANY(?)"
-				+ " AND (r.pending_input OR r.has_activities OR r.next_wake_at <= ?)"
+				+ " AND ((r.task_attempt = 0 AND (r.pending_input OR r.has_activities)) OR r.next_wake_at <= ?)"
 				+ " AND r.owner_node IS DISTINCT FROM ?"
 				+ " AND (r.owner_node IS NULL OR NOT EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = r.owner_node"
 				+ " AND n.last_heartbeat > now() - make_interval(secs => ?)))"
@@ -217,8 +217,10 @@ public final class RunRepository {
 
 	/** Runs this node owns that have input, a due wake time or activities: the fallback for lost wake-ups. */
 	public List<Owned> ownedRunnable(UUID node, Instant now) {
-		return this.jdbc.query(q("SELECT run_id, epoch, (pending_input OR next_wake_at <= ?) AS due FROM #.workflow_run"
-				+ " WHERE owner_node = ? AND status = 'RUNNING' AND (pending_input OR has_activities OR next_wake_at <= ?)"),
+		// a run whose task is failing waits for its retry time, whatever input arrives
+		return this.jdbc.query(q("SELECT run_id, epoch, ((task_attempt = 0 AND pending_input) OR next_wake_at <= ?) AS due"
+				+ " FROM #.workflow_run WHERE owner_node = ? AND status = 'RUNNING'"
+				+ " AND ((task_attempt = 0 AND (pending_input OR has_activities)) OR next_wake_at <= ?)"),
 				(rs, n) -> new Owned(Sql.uuid(rs, "run_id"), rs.getLong("epoch"), rs.getBoolean("due")), Sql.ts(now),
 				node, Sql.ts(now));
 	}

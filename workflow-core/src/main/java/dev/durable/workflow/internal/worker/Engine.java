@@ -207,8 +207,11 @@ public final class Engine {
 		}
 	}
 
+	private boolean pollRequested;
+
 	private void pollNow() {
 		synchronized (this.pollSignal) {
+			this.pollRequested = true;
 			this.pollSignal.notifyAll();
 		}
 	}
@@ -228,7 +231,11 @@ public final class Engine {
 			}
 			synchronized (this.pollSignal) {
 				try {
-					this.pollSignal.wait(this.config.pollInterval().toMillis());
+					// a wake-up that came while polling is not lost: poll again at once
+					if (!this.pollRequested) {
+						this.pollSignal.wait(this.config.pollInterval().toMillis());
+					}
+					this.pollRequested = false;
 				}
 				catch (InterruptedException ex) {
 					return;

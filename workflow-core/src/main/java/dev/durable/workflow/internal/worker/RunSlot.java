@@ -33,6 +33,9 @@ final class RunSlot {
 
 	volatile Instant lastUsed;
 
+	/** After a failed task: no new attempt before this time (its backoff), whatever wakes the run. */
+	volatile Instant retryNotBefore;
+
 	final Map<Long, ActivityAttempt> inflight = new ConcurrentHashMap<>();
 
 	/** Held while a task runs, so a query against the cached instance sees committed state. */

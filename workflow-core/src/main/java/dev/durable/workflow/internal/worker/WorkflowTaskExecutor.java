@@ -143,7 +143,16 @@ final class WorkflowTaskExecutor {
 		schedule(slot);
 	}
 
+	/** Whether a failing task still waits for its backoff (the wake-up at that time runs it). */
+	private boolean waitingForRetry(RunSlot slot) {
+		Instant notBefore = slot.retryNotBefore;
+		return notBefore != null && this.clock.instant().isBefore(notBefore);
+	}
+
 	void schedule(RunSlot slot) {
+		if (waitingForRetry(slot)) {
+			return;
+		}
 		if (!slot.dead && slot.markScheduled()) {
 			submit(slot);
 		}
@@ -162,7 +171,7 @@ final class WorkflowTaskExecutor {
 		slot.beginRun();
 		slot.taskLock.lock();
 		try {
-			if (!slot.dead) {
+			if (!slot.dead && !waitingForRetry(slot)) {
 				runTask(slot);
 			}
 		}
@@ -292,6 +301,7 @@ final class WorkflowTaskExecutor {
 			return;
 		}
 		slot.runner = runner;
+		slot.retryNotBefore = null;
 		if (row.taskAttempt() > 0) {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
@@ -442,6 +452,7 @@ final class WorkflowTaskExecutor {
 		}
 		log.warn("Workflow task of run {} ({}) failed, attempt {}; retrying at {}: {}", row.runId(), row.workflowType(),
 				attempt, retryAt, reason, (attempt == 1) ? failure : null);
+		slot.retryNotBefore = retryAt;
 		if (this.runs.recordTaskFailure(row.runId(), this.node, slot.epoch, reason, retryAt)) {
 			this.wake.schedule(retryAt, () -> schedule(slot));
 		}
