@@ -89,10 +89,66 @@ class ContinueAsNewTest {
 
 	}
 
+	/** Keeps a goal that updates change; drains its handlers before continuing as new. */
+	@Workflow("draining")
+	public static class Draining {
+
+		private final Work work;
+
+		private String goal;
+
+		private boolean next;
+
+		public Draining(Work work) {
+			this.work = work;
+		}
+
+		@WorkflowRun
+		public String run(String goal) {
+			if (this.goal == null) {
+				this.goal = goal;
+			}
+			Workflows.await(() -> this.next);
+			Workflows.await(Workflows::allHandlersFinished);
+			if (this.goal.startsWith("final")) {
+				return this.goal;
+			}
+			Workflows.continueAsNew(this.goal);
+			return null;
+		}
+
+		@UpdateMethod
+		public String changeGoal(String goal) {
+			this.next = true;
+			int length = this.work.add(goal.length(), 0); // the handler blocks on an activity
+			this.goal = goal + ":" + length;
+			return this.goal;
+		}
+
+	}
+
+	@Test
+	void drainsHandlersBeforeContinuingAsNew() {
+		WorkflowEngine engine = this.engines
+			.start(this.engines.builder().register(Draining.class).registerActivities(new Work()));
+		WorkflowHandle<String> handle = engine.client().start(Draining::run, "start", StartOptions.withId("draining"));
+		// the update makes the main method move on while its handler still waits for the activity:
+		// the main method waits for it, so the update completes in the first run and its goal carries over
+		assertThat(handle.update(Draining::changeGoal, "first")).isEqualTo("first:5");
+		assertThat(engine.client().handle("draining").update("changeGoal", "final", String.class))
+			.isEqualTo("final:5");
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("final:5");
+		List<java.util.Map<String, Object>> runs = this.engines.jdbc()
+			.queryForList("SELECT run_id, unfinished_handlers FROM " + this.engines.schema
+					+ ".workflow_run WHERE workflow_id = 'draining' ORDER BY created_at, run_id");
+		assertThat(runs).hasSize(2).allSatisfy((r) -> assertThat(r.get("unfinished_handlers")).isEqualTo(0));
+		runs.forEach((r) -> Engines.assertReplays(engine, (java.util.UUID) r.get("run_id")));
+	}
+
 	@Test
 	void continuesWithTheStateAndTheUnreceivedSignals() {
 		WorkflowEngine engine = this.engines
-			.start(this.engines.builder().register(Rounds.class).registerActivities(new Work()));
+			.start(this.engines.builder().register(Rounds.class, Draining.class).registerActivities(new Work()));
 		WorkflowHandle<Progress> handle = engine.client()
 			.signalWithStart(Rounds::run, new Progress(1, 0, List.of()), StartOptions.withId("rounds"), "item", "a");
 		handle.signal("item", "b");
