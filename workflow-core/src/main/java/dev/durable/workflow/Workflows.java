@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 import dev.durable.workflow.internal.activity.ActivityStubs;
+import dev.durable.workflow.internal.client.ChildWorkflows;
 import dev.durable.workflow.internal.runtime.ReplayAwareLogger;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.runtime.WorkflowThread;
@@ -160,6 +161,29 @@ public final class Workflows {
 	 */
 	public static void continueAsNew(Object input) {
 		runner().continueAsNew(input);
+	}
+
+	/**
+	 * Starts a child workflow named by its run method. A child whose workflow id is in use does
+	 * not fail this task: its {@code started()} and {@code result()} fail with ChildWorkflowFailure.
+	 */
+	public static <W, A, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func1<W, A, R> workflow,
+			A input, ChildOptions options) {
+		return runner().startChild(ChildWorkflows.definition(workflow), input,
+				(options != null) ? options : ChildOptions.DEFAULT);
+	}
+
+	/** Starts a child workflow whose run method takes no input. */
+	public static <W, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func0<W, R> workflow,
+			ChildOptions options) {
+		return runner().startChild(ChildWorkflows.definition(workflow), null,
+				(options != null) ? options : ChildOptions.DEFAULT);
+	}
+
+	/** Starts a child workflow and waits for its result. */
+	public static <W, A, R> R executeChild(dev.durable.workflow.client.Functions.Func1<W, A, R> workflow, A input,
+			ChildOptions options) {
+		return Workflows.<W, A, R>startChild(workflow, input, options).result().get();
 	}
 
 	/** A scope canceled with its parent and on demand. Call {@link CancellationScope#run()}. */

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -165,7 +166,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			UUID existing = open.get().runId();
 			if (options.idConflictPolicy() == WorkflowIdConflictPolicy.TERMINATE_EXISTING
 					|| options.idReusePolicy() == WorkflowIdReusePolicy.TERMINATE_IF_RUNNING) {
-				this.engine.runs().terminate(existing, "terminated by a new start of workflow id " + workflowId, now);
+				List<UUID> woken = this.engine.runs()
+					.terminateAndWake(existing, "terminated by a new start of workflow id " + workflowId, now);
+				if (woken != null) {
+					woken.forEach((other) -> this.engine.wake(other, null));
+				}
 				terminated = open.get();
 			}
 			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING
@@ -201,7 +206,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		this.engine.runs().insert(run);
 		if (message != null) {
 			send(new RunRow(run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(),
-					"RUNNING", run.owner(), 0, 0, 0, false, null, 0, null, now, null, 0), message);
+					"RUNNING", run.owner(), 0, 0, 0, false, null, 0, null, now, null, 0, null, null), message);
 		}
 		return new StartDecision(run.runId(), true, terminated);
 	}

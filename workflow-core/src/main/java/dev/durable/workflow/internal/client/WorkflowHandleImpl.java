@@ -247,13 +247,14 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public void terminate(String reason) {
 		RunRow row = row();
-		Boolean done = this.engine.tx()
-			.execute((status) -> this.engine.runs().terminate(row.runId(), reason, this.engine.clock().instant()));
-		if (!Boolean.TRUE.equals(done)) {
+		List<UUID> woken = this.engine.tx()
+			.execute((status) -> this.engine.runs().terminateAndWake(row.runId(), reason, this.engine.clock().instant()));
+		if (woken == null) {
 			throw closed(row);
 		}
 		this.engine.waiters().closed(row.runId());
 		this.engine.wake(row.runId(), row.owner());
+		woken.forEach((other) -> this.engine.wake(other, null));
 	}
 
 	private WorkflowClosedException closed(RunRow row) {

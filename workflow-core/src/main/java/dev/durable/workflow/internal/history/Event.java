@@ -60,6 +60,22 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.CANCEL_REQUESTED, null, null, null, null, null, null, null, reason, null);
 	}
 
+	public static Event startChild(long seq, String workflowType, String workflowId, byte[] input, String policy) {
+		return new Event(EventType.START_CHILD, seq, workflowType, input, null, null, null, null, policy, workflowId);
+	}
+
+	public static Event childStarted(long seq, String childRunId) {
+		return new Event(EventType.CHILD_STARTED, seq, null, null, null, null, null, null, null, childRunId);
+	}
+
+	public static Event childStartFailed(long seq, FailureInfo failure) {
+		return new Event(EventType.CHILD_START_FAILED, seq, null, null, failure, null, null, null, null, null);
+	}
+
+	public static Event childClosed(long seq, byte[] result, FailureInfo failure) {
+		return new Event(EventType.CHILD_CLOSED, seq, null, result, failure, null, null, null, null, null);
+	}
+
 	public static Event continuedAsNew(byte[] input) {
 		return new Event(EventType.CONTINUED_AS_NEW, null, null, input, null, null, null, null, null, null);
 	}
@@ -82,6 +98,12 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 
 	public static Event updateCompleted(String updateId, byte[] result, FailureInfo failure) {
 		return new Event(EventType.UPDATE_COMPLETED, null, null, result, failure, null, null, null, null, updateId);
+	}
+
+	/** This event with another type. */
+	public Event withType(EventType other) {
+		return new Event(other, this.seq, this.name, this.payload, this.failure, this.fireAt, this.version, this.options,
+				this.reason, this.messageId);
 	}
 
 	/** Whether a command issued on replay is the same as this recorded one. */

@@ -43,12 +43,17 @@ public record FailureInfo(String kind, String type, String message, boolean nonR
 		return new FailureInfo("ACTIVITY", null, null, false, null, null, cause, null, activityType, activityId, attempt);
 	}
 
+	public static FailureInfo child(String workflowType, String workflowId, FailureInfo cause) {
+		return new FailureInfo("CHILD", workflowType, workflowId, false, null, null, cause, null, null, null, null);
+	}
+
 	/** A one-line description for logs and describe. */
 	public String summary() {
 		String self = switch (this.kind) {
 			case "APPLICATION" -> this.type + ": " + this.message;
 			case "TIMEOUT" -> "timeout " + this.timeoutType + ((this.message != null) ? ": " + this.message : "");
 			case "ACTIVITY" -> "activity " + this.activityType + " failed after " + this.attempt + " attempt(s)";
+			case "CHILD" -> "child workflow " + this.type + " (" + this.message + ") failed";
 			default -> this.kind.toLowerCase() + ((this.message != null) ? ": " + this.message : "");
 		};
 		return (this.cause != null) ? self + " <- " + this.cause.summary() : self;

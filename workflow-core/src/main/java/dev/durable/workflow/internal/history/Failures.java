@@ -37,6 +37,9 @@ public final class Failures {
 		if (t instanceof ActivityFailure af) {
 			return FailureInfo.activity(af.getActivityType(), af.getActivityId(), af.getAttempt(), cause);
 		}
+		if (t instanceof dev.durable.workflow.ChildWorkflowFailure cf) {
+			return FailureInfo.child(cf.getWorkflowType(), cf.getWorkflowId(), cause);
+		}
 		if (t instanceof TimeoutFailure tf) {
 			return FailureInfo.timeout(tf.getTimeoutType(), tf.getMessage(), cause);
 		}
@@ -54,6 +57,9 @@ public final class Failures {
 		return switch (info.kind()) {
 			case "ACTIVITY" -> new ActivityFailure(info.activityType(), info.activityId(), info.attempt(), cause);
 			case "TIMEOUT" -> new TimeoutFailure(info.message(), info.timeoutType(), cause);
+			case "CHILD" -> new dev.durable.workflow.ChildWorkflowFailure("Child workflow " + info.type() + " ("
+					+ info.message() + ") did not complete" + ((cause != null) ? ": " + cause.getMessage() : ""),
+					info.type(), info.message(), cause);
 			case "CANCELED" -> new CanceledFailure(info.message(), cause);
 			case "TERMINATED" -> new TerminatedFailure(info.message());
 			default -> ApplicationFailure.restore(info.message(), info.type(), info.nonRetryable(),

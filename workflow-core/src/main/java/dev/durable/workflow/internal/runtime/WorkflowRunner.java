@@ -59,6 +59,8 @@ public final class WorkflowRunner {
 
 	private final MarkerStates markers;
 
+	private final ChildStates children;
+
 	private final Random random;
 
 	private long nextSeq = 1;
@@ -94,6 +96,7 @@ public final class WorkflowRunner {
 		this.activities = new ActivityStates(this.commands, payloads);
 		this.messages = new MessageStates(this, definition.handlers(), payloads);
 		this.markers = new MarkerStates(this.commands, payloads, identity.runId());
+		this.children = new ChildStates(this.commands, payloads);
 		UUID runId = identity.runId();
 		this.random = new Random(runId.getMostSignificantBits() ^ runId.getLeastSignificantBits());
 	}
@@ -168,6 +171,9 @@ public final class WorkflowRunner {
 					return this.timers.fire(input.seq());
 				}
 				case CANCEL_REQUESTED -> this.rootScope.cancel(input.reason());
+				case CHILD_STARTED, CHILD_START_FAILED, CHILD_CLOSED -> {
+					return this.children.apply(input);
+				}
 				case SIGNAL_RECEIVED -> this.messages.signal(input);
 				case UPDATE_ACCEPTED -> this.messages.accepted(input);
 				default -> throw new IllegalArgumentException("Not an input: " + input.type());
@@ -404,6 +410,21 @@ public final class WorkflowRunner {
 	public int getVersion(String changeId, int minSupported, int maxSupported) {
 		this.commands.checkNotReadOnly("call getVersion");
 		return this.markers.getVersion(changeId, minSupported, maxSupported);
+	}
+
+	/** Starts a child workflow; its start and result arrive as inputs of later tasks. */
+	public <R> dev.durable.workflow.ChildHandle<R> startChild(WorkflowDefinition child, Object input,
+			dev.durable.workflow.ChildOptions options) {
+		checkOpen();
+		if (child.inputType() == null && input != null) {
+			throw new IllegalArgumentException("Workflow type " + child.typeName() + " takes no input");
+		}
+		Type inputType = (child.inputType() != null) ? child.inputType() : Object.class;
+		byte[] encoded = this.payloads.encode(input, inputType, "the input of child workflow " + child.typeName());
+		String workflowId = (options.workflowId() != null) ? options.workflowId()
+				: this.identity.workflowId() + "-child-" + new UUID(this.random.nextLong(), this.random.nextLong());
+		return this.children.start(this.nextSeq++, child.typeName(), workflowId, encoded,
+				options.parentClosePolicy().name(), child.resultType());
 	}
 
 	/** Closes the run and starts the next one of the same workflow id with this input. */

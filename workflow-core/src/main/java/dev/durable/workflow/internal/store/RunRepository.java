@@ -19,7 +19,7 @@ public final class RunRepository {
 
 	private static final String COLUMNS = "run_id, namespace, workflow_id, workflow_type, task_queue, status, owner_node,"
 			+ " epoch, history_seq, inbox_seq, pending_input, next_wake_at, task_attempt, task_failure, created_at,"
-			+ " closed_at, unfinished_handlers";
+			+ " closed_at, unfinished_handlers, parent_run_id, parent_seq";
 
 	private static final RowMapper<RunRow> ROW = RunRepository::mapRow;
 
@@ -42,7 +42,7 @@ public final class RunRepository {
 				Sql.uuid(rs, "owner_node"), rs.getLong("epoch"), rs.getInt("history_seq"), rs.getLong("inbox_seq"),
 				rs.getBoolean("pending_input"), Sql.instant(rs, "next_wake_at"), rs.getInt("task_attempt"),
 				rs.getString("task_failure"), Sql.instant(rs, "created_at"), Sql.instant(rs, "closed_at"),
-				rs.getInt("unfinished_handlers"));
+				rs.getInt("unfinished_handlers"), Sql.uuid(rs, "parent_run_id"), (Long) rs.getObject("parent_seq"));
 	}
 
 	public Optional<RunRow> find(UUID runId) {
@@ -91,6 +91,45 @@ public final class RunRepository {
 				run.workflowType(), Sql.ts(run.createdAt()));
 	}
 
+	/**
+	 * Inserts a child run unless its workflow id is used by an open run: the conflict is an answer
+	 * for the parent, not an error that would abort the parent's task.
+	 * @return whether the child was inserted
+	 */
+	public boolean insertChild(NewRun run, UUID parentRunId, long parentSeq, String parentClosePolicy) {
+		List<UUID> inserted = this.jdbc.query(q("INSERT INTO #.workflow_run (run_id, namespace, workflow_id,"
+				+ " workflow_type, task_queue, status, owner_node, epoch, history_seq, next_wake_at, pending_input,"
+				+ " created_at, parent_run_id, parent_seq, parent_close_policy)"
+				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?)"
+				+ " ON CONFLICT (namespace, workflow_id) WHERE status = 'RUNNING' DO NOTHING RETURNING run_id"),
+				(rs, n) -> Sql.uuid(rs, "run_id"), run.runId(), run.namespace(), run.workflowId(), run.workflowType(),
+				run.taskQueue(), run.owner(), (run.owner() != null) ? 1L : 0L, Sql.ts(run.createdAt()),
+				run.owner() == null, Sql.ts(run.createdAt()), parentRunId, parentSeq, parentClosePolicy);
+		if (inserted.isEmpty()) {
+			return false;
+		}
+		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input) VALUES (?, ?)"), run.runId(), run.input());
+		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
+				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
+				run.workflowType(), Sql.ts(run.createdAt()));
+		return true;
+	}
+
+	/**
+	 * Adds an item to another run's inbox without touching its row (no cross-run locks). The
+	 * receiver finds it by its inbox, and a run cannot close while its inbox holds unseen items.
+	 */
+	public void insertInbox(UUID runId, String kind, String name, byte[] payload, String messageId) {
+		this.jdbc.update(q("INSERT INTO #.inbox (run_id, kind, name, payload, message_id) VALUES (?, ?, ?, ?, ?)"),
+				runId, kind, name, payload, messageId);
+	}
+
+	/** Marks a run's own row as having input (inside that run's own commit). */
+	void markPendingInput(UUID runId) {
+		this.jdbc.update(q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1 WHERE run_id = ?"),
+				runId);
+	}
+
 	public byte[] input(UUID runId) {
 		return this.jdbc.queryForObject(q("SELECT input FROM #.run_payload WHERE run_id = ?"), byte[].class, runId);
 	}
@@ -118,24 +157,32 @@ public final class RunRepository {
 	 * @return whether the run was open
 	 */
 	public boolean terminate(UUID runId, String reason, Instant now) {
+		return terminateAndWake(runId, reason, now) != null;
+	}
+
+	/** Terminates an open run. @return the runs to wake (parent, children), or {@code null} when it was closed */
+	public List<UUID> terminateAndWake(UUID runId, String reason, Instant now) {
 		List<Integer> seq = this.jdbc.query(q("UPDATE #.workflow_run SET status = 'TERMINATED', closed_at = ?,"
 				+ " epoch = epoch + 1, owner_node = NULL, history_seq = history_seq + 1, pending_input = false,"
 				+ " has_activities = false, next_wake_at = NULL WHERE run_id = ? AND status = 'RUNNING'"
 				+ " RETURNING history_seq"), (rs, n) -> rs.getInt(1), Sql.ts(now), runId);
 		if (seq.isEmpty()) {
-			return false;
+			return null;
 		}
 		FailureInfo failure = FailureInfo.terminated(reason);
 		Event event = new Event(dev.durable.workflow.internal.history.EventType.WORKFLOW_TERMINATED, null, null, null,
 				failure, null, null, null, reason, null);
 		this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
 				seq.get(0), Sql.ts(now), InternalJson.writeEvents(List.of(event)));
-		closeSideTables(runId, "TERMINATED", null, InternalJson.write(failure), now);
-		return true;
+		return closeSideTables(runId, "TERMINATED", null, InternalJson.write(failure), now);
 	}
 
-	/** Writes the outcome and clears what a closed run no longer needs. */
-	void closeSideTables(UUID runId, String status, byte[] result, byte[] failure, Instant now) {
+	/**
+	 * Writes the outcome and clears what a closed run no longer needs; tells the parent of a child
+	 * and applies the parent close policy to open children, through their inboxes.
+	 * @return the runs that got inbox items and should be woken
+	 */
+	List<UUID> closeSideTables(UUID runId, String status, byte[] result, byte[] failure, Instant now) {
 		this.jdbc.update(q("UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id = ?"), result, failure, runId);
 		this.jdbc.update(q("UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id = ?"), status, Sql.ts(now),
 				runId);
@@ -147,6 +194,26 @@ public final class RunRepository {
 				+ " AND stage IN ('ADMITTED', 'ACCEPTED')"), InternalJson.write(FailureInfo.application("WorkflowClosed",
 						"the run closed (" + status + ") before the update completed", true, null, null, null)),
 				runId);
+		List<UUID> woken = new java.util.ArrayList<>();
+		this.jdbc.query(q("SELECT parent_run_id, parent_seq FROM #.workflow_run WHERE run_id = ? AND parent_run_id"
+				+ " IS NOT NULL"), (rs) -> {
+					UUID parent = Sql.uuid(rs, "parent_run_id");
+					String seq = String.valueOf(rs.getLong("parent_seq"));
+					if ("COMPLETED".equals(status)) {
+						insertInbox(parent, "CHILD_COMPLETED", seq, result, null);
+					}
+					else if (!"CONTINUED_AS_NEW".equals(status)) {
+						insertInbox(parent, "CHILD_FAILED", seq, failure, status);
+					}
+					woken.add(parent);
+				}, runId);
+		String reason = "parent run " + runId + " closed: " + status;
+		woken.addAll(this.jdbc.query(q("INSERT INTO #.inbox (run_id, kind, payload)"
+				+ " SELECT run_id, CASE parent_close_policy WHEN 'TERMINATE' THEN 'TERMINATE' ELSE 'CANCEL' END, ?"
+				+ " FROM #.workflow_run WHERE parent_run_id = ? AND status = 'RUNNING'"
+				+ " AND parent_close_policy IN ('TERMINATE', 'REQUEST_CANCEL') RETURNING run_id"),
+				(rs, n) -> Sql.uuid(rs, "run_id"), reason.getBytes(java.nio.charset.StandardCharsets.UTF_8), runId));
+		return woken;
 	}
 
 	/**
@@ -189,7 +256,8 @@ public final class RunRepository {
 			int limit) {
 		return this.jdbc.query(q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.status = 'RUNNING'"
 				+ " AND r.workflow_type = ANY(?) AND r.task_queue = ANY(?)"
-				+ " AND ((r.task_attempt = 0 AND (r.pending_input OR r.has_activities)) OR r.next_wake_at <= ?)"
+				+ " AND ((r.task_attempt = 0 AND (r.pending_input OR r.has_activities"
+				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR r.next_wake_at <= ?)"
 				+ " AND r.owner_node IS DISTINCT FROM ?"
 				+ " AND (r.owner_node IS NULL OR NOT EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = r.owner_node"
 				+ " AND n.last_heartbeat > now() - make_interval(secs => ?)))"
@@ -218,9 +286,11 @@ public final class RunRepository {
 	/** Runs this node owns that have input, a due wake time or activities: the fallback for lost wake-ups. */
 	public List<Owned> ownedRunnable(UUID node, Instant now) {
 		// a run whose task is failing waits for its retry time, whatever input arrives
-		return this.jdbc.query(q("SELECT run_id, epoch, ((task_attempt = 0 AND pending_input) OR next_wake_at <= ?) AS due"
-				+ " FROM #.workflow_run WHERE owner_node = ? AND status = 'RUNNING'"
-				+ " AND ((task_attempt = 0 AND (pending_input OR has_activities)) OR next_wake_at <= ?)"),
+		return this.jdbc.query(q("SELECT run_id, epoch, ((task_attempt = 0 AND (pending_input"
+				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR next_wake_at <= ?) AS due"
+				+ " FROM #.workflow_run r WHERE owner_node = ? AND status = 'RUNNING'"
+				+ " AND ((task_attempt = 0 AND (pending_input OR has_activities"
+				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR next_wake_at <= ?)"),
 				(rs, n) -> new Owned(Sql.uuid(rs, "run_id"), rs.getLong("epoch"), rs.getBoolean("due")), Sql.ts(now),
 				node, Sql.ts(now));
 	}

@@ -23,10 +23,13 @@ import java.util.UUID;
  * @param createdAt creation time
  * @param closedAt close time
  * @param unfinishedHandlers handlers still running when the run closed
+ * @param parentRunId the parent run of a child, else {@code null}
+ * @param parentSeq the parent's command that started this child
  */
 public record RunRow(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
 		String status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput, Instant nextWakeAt,
-		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt, int unfinishedHandlers) {
+		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt, int unfinishedHandlers,
+		UUID parentRunId, Long parentSeq) {
 
 	public boolean isOpen() {
 		return "RUNNING".equals(this.status);

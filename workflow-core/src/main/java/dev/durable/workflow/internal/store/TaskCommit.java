@@ -31,13 +31,33 @@ import java.util.UUID;
  * @param unfinishedHandlers handlers still running when the task closed the run
  * @param continuedAs the next run when the task continued the run as new, else {@code null}
  * @param carriedSignals signals not yet received that move to the next run, by name
+ * @param childStarts child runs the task starts
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
 		Map<Long, Instant> newTimers, List<StoredActivity> newActivities, Instant nextWakeAt, boolean hasActivities,
 		String closeStatus, byte[] result, byte[] failure, String namespace, String workflowId,
 		List<dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
-		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals) {
+		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts) {
+
+	/**
+	 * A child run to start.
+	 *
+	 * @param seq the parent's command sequence number
+	 * @param run the child run (owned by the committing node when it serves the type)
+	 * @param parentClosePolicy TERMINATE, REQUEST_CANCEL or ABANDON
+	 */
+	public record ChildStart(long seq, NewRun run, String parentClosePolicy) {
+	}
+
+	/**
+	 * What a successful commit did to other runs.
+	 *
+	 * @param wake runs that got inbox items
+	 * @param startedChildren child runs inserted
+	 */
+	public record Effects(List<UUID> wake, List<NewRun> startedChildren) {
+	}
 
 	public boolean closes() {
 		return this.closeStatus != null;

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.support.InternalJson;
 
@@ -50,19 +51,40 @@ public final class TaskRepository {
 
 	/**
 	 * Commits a task; must run inside a transaction.
-	 * @return false when the compare-and-set on the run row failed (nothing may be written: the
-	 * caller rolls back)
+	 * @return what the commit did to other runs, or {@code null} when the compare-and-set on the
+	 * run row failed (nothing may be written: the caller rolls back)
 	 */
-	public boolean commit(TaskCommit c) {
+	public TaskCommit.Effects commit(TaskCommit c) {
 		int updated = this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = history_seq + ?, next_wake_at = ?,"
 				+ " has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0, task_failure = NULL,"
 				+ " status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
 				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND status = 'RUNNING'"
-				+ " AND (NOT ? OR inbox_seq = ?)"), c.recordsHistory() ? 1 : 0, Sql.ts(c.nextWakeAt()), c.hasActivities(),
+				+ " AND (NOT ? OR (inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = #.workflow_run.run_id"
+				+ " AND NOT (i.id = ANY(?)))))"), c.recordsHistory() ? 1 : 0, Sql.ts(c.nextWakeAt()), c.hasActivities(),
 				c.seenInboxSeq(), c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null, c.unfinishedHandlers(),
-				c.runId(), c.node(), c.epoch(), c.historySeq(), c.closes(), c.seenInboxSeq());
+				c.runId(), c.node(), c.epoch(), c.historySeq(), c.closes(), c.seenInboxSeq(),
+				this.jdbc.execute((java.sql.Connection con) -> con.createArrayOf("bigint", c.consumedInbox().toArray())));
 		if (updated != 1) {
-			return false;
+			return null;
+		}
+		List<UUID> wake = new ArrayList<>();
+		List<NewRun> started = new ArrayList<>();
+		for (TaskCommit.ChildStart child : c.childStarts()) {
+			if (this.runs.insertChild(child.run(), c.runId(), child.seq(), child.parentClosePolicy())) {
+				this.runs.insertInbox(c.runId(), "CHILD_STARTED", String.valueOf(child.seq()), null,
+						child.run().runId().toString());
+				started.add(child.run());
+			}
+			else {
+				FailureInfo failure = FailureInfo.application("WorkflowAlreadyStarted", "workflow id '"
+						+ child.run().workflowId() + "' is used by an open run", true, null, null, null);
+				this.runs.insertInbox(c.runId(), "CHILD_START_FAILED", String.valueOf(child.seq()),
+						InternalJson.write(failure), null);
+			}
+		}
+		if (!c.childStarts().isEmpty() && !c.closes()) {
+			this.runs.markPendingInput(c.runId());
+			wake.add(c.runId());
 		}
 		if (c.recordsHistory()) {
 			this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"),
@@ -76,14 +98,14 @@ public final class TaskRepository {
 					c.workflowId(), update.updateId());
 		}
 		if (c.closes()) {
-			this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time());
+			wake.addAll(this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time()));
 			if (c.continuedAs() != null) {
 				this.runs.insert(c.continuedAs());
 				c.carriedSignals()
 					.forEach((name, payloads) -> payloads.forEach((payload) -> this.runs
 						.sendToInbox(c.continuedAs().runId(), "SIGNAL", name, (payload.length == 0) ? null : payload)));
 			}
-			return true;
+			return new TaskCommit.Effects(wake, started);
 		}
 		deleteBySeq("inbox", "id", c.runId(), c.consumedInbox());
 		deleteBySeq("timer", "seq", c.runId(), c.removedTimers());
@@ -111,7 +133,7 @@ public final class TaskRepository {
 						ps.setTimestamp(8, Sql.ts(a.nextAttemptAt()));
 					});
 		}
-		return true;
+		return new TaskCommit.Effects(wake, started);
 	}
 
 	private void deleteBySeq(String table, String column, UUID runId, List<Long> ids) {

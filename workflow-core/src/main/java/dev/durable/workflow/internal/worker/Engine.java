@@ -151,6 +151,7 @@ public final class Engine {
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver);
 		this.executor.setActivityExecutor(this.activityExecutor);
+		this.executor.setNotifier(this::wake);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());

@@ -85,6 +85,13 @@ final class WorkflowTaskExecutor {
 
 	private ActivityExecutor activityExecutor;
 
+	private java.util.function.BiConsumer<UUID, UUID> notifier = (run, owner) -> {
+	};
+
+	void setNotifier(java.util.function.BiConsumer<UUID, UUID> notifier) {
+		this.notifier = notifier;
+	}
+
 	WorkflowTaskExecutor(EngineConfig config, UUID node, Clock clock, WorkflowRegistry workflows,
 			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, TaskRepository tasks,
 			ActivityRepository activities, TransactionTemplate tx, WakeScheduler wake, ResultWaiters waiters,
@@ -125,6 +132,21 @@ final class WorkflowTaskExecutor {
 			return new RunSlot(id, epoch, recoverActivities);
 		});
 		schedule(slot);
+	}
+
+	/** Wakes a run this node owns, or asks the other nodes to look (the owner is not known here). */
+	void wakeAnywhere(UUID runId) {
+		RunSlot slot = this.slots.get(runId);
+		if (slot != null) {
+			schedule(slot);
+		}
+		else {
+			this.notifier.accept(runId, null);
+		}
+	}
+
+	private Instant now() {
+		return this.clock.instant();
 	}
 
 	/** Wakes an owned run (input arrived, timer due). */
@@ -212,7 +234,22 @@ final class WorkflowTaskExecutor {
 		if (slot.runner != null && slot.runner.historySeq() != row.historySeq()) {
 			evictRunner(slot);
 		}
-		List<InboxItem> inbox = row.pendingInput() ? this.tasks.inbox(slot.runId) : List.of();
+		// always read: other runs add items (child results, parent close) without touching this row
+		List<InboxItem> inbox = this.tasks.inbox(slot.runId);
+		if (inbox.stream().anyMatch((item) -> "TERMINATE".equals(item.kind()))) {
+			String reason = inbox.stream()
+				.filter((item) -> "TERMINATE".equals(item.kind()))
+				.findFirst()
+				.map((item) -> new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8))
+				.orElse("terminated");
+			List<UUID> woken = this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, now()));
+			drop(slot);
+			this.waiters.closed(slot.runId);
+			if (woken != null) {
+				woken.forEach(this::wakeAnywhere);
+			}
+			return;
+		}
 		List<Event> handedOver = slot.drainMailbox();
 		WorkflowRunner runner = slot.runner;
 		TaskResult result;
@@ -266,16 +303,16 @@ final class WorkflowTaskExecutor {
 			return;
 		}
 		TaskCommit commit = buildCommit(slot, row, runner, result, inbox, now);
-		boolean committed;
+		TaskCommit.Effects effects;
 		try {
-			committed = Boolean.TRUE.equals(this.tx.execute((status) -> {
+			effects = this.tx.execute((status) -> {
 				this.hooks.beforeTaskCommit(slot.runId);
-				boolean ok = this.tasks.commit(commit);
-				if (!ok) {
+				TaskCommit.Effects done = this.tasks.commit(commit);
+				if (done == null) {
 					status.setRollbackOnly();
 				}
-				return ok;
-			}));
+				return done;
+			});
 		}
 		catch (RuntimeException ex) {
 			// outcome unknown: replay from what the database really holds; inputs handed over in
@@ -285,7 +322,7 @@ final class WorkflowTaskExecutor {
 			slot.restore(handedOver);
 			throw ex;
 		}
-		if (!committed) {
+		if (effects == null) {
 			runner.destroy();
 			slot.runner = null;
 			RunRow now2 = this.runs.find(slot.runId).orElse(null);
@@ -309,6 +346,19 @@ final class WorkflowTaskExecutor {
 		commit.removedActivities().forEach((seq) -> this.activityExecutor.cancel(slot, seq));
 		commit.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
+		for (NewRun child : effects.startedChildren()) {
+			if (this.node.equals(child.owner())) {
+				adopt(child.runId(), 1, false);
+			}
+			else {
+				this.notifier.accept(child.runId(), null);
+			}
+		}
+		effects.wake().forEach((other) -> {
+			if (!other.equals(row.runId()) || !commit.closes()) {
+				wakeAnywhere(other);
+			}
+		});
 		if (commit.recordsHistory()) {
 			runner.addHistoryBytes(commit.events().length);
 		}
@@ -346,6 +396,21 @@ final class WorkflowTaskExecutor {
 	}
 
 	private Event toEvent(InboxItem item) {
+		switch (item.kind()) {
+			case "CHILD_STARTED" -> {
+				return Event.childStarted(Long.parseLong(item.name()), item.messageId());
+			}
+			case "CHILD_START_FAILED", "CHILD_FAILED" -> {
+				return Event.childClosed(Long.parseLong(item.name()), null,
+						InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class))
+					.withType(item.kind().equals("CHILD_FAILED") ? EventType.CHILD_CLOSED : EventType.CHILD_START_FAILED);
+			}
+			case "CHILD_COMPLETED" -> {
+				return Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
+			}
+			default -> {
+			}
+		}
 		if ("SIGNAL".equals(item.kind())) {
 			return Event.signalReceived(item.name(), item.payload());
 		}
@@ -366,6 +431,7 @@ final class WorkflowTaskExecutor {
 		List<Long> removedActivities = new ArrayList<>();
 		Map<Long, Instant> newTimers = new LinkedHashMap<>();
 		Map<Long, StoredActivity> newActivities = new LinkedHashMap<>();
+		List<TaskCommit.ChildStart> childStarts = new ArrayList<>();
 		for (Event event : result.events()) {
 			switch (event.type()) {
 				case TIMER_FIRED, TIMER_CANCELED -> {
@@ -379,6 +445,12 @@ final class WorkflowTaskExecutor {
 					}
 				}
 				case TIMER_STARTED -> newTimers.put(event.seq(), event.fireAt());
+				case START_CHILD -> {
+					boolean local = this.workflows.find(event.name()) != null;
+					childStarts.add(new TaskCommit.ChildStart(event.seq(), new NewRun(UuidV7.next(now),
+							row.namespace(), event.messageId(), event.name(), row.taskQueue(), local ? this.node : null,
+							event.payload(), null, now, null), event.reason()));
+				}
 				case ACTIVITY_SCHEDULED -> newActivities.put(event.seq(), new StoredActivity(row.runId(), event.seq(),
 						event.name(), event.payload(), event.options(), 1, now, now, null, null));
 				default -> {
@@ -418,7 +490,8 @@ final class WorkflowTaskExecutor {
 				events.isEmpty() ? null : InternalJson.writeEvents(events), inbox.stream().map(InboxItem::id).toList(),
 				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
 				runner.nextTimer(), !runner.pendingActivities().isEmpty(), closeStatus, resultPayload, failure,
-				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried);
+				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
+				childStarts);
 	}
 
 	private void afterCommit(RunSlot slot, String workflowId, WorkflowRunner runner, List<StoredActivity> started) {

@@ -1,0 +1,99 @@
+package dev.durable.workflow.internal.runtime;
+
+import java.lang.reflect.Type;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.durable.workflow.ChildHandle;
+import dev.durable.workflow.Promise;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * Child workflows of a run. Transitions: start requested (START_CHILD command) to started
+ * (CHILD_STARTED input) or start failed (CHILD_START_FAILED: the id is in use), then closed
+ * (CHILD_CLOSED input with the result or the failure).
+ */
+final class ChildStates {
+
+	private record Pending(long seq, String workflowType, String workflowId, Type resultType,
+			PromiseImpl<String> started, PromiseImpl<Object> result) {
+	}
+
+	private final CommandRecorder commands;
+
+	private final Payloads payloads;
+
+	private final Map<Long, Pending> pending = new LinkedHashMap<>();
+
+	ChildStates(CommandRecorder commands, Payloads payloads) {
+		this.commands = commands;
+		this.payloads = payloads;
+	}
+
+	<R> ChildHandle<R> start(long seq, String workflowType, String workflowId, byte[] input, String policy,
+			Type resultType) {
+		this.commands.emit(Event.startChild(seq, workflowType, workflowId, input, policy));
+		Pending child = new Pending(seq, workflowType, workflowId, resultType, new PromiseImpl<>(),
+				new PromiseImpl<>());
+		this.pending.put(seq, child);
+		return new ChildHandle<>() {
+			@Override
+			public String workflowId() {
+				return workflowId;
+			}
+
+			@Override
+			public Promise<String> started() {
+				return child.started();
+			}
+
+			@Override
+			@SuppressWarnings("unchecked")
+			public Promise<R> result() {
+				return (Promise<R>) child.result();
+			}
+		};
+	}
+
+	/** Applies a child input. @return false when the child is no longer pending */
+	boolean apply(Event input) {
+		Pending child = this.pending.get(input.seq());
+		if (child == null) {
+			return false;
+		}
+		if (input.type() == EventType.CHILD_STARTED) {
+			if (child.started().isCompleted()) {
+				return false;
+			}
+			child.started().complete(input.messageId());
+			return true;
+		}
+		this.pending.remove(input.seq());
+		if (input.failure() != null) {
+			RuntimeException failure = Failures.toException(
+					FailureInfo.child(child.workflowType(), child.workflowId(), input.failure()),
+					this.payloads.converter());
+			child.started().fail(failure);
+			child.result().fail(failure);
+			return true;
+		}
+		child.started().complete(null);
+		try {
+			child.result().complete(this.payloads.decode(input.payload(), child.resultType(),
+					"the result of child workflow " + child.workflowId()));
+		}
+		catch (RuntimeException ex) {
+			child.result().fail(ex);
+		}
+		return true;
+	}
+
+	boolean hasPending() {
+		return !this.pending.isEmpty();
+	}
+
+}

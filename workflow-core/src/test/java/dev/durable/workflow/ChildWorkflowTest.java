@@ -1,0 +1,159 @@
+package dev.durable.workflow;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.support.Engines;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Child workflows: results, failures, id conflicts and parent close policies. */
+class ChildWorkflowTest {
+
+	private final Engines engines = new Engines();
+
+	private WorkflowEngine engine;
+
+	@AfterEach
+	void close() {
+		this.engines.close();
+	}
+
+	@BeforeEach
+	void start() {
+		this.engine = this.engines.start(this.engines.builder().register(Parent.class, Child.class));
+	}
+
+	public record Job(String name, String mode) {
+	}
+
+	/** Doubles the name, fails on request, or sleeps for a day. */
+	@Workflow("child")
+	public static class Child {
+
+		@WorkflowRun
+		public String run(Job job) {
+			switch (job.mode()) {
+				case "fail" -> throw ApplicationFailure.newNonRetryableFailure("child gave up", "ChildError");
+				case "sleep" -> Workflows.sleep(Duration.ofDays(1));
+				default -> {
+				}
+			}
+			return job.name() + job.name();
+		}
+
+	}
+
+	/** Runs a child in one of several ways. */
+	@Workflow("parent")
+	public static class Parent {
+
+		@WorkflowRun
+		public String run(String mode) {
+			switch (mode) {
+				case "ok" -> {
+					String a = Workflows.executeChild(Child::run, new Job("a", "ok"), ChildOptions.withId("child-a"));
+					ChildHandle<String> b = Workflows.startChild(Child::run, new Job("b", "ok"), ChildOptions.DEFAULT);
+					return a + b.result().get() + " " + b.started().get().length();
+				}
+				case "fail" -> {
+					try {
+						Workflows.executeChild(Child::run, new Job("x", "fail"), ChildOptions.withId("child-fail"));
+						return "no failure";
+					}
+					catch (ChildWorkflowFailure failure) {
+						return "failed: " + failure.getWorkflowId() + " <- " + failure.getCause().getMessage();
+					}
+				}
+				case "conflict" -> {
+					ChildHandle<String> first = Workflows.startChild(Child::run, new Job("s", "sleep"),
+							ChildOptions.withId("taken").withParentClosePolicy(ParentClosePolicy.ABANDON));
+					first.started().get();
+					try {
+						Workflows.executeChild(Child::run, new Job("t", "ok"), ChildOptions.withId("taken"));
+						return "no conflict";
+					}
+					catch (ChildWorkflowFailure failure) {
+						return "conflict: " + failure.getCause().getMessage();
+					}
+				}
+				case "wait" -> {
+					Workflows.startChild(Child::run, new Job("v", "sleep"), ChildOptions.withId("victim")).started().get();
+					Workflows.sleep(Duration.ofDays(7));
+					return "woke";
+				}
+				default -> {
+					ParentClosePolicy policy = ParentClosePolicy.valueOf(mode);
+					Workflows.startChild(Child::run, new Job("p", "sleep"),
+							ChildOptions.withId("orphan-" + mode).withParentClosePolicy(policy))
+						.started()
+						.get();
+					return "left " + policy;
+				}
+			}
+		}
+
+	}
+
+	@Test
+	void childResultsReachTheParent() {
+		WorkflowHandle<String> handle = this.engine.client().start(Parent::run, "ok", StartOptions.withId("p-ok"));
+		assertThat(handle.result(Duration.ofSeconds(15))).isEqualTo("aabb 36");
+		Engines.assertReplays(this.engine, handle.runId());
+		Engines.assertReplays(this.engine, this.engine.client().handle("child-a").runId());
+		assertThat(handle.history()).extracting("type").contains("START_CHILD", "CHILD_STARTED", "CHILD_CLOSED");
+	}
+
+	@Test
+	void aFailedChildFailsWithItsCause() {
+		WorkflowHandle<String> handle = this.engine.client().start(Parent::run, "fail", StartOptions.withId("p-fail"));
+		assertThat(handle.result(Duration.ofSeconds(15))).isEqualTo("failed: child-fail <- child gave up");
+		Engines.assertReplays(this.engine, handle.runId());
+	}
+
+	@Test
+	void anIdConflictIsAStartFailureForTheParentNotAnAbortedTask() {
+		WorkflowHandle<String> handle = this.engine.client()
+			.start(Parent::run, "conflict", StartOptions.withId("p-conflict"));
+		assertThat(handle.result(Duration.ofSeconds(15))).startsWith("conflict: workflow id 'taken' is used");
+		assertThat(handle.describe().taskAttempts()).isZero();
+		assertThat(this.engine.client().handle("taken").describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+		Engines.assertReplays(this.engine, handle.runId());
+	}
+
+	@Test
+	void parentClosePolicies() {
+		for (ParentClosePolicy policy : ParentClosePolicy.values()) {
+			WorkflowHandle<String> handle = this.engine.client()
+				.start(Parent::run, policy.name(), StartOptions.withId("p-" + policy));
+			assertThat(handle.result(Duration.ofSeconds(15))).isEqualTo("left " + policy);
+			Engines.assertReplays(this.engine, handle.runId());
+		}
+		await().until(() -> this.engine.client().handle("orphan-TERMINATE").describe().status().isClosed()
+				&& this.engine.client().handle("orphan-REQUEST_CANCEL").describe().status().isClosed());
+		assertThat(this.engine.client().handle("orphan-TERMINATE").describe().status())
+			.isEqualTo(WorkflowStatus.TERMINATED);
+		assertThat(this.engine.client().handle("orphan-REQUEST_CANCEL").describe().status())
+			.isEqualTo(WorkflowStatus.CANCELED);
+		assertThat(this.engine.client().handle("orphan-ABANDON").describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+	}
+
+	@Test
+	void terminatingTheParentTerminatesItsChildren() {
+		WorkflowHandle<String> parent = this.engine.client().start(Parent::run, "wait", StartOptions.withId("p-wait"));
+		await().until(() -> this.engines.count("timer") == 2);
+		parent.terminate("operator");
+		await().until(() -> this.engine.client().handle("victim").describe().status().isClosed());
+		assertThat(this.engine.client().handle("victim").describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
+		assertThat(this.engine.client().handle("victim").history()).last()
+			.satisfies((e) -> assertThat(e.attributes().get("reason").toString()).contains("closed: TERMINATED"));
+	}
+
+}
