@@ -186,6 +186,19 @@ public final class Workflows {
 		return Workflows.<W, A, R>startChild(workflow, input, options).result().get();
 	}
 
+	/**
+	 * Signals another workflow (its latest open run, or the given run). The promise fails with
+	 * ApplicationFailure type "ExternalWorkflowNotFound" when there is no such open run.
+	 */
+	public static Promise<Void> signalExternal(String workflowId, String runId, String signalName, Object payload) {
+		return runner().external(workflowId, runId, java.util.Objects.requireNonNull(signalName, "signalName"), payload);
+	}
+
+	/** Requests cancellation of another workflow (its latest open run, or the given run). */
+	public static Promise<Void> cancelExternal(String workflowId, String runId) {
+		return runner().external(workflowId, runId, null, null);
+	}
+
 	/** A scope canceled with its parent and on demand. Call {@link CancellationScope#run()}. */
 	public static CancellationScope newCancellationScope(Runnable body) {
 		return runner().newScope(body, false);

@@ -28,7 +28,8 @@ class ChildWorkflowTest {
 
 	@BeforeEach
 	void start() {
-		this.engine = this.engines.start(this.engines.builder().register(Parent.class, Child.class));
+		this.engine = this.engines
+			.start(this.engines.builder().register(Parent.class, Child.class, Receiver.class, Messenger.class));
 	}
 
 	public record Job(String name, String mode) {
@@ -47,6 +48,36 @@ class ChildWorkflowTest {
 				}
 			}
 			return job.name() + job.name();
+		}
+
+	}
+
+	/** Waits for a "note" signal, or for a week. */
+	@Workflow("receiver")
+	public static class Receiver {
+
+		@WorkflowRun
+		public String run() {
+			return Workflows.receive("note", String.class, Duration.ofDays(7)).orElse("nothing");
+		}
+
+	}
+
+	/** Signals and cancels other workflows. */
+	@Workflow("messenger")
+	public static class Messenger {
+
+		@WorkflowRun
+		public String run() {
+			Workflows.signalExternal("inbox-1", null, "note", "hello from a workflow").get();
+			Workflows.cancelExternal("inbox-2", null).get();
+			try {
+				Workflows.signalExternal("nobody", null, "note", "lost?").get();
+				return "delivered to nobody";
+			}
+			catch (ApplicationFailure failure) {
+				return "sent; " + failure.getType();
+			}
 		}
 
 	}
@@ -154,6 +185,20 @@ class ChildWorkflowTest {
 		assertThat(this.engine.client().handle("victim").describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
 		assertThat(this.engine.client().handle("victim").history()).last()
 			.satisfies((e) -> assertThat(e.attributes().get("reason").toString()).contains("closed: TERMINATED"));
+	}
+
+	@Test
+	void signalAndCancelOtherWorkflows() {
+		WorkflowHandle<String> first = this.engine.client().start(Receiver::run, StartOptions.withId("inbox-1"));
+		WorkflowHandle<String> second = this.engine.client().start(Receiver::run, StartOptions.withId("inbox-2"));
+		await().until(() -> this.engines.count("timer") == 2);
+		WorkflowHandle<String> messenger = this.engine.client().start(Messenger::run, StartOptions.withId("messenger"));
+		assertThat(messenger.result(Duration.ofSeconds(15))).isEqualTo("sent; ExternalWorkflowNotFound");
+		assertThat(first.result(Duration.ofSeconds(15))).isEqualTo("hello from a workflow");
+		await().until(() -> second.describe().status().isClosed());
+		assertThat(second.describe().status()).isEqualTo(WorkflowStatus.CANCELED);
+		Engines.assertReplays(this.engine, messenger.runId());
+		Engines.assertReplays(this.engine, first.runId());
 	}
 
 }

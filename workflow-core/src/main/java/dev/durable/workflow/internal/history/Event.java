@@ -76,6 +76,17 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.CHILD_CLOSED, seq, null, result, failure, null, null, null, null, null);
 	}
 
+	/** A signal (name set) or cancel request (name null) for another workflow; runId may be null. */
+	public static Event external(long seq, String workflowId, String runId, String signalName, byte[] payload) {
+		return new Event((signalName != null) ? EventType.SIGNAL_EXTERNAL : EventType.CANCEL_EXTERNAL, seq, signalName,
+				payload, null, null, null, null, runId, workflowId);
+	}
+
+	/** The outcome of a signal or cancel to another workflow: delivered, or failed. */
+	public static Event externalDelivered(long seq, FailureInfo failure) {
+		return new Event(EventType.EXTERNAL_DELIVERED, seq, null, null, failure, null, null, null, null, null);
+	}
+
 	public static Event continuedAsNew(byte[] input) {
 		return new Event(EventType.CONTINUED_AS_NEW, null, null, input, null, null, null, null, null, null);
 	}

@@ -92,6 +92,29 @@ final class ChildStates {
 		return true;
 	}
 
+	private final Map<Long, PromiseImpl<Void>> externals = new LinkedHashMap<>();
+
+	Promise<Void> external(long seq, String workflowId, String runId, String signalName, byte[] payload) {
+		this.commands.emit(Event.external(seq, workflowId, runId, signalName, payload));
+		PromiseImpl<Void> promise = new PromiseImpl<>();
+		this.externals.put(seq, promise);
+		return promise;
+	}
+
+	boolean delivered(Event input) {
+		PromiseImpl<Void> promise = this.externals.remove(input.seq());
+		if (promise == null) {
+			return false;
+		}
+		if (input.failure() != null) {
+			promise.fail(Failures.toException(input.failure(), this.payloads.converter()));
+		}
+		else {
+			promise.complete(null);
+		}
+		return true;
+	}
+
 	boolean hasPending() {
 		return !this.pending.isEmpty();
 	}

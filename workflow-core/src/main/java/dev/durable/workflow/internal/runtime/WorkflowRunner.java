@@ -174,6 +174,9 @@ public final class WorkflowRunner {
 				case CHILD_STARTED, CHILD_START_FAILED, CHILD_CLOSED -> {
 					return this.children.apply(input);
 				}
+				case EXTERNAL_DELIVERED -> {
+					return this.children.delivered(input);
+				}
 				case SIGNAL_RECEIVED -> this.messages.signal(input);
 				case UPDATE_ACCEPTED -> this.messages.accepted(input);
 				default -> throw new IllegalArgumentException("Not an input: " + input.type());
@@ -425,6 +428,17 @@ public final class WorkflowRunner {
 				: this.identity.workflowId() + "-child-" + new UUID(this.random.nextLong(), this.random.nextLong());
 		return this.children.start(this.nextSeq++, child.typeName(), workflowId, encoded,
 				options.parentClosePolicy().name(), child.resultType());
+	}
+
+	/**
+	 * Signals (signalName set) or cancels another workflow, pinned to a run when runId is given.
+	 * The promise completes once delivered, or fails when no such open run exists.
+	 */
+	public Promise<Void> external(String workflowId, String runId, String signalName, Object payload) {
+		checkOpen();
+		byte[] encoded = (signalName != null)
+				? this.payloads.encode(payload, Object.class, "the payload of signal " + signalName) : null;
+		return this.children.external(this.nextSeq++, workflowId, runId, signalName, encoded);
 	}
 
 	/** Closes the run and starts the next one of the same workflow id with this input. */

@@ -32,13 +32,28 @@ import java.util.UUID;
  * @param continuedAs the next run when the task continued the run as new, else {@code null}
  * @param carriedSignals signals not yet received that move to the next run, by name
  * @param childStarts child runs the task starts
+ * @param externals signals and cancel requests for other workflows
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
 		Map<Long, Instant> newTimers, List<StoredActivity> newActivities, Instant nextWakeAt, boolean hasActivities,
 		String closeStatus, byte[] result, byte[] failure, String namespace, String workflowId,
 		List<dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
-		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts) {
+		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
+		List<External> externals) {
+
+	/**
+	 * A signal or cancel request for another workflow.
+	 *
+	 * @param seq the command's sequence number
+	 * @param workflowId the target workflow id
+	 * @param runId the target run, or {@code null} for the latest open run
+	 * @param kind SIGNAL or CANCEL
+	 * @param name the signal name
+	 * @param payload the payload
+	 */
+	public record External(long seq, String workflowId, UUID runId, String kind, String name, byte[] payload) {
+	}
 
 	/**
 	 * A child run to start.

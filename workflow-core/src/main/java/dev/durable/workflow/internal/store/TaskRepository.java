@@ -82,7 +82,25 @@ public final class TaskRepository {
 						InternalJson.write(failure), null);
 			}
 		}
-		if (!c.childStarts().isEmpty() && !c.closes()) {
+		for (TaskCommit.External external : c.externals()) {
+			List<UUID> target = this.jdbc.query(q("SELECT run_id FROM #.workflow_run WHERE namespace = ?"
+					+ " AND workflow_id = ? AND status = 'RUNNING' AND (?::uuid IS NULL OR run_id = ?::uuid)"),
+					(rs, n) -> Sql.uuid(rs, "run_id"), c.namespace(), external.workflowId(), external.runId(),
+					external.runId());
+			FailureInfo failure = null;
+			if (target.isEmpty()) {
+				failure = FailureInfo.application("ExternalWorkflowNotFound", "no open run of workflow '"
+						+ external.workflowId() + "'" + ((external.runId() != null) ? " with run id " + external.runId() : ""),
+						true, null, null, null);
+			}
+			else {
+				this.runs.insertInbox(target.get(0), external.kind(), external.name(), external.payload(), null);
+				wake.add(target.get(0));
+			}
+			this.runs.insertInbox(c.runId(), "EXTERNAL_DELIVERED", String.valueOf(external.seq()),
+					(failure != null) ? InternalJson.write(failure) : null, null);
+		}
+		if ((!c.childStarts().isEmpty() || !c.externals().isEmpty()) && !c.closes()) {
 			this.runs.markPendingInput(c.runId());
 			wake.add(c.runId());
 		}

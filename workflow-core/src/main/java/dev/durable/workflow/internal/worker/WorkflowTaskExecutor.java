@@ -405,6 +405,10 @@ final class WorkflowTaskExecutor {
 						InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class))
 					.withType(item.kind().equals("CHILD_FAILED") ? EventType.CHILD_CLOSED : EventType.CHILD_START_FAILED);
 			}
+			case "EXTERNAL_DELIVERED" -> {
+				return Event.externalDelivered(Long.parseLong(item.name()),
+						InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class));
+			}
 			case "CHILD_COMPLETED" -> {
 				return Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
 			}
@@ -432,6 +436,7 @@ final class WorkflowTaskExecutor {
 		Map<Long, Instant> newTimers = new LinkedHashMap<>();
 		Map<Long, StoredActivity> newActivities = new LinkedHashMap<>();
 		List<TaskCommit.ChildStart> childStarts = new ArrayList<>();
+		List<TaskCommit.External> externals = new ArrayList<>();
 		for (Event event : result.events()) {
 			switch (event.type()) {
 				case TIMER_FIRED, TIMER_CANCELED -> {
@@ -445,6 +450,11 @@ final class WorkflowTaskExecutor {
 					}
 				}
 				case TIMER_STARTED -> newTimers.put(event.seq(), event.fireAt());
+				case SIGNAL_EXTERNAL, CANCEL_EXTERNAL -> externals.add(new TaskCommit.External(event.seq(),
+						event.messageId(), (event.reason() != null) ? UUID.fromString(event.reason()) : null,
+						(event.type() == EventType.SIGNAL_EXTERNAL) ? "SIGNAL" : "CANCEL", event.name(),
+						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
+								: ("canceled by workflow " + row.workflowId()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 				case START_CHILD -> {
 					boolean local = this.workflows.find(event.name()) != null;
 					childStarts.add(new TaskCommit.ChildStart(event.seq(), new NewRun(UuidV7.next(now),
@@ -491,7 +501,7 @@ final class WorkflowTaskExecutor {
 				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
 				runner.nextTimer(), !runner.pendingActivities().isEmpty(), closeStatus, resultPayload, failure,
 				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
-				childStarts);
+				childStarts, externals);
 	}
 
 	private void afterCommit(RunSlot slot, String workflowId, WorkflowRunner runner, List<StoredActivity> started) {
