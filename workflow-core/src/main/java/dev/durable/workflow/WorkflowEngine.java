@@ -134,6 +134,8 @@ public final class WorkflowEngine implements AutoCloseable {
 
 		private EngineConfig.HistoryLimits historyLimits = EngineConfig.HistoryLimits.DEFAULT;
 
+		private Duration retention = Duration.ofDays(7);
+
 		private Builder() {
 		}
 
@@ -267,6 +269,16 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * How long closed runs, their history and deduplication records are kept (default 7
+		 * days); then worker nodes delete them in small batches. Zero or negative keeps them
+		 * forever.
+		 */
+		public Builder retention(Duration value) {
+			this.retention = value;
+			return this;
+		}
+
 		/** Test seams; internal. */
 		public Builder hooks(EngineHooks hooks) {
 			this.hooks = hooks;
@@ -286,7 +298,7 @@ public final class WorkflowEngine implements AutoCloseable {
 			EngineConfig config = new EngineConfig(this.namespace, this.schema, this.worker, Set.copyOf(this.taskQueues),
 					this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
 					this.heartbeatInterval, this.deadAfter, this.taskTimeout, this.maxPayloadBytes,
-					this.shutdownTimeout, this.buildId, this.historyLimits);
+					this.shutdownTimeout, this.buildId, this.historyLimits, this.retention);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: new JsonPayloadConverter();
 			return new WorkflowEngine(new Engine(config, this.dataSource, this.clock, workflowRegistry,

@@ -11,18 +11,27 @@ import java.time.Duration;
  * @param idConflictPolicy policy when a run with the id is open
  * @param startDelay how long to wait before the first workflow task
  * @param taskQueue only nodes serving this queue run it; {@code "default"} when null
+ * @param executionTimeout the longest the whole execution may take, continue-as-new included;
+ * past it the run closes TIMED_OUT
+ * @param runTimeout the longest this run may take
  */
 public record StartOptions(String workflowId, String requestId, WorkflowIdReusePolicy idReusePolicy,
-		WorkflowIdConflictPolicy idConflictPolicy, Duration startDelay, String taskQueue) {
+		WorkflowIdConflictPolicy idConflictPolicy, Duration startDelay, String taskQueue, Duration executionTimeout,
+		Duration runTimeout) {
 
 	/** All defaults: random id, ALLOW_DUPLICATE, FAIL, no delay, the default queue. */
-	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null);
+	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null, null, null);
 
 	public StartOptions {
 		idReusePolicy = (idReusePolicy != null) ? idReusePolicy : WorkflowIdReusePolicy.ALLOW_DUPLICATE;
 		idConflictPolicy = (idConflictPolicy != null) ? idConflictPolicy : WorkflowIdConflictPolicy.FAIL;
 		if (startDelay != null && startDelay.isNegative()) {
 			throw new IllegalArgumentException("startDelay must not be negative: " + startDelay);
+		}
+		for (Duration timeout : new Duration[] { executionTimeout, runTimeout }) {
+			if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+				throw new IllegalArgumentException("Timeouts must be positive: " + timeout);
+			}
 		}
 	}
 
@@ -54,7 +63,13 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 
 		private String taskQueue;
 
+		private Duration executionTimeout;
+
+		private Duration runTimeout;
+
 		private Builder(StartOptions from) {
+			this.executionTimeout = from.executionTimeout;
+			this.runTimeout = from.runTimeout;
 			this.workflowId = from.workflowId;
 			this.requestId = from.requestId;
 			this.idReusePolicy = from.idReusePolicy;
@@ -93,9 +108,19 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 			return this;
 		}
 
+		public Builder executionTimeout(Duration value) {
+			this.executionTimeout = value;
+			return this;
+		}
+
+		public Builder runTimeout(Duration value) {
+			this.runTimeout = value;
+			return this;
+		}
+
 		public StartOptions build() {
 			return new StartOptions(this.workflowId, this.requestId, this.idReusePolicy, this.idConflictPolicy,
-					this.startDelay, this.taskQueue);
+					this.startDelay, this.taskQueue, this.executionTimeout, this.runTimeout);
 		}
 
 	}

@@ -112,7 +112,9 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		Instant wakeAt = (options.startDelay() != null && !options.startDelay().isZero())
 				? now.plus(options.startDelay()) : null;
 		NewRun run = new NewRun(UuidV7.next(now), this.engine.config().namespace(), workflowId, workflowType, queue,
-				local ? this.engine.nodeId() : null, payload, options.requestId(), now, wakeAt);
+				local ? this.engine.nodeId() : null, payload, options.requestId(), now, wakeAt,
+				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
+				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null);
 		StartDecision decision;
 		try {
 			decision = this.engine.tx().execute((status) -> decide(run, options, now, message));
@@ -206,7 +208,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		this.engine.runs().insert(run);
 		if (message != null) {
 			send(new RunRow(run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(),
-					"RUNNING", run.owner(), 0, 0, 0, false, null, 0, null, now, null, 0, null, null), message);
+					"RUNNING", run.owner(), 0, 0, 0, false, null, 0, null, now, null, 0, null, null, null, null), message);
 		}
 		return new StartDecision(run.runId(), true, terminated);
 	}

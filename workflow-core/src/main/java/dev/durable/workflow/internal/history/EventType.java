@@ -15,7 +15,10 @@ public enum EventType {
 	WORKFLOW_CANCELED(true), CONTINUED_AS_NEW(true),
 
 	/** Written by terminate, outside any workflow task. */
-	WORKFLOW_TERMINATED(false);
+	WORKFLOW_TERMINATED(false),
+
+	/** Written when the run or execution timeout passed, outside any workflow task. */
+	WORKFLOW_TIMED_OUT(false);
 
 	private final boolean command;
 
@@ -27,9 +30,14 @@ public enum EventType {
 		return this.command;
 	}
 
+	/** Whether the event is written by the engine outside any workflow task (terminate, timeout). */
+	public boolean writtenOutsideTasks() {
+		return this == WORKFLOW_TERMINATED || this == WORKFLOW_TIMED_OUT;
+	}
+
 	public boolean closesRun() {
 		return this == WORKFLOW_COMPLETED || this == WORKFLOW_FAILED || this == WORKFLOW_CANCELED
-				|| this == WORKFLOW_TERMINATED || this == CONTINUED_AS_NEW;
+				|| this == WORKFLOW_TERMINATED || this == CONTINUED_AS_NEW || this == WORKFLOW_TIMED_OUT;
 	}
 
 }

@@ -16,8 +16,18 @@ import java.util.UUID;
  * @param requestId request id for start deduplication, or {@code null}
  * @param createdAt creation time
  * @param wakeAt the delayed start time, or {@code null} for now
+ * @param runDeadline when the run times out, or {@code null}
+ * @param executionDeadline when the execution (continue-as-new chain) times out, or {@code null}
  */
 public record NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
-		UUID owner, byte[] input, String requestId, Instant createdAt, Instant wakeAt) {
+		UUID owner, byte[] input, String requestId, Instant createdAt, Instant wakeAt, Instant runDeadline,
+		Instant executionDeadline) {
+
+	/** A run without timeouts. */
+	public NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue, UUID owner,
+			byte[] input, String requestId, Instant createdAt, Instant wakeAt) {
+		this(runId, namespace, workflowId, workflowType, taskQueue, owner, input, requestId, createdAt, wakeAt, null,
+				null);
+	}
 
 }

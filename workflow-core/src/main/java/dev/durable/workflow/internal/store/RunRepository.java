@@ -11,6 +11,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.support.InternalJson;
 
@@ -19,7 +20,7 @@ public final class RunRepository {
 
 	private static final String COLUMNS = "run_id, namespace, workflow_id, workflow_type, task_queue, status, owner_node,"
 			+ " epoch, history_seq, inbox_seq, pending_input, next_wake_at, task_attempt, task_failure, created_at,"
-			+ " closed_at, unfinished_handlers, parent_run_id, parent_seq";
+			+ " closed_at, unfinished_handlers, parent_run_id, parent_seq, run_deadline, execution_deadline";
 
 	private static final RowMapper<RunRow> ROW = RunRepository::mapRow;
 
@@ -42,7 +43,8 @@ public final class RunRepository {
 				Sql.uuid(rs, "owner_node"), rs.getLong("epoch"), rs.getInt("history_seq"), rs.getLong("inbox_seq"),
 				rs.getBoolean("pending_input"), Sql.instant(rs, "next_wake_at"), rs.getInt("task_attempt"),
 				rs.getString("task_failure"), Sql.instant(rs, "created_at"), Sql.instant(rs, "closed_at"),
-				rs.getInt("unfinished_handlers"), Sql.uuid(rs, "parent_run_id"), (Long) rs.getObject("parent_seq"));
+				rs.getInt("unfinished_handlers"), Sql.uuid(rs, "parent_run_id"), (Long) rs.getObject("parent_seq"),
+				Sql.instant(rs, "run_deadline"), Sql.instant(rs, "execution_deadline"));
 	}
 
 	public Optional<RunRow> find(UUID runId) {
@@ -80,11 +82,12 @@ public final class RunRepository {
 	public void insert(NewRun run) {
 		boolean runnableNow = run.wakeAt() == null;
 		this.jdbc.update(q("INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
-				+ " status, owner_node, epoch, history_seq, next_wake_at, pending_input, request_id, created_at)"
-				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?)"), run.runId(), run.namespace(),
-				run.workflowId(), run.workflowType(), run.taskQueue(), run.owner(), (run.owner() != null) ? 1L : 0L,
-				Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()), runnableNow && run.owner() == null,
-				run.requestId(), Sql.ts(run.createdAt()));
+				+ " status, owner_node, epoch, history_seq, next_wake_at, pending_input, request_id, created_at,"
+				+ " run_deadline, execution_deadline) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?)"),
+				run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(), run.owner(),
+				(run.owner() != null) ? 1L : 0L, Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()),
+				runnableNow && run.owner() == null, run.requestId(), Sql.ts(run.createdAt()), Sql.ts(run.runDeadline()),
+				Sql.ts(run.executionDeadline()));
 		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input) VALUES (?, ?)"), run.runId(), run.input());
 		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
 				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
@@ -162,19 +165,32 @@ public final class RunRepository {
 
 	/** Terminates an open run. @return the runs to wake (parent, children), or {@code null} when it was closed */
 	public List<UUID> terminateAndWake(UUID runId, String reason, Instant now) {
-		List<Integer> seq = this.jdbc.query(q("UPDATE #.workflow_run SET status = 'TERMINATED', closed_at = ?,"
+		return closeWithoutCode(runId, "TERMINATED", EventType.WORKFLOW_TERMINATED, FailureInfo.terminated(reason),
+				reason, now);
+	}
+
+	/** Closes an open run whose run or execution timeout passed. @return runs to wake, or null */
+	public List<UUID> timeOut(UUID runId, FailureInfo failure, Instant now) {
+		return closeWithoutCode(runId, "TIMED_OUT", EventType.WORKFLOW_TIMED_OUT, failure, failure.message(), now);
+	}
+
+	/**
+	 * Closes an open run without running workflow code. Bumps the epoch and the history sequence,
+	 * so the owner's next commit fails its compare-and-set.
+	 */
+	private List<UUID> closeWithoutCode(UUID runId, String status, EventType type, FailureInfo failure, String reason,
+			Instant now) {
+		List<Integer> seq = this.jdbc.query(q("UPDATE #.workflow_run SET status = ?, closed_at = ?,"
 				+ " epoch = epoch + 1, owner_node = NULL, history_seq = history_seq + 1, pending_input = false,"
 				+ " has_activities = false, next_wake_at = NULL WHERE run_id = ? AND status = 'RUNNING'"
-				+ " RETURNING history_seq"), (rs, n) -> rs.getInt(1), Sql.ts(now), runId);
+				+ " RETURNING history_seq"), (rs, n) -> rs.getInt(1), status, Sql.ts(now), runId);
 		if (seq.isEmpty()) {
 			return null;
 		}
-		FailureInfo failure = FailureInfo.terminated(reason);
-		Event event = new Event(dev.durable.workflow.internal.history.EventType.WORKFLOW_TERMINATED, null, null, null,
-				failure, null, null, null, reason, null);
+		Event event = new Event(type, null, null, null, failure, null, null, null, reason, null);
 		this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
 				seq.get(0), Sql.ts(now), InternalJson.writeEvents(List.of(event)));
-		return closeSideTables(runId, "TERMINATED", null, InternalJson.write(failure), now);
+		return closeSideTables(runId, status, null, InternalJson.write(failure), now);
 	}
 
 	/**

@@ -25,11 +25,24 @@ import java.util.UUID;
  * @param unfinishedHandlers handlers still running when the run closed
  * @param parentRunId the parent run of a child, else {@code null}
  * @param parentSeq the parent's command that started this child
+ * @param runDeadline when the run times out, or {@code null}
+ * @param executionDeadline when the execution times out, or {@code null}
  */
 public record RunRow(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
 		String status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput, Instant nextWakeAt,
 		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt, int unfinishedHandlers,
-		UUID parentRunId, Long parentSeq) {
+		UUID parentRunId, Long parentSeq, Instant runDeadline, Instant executionDeadline) {
+
+	/** The earlier of the run and execution deadlines, or {@code null}. */
+	public Instant deadline() {
+		if (this.runDeadline == null) {
+			return this.executionDeadline;
+		}
+		if (this.executionDeadline == null) {
+			return this.runDeadline;
+		}
+		return this.runDeadline.isBefore(this.executionDeadline) ? this.runDeadline : this.executionDeadline;
+	}
 
 	public boolean isOpen() {
 		return "RUNNING".equals(this.status);

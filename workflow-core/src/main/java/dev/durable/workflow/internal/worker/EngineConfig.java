@@ -21,11 +21,13 @@ import java.util.Set;
  * @param shutdownTimeout how long shutdown waits for running activities
  * @param buildId an optional build id, recorded on the node row
  * @param historyLimits when continue-as-new is suggested, and when a run is terminated
+ * @param retention how long closed runs, their history and deduplication records are kept
+ * (zero or negative: forever)
  */
 public record EngineConfig(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
 		int maxConcurrentActivities, int maxCachedRuns, Duration cacheIdleTimeout, Duration pollInterval,
 		Duration heartbeatInterval, Duration deadAfter, Duration taskTimeout, int maxPayloadBytes,
-		Duration shutdownTimeout, String buildId, HistoryLimits historyLimits) {
+		Duration shutdownTimeout, String buildId, HistoryLimits historyLimits, Duration retention) {
 
 	/**
 	 * History size thresholds.

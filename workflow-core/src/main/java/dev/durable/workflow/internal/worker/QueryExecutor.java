@@ -119,7 +119,7 @@ final class QueryExecutor {
 				definition, this.factory, this.payloads, this.config.taskTimeout(), this.config.historyLimits());
 		try {
 			for (TaskRecord record : this.tasks.history(row.runId())) {
-				if (record.events().stream().anyMatch((e) -> e.type() == EventType.WORKFLOW_TERMINATED)) {
+				if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
 					break;
 				}
 				runner.replay(record);

@@ -145,6 +145,21 @@ final class WorkflowTaskExecutor {
 		}
 	}
 
+	private void timeOut(RunSlot slot, RunRow row, Instant deadline) {
+		boolean execution = deadline.equals(row.executionDeadline());
+		dev.durable.workflow.internal.history.FailureInfo failure = dev.durable.workflow.internal.history.FailureInfo
+			.timeout(execution ? dev.durable.workflow.TimeoutType.SCHEDULE_TO_CLOSE
+					: dev.durable.workflow.TimeoutType.START_TO_CLOSE,
+					(execution ? "workflow execution timeout" : "workflow run timeout") + " passed at " + deadline, null);
+		log.info("Run {} timed out: {}", row.runId(), failure.message());
+		List<UUID> woken = this.tx.execute((status) -> this.runs.timeOut(row.runId(), failure, now()));
+		drop(slot);
+		this.waiters.closed(slot.runId);
+		if (woken != null) {
+			woken.forEach(this::wakeAnywhere);
+		}
+	}
+
 	private Instant now() {
 		return this.clock.instant();
 	}
@@ -231,6 +246,11 @@ final class WorkflowTaskExecutor {
 			lost(slot);
 			return;
 		}
+		Instant deadline = row.deadline();
+		if (deadline != null && !this.clock.instant().isBefore(deadline)) {
+			timeOut(slot, row, deadline);
+			return;
+		}
 		if (slot.runner != null && slot.runner.historySeq() != row.historySeq()) {
 			evictRunner(slot);
 		}
@@ -282,14 +302,14 @@ final class WorkflowTaskExecutor {
 					this.runs.clearPendingInput(row.runId(), this.node, slot.epoch, row.inboxSeq());
 				}
 				slot.runner = runner;
-				afterCommit(slot, row.workflowId(), runner, List.of());
+				afterCommit(slot, row, runner, List.of());
 				return;
 			}
 			result = runner.execute(now, candidates);
 			if (result.inputs().isEmpty() && result.commands().isEmpty() && result.updates().isEmpty()
 					&& inbox.isEmpty()) {
 				// only stale inputs (a duplicate completion): nothing to record
-				afterCommit(slot, row.workflowId(), runner, List.of());
+				afterCommit(slot, row, runner, List.of());
 				return;
 			}
 		}
@@ -342,7 +362,7 @@ final class WorkflowTaskExecutor {
 		if (row.taskAttempt() > 0) {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
-		afterCommit(slot, row.workflowId(), runner, commit.newActivities());
+		afterCommit(slot, row, runner, commit.newActivities());
 		commit.removedActivities().forEach((seq) -> this.activityExecutor.cancel(slot, seq));
 		commit.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
@@ -482,8 +502,12 @@ final class WorkflowTaskExecutor {
 			};
 			resultPayload = close.payload();
 			if (close.type() == EventType.CONTINUED_AS_NEW) {
+				// the execution deadline spans the chain; the run timeout starts again
+				Instant runDeadline = (row.runDeadline() != null)
+						? now.plus(java.time.Duration.between(row.createdAt(), row.runDeadline())) : null;
 				continuedAs = new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(),
-						row.taskQueue(), this.node, close.payload(), null, now, null);
+						row.taskQueue(), this.node, close.payload(), null, now, null, runDeadline,
+						row.executionDeadline());
 				// the closed run's result names the run that follows it
 				resultPayload = continuedAs.runId().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
 				carried = runner.unreceivedSignals();
@@ -499,16 +523,25 @@ final class WorkflowTaskExecutor {
 		return new TaskCommit(row.runId(), this.node, slot.epoch, row.historySeq(), row.inboxSeq(), runner.now(),
 				events.isEmpty() ? null : InternalJson.writeEvents(events), inbox.stream().map(InboxItem::id).toList(),
 				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
-				runner.nextTimer(), !runner.pendingActivities().isEmpty(), closeStatus, resultPayload, failure,
+				earliest(runner.nextTimer(), row.deadline()), !runner.pendingActivities().isEmpty(), closeStatus,
+				resultPayload, failure,
 				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
 				childStarts, externals);
 	}
 
-	private void afterCommit(RunSlot slot, String workflowId, WorkflowRunner runner, List<StoredActivity> started) {
+	private static Instant earliest(Instant a, Instant b) {
+		if (a == null) {
+			return b;
+		}
+		return (b == null || a.isBefore(b)) ? a : b;
+	}
+
+	private void afterCommit(RunSlot slot, RunRow row, WorkflowRunner runner, List<StoredActivity> started) {
+		String workflowId = row.workflowId();
 		started.forEach((activity) -> this.activityExecutor.start(slot, workflowId, activity));
-		Instant nextTimer = runner.nextTimer();
-		if (nextTimer != null) {
-			this.wake.schedule(nextTimer, () -> schedule(slot));
+		Instant next = earliest(runner.nextTimer(), row.deadline());
+		if (next != null) {
+			this.wake.schedule(next, () -> schedule(slot));
 		}
 	}
 

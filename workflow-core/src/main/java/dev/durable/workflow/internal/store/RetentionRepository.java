@@ -1,0 +1,76 @@
+package dev.durable.workflow.internal.store;
+
+import java.time.Instant;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Retention: deletes runs closed before a cutoff, with everything that hangs off them, in small
+ * batches. Deduplication records of a workflow id go only once no run of that workflow id is
+ * open or closed after the cutoff, so a retried signal or update id stays deduplicated while the
+ * workflow id is in use. Children of a deleted parent are not touched: only the rows of the
+ * deleted runs themselves go.
+ */
+public final class RetentionRepository {
+
+	/**
+	 * One batch: the closed runs (oldest first, skipping rows another node is deleting or a
+	 * transaction holds), their side rows, then the deduplication records of their workflow ids
+	 * that no open or recent run still needs. Data-modifying CTEs all run, whether read or not.
+	 */
+	private static final String DELETE_BATCH = "WITH doomed AS (SELECT run_id, namespace, workflow_id"
+			+ " FROM #.workflow_run WHERE status <> 'RUNNING' AND closed_at < ? ORDER BY closed_at LIMIT ?"
+			+ " FOR UPDATE SKIP LOCKED),"
+			+ " h AS (DELETE FROM #.history WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " p AS (DELETE FROM #.run_payload WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " v AS (DELETE FROM #.visibility WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " i AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " t AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " a AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " d AS (DELETE FROM #.dedup x USING (SELECT DISTINCT namespace, workflow_id FROM doomed) w"
+			+ " WHERE x.namespace = w.namespace AND x.workflow_id = w.workflow_id"
+			+ " AND NOT EXISTS (SELECT 1 FROM #.workflow_run r WHERE r.namespace = w.namespace"
+			+ " AND r.workflow_id = w.workflow_id AND (r.status = 'RUNNING' OR r.closed_at >= ?))),"
+			+ " r AS (DELETE FROM #.workflow_run WHERE run_id IN (SELECT run_id FROM doomed) RETURNING 1)"
+			+ " SELECT count(*) FROM r";
+
+	/**
+	 * Inbox items whose run is gone: a child that outlived its deleted parent still reports its
+	 * close to the parent's inbox. A run and the first inbox items for it commit together, so a
+	 * visible item without a visible run is an orphan.
+	 */
+	private static final String DELETE_ORPHANED_INBOX = "DELETE FROM #.inbox WHERE id IN (SELECT i.id FROM #.inbox i"
+			+ " WHERE NOT EXISTS (SELECT 1 FROM #.workflow_run r WHERE r.run_id = i.run_id) LIMIT ?)";
+
+	private final JdbcTemplate jdbc;
+
+	private final String schema;
+
+	public RetentionRepository(JdbcTemplate jdbc, String schema) {
+		this.jdbc = jdbc;
+		this.schema = schema;
+	}
+
+	private String q(String sql) {
+		return Sql.q(this.schema, sql);
+	}
+
+	/**
+	 * Deletes up to {@code limit} runs closed before the cutoff, with their history, payloads,
+	 * visibility, inbox, timer and activity rows, and the deduplication records of workflow ids
+	 * left without an open or recent run.
+	 * @param closedBefore the cutoff, from the engine's clock
+	 * @return how many runs were deleted
+	 */
+	public int deleteClosedBefore(Instant closedBefore, int limit) {
+		Integer deleted = this.jdbc.queryForObject(q(DELETE_BATCH), Integer.class, Sql.ts(closedBefore), limit,
+				Sql.ts(closedBefore));
+		return (deleted != null) ? deleted : 0;
+	}
+
+	/** Deletes up to {@code limit} inbox items whose run no longer exists. @return how many */
+	public int deleteOrphanedInbox(int limit) {
+		return this.jdbc.update(q(DELETE_ORPHANED_INBOX), limit);
+	}
+
+}
