@@ -14,13 +14,18 @@ import java.time.Duration;
  * @param executionTimeout the longest the whole execution may take, continue-as-new included;
  * past it the run closes TIMED_OUT
  * @param runTimeout the longest this run may take
+ * @param retryPolicy when set, a failed run is followed by a new run of the same workflow id
+ * after the policy's backoff, until it succeeds or the policy gives up
+ * @param cronSchedule when set (5-field cron, or 6 fields with seconds; UTC), a new run of the
+ * same workflow id starts at each next time after the previous run closed
  */
 public record StartOptions(String workflowId, String requestId, WorkflowIdReusePolicy idReusePolicy,
 		WorkflowIdConflictPolicy idConflictPolicy, Duration startDelay, String taskQueue, Duration executionTimeout,
-		Duration runTimeout) {
+		Duration runTimeout, dev.durable.workflow.RetryPolicy retryPolicy, String cronSchedule) {
 
 	/** All defaults: random id, ALLOW_DUPLICATE, FAIL, no delay, the default queue. */
-	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null, null, null);
+	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null, null, null, null,
+			null);
 
 	public StartOptions {
 		idReusePolicy = (idReusePolicy != null) ? idReusePolicy : WorkflowIdReusePolicy.ALLOW_DUPLICATE;
@@ -67,7 +72,13 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 
 		private Duration runTimeout;
 
+		private dev.durable.workflow.RetryPolicy retryPolicy;
+
+		private String cronSchedule;
+
 		private Builder(StartOptions from) {
+			this.retryPolicy = from.retryPolicy;
+			this.cronSchedule = from.cronSchedule;
 			this.executionTimeout = from.executionTimeout;
 			this.runTimeout = from.runTimeout;
 			this.workflowId = from.workflowId;
@@ -118,9 +129,20 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 			return this;
 		}
 
+		public Builder retryPolicy(dev.durable.workflow.RetryPolicy value) {
+			this.retryPolicy = value;
+			return this;
+		}
+
+		public Builder cronSchedule(String value) {
+			this.cronSchedule = value;
+			return this;
+		}
+
 		public StartOptions build() {
 			return new StartOptions(this.workflowId, this.requestId, this.idReusePolicy, this.idConflictPolicy,
-					this.startDelay, this.taskQueue, this.executionTimeout, this.runTimeout);
+					this.startDelay, this.taskQueue, this.executionTimeout, this.runTimeout, this.retryPolicy,
+					this.cronSchedule);
 		}
 
 	}

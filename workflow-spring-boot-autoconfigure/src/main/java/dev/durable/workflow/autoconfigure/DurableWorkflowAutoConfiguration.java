@@ -77,6 +77,7 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(properties::getNamespace).to(builder::namespace);
 		map.from(properties::getSchema).to(builder::schema);
 		map.from(properties::getMaxPayloadSize).as((size) -> Math.toIntExact(size.toBytes())).to(builder::maxPayloadSize);
+		map.from(properties::getRetention).to(builder::retention);
 		DurableWorkflowProperties.Worker worker = properties.getWorker();
 		map.from(worker::isEnabled).to(builder::worker);
 		map.from(worker::getMaxConcurrentActivities).to(builder::maxConcurrentActivities);

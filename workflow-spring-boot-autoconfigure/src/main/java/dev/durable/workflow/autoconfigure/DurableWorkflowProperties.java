@@ -30,6 +30,13 @@ public class DurableWorkflowProperties {
 	 */
 	private DataSize maxPayloadSize = DataSize.ofMegabytes(2);
 
+	/**
+	 * How long closed runs, their history and deduplication records (signal idempotency keys,
+	 * update ids) are kept. Worker nodes then delete them in small batches. Zero or negative
+	 * keeps them forever.
+	 */
+	private Duration retention = Duration.ofDays(7);
+
 	private final Worker worker = new Worker();
 
 	private final Node node = new Node();
@@ -58,6 +65,14 @@ public class DurableWorkflowProperties {
 
 	public void setMaxPayloadSize(DataSize maxPayloadSize) {
 		this.maxPayloadSize = maxPayloadSize;
+	}
+
+	public Duration getRetention() {
+		return this.retention;
+	}
+
+	public void setRetention(Duration retention) {
+		this.retention = retention;
 	}
 
 	public Worker getWorker() {

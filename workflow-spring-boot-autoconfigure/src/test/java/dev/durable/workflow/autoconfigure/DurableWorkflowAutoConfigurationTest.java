@@ -50,7 +50,8 @@ class DurableWorkflowAutoConfigurationTest {
 	void providesAStartedEngineAClientAndTheActivityBeans() {
 		this.runner.withUserConfiguration(GreetingConfiguration.class)
 			.withPropertyValues("durable.workflow.namespace=greetings", "durable.workflow.worker.max-cached-runs=7",
-					"durable.workflow.worker.task-queues=default,other", "durable.workflow.max-payload-size=1MB")
+					"durable.workflow.worker.task-queues=default,other", "durable.workflow.max-payload-size=1MB",
+					"durable.workflow.retention=3d")
 			.run((context) -> {
 				assertThat(context).hasSingleBean(WorkflowEngine.class)
 					.hasSingleBean(WorkflowClient.class)
@@ -68,6 +69,7 @@ class DurableWorkflowAutoConfigurationTest {
 				assertThat(config.taskQueues()).containsExactlyInAnyOrder("default", "other");
 				assertThat(config.maxPayloadBytes()).isEqualTo(1024 * 1024);
 				assertThat(config.pollInterval()).isEqualTo(Duration.ofMillis(100));
+				assertThat(config.retention()).isEqualTo(Duration.ofDays(3));
 			});
 	}
 

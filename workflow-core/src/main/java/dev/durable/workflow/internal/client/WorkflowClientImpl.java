@@ -29,6 +29,7 @@ import dev.durable.workflow.client.WorkflowIdReusePolicy;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.UuidV7;
 import dev.durable.workflow.internal.worker.EngineConfig;
@@ -111,10 +112,19 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		Instant now = this.engine.clock().instant();
 		Instant wakeAt = (options.startDelay() != null && !options.startDelay().isZero())
 				? now.plus(options.startDelay()) : null;
+		if (options.cronSchedule() != null) {
+			RunChain.cron(options.cronSchedule());
+		}
+		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule());
+		if (options.cronSchedule() != null && wakeAt == null && message == null) {
+			// a cron workflow's first run waits for the first time of its schedule
+			wakeAt = chain.next("COMPLETED", null, 0, now).startAt();
+		}
 		NewRun run = new NewRun(UuidV7.next(now), this.engine.config().namespace(), workflowId, workflowType, queue,
 				local ? this.engine.nodeId() : null, payload, options.requestId(), now, wakeAt,
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
-				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null);
+				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
+				chain.isEmpty() ? null : chain, 1);
 		StartDecision decision;
 		try {
 			decision = this.engine.tx().execute((status) -> decide(run, options, now, message));
@@ -207,19 +217,21 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		}
 		this.engine.runs().insert(run);
 		if (message != null) {
-			send(new RunRow(run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(),
-					"RUNNING", run.owner(), 0, 0, 0, false, null, 0, null, now, null, 0, null, null, null, null), message);
+			send(run.runId(), run.namespace(), run.workflowId(), message);
 		}
 		return new StartDecision(run.runId(), true, terminated);
 	}
 
 	private void send(RunRow row, WithStart message) {
+		send(row.runId(), row.namespace(), row.workflowId(), message);
+	}
+
+	private void send(UUID runId, String namespace, String workflowId, WithStart message) {
 		if ("UPDATE".equals(message.kind())
-				&& !this.engine.dedup().admitUpdate(row.namespace(), row.workflowId(), message.messageId(), row.runId())) {
+				&& !this.engine.dedup().admitUpdate(namespace, workflowId, message.messageId(), runId)) {
 			return; // a retried update id
 		}
-		this.engine.runs().sendToInbox(row.runId(), message.kind(), message.name(), message.payload(),
-				message.messageId());
+		this.engine.runs().sendToInbox(runId, message.kind(), message.name(), message.payload(), message.messageId());
 	}
 
 	@Override

@@ -91,10 +91,10 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 		while (true) {
 			CompletableFuture<Void> closed = this.engine.waiters().future(runId);
 			RunRepository.Outcome outcome = this.engine.runs().outcome(runId).orElseThrow();
-			if ("CONTINUED_AS_NEW".equals(outcome.status())) {
-				// follow the chain: the closed run's result names the next run
+			if (!"RUNNING".equals(outcome.status()) && outcome.nextRunId() != null) {
+				// follow the chain: continue-as-new, workflow retry, cron
 				this.engine.waiters().forget(runId, closed);
-				runId = UUID.fromString(new String(outcome.result(), java.nio.charset.StandardCharsets.UTF_8));
+				runId = outcome.nextRunId();
 				continue;
 			}
 			if (!"RUNNING".equals(outcome.status())) {

@@ -18,16 +18,26 @@ import java.util.UUID;
  * @param wakeAt the delayed start time, or {@code null} for now
  * @param runDeadline when the run times out, or {@code null}
  * @param executionDeadline when the execution (continue-as-new chain) times out, or {@code null}
+ * @param chain workflow retry policy and cron schedule, or {@code null}
+ * @param attempt the attempt number (workflow retries)
  */
 public record NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
 		UUID owner, byte[] input, String requestId, Instant createdAt, Instant wakeAt, Instant runDeadline,
-		Instant executionDeadline) {
+		Instant executionDeadline, RunChain chain, int attempt) {
+
+	/** A run with timeouts, outside any chain. */
+	public NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue, UUID owner,
+			byte[] input, String requestId, Instant createdAt, Instant wakeAt, Instant runDeadline,
+			Instant executionDeadline) {
+		this(runId, namespace, workflowId, workflowType, taskQueue, owner, input, requestId, createdAt, wakeAt,
+				runDeadline, executionDeadline, null, 1);
+	}
 
 	/** A run without timeouts. */
 	public NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue, UUID owner,
 			byte[] input, String requestId, Instant createdAt, Instant wakeAt) {
 		this(runId, namespace, workflowId, workflowType, taskQueue, owner, input, requestId, createdAt, wakeAt, null,
-				null);
+				null, null, 1);
 	}
 
 }

@@ -20,7 +20,8 @@ public final class RunRepository {
 
 	private static final String COLUMNS = "run_id, namespace, workflow_id, workflow_type, task_queue, status, owner_node,"
 			+ " epoch, history_seq, inbox_seq, pending_input, next_wake_at, task_attempt, task_failure, created_at,"
-			+ " closed_at, unfinished_handlers, parent_run_id, parent_seq, run_deadline, execution_deadline";
+			+ " closed_at, unfinished_handlers, parent_run_id, parent_seq, run_deadline, execution_deadline, attempt,"
+			+ " next_run_id";
 
 	private static final RowMapper<RunRow> ROW = RunRepository::mapRow;
 
@@ -44,7 +45,8 @@ public final class RunRepository {
 				rs.getBoolean("pending_input"), Sql.instant(rs, "next_wake_at"), rs.getInt("task_attempt"),
 				rs.getString("task_failure"), Sql.instant(rs, "created_at"), Sql.instant(rs, "closed_at"),
 				rs.getInt("unfinished_handlers"), Sql.uuid(rs, "parent_run_id"), (Long) rs.getObject("parent_seq"),
-				Sql.instant(rs, "run_deadline"), Sql.instant(rs, "execution_deadline"));
+				Sql.instant(rs, "run_deadline"), Sql.instant(rs, "execution_deadline"), rs.getInt("attempt"),
+				Sql.uuid(rs, "next_run_id"));
 	}
 
 	public Optional<RunRow> find(UUID runId) {
@@ -83,12 +85,14 @@ public final class RunRepository {
 		boolean runnableNow = run.wakeAt() == null;
 		this.jdbc.update(q("INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
 				+ " status, owner_node, epoch, history_seq, next_wake_at, pending_input, request_id, created_at,"
-				+ " run_deadline, execution_deadline) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?)"),
+				+ " run_deadline, execution_deadline, attempt) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)"),
 				run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(), run.owner(),
 				(run.owner() != null) ? 1L : 0L, Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()),
 				runnableNow && run.owner() == null, run.requestId(), Sql.ts(run.createdAt()), Sql.ts(run.runDeadline()),
-				Sql.ts(run.executionDeadline()));
-		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input) VALUES (?, ?)"), run.runId(), run.input());
+				Sql.ts(run.executionDeadline()), run.attempt());
+		byte[] chain = (run.chain() != null && !run.chain().isEmpty()) ? InternalJson.write(run.chain()) : null;
+		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input, options) VALUES (?, ?, ?)"), run.runId(),
+				run.input(), chain);
 		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
 				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
 				run.workflowType(), Sql.ts(run.createdAt()));
@@ -133,6 +137,18 @@ public final class RunRepository {
 				runId);
 	}
 
+	/** The run's retry policy and cron schedule, or {@code null}. */
+	public RunChain chain(UUID runId) {
+		List<byte[]> options = this.jdbc.query(q("SELECT options FROM #.run_payload WHERE run_id = ?"),
+				(rs, n) -> rs.getBytes(1), runId);
+		return (options.isEmpty() || options.get(0) == null) ? null : InternalJson.read(options.get(0), RunChain.class);
+	}
+
+	/** Links a closed run to the run that follows it. */
+	void setNextRun(UUID runId, UUID nextRunId) {
+		this.jdbc.update(q("UPDATE #.workflow_run SET next_run_id = ? WHERE run_id = ?"), nextRunId, runId);
+	}
+
 	public byte[] input(UUID runId) {
 		return this.jdbc.queryForObject(q("SELECT input FROM #.run_payload WHERE run_id = ?"), byte[].class, runId);
 	}
@@ -142,15 +158,16 @@ public final class RunRepository {
 	 * @param status the status
 	 * @param result encoded result
 	 * @param failure recorded failure
+	 * @param nextRunId the run that followed (continue-as-new, retry, cron), or {@code null}
 	 */
-	public record Outcome(String status, byte[] result, FailureInfo failure) {
+	public record Outcome(String status, byte[] result, FailureInfo failure, UUID nextRunId) {
 	}
 
 	public Optional<Outcome> outcome(UUID runId) {
-		return this.jdbc.query(q("SELECT r.status, p.result, p.failure FROM #.workflow_run r"
+		return this.jdbc.query(q("SELECT r.status, p.result, p.failure, r.next_run_id FROM #.workflow_run r"
 				+ " JOIN #.run_payload p ON p.run_id = r.run_id WHERE r.run_id = ?"),
 				(rs, n) -> new Outcome(rs.getString(1), rs.getBytes(2),
-						InternalJson.read(rs.getBytes(3), FailureInfo.class)),
+						InternalJson.read(rs.getBytes(3), FailureInfo.class), Sql.uuid(rs, "next_run_id")),
 				runId).stream().findFirst();
 	}
 

@@ -27,11 +27,14 @@ import java.util.UUID;
  * @param parentSeq the parent's command that started this child
  * @param runDeadline when the run times out, or {@code null}
  * @param executionDeadline when the execution times out, or {@code null}
+ * @param attempt the attempt number (workflow retries)
+ * @param nextRunId the run that followed this one, or {@code null}
  */
 public record RunRow(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
 		String status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput, Instant nextWakeAt,
 		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt, int unfinishedHandlers,
-		UUID parentRunId, Long parentSeq, Instant runDeadline, Instant executionDeadline) {
+		UUID parentRunId, Long parentSeq, Instant runDeadline, Instant executionDeadline, int attempt,
+		UUID nextRunId) {
 
 	/** The earlier of the run and execution deadlines, or {@code null}. */
 	public Instant deadline() {

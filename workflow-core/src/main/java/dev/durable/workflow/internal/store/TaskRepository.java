@@ -119,6 +119,7 @@ public final class TaskRepository {
 			wake.addAll(this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time()));
 			if (c.continuedAs() != null) {
 				this.runs.insert(c.continuedAs());
+				this.runs.setNextRun(c.runId(), c.continuedAs().runId());
 				c.carriedSignals()
 					.forEach((name, payloads) -> payloads.forEach((payload) -> this.runs
 						.sendToInbox(c.continuedAs().runId(), "SIGNAL", name, (payload.length == 0) ? null : payload)));

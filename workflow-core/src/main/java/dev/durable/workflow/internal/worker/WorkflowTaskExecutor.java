@@ -214,7 +214,10 @@ final class WorkflowTaskExecutor {
 		}
 		catch (RuntimeException ex) {
 			// the database is unreachable or the outcome is unknown: forget the cached state
-			log.warn("Workflow task of run {} did not complete: {}", slot.runId, dev.durable.workflow.internal.support.Errors.rootMessage(ex));
+			// a database problem is logged briefly; anything else is a bug worth its stack trace
+			log.warn("Workflow task of run {} did not complete: {}", slot.runId,
+					dev.durable.workflow.internal.support.Errors.rootMessage(ex),
+					(ex instanceof org.springframework.dao.DataAccessException) ? null : ex);
 			evictRunner(slot);
 			// an infrastructure retry: by wall-clock time, whatever the engine clock does
 			CompletableFuture.delayedExecutor(this.config.pollInterval().toMillis(), TimeUnit.MILLISECONDS, this.pool)
@@ -386,8 +389,12 @@ final class WorkflowTaskExecutor {
 			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
 			drop(slot);
 			this.waiters.closed(slot.runId);
-			if (commit.continuedAs() != null) {
-				adopt(commit.continuedAs().runId(), 1, false);
+			NewRun next = commit.continuedAs();
+			if (next != null && next.wakeAt() == null) {
+				adopt(next.runId(), 1, false);
+			}
+			else if (next != null) {
+				this.wake.schedule(next.wakeAt(), () -> adopt(next.runId(), 1, false));
 			}
 		}
 		else if (runner.historyExceeded()) {
@@ -507,10 +514,13 @@ final class WorkflowTaskExecutor {
 						? now.plus(java.time.Duration.between(row.createdAt(), row.runDeadline())) : null;
 				continuedAs = new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(),
 						row.taskQueue(), this.node, close.payload(), null, now, null, runDeadline,
-						row.executionDeadline());
+						row.executionDeadline(), this.runs.chain(row.runId()), 1);
 				// the closed run's result names the run that follows it
 				resultPayload = continuedAs.runId().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
 				carried = runner.unreceivedSignals();
+			}
+			else {
+				continuedAs = nextInChain(row, closeStatus, close.failure(), now);
 			}
 			failure = (close.failure() != null) ? InternalJson.write(close.failure()) : null;
 		}
@@ -527,6 +537,22 @@ final class WorkflowTaskExecutor {
 				resultPayload, failure,
 				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
 				childStarts, externals);
+	}
+
+	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
+	private NewRun nextInChain(RunRow row, String status, dev.durable.workflow.internal.history.FailureInfo failure,
+			Instant now) {
+		dev.durable.workflow.internal.store.RunChain chain = this.runs.chain(row.runId());
+		if (chain == null || chain.isEmpty()) {
+			return null;
+		}
+		dev.durable.workflow.internal.store.RunChain.Next next = chain.next(status, failure, row.attempt(), now);
+		if (next == null) {
+			return null;
+		}
+		return new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(), row.taskQueue(),
+				this.node, this.runs.input(row.runId()), null, now, next.startAt(), null, row.executionDeadline(),
+				chain, next.attempt());
 	}
 
 	private static Instant earliest(Instant a, Instant b) {
