@@ -34,7 +34,20 @@ final class ChildStates {
 		this.payloads = payloads;
 	}
 
-	<R> ChildHandle<R> start(long seq, String workflowType, String workflowId, byte[] input, String policy,
+	<R> ChildHandle<R> start(long seq, dev.durable.workflow.internal.registry.WorkflowDefinition child, Object input,
+			dev.durable.workflow.ChildOptions options, String parentWorkflowId, java.util.Random random) {
+		if (child.inputType() == null && input != null) {
+			throw new IllegalArgumentException("Workflow type " + child.typeName() + " takes no input");
+		}
+		Type inputType = (child.inputType() != null) ? child.inputType() : Object.class;
+		byte[] encoded = this.payloads.encode(input, inputType, "the input of child workflow " + child.typeName());
+		String workflowId = (options.workflowId() != null) ? options.workflowId()
+				: parentWorkflowId + "-child-" + new java.util.UUID(random.nextLong(), random.nextLong());
+		return start(seq, child.typeName(), workflowId, encoded, options.parentClosePolicy().name(),
+				child.resultType());
+	}
+
+	private <R> ChildHandle<R> start(long seq, String workflowType, String workflowId, byte[] input, String policy,
 			Type resultType) {
 		this.commands.emit(Event.startChild(seq, workflowType, workflowId, input, policy));
 		Pending child = new Pending(seq, workflowType, workflowId, resultType, new PromiseImpl<>(),
@@ -94,8 +107,10 @@ final class ChildStates {
 
 	private final Map<Long, PromiseImpl<Void>> externals = new LinkedHashMap<>();
 
-	Promise<Void> external(long seq, String workflowId, String runId, String signalName, byte[] payload) {
-		this.commands.emit(Event.external(seq, workflowId, runId, signalName, payload));
+	Promise<Void> external(long seq, String workflowId, String runId, String signalName, Object payload) {
+		byte[] encoded = (signalName != null)
+				? this.payloads.encode(payload, Object.class, "the payload of signal " + signalName) : null;
+		this.commands.emit(Event.external(seq, workflowId, runId, signalName, encoded));
 		PromiseImpl<Void> promise = new PromiseImpl<>();
 		this.externals.put(seq, promise);
 		return promise;

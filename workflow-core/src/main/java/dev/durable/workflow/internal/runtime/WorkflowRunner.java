@@ -419,15 +419,7 @@ public final class WorkflowRunner {
 	public <R> dev.durable.workflow.ChildHandle<R> startChild(WorkflowDefinition child, Object input,
 			dev.durable.workflow.ChildOptions options) {
 		checkOpen();
-		if (child.inputType() == null && input != null) {
-			throw new IllegalArgumentException("Workflow type " + child.typeName() + " takes no input");
-		}
-		Type inputType = (child.inputType() != null) ? child.inputType() : Object.class;
-		byte[] encoded = this.payloads.encode(input, inputType, "the input of child workflow " + child.typeName());
-		String workflowId = (options.workflowId() != null) ? options.workflowId()
-				: this.identity.workflowId() + "-child-" + new UUID(this.random.nextLong(), this.random.nextLong());
-		return this.children.start(this.nextSeq++, child.typeName(), workflowId, encoded,
-				options.parentClosePolicy().name(), child.resultType());
+		return this.children.start(this.nextSeq++, child, input, options, this.identity.workflowId(), this.random);
 	}
 
 	/**
@@ -436,9 +428,7 @@ public final class WorkflowRunner {
 	 */
 	public Promise<Void> external(String workflowId, String runId, String signalName, Object payload) {
 		checkOpen();
-		byte[] encoded = (signalName != null)
-				? this.payloads.encode(payload, Object.class, "the payload of signal " + signalName) : null;
-		return this.children.external(this.nextSeq++, workflowId, runId, signalName, encoded);
+		return this.children.external(this.nextSeq++, workflowId, runId, signalName, payload);
 	}
 
 	/** Closes the run and starts the next one of the same workflow id with this input. */

@@ -1,13 +1,11 @@
 package dev.durable.workflow.internal.worker;
 
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.Constructor;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +15,6 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -33,7 +30,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.SettableClock;
-import dev.durable.workflow.internal.activity.ActivityStubs;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
@@ -92,7 +88,7 @@ public final class Engine {
 
 	private final ResultWaiters waiters = new ResultWaiters();
 
-	private final Map<Class<?>, Object> activityProxies = new ConcurrentHashMap<>();
+	private final DefaultWorkflowFactory defaultFactory;
 
 	private final Function<Class<?>, Object> factory;
 
@@ -139,7 +135,8 @@ public final class Engine {
 		this.dedup = new dev.durable.workflow.internal.store.DedupRepository(jdbc, config.schema());
 		this.retention = new dev.durable.workflow.internal.store.RetentionRepository(jdbc, config.schema());
 		this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-		this.factory = (factory != null) ? factory : this::instantiate;
+		this.defaultFactory = new DefaultWorkflowFactory(activityRegistry);
+		this.factory = (factory != null) ? factory : this.defaultFactory::instantiate;
 	}
 
 	public synchronized void start() {
@@ -407,46 +404,9 @@ public final class Engine {
 		log.info("Durable workflow engine stopped: node {}", this.nodeId);
 	}
 
-	/** The default workflow factory: constructor injection of registered activities, as durable proxies. */
-	private Object instantiate(Class<?> type) {
-		Constructor<?>[] constructors = type.getConstructors();
-		if (constructors.length == 0) {
-			throw new IllegalStateException("Workflow class " + type.getName() + " needs a public constructor");
-		}
-		Constructor<?> constructor = constructors[0];
-		for (Constructor<?> candidate : constructors) {
-			if (candidate.getParameterCount() > constructor.getParameterCount()) {
-				constructor = candidate;
-			}
-		}
-		Object[] args = new Object[constructor.getParameterCount()];
-		Class<?>[] parameterTypes = constructor.getParameterTypes();
-		for (int i = 0; i < args.length; i++) {
-			args[i] = activityProxy(parameterTypes[i], type);
-		}
-		try {
-			return constructor.newInstance(args);
-		}
-		catch (java.lang.reflect.InvocationTargetException ex) {
-			Throwable target = ex.getTargetException();
-			throw (target instanceof RuntimeException re) ? re : new IllegalStateException(target);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new IllegalStateException("Cannot create workflow " + type.getName() + ": " + ex, ex);
-		}
-	}
-
 	/** The durable proxy of the registered activity bean assignable to the type. */
 	public Object activityProxy(Class<?> type, Class<?> forWorkflow) {
-		return this.activityProxies.computeIfAbsent(type, (t) -> {
-			Object bean = this.activityRegistry.beanOfType(t);
-			if (bean == null) {
-				throw new IllegalStateException(((forWorkflow != null) ? "Cannot create workflow "
-						+ forWorkflow.getName() + ": no" : "No") + " activity of type " + t.getName()
-						+ " is registered (registerActivities)");
-			}
-			return ActivityStubs.durableProxy(t, bean, this.activityRegistry);
-		});
+		return this.defaultFactory.activityProxy(type, forWorkflow);
 	}
 
 	/**

@@ -90,6 +90,28 @@ final class RunSlot {
 		return this.scheduled;
 	}
 
+	/**
+	 * Idle cached runs to evict: beyond the cache size (least recently used first) or idle past
+	 * the timeout. Runs with a task or an activity in flight stay.
+	 */
+	static List<RunSlot> toEvict(java.util.Collection<RunSlot> slots, int maxCached, java.time.Duration idleTimeout,
+			Instant now) {
+		List<RunSlot> idle = slots.stream()
+			.filter((s) -> !s.isBusy() && s.inflight.isEmpty())
+			.sorted(java.util.Comparator.comparing((RunSlot s) -> (s.lastUsed != null) ? s.lastUsed : Instant.MIN))
+			.toList();
+		int excess = slots.size() - maxCached;
+		List<RunSlot> evict = new ArrayList<>();
+		for (RunSlot slot : idle) {
+			boolean tooOld = slot.lastUsed != null && slot.lastUsed.plus(idleTimeout).isBefore(now);
+			if (excess > 0 || tooOld) {
+				evict.add(slot);
+				excess--;
+			}
+		}
+		return evict;
+	}
+
 	synchronized boolean isBusy() {
 		return this.running || this.scheduled;
 	}

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,13 +32,11 @@ import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.InboxItem;
 import dev.durable.workflow.internal.store.NewRun;
-import dev.durable.workflow.internal.support.UuidV7;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.store.TaskCommit;
 import dev.durable.workflow.internal.store.TaskRepository;
-import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
@@ -83,6 +80,8 @@ final class WorkflowTaskExecutor {
 
 	private final Map<UUID, RunSlot> slots = new ConcurrentHashMap<>();
 
+	private final TaskCommitBuilder commits;
+
 	private ActivityExecutor activityExecutor;
 
 	private java.util.function.BiConsumer<UUID, UUID> notifier = (run, owner) -> {
@@ -110,6 +109,7 @@ final class WorkflowTaskExecutor {
 		this.waiters = waiters;
 		this.hooks = hooks;
 		this.pool = pool;
+		this.commits = new TaskCommitBuilder(node, workflows, runs);
 	}
 
 	void setActivityExecutor(ActivityExecutor activityExecutor) {
@@ -152,7 +152,11 @@ final class WorkflowTaskExecutor {
 					: dev.durable.workflow.TimeoutType.START_TO_CLOSE,
 					(execution ? "workflow execution timeout" : "workflow run timeout") + " passed at " + deadline, null);
 		log.info("Run {} timed out: {}", row.runId(), failure.message());
-		List<UUID> woken = this.tx.execute((status) -> this.runs.timeOut(row.runId(), failure, now()));
+		closedOutside(slot, this.tx.execute((status) -> this.runs.timeOut(row.runId(), failure, now())));
+	}
+
+	/** The run was closed without its code (terminated, timed out): forget it, wake who was told. */
+	private void closedOutside(RunSlot slot, List<UUID> woken) {
 		drop(slot);
 		this.waiters.closed(slot.runId);
 		if (woken != null) {
@@ -259,18 +263,9 @@ final class WorkflowTaskExecutor {
 		}
 		// always read: other runs add items (child results, parent close) without touching this row
 		List<InboxItem> inbox = this.tasks.inbox(slot.runId);
-		if (inbox.stream().anyMatch((item) -> "TERMINATE".equals(item.kind()))) {
-			String reason = inbox.stream()
-				.filter((item) -> "TERMINATE".equals(item.kind()))
-				.findFirst()
-				.map((item) -> new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8))
-				.orElse("terminated");
-			List<UUID> woken = this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, now()));
-			drop(slot);
-			this.waiters.closed(slot.runId);
-			if (woken != null) {
-				woken.forEach(this::wakeAnywhere);
-			}
+		String terminate = TaskCommitBuilder.terminateReason(inbox);
+		if (terminate != null) {
+			closedOutside(slot, this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), terminate, now())));
 			return;
 		}
 		List<Event> handedOver = slot.drainMailbox();
@@ -298,7 +293,7 @@ final class WorkflowTaskExecutor {
 				}
 			});
 			for (InboxItem item : inbox) {
-				candidates.add(toEvent(item));
+				candidates.add(TaskCommitBuilder.toEvent(item));
 			}
 			if (candidates.isEmpty()) {
 				if (row.pendingInput()) {
@@ -325,7 +320,7 @@ final class WorkflowTaskExecutor {
 			taskFailed(slot, row, ex);
 			return;
 		}
-		TaskCommit commit = buildCommit(slot, row, runner, result, inbox, now);
+		TaskCommit commit = this.commits.build(slot.epoch, row, runner, result, inbox, now);
 		TaskCommit.Effects effects;
 		try {
 			effects = this.tx.execute((status) -> {
@@ -422,150 +417,10 @@ final class WorkflowTaskExecutor {
 		return runner;
 	}
 
-	private Event toEvent(InboxItem item) {
-		switch (item.kind()) {
-			case "CHILD_STARTED" -> {
-				return Event.childStarted(Long.parseLong(item.name()), item.messageId());
-			}
-			case "CHILD_START_FAILED", "CHILD_FAILED" -> {
-				return Event.childClosed(Long.parseLong(item.name()), null,
-						InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class))
-					.withType(item.kind().equals("CHILD_FAILED") ? EventType.CHILD_CLOSED : EventType.CHILD_START_FAILED);
-			}
-			case "EXTERNAL_DELIVERED" -> {
-				return Event.externalDelivered(Long.parseLong(item.name()),
-						InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class));
-			}
-			case "CHILD_COMPLETED" -> {
-				return Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
-			}
-			default -> {
-			}
-		}
-		if ("SIGNAL".equals(item.kind())) {
-			return Event.signalReceived(item.name(), item.payload());
-		}
-		if ("UPDATE".equals(item.kind())) {
-			return Event.updateAccepted(item.messageId(), item.name(), item.payload());
-		}
-		if ("CANCEL".equals(item.kind())) {
-			String reason = (item.payload() != null) ? new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8)
-					: null;
-			return Event.cancelRequested(reason);
-		}
-		throw new IllegalStateException("Unknown inbox item kind " + item.kind());
-	}
-
-	private TaskCommit buildCommit(RunSlot slot, RunRow row, WorkflowRunner runner, TaskResult result,
-			List<InboxItem> inbox, Instant now) {
-		List<Long> removedTimers = new ArrayList<>();
-		List<Long> removedActivities = new ArrayList<>();
-		Map<Long, Instant> newTimers = new LinkedHashMap<>();
-		Map<Long, StoredActivity> newActivities = new LinkedHashMap<>();
-		List<TaskCommit.ChildStart> childStarts = new ArrayList<>();
-		List<TaskCommit.External> externals = new ArrayList<>();
-		for (Event event : result.events()) {
-			switch (event.type()) {
-				case TIMER_FIRED, TIMER_CANCELED -> {
-					if (newTimers.remove(event.seq()) == null) {
-						removedTimers.add(event.seq());
-					}
-				}
-				case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> {
-					if (newActivities.remove(event.seq()) == null) {
-						removedActivities.add(event.seq());
-					}
-				}
-				case TIMER_STARTED -> newTimers.put(event.seq(), event.fireAt());
-				case SIGNAL_EXTERNAL, CANCEL_EXTERNAL -> externals.add(new TaskCommit.External(event.seq(),
-						event.messageId(), (event.reason() != null) ? UUID.fromString(event.reason()) : null,
-						(event.type() == EventType.SIGNAL_EXTERNAL) ? "SIGNAL" : "CANCEL", event.name(),
-						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
-								: ("canceled by workflow " + row.workflowId()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-				case START_CHILD -> {
-					boolean local = this.workflows.find(event.name()) != null;
-					childStarts.add(new TaskCommit.ChildStart(event.seq(), new NewRun(UuidV7.next(now),
-							row.namespace(), event.messageId(), event.name(), row.taskQueue(), local ? this.node : null,
-							event.payload(), null, now, null), event.reason()));
-				}
-				case ACTIVITY_SCHEDULED -> newActivities.put(event.seq(), new StoredActivity(row.runId(), event.seq(),
-						event.name(), event.payload(), event.options(), 1, now, now, null, null));
-				default -> {
-				}
-			}
-		}
-		Event close = result.closeEvent();
-		NewRun continuedAs = null;
-		Map<String, List<byte[]>> carried = Map.of();
-		String closeStatus = null;
-		byte[] resultPayload = null;
-		byte[] failure = null;
-		if (close != null) {
-			closeStatus = switch (close.type()) {
-				case WORKFLOW_COMPLETED -> "COMPLETED";
-				case WORKFLOW_CANCELED -> "CANCELED";
-				case CONTINUED_AS_NEW -> "CONTINUED_AS_NEW";
-				default -> "FAILED";
-			};
-			resultPayload = close.payload();
-			if (close.type() == EventType.CONTINUED_AS_NEW) {
-				// the execution deadline spans the chain; the run timeout starts again
-				Instant runDeadline = (row.runDeadline() != null)
-						? now.plus(java.time.Duration.between(row.createdAt(), row.runDeadline())) : null;
-				continuedAs = new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(),
-						row.taskQueue(), this.node, close.payload(), null, now, null, runDeadline,
-						row.executionDeadline(), this.runs.chain(row.runId()), 1);
-				// the closed run's result names the run that follows it
-				resultPayload = continuedAs.runId().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-				carried = runner.unreceivedSignals();
-			}
-			else {
-				continuedAs = nextInChain(row, closeStatus, close.failure(), now);
-			}
-			failure = (close.failure() != null) ? InternalJson.write(close.failure()) : null;
-		}
-		if (close != null && result.unfinishedHandlers() > 0) {
-			log.warn("Run {} closed ({}) with {} signal or update handler(s) still running; wait for"
-					+ " Workflows.allHandlersFinished() before returning", row.runId(), closeStatus,
-					result.unfinishedHandlers());
-		}
-		List<Event> events = result.events();
-		return new TaskCommit(row.runId(), this.node, slot.epoch, row.historySeq(), row.inboxSeq(), runner.now(),
-				events.isEmpty() ? null : InternalJson.writeEvents(events), inbox.stream().map(InboxItem::id).toList(),
-				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
-				earliest(runner.nextTimer(), row.deadline()), !runner.pendingActivities().isEmpty(), closeStatus,
-				resultPayload, failure,
-				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
-				childStarts, externals);
-	}
-
-	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
-	private NewRun nextInChain(RunRow row, String status, dev.durable.workflow.internal.history.FailureInfo failure,
-			Instant now) {
-		dev.durable.workflow.internal.store.RunChain chain = this.runs.chain(row.runId());
-		if (chain == null || chain.isEmpty()) {
-			return null;
-		}
-		dev.durable.workflow.internal.store.RunChain.Next next = chain.next(status, failure, row.attempt(), now);
-		if (next == null) {
-			return null;
-		}
-		return new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(), row.taskQueue(),
-				this.node, this.runs.input(row.runId()), null, now, next.startAt(), null, row.executionDeadline(),
-				chain, next.attempt());
-	}
-
-	private static Instant earliest(Instant a, Instant b) {
-		if (a == null) {
-			return b;
-		}
-		return (b == null || a.isBefore(b)) ? a : b;
-	}
-
 	private void afterCommit(RunSlot slot, RunRow row, WorkflowRunner runner, List<StoredActivity> started) {
 		String workflowId = row.workflowId();
 		started.forEach((activity) -> this.activityExecutor.start(slot, workflowId, activity));
-		Instant next = earliest(runner.nextTimer(), row.deadline());
+		Instant next = TaskCommitBuilder.earliest(runner.nextTimer(), row.deadline());
 		if (next != null) {
 			this.wake.schedule(next, () -> schedule(slot));
 		}
@@ -641,22 +496,9 @@ final class WorkflowTaskExecutor {
 	 * any node can pick them up at their next wake-up.
 	 */
 	void evictIdle() {
-		Instant now = this.clock.instant();
-		List<RunSlot> idle = this.slots.values()
-			.stream()
-			.filter((s) -> !s.isBusy() && s.inflight.isEmpty())
-			.sorted(java.util.Comparator.comparing((RunSlot s) -> (s.lastUsed != null) ? s.lastUsed : Instant.MIN))
-			.toList();
-		int excess = this.slots.size() - this.config.maxCachedRuns();
-		for (RunSlot slot : idle) {
-			boolean tooOld = slot.lastUsed != null
-					&& slot.lastUsed.plus(this.config.cacheIdleTimeout()).isBefore(now);
-			if (excess <= 0 && !tooOld) {
-				continue;
-			}
-			if (this.runs.release(slot.runId, this.node, slot.epoch)) {
-				excess--;
-			}
+		for (RunSlot slot : RunSlot.toEvict(this.slots.values(), this.config.maxCachedRuns(),
+				this.config.cacheIdleTimeout(), this.clock.instant())) {
+			this.runs.release(slot.runId, this.node, slot.epoch);
 			drop(slot);
 		}
 	}

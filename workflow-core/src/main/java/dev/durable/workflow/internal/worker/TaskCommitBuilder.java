@@ -1,0 +1,197 @@
+package dev.durable.workflow.internal.worker;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.runtime.TaskResult;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.InboxItem;
+import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.StoredActivity;
+import dev.durable.workflow.internal.store.TaskCommit;
+import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.internal.support.UuidV7;
+
+/**
+ * Turns what a workflow task did into its commit: inbox items into inputs, commands into rows
+ * (timers, activities, child runs, messages to other runs), and a closing command into the run's
+ * outcome and the run that follows it (continue-as-new, retry, cron).
+ */
+final class TaskCommitBuilder {
+
+	private static final Logger log = LoggerFactory.getLogger(TaskCommitBuilder.class);
+
+	private final UUID node;
+
+	private final WorkflowRegistry workflows;
+
+	private final RunRepository runs;
+
+	TaskCommitBuilder(UUID node, WorkflowRegistry workflows, RunRepository runs) {
+		this.node = node;
+		this.workflows = workflows;
+		this.runs = runs;
+	}
+
+	/** The reason of a TERMINATE item (a parent closed with policy TERMINATE), or {@code null}. */
+	static String terminateReason(List<InboxItem> inbox) {
+		return inbox.stream()
+			.filter((item) -> "TERMINATE".equals(item.kind()))
+			.findFirst()
+			.map((item) -> new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8))
+			.orElse(null);
+	}
+
+	static Event toEvent(InboxItem item) {
+		switch (item.kind()) {
+			case "CHILD_STARTED" -> {
+				return Event.childStarted(Long.parseLong(item.name()), item.messageId());
+			}
+			case "CHILD_START_FAILED", "CHILD_FAILED" -> {
+				return Event.childClosed(Long.parseLong(item.name()), null,
+						InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class))
+					.withType(item.kind().equals("CHILD_FAILED") ? EventType.CHILD_CLOSED : EventType.CHILD_START_FAILED);
+			}
+			case "EXTERNAL_DELIVERED" -> {
+				return Event.externalDelivered(Long.parseLong(item.name()),
+						InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class));
+			}
+			case "CHILD_COMPLETED" -> {
+				return Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
+			}
+			default -> {
+			}
+		}
+		if ("SIGNAL".equals(item.kind())) {
+			return Event.signalReceived(item.name(), item.payload());
+		}
+		if ("UPDATE".equals(item.kind())) {
+			return Event.updateAccepted(item.messageId(), item.name(), item.payload());
+		}
+		if ("CANCEL".equals(item.kind())) {
+			String reason = (item.payload() != null) ? new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8)
+					: null;
+			return Event.cancelRequested(reason);
+		}
+		throw new IllegalStateException("Unknown inbox item kind " + item.kind());
+	}
+
+	TaskCommit build(long epoch, RunRow row, WorkflowRunner runner, TaskResult result,
+			List<InboxItem> inbox, Instant now) {
+		List<Long> removedTimers = new ArrayList<>();
+		List<Long> removedActivities = new ArrayList<>();
+		Map<Long, Instant> newTimers = new LinkedHashMap<>();
+		Map<Long, StoredActivity> newActivities = new LinkedHashMap<>();
+		List<TaskCommit.ChildStart> childStarts = new ArrayList<>();
+		List<TaskCommit.External> externals = new ArrayList<>();
+		for (Event event : result.events()) {
+			switch (event.type()) {
+				case TIMER_FIRED, TIMER_CANCELED -> {
+					if (newTimers.remove(event.seq()) == null) {
+						removedTimers.add(event.seq());
+					}
+				}
+				case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> {
+					if (newActivities.remove(event.seq()) == null) {
+						removedActivities.add(event.seq());
+					}
+				}
+				case TIMER_STARTED -> newTimers.put(event.seq(), event.fireAt());
+				case SIGNAL_EXTERNAL, CANCEL_EXTERNAL -> externals.add(new TaskCommit.External(event.seq(),
+						event.messageId(), (event.reason() != null) ? UUID.fromString(event.reason()) : null,
+						(event.type() == EventType.SIGNAL_EXTERNAL) ? "SIGNAL" : "CANCEL", event.name(),
+						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
+								: ("canceled by workflow " + row.workflowId()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+				case START_CHILD -> {
+					boolean local = this.workflows.find(event.name()) != null;
+					childStarts.add(new TaskCommit.ChildStart(event.seq(), new NewRun(UuidV7.next(now),
+							row.namespace(), event.messageId(), event.name(), row.taskQueue(), local ? this.node : null,
+							event.payload(), null, now, null), event.reason()));
+				}
+				case ACTIVITY_SCHEDULED -> newActivities.put(event.seq(), new StoredActivity(row.runId(), event.seq(),
+						event.name(), event.payload(), event.options(), 1, now, now, null, null));
+				default -> {
+				}
+			}
+		}
+		Event close = result.closeEvent();
+		NewRun continuedAs = null;
+		Map<String, List<byte[]>> carried = Map.of();
+		String closeStatus = null;
+		byte[] resultPayload = null;
+		byte[] failure = null;
+		if (close != null) {
+			closeStatus = switch (close.type()) {
+				case WORKFLOW_COMPLETED -> "COMPLETED";
+				case WORKFLOW_CANCELED -> "CANCELED";
+				case CONTINUED_AS_NEW -> "CONTINUED_AS_NEW";
+				default -> "FAILED";
+			};
+			resultPayload = close.payload();
+			if (close.type() == EventType.CONTINUED_AS_NEW) {
+				// the execution deadline spans the chain; the run timeout starts again
+				Instant runDeadline = (row.runDeadline() != null)
+						? now.plus(java.time.Duration.between(row.createdAt(), row.runDeadline())) : null;
+				continuedAs = new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(),
+						row.taskQueue(), this.node, close.payload(), null, now, null, runDeadline,
+						row.executionDeadline(), this.runs.chain(row.runId()), 1);
+				// the closed run's result names the run that follows it
+				resultPayload = continuedAs.runId().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+				carried = runner.unreceivedSignals();
+			}
+			else {
+				continuedAs = nextInChain(row, closeStatus, close.failure(), now);
+			}
+			failure = (close.failure() != null) ? InternalJson.write(close.failure()) : null;
+		}
+		if (close != null && result.unfinishedHandlers() > 0) {
+			log.warn("Run {} closed ({}) with {} signal or update handler(s) still running; wait for"
+					+ " Workflows.allHandlersFinished() before returning", row.runId(), closeStatus,
+					result.unfinishedHandlers());
+		}
+		List<Event> events = result.events();
+		return new TaskCommit(row.runId(), this.node, epoch, row.historySeq(), row.inboxSeq(), runner.now(),
+				events.isEmpty() ? null : InternalJson.writeEvents(events), inbox.stream().map(InboxItem::id).toList(),
+				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
+				earliest(runner.nextTimer(), row.deadline()), !runner.pendingActivities().isEmpty(), closeStatus,
+				resultPayload, failure,
+				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
+				childStarts, externals);
+	}
+
+	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
+	private NewRun nextInChain(RunRow row, String status, dev.durable.workflow.internal.history.FailureInfo failure,
+			Instant now) {
+		dev.durable.workflow.internal.store.RunChain chain = this.runs.chain(row.runId());
+		if (chain == null || chain.isEmpty()) {
+			return null;
+		}
+		dev.durable.workflow.internal.store.RunChain.Next next = chain.next(status, failure, row.attempt(), now);
+		if (next == null) {
+			return null;
+		}
+		return new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(), row.taskQueue(),
+				this.node, this.runs.input(row.runId()), null, now, next.startAt(), null, row.executionDeadline(),
+				chain, next.attempt());
+	}
+
+	static Instant earliest(Instant a, Instant b) {
+		if (a == null) {
+			return b;
+		}
+		return (b == null || a.isBefore(b)) ? a : b;
+	}
+
+}
