@@ -70,7 +70,7 @@ final class MessageStates {
 			}
 			catch (InvocationTargetException ex) {
 				Throwable target = ex.getTargetException();
-				if (target instanceof WorkflowRunner.ContinueAsNewError) {
+				if (target instanceof ContinueAsNewError) {
 					return;
 				}
 				if (target instanceof ApplicationFailure) {
@@ -192,7 +192,7 @@ final class MessageStates {
 			}
 			catch (InvocationTargetException ex) {
 				Throwable target = ex.getTargetException();
-				if (target instanceof WorkflowRunner.ContinueAsNewError) {
+				if (target instanceof ContinueAsNewError) {
 					return;
 				}
 				if (target instanceof ApplicationFailure failure) {

@@ -14,16 +14,12 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.durable.workflow.ActivityOptions;
-import dev.durable.workflow.CanceledFailure;
 import dev.durable.workflow.NonDeterministicWorkflowException;
-import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.Promise;
-import dev.durable.workflow.WorkflowException;
 import dev.durable.workflow.WorkflowInfo;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
-import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.support.Payloads;
@@ -43,7 +39,6 @@ public final class WorkflowRunner {
 
 	private final WorkflowDefinition definition;
 
-	private final Function<Class<?>, Object> factory;
 
 	private final Payloads payloads;
 
@@ -60,6 +55,8 @@ public final class WorkflowRunner {
 	private final MarkerStates markers;
 
 	private final ChildStates children;
+
+	private final MainMethod main;
 
 	private final Random random;
 
@@ -88,7 +85,6 @@ public final class WorkflowRunner {
 		this.historyLimits = historyLimits;
 		this.identity = identity;
 		this.definition = definition;
-		this.factory = factory;
 		this.payloads = payloads;
 		this.scheduler = new DeterministicScheduler(taskTimeout.toMillis());
 		this.commands = new CommandRecorder(identity.runId());
@@ -97,6 +93,7 @@ public final class WorkflowRunner {
 		this.messages = new MessageStates(this, definition.handlers(), payloads);
 		this.markers = new MarkerStates(this.commands, payloads, identity.runId());
 		this.children = new ChildStates(this.commands, payloads);
+		this.main = new MainMethod(this, definition, factory, payloads, this.rootScope);
 		UUID runId = identity.runId();
 		this.random = new Random(runId.getMostSignificantBits() ^ runId.getLeastSignificantBits());
 	}
@@ -162,7 +159,7 @@ public final class WorkflowRunner {
 						return false;
 					}
 					this.started = true;
-					startMain(input.payload());
+					this.instance = this.main.start(input.payload());
 				}
 				case ACTIVITY_COMPLETED, ACTIVITY_FAILED -> {
 					return this.activities.resolve(input);
@@ -243,28 +240,6 @@ public final class WorkflowRunner {
 
 	// ---- the run's main method ---------------------------------------------------------------
 
-	/**
-	 * Creates the instance and runs {@code @WorkflowInit} before any message of the first
-	 * activation is delivered (validators and handlers see an initialized instance); the main
-	 * method starts after the handlers of that activation.
-	 */
-	private void startMain(byte[] inputPayload) {
-		Object created = this.factory.apply(this.definition.workflowClass());
-		Object[] args = (this.definition.inputType() != null) ? new Object[] {
-				this.payloads.decode(inputPayload, this.definition.inputType(), "the workflow input") } : new Object[0];
-		if (this.definition.initMethod() != null) {
-			try {
-				inReadOnlyMode(() -> this.definition.initMethod().invoke(created, args));
-			}
-			catch (InvocationTargetException ex) {
-				closeWithFailure(ex.getTargetException());
-				return;
-			}
-		}
-		this.instance = created;
-		spawn("main", this.rootScope, () -> runMain(created, args));
-	}
-
 	/** Runs code that must not block or issue commands (init, update validators, queries). */
 	<T> T inReadOnlyMode(ReadOnlyCall<T> call) throws InvocationTargetException {
 		return ReadOnlyCall.run(this, this.commands, call);
@@ -293,40 +268,8 @@ public final class WorkflowRunner {
 		return this.messages;
 	}
 
-	private void runMain(Object instance, Object[] args) {
-		Object result;
-		try {
-			result = this.definition.runMethod().invoke(instance, args);
-		}
-		catch (InvocationTargetException ex) {
-			closeWithFailure(ex.getTargetException());
-			return;
-		}
-		catch (IllegalAccessException ex) {
-			throw new IllegalStateException(ex);
-		}
-		byte[] encoded = this.payloads.encode(result, this.definition.resultType(), "the workflow result");
-		emit(Event.completed(encoded));
-	}
-
 	void closeWithFailure(Throwable thrown) {
-		if (thrown instanceof Coroutine.DestroyWorkflowThreadError error) {
-			throw error;
-		}
-		if (thrown instanceof ContinueAsNewError) {
-			return; // the run already closed with CONTINUED_AS_NEW
-		}
-		if (thrown instanceof CanceledFailure && this.rootScope.isCancelRequested()) {
-			emit(Event.failed(EventType.WORKFLOW_CANCELED, FailureInfo.canceled(this.rootScope.reason())));
-		}
-		else if (thrown instanceof WorkflowException && !(thrown instanceof NonDeterministicWorkflowException)
-				&& !(thrown instanceof PayloadException) && !(thrown instanceof WorkflowTaskFailedException)) {
-			emit(Event.failed(EventType.WORKFLOW_FAILED, Failures.toInfo(thrown, this.payloads.converter())));
-		}
-		else {
-			// not a workflow failure on purpose: fail the task so that a code fix can let the run continue
-			coroutineFailed(null, thrown);
-		}
+		this.main.closeWithFailure(thrown);
 	}
 
 	void coroutineFailed(Coroutine coroutine, Throwable thrown) {
@@ -337,7 +280,7 @@ public final class WorkflowRunner {
 				: new WorkflowTaskFailedException("Workflow code threw " + thrown, thrown));
 	}
 
-	private Coroutine spawn(String name, CancellationScopeImpl scope, Runnable body) {
+	Coroutine spawn(String name, CancellationScopeImpl scope, Runnable body) {
 		Coroutine coroutine = new Coroutine(name, this, scope, body, false);
 		this.scheduler.add(coroutine);
 		return coroutine;
@@ -355,7 +298,7 @@ public final class WorkflowRunner {
 
 	// ---- commands ----------------------------------------------------------------------------
 
-	private Event emit(Event command) {
+	Event emit(Event command) {
 		return this.commands.emit(command);
 	}
 
@@ -377,32 +320,11 @@ public final class WorkflowRunner {
 	}
 
 	public void await(Supplier<Boolean> condition) {
-		Coroutine coroutine = WorkflowThread.coroutine();
-		CancellationScopeImpl scope = coroutine.currentScope();
-		coroutine.await(() -> condition.get() || scope.isCancelRequested());
-		if (!condition.get()) {
-			throw new CanceledFailure(scope.reason());
-		}
+		Waits.await(condition);
 	}
 
 	public boolean await(Duration timeout, Supplier<Boolean> condition) {
-		if (condition.get()) {
-			return true;
-		}
-		Coroutine coroutine = WorkflowThread.coroutine();
-		CancellationScopeImpl scope = coroutine.currentScope();
-		Promise<Void> timer = newTimer(timeout);
-		coroutine.await(() -> condition.get() || timer.isCompleted() || scope.isCancelRequested());
-		if (condition.get()) {
-			if (!timer.isCompleted()) {
-				this.timers.cancel(timer, "condition met");
-			}
-			return true;
-		}
-		if (timer.isCompleted() && timer.getFailure() == null) {
-			return false;
-		}
-		throw new CanceledFailure(scope.reason());
+		return Waits.await(timeout, condition, this::newTimer, this.timers);
 	}
 
 	public <T> T sideEffect(Type type, Supplier<T> supplier) {
@@ -440,15 +362,6 @@ public final class WorkflowRunner {
 		}
 		emit(Event.continuedAsNew(this.payloads.encode(input, inputType, "the continue-as-new input")));
 		throw new ContinueAsNewError();
-	}
-
-	/** Unwinds the workflow code after continue-as-new; an Error so that catch (Exception) does not stop it. */
-	static final class ContinueAsNewError extends Error {
-
-		ContinueAsNewError() {
-			super("continued as new", null, false, false);
-		}
-
 	}
 
 	/** Buffered signals not yet received, by name, oldest first: they move to the next run. */

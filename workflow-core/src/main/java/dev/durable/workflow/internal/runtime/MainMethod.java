@@ -1,0 +1,101 @@
+package dev.durable.workflow.internal.runtime;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.function.Function;
+
+import dev.durable.workflow.CanceledFailure;
+import dev.durable.workflow.NonDeterministicWorkflowException;
+import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * The run's instance and main method: created with {@code @WorkflowInit} before any message of the
+ * first activation, run on its own workflow thread, and closed by its return value or by what it
+ * threw (a workflow failure, a cancellation, or a bug that fails the task instead).
+ */
+final class MainMethod {
+
+	private final WorkflowRunner runner;
+
+	private final WorkflowDefinition definition;
+
+	private final Function<Class<?>, Object> factory;
+
+	private final Payloads payloads;
+
+	private final CancellationScopeImpl rootScope;
+
+	MainMethod(WorkflowRunner runner, WorkflowDefinition definition, Function<Class<?>, Object> factory,
+			Payloads payloads, CancellationScopeImpl rootScope) {
+		this.runner = runner;
+		this.definition = definition;
+		this.factory = factory;
+		this.payloads = payloads;
+		this.rootScope = rootScope;
+	}
+
+	/**
+	 * Creates the instance and runs {@code @WorkflowInit}, so validators and handlers see an
+	 * initialized instance; the main method starts after the handlers of the first activation.
+	 * @return the instance, or {@code null} when init failed the run
+	 */
+	Object start(byte[] inputPayload) {
+		Object created = this.factory.apply(this.definition.workflowClass());
+		Object[] args = (this.definition.inputType() != null) ? new Object[] {
+				this.payloads.decode(inputPayload, this.definition.inputType(), "the workflow input") } : new Object[0];
+		if (this.definition.initMethod() != null) {
+			try {
+				this.runner.inReadOnlyMode(() -> this.definition.initMethod().invoke(created, args));
+			}
+			catch (InvocationTargetException ex) {
+				closeWithFailure(ex.getTargetException());
+				return null;
+			}
+		}
+		this.runner.spawn("main", this.rootScope, () -> run(created, args));
+		return created;
+	}
+
+	private void run(Object instance, Object[] args) {
+		Object result;
+		try {
+			result = this.definition.runMethod().invoke(instance, args);
+		}
+		catch (InvocationTargetException ex) {
+			closeWithFailure(ex.getTargetException());
+			return;
+		}
+		catch (IllegalAccessException ex) {
+			throw new IllegalStateException(ex);
+		}
+		byte[] encoded = this.payloads.encode(result, this.definition.resultType(), "the workflow result");
+		this.runner.emit(Event.completed(encoded));
+	}
+
+	void closeWithFailure(Throwable thrown) {
+		if (thrown instanceof Coroutine.DestroyWorkflowThreadError error) {
+			throw error;
+		}
+		if (thrown instanceof ContinueAsNewError) {
+			return; // the run already closed with CONTINUED_AS_NEW
+		}
+		if (thrown instanceof CanceledFailure && this.rootScope.isCancelRequested()) {
+			this.runner.emit(Event.failed(EventType.WORKFLOW_CANCELED, FailureInfo.canceled(this.rootScope.reason())));
+		}
+		else if (thrown instanceof WorkflowException && !(thrown instanceof NonDeterministicWorkflowException)
+				&& !(thrown instanceof PayloadException) && !(thrown instanceof WorkflowTaskFailedException)) {
+			this.runner.emit(Event.failed(EventType.WORKFLOW_FAILED, Failures.toInfo(thrown, this.payloads.converter())));
+		}
+		else {
+			// not a workflow failure on purpose: fail the task so that a code fix can let the run continue
+			this.runner.coroutineFailed(null, thrown);
+		}
+	}
+
+}
