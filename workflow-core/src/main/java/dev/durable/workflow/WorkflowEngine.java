@@ -293,6 +293,10 @@ public final class WorkflowEngine implements AutoCloseable {
 			}
 			WorkflowRegistry workflowRegistry = new WorkflowRegistry();
 			this.workflows.forEach(workflowRegistry::register);
+			if (this.worker && !this.workflows.isEmpty()) {
+				// the permits of WorkflowSemaphore run wherever workflows run
+				workflowRegistry.register(WorkflowSemaphore.PermitWorkflow.class);
+			}
 			ActivityRegistry activityRegistry = new ActivityRegistry(this.activityDefaults);
 			this.activities.forEach(activityRegistry::register);
 			EngineConfig config = new EngineConfig(this.namespace, this.schema, this.worker, Set.copyOf(this.taskQueues),
