@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 import dev.durable.workflow.internal.activity.ActivityStubs;
-import dev.durable.workflow.internal.client.ChildWorkflows;
+import dev.durable.workflow.internal.client.WorkflowDefinitions;
 import dev.durable.workflow.internal.runtime.ReplayAwareLogger;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.runtime.WorkflowThread;
@@ -169,14 +169,14 @@ public final class Workflows {
 	 */
 	public static <W, A, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func1<W, A, R> workflow,
 			A input, ChildOptions options) {
-		return runner().startChild(ChildWorkflows.definition(workflow), input,
+		return runner().startChild(WorkflowDefinitions.definition(workflow), input,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
 	/** Starts a child workflow whose run method takes no input. */
 	public static <W, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func0<W, R> workflow,
 			ChildOptions options) {
-		return runner().startChild(ChildWorkflows.definition(workflow), null,
+		return runner().startChild(WorkflowDefinitions.definition(workflow), null,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 

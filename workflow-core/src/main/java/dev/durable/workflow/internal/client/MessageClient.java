@@ -31,7 +31,7 @@ final class MessageClient {
 	/** The handler name a method reference names, checking it is a handler of that kind. */
 	static String handlerName(Serializable reference, Kind kind) {
 		Method method = MethodReferences.resolve(reference);
-		WorkflowDefinition definition = WorkflowDefinition.of(method.getDeclaringClass());
+		WorkflowDefinition definition = WorkflowDefinitions.of(method.getDeclaringClass());
 		Handler handler = definition.handlers().byMethod(method);
 		if (handler == null || definition.handlers().find(kind, handler.name()) != handler) {
 			throw new IllegalArgumentException(method + " is not a @" + switch (kind) {

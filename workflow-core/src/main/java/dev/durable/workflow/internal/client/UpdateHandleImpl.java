@@ -3,8 +3,6 @@ package dev.durable.workflow.internal.client;
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.durable.workflow.client.UnknownHandlerException;
@@ -117,23 +115,9 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 				this.engine.waiters().forget(key, progressed);
 				return record;
 			}
-			long left = deadline - System.nanoTime();
-			if (left <= 0) {
+			if (!ResultWaiters.pause(progressed, deadline, RECHECK_MILLIS)) {
 				throw new WorkflowTimeoutException("Update '" + this.updateId + "' of workflow " + this.workflowId
 						+ " is still at stage " + record.stage() + " after " + timeout, new TimeoutException());
-			}
-			try {
-				progressed.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, RECHECK_MILLIS), TimeUnit.MILLISECONDS);
-			}
-			catch (TimeoutException ex) {
-				// re-read: another node may have progressed it
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new WorkflowTimeoutException("Interrupted while waiting for update " + this.updateId, null);
-			}
-			catch (ExecutionException ex) {
-				throw new IllegalStateException(ex);
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.client;
 
 import java.io.Serializable;
-import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.time.Instant;
 import java.util.List;
@@ -12,7 +11,6 @@ import java.util.regex.Pattern;
 import org.springframework.dao.DuplicateKeyException;
 
 import dev.durable.workflow.PayloadException;
-import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.client.Functions;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.UpdateHandle;
@@ -141,6 +139,10 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		if (decision.terminated() != null) {
 			this.engine.waiters().closed(decision.terminated().runId());
 			this.engine.wake(decision.terminated().runId(), decision.terminated().owner());
+			if (decision.terminatedWoken() != null) {
+				// the terminated run's parent and children, told after the commit
+				decision.terminatedWoken().forEach((other) -> this.engine.wake(other, null));
+			}
 		}
 		if (decision.created() && local) {
 			// a message sent with the start skips the start delay
@@ -155,10 +157,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		return new Started(workflowId, decision.runId());
 	}
 
-	private record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged) {
+	private record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged,
+			List<UUID> terminatedWoken) {
 
 		StartDecision(UUID runId, boolean created, RunRow terminated) {
-			this(runId, created, terminated, null);
+			this(runId, created, terminated, null, null);
 		}
 
 	}
@@ -173,16 +176,14 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			}
 		}
 		RunRow terminated = null;
+		List<UUID> terminatedWoken = null;
 		Optional<RunRow> open = this.engine.runs().lockOpen(namespace, workflowId);
 		if (open.isPresent()) {
 			UUID existing = open.get().runId();
 			if (options.idConflictPolicy() == WorkflowIdConflictPolicy.TERMINATE_EXISTING
 					|| options.idReusePolicy() == WorkflowIdReusePolicy.TERMINATE_IF_RUNNING) {
-				List<UUID> woken = this.engine.runs()
+				terminatedWoken = this.engine.runs()
 					.terminateAndWake(existing, "terminated by a new start of workflow id " + workflowId, now);
-				if (woken != null) {
-					woken.forEach((other) -> this.engine.wake(other, null));
-				}
 				terminated = open.get();
 			}
 			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING
@@ -191,7 +192,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				if (message != null) {
 					send(open.get(), message);
 				}
-				return new StartDecision(existing, false, null, open.get());
+				return new StartDecision(existing, false, null, open.get(), null);
 			}
 			else {
 				throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' is already running (run "
@@ -219,7 +220,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		if (message != null) {
 			send(run.runId(), run.namespace(), run.workflowId(), message);
 		}
-		return new StartDecision(run.runId(), true, terminated);
+		return new StartDecision(run.runId(), true, terminated, null, terminatedWoken);
 	}
 
 	private void send(RunRow row, WithStart message) {
@@ -280,12 +281,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	}
 
 	private WorkflowDefinition definitionOf(java.io.Serializable reference) {
-		Method method = MethodReferences.resolve(reference);
-		if (!method.isAnnotationPresent(WorkflowRun.class)) {
-			throw new IllegalArgumentException(method + " is not a @WorkflowRun method");
-		}
-		WorkflowDefinition definition = this.engine.workflows().find(method.getDeclaringClass());
-		return (definition != null) ? definition : WorkflowDefinition.of(method.getDeclaringClass());
+		return WorkflowDefinitions.definition(reference);
 	}
 
 	static void checkWorkflowId(String workflowId) {

@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.durable.workflow.client.Functions;
@@ -30,6 +28,7 @@ import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /** A handle: by workflow id (latest run) or pinned to a run id. */
 final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
@@ -101,23 +100,9 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 				this.engine.waiters().forget(runId, closed);
 				return (T) decode(runId, outcome, type);
 			}
-			long left = deadline - System.nanoTime();
-			if (left <= 0) {
+			if (!ResultWaiters.pause(closed, deadline, RECHECK_MILLIS)) {
 				throw new WorkflowTimeoutException("Workflow " + this.workflowId + " (run " + runId
 						+ ") is still running after " + timeout, new TimeoutException());
-			}
-			try {
-				closed.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, RECHECK_MILLIS), TimeUnit.MILLISECONDS);
-			}
-			catch (TimeoutException ex) {
-				// re-read: another node may have closed it
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new WorkflowTimeoutException("Interrupted while waiting for " + this.workflowId, null);
-			}
-			catch (ExecutionException ex) {
-				throw new IllegalStateException(ex);
 			}
 		}
 	}

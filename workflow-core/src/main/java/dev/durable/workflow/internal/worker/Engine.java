@@ -16,7 +16,6 @@ import javax.sql.DataSource;
 
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
-import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.RunRow;
 import java.util.ArrayList;
@@ -428,17 +427,11 @@ public final class Engine {
 		if (definition == null) {
 			throw new IllegalArgumentException("Workflow type '" + row.workflowType() + "' is not registered here");
 		}
-		WorkflowRunner runner = new WorkflowRunner(
-				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
-				definition, this.factory, this.payloads, this.config.taskTimeout(), this.config.historyLimits());
+		WorkflowRunner runner = Replays.newRunner(row, definition, this.factory, this.payloads, this.config);
 		List<ReplayedTask> replayed = new ArrayList<>();
 		try {
-			for (TaskRecord record : this.tasks.history(runId)) {
-				if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
-					break;
-				}
-				replayed.add(new ReplayedTask(record, runner.replay(record)));
-			}
+			Replays.replay(runner, this.tasks.history(runId),
+					(record, issued) -> replayed.add(new ReplayedTask(record, issued)));
 		}
 		finally {
 			runner.destroy();

@@ -10,11 +10,8 @@ import java.util.function.Function;
 
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.UnknownHandlerException;
-import dev.durable.workflow.internal.history.EventType;
-import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
-import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.TaskRepository;
@@ -114,16 +111,10 @@ final class QueryExecutor {
 			throw new QueryFailedException("Workflow type '" + row.workflowType()
 					+ "' is not registered on this node, so it cannot answer queries");
 		}
-		WorkflowRunner runner = new WorkflowRunner(
-				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
-				definition, this.factory, this.payloads, this.config.taskTimeout(), this.config.historyLimits());
+		WorkflowRunner runner = Replays.newRunner(row, definition, this.factory, this.payloads, this.config);
 		try {
-			for (TaskRecord record : this.tasks.history(row.runId())) {
-				if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
-					break;
-				}
-				runner.replay(record);
-			}
+			Replays.replay(runner, this.tasks.history(row.runId()), (record, issued) -> {
+			});
 		}
 		catch (RuntimeException ex) {
 			runner.destroy();

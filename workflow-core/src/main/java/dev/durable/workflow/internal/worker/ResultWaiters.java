@@ -26,6 +26,34 @@ public final class ResultWaiters {
 		}
 	}
 
+	/**
+	 * Waits for a wake-up of the future, at most until the next re-check (another node may have
+	 * made the progress) or the deadline.
+	 * @return false when the deadline passed
+	 */
+	public static boolean pause(CompletableFuture<Void> future, long deadlineNanos, long recheckMillis) {
+		long left = deadlineNanos - System.nanoTime();
+		if (left <= 0) {
+			return false;
+		}
+		try {
+			future.get(Math.min(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1, recheckMillis),
+					java.util.concurrent.TimeUnit.MILLISECONDS);
+		}
+		catch (java.util.concurrent.TimeoutException ex) {
+			// re-read
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new dev.durable.workflow.client.WorkflowHandle.WorkflowTimeoutException("Interrupted while waiting",
+					null);
+		}
+		catch (java.util.concurrent.ExecutionException ex) {
+			throw new IllegalStateException(ex);
+		}
+		return true;
+	}
+
 	public void forget(Object runId, CompletableFuture<Void> future) {
 		if (!future.isDone()) {
 			return;

@@ -23,10 +23,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
-import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
-import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
@@ -408,12 +406,9 @@ final class WorkflowTaskExecutor {
 		if (definition == null) {
 			throw new IllegalStateException("Workflow type '" + row.workflowType() + "' is not registered on this node");
 		}
-		WorkflowRunner runner = new WorkflowRunner(
-				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
-				definition, this.factory, this.payloads, this.config.taskTimeout(), this.config.historyLimits());
-		for (TaskRecord record : this.tasks.history(row.runId())) {
-			runner.replay(record);
-		}
+		WorkflowRunner runner = Replays.newRunner(row, definition, this.factory, this.payloads, this.config);
+		Replays.replay(runner, this.tasks.history(row.runId()), (record, issued) -> {
+		});
 		return runner;
 	}
 

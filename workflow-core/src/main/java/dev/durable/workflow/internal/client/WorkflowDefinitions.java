@@ -8,12 +8,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 
-/** Resolves the workflow a child start names by method reference (cached per class). */
-public final class ChildWorkflows {
+/** Workflow definitions by method reference or class, read once per class (reflection is not free). */
+public final class WorkflowDefinitions {
 
 	private static final Map<Class<?>, WorkflowDefinition> DEFINITIONS = new ConcurrentHashMap<>();
 
-	private ChildWorkflows() {
+	private WorkflowDefinitions() {
 	}
 
 	public static WorkflowDefinition definition(Serializable reference) {
@@ -21,7 +21,11 @@ public final class ChildWorkflows {
 		if (!method.isAnnotationPresent(WorkflowRun.class)) {
 			throw new IllegalArgumentException(method + " is not a @WorkflowRun method");
 		}
-		return DEFINITIONS.computeIfAbsent(method.getDeclaringClass(), WorkflowDefinition::of);
+		return of(method.getDeclaringClass());
+	}
+
+	public static WorkflowDefinition of(Class<?> workflowClass) {
+		return DEFINITIONS.computeIfAbsent(workflowClass, WorkflowDefinition::of);
 	}
 
 }

@@ -1,0 +1,41 @@
+package dev.durable.workflow.internal.worker;
+
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.runtime.RunIdentity;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.support.Payloads;
+
+/** Builds a run's state machine and replays its stored history: for tasks, queries and tests. */
+final class Replays {
+
+	private Replays() {
+	}
+
+	static WorkflowRunner newRunner(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
+			Payloads payloads, EngineConfig config) {
+		return new WorkflowRunner(
+				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
+				definition, factory, payloads, config.taskTimeout(), config.historyLimits());
+	}
+
+	/**
+	 * Replays the recorded workflow tasks, stopping at a row the engine wrote outside any task
+	 * (terminate, timeout): no workflow code produced it.
+	 */
+	static void replay(WorkflowRunner runner, List<TaskRecord> history, BiConsumer<TaskRecord, List<Event>> issued) {
+		for (TaskRecord record : history) {
+			if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
+				return;
+			}
+			issued.accept(record, runner.replay(record));
+		}
+	}
+
+}
