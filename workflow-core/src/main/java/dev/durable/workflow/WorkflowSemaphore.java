@@ -14,9 +14,14 @@ import java.util.List;
  * A permit ends on {@link Permit#release()} (a signal pinned to the permit's run), when its lease
  * runs out, or when the holder's run closes (parent close policy TERMINATE). The permit's run id is
  * a fencing token for the resource: pass it to activities so a holder whose lease expired is
- * refused there. Register {@link PermitWorkflow} on the nodes (the engine does it by itself).
+ * refused there. The permit run also has an execution timeout a little past the lease: should its
+ * own timer never fire (its workflow tasks keep failing, say), the engine still closes it and the
+ * slot frees. Register {@link PermitWorkflow} on the nodes (the engine does it by itself).
  */
 public final class WorkflowSemaphore {
+
+	/** How long past its lease a permit run may live before the engine closes it regardless. */
+	static final Duration BACKSTOP_MARGIN = Duration.ofMinutes(1);
 
 	private final String resource;
 
@@ -58,7 +63,7 @@ public final class WorkflowSemaphore {
 				String workflowId = permitWorkflowId(this.resource, String.valueOf(slot));
 				ChildHandle<String> permit = Workflows.startChild(PermitWorkflow::run,
 						new PermitWorkflow.PermitInput(this.resource, String.valueOf(slot), lease),
-						ChildOptions.withId(workflowId));
+						ChildOptions.withId(workflowId).withExecutionTimeout(lease.plus(BACKSTOP_MARGIN)));
 				try {
 					return new Permit(String.valueOf(slot), workflowId, permit.started().get());
 				}

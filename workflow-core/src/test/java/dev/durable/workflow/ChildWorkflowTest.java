@@ -115,6 +115,22 @@ class ChildWorkflowTest {
 						return "conflict: " + failure.getCause().getMessage();
 					}
 				}
+				case "timeout" -> {
+					try {
+						return Workflows.executeChild(Child::run, new Job("slow", "sleep"), ChildOptions
+							.withId("child-slow")
+							.withRunTimeout(Duration.ofHours(1))
+							.withExecutionTimeout(Duration.ofHours(2)));
+					}
+					catch (ChildWorkflowFailure failure) {
+						return "timed out: " + failure.getCause().getClass().getSimpleName() + " "
+								+ failure.getCause().getMessage();
+					}
+				}
+				case "queue" -> {
+					return Workflows.executeChild(Child::run, new Job("q", "ok"),
+							ChildOptions.withId("child-queued").withTaskQueue("elsewhere"));
+				}
 				case "wait" -> {
 					Workflows.startChild(Child::run, new Job("v", "sleep"), ChildOptions.withId("victim")).started().get();
 					Workflows.sleep(Duration.ofDays(7));
@@ -156,6 +172,31 @@ class ChildWorkflowTest {
 		assertThat(handle.result(Duration.ofSeconds(15))).startsWith("conflict: workflow id 'taken' is used");
 		assertThat(handle.describe().taskAttempts()).isZero();
 		assertThat(this.engine.client().handle("taken").describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+		Engines.assertReplays(this.engine, handle.runId());
+	}
+
+	@Test
+	void aChildsRunTimeoutClosesItTimedOutAndTheParentSeesWhy() {
+		WorkflowHandle<String> handle = this.engine.client()
+			.start(Parent::run, "timeout", StartOptions.withId("p-timeout"));
+		await().until(() -> this.engines.count("timer") == 1);
+		assertThat(this.engine.client().handle("child-slow").describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+		this.engines.clock.advance(Duration.ofHours(1));
+		assertThat(handle.result(Duration.ofSeconds(15))).startsWith("timed out: TimeoutFailure")
+			.contains("workflow run timeout");
+		assertThat(this.engine.client().handle("child-slow").describe().status()).isEqualTo(WorkflowStatus.TIMED_OUT);
+		Engines.assertReplays(this.engine, handle.runId());
+	}
+
+	@Test
+	void aChildOnAnotherTaskQueueWaitsForANodeServingIt() {
+		WorkflowHandle<String> handle = this.engine.client().start(Parent::run, "queue", StartOptions.withId("p-queue"));
+		await().until(() -> this.engine.client().handle("child-queued").describe().status() == WorkflowStatus.RUNNING);
+		assertThat(this.engine.client().handle("child-queued").describe().taskQueue()).isEqualTo("elsewhere");
+		assertThat(this.engines.jdbc().queryForObject("SELECT history_seq FROM " + this.engines.schema
+				+ ".workflow_run WHERE workflow_id = 'child-queued'", Integer.class)).isZero();
+		this.engines.start(this.engines.builder().register(Child.class).taskQueues("elsewhere"));
+		assertThat(handle.result(Duration.ofSeconds(15))).isEqualTo("qq");
 		Engines.assertReplays(this.engine, handle.runId());
 	}
 

@@ -12,6 +12,7 @@ import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -86,6 +87,22 @@ class TaskFailureTest {
 		await().until(() -> handle.describe().taskFailure() != null);
 		assertThat(handle.describe().taskFailure()).contains("did not yield within the task timeout");
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+	}
+
+	@Test
+	void aStartsOwnTaskTimeoutOverridesTheEngines() {
+		// the engine would let the three-second task finish; this workflow's own limit is shorter
+		WorkflowEngine engine = this.engines.start(this.engines.builder().register(BlockingWorkflow.class));
+		WorkflowHandle<String> handle = engine.client()
+			.start(BlockingWorkflow::run, StartOptions.builder()
+				.workflowId("blocking-own-timeout")
+				.taskTimeout(Duration.ofMillis(300))
+				.build());
+		await().until(() -> handle.describe().taskFailure() != null);
+		assertThat(handle.describe().taskFailure()).contains("did not yield within the task timeout");
+		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+		assertThatThrownBy(() -> StartOptions.builder().taskTimeout(Duration.ZERO).build())
+			.isInstanceOf(IllegalArgumentException.class);
 	}
 
 }

@@ -119,4 +119,31 @@ class WorkflowRetryAndCronTest {
 			.hasMessageContaining("Invalid cron schedule");
 	}
 
+	private Instant nextWake(String workflowId) {
+		return this.engines.jdbc()
+			.queryForObject("SELECT next_wake_at FROM " + this.engines.schema
+					+ ".workflow_run WHERE workflow_id = ? AND status = 'RUNNING'", java.sql.Timestamp.class, workflowId)
+			.toInstant();
+	}
+
+	@Test
+	void aCronScheduleFollowsItsTimeZoneAcrossADaylightSavingChange() {
+		WorkflowEngine engine = this.engines.start(this.engines.builder().register(Ticking.class));
+		// Saturday 2026-03-07, 10:00 in New York (EST, UTC-5); clocks go forward on Sunday 03-08
+		this.engines.clock.set(Instant.parse("2026-03-07T15:00:00Z"));
+		engine.client().start(Ticking::run, "tick", StartOptions.builder()
+			.workflowId("cron-ny")
+			.cronSchedule("CRON_TZ=America/New_York 0 9 * * *")
+			.build());
+		// 9:00 EDT (UTC-4) on Sunday
+		assertThat(nextWake("cron-ny")).isEqualTo(Instant.parse("2026-03-08T13:00:00Z"));
+		this.engines.clock.set(Instant.parse("2026-03-08T13:00:00Z"));
+		await().until(() -> runs("cron-ny").size() == 2);
+		assertThat(nextWake("cron-ny")).isEqualTo(Instant.parse("2026-03-09T13:00:00Z"));
+		assertThatThrownBy(() -> engine.client().start(Ticking::run, "bad", StartOptions.builder()
+			.workflowId("bad-zone")
+			.cronSchedule("CRON_TZ=Mars/Olympus 0 9 * * *")
+			.build())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Invalid time zone");
+	}
+
 }

@@ -107,6 +107,12 @@ class WorkflowSemaphoreTest {
 			holders.add(engine.client().start(GpuUser::run, "holder-" + i, StartOptions.withId("holder-" + i)));
 		}
 		await().until(() -> HOLDERS.get() == 3);
+		// the backstop: each permit run closes by itself a minute past its ten-minute lease
+		assertThat(this.engines.jdbc()
+			.queryForList("SELECT extract(epoch FROM execution_deadline - created_at)::int AS s FROM "
+					+ this.engines.schema + ".workflow_run WHERE workflow_id LIKE 'permit:gpu-pool:%'", Integer.class))
+			.hasSize(3)
+			.containsOnly(11 * 60);
 		WorkflowHandle<String> waiting = engine.client().start(GpuUser::run, "waiting", StartOptions.withId("waiting"));
 		await().until(() -> waiting.describe().workflowTasks() >= 2);
 		assertThat(HOLDERS.get()).isEqualTo(3);

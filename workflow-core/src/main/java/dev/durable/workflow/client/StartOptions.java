@@ -17,15 +17,18 @@ import java.time.Duration;
  * @param retryPolicy when set, a failed run is followed by a new run of the same workflow id
  * after the policy's backoff, until it succeeds or the policy gives up
  * @param cronSchedule when set (5-field cron, or 6 fields with seconds; UTC), a new run of the
- * same workflow id starts at each next time after the previous run closed
+ * same workflow id starts at each next time after the previous run closed; UTC unless the
+ * expression starts with {@code CRON_TZ=<zone id>}, e.g. {@code "CRON_TZ=Europe/Paris 0 9 * * MON-FRI"}
+ * @param taskTimeout how long one workflow task of this workflow may run before it is failed and
+ * retried; the engine's {@code taskTimeout} when null. Kept by continue-as-new, retries and cron
  */
 public record StartOptions(String workflowId, String requestId, WorkflowIdReusePolicy idReusePolicy,
 		WorkflowIdConflictPolicy idConflictPolicy, Duration startDelay, String taskQueue, Duration executionTimeout,
-		Duration runTimeout, dev.durable.workflow.RetryPolicy retryPolicy, String cronSchedule) {
+		Duration runTimeout, dev.durable.workflow.RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout) {
 
 	/** All defaults: random id, ALLOW_DUPLICATE, FAIL, no delay, the default queue. */
 	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null, null, null, null,
-			null);
+			null, null);
 
 	public StartOptions {
 		idReusePolicy = (idReusePolicy != null) ? idReusePolicy : WorkflowIdReusePolicy.ALLOW_DUPLICATE;
@@ -33,7 +36,7 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 		if (startDelay != null && startDelay.isNegative()) {
 			throw new IllegalArgumentException("startDelay must not be negative: " + startDelay);
 		}
-		for (Duration timeout : new Duration[] { executionTimeout, runTimeout }) {
+		for (Duration timeout : new Duration[] { executionTimeout, runTimeout, taskTimeout }) {
 			if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
 				throw new IllegalArgumentException("Timeouts must be positive: " + timeout);
 			}
@@ -76,7 +79,10 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 
 		private String cronSchedule;
 
+		private Duration taskTimeout;
+
 		private Builder(StartOptions from) {
+			this.taskTimeout = from.taskTimeout;
 			this.retryPolicy = from.retryPolicy;
 			this.cronSchedule = from.cronSchedule;
 			this.executionTimeout = from.executionTimeout;
@@ -139,10 +145,15 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 			return this;
 		}
 
+		public Builder taskTimeout(Duration value) {
+			this.taskTimeout = value;
+			return this;
+		}
+
 		public StartOptions build() {
 			return new StartOptions(this.workflowId, this.requestId, this.idReusePolicy, this.idConflictPolicy,
 					this.startDelay, this.taskQueue, this.executionTimeout, this.runTimeout, this.retryPolicy,
-					this.cronSchedule);
+					this.cronSchedule, this.taskTimeout);
 		}
 
 	}

@@ -90,6 +90,25 @@ public interface WorkflowHandle<R> {
 	/** Closes the run at once; no workflow code runs. */
 	void terminate(String reason);
 
+	/**
+	 * Resets the workflow to a workflow-task boundary, in one transaction: the run (it must be the
+	 * latest run of the workflow id, open or closed) is terminated if open, and a new run of the same
+	 * workflow id starts with the history recorded before the workflow task that holds
+	 * {@code eventId}. That task and the ones after it run again with the current code: timers and
+	 * activities pending at the boundary are recreated, signals received after it are delivered
+	 * again in their order (their idempotency keys stay recorded), updates and cancel requests after
+	 * it are not. Children started before the boundary belong to the new run; children started
+	 * after it are closed by their parent close policy. A handle that follows the workflow id, and
+	 * {@link #result()}, follow the new run.
+	 * @param eventId an event id from {@link #history()}; 1 starts the workflow over
+	 * @param reason recorded in the terminated run's history
+	 * @return the new run's id
+	 * @throws IllegalArgumentException when the run has no such event, or it was not written by a
+	 * workflow task (terminate, timeout)
+	 * @throws IllegalStateException when this handle is pinned to a run that is not the latest
+	 */
+	UUID reset(long eventId, String reason);
+
 	WorkflowDescription describe();
 
 	List<HistoryEvent> history();

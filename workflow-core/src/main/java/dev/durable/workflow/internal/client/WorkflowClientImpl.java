@@ -111,9 +111,10 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		Instant wakeAt = (options.startDelay() != null && !options.startDelay().isZero())
 				? now.plus(options.startDelay()) : null;
 		if (options.cronSchedule() != null) {
+			RunChain.zone(options.cronSchedule());
 			RunChain.cron(options.cronSchedule());
 		}
-		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule());
+		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule(), options.taskTimeout());
 		if (options.cronSchedule() != null && wakeAt == null && message == null) {
 			// a cron workflow's first run waits for the first time of its schedule
 			wakeAt = chain.next("COMPLETED", null, 0, now).startAt();

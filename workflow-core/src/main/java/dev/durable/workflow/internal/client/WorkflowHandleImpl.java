@@ -24,6 +24,7 @@ import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.store.ResetRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -240,6 +241,21 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 		this.engine.waiters().closed(row.runId());
 		this.engine.wake(row.runId(), row.owner());
 		woken.forEach((other) -> this.engine.wake(other, null));
+	}
+
+	@Override
+	public UUID reset(long eventId, String reason) {
+		RunRow row = row();
+		ResetRepository.Reset reset = this.engine.tx()
+			.execute((status) -> new ResetRepository(this.engine.runs(), this.engine.tasks()).reset(row, eventId, reason,
+					this.engine.clock().instant()));
+		this.engine.waiters().closed(row.runId());
+		if (row.isOpen()) {
+			this.engine.wake(row.runId(), row.owner());
+		}
+		this.engine.wake(reset.runId(), null);
+		reset.wake().forEach((other) -> this.engine.wake(other, null));
+		return reset.runId();
 	}
 
 	private WorkflowClosedException closed(RunRow row) {

@@ -20,9 +20,17 @@ import dev.durable.workflow.ActivityOptions;
  * @param options activity options
  * @param reason cancel or terminate reason
  * @param messageId the update id of update events
+ * @param child the options of a child start (timeouts, task queue, retry policy)
  */
 public record Event(EventType type, Long seq, String name, byte[] payload, FailureInfo failure, Instant fireAt,
-		Integer version, ActivityOptions options, String reason, String messageId) {
+		Integer version, ActivityOptions options, String reason, String messageId,
+		dev.durable.workflow.ChildOptions child) {
+
+	/** An event that is not a child start. */
+	public Event(EventType type, Long seq, String name, byte[] payload, FailureInfo failure, Instant fireAt,
+			Integer version, ActivityOptions options, String reason, String messageId) {
+		this(type, seq, name, payload, failure, fireAt, version, options, reason, messageId, null);
+	}
 
 	public static Event of(EventType type, Long seq) {
 		return new Event(type, seq, null, null, null, null, null, null, null, null);
@@ -60,8 +68,10 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.CANCEL_REQUESTED, null, null, null, null, null, null, null, reason, null);
 	}
 
-	public static Event startChild(long seq, String workflowType, String workflowId, byte[] input, String policy) {
-		return new Event(EventType.START_CHILD, seq, workflowType, input, null, null, null, null, policy, workflowId);
+	public static Event startChild(long seq, String workflowType, String workflowId, byte[] input, String policy,
+			dev.durable.workflow.ChildOptions options) {
+		return new Event(EventType.START_CHILD, seq, workflowType, input, null, null, null, null, policy, workflowId,
+				options);
 	}
 
 	public static Event childStarted(long seq, String childRunId) {
@@ -114,7 +124,7 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 	/** This event with another type. */
 	public Event withType(EventType other) {
 		return new Event(other, this.seq, this.name, this.payload, this.failure, this.fireAt, this.version, this.options,
-				this.reason, this.messageId);
+				this.reason, this.messageId, this.child);
 	}
 
 	/** Whether a command issued on replay is the same as this recorded one. */

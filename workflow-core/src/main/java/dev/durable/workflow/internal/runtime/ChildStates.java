@@ -44,12 +44,12 @@ final class ChildStates {
 		String workflowId = (options.workflowId() != null) ? options.workflowId()
 				: parentWorkflowId + "-child-" + new java.util.UUID(random.nextLong(), random.nextLong());
 		return start(seq, child.typeName(), workflowId, encoded, options.parentClosePolicy().name(),
-				child.resultType());
+				options.hasRunOptions() ? options : null, child.resultType());
 	}
 
 	private <R> ChildHandle<R> start(long seq, String workflowType, String workflowId, byte[] input, String policy,
-			Type resultType) {
-		this.commands.emit(Event.startChild(seq, workflowType, workflowId, input, policy));
+			dev.durable.workflow.ChildOptions options, Type resultType) {
+		this.commands.emit(Event.startChild(seq, workflowType, workflowId, input, policy, options));
 		Pending child = new Pending(seq, workflowType, workflowId, resultType, new PromiseImpl<>(),
 				new PromiseImpl<>());
 		this.pending.put(seq, child);

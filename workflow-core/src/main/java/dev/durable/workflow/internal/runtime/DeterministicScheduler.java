@@ -47,6 +47,8 @@ final class DeterministicScheduler {
 	 * @return false when a coroutine did not yield in time (it is abandoned)
 	 */
 	boolean runUntilBlocked(java.util.function.BooleanSupplier stop) throws InterruptedException {
+		// the timeout bounds the whole activation, not each thread's turn
+		long deadline = System.nanoTime() + this.yieldTimeoutMillis * 1_000_000;
 		boolean progress = true;
 		while (progress && !stop.getAsBoolean()) {
 			progress = false;
@@ -55,7 +57,8 @@ final class DeterministicScheduler {
 				if (!coroutine.isReady()) {
 					continue;
 				}
-				if (!coroutine.step(this.yieldTimeoutMillis)) {
+				long remaining = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+				if (!coroutine.step(remaining)) {
 					this.abandoned = true;
 					return false;
 				}

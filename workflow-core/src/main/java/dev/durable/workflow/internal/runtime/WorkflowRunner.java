@@ -95,7 +95,11 @@ public final class WorkflowRunner {
 		this.children = new ChildStates(this.commands, payloads);
 		this.main = new MainMethod(this, definition, factory, payloads, this.rootScope);
 		UUID runId = identity.runId();
-		this.random = new Random(runId.getMostSignificantBits() ^ runId.getLeastSignificantBits());
+		this.random = new Random(seedOf(runId));
+	}
+
+	private static long seedOf(UUID runId) {
+		return runId.getMostSignificantBits() ^ runId.getLeastSignificantBits();
 	}
 
 	// ---- driven by the engine -------------------------------------------------------------
@@ -159,6 +163,10 @@ public final class WorkflowRunner {
 						return false;
 					}
 					this.started = true;
+					if (input.messageId() != null) {
+						// a reset run replays history first run by another run: use that run's seed
+						this.random.setSeed(seedOf(UUID.fromString(input.messageId())));
+					}
 					this.instance = this.main.start(input.payload());
 				}
 				case ACTIVITY_COMPLETED, ACTIVITY_FAILED -> {

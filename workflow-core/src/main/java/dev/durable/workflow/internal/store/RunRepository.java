@@ -34,6 +34,14 @@ public final class RunRepository {
 		this.schema = schema;
 	}
 
+	JdbcTemplate jdbc() {
+		return this.jdbc;
+	}
+
+	String schema() {
+		return this.schema;
+	}
+
 	private String q(String sql) {
 		return Sql.q(this.schema, sql);
 	}
@@ -90,12 +98,15 @@ public final class RunRepository {
 				(run.owner() != null) ? 1L : 0L, Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()),
 				runnableNow && run.owner() == null, run.requestId(), Sql.ts(run.createdAt()), Sql.ts(run.runDeadline()),
 				Sql.ts(run.executionDeadline()), run.attempt());
-		byte[] chain = (run.chain() != null && !run.chain().isEmpty()) ? InternalJson.write(run.chain()) : null;
 		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input, options) VALUES (?, ?, ?)"), run.runId(),
-				run.input(), chain);
+				run.input(), chainBytes(run));
 		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
 				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
 				run.workflowType(), Sql.ts(run.createdAt()));
+	}
+
+	private static byte[] chainBytes(NewRun run) {
+		return (run.chain() != null && !run.chain().isEmpty()) ? InternalJson.write(run.chain()) : null;
 	}
 
 	/**
@@ -106,16 +117,18 @@ public final class RunRepository {
 	public boolean insertChild(NewRun run, UUID parentRunId, long parentSeq, String parentClosePolicy) {
 		List<UUID> inserted = this.jdbc.query(q("INSERT INTO #.workflow_run (run_id, namespace, workflow_id,"
 				+ " workflow_type, task_queue, status, owner_node, epoch, history_seq, next_wake_at, pending_input,"
-				+ " created_at, parent_run_id, parent_seq, parent_close_policy)"
-				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?)"
+				+ " created_at, parent_run_id, parent_seq, parent_close_policy, run_deadline, execution_deadline)"
+				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)"
 				+ " ON CONFLICT (namespace, workflow_id) WHERE status = 'RUNNING' DO NOTHING RETURNING run_id"),
 				(rs, n) -> Sql.uuid(rs, "run_id"), run.runId(), run.namespace(), run.workflowId(), run.workflowType(),
 				run.taskQueue(), run.owner(), (run.owner() != null) ? 1L : 0L, Sql.ts(run.createdAt()),
-				run.owner() == null, Sql.ts(run.createdAt()), parentRunId, parentSeq, parentClosePolicy);
+				run.owner() == null, Sql.ts(run.createdAt()), parentRunId, parentSeq, parentClosePolicy,
+				Sql.ts(run.runDeadline()), Sql.ts(run.executionDeadline()));
 		if (inserted.isEmpty()) {
 			return false;
 		}
-		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input) VALUES (?, ?)"), run.runId(), run.input());
+		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input, options) VALUES (?, ?, ?)"), run.runId(),
+				run.input(), chainBytes(run));
 		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
 				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
 				run.workflowType(), Sql.ts(run.createdAt()));

@@ -13,7 +13,7 @@ import dev.durable.workflow.ActivityOptions;
  * @param activityType type name
  * @param input packed arguments
  * @param options options
- * @param attempt the next attempt number
+ * @param attempt the next attempt number (0: recreated by a reset, never attempted)
  * @param scheduledAt first schedule time
  * @param nextAttemptAt when the next attempt may start
  * @param lastFailure the last failure (JSON of FailureInfo), or {@code null}

@@ -85,6 +85,13 @@ final class ActivityExecutor {
 	 * the retry policy, its backoff and its maximum attempts apply to what happens next.
 	 */
 	void recover(RunSlot slot, String workflowId, StoredActivity activity) {
+		if (activity.attempt() == 0) {
+			// recreated by a reset and never attempted: its first attempt starts now
+			start(slot, workflowId, new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
+					activity.input(), activity.options(), 1, activity.scheduledAt(), activity.nextAttemptAt(), null,
+					null));
+			return;
+		}
 		if (activity.nextAttemptAt().isAfter(this.clock.instant())) {
 			start(slot, workflowId, activity);
 			return;

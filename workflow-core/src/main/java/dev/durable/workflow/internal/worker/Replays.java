@@ -20,9 +20,15 @@ final class Replays {
 
 	static WorkflowRunner newRunner(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, EngineConfig config) {
+		return newRunner(row, definition, factory, payloads, config, config.taskTimeout());
+	}
+
+	/** A runner whose workflow tasks may run for the given time (the run's own task timeout). */
+	static WorkflowRunner newRunner(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
+			Payloads payloads, EngineConfig config, java.time.Duration taskTimeout) {
 		return new WorkflowRunner(
 				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
-				definition, factory, payloads, config.taskTimeout(), config.historyLimits());
+				definition, factory, payloads, taskTimeout, config.historyLimits());
 	}
 
 	/**

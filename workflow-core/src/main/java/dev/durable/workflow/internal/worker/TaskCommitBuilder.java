@@ -39,7 +39,10 @@ final class TaskCommitBuilder {
 
 	private final RunRepository runs;
 
-	TaskCommitBuilder(UUID node, WorkflowRegistry workflows, RunRepository runs) {
+	private final java.util.Set<String> taskQueues;
+
+	TaskCommitBuilder(UUID node, WorkflowRegistry workflows, RunRepository runs, java.util.Set<String> taskQueues) {
+		this.taskQueues = taskQueues;
 		this.node = node;
 		this.workflows = workflows;
 		this.runs = runs;
@@ -70,6 +73,10 @@ final class TaskCommitBuilder {
 			}
 			case "CHILD_COMPLETED" -> {
 				return Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
+			}
+			case "EVENT" -> {
+				// an answer handed over by a reset, stored as the event itself
+				return InternalJson.readEvents(item.payload()).get(0);
 			}
 			default -> {
 			}
@@ -114,12 +121,8 @@ final class TaskCommitBuilder {
 						(event.type() == EventType.SIGNAL_EXTERNAL) ? "SIGNAL" : "CANCEL", event.name(),
 						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
 								: ("canceled by workflow " + row.workflowId()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-				case START_CHILD -> {
-					boolean local = this.workflows.find(event.name()) != null;
-					childStarts.add(new TaskCommit.ChildStart(event.seq(), new NewRun(UuidV7.next(now),
-							row.namespace(), event.messageId(), event.name(), row.taskQueue(), local ? this.node : null,
-							event.payload(), null, now, null), event.reason()));
-				}
+				case START_CHILD -> childStarts.add(new TaskCommit.ChildStart(event.seq(), childRun(row, event, now),
+						event.reason()));
 				case ACTIVITY_SCHEDULED -> newActivities.put(event.seq(), new StoredActivity(row.runId(), event.seq(),
 						event.name(), event.payload(), event.options(), 1, now, now, null, null));
 				default -> {
@@ -169,6 +172,21 @@ final class TaskCommitBuilder {
 				resultPayload, failure,
 				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
 				childStarts, externals);
+	}
+
+	/** The child run a START_CHILD command asks for, with its own queue, timeouts and retry policy. */
+	private NewRun childRun(RunRow row, Event event, Instant now) {
+		dev.durable.workflow.ChildOptions options = (event.child() != null) ? event.child()
+				: dev.durable.workflow.ChildOptions.DEFAULT;
+		String queue = (options.taskQueue() != null) ? options.taskQueue() : row.taskQueue();
+		boolean local = this.workflows.find(event.name()) != null && this.taskQueues.contains(queue);
+		dev.durable.workflow.internal.store.RunChain chain = new dev.durable.workflow.internal.store.RunChain(
+				options.retryPolicy(), null, options.taskTimeout());
+		return new NewRun(UuidV7.next(now), row.namespace(), event.messageId(), event.name(), queue,
+				local ? this.node : null, event.payload(), null, now, null,
+				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
+				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
+				chain.isEmpty() ? null : chain, 1);
 	}
 
 	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */

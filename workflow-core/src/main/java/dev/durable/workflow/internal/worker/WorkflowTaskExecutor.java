@@ -107,7 +107,7 @@ final class WorkflowTaskExecutor {
 		this.waiters = waiters;
 		this.hooks = hooks;
 		this.pool = pool;
-		this.commits = new TaskCommitBuilder(node, workflows, runs);
+		this.commits = new TaskCommitBuilder(node, workflows, runs, config.taskQueues());
 	}
 
 	void setActivityExecutor(ActivityExecutor activityExecutor) {
@@ -406,7 +406,9 @@ final class WorkflowTaskExecutor {
 		if (definition == null) {
 			throw new IllegalStateException("Workflow type '" + row.workflowType() + "' is not registered on this node");
 		}
-		WorkflowRunner runner = Replays.newRunner(row, definition, this.factory, this.payloads, this.config);
+		dev.durable.workflow.internal.store.RunChain chain = this.runs.chain(row.runId());
+		WorkflowRunner runner = Replays.newRunner(row, definition, this.factory, this.payloads, this.config,
+				(chain != null && chain.taskTimeout() != null) ? chain.taskTimeout() : this.config.taskTimeout());
 		Replays.replay(runner, this.tasks.history(row.runId()), (record, issued) -> {
 		});
 		return runner;

@@ -1,0 +1,124 @@
+package dev.durable.workflow.internal.history;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a reset keeps of a run's history and what the new run must be given again. Reset to an
+ * event keeps the workflow tasks before the task that recorded it; that task and every later one
+ * run again. Timers and activities pending at that boundary are recreated, signals received after
+ * it are re-applied in order, and the answers to commands kept (child started or closed, external
+ * signal delivered) that arrived after it are handed to the new run, because those commands are
+ * not issued again.
+ *
+ * @param kept the task rows the new run starts with (the first carries the random seed)
+ * @param timers pending timers at the boundary, by sequence number
+ * @param activities pending activities at the boundary, as their schedule commands
+ * @param keptChildren sequence numbers of the child starts kept
+ * @param keptCommands sequence numbers of kept commands that get answers (children, external messages)
+ * @param answers answers to kept commands that arrived after the boundary, in order
+ * @param signals signals received after the boundary, in order
+ */
+public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<Event> activities,
+		Set<Long> keptChildren, Set<Long> keptCommands, List<Event> answers, List<Event> signals) {
+
+	/**
+	 * Plans a reset.
+	 * @param history the run's task rows
+	 * @param eventId the event to reset to (numbered from 1 across the rows, as the client shows them)
+	 * @param seed the random seed to carry: the run id that first ran this history
+	 * @return the plan
+	 * @throws IllegalArgumentException when the event does not exist or was not written by a workflow task
+	 */
+	public static ResetPlan of(List<TaskRecord> history, long eventId, String seed) {
+		int boundary = taskOf(history, eventId);
+		List<TaskRecord> kept = new ArrayList<>();
+		Map<Long, Instant> timers = new LinkedHashMap<>();
+		Map<Long, Event> activities = new LinkedHashMap<>();
+		Set<Long> keptCommands = new HashSet<>();
+		Set<Long> keptChildren = new HashSet<>();
+		Set<String> answered = new HashSet<>();
+		for (int i = 0; i < boundary; i++) {
+			TaskRecord record = history.get(i);
+			kept.add((i == 0) ? withSeed(record, seed) : record);
+			for (Event event : record.events()) {
+				switch (event.type()) {
+					case TIMER_STARTED -> timers.put(event.seq(), event.fireAt());
+					case TIMER_FIRED, TIMER_CANCELED -> timers.remove(event.seq());
+					case ACTIVITY_SCHEDULED -> activities.put(event.seq(), event);
+					case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> activities.remove(event.seq());
+					case START_CHILD -> {
+						keptCommands.add(event.seq());
+						keptChildren.add(event.seq());
+					}
+					case SIGNAL_EXTERNAL, CANCEL_EXTERNAL -> keptCommands.add(event.seq());
+					case CHILD_STARTED, CHILD_START_FAILED, CHILD_CLOSED, EXTERNAL_DELIVERED ->
+						answered.add(answerKey(event));
+					default -> {
+					}
+				}
+			}
+		}
+		List<Event> answers = new ArrayList<>();
+		List<Event> signals = new ArrayList<>();
+		for (int i = boundary; i < history.size(); i++) {
+			for (Event event : history.get(i).events()) {
+				switch (event.type()) {
+					case SIGNAL_RECEIVED -> signals.add(event);
+					case CHILD_STARTED, CHILD_START_FAILED, CHILD_CLOSED, EXTERNAL_DELIVERED -> {
+						if (keptCommands.contains(event.seq()) && answered.add(answerKey(event))) {
+							answers.add(event);
+						}
+					}
+					default -> {
+					}
+				}
+			}
+		}
+		return new ResetPlan(kept, timers, new ArrayList<>(activities.values()), keptChildren, keptCommands,
+				answers, signals);
+	}
+
+	/** The index of the task row holding the event; the rows before it are kept. */
+	private static int taskOf(List<TaskRecord> history, long eventId) {
+		long first = 1;
+		for (int i = 0; i < history.size(); i++) {
+			TaskRecord record = history.get(i);
+			long last = first + record.events().size() - 1;
+			if (eventId >= first && eventId <= last) {
+				if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
+					throw new IllegalArgumentException("Event " + eventId + " was not written by a workflow task ("
+							+ record.events().get(0).type() + "); reset to an earlier event");
+				}
+				return i;
+			}
+			first = last + 1;
+		}
+		throw new IllegalArgumentException(
+				"No event " + eventId + " in the run's history (it has " + (first - 1) + " events)");
+	}
+
+	private static String answerKey(Event event) {
+		return event.type() + "#" + event.seq();
+	}
+
+	/** The first row with the seed in its start event, so the new run's random values replay. */
+	private static TaskRecord withSeed(TaskRecord record, String seed) {
+		List<Event> events = record.events().stream().map((e) -> (e.type() == EventType.WORKFLOW_STARTED
+				&& e.messageId() == null) ? new Event(e.type(), e.seq(), e.name(), e.payload(), e.failure(), e.fireAt(),
+						e.version(), e.options(), e.reason(), seed, e.child()) : e)
+			.toList();
+		return new TaskRecord(record.seq(), record.time(), events, record.sizeBytes());
+	}
+
+	/** Whether the new run starts from nothing (reset to the first workflow task). */
+	public boolean fromScratch() {
+		return this.kept.isEmpty();
+	}
+
+}
