@@ -1,0 +1,64 @@
+package dev.durable.workflow.autoconfigure.web;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.DispatcherServlet;
+
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
+import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+import dev.durable.workflow.client.WorkflowClient;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
+ * the generated REST endpoints under {@code durable.workflow.web.base-path}: ordinary MVC
+ * controllers, so the application's security filter chain applies to them.
+ */
+@AutoConfiguration(after = DurableWorkflowAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBean({ WorkflowEngine.class, WorkflowClient.class })
+@ConditionalOnBooleanProperty(name = "durable.workflow.web.enabled", matchIfMissing = true)
+public final class DurableWorkflowWebAutoConfiguration {
+
+	@Bean
+	WorkflowTypes durableWorkflowTypes(WorkflowEngine engine) {
+		return new WorkflowTypes(engine);
+	}
+
+	@Bean
+	WebPayloads durableWorkflowWebPayloads(ObjectProvider<JsonMapper> jsonMapper, DurableWorkflowProperties properties) {
+		return new WebPayloads(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()),
+				Math.toIntExact(properties.getMaxPayloadSize().toBytes()));
+	}
+
+	@Bean
+	WebAccess durableWorkflowWebAccess(DurableWorkflowProperties properties) {
+		return new WebAccess(properties.getWeb().getBasePath(), properties.getWeb().isReadOnly());
+	}
+
+	@Bean
+	WorkflowRestController durableWorkflowRestController(WorkflowClient client, WorkflowTypes types,
+			WebPayloads payloads, WebAccess access) {
+		return new WorkflowRestController(client, types, payloads, access);
+	}
+
+	@Bean
+	WorkflowMessageController durableWorkflowMessageController(WorkflowClient client, WorkflowTypes types,
+			WebPayloads payloads, WebAccess access) {
+		return new WorkflowMessageController(client, types, payloads, access);
+	}
+
+	@Bean
+	WorkflowProblems durableWorkflowProblems() {
+		return new WorkflowProblems();
+	}
+
+}
