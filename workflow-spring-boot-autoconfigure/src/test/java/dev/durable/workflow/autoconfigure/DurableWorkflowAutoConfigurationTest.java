@@ -151,6 +151,38 @@ class DurableWorkflowAutoConfigurationTest {
 	}
 
 	@Test
+	void rejectsTwoWorkflowsOfOneTypeName() {
+		this.runner.withUserConfiguration(
+				dev.durable.workflow.autoconfigure.broken.duplicate.DuplicateConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("Workflow type 'twin' is declared by both")
+				.hasMessageContaining("FirstTwin")
+				.hasMessageContaining("SecondTwin"));
+	}
+
+	@Test
+	void rejectsAWorkflowWithoutARunMethod() {
+		this.runner.withUserConfiguration(dev.durable.workflow.autoconfigure.broken.norun.NoRunConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("Aimless has no public @WorkflowRun method"));
+	}
+
+	@Test
+	void rejectsAnActivityMethodWhosePayloadCannotBeRecorded() {
+		this.runner
+			.withUserConfiguration(dev.durable.workflow.autoconfigure.broken.badactivity.BadActivityConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("upload(java.io.InputStream)")
+				.hasMessageContaining("cannot be a durable payload"));
+	}
+
+	@Test
 	void needsADataSource() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
 			.withUserConfiguration(GreetingConfiguration.class)

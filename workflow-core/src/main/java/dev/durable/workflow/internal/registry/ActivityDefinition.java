@@ -19,6 +19,7 @@ import dev.durable.workflow.RetryPolicy;
 public record ActivityDefinition(String name, Object target, Method method, ActivityOptions options) {
 
 	static ActivityDefinition of(Object target, Method method, ActivityOptions defaults) {
+		PayloadTypes.check(method, "Activity method");
 		ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
 		if (annotation == null) {
 			return new ActivityDefinition(method.getName(), target, method, defaults);

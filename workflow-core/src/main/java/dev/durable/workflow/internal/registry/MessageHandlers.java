@@ -94,6 +94,10 @@ public final class MessageHandlers {
 	}
 
 	private void add(Kind kind, String name, boolean isDynamic, Method method) {
+		if (!isDynamic) {
+			PayloadTypes.check(method, kind.name().charAt(0) + kind.name().substring(1).toLowerCase(java.util.Locale.ROOT)
+					+ " handler");
+		}
 		if (isDynamic) {
 			Class<?>[] types = method.getParameterTypes();
 			if (types.length != 2 || types[0] != String.class || types[1] != EncodedValue.class) {

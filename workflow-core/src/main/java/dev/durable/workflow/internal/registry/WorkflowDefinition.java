@@ -48,6 +48,7 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 		if (run.getParameterCount() > 1) {
 			throw new IllegalArgumentException("@WorkflowRun " + run + " takes more than one parameter; use a record");
 		}
+		PayloadTypes.check(run, "@WorkflowRun");
 		if (init != null && init.getParameterCount() != run.getParameterCount()) {
 			throw new IllegalArgumentException("@WorkflowInit " + init + " must take the same parameter as " + run);
 		}
