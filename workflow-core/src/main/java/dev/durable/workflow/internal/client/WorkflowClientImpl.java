@@ -13,6 +13,7 @@ import org.springframework.dao.DuplicateKeyException;
 import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.client.Functions;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
+import dev.durable.workflow.client.ScheduleClient;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
 import dev.durable.workflow.client.UpdateStage;
@@ -26,6 +27,7 @@ import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.client.WorkflowIdReusePolicy;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
@@ -42,6 +44,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	public WorkflowClientImpl(Engine engine) {
 		this.engine = engine;
+	}
+
+	@Override
+	public ScheduleClient schedules() {
+		return new ScheduleClientImpl(this.engine, this);
 	}
 
 	@Override
