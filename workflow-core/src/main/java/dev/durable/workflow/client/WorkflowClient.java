@@ -58,4 +58,7 @@ public interface WorkflowClient {
 	/** A typed handle that follows the latest run of the workflow id. */
 	<R> WorkflowHandle<R> handle(String workflowId, Class<R> resultType);
 
+	/** Schedules: workflows started at times of a cron or interval spec, by the worker nodes. */
+	ScheduleClient schedules();
+
 }

@@ -13,6 +13,7 @@ import org.springframework.dao.DuplicateKeyException;
 import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.client.Functions;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
+import dev.durable.workflow.client.ScheduleClient;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
 import dev.durable.workflow.client.UpdateStage;
@@ -26,6 +27,7 @@ import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.client.WorkflowIdReusePolicy;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
@@ -42,6 +44,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	public WorkflowClientImpl(Engine engine) {
 		this.engine = engine;
+	}
+
+	@Override
+	public ScheduleClient schedules() {
+		return new ScheduleClientImpl(this.engine, this);
 	}
 
 	@Override
@@ -93,18 +100,74 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	private Started startRun(String workflowType, Type inputType, Object input, StartOptions given,
 			WithStart message) {
-		StartOptions options = (given != null) ? given : StartOptions.DEFAULT;
-		if (this.engine.workflows().find(workflowType) == null && !this.engine.nodes().anyServes(workflowType)) {
-			throw new UnknownWorkflowTypeException("Unknown workflow type '" + workflowType
-					+ "': no node registered it (registered here: " + this.engine.servedTypes() + ")");
+		checkStartable(workflowType);
+		if (given != null && given.workflowId() != null) {
+			checkWorkflowId(given.workflowId());
 		}
-		String workflowId = (options.workflowId() != null) ? options.workflowId() : UUID.randomUUID().toString();
-		checkWorkflowId(workflowId);
 		if (inputType == null && input != null) {
 			throw new PayloadException("Workflow type '" + workflowType + "' takes no input", false, null);
 		}
 		byte[] payload = this.engine.payloads().encode(input, (inputType != null) ? inputType : Object.class,
 				"the input of workflow " + workflowType);
+		PreparedStart start = prepare(workflowType, payload, given, message);
+		StartDecision decision;
+		try {
+			decision = this.engine.tx().execute((status) -> decide(start.run(), start.options(), start.now(), message));
+		}
+		catch (DuplicateKeyException ex) {
+			// another start of the same id committed first
+			if (start.options().idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING) {
+				return new Started(start.run().workflowId(), this.engine.runs()
+					.findLatest(start.run().namespace(), start.run().workflowId())
+					.orElseThrow()
+					.runId());
+			}
+			throw new WorkflowAlreadyStartedException("Workflow id '" + start.run().workflowId()
+					+ "' is already running", start.run().workflowId(), null);
+		}
+		afterCommit(start, decision, message);
+		return new Started(start.run().workflowId(), decision.runId());
+	}
+
+	/**
+	 * A start decided inside the caller's transaction (schedules); the caller runs
+	 * {@code afterCommit} once that transaction committed.
+	 * @param workflowId the workflow id
+	 * @param runId the run started, or the open run used instead
+	 * @param afterCommit hands the new run to its node and wakes the runs the start touched
+	 */
+	public record StartInTransaction(String workflowId, UUID runId, Runnable afterCommit) {
+	}
+
+	/**
+	 * Starts a run with an input already encoded, inside the caller's transaction: the same
+	 * checks, policies and rows as {@link #start}. Conflicts throw
+	 * {@link WorkflowAlreadyStartedException} (or {@link DuplicateKeyException} when a concurrent
+	 * start won), so the caller should run this in a savepoint.
+	 */
+	public StartInTransaction startInTransaction(String workflowType, byte[] input, StartOptions options) {
+		checkStartable(workflowType);
+		PreparedStart start = prepare(workflowType, input, options, null);
+		StartDecision decision = decide(start.run(), start.options(), start.now(), null);
+		return new StartInTransaction(start.run().workflowId(), decision.runId(),
+				() -> afterCommit(start, decision, null));
+	}
+
+	/** Fails unless some node serves the workflow type. */
+	public void checkStartable(String workflowType) {
+		if (this.engine.workflows().find(workflowType) == null && !this.engine.nodes().anyServes(workflowType)) {
+			throw new UnknownWorkflowTypeException("Unknown workflow type '" + workflowType
+					+ "': no node registered it (registered here: " + this.engine.servedTypes() + ")");
+		}
+	}
+
+	private record PreparedStart(NewRun run, StartOptions options, Instant now, Instant wakeAt, boolean local) {
+	}
+
+	private PreparedStart prepare(String workflowType, byte[] payload, StartOptions given, WithStart message) {
+		StartOptions options = (given != null) ? given : StartOptions.DEFAULT;
+		String workflowId = (options.workflowId() != null) ? options.workflowId() : UUID.randomUUID().toString();
+		checkWorkflowId(workflowId);
 		String queue = (options.taskQueue() != null) ? options.taskQueue() : EngineConfig.DEFAULT_TASK_QUEUE;
 		boolean local = this.engine.servesLocally(workflowType, queue);
 		Instant now = this.engine.clock().instant();
@@ -124,19 +187,12 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
 				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
 				chain.isEmpty() ? null : chain, 1);
-		StartDecision decision;
-		try {
-			decision = this.engine.tx().execute((status) -> decide(run, options, now, message));
-		}
-		catch (DuplicateKeyException ex) {
-			// another start of the same id committed first
-			if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING) {
-				return new Started(workflowId,
-						this.engine.runs().findLatest(run.namespace(), workflowId).orElseThrow().runId());
-			}
-			throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' is already running",
-					workflowId, null);
-		}
+		return new PreparedStart(run, options, now, wakeAt, local);
+	}
+
+	private void afterCommit(PreparedStart start, StartDecision decision, WithStart message) {
+		NewRun run = start.run();
+		Instant wakeAt = start.wakeAt();
 		if (decision.terminated() != null) {
 			this.engine.waiters().closed(decision.terminated().runId());
 			this.engine.wake(decision.terminated().runId(), decision.terminated().owner());
@@ -145,7 +201,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				decision.terminatedWoken().forEach((other) -> this.engine.wake(other, null));
 			}
 		}
-		if (decision.created() && local) {
+		if (decision.created() && start.local()) {
 			// a message sent with the start skips the start delay
 			this.engine.adoptStarted(run.runId(), (message != null) ? null : wakeAt);
 		}
@@ -155,7 +211,6 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		else if (!decision.created() && decision.messaged() != null) {
 			this.engine.wake(decision.runId(), decision.messaged().owner());
 		}
-		return new Started(workflowId, decision.runId());
 	}
 
 	private record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged,
@@ -285,7 +340,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		return WorkflowDefinitions.definition(reference);
 	}
 
-	static void checkWorkflowId(String workflowId) {
+	public static void checkWorkflowId(String workflowId) {
 		if (workflowId == null || !WORKFLOW_ID.matcher(workflowId).matches()) {
 			throw new InvalidWorkflowIdException("Invalid workflow id '" + workflowId
 					+ "': use 1-255 letters, digits and ._:@-");

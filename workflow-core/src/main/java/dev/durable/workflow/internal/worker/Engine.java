@@ -113,6 +113,8 @@ public final class Engine {
 
 	private Thread heartbeatThread;
 
+	private dev.durable.workflow.internal.schedule.ScheduleLoop scheduleLoop;
+
 	private final Runnable clockListener = this::pollNow;
 
 	public Engine(EngineConfig config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
@@ -163,6 +165,7 @@ public final class Engine {
 			this.wakeups.listen(this.nodeId, this::pollNow);
 			this.heartbeatThread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::heartbeatLoop);
 			this.pollThread = Thread.ofPlatform().daemon().name("durable-poll").start(this::pollLoop);
+			this.scheduleLoop = new dev.durable.workflow.internal.schedule.ScheduleLoop(this).start();
 			if (this.clock instanceof SettableClock settable) {
 				settable.onChange(this.clockListener);
 			}
@@ -365,6 +368,9 @@ public final class Engine {
 		if (this.clock instanceof SettableClock settable) {
 			settable.removeListener(this.clockListener);
 		}
+		if (this.scheduleLoop != null) {
+			this.scheduleLoop.close();
+		}
 		if (this.pollThread != null) {
 			this.pollThread.interrupt();
 			this.heartbeatThread.interrupt();
@@ -441,6 +447,15 @@ public final class Engine {
 
 	public EngineConfig config() {
 		return this.config;
+	}
+
+	public DataSource dataSource() {
+		return this.dataSource;
+	}
+
+	/** This worker node's schedule firing loop, or {@code null} on a client-only node. */
+	public dev.durable.workflow.internal.schedule.ScheduleLoop scheduleLoop() {
+		return this.scheduleLoop;
 	}
 
 	public UUID nodeId() {

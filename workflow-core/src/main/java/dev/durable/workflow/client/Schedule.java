@@ -1,0 +1,65 @@
+package dev.durable.workflow.client;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A schedule: when it fires, what it starts, and its policies.
+ * <pre>{@code
+ * Schedule.of(ScheduleSpec.cron("0 2 * * *", ZoneId.of("Europe/Berlin")),
+ *         ScheduleAction.startWorkflow(ReportWorkflow::run, request))
+ *     .withOverlapPolicy(ScheduleOverlapPolicy.BUFFER_ONE)
+ * }</pre>
+ *
+ * @param spec when it fires
+ * @param action what it starts
+ * @param overlapPolicy what a firing does while an earlier workflow of the schedule runs;
+ * {@code null}: {@link ScheduleOverlapPolicy#SKIP}
+ * @param catchupWindow after the engine was down (or every worker was), firings late by more
+ * than this are skipped (counted as missed); {@code null}: {@link #DEFAULT_CATCHUP_WINDOW}
+ * @param paused whether it is paused (no firing until unpaused; triggers and backfills still work)
+ * @param note why it was paused, or any note
+ */
+public record Schedule(ScheduleSpec spec, ScheduleAction action, ScheduleOverlapPolicy overlapPolicy,
+		Duration catchupWindow, boolean paused, String note) {
+
+	/** One minute. */
+	public static final Duration DEFAULT_CATCHUP_WINDOW = Duration.ofMinutes(1);
+
+	public Schedule {
+		Objects.requireNonNull(spec, "spec");
+		Objects.requireNonNull(action, "action");
+		overlapPolicy = (overlapPolicy != null) ? overlapPolicy : ScheduleOverlapPolicy.SKIP;
+		catchupWindow = (catchupWindow != null) ? catchupWindow : DEFAULT_CATCHUP_WINDOW;
+		if (catchupWindow.isNegative()) {
+			throw new IllegalArgumentException("The catch-up window must not be negative: " + catchupWindow);
+		}
+	}
+
+	/** An unpaused schedule with the default policies. */
+	public static Schedule of(ScheduleSpec spec, ScheduleAction action) {
+		return new Schedule(spec, action, null, null, false, null);
+	}
+
+	public Schedule withSpec(ScheduleSpec value) {
+		return new Schedule(value, this.action, this.overlapPolicy, this.catchupWindow, this.paused, this.note);
+	}
+
+	public Schedule withAction(ScheduleAction value) {
+		return new Schedule(this.spec, value, this.overlapPolicy, this.catchupWindow, this.paused, this.note);
+	}
+
+	public Schedule withOverlapPolicy(ScheduleOverlapPolicy value) {
+		return new Schedule(this.spec, this.action, value, this.catchupWindow, this.paused, this.note);
+	}
+
+	public Schedule withCatchupWindow(Duration value) {
+		return new Schedule(this.spec, this.action, this.overlapPolicy, value, this.paused, this.note);
+	}
+
+	/** This schedule paused (or not), with a note saying why. */
+	public Schedule withPaused(boolean value, String reason) {
+		return new Schedule(this.spec, this.action, this.overlapPolicy, this.catchupWindow, value, reason);
+	}
+
+}

@@ -1,0 +1,83 @@
+package dev.durable.workflow.client;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import dev.durable.workflow.RetryPolicy;
+import dev.durable.workflow.internal.client.WorkflowDefinitions;
+
+/**
+ * What a schedule does when it fires: start a workflow. The workflow id of each start is
+ * {@code {workflowIdPrefix}-{nominal time}}, for instance {@code nightly-report-2026-01-01T02:00:00Z},
+ * so each firing is its own workflow and a firing's workflow is easy to find.
+ *
+ * @param workflowType the workflow type name
+ * @param input the input of each run (encoded when the schedule is created or updated)
+ * @param workflowIdPrefix the prefix of the workflow ids; {@code null}: the schedule id
+ * @param taskQueue the task queue of the runs; {@code null}: the default queue
+ * @param executionTimeout the execution timeout of each run, or {@code null}
+ * @param runTimeout the run timeout of each run, or {@code null}
+ * @param retryPolicy the workflow retry policy of each run, or {@code null}
+ */
+public record ScheduleAction(String workflowType, Object input, String workflowIdPrefix, String taskQueue,
+		Duration executionTimeout, Duration runTimeout, RetryPolicy retryPolicy) {
+
+	public ScheduleAction {
+		if (workflowType == null || workflowType.isBlank()) {
+			throw new IllegalArgumentException("A schedule action needs a workflow type");
+		}
+		for (Duration timeout : new Duration[] { executionTimeout, runTimeout }) {
+			if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+				throw new IllegalArgumentException("Timeouts must be positive: " + timeout);
+			}
+		}
+	}
+
+	/** Starts the workflow type with the input. */
+	public static ScheduleAction startWorkflow(String workflowType, Object input) {
+		return new ScheduleAction(workflowType, input, null, null, null, null, null);
+	}
+
+	/** Starts the workflow whose run method is given, with the input. */
+	public static <W, A, R> ScheduleAction startWorkflow(Functions.Func1<W, A, R> workflow, A input) {
+		Objects.requireNonNull(workflow, "workflow");
+		return startWorkflow(WorkflowDefinitions.definition(workflow).typeName(), input);
+	}
+
+	/** Starts the workflow whose run method is given and takes no input. */
+	public static <W, R> ScheduleAction startWorkflow(Functions.Func0<W, R> workflow) {
+		Objects.requireNonNull(workflow, "workflow");
+		return startWorkflow(WorkflowDefinitions.definition(workflow).typeName(), null);
+	}
+
+	public ScheduleAction withInput(Object value) {
+		return new ScheduleAction(this.workflowType, value, this.workflowIdPrefix, this.taskQueue,
+				this.executionTimeout, this.runTimeout, this.retryPolicy);
+	}
+
+	public ScheduleAction withWorkflowIdPrefix(String value) {
+		return new ScheduleAction(this.workflowType, this.input, value, this.taskQueue, this.executionTimeout,
+				this.runTimeout, this.retryPolicy);
+	}
+
+	public ScheduleAction withTaskQueue(String value) {
+		return new ScheduleAction(this.workflowType, this.input, this.workflowIdPrefix, value, this.executionTimeout,
+				this.runTimeout, this.retryPolicy);
+	}
+
+	public ScheduleAction withExecutionTimeout(Duration value) {
+		return new ScheduleAction(this.workflowType, this.input, this.workflowIdPrefix, this.taskQueue, value,
+				this.runTimeout, this.retryPolicy);
+	}
+
+	public ScheduleAction withRunTimeout(Duration value) {
+		return new ScheduleAction(this.workflowType, this.input, this.workflowIdPrefix, this.taskQueue,
+				this.executionTimeout, value, this.retryPolicy);
+	}
+
+	public ScheduleAction withRetryPolicy(RetryPolicy value) {
+		return new ScheduleAction(this.workflowType, this.input, this.workflowIdPrefix, this.taskQueue,
+				this.executionTimeout, this.runTimeout, value);
+	}
+
+}

@@ -1,0 +1,146 @@
+package dev.durable.workflow.internal.schedule;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.durable.workflow.SettableClock;
+import dev.durable.workflow.internal.client.WorkflowClientImpl;
+import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.internal.worker.Engine;
+
+/**
+ * The firing loop of a worker node: steps every due schedule, then sleeps until the earliest
+ * next time, the poll interval (buffered firings wait for runs that may close on any node), a
+ * local change or a move of a {@link SettableClock}. Every worker node runs one; the steps'
+ * compare-and-set and firing keys make each firing happen once.
+ */
+public final class ScheduleLoop implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(ScheduleLoop.class);
+
+	private static final int BATCH = 50;
+
+	private final Engine engine;
+
+	private final ScheduleRepository repository;
+
+	private final ScheduleFirer firer;
+
+	private final Object signal = new Object();
+
+	private final Runnable clockListener = this::wakeUp;
+
+	private boolean requested;
+
+	private volatile boolean running;
+
+	private Thread thread;
+
+	public ScheduleLoop(Engine engine) {
+		this.engine = engine;
+		this.repository = Schedules.repository(engine);
+		this.firer = new ScheduleFirer(engine, new WorkflowClientImpl(engine), this.repository);
+	}
+
+	public ScheduleLoop start() {
+		this.running = true;
+		if (this.engine.clock() instanceof SettableClock settable) {
+			settable.onChange(this.clockListener);
+		}
+		this.thread = Thread.ofPlatform().daemon().name("durable-schedules").start(this::loop);
+		return this;
+	}
+
+	/** Steps the schedules soon (a schedule changed here, or the clock moved). */
+	public void wakeUp() {
+		synchronized (this.signal) {
+			this.requested = true;
+			this.signal.notifyAll();
+		}
+	}
+
+	private void loop() {
+		while (this.running) {
+			long waitMillis = this.engine.config().pollInterval().toMillis();
+			try {
+				tick();
+				Instant earliest = this.repository.earliestDue(this.engine.config().namespace());
+				if (earliest != null) {
+					long untilDue = Duration.between(this.engine.clock().instant(), earliest).toMillis();
+					// at least a moment: a due row may be held by another node's step
+					waitMillis = Math.max(10, Math.min(waitMillis, untilDue));
+				}
+			}
+			catch (RuntimeException ex) {
+				log.warn("Firing schedules failed: {}", Errors.rootMessage(ex));
+			}
+			synchronized (this.signal) {
+				try {
+					if (!this.requested && waitMillis > 0) {
+						this.signal.wait(waitMillis);
+					}
+					this.requested = false;
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Steps the schedules due now.
+	 * @return how many steps committed
+	 */
+	public int tick() {
+		String namespace = this.engine.config().namespace();
+		int stepped = 0;
+		for (String scheduleId : this.repository.dueIds(namespace, this.engine.clock().instant(), BATCH)) {
+			// the row is locked (SKIP LOCKED) and re-checked inside the step's transaction
+			try {
+				List<?> results = this.firer.fire(
+						() -> this.repository.lockDue(namespace, scheduleId, this.engine.clock().instant()), true,
+						List.of(), null);
+				if (results != null) {
+					stepped++;
+				}
+			}
+			catch (RuntimeException ex) {
+				// one broken schedule must not stop the others
+				log.warn("Firing schedule {} failed: {}", scheduleId, Errors.rootMessage(ex));
+			}
+		}
+		return stepped;
+	}
+
+	/** Reads a schedule without locking it: tests keep it to replay a stale step. */
+	public Optional<ScheduleRow> read(String scheduleId) {
+		return this.repository.find(this.engine.config().namespace(), scheduleId);
+	}
+
+	/**
+	 * Steps a schedule from a row read earlier, without locking it first: only the version's
+	 * compare-and-set and the firing keys keep a stale step from firing twice.
+	 * @return whether the step committed
+	 */
+	public boolean fireDue(ScheduleRow read) {
+		return this.firer.fire(() -> Optional.of(read), true, List.of(), null) != null;
+	}
+
+	@Override
+	public void close() {
+		this.running = false;
+		if (this.engine.clock() instanceof SettableClock settable) {
+			settable.removeListener(this.clockListener);
+		}
+		if (this.thread != null) {
+			this.thread.interrupt();
+		}
+	}
+
+}
