@@ -57,6 +57,12 @@ public final class DurableWorkflowWebAutoConfiguration {
 	}
 
 	@Bean
+	ScheduleRestController durableWorkflowScheduleController(WorkflowClient client, WorkflowTypes types,
+			WebPayloads payloads, WebAccess access) {
+		return new ScheduleRestController(client, types, payloads, access);
+	}
+
+	@Bean
 	WorkflowProblems durableWorkflowProblems() {
 		return new WorkflowProblems();
 	}

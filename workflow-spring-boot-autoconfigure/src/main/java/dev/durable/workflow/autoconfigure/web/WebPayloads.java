@@ -3,6 +3,7 @@ package dev.durable.workflow.autoconfigure.web;
 import java.lang.reflect.Type;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -22,7 +23,11 @@ final class WebPayloads {
 	private final int maxBytes;
 
 	WebPayloads(JsonMapper mapper, int maxBytes) {
-		this.mapper = mapper;
+		// absent booleans and numbers take their defaults; a misspelt option is an error, not ignored
+		this.mapper = mapper.rebuild()
+			.disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+			.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+			.build();
 		this.maxBytes = maxBytes;
 	}
 

@@ -31,7 +31,8 @@ import dev.durable.workflow.client.WorkflowUpdateRejectedException;
  * Errors of the generated endpoints as RFC 9457 problem details with a stable {@code code}
  * and a message a person can act on; never a stack trace.
  */
-@RestControllerAdvice(assignableTypes = { WorkflowRestController.class, WorkflowMessageController.class })
+@RestControllerAdvice(assignableTypes = { WorkflowRestController.class, WorkflowMessageController.class,
+		ScheduleRestController.class })
 class WorkflowProblems {
 
 	private static final Log logger = LogFactory.getLog(WorkflowProblems.class);
@@ -39,6 +40,16 @@ class WorkflowProblems {
 	@ExceptionHandler(WorkflowNotFoundException.class)
 	ResponseEntity<ProblemDetail> notFound(WorkflowNotFoundException ex) {
 		return problem(HttpStatus.NOT_FOUND, "WORKFLOW_NOT_FOUND", ex.getMessage());
+	}
+
+	@ExceptionHandler(dev.durable.workflow.client.ScheduleNotFoundException.class)
+	ResponseEntity<ProblemDetail> scheduleNotFound(dev.durable.workflow.client.ScheduleNotFoundException ex) {
+		return problem(HttpStatus.NOT_FOUND, "SCHEDULE_NOT_FOUND", ex.getMessage());
+	}
+
+	@ExceptionHandler(dev.durable.workflow.client.ScheduleAlreadyExistsException.class)
+	ResponseEntity<ProblemDetail> scheduleExists(dev.durable.workflow.client.ScheduleAlreadyExistsException ex) {
+		return problem(HttpStatus.CONFLICT, "SCHEDULE_ALREADY_EXISTS", ex.getMessage());
 	}
 
 	@ExceptionHandler(WorkflowAlreadyStartedException.class)

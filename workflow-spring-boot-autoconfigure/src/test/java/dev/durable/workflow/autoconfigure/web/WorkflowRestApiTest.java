@@ -160,6 +160,10 @@ class WorkflowRestApiTest {
 						+ "\"options\":{\"runTimeout\":\"PT0S\"}}"),
 				400, "INVALID_PAYLOAD");
 		problem(json(post("/durable/workflows"), "[1, 2]"), 400, "INVALID_PAYLOAD");
+		problem(json(post("/durable/workflows"),
+				"{\"type\":\"order\",\"workflowId\":\"bad-1\",\"input\":{\"item\":\"x\",\"quantity\":1},"
+						+ "\"options\":{\"runTimout\":\"PT1H\"}}"),
+				400, "INVALID_PAYLOAD");
 		problem(get("/durable/workflows/bad-1"), 404, "WORKFLOW_NOT_FOUND");
 		problem(get("/durable/workflows/bad-1").param("runId", "not-a-uuid"), 400, "INVALID_PAYLOAD");
 	}
