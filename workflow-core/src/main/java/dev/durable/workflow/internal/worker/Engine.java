@@ -14,11 +14,11 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import dev.durable.workflow.internal.schedule.ScheduleLoop;
+import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
-import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.RunRow;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.slf4j.Logger;
@@ -113,7 +113,7 @@ public final class Engine {
 
 	private Thread heartbeatThread;
 
-	private dev.durable.workflow.internal.schedule.ScheduleLoop scheduleLoop;
+	private ScheduleLoop scheduleLoop;
 
 	private final Runnable clockListener = this::pollNow;
 
@@ -165,7 +165,7 @@ public final class Engine {
 			this.wakeups.listen(this.nodeId, this::pollNow);
 			this.heartbeatThread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::heartbeatLoop);
 			this.pollThread = Thread.ofPlatform().daemon().name("durable-poll").start(this::pollLoop);
-			this.scheduleLoop = new dev.durable.workflow.internal.schedule.ScheduleLoop(this).start();
+			this.scheduleLoop = new ScheduleLoop(this).start();
 			if (this.clock instanceof SettableClock settable) {
 				settable.onChange(this.clockListener);
 			}
@@ -209,7 +209,7 @@ public final class Engine {
 				return;
 			}
 			catch (RuntimeException ex) {
-				log.warn("Heartbeat of node {} failed: {}", this.nodeId, dev.durable.workflow.internal.support.Errors.rootMessage(ex));
+				log.warn("Heartbeat of node {} failed: {}", this.nodeId, Errors.rootMessage(ex));
 			}
 		}
 	}
@@ -235,7 +235,7 @@ public final class Engine {
 				}
 			}
 			catch (RuntimeException ex) {
-				log.warn("Polling for runnable workflows failed: {}", dev.durable.workflow.internal.support.Errors.rootMessage(ex));
+				log.warn("Polling for runnable workflows failed: {}", Errors.rootMessage(ex));
 			}
 			synchronized (this.pollSignal) {
 				try {
@@ -269,7 +269,7 @@ public final class Engine {
 		}
 		catch (RuntimeException ex) {
 			log.warn("Retention failed after deleting {} runs: {}", total,
-					dev.durable.workflow.internal.support.Errors.rootMessage(ex));
+					Errors.rootMessage(ex));
 		}
 		if (total > 0) {
 			log.info("Retention deleted {} runs closed more than {} ago", total, this.config.retention());
@@ -403,7 +403,7 @@ public final class Engine {
 				this.nodes.unregister(this.nodeId);
 			}
 			catch (RuntimeException ex) {
-				log.warn("Could not release the runs of node {}: {}", this.nodeId, dev.durable.workflow.internal.support.Errors.rootMessage(ex));
+				log.warn("Could not release the runs of node {}: {}", this.nodeId, Errors.rootMessage(ex));
 			}
 		}
 		log.info("Durable workflow engine stopped: node {}", this.nodeId);
@@ -429,20 +429,8 @@ public final class Engine {
 	 */
 	public List<ReplayedTask> replay(UUID runId) {
 		RunRow row = this.runs.find(runId).orElseThrow(() -> new IllegalArgumentException("No run " + runId));
-		WorkflowDefinition definition = this.workflows.find(row.workflowType());
-		if (definition == null) {
-			throw new IllegalArgumentException("Workflow type '" + row.workflowType() + "' is not registered here");
-		}
-		WorkflowRunner runner = Replays.newRunner(row, definition, this.factory, this.payloads, this.config);
-		List<ReplayedTask> replayed = new ArrayList<>();
-		try {
-			Replays.replay(runner, this.tasks.history(runId),
-					(record, issued) -> replayed.add(new ReplayedTask(record, issued)));
-		}
-		finally {
-			runner.destroy();
-		}
-		return replayed;
+		return Replays.fromScratch(row, this.workflows.find(row.workflowType()), this.factory, this.payloads,
+				this.config, this.tasks.history(runId));
 	}
 
 	public EngineConfig config() {
@@ -454,7 +442,7 @@ public final class Engine {
 	}
 
 	/** This worker node's schedule firing loop, or {@code null} on a client-only node. */
-	public dev.durable.workflow.internal.schedule.ScheduleLoop scheduleLoop() {
+	public ScheduleLoop scheduleLoop() {
 		return this.scheduleLoop;
 	}
 

@@ -31,6 +31,23 @@ final class Replays {
 				definition, factory, payloads, taskTimeout, config.historyLimits());
 	}
 
+	/** Replays a run's history on a fresh instance, outside any worker; see {@link Engine#replay}. */
+	static List<Engine.ReplayedTask> fromScratch(RunRow row, WorkflowDefinition definition,
+			Function<Class<?>, Object> factory, Payloads payloads, EngineConfig config, List<TaskRecord> history) {
+		if (definition == null) {
+			throw new IllegalArgumentException("Workflow type '" + row.workflowType() + "' is not registered here");
+		}
+		WorkflowRunner runner = newRunner(row, definition, factory, payloads, config);
+		List<Engine.ReplayedTask> replayed = new java.util.ArrayList<>();
+		try {
+			replay(runner, history, (record, issued) -> replayed.add(new Engine.ReplayedTask(record, issued)));
+		}
+		finally {
+			runner.destroy();
+		}
+		return replayed;
+	}
+
 	/**
 	 * Replays the recorded workflow tasks, stopping at a row the engine wrote outside any task
 	 * (terminate, timeout): no workflow code produced it.
