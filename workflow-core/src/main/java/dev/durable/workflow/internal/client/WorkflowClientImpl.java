@@ -21,6 +21,8 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.client.WorkflowFilter;
+import dev.durable.workflow.client.WorkflowPage;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.client.WorkflowIdReusePolicy;
@@ -29,6 +31,7 @@ import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.UuidV7;
 import dev.durable.workflow.internal.worker.EngineConfig;
 import dev.durable.workflow.internal.worker.Engine;
@@ -113,6 +116,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		if (options.cronSchedule() != null) {
 			RunChain.cron(options.cronSchedule());
 		}
+		// checked before anything is written
+		java.util.Map<String, Object> memo = Attributes.memo(options.memo(), false);
+		java.util.Map<String, Object> searchAttributes = Attributes.searchAttributes(options.searchAttributes(), false);
+		Attributes.checkSize(memo, true);
+		Attributes.checkSize(searchAttributes, false);
 		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule());
 		if (options.cronSchedule() != null && wakeAt == null && message == null) {
 			// a cron workflow's first run waits for the first time of its schedule
@@ -122,7 +130,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				local ? this.engine.nodeId() : null, payload, options.requestId(), now, wakeAt,
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
 				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
-				chain.isEmpty() ? null : chain, 1);
+				chain.isEmpty() ? null : chain, 1).withAttributes(memo, searchAttributes);
 		StartDecision decision;
 		try {
 			decision = this.engine.tx().execute((status) -> decide(run, options, now, message));
@@ -313,6 +321,18 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	public <R> WorkflowHandle<R> handle(String workflowId, Class<R> resultType) {
 		checkWorkflowId(workflowId);
 		return new WorkflowHandleImpl<>(this.engine, workflowId, null, resultType);
+	}
+
+	@Override
+	public WorkflowPage list(WorkflowFilter filter, int pageSize, String pageToken) {
+		return this.engine.runs().visibility().list(this.engine.config().namespace(),
+				(filter != null) ? filter : WorkflowFilter.all(), pageSize, pageToken);
+	}
+
+	@Override
+	public long count(WorkflowFilter filter) {
+		return this.engine.runs().visibility().count(this.engine.config().namespace(),
+				(filter != null) ? filter : WorkflowFilter.all());
 	}
 
 }

@@ -29,9 +29,17 @@ public final class RunRepository {
 
 	private final String schema;
 
+	private final VisibilityRepository visibility;
+
 	public RunRepository(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.schema = schema;
+		this.visibility = new VisibilityRepository(jdbc, schema);
+	}
+
+	/** The visibility rows: memo, search attributes, list and count. */
+	public VisibilityRepository visibility() {
+		return this.visibility;
 	}
 
 	private String q(String sql) {
@@ -93,9 +101,7 @@ public final class RunRepository {
 		byte[] chain = (run.chain() != null && !run.chain().isEmpty()) ? InternalJson.write(run.chain()) : null;
 		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input, options) VALUES (?, ?, ?)"), run.runId(),
 				run.input(), chain);
-		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
-				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
-				run.workflowType(), Sql.ts(run.createdAt()));
+		this.visibility.insert(run);
 	}
 
 	/**
@@ -116,9 +122,7 @@ public final class RunRepository {
 			return false;
 		}
 		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input) VALUES (?, ?)"), run.runId(), run.input());
-		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
-				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
-				run.workflowType(), Sql.ts(run.createdAt()));
+		this.visibility.insert(run);
 		return true;
 	}
 
