@@ -24,6 +24,8 @@ import dev.durable.workflow.internal.support.Attributes;
  * The visibility row of each run (type, status, times, memo and search attributes as jsonb) and
  * the list and count queries over it. Every value of a filter, attribute names included, reaches
  * the database as a bound parameter; the statement text depends only on the filter's shape.
+ * Equality is a jsonpath predicate ({@code @@}, GIN index); ranges compare {@code ->} values of
+ * the same JSON type (no index of their own: they narrow what the other conditions select).
  * Lists are keyset-paginated on {@code (start_time DESC, run_id DESC)}, which the indexes of
  * 008-visibility.sql serve.
  */
@@ -210,16 +212,20 @@ public final class VisibilityRepository {
 					sql.append(" AND false");
 					return;
 				}
-				// containment, served by the GIN index: the value itself, or a list holding it
-				sql.append(" AND (");
-				for (int i = 0; i < condition.values().size(); i++) {
-					Object stored = Attributes.searchValue(key, condition.values().get(i), false);
-					sql.append((i > 0) ? " OR " : "")
-						.append("search_attributes @> ?::jsonb OR search_attributes @> ?::jsonb");
-					args.add(Attributes.json(Collections.singletonMap(key, stored)));
-					args.add(Attributes.json(Collections.singletonMap(key, List.of(stored))));
+				// one jsonpath predicate, served by the GIN index; lax mode unwraps arrays, so a
+				// keyword list matches when it holds the value, and values of another JSON type never
+				// match. The path is a bound parameter; key and values in it are JSON-escaped literals.
+				StringBuilder path = new StringBuilder();
+				for (Object value : condition.values()) {
+					Object stored = Attributes.searchValue(key, value, false);
+					path.append((path.length() > 0) ? " || " : "")
+						.append("$.")
+						.append(Attributes.valueJson(key))
+						.append(" == ")
+						.append(Attributes.valueJson(stored));
 				}
-				sql.append(")");
+				sql.append(" AND search_attributes @@ ?::jsonpath");
+				args.add(path.toString());
 			}
 			default -> {
 				Object stored = Attributes.searchValue(key, condition.values().get(0), false);
