@@ -154,6 +154,9 @@ public record WorkflowFilter(String type, Set<WorkflowStatus> statuses, Instant 
 		public Condition {
 			Objects.requireNonNull(operator, "operator");
 			values = List.copyOf(values);
+			if (operator != Operator.IN && values.size() != 1) {
+				throw new IllegalArgumentException(operator + " on '" + attribute + "' takes one value: " + values);
+			}
 		}
 
 	}
