@@ -14,6 +14,7 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.TaskResult;
+import dev.durable.workflow.internal.runtime.VisibilityStates;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.InboxItem;
 import dev.durable.workflow.internal.store.NewRun;
@@ -22,7 +23,6 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.store.TaskCommit;
 import dev.durable.workflow.internal.store.VisibilityRepository;
-import dev.durable.workflow.internal.runtime.VisibilityStates;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.UuidV7;
 
