@@ -142,6 +142,28 @@ public final class Workflows {
 		return runner().signalPromise(signalName, type);
 	}
 
+	/**
+	 * Merges these search attributes into the run's: a key with a null value is removed, other
+	 * keys are added or replaced. Recorded in history and written to the run's visibility row by
+	 * the same transaction as the workflow task, so {@code WorkflowClient.list} sees them once the
+	 * task commits. Values: String, Long, Integer, Double, Boolean, Instant, OffsetDateTime, or a
+	 * List of those; keys of 1-64 letters, digits and underscores.
+	 * @throws IllegalArgumentException for a bad key or value (nothing is recorded; uncaught, it
+	 * fails the workflow task)
+	 */
+	public static void upsertSearchAttributes(java.util.Map<String, ?> attributes) {
+		runner().visibility().upsertSearchAttributes(attributes);
+	}
+
+	/**
+	 * Merges these values into the run's memo (shown by describe and list, not searchable): a key
+	 * with a null value is removed. Recorded and committed like {@link #upsertSearchAttributes}.
+	 * @throws IllegalArgumentException for a bad key or a value that cannot be written as JSON
+	 */
+	public static void upsertMemo(java.util.Map<String, ?> memo) {
+		runner().visibility().upsertMemo(memo);
+	}
+
 	/** A deterministic mutex for blocking handlers that share state. */
 	public static WorkflowLock newLock() {
 		runner();

@@ -99,6 +99,7 @@ class ResetTest {
 
 		@WorkflowRun
 		public String run() {
+			Workflows.upsertSearchAttributes(java.util.Map.of("stage", "napping"));
 			Workflows.sleep(Duration.ofHours(1));
 			return "woke with note " + this.note;
 		}
@@ -189,7 +190,11 @@ class ResetTest {
 
 	@Test
 	void resetOfAnOpenRunTerminatesItAndRecreatesItsPendingTimer() {
-		WorkflowHandle<String> handle = this.engine.client().start(Napping::run, StartOptions.withId("nap"));
+		WorkflowHandle<String> handle = this.engine.client()
+			.start(Napping::run, StartOptions.builder()
+				.workflowId("nap")
+				.searchAttributes(java.util.Map.of("owner", "ops"))
+				.build());
 		await().until(() -> this.engines.count("timer") == 1);
 		handle.signal("note", "remember the milk");
 		await().until(() -> handle.history().stream().anyMatch((e) -> e.type().equals("SIGNAL_RECEIVED")));
@@ -203,6 +208,10 @@ class ResetTest {
 			assertThat(e.type()).isEqualTo("WORKFLOW_TERMINATED");
 			assertThat(e.attributes().get("reason").toString()).contains("reset to event").contains("operator asked");
 		});
+		// the start values and the upserts of the kept tasks
+		assertThat(this.engine.client().handle("nap").describe().searchAttributes())
+			.containsEntry("owner", "ops")
+			.containsEntry("stage", "napping");
 		// the timer started in the kept task is pending again, with its original fire time
 		await().until(() -> this.engines.jdbc().queryForObject("SELECT count(*) FROM " + this.engines.schema
 				+ ".timer WHERE run_id = ?", Integer.class, newRun) == 1);

@@ -1,6 +1,9 @@
 package dev.durable.workflow.client;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Options of a start.
@@ -21,14 +24,21 @@ import java.time.Duration;
  * expression starts with {@code CRON_TZ=<zone id>}, e.g. {@code "CRON_TZ=Europe/Paris 0 9 * * MON-FRI"}
  * @param taskTimeout how long one workflow task of this workflow may run before it is failed and
  * retried; the engine's {@code taskTimeout} when null. Kept by continue-as-new, retries and cron
+ * @param memo values shown with the run (describe, list), not searchable; any JSON-writable
+ * values; empty when null
+ * @param searchAttributes values the run can be listed by ({@link WorkflowClient#list}): String,
+ * Long, Integer, Double, Boolean, Instant, OffsetDateTime, or a List of those; keys of 1-64
+ * letters, digits and underscores; empty when null. Continue-as-new carries the run's current
+ * memo and search attributes to the next run; retries and cron runs start with these.
  */
 public record StartOptions(String workflowId, String requestId, WorkflowIdReusePolicy idReusePolicy,
 		WorkflowIdConflictPolicy idConflictPolicy, Duration startDelay, String taskQueue, Duration executionTimeout,
-		Duration runTimeout, dev.durable.workflow.RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout) {
+		Duration runTimeout, dev.durable.workflow.RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout,
+		Map<String, Object> memo, Map<String, Object> searchAttributes) {
 
 	/** All defaults: random id, ALLOW_DUPLICATE, FAIL, no delay, the default queue. */
 	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null, null, null, null,
-			null, null);
+			null, null, null, null);
 
 	public StartOptions {
 		idReusePolicy = (idReusePolicy != null) ? idReusePolicy : WorkflowIdReusePolicy.ALLOW_DUPLICATE;
@@ -41,6 +51,13 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 				throw new IllegalArgumentException("Timeouts must be positive: " + timeout);
 			}
 		}
+		memo = copy(memo);
+		searchAttributes = copy(searchAttributes);
+	}
+
+	// null values are allowed (and ignored at start), so not Map.copyOf
+	private static Map<String, Object> copy(Map<String, ?> values) {
+		return (values != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(values)) : Map.of();
 	}
 
 	public static Builder builder() {
@@ -81,8 +98,13 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 
 		private Duration taskTimeout;
 
+		private Map<String, Object> memo;
+
+		private Map<String, Object> searchAttributes;
+
 		private Builder(StartOptions from) {
 			this.taskTimeout = from.taskTimeout;
+			this.memo = from.memo;
 			this.retryPolicy = from.retryPolicy;
 			this.cronSchedule = from.cronSchedule;
 			this.executionTimeout = from.executionTimeout;
@@ -150,10 +172,22 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 			return this;
 		}
 
+		/** Values shown with the run, not searchable. */
+		public Builder memo(Map<String, ?> value) {
+			this.memo = copy(value);
+			return this;
+		}
+
+		/** Values the run can be listed by; see {@link StartOptions#searchAttributes()}. */
+		public Builder searchAttributes(Map<String, ?> value) {
+			this.searchAttributes = copy(value);
+			return this;
+		}
+
 		public StartOptions build() {
 			return new StartOptions(this.workflowId, this.requestId, this.idReusePolicy, this.idConflictPolicy,
 					this.startDelay, this.taskQueue, this.executionTimeout, this.runTimeout, this.retryPolicy,
-					this.cronSchedule, this.taskTimeout);
+					this.cronSchedule, this.taskTimeout, this.memo, this.searchAttributes);
 		}
 
 	}

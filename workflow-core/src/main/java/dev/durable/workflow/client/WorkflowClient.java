@@ -61,4 +61,19 @@ public interface WorkflowClient {
 	/** Schedules: workflows started at times of a cron or interval spec, by the worker nodes. */
 	ScheduleClient schedules();
 
+	/**
+	 * Lists runs matching the filter, newest first (by start time, then run id), one page at a
+	 * time. Pages are stable under concurrent starts: a run started after the first page does not
+	 * shift the later pages.
+	 * @param filter which runs; {@link WorkflowFilter#all()} for every run of the namespace
+	 * @param pageSize 1 to 1,000 runs
+	 * @param pageToken {@code null} for the first page, else the previous page's
+	 * {@link WorkflowPage#nextPageToken()}
+	 * @throws IllegalArgumentException for a bad filter value, page size or page token
+	 */
+	WorkflowPage list(WorkflowFilter filter, int pageSize, String pageToken);
+
+	/** Counts the runs matching the filter. */
+	long count(WorkflowFilter filter);
+
 }

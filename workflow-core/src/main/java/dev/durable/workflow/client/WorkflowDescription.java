@@ -2,6 +2,7 @@ package dev.durable.workflow.client;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -19,9 +20,13 @@ import java.util.UUID;
  * @param taskAttempts consecutive failed workflow task attempts
  * @param pendingActivities activities not yet finished
  * @param unfinishedHandlers signal or update handlers still running when the run closed
+ * @param memo the run's memo, with the upserts its workflow tasks committed
+ * @param searchAttributes the run's search attributes, with the upserts its workflow tasks
+ * committed (times as Instant, whole numbers as Long)
  */
 public record WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
 		WorkflowStatus status, Instant startTime, Instant closeTime, int workflowTasks, String taskFailure,
-		int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers) {
+		int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers, Map<String, Object> memo,
+		Map<String, Object> searchAttributes) {
 
 }

@@ -22,6 +22,8 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.client.WorkflowFilter;
+import dev.durable.workflow.client.WorkflowPage;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.client.WorkflowIdReusePolicy;
@@ -31,6 +33,7 @@ import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.UuidV7;
 import dev.durable.workflow.internal.worker.EngineConfig;
 import dev.durable.workflow.internal.worker.Engine;
@@ -177,6 +180,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			RunChain.zone(options.cronSchedule());
 			RunChain.cron(options.cronSchedule());
 		}
+		// checked before anything is written
+		java.util.Map<String, Object> memo = Attributes.memo(options.memo(), false);
+		java.util.Map<String, Object> searchAttributes = Attributes.searchAttributes(options.searchAttributes(), false);
+		Attributes.checkSize(memo, true);
+		Attributes.checkSize(searchAttributes, false);
 		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule(), options.taskTimeout());
 		if (options.cronSchedule() != null && wakeAt == null && message == null) {
 			// a cron workflow's first run waits for the first time of its schedule
@@ -186,7 +194,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				local ? this.engine.nodeId() : null, payload, options.requestId(), now, wakeAt,
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
 				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
-				chain.isEmpty() ? null : chain, 1);
+				chain.isEmpty() ? null : chain, 1).withAttributes(memo, searchAttributes);
 		return new PreparedStart(run, options, now, wakeAt, local);
 	}
 
@@ -369,6 +377,18 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	public <R> WorkflowHandle<R> handle(String workflowId, Class<R> resultType) {
 		checkWorkflowId(workflowId);
 		return new WorkflowHandleImpl<>(this.engine, workflowId, null, resultType);
+	}
+
+	@Override
+	public WorkflowPage list(WorkflowFilter filter, int pageSize, String pageToken) {
+		return this.engine.runs().visibility().list(this.engine.config().namespace(),
+				(filter != null) ? filter : WorkflowFilter.all(), pageSize, pageToken);
+	}
+
+	@Override
+	public long count(WorkflowFilter filter) {
+		return this.engine.runs().visibility().count(this.engine.config().namespace(),
+				(filter != null) ? filter : WorkflowFilter.all());
 	}
 
 }

@@ -27,6 +27,8 @@ import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.store.ResetRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.VisibilityRepository;
+import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.ResultWaiters;
@@ -273,9 +275,12 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 			.map((a) -> new PendingActivity(a.seq(), a.activityType(), a.attempt(), a.scheduledAt(), a.nextAttemptAt(),
 					(a.lastFailure() != null) ? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null))
 			.toList() : List.of();
+		VisibilityRepository.Stored attributes = this.engine.runs().visibility().attributes(row.runId());
 		return new WorkflowDescription(row.workflowId(), row.runId(), row.workflowType(), row.taskQueue(),
 				WorkflowStatus.valueOf(row.status()), row.createdAt(), row.closedAt(), row.historySeq(),
-				row.taskFailure(), row.taskAttempt(), pending, row.unfinishedHandlers());
+				row.taskFailure(), row.taskAttempt(), pending, row.unfinishedHandlers(),
+				java.util.Collections.unmodifiableMap(attributes.memo()),
+				Attributes.searchView(attributes.searchAttributes()));
 	}
 
 	@Override

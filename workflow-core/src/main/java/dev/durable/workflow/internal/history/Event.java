@@ -97,6 +97,11 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.EXTERNAL_DELIVERED, seq, null, null, failure, null, null, null, null, null);
 	}
 
+	/** A memo or search attribute upsert (its patch as canonical JSON), or the start values. */
+	public static Event attributes(EventType type, byte[] json) {
+		return new Event(type, null, null, json, null, null, null, null, null, null);
+	}
+
 	public static Event continuedAsNew(byte[] input) {
 		return new Event(EventType.CONTINUED_AS_NEW, null, null, input, null, null, null, null, null, null);
 	}

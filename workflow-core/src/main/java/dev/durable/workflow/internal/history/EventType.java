@@ -10,9 +10,15 @@ public enum EventType {
 	CANCEL_REQUESTED(false), SIGNAL_RECEIVED(false), UPDATE_ACCEPTED(false), CHILD_STARTED(false),
 	CHILD_START_FAILED(false), CHILD_CLOSED(false), EXTERNAL_DELIVERED(false),
 
+	/** The memo and search attributes the run started with (only when it has any). */
+	WORKFLOW_ATTRIBUTES(false),
+
 	ACTIVITY_SCHEDULED(true), START_CHILD(true), SIGNAL_EXTERNAL(true), CANCEL_EXTERNAL(true), ACTIVITY_CANCEL_REQUESTED(true), TIMER_STARTED(true), TIMER_CANCELED(true),
 	SIDE_EFFECT(true), VERSION_MARKER(true), UPDATE_COMPLETED(true), WORKFLOW_COMPLETED(true), WORKFLOW_FAILED(true),
 	WORKFLOW_CANCELED(true), CONTINUED_AS_NEW(true),
+
+	/** Workflows.upsertSearchAttributes and upsertMemo: the payload is the patch (null removes a key). */
+	UPSERT_SEARCH_ATTRIBUTES(true), UPSERT_MEMO(true),
 
 	/** Written by terminate, outside any workflow task. */
 	WORKFLOW_TERMINATED(false),

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.durable.workflow.internal.support.Attributes;
+
 /**
  * What a reset keeps of a run's history and what the new run must be given again. Reset to an
  * event keeps the workflow tasks before the task that recorded it; that task and every later one
@@ -23,9 +25,12 @@ import java.util.Set;
  * @param keptCommands sequence numbers of kept commands that get answers (children, external messages)
  * @param answers answers to kept commands that arrived after the boundary, in order
  * @param signals signals received after the boundary, in order
+ * @param memo the memo at the boundary (the start memo with the kept upserts applied)
+ * @param searchAttributes the search attributes at the boundary
  */
 public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<Event> activities,
-		Set<Long> keptChildren, Set<Long> keptCommands, List<Event> answers, List<Event> signals) {
+		Set<Long> keptChildren, Set<Long> keptCommands, List<Event> answers, List<Event> signals,
+		Map<String, Object> memo, Map<String, Object> searchAttributes) {
 
 	/**
 	 * Plans a reset.
@@ -43,6 +48,23 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 		Set<Long> keptCommands = new HashSet<>();
 		Set<Long> keptChildren = new HashSet<>();
 		Set<String> answered = new HashSet<>();
+		Map<String, Object> memo = Map.of();
+		Map<String, Object> searchAttributes = Map.of();
+		for (int i = 0; i < history.size(); i++) {
+			for (Event event : history.get(i).events()) {
+				if (event.type() == EventType.WORKFLOW_ATTRIBUTES) {
+					Map<String, Object> both = Attributes.read(event.payload());
+					memo = map(both.get("memo"));
+					searchAttributes = map(both.get("searchAttributes"));
+				}
+				else if (i < boundary && event.type() == EventType.UPSERT_MEMO) {
+					memo = Attributes.merge(memo, Attributes.read(event.payload()));
+				}
+				else if (i < boundary && event.type() == EventType.UPSERT_SEARCH_ATTRIBUTES) {
+					searchAttributes = Attributes.merge(searchAttributes, Attributes.read(event.payload()));
+				}
+			}
+		}
 		for (int i = 0; i < boundary; i++) {
 			TaskRecord record = history.get(i);
 			kept.add((i == 0) ? withSeed(record, seed) : record);
@@ -81,7 +103,12 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 			}
 		}
 		return new ResetPlan(kept, timers, new ArrayList<>(activities.values()), keptChildren, keptCommands,
-				answers, signals);
+				answers, signals, memo, searchAttributes);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> map(Object value) {
+		return (value instanceof Map<?, ?> map) ? (Map<String, Object>) map : Map.of();
 	}
 
 	/** The index of the task row holding the event; the rows before it are kept. */

@@ -56,6 +56,8 @@ public final class WorkflowRunner {
 
 	private final ChildStates children;
 
+	private final VisibilityStates visibility;
+
 	private final MainMethod main;
 
 	private final Random random;
@@ -93,6 +95,7 @@ public final class WorkflowRunner {
 		this.messages = new MessageStates(this, definition.handlers(), payloads);
 		this.markers = new MarkerStates(this.commands, payloads, identity.runId());
 		this.children = new ChildStates(this.commands, payloads);
+		this.visibility = new VisibilityStates(this.commands, identity.runId());
 		this.main = new MainMethod(this, definition, factory, payloads, this.rootScope);
 		UUID runId = identity.runId();
 		this.random = new Random(seedOf(runId));
@@ -182,6 +185,7 @@ public final class WorkflowRunner {
 				case EXTERNAL_DELIVERED -> {
 					return this.children.delivered(input);
 				}
+				case WORKFLOW_ATTRIBUTES -> this.visibility.started(input);
 				case SIGNAL_RECEIVED -> this.messages.signal(input);
 				case UPDATE_ACCEPTED -> this.messages.accepted(input);
 				default -> throw new IllegalArgumentException("Not an input: " + input.type());
@@ -453,7 +457,14 @@ public final class WorkflowRunner {
 	public WorkflowInfo info() {
 		return new WorkflowInfo(this.identity.namespace(), this.identity.workflowId(), this.identity.runId(),
 				this.identity.workflowType(), this.identity.taskQueue(),
-				historyLength(), this.historyLimits.suggests(historyLength(), this.historyBytes));
+				historyLength(), this.historyLimits.suggests(historyLength(), this.historyBytes),
+				dev.durable.workflow.internal.support.Attributes.searchView(this.visibility.searchAttributes()),
+				java.util.Collections.unmodifiableMap(this.visibility.memo()));
+	}
+
+	/** The run's memo and search attributes (Workflows.upsert*, the task commit). */
+	public VisibilityStates visibility() {
+		return this.visibility;
 	}
 
 	/** Events recorded so far, including the current task's. */

@@ -1,6 +1,7 @@
 package dev.durable.workflow.internal.store;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -20,10 +21,33 @@ import java.util.UUID;
  * @param executionDeadline when the execution (continue-as-new chain) times out, or {@code null}
  * @param chain workflow retry policy and cron schedule, or {@code null}
  * @param attempt the attempt number (workflow retries)
+ * @param memo the memo it starts with, in stored form (Attributes)
+ * @param searchAttributes the search attributes it starts with, in stored form
  */
 public record NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
 		UUID owner, byte[] input, String requestId, Instant createdAt, Instant wakeAt, Instant runDeadline,
-		Instant executionDeadline, RunChain chain, int attempt) {
+		Instant executionDeadline, RunChain chain, int attempt, Map<String, Object> memo,
+		Map<String, Object> searchAttributes) {
+
+	public NewRun {
+		memo = (memo != null) ? memo : Map.of();
+		searchAttributes = (searchAttributes != null) ? searchAttributes : Map.of();
+	}
+
+	/** A run without memo and search attributes. */
+	public NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue, UUID owner,
+			byte[] input, String requestId, Instant createdAt, Instant wakeAt, Instant runDeadline,
+			Instant executionDeadline, RunChain chain, int attempt) {
+		this(runId, namespace, workflowId, workflowType, taskQueue, owner, input, requestId, createdAt, wakeAt,
+				runDeadline, executionDeadline, chain, attempt, null, null);
+	}
+
+	/** This run with a memo and search attributes (stored form). */
+	public NewRun withAttributes(Map<String, Object> memo, Map<String, Object> searchAttributes) {
+		return new NewRun(this.runId, this.namespace, this.workflowId, this.workflowType, this.taskQueue, this.owner,
+				this.input, this.requestId, this.createdAt, this.wakeAt, this.runDeadline, this.executionDeadline,
+				this.chain, this.attempt, memo, searchAttributes);
+	}
 
 	/** A run with timeouts, outside any chain. */
 	public NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue, UUID owner,

@@ -124,7 +124,7 @@ public final class ResetRepository {
 				? now.plus(Duration.between(base.createdAt(), base.runDeadline())) : null;
 		this.runs.insert(new NewRun(runId, base.namespace(), base.workflowId(), base.workflowType(), base.taskQueue(),
 				null, this.runs.input(base.runId()), null, now, null, runDeadline, base.executionDeadline(),
-				this.runs.chain(base.runId()), base.attempt()));
+				this.runs.chain(base.runId()), base.attempt()).withAttributes(plan.memo(), plan.searchAttributes()));
 		this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = ?, has_activities = ?, parent_run_id = ?,"
 				+ " parent_seq = ?, parent_close_policy = ? WHERE run_id = ?"), plan.kept().size(),
 				!plan.activities().isEmpty(), parent[0], parent[1], parent[2], runId);

@@ -29,9 +29,17 @@ public final class RunRepository {
 
 	private final String schema;
 
+	private final VisibilityRepository visibility;
+
 	public RunRepository(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.schema = schema;
+		this.visibility = new VisibilityRepository(jdbc, schema);
+	}
+
+	/** The visibility rows: memo, search attributes, list and count. */
+	public VisibilityRepository visibility() {
+		return this.visibility;
 	}
 
 	JdbcTemplate jdbc() {
@@ -100,9 +108,7 @@ public final class RunRepository {
 				Sql.ts(run.executionDeadline()), run.attempt());
 		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input, options) VALUES (?, ?, ?)"), run.runId(),
 				run.input(), chainBytes(run));
-		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
-				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
-				run.workflowType(), Sql.ts(run.createdAt()));
+		this.visibility.insert(run);
 	}
 
 	private static byte[] chainBytes(NewRun run) {
@@ -129,9 +135,7 @@ public final class RunRepository {
 		}
 		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input, options) VALUES (?, ?, ?)"), run.runId(),
 				run.input(), chainBytes(run));
-		this.jdbc.update(q("INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
-				+ " start_time) VALUES (?, ?, ?, ?, 'RUNNING', ?)"), run.runId(), run.namespace(), run.workflowId(),
-				run.workflowType(), Sql.ts(run.createdAt()));
+		this.visibility.insert(run);
 		return true;
 	}
 

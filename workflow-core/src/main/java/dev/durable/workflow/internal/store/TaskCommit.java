@@ -33,6 +33,8 @@ import java.util.UUID;
  * @param carriedSignals signals not yet received that move to the next run, by name
  * @param childStarts child runs the task starts
  * @param externals signals and cancel requests for other workflows
+ * @param attributes the run's memo and search attributes after the task's upserts, or
+ * {@code null} when the task upserted nothing
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
@@ -40,7 +42,16 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 		String closeStatus, byte[] result, byte[] failure, String namespace, String workflowId,
 		List<dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
 		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
-		List<External> externals) {
+		List<External> externals, Attributes attributes) {
+
+	/**
+	 * A run's memo and search attributes, in stored form, written to its visibility row.
+	 *
+	 * @param memo the memo
+	 * @param searchAttributes the search attributes
+	 */
+	public record Attributes(Map<String, Object> memo, Map<String, Object> searchAttributes) {
+	}
 
 	/**
 	 * A signal or cancel request for another workflow.

@@ -104,6 +104,9 @@ public final class TaskRepository {
 			this.runs.markPendingInput(c.runId());
 			wake.add(c.runId());
 		}
+		if (c.attributes() != null) {
+			this.runs.visibility().update(c.runId(), c.attributes().memo(), c.attributes().searchAttributes());
+		}
 		if (c.recordsHistory()) {
 			this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"),
 					c.runId(), c.historySeq() + 1, Sql.ts(c.time()), c.events());

@@ -14,6 +14,7 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.TaskResult;
+import dev.durable.workflow.internal.runtime.VisibilityStates;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.InboxItem;
 import dev.durable.workflow.internal.store.NewRun;
@@ -21,6 +22,7 @@ import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.store.TaskCommit;
+import dev.durable.workflow.internal.store.VisibilityRepository;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.UuidV7;
 
@@ -55,6 +57,18 @@ final class TaskCommitBuilder {
 			.findFirst()
 			.map((item) -> new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8))
 			.orElse(null);
+	}
+
+	/**
+	 * The inputs of a run's first task: the memo and search attributes it starts with (when it has
+	 * any; before the start, so that {@code @WorkflowInit} sees them), then its start.
+	 */
+	List<Event> startEvents(RunRow row) {
+		VisibilityRepository.Start start = this.runs.visibility().start(row.runId());
+		Event attributes = VisibilityStates.startEvent(start.attributes().memo(),
+				start.attributes().searchAttributes());
+		Event started = Event.workflowStarted(row.workflowType(), start.input());
+		return (attributes != null) ? List.of(attributes, started) : List.of(started);
 	}
 
 	static Event toEvent(InboxItem item) {
@@ -149,13 +163,20 @@ final class TaskCommitBuilder {
 						? now.plus(java.time.Duration.between(row.createdAt(), row.runDeadline())) : null;
 				continuedAs = new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(),
 						row.taskQueue(), this.node, close.payload(), null, now, null, runDeadline,
-						row.executionDeadline(), this.runs.chain(row.runId()), 1);
+						row.executionDeadline(), this.runs.chain(row.runId()), 1)
+					// the logical execution goes on: it keeps its current memo and search attributes
+					.withAttributes(runner.visibility().memo(), runner.visibility().searchAttributes());
 				// the closed run's result names the run that follows it
 				resultPayload = continuedAs.runId().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
 				carried = runner.unreceivedSignals();
 			}
 			else {
 				continuedAs = nextInChain(row, closeStatus, close.failure(), now);
+				if (continuedAs != null) {
+					// a retry or cron run starts over, with what this run started with
+					continuedAs = continuedAs.withAttributes(runner.visibility().startMemo(),
+							runner.visibility().startSearchAttributes());
+				}
 			}
 			failure = (close.failure() != null) ? InternalJson.write(close.failure()) : null;
 		}
@@ -171,7 +192,8 @@ final class TaskCommitBuilder {
 				earliest(runner.nextTimer(), row.deadline()), !runner.pendingActivities().isEmpty(), closeStatus,
 				resultPayload, failure,
 				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
-				childStarts, externals);
+				childStarts, externals, VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(
+						runner.visibility().memo(), runner.visibility().searchAttributes()) : null);
 	}
 
 	/** The child run a START_CHILD command asks for, with its own queue, timeouts and retry policy. */

@@ -282,7 +282,7 @@ final class WorkflowTaskExecutor {
 			}
 			List<Event> candidates = new ArrayList<>();
 			if (row.historySeq() == 0 && runner.historySeq() == 0) {
-				candidates.add(Event.workflowStarted(row.workflowType(), this.runs.input(row.runId())));
+				candidates.addAll(this.commits.startEvents(row));
 			}
 			candidates.addAll(handedOver);
 			runner.pendingTimers().forEach((seq, fireAt) -> {

@@ -1,0 +1,22 @@
+package dev.durable.workflow.client;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * One run as listed by {@link WorkflowClient#list}.
+ *
+ * @param workflowId the workflow id
+ * @param runId the run id
+ * @param workflowType the type name
+ * @param status the status
+ * @param startTime when it was created
+ * @param closeTime when it closed, or {@code null}
+ * @param memo the memo (JSON values: maps, lists, strings, numbers, booleans)
+ * @param searchAttributes the search attributes (times as {@link Instant}, whole numbers as Long)
+ */
+public record WorkflowExecution(String workflowId, UUID runId, String workflowType, WorkflowStatus status,
+		Instant startTime, Instant closeTime, Map<String, Object> memo, Map<String, Object> searchAttributes) {
+
+}
