@@ -69,6 +69,10 @@ class WorkflowsEndpointTest {
 			assertThat(all.nodes().get(0).alive()).isTrue();
 			assertThat(all.nodes().get(0).servedTypes()).contains("ops-quick", "ops-waiting", "ops-broken");
 
+			// what the actuator writes
+			String json = tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(all);
+			assertThat(json).contains("\"runnable\":1", "\"workflowId\":\"broken-1\"", "\"ops-waiting\":{\"RUNNING\":1}");
+
 			WorkflowsDescriptor quick = endpoint.workflowType("ops-quick");
 			assertThat(quick.runs()).containsOnlyKeys("ops-quick");
 			assertThat(quick.backlog().runnable()).isEqualTo(1);
