@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.registry.HealthContributorRegistry;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -58,6 +60,13 @@ class DurableWorkflowOpsAutoConfigurationTest {
 			assertThat(context.getBeansOfType(WorkflowEngineCustomizer.class)).containsOnlyKeys(
 					"durableWorkflowMetricsCustomizer", "durableWorkflowObservationCustomizer");
 		});
+	}
+
+	@Test
+	void theHealthContributorIsNamedDurableWorkflow() {
+		this.runner.withConfiguration(AutoConfigurations.of(HealthContributorRegistryAutoConfiguration.class))
+			.run((context) -> assertThat(context.getBean(HealthContributorRegistry.class).getContributor("durableWorkflow"))
+				.isInstanceOf(WorkflowEngineHealthIndicator.class));
 	}
 
 	@Test
