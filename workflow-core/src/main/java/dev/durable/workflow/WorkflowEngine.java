@@ -12,14 +12,18 @@ import java.util.function.Function;
 
 import javax.sql.DataSource;
 
+import org.springframework.jdbc.core.JdbcTemplate;
+
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.EngineConfig;
 import dev.durable.workflow.internal.worker.EngineHooks;
+import dev.durable.workflow.internal.worker.Listeners;
 
 /**
  * A node of the workflow engine, for use without Spring:
@@ -32,9 +36,12 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	private final WorkflowClient client;
 
-	private WorkflowEngine(Engine engine) {
+	private final StatsRepository stats;
+
+	private WorkflowEngine(Engine engine, StatsRepository stats) {
 		this.engine = engine;
 		this.client = new WorkflowClientImpl(engine);
+		this.stats = stats;
 	}
 
 	public static Builder builder() {
@@ -76,6 +83,44 @@ public final class WorkflowEngine implements AutoCloseable {
 	 */
 	public <T> T activityProxy(Class<T> activityType) {
 		return activityType.cast(this.engine.activityProxy(activityType, null));
+	}
+
+	/**
+	 * What the runs of this engine's namespace look like right now: counts by type and status,
+	 * the backlog, failing workflow tasks (up to 10 examples) and the registered nodes. Reads
+	 * the database (a few indexed queries and one count over the runs the retention keeps); it
+	 * works whether or not the engine is started.
+	 * @param stuckAfter how long a workflow task must have been failing for its run to count as
+	 * stuck
+	 */
+	public EngineStats stats(Duration stuckAfter) {
+		return stats(null, stuckAfter);
+	}
+
+	/**
+	 * {@link #stats(Duration)} for one workflow type: its runs, and the nodes that serve it.
+	 * @param workflowType the type, or {@code null} for all types
+	 * @param stuckAfter how long a workflow task must have been failing for its run to count as
+	 * stuck
+	 */
+	public EngineStats stats(String workflowType, Duration stuckAfter) {
+		String namespace = this.engine.config().namespace();
+		java.time.Instant now = this.engine.clock().instant();
+		return new EngineStats(now, this.stats.counts(namespace, workflowType), backlog(workflowType, stuckAfter),
+				this.stats.failing(namespace, workflowType, 10),
+				this.stats.nodes(workflowType, this.engine.config().deadAfter()));
+	}
+
+	/**
+	 * Only the backlog part of {@link #stats(String, Duration)}: one query over the open runs, cheap
+	 * enough for a health check.
+	 * @param workflowType the type, or {@code null} for all types
+	 * @param stuckAfter how long a workflow task must have been failing for its run to count as
+	 * stuck
+	 */
+	public EngineStats.Backlog backlog(String workflowType, Duration stuckAfter) {
+		java.time.Instant now = this.engine.clock().instant();
+		return this.stats.backlog(this.engine.config().namespace(), workflowType, now, now.minus(stuckAfter));
 	}
 
 	/** Internal access for the Spring integration and the test kit; no compatibility promise. */
@@ -135,6 +180,8 @@ public final class WorkflowEngine implements AutoCloseable {
 		private EngineConfig.HistoryLimits historyLimits = EngineConfig.HistoryLimits.DEFAULT;
 
 		private Duration retention = Duration.ofDays(7);
+
+		private final List<WorkflowEngineListener> listeners = new ArrayList<>();
 
 		private Builder() {
 		}
@@ -279,6 +326,15 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * Adds a listener to what this node does (runs started and closed, workflow tasks,
+		 * activity attempts), for metrics and tracing. Listeners are called in the order added.
+		 */
+		public Builder listener(WorkflowEngineListener listener) {
+			this.listeners.add(Objects.requireNonNull(listener, "listener"));
+			return this;
+		}
+
 		/** Test seams; internal. */
 		public Builder hooks(EngineHooks hooks) {
 			this.hooks = hooks;
@@ -305,8 +361,9 @@ public final class WorkflowEngine implements AutoCloseable {
 					this.shutdownTimeout, this.buildId, this.historyLimits, this.retention);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: new JsonPayloadConverter();
-			return new WorkflowEngine(new Engine(config, this.dataSource, this.clock, workflowRegistry,
-					activityRegistry, this.workflowFactory, converter, this.hooks, this.migrate));
+			Engine engine = new Engine(config, this.dataSource, this.clock, workflowRegistry, activityRegistry,
+					this.workflowFactory, converter, this.hooks, new Listeners(this.listeners), this.migrate);
+			return new WorkflowEngine(engine, new StatsRepository(new JdbcTemplate(this.dataSource), this.schema));
 		}
 
 	}

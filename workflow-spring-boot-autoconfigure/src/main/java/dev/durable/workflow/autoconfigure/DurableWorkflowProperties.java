@@ -45,6 +45,8 @@ public class DurableWorkflowProperties {
 
 	private final Web web = new Web();
 
+	private final Health health = new Health();
+
 	public String getNamespace() {
 		return this.namespace;
 	}
@@ -138,6 +140,10 @@ public class DurableWorkflowProperties {
 			this.readOnly = readOnly;
 		}
 
+	}
+
+	public Health getHealth() {
+		return this.health;
 	}
 
 	/**
@@ -325,6 +331,56 @@ public class DurableWorkflowProperties {
 
 		public void setStartupTimeout(Duration startupTimeout) {
 			this.startupTimeout = startupTimeout;
+		}
+
+	}
+
+	/**
+	 * Thresholds of the durableWorkflow health contributor and of the stuck runs that the
+	 * workflows actuator endpoint counts.
+	 */
+	public static class Health {
+
+		/**
+		 * Runnable runs waiting for a workflow task (new input or a due timer) above which the
+		 * health is OUT_OF_SERVICE: the workers do not keep up.
+		 */
+		private long maxBacklog = 10_000;
+
+		/**
+		 * Stuck runs above which the health is OUT_OF_SERVICE. A run is stuck when its workflow
+		 * task has been failing for longer than stuck-after (a bug in workflow code, a
+		 * non-deterministic change).
+		 */
+		private long maxStuckRuns = 10;
+
+		/**
+		 * How long a workflow task must have been failing for its run to count as stuck.
+		 */
+		private Duration stuckAfter = Duration.ofMinutes(5);
+
+		public long getMaxBacklog() {
+			return this.maxBacklog;
+		}
+
+		public void setMaxBacklog(long maxBacklog) {
+			this.maxBacklog = maxBacklog;
+		}
+
+		public long getMaxStuckRuns() {
+			return this.maxStuckRuns;
+		}
+
+		public void setMaxStuckRuns(long maxStuckRuns) {
+			this.maxStuckRuns = maxStuckRuns;
+		}
+
+		public Duration getStuckAfter() {
+			return this.stuckAfter;
+		}
+
+		public void setStuckAfter(Duration stuckAfter) {
+			this.stuckAfter = stuckAfter;
 		}
 
 	}

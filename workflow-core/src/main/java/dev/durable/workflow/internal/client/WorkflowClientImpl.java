@@ -202,6 +202,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		NewRun run = start.run();
 		Instant wakeAt = start.wakeAt();
 		if (decision.terminated() != null) {
+			this.engine.listeners().runClosed(decision.terminated(), "TERMINATED");
 			this.engine.waiters().closed(decision.terminated().runId());
 			this.engine.wake(decision.terminated().runId(), decision.terminated().owner());
 			if (decision.terminatedWoken() != null) {

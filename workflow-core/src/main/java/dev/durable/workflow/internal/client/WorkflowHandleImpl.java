@@ -235,8 +235,8 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public void terminate(String reason) {
 		RunRow row = row();
-		List<UUID> woken = this.engine.tx()
-			.execute((status) -> this.engine.runs().terminateAndWake(row.runId(), reason, this.engine.clock().instant()));
+		List<UUID> woken = this.engine.listeners().closed(row, "TERMINATED", this.engine.tx()
+			.execute((status) -> this.engine.runs().terminateAndWake(row.runId(), reason, this.engine.clock().instant())));
 		if (woken == null) {
 			throw closed(row);
 		}

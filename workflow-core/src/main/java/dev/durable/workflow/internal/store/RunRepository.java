@@ -361,11 +361,16 @@ public final class RunRepository {
 		return this.jdbc.update(q("UPDATE #.workflow_run SET owner_node = NULL WHERE owner_node = ?"), node);
 	}
 
-	/** Records a failed workflow task: the run stays open, visible with the reason, and retries later. */
-	public boolean recordTaskFailure(UUID runId, UUID node, long epoch, String failure, Instant retryAt) {
+	/**
+	 * Records a failed workflow task: the run stays open, visible with the reason, and retries
+	 * later. The first failure of a streak records when the streak began.
+	 */
+	public boolean recordTaskFailure(UUID runId, UUID node, long epoch, String failure, Instant now,
+			Instant retryAt) {
 		return this.jdbc.update(q("UPDATE #.workflow_run SET task_attempt = task_attempt + 1, task_failure = ?,"
+				+ " task_failing_since = CASE WHEN task_attempt = 0 THEN ? ELSE task_failing_since END,"
 				+ " next_wake_at = ? WHERE run_id = ? AND owner_node = ? AND epoch = ? AND status = 'RUNNING'"),
-				failure, Sql.ts(retryAt), runId, node, epoch) == 1;
+				failure, Sql.ts(now), Sql.ts(retryAt), runId, node, epoch) == 1;
 	}
 
 }

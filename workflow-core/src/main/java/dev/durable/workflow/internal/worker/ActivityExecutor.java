@@ -19,6 +19,7 @@ import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.RetryPolicy;
 import dev.durable.workflow.TimeoutType;
+import dev.durable.workflow.WorkflowEngineListener;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
@@ -57,8 +58,11 @@ final class ActivityExecutor {
 
 	private final BiConsumer<RunSlot, Event> deliver;
 
+	private final Listeners listeners;
+
 	ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
-			WakeScheduler wake, UUID node, int maxConcurrent, BiConsumer<RunSlot, Event> deliver) {
+			WakeScheduler wake, UUID node, int maxConcurrent, BiConsumer<RunSlot, Event> deliver,
+			Listeners listeners) {
 		this.registry = registry;
 		this.store = store;
 		this.payloads = payloads;
@@ -67,6 +71,7 @@ final class ActivityExecutor {
 		this.node = node;
 		this.permits = new Semaphore(maxConcurrent);
 		this.deliver = deliver;
+		this.listeners = listeners;
 	}
 
 	/** Starts (or schedules, when its retry time is ahead) a pending activity of an owned run. */
@@ -139,6 +144,9 @@ final class ActivityExecutor {
 		MDC.put("workflowId", attempt.info().workflowId());
 		MDC.put("runId", activity.runId().toString());
 		attempt.bind();
+		Instant due = activity.nextAttemptAt();
+		WorkflowEngineListener.Execution observed = this.listeners.activityStarted(attempt.info(),
+				due.isBefore(started) ? Duration.between(due, started) : Duration.ZERO);
 		Object result = null;
 		Throwable failure = null;
 		try {
@@ -148,6 +156,7 @@ final class ActivityExecutor {
 			failure = ex;
 		}
 		finally {
+			observed.end(failure);
 			attempt.unbind();
 			MDC.clear();
 		}
@@ -267,6 +276,7 @@ final class ActivityExecutor {
 				cause = FailureInfo.timeout(TimeoutType.SCHEDULE_TO_CLOSE,
 						"no time left for another attempt before the schedule-to-close timeout", failure);
 			}
+			this.listeners.activityFailed(info(workflowId, activity), failureType(failure), false);
 			this.deliver.accept(slot, Event.activityFailed(activity.seq(),
 					FailureInfo.activity(activity.activityType(), activity.seq(), number, cause)));
 			return;
@@ -280,10 +290,20 @@ final class ActivityExecutor {
 		}
 		log.info("Activity {} (seq {}) of run {} failed attempt {}: {}; retrying at {}", activity.activityType(),
 				activity.seq(), activity.runId(), number, failure.summary(), next);
+		this.listeners.activityFailed(info(workflowId, activity), failureType(failure), true);
 		StoredActivity retry = new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
 				activity.input(), options, number + 1, activity.scheduledAt(), next, InternalJson.write(failure),
 				lastHeartbeat);
 		this.wake.schedule(next, () -> launch(slot, workflowId, retry));
+	}
+
+	private static ActivityInfo info(String workflowId, StoredActivity activity) {
+		return new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
+				activity.attempt(), activity.scheduledAt());
+	}
+
+	private static String failureType(FailureInfo failure) {
+		return (failure.timeoutType() != null) ? failure.timeoutType().name() : failure.type();
 	}
 
 	int available() {

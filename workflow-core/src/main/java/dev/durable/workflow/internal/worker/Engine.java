@@ -67,6 +67,8 @@ public final class Engine {
 
 	private final EngineHooks hooks;
 
+	private final Listeners listeners;
+
 	private final boolean migrate;
 
 	private final UUID nodeId = UUID.randomUUID();
@@ -119,7 +121,7 @@ public final class Engine {
 
 	public Engine(EngineConfig config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
 			ActivityRegistry activityRegistry, Function<Class<?>, Object> factory, PayloadConverter converter,
-			EngineHooks hooks, boolean migrate) {
+			EngineHooks hooks, Listeners listeners, boolean migrate) {
 		this.config = config;
 		this.dataSource = dataSource;
 		this.clock = clock;
@@ -127,6 +129,7 @@ public final class Engine {
 		this.activityRegistry = activityRegistry;
 		this.payloads = new Payloads(converter, config.maxPayloadBytes());
 		this.hooks = hooks;
+		this.listeners = listeners;
 		this.migrate = migrate;
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		this.runs = new RunRepository(jdbc, config.schema());
@@ -152,9 +155,9 @@ public final class Engine {
 		this.wake = new WakeScheduler(this.clock, this.taskPool);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
 				this.payloads, this.runs, this.tasks, this.activities, this.tx, this.wake, this.waiters, this.hooks,
-				this.taskPool);
+				this.taskPool, this.listeners);
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
-				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver);
+				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver, this.listeners);
 		this.executor.setActivityExecutor(this.activityExecutor);
 		this.executor.setNotifier(this::wake);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
@@ -452,6 +455,11 @@ public final class Engine {
 
 	public Clock clock() {
 		return this.clock;
+	}
+
+	/** The listeners of this node, for the client's closes (terminate). */
+	public Listeners listeners() {
+		return this.listeners;
 	}
 
 	public RunRepository runs() {

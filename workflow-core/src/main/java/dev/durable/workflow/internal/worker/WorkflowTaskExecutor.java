@@ -76,6 +76,8 @@ final class WorkflowTaskExecutor {
 
 	private final ExecutorService pool;
 
+	private final Listeners listeners;
+
 	private final Map<UUID, RunSlot> slots = new ConcurrentHashMap<>();
 
 	private final TaskCommitBuilder commits;
@@ -92,7 +94,7 @@ final class WorkflowTaskExecutor {
 	WorkflowTaskExecutor(EngineConfig config, UUID node, Clock clock, WorkflowRegistry workflows,
 			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, TaskRepository tasks,
 			ActivityRepository activities, TransactionTemplate tx, WakeScheduler wake, ResultWaiters waiters,
-			EngineHooks hooks, ExecutorService pool) {
+			EngineHooks hooks, ExecutorService pool, Listeners listeners) {
 		this.config = config;
 		this.node = node;
 		this.clock = clock;
@@ -107,6 +109,7 @@ final class WorkflowTaskExecutor {
 		this.waiters = waiters;
 		this.hooks = hooks;
 		this.pool = pool;
+		this.listeners = listeners;
 		this.commits = new TaskCommitBuilder(node, workflows, runs, config.taskQueues());
 	}
 
@@ -150,7 +153,8 @@ final class WorkflowTaskExecutor {
 					: dev.durable.workflow.TimeoutType.START_TO_CLOSE,
 					(execution ? "workflow execution timeout" : "workflow run timeout") + " passed at " + deadline, null);
 		log.info("Run {} timed out: {}", row.runId(), failure.message());
-		closedOutside(slot, this.tx.execute((status) -> this.runs.timeOut(row.runId(), failure, now())));
+		closedOutside(slot, this.listeners.closed(row, "TIMED_OUT",
+				this.tx.execute((status) -> this.runs.timeOut(row.runId(), failure, now()))));
 	}
 
 	/** The run was closed without its code (terminated, timed out): forget it, wake who was told. */
@@ -220,12 +224,14 @@ final class WorkflowTaskExecutor {
 			log.warn("Workflow task of run {} did not complete: {}", slot.runId,
 					dev.durable.workflow.internal.support.Errors.rootMessage(ex),
 					(ex instanceof org.springframework.dao.DataAccessException) ? null : ex);
+			this.listeners.taskFailed(ex);
 			evictRunner(slot);
 			// an infrastructure retry: by wall-clock time, whatever the engine clock does
 			CompletableFuture.delayedExecutor(this.config.pollInterval().toMillis(), TimeUnit.MILLISECONDS, this.pool)
 				.execute(() -> schedule(slot));
 		}
 		finally {
+			this.listeners.taskEnded();
 			slot.taskLock.unlock();
 			MDC.clear();
 			slot.lastUsed = this.clock.instant();
@@ -259,11 +265,13 @@ final class WorkflowTaskExecutor {
 		if (slot.runner != null && slot.runner.historySeq() != row.historySeq()) {
 			evictRunner(slot);
 		}
+		this.listeners.taskStarted(row);
 		// always read: other runs add items (child results, parent close) without touching this row
 		List<InboxItem> inbox = this.tasks.inbox(slot.runId);
 		String terminate = TaskCommitBuilder.terminateReason(inbox);
 		if (terminate != null) {
-			closedOutside(slot, this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), terminate, now())));
+			closedOutside(slot, this.listeners.closed(row, "TERMINATED",
+					this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), terminate, now()))));
 			return;
 		}
 		List<Event> handedOver = slot.drainMailbox();
@@ -358,6 +366,7 @@ final class WorkflowTaskExecutor {
 		if (row.taskAttempt() > 0) {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
+		this.listeners.committed(row, commit);
 		afterCommit(slot, row, runner, commit.newActivities());
 		commit.removedActivities().forEach((seq) -> this.activityExecutor.cancel(slot, seq));
 		commit.updates()
@@ -395,7 +404,8 @@ final class WorkflowTaskExecutor {
 					+ this.config.historyLimits().maxEvents() + " events or " + this.config.historyLimits().maxBytes()
 					+ " bytes; use Workflows.continueAsNew when info().continueAsNewSuggested() says so";
 			log.warn("Terminating run {}: {}", row.runId(), reason);
-			this.tx.execute((status) -> this.runs.terminate(row.runId(), reason, this.clock.instant()));
+			this.listeners.closed(row, "TERMINATED",
+					this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, this.clock.instant())));
 			drop(slot);
 			this.waiters.closed(slot.runId);
 		}
@@ -447,7 +457,8 @@ final class WorkflowTaskExecutor {
 		log.warn("Workflow task of run {} ({}) failed, attempt {}; retrying at {}: {}", row.runId(), row.workflowType(),
 				attempt, retryAt, reason, (attempt == 1) ? failure : null);
 		slot.retryNotBefore = retryAt;
-		if (this.runs.recordTaskFailure(row.runId(), this.node, slot.epoch, reason, retryAt)) {
+		this.listeners.taskFailed(failure);
+		if (this.runs.recordTaskFailure(row.runId(), this.node, slot.epoch, reason, retryAt.minus(backoff), retryAt)) {
 			this.wake.schedule(retryAt, () -> schedule(slot));
 		}
 		else {
