@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * another namespace must never show up.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class VisibilityTestQueryPlans {
+class VisibilityQueryPlanTest {
 
 	private static final int ROWS = 10_000;
 
@@ -149,7 +149,7 @@ class VisibilityTestQueryPlans {
 		List<UUID> want = IntStream.rangeClosed(1, ROWS)
 			.map((i) -> ROWS + 1 - i)
 			.filter(expected)
-			.mapToObj(VisibilityTestQueryPlans::runId)
+			.mapToObj(VisibilityQueryPlanTest::runId)
 			.toList();
 		assertThat(want).as("the filter selects something").isNotEmpty();
 
