@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowIdReusePolicy;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.support.Engines;
@@ -127,6 +128,23 @@ class ChildWorkflowTest {
 								+ failure.getCause().getMessage();
 					}
 				}
+				case "reuse" -> {
+					String first = Workflows.executeChild(Child::run, new Job("r", "ok"), ChildOptions.withId("child-once"));
+					StringBuilder out = new StringBuilder(first);
+					for (WorkflowIdReusePolicy policy : new WorkflowIdReusePolicy[] {
+							WorkflowIdReusePolicy.REJECT_DUPLICATE, WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+							WorkflowIdReusePolicy.ALLOW_DUPLICATE }) {
+						try {
+							String again = Workflows.executeChild(Child::run, new Job("s", "ok"),
+									ChildOptions.withId("child-once").withIdReusePolicy(policy));
+							out.append(' ').append(again);
+						}
+						catch (ChildWorkflowFailure failure) {
+							out.append(" refused:").append(((ApplicationFailure) failure.getCause()).getType());
+						}
+					}
+					return out.toString();
+				}
 				case "queue" -> {
 					return Workflows.executeChild(Child::run, new Job("q", "ok"),
 							ChildOptions.withId("child-queued").withTaskQueue("elsewhere"));
@@ -186,6 +204,16 @@ class ChildWorkflowTest {
 			.contains("workflow run timeout");
 		assertThat(this.engine.client().handle("child-slow").describe().status()).isEqualTo(WorkflowStatus.TIMED_OUT);
 		Engines.assertReplays(this.engine, handle.runId());
+	}
+
+	@Test
+	void aChildsIdReusePolicyRefusesTheIdOfAClosedRunAsAStartFailure() {
+		WorkflowHandle<String> handle = this.engine.client().start(Parent::run, "reuse", StartOptions.withId("p-reuse"));
+		assertThat(handle.result(Duration.ofSeconds(15))).isEqualTo("rr refused:WorkflowIdReuse refused:WorkflowIdReuse ss");
+		assertThat(handle.describe().taskAttempts()).isZero();
+		Engines.assertReplays(this.engine, handle.runId());
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChildOptions.withId("x")
+			.withIdReusePolicy(WorkflowIdReusePolicy.TERMINATE_IF_RUNNING)).isInstanceOf(IllegalArgumentException.class);
 	}
 
 	@Test

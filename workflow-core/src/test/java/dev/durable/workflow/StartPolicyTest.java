@@ -243,4 +243,13 @@ class StartPolicyTest {
 		await().until(() -> this.engines.count("timer") == 0);
 	}
 
+	@Test
+	void signalWithStartSkipsTheStartDelay() {
+		// the signal is news the workflow should see now: the delay does not hold it back
+		WorkflowHandle<String> handle = this.client.signalWithStart(WaiterWorkflow::run, "now",
+				StartOptions.builder().workflowId("delayed-sws").startDelay(Duration.ofHours(2)).build(), "poke", 1);
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("done now");
+		assertThat(handle.history()).extracting("type").containsSubsequence("SIGNAL_RECEIVED", "WORKFLOW_COMPLETED");
+	}
+
 }

@@ -111,6 +111,30 @@ public final class RunRepository {
 		this.visibility.insert(run);
 	}
 
+	/**
+	 * Why a child's id reuse policy refuses its workflow id, or {@code null} when it may start:
+	 * REJECT_DUPLICATE refuses any earlier run of the id, ALLOW_DUPLICATE_FAILED_ONLY a latest run
+	 * that completed (open runs are refused by the unique index, as for every start).
+	 */
+	String refusedReuse(String namespace, String workflowId, String policy) {
+		if (policy == null || "ALLOW_DUPLICATE".equals(policy)) {
+			return null;
+		}
+		String latest = this.jdbc.query(q("SELECT status FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
+				+ " ORDER BY created_at DESC, run_id DESC LIMIT 1"), (rs, n) -> rs.getString(1), namespace, workflowId)
+			.stream()
+			.findFirst()
+			.orElse(null);
+		if (latest == null || "RUNNING".equals(latest)) {
+			return null;
+		}
+		if ("REJECT_DUPLICATE".equals(policy) || "COMPLETED".equals(latest)) {
+			return "workflow id '" + workflowId + "' was used by a run that closed " + latest + " and the child's id"
+					+ " reuse policy is " + policy;
+		}
+		return null;
+	}
+
 	private static byte[] chainBytes(NewRun run) {
 		return (run.chain() != null && !run.chain().isEmpty()) ? InternalJson.write(run.chain()) : null;
 	}

@@ -72,8 +72,9 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 	 * @param seq the parent's command sequence number
 	 * @param run the child run (owned by the committing node when it serves the type)
 	 * @param parentClosePolicy TERMINATE, REQUEST_CANCEL or ABANDON
+	 * @param idReusePolicy ALLOW_DUPLICATE_FAILED_ONLY or REJECT_DUPLICATE, else {@code null}
 	 */
-	public record ChildStart(long seq, NewRun run, String parentClosePolicy) {
+	public record ChildStart(long seq, NewRun run, String parentClosePolicy, String idReusePolicy) {
 	}
 
 	/**

@@ -70,7 +70,14 @@ public final class TaskRepository {
 		List<UUID> wake = new ArrayList<>();
 		List<NewRun> started = new ArrayList<>();
 		for (TaskCommit.ChildStart child : c.childStarts()) {
-			if (this.runs.insertChild(child.run(), c.runId(), child.seq(), child.parentClosePolicy())) {
+			String refused = this.runs.refusedReuse(child.run().namespace(), child.run().workflowId(),
+					child.idReusePolicy());
+			if (refused != null) {
+				this.runs.insertInbox(c.runId(), "CHILD_START_FAILED", String.valueOf(child.seq()),
+						InternalJson.write(FailureInfo.application("WorkflowIdReuse", refused, true, null, null, null)),
+						null);
+			}
+			else if (this.runs.insertChild(child.run(), c.runId(), child.seq(), child.parentClosePolicy())) {
 				this.runs.insertInbox(c.runId(), "CHILD_STARTED", String.valueOf(child.seq()), null,
 						child.run().runId().toString());
 				started.add(child.run());

@@ -136,7 +136,8 @@ final class TaskCommitBuilder {
 						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
 								: ("canceled by workflow " + row.workflowId()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 				case START_CHILD -> childStarts.add(new TaskCommit.ChildStart(event.seq(), childRun(row, event, now),
-						event.reason()));
+						event.reason(), (event.child() != null && event.child().idReusePolicy() != null)
+								? event.child().idReusePolicy().name() : null));
 				case ACTIVITY_SCHEDULED -> newActivities.put(event.seq(), new StoredActivity(row.runId(), event.seq(),
 						event.name(), event.payload(), event.options(), 1, now, now, null, null));
 				default -> {
