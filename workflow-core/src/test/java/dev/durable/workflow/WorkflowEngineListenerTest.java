@@ -228,4 +228,20 @@ class WorkflowEngineListenerTest {
 		assertThat(recorder.of("runClosed")).containsExactly("runClosed listened TERMINATED");
 	}
 
+	@Test
+	void aResetReportsTheOldRunClosedAndTheNewOneStarted() {
+		Recorder recorder = new Recorder();
+		WorkflowEngine engine = this.engines.start(this.engines.builder()
+			.register(ListenedWorkflow.class)
+			.registerActivities(new ChoresImpl())
+			.listener(recorder));
+		WorkflowHandle<String> handle = engine.client()
+			.start(ListenedWorkflow::run, "x", StartOptions.withId("listened-reset"));
+		await().until(() -> handle.describe().workflowTasks() >= 1);
+		handle.reset(handle.history().size(), "again");
+		await().until(() -> recorder.of("runStarted").size() == 2);
+		// the old run closes first; the new one may complete soon after
+		assertThat(recorder.of("runClosed")).startsWith("runClosed listened TERMINATED");
+	}
+
 }

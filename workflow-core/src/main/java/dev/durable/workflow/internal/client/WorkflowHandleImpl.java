@@ -252,8 +252,12 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 			.execute((status) -> new ResetRepository(this.engine.runs(), this.engine.tasks()).reset(row, eventId, reason,
 					this.engine.clock().instant()));
 		this.engine.waiters().closed(row.runId());
-		if (row.isOpen()) {
+		if (reset.closedBase()) {
+			this.engine.listeners().runClosed(row, "TERMINATED");
 			this.engine.wake(row.runId(), row.owner());
+		}
+		if (reset.carriesHistory()) {
+			this.engine.runs().find(reset.runId()).ifPresent(this.engine.listeners()::runStarted);
 		}
 		this.engine.wake(reset.runId(), null);
 		reset.wake().forEach((other) -> this.engine.wake(other, null));

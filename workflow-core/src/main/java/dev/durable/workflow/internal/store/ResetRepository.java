@@ -51,8 +51,10 @@ public final class ResetRepository {
 	 *
 	 * @param runId the new run
 	 * @param wake other runs that got inbox items
+	 * @param carriesHistory whether the new run starts with kept tasks (else its first task starts it)
+	 * @param closedBase whether the reset terminated the run it started from
 	 */
-	public record Reset(UUID runId, List<UUID> wake) {
+	public record Reset(UUID runId, List<UUID> wake, boolean carriesHistory, boolean closedBase) {
 	}
 
 	/**
@@ -116,7 +118,7 @@ public final class ResetRepository {
 		insertRun(base, runId, plan, parent, now);
 		this.runs.setNextRun(base.runId(), runId);
 		handOver(runId, plan, inbox);
-		return new Reset(runId, wake);
+		return new Reset(runId, wake, !plan.fromScratch(), base.isOpen());
 	}
 
 	private void insertRun(RunRow base, UUID runId, ResetPlan plan, Object[] parent, Instant now) {

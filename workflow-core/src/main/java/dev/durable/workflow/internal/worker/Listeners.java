@@ -49,6 +49,11 @@ public final class Listeners {
 		}
 	}
 
+	/** A run that starts with history (a reset run) began. */
+	public void runStarted(RunRow row) {
+		each((listener) -> listener.runStarted(run(row)));
+	}
+
 	/** The run closed with the status (a {@link WorkflowStatus} name). */
 	public void runClosed(RunRow row, String status) {
 		each((listener) -> listener.runClosed(run(row), WorkflowStatus.valueOf(status)));
