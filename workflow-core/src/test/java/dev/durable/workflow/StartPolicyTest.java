@@ -244,6 +244,16 @@ class StartPolicyTest {
 	}
 
 	@Test
+	void toBuilderKeepsEveryOption() {
+		StartOptions full = new StartOptions("id-1", "req-1", WorkflowIdReusePolicy.REJECT_DUPLICATE,
+				WorkflowIdConflictPolicy.USE_EXISTING, Duration.ofMinutes(1), "queue-1", Duration.ofHours(2),
+				Duration.ofHours(1), RetryPolicy.DEFAULT, "0 2 * * *", Duration.ofSeconds(3), Map.of("note", "n"),
+				Map.of("customer", "c"));
+		// the canonical constructor names every component: a new one breaks this test until it is set
+		assertThat(full.toBuilder().build()).isEqualTo(full);
+	}
+
+	@Test
 	void signalWithStartSkipsTheStartDelay() {
 		// the signal is news the workflow should see now: the delay does not hold it back
 		WorkflowHandle<String> handle = this.client.signalWithStart(WaiterWorkflow::run, "now",

@@ -105,6 +105,7 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 		private Builder(StartOptions from) {
 			this.taskTimeout = from.taskTimeout;
 			this.memo = from.memo;
+			this.searchAttributes = from.searchAttributes;
 			this.retryPolicy = from.retryPolicy;
 			this.cronSchedule = from.cronSchedule;
 			this.executionTimeout = from.executionTimeout;

@@ -2,6 +2,7 @@ package dev.durable.workflow.autoconfigure.web;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,10 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowDescription;
 import dev.durable.workflow.client.WorkflowFailedException;
+import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowPage;
+import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 
@@ -118,6 +122,34 @@ class WorkflowRestController {
 	private static String text(JsonNode node, String field) {
 		JsonNode value = node.get(field);
 		return (value != null && value.isString()) ? value.asString() : null;
+	}
+
+	@GetMapping("/workflows")
+	WorkflowPage list(@RequestParam(required = false) String type,
+			@RequestParam(required = false) List<WorkflowStatus> status, @RequestParam(required = false) String query,
+			@RequestParam(required = false) Instant startedFrom, @RequestParam(required = false) Instant startedTo,
+			@RequestParam(required = false) String workflowIdPrefix,
+			@RequestParam(defaultValue = "50") int pageSize, @RequestParam(required = false) String pageToken) {
+		return this.client.list(filter(type, status, query, startedFrom, startedTo, workflowIdPrefix), pageSize,
+				pageToken);
+	}
+
+	private static WorkflowFilter filter(String type, List<WorkflowStatus> status, String query, Instant startedFrom,
+			Instant startedTo, String workflowIdPrefix) {
+		WorkflowFilter filter = WorkflowFilter.all();
+		if (type != null) {
+			filter = filter.type(type);
+		}
+		if (status != null && !status.isEmpty()) {
+			filter = filter.status(status.get(0), status.subList(1, status.size()).toArray(WorkflowStatus[]::new));
+		}
+		if (startedFrom != null || startedTo != null) {
+			filter = filter.startedBetween(startedFrom, startedTo);
+		}
+		if (workflowIdPrefix != null) {
+			filter = filter.workflowIdPrefix(workflowIdPrefix);
+		}
+		return SearchQuery.apply(query, filter);
 	}
 
 	@GetMapping("/workflows/{workflowId}")

@@ -224,6 +224,41 @@ class WorkflowRestApiTest {
 	}
 
 	@Test
+	void listsRunsByTypeStatusAndSearchAttributes() throws Exception {
+		for (int i = 1; i <= 3; i++) {
+			this.mvc.perform(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"listed-" + i
+					+ "\",\"input\":{\"item\":\"cup\",\"quantity\":" + i + "},\"options\":{\"searchAttributes\":"
+					+ "{\"customer\":\"c" + (i % 2) + "\",\"amount\":" + (i * 10) + "}}}"))
+				.andExpect(status().isCreated());
+		}
+		this.mvc
+			.perform(get("/durable/workflows").param("type", "order")
+				.param("status", "RUNNING")
+				.param("query", "customer = 'c1' AND amount >= 20"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.executions[*].workflowId").value(org.hamcrest.Matchers.contains("listed-3")))
+			.andExpect(jsonPath("$.executions[0].searchAttributes.amount").value(30));
+		String first = this.mvc
+			.perform(get("/durable/workflows").param("query", "customer IN ('c0', 'c1')").param("pageSize", "2"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.executions.length()").value(2))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		String token = first.replaceAll(".*\"nextPageToken\":\"([^\"]+)\".*", "$1");
+		this.mvc.perform(get("/durable/workflows").param("query", "customer IN ('c0', 'c1')")
+			.param("pageSize", "2")
+			.param("pageToken", token))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.executions.length()").value(1))
+			.andExpect(jsonPath("$.nextPageToken").doesNotExist());
+		problem(get("/durable/workflows").param("query", "customer == 'c1'"), 400, "INVALID_PAYLOAD");
+		problem(get("/durable/workflows").param("status", "SLEEPING"), 400, "INVALID_PAYLOAD");
+		problem(get("/durable/workflows").param("pageToken", "not-a-token"), 400, "INVALID_PAYLOAD");
+		problem(get("/durable/workflows").param("pageSize", "0"), 400, "INVALID_PAYLOAD");
+	}
+
+	@Test
 	void resultWaitIsBounded() throws Exception {
 		start("order-wait", "pot");
 		long started = System.nanoTime();
