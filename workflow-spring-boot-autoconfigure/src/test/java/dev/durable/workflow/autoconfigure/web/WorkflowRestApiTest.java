@@ -69,7 +69,7 @@ class WorkflowRestApiTest {
 			.andExpect(jsonPath("$[?(@.type == 'order')].signals[*]").value(
 					org.hamcrest.Matchers.containsInAnyOrder("addNote", "finish")))
 			.andExpect(jsonPath("$[?(@.type == 'order')].queries[*]").value(
-					org.hamcrest.Matchers.containsInAnyOrder("notes", "quantity")))
+					org.hamcrest.Matchers.containsInAnyOrder("broken", "notes", "quantity")))
 			.andExpect(jsonPath("$[?(@.type == 'order')].updates[*]").value(
 					org.hamcrest.Matchers.containsInAnyOrder("explode", "setQuantity")));
 	}
@@ -176,6 +176,10 @@ class WorkflowRestApiTest {
 		problem(json(post("/durable/workflows/order-msg/signals/addNote"), "\"x"), 400, "INVALID_PAYLOAD");
 		problem(json(post("/durable/workflows/nobody/signals/addNote"), "\"x\""), 404, "WORKFLOW_NOT_FOUND");
 		problem(get("/durable/workflows/order-msg/queries/nothing"), 404, "UNKNOWN_HANDLER");
+		await().ignoreExceptions()
+			.untilAsserted(() -> this.mvc.perform(get("/durable/workflows/order-msg/queries/notes"))
+				.andExpect(status().isOk()));
+		problem(get("/durable/workflows/order-msg/queries/broken"), 422, "QUERY_FAILED");
 		problem(json(post("/durable/workflows/order-msg/updates/nothing"), "1"), 404, "UNKNOWN_HANDLER");
 		problem(json(post("/durable/workflows/order-msg/updates/setQuantity"), "-1"), 422, "UPDATE_REJECTED");
 		problem(json(post("/durable/workflows/order-msg/updates/setQuantity"), "\"lots\""), 400, "INVALID_PAYLOAD");

@@ -68,6 +68,11 @@ public class OrderWorkflow {
 		return this.quantity;
 	}
 
+	@QueryMethod
+	public String broken() {
+		throw new IllegalStateException("this query always fails");
+	}
+
 	@UpdateMethod
 	public int setQuantity(int quantity) {
 		this.quantity = quantity;
