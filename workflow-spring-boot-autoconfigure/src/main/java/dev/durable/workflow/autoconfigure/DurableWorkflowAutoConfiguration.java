@@ -85,6 +85,11 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(worker::getPollInterval).to(builder::pollInterval);
 		map.from(worker::getTaskQueues).as((queues) -> queues.toArray(String[]::new)).to(builder::taskQueues);
 		map.from(worker::getShutdownTimeout).to(builder::shutdownTimeout);
+		map.from(worker::getTaskTimeout).to(builder::taskTimeout);
+		map.from(worker::getCacheIdleTimeout).to(builder::cacheIdleTimeout);
+		DurableWorkflowProperties.History history = properties.getHistory();
+		builder.historyLimits(history.getSuggestedEvents(), history.getSuggestedSize().toBytes(),
+				history.getMaxEvents(), history.getMaxSize().toBytes());
 		DurableWorkflowProperties.Node node = properties.getNode();
 		map.from(node::getHeartbeatInterval).to(builder::heartbeatInterval);
 		map.from(node::getDeadAfter).to(builder::deadAfter);

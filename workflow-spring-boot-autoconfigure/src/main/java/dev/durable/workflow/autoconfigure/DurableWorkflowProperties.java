@@ -47,6 +47,12 @@ public class DurableWorkflowProperties {
 
 	private final Health health = new Health();
 
+	private final History history = new History();
+
+	public History getHistory() {
+		return this.history;
+	}
+
 	public String getNamespace() {
 		return this.namespace;
 	}
@@ -185,6 +191,34 @@ public class DurableWorkflowProperties {
 		 */
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
+		/**
+		 * How long one workflow task (one activation of workflow code) may run before it is
+		 * failed and retried. A start's own task timeout takes precedence.
+		 */
+		private Duration taskTimeout = Duration.ofSeconds(10);
+
+		/**
+		 * How long a run may stay in memory without a workflow task before it is evicted (it is
+		 * replayed on its next task).
+		 */
+		private Duration cacheIdleTimeout = Duration.ofMinutes(10);
+
+		public Duration getTaskTimeout() {
+			return this.taskTimeout;
+		}
+
+		public void setTaskTimeout(Duration taskTimeout) {
+			this.taskTimeout = taskTimeout;
+		}
+
+		public Duration getCacheIdleTimeout() {
+			return this.cacheIdleTimeout;
+		}
+
+		public void setCacheIdleTimeout(Duration cacheIdleTimeout) {
+			this.cacheIdleTimeout = cacheIdleTimeout;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -231,6 +265,65 @@ public class DurableWorkflowProperties {
 
 		public void setShutdownTimeout(Duration shutdownTimeout) {
 			this.shutdownTimeout = shutdownTimeout;
+		}
+
+	}
+
+	/**
+	 * Limits on the history of one run.
+	 */
+	public static class History {
+
+		/**
+		 * Events in a run's history past which Workflows.info().continueAsNewSuggested() is true.
+		 */
+		private long suggestedEvents = 4_096;
+
+		/**
+		 * History size past which Workflows.info().continueAsNewSuggested() is true.
+		 */
+		private DataSize suggestedSize = DataSize.ofMegabytes(4);
+
+		/**
+		 * Events past which a run is terminated (it should have continued as new).
+		 */
+		private long maxEvents = 51_200;
+
+		/**
+		 * History size past which a run is terminated.
+		 */
+		private DataSize maxSize = DataSize.ofMegabytes(50);
+
+		public long getSuggestedEvents() {
+			return this.suggestedEvents;
+		}
+
+		public void setSuggestedEvents(long suggestedEvents) {
+			this.suggestedEvents = suggestedEvents;
+		}
+
+		public DataSize getSuggestedSize() {
+			return this.suggestedSize;
+		}
+
+		public void setSuggestedSize(DataSize suggestedSize) {
+			this.suggestedSize = suggestedSize;
+		}
+
+		public long getMaxEvents() {
+			return this.maxEvents;
+		}
+
+		public void setMaxEvents(long maxEvents) {
+			this.maxEvents = maxEvents;
+		}
+
+		public DataSize getMaxSize() {
+			return this.maxSize;
+		}
+
+		public void setMaxSize(DataSize maxSize) {
+			this.maxSize = maxSize;
 		}
 
 	}

@@ -51,7 +51,9 @@ class DurableWorkflowAutoConfigurationTest {
 		this.runner.withUserConfiguration(GreetingConfiguration.class)
 			.withPropertyValues("durable.workflow.namespace=greetings", "durable.workflow.worker.max-cached-runs=7",
 					"durable.workflow.worker.task-queues=default,other", "durable.workflow.max-payload-size=1MB",
-					"durable.workflow.retention=3d")
+					"durable.workflow.retention=3d", "durable.workflow.worker.task-timeout=3s",
+					"durable.workflow.worker.cache-idle-timeout=2m", "durable.workflow.history.suggested-events=100",
+					"durable.workflow.history.max-size=1MB")
 			.run((context) -> {
 				assertThat(context).hasSingleBean(WorkflowEngine.class)
 					.hasSingleBean(WorkflowClient.class)
@@ -71,6 +73,11 @@ class DurableWorkflowAutoConfigurationTest {
 				assertThat(config.maxPayloadBytes()).isEqualTo(1024 * 1024);
 				assertThat(config.pollInterval()).isEqualTo(Duration.ofMillis(100));
 				assertThat(config.retention()).isEqualTo(Duration.ofDays(3));
+				assertThat(config.taskTimeout()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(config.cacheIdleTimeout()).isEqualTo(Duration.ofMinutes(2));
+				assertThat(config.historyLimits().suggestEvents()).isEqualTo(100);
+				assertThat(config.historyLimits().maxBytes()).isEqualTo(1024 * 1024);
+				assertThat(config.historyLimits().maxEvents()).isEqualTo(51_200);
 			});
 	}
 
