@@ -49,8 +49,34 @@ public class DurableWorkflowProperties {
 
 	private final History history = new History();
 
+	private final Dashboard dashboard = new Dashboard();
+
 	public History getHistory() {
 		return this.history;
+	}
+
+	public Dashboard getDashboard() {
+		return this.dashboard;
+	}
+
+	/**
+	 * The dashboard page at {@code {web.base-path}/ui}.
+	 */
+	public static class Dashboard {
+
+		/**
+		 * Whether to serve the dashboard (with the REST endpoints, in a servlet application).
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 	public String getNamespace() {

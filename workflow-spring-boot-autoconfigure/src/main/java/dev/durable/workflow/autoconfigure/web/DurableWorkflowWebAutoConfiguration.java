@@ -63,6 +63,12 @@ public final class DurableWorkflowWebAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnBooleanProperty(name = "durable.workflow.dashboard.enabled", matchIfMissing = true)
+	DashboardController durableWorkflowDashboard(WebAccess access) {
+		return new DashboardController(access);
+	}
+
+	@Bean
 	WorkflowProblems durableWorkflowProblems() {
 		return new WorkflowProblems();
 	}

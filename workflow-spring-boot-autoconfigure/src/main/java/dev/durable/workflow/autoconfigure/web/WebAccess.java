@@ -19,6 +19,10 @@ final class WebAccess {
 		return this.basePath;
 	}
 
+	boolean isReadOnly() {
+		return this.readOnly;
+	}
+
 	void checkWritable() {
 		if (this.readOnly) {
 			throw new ReadOnlyException();

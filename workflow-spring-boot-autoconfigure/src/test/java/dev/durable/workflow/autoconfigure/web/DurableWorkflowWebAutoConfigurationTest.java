@@ -32,6 +32,7 @@ class DurableWorkflowWebAutoConfigurationTest {
 		this.web.run((context) -> assertThat(context).hasSingleBean(WorkflowRestController.class)
 			.hasSingleBean(WorkflowMessageController.class)
 			.hasSingleBean(ScheduleRestController.class)
+			.hasSingleBean(DashboardController.class)
 			.hasSingleBean(WorkflowProblems.class));
 	}
 
@@ -44,6 +45,13 @@ class DurableWorkflowWebAutoConfigurationTest {
 				org.assertj.core.api.Assertions.assertThatThrownBy(access::checkWritable)
 					.isInstanceOf(WebAccess.ReadOnlyException.class);
 			});
+	}
+
+	@Test
+	void theDashboardCanBeTurnedOffAlone() {
+		this.web.withPropertyValues("durable.workflow.dashboard.enabled=false")
+			.run((context) -> assertThat(context).hasSingleBean(WorkflowRestController.class)
+				.doesNotHaveBean(DashboardController.class));
 	}
 
 	@Test

@@ -75,6 +75,7 @@ class SecuredReadOnlyApiTest {
 	@Test
 	void withoutCredentialsTheApiAnswers401() throws Exception {
 		this.mvc.perform(get("/durable/workflow-types")).andExpect(status().isUnauthorized());
+		this.mvc.perform(get("/durable/ui")).andExpect(status().isUnauthorized());
 		this.mvc.perform(get("/durable/workflow-types").header("Authorization", basic("ops", "wrong")))
 			.andExpect(status().isUnauthorized());
 	}
@@ -89,6 +90,10 @@ class SecuredReadOnlyApiTest {
 				.content("{\"type\":\"order\",\"workflowId\":\"ro-1\",\"input\":{\"item\":\"x\",\"quantity\":1}}"))
 			.andExpect(status().isForbidden())
 			.andExpect(jsonPath("$.code").value("READ_ONLY"));
+		this.mvc.perform(get("/durable/ui").header("Authorization", basic("ops", "secret")))
+			.andExpect(status().isOk())
+			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()
+				.string(org.hamcrest.Matchers.containsString("const READ_ONLY = true;")));
 		this.mvc.perform(get("/durable/workflows/ro-1").header("Authorization", basic("ops", "secret")))
 			.andExpect(status().isNotFound())
 			.andExpect(jsonPath("$.code").value("WORKFLOW_NOT_FOUND"));

@@ -263,6 +263,16 @@ class WorkflowRestApiTest {
 	}
 
 	@Test
+	void servesTheDashboardPageWiredToTheBasePath() throws Exception {
+		this.mvc.perform(get("/durable/ui"))
+			.andExpect(status().isOk())
+			.andExpect(header().string("Content-Type", org.hamcrest.Matchers.startsWith("text/html")))
+			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()
+				.string(org.hamcrest.Matchers.allOf(org.hamcrest.Matchers.containsString("const BASE = \"/durable\";"),
+						org.hamcrest.Matchers.containsString("const READ_ONLY = false;"))));
+	}
+
+	@Test
 	void resultWaitIsBounded() throws Exception {
 		start("order-wait", "pot");
 		long started = System.nanoTime();
