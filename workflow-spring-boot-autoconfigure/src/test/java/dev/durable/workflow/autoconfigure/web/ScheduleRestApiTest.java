@@ -1,17 +1,6 @@
 package dev.durable.workflow.autoconfigure.web;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.http.MediaType;
-import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
-import org.springframework.web.context.WebApplicationContext;
-
-import dev.durable.workflow.autoconfigure.web.app.WebTestApplication;
 
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -22,35 +11,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /** The generated schedule endpoints and their error codes (same application as WorkflowRestApiTest). */
-@SpringBootTest(classes = WebTestApplication.class,
-		properties = { "durable.workflow.schema=web_api", "durable.workflow.max-payload-size=2KB",
-				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms" })
-class ScheduleRestApiTest {
+class ScheduleRestApiTest extends RestApiTestSupport {
 
 	private static final String NIGHTLY = "{\"scheduleId\":\"nightly\",\"spec\":{\"cronExpression\":\"0 2 * * *\","
 			+ "\"timeZone\":\"Europe/Berlin\"},\"action\":{\"workflowType\":\"order\",\"input\":{\"item\":\"tea\","
 			+ "\"quantity\":1},\"workflowIdPrefix\":\"nightly-order\"},\"overlapPolicy\":\"ALLOW_ALL\"}";
-
-	@Autowired
-	private WebApplicationContext context;
-
-	private MockMvc mvc;
-
-	@BeforeEach
-	void mvc() {
-		this.mvc = MockMvcBuilders.webAppContextSetup(this.context).build();
-	}
-
-	private static MockHttpServletRequestBuilder json(MockHttpServletRequestBuilder request, String body) {
-		return request.contentType(MediaType.APPLICATION_JSON).content(body);
-	}
-
-	private void problem(MockHttpServletRequestBuilder request, int status, String code) throws Exception {
-		this.mvc.perform(request)
-			.andExpect(status().is(status))
-			.andExpect(header().string("Content-Type", "application/problem+json"))
-			.andExpect(jsonPath("$.code").value(code));
-	}
 
 	@Test
 	void createDescribeTriggerPauseBackfillUpdateDelete() throws Exception {

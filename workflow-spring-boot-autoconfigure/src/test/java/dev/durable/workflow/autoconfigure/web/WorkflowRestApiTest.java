@@ -2,19 +2,9 @@ package dev.durable.workflow.autoconfigure.web;
 
 import java.time.Duration;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.http.MediaType;
-import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
-import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
-import org.springframework.web.context.WebApplicationContext;
-
-import dev.durable.workflow.autoconfigure.web.app.WebTestApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,38 +18,13 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * The generated REST endpoints, each success and each error code, against a real embedded
  * PostgreSQL.
  */
-@SpringBootTest(classes = WebTestApplication.class,
-		properties = { "durable.workflow.schema=web_api", "durable.workflow.max-payload-size=2KB",
-				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms" })
-class WorkflowRestApiTest {
-
-	@Autowired
-	private WebApplicationContext context;
-
-	private MockMvc mvc;
-
-	@BeforeEach
-	void mvc() {
-		this.mvc = MockMvcBuilders.webAppContextSetup(this.context).build();
-	}
-
-	private static MockHttpServletRequestBuilder json(MockHttpServletRequestBuilder request, String body) {
-		return request.contentType(MediaType.APPLICATION_JSON).content(body);
-	}
+class WorkflowRestApiTest extends RestApiTestSupport {
 
 	private void start(String workflowId, String item) throws Exception {
 		this.mvc.perform(json(post("/durable/workflows"),
 				"{\"type\":\"order\",\"workflowId\":\"" + workflowId + "\",\"input\":{\"item\":\"" + item
 						+ "\",\"quantity\":2}}"))
 			.andExpect(status().isCreated());
-	}
-
-	private void problem(MockHttpServletRequestBuilder request, int status, String code) throws Exception {
-		this.mvc.perform(request)
-			.andExpect(status().is(status))
-			.andExpect(header().string("Content-Type", "application/problem+json"))
-			.andExpect(jsonPath("$.code").value(code))
-			.andExpect(jsonPath("$.detail").isNotEmpty());
 	}
 
 	@Test
