@@ -71,6 +71,39 @@ public final class RunRepository {
 			.findFirst();
 	}
 
+	/**
+	 * A run row with the items waiting in its inbox.
+	 *
+	 * @param row the run
+	 * @param inbox its inbox items, oldest first
+	 */
+	public record Loaded(RunRow row, List<InboxItem> inbox) {
+	}
+
+	/**
+	 * What a workflow task starts from, the run row and its inbox, in one statement (one round
+	 * trip, one transaction): other runs add inbox items without touching the row, so both are
+	 * always read.
+	 */
+	public Optional<Loaded> load(UUID runId) {
+		List<RunRow> row = new java.util.ArrayList<>(1);
+		List<InboxItem> inbox = new java.util.ArrayList<>();
+		this.jdbc.query(q("SELECT w.*, i.id AS inbox_id, i.kind AS inbox_kind, i.name AS inbox_name,"
+				+ " i.payload AS inbox_payload, i.message_id AS inbox_message_id FROM (SELECT " + COLUMNS
+				+ " FROM #.workflow_run WHERE run_id = ?) w LEFT JOIN #.inbox i ON i.run_id = w.run_id ORDER BY i.id"),
+				(java.sql.ResultSet rs) -> {
+					if (row.isEmpty()) {
+						row.add(mapRow(rs, 0));
+					}
+					long id = rs.getLong("inbox_id");
+					if (!rs.wasNull()) {
+						inbox.add(new InboxItem(id, rs.getString("inbox_kind"), rs.getString("inbox_name"),
+								rs.getBytes("inbox_payload"), rs.getString("inbox_message_id")));
+					}
+				}, runId);
+		return row.isEmpty() ? Optional.empty() : Optional.of(new Loaded(row.get(0), inbox));
+	}
+
 	/** The latest run of a workflow id. */
 	public Optional<RunRow> findLatest(String namespace, String workflowId) {
 		return this.jdbc

@@ -242,15 +242,15 @@ final class WorkflowTaskExecutor {
 	}
 
 	private void runTask(RunSlot slot) {
-		Optional<RunRow> found = this.runs.find(slot.runId);
-		if (found.isEmpty() || !found.get().isOpen()) {
+		Optional<RunRepository.Loaded> found = this.runs.load(slot.runId);
+		if (found.isEmpty() || !found.get().row().isOpen()) {
 			drop(slot);
 			if (found.isPresent()) {
 				this.waiters.closed(slot.runId);
 			}
 			return;
 		}
-		RunRow row = found.get();
+		RunRow row = found.get().row();
 		MDC.put("workflowId", row.workflowId());
 		MDC.put("runId", row.runId().toString());
 		if (!this.node.equals(row.owner()) || row.epoch() != slot.epoch) {
@@ -266,8 +266,7 @@ final class WorkflowTaskExecutor {
 			evictRunner(slot);
 		}
 		this.listeners.taskStarted(row);
-		// always read: other runs add items (child results, parent close) without touching this row
-		List<InboxItem> inbox = this.tasks.inbox(slot.runId);
+		List<InboxItem> inbox = found.get().inbox();
 		String terminate = TaskCommitBuilder.terminateReason(inbox);
 		if (terminate != null) {
 			closedOutside(slot, this.listeners.closed(row, "TERMINATED",
