@@ -51,4 +51,12 @@ public record RunRow(UUID runId, String namespace, String workflowId, String wor
 		return "RUNNING".equals(this.status);
 	}
 
+	/** The row as a successful task commit that kept the run open left it. */
+	public RunRow afterCommit(int newHistorySeq, long seenInboxSeq, int handlers) {
+		return new RunRow(this.runId, this.namespace, this.workflowId, this.workflowType, this.taskQueue, this.status,
+				this.owner, this.epoch, newHistorySeq, seenInboxSeq, false, this.nextWakeAt, 0, null, this.createdAt,
+				null, handlers, this.parentRunId, this.parentSeq, this.runDeadline, this.executionDeadline, this.attempt,
+				null);
+	}
+
 }

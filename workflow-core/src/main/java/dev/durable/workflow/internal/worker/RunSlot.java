@@ -33,6 +33,17 @@ final class RunSlot {
 
 	volatile Instant lastUsed;
 
+	/**
+	 * Whether the next task must read the run row and inbox. Every wake-up from outside sets it;
+	 * only an activity outcome handed over in memory or a timer of the cached instance leaves it
+	 * clear, so such a task commits from {@link #cachedRow} in one round trip (the commit's
+	 * compare-and-set still proves the row did not change).
+	 */
+	volatile boolean needsRead = true;
+
+	/** The run row as this node's last commit left it, or {@code null}. */
+	volatile dev.durable.workflow.internal.store.RunRow cachedRow;
+
 	/** After a failed task: no new attempt before this time (its backoff), whatever wakes the run. */
 	volatile Instant retryNotBefore;
 

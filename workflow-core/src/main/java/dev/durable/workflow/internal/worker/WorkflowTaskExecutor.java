@@ -183,7 +183,7 @@ final class WorkflowTaskExecutor {
 			return;
 		}
 		slot.deliver(event);
-		schedule(slot);
+		scheduleKeepingCache(slot);
 	}
 
 	/** Whether a failing task still waits for its backoff (the wake-up at that time runs it). */
@@ -192,7 +192,13 @@ final class WorkflowTaskExecutor {
 		return notBefore != null && this.clock.instant().isBefore(notBefore);
 	}
 
+	/** Schedules a task that reads the run row and inbox first: something outside may have changed. */
 	void schedule(RunSlot slot) {
+		slot.needsRead = true;
+		scheduleKeepingCache(slot);
+	}
+
+	private void scheduleKeepingCache(RunSlot slot) {
 		if (waitingForRetry(slot)) {
 			return;
 		}
@@ -242,7 +248,9 @@ final class WorkflowTaskExecutor {
 	}
 
 	private void runTask(RunSlot slot) {
-		Optional<RunRepository.Loaded> found = this.runs.load(slot.runId);
+		RunRow cached = slot.cachedRow;
+		Optional<RunRepository.Loaded> found = (!slot.needsRead && cached != null && slot.runner != null)
+				? Optional.of(new RunRepository.Loaded(cached, List.of())) : load(slot);
 		if (found.isEmpty() || !found.get().row().isOpen()) {
 			drop(slot);
 			if (found.isPresent()) {
@@ -348,6 +356,7 @@ final class WorkflowTaskExecutor {
 		if (effects == null) {
 			runner.destroy();
 			slot.runner = null;
+			slot.cachedRow = null;
 			RunRow now2 = this.runs.find(slot.runId).orElse(null);
 			if (now2 != null && now2.isOpen() && this.node.equals(now2.owner()) && now2.epoch() == slot.epoch
 					&& now2.historySeq() == row.historySeq()) {
@@ -362,6 +371,9 @@ final class WorkflowTaskExecutor {
 		}
 		slot.runner = runner;
 		slot.retryNotBefore = null;
+		slot.cachedRow = commit.closes() ? null
+				: row.afterCommit(row.historySeq() + (commit.recordsHistory() ? 1 : 0), commit.seenInboxSeq(),
+						commit.unfinishedHandlers());
 		if (row.taskAttempt() > 0) {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
@@ -410,6 +422,13 @@ final class WorkflowTaskExecutor {
 		}
 	}
 
+	private Optional<RunRepository.Loaded> load(RunSlot slot) {
+		// cleared before reading: a wake-up during the read sets it again
+		slot.needsRead = false;
+		slot.cachedRow = null;
+		return this.runs.load(slot.runId);
+	}
+
 	private WorkflowRunner rebuild(RunRow row) {
 		WorkflowDefinition definition = this.workflows.find(row.workflowType());
 		if (definition == null) {
@@ -428,7 +447,7 @@ final class WorkflowTaskExecutor {
 		started.forEach((activity) -> this.activityExecutor.start(slot, workflowId, activity));
 		Instant next = TaskCommitBuilder.earliest(runner.nextTimer(), row.deadline());
 		if (next != null) {
-			this.wake.schedule(next, () -> schedule(slot));
+			this.wake.schedule(next, () -> scheduleKeepingCache(slot));
 		}
 	}
 
@@ -442,6 +461,7 @@ final class WorkflowTaskExecutor {
 	}
 
 	private void taskFailed(RunSlot slot, RunRow row, RuntimeException failure) {
+		slot.cachedRow = null;
 		int attempt = row.taskAttempt() + 1;
 		Duration backoff = Duration.ofSeconds(1).multipliedBy(1L << Math.min(attempt - 1, 20));
 		if (backoff.compareTo(MAX_TASK_RETRY) > 0) {
@@ -468,6 +488,7 @@ final class WorkflowTaskExecutor {
 	private void evictRunner(RunSlot slot) {
 		WorkflowRunner runner = slot.runner;
 		slot.runner = null;
+		slot.cachedRow = null;
 		if (runner != null) {
 			runner.destroy();
 		}
