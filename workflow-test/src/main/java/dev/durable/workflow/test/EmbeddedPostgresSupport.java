@@ -1,8 +1,11 @@
 package dev.durable.workflow.test;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
@@ -22,6 +25,10 @@ public final class EmbeddedPostgresSupport {
   public static final String DATABASE = "postgres";
 
   private static volatile EmbeddedPostgres postgres;
+
+  private static DataSource pooled;
+
+  private static final AtomicInteger SCHEMAS = new AtomicInteger();
 
   private EmbeddedPostgresSupport() {}
 
@@ -43,6 +50,31 @@ public final class EmbeddedPostgresSupport {
   /** A data source for the {@value #DATABASE} database as {@value #USER}. */
   public static DataSource dataSource() {
     return postgres().getPostgresDatabase();
+  }
+
+  /**
+   * A connection pool on the {@value #DATABASE} database, shared by the JVM: what {@link
+   * TestWorkflowEnvironment} uses (the plain {@link #dataSource()} opens a connection per use).
+   */
+  public static synchronized DataSource pooledDataSource() {
+    if (pooled == null) {
+      HikariConfig config = new HikariConfig();
+      config.setJdbcUrl(jdbcUrl() + "&reWriteBatchedInserts=true");
+      config.setUsername(USER);
+      config.setMaximumPoolSize(20);
+      config.setMinimumIdle(2);
+      config.setPoolName("durable-test");
+      pooled = new HikariDataSource(config);
+    }
+    return pooled;
+  }
+
+  /** A fresh schema name, unique in this JVM and unlikely to clash with other JVMs (not created). */
+  public static String newSchemaName() {
+    return "durable_test_"
+        + SCHEMAS.incrementAndGet()
+        + "_"
+        + Long.toHexString(System.nanoTime() & 0xFFFFFFL);
   }
 
   /** The JDBC URL of the {@value #DATABASE} database; user {@value #USER}, no password. */

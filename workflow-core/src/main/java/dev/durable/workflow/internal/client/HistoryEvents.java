@@ -11,6 +11,7 @@ import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 
@@ -21,12 +22,26 @@ final class HistoryEvents {
 	}
 
 	static List<HistoryEvent> of(List<TaskRecord> records, PayloadConverter converter) {
+		return of(null, records, converter);
+	}
+
+	/**
+	 * The events; WORKFLOW_STARTED also names the run ({@code workflowId}, {@code runId},
+	 * {@code namespace}, {@code taskQueue}) so that an exported history can be replayed alone.
+	 */
+	static List<HistoryEvent> of(RunRow row, List<TaskRecord> records, PayloadConverter converter) {
 		List<HistoryEvent> events = new ArrayList<>();
 		long id = 1;
 		for (TaskRecord record : records) {
 			for (Event event : record.events()) {
-				events.add(new HistoryEvent(id++, record.seq(), record.time(), event.type().name(),
-						attributes(event, converter)));
+				Map<String, Object> attributes = attributes(event, converter);
+				if (row != null && event.type() == EventType.WORKFLOW_STARTED) {
+					attributes.put("workflowId", row.workflowId());
+					attributes.put("runId", row.runId().toString());
+					attributes.put("namespace", row.namespace());
+					attributes.put("taskQueue", row.taskQueue());
+				}
+				events.add(new HistoryEvent(id++, record.seq(), record.time(), event.type().name(), attributes));
 			}
 		}
 		return events;
@@ -52,6 +67,9 @@ final class HistoryEvents {
 		put(attributes, "reason", event.reason());
 		if (event.options() != null) {
 			attributes.put("options", InternalJson.MAPPER.convertValue(event.options(), Map.class));
+		}
+		if (event.child() != null) {
+			attributes.put("child", InternalJson.MAPPER.convertValue(event.child(), Map.class));
 		}
 		return attributes;
 	}

@@ -115,7 +115,7 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 				this.engine.waiters().forget(key, progressed);
 				return record;
 			}
-			if (!ResultWaiters.pause(progressed, deadline, RECHECK_MILLIS)) {
+			if (!this.engine.waiters().pause(progressed, deadline, RECHECK_MILLIS)) {
 				throw new WorkflowTimeoutException("Update '" + this.updateId + "' of workflow " + this.workflowId
 						+ " is still at stage " + record.stage() + " after " + timeout, new TimeoutException());
 			}

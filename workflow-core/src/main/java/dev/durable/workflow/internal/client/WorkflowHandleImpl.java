@@ -31,7 +31,6 @@ import dev.durable.workflow.internal.store.VisibilityRepository;
 import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.worker.Engine;
-import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /** A handle: by workflow id (latest run) or pinned to a run id. */
 final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
@@ -103,7 +102,7 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 				this.engine.waiters().forget(runId, closed);
 				return (T) decode(runId, outcome, type);
 			}
-			if (!ResultWaiters.pause(closed, deadline, RECHECK_MILLIS)) {
+			if (!this.engine.waiters().pause(closed, deadline, RECHECK_MILLIS)) {
 				throw new WorkflowTimeoutException("Workflow " + this.workflowId + " (run " + runId
 						+ ") is still running after " + timeout, new TimeoutException());
 			}
@@ -290,7 +289,7 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public List<HistoryEvent> history() {
 		RunRow row = row();
-		return HistoryEvents.of(this.engine.tasks().history(row.runId()), this.engine.payloads().converter());
+		return HistoryEvents.of(row, this.engine.tasks().history(row.runId()), this.engine.payloads().converter());
 	}
 
 }

@@ -23,10 +23,14 @@ public final class ActivityRegistry {
 		this.defaults = defaults;
 	}
 
-	/** The type carrying {@code @Activity}: the class itself or one of its interfaces. */
+	/**
+	 * The type carrying {@code @Activity}: the class itself or one of its interfaces. Generated
+	 * subclasses (Mockito mocks, proxies) that copy the annotation are looked through, so a mock of
+	 * an {@code @Activity} interface registers that interface.
+	 */
 	public static Class<?> activityType(Class<?> beanClass) {
 		for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
-			if (c.isAnnotationPresent(Activity.class)) {
+			if (c.isAnnotationPresent(Activity.class) && !isGenerated(c)) {
 				return c;
 			}
 			for (Class<?> i : c.getInterfaces()) {
@@ -36,6 +40,11 @@ public final class ActivityRegistry {
 			}
 		}
 		return null;
+	}
+
+	private static boolean isGenerated(Class<?> type) {
+		String name = type.getName();
+		return name.contains("$MockitoMock$") || name.contains("$ByteBuddy$") || name.contains("$$");
 	}
 
 	/** Registers every public method of the bean's {@code @Activity} type. */

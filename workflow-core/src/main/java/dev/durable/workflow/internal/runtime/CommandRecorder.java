@@ -32,7 +32,10 @@ final class CommandRecorder {
 		this.runId = runId;
 	}
 
-	void beginReplay(List<Event> recordedCommands) {
+	private int replayedTask;
+
+	void beginReplay(List<Event> recordedCommands, int taskSeq) {
+		this.replayedTask = taskSeq;
 		this.replaying = true;
 		this.expected = new ArrayDeque<>(recordedCommands);
 		this.produced = new ArrayList<>();
@@ -81,7 +84,8 @@ final class CommandRecorder {
 			throw failTask(new NonDeterministicWorkflowException("Run " + this.runId + " issued " + command.describe()
 					+ " where its history holds "
 					+ ((recorded != null) ? recorded.describe() : "nothing more in this task")
-					+ ": the workflow code changed incompatibly; guard the change with Workflows.getVersion"));
+					+ ": the workflow code changed incompatibly; guard the change with Workflows.getVersion",
+					this.replayedTask, (recorded != null) ? recorded.describe() : null, command.describe()));
 		}
 		if (recorded.type().closesRun()) {
 			this.closeEvent = recorded;
@@ -104,7 +108,7 @@ final class CommandRecorder {
 		if (!this.expected.isEmpty()) {
 			throw failTask(new NonDeterministicWorkflowException("Workflow task " + taskSeq + " of run " + this.runId
 					+ ": history holds " + this.expected.peek().describe()
-					+ " but the workflow code did not issue it"));
+					+ " but the workflow code did not issue it", taskSeq, this.expected.peek().describe(), null));
 		}
 	}
 

@@ -112,7 +112,7 @@ public final class WorkflowRunner {
 	 * @return the commands the code issued, as it issued them
 	 */
 	public List<Event> replay(TaskRecord record) {
-		this.commands.beginReplay(record.commands());
+		this.commands.beginReplay(record.commands(), record.seq());
 		this.scheduler.beginActivation();
 		this.taskTime = record.time();
 		for (Event input : record.inputs()) {

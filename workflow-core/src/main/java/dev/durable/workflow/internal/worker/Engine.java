@@ -502,6 +502,12 @@ public final class Engine {
 		return this.running;
 	}
 
+	/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
+	public boolean isIdle() {
+		return !this.running || Quiescence.idle(this.executor, this.activityExecutor, this.wake,
+				this.config.maxConcurrentActivities());
+	}
+
 	/** How many runs this node holds in memory; for tests and metrics. */
 	public int cachedRuns() {
 		return (this.executor != null) ? this.executor.slots().size() : 0;

@@ -10,6 +10,8 @@ public final class ResultWaiters {
 
 	private final Map<Object, CompletableFuture<Void>> waiters = new ConcurrentHashMap<>();
 
+	private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+
 	/** The key under which waiters of an update wait. */
 	public static String updateKey(String workflowId, String updateId) {
 		return "update:" + workflowId + "/" + updateId;
@@ -31,11 +33,12 @@ public final class ResultWaiters {
 	 * made the progress) or the deadline.
 	 * @return false when the deadline passed
 	 */
-	public static boolean pause(CompletableFuture<Void> future, long deadlineNanos, long recheckMillis) {
+	public boolean pause(CompletableFuture<Void> future, long deadlineNanos, long recheckMillis) {
 		long left = deadlineNanos - System.nanoTime();
 		if (left <= 0) {
 			return false;
 		}
+		this.waiting.incrementAndGet();
 		try {
 			future.get(Math.min(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1, recheckMillis),
 					java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -51,7 +54,15 @@ public final class ResultWaiters {
 		catch (java.util.concurrent.ExecutionException ex) {
 			throw new IllegalStateException(ex);
 		}
+		finally {
+			this.waiting.decrementAndGet();
+		}
 		return true;
+	}
+
+	/** How many callers wait in {@link #pause} right now (the test kit skips time only then). */
+	public int waiting() {
+		return this.waiting.get();
 	}
 
 	public void forget(Object runId, CompletableFuture<Void> future) {

@@ -28,6 +28,9 @@ public final class WakeScheduler implements AutoCloseable {
 
 	private final AtomicLong order = new AtomicLong();
 
+	/** Actions taken from the queue whose run has not ended yet. */
+	private final java.util.concurrent.atomic.AtomicInteger dispatched = new java.util.concurrent.atomic.AtomicInteger();
+
 	private final Thread thread;
 
 	private final Runnable clockListener = this::wakeUp;
@@ -76,6 +79,7 @@ public final class WakeScheduler implements AutoCloseable {
 					long delay = Duration.between(this.clock.instant(), head.due()).toMillis();
 					if (delay <= 0) {
 						action = this.queue.poll().action();
+						this.dispatched.incrementAndGet();
 					}
 					else {
 						wait = Math.min(delay, MAX_WAIT_MILLIS);
@@ -100,12 +104,27 @@ public final class WakeScheduler implements AutoCloseable {
 						catch (RuntimeException ex) {
 							log.error("Scheduled engine action failed", ex);
 						}
+						finally {
+							this.dispatched.decrementAndGet();
+						}
 					});
 				}
 				catch (RuntimeException ex) {
 					// executor shut down: the engine is stopping
+					this.dispatched.decrementAndGet();
 				}
 			}
+		}
+	}
+
+	/** Whether an action is due by the engine clock or still running (the test kit's quiescence check). */
+	public boolean isBusy() {
+		if (this.dispatched.get() > 0) {
+			return true;
+		}
+		synchronized (this.queue) {
+			Entry head = this.queue.peek();
+			return head != null && !head.due().isAfter(this.clock.instant());
 		}
 	}
 

@@ -1,0 +1,54 @@
+package dev.durable.workflow.internal.store;
+
+import java.time.Instant;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * What the open runs of a namespace wait for, by the engine clock: for the test kit's time
+ * skipping. A run whose workflow task is failing is left out (its retry is not skipped to).
+ */
+public final class WakeTimes {
+
+	private final JdbcTemplate jdbc;
+
+	private final String schema;
+
+	public WakeTimes(JdbcTemplate jdbc, String schema) {
+		this.jdbc = jdbc;
+		this.schema = Sql.checkIdentifier(schema);
+	}
+
+	/**
+	 * Whether something is runnable at {@code now}: an open run with unseen input or a due wake
+	 * time (timer, start delay, timeout, task retry), a due activity attempt, or a due schedule.
+	 */
+	public boolean anyDue(String namespace, Instant now) {
+		Boolean due = this.jdbc.queryForObject(Sql.q(this.schema, "SELECT EXISTS (SELECT 1 FROM #.workflow_run r"
+				+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND ((r.task_attempt = 0 AND (r.pending_input"
+				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR r.next_wake_at <= ?))"
+				+ " OR EXISTS (SELECT 1 FROM #.activity a JOIN #.workflow_run r ON r.run_id = a.run_id"
+				+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND a.next_attempt_at <= ?)"
+				+ " OR EXISTS (SELECT 1 FROM #.schedule s WHERE s.namespace = ? AND NOT s.paused"
+				+ " AND s.next_run_at <= ?)"), Boolean.class, namespace, Sql.ts(now), namespace, Sql.ts(now),
+				namespace, Sql.ts(now));
+		return Boolean.TRUE.equals(due);
+	}
+
+	/**
+	 * The earliest time after {@code now} at which something becomes runnable: a wake time of an
+	 * open run whose task is not failing, an activity retry, or a schedule's next firing.
+	 * @return the time, or {@code null} when nothing waits for a time
+	 */
+	public Instant next(String namespace, Instant now) {
+		return this.jdbc.query(Sql.q(this.schema, "SELECT min(t) AS next FROM ("
+				+ "SELECT min(next_wake_at) AS t FROM #.workflow_run WHERE namespace = ? AND status = 'RUNNING'"
+				+ " AND task_attempt = 0 AND next_wake_at > ?"
+				+ " UNION ALL SELECT min(a.next_attempt_at) FROM #.activity a JOIN #.workflow_run r"
+				+ " ON r.run_id = a.run_id WHERE r.namespace = ? AND r.status = 'RUNNING' AND a.next_attempt_at > ?"
+				+ " UNION ALL SELECT min(next_run_at) FROM #.schedule WHERE namespace = ? AND NOT paused"
+				+ " AND next_run_at > ?) x"), (rs) -> rs.next() ? Sql.instant(rs, "next") : null, namespace,
+				Sql.ts(now), namespace, Sql.ts(now), namespace, Sql.ts(now));
+	}
+
+}

@@ -1,0 +1,31 @@
+package dev.durable.workflow.internal.worker;
+
+/**
+ * Whether a node is doing nothing in memory: no workflow task queued or running, no activity
+ * attempt launched or running, no clock-driven action due or being handed over. With the
+ * database check of {@link dev.durable.workflow.internal.store.WakeTimes} it tells the test kit
+ * that every run waits for time.
+ */
+final class Quiescence {
+
+	private Quiescence() {
+	}
+
+	static boolean idle(WorkflowTaskExecutor executor, ActivityExecutor activities, WakeScheduler wake,
+			int maxActivities) {
+		if (executor == null || activities == null || wake == null) {
+			return true;
+		}
+		if (wake.isBusy() || activities.available() < maxActivities) {
+			return false;
+		}
+		for (RunSlot slot : executor.slots().values()) {
+			if (slot.isBusy() || !slot.inflight.isEmpty()) {
+				return false;
+			}
+		}
+		// an attempt may have ended between the checks: its slot is scheduled before it lets go
+		return activities.available() >= maxActivities && !wake.isBusy();
+	}
+
+}

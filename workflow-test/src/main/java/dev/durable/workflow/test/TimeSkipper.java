@@ -1,0 +1,239 @@
+package dev.durable.workflow.test;
+
+import dev.durable.workflow.ActivityInfo;
+import dev.durable.workflow.SettableClock;
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.WorkflowEngineListener;
+import dev.durable.workflow.internal.store.WakeTimes;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Moves a {@link SettableClock} for tests: automatically, to the next timer, whenever every run
+ * waits for time while a caller waits for a result; or explicitly with {@link #sleep(Duration)}.
+ *
+ * <p>"Every run waits for time" (quiescence) means: no engine of the test runs a workflow task,
+ * an activity attempt or a clock-driven action, and no open run has unseen input or a due wake
+ * time (checked twice in memory around one database check, with no progress in between).
+ * Time then jumps to the earliest wake time of the open runs (timer, start delay, timeout),
+ * activity retry or schedule firing. Activities see real time: time never moves while one
+ * runs. A run whose workflow task keeps failing is not skipped to (its retry comes in its own
+ * time).
+ *
+ * <p>Used by {@link TestWorkflowEnvironment} and by the Spring Boot test support.
+ */
+public final class TimeSkipper implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(TimeSkipper.class);
+
+  private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(3);
+
+  private static final Duration QUIESCENCE_WAIT = Duration.ofSeconds(60);
+
+  private final SettableClock clock;
+
+  private final Supplier<List<WorkflowEngine>> engines;
+
+  private final AtomicLong progress = new AtomicLong();
+
+  private final Object move = new Object();
+
+  private final Thread thread;
+
+  private volatile boolean autoSkipping = true;
+
+  private volatile boolean closed;
+
+  private volatile WakeTimes wakeTimes;
+
+  /**
+   * @param clock the clock the engines use
+   * @param engines the engines of the test (all on one schema and namespace), read at each check
+   */
+  public TimeSkipper(SettableClock clock, Supplier<List<WorkflowEngine>> engines) {
+    this.clock = clock;
+    this.engines = engines;
+    this.thread = Thread.ofPlatform().daemon().name("durable-time-skipper").unstarted(this::loop);
+  }
+
+  /** Starts automatic skipping (idempotent). */
+  public TimeSkipper start() {
+    if (this.thread.getState() == Thread.State.NEW) {
+      this.thread.start();
+    }
+    return this;
+  }
+
+  /**
+   * A listener to add to every engine of the test: its callbacks mark progress, so a check
+   * that saw work start and end between two looks does not count as quiet.
+   */
+  public WorkflowEngineListener listener() {
+    return new WorkflowEngineListener() {
+      @Override
+      public Execution workflowTaskStarted(Run run) {
+        TimeSkipper.this.progress.incrementAndGet();
+        return (failure) -> TimeSkipper.this.progress.incrementAndGet();
+      }
+
+      @Override
+      public Execution activityStarted(ActivityInfo activity, Duration scheduleToStart) {
+        TimeSkipper.this.progress.incrementAndGet();
+        return (failure) -> TimeSkipper.this.progress.incrementAndGet();
+      }
+    };
+  }
+
+  /** The clock's time: what {@code Workflows.now()} is in a workflow task starting now. */
+  public Instant currentTime() {
+    return this.clock.instant();
+  }
+
+  /** The clock. */
+  public SettableClock clock() {
+    return this.clock;
+  }
+
+  /** Turns automatic skipping on (the default) or off; {@link #sleep} works either way. */
+  public void setAutoTimeSkipping(boolean enabled) {
+    this.autoSkipping = enabled;
+  }
+
+  public boolean isAutoTimeSkipping() {
+    return this.autoSkipping;
+  }
+
+  /**
+   * Advances time by the duration, stopping at every wake time on the way (so a timer fires at
+   * its own time and the timers it leads to are honored), and returns once the runs are quiet
+   * again. Waits for running activities in real time.
+   */
+  public void sleep(Duration duration) {
+    Instant target = this.clock.instant().plus(duration);
+    while (true) {
+      Instant next = awaitQuiet();
+      synchronized (this.move) {
+        Instant now = this.clock.instant();
+        if (!now.isBefore(target)) {
+          break;
+        }
+        boolean stepToNext = next != null && next.isAfter(now) && next.isBefore(target);
+        this.clock.set(stepToNext ? next : target);
+      }
+    }
+    awaitQuiet();
+  }
+
+  /**
+   * Waits until every run of the test waits for time (or for nothing), at most a minute.
+   *
+   * @return the next wake time, or {@code null} when none
+   */
+  public Instant awaitQuiet() {
+    long deadline = System.nanoTime() + QUIESCENCE_WAIT.toNanos();
+    while (!this.closed) {
+      Check check = check();
+      if (check.quiet()) {
+        return check.next();
+      }
+      if (System.nanoTime() > deadline) {
+        log.warn("The runs under test did not become quiet within {}; moving on", QUIESCENCE_WAIT);
+        return null;
+      }
+      LockSupport.parkNanos(CHECK_NANOS);
+    }
+    return null;
+  }
+
+  private record Check(boolean quiet, Instant next) {}
+
+  private static final Check BUSY = new Check(false, null);
+
+  /** One quiescence check: memory, database, memory again, no progress in between. */
+  Check check() {
+    List<WorkflowEngine> all = this.engines.get();
+    if (all.isEmpty() || !idle(all)) {
+      return BUSY;
+    }
+    long seen = this.progress.get();
+    WorkflowEngine first = all.get(0);
+    String namespace = first.internal().config().namespace();
+    Instant now = this.clock.instant();
+    WakeTimes times = wakeTimes(first);
+    if (times.anyDue(namespace, now)) {
+      return BUSY;
+    }
+    Instant next = times.next(namespace, now);
+    if (!idle(all) || this.progress.get() != seen || !now.equals(this.clock.instant())) {
+      return BUSY;
+    }
+    return new Check(true, next);
+  }
+
+  private WakeTimes wakeTimes(WorkflowEngine engine) {
+    WakeTimes times = this.wakeTimes;
+    if (times == null) {
+      times =
+          new WakeTimes(
+              new JdbcTemplate(engine.internal().dataSource()), engine.internal().config().schema());
+      this.wakeTimes = times;
+    }
+    return times;
+  }
+
+  private static boolean idle(List<WorkflowEngine> engines) {
+    for (WorkflowEngine engine : engines) {
+      if (!engine.internal().isIdle()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean someoneWaits() {
+    for (WorkflowEngine engine : this.engines.get()) {
+      if (engine.internal().waiters().waiting() > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void loop() {
+    while (!this.closed) {
+      LockSupport.parkNanos(CHECK_NANOS);
+      if (!this.autoSkipping || !someoneWaits()) {
+        continue;
+      }
+      try {
+        Check check = check();
+        if (check.quiet() && check.next() != null) {
+          synchronized (this.move) {
+            if (this.autoSkipping && check.next().isAfter(this.clock.instant())) {
+              log.debug("Skipping time from {} to {}", this.clock.instant(), check.next());
+              this.clock.set(check.next());
+            }
+          }
+        }
+      } catch (RuntimeException ex) {
+        if (!this.closed) {
+          log.debug("Time skipping check failed: {}", ex.toString());
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    this.closed = true;
+    this.thread.interrupt();
+  }
+}

@@ -1,0 +1,229 @@
+package dev.durable.workflow.test;
+
+import dev.durable.workflow.NonDeterministicWorkflowException;
+import dev.durable.workflow.PayloadConverter;
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.internal.activity.ActivityStubs;
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.runtime.RunIdentity;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.support.JsonPayloadConverter;
+import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.worker.EngineConfig;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.springframework.objenesis.SpringObjenesis;
+
+/**
+ * Proves a change of workflow code is replay-safe before it is deployed: replays recorded
+ * histories against the current workflow class, without a database, and fails when the code no
+ * longer issues the recorded commands.
+ *
+ * <pre>{@code
+ * // exported earlier: new ObjectMapper().writeValueAsString(handle.history()),
+ * // or GET /durable/workflows/{id}/history
+ * String json = Files.readString(Path.of("src/test/resources/histories/order-42.json"));
+ * WorkflowReplayer.replay(OrderWorkflow.class, json); // throws NonDeterministicWorkflowException
+ * }</pre>
+ *
+ * <p>The workflow is instantiated through its public constructor with the most parameters;
+ * parameters of an {@code @Activity} type get stubs (replay never runs activities), others
+ * {@code null}; pass a factory for anything else. Histories exported with a payload converter
+ * other than the default JSON one are not supported.
+ */
+public final class WorkflowReplayer {
+
+  private static final SpringObjenesis OBJENESIS = new SpringObjenesis();
+
+  private WorkflowReplayer() {}
+
+  /**
+   * Replays one history, given as the JSON of a {@code List<HistoryEvent>}.
+   *
+   * @throws NonDeterministicWorkflowException when the code issues other commands than the
+   *     history holds; {@link NonDeterministicWorkflowException#workflowTask()}, {@code
+   *     recordedCommand()} and {@code issuedCommand()} say where and how
+   */
+  public static void replay(Class<?> workflowClass, String historyJson) {
+    replay(workflowClass, HistoryImport.parse(historyJson));
+  }
+
+  /** Replays one history, as {@code handle.history()} returned it. */
+  public static void replay(Class<?> workflowClass, List<HistoryEvent> history) {
+    replay(workflowClass, history, stubFactory());
+  }
+
+  /**
+   * Replays one history, creating the workflow instance with the given factory (called with the
+   * workflow class).
+   */
+  public static void replay(
+      Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory) {
+    WorkflowDefinition definition = new WorkflowRegistry().register(workflowClass);
+    RunIdentity identity = HistoryImport.identity(history, definition.typeName());
+    List<TaskRecord> records = HistoryImport.records(history);
+    PayloadConverter converter = new JsonPayloadConverter();
+    WorkflowRunner runner =
+        new WorkflowRunner(
+            identity,
+            definition,
+            factory,
+            new Payloads(converter, Integer.MAX_VALUE),
+            Duration.ofSeconds(30),
+            EngineConfig.HistoryLimits.DEFAULT);
+    try {
+      for (TaskRecord record : records) {
+        if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
+          return;
+        }
+        try {
+          runner.replay(record);
+        } catch (RuntimeException ex) {
+          throw explain(ex, record, identity);
+        }
+      }
+    } finally {
+      runner.destroy();
+    }
+  }
+
+  /**
+   * Replays several histories (name to JSON) and reports every failure instead of stopping at
+   * the first.
+   */
+  public static ReplayReport replayAll(Class<?> workflowClass, Map<String, String> historiesJson) {
+    Map<String, RuntimeException> failures = new LinkedHashMap<>();
+    historiesJson.forEach(
+        (name, json) -> {
+          try {
+            replay(workflowClass, json);
+          } catch (RuntimeException ex) {
+            failures.put(name, ex);
+          }
+        });
+    return new ReplayReport(historiesJson.size(), failures);
+  }
+
+  /**
+   * The outcome of {@link #replayAll}.
+   *
+   * @param replayed how many histories were replayed
+   * @param failures the failures by history name (NonDeterministicWorkflowException for a code
+   *     change, other exceptions for histories that could not be read or workflow code that threw)
+   */
+  public record ReplayReport(int replayed, Map<String, RuntimeException> failures) {
+
+    public boolean succeeded() {
+      return this.failures.isEmpty();
+    }
+
+    /** Throws the first failure (the others suppressed) when any history did not replay. */
+    public void throwIfFailed() {
+      if (this.failures.isEmpty()) {
+        return;
+      }
+      List<Map.Entry<String, RuntimeException>> all = new ArrayList<>(this.failures.entrySet());
+      IllegalStateException failure =
+          new IllegalStateException(
+              this.failures.size()
+                  + " of "
+                  + this.replayed
+                  + " histories did not replay; first, "
+                  + all.get(0).getKey()
+                  + ": "
+                  + all.get(0).getValue().getMessage(),
+              all.get(0).getValue());
+      all.stream().skip(1).forEach((e) -> failure.addSuppressed(e.getValue()));
+      throw failure;
+    }
+  }
+
+  private static RuntimeException explain(
+      RuntimeException failure, TaskRecord record, RunIdentity identity) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof NonDeterministicWorkflowException nd) {
+        return new NonDeterministicWorkflowException(
+            "Workflow task "
+                + record.seq()
+                + " of "
+                + identity.workflowType()
+                + " run "
+                + identity.runId()
+                + " does not replay: "
+                + nd.getMessage()
+                + "; recorded commands of the task: "
+                + record.commands().stream().map((e) -> e.describe()).toList(),
+            record.seq(),
+            nd.recordedCommand(),
+            nd.issuedCommand());
+      }
+    }
+    return failure;
+  }
+
+  /**
+   * The default factory: the public constructor with the most parameters, {@code @Activity}
+   * parameters as stubs that only record commands, others {@code null}.
+   */
+  public static Function<Class<?>, Object> stubFactory() {
+    return (type) -> {
+      Constructor<?> constructor = null;
+      for (Constructor<?> candidate : type.getConstructors()) {
+        if (constructor == null || candidate.getParameterCount() > constructor.getParameterCount()) {
+          constructor = candidate;
+        }
+      }
+      if (constructor == null) {
+        throw new IllegalStateException(
+            "Workflow class " + type.getName() + " needs a public constructor");
+      }
+      ActivityRegistry registry = new ActivityRegistry(dev.durable.workflow.ActivityOptions.DEFAULT);
+      Class<?>[] types = constructor.getParameterTypes();
+      Object[] args = new Object[types.length];
+      for (int i = 0; i < types.length; i++) {
+        if (ActivityRegistry.activityType(types[i]) != null) {
+          Object stub = stub(types[i]);
+          registry.register(stub);
+          args[i] = ActivityStubs.durableProxy(types[i], stub, registry);
+        }
+      }
+      try {
+        return constructor.newInstance(args);
+      } catch (InvocationTargetException ex) {
+        Throwable target = ex.getTargetException();
+        throw (target instanceof RuntimeException re) ? re : new IllegalStateException(target);
+      } catch (ReflectiveOperationException ex) {
+        throw new IllegalStateException("Cannot create workflow " + type.getName(), ex);
+      }
+    };
+  }
+
+  private static Object stub(Class<?> type) {
+    if (type.isInterface()) {
+      return Proxy.newProxyInstance(
+          type.getClassLoader(),
+          new Class<?>[] {type},
+          (proxy, method, args) -> {
+            if (method.getDeclaringClass() == Object.class) {
+              return switch (method.getName()) {
+                case "hashCode" -> System.identityHashCode(proxy);
+                case "equals" -> proxy == args[0];
+                default -> "ReplayStub[" + type.getName() + "]";
+              };
+            }
+            throw new UnsupportedOperationException("Activities do not run on replay");
+          });
+    }
+    return OBJENESIS.newInstance(type);
+  }
+}

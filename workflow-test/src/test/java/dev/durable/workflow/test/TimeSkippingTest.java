@@ -1,0 +1,86 @@
+package dev.durable.workflow.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.test.fixtures.RealGreeter;
+import dev.durable.workflow.test.fixtures.TimeWorkflows;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TimeSkippingTest {
+
+  private final TestWorkflowEnvironment env =
+      TestWorkflowEnvironment.builder()
+          .registerWorkflows(
+              TimeWorkflows.LongSleep.class,
+              TimeWorkflows.WaitForSignal.class,
+              TimeWorkflows.SlowActivity.class)
+          .registerActivities(new RealGreeter())
+          .build();
+
+  @AfterEach
+  void close() {
+    this.env.close();
+  }
+
+  @Test
+  void aThirtyDaySleepFinishesInSeconds() {
+    this.env.start(); // the schema migration is not part of the measure
+    Instant start = this.env.currentTime();
+    long began = System.nanoTime();
+    WorkflowHandle<Instant> handle =
+        this.env.client().start(TimeWorkflows.LongSleep::run, 30, StartOptions.withId("sleeper"));
+    Instant wokeAt = handle.result();
+    Duration wall = Duration.ofNanos(System.nanoTime() - began);
+    assertThat(wokeAt).isEqualTo(start.plus(Duration.ofDays(30)));
+    assertThat(this.env.currentTime()).isEqualTo(start.plus(Duration.ofDays(30)));
+    assertThat(wall).isLessThan(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aSignalSentOnDayTwoIsSeenOnDayTwo() {
+    Instant start = this.env.currentTime();
+    WorkflowHandle<Instant> handle =
+        this.env.client().start(TimeWorkflows.WaitForSignal::run, StartOptions.withId("waiter"));
+    this.env.sleep(Duration.ofDays(2));
+    assertThat(this.env.currentTime()).isEqualTo(start.plus(Duration.ofDays(2)));
+    handle.signal("ping", null);
+    assertThat(handle.result()).isEqualTo(start.plus(Duration.ofDays(2)));
+  }
+
+  @Test
+  void withoutASignalTheWeekIsSkipped() {
+    Instant start = this.env.currentTime();
+    WorkflowHandle<Instant> handle =
+        this.env.client().start(TimeWorkflows.WaitForSignal::run, StartOptions.withId("waiter"));
+    assertThat(handle.result()).isEqualTo(start.plus(Duration.ofDays(7)));
+  }
+
+  @Test
+  void timeDoesNotMoveWhileAnActivityRuns() {
+    Instant start = this.env.currentTime();
+    WorkflowHandle<Instant> handle =
+        this.env.client().start(TimeWorkflows.SlowActivity::run, 300L, StartOptions.withId("slow"));
+    Instant afterActivity = handle.result();
+    assertThat(afterActivity).isBefore(start.plus(Duration.ofHours(1)));
+    assertThat(this.env.currentTime()).isEqualTo(start.plus(Duration.ofHours(1)));
+  }
+
+  @Test
+  void withAutomaticSkippingOffOnlySleepMovesTime() {
+    this.env.setAutoTimeSkipping(false);
+    Instant start = this.env.currentTime();
+    WorkflowHandle<Instant> handle =
+        this.env.client().start(TimeWorkflows.LongSleep::run, 2, StartOptions.withId("manual"));
+    assertThatThrownBy(() -> handle.result(Duration.ofMillis(500)))
+        .isInstanceOf(WorkflowHandle.WorkflowTimeoutException.class);
+    assertThat(this.env.currentTime()).isEqualTo(start);
+    this.env.sleep(Duration.ofDays(2));
+    assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo(start.plus(Duration.ofDays(2)));
+  }
+}
