@@ -147,6 +147,17 @@ class QueryTest {
 	}
 
 	@Test
+	void aQueryRightAfterAStartWaitsForTheFirstWorkflowTask() throws Exception {
+		// started from a node that does not run workflows: no task runs until a worker comes
+		WorkflowEngine reader = reader();
+		WorkflowHandle<List<String>> handle = reader.client().start(Notes::run, StartOptions.withId("just-started"));
+		java.util.concurrent.CompletableFuture<String> stage = java.util.concurrent.CompletableFuture
+			.supplyAsync(() -> handle.query(Notes::stage));
+		worker();
+		assertThat(stage.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("waiting");
+	}
+
+	@Test
 	void queriesNeverAddHistoryEvents() {
 		WorkflowEngine engine = worker();
 		WorkflowEngine reader = reader();

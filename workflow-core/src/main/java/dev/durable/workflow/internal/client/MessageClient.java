@@ -84,9 +84,32 @@ final class MessageClient {
 		}
 	}
 
+	/** How long a query waits for a just-started run's first workflow task (whose code builds the state). */
+	private static final long FIRST_TASK_WAIT_MILLIS = 5_000;
+
 	byte[] query(RunRow row, String name, Object argument) {
 		byte[] encoded = encode(row.workflowType(), Kind.QUERY, name, argument, true);
-		return this.engine.query(row, name, encoded);
+		return this.engine.query(firstTaskDone(row), name, encoded);
+	}
+
+	/**
+	 * A run that has not run its first workflow task has no state to query yet: right after a
+	 * start that is a matter of milliseconds, so wait for it (bounded) instead of failing.
+	 */
+	private RunRow firstTaskDone(RunRow row) {
+		long deadline = System.nanoTime() + FIRST_TASK_WAIT_MILLIS * 1_000_000;
+		RunRow current = row;
+		while (current.isOpen() && current.historySeq() == 0 && System.nanoTime() < deadline) {
+			try {
+				Thread.sleep(10);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return current;
+			}
+			current = this.engine.runs().find(row.runId()).orElse(current);
+		}
+		return current;
 	}
 
 	<T> UpdateHandleImpl<T> startUpdate(RunRow row, String name, Object argument, Type resultType,
