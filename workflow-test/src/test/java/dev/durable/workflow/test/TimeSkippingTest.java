@@ -29,7 +29,7 @@ class TimeSkippingTest {
   }
 
   @Test
-  void aThirtyDaySleepFinishesInSeconds() {
+  void aThirtyDaySleepFinishesInUnderASecond() {
     this.env.start(); // the schema migration is not part of the measure
     Instant start = this.env.currentTime();
     long began = System.nanoTime();
@@ -39,7 +39,8 @@ class TimeSkippingTest {
     Duration wall = Duration.ofNanos(System.nanoTime() - began);
     assertThat(wokeAt).isEqualTo(start.plus(Duration.ofDays(30)));
     assertThat(this.env.currentTime()).isEqualTo(start.plus(Duration.ofDays(30)));
-    assertThat(wall).isLessThan(Duration.ofSeconds(5));
+    // about 0.1 s here; the issue asks for under a second of wall time
+    assertThat(wall).isLessThan(Duration.ofSeconds(1));
   }
 
   @Test
