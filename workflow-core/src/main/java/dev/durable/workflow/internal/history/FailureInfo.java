@@ -1,5 +1,7 @@
 package dev.durable.workflow.internal.history;
 
+import java.time.Instant;
+
 import dev.durable.workflow.TimeoutType;
 
 /**
@@ -25,6 +27,13 @@ public record FailureInfo(String kind, String type, String message, boolean nonR
 			byte[] details, FailureInfo cause) {
 		return new FailureInfo("APPLICATION", type, message, nonRetryable, stackTrace, details, cause, null, null, null,
 				null);
+	}
+
+	/** The failure of a run closed by its run timeout or (the whole chain's) execution timeout. */
+	public static FailureInfo workflowTimeout(boolean execution, Instant deadline) {
+		return timeout(execution ? dev.durable.workflow.TimeoutType.SCHEDULE_TO_CLOSE
+				: dev.durable.workflow.TimeoutType.START_TO_CLOSE,
+				(execution ? "workflow execution timeout" : "workflow run timeout") + " passed at " + deadline, null);
 	}
 
 	public static FailureInfo timeout(TimeoutType timeoutType, String message, FailureInfo cause) {

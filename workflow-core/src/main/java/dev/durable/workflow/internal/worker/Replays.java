@@ -31,6 +31,23 @@ final class Replays {
 				definition, factory, payloads, taskTimeout, config.historyLimits());
 	}
 
+	/**
+	 * The state machine of a run for its next workflow task on this node: its recorded tasks
+	 * replayed, with the run's own task timeout when it has one.
+	 */
+	static WorkflowRunner forTask(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
+			Payloads payloads, EngineConfig config, dev.durable.workflow.internal.store.RunChain chain,
+			List<TaskRecord> history) {
+		if (definition == null) {
+			throw new IllegalStateException("Workflow type '" + row.workflowType() + "' is not registered on this node");
+		}
+		WorkflowRunner runner = newRunner(row, definition, factory, payloads, config,
+				(chain != null && chain.taskTimeout() != null) ? chain.taskTimeout() : config.taskTimeout());
+		replay(runner, history, (record, issued) -> {
+		});
+		return runner;
+	}
+
 	/** Replays a run's history on a fresh instance, outside any worker; see {@link Engine#replay}. */
 	static List<Engine.ReplayedTask> fromScratch(RunRow row, WorkflowDefinition definition,
 			Function<Class<?>, Object> factory, Payloads payloads, EngineConfig config, List<TaskRecord> history) {

@@ -71,6 +71,28 @@ final class TaskCommitBuilder {
 		return (attributes != null) ? List.of(attributes, started) : List.of(started);
 	}
 
+	/**
+	 * The inputs a task offers the run, in order: its start (first task), outcomes handed over in
+	 * memory, timers now due, then the inbox.
+	 */
+	List<Event> candidates(RunRow row, WorkflowRunner runner, List<Event> handedOver, List<InboxItem> inbox,
+			Instant now) {
+		List<Event> candidates = new ArrayList<>();
+		if (row.historySeq() == 0 && runner.historySeq() == 0) {
+			candidates.addAll(startEvents(row));
+		}
+		candidates.addAll(handedOver);
+		runner.pendingTimers().forEach((seq, fireAt) -> {
+			if (!fireAt.isAfter(now)) {
+				candidates.add(Event.of(EventType.TIMER_FIRED, seq));
+			}
+		});
+		for (InboxItem item : inbox) {
+			candidates.add(toEvent(item));
+		}
+		return candidates;
+	}
+
 	static Event toEvent(InboxItem item) {
 		switch (item.kind()) {
 			case "CHILD_STARTED" -> {

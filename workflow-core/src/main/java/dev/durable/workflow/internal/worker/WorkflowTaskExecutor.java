@@ -3,7 +3,6 @@ package dev.durable.workflow.internal.worker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +20,9 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
-import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -147,11 +146,7 @@ final class WorkflowTaskExecutor {
 	}
 
 	private void timeOut(RunSlot slot, RunRow row, Instant deadline) {
-		boolean execution = deadline.equals(row.executionDeadline());
-		dev.durable.workflow.internal.history.FailureInfo failure = dev.durable.workflow.internal.history.FailureInfo
-			.timeout(execution ? dev.durable.workflow.TimeoutType.SCHEDULE_TO_CLOSE
-					: dev.durable.workflow.TimeoutType.START_TO_CLOSE,
-					(execution ? "workflow execution timeout" : "workflow run timeout") + " passed at " + deadline, null);
+		FailureInfo failure = FailureInfo.workflowTimeout(deadline.equals(row.executionDeadline()), deadline);
 		log.info("Run {} timed out: {}", row.runId(), failure.message());
 		closedOutside(slot, this.listeners.closed(row, "TIMED_OUT",
 				this.tx.execute((status) -> this.runs.timeOut(row.runId(), failure, now()))));
@@ -228,7 +223,7 @@ final class WorkflowTaskExecutor {
 			// the database is unreachable or the outcome is unknown: forget the cached state
 			// a database problem is logged briefly; anything else is a bug worth its stack trace
 			log.warn("Workflow task of run {} did not complete: {}", slot.runId,
-					dev.durable.workflow.internal.support.Errors.rootMessage(ex),
+					Errors.rootMessage(ex),
 					(ex instanceof org.springframework.dao.DataAccessException) ? null : ex);
 			this.listeners.taskFailed(ex);
 			evictRunner(slot);
@@ -295,19 +290,7 @@ final class WorkflowTaskExecutor {
 				slot.recoverActivities = false;
 				recoverActivities(slot, row.workflowId(), runner);
 			}
-			List<Event> candidates = new ArrayList<>();
-			if (row.historySeq() == 0 && runner.historySeq() == 0) {
-				candidates.addAll(this.commits.startEvents(row));
-			}
-			candidates.addAll(handedOver);
-			runner.pendingTimers().forEach((seq, fireAt) -> {
-				if (!fireAt.isAfter(now)) {
-					candidates.add(Event.of(EventType.TIMER_FIRED, seq));
-				}
-			});
-			for (InboxItem item : inbox) {
-				candidates.add(TaskCommitBuilder.toEvent(item));
-			}
+			List<Event> candidates = this.commits.candidates(row, runner, handedOver, inbox, now);
 			if (candidates.isEmpty()) {
 				if (row.pendingInput()) {
 					this.runs.clearPendingInput(row.runId(), this.node, slot.epoch, row.inboxSeq());
@@ -430,16 +413,8 @@ final class WorkflowTaskExecutor {
 	}
 
 	private WorkflowRunner rebuild(RunRow row) {
-		WorkflowDefinition definition = this.workflows.find(row.workflowType());
-		if (definition == null) {
-			throw new IllegalStateException("Workflow type '" + row.workflowType() + "' is not registered on this node");
-		}
-		dev.durable.workflow.internal.store.RunChain chain = this.runs.chain(row.runId());
-		WorkflowRunner runner = Replays.newRunner(row, definition, this.factory, this.payloads, this.config,
-				(chain != null && chain.taskTimeout() != null) ? chain.taskTimeout() : this.config.taskTimeout());
-		Replays.replay(runner, this.tasks.history(row.runId()), (record, issued) -> {
-		});
-		return runner;
+		return Replays.forTask(row, this.workflows.find(row.workflowType()), this.factory, this.payloads, this.config,
+				this.runs.chain(row.runId()), this.tasks.history(row.runId()));
 	}
 
 	private void afterCommit(RunSlot slot, RunRow row, WorkflowRunner runner, List<StoredActivity> started) {
