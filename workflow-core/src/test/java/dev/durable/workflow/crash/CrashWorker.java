@@ -157,7 +157,9 @@ public final class CrashWorker {
 			.schema(schema)
 			.pollInterval(Duration.ofMillis(100))
 			.heartbeatInterval(Duration.ofMillis(200))
-			.deadAfter(Duration.ofMillis(1500))
+			// generous: on a loaded 2-core machine a live worker can miss heartbeats for a second or more,
+			// and a worker declared dead re-runs its activities (at least once, as promised)
+			.deadAfter(Duration.ofSeconds(5))
 			.maxConcurrentActivities(WORKFLOWS)
 			.register(ChainWorkflow.class)
 			.registerActivities(new LoggingChainSteps(logDataSource, schema));
