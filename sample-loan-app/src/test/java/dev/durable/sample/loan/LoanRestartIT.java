@@ -6,9 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.awaitility.Awaitility;
@@ -36,12 +38,14 @@ class LoanRestartIT {
 
 	private final List<Process> processes = new ArrayList<>();
 
+	private final Map<Process, Integer> ports = new HashMap<>();
+
 	@AfterEach
 	void stopProcesses() throws InterruptedException {
 		for (Process process : this.processes) {
 			if (process.isAlive()) {
 				process.destroy(); // SIGTERM: the application stops its embedded PostgreSQL
-				if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+				if (!process.waitFor(30, TimeUnit.SECONDS)) {
 					process.destroyForcibly();
 				}
 			}
@@ -67,7 +71,7 @@ class LoanRestartIT {
 			.containsExactly("verifyIncome");
 
 		first.destroyForcibly(); // SIGKILL: no shutdown hook runs
-		assertThat(first.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(first.exitValue()).isEqualTo(137);
 
 		Process second = startApplication(dataDirectory, "second");
@@ -117,8 +121,6 @@ class LoanRestartIT {
 		this.ports.put(process, port);
 		return process;
 	}
-
-	private final Map<Process, Integer> ports = new java.util.HashMap<>();
 
 	private int awaitReady(Process process) {
 		int port = this.ports.get(process);
