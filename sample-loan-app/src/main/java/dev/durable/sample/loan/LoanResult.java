@@ -12,8 +12,9 @@ import java.util.List;
  * @param interestRate the annual interest rate in percent, when approved
  * @param reason why underwriting decided as it did
  * @param completedActivities the steps done, in order
+ * @param fixHistory the fixes applied on the way
  */
 public record LoanResult(String applicationId, LoanStatus status, String loanNumber, BigDecimal interestRate,
-		String reason, List<String> completedActivities) {
+		String reason, List<String> completedActivities, List<FixEntry> fixHistory) {
 
 }
