@@ -6,8 +6,14 @@ package dev.durable.sample.approval;
  * @param approved whether the document is approved
  * @param comment an optional comment, kept in the audit trail
  * @param allowResubmission for a rejection: whether the author may send a revised version
+ * (absent: no)
  */
-public record ApprovalDecision(String approver, boolean approved, String comment, boolean allowResubmission) {
+public record ApprovalDecision(String approver, boolean approved, String comment, Boolean allowResubmission) {
+
+	/** Whether this is a rejection that lets the author send a revised version. */
+	public boolean resubmissionAllowed() {
+		return !this.approved && Boolean.TRUE.equals(this.allowResubmission);
+	}
 
 	/** An approval by the given approver. */
 	public static ApprovalDecision approve(String approver, String comment) {

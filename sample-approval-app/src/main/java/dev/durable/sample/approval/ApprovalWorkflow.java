@@ -86,7 +86,7 @@ public class ApprovalWorkflow {
 				this.state = this.state.decided(decision, DocumentStatus.APPROVED, null);
 				return close(DocumentStatus.APPROVED, "APPROVED", decision.approver(), decision.comment());
 			}
-			if (!decision.allowResubmission() || !this.state.mayResubmit()) {
+			if (!decision.resubmissionAllowed() || !this.state.mayResubmit()) {
 				this.state = this.state.decided(decision, DocumentStatus.REJECTED, null);
 				return close(DocumentStatus.REJECTED, "REJECTED", decision.approver(), decision.comment());
 			}

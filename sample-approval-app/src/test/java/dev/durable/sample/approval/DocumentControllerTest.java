@@ -105,6 +105,20 @@ class DocumentControllerTest {
 	}
 
 	@Test
+	void aDecisionNeedsOnlyTheApproverAndTheVerdict() {
+		String id = submit("doc-http-3");
+		ResponseEntity<Map<String, Object>> decided = http().post()
+			.uri("/api/documents/{id}/decision", id)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"approver\":\"dana@example.com\",\"approved\":false}")
+			.retrieve()
+			.toEntity(JSON);
+		assertThat(decided.getBody()).containsEntry("approved", false);
+		ApprovalState result = this.client.handle(id, ApprovalState.class).result();
+		assertThat(result.status()).isEqualTo(DocumentStatus.REJECTED); // no resubmission unless allowed
+	}
+
+	@Test
 	void unknownDocumentsAre404() {
 		ResponseEntity<Map<String, Object>> response = http().get()
 			.uri("/api/documents/no-such-document")
