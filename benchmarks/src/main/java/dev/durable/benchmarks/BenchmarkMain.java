@@ -37,6 +37,8 @@ public final class BenchmarkMain {
 			  --pool=N                   connections per engine [2 x cores + 4]
 			  --settle-ms=N              wait before reading the server's counters [500]
 			  --synchronous-commit=on|off, --fsync=on|off  [on, on: PostgreSQL's defaults]
+			  --statements               load pg_stat_statements and print the statements each engine
+			                             ran per workflow in the steps scenarios (a diagnosis, slower)
 
 			signal-latency: signal-to-handler latency of Durable alone. Options (defaults in brackets):
 			  --variants=a,b,c           one-node, two-nodes, concurrent [all three]
@@ -135,7 +137,12 @@ public final class BenchmarkMain {
 		Duration settle = o.settle();
 		String synchronousCommit = o.synchronousCommit();
 		String fsync = o.fsync();
+		boolean statements = o.statements();
 		for (String arg : args) {
+			if ("--statements".equals(arg)) {
+				statements = true;
+				continue;
+			}
 			int eq = arg.indexOf('=');
 			if (!arg.startsWith("--") || eq < 0) {
 				throw new IllegalArgumentException("Not an option: '" + arg + "' (expected --name=value)");
@@ -145,7 +152,7 @@ public final class BenchmarkMain {
 			switch (name) {
 				case "scenarios" -> scenarios = scenarios(value);
 				case "rounds" -> rounds = number(name, value, 1);
-				case "warmup-ms" -> warmup = Duration.ofMillis(number(name, value, 1));
+				case "warmup-ms" -> warmup = Duration.ofMillis(number(name, value, 0));
 				case "measure-ms" -> measure = Duration.ofMillis(number(name, value, 1));
 				case "signals" -> signals = number(name, value, 1);
 				case "parked" -> parked = number(name, value, 1);
@@ -159,7 +166,7 @@ public final class BenchmarkMain {
 			}
 		}
 		return new ComparisonBenchmark.Options(scenarios, rounds, warmup, measure, signals, parked, replayEvents,
-				replays, pool, settle, synchronousCommit, fsync);
+				replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
 	}
 
 	private static List<String> scenarios(String value) {

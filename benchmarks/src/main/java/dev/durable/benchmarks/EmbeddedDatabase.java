@@ -29,12 +29,23 @@ public final class EmbeddedDatabase implements AutoCloseable {
 	 * @param fsync {@code fsync}: {@code on} (WAL flushes reach the disk) or {@code off}
 	 */
 	public static EmbeddedDatabase start(String synchronousCommit, String fsync) {
+		return start(synchronousCommit, fsync, false);
+	}
+
+	/**
+	 * {@link #start(String, String)}, optionally with {@code pg_stat_statements} loaded (it ships
+	 * with the embedded binaries), for a breakdown of what the engines run.
+	 */
+	public static EmbeddedDatabase start(String synchronousCommit, String fsync, boolean statements) {
 		try {
-			return new EmbeddedDatabase(EmbeddedPostgres.builder()
+			EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
 				.setServerConfig("synchronous_commit", synchronousCommit)
 				.setServerConfig("fsync", fsync)
-				.setPGStartupWait(Duration.ofSeconds(60))
-				.start());
+				.setPGStartupWait(Duration.ofSeconds(60));
+			if (statements) {
+				builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+			}
+			return new EmbeddedDatabase(builder.start());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start the embedded PostgreSQL", ex);

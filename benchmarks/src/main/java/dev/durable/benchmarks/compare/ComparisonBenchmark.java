@@ -54,6 +54,9 @@ public final class ComparisonBenchmark {
 
 	private PgCounters counters;
 
+	/** The engines started once for the whole run, when the options do not isolate them. */
+	private final List<Contender> keptOpen = new ArrayList<>();
+
 	public ComparisonBenchmark(Options options, PrintStream out) {
 		this.options = options;
 		this.out = out;
@@ -71,22 +74,29 @@ public final class ComparisonBenchmark {
 				+ "pool of %d connections each%n", dbosVersion(), this.options.pool());
 		this.out.printf("load average at start: %s%n", loadAverage());
 		try (EmbeddedDatabase database = EmbeddedDatabase.start(this.options.synchronousCommit(),
-				this.options.fsync())) {
+				this.options.fsync(), this.options.statements())) {
 			this.out.printf("database: embedded %s, same machine, one database per engine%n", database.describe());
 			database.createDatabase("bench_durable");
 			database.createDatabase("bench_dbos");
 			database.createDatabase("bench_ceiling");
+			if (this.options.statements()) {
+				for (String db : List.of("bench_durable", "bench_dbos")) {
+					try (HikariDataSource ds = database.pool(db, "statements", 1)) {
+						new JdbcTemplate(ds).execute("CREATE EXTENSION pg_stat_statements");
+					}
+				}
+			}
 			this.counters = new PgCounters(database.pool("postgres", "counters", 1), this.options.settle());
 			try (HikariDataSource idle = database.pool("bench_ceiling", "calibration", this.options.pool())) {
 				this.out.printf("a new connection commits %.2f transaction(s) as it starts (subtracted from the counts)%n",
 						this.counters.calibrate(idle, "bench_ceiling"));
 			}
 			try {
-				Supplier<DurableContender> durable = () -> new DurableContender(
-						database.pool("bench_durable", "durable", this.options.pool()), "bench_durable");
-				Supplier<Contender> dbos = () -> new DbosContender(
+				Supplier<DurableContender> durable = lifecycle(() -> new DurableContender(
+						database.pool("bench_durable", "durable", this.options.pool()), "bench_durable"));
+				Supplier<Contender> dbos = lifecycle(() -> new DbosContender(
 						database.pool("bench_dbos", "dbos", this.options.pool()), database.jdbcUrl("bench_dbos"),
-						"bench_dbos");
+						"bench_dbos"));
 				List<Supplier<? extends Contender>> engines = List.of(durable, dbos);
 				idle(engines);
 				for (String scenario : this.options.scenarios()) {
@@ -117,6 +127,7 @@ public final class ComparisonBenchmark {
 				}
 			}
 			finally {
+				this.keptOpen.forEach(Contender::closeNow);
 				if (this.counters != null) {
 					this.counters.close();
 				}
@@ -133,6 +144,21 @@ public final class ComparisonBenchmark {
 		this.out.println("PROBLEMS:");
 		this.problems.forEach((problem) -> this.out.println("  - " + problem));
 		return false;
+	}
+
+	/**
+	 * Isolated (the default): each measurement starts its engine and stops it after, so that the
+	 * other engine's background work (polls, heartbeats) adds nothing to its counters. Otherwise
+	 * each engine is started once and kept for the whole run.
+	 */
+	private <T extends Contender> Supplier<T> lifecycle(Supplier<T> factory) {
+		if (this.options.isolate()) {
+			return factory;
+		}
+		T engine = factory.get();
+		engine.keepOpen();
+		this.keptOpen.add(engine);
+		return () -> engine;
 	}
 
 	/** The scenario lines of the report, for the smoke test: scenario, then engine, then its tally. */
@@ -159,8 +185,9 @@ public final class ComparisonBenchmark {
 		sleep(window);
 		PgCounters.Snapshot delta = this.counters.read(engine.database(), engine.pool()).minus(before);
 		double seconds = window.toNanos() / 1e9 + this.options.settle().toNanos() / 1e9;
-		this.out.printf("idle %s (alone): %.1f transactions/s in its database, %.1f WAL flushes/s on the server%n",
-				engine.name(), delta.xactCommit() / seconds, delta.walSync() / seconds);
+		this.out.printf("idle %s%s: %.1f transactions/s in its database, %.1f WAL flushes/s on the server%n",
+				engine.name(), this.options.isolate() ? " (alone)" : "", delta.xactCommit() / seconds,
+				delta.walSync() / seconds);
 	}
 
 	/** Scenarios 1 and 2: workflows of {@code steps} no-op steps, started by {@code concurrency} clients. */
@@ -171,14 +198,18 @@ public final class ComparisonBenchmark {
 				try (Contender engine = factory.get()) {
 					String prefix = "s" + steps + "-c" + concurrency + "-" + shortId();
 					// warm-up, which also tells how many workflows fill the measured time
-					Loop warm = loopFor(concurrency, this.options.warmup(),
-							(i) -> engine.runSteps(prefix + "-w" + i, steps));
-					double rate = warm.count() / (warm.nanos() / 1e9);
-					int count = Math.max(4 * concurrency, (int) (rate * this.options.measure().toNanos() / 1e9));
+					int count = warmUp(concurrency, (i) -> engine.runSteps(prefix + "-w" + i, steps));
 					PgCounters.Snapshot before = this.counters.read(engine.database(), engine.pool());
+					boolean breakdown = this.options.statements() && round == 1;
+					if (breakdown) {
+						new JdbcTemplate(engine.pool()).execute("SELECT pg_stat_statements_reset()");
+					}
 					Loop measured = loop(concurrency, count, (i) -> engine.runSteps(prefix + "-m" + i, steps));
 					PgCounters.Snapshot delta = this.counters.read(engine.database(), engine.pool()).minus(before);
 					record(scenario, engine.name(), round, measured, delta, null);
+					if (breakdown) {
+						printStatements(engine, measured.count());
+					}
 				}
 			}
 		}
@@ -338,9 +369,7 @@ public final class ComparisonBenchmark {
 				JdbcTemplate jdbc = new JdbcTemplate(pool);
 				jdbc.execute("CREATE TABLE IF NOT EXISTS ceiling (id bigserial PRIMARY KEY, payload text)");
 				IntConsumer insert = (i) -> jdbc.update("INSERT INTO ceiling (payload) VALUES (?)", "row " + i);
-				Loop warm = loopFor(concurrency, this.options.warmup(), insert);
-				double rate = warm.count() / (warm.nanos() / 1e9);
-				int count = Math.max(4 * concurrency, (int) (rate * this.options.measure().toNanos() / 1e9));
+				int count = warmUp(concurrency, insert);
 				PgCounters.Snapshot before = this.counters.read("bench_ceiling", pool);
 				Loop measured = loop(concurrency, count, insert);
 				PgCounters.Snapshot delta = this.counters.read("bench_ceiling", pool).minus(before);
@@ -348,6 +377,19 @@ public final class ComparisonBenchmark {
 						measured, delta, "the ceiling: one row = one transaction");
 			}
 		}
+	}
+
+	/**
+	 * Runs the operation for the warm-up time and returns how many operations fill the measured
+	 * time at the rate seen (at least one per client). No warm-up time: one per client.
+	 */
+	private int warmUp(int concurrency, IntConsumer op) {
+		if (this.options.warmup().isZero()) {
+			return concurrency;
+		}
+		Loop warm = loopFor(concurrency, this.options.warmup(), op);
+		double rate = warm.count() / (warm.nanos() / 1e9);
+		return Math.max(concurrency, (int) (rate * this.options.measure().toNanos() / 1e9));
 	}
 
 	/** Starts {@code count} waiting workflows and waits until all reached their wait. */
@@ -376,6 +418,23 @@ public final class ComparisonBenchmark {
 				LatencyStats.millis(stats.p50()), LatencyStats.millis(stats.p99()),
 				delta.xactCommit() / (double) loop.count(), delta.walSync() / (double) loop.count(),
 				(notes != null) ? "  (" + notes + ")" : "");
+	}
+
+	/** The statements the engine ran in the measurement just made, per workflow (option --statements). */
+	private void printStatements(Contender engine, int workflows) {
+		JdbcTemplate jdbc = new JdbcTemplate(engine.pool());
+		List<Map<String, Object>> rows = jdbc.queryForList("""
+				SELECT calls, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements
+				WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+				  AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC LIMIT 25""");
+		this.out.printf("    statements per workflow (%s, %d workflows):%n", engine.name(), workflows);
+		for (Map<String, Object> row : rows) {
+			double perWorkflow = ((Number) row.get("calls")).doubleValue() / workflows;
+			if (perWorkflow >= 0.05) {
+				String query = (String) row.get("query");
+				this.out.printf("    %6.2f  %s%n", perWorkflow, (query.length() > 150) ? query.substring(0, 150) + "..." : query);
+			}
+		}
 	}
 
 	private void printTable() {
@@ -605,15 +664,19 @@ public final class ComparisonBenchmark {
 	 * @param settle wait before reading the server's counters, so idle connections report theirs
 	 * @param synchronousCommit PostgreSQL {@code synchronous_commit}
 	 * @param fsync PostgreSQL {@code fsync}
+	 * @param isolate start and stop each engine around each of its measurements (otherwise both
+	 * stay up for the whole run)
+	 * @param statements load {@code pg_stat_statements} and print, for the first round of each
+	 * steps measurement, the statements each engine ran per workflow
 	 */
 	public record Options(List<String> scenarios, int rounds, Duration warmup, Duration measure, int signals,
 			int parked, int replayEvents, int replays, int pool, Duration settle, String synchronousCommit,
-			String fsync) {
+			String fsync, boolean isolate, boolean statements) {
 
 		public static Options defaults() {
 			int cores = Runtime.getRuntime().availableProcessors();
 			return new Options(SCENARIOS, 2, Duration.ofSeconds(2), Duration.ofSeconds(4), 200, 10_000, 10_000, 10,
-					2 * cores + 4, Duration.ofMillis(500), "on", "on");
+					2 * cores + 4, Duration.ofMillis(500), "on", "on", true, false);
 		}
 
 	}

@@ -33,6 +33,13 @@ interface Contender extends AutoCloseable {
 	/** Waits for the result of a workflow started by {@link #startWaiting}, and forgets it. */
 	void awaitResult(String workflowId);
 
+	/** Makes {@link #close()} do nothing, for a run that keeps both engines up (the smoke test). */
+	void keepOpen();
+
+	/** Stops the engine and closes its pool, even after {@link #keepOpen()}. */
+	void closeNow();
+
+	/** Stops the engine and closes its pool, unless {@link #keepOpen()} was called. */
 	@Override
 	void close();
 

@@ -21,6 +21,8 @@ final class DbosContender implements Contender {
 
 	private final String database;
 
+	private volatile boolean keepOpen;
+
 	private final HikariDataSource pool;
 
 	private final DBOS dbos;
@@ -82,7 +84,19 @@ final class DbosContender implements Contender {
 	}
 
 	@Override
+	public void keepOpen() {
+		this.keepOpen = true;
+	}
+
+	@Override
 	public void close() {
+		if (!this.keepOpen) {
+			closeNow();
+		}
+	}
+
+	@Override
+	public void closeNow() {
 		try {
 			this.dbos.close();
 		}

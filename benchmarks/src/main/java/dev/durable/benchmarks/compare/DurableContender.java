@@ -23,6 +23,8 @@ final class DurableContender implements Contender {
 
 	private final String database;
 
+	private volatile boolean keepOpen;
+
 	private final HikariDataSource pool;
 
 	private final WorkflowEngine engine;
@@ -101,7 +103,19 @@ final class DurableContender implements Contender {
 	}
 
 	@Override
+	public void keepOpen() {
+		this.keepOpen = true;
+	}
+
+	@Override
 	public void close() {
+		if (!this.keepOpen) {
+			closeNow();
+		}
+	}
+
+	@Override
+	public void closeNow() {
 		try {
 			this.engine.shutdown();
 		}
