@@ -99,6 +99,7 @@ public final class ComparisonBenchmark {
 						"bench_dbos"));
 				List<Supplier<? extends Contender>> engines = List.of(durable, dbos);
 				idle(engines);
+				warmJvm(engines);
 				for (String scenario : this.options.scenarios()) {
 					long start = System.nanoTime();
 					try {
@@ -188,6 +189,23 @@ public final class ComparisonBenchmark {
 		this.out.printf("idle %s%s: %.1f transactions/s in its database, %.1f WAL flushes/s on the server%n",
 				engine.name(), this.options.isolate() ? " (alone)" : "", delta.xactCommit() / seconds,
 				delta.walSync() / seconds);
+	}
+
+	/**
+	 * Once at the start, unmeasured: each engine runs 3-step workflows from 4 clients for twice the
+	 * warm-up time, so that the first measurement does not pay for class loading and the JIT.
+	 */
+	private void warmJvm(List<Supplier<? extends Contender>> engines) {
+		if (this.options.warmup().isZero()) {
+			return;
+		}
+		for (Supplier<? extends Contender> factory : engines) {
+			try (Contender engine = factory.get()) {
+				String prefix = "jvm-warm-" + shortId();
+				Loop warm = loopFor(4, this.options.warmup().multipliedBy(2), (i) -> engine.runSteps(prefix + i, 3));
+				this.out.printf("JVM warm-up %s: %d workflows%n", engine.name(), warm.count());
+			}
+		}
 	}
 
 	/** Scenarios 1 and 2: workflows of {@code steps} no-op steps, started by {@code concurrency} clients. */
@@ -381,7 +399,7 @@ public final class ComparisonBenchmark {
 
 	/**
 	 * Runs the operation for the warm-up time and returns how many operations fill the measured
-	 * time at the rate seen (at least one per client). No warm-up time: one per client.
+	 * time at the rate seen (at least 10 per client). No warm-up time: one per client.
 	 */
 	private int warmUp(int concurrency, IntConsumer op) {
 		if (this.options.warmup().isZero()) {
@@ -389,7 +407,7 @@ public final class ComparisonBenchmark {
 		}
 		Loop warm = loopFor(concurrency, this.options.warmup(), op);
 		double rate = warm.count() / (warm.nanos() / 1e9);
-		return Math.max(concurrency, (int) (rate * this.options.measure().toNanos() / 1e9));
+		return Math.max(10 * concurrency, (int) (rate * this.options.measure().toNanos() / 1e9));
 	}
 
 	/** Starts {@code count} waiting workflows and waits until all reached their wait. */
@@ -414,10 +432,10 @@ public final class ComparisonBenchmark {
 		tally.add(loop, delta, notes);
 		LatencyStats stats = LatencyStats.of(loop.latencies());
 		this.out.printf("  %-45s %-8s round %d: %,7d workflows %8.0f/s  p50 %7s ms  p99 %7s ms  %5.2f tx/wf  "
-				+ "%5.2f WAL flushes/wf%s%n", scenario, engine, round, loop.count(), loop.count() / (loop.nanos() / 1e9),
-				LatencyStats.millis(stats.p50()), LatencyStats.millis(stats.p99()),
+				+ "%5.2f WAL flushes/wf  CPU %s ms/wf%s%n", scenario, engine, round, loop.count(),
+				loop.count() / (loop.nanos() / 1e9), LatencyStats.millis(stats.p50()), LatencyStats.millis(stats.p99()),
 				delta.xactCommit() / (double) loop.count(), delta.walSync() / (double) loop.count(),
-				(notes != null) ? "  (" + notes + ")" : "");
+				cpu(delta.cpu(), loop.count()), (notes != null) ? "  (" + notes + ")" : "");
 	}
 
 	/** The statements the engine ran in the measurement just made, per workflow (option --statements). */
@@ -439,26 +457,32 @@ public final class ComparisonBenchmark {
 
 	private void printTable() {
 		this.out.println("| scenario | engine | workflows | workflows/s | p50 ms | p99 ms | transactions/wf "
-				+ "| WAL flushes/wf | notes |");
-		this.out.println("|---|---|---:|---:|---:|---:|---:|---:|---|");
+				+ "| WAL flushes/wf | CPU ms/wf (JVM + PostgreSQL) | notes |");
+		this.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
 		for (Map.Entry<String, Map<String, Tally>> scenario : this.tallies.entrySet()) {
 			for (Map.Entry<String, Tally> engine : scenario.getValue().entrySet()) {
 				Tally t = engine.getValue();
-				this.out.printf("| %s | %s | %,d | %.0f | %s | %s | %.2f | %.2f | %s |%n", scenario.getKey(),
+				this.out.printf("| %s | %s | %,d | %.0f | %s | %s | %.2f | %.2f | %s | %s |%n", scenario.getKey(),
 						engine.getKey(), t.count(), t.perSecond(), LatencyStats.millis(t.stats().p50()),
 						LatencyStats.millis(t.stats().p99()), t.transactionsPerWorkflow(), t.walFlushesPerWorkflow(),
-						t.notes());
+						cpu(t.cpu(), t.count()), t.notes());
 			}
 			Tally durable = scenario.getValue().get(DURABLE);
 			Tally dbos = scenario.getValue().get(DBOS);
 			if (durable != null && dbos != null) {
-				this.out.printf("| %s | **ratio Durable/DBOS** | | **%s** | **%s** | **%s** | **%s** | **%s** | |%n",
+				this.out.printf("| %s | **ratio Durable/DBOS** | | **%s** | **%s** | **%s** | **%s** | **%s** | **%s** | |%n",
 						scenario.getKey(), ratio(durable.perSecond(), dbos.perSecond()),
 						ratio(durable.stats().p50(), dbos.stats().p50()), ratio(durable.stats().p99(), dbos.stats().p99()),
 						ratio(durable.transactionsPerWorkflow(), dbos.transactionsPerWorkflow()),
-						ratio(durable.walFlushesPerWorkflow(), dbos.walFlushesPerWorkflow()));
+						ratio(durable.walFlushesPerWorkflow(), dbos.walFlushesPerWorkflow()),
+						ratio(durable.cpuPerWorkflow(), dbos.cpuPerWorkflow()));
 			}
 		}
+	}
+
+	/** CPU per workflow: this JVM + the PostgreSQL server, in milliseconds. */
+	private static String cpu(CpuCounters.Reading cpu, long count) {
+		return String.format("%.2f + %.2f", cpu.jvmNanos() / 1e6 / count, cpu.postgresNanos() / 1e6 / count);
 	}
 
 	private static String ratio(double a, double b) {
@@ -611,6 +635,8 @@ public final class ComparisonBenchmark {
 
 		private long walFlushes;
 
+		private CpuCounters.Reading cpu = new CpuCounters.Reading(0, 0);
+
 		private final List<String> notes = new ArrayList<>();
 
 		void add(Loop loop, PgCounters.Snapshot delta, String note) {
@@ -619,6 +645,8 @@ public final class ComparisonBenchmark {
 			this.latencies.add(loop.latencies());
 			this.transactions += delta.xactCommit();
 			this.walFlushes += delta.walSync();
+			this.cpu = new CpuCounters.Reading(this.cpu.jvmNanos() + delta.cpu().jvmNanos(),
+					this.cpu.postgresNanos() + delta.cpu().postgresNanos());
 			if (note != null) {
 				this.notes.add(note);
 			}
@@ -642,6 +670,15 @@ public final class ComparisonBenchmark {
 
 		double walFlushesPerWorkflow() {
 			return this.walFlushes / (double) this.count;
+		}
+
+		CpuCounters.Reading cpu() {
+			return this.cpu;
+		}
+
+		/** JVM and server CPU nanoseconds per workflow. */
+		double cpuPerWorkflow() {
+			return (this.cpu.jvmNanos() + this.cpu.postgresNanos()) / (double) this.count;
 		}
 
 		String notes() {

@@ -35,10 +35,19 @@ final class PgCounters implements AutoCloseable {
 	/** By database: the transactions added by the reconnections this class caused. */
 	private final Map<String, Double> reconnectTransactions = new ConcurrentHashMap<>();
 
+	private final CpuCounters cpu;
+
 	PgCounters(HikariDataSource pool, Duration settle) {
 		this.pool = pool;
 		this.jdbc = new JdbcTemplate(pool);
 		this.settle = settle;
+		Long backend = this.jdbc.queryForObject("SELECT pg_backend_pid()", Long.class);
+		this.cpu = new CpuCounters((backend != null) ? CpuCounters.parentOf(backend) : 0);
+	}
+
+	/** Whether the CPU times of the server can be read (Linux). */
+	boolean cpuAvailable() {
+		return this.cpu.available();
 	}
 
 	/**
@@ -76,7 +85,7 @@ final class PgCounters implements AutoCloseable {
 		int reconnected = flush(enginePool);
 		double added = this.reconnectTransactions.merge(database, reconnected * this.perConnection, Double::sum);
 		Snapshot raw = rawRead(database);
-		return new Snapshot(Math.round(raw.xactCommit() - added), raw.walSync(), raw.databaseBytes());
+		return new Snapshot(Math.round(raw.xactCommit() - added), raw.walSync(), raw.databaseBytes(), raw.cpu());
 	}
 
 	/** Evicts the idle connections and waits until the pool has refilled; returns how many were replaced. */
@@ -98,7 +107,8 @@ final class PgCounters implements AutoCloseable {
 				SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = ?) AS xact_commit,
 				       (SELECT wal_sync FROM pg_stat_wal) AS wal_sync,
 				       pg_database_size(?) AS size""",
-				(rs, n) -> new Snapshot(rs.getLong(1), rs.getLong(2), rs.getLong(3)), database, database);
+				(rs, n) -> new Snapshot(rs.getLong(1), rs.getLong(2), rs.getLong(3), this.cpu.read()), database,
+				database);
 	}
 
 	private static void sleepMillis(long millis) {
@@ -121,12 +131,13 @@ final class PgCounters implements AutoCloseable {
 	 * @param xactCommit committed transactions of the database ({@code pg_stat_database.xact_commit})
 	 * @param walSync WAL flushes of the whole server ({@code pg_stat_wal.wal_sync})
 	 * @param databaseBytes {@code pg_database_size}
+	 * @param cpu CPU time used by this JVM and by the server
 	 */
-	record Snapshot(long xactCommit, long walSync, long databaseBytes) {
+	record Snapshot(long xactCommit, long walSync, long databaseBytes, CpuCounters.Reading cpu) {
 
 		Snapshot minus(Snapshot earlier) {
 			return new Snapshot(this.xactCommit - earlier.xactCommit, this.walSync - earlier.walSync,
-					this.databaseBytes - earlier.databaseBytes);
+					this.databaseBytes - earlier.databaseBytes, this.cpu.minus(earlier.cpu));
 		}
 
 	}
