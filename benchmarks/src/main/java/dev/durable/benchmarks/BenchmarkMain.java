@@ -4,23 +4,43 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.durable.benchmarks.compare.ComparisonBenchmark;
+
 /**
  * Entry point of the load harness: {@code BenchmarkMain <benchmark> [--option=value ...]}.
  * <p>
- * Benchmarks: {@code signal-latency} (see {@link SignalLatencyBenchmark}). A side-by-side run
- * against a peer engine comes later.
+ * Benchmarks: {@code compare} (Durable and DBOS Transact side by side, see
+ * {@link ComparisonBenchmark}) and {@code signal-latency} (see {@link SignalLatencyBenchmark}).
  */
 public final class BenchmarkMain {
 
 	private static final String USAGE = """
-			usage: BenchmarkMain signal-latency [--option=value ...]
+			usage: BenchmarkMain compare [--option=value ...]
+			       BenchmarkMain signal-latency [--option=value ...]
 
+			  ./mvnw -q -pl benchmarks -am compile spring-boot:run -Dspring-boot.run.arguments=compare
 			  ./mvnw -q -pl benchmarks -am compile spring-boot:run -Dspring-boot.run.arguments=signal-latency
 
-			Signal-to-handler latency of the durable workflow engine on an embedded PostgreSQL 17
-			started by the harness (a temporary data directory, deleted at the end).
+			Both start an embedded PostgreSQL 17 (a temporary data directory, deleted at the end).
 
-			options (defaults in brackets):
+			compare: Durable and DBOS Transact Java side by side on that one server, alternating
+			(Durable, DBOS, Durable, DBOS), with workflows/s, p50 and p99, transactions and WAL flushes
+			per workflow, and the ratio Durable/DBOS. Options (defaults in brackets):
+			  --scenarios=a,b,...        steps3, steps20, signal, parked, replay, ceiling [all]
+			  --rounds=N                 rounds of each alternating scenario [2]
+			  --warmup-ms=N              warm-up before each measurement [2000]
+			  --measure-ms=N             the time each measurement aims at [4000]
+			  --signals=N                signal scenario: workflows signalled per round [200]
+			  --parked=N                 parked scenario: workflows parked at once [10000]
+			  --replay-events=N          replay scenario: events in the replayed history [10000]
+			  --replays=N                replay scenario: replays measured [10]
+			  --pool=N                   connections per engine [2 x cores + 4]
+			  --settle-ms=N              wait before reading the server's counters [500]
+			  --synchronous-commit=on|off, --fsync=on|off  [on, on: PostgreSQL's defaults]
+			  --statements               load pg_stat_statements and print the statements each engine
+			                             ran per workflow in the steps scenarios (a diagnosis, slower)
+
+			signal-latency: signal-to-handler latency of Durable alone. Options (defaults in brackets):
 			  --variants=a,b,c           one-node, two-nodes, concurrent [all three]
 			  --warmup=N                 sequential variants: signals before measuring [200]
 			  --signals=N                sequential variants: signals measured [2000]
@@ -38,15 +58,18 @@ public final class BenchmarkMain {
 	}
 
 	public static void main(String[] args) {
-		if (args.length == 0 || !"signal-latency".equals(args[0])
-				|| Arrays.stream(args).anyMatch(BenchmarkMain::isHelp)) {
+		boolean help = Arrays.stream(args).anyMatch(BenchmarkMain::isHelp);
+		String command = (args.length > 0) ? args[0] : "";
+		if (help || !List.of("signal-latency", "compare").contains(command)) {
 			System.out.print(USAGE);
-			System.exit((args.length == 0 || Arrays.stream(args).anyMatch(BenchmarkMain::isHelp)) ? 0 : 2);
+			System.exit((args.length == 0 || help) ? 0 : 2);
 			return;
 		}
-		SignalLatencyBenchmark.Options options;
+		String[] rest = Arrays.copyOfRange(args, 1, args.length);
+		boolean ok;
 		try {
-			options = parse(Arrays.copyOfRange(args, 1, args.length));
+			ok = "compare".equals(command) ? new ComparisonBenchmark(parseCompare(rest), System.out).run()
+					: new SignalLatencyBenchmark(parse(rest), System.out).run();
 		}
 		catch (IllegalArgumentException ex) {
 			System.err.println(ex.getMessage());
@@ -54,7 +77,6 @@ public final class BenchmarkMain {
 			System.exit(2);
 			return;
 		}
-		boolean ok = new SignalLatencyBenchmark(options, System.out).run();
 		System.exit(ok ? 0 : 1);
 	}
 
@@ -99,6 +121,62 @@ public final class BenchmarkMain {
 		}
 		return new SignalLatencyBenchmark.Options(variants, warmup, signals, workflows, threads, concurrentWarmup,
 				concurrentSignals, pool, synchronousCommit, fsync, bound);
+	}
+
+	static ComparisonBenchmark.Options parseCompare(String[] args) {
+		ComparisonBenchmark.Options o = ComparisonBenchmark.Options.defaults();
+		List<String> scenarios = o.scenarios();
+		int rounds = o.rounds();
+		Duration warmup = o.warmup();
+		Duration measure = o.measure();
+		int signals = o.signals();
+		int parked = o.parked();
+		int replayEvents = o.replayEvents();
+		int replays = o.replays();
+		int pool = o.pool();
+		Duration settle = o.settle();
+		String synchronousCommit = o.synchronousCommit();
+		String fsync = o.fsync();
+		boolean statements = o.statements();
+		for (String arg : args) {
+			if ("--statements".equals(arg)) {
+				statements = true;
+				continue;
+			}
+			int eq = arg.indexOf('=');
+			if (!arg.startsWith("--") || eq < 0) {
+				throw new IllegalArgumentException("Not an option: '" + arg + "' (expected --name=value)");
+			}
+			String name = arg.substring(2, eq);
+			String value = arg.substring(eq + 1);
+			switch (name) {
+				case "scenarios" -> scenarios = scenarios(value);
+				case "rounds" -> rounds = number(name, value, 1);
+				case "warmup-ms" -> warmup = Duration.ofMillis(number(name, value, 0));
+				case "measure-ms" -> measure = Duration.ofMillis(number(name, value, 1));
+				case "signals" -> signals = number(name, value, 1);
+				case "parked" -> parked = number(name, value, 1);
+				case "replay-events" -> replayEvents = number(name, value, 100);
+				case "replays" -> replays = number(name, value, 1);
+				case "pool" -> pool = number(name, value, 2);
+				case "settle-ms" -> settle = Duration.ofMillis(number(name, value, 0));
+				case "synchronous-commit" -> synchronousCommit = onOff(name, value);
+				case "fsync" -> fsync = onOff(name, value);
+				default -> throw new IllegalArgumentException("Unknown option --" + name);
+			}
+		}
+		return new ComparisonBenchmark.Options(scenarios, rounds, warmup, measure, signals, parked, replayEvents,
+				replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
+	}
+
+	private static List<String> scenarios(String value) {
+		List<String> scenarios = List.of(value.split(","));
+		for (String scenario : scenarios) {
+			if (!ComparisonBenchmark.SCENARIOS.contains(scenario)) {
+				throw new IllegalArgumentException("Unknown scenario '" + scenario + "' " + ComparisonBenchmark.SCENARIOS);
+			}
+		}
+		return scenarios;
 	}
 
 	private static List<String> variants(String value) {

@@ -13,7 +13,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * An embedded PostgreSQL (io.zonky.test, binaries from Maven) on a temporary data directory,
  * deleted on close, and HikariCP pools to it (one per engine node).
  */
-final class EmbeddedDatabase implements AutoCloseable {
+public final class EmbeddedDatabase implements AutoCloseable {
 
 	private final EmbeddedPostgres postgres;
 
@@ -28,13 +28,24 @@ final class EmbeddedDatabase implements AutoCloseable {
 	 * flush) or {@code off}
 	 * @param fsync {@code fsync}: {@code on} (WAL flushes reach the disk) or {@code off}
 	 */
-	static EmbeddedDatabase start(String synchronousCommit, String fsync) {
+	public static EmbeddedDatabase start(String synchronousCommit, String fsync) {
+		return start(synchronousCommit, fsync, false);
+	}
+
+	/**
+	 * {@link #start(String, String)}, optionally with {@code pg_stat_statements} loaded (it ships
+	 * with the embedded binaries), for a breakdown of what the engines run.
+	 */
+	public static EmbeddedDatabase start(String synchronousCommit, String fsync, boolean statements) {
 		try {
-			return new EmbeddedDatabase(EmbeddedPostgres.builder()
+			EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
 				.setServerConfig("synchronous_commit", synchronousCommit)
 				.setServerConfig("fsync", fsync)
-				.setPGStartupWait(Duration.ofSeconds(60))
-				.start());
+				.setPGStartupWait(Duration.ofSeconds(60));
+			if (statements) {
+				builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+			}
+			return new EmbeddedDatabase(builder.start());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not start the embedded PostgreSQL", ex);
@@ -42,18 +53,35 @@ final class EmbeddedDatabase implements AutoCloseable {
 	}
 
 	/** A new pool of the given size, as an application node would have. */
-	HikariDataSource pool(String name, int size) {
+	public HikariDataSource pool(String name, int size) {
+		return pool("postgres", name, size);
+	}
+
+	/** A new pool of the given size to one database of the server. */
+	public HikariDataSource pool(String database, String name, int size) {
 		HikariConfig config = new HikariConfig();
 		config.setPoolName(name);
-		config.setJdbcUrl(this.postgres.getJdbcUrl("postgres", "postgres") + "&reWriteBatchedInserts=true");
+		config.setJdbcUrl(jdbcUrl(database) + "&reWriteBatchedInserts=true");
 		config.setUsername("postgres");
 		config.setMaximumPoolSize(size);
 		config.setMinimumIdle(size);
 		return new HikariDataSource(config);
 	}
 
+	/** The JDBC URL of one database of the server (user {@code postgres}, no password). */
+	public String jdbcUrl(String database) {
+		return this.postgres.getJdbcUrl("postgres", database);
+	}
+
+	/** Creates an empty database on the server, so that each engine's counters are its own. */
+	public void createDatabase(String database) {
+		try (HikariDataSource ds = pool("create-database", 1)) {
+			new JdbcTemplate(ds).execute("CREATE DATABASE " + database);
+		}
+	}
+
 	/** Version and the settings that matter for commit latency, for the report. */
-	String describe() {
+	public String describe() {
 		try (HikariDataSource ds = pool("describe", 1)) {
 			JdbcTemplate jdbc = new JdbcTemplate(ds);
 			return "PostgreSQL " + jdbc.queryForObject("SHOW server_version", String.class) + " (synchronous_commit="

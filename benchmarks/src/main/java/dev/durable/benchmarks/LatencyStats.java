@@ -11,9 +11,9 @@ import java.util.Arrays;
  * @param max the largest
  * @param mean the arithmetic mean
  */
-record LatencyStats(int count, long p50, long p90, long p99, long max, long mean) {
+public record LatencyStats(int count, long p50, long p90, long p99, long max, long mean) {
 
-	static LatencyStats of(long[] latencies) {
+	public static LatencyStats of(long[] latencies) {
 		if (latencies.length == 0) {
 			return new LatencyStats(0, 0, 0, 0, 0, 0);
 		}
@@ -43,7 +43,7 @@ record LatencyStats(int count, long p50, long p90, long p99, long max, long mean
 		return count;
 	}
 
-	static String millis(long nanos) {
+	public static String millis(long nanos) {
 		return String.format("%.2f", nanos / 1_000_000.0);
 	}
 

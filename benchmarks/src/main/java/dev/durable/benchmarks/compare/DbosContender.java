@@ -1,0 +1,108 @@
+package dev.durable.benchmarks.compare;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.dbos.transact.DBOS;
+import dev.dbos.transact.StartWorkflowOptions;
+import dev.dbos.transact.config.DBOSConfig;
+import dev.dbos.transact.workflow.WorkflowHandle;
+
+/**
+ * DBOS Transact Java in this JVM, on its own database of the shared server, with a pool of the
+ * same size as Durable's. Its application version is pinned, so that a launch does not try to
+ * recover the workflows an earlier launch left.
+ */
+final class DbosContender implements Contender {
+
+	static final String APPLICATION_VERSION = "durable-benchmarks-1";
+
+	private final String database;
+
+	private volatile boolean keepOpen;
+
+	private final HikariDataSource pool;
+
+	private final DBOS dbos;
+
+	private final DbosBench workflows;
+
+	private final Map<String, WorkflowHandle<String, RuntimeException>> waiting = new ConcurrentHashMap<>();
+
+	DbosContender(HikariDataSource pool, String jdbcUrl, String database) {
+		this.database = database;
+		this.pool = pool;
+		DBOSConfig config = DBOSConfig.defaults("durable-benchmarks")
+			.withDatabaseUrl(jdbcUrl)
+			.withDbUser("postgres")
+			.withDbPassword("")
+			.withDataSource(pool)
+			.withAppVersion(APPLICATION_VERSION)
+			.withAdminServer(false);
+		this.dbos = new DBOS(config);
+		this.workflows = this.dbos.registerProxy(DbosBench.class, new DbosBenchImpl(this.dbos));
+		this.dbos.launch();
+	}
+
+	@Override
+	public String name() {
+		return "DBOS";
+	}
+
+	@Override
+	public String database() {
+		return this.database;
+	}
+
+	@Override
+	public HikariDataSource pool() {
+		return this.pool;
+	}
+
+	@Override
+	public void runSteps(String workflowId, int steps) {
+		this.dbos.startWorkflow(() -> this.workflows.steps(steps), new StartWorkflowOptions(workflowId)).getResult();
+	}
+
+	@Override
+	public void startWaiting(String workflowId) {
+		this.waiting.put(workflowId,
+				this.dbos.startWorkflow(this.workflows::waitForSignal, new StartWorkflowOptions(workflowId)));
+	}
+
+	@Override
+	public void signal(String workflowId) {
+		this.dbos.send(workflowId, "now", "go");
+	}
+
+	@Override
+	public void awaitResult(String workflowId) {
+		this.waiting.get(workflowId).getResult();
+		this.waiting.remove(workflowId);
+	}
+
+	@Override
+	public void keepOpen() {
+		this.keepOpen = true;
+	}
+
+	@Override
+	public void close() {
+		if (!this.keepOpen) {
+			closeNow();
+		}
+	}
+
+	@Override
+	public void closeNow() {
+		try {
+			this.dbos.close();
+		}
+		finally {
+			this.pool.close();
+		}
+	}
+
+}

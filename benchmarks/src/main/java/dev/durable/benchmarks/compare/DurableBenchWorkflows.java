@@ -1,0 +1,104 @@
+package dev.durable.benchmarks.compare;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.durable.workflow.Activity;
+import dev.durable.workflow.Promise;
+import dev.durable.workflow.Workflow;
+import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.Workflows;
+
+/** The scenarios' workflows and their no-op activity, written for Durable. */
+public final class DurableBenchWorkflows {
+
+	private DurableBenchWorkflows() {
+	}
+
+	/** A step that does nothing: the engine's cost of one recorded step, nothing else. */
+	@Activity
+	public static class NoopSteps {
+
+		public int noop(int index) {
+			return index;
+		}
+
+	}
+
+	/** Runs {@code steps} no-op steps one after another. */
+	@Workflow("bench-steps")
+	public static class StepsWorkflow {
+
+		private final NoopSteps steps;
+
+		public StepsWorkflow(NoopSteps steps) {
+			this.steps = steps;
+		}
+
+		@WorkflowRun
+		public int run(int count) {
+			int sum = 0;
+			for (int i = 0; i < count; i++) {
+				sum += this.steps.noop(i);
+			}
+			return sum;
+		}
+
+	}
+
+	/** Waits for the signal {@code go} and returns its payload. */
+	@Workflow("bench-wait")
+	public static class WaitWorkflow {
+
+		@WorkflowRun
+		public String run() {
+			if (!Workflows.isReplaying()) {
+				ParkProbe.reached();
+			}
+			return Workflows.receive("go", String.class);
+		}
+
+	}
+
+	/**
+	 * Builds a long history for the replay scenario: {@code batches} rounds of {@code width}
+	 * no-op steps started together (each step records a scheduled and a completed event).
+	 */
+	@Workflow("bench-long-history")
+	public static class LongHistoryWorkflow {
+
+		private final NoopSteps steps;
+
+		public LongHistoryWorkflow(NoopSteps steps) {
+			this.steps = steps;
+		}
+
+		@WorkflowRun
+		public int run(Shape shape) {
+			int batches = shape.batches();
+			int width = shape.width();
+			int sum = 0;
+			for (int b = 0; b < batches; b++) {
+				List<Promise<Integer>> round = new ArrayList<>();
+				for (int i = 0; i < width; i++) {
+					int index = b * width + i;
+					round.add(Workflows.async(() -> this.steps.noop(index)));
+				}
+				for (Promise<Integer> step : round) {
+					sum += step.get();
+				}
+			}
+			return sum;
+		}
+
+	}
+
+	/**
+	 * The shape of a long history.
+	 * @param batches rounds of steps, one after another
+	 * @param width steps started together in each round
+	 */
+	public record Shape(int batches, int width) {
+	}
+
+}

@@ -1,0 +1,127 @@
+package dev.durable.benchmarks.compare;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.internal.worker.Engine;
+
+/**
+ * Durable, one node in this JVM with the engine's default settings, on its own database of the
+ * shared server.
+ */
+final class DurableContender implements Contender {
+
+	private static final Duration RESULT_TIMEOUT = Duration.ofMinutes(5);
+
+	private final String database;
+
+	private volatile boolean keepOpen;
+
+	private final HikariDataSource pool;
+
+	private final WorkflowEngine engine;
+
+	private final Map<String, WorkflowHandle<String>> waiting = new ConcurrentHashMap<>();
+
+	DurableContender(HikariDataSource pool, String database) {
+		this.database = database;
+		this.pool = pool;
+		this.engine = WorkflowEngine.builder()
+			.dataSource(pool)
+			.register(DurableBenchWorkflows.StepsWorkflow.class, DurableBenchWorkflows.WaitWorkflow.class,
+					DurableBenchWorkflows.LongHistoryWorkflow.class)
+			.registerActivities(new DurableBenchWorkflows.NoopSteps())
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.build()
+			.start();
+	}
+
+	@Override
+	public String name() {
+		return "Durable";
+	}
+
+	@Override
+	public String database() {
+		return this.database;
+	}
+
+	@Override
+	public HikariDataSource pool() {
+		return this.pool;
+	}
+
+	@Override
+	public void runSteps(String workflowId, int steps) {
+		this.engine.client()
+			.start(DurableBenchWorkflows.StepsWorkflow::run, steps, StartOptions.withId(workflowId))
+			.result(RESULT_TIMEOUT);
+	}
+
+	@Override
+	public void startWaiting(String workflowId) {
+		this.waiting.put(workflowId,
+				this.engine.client().start(DurableBenchWorkflows.WaitWorkflow::run, StartOptions.withId(workflowId)));
+	}
+
+	@Override
+	public void signal(String workflowId) {
+		this.waiting.get(workflowId).signal("go", "now");
+	}
+
+	@Override
+	public void awaitResult(String workflowId) {
+		this.waiting.get(workflowId).result(RESULT_TIMEOUT);
+		this.waiting.remove(workflowId);
+	}
+
+	/** Runs a workflow whose history has about {@code 2 x batches x width} step events; returns its run id. */
+	UUID buildLongHistory(String workflowId, int batches, int width) {
+		WorkflowHandle<Integer> handle = this.engine.client()
+			.start(DurableBenchWorkflows.LongHistoryWorkflow::run, new DurableBenchWorkflows.Shape(batches, width),
+					StartOptions.withId(workflowId));
+		handle.result(RESULT_TIMEOUT);
+		return handle.runId();
+	}
+
+	/** Replays a run's stored history from scratch on a fresh instance; returns the events replayed. */
+	int replay(UUID runId) {
+		List<Engine.ReplayedTask> tasks = this.engine.internal().replay(runId);
+		int events = 0;
+		for (Engine.ReplayedTask task : tasks) {
+			events += task.record().events().size();
+		}
+		return events;
+	}
+
+	@Override
+	public void keepOpen() {
+		this.keepOpen = true;
+	}
+
+	@Override
+	public void close() {
+		if (!this.keepOpen) {
+			closeNow();
+		}
+	}
+
+	@Override
+	public void closeNow() {
+		try {
+			this.engine.shutdown();
+		}
+		finally {
+			this.pool.close();
+		}
+	}
+
+}

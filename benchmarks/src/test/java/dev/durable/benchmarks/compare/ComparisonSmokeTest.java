@@ -1,0 +1,60 @@
+package dev.durable.benchmarks.compare;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The comparison with tiny counts, as part of the normal build: every scenario runs on both
+ * engines (the replay on Durable only) and the report has its lines. It measures nothing worth
+ * reading (no warm-up to speak of, counters read without settling).
+ */
+class ComparisonSmokeTest {
+
+	@Test
+	void everyScenarioCompletesOnBothEnginesAndIsReported() {
+		ComparisonBenchmark.Options options = new ComparisonBenchmark.Options(ComparisonBenchmark.SCENARIOS, 1,
+				Duration.ZERO, Duration.ofMillis(200), 3, 20, 200, 2, 4, Duration.ZERO, "off", "off", false, false);
+		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+		ComparisonBenchmark benchmark = new ComparisonBenchmark(options,
+				new PrintStream(buffer, true, StandardCharsets.UTF_8));
+
+		boolean ok = benchmark.run();
+
+		String report = buffer.toString(StandardCharsets.UTF_8);
+		System.out.println(report);
+		assertThat(benchmark.problems()).as(report).isEmpty();
+		assertThat(ok).isTrue();
+		Map<String, Map<String, ComparisonBenchmark.Tally>> lines = benchmark.tallies();
+		assertThat(lines.keySet()).contains("3 steps, concurrency 1", "3 steps, concurrency 16",
+				"3 steps, concurrency 64", "20 steps, concurrency 1", "20 steps, concurrency 16",
+				"signal to completion, concurrency 1", "park 20 (start, concurrency 16)",
+				"wake 20 (signals from 16 threads)");
+		lines.forEach((scenario, engines) -> {
+			if (scenario.startsWith("replay")) {
+				assertThat(engines).as(scenario).containsOnlyKeys("Durable");
+			}
+			else if (scenario.startsWith("single-row insert")) {
+				assertThat(engines).as(scenario).containsOnlyKeys("PostgreSQL");
+			}
+			else {
+				assertThat(engines).as(scenario).containsOnlyKeys("Durable", "DBOS");
+				assertThat(report).contains("| " + scenario + " | **ratio Durable/DBOS** |");
+			}
+			engines.forEach((engine, tally) -> {
+				assertThat(tally.count()).as(scenario + " " + engine).isPositive();
+				assertThat(tally.perSecond()).as(scenario + " " + engine).isPositive();
+				assertThat(report).contains("| " + scenario + " | " + engine + " |");
+			});
+		});
+		assertThat(lines.keySet()).anyMatch((scenario) -> scenario.startsWith("replay of a "));
+		assertThat(report).contains("| scenario | engine | workflows | workflows/s | p50 ms | p99 ms |");
+	}
+
+}
