@@ -1,9 +1,6 @@
 package dev.durable.benchmarks;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -62,12 +59,12 @@ final class SignalLatencyBenchmark {
 	boolean run() {
 		int cores = Runtime.getRuntime().availableProcessors();
 		this.out.printf("signal-latency: %s%n", ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME));
-		this.out.printf("machine: %d cores (%s), %s %s, Java %s (%s)%n", cores, cpuModel(),
+		this.out.printf("machine: %d cores (%s), %s %s, Java %s (%s)%n", cores, Machine.cpuModel(),
 				System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
 				System.getProperty("java.vm.name"));
 		this.out.printf("engine: default settings (poll interval 1 s), pool %d connections per node%n",
 				this.options.poolSize());
-		this.out.printf("load average at start: %s%n", loadAverage());
+		this.out.printf("load average at start: %s%n", Machine.loadAverage());
 		long begin = System.nanoTime();
 		try (EmbeddedDatabase database = EmbeddedDatabase.start(this.options.synchronousCommit(), this.options.fsync())) {
 			this.out.printf("database: embedded %s, same machine%n", database.describe());
@@ -83,7 +80,7 @@ final class SignalLatencyBenchmark {
 				this.out.printf("  %s done in %.1f s%n", variant, (System.nanoTime() - start) / 1e9);
 			}
 		}
-		this.out.printf("load average at end: %s (other processes on the machine skew the numbers)%n", loadAverage());
+		this.out.printf("load average at end: %s (other processes on the machine skew the numbers)%n", Machine.loadAverage());
 		this.out.println();
 		printTable();
 		this.out.printf("%nlatency = from just before WorkflowHandle.signal(...) to the @SignalMethod handler running;"
@@ -374,31 +371,6 @@ final class SignalLatencyBenchmark {
 
 	private static long[] toArray(List<Long> values) {
 		return values.stream().mapToLong(Long::longValue).toArray();
-	}
-
-	/** The 1, 5 and 15 minute load averages (Linux), or "unknown". */
-	private static String loadAverage() {
-		try {
-			String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-			return fields[0] + " " + fields[1] + " " + fields[2];
-		}
-		catch (IOException | RuntimeException ex) {
-			return "unknown";
-		}
-	}
-
-	private static String cpuModel() {
-		try {
-			return Files.readAllLines(Path.of("/proc/cpuinfo"))
-				.stream()
-				.filter((line) -> line.startsWith("model name"))
-				.map((line) -> line.substring(line.indexOf(':') + 1).trim())
-				.findFirst()
-				.orElse("unknown CPU");
-		}
-		catch (IOException | RuntimeException ex) {
-			return "unknown CPU";
-		}
 	}
 
 	/**

@@ -1,10 +1,7 @@
 package dev.durable.benchmarks.compare;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -24,6 +21,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.benchmarks.EmbeddedDatabase;
 import dev.durable.benchmarks.LatencyStats;
+import dev.durable.benchmarks.Machine;
 
 /**
  * Durable and DBOS Transact Java side by side, on one embedded PostgreSQL (one database each on
@@ -67,12 +65,12 @@ public final class ComparisonBenchmark {
 		long begin = System.nanoTime();
 		int cores = Runtime.getRuntime().availableProcessors();
 		this.out.printf("compare: %s%n", ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME));
-		this.out.printf("machine: %d cores (%s), %s %s, Java %s (%s), max heap %d MB%n", cores, cpuModel(),
+		this.out.printf("machine: %d cores (%s), %s %s, Java %s (%s), max heap %d MB%n", cores, Machine.cpuModel(),
 				System.getProperty("os.name"), System.getProperty("os.arch"), System.getProperty("java.version"),
 				System.getProperty("java.vm.name"), Runtime.getRuntime().maxMemory() >> 20);
 		this.out.printf("engines: Durable (default settings), DBOS Transact %s (application version pinned), "
 				+ "pool of %d connections each%n", dbosVersion(), this.options.pool());
-		this.out.printf("load average at start: %s%n", loadAverage());
+		this.out.printf("load average at start: %s%n", Machine.loadAverage());
 		try (EmbeddedDatabase database = EmbeddedDatabase.start(this.options.synchronousCommit(),
 				this.options.fsync(), this.options.statements())) {
 			this.out.printf("database: embedded %s, same machine, one database per engine%n", database.describe());
@@ -134,7 +132,7 @@ public final class ComparisonBenchmark {
 				}
 			}
 		}
-		this.out.printf("load average at end: %s (other processes on the machine skew the numbers)%n", loadAverage());
+		this.out.printf("load average at end: %s (other processes on the machine skew the numbers)%n", Machine.loadAverage());
 		this.out.println();
 		printTable();
 		this.out.printf("%ntotal time %.1f s%n", (System.nanoTime() - begin) / 1e9);
@@ -183,7 +181,7 @@ public final class ComparisonBenchmark {
 
 	private void idle(Contender engine, Duration window) {
 		PgCounters.Snapshot before = this.counters.read(engine.database(), engine.pool());
-		sleep(window);
+		ClientLoops.sleep(window);
 		PgCounters.Snapshot delta = this.counters.read(engine.database(), engine.pool()).minus(before);
 		double seconds = window.toNanos() / 1e9 + this.options.settle().toNanos() / 1e9;
 		this.out.printf("idle %s%s: %.1f transactions/s in its database, %.1f WAL flushes/s on the server%n",
@@ -202,7 +200,7 @@ public final class ComparisonBenchmark {
 		for (Supplier<? extends Contender> factory : engines) {
 			try (Contender engine = factory.get()) {
 				String prefix = "jvm-warm-" + shortId();
-				Loop warm = loopFor(4, this.options.warmup().multipliedBy(2), (i) -> engine.runSteps(prefix + i, 3));
+				ClientLoops.Loop warm = ClientLoops.loopFor(4, this.options.warmup().multipliedBy(2), (i) -> engine.runSteps(prefix + i, 3));
 				this.out.printf("JVM warm-up %s: %d workflows%n", engine.name(), warm.count());
 			}
 		}
@@ -222,7 +220,7 @@ public final class ComparisonBenchmark {
 					if (breakdown) {
 						new JdbcTemplate(engine.pool()).execute("SELECT pg_stat_statements_reset()");
 					}
-					Loop measured = loop(concurrency, count, (i) -> engine.runSteps(prefix + "-m" + i, steps));
+					ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, (i) -> engine.runSteps(prefix + "-m" + i, steps));
 					PgCounters.Snapshot delta = this.counters.read(engine.database(), engine.pool()).minus(before);
 					record(scenario, engine.name(), round, measured, delta, null);
 					if (breakdown) {
@@ -252,7 +250,7 @@ public final class ComparisonBenchmark {
 					}
 					List<String> ids = park(engine, prefix + "-m", count, 1);
 					PgCounters.Snapshot before = this.counters.read(engine.database(), engine.pool());
-					Loop measured = loop(1, count, (i) -> {
+					ClientLoops.Loop measured = ClientLoops.loop(1, count, (i) -> {
 						engine.signal(ids.get(i));
 						engine.awaitResult(ids.get(i));
 					});
@@ -287,28 +285,28 @@ public final class ComparisonBenchmark {
 			ids.add(prefix + "-" + i);
 		}
 		ParkProbe.reset();
-		long heapBefore = usedHeapAfterGc();
+		long heapBefore = ClientLoops.usedHeapAfterGc();
 		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
 		PgCounters.Snapshot before = this.counters.read(engine.database(), engine.pool());
-		Loop started = loop(senders, count, (i) -> engine.startWaiting(ids.get(i)));
+		ClientLoops.Loop started = ClientLoops.loop(senders, count, (i) -> engine.startWaiting(ids.get(i)));
 		if (!ParkProbe.await(count, 10, TimeUnit.MINUTES)) {
 			throw new IllegalStateException(engine.name() + ": only " + ParkProbe.count() + " of " + count
 					+ " workflows reached their wait");
 		}
 		PgCounters.Snapshot parked = this.counters.read(engine.database(), engine.pool());
-		long heapAfter = usedHeapAfterGc();
+		long heapAfter = ClientLoops.usedHeapAfterGc();
 		int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
 		PgCounters.Snapshot parkDelta = parked.minus(before);
 		String notes = String.format("heap %,d B/run, database %,d B/run, platform threads %+d",
 				(heapAfter - heapBefore) / count, parkDelta.databaseBytes() / count, threadsAfter - threadsBefore);
 		record(parkScenario, engine.name(), 1, started, parkDelta, notes);
-		Loop woken = wake(engine, ids, senders);
+		ClientLoops.Loop woken = wake(engine, ids, senders);
 		PgCounters.Snapshot wakeDelta = this.counters.read(engine.database(), engine.pool()).minus(parked);
 		record(wakeScenario, engine.name(), 1, woken, wakeDelta,
 				"latency: signal sent to result seen by one client thread waiting in send order");
 	}
 
-	private Loop wake(Contender engine, List<String> ids, int senders) {
+	private ClientLoops.Loop wake(Contender engine, List<String> ids, int senders) {
 		int count = ids.size();
 		long[] sentAt = new long[count];
 		long[] latencies = new long[count];
@@ -346,12 +344,12 @@ public final class ComparisonBenchmark {
 				}
 			}));
 		}
-		threads.forEach(ComparisonBenchmark::join);
-		join(waiter);
+		threads.forEach(ClientLoops::join);
+		ClientLoops.join(waiter);
 		if (failure.get() != null) {
 			throw new IllegalStateException(engine.name() + ": " + failure.get(), failure.get());
 		}
-		return new Loop(count, System.nanoTime() - start, latencies);
+		return new ClientLoops.Loop(count, System.nanoTime() - start, latencies);
 	}
 
 	/** Scenario 5 (Durable only): replay of one run's history of about the given number of events. */
@@ -370,7 +368,7 @@ public final class ComparisonBenchmark {
 			durable.replay(runId);
 		}
 		PgCounters.Snapshot before = this.counters.read(durable.database(), durable.pool());
-		Loop measured = loop(1, this.options.replays(), (i) -> durable.replay(runId));
+		ClientLoops.Loop measured = ClientLoops.loop(1, this.options.replays(), (i) -> durable.replay(runId));
 		PgCounters.Snapshot delta = this.counters.read(durable.database(), durable.pool()).minus(before);
 		double eventsPerSecond = events * (double) measured.count() / (measured.nanos() / 1e9);
 		record(String.format("replay of a %,d-event history", events), DURABLE, 1, measured, delta,
@@ -389,7 +387,7 @@ public final class ComparisonBenchmark {
 				IntConsumer insert = (i) -> jdbc.update("INSERT INTO ceiling (payload) VALUES (?)", "row " + i);
 				int count = warmUp(concurrency, insert);
 				PgCounters.Snapshot before = this.counters.read("bench_ceiling", pool);
-				Loop measured = loop(concurrency, count, insert);
+				ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, insert);
 				PgCounters.Snapshot delta = this.counters.read("bench_ceiling", pool).minus(before);
 				record("single-row insert per transaction (JDBC), concurrency " + concurrency, "PostgreSQL", 1,
 						measured, delta, "the ceiling: one row = one transaction");
@@ -405,7 +403,7 @@ public final class ComparisonBenchmark {
 		if (this.options.warmup().isZero()) {
 			return concurrency;
 		}
-		Loop warm = loopFor(concurrency, this.options.warmup(), op);
+		ClientLoops.Loop warm = ClientLoops.loopFor(concurrency, this.options.warmup(), op);
 		double rate = warm.count() / (warm.nanos() / 1e9);
 		return Math.max(10 * concurrency, (int) (rate * this.options.measure().toNanos() / 1e9));
 	}
@@ -417,7 +415,7 @@ public final class ComparisonBenchmark {
 			ids.add(prefix + "-" + i);
 		}
 		ParkProbe.reset();
-		loop(concurrency, count, (i) -> engine.startWaiting(ids.get(i)));
+		ClientLoops.loop(concurrency, count, (i) -> engine.startWaiting(ids.get(i)));
 		if (!ParkProbe.await(count, 2, TimeUnit.MINUTES)) {
 			throw new IllegalStateException(engine.name() + ": only " + ParkProbe.count() + " of " + count
 					+ " workflows reached their wait");
@@ -425,7 +423,7 @@ public final class ComparisonBenchmark {
 		return ids;
 	}
 
-	private void record(String scenario, String engine, int round, Loop loop, PgCounters.Snapshot delta,
+	private void record(String scenario, String engine, int round, ClientLoops.Loop loop, PgCounters.Snapshot delta,
 			String notes) {
 		Tally tally = this.tallies.computeIfAbsent(scenario, (s) -> new LinkedHashMap<>())
 			.computeIfAbsent(engine, (e) -> new Tally());
@@ -489,92 +487,6 @@ public final class ComparisonBenchmark {
 		return (b == 0) ? "n/a" : String.format("%.2fx", a / b);
 	}
 
-	/** Runs {@code count} operations on {@code concurrency} platform threads; each op's latency. */
-	private static Loop loop(int concurrency, int count, IntConsumer op) {
-		long[] latencies = new long[count];
-		AtomicInteger next = new AtomicInteger();
-		AtomicReference<Throwable> failure = new AtomicReference<>();
-		List<Thread> threads = new ArrayList<>();
-		long start = System.nanoTime();
-		for (int t = 0; t < concurrency; t++) {
-			threads.add(Thread.ofPlatform().name("client-" + t).start(() -> {
-				int i;
-				try {
-					while (failure.get() == null && (i = next.getAndIncrement()) < count) {
-						long before = System.nanoTime();
-						op.accept(i);
-						latencies[i] = System.nanoTime() - before;
-					}
-				}
-				catch (Throwable ex) {
-					failure.compareAndSet(null, ex);
-				}
-			}));
-		}
-		threads.forEach(ComparisonBenchmark::join);
-		long nanos = System.nanoTime() - start;
-		if (failure.get() != null) {
-			throw new IllegalStateException(failure.get().toString(), failure.get());
-		}
-		return new Loop(count, nanos, latencies);
-	}
-
-	/** Runs operations on {@code concurrency} platform threads until the time is up. */
-	private static Loop loopFor(int concurrency, Duration time, IntConsumer op) {
-		long deadline = System.nanoTime() + time.toNanos();
-		AtomicInteger next = new AtomicInteger();
-		AtomicInteger done = new AtomicInteger();
-		AtomicReference<Throwable> failure = new AtomicReference<>();
-		List<Thread> threads = new ArrayList<>();
-		long start = System.nanoTime();
-		for (int t = 0; t < concurrency; t++) {
-			threads.add(Thread.ofPlatform().name("warm-" + t).start(() -> {
-				try {
-					while (failure.get() == null && System.nanoTime() < deadline) {
-						op.accept(next.getAndIncrement());
-						done.incrementAndGet();
-					}
-				}
-				catch (Throwable ex) {
-					failure.compareAndSet(null, ex);
-				}
-			}));
-		}
-		threads.forEach(ComparisonBenchmark::join);
-		if (failure.get() != null) {
-			throw new IllegalStateException(failure.get().toString(), failure.get());
-		}
-		return new Loop(Math.max(1, done.get()), System.nanoTime() - start, new long[0]);
-	}
-
-	private static void join(Thread thread) {
-		try {
-			thread.join();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static void sleep(Duration time) {
-		try {
-			Thread.sleep(time);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static long usedHeapAfterGc() {
-		for (int i = 0; i < 3; i++) {
-			System.gc();
-			sleep(Duration.ofMillis(100));
-		}
-		return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-	}
-
 	private static String shortId() {
 		return UUID.randomUUID().toString().substring(0, 8);
 	}
@@ -586,105 +498,6 @@ public final class ComparisonBenchmark {
 		catch (RuntimeException | LinkageError ex) {
 			return "(unknown version)";
 		}
-	}
-
-	/** The 1, 5 and 15 minute load averages (Linux), or "unknown". */
-	static String loadAverage() {
-		try {
-			String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-			return fields[0] + " " + fields[1] + " " + fields[2];
-		}
-		catch (IOException | RuntimeException ex) {
-			return "unknown";
-		}
-	}
-
-	private static String cpuModel() {
-		try {
-			return Files.readAllLines(Path.of("/proc/cpuinfo"))
-				.stream()
-				.filter((line) -> line.startsWith("model name"))
-				.map((line) -> line.substring(line.indexOf(':') + 1).trim())
-				.findFirst()
-				.orElse("unknown CPU");
-		}
-		catch (IOException | RuntimeException ex) {
-			return "unknown CPU";
-		}
-	}
-
-	/**
-	 * One measured loop.
-	 * @param count operations (workflows)
-	 * @param nanos wall time of the loop
-	 * @param latencies each operation's latency
-	 */
-	record Loop(int count, long nanos, long[] latencies) {
-	}
-
-	/** The rounds of one engine in one scenario, pooled: all workflows over all measured time. */
-	static final class Tally {
-
-		private int count;
-
-		private long nanos;
-
-		private final List<long[]> latencies = new ArrayList<>();
-
-		private long transactions;
-
-		private long walFlushes;
-
-		private CpuCounters.Reading cpu = new CpuCounters.Reading(0, 0);
-
-		private final List<String> notes = new ArrayList<>();
-
-		void add(Loop loop, PgCounters.Snapshot delta, String note) {
-			this.count += loop.count();
-			this.nanos += loop.nanos();
-			this.latencies.add(loop.latencies());
-			this.transactions += delta.xactCommit();
-			this.walFlushes += delta.walSync();
-			this.cpu = new CpuCounters.Reading(this.cpu.jvmNanos() + delta.cpu().jvmNanos(),
-					this.cpu.postgresNanos() + delta.cpu().postgresNanos());
-			if (note != null) {
-				this.notes.add(note);
-			}
-		}
-
-		int count() {
-			return this.count;
-		}
-
-		double perSecond() {
-			return this.count / (this.nanos / 1e9);
-		}
-
-		LatencyStats stats() {
-			return LatencyStats.of(this.latencies.stream().flatMapToLong(java.util.Arrays::stream).toArray());
-		}
-
-		double transactionsPerWorkflow() {
-			return this.transactions / (double) this.count;
-		}
-
-		double walFlushesPerWorkflow() {
-			return this.walFlushes / (double) this.count;
-		}
-
-		CpuCounters.Reading cpu() {
-			return this.cpu;
-		}
-
-		/** JVM and server CPU nanoseconds per workflow. */
-		double cpuPerWorkflow() {
-			return (this.cpu.jvmNanos() + this.cpu.postgresNanos()) / (double) this.count;
-		}
-
-		String notes() {
-			return String.join("; ", this.notes);
-		}
-
 	}
 
 	/**

@@ -31,7 +31,7 @@ class ComparisonSmokeTest {
 		System.out.println(report);
 		assertThat(benchmark.problems()).as(report).isEmpty();
 		assertThat(ok).isTrue();
-		Map<String, Map<String, ComparisonBenchmark.Tally>> lines = benchmark.tallies();
+		Map<String, Map<String, Tally>> lines = benchmark.tallies();
 		assertThat(lines.keySet()).contains("3 steps, concurrency 1", "3 steps, concurrency 16",
 				"3 steps, concurrency 64", "20 steps, concurrency 1", "20 steps, concurrency 16",
 				"signal to completion, concurrency 1", "park 20 (start, concurrency 16)",
