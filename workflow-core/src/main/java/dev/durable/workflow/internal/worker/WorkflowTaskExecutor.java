@@ -413,8 +413,9 @@ final class WorkflowTaskExecutor {
 	}
 
 	private WorkflowRunner rebuild(RunRow row) {
+		// a run that has not committed a task has no history to read
 		return Replays.forTask(row, this.workflows.find(row.workflowType()), this.factory, this.payloads, this.config,
-				this.runs.chain(row.runId()), this.tasks.history(row.runId()));
+				this.runs.chain(row.runId()), (row.historySeq() == 0) ? List.of() : this.tasks.history(row.runId()));
 	}
 
 	private void afterCommit(RunSlot slot, RunRow row, WorkflowRunner runner, List<StoredActivity> started) {
