@@ -98,12 +98,9 @@ public final class BenchmarkMain {
 		String fsync = o.fsync();
 		Duration bound = o.variantTimeout();
 		for (String arg : args) {
-			int eq = arg.indexOf('=');
-			if (!arg.startsWith("--") || eq < 0) {
-				throw new IllegalArgumentException("Not an option: '" + arg + "' (expected --name=value)");
-			}
-			String name = arg.substring(2, eq);
-			String value = arg.substring(eq + 1);
+			String[] option = option(arg);
+			String name = option[0];
+			String value = option[1];
 			switch (name) {
 				case "variants" -> variants = variants(value);
 				case "warmup" -> warmup = number(name, value, 0);
@@ -143,12 +140,9 @@ public final class BenchmarkMain {
 				statements = true;
 				continue;
 			}
-			int eq = arg.indexOf('=');
-			if (!arg.startsWith("--") || eq < 0) {
-				throw new IllegalArgumentException("Not an option: '" + arg + "' (expected --name=value)");
-			}
-			String name = arg.substring(2, eq);
-			String value = arg.substring(eq + 1);
+			String[] option = option(arg);
+			String name = option[0];
+			String value = option[1];
 			switch (name) {
 				case "scenarios" -> scenarios = scenarios(value);
 				case "rounds" -> rounds = number(name, value, 1);
@@ -167,6 +161,15 @@ public final class BenchmarkMain {
 		}
 		return new ComparisonBenchmark.Options(scenarios, rounds, warmup, measure, signals, parked, replayEvents,
 				replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
+	}
+
+	/** An argument {@code --name=value} as its name and value. */
+	private static String[] option(String arg) {
+		int eq = arg.indexOf('=');
+		if (!arg.startsWith("--") || eq < 0) {
+			throw new IllegalArgumentException("Not an option: '" + arg + "' (expected --name=value)");
+		}
+		return new String[] { arg.substring(2, eq), arg.substring(eq + 1) };
 	}
 
 	private static List<String> scenarios(String value) {

@@ -15,15 +15,9 @@ import dev.dbos.transact.workflow.WorkflowHandle;
  * same size as Durable's. Its application version is pinned, so that a launch does not try to
  * recover the workflows an earlier launch left.
  */
-final class DbosContender implements Contender {
+final class DbosContender extends PooledContender {
 
 	static final String APPLICATION_VERSION = "durable-benchmarks-1";
-
-	private final String database;
-
-	private volatile boolean keepOpen;
-
-	private final HikariDataSource pool;
 
 	private final DBOS dbos;
 
@@ -32,8 +26,7 @@ final class DbosContender implements Contender {
 	private final Map<String, WorkflowHandle<String, RuntimeException>> waiting = new ConcurrentHashMap<>();
 
 	DbosContender(HikariDataSource pool, String jdbcUrl, String database) {
-		this.database = database;
-		this.pool = pool;
+		super(pool, database);
 		DBOSConfig config = DBOSConfig.defaults("durable-benchmarks")
 			.withDatabaseUrl(jdbcUrl)
 			.withDbUser("postgres")
@@ -49,16 +42,6 @@ final class DbosContender implements Contender {
 	@Override
 	public String name() {
 		return "DBOS";
-	}
-
-	@Override
-	public String database() {
-		return this.database;
-	}
-
-	@Override
-	public HikariDataSource pool() {
-		return this.pool;
 	}
 
 	@Override
@@ -84,25 +67,8 @@ final class DbosContender implements Contender {
 	}
 
 	@Override
-	public void keepOpen() {
-		this.keepOpen = true;
-	}
-
-	@Override
-	public void close() {
-		if (!this.keepOpen) {
-			closeNow();
-		}
-	}
-
-	@Override
-	public void closeNow() {
-		try {
-			this.dbos.close();
-		}
-		finally {
-			this.pool.close();
-		}
+	void stopEngine() {
+		this.dbos.close();
 	}
 
 }

@@ -17,23 +17,16 @@ import dev.durable.workflow.internal.worker.Engine;
  * Durable, one node in this JVM with the engine's default settings, on its own database of the
  * shared server.
  */
-final class DurableContender implements Contender {
+final class DurableContender extends PooledContender {
 
 	private static final Duration RESULT_TIMEOUT = Duration.ofMinutes(5);
-
-	private final String database;
-
-	private volatile boolean keepOpen;
-
-	private final HikariDataSource pool;
 
 	private final WorkflowEngine engine;
 
 	private final Map<String, WorkflowHandle<String>> waiting = new ConcurrentHashMap<>();
 
 	DurableContender(HikariDataSource pool, String database) {
-		this.database = database;
-		this.pool = pool;
+		super(pool, database);
 		this.engine = WorkflowEngine.builder()
 			.dataSource(pool)
 			.register(DurableBenchWorkflows.StepsWorkflow.class, DurableBenchWorkflows.WaitWorkflow.class,
@@ -47,16 +40,6 @@ final class DurableContender implements Contender {
 	@Override
 	public String name() {
 		return "Durable";
-	}
-
-	@Override
-	public String database() {
-		return this.database;
-	}
-
-	@Override
-	public HikariDataSource pool() {
-		return this.pool;
 	}
 
 	@Override
@@ -103,25 +86,8 @@ final class DurableContender implements Contender {
 	}
 
 	@Override
-	public void keepOpen() {
-		this.keepOpen = true;
-	}
-
-	@Override
-	public void close() {
-		if (!this.keepOpen) {
-			closeNow();
-		}
-	}
-
-	@Override
-	public void closeNow() {
-		try {
-			this.engine.shutdown();
-		}
-		finally {
-			this.pool.close();
-		}
+	void stopEngine() {
+		this.engine.shutdown();
 	}
 
 }

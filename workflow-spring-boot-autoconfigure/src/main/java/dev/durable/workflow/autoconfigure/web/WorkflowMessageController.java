@@ -55,7 +55,7 @@ class WorkflowMessageController {
 			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
 		this.access.checkWritable();
 		WorkflowHandle<Object> handle = this.client.handle(workflowId);
-		Object payload = payload(handle, Kind.SIGNAL, name, body);
+		Object payload = payload(workflowId, null, Kind.SIGNAL, name, body);
 		handle.signal(name, payload, idempotencyKey);
 		return ResponseEntity.accepted().build();
 	}
@@ -65,7 +65,7 @@ class WorkflowMessageController {
 			@RequestBody(required = false) byte[] body, @RequestParam(required = false) java.util.UUID runId) {
 		WorkflowHandle<Object> handle = (runId != null) ? this.client.handle(workflowId, runId)
 				: this.client.handle(workflowId);
-		Object argument = payload(handle, Kind.QUERY, name, body);
+		Object argument = payload(workflowId, runId, Kind.QUERY, name, body);
 		return handle.query(name, argument, Object.class);
 	}
 
@@ -76,7 +76,7 @@ class WorkflowMessageController {
 			@RequestParam(required = false) UpdateStage waitFor) {
 		this.access.checkWritable();
 		WorkflowHandle<Object> handle = this.client.handle(workflowId);
-		Object argument = payload(handle, Kind.UPDATE, name, body);
+		Object argument = payload(workflowId, null, Kind.UPDATE, name, body);
 		UpdateOptions options = new UpdateOptions(updateId, UpdateStage.ACCEPTED);
 		UpdateHandle<Object> update = handle.startUpdate(name, argument, Object.class, options);
 		if (waitFor == UpdateStage.ACCEPTED) {
@@ -123,8 +123,8 @@ class WorkflowMessageController {
 		return (a.compareTo(b) <= 0) ? a : b;
 	}
 
-	private Object payload(WorkflowHandle<Object> handle, Kind kind, String name, byte[] body) {
-		String type = handle.describe().workflowType();
+	private Object payload(String workflowId, java.util.UUID runId, Kind kind, String name, byte[] body) {
+		String type = this.types.typeOf(workflowId, runId);
 		java.lang.reflect.Type payloadType = this.types.payloadType(type, kind, name);
 		return this.payloads.convert(this.payloads.parse(body), payloadType,
 				"payload of " + kind.name().toLowerCase(java.util.Locale.ROOT) + " " + name);

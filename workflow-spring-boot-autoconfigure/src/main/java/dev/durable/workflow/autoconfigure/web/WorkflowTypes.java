@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
+import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
@@ -62,6 +63,20 @@ final class WorkflowTypes {
 					+ all().stream().map(TypeInfo::type).toList());
 		}
 		return definition;
+	}
+
+	/**
+	 * The workflow type of a run (the latest of the workflow id, or the pinned one): one read of
+	 * the run row, not a whole description.
+	 * @throws WorkflowNotFoundException when there is no such run
+	 */
+	String typeOf(String workflowId, java.util.UUID runId) {
+		var runs = this.engine.internal().runs();
+		return ((runId != null) ? runs.find(runId)
+				: runs.findLatest(this.engine.internal().config().namespace(), workflowId))
+			.map(dev.durable.workflow.internal.store.RunRow::workflowType)
+			.orElseThrow(() -> new WorkflowNotFoundException("No workflow with id '" + workflowId + "'"
+					+ ((runId != null) ? " and run id " + runId : "")));
 	}
 
 	/**
