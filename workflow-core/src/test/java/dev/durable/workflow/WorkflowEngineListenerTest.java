@@ -213,13 +213,17 @@ class WorkflowEngineListenerTest {
 		assertThat(recorder.of("runClosed")).containsExactly("runClosed listened-buggy COMPLETED");
 	}
 
-	@Test
-	void aTerminatedRunIsReportedClosed() {
-		Recorder recorder = new Recorder();
-		WorkflowEngine engine = this.engines.start(this.engines.builder()
+	private WorkflowEngine listenedEngine(Recorder recorder) {
+		return this.engines.start(this.engines.builder()
 			.register(ListenedWorkflow.class)
 			.registerActivities(new ChoresImpl())
 			.listener(recorder));
+	}
+
+	@Test
+	void aTerminatedRunIsReportedClosed() {
+		Recorder recorder = new Recorder();
+		WorkflowEngine engine = listenedEngine(recorder);
 		WorkflowHandle<String> handle = engine.client()
 			.start(ListenedWorkflow::run, "x", StartOptions.withId("listened-terminated"));
 		await().until(() -> !recorder.of("activityFailed").isEmpty());
@@ -231,10 +235,7 @@ class WorkflowEngineListenerTest {
 	@Test
 	void aResetReportsTheOldRunClosedAndTheNewOneStarted() {
 		Recorder recorder = new Recorder();
-		WorkflowEngine engine = this.engines.start(this.engines.builder()
-			.register(ListenedWorkflow.class)
-			.registerActivities(new ChoresImpl())
-			.listener(recorder));
+		WorkflowEngine engine = listenedEngine(recorder);
 		WorkflowHandle<String> handle = engine.client()
 			.start(ListenedWorkflow::run, "x", StartOptions.withId("listened-reset"));
 		await().until(() -> handle.describe().workflowTasks() >= 1);
