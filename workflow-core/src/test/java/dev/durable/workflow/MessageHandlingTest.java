@@ -316,7 +316,12 @@ class MessageHandlingTest {
 		StallingHooks hooks = new StallingHooks();
 		hooks.stallCommitNumber = 1;
 		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks));
-		WorkflowHandle<List<String>> handle = engine.client().start(Ordered::run, StartOptions.withId("ordered"));
+		// started from a client-only node, so that the first task is the worker's own (not run
+		// eagerly in the start's transaction)
+		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false));
+		client.client().start(Ordered::run, StartOptions.withId("ordered"));
+		@SuppressWarnings({ "unchecked", "rawtypes" })
+		WorkflowHandle<List<String>> handle = (WorkflowHandle) engine.client().handle("ordered", List.class);
 		// the first task is held at its commit while three signals arrive: the next task gets them all
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
 		handle.signal(Ordered::note, "a");

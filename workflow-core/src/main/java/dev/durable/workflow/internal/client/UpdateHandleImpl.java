@@ -109,7 +109,7 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
 		String key = ResultWaiters.updateKey(this.workflowId, this.updateId);
 		while (true) {
-			CompletableFuture<Void> progressed = this.engine.waiters().future(key);
+			CompletableFuture<Object> progressed = this.engine.waiters().future(key);
 			UpdateRecord record = record();
 			if (done.test(record)) {
 				this.engine.waiters().forget(key, progressed);

@@ -113,23 +113,46 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		byte[] payload = this.engine.payloads().encode(input, (inputType != null) ? inputType : Object.class,
 				"the input of workflow " + workflowType);
 		PreparedStart start = prepare(workflowType, payload, given, message);
+		boolean eager = start.local() && start.wakeAt() == null && message == null && start.run().memo().isEmpty()
+				&& start.run().searchAttributes().isEmpty();
+		Object[] first = new Object[1];
 		StartDecision decision;
 		try {
-			decision = this.engine.tx().execute((status) -> decide(start.run(), start.options(), start.now(), message));
+			decision = this.engine.tx().execute((status) -> {
+				StartDecision decided = decide(start.run(), start.options(), start.now(), message, true);
+				if (eager && decided.created()) {
+					first[0] = this.engine.firstTaskInTransaction(start.run());
+				}
+				return decided;
+			});
 		}
 		catch (DuplicateKeyException ex) {
+			this.engine.abandonFirstTask(first[0]);
 			// another start of the same id committed first
-			if (start.options().idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING) {
-				return new Started(start.run().workflowId(), this.engine.runs()
-					.findLatest(start.run().namespace(), start.run().workflowId())
-					.orElseThrow()
-					.runId());
+			Optional<RunRow> open = this.engine.runs().findLatest(start.run().namespace(), start.run().workflowId())
+				.filter(RunRow::isOpen);
+			if (start.options().idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING && open.isPresent()) {
+				return new Started(start.run().workflowId(), open.get().runId());
 			}
-			throw new WorkflowAlreadyStartedException("Workflow id '" + start.run().workflowId()
-					+ "' is already running", start.run().workflowId(), null);
+			throw alreadyRunning(start.run().workflowId(), open.map(RunRow::runId).orElse(null));
 		}
-		afterCommit(start, decision, message);
+		catch (RuntimeException ex) {
+			this.engine.abandonFirstTask(first[0]);
+			throw ex;
+		}
+		if (first[0] != null) {
+			this.engine.adoptFirstTask(first[0]);
+		}
+		else {
+			afterCommit(start, decision, message);
+		}
 		return new Started(start.run().workflowId(), decision.runId());
+	}
+
+	private static WorkflowAlreadyStartedException alreadyRunning(String workflowId, UUID existing) {
+		return new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' is already running"
+				+ ((existing != null) ? " (run " + existing + ")" : "")
+				+ "; use another id or idConflictPolicy USE_EXISTING/TERMINATE_EXISTING", workflowId, existing);
 	}
 
 	/**
@@ -151,7 +174,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	public StartInTransaction startInTransaction(String workflowType, byte[] input, StartOptions options) {
 		checkStartable(workflowType);
 		PreparedStart start = prepare(workflowType, input, options, null);
-		StartDecision decision = decide(start.run(), start.options(), start.now(), null);
+		StartDecision decision = decide(start.run(), start.options(), start.now(), null, false);
 		return new StartInTransaction(start.run().workflowId(), decision.runId(),
 				() -> afterCommit(start, decision, null));
 	}
@@ -231,7 +254,12 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	}
 
-	private StartDecision decide(NewRun run, StartOptions options, Instant now, WithStart message) {
+	/**
+	 * @param conflictFromIndex whether a plain start may leave a duplicate open id to the unique
+	 * index (its DuplicateKeyException is then the caller's to report)
+	 */
+	private StartDecision decide(NewRun run, StartOptions options, Instant now, WithStart message,
+			boolean conflictFromIndex) {
 		String namespace = run.namespace();
 		String workflowId = run.workflowId();
 		if (options.requestId() != null) {
@@ -239,6 +267,13 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			if (same.isPresent()) {
 				return new StartDecision(same.get().runId(), false, null);
 			}
+		}
+		if (conflictFromIndex && options.idConflictPolicy() == WorkflowIdConflictPolicy.FAIL
+				&& options.idReusePolicy() == WorkflowIdReusePolicy.ALLOW_DUPLICATE && message == null) {
+			// nothing to decide from earlier runs: the unique index on open runs refuses a
+			// duplicate (DuplicateKeyException, reported by the caller)
+			this.engine.runs().insert(run);
+			return new StartDecision(run.runId(), true, null);
 		}
 		RunRow terminated = null;
 		List<UUID> terminatedWoken = null;
@@ -260,9 +295,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				return new StartDecision(existing, false, null, open.get(), null);
 			}
 			else {
-				throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' is already running (run "
-						+ existing + "); use another id or idConflictPolicy USE_EXISTING/TERMINATE_EXISTING",
-						workflowId, existing);
+				throw alreadyRunning(workflowId, existing);
 			}
 		}
 		else {

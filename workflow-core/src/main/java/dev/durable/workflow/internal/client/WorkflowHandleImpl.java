@@ -31,6 +31,7 @@ import dev.durable.workflow.internal.store.VisibilityRepository;
 import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /** A handle: by workflow id (latest run) or pinned to a run id. */
 final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
@@ -88,19 +89,32 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@SuppressWarnings("unchecked")
 	private <T> T result(Type type, Duration timeout) {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
-		UUID runId = runId();
+		UUID runId = (this.pinnedRunId != null) ? this.pinnedRunId : runId();
+		CompletableFuture<Object> closed = this.engine.waiters().future(runId);
+		// a run open on this node hands its outcome over when it closes: no need to read it first
+		boolean read = !this.engine.holdsRun(runId);
 		while (true) {
-			CompletableFuture<Void> closed = this.engine.waiters().future(runId);
-			RunRepository.Outcome outcome = this.engine.runs().outcome(runId).orElseThrow();
-			if (!"RUNNING".equals(outcome.status()) && outcome.nextRunId() != null) {
-				// follow the chain: continue-as-new, workflow retry, cron
-				this.engine.waiters().forget(runId, closed);
-				runId = outcome.nextRunId();
-				continue;
+			RunRepository.Outcome outcome = ResultWaiters.handedOver(closed);
+			if (outcome == null && (read || closed.isDone())) {
+				if (closed.isDone()) {
+					// woken without an outcome: wait anew, then read what changed
+					closed = this.engine.waiters().future(runId);
+				}
+				UUID reading = runId;
+				outcome = this.engine.runs().outcome(runId).orElseThrow(() -> new WorkflowNotFoundException(
+						"No run " + reading + " of workflow '" + this.workflowId + "'"));
 			}
-			if (!"RUNNING".equals(outcome.status())) {
+			read = true;
+			if (outcome != null && !"RUNNING".equals(outcome.status())) {
 				this.engine.waiters().forget(runId, closed);
-				return (T) decode(runId, outcome, type);
+				if (outcome.nextRunId() == null) {
+					return (T) decode(runId, outcome, type);
+				}
+				// follow the chain: continue-as-new, workflow retry, cron
+				runId = outcome.nextRunId();
+				closed = this.engine.waiters().future(runId);
+				read = !this.engine.holdsRun(runId);
+				continue;
 			}
 			if (!this.engine.waiters().pause(closed, deadline, RECHECK_MILLIS)) {
 				throw new WorkflowTimeoutException("Workflow " + this.workflowId + " (run " + runId

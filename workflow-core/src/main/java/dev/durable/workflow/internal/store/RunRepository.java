@@ -298,9 +298,7 @@ public final class RunRepository {
 		this.jdbc.update(q("DELETE FROM #.inbox WHERE run_id = ?"), runId);
 		// updates still waiting for this run will never complete: tell their callers
 		this.jdbc.update(q("UPDATE #.dedup SET stage = 'COMPLETED', failure = ? WHERE run_id = ? AND kind = 'UPDATE'"
-				+ " AND stage IN ('ADMITTED', 'ACCEPTED')"), InternalJson.write(FailureInfo.application("WorkflowClosed",
-						"the run closed (" + status + ") before the update completed", true, null, null, null)),
-				runId);
+				+ " AND stage IN ('ADMITTED', 'ACCEPTED')"), updateNotCompleted(status), runId);
 		List<UUID> woken = new java.util.ArrayList<>();
 		this.jdbc.query(q("SELECT parent_run_id, parent_seq FROM #.workflow_run WHERE run_id = ? AND parent_run_id"
 				+ " IS NOT NULL"), (rs) -> {
@@ -321,6 +319,12 @@ public final class RunRepository {
 				+ " AND parent_close_policy IN ('TERMINATE', 'REQUEST_CANCEL') RETURNING run_id"),
 				(rs, n) -> Sql.uuid(rs, "run_id"), reason.getBytes(java.nio.charset.StandardCharsets.UTF_8), runId));
 		return woken;
+	}
+
+	/** The failure recorded for updates still waiting when a run closes with the status. */
+	static byte[] updateNotCompleted(String status) {
+		return InternalJson.write(FailureInfo.application("WorkflowClosed",
+				"the run closed (" + status + ") before the update completed", true, null, null, null));
 	}
 
 	/**

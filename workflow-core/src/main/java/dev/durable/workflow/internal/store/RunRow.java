@@ -51,6 +51,14 @@ public record RunRow(UUID runId, String namespace, String workflowId, String wor
 		return "RUNNING".equals(this.status);
 	}
 
+	/** The row of a run this node just inserted as its owner (see {@link RunRepository#insert}). */
+	public static RunRow started(NewRun run) {
+		return new RunRow(run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(),
+				"RUNNING", run.owner(), (run.owner() != null) ? 1L : 0L, 0, 0, false,
+				(run.wakeAt() != null) ? run.wakeAt() : run.createdAt(), 0, null, run.createdAt(), null, 0, null, null,
+				run.runDeadline(), run.executionDeadline(), run.attempt(), null);
+	}
+
 	/** The row as a successful task commit that kept the run open left it. */
 	public RunRow afterCommit(int newHistorySeq, long seenInboxSeq, int handlers) {
 		return new RunRow(this.runId, this.namespace, this.workflowId, this.workflowType, this.taskQueue, this.status,

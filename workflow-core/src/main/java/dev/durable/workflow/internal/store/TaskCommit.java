@@ -86,6 +86,17 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 	public record Effects(List<UUID> wake, List<NewRun> startedChildren) {
 	}
 
+	/** The outcome a closing commit records, as a waiter reads it; {@code null} when it does not close. */
+	public RunRepository.Outcome outcome() {
+		if (!closes()) {
+			return null;
+		}
+		return new RunRepository.Outcome(this.closeStatus, this.result,
+				(this.failure != null) ? dev.durable.workflow.internal.support.InternalJson.read(this.failure,
+						dev.durable.workflow.internal.history.FailureInfo.class) : null,
+				(this.continuedAs != null) ? this.continuedAs.runId() : null);
+	}
+
 	public boolean closes() {
 		return this.closeStatus != null;
 	}

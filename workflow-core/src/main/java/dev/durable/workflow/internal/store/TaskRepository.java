@@ -21,10 +21,49 @@ public final class TaskRepository {
 
 	private final String schema;
 
+	private final TaskCommitStatement single;
+
 	public TaskRepository(JdbcTemplate jdbc, RunRepository runs, String schema) {
 		this.jdbc = jdbc;
 		this.runs = runs;
 		this.schema = schema;
+		this.single = new TaskCommitStatement(schema);
+	}
+
+	/**
+	 * Whether the commit is one statement ({@link #commitAlone}): no child starts, messages to
+	 * other workflows, update outcomes, memo or search attribute changes, or next run.
+	 */
+	public static boolean isSingleStatement(TaskCommit c) {
+		return TaskCommitStatement.fits(c);
+	}
+
+	/**
+	 * Commits a task that {@link #isSingleStatement is one statement}: on its own in autocommit
+	 * (no transaction block, one round trip), or inside the caller's transaction when there is one.
+	 * @return what the commit did to other runs, or {@code null} when the compare-and-set on the
+	 * run row failed (nothing was written)
+	 */
+	public TaskCommit.Effects commitAlone(TaskCommit c) {
+		boolean joined = org.springframework.transaction.support.TransactionSynchronizationManager
+			.isActualTransactionActive();
+		List<UUID> wake = this.jdbc.execute((java.sql.Connection con) -> {
+			boolean commitHere = !joined && !con.getAutoCommit();
+			try {
+				List<UUID> woken = this.single.execute(con, c);
+				if (commitHere) {
+					con.commit();
+				}
+				return woken;
+			}
+			catch (java.sql.SQLException | RuntimeException ex) {
+				if (commitHere) {
+					con.rollback();
+				}
+				throw ex;
+			}
+		});
+		return (wake != null) ? new TaskCommit.Effects(wake, List.of()) : null;
 	}
 
 	private String q(String sql) {

@@ -338,6 +338,32 @@ public final class Engine {
 		return executor.query(row, name, argument);
 	}
 
+	/**
+	 * Inside a start's transaction, right after the rows of a run this node owns: runs its first
+	 * workflow task so that it commits with the start (see
+	 * {@link WorkflowTaskExecutor#firstTaskInTransaction}).
+	 * @return the task to hand to {@link #adoptFirstTask} after the commit, or {@code null} when
+	 * the run takes the normal way ({@link #adoptStarted})
+	 */
+	public Object firstTaskInTransaction(dev.durable.workflow.internal.store.NewRun run) {
+		if (!this.running || this.executor == null) {
+			return null;
+		}
+		return this.executor.firstTaskInTransaction(run);
+	}
+
+	/** After the start committed: caches the run and carries out its first task's commands. */
+	public void adoptFirstTask(Object task) {
+		this.executor.adoptFirstTask((WorkflowTaskExecutor.FirstTask) task);
+	}
+
+	/** The start did not commit: forgets its first task (nothing of it was stored). */
+	public void abandonFirstTask(Object task) {
+		if (task != null) {
+			this.executor.abandonFirstTask((WorkflowTaskExecutor.FirstTask) task);
+		}
+	}
+
 	/** Runs the first task of a run this node just started: at once, or at its delayed start. */
 	public void adoptStarted(UUID runId, Instant at) {
 		if (at == null) {
@@ -506,6 +532,14 @@ public final class Engine {
 	public boolean isIdle() {
 		return !this.running || Quiescence.idle(this.executor, this.activityExecutor, this.wake,
 				this.config.maxConcurrentActivities());
+	}
+
+	/**
+	 * Whether this node holds the run open in memory: its close will then wake the local
+	 * waiters with the outcome (a run lost to another node wakes nobody; waiters re-read).
+	 */
+	public boolean holdsRun(UUID runId) {
+		return this.executor != null && this.executor.holds(runId);
 	}
 
 	/** How many runs this node holds in memory; for tests and metrics. */

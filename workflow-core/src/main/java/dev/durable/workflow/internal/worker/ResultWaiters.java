@@ -5,10 +5,14 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Callers waiting for a run to close (by run id) or an update to progress (by update id), woken in this JVM at once. */
+/**
+ * Callers waiting for a run to close (by run id) or an update to progress (by update id), woken in
+ * this JVM at once. A close decided by this node's own task commit hands its outcome over with the
+ * wake-up, so the waiter need not read it back from the database.
+ */
 public final class ResultWaiters {
 
-	private final Map<Object, CompletableFuture<Void>> waiters = new ConcurrentHashMap<>();
+	private final Map<Object, CompletableFuture<Object>> waiters = new ConcurrentHashMap<>();
 
 	private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -17,15 +21,30 @@ public final class ResultWaiters {
 		return "update:" + workflowId + "/" + updateId;
 	}
 
-	public CompletableFuture<Void> future(Object runId) {
+	public CompletableFuture<Object> future(Object runId) {
 		return this.waiters.computeIfAbsent(runId, (id) -> new CompletableFuture<>());
 	}
 
+	/** Wakes the waiters of a key; they read what changed from the database. */
 	public void closed(Object runId) {
-		CompletableFuture<Void> future = this.waiters.remove(runId);
+		closed(runId, null);
+	}
+
+	/**
+	 * Wakes the waiters of a run with the outcome its close committed.
+	 * @param outcome the committed outcome, or {@code null} when the waiters must read it
+	 */
+	public void closed(Object runId, dev.durable.workflow.internal.store.RunRepository.Outcome outcome) {
+		CompletableFuture<Object> future = this.waiters.remove(runId);
 		if (future != null) {
-			future.complete(null);
+			future.complete(outcome);
 		}
+	}
+
+	/** The outcome a completed future was handed, or {@code null}. */
+	public static dev.durable.workflow.internal.store.RunRepository.Outcome handedOver(CompletableFuture<Object> future) {
+		return (future.getNow(null) instanceof dev.durable.workflow.internal.store.RunRepository.Outcome outcome)
+				? outcome : null;
 	}
 
 	/**
@@ -33,7 +52,7 @@ public final class ResultWaiters {
 	 * made the progress) or the deadline.
 	 * @return false when the deadline passed
 	 */
-	public boolean pause(CompletableFuture<Void> future, long deadlineNanos, long recheckMillis) {
+	public boolean pause(CompletableFuture<Object> future, long deadlineNanos, long recheckMillis) {
 		long left = deadlineNanos - System.nanoTime();
 		if (left <= 0) {
 			return false;
@@ -65,7 +84,7 @@ public final class ResultWaiters {
 		return this.waiting.get();
 	}
 
-	public void forget(Object runId, CompletableFuture<Void> future) {
+	public void forget(Object runId, CompletableFuture<Object> future) {
 		if (!future.isDone()) {
 			return;
 		}

@@ -44,6 +44,12 @@ final class RunSlot {
 	/** The run row as this node's last commit left it, or {@code null}. */
 	volatile dev.durable.workflow.internal.store.RunRow cachedRow;
 
+	/** The run's retry policy, cron schedule and task timeout (immutable), once read. */
+	dev.durable.workflow.internal.store.RunChain chain;
+
+	/** Whether {@link #chain} was read (it may be {@code null}). */
+	boolean chainKnown;
+
 	/** After a failed task: no new attempt before this time (its backoff), whatever wakes the run. */
 	volatile Instant retryNotBefore;
 

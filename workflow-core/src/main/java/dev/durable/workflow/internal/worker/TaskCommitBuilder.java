@@ -131,8 +131,8 @@ final class TaskCommitBuilder {
 		throw new IllegalStateException("Unknown inbox item kind " + item.kind());
 	}
 
-	TaskCommit build(long epoch, RunRow row, WorkflowRunner runner, TaskResult result,
-			List<InboxItem> inbox, Instant now) {
+	TaskCommit build(long epoch, RunRow row, WorkflowRunner runner, dev.durable.workflow.internal.store.RunChain chain,
+			TaskResult result, List<InboxItem> inbox, Instant now) {
 		List<Long> removedTimers = new ArrayList<>();
 		List<Long> removedActivities = new ArrayList<>();
 		Map<Long, Instant> newTimers = new LinkedHashMap<>();
@@ -186,7 +186,7 @@ final class TaskCommitBuilder {
 						? now.plus(java.time.Duration.between(row.createdAt(), row.runDeadline())) : null;
 				continuedAs = new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(),
 						row.taskQueue(), this.node, close.payload(), null, now, null, runDeadline,
-						row.executionDeadline(), this.runs.chain(row.runId()), 1)
+						row.executionDeadline(), chain, 1)
 					// the logical execution goes on: it keeps its current memo and search attributes
 					.withAttributes(runner.visibility().memo(), runner.visibility().searchAttributes());
 				// the closed run's result names the run that follows it
@@ -194,7 +194,7 @@ final class TaskCommitBuilder {
 				carried = runner.unreceivedSignals();
 			}
 			else {
-				continuedAs = nextInChain(row, closeStatus, close.failure(), now);
+				continuedAs = nextInChain(row, chain, closeStatus, close.failure(), now);
 				if (continuedAs != null) {
 					// a retry or cron run starts over, with what this run started with
 					continuedAs = continuedAs.withAttributes(runner.visibility().startMemo(),
@@ -235,9 +235,8 @@ final class TaskCommitBuilder {
 	}
 
 	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
-	private NewRun nextInChain(RunRow row, String status, dev.durable.workflow.internal.history.FailureInfo failure,
-			Instant now) {
-		dev.durable.workflow.internal.store.RunChain chain = this.runs.chain(row.runId());
+	private NewRun nextInChain(RunRow row, dev.durable.workflow.internal.store.RunChain chain, String status,
+			dev.durable.workflow.internal.history.FailureInfo failure, Instant now) {
 		if (chain == null || chain.isEmpty()) {
 			return null;
 		}

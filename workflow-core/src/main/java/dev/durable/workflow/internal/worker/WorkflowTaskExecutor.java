@@ -120,6 +120,103 @@ final class WorkflowTaskExecutor {
 		return this.slots;
 	}
 
+	/**
+	 * The first task of a run this node starts, run inside the start's transaction right after
+	 * the run's rows (eager start): one commit holds the start and the first task's commands, and
+	 * nothing of the new run is read back. Call {@link #adoptFirstTask} once the start committed.
+	 * @return the task, or {@code null} when the run must take the normal way (its first task
+	 * failed here: it runs, and fails, again as an ordinary task, with backoff)
+	 */
+	FirstTask firstTaskInTransaction(NewRun run) {
+		RunRow row = RunRow.started(run);
+		RunSlot slot = new RunSlot(run.runId(), row.epoch(), false);
+		slot.chain = run.chain();
+		slot.chainKnown = true;
+		// the slot starts from what this task commits: nothing to read before its next task
+		slot.needsRead = false;
+		Instant now = this.clock.instant();
+		this.listeners.taskStarted(row);
+		WorkflowRunner runner = null;
+		TaskResult result;
+		try {
+			runner = rebuild(slot, row);
+			result = runner.execute(now, List.of(dev.durable.workflow.internal.history.Event
+				.workflowStarted(run.workflowType(), run.input())));
+		}
+		catch (RuntimeException ex) {
+			log.debug("First task of run {} did not run at its start; it runs as an ordinary task: {}", run.runId(),
+					Errors.rootMessage(ex));
+			if (runner != null) {
+				runner.destroy();
+			}
+			this.listeners.taskEnded();
+			return null;
+		}
+		TaskCommit commit = this.commits.build(slot.epoch, row, runner, slot.chain, result, List.of(), now);
+		this.hooks.beforeTaskCommit(run.runId());
+		TaskCommit.Effects effects = TaskRepository.isSingleStatement(commit) ? this.tasks.commitAlone(commit)
+				: this.tasks.commit(commit);
+		if (effects == null) {
+			throw new IllegalStateException("The first task of run " + run.runId() + " did not match its own row");
+		}
+		return new FirstTask(slot, row, runner, commit, effects);
+	}
+
+	/**
+	 * A first task committed with its start.
+	 *
+	 * @param slot the run's slot, not yet cached
+	 * @param row the run row as inserted
+	 * @param runner the run's state machine after the task
+	 * @param commit what the task committed
+	 * @param effects what the commit did to other runs
+	 */
+	record FirstTask(RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit, TaskCommit.Effects effects) {
+	}
+
+	/** After the start committed: caches the run and carries out what its first task decided. */
+	void adoptFirstTask(FirstTask task) {
+		RunSlot slot = task.slot();
+		try {
+			if (this.slots.putIfAbsent(slot.runId, slot) != null) {
+				// something adopted the run in between: it replays from the database
+				task.runner().destroy();
+				return;
+			}
+			slot.beginRun();
+			slot.taskLock.lock();
+			try {
+				MDC.put("workflowId", task.row().workflowId());
+				MDC.put("runId", slot.runId.toString());
+				committed(slot, task.row(), task.runner(), task.commit(), task.effects());
+			}
+			finally {
+				slot.taskLock.unlock();
+				MDC.remove("workflowId");
+				MDC.remove("runId");
+				slot.lastUsed = this.clock.instant();
+				if (slot.endRun()) {
+					submit(slot);
+				}
+			}
+		}
+		finally {
+			this.listeners.taskEnded();
+		}
+	}
+
+	/** Ends the listeners' view of a first task whose start did not commit. */
+	void abandonFirstTask(FirstTask task) {
+		task.runner().destroy();
+		this.listeners.taskEnded();
+	}
+
+	/** Whether a live slot of the run is cached here. */
+	boolean holds(UUID runId) {
+		RunSlot slot = this.slots.get(runId);
+		return slot != null && !slot.dead;
+	}
+
 	/** Takes a run this node just started or claimed and schedules its task. */
 	void adopt(UUID runId, long epoch, boolean recoverActivities) {
 		RunSlot slot = this.slots.compute(runId, (id, existing) -> {
@@ -282,7 +379,7 @@ final class WorkflowTaskExecutor {
 		Instant now = this.clock.instant();
 		try {
 			if (runner == null) {
-				runner = rebuild(row);
+				runner = rebuild(slot, row);
 				slot.runner = runner;
 			}
 			if (slot.recoverActivities) {
@@ -316,17 +413,10 @@ final class WorkflowTaskExecutor {
 			taskFailed(slot, row, ex);
 			return;
 		}
-		TaskCommit commit = this.commits.build(slot.epoch, row, runner, result, inbox, now);
+		TaskCommit commit = this.commits.build(slot.epoch, row, runner, slot.chain, result, inbox, now);
 		TaskCommit.Effects effects;
 		try {
-			effects = this.tx.execute((status) -> {
-				this.hooks.beforeTaskCommit(slot.runId);
-				TaskCommit.Effects done = this.tasks.commit(commit);
-				if (done == null) {
-					status.setRollbackOnly();
-				}
-				return done;
-			});
+			effects = commit(slot.runId, commit);
 		}
 		catch (RuntimeException ex) {
 			// outcome unknown: replay from what the database really holds; inputs handed over in
@@ -352,7 +442,13 @@ final class WorkflowTaskExecutor {
 			}
 			return;
 		}
-		slot.runner = runner;
+		committed(slot, row, runner, commit, effects);
+	}
+
+	/** After a task's commit: cache the run, start what it scheduled, wake whom it told, forget it if it closed. */
+	private void committed(RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit,
+			TaskCommit.Effects effects) {
+slot.runner = runner;
 		slot.retryNotBefore = null;
 		slot.cachedRow = commit.closes() ? null
 				: row.afterCommit(row.historySeq() + (commit.recordsHistory() ? 1 : 0), commit.seenInboxSeq(),
@@ -384,7 +480,7 @@ final class WorkflowTaskExecutor {
 		if (commit.closes()) {
 			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
 			drop(slot);
-			this.waiters.closed(slot.runId);
+			this.waiters.closed(slot.runId, commit.outcome());
 			NewRun next = commit.continuedAs();
 			if (next != null && next.wakeAt() == null) {
 				adopt(next.runId(), 1, false);
@@ -405,6 +501,25 @@ final class WorkflowTaskExecutor {
 		}
 	}
 
+	/**
+	 * Commits a task: one statement without a transaction block when it fits, else one
+	 * transaction. {@code null} when the compare-and-set failed and nothing was written.
+	 */
+	private TaskCommit.Effects commit(UUID runId, TaskCommit commit) {
+		if (TaskRepository.isSingleStatement(commit)) {
+			this.hooks.beforeTaskCommit(runId);
+			return this.tasks.commitAlone(commit);
+		}
+		return this.tx.execute((status) -> {
+			this.hooks.beforeTaskCommit(runId);
+			TaskCommit.Effects done = this.tasks.commit(commit);
+			if (done == null) {
+				status.setRollbackOnly();
+			}
+			return done;
+		});
+	}
+
 	private Optional<RunRepository.Loaded> load(RunSlot slot) {
 		// cleared before reading: a wake-up during the read sets it again
 		slot.needsRead = false;
@@ -412,10 +527,14 @@ final class WorkflowTaskExecutor {
 		return this.runs.load(slot.runId);
 	}
 
-	private WorkflowRunner rebuild(RunRow row) {
+	private WorkflowRunner rebuild(RunSlot slot, RunRow row) {
+		if (!slot.chainKnown) {
+			slot.chain = this.runs.chain(row.runId());
+			slot.chainKnown = true;
+		}
 		// a run that has not committed a task has no history to read
 		return Replays.forTask(row, this.workflows.find(row.workflowType()), this.factory, this.payloads, this.config,
-				this.runs.chain(row.runId()), (row.historySeq() == 0) ? List.of() : this.tasks.history(row.runId()));
+				slot.chain, (row.historySeq() == 0) ? List.of() : this.tasks.history(row.runId()));
 	}
 
 	private void afterCommit(RunSlot slot, RunRow row, WorkflowRunner runner, List<StoredActivity> started) {

@@ -1,0 +1,226 @@
+package dev.durable.workflow.internal.store;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.support.InternalJson;
+
+/**
+ * The common workflow task commit as one SQL statement: the compare-and-set on the run row,
+ * and, only when it matched, the history row, the consumed inbox items, timers and activities,
+ * the new timers and activities and, for a closing task, the outcome and what the close tells
+ * the parent and the children. One statement is atomic on its own, so it needs no transaction
+ * block: one round trip, one WAL flush.
+ *
+ * <p>Every data-modifying part is a CTE that reads the row the compare-and-set returned, so
+ * nothing is written when it did not match. A statement is built per shape (which parts the
+ * commit has) and kept, so each connection prepares a handful of them once.
+ *
+ * <p>Commits that start children, signal other workflows, decide updates, change memo or search
+ * attributes or start a next run take the multi-statement path ({@link TaskRepository#commit}).
+ */
+final class TaskCommitStatement {
+
+	private static final int HISTORY = 1;
+
+	private static final int CONSUMED_INBOX = 2;
+
+	private static final int REMOVED_TIMERS = 4;
+
+	private static final int REMOVED_ACTIVITIES = 8;
+
+	private static final int NEW_TIMERS = 16;
+
+	private static final int NEW_ACTIVITIES = 32;
+
+	private static final int CLOSES = 64;
+
+	/** The failure of updates a close leaves unfinished, by close status. */
+	private static final Map<String, byte[]> UPDATE_NOT_COMPLETED = new ConcurrentHashMap<>();
+
+	private final String schema;
+
+	private final Map<Integer, String> statements = new ConcurrentHashMap<>();
+
+	TaskCommitStatement(String schema) {
+		this.schema = schema;
+	}
+
+	/** Whether a commit fits the single statement. */
+	static boolean fits(TaskCommit c) {
+		return c.childStarts().isEmpty() && c.externals().isEmpty() && c.updates().isEmpty() && c.attributes() == null
+				&& c.continuedAs() == null && c.carriedSignals().isEmpty();
+	}
+
+	private static int shape(TaskCommit c) {
+		int shape = c.recordsHistory() ? HISTORY : 0;
+		if (c.closes()) {
+			// closing clears every side table of the run
+			return shape | CLOSES;
+		}
+		shape |= c.consumedInbox().isEmpty() ? 0 : CONSUMED_INBOX;
+		shape |= c.removedTimers().isEmpty() ? 0 : REMOVED_TIMERS;
+		shape |= c.removedActivities().isEmpty() ? 0 : REMOVED_ACTIVITIES;
+		shape |= c.newTimers().isEmpty() ? 0 : NEW_TIMERS;
+		shape |= c.newActivities().isEmpty() ? 0 : NEW_ACTIVITIES;
+		return shape;
+	}
+
+	private String sql(int shape) {
+		return this.statements.computeIfAbsent(shape, this::build);
+	}
+
+	private String build(int shape) {
+		StringBuilder sql = new StringBuilder("WITH u AS (UPDATE #.workflow_run SET history_seq = history_seq + ?,"
+				+ " next_wake_at = ?, has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0,"
+				+ " task_failure = NULL, status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
+				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND status = 'RUNNING'");
+		if ((shape & CLOSES) != 0) {
+			// a run closes only when its inbox holds nothing the task did not see
+			sql.append(" AND inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = #.workflow_run.run_id"
+					+ " AND NOT (i.id = ANY(?)))");
+		}
+		sql.append(" RETURNING run_id, parent_run_id, parent_seq)");
+		if ((shape & HISTORY) != 0) {
+			sql.append(", h AS (INSERT INTO #.history (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u)");
+		}
+		if ((shape & CONSUMED_INBOX) != 0) {
+			sql.append(", di AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM u) AND id = ANY(?))");
+		}
+		if ((shape & REMOVED_TIMERS) != 0) {
+			sql.append(", dt AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM u) AND seq = ANY(?))");
+		}
+		if ((shape & REMOVED_ACTIVITIES) != 0) {
+			sql.append(", da AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM u) AND seq = ANY(?))");
+		}
+		if ((shape & NEW_TIMERS) != 0) {
+			sql.append(", nt AS (INSERT INTO #.timer (run_id, seq, fire_at) SELECT u.run_id, t.seq,"
+					+ " timestamptz 'epoch' + t.micros * interval '1 microsecond'"
+					+ " FROM u, unnest(?::bigint[], ?::bigint[]) AS t(seq, micros))");
+		}
+		if ((shape & NEW_ACTIVITIES) != 0) {
+			sql.append(", na AS (INSERT INTO #.activity (run_id, seq, activity_type, input, options, attempt,"
+					+ " scheduled_at, next_attempt_at) SELECT u.run_id, a.seq, a.activity_type, a.input, a.options, 1, ?, ?"
+					+ " FROM u, unnest(?::bigint[], ?::text[], ?::bytea[], ?::bytea[])"
+					+ " AS a(seq, activity_type, input, options))");
+		}
+		if ((shape & CLOSES) == 0) {
+			sql.append(" SELECT NULL::uuid FROM u");
+			return Sql.q(this.schema, sql.toString());
+		}
+		// the outcome, the cleared side tables, then the parent and the children are told
+		sql.append(", cp AS (UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id IN (SELECT run_id FROM u))"
+				+ ", cv AS (UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id IN (SELECT run_id FROM u))"
+				+ ", ct AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM u))"
+				+ ", ca AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM u))"
+				+ ", ci AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM u))"
+				+ ", cd AS (UPDATE #.dedup SET stage = 'COMPLETED', failure = ? WHERE run_id IN (SELECT run_id FROM u)"
+				+ " AND kind = 'UPDATE' AND stage IN ('ADMITTED', 'ACCEPTED'))"
+				+ ", cparent AS (INSERT INTO #.inbox (run_id, kind, name, payload, message_id)"
+				+ " SELECT parent_run_id, ?, parent_seq::text, ?, ? FROM u WHERE parent_run_id IS NOT NULL)"
+				+ ", cchildren AS (INSERT INTO #.inbox (run_id, kind, payload) SELECT w.run_id,"
+				+ " CASE w.parent_close_policy WHEN 'TERMINATE' THEN 'TERMINATE' ELSE 'CANCEL' END, ?"
+				+ " FROM #.workflow_run w WHERE w.parent_run_id IN (SELECT run_id FROM u) AND w.status = 'RUNNING'"
+				+ " AND w.parent_close_policy IN ('TERMINATE', 'REQUEST_CANCEL') RETURNING run_id)"
+				+ " SELECT parent_run_id FROM u UNION ALL SELECT run_id FROM cchildren");
+		return Sql.q(this.schema, sql.toString());
+	}
+
+	/**
+	 * Runs the commit on the connection (in autocommit, or inside the caller's transaction).
+	 * @return the runs to wake, or {@code null} when the compare-and-set did not match and
+	 * nothing was written
+	 */
+	List<UUID> execute(Connection con, TaskCommit c) throws SQLException {
+		int shape = shape(c);
+		try (PreparedStatement ps = con.prepareStatement(sql(shape))) {
+			int i = 1;
+			ps.setInt(i++, c.recordsHistory() ? 1 : 0);
+			ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
+			ps.setBoolean(i++, c.hasActivities());
+			ps.setLong(i++, c.seenInboxSeq());
+			ps.setString(i++, c.closeStatus());
+			ps.setTimestamp(i++, c.closes() ? Sql.ts(c.time()) : null);
+			ps.setInt(i++, c.unfinishedHandlers());
+			ps.setObject(i++, c.runId());
+			ps.setObject(i++, c.node());
+			ps.setLong(i++, c.epoch());
+			ps.setInt(i++, c.historySeq());
+			if ((shape & CLOSES) != 0) {
+				ps.setLong(i++, c.seenInboxSeq());
+				ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
+			}
+			if ((shape & HISTORY) != 0) {
+				ps.setInt(i++, c.historySeq() + 1);
+				ps.setTimestamp(i++, Sql.ts(c.time()));
+				ps.setBytes(i++, c.events());
+			}
+			if ((shape & CONSUMED_INBOX) != 0) {
+				ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
+			}
+			if ((shape & REMOVED_TIMERS) != 0) {
+				ps.setArray(i++, con.createArrayOf("bigint", c.removedTimers().toArray()));
+			}
+			if ((shape & REMOVED_ACTIVITIES) != 0) {
+				ps.setArray(i++, con.createArrayOf("bigint", c.removedActivities().toArray()));
+			}
+			if ((shape & NEW_TIMERS) != 0) {
+				List<Long> seqs = new ArrayList<>(c.newTimers().keySet());
+				List<Long> micros = c.newTimers().values().stream()
+					.map((at) -> at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000)
+					.toList();
+				ps.setArray(i++, con.createArrayOf("bigint", seqs.toArray()));
+				ps.setArray(i++, con.createArrayOf("bigint", micros.toArray()));
+			}
+			if ((shape & NEW_ACTIVITIES) != 0) {
+				List<StoredActivity> activities = c.newActivities();
+				ps.setTimestamp(i++, Sql.ts(c.time()));
+				ps.setTimestamp(i++, Sql.ts(c.time()));
+				ps.setArray(i++, con.createArrayOf("bigint", activities.stream().map(StoredActivity::seq).toArray()));
+				ps.setArray(i++,
+						con.createArrayOf("text", activities.stream().map(StoredActivity::activityType).toArray()));
+				ps.setArray(i++, con.createArrayOf("bytea",
+						activities.stream().map(StoredActivity::input).toArray(byte[][]::new)));
+				ps.setArray(i++, con.createArrayOf("bytea",
+						activities.stream().map((a) -> InternalJson.write(a.options())).toArray(byte[][]::new)));
+			}
+			if ((shape & CLOSES) != 0) {
+				boolean completed = "COMPLETED".equals(c.closeStatus());
+				ps.setBytes(i++, c.result());
+				ps.setBytes(i++, c.failure());
+				ps.setString(i++, c.closeStatus());
+				ps.setTimestamp(i++, Sql.ts(c.time()));
+				ps.setBytes(i++, UPDATE_NOT_COMPLETED.computeIfAbsent(c.closeStatus(), RunRepository::updateNotCompleted));
+				ps.setString(i++, completed ? "CHILD_COMPLETED" : "CHILD_FAILED");
+				ps.setBytes(i++, completed ? c.result() : c.failure());
+				ps.setString(i++, completed ? null : c.closeStatus());
+				ps.setBytes(i++, ("parent run " + c.runId() + " closed: " + c.closeStatus())
+					.getBytes(StandardCharsets.UTF_8));
+			}
+			try (ResultSet rs = ps.executeQuery()) {
+				if (!rs.next()) {
+					return null;
+				}
+				List<UUID> wake = new ArrayList<>(1);
+				do {
+					UUID other = rs.getObject(1, UUID.class);
+					if (other != null) {
+						wake.add(other);
+					}
+				}
+				while (rs.next());
+				return wake;
+			}
+		}
+	}
+
+}
