@@ -44,6 +44,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
 				.setPGStartupWait(Duration.ofSeconds(60));
 			if (statements) {
 				builder.setServerConfig("shared_preload_libraries", "pg_stat_statements");
+				// the breakdown shows planning time apart from execution time
+				builder.setServerConfig("pg_stat_statements.track_planning", "on");
 			}
 			return new EmbeddedDatabase(builder.start());
 		}

@@ -440,15 +440,21 @@ public final class ComparisonBenchmark {
 	private void printStatements(Contender engine, int workflows) {
 		JdbcTemplate jdbc = new JdbcTemplate(engine.pool());
 		List<Map<String, Object>> rows = jdbc.queryForList("""
-				SELECT calls, regexp_replace(query, '\\s+', ' ', 'g') AS query FROM pg_stat_statements
+				SELECT calls, total_plan_time, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') AS query
+				FROM pg_stat_statements
 				WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
 				  AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC LIMIT 25""");
-		this.out.printf("    statements per workflow (%s, %d workflows):%n", engine.name(), workflows);
+		this.out.printf("    statements per workflow (%s, %d workflows; calls, then planning + execution ms per call):%n",
+				engine.name(), workflows);
 		for (Map<String, Object> row : rows) {
 			double perWorkflow = ((Number) row.get("calls")).doubleValue() / workflows;
 			if (perWorkflow >= 0.05) {
 				String query = (String) row.get("query");
-				this.out.printf("    %6.2f  %s%n", perWorkflow, (query.length() > 150) ? query.substring(0, 150) + "..." : query);
+				double calls = ((Number) row.get("calls")).doubleValue();
+				this.out.printf("    %6.2f  %6.3f + %6.3f  %s%n", perWorkflow,
+						((Number) row.get("total_plan_time")).doubleValue() / calls,
+						((Number) row.get("total_exec_time")).doubleValue() / calls,
+						(query.length() > 130) ? query.substring(0, 130) + "..." : query);
 			}
 		}
 	}

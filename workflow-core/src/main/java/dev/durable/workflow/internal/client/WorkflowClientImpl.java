@@ -115,13 +115,46 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		PreparedStart start = prepare(workflowType, payload, given, message);
 		boolean eager = start.local() && start.wakeAt() == null && message == null && start.run().memo().isEmpty()
 				&& start.run().searchAttributes().isEmpty();
-		Object[] first = new Object[1];
+		boolean plain = start.options().idConflictPolicy() == WorkflowIdConflictPolicy.FAIL
+				&& start.options().idReusePolicy() == WorkflowIdReusePolicy.ALLOW_DUPLICATE
+				&& start.options().requestId() == null && message == null;
+		// a plain start has nothing to decide from earlier runs: its first task runs at once and,
+		// when it can, the run is inserted with it in one statement
+		Object[] first = { (eager && plain) ? this.engine.prepareFirstTask(start.run()) : null };
+		if (first[0] != null) {
+			Boolean inserted;
+			try {
+				inserted = this.engine.insertFirstTask(first[0]);
+			}
+			catch (RuntimeException ex) {
+				this.engine.abandonFirstTask(first[0]);
+				throw ex;
+			}
+			if (Boolean.TRUE.equals(inserted)) {
+				this.engine.adoptFirstTask(first[0]);
+				return new Started(start.run().workflowId(), start.run().runId());
+			}
+			if (Boolean.FALSE.equals(inserted)) {
+				this.engine.abandonFirstTask(first[0]);
+				throw alreadyRunning(start.run().workflowId(), this.engine.runs()
+					.findLatest(start.run().namespace(), start.run().workflowId())
+					.filter(RunRow::isOpen)
+					.map(RunRow::runId)
+					.orElse(null));
+			}
+		}
 		StartDecision decision;
 		try {
 			decision = this.engine.tx().execute((status) -> {
 				StartDecision decided = decide(start.run(), start.options(), start.now(), message, true);
-				if (eager && decided.created()) {
-					first[0] = this.engine.firstTaskInTransaction(start.run());
+				if (first[0] != null) {
+					this.engine.commitFirstTask(first[0]);
+				}
+				else if (eager && decided.created()) {
+					first[0] = this.engine.prepareFirstTask(start.run());
+					if (first[0] != null) {
+						this.engine.commitFirstTask(first[0]);
+					}
 				}
 				return decided;
 			});

@@ -168,7 +168,7 @@ public final class RunRepository {
 		return null;
 	}
 
-	private static byte[] chainBytes(NewRun run) {
+	static byte[] chainBytes(NewRun run) {
 		return (run.chain() != null && !run.chain().isEmpty()) ? InternalJson.write(run.chain()) : null;
 	}
 

@@ -44,6 +44,9 @@ final class TaskCommitStatement {
 
 	private static final int CLOSES = 64;
 
+	/** The run row is inserted in its state after the task (a start with its first task). */
+	private static final int STARTS = 128;
+
 	/** The failure of updates a close leaves unfinished, by close status. */
 	private static final Map<String, byte[]> UPDATE_NOT_COMPLETED = new ConcurrentHashMap<>();
 
@@ -80,16 +83,31 @@ final class TaskCommitStatement {
 	}
 
 	private String build(int shape) {
-		StringBuilder sql = new StringBuilder("WITH u AS (UPDATE #.workflow_run SET history_seq = history_seq + ?,"
-				+ " next_wake_at = ?, has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0,"
-				+ " task_failure = NULL, status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
-				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND status = 'RUNNING'");
-		if ((shape & CLOSES) != 0) {
-			// a run closes only when its inbox holds nothing the task did not see
-			sql.append(" AND inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = #.workflow_run.run_id"
-					+ " AND NOT (i.id = ANY(?)))");
+		StringBuilder sql = new StringBuilder();
+		if ((shape & STARTS) != 0) {
+			// the row as the first task leaves it; an open run of the id makes it insert nothing
+			sql.append("WITH u AS (INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
+					+ " status, owner_node, epoch, history_seq, next_wake_at, has_activities, pending_input,"
+					+ " unfinished_handlers, created_at, run_deadline, execution_deadline, attempt)"
+					+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, ?, false, ?, ?, ?, ?, ?)"
+					+ " ON CONFLICT (namespace, workflow_id) WHERE status = 'RUNNING' DO NOTHING"
+					+ " RETURNING run_id, parent_run_id, parent_seq)"
+					+ ", p AS (INSERT INTO #.run_payload (run_id, input, options) SELECT run_id, ?, ? FROM u)"
+					+ ", v AS (INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status, start_time)"
+					+ " SELECT run_id, ?, ?, ?, 'RUNNING', ? FROM u)");
 		}
-		sql.append(" RETURNING run_id, parent_run_id, parent_seq)");
+		else {
+			sql.append("WITH u AS (UPDATE #.workflow_run SET history_seq = history_seq + ?,"
+					+ " next_wake_at = ?, has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0,"
+					+ " task_failure = NULL, status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
+					+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND status = 'RUNNING'");
+			if ((shape & CLOSES) != 0) {
+				// a run closes only when its inbox holds nothing the task did not see
+				sql.append(" AND inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"
+						+ " WHERE i.run_id = #.workflow_run.run_id AND NOT (i.id = ANY(?)))");
+			}
+			sql.append(" RETURNING run_id, parent_run_id, parent_seq)");
+		}
 		if ((shape & HISTORY) != 0) {
 			sql.append(", h AS (INSERT INTO #.history (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u)");
 		}
@@ -141,20 +159,70 @@ final class TaskCommitStatement {
 	 * nothing was written
 	 */
 	List<UUID> execute(Connection con, TaskCommit c) throws SQLException {
-		int shape = shape(c);
+		return execute(con, null, c);
+	}
+
+	/** Whether a start can be inserted with its first task's commit in one statement. */
+	static boolean fitsStart(NewRun run, TaskCommit c) {
+		return fits(c) && !c.closes() && c.consumedInbox().isEmpty() && c.removedTimers().isEmpty()
+				&& c.removedActivities().isEmpty() && run.memo().isEmpty() && run.searchAttributes().isEmpty()
+				&& run.requestId() == null && run.wakeAt() == null && run.owner() != null;
+	}
+
+	/**
+	 * Inserts a run (see {@link #fitsStart}) with the rows of its first task, the run row already
+	 * in the state the task leaves it in.
+	 * @return whether it was inserted ({@code false}: an open run holds the workflow id)
+	 */
+	boolean insertStarted(Connection con, NewRun run, TaskCommit c) throws SQLException {
+		return execute(con, run, c) != null;
+	}
+
+	/**
+	 * Runs a task's commit, or inserts a run with its first task when {@code run} is given.
+	 * @return the runs to wake, or {@code null} when nothing was written (compare-and-set failed,
+	 * or an open run holds the id)
+	 */
+	List<UUID> execute(Connection con, NewRun run, TaskCommit c) throws SQLException {
+		int shape = shape(c) | ((run != null) ? STARTS : 0);
 		try (PreparedStatement ps = con.prepareStatement(sql(shape))) {
 			int i = 1;
-			ps.setInt(i++, c.recordsHistory() ? 1 : 0);
-			ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
-			ps.setBoolean(i++, c.hasActivities());
-			ps.setLong(i++, c.seenInboxSeq());
-			ps.setString(i++, c.closeStatus());
-			ps.setTimestamp(i++, c.closes() ? Sql.ts(c.time()) : null);
-			ps.setInt(i++, c.unfinishedHandlers());
-			ps.setObject(i++, c.runId());
-			ps.setObject(i++, c.node());
-			ps.setLong(i++, c.epoch());
-			ps.setInt(i++, c.historySeq());
+			if (run != null) {
+				ps.setObject(i++, run.runId());
+				ps.setString(i++, run.namespace());
+				ps.setString(i++, run.workflowId());
+				ps.setString(i++, run.workflowType());
+				ps.setString(i++, run.taskQueue());
+				ps.setObject(i++, run.owner());
+				ps.setLong(i++, c.epoch());
+				ps.setInt(i++, c.historySeq() + (c.recordsHistory() ? 1 : 0));
+				ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
+				ps.setBoolean(i++, c.hasActivities());
+				ps.setInt(i++, c.unfinishedHandlers());
+				ps.setTimestamp(i++, Sql.ts(run.createdAt()));
+				ps.setTimestamp(i++, Sql.ts(run.runDeadline()));
+				ps.setTimestamp(i++, Sql.ts(run.executionDeadline()));
+				ps.setInt(i++, run.attempt());
+				ps.setBytes(i++, run.input());
+				ps.setBytes(i++, RunRepository.chainBytes(run));
+				ps.setString(i++, run.namespace());
+				ps.setString(i++, run.workflowId());
+				ps.setString(i++, run.workflowType());
+				ps.setTimestamp(i++, Sql.ts(run.createdAt()));
+			}
+			else {
+				ps.setInt(i++, c.recordsHistory() ? 1 : 0);
+				ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
+				ps.setBoolean(i++, c.hasActivities());
+				ps.setLong(i++, c.seenInboxSeq());
+				ps.setString(i++, c.closeStatus());
+				ps.setTimestamp(i++, c.closes() ? Sql.ts(c.time()) : null);
+				ps.setInt(i++, c.unfinishedHandlers());
+				ps.setObject(i++, c.runId());
+				ps.setObject(i++, c.node());
+				ps.setLong(i++, c.epoch());
+				ps.setInt(i++, c.historySeq());
+			}
 			if ((shape & CLOSES) != 0) {
 				ps.setLong(i++, c.seenInboxSeq());
 				ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
@@ -191,7 +259,7 @@ final class TaskCommitStatement {
 				ps.setArray(i++, con.createArrayOf("bytea",
 						activities.stream().map(StoredActivity::input).toArray(byte[][]::new)));
 				ps.setArray(i++, con.createArrayOf("bytea",
-						activities.stream().map((a) -> InternalJson.write(a.options())).toArray(byte[][]::new)));
+						activities.stream().map((a) -> InternalJson.writeCached(a.options())).toArray(byte[][]::new)));
 			}
 			if ((shape & CLOSES) != 0) {
 				boolean completed = "COMPLETED".equals(c.closeStatus());

@@ -23,6 +23,14 @@ public final class TaskRepository {
 
 	private final TaskCommitStatement single;
 
+	private volatile TaskWriter writer;
+
+	/**
+	 * Writer threads of the group commit: while one waits for its batch's WAL flush, the next
+	 * batch gathers and is written by another.
+	 */
+	private static final int WRITERS = 2;
+
 	public TaskRepository(JdbcTemplate jdbc, RunRepository runs, String schema) {
 		this.jdbc = jdbc;
 		this.runs = runs;
@@ -38,6 +46,44 @@ public final class TaskRepository {
 		return TaskCommitStatement.fits(c);
 	}
 
+	/** Whether a start and its first task's commit are one statement ({@link #insertStarted}). */
+	public static boolean isSingleStatementStart(NewRun run, TaskCommit firstTask) {
+		return TaskCommitStatement.fitsStart(run, firstTask);
+	}
+
+	/**
+	 * Inserts a run with the rows of its first task in one statement, in autocommit: the start
+	 * and its first task commit together or not at all.
+	 * @return whether it was inserted ({@code false}: an open run holds its workflow id and
+	 * nothing was written)
+	 */
+	public boolean insertStarted(NewRun run, TaskCommit firstTask) {
+		TaskWriter current = this.writer;
+		if (current != null) {
+			return current.write(run, firstTask) != null;
+		}
+		return Boolean.TRUE.equals(alone(false, (con) -> this.single.insertStarted(con, run, firstTask)));
+	}
+
+	/**
+	 * Starts the node's group commit: from now on single-statement commits outside a transaction
+	 * are written by one writer thread, batched with the others waiting (see {@link TaskWriter}).
+	 */
+	public synchronized void startWriter(String threadName) {
+		if (this.writer == null) {
+			this.writer = new TaskWriter(this.jdbc, this.single, threadName, WRITERS);
+		}
+	}
+
+	/** Stops the group commit; commits are then written by their own threads. */
+	public synchronized void stopWriter() {
+		TaskWriter current = this.writer;
+		this.writer = null;
+		if (current != null) {
+			current.close();
+		}
+	}
+
 	/**
 	 * Commits a task that {@link #isSingleStatement is one statement}: on its own in autocommit
 	 * (no transaction block, one round trip), or inside the caller's transaction when there is one.
@@ -47,14 +93,25 @@ public final class TaskRepository {
 	public TaskCommit.Effects commitAlone(TaskCommit c) {
 		boolean joined = org.springframework.transaction.support.TransactionSynchronizationManager
 			.isActualTransactionActive();
-		List<UUID> wake = this.jdbc.execute((java.sql.Connection con) -> {
+		TaskWriter current = this.writer;
+		List<UUID> wake = (!joined && current != null) ? current.write(null, c)
+				: alone(joined, (con) -> this.single.execute(con, c));
+		return (wake != null) ? new TaskCommit.Effects(wake, List.of()) : null;
+	}
+
+	/**
+	 * Runs one statement on its own: committed by itself in autocommit (or committed here when
+	 * the pool hands out connections with autocommit off), or as part of the caller's transaction.
+	 */
+	private <T> T alone(boolean joined, org.springframework.jdbc.core.ConnectionCallback<T> statement) {
+		return this.jdbc.execute((java.sql.Connection con) -> {
 			boolean commitHere = !joined && !con.getAutoCommit();
 			try {
-				List<UUID> woken = this.single.execute(con, c);
+				T result = statement.doInConnection(con);
 				if (commitHere) {
 					con.commit();
 				}
-				return woken;
+				return result;
 			}
 			catch (java.sql.SQLException | RuntimeException ex) {
 				if (commitHere) {
@@ -63,7 +120,6 @@ public final class TaskRepository {
 				throw ex;
 			}
 		});
-		return (wake != null) ? new TaskCommit.Effects(wake, List.of()) : null;
 	}
 
 	private String q(String sql) {
@@ -195,7 +251,7 @@ public final class TaskRepository {
 						ps.setLong(2, a.seq());
 						ps.setString(3, a.activityType());
 						ps.setBytes(4, a.input());
-						ps.setBytes(5, InternalJson.write(a.options()));
+						ps.setBytes(5, InternalJson.writeCached(a.options()));
 						ps.setInt(6, a.attempt());
 						ps.setTimestamp(7, Sql.ts(a.scheduledAt()));
 						ps.setTimestamp(8, Sql.ts(a.nextAttemptAt()));

@@ -32,7 +32,27 @@ public final class InternalJson {
 
 	private static final ObjectReader EVENTS_READER = MAPPER.readerFor(EVENTS);
 
+	private static final int MAX_CACHED_OPTIONS = 256;
+
+	// activity options repeat (one per call site, mostly): each scheduled activity stores them
+	private static final java.util.Map<Object, byte[]> OPTIONS = new java.util.concurrent.ConcurrentHashMap<>();
+
 	private InternalJson() {
+	}
+
+	/** The JSON of an immutable value that repeats (activity options), written once per distinct value. */
+	public static byte[] writeCached(Object value) {
+		byte[] cached = OPTIONS.get(value);
+		if (cached != null) {
+			return cached;
+		}
+		byte[] json = write(value);
+		if (OPTIONS.size() >= MAX_CACHED_OPTIONS) {
+			// options computed per call (timeouts from input): stop caching rather than grow
+			OPTIONS.clear();
+		}
+		OPTIONS.put(value, json);
+		return json;
 	}
 
 	public static byte[] write(Object value) {

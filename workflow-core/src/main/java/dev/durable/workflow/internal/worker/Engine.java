@@ -151,6 +151,7 @@ public final class Engine {
 			new SchemaMigrator(this.dataSource, this.config.schema()).migrate();
 		}
 		this.running = true;
+		this.tasks.startWriter("durable-writer");
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
 		this.wake = new WakeScheduler(this.clock, this.taskPool);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
@@ -339,17 +340,31 @@ public final class Engine {
 	}
 
 	/**
-	 * Inside a start's transaction, right after the rows of a run this node owns: runs its first
-	 * workflow task so that it commits with the start (see
-	 * {@link WorkflowTaskExecutor#firstTaskInTransaction}).
-	 * @return the task to hand to {@link #adoptFirstTask} after the commit, or {@code null} when
-	 * the run takes the normal way ({@link #adoptStarted})
+	 * Runs the first workflow task of a run this node is starting, before the run is stored, so
+	 * that it commits with the start (see {@link WorkflowTaskExecutor#prepareFirstTask}).
+	 * @return the task (opaque to callers), or {@code null} when the run takes the normal way
+	 * ({@link #adoptStarted})
 	 */
-	public Object firstTaskInTransaction(dev.durable.workflow.internal.store.NewRun run) {
+	public Object prepareFirstTask(dev.durable.workflow.internal.store.NewRun run) {
 		if (!this.running || this.executor == null) {
 			return null;
 		}
-		return this.executor.firstTaskInTransaction(run);
+		return this.executor.prepareFirstTask(run);
+	}
+
+	/**
+	 * Inserts the run with its first task in one statement when that is possible.
+	 * @return {@code null} when it is not (store it with {@link #commitFirstTask} in the start's
+	 * transaction), else whether the run was inserted ({@code false}: an open run holds its id)
+	 */
+	public Boolean insertFirstTask(Object task) {
+		WorkflowTaskExecutor.FirstTask first = (WorkflowTaskExecutor.FirstTask) task;
+		return this.executor.startsInOneStatement(first) ? this.executor.insertFirstTask(first) : null;
+	}
+
+	/** Inside the start's transaction, after the run's rows: writes its first task. */
+	public void commitFirstTask(Object task) {
+		this.executor.commitFirstTask((WorkflowTaskExecutor.FirstTask) task);
 	}
 
 	/** After the start committed: caches the run and carries out its first task's commands. */
@@ -425,6 +440,7 @@ public final class Engine {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+		this.tasks.stopWriter();
 		if (this.config.workerEnabled()) {
 			try {
 				this.executor.releaseAll();

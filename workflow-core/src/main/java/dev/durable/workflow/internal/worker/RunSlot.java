@@ -47,6 +47,9 @@ final class RunSlot {
 	/** The run's retry policy, cron schedule and task timeout (immutable), once read. */
 	dev.durable.workflow.internal.store.RunChain chain;
 
+	/** The run's input when this node started it (a retry starts with it), else {@code null}. */
+	byte[] input;
+
 	/** Whether {@link #chain} was read (it may be {@code null}). */
 	boolean chainKnown;
 

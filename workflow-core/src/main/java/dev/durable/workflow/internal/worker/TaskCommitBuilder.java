@@ -131,8 +131,10 @@ final class TaskCommitBuilder {
 		throw new IllegalStateException("Unknown inbox item kind " + item.kind());
 	}
 
-	TaskCommit build(long epoch, RunRow row, WorkflowRunner runner, dev.durable.workflow.internal.store.RunChain chain,
-			TaskResult result, List<InboxItem> inbox, Instant now) {
+	TaskCommit build(RunSlot slot, RunRow row, WorkflowRunner runner, TaskResult result, List<InboxItem> inbox,
+			Instant now) {
+		long epoch = slot.epoch;
+		dev.durable.workflow.internal.store.RunChain chain = slot.chain;
 		List<Long> removedTimers = new ArrayList<>();
 		List<Long> removedActivities = new ArrayList<>();
 		Map<Long, Instant> newTimers = new LinkedHashMap<>();
@@ -194,7 +196,7 @@ final class TaskCommitBuilder {
 				carried = runner.unreceivedSignals();
 			}
 			else {
-				continuedAs = nextInChain(row, chain, closeStatus, close.failure(), now);
+				continuedAs = nextInChain(slot, row, closeStatus, close.failure(), now);
 				if (continuedAs != null) {
 					// a retry or cron run starts over, with what this run started with
 					continuedAs = continuedAs.withAttributes(runner.visibility().startMemo(),
@@ -235,8 +237,9 @@ final class TaskCommitBuilder {
 	}
 
 	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
-	private NewRun nextInChain(RunRow row, dev.durable.workflow.internal.store.RunChain chain, String status,
+	private NewRun nextInChain(RunSlot slot, RunRow row, String status,
 			dev.durable.workflow.internal.history.FailureInfo failure, Instant now) {
+		dev.durable.workflow.internal.store.RunChain chain = slot.chain;
 		if (chain == null || chain.isEmpty()) {
 			return null;
 		}
@@ -245,7 +248,7 @@ final class TaskCommitBuilder {
 			return null;
 		}
 		return new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(), row.taskQueue(),
-				this.node, this.runs.input(row.runId()), null, now, next.startAt(), null, row.executionDeadline(),
+				this.node, (slot.input != null) ? slot.input : this.runs.input(row.runId()), null, now, next.startAt(), null, row.executionDeadline(),
 				chain, next.attempt());
 	}
 

@@ -121,27 +121,31 @@ final class WorkflowTaskExecutor {
 	}
 
 	/**
-	 * The first task of a run this node starts, run inside the start's transaction right after
-	 * the run's rows (eager start): one commit holds the start and the first task's commands, and
-	 * nothing of the new run is read back. Call {@link #adoptFirstTask} once the start committed.
+	 * The first task of a run this node starts (eager start), run before the run is stored: its
+	 * commit goes with the start's, so that nothing of the new run is read back. Store it with
+	 * {@link #insertFirstTask} or {@link #commitFirstTask}, then {@link #adoptFirstTask} once the
+	 * start committed (or {@link #abandonFirstTask} when it did not).
 	 * @return the task, or {@code null} when the run must take the normal way (its first task
 	 * failed here: it runs, and fails, again as an ordinary task, with backoff)
 	 */
-	FirstTask firstTaskInTransaction(NewRun run) {
+	FirstTask prepareFirstTask(NewRun run) {
 		RunRow row = RunRow.started(run);
 		RunSlot slot = new RunSlot(run.runId(), row.epoch(), false);
 		slot.chain = run.chain();
 		slot.chainKnown = true;
+		// the run is not stored yet: what a retry of it starts with comes from here
+		slot.input = run.input();
 		// the slot starts from what this task commits: nothing to read before its next task
 		slot.needsRead = false;
 		Instant now = this.clock.instant();
 		this.listeners.taskStarted(row);
 		WorkflowRunner runner = null;
-		TaskResult result;
 		try {
 			runner = rebuild(slot, row);
-			result = runner.execute(now, List.of(dev.durable.workflow.internal.history.Event
+			TaskResult result = runner.execute(now, List.of(dev.durable.workflow.internal.history.Event
 				.workflowStarted(run.workflowType(), run.input())));
+			TaskCommit commit = this.commits.build(slot, row, runner, result, List.of(), now);
+			return new FirstTask(run, slot, row, runner, commit);
 		}
 		catch (RuntimeException ex) {
 			log.debug("First task of run {} did not run at its start; it runs as an ordinary task: {}", run.runId(),
@@ -152,43 +156,75 @@ final class WorkflowTaskExecutor {
 			this.listeners.taskEnded();
 			return null;
 		}
-		TaskCommit commit = this.commits.build(slot.epoch, row, runner, slot.chain, result, List.of(), now);
-		this.hooks.beforeTaskCommit(run.runId());
-		TaskCommit.Effects effects = TaskRepository.isSingleStatement(commit) ? this.tasks.commitAlone(commit)
-				: this.tasks.commit(commit);
-		if (effects == null) {
-			throw new IllegalStateException("The first task of run " + run.runId() + " did not match its own row");
-		}
-		return new FirstTask(slot, row, runner, commit, effects);
+	}
+
+	/** Whether the start and its first task can be inserted in one statement ({@link #insertFirstTask}). */
+	boolean startsInOneStatement(FirstTask task) {
+		return TaskRepository.isSingleStatementStart(task.run, task.commit);
 	}
 
 	/**
-	 * A first task committed with its start.
-	 *
-	 * @param slot the run's slot, not yet cached
-	 * @param row the run row as inserted
-	 * @param runner the run's state machine after the task
-	 * @param commit what the task committed
-	 * @param effects what the commit did to other runs
+	 * Inserts the run with its first task in one statement, in autocommit.
+	 * @return whether it was inserted ({@code false}: an open run holds the workflow id)
 	 */
-	record FirstTask(RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit, TaskCommit.Effects effects) {
+	boolean insertFirstTask(FirstTask task) {
+		this.hooks.beforeTaskCommit(task.run.runId());
+		boolean inserted = this.tasks.insertStarted(task.run, task.commit);
+		task.effects = new TaskCommit.Effects(List.of(), List.of());
+		return inserted;
+	}
+
+	/** Inside the start's transaction, after the run's rows: writes its first task. */
+	void commitFirstTask(FirstTask task) {
+		this.hooks.beforeTaskCommit(task.run.runId());
+		TaskCommit.Effects effects = TaskRepository.isSingleStatement(task.commit) ? this.tasks.commitAlone(task.commit)
+				: this.tasks.commit(task.commit);
+		if (effects == null) {
+			throw new IllegalStateException("The first task of run " + task.run.runId() + " did not match its own row");
+		}
+		task.effects = effects;
+	}
+
+	/** A first task run at its start, with what it committed once it did. */
+	static final class FirstTask {
+
+		final NewRun run;
+
+		final RunSlot slot;
+
+		final RunRow row;
+
+		final WorkflowRunner runner;
+
+		final TaskCommit commit;
+
+		TaskCommit.Effects effects;
+
+		FirstTask(NewRun run, RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit) {
+			this.run = run;
+			this.slot = slot;
+			this.row = row;
+			this.runner = runner;
+			this.commit = commit;
+		}
+
 	}
 
 	/** After the start committed: caches the run and carries out what its first task decided. */
 	void adoptFirstTask(FirstTask task) {
-		RunSlot slot = task.slot();
+		RunSlot slot = task.slot;
 		try {
 			if (this.slots.putIfAbsent(slot.runId, slot) != null) {
 				// something adopted the run in between: it replays from the database
-				task.runner().destroy();
+				task.runner.destroy();
 				return;
 			}
 			slot.beginRun();
 			slot.taskLock.lock();
 			try {
-				MDC.put("workflowId", task.row().workflowId());
+				MDC.put("workflowId", task.row.workflowId());
 				MDC.put("runId", slot.runId.toString());
-				committed(slot, task.row(), task.runner(), task.commit(), task.effects());
+				committed(slot, task.row, task.runner, task.commit, task.effects);
 			}
 			finally {
 				slot.taskLock.unlock();
@@ -207,7 +243,7 @@ final class WorkflowTaskExecutor {
 
 	/** Ends the listeners' view of a first task whose start did not commit. */
 	void abandonFirstTask(FirstTask task) {
-		task.runner().destroy();
+		task.runner.destroy();
 		this.listeners.taskEnded();
 	}
 
@@ -413,7 +449,7 @@ final class WorkflowTaskExecutor {
 			taskFailed(slot, row, ex);
 			return;
 		}
-		TaskCommit commit = this.commits.build(slot.epoch, row, runner, slot.chain, result, inbox, now);
+		TaskCommit commit = this.commits.build(slot, row, runner, result, inbox, now);
 		TaskCommit.Effects effects;
 		try {
 			effects = commit(slot.runId, commit);

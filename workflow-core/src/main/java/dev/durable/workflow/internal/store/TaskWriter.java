@@ -1,0 +1,224 @@
+package dev.durable.workflow.internal.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.durable.workflow.internal.support.Errors;
+
+/**
+ * Group commit: the node's single writer of one-statement task commits (and of starts inserted
+ * with their first task). Tasks of many runs queue their commits; the writer takes every commit
+ * waiting and writes them in one transaction, so they share one round trip to begin, one commit
+ * and one WAL flush. A lone commit is written at once, on its own, in autocommit: nobody waits
+ * for a batch to fill.
+ *
+ * <p>Each statement carries its own compare-and-set, so one run's stale commit writes nothing
+ * and leaves the others of its batch alone. When a statement fails, the batch rolls back and its
+ * commits are written again one by one, so that only the failing one reports the failure. When
+ * the commit itself fails the outcome is unknown: every caller of the batch gets the failure
+ * (a task then replays from what the database holds).
+ */
+public final class TaskWriter implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(TaskWriter.class);
+
+	private static final int MAX_BATCH = 64;
+
+	private final JdbcTemplate jdbc;
+
+	private final TaskCommitStatement statement;
+
+	private final LinkedBlockingQueue<Write> queue = new LinkedBlockingQueue<>();
+
+	private final List<Thread> threads;
+
+	private volatile boolean running = true;
+
+	/**
+	 * One queued write.
+	 *
+	 * @param run the run to insert with its first task, or {@code null} for a task of a stored run
+	 * @param commit the task's commit
+	 * @param done completed with the runs to wake ({@code null}: nothing written)
+	 */
+	private record Write(NewRun run, TaskCommit commit, CompletableFuture<List<UUID>> done) {
+	}
+
+	TaskWriter(JdbcTemplate jdbc, TaskCommitStatement statement, String name, int writers) {
+		this.jdbc = jdbc;
+		this.statement = statement;
+		this.threads = java.util.stream.IntStream.range(0, writers)
+			.mapToObj((i) -> Thread.ofPlatform().daemon().name(name + "-" + i).start(this::loop))
+			.toList();
+	}
+
+	/**
+	 * Writes a commit with the others waiting, and returns once it is durable.
+	 * @param run the run to insert with its first task ({@code commit} is then that task's), or
+	 * {@code null}
+	 * @return the runs to wake, or {@code null} when the compare-and-set failed (or the run's id
+	 * is held by an open run) and nothing was written
+	 */
+	List<UUID> write(NewRun run, TaskCommit commit) {
+		if (!this.running) {
+			return writeAlone(new Write(run, commit, null));
+		}
+		Write write = new Write(run, commit, new CompletableFuture<>());
+		this.queue.add(write);
+		try {
+			while (true) {
+				try {
+					return write.done().get(1, TimeUnit.SECONDS);
+				}
+				catch (java.util.concurrent.TimeoutException ex) {
+					if (this.threads.stream().noneMatch(Thread::isAlive) && this.queue.remove(write)) {
+						// queued as the writer stopped
+						return writeAlone(write);
+					}
+				}
+			}
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new IllegalStateException(ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while the task commit was written; its outcome is unknown", ex);
+		}
+	}
+
+	private void loop() {
+		List<Write> batch = new ArrayList<>();
+		while (this.running || !this.queue.isEmpty()) {
+			try {
+				Write first = this.queue.poll(200, TimeUnit.MILLISECONDS);
+				if (first == null) {
+					continue;
+				}
+				batch.add(first);
+				this.queue.drainTo(batch, MAX_BATCH - 1);
+				if (batch.size() == 1) {
+					complete(first);
+				}
+				else {
+					writeBatch(batch);
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+			catch (RuntimeException | Error ex) {
+				// never leave a caller waiting
+				batch.forEach((write) -> write.done().completeExceptionally(ex));
+			}
+			finally {
+				batch.clear();
+			}
+		}
+		// closing: what is still queued is written by its callers' threads
+		for (Write left = this.queue.poll(); left != null; left = this.queue.poll()) {
+			complete(left);
+		}
+	}
+
+	private void complete(Write write) {
+		try {
+			write.done().complete(writeAlone(write));
+		}
+		catch (RuntimeException ex) {
+			write.done().completeExceptionally(ex);
+		}
+	}
+
+	private List<UUID> writeAlone(Write write) {
+		return this.jdbc.execute((Connection con) -> {
+			boolean commitHere = !con.getAutoCommit();
+			try {
+				List<UUID> woken = this.statement.execute(con, write.run(), write.commit());
+				if (commitHere) {
+					con.commit();
+				}
+				return woken;
+			}
+			catch (SQLException | RuntimeException ex) {
+				if (commitHere) {
+					con.rollback();
+				}
+				throw ex;
+			}
+		});
+	}
+
+	private void writeBatch(List<Write> batch) {
+		boolean[] committing = { false };
+		List<List<UUID>> results;
+		try {
+			results = this.jdbc.execute((Connection con) -> {
+				boolean autoCommit = con.getAutoCommit();
+				con.setAutoCommit(false);
+				try {
+					List<List<UUID>> woken = new ArrayList<>(batch.size());
+					for (Write write : batch) {
+						woken.add(this.statement.execute(con, write.run(), write.commit()));
+					}
+					committing[0] = true;
+					con.commit();
+					return woken;
+				}
+				catch (SQLException | RuntimeException ex) {
+					if (!committing[0]) {
+						con.rollback();
+					}
+					throw ex;
+				}
+				finally {
+					con.setAutoCommit(autoCommit);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			if (committing[0]) {
+				// the commit may or may not have landed: every caller learns it is unknown
+				batch.forEach((write) -> write.done().completeExceptionally(ex));
+				return;
+			}
+			log.debug("A batch of {} task commits failed ({}); writing them one by one", batch.size(),
+					Errors.rootMessage(ex));
+			batch.forEach(this::complete);
+			return;
+		}
+		for (int i = 0; i < batch.size(); i++) {
+			batch.get(i).done().complete(results.get(i));
+		}
+	}
+
+	/** Stops the writer once the queue is empty; later writes are made by their callers. */
+	@Override
+	public void close() {
+		this.running = false;
+		try {
+			for (Thread thread : this.threads) {
+				thread.join(TimeUnit.SECONDS.toMillis(5));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
