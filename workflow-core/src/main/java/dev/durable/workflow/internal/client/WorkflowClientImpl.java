@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.client.Functions;
@@ -113,8 +114,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		byte[] payload = this.engine.payloads().encode(input, (inputType != null) ? inputType : Object.class,
 				"the input of workflow " + workflowType);
 		PreparedStart start = prepare(workflowType, payload, given, message);
+		// not inside a caller's transaction: the start joins it, and its first task must not act
+		// (schedule activities) before that transaction commits
 		boolean eager = start.local() && start.wakeAt() == null && message == null && start.run().memo().isEmpty()
-				&& start.run().searchAttributes().isEmpty();
+				&& start.run().searchAttributes().isEmpty()
+				&& !TransactionSynchronizationManager.isActualTransactionActive();
 		boolean plain = start.options().idConflictPolicy() == WorkflowIdConflictPolicy.FAIL
 				&& start.options().idReusePolicy() == WorkflowIdReusePolicy.ALLOW_DUPLICATE
 				&& start.options().requestId() == null && message == null;
@@ -127,7 +131,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				inserted = this.engine.insertFirstTask(first[0]);
 			}
 			catch (RuntimeException ex) {
-				this.engine.abandonFirstTask(first[0]);
+				this.engine.abandonFirstTask(first[0], ex);
 				throw ex;
 			}
 			if (Boolean.TRUE.equals(inserted)) {
@@ -135,12 +139,13 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				return new Started(start.run().workflowId(), start.run().runId());
 			}
 			if (Boolean.FALSE.equals(inserted)) {
-				this.engine.abandonFirstTask(first[0]);
-				throw alreadyRunning(start.run().workflowId(), this.engine.runs()
+				WorkflowAlreadyStartedException conflict = alreadyRunning(start.run().workflowId(), this.engine.runs()
 					.findLatest(start.run().namespace(), start.run().workflowId())
 					.filter(RunRow::isOpen)
 					.map(RunRow::runId)
 					.orElse(null));
+				this.engine.abandonFirstTask(first[0], conflict);
+				throw conflict;
 			}
 		}
 		StartDecision decision;
@@ -160,7 +165,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			});
 		}
 		catch (DuplicateKeyException ex) {
-			this.engine.abandonFirstTask(first[0]);
+			this.engine.abandonFirstTask(first[0], ex);
 			// another start of the same id committed first
 			Optional<RunRow> open = this.engine.runs().findLatest(start.run().namespace(), start.run().workflowId())
 				.filter(RunRow::isOpen);
@@ -170,7 +175,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			throw alreadyRunning(start.run().workflowId(), open.map(RunRow::runId).orElse(null));
 		}
 		catch (RuntimeException ex) {
-			this.engine.abandonFirstTask(first[0]);
+			this.engine.abandonFirstTask(first[0], ex);
 			throw ex;
 		}
 		if (first[0] != null) {

@@ -21,7 +21,7 @@ import dev.durable.workflow.internal.support.Errors;
  * with their first task). Tasks of many runs queue their commits; the writer takes every commit
  * waiting and writes them in one transaction, so they share one round trip to begin, one commit
  * and one WAL flush. A lone commit is written at once, on its own, in autocommit: nobody waits
- * for a batch to fill.
+ * for a batch to fill, and when nothing else is being written it goes on its caller's thread.
  *
  * <p>Each statement carries its own compare-and-set, so one run's stale commit writes nothing
  * and leaves the others of its batch alone. When a statement fails, the batch rolls back and its
@@ -44,6 +44,9 @@ public final class TaskWriter implements AutoCloseable {
 	private final List<Thread> threads;
 
 	private volatile boolean running = true;
+
+	/** Writes in progress (a batch of the writer threads, or a lone write on its caller's thread). */
+	private final java.util.concurrent.atomic.AtomicInteger writing = new java.util.concurrent.atomic.AtomicInteger();
 
 	/**
 	 * One queued write.
@@ -73,6 +76,15 @@ public final class TaskWriter implements AutoCloseable {
 	List<UUID> write(NewRun run, TaskCommit commit) {
 		if (!this.running) {
 			return writeAlone(new Write(run, commit, null));
+		}
+		if (this.queue.isEmpty() && this.writing.compareAndSet(0, 1)) {
+			// nothing waits and no batch is being written: write it at once, on this thread
+			try {
+				return writeAlone(new Write(run, commit, null));
+			}
+			finally {
+				this.writing.decrementAndGet();
+			}
 		}
 		Write write = new Write(run, commit, new CompletableFuture<>());
 		this.queue.add(write);
@@ -111,11 +123,17 @@ public final class TaskWriter implements AutoCloseable {
 				}
 				batch.add(first);
 				this.queue.drainTo(batch, MAX_BATCH - 1);
-				if (batch.size() == 1) {
-					complete(first);
+				this.writing.incrementAndGet();
+				try {
+					if (batch.size() == 1) {
+						complete(first);
+					}
+					else {
+						writeBatch(batch);
+					}
 				}
-				else {
-					writeBatch(batch);
+				finally {
+					this.writing.decrementAndGet();
 				}
 			}
 			catch (InterruptedException ex) {

@@ -60,6 +60,9 @@ final class ActivityExecutor {
 
 	private final Listeners listeners;
 
+	/** A virtual thread per activity attempt (or the task's own thread, see {@link Continuations}). */
+	private final java.util.concurrent.Executor threads = (work) -> Thread.ofVirtual().name("durable-activity").start(work);
+
 	ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
 			WakeScheduler wake, UUID node, int maxConcurrent, BiConsumer<RunSlot, Event> deliver,
 			Listeners listeners) {
@@ -115,7 +118,7 @@ final class ActivityExecutor {
 		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads,
 				heartbeatSink(activity), this.clock);
 		slot.inflight.put(activity.seq(), attempt);
-		Thread.ofVirtual().name("activity-" + activity.activityType()).start(() -> {
+		Continuations.runNextOr(this.threads, () -> {
 			this.permits.acquireUninterruptibly();
 			try {
 				run(slot, activity, attempt);

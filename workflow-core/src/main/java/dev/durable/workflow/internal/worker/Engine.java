@@ -372,10 +372,13 @@ public final class Engine {
 		this.executor.adoptFirstTask((WorkflowTaskExecutor.FirstTask) task);
 	}
 
-	/** The start did not commit: forgets its first task (nothing of it was stored). */
-	public void abandonFirstTask(Object task) {
+	/**
+	 * The start did not commit: forgets its first task (nothing of it was stored).
+	 * @param failure why the start did not commit
+	 */
+	public void abandonFirstTask(Object task, Throwable failure) {
 		if (task != null) {
-			this.executor.abandonFirstTask((WorkflowTaskExecutor.FirstTask) task);
+			this.executor.abandonFirstTask((WorkflowTaskExecutor.FirstTask) task, failure);
 		}
 	}
 

@@ -145,6 +145,11 @@ final class WorkflowTaskExecutor {
 			TaskResult result = runner.execute(now, List.of(dev.durable.workflow.internal.history.Event
 				.workflowStarted(run.workflowType(), run.input())));
 			TaskCommit commit = this.commits.build(slot, row, runner, result, List.of(), now);
+			// cached before the run is stored, as a task in progress: a poll that finds the stored
+			// run before the start returns waits for this task instead of adopting the run anew
+			slot.beginRun();
+			slot.taskLock.lock();
+			this.slots.put(slot.runId, slot);
 			return new FirstTask(run, slot, row, runner, commit);
 		}
 		catch (RuntimeException ex) {
@@ -153,6 +158,7 @@ final class WorkflowTaskExecutor {
 			if (runner != null) {
 				runner.destroy();
 			}
+			this.listeners.taskFailed(ex);
 			this.listeners.taskEnded();
 			return null;
 		}
@@ -214,13 +220,6 @@ final class WorkflowTaskExecutor {
 	void adoptFirstTask(FirstTask task) {
 		RunSlot slot = task.slot;
 		try {
-			if (this.slots.putIfAbsent(slot.runId, slot) != null) {
-				// something adopted the run in between: it replays from the database
-				task.runner.destroy();
-				return;
-			}
-			slot.beginRun();
-			slot.taskLock.lock();
 			try {
 				MDC.put("workflowId", task.row.workflowId());
 				MDC.put("runId", slot.runId.toString());
@@ -241,9 +240,13 @@ final class WorkflowTaskExecutor {
 		}
 	}
 
-	/** Ends the listeners' view of a first task whose start did not commit. */
-	void abandonFirstTask(FirstTask task) {
-		task.runner.destroy();
+	/** Forgets a first task whose start did not commit (its workflow threads end; listeners see it fail). */
+	void abandonFirstTask(FirstTask task, Throwable failure) {
+		RunSlot slot = task.slot;
+		drop(slot);
+		slot.taskLock.unlock();
+		slot.endRun();
+		this.listeners.taskFailed(failure);
 		this.listeners.taskEnded();
 	}
 
@@ -336,8 +339,11 @@ final class WorkflowTaskExecutor {
 	}
 
 	private void submit(RunSlot slot) {
+		if (this.pool.isShutdown()) {
+			return; // the engine is shutting down: the run is released and picked up again elsewhere
+		}
 		try {
-			this.pool.execute(() -> runSlot(slot));
+			Continuations.runNextOr(this.pool, () -> runSlot(slot));
 		}
 		catch (java.util.concurrent.RejectedExecutionException ex) {
 			// the engine is shutting down: the run is released and picked up again elsewhere
