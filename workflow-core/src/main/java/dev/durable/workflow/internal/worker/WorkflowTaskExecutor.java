@@ -244,6 +244,7 @@ final class WorkflowTaskExecutor {
 	void abandonFirstTask(FirstTask task, Throwable failure) {
 		RunSlot slot = task.slot;
 		drop(slot);
+		task.runner.destroy();
 		slot.taskLock.unlock();
 		slot.endRun();
 		this.listeners.taskFailed(failure);

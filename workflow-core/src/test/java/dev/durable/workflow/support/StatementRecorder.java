@@ -1,0 +1,90 @@
+package dev.durable.workflow.support;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import javax.sql.DataSource;
+
+/**
+ * A data source that writes down every statement prepared on its connections, with the thread
+ * that prepared it and a global order: to show which thread read or wrote what, and when.
+ */
+public final class StatementRecorder {
+
+	/**
+	 * A statement prepared on a connection.
+	 *
+	 * @param seq global order of preparation
+	 * @param thread the thread that prepared it
+	 * @param sql its text
+	 */
+	public record Statement(long seq, Thread thread, String sql) {
+	}
+
+	private final List<Statement> statements = new CopyOnWriteArrayList<>();
+
+	private final AtomicLong seq = new AtomicLong();
+
+	private final DataSource dataSource;
+
+	public StatementRecorder(DataSource target) {
+		this.dataSource = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
+				new Class<?>[] { DataSource.class }, handler(target, true));
+	}
+
+	/** The recording data source, to give to the engine. */
+	public DataSource dataSource() {
+		return this.dataSource;
+	}
+
+	/** What the thread prepared, in order. */
+	public List<Statement> of(Thread thread) {
+		return this.statements.stream().filter((s) -> s.thread() == thread).toList();
+	}
+
+	/** Everything prepared, in order. */
+	public List<Statement> all() {
+		return List.copyOf(this.statements);
+	}
+
+	private InvocationHandler handler(Object target, boolean dataSource) {
+		return (proxy, method, args) -> {
+			switch (method.getName()) {
+				case "equals" -> {
+					return proxy == args[0];
+				}
+				case "hashCode" -> {
+					return System.identityHashCode(proxy);
+				}
+				default -> {
+				}
+			}
+			if (!dataSource && (method.getName().startsWith("prepare") || method.getName().equals("createStatement"))) {
+				String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text : "<statement>";
+				this.statements.add(new Statement(this.seq.incrementAndGet(), Thread.currentThread(), sql));
+			}
+			Object result = invoke(target, method, args);
+			if (dataSource && result instanceof Connection connection) {
+				return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] { Connection.class },
+						handler(connection, false));
+			}
+			return result;
+		};
+	}
+
+	private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+		try {
+			return method.invoke(target, args);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getCause();
+		}
+	}
+
+}
