@@ -15,6 +15,8 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StallingHooks;
+import dev.durable.workflow.support.StatementRecorder;
+import dev.durable.workflow.support.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -78,11 +80,19 @@ class SingleStatementCommitTest {
 	 * back, so what its refused commit left behind can be looked at.
 	 */
 	private WorkflowEngine node(String name, StallingHooks hooks) {
-		return this.engines.start(this.engines.builder()
+		StatementRecorder recorder = new StatementRecorder(TestDatabase.dataSource());
+		WorkflowEngine node = this.engines.start(this.engines.builder()
+			.dataSource(recorder.dataSource())
 			.register(SignalThenStep.class)
 			.registerActivities(new Steps(name))
 			.hooks(hooks)
 			.pollInterval(Duration.ofHours(1)));
+		// its first poll (at start) is done before the test goes on: a late one would find the
+		// evicted run and take it up again before the test looked at what the refusal left
+		await().until(() -> recorder.all()
+			.stream()
+			.anyMatch((statement) -> statement.sql().startsWith("SELECT run_id, epoch, ((task_attempt = 0")));
+		return node;
 	}
 
 	private String table(String name) {
