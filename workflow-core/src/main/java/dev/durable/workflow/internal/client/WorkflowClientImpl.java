@@ -38,6 +38,7 @@ import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.UuidV7;
 import dev.durable.workflow.internal.worker.EngineConfig;
 import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.worker.FirstTasks;
 
 /** The client: starts runs (with id policies) and hands out handles. */
 public final class WorkflowClientImpl implements WorkflowClient {
@@ -124,18 +125,19 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				&& start.options().requestId() == null && message == null;
 		// a plain start has nothing to decide from earlier runs: its first task runs at once and,
 		// when it can, the run is inserted with it in one statement
-		Object[] first = { (eager && plain) ? this.engine.prepareFirstTask(start.run()) : null };
+		FirstTasks firstTasks = eager ? this.engine.firstTasks() : null;
+		FirstTasks.FirstTask[] first = { (firstTasks != null && plain) ? firstTasks.prepare(start.run()) : null };
 		if (first[0] != null) {
 			Boolean inserted;
 			try {
-				inserted = this.engine.insertFirstTask(first[0]);
+				inserted = firstTasks.insert(first[0]);
 			}
 			catch (RuntimeException ex) {
-				this.engine.abandonFirstTask(first[0], ex);
+				abandon(firstTasks, first[0], ex);
 				throw ex;
 			}
 			if (Boolean.TRUE.equals(inserted)) {
-				this.engine.adoptFirstTask(first[0]);
+				firstTasks.adopt(first[0]);
 				return new Started(start.run().workflowId(), start.run().runId());
 			}
 			if (Boolean.FALSE.equals(inserted)) {
@@ -144,7 +146,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 					.filter(RunRow::isOpen)
 					.map(RunRow::runId)
 					.orElse(null));
-				this.engine.abandonFirstTask(first[0], conflict);
+				abandon(firstTasks, first[0], conflict);
 				throw conflict;
 			}
 		}
@@ -153,19 +155,19 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			decision = this.engine.tx().execute((status) -> {
 				StartDecision decided = decide(start.run(), start.options(), start.now(), message, true);
 				if (first[0] != null) {
-					this.engine.commitFirstTask(first[0]);
+					firstTasks.commit(first[0]);
 				}
-				else if (eager && decided.created()) {
-					first[0] = this.engine.prepareFirstTask(start.run());
+				else if (firstTasks != null && decided.created()) {
+					first[0] = firstTasks.prepare(start.run());
 					if (first[0] != null) {
-						this.engine.commitFirstTask(first[0]);
+						firstTasks.commit(first[0]);
 					}
 				}
 				return decided;
 			});
 		}
 		catch (DuplicateKeyException ex) {
-			this.engine.abandonFirstTask(first[0], ex);
+			abandon(firstTasks, first[0], ex);
 			// another start of the same id committed first
 			Optional<RunRow> open = this.engine.runs().findLatest(start.run().namespace(), start.run().workflowId())
 				.filter(RunRow::isOpen);
@@ -175,16 +177,22 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			throw alreadyRunning(start.run().workflowId(), open.map(RunRow::runId).orElse(null));
 		}
 		catch (RuntimeException ex) {
-			this.engine.abandonFirstTask(first[0], ex);
+			abandon(firstTasks, first[0], ex);
 			throw ex;
 		}
 		if (first[0] != null) {
-			this.engine.adoptFirstTask(first[0]);
+			firstTasks.adopt(first[0]);
 		}
 		else {
 			afterCommit(start, decision, message);
 		}
 		return new Started(start.run().workflowId(), decision.runId());
+	}
+
+	private static void abandon(FirstTasks firstTasks, FirstTasks.FirstTask task, Throwable failure) {
+		if (firstTasks != null) {
+			firstTasks.abandon(task, failure);
+		}
 	}
 
 	private static WorkflowAlreadyStartedException alreadyRunning(String workflowId, UUID existing) {

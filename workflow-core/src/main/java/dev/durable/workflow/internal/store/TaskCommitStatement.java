@@ -47,6 +47,13 @@ final class TaskCommitStatement {
 	/** The run row is inserted in its state after the task (a start with its first task). */
 	private static final int STARTS = 128;
 
+	/**
+	 * The statement returns no rows: its last part is the history insert, whose update count says
+	 * whether the compare-and-set matched, so that statements of one shape can go in one JDBC batch
+	 * (one round trip for many commits).
+	 */
+	private static final int PIPELINED = 256;
+
 	/** The failure of updates a close leaves unfinished, by close status. */
 	private static final Map<String, byte[]> UPDATE_NOT_COMPLETED = new ConcurrentHashMap<>();
 
@@ -108,7 +115,7 @@ final class TaskCommitStatement {
 			}
 			sql.append(" RETURNING run_id, parent_run_id, parent_seq)");
 		}
-		if ((shape & HISTORY) != 0) {
+		if ((shape & HISTORY) != 0 && (shape & PIPELINED) == 0) {
 			sql.append(", h AS (INSERT INTO #.history (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u)");
 		}
 		if ((shape & CONSUMED_INBOX) != 0) {
@@ -130,6 +137,10 @@ final class TaskCommitStatement {
 					+ " scheduled_at, next_attempt_at) SELECT u.run_id, a.seq, a.activity_type, a.input, a.options, 1, ?, ?"
 					+ " FROM u, unnest(?::bigint[], ?::text[], ?::bytea[], ?::bytea[])"
 					+ " AS a(seq, activity_type, input, options))");
+		}
+		if ((shape & PIPELINED) != 0) {
+			sql.append(" INSERT INTO #.history (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u");
+			return Sql.q(this.schema, sql.toString());
 		}
 		if ((shape & CLOSES) == 0) {
 			sql.append(" SELECT NULL::uuid FROM u");
@@ -186,6 +197,62 @@ final class TaskCommitStatement {
 	List<UUID> execute(Connection con, NewRun run, TaskCommit c) throws SQLException {
 		int shape = shape(c) | ((run != null) ? STARTS : 0);
 		try (PreparedStatement ps = con.prepareStatement(sql(shape))) {
+			bind(ps, con, shape, run, c);
+			try (ResultSet rs = ps.executeQuery()) {
+				if (!rs.next()) {
+					return null;
+				}
+				List<UUID> wake = new ArrayList<>(1);
+				do {
+					UUID other = rs.getObject(1, UUID.class);
+					if (other != null) {
+						wake.add(other);
+					}
+				}
+				while (rs.next());
+				return wake;
+			}
+		}
+	}
+
+	/**
+	 * Whether a write can go in a JDBC batch with others of its shape ({@link #executeBatch}): it
+	 * records history and does not close the run (a close reports whom it woke).
+	 */
+	static boolean pipelines(TaskCommit c) {
+		return c.recordsHistory() && !c.closes();
+	}
+
+	/** The statement of a write that {@link #pipelines}; writes with the same one go in one batch. */
+	String pipelinedSql(NewRun run, TaskCommit c) {
+		return sql(shape(c) | ((run != null) ? STARTS : 0) | PIPELINED);
+	}
+
+	/**
+	 * Writes commits that {@link #pipelines} and share one {@link #pipelinedSql statement} in one
+	 * round trip, inside the caller's transaction.
+	 * @return per write, whether it was written (its compare-and-set matched, or its run inserted)
+	 */
+	boolean[] executeBatch(Connection con, String sql, List<NewRun> runs, List<TaskCommit> commits)
+			throws SQLException {
+		try (PreparedStatement ps = con.prepareStatement(sql)) {
+			for (int n = 0; n < commits.size(); n++) {
+				NewRun run = runs.get(n);
+				TaskCommit c = commits.get(n);
+				bind(ps, con, shape(c) | ((run != null) ? STARTS : 0) | PIPELINED, run, c);
+				ps.addBatch();
+			}
+			int[] counts = ps.executeBatch();
+			boolean[] written = new boolean[counts.length];
+			for (int n = 0; n < counts.length; n++) {
+				written[n] = counts[n] > 0;
+			}
+			return written;
+		}
+	}
+
+	private void bind(PreparedStatement ps, Connection con, int shape, NewRun run, TaskCommit c) throws SQLException {
+		{
 			int i = 1;
 			if (run != null) {
 				ps.setObject(i++, run.runId());
@@ -227,10 +294,8 @@ final class TaskCommitStatement {
 				ps.setLong(i++, c.seenInboxSeq());
 				ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
 			}
-			if ((shape & HISTORY) != 0) {
-				ps.setInt(i++, c.historySeq() + 1);
-				ps.setTimestamp(i++, Sql.ts(c.time()));
-				ps.setBytes(i++, c.events());
+			if ((shape & HISTORY) != 0 && (shape & PIPELINED) == 0) {
+				i = bindHistory(ps, i, c);
 			}
 			if ((shape & CONSUMED_INBOX) != 0) {
 				ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
@@ -274,21 +339,18 @@ final class TaskCommitStatement {
 				ps.setBytes(i++, ("parent run " + c.runId() + " closed: " + c.closeStatus())
 					.getBytes(StandardCharsets.UTF_8));
 			}
-			try (ResultSet rs = ps.executeQuery()) {
-				if (!rs.next()) {
-					return null;
-				}
-				List<UUID> wake = new ArrayList<>(1);
-				do {
-					UUID other = rs.getObject(1, UUID.class);
-					if (other != null) {
-						wake.add(other);
-					}
-				}
-				while (rs.next());
-				return wake;
+			if ((shape & PIPELINED) != 0) {
+				bindHistory(ps, i, c);
 			}
 		}
+	}
+
+	private static int bindHistory(PreparedStatement ps, int from, TaskCommit c) throws SQLException {
+		int i = from;
+		ps.setInt(i++, c.historySeq() + 1);
+		ps.setTimestamp(i++, Sql.ts(c.time()));
+		ps.setBytes(i++, c.events());
+		return i;
 	}
 
 }

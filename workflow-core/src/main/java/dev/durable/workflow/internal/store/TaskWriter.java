@@ -190,10 +190,7 @@ public final class TaskWriter implements AutoCloseable {
 				boolean autoCommit = con.getAutoCommit();
 				con.setAutoCommit(false);
 				try {
-					List<List<UUID>> woken = new ArrayList<>(batch.size());
-					for (Write write : batch) {
-						woken.add(this.statement.execute(con, write.run(), write.commit()));
-					}
+					List<List<UUID>> woken = writeAll(con, batch);
 					committing[0] = true;
 					con.commit();
 					return woken;
@@ -223,6 +220,37 @@ public final class TaskWriter implements AutoCloseable {
 		for (int i = 0; i < batch.size(); i++) {
 			batch.get(i).done().complete(results.get(i));
 		}
+	}
+
+	/**
+	 * Writes a batch on the connection: the writes of one statement shape go in one JDBC batch (one
+	 * round trip), closing commits (which report whom they woke) one by one.
+	 * @return per write, the runs to wake or {@code null} when nothing was written
+	 */
+	private List<List<UUID>> writeAll(Connection con, List<Write> batch) throws SQLException {
+		List<List<UUID>> woken = new ArrayList<>(java.util.Collections.nCopies(batch.size(), null));
+		java.util.Map<String, List<Integer>> byStatement = new java.util.LinkedHashMap<>();
+		for (int n = 0; n < batch.size(); n++) {
+			Write write = batch.get(n);
+			if (TaskCommitStatement.pipelines(write.commit())) {
+				byStatement.computeIfAbsent(this.statement.pipelinedSql(write.run(), write.commit()),
+						(sql) -> new ArrayList<>())
+					.add(n);
+			}
+			else {
+				woken.set(n, this.statement.execute(con, write.run(), write.commit()));
+			}
+		}
+		for (java.util.Map.Entry<String, List<Integer>> group : byStatement.entrySet()) {
+			List<Integer> members = group.getValue();
+			boolean[] written = this.statement.executeBatch(con, group.getKey(),
+					members.stream().map((n) -> batch.get(n).run()).toList(),
+					members.stream().map((n) -> batch.get(n).commit()).toList());
+			for (int k = 0; k < members.size(); k++) {
+				woken.set(members.get(k), written[k] ? List.of() : null);
+			}
+		}
+		return woken;
 	}
 
 	/** Stops the writer once the queue is empty; later writes are made by their callers. */

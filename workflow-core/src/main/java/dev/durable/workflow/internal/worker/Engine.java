@@ -105,6 +105,8 @@ public final class Engine {
 
 	private WorkflowTaskExecutor executor;
 
+	private FirstTasks firstTasks;
+
 	private ActivityExecutor activityExecutor;
 
 	private QueryExecutor queries;
@@ -161,6 +163,7 @@ public final class Engine {
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver, this.listeners);
 		this.executor.setActivityExecutor(this.activityExecutor);
 		this.executor.setNotifier(this::wake);
+		this.firstTasks = new FirstTasks(this.executor, this.tasks, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());
@@ -340,46 +343,11 @@ public final class Engine {
 	}
 
 	/**
-	 * Runs the first workflow task of a run this node is starting, before the run is stored, so
-	 * that it commits with the start (see {@link WorkflowTaskExecutor#prepareFirstTask}).
-	 * @return the task (opaque to callers), or {@code null} when the run takes the normal way
-	 * ({@link #adoptStarted})
+	 * Eager starts of runs this node owns (see {@link FirstTasks}), or {@code null} when this node
+	 * runs no tasks.
 	 */
-	public Object prepareFirstTask(dev.durable.workflow.internal.store.NewRun run) {
-		if (!this.running || this.executor == null) {
-			return null;
-		}
-		return this.executor.prepareFirstTask(run);
-	}
-
-	/**
-	 * Inserts the run with its first task in one statement when that is possible.
-	 * @return {@code null} when it is not (store it with {@link #commitFirstTask} in the start's
-	 * transaction), else whether the run was inserted ({@code false}: an open run holds its id)
-	 */
-	public Boolean insertFirstTask(Object task) {
-		WorkflowTaskExecutor.FirstTask first = (WorkflowTaskExecutor.FirstTask) task;
-		return this.executor.startsInOneStatement(first) ? this.executor.insertFirstTask(first) : null;
-	}
-
-	/** Inside the start's transaction, after the run's rows: writes its first task. */
-	public void commitFirstTask(Object task) {
-		this.executor.commitFirstTask((WorkflowTaskExecutor.FirstTask) task);
-	}
-
-	/** After the start committed: caches the run and carries out its first task's commands. */
-	public void adoptFirstTask(Object task) {
-		this.executor.adoptFirstTask((WorkflowTaskExecutor.FirstTask) task);
-	}
-
-	/**
-	 * The start did not commit: forgets its first task (nothing of it was stored).
-	 * @param failure why the start did not commit
-	 */
-	public void abandonFirstTask(Object task, Throwable failure) {
-		if (task != null) {
-			this.executor.abandonFirstTask((WorkflowTaskExecutor.FirstTask) task, failure);
-		}
+	public FirstTasks firstTasks() {
+		return this.running ? this.firstTasks : null;
 	}
 
 	/** Runs the first task of a run this node just started: at once, or at its delayed start. */

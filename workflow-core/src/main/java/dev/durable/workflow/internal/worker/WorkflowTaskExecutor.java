@@ -116,139 +116,12 @@ final class WorkflowTaskExecutor {
 		this.activityExecutor = activityExecutor;
 	}
 
+	TaskCommitBuilder commits() {
+		return this.commits;
+	}
+
 	Map<UUID, RunSlot> slots() {
 		return this.slots;
-	}
-
-	/**
-	 * The first task of a run this node starts (eager start), run before the run is stored: its
-	 * commit goes with the start's, so that nothing of the new run is read back. Store it with
-	 * {@link #insertFirstTask} or {@link #commitFirstTask}, then {@link #adoptFirstTask} once the
-	 * start committed (or {@link #abandonFirstTask} when it did not).
-	 * @return the task, or {@code null} when the run must take the normal way (its first task
-	 * failed here: it runs, and fails, again as an ordinary task, with backoff)
-	 */
-	FirstTask prepareFirstTask(NewRun run) {
-		RunRow row = RunRow.started(run);
-		RunSlot slot = new RunSlot(run.runId(), row.epoch(), false);
-		slot.chain = run.chain();
-		slot.chainKnown = true;
-		// the run is not stored yet: what a retry of it starts with comes from here
-		slot.input = run.input();
-		// the slot starts from what this task commits: nothing to read before its next task
-		slot.needsRead = false;
-		Instant now = this.clock.instant();
-		this.listeners.taskStarted(row);
-		WorkflowRunner runner = null;
-		try {
-			runner = rebuild(slot, row);
-			TaskResult result = runner.execute(now, List.of(dev.durable.workflow.internal.history.Event
-				.workflowStarted(run.workflowType(), run.input())));
-			TaskCommit commit = this.commits.build(slot, row, runner, result, List.of(), now);
-			// cached before the run is stored, as a task in progress: a poll that finds the stored
-			// run before the start returns waits for this task instead of adopting the run anew
-			slot.beginRun();
-			slot.taskLock.lock();
-			this.slots.put(slot.runId, slot);
-			return new FirstTask(run, slot, row, runner, commit);
-		}
-		catch (RuntimeException ex) {
-			log.debug("First task of run {} did not run at its start; it runs as an ordinary task: {}", run.runId(),
-					Errors.rootMessage(ex));
-			if (runner != null) {
-				runner.destroy();
-			}
-			this.listeners.taskFailed(ex);
-			this.listeners.taskEnded();
-			return null;
-		}
-	}
-
-	/** Whether the start and its first task can be inserted in one statement ({@link #insertFirstTask}). */
-	boolean startsInOneStatement(FirstTask task) {
-		return TaskRepository.isSingleStatementStart(task.run, task.commit);
-	}
-
-	/**
-	 * Inserts the run with its first task in one statement, in autocommit.
-	 * @return whether it was inserted ({@code false}: an open run holds the workflow id)
-	 */
-	boolean insertFirstTask(FirstTask task) {
-		this.hooks.beforeTaskCommit(task.run.runId());
-		boolean inserted = this.tasks.insertStarted(task.run, task.commit);
-		task.effects = new TaskCommit.Effects(List.of(), List.of());
-		return inserted;
-	}
-
-	/** Inside the start's transaction, after the run's rows: writes its first task. */
-	void commitFirstTask(FirstTask task) {
-		this.hooks.beforeTaskCommit(task.run.runId());
-		TaskCommit.Effects effects = TaskRepository.isSingleStatement(task.commit) ? this.tasks.commitAlone(task.commit)
-				: this.tasks.commit(task.commit);
-		if (effects == null) {
-			throw new IllegalStateException("The first task of run " + task.run.runId() + " did not match its own row");
-		}
-		task.effects = effects;
-	}
-
-	/** A first task run at its start, with what it committed once it did. */
-	static final class FirstTask {
-
-		final NewRun run;
-
-		final RunSlot slot;
-
-		final RunRow row;
-
-		final WorkflowRunner runner;
-
-		final TaskCommit commit;
-
-		TaskCommit.Effects effects;
-
-		FirstTask(NewRun run, RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit) {
-			this.run = run;
-			this.slot = slot;
-			this.row = row;
-			this.runner = runner;
-			this.commit = commit;
-		}
-
-	}
-
-	/** After the start committed: caches the run and carries out what its first task decided. */
-	void adoptFirstTask(FirstTask task) {
-		RunSlot slot = task.slot;
-		try {
-			try {
-				MDC.put("workflowId", task.row.workflowId());
-				MDC.put("runId", slot.runId.toString());
-				committed(slot, task.row, task.runner, task.commit, task.effects);
-			}
-			finally {
-				slot.taskLock.unlock();
-				MDC.remove("workflowId");
-				MDC.remove("runId");
-				slot.lastUsed = this.clock.instant();
-				if (slot.endRun()) {
-					submit(slot);
-				}
-			}
-		}
-		finally {
-			this.listeners.taskEnded();
-		}
-	}
-
-	/** Forgets a first task whose start did not commit (its workflow threads end; listeners see it fail). */
-	void abandonFirstTask(FirstTask task, Throwable failure) {
-		RunSlot slot = task.slot;
-		drop(slot);
-		task.runner.destroy();
-		slot.taskLock.unlock();
-		slot.endRun();
-		this.listeners.taskFailed(failure);
-		this.listeners.taskEnded();
 	}
 
 	/** Whether a live slot of the run is cached here. */
@@ -339,7 +212,7 @@ final class WorkflowTaskExecutor {
 		}
 	}
 
-	private void submit(RunSlot slot) {
+	void submit(RunSlot slot) {
 		if (this.pool.isShutdown()) {
 			return; // the engine is shutting down: the run is released and picked up again elsewhere
 		}
@@ -489,7 +362,7 @@ final class WorkflowTaskExecutor {
 	}
 
 	/** After a task's commit: cache the run, start what it scheduled, wake whom it told, forget it if it closed. */
-	private void committed(RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit,
+	void committed(RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit,
 			TaskCommit.Effects effects) {
 slot.runner = runner;
 		slot.retryNotBefore = null;
@@ -570,7 +443,7 @@ slot.runner = runner;
 		return this.runs.load(slot.runId);
 	}
 
-	private WorkflowRunner rebuild(RunSlot slot, RunRow row) {
+	WorkflowRunner rebuild(RunSlot slot, RunRow row) {
 		if (!slot.chainKnown) {
 			slot.chain = this.runs.chain(row.runId());
 			slot.chainKnown = true;
@@ -633,7 +506,7 @@ slot.runner = runner;
 	}
 
 	/** The run closed: forget it. */
-	private void drop(RunSlot slot) {
+	void drop(RunSlot slot) {
 		this.slots.remove(slot.runId, slot);
 		discard(slot);
 	}
