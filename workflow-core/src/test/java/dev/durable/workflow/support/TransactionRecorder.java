@@ -1,0 +1,198 @@
+package dev.durable.workflow.support;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+
+import javax.sql.DataSource;
+
+/**
+ * A data source that writes down the transactions made on its connections: the statements
+ * prepared between {@code setAutoCommit(false)} and {@code commit()} or {@code rollback()}, how
+ * the transaction ended and on which thread. A statement prepared in autocommit is a transaction
+ * of its own. To show what was written together, and what was written alone.
+ */
+public final class TransactionRecorder {
+
+	/** How a transaction ended. */
+	public enum End {
+
+		/** One statement in autocommit. */
+		AUTOCOMMIT,
+
+		/** Committed. */
+		COMMITTED,
+
+		/** Rolled back. */
+		ROLLED_BACK,
+
+		/** {@code commit()} threw. */
+		COMMIT_FAILED
+
+	}
+
+	/**
+	 * A transaction that ended.
+	 *
+	 * @param thread the thread that ended it
+	 * @param statements the statements prepared in it, in order
+	 * @param end how it ended
+	 */
+	public record Transaction(Thread thread, List<String> statements, End end) {
+
+		/** How many of its statements match. */
+		public long count(Predicate<String> statement) {
+			return this.statements.stream().filter(statement).count();
+		}
+
+	}
+
+	private final List<Transaction> transactions = new CopyOnWriteArrayList<>();
+
+	private final DataSource dataSource;
+
+	public TransactionRecorder(DataSource target) {
+		this.dataSource = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
+				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
+					switch (method.getName()) {
+						case "equals" -> {
+							return proxy == args[0];
+						}
+						case "hashCode" -> {
+							return System.identityHashCode(proxy);
+						}
+						default -> {
+						}
+					}
+					Object result = invoke(target, method, args);
+					if (result instanceof Connection connection) {
+						return Proxy.newProxyInstance(Connection.class.getClassLoader(),
+								new Class<?>[] { Connection.class }, new Recording(connection));
+					}
+					return result;
+				});
+	}
+
+	/** The recording data source. */
+	public DataSource dataSource() {
+		return this.dataSource;
+	}
+
+	/** Every transaction that ended, in order. */
+	public List<Transaction> all() {
+		return List.copyOf(this.transactions);
+	}
+
+	/** The transactions that ended on threads whose name starts with the prefix. */
+	public List<Transaction> onThreads(String namePrefix) {
+		return this.transactions.stream().filter((t) -> t.thread().getName().startsWith(namePrefix)).toList();
+	}
+
+	/** The transactions that ended on the thread. */
+	public List<Transaction> of(Thread thread) {
+		return this.transactions.stream().filter((t) -> t.thread() == thread).toList();
+	}
+
+	/** One connection: the statements of its transaction in progress. */
+	private final class Recording implements InvocationHandler {
+
+		private final Connection target;
+
+		/** The statements of the explicit transaction in progress; {@code null} in autocommit. */
+		private List<String> open;
+
+		Recording(Connection target) throws SQLException {
+			this.target = target;
+			this.open = target.getAutoCommit() ? null : new ArrayList<>();
+		}
+
+		@Override
+		public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+			switch (method.getName()) {
+				case "equals" -> {
+					return proxy == args[0];
+				}
+				case "hashCode" -> {
+					return System.identityHashCode(proxy);
+				}
+				case "prepareStatement", "prepareCall", "createStatement" -> {
+					Object statement = TransactionRecorder.invoke(this.target, method, args);
+					String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text
+							: "<statement>";
+					if (this.open != null) {
+						this.open.add(sql);
+					}
+					else {
+						record(List.of(sql), End.AUTOCOMMIT);
+					}
+					return statement;
+				}
+				case "setAutoCommit" -> {
+					TransactionRecorder.invoke(this.target, method, args);
+					boolean on = (Boolean) args[0];
+					if (on && this.open != null) {
+						// switching autocommit on commits the transaction in progress
+						end(End.COMMITTED);
+						this.open = null;
+					}
+					else if (!on && this.open == null) {
+						this.open = new ArrayList<>();
+					}
+					return null;
+				}
+				case "commit" -> {
+					try {
+						TransactionRecorder.invoke(this.target, method, args);
+					}
+					catch (Throwable ex) {
+						end(End.COMMIT_FAILED);
+						throw ex;
+					}
+					end(End.COMMITTED);
+					return null;
+				}
+				case "rollback" -> {
+					Object result = TransactionRecorder.invoke(this.target, method, args);
+					if (args == null || args.length == 0) {
+						end(End.ROLLED_BACK);
+					}
+					return result;
+				}
+				default -> {
+					return TransactionRecorder.invoke(this.target, method, args);
+				}
+			}
+		}
+
+		private void end(End end) {
+			if (this.open != null && !this.open.isEmpty()) {
+				record(List.copyOf(this.open), end);
+			}
+			if (this.open != null) {
+				this.open = new ArrayList<>();
+			}
+		}
+
+		private void record(List<String> statements, End end) {
+			TransactionRecorder.this.transactions.add(new Transaction(Thread.currentThread(), statements, end));
+		}
+
+	}
+
+	private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+		try {
+			return method.invoke(target, args);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getCause();
+		}
+	}
+
+}
