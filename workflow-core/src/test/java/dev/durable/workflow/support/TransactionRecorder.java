@@ -126,13 +126,15 @@ public final class TransactionRecorder {
 					Object statement = TransactionRecorder.invoke(this.target, method, args);
 					String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text
 							: "<statement>";
-					if (this.open != null) {
-						this.open.add(sql);
-					}
-					else {
-						record(List.of(sql), End.AUTOCOMMIT);
-					}
-					return statement;
+					// one statement per execution: a JDBC batch of n counts n times
+					return Proxy.newProxyInstance(getClass().getClassLoader(),
+							new Class<?>[] { method.getReturnType() }, (p, m, a) -> {
+								if (m.getName().equals("addBatch") || (m.getName().startsWith("execute")
+										&& !m.getName().equals("executeBatch") && !m.getName().equals("executeLargeBatch"))) {
+									statement(sql);
+								}
+								return TransactionRecorder.invoke(statement, m, a);
+							});
 				}
 				case "setAutoCommit" -> {
 					TransactionRecorder.invoke(this.target, method, args);
@@ -168,6 +170,15 @@ public final class TransactionRecorder {
 				default -> {
 					return TransactionRecorder.invoke(this.target, method, args);
 				}
+			}
+		}
+
+		private void statement(String sql) {
+			if (this.open != null) {
+				this.open.add(sql);
+			}
+			else {
+				record(List.of(sql), End.AUTOCOMMIT);
 			}
 		}
 

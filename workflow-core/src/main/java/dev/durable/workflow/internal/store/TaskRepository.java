@@ -58,6 +58,10 @@ public final class TaskRepository {
 	 * nothing was written)
 	 */
 	public boolean insertStarted(NewRun run, TaskCommit firstTask) {
+		if (org.springframework.transaction.support.TransactionSynchronizationManager.isActualTransactionActive()) {
+			// the engine never starts eagerly inside a caller's transaction (the start joins it)
+			throw new IllegalStateException("A run is inserted with its first task only outside a transaction");
+		}
 		TaskWriter current = this.writer;
 		if (current != null) {
 			return current.write(run, firstTask) != null;

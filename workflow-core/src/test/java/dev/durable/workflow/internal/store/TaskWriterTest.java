@@ -405,10 +405,11 @@ class TaskWriterTest {
 		assertThat(afterCaller.effects()).isNotNull();
 		assertSecondTaskWritten(before);
 		assertSecondTaskWritten(after);
-		// the batch ran up to the failing statement and rolled back; then each commit went alone
+		// the batch (its three commits in one JDBC batch, one round trip) failed and rolled back;
+		// then each commit went alone
 		assertThat(batches()).singleElement().satisfies((t) -> {
 			assertThat(t.end()).isEqualTo(End.ROLLED_BACK);
-			assertThat(t.count(TaskWriterTest::isTaskCommit)).isEqualTo(2);
+			assertThat(t.count(TaskWriterTest::isTaskCommit)).isEqualTo(3);
 		});
 		Thread writer = batches().get(0).thread();
 		assertThat(this.recorder.of(writer)).filteredOn((t) -> t.end() == End.AUTOCOMMIT)
