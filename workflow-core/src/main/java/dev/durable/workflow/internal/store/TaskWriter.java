@@ -190,6 +190,11 @@ public final class TaskWriter implements AutoCloseable {
 				boolean autoCommit = con.getAutoCommit();
 				con.setAutoCommit(false);
 				try {
+					// the batched statements (arrays, many parts) are planned once per connection, not
+					// per execution: PostgreSQL would otherwise keep choosing a fresh custom plan
+					try (java.sql.Statement set = con.createStatement()) {
+						set.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+					}
 					List<List<UUID>> woken = writeAll(con, batch);
 					committing[0] = true;
 					con.commit();
