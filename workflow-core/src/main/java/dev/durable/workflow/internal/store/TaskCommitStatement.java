@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
@@ -24,6 +23,12 @@ import dev.durable.workflow.internal.support.InternalJson;
  * <p>Every data-modifying part is a CTE that reads the row the compare-and-set returned, so
  * nothing is written when it did not match. A statement is built per shape (which parts the
  * commit has) and kept, so each connection prepares a handful of them once.
+ *
+ * <p>Two variants: a plain start inserts the run row already in the state its first task leaves
+ * it in, with that task's rows ({@code INSERT ... ON CONFLICT DO NOTHING} on the open-id index
+ * instead of the compare-and-set); and a pipelined form without result rows, whose last part is
+ * the history insert, so that the group commit ({@link TaskWriter}) sends many commits of one
+ * shape in one JDBC batch.
  *
  * <p>Commits that start children, signal other workflows, decide updates, change memo or search
  * attributes or start a next run take the multi-statement path ({@link TaskRepository#commit}).
@@ -252,96 +257,94 @@ final class TaskCommitStatement {
 	}
 
 	private void bind(PreparedStatement ps, Connection con, int shape, NewRun run, TaskCommit c) throws SQLException {
-		{
-			int i = 1;
-			if (run != null) {
-				ps.setObject(i++, run.runId());
-				ps.setString(i++, run.namespace());
-				ps.setString(i++, run.workflowId());
-				ps.setString(i++, run.workflowType());
-				ps.setString(i++, run.taskQueue());
-				ps.setObject(i++, run.owner());
-				ps.setLong(i++, c.epoch());
-				ps.setInt(i++, c.historySeq() + (c.recordsHistory() ? 1 : 0));
-				ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
-				ps.setBoolean(i++, c.hasActivities());
-				ps.setInt(i++, c.unfinishedHandlers());
-				ps.setTimestamp(i++, Sql.ts(run.createdAt()));
-				ps.setTimestamp(i++, Sql.ts(run.runDeadline()));
-				ps.setTimestamp(i++, Sql.ts(run.executionDeadline()));
-				ps.setInt(i++, run.attempt());
-				ps.setBytes(i++, run.input());
-				ps.setBytes(i++, RunRepository.chainBytes(run));
-				ps.setString(i++, run.namespace());
-				ps.setString(i++, run.workflowId());
-				ps.setString(i++, run.workflowType());
-				ps.setTimestamp(i++, Sql.ts(run.createdAt()));
-			}
-			else {
-				ps.setInt(i++, c.recordsHistory() ? 1 : 0);
-				ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
-				ps.setBoolean(i++, c.hasActivities());
-				ps.setLong(i++, c.seenInboxSeq());
-				ps.setString(i++, c.closeStatus());
-				ps.setTimestamp(i++, c.closes() ? Sql.ts(c.time()) : null);
-				ps.setInt(i++, c.unfinishedHandlers());
-				ps.setObject(i++, c.runId());
-				ps.setObject(i++, c.node());
-				ps.setLong(i++, c.epoch());
-				ps.setInt(i++, c.historySeq());
-			}
-			if ((shape & CLOSES) != 0) {
-				ps.setLong(i++, c.seenInboxSeq());
-				ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
-			}
-			if ((shape & HISTORY) != 0 && (shape & PIPELINED) == 0) {
-				i = bindHistory(ps, i, c);
-			}
-			if ((shape & CONSUMED_INBOX) != 0) {
-				ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
-			}
-			if ((shape & REMOVED_TIMERS) != 0) {
-				ps.setArray(i++, con.createArrayOf("bigint", c.removedTimers().toArray()));
-			}
-			if ((shape & REMOVED_ACTIVITIES) != 0) {
-				ps.setArray(i++, con.createArrayOf("bigint", c.removedActivities().toArray()));
-			}
-			if ((shape & NEW_TIMERS) != 0) {
-				List<Long> seqs = new ArrayList<>(c.newTimers().keySet());
-				List<Long> micros = c.newTimers().values().stream()
-					.map((at) -> at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000)
-					.toList();
-				ps.setArray(i++, con.createArrayOf("bigint", seqs.toArray()));
-				ps.setArray(i++, con.createArrayOf("bigint", micros.toArray()));
-			}
-			if ((shape & NEW_ACTIVITIES) != 0) {
-				List<StoredActivity> activities = c.newActivities();
-				ps.setTimestamp(i++, Sql.ts(c.time()));
-				ps.setTimestamp(i++, Sql.ts(c.time()));
-				ps.setArray(i++, con.createArrayOf("bigint", activities.stream().map(StoredActivity::seq).toArray()));
-				ps.setArray(i++,
-						con.createArrayOf("text", activities.stream().map(StoredActivity::activityType).toArray()));
-				ps.setArray(i++, con.createArrayOf("bytea",
-						activities.stream().map(StoredActivity::input).toArray(byte[][]::new)));
-				ps.setArray(i++, con.createArrayOf("bytea",
-						activities.stream().map((a) -> InternalJson.writeCached(a.options())).toArray(byte[][]::new)));
-			}
-			if ((shape & CLOSES) != 0) {
-				boolean completed = "COMPLETED".equals(c.closeStatus());
-				ps.setBytes(i++, c.result());
-				ps.setBytes(i++, c.failure());
-				ps.setString(i++, c.closeStatus());
-				ps.setTimestamp(i++, Sql.ts(c.time()));
-				ps.setBytes(i++, UPDATE_NOT_COMPLETED.computeIfAbsent(c.closeStatus(), RunRepository::updateNotCompleted));
-				ps.setString(i++, completed ? "CHILD_COMPLETED" : "CHILD_FAILED");
-				ps.setBytes(i++, completed ? c.result() : c.failure());
-				ps.setString(i++, completed ? null : c.closeStatus());
-				ps.setBytes(i++, ("parent run " + c.runId() + " closed: " + c.closeStatus())
-					.getBytes(StandardCharsets.UTF_8));
-			}
-			if ((shape & PIPELINED) != 0) {
-				bindHistory(ps, i, c);
-			}
+		int i = 1;
+		if (run != null) {
+			ps.setObject(i++, run.runId());
+			ps.setString(i++, run.namespace());
+			ps.setString(i++, run.workflowId());
+			ps.setString(i++, run.workflowType());
+			ps.setString(i++, run.taskQueue());
+			ps.setObject(i++, run.owner());
+			ps.setLong(i++, c.epoch());
+			ps.setInt(i++, c.historySeq() + (c.recordsHistory() ? 1 : 0));
+			ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
+			ps.setBoolean(i++, c.hasActivities());
+			ps.setInt(i++, c.unfinishedHandlers());
+			ps.setTimestamp(i++, Sql.ts(run.createdAt()));
+			ps.setTimestamp(i++, Sql.ts(run.runDeadline()));
+			ps.setTimestamp(i++, Sql.ts(run.executionDeadline()));
+			ps.setInt(i++, run.attempt());
+			ps.setBytes(i++, run.input());
+			ps.setBytes(i++, RunRepository.chainBytes(run));
+			ps.setString(i++, run.namespace());
+			ps.setString(i++, run.workflowId());
+			ps.setString(i++, run.workflowType());
+			ps.setTimestamp(i++, Sql.ts(run.createdAt()));
+		}
+		else {
+			ps.setInt(i++, c.recordsHistory() ? 1 : 0);
+			ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
+			ps.setBoolean(i++, c.hasActivities());
+			ps.setLong(i++, c.seenInboxSeq());
+			ps.setString(i++, c.closeStatus());
+			ps.setTimestamp(i++, c.closes() ? Sql.ts(c.time()) : null);
+			ps.setInt(i++, c.unfinishedHandlers());
+			ps.setObject(i++, c.runId());
+			ps.setObject(i++, c.node());
+			ps.setLong(i++, c.epoch());
+			ps.setInt(i++, c.historySeq());
+		}
+		if ((shape & CLOSES) != 0) {
+			ps.setLong(i++, c.seenInboxSeq());
+			ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
+		}
+		if ((shape & HISTORY) != 0 && (shape & PIPELINED) == 0) {
+			i = bindHistory(ps, i, c);
+		}
+		if ((shape & CONSUMED_INBOX) != 0) {
+			ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
+		}
+		if ((shape & REMOVED_TIMERS) != 0) {
+			ps.setArray(i++, con.createArrayOf("bigint", c.removedTimers().toArray()));
+		}
+		if ((shape & REMOVED_ACTIVITIES) != 0) {
+			ps.setArray(i++, con.createArrayOf("bigint", c.removedActivities().toArray()));
+		}
+		if ((shape & NEW_TIMERS) != 0) {
+			List<Long> seqs = new ArrayList<>(c.newTimers().keySet());
+			List<Long> micros = c.newTimers().values().stream()
+				.map((at) -> at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000)
+				.toList();
+			ps.setArray(i++, con.createArrayOf("bigint", seqs.toArray()));
+			ps.setArray(i++, con.createArrayOf("bigint", micros.toArray()));
+		}
+		if ((shape & NEW_ACTIVITIES) != 0) {
+			List<StoredActivity> activities = c.newActivities();
+			ps.setTimestamp(i++, Sql.ts(c.time()));
+			ps.setTimestamp(i++, Sql.ts(c.time()));
+			ps.setArray(i++, con.createArrayOf("bigint", activities.stream().map(StoredActivity::seq).toArray()));
+			ps.setArray(i++,
+					con.createArrayOf("text", activities.stream().map(StoredActivity::activityType).toArray()));
+			ps.setArray(i++, con.createArrayOf("bytea",
+					activities.stream().map(StoredActivity::input).toArray(byte[][]::new)));
+			ps.setArray(i++, con.createArrayOf("bytea",
+					activities.stream().map((a) -> InternalJson.writeCached(a.options())).toArray(byte[][]::new)));
+		}
+		if ((shape & CLOSES) != 0) {
+			boolean completed = "COMPLETED".equals(c.closeStatus());
+			ps.setBytes(i++, c.result());
+			ps.setBytes(i++, c.failure());
+			ps.setString(i++, c.closeStatus());
+			ps.setTimestamp(i++, Sql.ts(c.time()));
+			ps.setBytes(i++, UPDATE_NOT_COMPLETED.computeIfAbsent(c.closeStatus(), RunRepository::updateNotCompleted));
+			ps.setString(i++, completed ? "CHILD_COMPLETED" : "CHILD_FAILED");
+			ps.setBytes(i++, completed ? c.result() : c.failure());
+			ps.setString(i++, completed ? null : c.closeStatus());
+			ps.setBytes(i++, ("parent run " + c.runId() + " closed: " + c.closeStatus())
+				.getBytes(StandardCharsets.UTF_8));
+		}
+		if ((shape & PIPELINED) != 0) {
+			bindHistory(ps, i, c);
 		}
 	}
 

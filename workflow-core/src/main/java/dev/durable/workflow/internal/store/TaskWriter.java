@@ -17,11 +17,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * Group commit: the node's single writer of one-statement task commits (and of starts inserted
- * with their first task). Tasks of many runs queue their commits; the writer takes every commit
- * waiting and writes them in one transaction, so they share one round trip to begin, one commit
- * and one WAL flush. A lone commit is written at once, on its own, in autocommit: nobody waits
- * for a batch to fill, and when nothing else is being written it goes on its caller's thread.
+ * Group commit: the node's writer of one-statement task commits (and of starts inserted with
+ * their first task). When nothing else is being written, a commit goes at once on its caller's
+ * thread, in autocommit: a lone workflow waits for no batch. Otherwise it queues, and a writer
+ * thread (two, so that one batch gathers while the other waits for its WAL flush) takes every
+ * commit waiting and writes them in one transaction: one commit and one WAL flush for all, and
+ * the commits of one statement shape in one JDBC batch (one round trip).
  *
  * <p>Each statement carries its own compare-and-set, so one run's stale commit writes nothing
  * and leaves the others of its batch alone. When a statement fails, the batch rolls back and its

@@ -49,10 +49,6 @@ public final class Engine {
 
 	private static final int CLAIM_BATCH = 64;
 
-	private static final int RETENTION_BATCH = 500;
-
-	private static final long RETENTION_BUDGET_NANOS = TimeUnit.SECONDS.toNanos(2);
-
 	private final EngineConfig config;
 
 	private final DataSource dataSource;
@@ -86,6 +82,8 @@ public final class Engine {
 	private final dev.durable.workflow.internal.store.RetentionRepository retention;
 
 	private final TransactionTemplate tx;
+
+	private final Retention retentionRun;
 
 	private final ResultWaiters waiters = new ResultWaiters();
 
@@ -141,6 +139,7 @@ public final class Engine {
 		this.dedup = new dev.durable.workflow.internal.store.DedupRepository(jdbc, config.schema());
 		this.retention = new dev.durable.workflow.internal.store.RetentionRepository(jdbc, config.schema());
 		this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		this.retentionRun = new Retention(this.retention, config.retention(), clock);
 		this.defaultFactory = new DefaultWorkflowFactory(activityRegistry);
 		this.factory = (factory != null) ? factory : this.defaultFactory::instantiate;
 	}
@@ -238,7 +237,7 @@ public final class Engine {
 				if (System.nanoTime() - lastReap > TimeUnit.MINUTES.toNanos(1)) {
 					lastReap = System.nanoTime();
 					this.nodes.reap(this.config.deadAfter().toMillis() * 100);
-					retain();
+					this.retentionRun.run(() -> this.running);
 				}
 			}
 			catch (RuntimeException ex) {
@@ -260,45 +259,12 @@ public final class Engine {
 	}
 
 	/**
-	 * Deletes runs closed longer ago than the retention, batch by batch, for about two seconds at
-	 * most: a large backlog is spread over the minutes of housekeeping.
-	 */
-	private void retain() {
-		long started = System.nanoTime();
-		int total = 0;
-		int deleted;
-		try {
-			do {
-				deleted = retainOnce();
-				total += deleted;
-			}
-			while (deleted == RETENTION_BATCH && this.running && System.nanoTime() - started < RETENTION_BUDGET_NANOS);
-		}
-		catch (RuntimeException ex) {
-			log.warn("Retention failed after deleting {} runs: {}", total,
-					Errors.rootMessage(ex));
-		}
-		if (total > 0) {
-			log.info("Retention deleted {} runs closed more than {} ago", total, this.config.retention());
-		}
-	}
-
-	/**
 	 * One batch of retention: deletes up to 500 runs closed before now (engine clock) minus the
-	 * retention, with their rows and the deduplication records their workflow ids no longer need.
-	 * Nothing when retention is disabled.
+	 * retention. Nothing when retention is disabled.
 	 * @return how many runs were deleted
 	 */
 	public int retainOnce() {
-		java.time.Duration keep = this.config.retention();
-		if (keep == null || keep.isZero() || keep.isNegative()) {
-			return 0;
-		}
-		int deleted = this.retention.deleteClosedBefore(this.clock.instant().minus(keep), RETENTION_BATCH);
-		if (deleted < RETENTION_BATCH) {
-			this.retention.deleteOrphanedInbox(RETENTION_BATCH);
-		}
-		return deleted;
+		return this.retentionRun.once();
 	}
 
 	/** One round of the fallback poll: claim orphaned runs, pick up owned ones with work, evict idle ones. */
