@@ -126,7 +126,8 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		// a plain start has nothing to decide from earlier runs: its first task runs at once and,
 		// when it can, the run is inserted with it in one statement
 		FirstTasks firstTasks = eager ? this.engine.firstTasks() : null;
-		FirstTasks.FirstTask[] first = { (firstTasks != null && plain) ? firstTasks.prepare(start.run()) : null };
+		boolean preparedEarly = firstTasks != null && plain;
+		FirstTasks.FirstTask[] first = { preparedEarly ? firstTasks.prepare(start.run()) : null };
 		if (first[0] != null) {
 			Boolean inserted;
 			try {
@@ -157,7 +158,8 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				if (first[0] != null) {
 					firstTasks.commit(first[0]);
 				}
-				else if (firstTasks != null && decided.created()) {
+				else if (firstTasks != null && !preparedEarly && decided.created()) {
+					// (a first task that failed before is not run again here: it retries as an ordinary task)
 					first[0] = firstTasks.prepare(start.run());
 					if (first[0] != null) {
 						firstTasks.commit(first[0]);

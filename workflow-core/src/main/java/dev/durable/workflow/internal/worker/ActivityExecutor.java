@@ -166,6 +166,15 @@ final class ActivityExecutor {
 		if (!attempt.finish()) {
 			return; // a timeout or a cancel already decided this attempt
 		}
+		Object outcome = result;
+		Throwable thrown = failure;
+		// the activity's own code is done: the task its outcome wakes may run on this thread
+		Continuations.accepting(() -> reportOutcome(slot, activity, attempt, outcome, thrown));
+	}
+
+	private void reportOutcome(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Object result,
+			Throwable thrown) {
+		Throwable failure = thrown;
 		slot.inflight.remove(activity.seq());
 		if (failure == null) {
 			try {

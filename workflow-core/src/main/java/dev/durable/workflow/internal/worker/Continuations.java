@@ -16,6 +16,9 @@ import org.slf4j.LoggerFactory;
  * <p>Work offered while a thread runs its current piece is queued on that thread and runs after
  * it, never nested (no recursion however long the workflow). Only one piece is queued per thread:
  * any more (parallel activities) start on threads of their own, so they still run concurrently.
+ * Work is queued only inside engine code that ends its piece soon ({@link #accepting}): never
+ * while an activity's own code runs, which may wait for the very work it offers (an activity that
+ * starts a workflow and waits for its result).
  */
 final class Continuations {
 
@@ -23,17 +26,34 @@ final class Continuations {
 
 	private static final ThreadLocal<Deque<Runnable>> NEXT = new ThreadLocal<>();
 
+	/** Whether the thread's current piece is in engine code that may queue work ({@link #accepting}). */
+	private static final ThreadLocal<Boolean> ACCEPTING = new ThreadLocal<>();
+
 	private Continuations() {
 	}
 
 	/** Runs the work after the current piece on this thread when it runs pieces, else on the executor. */
 	static void runNextOr(Executor executor, Runnable work) {
 		Deque<Runnable> next = NEXT.get();
-		if (next != null && next.isEmpty()) {
+		if (next != null && next.isEmpty() && ACCEPTING.get() != null) {
 			next.add(work);
 		}
 		else {
 			executor.execute(() -> run(work));
+		}
+	}
+
+	/** Runs engine code during which work offered with {@link #runNextOr} may wait for this thread. */
+	static void accepting(Runnable engineCode) {
+		Boolean before = ACCEPTING.get();
+		ACCEPTING.set(Boolean.TRUE);
+		try {
+			engineCode.run();
+		}
+		finally {
+			if (before == null) {
+				ACCEPTING.remove();
+			}
 		}
 	}
 

@@ -217,7 +217,7 @@ final class WorkflowTaskExecutor {
 			return; // the engine is shutting down: the run is released and picked up again elsewhere
 		}
 		try {
-			Continuations.runNextOr(this.pool, () -> runSlot(slot));
+			Continuations.runNextOr(this.pool, () -> Continuations.accepting(() -> runSlot(slot)));
 		}
 		catch (java.util.concurrent.RejectedExecutionException ex) {
 			// the engine is shutting down: the run is released and picked up again elsewhere
@@ -537,8 +537,21 @@ slot.runner = runner;
 	void evictIdle() {
 		for (RunSlot slot : RunSlot.toEvict(this.slots.values(), this.config.maxCachedRuns(),
 				this.config.cacheIdleTimeout(), this.clock.instant())) {
-			this.runs.release(slot.runId, this.node, slot.epoch);
-			drop(slot);
+			// under the task lock, and only if still idle: a task that began since the choice
+			// would otherwise use the runner while it is destroyed here
+			if (!slot.taskLock.tryLock()) {
+				continue;
+			}
+			try {
+				if (slot.isBusy() || !slot.inflight.isEmpty()) {
+					continue;
+				}
+				this.runs.release(slot.runId, this.node, slot.epoch);
+				drop(slot);
+			}
+			finally {
+				slot.taskLock.unlock();
+			}
 		}
 	}
 
