@@ -109,6 +109,20 @@ final class ActivityExecutor {
 		attemptFailed(slot, workflowId, activity, activity.heartbeatDetails(), lost);
 	}
 
+	/**
+	 * After a claim: takes over the activities the previous owner had scheduled that the run still
+	 * waits for (see {@link #recover}).
+	 * @param pending the sequence numbers of the activities the run's history leaves pending
+	 */
+	void recoverPending(RunSlot slot, String workflowId, java.util.Collection<Long> pending) {
+		java.util.Set<Long> waitedFor = new java.util.HashSet<>(pending);
+		for (StoredActivity activity : this.store.pending(slot.runId)) {
+			if (waitedFor.contains(activity.seq()) && !slot.inflight.containsKey(activity.seq())) {
+				recover(slot, workflowId, activity);
+			}
+		}
+	}
+
 	private void launch(RunSlot slot, String workflowId, StoredActivity activity) {
 		if (slot.dead || slot.inflight.containsKey(activity.seq())) {
 			return;

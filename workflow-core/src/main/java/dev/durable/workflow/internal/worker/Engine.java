@@ -156,7 +156,7 @@ public final class Engine {
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
 		this.wake = new WakeScheduler(this.clock, this.taskPool);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
-				this.payloads, this.runs, this.tasks, this.activities, this.tx, this.wake, this.waiters, this.hooks,
+				this.payloads, this.runs, this.tasks, this.tx, this.wake, this.waiters, this.hooks,
 				this.taskPool, this.listeners);
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver, this.listeners);
@@ -207,7 +207,7 @@ public final class Engine {
 				if (!this.nodes.heartbeat(this.nodeId, this.incarnation, this.config.deadAfter().toMillis())) {
 					log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering"
 							+ " anew", this.nodeId, this.config.deadAfter());
-					this.executor.evictAll();
+					this.executor.eviction().evictAll();
 					register();
 				}
 			}
@@ -291,7 +291,7 @@ public final class Engine {
 				this.executor.schedule(slot);
 			}
 		}
-		this.executor.evictIdle();
+		this.executor.eviction().evictIdle();
 	}
 
 	/**
@@ -380,7 +380,7 @@ public final class Engine {
 		this.tasks.stopWriter();
 		if (this.config.workerEnabled()) {
 			try {
-				this.executor.releaseAll();
+				this.executor.eviction().releaseAll();
 				this.runs.releaseAll(this.nodeId);
 				this.nodes.unregister(this.nodeId);
 			}

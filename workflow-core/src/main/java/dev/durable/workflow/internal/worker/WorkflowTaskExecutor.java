@@ -3,11 +3,9 @@ package dev.durable.workflow.internal.worker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +24,6 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
-import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.InboxItem;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
@@ -63,8 +60,6 @@ final class WorkflowTaskExecutor {
 
 	private final TaskRepository tasks;
 
-	private final ActivityRepository activities;
-
 	private final TransactionTemplate tx;
 
 	private final WakeScheduler wake;
@@ -81,6 +76,8 @@ final class WorkflowTaskExecutor {
 
 	private final TaskCommitBuilder commits;
 
+	private final RunEviction eviction;
+
 	private ActivityExecutor activityExecutor;
 
 	private java.util.function.BiConsumer<UUID, UUID> notifier = (run, owner) -> {
@@ -92,7 +89,7 @@ final class WorkflowTaskExecutor {
 
 	WorkflowTaskExecutor(EngineConfig config, UUID node, Clock clock, WorkflowRegistry workflows,
 			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, TaskRepository tasks,
-			ActivityRepository activities, TransactionTemplate tx, WakeScheduler wake, ResultWaiters waiters,
+			TransactionTemplate tx, WakeScheduler wake, ResultWaiters waiters,
 			EngineHooks hooks, ExecutorService pool, Listeners listeners) {
 		this.config = config;
 		this.node = node;
@@ -102,7 +99,6 @@ final class WorkflowTaskExecutor {
 		this.payloads = payloads;
 		this.runs = runs;
 		this.tasks = tasks;
-		this.activities = activities;
 		this.tx = tx;
 		this.wake = wake;
 		this.waiters = waiters;
@@ -110,6 +106,7 @@ final class WorkflowTaskExecutor {
 		this.pool = pool;
 		this.listeners = listeners;
 		this.commits = new TaskCommitBuilder(node, workflows, runs, config.taskQueues());
+		this.eviction = new RunEviction(this.slots, runs, node, config, clock, this::drop);
 	}
 
 	void setActivityExecutor(ActivityExecutor activityExecutor) {
@@ -301,7 +298,7 @@ final class WorkflowTaskExecutor {
 			if (slot.recoverActivities) {
 				// after a claim: restart the activities the previous owner had scheduled
 				slot.recoverActivities = false;
-				recoverActivities(slot, row.workflowId(), runner);
+				this.activityExecutor.recoverPending(slot, row.workflowId(), runner.pendingActivities());
 			}
 			List<Event> candidates = this.commits.candidates(row, runner, handedOver, inbox, now);
 			if (candidates.isEmpty()) {
@@ -462,15 +459,6 @@ slot.runner = runner;
 		}
 	}
 
-	private void recoverActivities(RunSlot slot, String workflowId, WorkflowRunner runner) {
-		Set<Long> pending = new HashSet<>(runner.pendingActivities());
-		for (StoredActivity activity : this.activities.pending(slot.runId)) {
-			if (pending.contains(activity.seq()) && !slot.inflight.containsKey(activity.seq())) {
-				this.activityExecutor.recover(slot, workflowId, activity);
-			}
-		}
-	}
-
 	private void taskFailed(RunSlot slot, RunRow row, RuntimeException failure) {
 		slot.cachedRow = null;
 		int attempt = row.taskAttempt() + 1;
@@ -525,42 +513,9 @@ slot.runner = runner;
 		}
 	}
 
-	/** Evicts everything (the node was declared dead). */
-	void evictAll() {
-		List.copyOf(this.slots.values()).forEach(this::drop);
-	}
-
-	/**
-	 * Evicts idle cached runs beyond the cache size or idle timeout, giving up their ownership so
-	 * any node can pick them up at their next wake-up.
-	 */
-	void evictIdle() {
-		for (RunSlot slot : RunSlot.toEvict(this.slots.values(), this.config.maxCachedRuns(),
-				this.config.cacheIdleTimeout(), this.clock.instant())) {
-			// under the task lock, and only if still idle: a task that began since the choice
-			// would otherwise use the runner while it is destroyed here
-			if (!slot.taskLock.tryLock()) {
-				continue;
-			}
-			try {
-				if (slot.isBusy() || !slot.inflight.isEmpty()) {
-					continue;
-				}
-				this.runs.release(slot.runId, this.node, slot.epoch);
-				drop(slot);
-			}
-			finally {
-				slot.taskLock.unlock();
-			}
-		}
-	}
-
-	/** Releases every owned run at shutdown. */
-	void releaseAll() {
-		List.copyOf(this.slots.values()).forEach((slot) -> {
-			drop(slot);
-			this.runs.release(slot.runId, this.node, slot.epoch);
-		});
+	/** The node's cache eviction: idle runs, everything when declared dead, all at shutdown. */
+	RunEviction eviction() {
+		return this.eviction;
 	}
 
 }

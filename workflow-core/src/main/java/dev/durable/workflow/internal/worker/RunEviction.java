@@ -1,0 +1,75 @@
+package dev.durable.workflow.internal.worker;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+import dev.durable.workflow.internal.store.RunRepository;
+
+/**
+ * Which cached runs a node gives up, and when: idle runs beyond the cache size or idle timeout
+ * (their ownership released so that any node can take them at their next wake-up), every run
+ * when the node was declared dead, and every run at shutdown.
+ */
+final class RunEviction {
+
+	private final Map<UUID, RunSlot> slots;
+
+	private final RunRepository runs;
+
+	private final UUID node;
+
+	private final EngineConfig config;
+
+	private final Clock clock;
+
+	private final Consumer<RunSlot> drop;
+
+	RunEviction(Map<UUID, RunSlot> slots, RunRepository runs, UUID node, EngineConfig config, Clock clock,
+			Consumer<RunSlot> drop) {
+		this.slots = slots;
+		this.runs = runs;
+		this.node = node;
+		this.config = config;
+		this.clock = clock;
+		this.drop = drop;
+	}
+
+	/** Evicts everything (the node was declared dead). */
+	void evictAll() {
+		List.copyOf(this.slots.values()).forEach(this.drop);
+	}
+
+	/** Evicts idle cached runs beyond the cache size or idle timeout, giving up their ownership. */
+	void evictIdle() {
+		for (RunSlot slot : RunSlot.toEvict(this.slots.values(), this.config.maxCachedRuns(),
+				this.config.cacheIdleTimeout(), this.clock.instant())) {
+			// under the task lock, and only if still idle: a task that began since the choice
+			// would otherwise use the runner while it is destroyed here
+			if (!slot.taskLock.tryLock()) {
+				continue;
+			}
+			try {
+				if (slot.isBusy() || !slot.inflight.isEmpty()) {
+					continue;
+				}
+				this.runs.release(slot.runId, this.node, slot.epoch);
+				this.drop.accept(slot);
+			}
+			finally {
+				slot.taskLock.unlock();
+			}
+		}
+	}
+
+	/** Releases every owned run at shutdown. */
+	void releaseAll() {
+		List.copyOf(this.slots.values()).forEach((slot) -> {
+			this.drop.accept(slot);
+			this.runs.release(slot.runId, this.node, slot.epoch);
+		});
+	}
+
+}
