@@ -142,11 +142,8 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				return new Started(start.run().workflowId(), start.run().runId());
 			}
 			if (Boolean.FALSE.equals(inserted)) {
-				WorkflowAlreadyStartedException conflict = alreadyRunning(start.run().workflowId(), this.engine.runs()
-					.findLatest(start.run().namespace(), start.run().workflowId())
-					.filter(RunRow::isOpen)
-					.map(RunRow::runId)
-					.orElse(null));
+				WorkflowAlreadyStartedException conflict = alreadyRunning(start.run().workflowId(),
+						openRun(start.run()).map(RunRow::runId).orElse(null));
 				abandon(firstTasks, first[0], conflict);
 				throw conflict;
 			}
@@ -171,8 +168,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		catch (DuplicateKeyException ex) {
 			abandon(firstTasks, first[0], ex);
 			// another start of the same id committed first
-			Optional<RunRow> open = this.engine.runs().findLatest(start.run().namespace(), start.run().workflowId())
-				.filter(RunRow::isOpen);
+			Optional<RunRow> open = openRun(start.run());
 			if (start.options().idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING && open.isPresent()) {
 				return new Started(start.run().workflowId(), open.get().runId());
 			}
@@ -189,6 +185,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			afterCommit(start, decision, message);
 		}
 		return new Started(start.run().workflowId(), decision.runId());
+	}
+
+	/** The open run that holds a new run's workflow id (after a start was refused for it). */
+	private Optional<RunRow> openRun(NewRun run) {
+		return this.engine.runs().findLatest(run.namespace(), run.workflowId()).filter(RunRow::isOpen);
 	}
 
 	private static void abandon(FirstTasks firstTasks, FirstTasks.FirstTask task, Throwable failure) {

@@ -66,7 +66,7 @@ public final class TaskRepository {
 		if (current != null) {
 			return current.write(run, firstTask) != null;
 		}
-		return Boolean.TRUE.equals(alone(false, (con) -> this.single.insertStarted(con, run, firstTask)));
+		return Boolean.TRUE.equals(TaskWriter.alone(this.jdbc, false, (con) -> this.single.insertStarted(con, run, firstTask)));
 	}
 
 	/**
@@ -99,32 +99,10 @@ public final class TaskRepository {
 			.isActualTransactionActive();
 		TaskWriter current = this.writer;
 		List<UUID> wake = (!joined && current != null) ? current.write(null, c)
-				: alone(joined, (con) -> this.single.execute(con, c));
+				: TaskWriter.alone(this.jdbc, joined, (con) -> this.single.execute(con, c));
 		return (wake != null) ? new TaskCommit.Effects(wake, List.of()) : null;
 	}
 
-	/**
-	 * Runs one statement on its own: committed by itself in autocommit (or committed here when
-	 * the pool hands out connections with autocommit off), or as part of the caller's transaction.
-	 */
-	private <T> T alone(boolean joined, org.springframework.jdbc.core.ConnectionCallback<T> statement) {
-		return this.jdbc.execute((java.sql.Connection con) -> {
-			boolean commitHere = !joined && !con.getAutoCommit();
-			try {
-				T result = statement.doInConnection(con);
-				if (commitHere) {
-					con.commit();
-				}
-				return result;
-			}
-			catch (java.sql.SQLException | RuntimeException ex) {
-				if (commitHere) {
-					con.rollback();
-				}
-				throw ex;
-			}
-		});
-	}
 
 	private String q(String sql) {
 		return Sql.q(this.schema, sql);

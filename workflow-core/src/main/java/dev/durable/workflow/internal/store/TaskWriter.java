@@ -165,14 +165,23 @@ public final class TaskWriter implements AutoCloseable {
 	}
 
 	private List<UUID> writeAlone(Write write) {
-		return this.jdbc.execute((Connection con) -> {
-			boolean commitHere = !con.getAutoCommit();
+		return alone(this.jdbc, false, (con) -> this.statement.execute(con, write.run(), write.commit()));
+	}
+
+	/**
+	 * Runs one statement on its own: committed by itself in autocommit (or committed here when
+	 * the pool hands out connections with autocommit off), or as part of the caller's transaction
+	 * when {@code joined}.
+	 */
+	static <T> T alone(JdbcTemplate jdbc, boolean joined, org.springframework.jdbc.core.ConnectionCallback<T> statement) {
+		return jdbc.execute((Connection con) -> {
+			boolean commitHere = !joined && !con.getAutoCommit();
 			try {
-				List<UUID> woken = this.statement.execute(con, write.run(), write.commit());
+				T result = statement.doInConnection(con);
 				if (commitHere) {
 					con.commit();
 				}
-				return woken;
+				return result;
 			}
 			catch (SQLException | RuntimeException ex) {
 				if (commitHere) {
