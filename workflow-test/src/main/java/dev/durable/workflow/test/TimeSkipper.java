@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Moves a {@link SettableClock} for tests: automatically, to the next timer, whenever every run
- * waits for time while a caller waits for a result; or explicitly with {@link #sleep(Duration)}.
+ * waits for time while a caller is blocked waiting for a result or an update outcome that has not
+ * come; or explicitly with {@link #sleep(Duration)}.
  *
  * <p>"Every run waits for time" (quiescence) means: no engine of the test runs a workflow task,
  * an activity attempt or a clock-driven action, and no open run has unseen input or a due wake
@@ -198,9 +200,16 @@ public final class TimeSkipper implements AutoCloseable {
     return true;
   }
 
-  private boolean someoneWaits() {
+  /**
+   * Whether a caller waits for a result or an update that has not come yet. Asked again after a
+   * quiet check: a caller woken during the check (its update was answered, its run closed) is
+   * about to go on, and a skip decided for it would move time under its next step. The engine
+   * completes a caller's wait before the task that answered it ends, so a check that saw every
+   * task ended also sees that caller as no longer blocked.
+   */
+  private boolean someoneBlocked() {
     for (WorkflowEngine engine : this.engines.get()) {
-      if (engine.internal().waiters().waiting() > 0) {
+      if (engine.internal().waiters().anyBlocked()) {
         return true;
       }
     }
@@ -210,24 +219,47 @@ public final class TimeSkipper implements AutoCloseable {
   private void loop() {
     while (!this.closed) {
       LockSupport.parkNanos(CHECK_NANOS);
-      if (!this.autoSkipping || !someoneWaits()) {
+      if (!this.autoSkipping) {
         continue;
       }
       try {
-        Check check = check();
-        if (check.quiet() && check.next() != null) {
-          synchronized (this.move) {
-            if (this.autoSkipping && check.next().isAfter(this.clock.instant())) {
-              log.debug("Skipping time from {} to {}", this.clock.instant(), check.next());
-              this.clock.set(check.next());
-            }
-          }
-        }
+        skipIfBlocked(() -> this.autoSkipping);
       } catch (RuntimeException ex) {
         if (!this.closed) {
           log.debug("Time skipping check failed: {}", ex.toString());
         }
       }
+    }
+  }
+
+  /**
+   * One step of automatic skipping: when a caller is blocked and every run waits for time, moves
+   * the clock to the next wake time.
+   *
+   * @return whether the clock moved
+   */
+  boolean skipIfBlocked() {
+    return skipIfBlocked(() -> true);
+  }
+
+  /** {@link #skipIfBlocked()}, unless skipping was turned off meanwhile. */
+  private boolean skipIfBlocked(BooleanSupplier enabled) {
+    if (!someoneBlocked()) {
+      return false;
+    }
+    Check check = check();
+    if (!check.quiet() || check.next() == null) {
+      return false;
+    }
+    synchronized (this.move) {
+      if (!enabled.getAsBoolean()
+          || !someoneBlocked()
+          || !check.next().isAfter(this.clock.instant())) {
+        return false;
+      }
+      log.debug("Skipping time from {} to {}", this.clock.instant(), check.next());
+      this.clock.set(check.next());
+      return true;
     }
   }
 

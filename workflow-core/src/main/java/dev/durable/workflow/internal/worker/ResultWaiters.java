@@ -16,6 +16,9 @@ public final class ResultWaiters {
 
 	private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
 
+	/** The futures callers pause on right now, with how many callers pause on each. */
+	private final Map<CompletableFuture<Object>, Integer> paused = new ConcurrentHashMap<>();
+
 	/** The key under which waiters of an update wait. */
 	public static String updateKey(String workflowId, String updateId) {
 		return "update:" + workflowId + "/" + updateId;
@@ -58,6 +61,7 @@ public final class ResultWaiters {
 			return false;
 		}
 		this.waiting.incrementAndGet();
+		this.paused.merge(future, 1, Integer::sum);
 		try {
 			future.get(Math.min(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1, recheckMillis),
 					java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -74,14 +78,30 @@ public final class ResultWaiters {
 			throw new IllegalStateException(ex);
 		}
 		finally {
+			this.paused.computeIfPresent(future, (f, n) -> (n > 1) ? n - 1 : null);
 			this.waiting.decrementAndGet();
 		}
 		return true;
 	}
 
-	/** How many callers wait in {@link #pause} right now (the test kit skips time only then). */
+	/** How many callers wait in {@link #pause} right now, woken or not. */
 	public int waiting() {
 		return this.waiting.get();
+	}
+
+	/**
+	 * Whether a caller waits in {@link #pause} for something that has not happened yet: a caller
+	 * whose future was completed counts no more, even before its thread has left the pause. The
+	 * test kit skips time only for blocked callers; a caller just handed its update outcome or
+	 * result is about to go on, and time must not move under it.
+	 */
+	public boolean anyBlocked() {
+		for (CompletableFuture<Object> future : this.paused.keySet()) {
+			if (!future.isDone()) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	public void forget(Object runId, CompletableFuture<Object> future) {
