@@ -54,6 +54,9 @@ class ActivityTest {
 		@ActivityMethod(heartbeatTimeout = "PT10S", maxAttempts = 1)
 		String silent(String input);
 
+		/** Waits; when canceled, heartbeats once more before it returns. */
+		String stubborn(String input);
+
 	}
 
 	public static class StepsImpl implements Steps {
@@ -65,6 +68,10 @@ class ActivityTest {
 		final List<Integer> resumedFrom = new CopyOnWriteArrayList<>();
 
 		final AtomicInteger slowCalls = new AtomicInteger();
+
+		final AtomicInteger slowInterrupted = new AtomicInteger();
+
+		final AtomicInteger lateHeartbeats = new AtomicInteger();
 
 		volatile CountDownLatch slowRelease = new CountDownLatch(1);
 
@@ -94,8 +101,22 @@ class ActivityTest {
 				this.slowRelease.await();
 			}
 			catch (InterruptedException ex) {
+				this.slowInterrupted.incrementAndGet();
 				Thread.currentThread().interrupt();
 				throw new IllegalStateException("interrupted");
+			}
+			return input;
+		}
+
+		@Override
+		public String stubborn(String input) {
+			this.slowCalls.incrementAndGet();
+			try {
+				this.slowRelease.await();
+			}
+			catch (InterruptedException ex) {
+				ActivityContext.current().heartbeat("canceled, yet still here");
+				this.lateHeartbeats.incrementAndGet();
 			}
 			return input;
 		}
@@ -149,6 +170,8 @@ class ActivityTest {
 				case "flaky" -> this.steps.flaky("ok");
 				case "strict" -> this.steps.strict("x");
 				case "slow" -> this.steps.slow("done");
+				case "canceled" -> canceledAfterFiveSeconds(() -> this.steps.slow("never"));
+				case "stubborn" -> canceledAfterFiveSeconds(() -> this.steps.stubborn("never"));
 				case "deadline" -> this.steps.deadline("x");
 				case "resumable" -> String.valueOf(this.steps.resumable(5));
 				case "silent" -> this.steps.silent("x");
@@ -163,6 +186,23 @@ class ActivityTest {
 				}
 				default -> throw ApplicationFailure.newNonRetryableFailure("unknown " + which, "BadRequest");
 			};
+		}
+
+		/** Runs the activity in a scope canceled five seconds in; the run stays open an hour after. */
+		private String canceledAfterFiveSeconds(Runnable activity) {
+			CancellationScope scope = Workflows.newCancellationScope(activity);
+			Workflows.async(() -> {
+				Workflows.sleep(Duration.ofSeconds(5));
+				scope.cancel("enough");
+			});
+			try {
+				scope.run();
+				return "finished";
+			}
+			catch (ActivityFailure ex) {
+				Workflows.sleep(Duration.ofHours(1));
+				return "canceled: " + ex.getCause().getMessage();
+			}
 		}
 
 	}
@@ -246,7 +286,13 @@ class ActivityTest {
 	void startToCloseTimeoutFailsTheAttemptAndRetries() {
 		WorkflowEngine engine = engine();
 		WorkflowHandle<String> handle = start(engine, "slow");
-		await().until(() -> attemptOf(handle) == 1 && this.engines.count("activity") == 1);
+		await().until(() -> this.impl.slowCalls.get() == 1);
+		// the first attempt of an inline activity writes no row: the history says it is awaited
+		assertThat(this.engines.count("activity")).isZero();
+		assertThat(handle.describe().pendingActivities()).singleElement()
+			.satisfies((pending) -> assertThat(pending.attempt()).isEqualTo(1))
+			.satisfies((pending) -> assertThat(pending.activityType()).isEqualTo("slow"))
+			.satisfies((pending) -> assertThat(pending.lastFailure()).isNull());
 		this.engines.clock.advance(Duration.ofSeconds(30));
 		await().until(() -> attemptOf(handle) == 2);
 		assertThat(handle.describe().pendingActivities().get(0).lastFailure()).contains("START_TO_CLOSE");
@@ -257,6 +303,38 @@ class ActivityTest {
 			.rootCause()
 			.isInstanceOf(TimeoutFailure.class)
 			.satisfies((ex) -> assertThat(((TimeoutFailure) ex).getTimeoutType()).isEqualTo(TimeoutType.START_TO_CLOSE));
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void aCanceledActivityStopsItsRunningAttempt() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "canceled");
+		await().until(() -> this.impl.slowCalls.get() == 1);
+		this.engines.clock.advance(Duration.ofSeconds(5));
+		// the attempt has no row; the commit that canceled it interrupts it, the run going on
+		await().until(() -> this.impl.slowInterrupted.get() == 1);
+		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+		assertThat(handle.describe().pendingActivities()).isEmpty();
+		this.engines.clock.advance(Duration.ofHours(1));
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("canceled: enough");
+		assertThat(this.impl.slowCalls).hasValue(1);
+		assertThat(this.engines.count("activity")).isZero();
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void aHeartbeatAfterTheCancelWritesNoRow() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "stubborn");
+		await().until(() -> this.impl.slowCalls.get() == 1);
+		this.engines.clock.advance(Duration.ofSeconds(5));
+		await().until(() -> this.impl.lateHeartbeats.get() == 1);
+		// a row written now would outlive the activity: nothing deletes it before the run closes
+		assertThat(this.engines.count("activity")).isZero();
+		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+		this.engines.clock.advance(Duration.ofHours(1));
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("canceled: enough");
 		Engines.assertReplays(engine, handle.runId());
 	}
 

@@ -88,6 +88,8 @@ class LostAttemptTest {
 			.start(this.engines.builder().register(PayWorkflow.class).registerActivities(new Payment("a")).hooks(hooks));
 		WorkflowHandle<String> handle = a.client().start(PayWorkflow::run, order, StartOptions.withId(order));
 		await().until(() -> EXECUTIONS.size() == 1);
+		// the first attempt of an inline activity has no row: the takeover starts from the history
+		assertThat(this.engines.count("activity")).isZero();
 		hooks.stallHeartbeats = true;
 		this.engines.start(this.engines.builder().register(PayWorkflow.class).registerActivities(new Payment("b")));
 		return handle;

@@ -27,6 +27,7 @@ import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.store.ResetRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.store.VisibilityRepository;
 import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -286,18 +287,38 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public WorkflowDescription describe() {
 		RunRow row = row();
-		List<PendingActivity> pending = row.isOpen() ? this.engine.activities()
-			.pending(row.runId())
-			.stream()
-			.map((a) -> new PendingActivity(a.seq(), a.activityType(), a.attempt(), a.scheduledAt(), a.nextAttemptAt(),
-					(a.lastFailure() != null) ? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null))
-			.toList() : List.of();
+		List<PendingActivity> pending = row.isOpen() ? pendingActivities(row) : List.of();
 		VisibilityRepository.Stored attributes = this.engine.runs().visibility().attributes(row.runId());
 		return new WorkflowDescription(row.workflowId(), row.runId(), row.workflowType(), row.taskQueue(),
 				WorkflowStatus.valueOf(row.status()), row.createdAt(), row.closedAt(), row.historySeq(),
 				row.taskFailure(), row.taskAttempt(), pending, row.unfinishedHandlers(),
 				java.util.Collections.unmodifiableMap(attributes.memo()),
 				Attributes.searchView(attributes.searchAttributes()));
+	}
+
+	/**
+	 * The activities the run's history leaves awaited, with the attempt, retry time and last
+	 * failure of their row when they have one (an inline activity's first attempt has none).
+	 */
+	private List<PendingActivity> pendingActivities(RunRow row) {
+		java.util.Map<Long, PendingActivity> pending = new java.util.LinkedHashMap<>();
+		for (dev.durable.workflow.internal.history.TaskRecord task : this.engine.tasks().history(row.runId())) {
+			for (dev.durable.workflow.internal.history.Event event : task.events()) {
+				switch (event.type()) {
+					case ACTIVITY_SCHEDULED -> pending.put(event.seq(),
+							new PendingActivity(event.seq(), event.name(), 1, task.time(), task.time(), null));
+					case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> pending.remove(event.seq());
+					default -> {
+					}
+				}
+			}
+		}
+		for (StoredActivity a : this.engine.activities().pending(row.runId())) {
+			pending.computeIfPresent(a.seq(), (seq, scheduled) -> new PendingActivity(a.seq(), a.activityType(),
+					a.attempt(), a.scheduledAt(), a.nextAttemptAt(),
+					(a.lastFailure() != null) ? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null));
+		}
+		return List.copyOf(pending.values());
 	}
 
 	@Override

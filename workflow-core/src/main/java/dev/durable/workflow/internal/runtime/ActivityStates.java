@@ -22,7 +22,7 @@ import dev.durable.workflow.internal.support.Payloads;
  */
 final class ActivityStates {
 
-	private record Pending(long seq, String name, Type resultType, PromiseImpl<Object> promise,
+	private record Pending(ScheduledActivity scheduled, Type resultType, PromiseImpl<Object> promise,
 			CancellationScopeImpl scope, Runnable cancelHook) {
 	}
 
@@ -38,7 +38,7 @@ final class ActivityStates {
 	}
 
 	Promise<Object> schedule(long seq, String name, byte[] args, Type resultType, ActivityOptions options,
-			CancellationScopeImpl scope) {
+			CancellationScopeImpl scope, java.time.Instant now) {
 		this.commands.emit(Event.activityScheduled(seq, name, args, options));
 		PromiseImpl<Object> promise = new PromiseImpl<>();
 		Runnable hook = () -> {
@@ -47,7 +47,8 @@ final class ActivityStates {
 				promise.fail(new ActivityFailure(name, seq, 0, new CanceledFailure(scope.reason())));
 			}
 		};
-		this.pending.put(seq, new Pending(seq, name, resultType, promise, scope, hook));
+		this.pending.put(seq, new Pending(new ScheduledActivity(seq, name, args, options, now), resultType, promise,
+				scope, hook));
 		scope.onCancel(hook);
 		return promise;
 	}
@@ -65,7 +66,7 @@ final class ActivityStates {
 		}
 		try {
 			activity.promise().complete(this.payloads.decode(input.payload(), activity.resultType(),
-					"the result of activity " + activity.name()));
+					"the result of activity " + activity.scheduled().name()));
 		}
 		catch (PayloadException ex) {
 			activity.promise().fail(ex);
@@ -75,6 +76,15 @@ final class ActivityStates {
 
 	Set<Long> pendingSeqs() {
 		return Set.copyOf(this.pending.keySet());
+	}
+
+	boolean isPending(long seq) {
+		return this.pending.containsKey(seq);
+	}
+
+	/** The pending activities in the order they were scheduled. */
+	java.util.List<ScheduledActivity> pendingScheduled() {
+		return this.pending.values().stream().map(Pending::scheduled).toList();
 	}
 
 }

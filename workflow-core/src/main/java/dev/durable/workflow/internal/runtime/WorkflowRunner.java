@@ -317,7 +317,7 @@ public final class WorkflowRunner {
 	public Promise<Object> scheduleActivity(String name, byte[] args, Type resultType, ActivityOptions options) {
 		checkOpen();
 		CancellationScopeImpl scope = WorkflowThread.coroutine().currentScope();
-		return this.activities.schedule(this.nextSeq++, name, args, resultType, options, scope);
+		return this.activities.schedule(this.nextSeq++, name, args, resultType, options, scope, this.taskTime);
 	}
 
 	public Promise<Void> newTimer(Duration duration) {
@@ -494,6 +494,16 @@ public final class WorkflowRunner {
 	/** Sequence numbers of activities still pending. */
 	public Set<Long> pendingActivities() {
 		return this.activities.pendingSeqs();
+	}
+
+	/** Whether the activity is still awaited (neither completed, failed nor canceled). */
+	public boolean isActivityPending(long seq) {
+		return this.activities.isPending(seq);
+	}
+
+	/** The pending activities with what they were scheduled with. */
+	public java.util.List<ScheduledActivity> pendingScheduledActivities() {
+		return this.activities.pendingScheduled();
 	}
 
 	/** The earliest pending timer, or {@code null}. */

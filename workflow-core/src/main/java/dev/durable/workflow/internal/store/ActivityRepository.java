@@ -37,20 +37,39 @@ public final class ActivityRepository {
 
 	/**
 	 * Persists a failed attempt and the time of the next one, only while this node still owns the
-	 * run at the given epoch.
-	 * @return false when the node lost the run or the activity is gone
+	 * run at the given epoch. The first attempt of an inline activity has no row yet: this writes
+	 * it, with what the activity was scheduled with.
+	 * @param activity the activity as its failed attempt ran
+	 * @param lastHeartbeat the details of the attempt's last heartbeat, or {@code null}
+	 * @return false when the node lost the run or another outcome of the attempt was stored first
 	 */
-	public boolean recordFailedAttempt(UUID runId, long seq, int failedAttempt, Instant nextAttemptAt, byte[] failure,
-			UUID node, long epoch) {
-		return this.jdbc.update(q("UPDATE #.activity a SET attempt = ?, next_attempt_at = ?, last_failure = ?"
-				+ " FROM #.workflow_run r WHERE a.run_id = ? AND a.seq = ? AND a.attempt = ? AND r.run_id = a.run_id"
-				+ " AND r.owner_node = ? AND r.epoch = ?"), failedAttempt + 1, Sql.ts(nextAttemptAt), failure, runId,
-				seq, failedAttempt, node, epoch) == 1;
+	public boolean recordFailedAttempt(StoredActivity activity, Instant nextAttemptAt, byte[] failure,
+			byte[] lastHeartbeat, UUID node, long epoch) {
+		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
+				+ " scheduled_at, next_attempt_at, last_failure, heartbeat_details) SELECT r.run_id, ?, ?, ?, ?, ?, ?,"
+				+ " ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ? AND r.owner_node = ? AND r.epoch = ?"
+				+ " AND r.status = 'RUNNING' ON CONFLICT (run_id, seq) DO UPDATE SET attempt = EXCLUDED.attempt,"
+				+ " next_attempt_at = EXCLUDED.next_attempt_at, last_failure = EXCLUDED.last_failure"
+				+ " WHERE a.attempt = ?"), activity.seq(), activity.activityType(), activity.input(),
+				InternalJson.writeCached(activity.options()), activity.attempt() + 1, Sql.ts(activity.scheduledAt()),
+				Sql.ts(nextAttemptAt), failure, lastHeartbeat, activity.runId(), node, epoch,
+				activity.attempt()) == 1;
 	}
 
-	public void heartbeat(UUID runId, long seq, byte[] details, Instant at) {
-		this.jdbc.update(q("UPDATE #.activity SET heartbeat_details = ?, last_heartbeat_at = ? WHERE run_id = ?"
-				+ " AND seq = ?"), details, Sql.ts(at), runId, seq);
+	/**
+	 * Stores the details of an attempt's heartbeat, writing the activity's row if it has none yet
+	 * (an inline activity's first attempt), while this node owns the run at the given epoch.
+	 * @return false when nothing was written (the run is no longer owned here at that epoch)
+	 */
+	public boolean heartbeat(StoredActivity activity, byte[] details, Instant at, UUID node, long epoch) {
+		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
+				+ " scheduled_at, next_attempt_at, heartbeat_details, last_heartbeat_at) SELECT r.run_id, ?, ?, ?, ?,"
+				+ " ?, ?, ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ? AND r.owner_node = ? AND r.epoch = ?"
+				+ " AND r.status = 'RUNNING' ON CONFLICT (run_id, seq) DO UPDATE SET heartbeat_details ="
+				+ " EXCLUDED.heartbeat_details, last_heartbeat_at = EXCLUDED.last_heartbeat_at WHERE a.attempt = ?"),
+				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
+				activity.attempt(), Sql.ts(activity.scheduledAt()), Sql.ts(activity.nextAttemptAt()), details,
+				Sql.ts(at), activity.runId(), node, epoch, activity.attempt()) == 1;
 	}
 
 }

@@ -17,9 +17,11 @@ import java.util.UUID;
  * @param events the task's history row
  * @param consumedInbox inbox ids consumed
  * @param removedTimers timers fired or canceled
- * @param removedActivities activities completed, failed or canceled
+ * @param removedActivities rows of activities completed, failed or canceled (only activities that
+ * have one: see {@link dev.durable.workflow.internal.store.ActivityRepository})
  * @param newTimers timers started, with fire times
- * @param newActivities activities scheduled
+ * @param newActivities activities scheduled, started inline after the commit; no row is written
+ * for them (the history row records them; a failed attempt or a heartbeat writes one)
  * @param nextWakeAt the earliest pending timer, or {@code null}
  * @param hasActivities whether activities remain pending
  * @param closeStatus the status when the task closes the run, else {@code null}

@@ -11,12 +11,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.durable.workflow.internal.support.InternalJson;
 
 /**
  * The common workflow task commit as one SQL statement: the compare-and-set on the run row,
- * and, only when it matched, the history row, the consumed inbox items, timers and activities,
- * the new timers and activities and, for a closing task, the outcome and what the close tells
+ * and, only when it matched, the history row, the consumed inbox items, removed timers and
+ * activity rows, the new timers and, for a closing task, the outcome and what the close tells
  * the parent and the children. One statement is atomic on its own, so it needs no transaction
  * block: one round trip, one WAL flush.
  *
@@ -44,8 +43,6 @@ final class TaskCommitStatement {
 	private static final int REMOVED_ACTIVITIES = 8;
 
 	private static final int NEW_TIMERS = 16;
-
-	private static final int NEW_ACTIVITIES = 32;
 
 	private static final int CLOSES = 64;
 
@@ -86,7 +83,6 @@ final class TaskCommitStatement {
 		shape |= c.removedTimers().isEmpty() ? 0 : REMOVED_TIMERS;
 		shape |= c.removedActivities().isEmpty() ? 0 : REMOVED_ACTIVITIES;
 		shape |= c.newTimers().isEmpty() ? 0 : NEW_TIMERS;
-		shape |= c.newActivities().isEmpty() ? 0 : NEW_ACTIVITIES;
 		return shape;
 	}
 
@@ -136,12 +132,6 @@ final class TaskCommitStatement {
 			sql.append(", nt AS (INSERT INTO #.timer (run_id, seq, fire_at) SELECT u.run_id, t.seq,"
 					+ " timestamptz 'epoch' + t.micros * interval '1 microsecond'"
 					+ " FROM u, unnest(?::bigint[], ?::bigint[]) AS t(seq, micros))");
-		}
-		if ((shape & NEW_ACTIVITIES) != 0) {
-			sql.append(", na AS (INSERT INTO #.activity (run_id, seq, activity_type, input, options, attempt,"
-					+ " scheduled_at, next_attempt_at) SELECT u.run_id, a.seq, a.activity_type, a.input, a.options, 1, ?, ?"
-					+ " FROM u, unnest(?::bigint[], ?::text[], ?::bytea[], ?::bytea[])"
-					+ " AS a(seq, activity_type, input, options))");
 		}
 		if ((shape & PIPELINED) != 0) {
 			sql.append(" INSERT INTO #.history (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u");
@@ -317,18 +307,6 @@ final class TaskCommitStatement {
 				.toList();
 			ps.setArray(i++, con.createArrayOf("bigint", seqs.toArray()));
 			ps.setArray(i++, con.createArrayOf("bigint", micros.toArray()));
-		}
-		if ((shape & NEW_ACTIVITIES) != 0) {
-			List<StoredActivity> activities = c.newActivities();
-			ps.setTimestamp(i++, Sql.ts(c.time()));
-			ps.setTimestamp(i++, Sql.ts(c.time()));
-			ps.setArray(i++, con.createArrayOf("bigint", activities.stream().map(StoredActivity::seq).toArray()));
-			ps.setArray(i++,
-					con.createArrayOf("text", activities.stream().map(StoredActivity::activityType).toArray()));
-			ps.setArray(i++, con.createArrayOf("bytea",
-					activities.stream().map(StoredActivity::input).toArray(byte[][]::new)));
-			ps.setArray(i++, con.createArrayOf("bytea",
-					activities.stream().map((a) -> InternalJson.writeCached(a.options())).toArray(byte[][]::new)));
 		}
 		if ((shape & CLOSES) != 0) {
 			boolean completed = "COMPLETED".equals(c.closeStatus());

@@ -225,20 +225,6 @@ public final class TaskRepository {
 						ps.setTimestamp(3, Sql.ts(t.getValue()));
 					});
 		}
-		if (!c.newActivities().isEmpty()) {
-			this.jdbc.batchUpdate(q("INSERT INTO #.activity (run_id, seq, activity_type, input, options, attempt,"
-					+ " scheduled_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"), c.newActivities(),
-					c.newActivities().size(), (PreparedStatement ps, StoredActivity a) -> {
-						ps.setObject(1, a.runId());
-						ps.setLong(2, a.seq());
-						ps.setString(3, a.activityType());
-						ps.setBytes(4, a.input());
-						ps.setBytes(5, InternalJson.writeCached(a.options()));
-						ps.setInt(6, a.attempt());
-						ps.setTimestamp(7, Sql.ts(a.scheduledAt()));
-						ps.setTimestamp(8, Sql.ts(a.nextAttemptAt()));
-					});
-		}
 		return new TaskCommit.Effects(wake, started);
 	}
 

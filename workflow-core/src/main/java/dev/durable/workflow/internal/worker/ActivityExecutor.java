@@ -26,6 +26,8 @@ import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.registry.ActivityDefinition;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.runtime.ScheduledActivity;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -111,15 +113,29 @@ final class ActivityExecutor {
 
 	/**
 	 * After a claim: takes over the activities the previous owner had scheduled that the run still
-	 * waits for (see {@link #recover}).
-	 * @param pending the sequence numbers of the activities the run's history leaves pending
+	 * waits for (see {@link #recover}). One with a row resumes from it (attempt, retry time,
+	 * heartbeat); one without was on its first attempt, which starts from what the history
+	 * recorded at its scheduling.
+	 * @param pending the activities the run's history leaves pending
 	 */
-	void recoverPending(RunSlot slot, String workflowId, java.util.Collection<Long> pending) {
-		java.util.Set<Long> waitedFor = new java.util.HashSet<>(pending);
+	void recoverPending(RunSlot slot, String workflowId, List<ScheduledActivity> pending) {
+		java.util.Map<Long, StoredActivity> stored = new java.util.HashMap<>();
 		for (StoredActivity activity : this.store.pending(slot.runId)) {
-			if (waitedFor.contains(activity.seq()) && !slot.inflight.containsKey(activity.seq())) {
-				recover(slot, workflowId, activity);
+			stored.put(activity.seq(), activity);
+		}
+		for (ScheduledActivity scheduled : pending) {
+			if (slot.inflight.containsKey(scheduled.seq())) {
+				continue;
 			}
+			StoredActivity activity = stored.get(scheduled.seq());
+			if (activity != null) {
+				slot.storedActivities.add(activity.seq());
+			}
+			else {
+				activity = new StoredActivity(slot.runId, scheduled.seq(), scheduled.name(), scheduled.args(),
+						scheduled.options(), 1, scheduled.scheduledAt(), scheduled.scheduledAt(), null, null);
+			}
+			recover(slot, workflowId, activity);
 		}
 	}
 
@@ -130,7 +146,7 @@ final class ActivityExecutor {
 		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
 				activity.attempt(), activity.scheduledAt());
 		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads,
-				heartbeatSink(activity), this.clock);
+				heartbeatSink(slot, activity), this.clock);
 		slot.inflight.put(activity.seq(), attempt);
 		Continuations.runNextOr(this.threads, () -> {
 			this.permits.acquireUninterruptibly();
@@ -143,15 +159,41 @@ final class ActivityExecutor {
 		});
 	}
 
-	private java.util.function.Consumer<byte[]> heartbeatSink(StoredActivity activity) {
+	private java.util.function.Consumer<byte[]> heartbeatSink(RunSlot slot, StoredActivity activity) {
 		Instant[] lastPersisted = { Instant.MIN };
 		return (details) -> {
 			Instant now = this.clock.instant();
 			if (Duration.between(lastPersisted[0], now).compareTo(HEARTBEAT_PERSIST_INTERVAL) >= 0) {
 				lastPersisted[0] = now;
-				this.store.heartbeat(activity.runId(), activity.seq(), details, now);
+				whileAwaited(slot, activity.seq(),
+						() -> this.store.heartbeat(activity, details, now, this.node, slot.epoch));
 			}
 		};
+	}
+
+	/**
+	 * Writes an activity's row under the run's task lock, unless a committed task has ended the
+	 * activity (canceled it) meanwhile: a row written after the commit that would have deleted it
+	 * would outlive the activity. Task commits read {@link RunSlot#storedActivities} under the
+	 * same lock, so the commit that ends the activity deletes what this wrote.
+	 * @return what the write returned, or false when the activity is no longer awaited
+	 */
+	private boolean whileAwaited(RunSlot slot, long seq, java.util.function.BooleanSupplier write) {
+		slot.taskLock.lock();
+		try {
+			WorkflowRunner runner = slot.runner;
+			if (slot.dead || (runner != null && !runner.isActivityPending(seq))) {
+				return false;
+			}
+			boolean written = write.getAsBoolean();
+			if (written) {
+				slot.storedActivities.add(seq);
+			}
+			return written;
+		}
+		finally {
+			slot.taskLock.unlock();
+		}
 	}
 
 	private void run(RunSlot slot, StoredActivity activity, ActivityAttempt attempt) {
@@ -307,8 +349,9 @@ final class ActivityExecutor {
 					FailureInfo.activity(activity.activityType(), activity.seq(), number, cause)));
 			return;
 		}
-		boolean persisted = this.store.recordFailedAttempt(activity.runId(), activity.seq(), number, next,
-				InternalJson.write(failure), this.node, slot.epoch);
+		byte[] failureJson = InternalJson.write(failure);
+		boolean persisted = whileAwaited(slot, activity.seq(),
+				() -> this.store.recordFailedAttempt(activity, next, failureJson, lastHeartbeat, this.node, slot.epoch));
 		if (!persisted) {
 			log.debug("Run {} is no longer owned here; dropping the retry of activity {}", activity.runId(),
 					activity.seq());
@@ -318,8 +361,7 @@ final class ActivityExecutor {
 				activity.seq(), activity.runId(), number, failure.summary(), next);
 		this.listeners.activityFailed(info(workflowId, activity), failureType(failure), true);
 		StoredActivity retry = new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
-				activity.input(), options, number + 1, activity.scheduledAt(), next, InternalJson.write(failure),
-				lastHeartbeat);
+				activity.input(), options, number + 1, activity.scheduledAt(), next, failureJson, lastHeartbeat);
 		this.wake.schedule(next, () -> launch(slot, workflowId, retry));
 	}
 

@@ -58,6 +58,13 @@ final class RunSlot {
 
 	final Map<Long, ActivityAttempt> inflight = new ConcurrentHashMap<>();
 
+	/**
+	 * The activities of the run that have a row in the database (a failed attempt, a heartbeat,
+	 * or found at a takeover); the commit that ends one deletes its row. An inline activity's
+	 * first attempt has none. Written under {@link #taskLock}, like the commits that read it.
+	 */
+	final java.util.Set<Long> storedActivities = ConcurrentHashMap.newKeySet();
+
 	/** Held while a task runs, so a query against the cached instance sees committed state. */
 	final java.util.concurrent.locks.ReentrantLock taskLock = new java.util.concurrent.locks.ReentrantLock();
 

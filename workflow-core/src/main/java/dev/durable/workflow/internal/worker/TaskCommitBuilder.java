@@ -149,7 +149,8 @@ final class TaskCommitBuilder {
 					}
 				}
 				case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> {
-					if (newActivities.remove(event.seq()) == null) {
+					// only an activity with a row (a failed attempt, a heartbeat) has one to delete
+					if (newActivities.remove(event.seq()) == null && slot.storedActivities.contains(event.seq())) {
 						removedActivities.add(event.seq());
 					}
 				}
@@ -163,7 +164,7 @@ final class TaskCommitBuilder {
 						event.reason(), (event.child() != null && event.child().idReusePolicy() != null)
 								? event.child().idReusePolicy().name() : null));
 				case ACTIVITY_SCHEDULED -> newActivities.put(event.seq(), new StoredActivity(row.runId(), event.seq(),
-						event.name(), event.payload(), event.options(), 1, now, now, null, null));
+						event.name(), event.payload(), event.options(), 1, runner.now(), runner.now(), null, null));
 				default -> {
 				}
 			}

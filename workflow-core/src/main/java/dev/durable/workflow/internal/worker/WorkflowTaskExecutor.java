@@ -298,7 +298,7 @@ final class WorkflowTaskExecutor {
 			if (slot.recoverActivities) {
 				// after a claim: restart the activities the previous owner had scheduled
 				slot.recoverActivities = false;
-				this.activityExecutor.recoverPending(slot, row.workflowId(), runner.pendingActivities());
+				this.activityExecutor.recoverPending(slot, row.workflowId(), runner.pendingScheduledActivities());
 			}
 			List<Event> candidates = this.commits.candidates(row, runner, handedOver, inbox, now);
 			if (candidates.isEmpty()) {
@@ -371,7 +371,12 @@ slot.runner = runner;
 		}
 		this.listeners.committed(row, commit);
 		afterCommit(slot, row, runner, commit.newActivities());
-		commit.removedActivities().forEach((seq) -> this.activityExecutor.cancel(slot, seq));
+		commit.removedActivities().forEach(slot.storedActivities::remove);
+		// an attempt still running for an activity the workflow no longer awaits was canceled
+		slot.inflight.keySet().stream()
+			.filter((seq) -> !runner.isActivityPending(seq))
+			.toList()
+			.forEach((seq) -> this.activityExecutor.cancel(slot, seq));
 		commit.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
 		for (NewRun child : effects.startedChildren()) {
