@@ -237,6 +237,22 @@ class UpdateTest {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
+	@Test
+	void anUpdateStillRunningWhenTheRunIsTerminatedFailsForItsCaller() throws Exception {
+		Gate.entered = new CountDownLatch(1);
+		Gate.release = new CountDownLatch(1);
+		WorkflowEngine engine = worker();
+		WorkflowHandle<Integer> handle = startCounter(engine, "terminated-while-accepted");
+		UpdateHandle<String> update = handle.startUpdate(Counter::slow, "x",
+				UpdateOptions.withId("slow-cut").waitFor(UpdateStage.ACCEPTED));
+		assertThat(Gate.entered.await(10, TimeUnit.SECONDS)).as("the handler runs its activity").isTrue();
+
+		handle.terminate("stop");
+		assertThatThrownBy(() -> update.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowUpdateFailedException.class)
+			.hasMessageContaining("closed (TERMINATED) before the update completed");
+		assertThat(update.stage()).isEqualTo(UpdateStage.COMPLETED);
+	}
+
 	// ---- dedupe --------------------------------------------------------------------------------
 
 	@Test

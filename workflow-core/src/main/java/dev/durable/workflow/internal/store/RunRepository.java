@@ -297,8 +297,11 @@ public final class RunRepository {
 		this.jdbc.update(q("DELETE FROM #.activity WHERE run_id = ?"), runId);
 		this.jdbc.update(q("DELETE FROM #.inbox WHERE run_id = ?"), runId);
 		// updates still waiting for this run will never complete: tell their callers
-		this.jdbc.update(q("UPDATE #.dedup SET stage = 'COMPLETED', failure = ? WHERE run_id = ? AND kind = 'UPDATE'"
-				+ " AND stage IN ('ADMITTED', 'ACCEPTED')"), updateNotCompleted(status), runId);
+		// by the primary key's prefix (namespace, workflow id, kind): dedup has no index on run_id
+		this.jdbc.update(q("UPDATE #.dedup d SET stage = 'COMPLETED', failure = ? FROM #.workflow_run r"
+				+ " WHERE r.run_id = ? AND d.namespace = r.namespace AND d.workflow_id = r.workflow_id"
+				+ " AND d.kind = 'UPDATE' AND d.run_id = r.run_id AND d.stage IN ('ADMITTED', 'ACCEPTED')"),
+				updateNotCompleted(status), runId);
 		List<UUID> woken = new java.util.ArrayList<>();
 		this.jdbc.query(q("SELECT parent_run_id, parent_seq FROM #.workflow_run WHERE run_id = ? AND parent_run_id"
 				+ " IS NOT NULL"), (rs) -> {

@@ -86,6 +86,11 @@ final class TaskCommitStatement {
 		return shape;
 	}
 
+	/** The statement of a closing task that records history and nothing else (for plan tests). */
+	String closingStatement() {
+		return sql(HISTORY | CLOSES);
+	}
+
 	private String sql(int shape) {
 		return this.statements.computeIfAbsent(shape, this::build);
 	}
@@ -99,7 +104,7 @@ final class TaskCommitStatement {
 					+ " unfinished_handlers, created_at, run_deadline, execution_deadline, attempt)"
 					+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, ?, false, ?, ?, ?, ?, ?)"
 					+ " ON CONFLICT (namespace, workflow_id) WHERE status = 'RUNNING' DO NOTHING"
-					+ " RETURNING run_id, parent_run_id, parent_seq)"
+					+ " RETURNING run_id, namespace, workflow_id, parent_run_id, parent_seq)"
 					+ ", p AS (INSERT INTO #.run_payload (run_id, input, options) SELECT run_id, ?, ? FROM u)"
 					+ ", v AS (INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status, start_time)"
 					+ " SELECT run_id, ?, ?, ?, 'RUNNING', ? FROM u)");
@@ -114,7 +119,7 @@ final class TaskCommitStatement {
 				sql.append(" AND inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"
 						+ " WHERE i.run_id = #.workflow_run.run_id AND NOT (i.id = ANY(?)))");
 			}
-			sql.append(" RETURNING run_id, parent_run_id, parent_seq)");
+			sql.append(" RETURNING run_id, namespace, workflow_id, parent_run_id, parent_seq)");
 		}
 		if ((shape & HISTORY) != 0 && (shape & PIPELINED) == 0) {
 			sql.append(", h AS (INSERT INTO #.history (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u)");
@@ -147,8 +152,10 @@ final class TaskCommitStatement {
 				+ ", ct AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM u))"
 				+ ", ca AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM u))"
 				+ ", ci AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM u))"
-				+ ", cd AS (UPDATE #.dedup SET stage = 'COMPLETED', failure = ? WHERE run_id IN (SELECT run_id FROM u)"
-				+ " AND kind = 'UPDATE' AND stage IN ('ADMITTED', 'ACCEPTED'))"
+				// by the primary key's prefix (namespace, workflow id, kind): dedup has no index on run_id
+				+ ", cd AS (UPDATE #.dedup d SET stage = 'COMPLETED', failure = ? FROM u WHERE d.namespace = u.namespace"
+				+ " AND d.workflow_id = u.workflow_id AND d.kind = 'UPDATE' AND d.run_id = u.run_id"
+				+ " AND d.stage IN ('ADMITTED', 'ACCEPTED'))"
 				+ ", cparent AS (INSERT INTO #.inbox (run_id, kind, name, payload, message_id)"
 				+ " SELECT parent_run_id, ?, parent_seq::text, ?, ? FROM u WHERE parent_run_id IS NOT NULL)"
 				+ ", cchildren AS (INSERT INTO #.inbox (run_id, kind, payload) SELECT w.run_id,"
