@@ -212,16 +212,10 @@ class UpdateTest {
 
 	@Test
 	void startUpdateReturnsOnceAcceptedAndTheResultComesLater() throws Exception {
-		Gate.entered = new CountDownLatch(1);
-		Gate.release = new CountDownLatch(1);
 		WorkflowEngine engine = worker();
 		WorkflowHandle<Integer> handle = startCounter(engine, "accepted");
-
-		UpdateHandle<String> update = handle.startUpdate(Counter::slow, "x",
-				UpdateOptions.withId("slow-1").waitFor(UpdateStage.ACCEPTED));
+		UpdateHandle<String> update = slowUpdateInItsActivity(handle, "slow-1");
 		assertThat(update.updateId()).isEqualTo("slow-1");
-		assertThat(update.stage()).isEqualTo(UpdateStage.ACCEPTED);
-		assertThat(Gate.entered.await(10, TimeUnit.SECONDS)).as("the handler runs its activity").isTrue();
 		assertThat(update.stage()).isEqualTo(UpdateStage.ACCEPTED);
 		assertThat(count(handle, "UPDATE_ACCEPTED")).isEqualTo(1);
 		assertThat(count(handle, "UPDATE_COMPLETED")).isZero();
@@ -239,18 +233,24 @@ class UpdateTest {
 
 	@Test
 	void anUpdateStillRunningWhenTheRunIsTerminatedFailsForItsCaller() throws Exception {
-		Gate.entered = new CountDownLatch(1);
-		Gate.release = new CountDownLatch(1);
-		WorkflowEngine engine = worker();
-		WorkflowHandle<Integer> handle = startCounter(engine, "terminated-while-accepted");
-		UpdateHandle<String> update = handle.startUpdate(Counter::slow, "x",
-				UpdateOptions.withId("slow-cut").waitFor(UpdateStage.ACCEPTED));
-		assertThat(Gate.entered.await(10, TimeUnit.SECONDS)).as("the handler runs its activity").isTrue();
+		WorkflowHandle<Integer> handle = startCounter(worker(), "terminated-while-accepted");
+		UpdateHandle<String> update = slowUpdateInItsActivity(handle, "slow-cut");
 
 		handle.terminate("stop");
 		assertThatThrownBy(() -> update.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowUpdateFailedException.class)
 			.hasMessageContaining("closed (TERMINATED) before the update completed");
 		assertThat(update.stage()).isEqualTo(UpdateStage.COMPLETED);
+	}
+
+	/** Starts a {@code slow} update, accepted, and waits until its handler is in its activity (the gate). */
+	private static UpdateHandle<String> slowUpdateInItsActivity(WorkflowHandle<Integer> handle, String updateId)
+			throws InterruptedException {
+		Gate.entered = new CountDownLatch(1);
+		Gate.release = new CountDownLatch(1);
+		UpdateHandle<String> update = handle.startUpdate(Counter::slow, "x",
+				UpdateOptions.withId(updateId).waitFor(UpdateStage.ACCEPTED));
+		assertThat(Gate.entered.await(10, TimeUnit.SECONDS)).as("the handler runs its activity").isTrue();
+		return update;
 	}
 
 	// ---- dedupe --------------------------------------------------------------------------------
