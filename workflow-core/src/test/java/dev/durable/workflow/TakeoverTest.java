@@ -85,6 +85,26 @@ class TakeoverTest {
 	}
 
 	@Test
+	void aShutdownReleasesItsOpenRunsAndWritesNoClosedOne() {
+		WorkflowEngine node = node("leaving");
+		WorkflowHandle<String> closed = node.client().start(SleepyWorkflow::run, "done-1", StartOptions.withId("done-1"));
+		await().until(() -> this.engines.count("timer") == 1);
+		this.engines.clock.advance(Duration.ofDays(30));
+		assertThat(closed.result(Duration.ofSeconds(10))).isEqualTo("before@leaving after@leaving");
+		WorkflowHandle<String> open = node.client().start(SleepyWorkflow::run, "open-1", StartOptions.withId("open-1"));
+		await().until(() -> this.engines.count("timer") == 1);
+		String row = "SELECT xmin::text || '/' || coalesce(owner_node::text, '-') FROM " + this.engines.schema
+				+ ".workflow_run WHERE run_id = ?";
+		String closedBefore = this.engines.jdbc().queryForObject(row, String.class, closed.runId());
+		assertThat(closedBefore).endsWith(node.internal().nodeId().toString());
+
+		node.shutdown();
+		// the open run is free for the next node; the closed one's row was not rewritten
+		assertThat(this.engines.jdbc().queryForObject(row, String.class, open.runId())).endsWith("/-");
+		assertThat(this.engines.jdbc().queryForObject(row, String.class, closed.runId())).isEqualTo(closedBefore);
+	}
+
+	@Test
 	void nodesOnOneDatabaseShareTheRuns() {
 		WorkflowEngine a = node("a");
 		WorkflowEngine b = node("b");

@@ -421,8 +421,13 @@ public final class RunRepository {
 				+ " AND epoch = ?"), runId, node, epoch) == 1;
 	}
 
+	/**
+	 * Gives up every open run this node owns (shutdown). Closed runs keep the owner that closed
+	 * them: rewriting them would cost a write per run the node ever closed.
+	 */
 	public int releaseAll(UUID node) {
-		return this.jdbc.update(q("UPDATE #.workflow_run SET owner_node = NULL WHERE owner_node = ?"), node);
+		return this.jdbc.update(q("UPDATE #.workflow_run SET owner_node = NULL WHERE owner_node = ?"
+				+ " AND status = 'RUNNING'"), node);
 	}
 
 	/**
