@@ -192,7 +192,7 @@ final class ActivityExecutor {
 			return written;
 		}
 		finally {
-			slot.taskLock.unlock();
+			slot.unlockTask();
 		}
 	}
 

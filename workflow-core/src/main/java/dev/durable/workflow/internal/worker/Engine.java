@@ -495,6 +495,11 @@ public final class Engine {
 		return this.executor != null && this.executor.holds(runId);
 	}
 
+	/** The workflow task executor, or {@code null} on a client-only node; for tests of this package. */
+	WorkflowTaskExecutor executor() {
+		return this.executor;
+	}
+
 	/** How many runs this node holds in memory; for tests and metrics. */
 	public int cachedRuns() {
 		return (this.executor != null) ? this.executor.slots().size() : 0;

@@ -149,7 +149,7 @@ public final class FirstTasks {
 			this.executor.committed(slot, task.row, task.runner, task.commit, task.effects);
 		}
 		finally {
-			slot.taskLock.unlock();
+			slot.unlockTask();
 			MDC.remove("workflowId");
 			MDC.remove("runId");
 			slot.lastUsed = this.clock.instant();
@@ -173,7 +173,7 @@ public final class FirstTasks {
 		RunSlot slot = task.slot;
 		this.executor.drop(slot);
 		task.runner.destroy();
-		slot.taskLock.unlock();
+		slot.unlockTask();
 		slot.endRun();
 		this.listeners.taskFailed(failure);
 		this.listeners.taskEnded();

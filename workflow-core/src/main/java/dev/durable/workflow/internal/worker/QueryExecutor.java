@@ -95,7 +95,7 @@ final class QueryExecutor {
 			return Optional.of(run(runner, name, argument));
 		}
 		finally {
-			slot.taskLock.unlock();
+			slot.unlockTask();
 		}
 	}
 

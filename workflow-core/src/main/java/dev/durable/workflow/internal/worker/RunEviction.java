@@ -59,7 +59,7 @@ final class RunEviction {
 				this.drop.accept(slot);
 			}
 			finally {
-				slot.taskLock.unlock();
+				slot.unlockTask();
 			}
 		}
 	}

@@ -80,6 +80,33 @@ final class RunSlot {
 		this.recoverActivities = recoverActivities;
 	}
 
+	/**
+	 * Releases the task lock. A slot discarded while the lock was held (see
+	 * {@link WorkflowTaskExecutor#discard}) has its runner destroyed now: the discarding thread
+	 * could not, as the runner was in use.
+	 */
+	void unlockTask() {
+		this.taskLock.unlock();
+		if (this.dead && this.taskLock.tryLock()) {
+			try {
+				destroyRunner();
+			}
+			finally {
+				this.taskLock.unlock();
+			}
+		}
+	}
+
+	/** Forgets the cached runner and row and ends the runner's workflow threads; under the task lock. */
+	void destroyRunner() {
+		WorkflowRunner cached = this.runner;
+		this.runner = null;
+		this.cachedRow = null;
+		if (cached != null) {
+			cached.destroy();
+		}
+	}
+
 	synchronized void deliver(Event event) {
 		this.mailbox.add(event);
 	}

@@ -236,14 +236,14 @@ final class WorkflowTaskExecutor {
 					Errors.rootMessage(ex),
 					(ex instanceof org.springframework.dao.DataAccessException) ? null : ex);
 			this.listeners.taskFailed(ex);
-			evictRunner(slot);
+			slot.destroyRunner();
 			// an infrastructure retry: by wall-clock time, whatever the engine clock does
 			CompletableFuture.delayedExecutor(this.config.pollInterval().toMillis(), TimeUnit.MILLISECONDS, this.pool)
 				.execute(() -> schedule(slot));
 		}
 		finally {
 			this.listeners.taskEnded();
-			slot.taskLock.unlock();
+			slot.unlockTask();
 			MDC.clear();
 			slot.lastUsed = this.clock.instant();
 			if (slot.endRun()) {
@@ -276,7 +276,7 @@ final class WorkflowTaskExecutor {
 			return;
 		}
 		if (slot.runner != null && slot.runner.historySeq() != row.historySeq()) {
-			evictRunner(slot);
+			slot.destroyRunner();
 		}
 		this.listeners.taskStarted(row);
 		List<InboxItem> inbox = found.get().inbox();
@@ -489,15 +489,6 @@ slot.runner = runner;
 		}
 	}
 
-	private void evictRunner(RunSlot slot) {
-		WorkflowRunner runner = slot.runner;
-		slot.runner = null;
-		slot.cachedRow = null;
-		if (runner != null) {
-			runner.destroy();
-		}
-	}
-
 	/** The run closed: forget it. */
 	void drop(RunSlot slot) {
 		this.slots.remove(slot.runId, slot);
@@ -510,9 +501,21 @@ slot.runner = runner;
 		drop(slot);
 	}
 
-	private void discard(RunSlot slot) {
+	/**
+	 * Stops everything this node does for the slot. Its runner is destroyed under the task lock:
+	 * at once when no task, query or activity bookkeeping holds it, else by the holder as it lets
+	 * go ({@link RunSlot#unlockTask}), so nothing destroys a runner in use.
+	 */
+	void discard(RunSlot slot) {
 		slot.dead = true;
-		evictRunner(slot);
+		if (slot.taskLock.tryLock()) {
+			try {
+				slot.destroyRunner();
+			}
+			finally {
+				slot.taskLock.unlock();
+			}
+		}
 		for (Long seq : List.copyOf(slot.inflight.keySet())) {
 			this.activityExecutor.cancel(slot, seq);
 		}
