@@ -73,6 +73,8 @@ class ActivityTest {
 
 		final AtomicInteger lateHeartbeats = new AtomicInteger();
 
+		final AtomicInteger deadlineCalls = new AtomicInteger();
+
 		volatile CountDownLatch slowRelease = new CountDownLatch(1);
 
 		@Override
@@ -123,6 +125,7 @@ class ActivityTest {
 
 		@Override
 		public String deadline(String input) {
+			this.deadlineCalls.incrementAndGet();
 			throw new IllegalStateException("always fails");
 		}
 
@@ -172,6 +175,7 @@ class ActivityTest {
 				case "slow" -> this.steps.slow("done");
 				case "canceled" -> canceledAfterFiveSeconds(() -> this.steps.slow("never"));
 				case "stubborn" -> canceledAfterFiveSeconds(() -> this.steps.stubborn("never"));
+				case "retry-canceled" -> canceledAfterFiveSeconds(() -> this.steps.deadline("x"));
 				case "deadline" -> this.steps.deadline("x");
 				case "resumable" -> String.valueOf(this.steps.resumable(5));
 				case "silent" -> this.steps.silent("x");
@@ -319,6 +323,23 @@ class ActivityTest {
 		this.engines.clock.advance(Duration.ofHours(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("canceled: enough");
 		assertThat(this.impl.slowCalls).hasValue(1);
+		assertThat(this.engines.count("activity")).isZero();
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void aCanceledActivityWaitingForItsRetryIsNotRetried() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = start(engine, "retry-canceled");
+		await().until(() -> attemptOf(handle) == 2); // the retry is due 10 s after the failure
+		this.engines.clock.advance(Duration.ofSeconds(5));
+		await().until(() -> handle.describe().pendingActivities().isEmpty());
+		this.engines.clock.advance(Duration.ofSeconds(10));
+		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+			.until(() -> this.impl.deadlineCalls.get() == 1);
+		this.engines.clock.advance(Duration.ofHours(1));
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("canceled: enough");
+		assertThat(this.impl.deadlineCalls).hasValue(1);
 		assertThat(this.engines.count("activity")).isZero();
 		Engines.assertReplays(engine, handle.runId());
 	}

@@ -82,7 +82,13 @@ final class ActivityExecutor {
 	/** Starts (or schedules, when its retry time is ahead) a pending activity of an owned run. */
 	void start(RunSlot slot, String workflowId, StoredActivity activity) {
 		if (activity.nextAttemptAt().isAfter(this.clock.instant())) {
-			this.wake.schedule(activity.nextAttemptAt(), () -> launch(slot, workflowId, activity));
+			// a task that cancels the activity meanwhile takes it out of the waiting retries
+			slot.waitingRetries.add(activity.seq());
+			this.wake.schedule(activity.nextAttemptAt(), () -> {
+				if (slot.waitingRetries.remove(activity.seq())) {
+					launch(slot, workflowId, activity);
+				}
+			});
 		}
 		else {
 			launch(slot, workflowId, activity);
@@ -315,6 +321,20 @@ final class ActivityExecutor {
 						+ " exceeded its " + type.name().toLowerCase().replace('_', '-') + " timeout", null));
 	}
 
+	/**
+	 * After a task's commit: forgets the rows it deleted, and stops every running attempt and
+	 * every waiting retry of an activity the workflow no longer awaits (its scope was canceled).
+	 */
+	void committed(RunSlot slot, WorkflowRunner runner, List<Long> deletedRows) {
+		deletedRows.forEach(slot.storedActivities::remove);
+		slot.waitingRetries.removeIf((seq) -> !runner.isActivityPending(seq));
+		for (Long seq : List.copyOf(slot.inflight.keySet())) {
+			if (!runner.isActivityPending(seq)) {
+				cancel(slot, seq);
+			}
+		}
+	}
+
 	/** Cancels a running attempt: its outcome is dropped (the workflow already saw the cancel). */
 	void cancel(RunSlot slot, long seq) {
 		ActivityAttempt attempt = slot.inflight.remove(seq);
@@ -362,7 +382,7 @@ final class ActivityExecutor {
 		this.listeners.activityFailed(info(workflowId, activity), failureType(failure), true);
 		StoredActivity retry = new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
 				activity.input(), options, number + 1, activity.scheduledAt(), next, failureJson, lastHeartbeat);
-		this.wake.schedule(next, () -> launch(slot, workflowId, retry));
+		start(slot, workflowId, retry);
 	}
 
 	private static ActivityInfo info(String workflowId, StoredActivity activity) {

@@ -65,6 +65,9 @@ final class RunSlot {
 	 */
 	final java.util.Set<Long> storedActivities = ConcurrentHashMap.newKeySet();
 
+	/** Activities whose next attempt waits for its retry time; a cancel takes them out. */
+	final java.util.Set<Long> waitingRetries = ConcurrentHashMap.newKeySet();
+
 	/** Held while a task runs, so a query against the cached instance sees committed state. */
 	final java.util.concurrent.locks.ReentrantLock taskLock = new java.util.concurrent.locks.ReentrantLock();
 

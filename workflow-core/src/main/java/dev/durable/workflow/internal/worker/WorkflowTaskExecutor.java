@@ -361,7 +361,7 @@ final class WorkflowTaskExecutor {
 	/** After a task's commit: cache the run, start what it scheduled, wake whom it told, forget it if it closed. */
 	void committed(RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit,
 			TaskCommit.Effects effects) {
-slot.runner = runner;
+		slot.runner = runner;
 		slot.retryNotBefore = null;
 		slot.cachedRow = commit.closes() ? null
 				: row.afterCommit(row.historySeq() + (commit.recordsHistory() ? 1 : 0), commit.seenInboxSeq(),
@@ -371,12 +371,7 @@ slot.runner = runner;
 		}
 		this.listeners.committed(row, commit);
 		afterCommit(slot, row, runner, commit.newActivities());
-		commit.removedActivities().forEach(slot.storedActivities::remove);
-		// an attempt still running for an activity the workflow no longer awaits was canceled
-		slot.inflight.keySet().stream()
-			.filter((seq) -> !runner.isActivityPending(seq))
-			.toList()
-			.forEach((seq) -> this.activityExecutor.cancel(slot, seq));
+		this.activityExecutor.committed(slot, runner, commit.removedActivities());
 		commit.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
 		for (NewRun child : effects.startedChildren()) {
