@@ -301,6 +301,9 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	 * failure of their row when they have one (an inline activity's first attempt has none).
 	 */
 	private List<PendingActivity> pendingActivities(RunRow row) {
+		if (!this.engine.runs().hasActivities(row.runId())) {
+			return List.of(); // no history to read
+		}
 		java.util.Map<Long, PendingActivity> pending = new java.util.LinkedHashMap<>();
 		for (dev.durable.workflow.internal.history.TaskRecord task : this.engine.tasks().history(row.runId())) {
 			for (dev.durable.workflow.internal.history.Event event : task.events()) {

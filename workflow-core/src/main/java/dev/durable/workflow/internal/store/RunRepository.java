@@ -105,6 +105,12 @@ public final class RunRepository {
 	}
 
 	/** The latest run of a workflow id. */
+	/** Whether the open run's last task left activities pending (the flag claims look at). */
+	public boolean hasActivities(UUID runId) {
+		return Boolean.TRUE.equals(this.jdbc.query(q("SELECT has_activities FROM #.workflow_run WHERE run_id = ?"),
+				(rs) -> rs.next() ? rs.getBoolean(1) : null, runId));
+	}
+
 	public Optional<RunRow> findLatest(String namespace, String workflowId) {
 		return this.jdbc
 			.query(q("SELECT " + COLUMNS + " FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
