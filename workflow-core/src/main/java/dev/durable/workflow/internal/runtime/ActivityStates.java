@@ -3,7 +3,6 @@ package dev.durable.workflow.internal.runtime;
 import java.lang.reflect.Type;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 import dev.durable.workflow.ActivityFailure;
 import dev.durable.workflow.ActivityOptions;
@@ -74,8 +73,8 @@ final class ActivityStates {
 		return true;
 	}
 
-	Set<Long> pendingSeqs() {
-		return Set.copyOf(this.pending.keySet());
+	boolean hasPending() {
+		return !this.pending.isEmpty();
 	}
 
 	boolean isPending(long seq) {

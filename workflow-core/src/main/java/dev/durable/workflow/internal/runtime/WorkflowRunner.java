@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -491,9 +490,9 @@ public final class WorkflowRunner {
 		return this.timers.fireTimes();
 	}
 
-	/** Sequence numbers of activities still pending. */
-	public Set<Long> pendingActivities() {
-		return this.activities.pendingSeqs();
+	/** Whether the run awaits any activity (the run row's {@code has_activities}). */
+	public boolean hasPendingActivities() {
+		return this.activities.hasPending();
 	}
 
 	/** Whether the activity is still awaited (neither completed, failed nor canceled). */

@@ -215,7 +215,7 @@ final class TaskCommitBuilder {
 		return new TaskCommit(row.runId(), this.node, epoch, row.historySeq(), row.inboxSeq(), runner.now(),
 				events.isEmpty() ? null : InternalJson.writeEvents(events), inbox.stream().map(InboxItem::id).toList(),
 				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
-				earliest(runner.nextTimer(), row.deadline()), !runner.pendingActivities().isEmpty(), closeStatus,
+				earliest(runner.nextTimer(), row.deadline()), runner.hasPendingActivities(), closeStatus,
 				resultPayload, failure,
 				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
 				childStarts, externals, VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(
