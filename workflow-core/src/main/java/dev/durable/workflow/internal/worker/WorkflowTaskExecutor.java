@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +41,6 @@ final class WorkflowTaskExecutor {
 
 	private static final Logger log = LoggerFactory.getLogger(WorkflowTaskExecutor.class);
 
-	private static final Duration MAX_TASK_RETRY = Duration.ofMinutes(10);
-
 	private final EngineConfig config;
 
 	private final UUID node;
@@ -78,6 +75,8 @@ final class WorkflowTaskExecutor {
 
 	private final RunEviction eviction;
 
+	private final TaskFailures taskFailures;
+
 	private ActivityExecutor activityExecutor;
 
 	private java.util.function.BiConsumer<UUID, UUID> notifier = (run, owner) -> {
@@ -107,6 +106,7 @@ final class WorkflowTaskExecutor {
 		this.listeners = listeners;
 		this.commits = new TaskCommitBuilder(node, workflows, runs, config.taskQueues());
 		this.eviction = new RunEviction(this.slots, runs, node, config, clock, this::drop);
+		this.taskFailures = new TaskFailures(runs, node, clock, wake, listeners, this::schedule, this::lost);
 	}
 
 	void setActivityExecutor(ActivityExecutor activityExecutor) {
@@ -323,7 +323,7 @@ final class WorkflowTaskExecutor {
 			}
 			slot.runner = null;
 			slot.restore(handedOver);
-			taskFailed(slot, row, ex);
+			this.taskFailures.failed(slot, row, ex);
 			return;
 		}
 		TaskCommit commit = this.commits.build(slot, row, runner, result, inbox, now);
@@ -456,31 +456,6 @@ final class WorkflowTaskExecutor {
 		Instant next = TaskCommitBuilder.earliest(runner.nextTimer(), row.deadline());
 		if (next != null) {
 			this.wake.schedule(next, () -> scheduleKeepingCache(slot));
-		}
-	}
-
-	private void taskFailed(RunSlot slot, RunRow row, RuntimeException failure) {
-		slot.cachedRow = null;
-		int attempt = row.taskAttempt() + 1;
-		Duration backoff = Duration.ofSeconds(1).multipliedBy(1L << Math.min(attempt - 1, 20));
-		if (backoff.compareTo(MAX_TASK_RETRY) > 0) {
-			backoff = MAX_TASK_RETRY;
-		}
-		Instant retryAt = this.clock.instant().plus(backoff);
-		String reason = failure.getClass().getSimpleName() + ": " + failure.getMessage();
-		Throwable cause = failure.getCause();
-		if (cause != null && cause != failure) {
-			reason = cause.getClass().getSimpleName() + ": " + cause.getMessage();
-		}
-		log.warn("Workflow task of run {} ({}) failed, attempt {}; retrying at {}: {}", row.runId(), row.workflowType(),
-				attempt, retryAt, reason, (attempt == 1) ? failure : null);
-		slot.retryNotBefore = retryAt;
-		this.listeners.taskFailed(failure);
-		if (this.runs.recordTaskFailure(row.runId(), this.node, slot.epoch, reason, retryAt.minus(backoff), retryAt)) {
-			this.wake.schedule(retryAt, () -> schedule(slot));
-		}
-		else {
-			lost(slot);
 		}
 	}
 
