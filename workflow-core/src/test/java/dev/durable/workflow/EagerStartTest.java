@@ -31,6 +31,7 @@ import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.worker.EngineHooks;
+import dev.durable.workflow.TaskFailureTest.BuggyWorkflow;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StatementRecorder;
 import dev.durable.workflow.support.TestDatabase;
@@ -98,23 +99,6 @@ class EagerStartTest {
 				throw ApplicationFailure.newNonRetryableFailure("gave up on " + prefix, "GaveUp");
 			}
 			return prefix + " " + go;
-		}
-
-	}
-
-	/** Fails its workflow task with a bug until fixed. */
-	@Workflow("eager-buggy")
-	public static class Buggy {
-
-		static volatile boolean fixed;
-
-		@WorkflowRun
-		public String run() {
-			if (!fixed) {
-				Object missing = null;
-				return missing.toString();
-			}
-			return "fixed";
 		}
 
 	}
@@ -221,7 +205,7 @@ class EagerStartTest {
 
 	private WorkflowEngine worker(EngineHooks hooks, Steps steps) {
 		return this.engines.start(this.engines.builder()
-			.register(Sleeper.class, Waiter.class, Buggy.class, Chain.class)
+			.register(Sleeper.class, Waiter.class, BuggyWorkflow.class, Chain.class)
 			.registerActivities(steps)
 			.hooks(hooks));
 	}
@@ -297,11 +281,11 @@ class EagerStartTest {
 
 	@Test
 	void aFirstTaskThatFailsInWorkflowCodeLeavesTheRunStartedAndRetriesItWithBackoff() {
-		Buggy.fixed = false;
+		BuggyWorkflow.fixed = false;
 		CommitHooks hooks = new CommitHooks();
 		WorkflowEngine engine = worker(hooks);
 		Instant startedAt = this.engines.clock.instant();
-		WorkflowHandle<String> handle = engine.client().start(Buggy::run, StartOptions.withId("eager-buggy"));
+		WorkflowHandle<String> handle = engine.client().start(BuggyWorkflow::run, StartOptions.withId("eager-buggy"));
 
 		// the start committed although its first task failed: the run is stored, with nothing of the task
 		assertThat(this.engines.count("workflow_run")).isEqualTo(1);
@@ -322,7 +306,7 @@ class EagerStartTest {
 		assertThat(((java.sql.Timestamp) runRow(handle.runId()).get("next_wake_at")).toInstant())
 			.isEqualTo(startedAt.plusSeconds(1));
 
-		Buggy.fixed = true;
+		BuggyWorkflow.fixed = true;
 		this.engines.clock.advance(Duration.ofSeconds(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("fixed");
 		assertThat(handle.describe().taskFailure()).isNull();
@@ -699,11 +683,11 @@ class EagerStartTest {
 
 	@Test
 	void anEagerFirstTaskThatFailsIsReportedFailedToListeners() {
-		Buggy.fixed = false;
+		BuggyWorkflow.fixed = false;
 		TaskCounter counter = new TaskCounter();
 		WorkflowEngine engine = this.engines
-			.start(this.engines.builder().register(Buggy.class).listener(counter));
-		engine.client().start(Buggy::run, StartOptions.withId("listened-buggy"));
+			.start(this.engines.builder().register(BuggyWorkflow.class).listener(counter));
+		engine.client().start(BuggyWorkflow::run, StartOptions.withId("listened-buggy"));
 		// the eager attempt ran (and failed) inside start
 		assertThat(counter.started).hasValueGreaterThanOrEqualTo(1);
 		assertThat(counter.ended).isNotEmpty();

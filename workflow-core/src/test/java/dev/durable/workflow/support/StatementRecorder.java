@@ -1,9 +1,6 @@
 package dev.durable.workflow.support;
 
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,8 +31,7 @@ public final class StatementRecorder {
 	private final DataSource dataSource;
 
 	public StatementRecorder(DataSource target) {
-		this.dataSource = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
-				new Class<?>[] { DataSource.class }, handler(target, true));
+		this.dataSource = JdbcProxies.dataSource(target, this::recording);
 	}
 
 	/** The recording data source, to give to the engine. */
@@ -53,38 +49,17 @@ public final class StatementRecorder {
 		return List.copyOf(this.statements);
 	}
 
-	private InvocationHandler handler(Object target, boolean dataSource) {
+	private InvocationHandler recording(Connection target) {
 		return (proxy, method, args) -> {
-			switch (method.getName()) {
-				case "equals" -> {
-					return proxy == args[0];
-				}
-				case "hashCode" -> {
-					return System.identityHashCode(proxy);
-				}
-				default -> {
-				}
+			if (JdbcProxies.isIdentity(method)) {
+				return JdbcProxies.identity(proxy, method, args);
 			}
-			if (!dataSource && (method.getName().startsWith("prepare") || method.getName().equals("createStatement"))) {
+			if (method.getName().startsWith("prepare") || method.getName().equals("createStatement")) {
 				String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text : "<statement>";
 				this.statements.add(new Statement(this.seq.incrementAndGet(), Thread.currentThread(), sql));
 			}
-			Object result = invoke(target, method, args);
-			if (dataSource && result instanceof Connection connection) {
-				return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] { Connection.class },
-						handler(connection, false));
-			}
-			return result;
+			return JdbcProxies.invoke(target, method, args);
 		};
-	}
-
-	private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-		try {
-			return method.invoke(target, args);
-		}
-		catch (InvocationTargetException ex) {
-			throw ex.getCause();
-		}
 	}
 
 }

@@ -1,7 +1,6 @@
 package dev.durable.workflow.support;
 
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -59,25 +58,7 @@ public final class TransactionRecorder {
 	private final DataSource dataSource;
 
 	public TransactionRecorder(DataSource target) {
-		this.dataSource = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
-				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
-					switch (method.getName()) {
-						case "equals" -> {
-							return proxy == args[0];
-						}
-						case "hashCode" -> {
-							return System.identityHashCode(proxy);
-						}
-						default -> {
-						}
-					}
-					Object result = invoke(target, method, args);
-					if (result instanceof Connection connection) {
-						return Proxy.newProxyInstance(Connection.class.getClassLoader(),
-								new Class<?>[] { Connection.class }, new Recording(connection));
-					}
-					return result;
-				});
+		this.dataSource = JdbcProxies.dataSource(target, Recording::new);
 	}
 
 	/** The recording data source. */
@@ -115,15 +96,12 @@ public final class TransactionRecorder {
 
 		@Override
 		public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+			if (JdbcProxies.isIdentity(method)) {
+				return JdbcProxies.identity(proxy, method, args);
+			}
 			switch (method.getName()) {
-				case "equals" -> {
-					return proxy == args[0];
-				}
-				case "hashCode" -> {
-					return System.identityHashCode(proxy);
-				}
 				case "prepareStatement", "prepareCall", "createStatement" -> {
-					Object statement = TransactionRecorder.invoke(this.target, method, args);
+					Object statement = JdbcProxies.invoke(this.target, method, args);
 					String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text
 							: "<statement>";
 					// one statement per execution: a JDBC batch of n counts n times
@@ -133,11 +111,11 @@ public final class TransactionRecorder {
 										&& !m.getName().equals("executeBatch") && !m.getName().equals("executeLargeBatch"))) {
 									statement(sql);
 								}
-								return TransactionRecorder.invoke(statement, m, a);
+								return JdbcProxies.invoke(statement, m, a);
 							});
 				}
 				case "setAutoCommit" -> {
-					TransactionRecorder.invoke(this.target, method, args);
+					JdbcProxies.invoke(this.target, method, args);
 					boolean on = (Boolean) args[0];
 					if (on && this.open != null) {
 						// switching autocommit on commits the transaction in progress
@@ -151,7 +129,7 @@ public final class TransactionRecorder {
 				}
 				case "commit" -> {
 					try {
-						TransactionRecorder.invoke(this.target, method, args);
+						JdbcProxies.invoke(this.target, method, args);
 					}
 					catch (Throwable ex) {
 						end(End.COMMIT_FAILED);
@@ -161,14 +139,14 @@ public final class TransactionRecorder {
 					return null;
 				}
 				case "rollback" -> {
-					Object result = TransactionRecorder.invoke(this.target, method, args);
+					Object result = JdbcProxies.invoke(this.target, method, args);
 					if (args == null || args.length == 0) {
 						end(End.ROLLED_BACK);
 					}
 					return result;
 				}
 				default -> {
-					return TransactionRecorder.invoke(this.target, method, args);
+					return JdbcProxies.invoke(this.target, method, args);
 				}
 			}
 		}
@@ -195,15 +173,6 @@ public final class TransactionRecorder {
 			TransactionRecorder.this.transactions.add(new Transaction(Thread.currentThread(), statements, end));
 		}
 
-	}
-
-	private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-		try {
-			return method.invoke(target, args);
-		}
-		catch (InvocationTargetException ex) {
-			throw ex.getCause();
-		}
 	}
 
 }

@@ -45,15 +45,9 @@ public final class ActivityRepository {
 	 */
 	public boolean recordFailedAttempt(StoredActivity activity, Instant nextAttemptAt, byte[] failure,
 			byte[] lastHeartbeat, UUID node, long epoch) {
-		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
-				+ " scheduled_at, next_attempt_at, last_failure, heartbeat_details) SELECT r.run_id, ?, ?, ?, ?, ?, ?,"
-				+ " ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ? AND r.owner_node = ? AND r.epoch = ?"
-				+ " AND r.status = 'RUNNING' ON CONFLICT (run_id, seq) DO UPDATE SET attempt = EXCLUDED.attempt,"
-				+ " next_attempt_at = EXCLUDED.next_attempt_at, last_failure = EXCLUDED.last_failure"
-				+ " WHERE a.attempt = ?"), activity.seq(), activity.activityType(), activity.input(),
-				InternalJson.writeCached(activity.options()), activity.attempt() + 1, Sql.ts(activity.scheduledAt()),
-				Sql.ts(nextAttemptAt), failure, lastHeartbeat, activity.runId(), node, epoch,
-				activity.attempt()) == 1;
+		return upsert(activity, activity.attempt() + 1, nextAttemptAt, failure, lastHeartbeat, null, node, epoch,
+				"attempt = EXCLUDED.attempt, next_attempt_at = EXCLUDED.next_attempt_at,"
+						+ " last_failure = EXCLUDED.last_failure");
 	}
 
 	/**
@@ -62,14 +56,24 @@ public final class ActivityRepository {
 	 * @return false when nothing was written (the run is no longer owned here at that epoch)
 	 */
 	public boolean heartbeat(StoredActivity activity, byte[] details, Instant at, UUID node, long epoch) {
+		return upsert(activity, activity.attempt(), activity.nextAttemptAt(), null, details, at, node, epoch,
+				"heartbeat_details = EXCLUDED.heartbeat_details, last_heartbeat_at = EXCLUDED.last_heartbeat_at");
+	}
+
+	/**
+	 * Writes the activity's row as given, or, when it has one for the same attempt, changes it as
+	 * {@code onConflict} says; only while this node owns the open run at the given epoch.
+	 */
+	private boolean upsert(StoredActivity activity, int attempt, Instant nextAttemptAt, byte[] failure,
+			byte[] heartbeat, Instant heartbeatAt, UUID node, long epoch, String onConflict) {
 		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
-				+ " scheduled_at, next_attempt_at, heartbeat_details, last_heartbeat_at) SELECT r.run_id, ?, ?, ?, ?,"
-				+ " ?, ?, ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ? AND r.owner_node = ? AND r.epoch = ?"
-				+ " AND r.status = 'RUNNING' ON CONFLICT (run_id, seq) DO UPDATE SET heartbeat_details ="
-				+ " EXCLUDED.heartbeat_details, last_heartbeat_at = EXCLUDED.last_heartbeat_at WHERE a.attempt = ?"),
-				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
-				activity.attempt(), Sql.ts(activity.scheduledAt()), Sql.ts(activity.nextAttemptAt()), details,
-				Sql.ts(at), activity.runId(), node, epoch, activity.attempt()) == 1;
+				+ " scheduled_at, next_attempt_at, last_failure, heartbeat_details, last_heartbeat_at)"
+				+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ?"
+				+ " AND r.owner_node = ? AND r.epoch = ? AND r.status = 'RUNNING'"
+				+ " ON CONFLICT (run_id, seq) DO UPDATE SET " + onConflict + " WHERE a.attempt = ?"), activity.seq(),
+				activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()), attempt,
+				Sql.ts(activity.scheduledAt()), Sql.ts(nextAttemptAt), failure, heartbeat, Sql.ts(heartbeatAt),
+				activity.runId(), node, epoch, activity.attempt()) == 1;
 	}
 
 }

@@ -14,8 +14,6 @@ public final class ResultWaiters {
 
 	private final Map<Object, CompletableFuture<Object>> waiters = new ConcurrentHashMap<>();
 
-	private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
-
 	/** The futures callers pause on right now, with how many callers pause on each. */
 	private final Map<CompletableFuture<Object>, Integer> paused = new ConcurrentHashMap<>();
 
@@ -60,7 +58,6 @@ public final class ResultWaiters {
 		if (left <= 0) {
 			return false;
 		}
-		this.waiting.incrementAndGet();
 		this.paused.merge(future, 1, Integer::sum);
 		try {
 			future.get(Math.min(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1, recheckMillis),
@@ -79,14 +76,13 @@ public final class ResultWaiters {
 		}
 		finally {
 			this.paused.computeIfPresent(future, (f, n) -> (n > 1) ? n - 1 : null);
-			this.waiting.decrementAndGet();
 		}
 		return true;
 	}
 
 	/** How many callers wait in {@link #pause} right now, woken or not. */
 	public int waiting() {
-		return this.waiting.get();
+		return this.paused.values().stream().mapToInt(Integer::intValue).sum();
 	}
 
 	/**

@@ -162,6 +162,14 @@ class TaskWriterTest {
 		assertThat(timers(runId)).as("timers of %s", runId).containsExactly(1L);
 	}
 
+	/** The writers ran exactly one batch transaction: it ended so, with this many task commits. */
+	private void assertOneBatch(String description, End end, int commits) {
+		assertThat(batches()).as(description).singleElement().satisfies((t) -> {
+			assertThat(t.end()).isEqualTo(end);
+			assertThat(t.count(TaskWriterTest::isTaskCommit)).isEqualTo(commits);
+		});
+	}
+
 	/** The explicit transactions (batches) in which the writer threads wrote task commits. */
 	private List<Transaction> batches() {
 		return this.recorder.onThreads(WRITER)
@@ -333,12 +341,7 @@ class TaskWriterTest {
 			assertThat(caller.effects()).as(caller.thread.getName()).isNotNull();
 		}
 		runs.forEach(this::assertSecondTaskWritten);
-		assertThat(batches()).as("one transaction of a writer thread with the five commits")
-			.singleElement()
-			.satisfies((t) -> {
-				assertThat(t.end()).isEqualTo(End.COMMITTED);
-				assertThat(t.count(TaskWriterTest::isTaskCommit)).isEqualTo(5);
-			});
+		assertOneBatch("one transaction of a writer thread with the five commits", End.COMMITTED, 5);
 		assertThat(runs.stream().map((r) -> insertedBy(r, 2)).distinct()).as("transactions that wrote them")
 			.hasSize(1);
 		busy.releaseSecondWriter();
@@ -370,12 +373,7 @@ class TaskWriterTest {
 		assertSecondTaskWritten(before);
 		assertSecondTaskWritten(after);
 		assertSecondTaskWritten(last);
-		assertThat(batches()).as("one committed transaction with the four commits")
-			.singleElement()
-			.satisfies((t) -> {
-				assertThat(t.end()).isEqualTo(End.COMMITTED);
-				assertThat(t.count(TaskWriterTest::isTaskCommit)).isEqualTo(4);
-			});
+		assertOneBatch("one committed transaction with the four commits", End.COMMITTED, 4);
 		assertThat(List.of(insertedBy(before, 2), insertedBy(after, 2), insertedBy(last, 2)).stream().distinct())
 			.as("transactions that wrote the others")
 			.hasSize(1);
@@ -407,10 +405,7 @@ class TaskWriterTest {
 		assertSecondTaskWritten(after);
 		// the batch (its three commits in one JDBC batch, one round trip) failed and rolled back;
 		// then each commit went alone
-		assertThat(batches()).singleElement().satisfies((t) -> {
-			assertThat(t.end()).isEqualTo(End.ROLLED_BACK);
-			assertThat(t.count(TaskWriterTest::isTaskCommit)).isEqualTo(3);
-		});
+		assertOneBatch("the batch, rolled back", End.ROLLED_BACK, 3);
 		Thread writer = batches().get(0).thread();
 		assertThat(this.recorder.of(writer)).filteredOn((t) -> t.end() == End.AUTOCOMMIT)
 			.filteredOn((t) -> t.count(TaskWriterTest::isTaskCommit) == 1)
@@ -445,10 +440,7 @@ class TaskWriterTest {
 		assertOnlyFirstTask(before);
 		assertOnlyFirstTask(refused);
 		assertOnlyFirstTask(after);
-		assertThat(batches()).singleElement().satisfies((t) -> {
-			assertThat(t.end()).isEqualTo(End.COMMIT_FAILED);
-			assertThat(t.count(TaskWriterTest::isTaskCommit)).isEqualTo(3);
-		});
+		assertOneBatch("the batch, its commit failed", End.COMMIT_FAILED, 3);
 		Thread writer = batches().get(0).thread();
 		assertThat(this.recorder.of(writer)).as("nothing written again after the failed commit")
 			.filteredOn((t) -> t.end() == End.AUTOCOMMIT)
