@@ -29,6 +29,9 @@ final class ChildStates {
 
 	private final Map<Long, Pending> pending = new LinkedHashMap<>();
 
+	/** Whether the run ever started a child (its close then tells the children still open). */
+	private boolean startedAny;
+
 	ChildStates(CommandRecorder commands, Payloads payloads) {
 		this.commands = commands;
 		this.payloads = payloads;
@@ -50,6 +53,7 @@ final class ChildStates {
 	private <R> ChildHandle<R> start(long seq, String workflowType, String workflowId, byte[] input, String policy,
 			dev.durable.workflow.ChildOptions options, Type resultType) {
 		this.commands.emit(Event.startChild(seq, workflowType, workflowId, input, policy, options));
+		this.startedAny = true;
 		Pending child = new Pending(seq, workflowType, workflowId, resultType, new PromiseImpl<>(),
 				new PromiseImpl<>());
 		this.pending.put(seq, child);
@@ -132,6 +136,10 @@ final class ChildStates {
 
 	boolean hasPending() {
 		return !this.pending.isEmpty();
+	}
+
+	boolean startedAny() {
+		return this.startedAny;
 	}
 
 }

@@ -495,6 +495,11 @@ public final class WorkflowRunner {
 		return this.activities.hasPending();
 	}
 
+	/** Whether the code ever started a child workflow (in this run, replay included). */
+	public boolean hasStartedChildren() {
+		return this.children.startedAny();
+	}
+
 	/** Whether the activity is still awaited (neither completed, failed nor canceled). */
 	public boolean isActivityPending(long seq) {
 		return this.activities.isPending(seq);

@@ -37,6 +37,9 @@ import java.util.UUID;
  * @param externals signals and cancel requests for other workflows
  * @param attributes the run's memo and search attributes after the task's upserts, or
  * {@code null} when the task upserted nothing
+ * @param tellsRelatives whether a close must tell a parent or children: the run has a parent or
+ * started a child. A close that tells no one is one plain statement shape, written in a batch
+ * with other commits.
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
@@ -44,7 +47,7 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 		String closeStatus, byte[] result, byte[] failure, String namespace, String workflowId,
 		List<dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
 		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
-		List<External> externals, Attributes attributes) {
+		List<External> externals, Attributes attributes, boolean tellsRelatives) {
 
 	/**
 	 * A run's memo and search attributes, in stored form, written to its visibility row.

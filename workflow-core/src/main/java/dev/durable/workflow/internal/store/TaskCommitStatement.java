@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The common workflow task commit as one SQL statement: the compare-and-set on the run row,
  * and, only when it matched, the history row, the consumed inbox items, removed timers and
  * activity rows, the new timers and, for a closing task, the outcome and what the close tells
- * the parent and the children. One statement is atomic on its own, so it needs no transaction
+ * the parent and the children (no part for them when the run has no parent and started no
+ * child). One statement is atomic on its own, so it needs no transaction
  * block: one round trip, one WAL flush.
  *
  * <p>Every data-modifying part is a CTE that reads the row the compare-and-set returned, so
@@ -25,8 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Two variants: a plain start inserts the run row already in the state its first task leaves
  * it in, with that task's rows ({@code INSERT ... ON CONFLICT DO NOTHING} on the open-id index
- * instead of the compare-and-set); and a pipelined form without result rows, whose last part is
- * the history insert, so that the group commit ({@link TaskWriter}) sends many commits of one
+ * instead of the compare-and-set); and a pipelined form without result rows (any commit but a
+ * close that tells a parent or children), whose last part is the history insert, so that the group commit ({@link TaskWriter}) sends many commits of one
  * shape in one JDBC batch.
  *
  * <p>Commits that start children, signal other workflows, decide updates, change memo or search
@@ -56,6 +57,9 @@ final class TaskCommitStatement {
 	 */
 	private static final int PIPELINED = 256;
 
+	/** A close that tells no parent or children (the run has no parent and started none). */
+	private static final int TELLS_NO_ONE = 512;
+
 	/** The failure of updates a close leaves unfinished, by close status. */
 	private static final Map<String, byte[]> UPDATE_NOT_COMPLETED = new ConcurrentHashMap<>();
 
@@ -77,7 +81,7 @@ final class TaskCommitStatement {
 		int shape = c.recordsHistory() ? HISTORY : 0;
 		if (c.closes()) {
 			// closing clears every side table of the run
-			return shape | CLOSES;
+			return shape | CLOSES | (c.tellsRelatives() ? 0 : TELLS_NO_ONE);
 		}
 		shape |= c.consumedInbox().isEmpty() ? 0 : CONSUMED_INBOX;
 		shape |= c.removedTimers().isEmpty() ? 0 : REMOVED_TIMERS;
@@ -138,31 +142,37 @@ final class TaskCommitStatement {
 					+ " timestamptz 'epoch' + t.micros * interval '1 microsecond'"
 					+ " FROM u, unnest(?::bigint[], ?::bigint[]) AS t(seq, micros))");
 		}
+		if ((shape & CLOSES) != 0) {
+			// the outcome and the cleared side tables
+			sql.append(", cp AS (UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id IN (SELECT run_id FROM u))"
+					+ ", cv AS (UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id IN (SELECT run_id FROM u))"
+					+ ", ct AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM u))"
+					+ ", ca AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM u))"
+					+ ", ci AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM u))"
+					// by the primary key's prefix (namespace, workflow id, kind): dedup has no index on run_id
+					+ ", cd AS (UPDATE #.dedup d SET stage = 'COMPLETED', failure = ? FROM u WHERE d.namespace = u.namespace"
+					+ " AND d.workflow_id = u.workflow_id AND d.kind = 'UPDATE' AND d.run_id = u.run_id"
+					+ " AND d.stage IN ('ADMITTED', 'ACCEPTED'))");
+		}
+		boolean tells = (shape & CLOSES) != 0 && (shape & TELLS_NO_ONE) == 0;
+		if (tells) {
+			// the parent and the children are told
+			sql.append(", cparent AS (INSERT INTO #.inbox (run_id, kind, name, payload, message_id)"
+					+ " SELECT parent_run_id, ?, parent_seq::text, ?, ? FROM u WHERE parent_run_id IS NOT NULL)"
+					+ ", cchildren AS (INSERT INTO #.inbox (run_id, kind, payload) SELECT w.run_id,"
+					+ " CASE w.parent_close_policy WHEN 'TERMINATE' THEN 'TERMINATE' ELSE 'CANCEL' END, ?"
+					+ " FROM #.workflow_run w WHERE w.parent_run_id IN (SELECT run_id FROM u) AND w.status = 'RUNNING'"
+					+ " AND w.parent_close_policy IN ('TERMINATE', 'REQUEST_CANCEL') RETURNING run_id)");
+		}
 		if ((shape & PIPELINED) != 0) {
 			sql.append(" INSERT INTO #.history (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u");
-			return Sql.q(this.schema, sql.toString());
 		}
-		if ((shape & CLOSES) == 0) {
+		else if (tells) {
+			sql.append(" SELECT parent_run_id FROM u UNION ALL SELECT run_id FROM cchildren");
+		}
+		else {
 			sql.append(" SELECT NULL::uuid FROM u");
-			return Sql.q(this.schema, sql.toString());
 		}
-		// the outcome, the cleared side tables, then the parent and the children are told
-		sql.append(", cp AS (UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id IN (SELECT run_id FROM u))"
-				+ ", cv AS (UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id IN (SELECT run_id FROM u))"
-				+ ", ct AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM u))"
-				+ ", ca AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM u))"
-				+ ", ci AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM u))"
-				// by the primary key's prefix (namespace, workflow id, kind): dedup has no index on run_id
-				+ ", cd AS (UPDATE #.dedup d SET stage = 'COMPLETED', failure = ? FROM u WHERE d.namespace = u.namespace"
-				+ " AND d.workflow_id = u.workflow_id AND d.kind = 'UPDATE' AND d.run_id = u.run_id"
-				+ " AND d.stage IN ('ADMITTED', 'ACCEPTED'))"
-				+ ", cparent AS (INSERT INTO #.inbox (run_id, kind, name, payload, message_id)"
-				+ " SELECT parent_run_id, ?, parent_seq::text, ?, ? FROM u WHERE parent_run_id IS NOT NULL)"
-				+ ", cchildren AS (INSERT INTO #.inbox (run_id, kind, payload) SELECT w.run_id,"
-				+ " CASE w.parent_close_policy WHEN 'TERMINATE' THEN 'TERMINATE' ELSE 'CANCEL' END, ?"
-				+ " FROM #.workflow_run w WHERE w.parent_run_id IN (SELECT run_id FROM u) AND w.status = 'RUNNING'"
-				+ " AND w.parent_close_policy IN ('TERMINATE', 'REQUEST_CANCEL') RETURNING run_id)"
-				+ " SELECT parent_run_id FROM u UNION ALL SELECT run_id FROM cchildren");
 		return Sql.q(this.schema, sql.toString());
 	}
 
@@ -219,10 +229,11 @@ final class TaskCommitStatement {
 
 	/**
 	 * Whether a write can go in a JDBC batch with others of its shape ({@link #executeBatch}): it
-	 * records history and does not close the run (a close reports whom it woke).
+	 * records history, and does not close the run or closes it telling no one (a close that tells a
+	 * parent or children reports whom it woke).
 	 */
 	static boolean pipelines(TaskCommit c) {
-		return c.recordsHistory() && !c.closes();
+		return c.recordsHistory() && (!c.closes() || !c.tellsRelatives());
 	}
 
 	/** The statement of a write that {@link #pipelines}; writes with the same one go in one batch. */
@@ -316,12 +327,14 @@ final class TaskCommitStatement {
 			ps.setArray(i++, con.createArrayOf("bigint", micros.toArray()));
 		}
 		if ((shape & CLOSES) != 0) {
-			boolean completed = "COMPLETED".equals(c.closeStatus());
 			ps.setBytes(i++, c.result());
 			ps.setBytes(i++, c.failure());
 			ps.setString(i++, c.closeStatus());
 			ps.setTimestamp(i++, Sql.ts(c.time()));
 			ps.setBytes(i++, UPDATE_NOT_COMPLETED.computeIfAbsent(c.closeStatus(), RunRepository::updateNotCompleted));
+		}
+		if ((shape & CLOSES) != 0 && (shape & TELLS_NO_ONE) == 0) {
+			boolean completed = "COMPLETED".equals(c.closeStatus());
 			ps.setString(i++, completed ? "CHILD_COMPLETED" : "CHILD_FAILED");
 			ps.setBytes(i++, completed ? c.result() : c.failure());
 			ps.setString(i++, completed ? null : c.closeStatus());

@@ -219,7 +219,8 @@ final class TaskCommitBuilder {
 				resultPayload, failure,
 				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
 				childStarts, externals, VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(
-						runner.visibility().memo(), runner.visibility().searchAttributes()) : null);
+						runner.visibility().memo(), runner.visibility().searchAttributes()) : null,
+				row.parentRunId() != null || runner.hasStartedChildren());
 	}
 
 	/** The child run a START_CHILD command asks for, with its own queue, timeouts and retry policy. */

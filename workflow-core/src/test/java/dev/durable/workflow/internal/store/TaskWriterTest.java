@@ -114,7 +114,23 @@ class TaskWriterTest {
 		List<Long> fired = (historySeq > 0) ? List.of((long) historySeq) : List.of();
 		TaskCommit commit = new TaskCommit(runId, NODE, epoch, historySeq, 0L, time, events, List.of(), fired,
 				List.of(), Map.of((long) historySeq + 1, fireAt), List.of(), fireAt, false, null, null, null, "default",
-				"wf", List.of(), 0, null, Map.of(), List.of(), List.of(), null);
+				"wf", List.of(), 0, null, Map.of(), List.of(), List.of(), null, false);
+		assertThat(TaskRepository.isSingleStatement(commit)).isTrue();
+		return commit;
+	}
+
+	/**
+	 * The run's second task as a close: history row 2, the result, and the timer of the first task
+	 * cleared with every other side table.
+	 * @param tellsRelatives whether the close must tell a parent or children (none exist here: the
+	 * statement then looks for them and finds none)
+	 */
+	private static TaskCommit closingTask(UUID runId, long epoch, boolean tellsRelatives) {
+		byte[] events = ("close of " + runId).getBytes(StandardCharsets.UTF_8);
+		byte[] result = "\"done\"".getBytes(StandardCharsets.UTF_8);
+		TaskCommit commit = new TaskCommit(runId, NODE, epoch, 1, 0L, T0.plusSeconds(1), events, List.of(), List.of(),
+				List.of(), Map.of(), List.of(), null, false, "COMPLETED", result, null, "default", "wf", List.of(), 0,
+				null, Map.of(), List.of(), List.of(), null, tellsRelatives);
 		assertThat(TaskRepository.isSingleStatement(commit)).isTrue();
 		return commit;
 	}
@@ -154,6 +170,16 @@ class TaskWriterTest {
 		assertThat(historySeq(runId)).as("history_seq of %s", runId).isEqualTo(2);
 		assertThat(historyRows(runId)).as("history of %s", runId).containsExactly(1, 2);
 		assertThat(timers(runId)).as("timers of %s", runId).containsExactly(2L);
+	}
+
+	private void assertClosed(UUID runId) {
+		assertThat(historyRows(runId)).as("history of %s", runId).containsExactly(1, 2);
+		assertThat(timers(runId)).as("timers of %s", runId).isEmpty();
+		assertThat(this.jdbc.queryForObject("SELECT r.status || ' ' || v.status || ' ' || convert_from(p.result, 'UTF8')"
+				+ " FROM " + table("workflow_run") + " r JOIN " + table("visibility") + " v USING (run_id) JOIN "
+				+ table("run_payload") + " p USING (run_id) WHERE run_id = ?", String.class, runId))
+			.as("run, visibility and result of %s", runId)
+			.isEqualTo("COMPLETED COMPLETED \"done\"");
 	}
 
 	private void assertOnlyFirstTask(UUID runId) {
@@ -344,6 +370,50 @@ class TaskWriterTest {
 		assertOneBatch("one transaction of a writer thread with the five commits", End.COMMITTED, 5);
 		assertThat(runs.stream().map((r) -> insertedBy(r, 2)).distinct()).as("transactions that wrote them")
 			.hasSize(1);
+		busy.releaseSecondWriter();
+		busy.assertAllCommitted();
+	}
+
+	@Test
+	void closesThatTellNoOneGoInTheJdbcBatchOfTheirShapeAndAStaleOneWritesNothing() throws Exception {
+		UUID step = insertRun("step");
+		UUID quiet = insertRun("quiet");
+		UUID stale = insertRun("stale-close");
+		UUID quietToo = insertRun("quiet-too");
+		UUID telling = insertRun("telling");
+		Busy busy = occupyWriters();
+		Caller stepCaller = queue("step", secondTask(step));
+		Caller quietCaller = queue("quiet", closingTask(quiet, 1, false));
+		// epoch 2: another node took the run over, so this close must write nothing
+		Caller staleCaller = queue("stale-close", closingTask(stale, 2, false));
+		Caller quietTooCaller = queue("quiet-too", closingTask(quietToo, 1, false));
+		Caller tellingCaller = queue("telling", closingTask(telling, 1, true));
+
+		busy.releaseOneWriter();
+
+		assertThat(stepCaller.effects()).isNotNull();
+		assertThat(quietCaller.effects().wake()).isEmpty();
+		assertThat(staleCaller.effects()).as("stale close").isNull();
+		assertThat(quietTooCaller.effects().wake()).isEmpty();
+		assertThat(tellingCaller.effects().wake()).isEmpty();
+		assertSecondTaskWritten(step);
+		assertClosed(quiet);
+		assertClosed(quietToo);
+		assertClosed(telling);
+		assertOnlyFirstTask(stale);
+		assertThat(this.jdbc.queryForObject("SELECT status FROM " + table("workflow_run") + " WHERE run_id = ?",
+				String.class, stale)).isEqualTo("RUNNING");
+		assertOneBatch("one transaction with the five commits", End.COMMITTED, 5);
+		List<String> closes = batches().get(0).statements().stream().filter((sql) -> sql.contains("cp AS")).toList();
+		assertThat(closes).as("the closes of the batch, in the order written").hasSize(4);
+		assertThat(closes.get(0)).as("the close that tells, on its own before the batches")
+			.contains("cparent", "cchildren");
+		// the three that tell no one share the batched statement, which ends with the history insert
+		assertThat(closes.subList(1, 4)).allSatisfy((sql) -> {
+			assertThat(sql).isEqualTo(closes.get(1)).doesNotContain("cparent", "cchildren");
+			assertThat(sql).endsWith(") INSERT INTO " + table("history")
+					+ " (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u");
+		});
 		busy.releaseSecondWriter();
 		busy.assertAllCommitted();
 	}
