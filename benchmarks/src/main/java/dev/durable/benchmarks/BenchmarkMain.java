@@ -28,6 +28,8 @@ public final class BenchmarkMain {
 			per workflow, and the ratio Durable/DBOS. Options (defaults in brackets):
 			  --scenarios=a,b,...        steps3, steps20, signal, parked, replay, ceiling [all]
 			  --rounds=N                 rounds of each alternating scenario [2]
+			  --jvm-warmup-ms=N          each engine's unmeasured run of 3-step workflows before the
+			                             first measurement, for class loading and the JIT [10000]
 			  --warmup-ms=N              warm-up before each measurement [2000]
 			  --measure-ms=N             the time each measurement aims at [4000]
 			  --signals=N                signal scenario: workflows signalled per round [200]
@@ -125,6 +127,7 @@ public final class BenchmarkMain {
 		List<String> scenarios = o.scenarios();
 		int rounds = o.rounds();
 		Duration warmup = o.warmup();
+		Duration jvmWarmup = o.jvmWarmup();
 		Duration measure = o.measure();
 		int signals = o.signals();
 		int parked = o.parked();
@@ -146,6 +149,7 @@ public final class BenchmarkMain {
 			switch (name) {
 				case "scenarios" -> scenarios = scenarios(value);
 				case "rounds" -> rounds = number(name, value, 1);
+				case "jvm-warmup-ms" -> jvmWarmup = Duration.ofMillis(number(name, value, 0));
 				case "warmup-ms" -> warmup = Duration.ofMillis(number(name, value, 0));
 				case "measure-ms" -> measure = Duration.ofMillis(number(name, value, 1));
 				case "signals" -> signals = number(name, value, 1);
@@ -159,7 +163,7 @@ public final class BenchmarkMain {
 				default -> throw new IllegalArgumentException("Unknown option --" + name);
 			}
 		}
-		return new ComparisonBenchmark.Options(scenarios, rounds, warmup, measure, signals, parked, replayEvents,
+		return new ComparisonBenchmark.Options(scenarios, rounds, jvmWarmup, warmup, measure, signals, parked, replayEvents,
 				replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
 	}
 

@@ -194,13 +194,13 @@ public final class ComparisonBenchmark {
 	 * warm-up time, so that the first measurement does not pay for class loading and the JIT.
 	 */
 	private void warmJvm(List<Supplier<? extends Contender>> engines) {
-		if (this.options.warmup().isZero()) {
+		if (this.options.jvmWarmup().isZero()) {
 			return;
 		}
 		for (Supplier<? extends Contender> factory : engines) {
 			try (Contender engine = factory.get()) {
 				String prefix = "jvm-warm-" + shortId();
-				ClientLoops.Loop warm = ClientLoops.loopFor(4, this.options.warmup().multipliedBy(2), (i) -> engine.runSteps(prefix + i, 3));
+				ClientLoops.Loop warm = ClientLoops.loopFor(4, this.options.jvmWarmup(), (i) -> engine.runSteps(prefix + i, 3));
 				this.out.printf("JVM warm-up %s: %d workflows%n", engine.name(), warm.count());
 			}
 		}
@@ -525,13 +525,14 @@ public final class ComparisonBenchmark {
 	 * @param statements load {@code pg_stat_statements} and print, for the first round of each
 	 * steps measurement, the statements each engine ran per workflow
 	 */
-	public record Options(List<String> scenarios, int rounds, Duration warmup, Duration measure, int signals,
+	public record Options(List<String> scenarios, int rounds, Duration jvmWarmup, Duration warmup, Duration measure, int signals,
 			int parked, int replayEvents, int replays, int pool, Duration settle, String synchronousCommit,
 			String fsync, boolean isolate, boolean statements) {
 
 		public static Options defaults() {
 			int cores = Runtime.getRuntime().availableProcessors();
-			return new Options(SCENARIOS, 2, Duration.ofSeconds(2), Duration.ofSeconds(4), 200, 10_000, 10_000, 10,
+			return new Options(SCENARIOS, 2, Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(4), 200,
+					10_000, 10_000, 10,
 					2 * cores + 4, Duration.ofMillis(500), "on", "on", true, false);
 		}
 

@@ -20,7 +20,8 @@ class ComparisonSmokeTest {
 	@Test
 	void everyScenarioCompletesOnBothEnginesAndIsReported() {
 		ComparisonBenchmark.Options options = new ComparisonBenchmark.Options(ComparisonBenchmark.SCENARIOS, 1,
-				Duration.ZERO, Duration.ofMillis(200), 3, 20, 200, 2, 4, Duration.ZERO, "off", "off", false, false);
+				Duration.ZERO, Duration.ZERO, Duration.ofMillis(200), 3, 20, 200, 2, 4, Duration.ZERO, "off", "off", false,
+				false);
 		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
 		ComparisonBenchmark benchmark = new ComparisonBenchmark(options,
 				new PrintStream(buffer, true, StandardCharsets.UTF_8));
