@@ -29,7 +29,8 @@ public final class BenchmarkMain {
 			  --scenarios=a,b,...        steps3, steps20, signal, parked, replay, ceiling [all]
 			  --rounds=N                 rounds of each alternating scenario [2]
 			  --jvm-warmup-ms=N          each engine's unmeasured run of 3-step workflows before the
-			                             first measurement, for class loading and the JIT [10000]
+			                             first measurement (half at 1 client, half at 16), for class
+			                             loading and the JIT [10000]
 			  --warmup-ms=N              warm-up before each measurement [2000]
 			  --measure-ms=N             the time each measurement aims at [4000]
 			  --signals=N                signal scenario: workflows signalled per round [200]

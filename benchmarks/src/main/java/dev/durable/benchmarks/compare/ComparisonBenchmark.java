@@ -200,8 +200,11 @@ public final class ComparisonBenchmark {
 		for (Supplier<? extends Contender> factory : engines) {
 			try (Contender engine = factory.get()) {
 				String prefix = "jvm-warm-" + shortId();
-				ClientLoops.Loop warm = ClientLoops.loopFor(4, this.options.jvmWarmup(), (i) -> engine.runSteps(prefix + i, 3));
-				this.out.printf("JVM warm-up %s: %d workflows%n", engine.name(), warm.count());
+				// half at one client (commits one at a time), half at 16 (commits in batches)
+				Duration half = this.options.jvmWarmup().dividedBy(2);
+				ClientLoops.Loop alone = ClientLoops.loopFor(1, half, (i) -> engine.runSteps(prefix + "a" + i, 3));
+				ClientLoops.Loop many = ClientLoops.loopFor(16, half, (i) -> engine.runSteps(prefix + "b" + i, 3));
+				this.out.printf("JVM warm-up %s: %d workflows%n", engine.name(), alone.count() + many.count());
 			}
 		}
 	}
