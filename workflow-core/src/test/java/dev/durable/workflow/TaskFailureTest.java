@@ -49,6 +49,9 @@ class TaskFailureTest {
 	@Workflow("blocking")
 	public static class BlockingWorkflow {
 
+		/** Whether a run's code got past its sleep (the task then did not need the timeout to end). */
+		static volatile boolean sleptThrough;
+
 		@WorkflowRun
 		public String run() {
 			try {
@@ -57,6 +60,7 @@ class TaskFailureTest {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
+			sleptThrough = true;
 			return "never";
 		}
 
@@ -81,10 +85,13 @@ class TaskFailureTest {
 
 	@Test
 	void codeThatDoesNotYieldFailsTheTaskAfterTheTaskTimeout() {
+		BlockingWorkflow.sleptThrough = false;
 		WorkflowEngine engine = this.engines
 			.start(this.engines.builder().register(BlockingWorkflow.class).taskTimeout(Duration.ofMillis(300)));
 		WorkflowHandle<String> handle = engine.client().start(BlockingWorkflow::run, StartOptions.withId("blocking"));
 		await().until(() -> handle.describe().taskFailure() != null);
+		// the timeout ended the task while the code still blocked, not the code's own return
+		assertThat(BlockingWorkflow.sleptThrough).as("the code got past its sleep first").isFalse();
 		assertThat(handle.describe().taskFailure()).contains("did not yield within the task timeout");
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
 	}

@@ -83,14 +83,30 @@ final class Coroutine {
 	 */
 	boolean step(long timeoutMillis) throws InterruptedException {
 		this.blockedOn = null;
-		if (this.thread == null) {
-			this.thread = Thread.ofVirtual().name("workflow-" + this.name).unstarted(this::main);
-			this.thread.start();
+		// an untimed wait, ended by the coroutine's yield or by the watchdog at the deadline
+		YieldWatchdog.watch(this, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+		try {
+			if (this.thread == null) {
+				this.thread = Thread.ofVirtual().name("workflow-" + this.name).unstarted(this::main);
+				this.thread.start();
+			}
+			else {
+				this.resume.release();
+			}
+			this.yielded.acquire();
 		}
-		else {
-			this.resume.release();
+		catch (InterruptedException ex) {
+			YieldWatchdog.unwatch(this);
+			throw ex;
 		}
-		return this.yielded.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS);
+		// false when the watchdog claimed the step: its permit may still come, so the step counts as
+		// timed out even when the coroutine yielded at that moment (the coroutine is abandoned)
+		return YieldWatchdog.unwatch(this);
+	}
+
+	/** The watchdog's end of a step that did not yield in time: wakes the waiting scheduler. */
+	void timedOut() {
+		this.yielded.release();
 	}
 
 	/** Blocks the calling coroutine until the condition holds. Called on this coroutine's thread. */

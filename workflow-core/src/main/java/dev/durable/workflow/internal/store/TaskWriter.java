@@ -89,18 +89,15 @@ public final class TaskWriter implements AutoCloseable {
 		}
 		Write write = new Write(run, commit, new CompletableFuture<>());
 		this.queue.add(write);
+		if (!this.running && this.queue.remove(write)) {
+			// queued as the writer stopped: its threads may have taken their last look at the queue
+			return writeAlone(write);
+		}
+		// no timed wait: on a virtual thread each one costs a wake-up of the JDK's timer thread. The
+		// threads leave their loop only once stopped with an empty queue, and a write queued before
+		// the stop was seen is in that queue (checked just above), so every queued write is taken.
 		try {
-			while (true) {
-				try {
-					return write.done().get(1, TimeUnit.SECONDS);
-				}
-				catch (java.util.concurrent.TimeoutException ex) {
-					if (this.threads.stream().noneMatch(Thread::isAlive) && this.queue.remove(write)) {
-						// queued as the writer stopped
-						return writeAlone(write);
-					}
-				}
-			}
+			return write.done().get();
 		}
 		catch (ExecutionException ex) {
 			if (ex.getCause() instanceof RuntimeException runtime) {
@@ -138,8 +135,8 @@ public final class TaskWriter implements AutoCloseable {
 				}
 			}
 			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				break;
+				// only a stop ends the loop: callers wait for the queue without a timeout
+				continue;
 			}
 			catch (RuntimeException | Error ex) {
 				// never leave a caller waiting
