@@ -109,7 +109,8 @@ public final class TransactionRecorder {
 							new Class<?>[] { method.getReturnType() }, (p, m, a) -> {
 								if (m.getName().equals("addBatch") || (m.getName().startsWith("execute")
 										&& !m.getName().equals("executeBatch") && !m.getName().equals("executeLargeBatch"))) {
-									statement(sql);
+									// a plain statement is recorded with the SQL it executes
+									statement((a != null && a.length > 0 && a[0] instanceof String text) ? text : sql);
 								}
 								return JdbcProxies.invoke(statement, m, a);
 							});

@@ -60,6 +60,13 @@ final class TaskCommitStatement {
 	/** A close that tells no parent or children (the run has no parent and started none). */
 	private static final int TELLS_NO_ONE = 512;
 
+	/** A close whose task consumed inbox items (the inbox check then leaves those out). */
+	private static final int CLOSES_AFTER_INBOX = 1024;
+
+	/** The parts that bind an array: PostgreSQL re-plans them per execution unless told not to. */
+	private static final int ARRAY_PARTS = CONSUMED_INBOX | REMOVED_TIMERS | REMOVED_ACTIVITIES | NEW_TIMERS
+			| CLOSES_AFTER_INBOX;
+
 	/** The failure of updates a close leaves unfinished, by close status. */
 	private static final Map<String, byte[]> UPDATE_NOT_COMPLETED = new ConcurrentHashMap<>();
 
@@ -81,7 +88,8 @@ final class TaskCommitStatement {
 		int shape = c.recordsHistory() ? HISTORY : 0;
 		if (c.closes()) {
 			// closing clears every side table of the run
-			return shape | CLOSES | (c.tellsRelatives() ? 0 : TELLS_NO_ONE);
+			return shape | CLOSES | (c.tellsRelatives() ? 0 : TELLS_NO_ONE)
+					| (c.consumedInbox().isEmpty() ? 0 : CLOSES_AFTER_INBOX);
 		}
 		shape |= c.consumedInbox().isEmpty() ? 0 : CONSUMED_INBOX;
 		shape |= c.removedTimers().isEmpty() ? 0 : REMOVED_TIMERS;
@@ -121,7 +129,8 @@ final class TaskCommitStatement {
 			if ((shape & CLOSES) != 0) {
 				// a run closes only when its inbox holds nothing the task did not see
 				sql.append(" AND inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"
-						+ " WHERE i.run_id = #.workflow_run.run_id AND NOT (i.id = ANY(?)))");
+						+ " WHERE i.run_id = #.workflow_run.run_id"
+						+ (((shape & CLOSES_AFTER_INBOX) != 0) ? " AND NOT (i.id = ANY(?)))" : ")"));
 			}
 			sql.append(" RETURNING run_id, namespace, workflow_id, parent_run_id, parent_seq)");
 		}
@@ -236,6 +245,15 @@ final class TaskCommitStatement {
 		return c.recordsHistory() && (!c.closes() || !c.tellsRelatives());
 	}
 
+	/**
+	 * Whether the write's statement binds an array. PostgreSQL plans such a statement anew on every
+	 * execution (a custom plan for the array's length) unless the transaction asks for its generic
+	 * plan; the others get their generic plan after a few executions by themselves.
+	 */
+	static boolean bindsArrays(TaskCommit c) {
+		return (shape(c) & ARRAY_PARTS) != 0;
+	}
+
 	/** The statement of a write that {@link #pipelines}; writes with the same one go in one batch. */
 	String pipelinedSql(NewRun run, TaskCommit c) {
 		return sql(shape(c) | ((run != null) ? STARTS : 0) | PIPELINED);
@@ -304,6 +322,8 @@ final class TaskCommitStatement {
 		}
 		if ((shape & CLOSES) != 0) {
 			ps.setLong(i++, c.seenInboxSeq());
+		}
+		if ((shape & CLOSES_AFTER_INBOX) != 0) {
 			ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
 		}
 		if ((shape & HISTORY) != 0 && (shape & PIPELINED) == 0) {

@@ -197,10 +197,13 @@ public final class TaskWriter implements AutoCloseable {
 				boolean autoCommit = con.getAutoCommit();
 				con.setAutoCommit(false);
 				try {
-					// the batched statements (arrays, many parts) are planned once per connection, not
-					// per execution: PostgreSQL would otherwise keep choosing a fresh custom plan
-					try (java.sql.Statement set = con.createStatement()) {
-						set.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+					// statements with arrays are planned once per connection, not per execution:
+					// PostgreSQL would otherwise keep choosing a fresh custom plan. A batch without
+					// them saves the round trip of the setting.
+					if (batch.stream().anyMatch((write) -> TaskCommitStatement.bindsArrays(write.commit()))) {
+						try (java.sql.Statement set = con.createStatement()) {
+							set.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+						}
 					}
 					List<List<UUID>> woken = writeAll(con, batch);
 					committing[0] = true;

@@ -54,6 +54,8 @@ class TaskWriterTest {
 
 	private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
+	private static final String GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan";
+
 	private final String schema = TestDatabase.newSchema();
 
 	private final TransactionRecorder recorder = new TransactionRecorder(TestDatabase.dataSource());
@@ -370,6 +372,8 @@ class TaskWriterTest {
 		assertOneBatch("one transaction of a writer thread with the five commits", End.COMMITTED, 5);
 		assertThat(runs.stream().map((r) -> insertedBy(r, 2)).distinct()).as("transactions that wrote them")
 			.hasSize(1);
+		assertThat(batches().get(0).statements()).as("their timer arrays are planned generically")
+			.contains(GENERIC_PLANS);
 		busy.releaseSecondWriter();
 		busy.assertAllCommitted();
 	}
@@ -414,6 +418,28 @@ class TaskWriterTest {
 			assertThat(sql).endsWith(") INSERT INTO " + table("history")
 					+ " (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u");
 		});
+		busy.releaseSecondWriter();
+		busy.assertAllCommitted();
+	}
+
+	@Test
+	void aBatchWithoutArraysSkipsTheGenericPlanSetting() throws Exception {
+		UUID one = insertRun("close-one");
+		UUID two = insertRun("close-two");
+		Busy busy = occupyWriters();
+		Caller first = queue("close-one", closingTask(one, 1, false));
+		Caller second = queue("close-two", closingTask(two, 1, false));
+
+		busy.releaseOneWriter();
+
+		assertThat(first.effects()).isNotNull();
+		assertThat(second.effects()).isNotNull();
+		assertClosed(one);
+		assertClosed(two);
+		assertOneBatch("one transaction with the two closes", End.COMMITTED, 2);
+		assertThat(batches().get(0).statements()).as("closes that consumed no inbox item bind no array")
+			.doesNotContain(GENERIC_PLANS)
+			.allSatisfy((sql) -> assertThat(sql).doesNotContain("ANY("));
 		busy.releaseSecondWriter();
 		busy.assertAllCommitted();
 	}
