@@ -164,8 +164,8 @@ public final class BenchmarkMain {
 				default -> throw new IllegalArgumentException("Unknown option --" + name);
 			}
 		}
-		return new ComparisonBenchmark.Options(scenarios, rounds, jvmWarmup, warmup, measure, signals, parked, replayEvents,
-				replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
+		return new ComparisonBenchmark.Options(scenarios, rounds, jvmWarmup, warmup, measure, signals, parked,
+				replayEvents, replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
 	}
 
 	/** An argument {@code --name=value} as its name and value. */

@@ -190,8 +190,8 @@ public final class ComparisonBenchmark {
 	}
 
 	/**
-	 * Once at the start, unmeasured: each engine runs 3-step workflows from 4 clients for twice the
-	 * warm-up time, so that the first measurement does not pay for class loading and the JIT.
+	 * Once at the start, unmeasured: each engine runs 3-step workflows for the JVM warm-up time,
+	 * so that the first measurement does not pay for class loading and the JIT.
 	 */
 	private void warmJvm(List<Supplier<? extends Contender>> engines) {
 		if (this.options.jvmWarmup().isZero()) {
@@ -513,6 +513,8 @@ public final class ComparisonBenchmark {
 	 * What to run.
 	 * @param scenarios which scenarios, in order: steps3, steps20, signal, parked, replay, ceiling
 	 * @param rounds rounds of each alternating scenario (Durable, DBOS, Durable, DBOS, ...)
+	 * @param jvmWarmup each engine's unmeasured run before the first measurement (half at one
+	 * client, half at 16), for class loading and the JIT
 	 * @param warmup warm-up time before each measurement (also sizes it)
 	 * @param measure the time each measurement aims at
 	 * @param signals signal scenario: workflows signalled per round
@@ -528,15 +530,14 @@ public final class ComparisonBenchmark {
 	 * @param statements load {@code pg_stat_statements} and print, for the first round of each
 	 * steps measurement, the statements each engine ran per workflow
 	 */
-	public record Options(List<String> scenarios, int rounds, Duration jvmWarmup, Duration warmup, Duration measure, int signals,
-			int parked, int replayEvents, int replays, int pool, Duration settle, String synchronousCommit,
-			String fsync, boolean isolate, boolean statements) {
+	public record Options(List<String> scenarios, int rounds, Duration jvmWarmup, Duration warmup, Duration measure,
+			int signals, int parked, int replayEvents, int replays, int pool, Duration settle,
+			String synchronousCommit, String fsync, boolean isolate, boolean statements) {
 
 		public static Options defaults() {
 			int cores = Runtime.getRuntime().availableProcessors();
 			return new Options(SCENARIOS, 2, Duration.ofSeconds(10), Duration.ofSeconds(2), Duration.ofSeconds(4), 200,
-					10_000, 10_000, 10,
-					2 * cores + 4, Duration.ofMillis(500), "on", "on", true, false);
+					10_000, 10_000, 10, 2 * cores + 4, Duration.ofMillis(500), "on", "on", true, false);
 		}
 
 	}

@@ -48,6 +48,11 @@ final class JdbcProxies {
 		return method.getName().equals("equals") ? (Object) (proxy == args[0]) : System.identityHashCode(proxy);
 	}
 
+	/** The SQL text a JDBC call was given as its first argument, else {@code otherwise}. */
+	static String sql(Object[] args, String otherwise) {
+		return (args != null && args.length > 0 && args[0] instanceof String text) ? text : otherwise;
+	}
+
 	/** Calls the target, throwing what the target threw. */
 	static Object invoke(Object target, Method method, Object[] args) throws Throwable {
 		try {

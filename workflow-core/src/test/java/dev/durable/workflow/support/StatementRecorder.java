@@ -55,7 +55,7 @@ public final class StatementRecorder {
 				return JdbcProxies.identity(proxy, method, args);
 			}
 			if (method.getName().startsWith("prepare") || method.getName().equals("createStatement")) {
-				String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text : "<statement>";
+				String sql = JdbcProxies.sql(args, "<statement>");
 				this.statements.add(new Statement(this.seq.incrementAndGet(), Thread.currentThread(), sql));
 			}
 			return JdbcProxies.invoke(target, method, args);

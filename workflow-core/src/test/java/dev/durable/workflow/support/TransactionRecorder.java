@@ -102,15 +102,14 @@ public final class TransactionRecorder {
 			switch (method.getName()) {
 				case "prepareStatement", "prepareCall", "createStatement" -> {
 					Object statement = JdbcProxies.invoke(this.target, method, args);
-					String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text
-							: "<statement>";
+					String sql = JdbcProxies.sql(args, "<statement>");
 					// one statement per execution: a JDBC batch of n counts n times
 					return Proxy.newProxyInstance(getClass().getClassLoader(),
 							new Class<?>[] { method.getReturnType() }, (p, m, a) -> {
 								if (m.getName().equals("addBatch") || (m.getName().startsWith("execute")
 										&& !m.getName().equals("executeBatch") && !m.getName().equals("executeLargeBatch"))) {
 									// a plain statement is recorded with the SQL it executes
-									statement((a != null && a.length > 0 && a[0] instanceof String text) ? text : sql);
+									statement(JdbcProxies.sql(a, sql));
 								}
 								return JdbcProxies.invoke(statement, m, a);
 							});

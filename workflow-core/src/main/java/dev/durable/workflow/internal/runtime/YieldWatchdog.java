@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class YieldWatchdog {
 
-	static final long TICK_MILLIS = 25;
+	private static final long TICK_MILLIS = 25;
 
 	/** The steps waited for, with their deadlines ({@link System#nanoTime()}). */
 	private static final Map<Coroutine, Long> DEADLINES = new ConcurrentHashMap<>();

@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * and, only when it matched, the history row, the consumed inbox items, removed timers and
  * activity rows, the new timers and, for a closing task, the outcome and what the close tells
  * the parent and the children (no part for them when the run has no parent and started no
- * child). One statement is atomic on its own, so it needs no transaction
- * block: one round trip, one WAL flush.
+ * child). One statement is atomic on its own, so it needs no transaction block: one round trip,
+ * one WAL flush.
  *
  * <p>Every data-modifying part is a CTE that reads the row the compare-and-set returned, so
  * nothing is written when it did not match. A statement is built per shape (which parts the
@@ -27,8 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Two variants: a plain start inserts the run row already in the state its first task leaves
  * it in, with that task's rows ({@code INSERT ... ON CONFLICT DO NOTHING} on the open-id index
  * instead of the compare-and-set); and a pipelined form without result rows (any commit but a
- * close that tells a parent or children), whose last part is the history insert, so that the group commit ({@link TaskWriter}) sends many commits of one
- * shape in one JDBC batch.
+ * close that tells a parent or children), whose last part is the history insert, so that the
+ * group commit ({@link TaskWriter}) sends many commits of one shape in one JDBC batch.
  *
  * <p>Commits that start children, signal other workflows, decide updates, change memo or search
  * attributes or start a next run take the multi-statement path ({@link TaskRepository#commit}).
@@ -98,6 +98,16 @@ final class TaskCommitStatement {
 		return shape;
 	}
 
+	/** The shape of a write: its commit's, inserting the run first when {@code run} is given. */
+	private static int shape(NewRun run, TaskCommit c) {
+		return shape(c) | ((run != null) ? STARTS : 0);
+	}
+
+	/** Whether the shape is a close that tells its parent and children. */
+	private static boolean tellsRelatives(int shape) {
+		return (shape & CLOSES) != 0 && (shape & TELLS_NO_ONE) == 0;
+	}
+
 	/** The statement of a closing task that records history and nothing else (for plan tests). */
 	String closingStatement() {
 		return sql(HISTORY | CLOSES);
@@ -163,7 +173,7 @@ final class TaskCommitStatement {
 					+ " AND d.workflow_id = u.workflow_id AND d.kind = 'UPDATE' AND d.run_id = u.run_id"
 					+ " AND d.stage IN ('ADMITTED', 'ACCEPTED'))");
 		}
-		boolean tells = (shape & CLOSES) != 0 && (shape & TELLS_NO_ONE) == 0;
+		boolean tells = tellsRelatives(shape);
 		if (tells) {
 			// the parent and the children are told
 			sql.append(", cparent AS (INSERT INTO #.inbox (run_id, kind, name, payload, message_id)"
@@ -216,7 +226,7 @@ final class TaskCommitStatement {
 	 * or an open run holds the id)
 	 */
 	List<UUID> execute(Connection con, NewRun run, TaskCommit c) throws SQLException {
-		int shape = shape(c) | ((run != null) ? STARTS : 0);
+		int shape = shape(run, c);
 		try (PreparedStatement ps = con.prepareStatement(sql(shape))) {
 			bind(ps, con, shape, run, c);
 			try (ResultSet rs = ps.executeQuery()) {
@@ -256,7 +266,7 @@ final class TaskCommitStatement {
 
 	/** The statement of a write that {@link #pipelines}; writes with the same one go in one batch. */
 	String pipelinedSql(NewRun run, TaskCommit c) {
-		return sql(shape(c) | ((run != null) ? STARTS : 0) | PIPELINED);
+		return sql(shape(run, c) | PIPELINED);
 	}
 
 	/**
@@ -270,7 +280,7 @@ final class TaskCommitStatement {
 			for (int n = 0; n < commits.size(); n++) {
 				NewRun run = runs.get(n);
 				TaskCommit c = commits.get(n);
-				bind(ps, con, shape(c) | ((run != null) ? STARTS : 0) | PIPELINED, run, c);
+				bind(ps, con, shape(run, c) | PIPELINED, run, c);
 				ps.addBatch();
 			}
 			int[] counts = ps.executeBatch();
@@ -353,7 +363,7 @@ final class TaskCommitStatement {
 			ps.setTimestamp(i++, Sql.ts(c.time()));
 			ps.setBytes(i++, UPDATE_NOT_COMPLETED.computeIfAbsent(c.closeStatus(), RunRepository::updateNotCompleted));
 		}
-		if ((shape & CLOSES) != 0 && (shape & TELLS_NO_ONE) == 0) {
+		if (tellsRelatives(shape)) {
 			boolean completed = "COMPLETED".equals(c.closeStatus());
 			ps.setString(i++, completed ? "CHILD_COMPLETED" : "CHILD_FAILED");
 			ps.setBytes(i++, completed ? c.result() : c.failure());

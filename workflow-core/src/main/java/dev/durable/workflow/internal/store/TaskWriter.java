@@ -239,7 +239,8 @@ public final class TaskWriter implements AutoCloseable {
 
 	/**
 	 * Writes a batch on the connection: the writes of one statement shape go in one JDBC batch (one
-	 * round trip), closing commits that tell a parent or children (which report whom they woke) one by one.
+	 * round trip), closing commits that tell a parent or children (which report whom they woke) one
+	 * by one.
 	 * @return per write, the runs to wake or {@code null} when nothing was written
 	 */
 	private List<List<UUID>> writeAll(Connection con, List<Write> batch) throws SQLException {
