@@ -26,6 +26,15 @@ public final class TransactionRecorder {
 		/** One statement in autocommit. */
 		AUTOCOMMIT,
 
+		/**
+		 * A JDBC batch in autocommit: its statements, sent before one Sync, are one implicit
+		 * transaction, committed at that Sync.
+		 */
+		AUTOCOMMIT_BATCH,
+
+		/** A JDBC batch in autocommit that failed: a statement's error rolls the whole batch back. */
+		AUTOCOMMIT_BATCH_FAILED,
+
 		/** Committed. */
 		COMMITTED,
 
@@ -104,10 +113,17 @@ public final class TransactionRecorder {
 					Object statement = JdbcProxies.invoke(this.target, method, args);
 					String sql = JdbcProxies.sql(args, "<statement>");
 					// one statement per execution: a JDBC batch of n counts n times
+					List<String> batch = new ArrayList<>();
 					return Proxy.newProxyInstance(getClass().getClassLoader(),
 							new Class<?>[] { method.getReturnType() }, (p, m, a) -> {
-								if (m.getName().equals("addBatch") || (m.getName().startsWith("execute")
-										&& !m.getName().equals("executeBatch") && !m.getName().equals("executeLargeBatch"))) {
+								if (m.getName().equals("addBatch") && this.open == null) {
+									// in autocommit, the batch is one transaction when it is executed
+									batch.add(JdbcProxies.sql(a, sql));
+								}
+								else if (m.getName().equals("executeBatch") || m.getName().equals("executeLargeBatch")) {
+									return executeBatch(statement, m, a, batch);
+								}
+								else if (m.getName().equals("addBatch") || m.getName().startsWith("execute")) {
 									// a plain statement is recorded with the SQL it executes
 									statement(JdbcProxies.sql(a, sql));
 								}
@@ -148,6 +164,25 @@ public final class TransactionRecorder {
 				default -> {
 					return JdbcProxies.invoke(this.target, method, args);
 				}
+			}
+		}
+
+		private Object executeBatch(Object statement, Method method, Object[] args, List<String> batch)
+				throws Throwable {
+			List<String> statements = List.copyOf(batch);
+			batch.clear();
+			try {
+				Object counts = JdbcProxies.invoke(statement, method, args);
+				if (!statements.isEmpty()) {
+					record(statements, End.AUTOCOMMIT_BATCH);
+				}
+				return counts;
+			}
+			catch (Throwable ex) {
+				if (!statements.isEmpty()) {
+					record(statements, End.AUTOCOMMIT_BATCH_FAILED);
+				}
+				throw ex;
 			}
 		}
 

@@ -20,21 +20,28 @@ import dev.durable.workflow.internal.support.Errors;
  * Group commit: the node's writer of one-statement task commits (and of starts inserted with
  * their first task). When nothing else is being written, a commit goes at once on its caller's
  * thread, in autocommit: a lone workflow waits for no batch. Otherwise it queues, and a writer
- * thread (two, so that one batch gathers while the other waits for its WAL flush) takes every
- * commit waiting and writes them in one transaction: one commit and one WAL flush for all, and
- * the commits of one statement shape in one JDBC batch (one round trip).
+ * thread takes the oldest waiting commit with every other waiting commit of the same statement
+ * shape and sends them as one JDBC batch: one round trip. In autocommit the statements of a
+ * batch sent before one Sync are one implicit transaction, committed at that Sync: one commit and
+ * one WAL flush for all, and no round trip for {@code BEGIN} or {@code COMMIT}. Two writer threads
+ * write batches of different shapes side by side; commits of other shapes wait for the next free
+ * thread. A shape whose statement binds arrays is written in an explicit transaction instead, so
+ * that it can ask for PostgreSQL's generic plan ({@code SET LOCAL} needs a transaction block).
  *
  * <p>Each statement carries its own compare-and-set, so one run's stale commit writes nothing
  * and leaves the others of its batch alone. When a statement fails, the batch rolls back and its
  * commits are written again one by one, so that only the failing one reports the failure. When
- * the commit itself fails the outcome is unknown: every caller of the batch gets the failure
- * (a task then replays from what the database holds).
+ * the outcome is unknown (the commit failed, or the connection broke while the batch was sent),
+ * every caller of the batch gets the failure (a task then replays from what the database holds).
  */
 public final class TaskWriter implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(TaskWriter.class);
 
+	/** Writes per batch; far below the statements after which the driver sends a Sync of its own. */
 	private static final int MAX_BATCH = 64;
+
+	private static final int VALIDITY_SECONDS = 5;
 
 	private final JdbcTemplate jdbc;
 
@@ -120,14 +127,14 @@ public final class TaskWriter implements AutoCloseable {
 					continue;
 				}
 				batch.add(first);
-				this.queue.drainTo(batch, MAX_BATCH - 1);
+				String sql = takeSameStatement(first, batch);
 				this.writing.incrementAndGet();
 				try {
 					if (batch.size() == 1) {
 						complete(first);
 					}
 					else {
-						writeBatch(batch);
+						writeBatch(sql, batch);
 					}
 				}
 				finally {
@@ -150,6 +157,30 @@ public final class TaskWriter implements AutoCloseable {
 		for (Write left = this.queue.poll(); left != null; left = this.queue.poll()) {
 			complete(left);
 		}
+	}
+
+	/**
+	 * Takes from the queue, into the batch, the waiting writes that share the first one's pipelined
+	 * statement (none when the first one does not pipeline: it is written alone).
+	 * @return that statement, or {@code null}
+	 */
+	private String takeSameStatement(Write first, List<Write> batch) {
+		if (!TaskCommitStatement.pipelines(first.commit())) {
+			return null;
+		}
+		String sql = this.statement.pipelinedSql(first.run(), first.commit());
+		for (Write waiting : this.queue) {
+			if (batch.size() == MAX_BATCH) {
+				break;
+			}
+			// the queue's own removal decides which writer thread takes a write
+			if (TaskCommitStatement.pipelines(waiting.commit())
+					&& sql.equals(this.statement.pipelinedSql(waiting.run(), waiting.commit()))
+					&& this.queue.remove(waiting)) {
+				batch.add(waiting);
+			}
+		}
+		return sql;
 	}
 
 	private void complete(Write write) {
@@ -189,84 +220,101 @@ public final class TaskWriter implements AutoCloseable {
 		});
 	}
 
-	private void writeBatch(List<Write> batch) {
-		boolean[] committing = { false };
-		List<List<UUID>> results;
+	/** Writes writes that share one pipelined statement, as one JDBC batch in one transaction. */
+	private void writeBatch(String sql, List<Write> batch) {
+		boolean[] written;
 		try {
-			results = this.jdbc.execute((Connection con) -> {
-				boolean autoCommit = con.getAutoCommit();
-				con.setAutoCommit(false);
-				try {
-					// statements with arrays are planned once per connection, not per execution:
-					// PostgreSQL would otherwise keep choosing a fresh custom plan. A batch without
-					// them saves the round trip of the setting.
-					if (batch.stream().anyMatch((write) -> TaskCommitStatement.bindsArrays(write.commit()))) {
-						try (java.sql.Statement set = con.createStatement()) {
-							set.execute("SET LOCAL plan_cache_mode = force_generic_plan");
-						}
-					}
-					List<List<UUID>> woken = writeAll(con, batch);
-					committing[0] = true;
-					con.commit();
-					return woken;
-				}
-				catch (SQLException | RuntimeException ex) {
-					if (!committing[0]) {
-						con.rollback();
-					}
-					throw ex;
-				}
-				finally {
-					con.setAutoCommit(autoCommit);
-				}
-			});
+			written = TaskCommitStatement.bindsArrays(batch.get(0).commit()) ? inTransaction(sql, batch)
+					: inAutocommit(sql, batch);
 		}
 		catch (RuntimeException ex) {
-			if (committing[0]) {
-				// the commit may or may not have landed: every caller learns it is unknown
-				batch.forEach((write) -> write.done().completeExceptionally(ex));
-				return;
-			}
-			log.debug("A batch of {} task commits failed ({}); writing them one by one", batch.size(),
-					Errors.rootMessage(ex));
+			// the transaction may or may not have committed: every caller learns it is unknown
+			batch.forEach((write) -> write.done().completeExceptionally(ex));
+			return;
+		}
+		if (written == null) {
+			log.debug("A batch of {} task commits rolled back; writing them one by one", batch.size());
 			batch.forEach(this::complete);
 			return;
 		}
 		for (int i = 0; i < batch.size(); i++) {
-			batch.get(i).done().complete(results.get(i));
+			batch.get(i).done().complete(written[i] ? List.of() : null);
 		}
 	}
 
 	/**
-	 * Writes a batch on the connection: the writes of one statement shape go in one JDBC batch (one
-	 * round trip), closing commits that tell a parent or children (which report whom they woke) one
-	 * by one.
-	 * @return per write, the runs to wake or {@code null} when nothing was written
+	 * The batch in autocommit: one round trip and one implicit transaction, which the server
+	 * commits at the batch's Sync (the driver sends one Sync for a batch this small).
+	 * @return per write, whether it was written; {@code null} when the batch rolled back
 	 */
-	private List<List<UUID>> writeAll(Connection con, List<Write> batch) throws SQLException {
-		List<List<UUID>> woken = new ArrayList<>(java.util.Collections.nCopies(batch.size(), null));
-		java.util.Map<String, List<Integer>> byStatement = new java.util.LinkedHashMap<>();
-		for (int n = 0; n < batch.size(); n++) {
-			Write write = batch.get(n);
-			if (TaskCommitStatement.pipelines(write.commit())) {
-				byStatement.computeIfAbsent(this.statement.pipelinedSql(write.run(), write.commit()),
-						(sql) -> new ArrayList<>())
-					.add(n);
+	private boolean[] inAutocommit(String sql, List<Write> batch) {
+		return this.jdbc.execute((Connection con) -> {
+			boolean autoCommit = con.getAutoCommit();
+			if (!autoCommit) {
+				con.setAutoCommit(true);
 			}
-			else {
-				woken.set(n, this.statement.execute(con, write.run(), write.commit()));
+			try {
+				return execute(con, sql, batch);
 			}
-		}
-		for (java.util.Map.Entry<String, List<Integer>> group : byStatement.entrySet()) {
-			List<Integer> members = group.getValue();
-			boolean[] written = this.statement.executeBatch(con, group.getKey(),
-					members.stream().map((n) -> batch.get(n).run()).toList(),
-					members.stream().map((n) -> batch.get(n).commit()).toList());
-			for (int k = 0; k < members.size(); k++) {
-				woken.set(members.get(k), written[k] ? List.of() : null);
+			catch (SQLException ex) {
+				// a statement's error ends the implicit transaction in a rollback, and the server then
+				// answers the Sync: a connection that still answers tells it was an error of that kind.
+				// A broken connection (or one the server ended) leaves the outcome unknown.
+				if (con.isValid(VALIDITY_SECONDS)) {
+					log.debug("A batch failed: {}", Errors.rootMessage(ex));
+					return null;
+				}
+				throw ex;
 			}
-		}
-		return woken;
+			finally {
+				if (!autoCommit) {
+					con.setAutoCommit(false);
+				}
+			}
+		});
+	}
+
+	/**
+	 * The batch in an explicit transaction that asks for generic plans (its statement binds arrays).
+	 * @return per write, whether it was written; {@code null} when the batch rolled back
+	 */
+	private boolean[] inTransaction(String sql, List<Write> batch) {
+		return this.jdbc.execute((Connection con) -> {
+			boolean autoCommit = con.getAutoCommit();
+			con.setAutoCommit(false);
+			try {
+				boolean[] written;
+				try {
+					// statements with arrays are planned once per connection, not per execution:
+					// PostgreSQL would otherwise keep choosing a fresh custom plan
+					try (java.sql.Statement set = con.createStatement()) {
+						set.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+					}
+					written = execute(con, sql, batch);
+				}
+				catch (SQLException | RuntimeException ex) {
+					log.debug("A batch failed: {}", Errors.rootMessage(ex));
+					try {
+						con.rollback();
+					}
+					catch (SQLException broken) {
+						// no COMMIT was sent: the transaction ends in a rollback either way
+					}
+					return null;
+				}
+				// a failure from here on leaves the outcome unknown
+				con.commit();
+				return written;
+			}
+			finally {
+				con.setAutoCommit(autoCommit);
+			}
+		});
+	}
+
+	private boolean[] execute(Connection con, String sql, List<Write> batch) throws SQLException {
+		return this.statement.executeBatch(con, sql, batch.stream().map(Write::run).toList(),
+				batch.stream().map(Write::commit).toList());
 	}
 
 	/** Stops the writer once the queue is empty; later writes are made by their callers. */

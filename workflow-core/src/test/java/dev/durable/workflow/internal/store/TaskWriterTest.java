@@ -184,6 +184,13 @@ class TaskWriterTest {
 			.isEqualTo("COMPLETED COMPLETED \"done\"");
 	}
 
+	/** A close that did not land: the run is open with only its first task. */
+	private void assertOnlyFirstTaskOfClose(UUID runId) {
+		assertThat(historyRows(runId)).as("history of %s", runId).containsExactly(1);
+		assertThat(this.jdbc.queryForObject("SELECT status FROM " + table("workflow_run") + " WHERE run_id = ?",
+				String.class, runId)).isEqualTo("RUNNING");
+	}
+
 	private void assertOnlyFirstTask(UUID runId) {
 		assertThat(historySeq(runId)).as("history_seq of %s", runId).isEqualTo(1);
 		assertThat(historyRows(runId)).as("history of %s", runId).containsExactly(1);
@@ -379,67 +386,140 @@ class TaskWriterTest {
 	}
 
 	@Test
-	void closesThatTellNoOneGoInTheJdbcBatchOfTheirShapeAndAStaleOneWritesNothing() throws Exception {
-		UUID step = insertRun("step");
-		UUID quiet = insertRun("quiet");
-		UUID stale = insertRun("stale-close");
-		UUID quietToo = insertRun("quiet-too");
-		UUID telling = insertRun("telling");
+	void eachBatchHoldsTheCommitsOfOneShapeAndAShapeWithoutArraysIsOneImplicitTransaction() throws Exception {
+		UUID firstStep = insertRun("first-step");
+		UUID firstClose = insertRun("first-close");
+		UUID secondStep = insertRun("second-step");
+		UUID secondClose = insertRun("second-close");
 		Busy busy = occupyWriters();
-		Caller stepCaller = queue("step", secondTask(step));
-		Caller quietCaller = queue("quiet", closingTask(quiet, 1, false));
-		// epoch 2: another node took the run over, so this close must write nothing
-		Caller staleCaller = queue("stale-close", closingTask(stale, 2, false));
-		Caller quietTooCaller = queue("quiet-too", closingTask(quietToo, 1, false));
-		Caller tellingCaller = queue("telling", closingTask(telling, 1, true));
+		List<Caller> callers = List.of(queue("first-step", secondTask(firstStep)),
+				queue("first-close", closingTask(firstClose, 1, false)), queue("second-step", secondTask(secondStep)),
+				queue("second-close", closingTask(secondClose, 1, false)));
 
 		busy.releaseOneWriter();
 
-		assertThat(stepCaller.effects()).isNotNull();
+		callers.forEach((caller) -> assertThat(caller.effects()).as(caller.thread.getName()).isNotNull());
+		assertSecondTaskWritten(firstStep);
+		assertSecondTaskWritten(secondStep);
+		assertClosed(firstClose);
+		assertClosed(secondClose);
+		assertThat(batches()).as("the steps, then the closes").hasSize(2);
+		Transaction steps = batches().get(0);
+		assertThat(steps.end()).as("steps start timers: their arrays need a transaction").isEqualTo(End.COMMITTED);
+		assertThat(steps.statements()).contains(GENERIC_PLANS);
+		assertThat(steps.count(TaskWriterTest::isTaskCommit)).isEqualTo(2);
+		Transaction closes = batches().get(1);
+		assertThat(closes.end()).as("the closes bind no array: one JDBC batch in autocommit")
+			.isEqualTo(End.AUTOCOMMIT_BATCH);
+		assertThat(closes.statements()).as("no generic-plan setting and no array")
+			.hasSize(2)
+			.allSatisfy((sql) -> assertThat(sql).isEqualTo(closes.statements().get(0)).doesNotContain("ANY("));
+		assertThat(insertedBy(firstStep, 2)).as("one transaction for the steps").isEqualTo(insertedBy(secondStep, 2));
+		assertThat(insertedBy(firstClose, 2)).as("one implicit transaction for the closes")
+			.isEqualTo(insertedBy(secondClose, 2))
+			.isNotEqualTo(insertedBy(firstStep, 2));
+		busy.releaseSecondWriter();
+		busy.assertAllCommitted();
+	}
+
+	@Test
+	void closesThatTellNoOneGoInTheJdbcBatchOfTheirShapeAndAStaleOneWritesNothing() throws Exception {
+		UUID quiet = insertRun("quiet");
+		UUID stale = insertRun("stale-close");
+		UUID telling = insertRun("telling");
+		UUID quietToo = insertRun("quiet-too");
+		Busy busy = occupyWriters();
+		Caller quietCaller = queue("quiet", closingTask(quiet, 1, false));
+		// epoch 2: another node took the run over, so this close must write nothing
+		Caller staleCaller = queue("stale-close", closingTask(stale, 2, false));
+		Caller tellingCaller = queue("telling", closingTask(telling, 1, true));
+		Caller quietTooCaller = queue("quiet-too", closingTask(quietToo, 1, false));
+
+		busy.releaseOneWriter();
+
 		assertThat(quietCaller.effects().wake()).isEmpty();
 		assertThat(staleCaller.effects()).as("stale close").isNull();
 		assertThat(quietTooCaller.effects().wake()).isEmpty();
 		assertThat(tellingCaller.effects().wake()).isEmpty();
-		assertSecondTaskWritten(step);
 		assertClosed(quiet);
 		assertClosed(quietToo);
 		assertClosed(telling);
 		assertOnlyFirstTask(stale);
 		assertThat(this.jdbc.queryForObject("SELECT status FROM " + table("workflow_run") + " WHERE run_id = ?",
 				String.class, stale)).isEqualTo("RUNNING");
-		assertOneBatch("one transaction with the five commits", End.COMMITTED, 5);
-		List<String> closes = batches().get(0).statements().stream().filter((sql) -> sql.contains("cp AS")).toList();
-		assertThat(closes).as("the closes of the batch, in the order written").hasSize(4);
-		assertThat(closes.get(0)).as("the close that tells, on its own before the batches")
-			.contains("cparent", "cchildren");
-		// the three that tell no one share the batched statement, which ends with the history insert
-		assertThat(closes.subList(1, 4)).allSatisfy((sql) -> {
-			assertThat(sql).isEqualTo(closes.get(1)).doesNotContain("cparent", "cchildren");
+		assertOneBatch("one batch with the three closes that tell no one", End.AUTOCOMMIT_BATCH, 3);
+		// they share the batched statement, which ends with the history insert
+		assertThat(batches().get(0).statements()).allSatisfy((sql) -> {
+			assertThat(sql).contains("cp AS").doesNotContain("cparent", "cchildren");
 			assertThat(sql).endsWith(") INSERT INTO " + table("history")
 					+ " (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u");
 		});
+		assertThat(insertedBy(quiet, 2)).isEqualTo(insertedBy(quietToo, 2)).isNotEqualTo(insertedBy(telling, 2));
+		assertThat(this.recorder.of(batches().get(0).thread())).as("the close that tells, on its own after the batch")
+			.last()
+			.satisfies((t) -> {
+				assertThat(t.end()).isEqualTo(End.AUTOCOMMIT);
+				assertThat(t.statements()).singleElement().asString().contains("cparent", "cchildren");
+			});
 		busy.releaseSecondWriter();
 		busy.assertAllCommitted();
 	}
 
 	@Test
-	void aBatchWithoutArraysSkipsTheGenericPlanSetting() throws Exception {
-		UUID one = insertRun("close-one");
-		UUID two = insertRun("close-two");
+	void aStatementThatFailsInAnAutocommitBatchRollsItBackAndFailsOnlyItsOwnCommit() throws Exception {
+		UUID before = insertRun("before");
+		UUID failing = insertRun("failing");
+		UUID after = insertRun("after");
 		Busy busy = occupyWriters();
-		Caller first = queue("close-one", closingTask(one, 1, false));
-		Caller second = queue("close-two", closingTask(two, 1, false));
+		Caller beforeCaller = queue("before", closingTask(before, 1, false));
+		Caller failingCaller = queue("failing", closingTask(failing, 1, false));
+		Caller afterCaller = queue("after", closingTask(after, 1, false));
+		// a history row 2 appears behind the owner's back: its close's insert violates the key
+		this.jdbc.update("INSERT INTO " + table("history") + " (run_id, seq, created_at, events)"
+				+ " VALUES (?, 2, now(), '\\x00')", failing);
 
 		busy.releaseOneWriter();
 
-		assertThat(first.effects()).isNotNull();
-		assertThat(second.effects()).isNotNull();
-		assertClosed(one);
-		assertClosed(two);
-		assertOneBatch("one transaction with the two closes", End.COMMITTED, 2);
-		assertThat(batches().get(0).statements()).as("closes that consumed no inbox item bind no array")
-			.doesNotContain(GENERIC_PLANS)
-			.allSatisfy((sql) -> assertThat(sql).doesNotContain("ANY("));
+		assertThat(failingCaller.failure()).isInstanceOf(DuplicateKeyException.class);
+		assertThat(this.jdbc.queryForObject("SELECT status FROM " + table("workflow_run") + " WHERE run_id = ?",
+				String.class, failing)).as("the failing close wrote nothing").isEqualTo("RUNNING");
+		assertThat(beforeCaller.effects()).isNotNull();
+		assertThat(afterCaller.effects()).isNotNull();
+		assertClosed(before);
+		assertClosed(after);
+		assertOneBatch("the batch, rolled back", End.AUTOCOMMIT_BATCH_FAILED, 3);
+		Thread writer = batches().get(0).thread();
+		assertThat(this.recorder.of(writer)).filteredOn((t) -> t.end() == End.AUTOCOMMIT)
+			.filteredOn((t) -> t.count(TaskWriterTest::isTaskCommit) == 1)
+			.as("the three closes written again one by one, after the blocked commit of this writer")
+			.hasSize(4);
+		assertThat(insertedBy(before, 2)).as("written one by one").isNotEqualTo(insertedBy(after, 2));
+		busy.releaseSecondWriter();
+		busy.assertAllCommitted();
+	}
+
+	@Test
+	void anAutocommitBatchWhoseConnectionBreaksFailsEveryCallerAndWritesNothing() throws Exception {
+		UUID first = insertRun("first");
+		UUID held = insertRun("held");
+		Busy busy = occupyWriters();
+		Caller firstCaller = queue("first", closingTask(first, 1, false));
+		Caller heldCaller = queue("held", closingTask(held, 1, false));
+		Connection lock = lock(held);
+
+		busy.releaseOneWriter();
+		// the batch wrote the first close and waits for the second's row: its session ends there
+		awaitLockWaits(2);
+		assertThat(this.jdbc.queryForList("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+				+ " WHERE wait_event_type = 'Lock' AND query LIKE ?", Boolean.class, "%cp AS%"))
+			.as("the batch's session, ended")
+			.containsExactly(true);
+		lock.rollback();
+
+		assertThat(firstCaller.failure()).as("outcome unknown").isNotNull();
+		assertThat(heldCaller.failure()).as("outcome unknown").isNotNull();
+		assertOnlyFirstTaskOfClose(first);
+		assertOnlyFirstTaskOfClose(held);
 		busy.releaseSecondWriter();
 		busy.assertAllCommitted();
 	}
