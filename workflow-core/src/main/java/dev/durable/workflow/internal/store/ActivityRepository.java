@@ -69,7 +69,7 @@ public final class ActivityRepository {
 		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
 				+ " scheduled_at, next_attempt_at, last_failure, heartbeat_details, last_heartbeat_at)"
 				+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ?"
-				+ " AND r.owner_node = ? AND r.epoch = ? AND r.status = 'RUNNING'"
+				+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r")
 				+ " ON CONFLICT (run_id, seq) DO UPDATE SET " + onConflict + " WHERE a.attempt = ?"), activity.seq(),
 				activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()), attempt,
 				Sql.ts(activity.scheduledAt()), Sql.ts(nextAttemptAt), failure, heartbeat, Sql.ts(heartbeatAt),

@@ -279,7 +279,7 @@ public final class RunRepository {
 			Instant now) {
 		List<Integer> seq = this.jdbc.query(q("UPDATE #.workflow_run SET status = ?, closed_at = ?,"
 				+ " epoch = epoch + 1, owner_node = NULL, history_seq = history_seq + 1, pending_input = false,"
-				+ " has_activities = false, next_wake_at = NULL WHERE run_id = ? AND status = 'RUNNING'"
+				+ " has_activities = false, next_wake_at = NULL WHERE run_id = ? AND " + Sql.OPEN
 				+ " RETURNING history_seq"), (rs, n) -> rs.getInt(1), status, Sql.ts(now), runId);
 		if (seq.isEmpty()) {
 			return null;
@@ -349,7 +349,7 @@ public final class RunRepository {
 	public Optional<Optional<UUID>> sendToInbox(UUID runId, String kind, String name, byte[] payload,
 			String messageId) {
 		List<UUID> owner = this.jdbc.query(q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1"
-				+ " WHERE run_id = ? AND status = 'RUNNING' RETURNING owner_node"), (rs, n) -> Sql.uuid(rs, "owner_node"),
+				+ " WHERE run_id = ? AND " + Sql.OPEN + " RETURNING owner_node"), (rs, n) -> Sql.uuid(rs, "owner_node"),
 				runId);
 		if (owner.isEmpty()) {
 			return Optional.empty();
@@ -444,7 +444,7 @@ public final class RunRepository {
 			Instant retryAt) {
 		return this.jdbc.update(q("UPDATE #.workflow_run SET task_attempt = task_attempt + 1, task_failure = ?,"
 				+ " task_failing_since = CASE WHEN task_attempt = 0 THEN ? ELSE task_failing_since END,"
-				+ " next_wake_at = ? WHERE run_id = ? AND owner_node = ? AND epoch = ? AND status = 'RUNNING'"),
+				+ " next_wake_at = ? WHERE run_id = ? AND owner_node = ? AND epoch = ? AND " + Sql.OPEN),
 				failure, Sql.ts(now), Sql.ts(retryAt), runId, node, epoch) == 1;
 	}
 

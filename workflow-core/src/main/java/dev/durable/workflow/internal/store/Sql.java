@@ -25,6 +25,21 @@ public final class Sql {
 		return schema;
 	}
 
+	/**
+	 * The open-run test of a statement that finds one run by its id: {@code status = 'RUNNING'}
+	 * spelled so that no partial index over open runs ({@code WHERE status = 'RUNNING'}) can serve
+	 * the statement, which leaves the run's primary key the planner's only index. With the plain
+	 * spelling, a plan made while the statistics said few runs were open (a prepared statement's
+	 * generic plan keeps it) scans the whole partial index of open runs and filters it by id: with
+	 * 10,000 runs waiting for a signal, every signal sent and every task commit read all of them.
+	 */
+	static final String OPEN = "(status || '') = 'RUNNING'";
+
+	/** {@link #OPEN} for the run row under an alias ({@code r.}). */
+	static String open(String alias) {
+		return "(" + alias + ".status || '') = 'RUNNING'";
+	}
+
 	/** Replaces every {@code #.} in the statement with the schema name. */
 	static String q(String schema, String statement) {
 		return statement.replace("#.", schema + ".");

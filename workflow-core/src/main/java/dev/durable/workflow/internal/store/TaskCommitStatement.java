@@ -135,7 +135,7 @@ final class TaskCommitStatement {
 			sql.append("WITH u AS (UPDATE #.workflow_run SET history_seq = history_seq + ?,"
 					+ " next_wake_at = ?, has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0,"
 					+ " task_failure = NULL, status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
-					+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND status = 'RUNNING'");
+					+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND " + Sql.OPEN);
 			if ((shape & CLOSES) != 0) {
 				// a run closes only when its inbox holds nothing the task did not see
 				sql.append(" AND inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"

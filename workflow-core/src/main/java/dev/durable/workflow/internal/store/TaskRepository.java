@@ -135,7 +135,7 @@ public final class TaskRepository {
 		int updated = this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = history_seq + ?, next_wake_at = ?,"
 				+ " has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0, task_failure = NULL,"
 				+ " status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
-				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND status = 'RUNNING'"
+				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND " + Sql.OPEN
 				+ " AND (NOT ? OR (inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = #.workflow_run.run_id"
 				+ " AND NOT (i.id = ANY(?)))))"), c.recordsHistory() ? 1 : 0, Sql.ts(c.nextWakeAt()), c.hasActivities(),
 				c.seenInboxSeq(), c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null, c.unfinishedHandlers(),
