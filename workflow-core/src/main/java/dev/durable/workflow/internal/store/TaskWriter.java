@@ -228,7 +228,8 @@ public final class TaskWriter implements AutoCloseable {
 					: inAutocommit(sql, batch);
 		}
 		catch (RuntimeException ex) {
-			// the transaction may or may not have committed: every caller learns it is unknown
+			// a failure outside the statements (no connection, the commit, a broken connection): the
+			// batch may or may not have committed, so every caller learns its outcome is unknown
 			batch.forEach((write) -> write.done().completeExceptionally(ex));
 			return;
 		}
