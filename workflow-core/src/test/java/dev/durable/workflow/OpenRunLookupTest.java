@@ -1,5 +1,12 @@
 package dev.durable.workflow;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -10,6 +17,7 @@ import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A statement that finds one run by its id uses the run's primary key, however many runs are
@@ -49,18 +57,14 @@ class OpenRunLookupTest {
 	void signallingAndClosingARunDoNotScanTheOpenRuns() {
 		// no polls: the run is woken in this JVM, and the polls' own scans of open runs stay out of the count
 		WorkflowEngine engine = this.engines
-			.start(this.engines.builder().register(Waiter.class).pollInterval(java.time.Duration.ofHours(1)));
+			.start(this.engines.builder().register(Waiter.class).pollInterval(Duration.ofHours(1)));
 		JdbcTemplate jdbc = this.engines.jdbc();
 		String runs = this.engines.schema + ".workflow_run";
 		jdbc.execute("ALTER TABLE " + runs + " SET (autovacuum_enabled = false)");
 		// statistics of a table that holds many runs, all closed: the open-run indexes look empty
-		jdbc.update("INSERT INTO " + runs + " (run_id, namespace, workflow_id, workflow_type, task_queue, status,"
-				+ " created_at, closed_at) SELECT gen_random_uuid(), 'default', 'closed-' || i, 'open-run-lookup',"
-				+ " 'default', 'COMPLETED', now(), now() FROM generate_series(1, ?) AS i", 2 * OPEN_RUNS);
+		insertRuns(jdbc, "COMPLETED", 2 * OPEN_RUNS);
 		jdbc.execute("VACUUM ANALYZE " + runs);
-		jdbc.update("INSERT INTO " + runs + " (run_id, namespace, workflow_id, workflow_type, task_queue, status,"
-				+ " created_at) SELECT gen_random_uuid(), 'default', 'parked-' || i, 'open-run-lookup', 'default',"
-				+ " 'RUNNING', now() FROM generate_series(1, ?) AS i", OPEN_RUNS);
+		insertRuns(jdbc, "RUNNING", OPEN_RUNS);
 
 		long before = openIdEntriesRead(jdbc);
 
@@ -74,23 +78,31 @@ class OpenRunLookupTest {
 			.isLessThan(OPEN_RUNS / 10);
 	}
 
+	/** Inserts runs of this workflow type with the status (closed now unless running). */
+	private void insertRuns(JdbcTemplate jdbc, String status, int count) {
+		jdbc.update("INSERT INTO " + this.engines.schema + ".workflow_run (run_id, namespace, workflow_id,"
+				+ " workflow_type, task_queue, status, created_at, closed_at) SELECT gen_random_uuid(), 'default',"
+				+ " ? || '-' || i, 'open-run-lookup', 'default', ?, now(), CASE WHEN ? <> 'RUNNING' THEN now() END"
+				+ " FROM generate_series(1, ?) AS i", status, status, status, count);
+	}
+
 	/**
 	 * Index entries read from the open-id index so far. A backend reports its counters when it
 	 * ends (otherwise at most once a second, or ten seconds later), so the pool's idle connections
 	 * are replaced first.
 	 */
 	private long openIdEntriesRead(JdbcTemplate jdbc) {
-		com.zaxxer.hikari.HikariDataSource pool = (com.zaxxer.hikari.HikariDataSource) TestDatabase.dataSource();
-		java.sql.Timestamp evicted = jdbc.queryForObject("SELECT clock_timestamp()", java.sql.Timestamp.class);
+		HikariDataSource pool = (HikariDataSource) TestDatabase.dataSource();
+		Timestamp evicted = jdbc.queryForObject("SELECT clock_timestamp()", Timestamp.class);
 		pool.getHikariPoolMXBean().softEvictConnections();
 		String others = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
 				+ " AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND backend_start < ?"
 				+ " AND query NOT ILIKE 'LISTEN%'"; // the engine's wake-up channel keeps its connection
-		org.awaitility.Awaitility.await().until(() -> jdbc.queryForObject(others, Integer.class, evicted) == 0);
-		return jdbc.execute((java.sql.Connection con) -> {
-			try (java.sql.Statement statement = con.createStatement()) {
+		await().until(() -> jdbc.queryForObject(others, Integer.class, evicted) == 0);
+		return jdbc.execute((Connection con) -> {
+			try (Statement statement = con.createStatement()) {
 				statement.execute("SELECT pg_stat_clear_snapshot()");
-				try (java.sql.ResultSet rs = statement.executeQuery("SELECT idx_tup_read FROM pg_stat_user_indexes"
+				try (ResultSet rs = statement.executeQuery("SELECT idx_tup_read FROM pg_stat_user_indexes"
 						+ " WHERE schemaname = '" + this.engines.schema + "' AND indexrelname = 'workflow_run_open_id'")) {
 					rs.next();
 					return rs.getLong(1);

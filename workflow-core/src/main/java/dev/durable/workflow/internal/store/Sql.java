@@ -33,11 +33,11 @@ public final class Sql {
 	 * generic plan keeps it) scans the whole partial index of open runs and filters it by id: with
 	 * 10,000 runs waiting for a signal, every signal sent and every task commit read all of them.
 	 */
-	static final String OPEN = "(status || '') = 'RUNNING'";
+	static final String OPEN = open(null);
 
-	/** {@link #OPEN} for the run row under an alias ({@code r.}). */
+	/** {@link #OPEN} for the run row under an alias ({@code r}), or without one ({@code null}). */
 	static String open(String alias) {
-		return "(" + alias + ".status || '') = 'RUNNING'";
+		return "(" + ((alias != null) ? alias + "." : "") + "status || '') = 'RUNNING'";
 	}
 
 	/** Replaces every {@code #.} in the statement with the schema name. */

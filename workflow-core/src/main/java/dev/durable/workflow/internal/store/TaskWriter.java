@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,16 +55,18 @@ public final class TaskWriter implements AutoCloseable {
 	private volatile boolean running = true;
 
 	/** Writes in progress (a batch of the writer threads, or a lone write on its caller's thread). */
-	private final java.util.concurrent.atomic.AtomicInteger writing = new java.util.concurrent.atomic.AtomicInteger();
+	private final AtomicInteger writing = new AtomicInteger();
 
 	/**
 	 * One queued write.
 	 *
 	 * @param run the run to insert with its first task, or {@code null} for a task of a stored run
 	 * @param commit the task's commit
+	 * @param batchSql the statement the write shares with the others of its batch, or {@code null}
+	 * when it is written alone (it does not pipeline); worked out once, when it is queued
 	 * @param done completed with the runs to wake ({@code null}: nothing written)
 	 */
-	private record Write(NewRun run, TaskCommit commit, CompletableFuture<List<UUID>> done) {
+	private record Write(NewRun run, TaskCommit commit, String batchSql, CompletableFuture<List<UUID>> done) {
 	}
 
 	TaskWriter(JdbcTemplate jdbc, TaskCommitStatement statement, String name, int writers) {
@@ -83,18 +86,19 @@ public final class TaskWriter implements AutoCloseable {
 	 */
 	List<UUID> write(NewRun run, TaskCommit commit) {
 		if (!this.running) {
-			return writeAlone(new Write(run, commit, null));
+			return writeAlone(new Write(run, commit, null, null));
 		}
 		if (this.queue.isEmpty() && this.writing.compareAndSet(0, 1)) {
 			// nothing waits and no batch is being written: write it at once, on this thread
 			try {
-				return writeAlone(new Write(run, commit, null));
+				return writeAlone(new Write(run, commit, null, null));
 			}
 			finally {
 				this.writing.decrementAndGet();
 			}
 		}
-		Write write = new Write(run, commit, new CompletableFuture<>());
+		String batchSql = TaskCommitStatement.pipelines(commit) ? this.statement.pipelinedSql(run, commit) : null;
+		Write write = new Write(run, commit, batchSql, new CompletableFuture<>());
 		this.queue.add(write);
 		if (!this.running && this.queue.remove(write)) {
 			// queued as the writer stopped: its threads may have taken their last look at the queue
@@ -165,18 +169,16 @@ public final class TaskWriter implements AutoCloseable {
 	 * @return that statement, or {@code null}
 	 */
 	private String takeSameStatement(Write first, List<Write> batch) {
-		if (!TaskCommitStatement.pipelines(first.commit())) {
+		String sql = first.batchSql();
+		if (sql == null) {
 			return null;
 		}
-		String sql = this.statement.pipelinedSql(first.run(), first.commit());
 		for (Write waiting : this.queue) {
 			if (batch.size() == MAX_BATCH) {
 				break;
 			}
 			// the queue's own removal decides which writer thread takes a write
-			if (TaskCommitStatement.pipelines(waiting.commit())
-					&& sql.equals(this.statement.pipelinedSql(waiting.run(), waiting.commit()))
-					&& this.queue.remove(waiting)) {
+			if (sql.equals(waiting.batchSql()) && this.queue.remove(waiting)) {
 				batch.add(waiting);
 			}
 		}
