@@ -1,0 +1,200 @@
+package dev.durable.workflow;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.support.StallingHooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** No lost wake-up: a signal sent while the parking task commits, or right after the start, is taken. */
+@Timeout(120)
+class SignalDeliveryRaceTest extends SignalDeliveryFixture {
+
+	@Test
+	void aSignalSentWhileTheParkingTaskCommitsIsNotLost() throws Exception {
+		StallingHooks hooks = new StallingHooks();
+		hooks.stallCommitNumber = 1;
+		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks));
+		WorkflowHandle<List<String>> handle = engine.client().start(Receiver::run, 1, StartOptions.withId("parking"));
+		// the first task ran the code up to receive(): its commit, which parks the run, is held...
+		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
+		// ...while the signal is stored
+		handle.signal("item", "in the gap");
+		hooks.release();
+		assertThat(handle.result(Duration.ofSeconds(10))).containsExactly("in the gap");
+		List<HistoryEvent> history = handle.history();
+		assertThat(history).filteredOn((e) -> e.type().equals("SIGNAL_RECEIVED"))
+			.singleElement()
+			.satisfies((e) -> assertThat(e.workflowTask()).isEqualTo(2));
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void aSignalFromAnotherNodeSentWhileTheParkingTaskCommitsIsNotLost() throws Exception {
+		StallingHooks hooks = new StallingHooks();
+		hooks.stallCommitNumber = 1;
+		// the worker polls once an hour: only the pending-input flag and the notification can save the signal
+		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).pollInterval(Duration.ofHours(1)));
+		WorkflowEngine client = clientOnly();
+		WorkflowHandle<List<String>> handle = engine.client()
+			.start(Receiver::run, 1, StartOptions.withId("parking-remote"));
+		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
+		client.client().handle("parking-remote").signal("item", "from afar");
+		hooks.release();
+		assertThat(handle.result(Duration.ofSeconds(10))).containsExactly("from afar");
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void startThenSignalAtOnceNeverLeavesARunWaiting() {
+		WorkflowEngine engine = worker();
+		List<WorkflowHandle<List<String>>> handles = new ArrayList<>();
+		for (int i = 0; i < 100; i++) {
+			WorkflowHandle<List<String>> handle = engine.client()
+				.start(Receiver::run, 1, StartOptions.withId("race-" + i));
+			handle.signal("item", "v" + i);
+			handles.add(handle);
+		}
+		assertAllReceived(engine, handles, 1);
+	}
+
+	@Test
+	void startThenSignalFromASecondEngineNeverLeavesARunWaiting() {
+		// the owner polls once an hour: each wake-up must come from the notification
+		WorkflowEngine owner = worker(this.engines.builder().pollInterval(Duration.ofHours(1)));
+		WorkflowEngine sender = clientOnly();
+		List<WorkflowHandle<List<String>>> handles = new ArrayList<>();
+		for (int i = 0; i < 100; i++) {
+			WorkflowHandle<List<String>> handle = owner.client()
+				.start(Receiver::run, 1, StartOptions.withId("remote-race-" + i));
+			sender.client().handle("remote-race-" + i).signal("item", "v" + i);
+			handles.add(handle);
+		}
+		assertAllReceived(owner, handles, 1);
+	}
+
+	@Test
+	void startThenSignalFromSecondWorkerEngineWithNormalPollingNeverLeavesARunWaiting() {
+		WorkflowEngine owner = worker();
+		WorkflowEngine other = worker();
+		List<WorkflowHandle<List<String>>> handles = new ArrayList<>();
+		for (int i = 0; i < 100; i++) {
+			WorkflowHandle<List<String>> handle = owner.client()
+				.start(Receiver::run, 1, StartOptions.withId("worker-race-" + i));
+			other.client().handle("worker-race-" + i).signal("item", "v" + i);
+			handles.add(handle);
+		}
+		assertAllReceived(owner, handles, 1);
+	}
+
+	@Test
+	void signalsFromSeveralThreadsAtOnceNeverLeaveARunWaiting() throws Exception {
+		WorkflowEngine owner = worker();
+		WorkflowEngine other = clientOnly();
+		int runs = 25;
+		int senders = 4;
+		ExecutorService threads = Executors.newFixedThreadPool(senders);
+		try {
+			List<WorkflowHandle<List<String>>> handles = new ArrayList<>();
+			for (int i = 0; i < runs; i++) {
+				String id = "concurrent-" + i;
+				WorkflowHandle<List<String>> handle = owner.client().start(Receiver::run, senders, StartOptions.withId(id));
+				handles.add(handle);
+				CyclicBarrier barrier = new CyclicBarrier(senders);
+				List<CompletableFuture<Void>> sends = new ArrayList<>();
+				for (int s = 0; s < senders; s++) {
+					WorkflowEngine via = (s % 2 == 0) ? owner : other;
+					String value = id + "/" + s;
+					sends.add(CompletableFuture.runAsync(() -> {
+						try {
+							barrier.await(10, TimeUnit.SECONDS);
+						}
+						catch (Exception ex) {
+							throw new IllegalStateException(ex);
+						}
+						via.client().handle(id).signal("item", value);
+					}, threads));
+				}
+				CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
+			}
+			for (int i = 0; i < runs; i++) {
+				String id = "concurrent-" + i;
+				assertThat(handles.get(i).result(Duration.ofSeconds(10))).as(id)
+					.containsExactlyInAnyOrder(id + "/0", id + "/1", id + "/2", id + "/3");
+				Engines.assertReplays(owner, handles.get(i).runId());
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
+	void startAndSignalFromSeveralThreadsAtOnceNeverLeavesARunWaiting() throws Exception {
+		WorkflowEngine owner = worker();
+		WorkflowEngine other = worker();
+		ExecutorService threads = Executors.newFixedThreadPool(8);
+		try {
+			List<CompletableFuture<WorkflowHandle<List<String>>>> started = new ArrayList<>();
+			for (int i = 0; i < 100; i++) {
+				String id = "threads-" + i;
+				WorkflowEngine starter = (i % 2 == 0) ? owner : other;
+				WorkflowEngine sender = (i % 3 == 0) ? owner : other;
+				started.add(CompletableFuture.supplyAsync(() -> {
+					WorkflowHandle<List<String>> handle = starter.client().start(Receiver::run, 1, StartOptions.withId(id));
+					sender.client().handle(id).signal("item", id);
+					return handle;
+				}, threads));
+			}
+			List<WorkflowHandle<List<String>>> handles = new ArrayList<>();
+			for (CompletableFuture<WorkflowHandle<List<String>>> future : started) {
+				handles.add(future.get(20, TimeUnit.SECONDS));
+			}
+			for (WorkflowHandle<List<String>> handle : handles) {
+				assertThat(handle.result(Duration.ofSeconds(10))).as(handle.workflowId())
+					.containsExactly(handle.workflowId());
+				Engines.assertReplays(owner, handle.runId());
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	private void assertAllReceived(WorkflowEngine engine, List<WorkflowHandle<List<String>>> handles, int count) {
+		for (int i = 0; i < handles.size(); i++) {
+			WorkflowHandle<List<String>> handle = handles.get(i);
+			List<String> result;
+			try {
+				result = handle.result(Duration.ofSeconds(10));
+			}
+			catch (WorkflowHandle.WorkflowTimeoutException ex) {
+				throw new AssertionError(handle.workflowId() + " waits forever: " + handle.describe() + " "
+						+ this.engines.jdbc()
+							.queryForList("SELECT * FROM " + this.engines.schema + ".workflow_run WHERE run_id = ?",
+									handle.runId())
+						+ " inbox " + this.engines.jdbc()
+							.queryForList("SELECT id, kind, name FROM " + this.engines.schema + ".inbox WHERE run_id = ?",
+									handle.runId()),
+						ex);
+			}
+			assertThat(result).as(handle.workflowId()).hasSize(count).containsExactly("v" + i);
+			Engines.assertReplays(engine, handle.runId());
+		}
+	}
+
+}
