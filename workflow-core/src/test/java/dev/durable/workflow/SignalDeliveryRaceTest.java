@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
@@ -19,6 +20,7 @@ import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StallingHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** No lost wake-up: a signal sent while the parking task commits, or right after the start, is taken. */
 @Timeout(120)
@@ -29,11 +31,15 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 		StallingHooks hooks = new StallingHooks();
 		hooks.stallCommitNumber = 1;
 		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks));
-		WorkflowHandle<List<String>> handle = engine.client().start(Receiver::run, 1, StartOptions.withId("parking"));
-		// the first task ran the code up to receive(): its commit, which parks the run, is held...
+		// started from a node that does not work: a local start would run the first task, and hold its
+		// commit, inside start(), before the run exists for a signal to find
+		WorkflowHandle<List<String>> handle = starter().client()
+			.start(Receiver::run, 1, StartOptions.withId("parking"));
+		// the worker's first task ran the code up to receive(): its commit, which parks the run, is held...
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
-		// ...while the signal is stored
-		handle.signal("item", "in the gap");
+		// ...while the signal is stored, on the node that runs the task
+		engine.client().handle("parking").signal("item", "in the gap");
+		assertThat(hooks.holding()).isTrue();
 		hooks.release();
 		assertThat(handle.result(Duration.ofSeconds(10))).containsExactly("in the gap");
 		List<HistoryEvent> history = handle.history();
@@ -49,14 +55,61 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 		hooks.stallCommitNumber = 1;
 		// the worker polls once an hour: only the pending-input flag and the notification can save the signal
 		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).pollInterval(Duration.ofHours(1)));
-		WorkflowEngine client = clientOnly();
-		WorkflowHandle<List<String>> handle = engine.client()
+		WorkflowEngine client = starter();
+		WorkflowHandle<List<String>> handle = client.client()
 			.start(Receiver::run, 1, StartOptions.withId("parking-remote"));
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
 		client.client().handle("parking-remote").signal("item", "from afar");
+		assertThat(hooks.holding()).isTrue();
 		hooks.release();
 		assertThat(handle.result(Duration.ofSeconds(10))).containsExactly("from afar");
+		assertThat(handle.history()).filteredOn((e) -> e.type().equals("SIGNAL_RECEIVED"))
+			.singleElement()
+			.satisfies((e) -> assertThat(e.workflowTask()).isEqualTo(2));
 		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void aSignalWhoseWakeUpIsLostWhileTheParkingTaskCommitsIsFoundByTheFallbackPoll() throws Exception {
+		StallingHooks hooks = new StallingHooks();
+		// the second task parks the run on its second receive(); the first one parked it on its first
+		hooks.stallCommitNumber = 2;
+		// no regular poll: after the commit, only the poll the listener makes when it reconnects looks for work
+		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).pollInterval(Duration.ofHours(1)));
+		WorkflowEngine client = starter();
+		WorkflowHandle<List<String>> handle = client.client()
+			.start(Receiver::run, 2, StartOptions.withId("parking-unheard"));
+		// the first task parked the run on its first receive()
+		await().until(() -> handle.describe().workflowTasks() == 1);
+		client.client().handle("parking-unheard").signal("item", "heard");
+		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
+		// the worker stops hearing notifications, so the next signal's wake-up is lost...
+		dropListeners();
+		client.client().handle("parking-unheard").signal("item", "unheard");
+		assertThat(hooks.holding()).isTrue();
+		// ...and the task that did not see it parks the run: the run must still be found as having input
+		hooks.release();
+		assertThat(handle.result(Duration.ofSeconds(10))).containsExactly("heard", "unheard");
+		assertThat(handle.history()).filteredOn((e) -> e.type().equals("SIGNAL_RECEIVED"))
+			.extracting(HistoryEvent::workflowTask)
+			.containsExactly(2, 3);
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	/** Ends the connections that listen for this test's wake-ups (they reconnect about a second later). */
+	private void dropListeners() {
+		JdbcTemplate jdbc = this.engines.jdbc();
+		List<Integer> listeners = jdbc.queryForList("SELECT pid FROM pg_stat_activity WHERE query = ?", Integer.class,
+				"LISTEN durable_" + this.engines.schema);
+		assertThat(listeners).isNotEmpty();
+		listeners.forEach((pid) -> jdbc.queryForObject("SELECT pg_terminate_backend(?)", Boolean.class, pid));
+		await().until(() -> jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(?)",
+				Integer.class, (Object) listeners.toArray(Integer[]::new)) == 0);
+	}
+
+	/** A node that does not work and knows the receiver: its starts leave the first task to a worker. */
+	private WorkflowEngine starter() {
+		return this.engines.start(this.engines.builder().worker(false).register(Receiver.class));
 	}
 
 	@Test

@@ -26,6 +26,8 @@ public final class StallingHooks implements EngineHooks {
 
 	private final CountDownLatch release = new CountDownLatch(1);
 
+	private final java.util.concurrent.atomic.AtomicInteger holding = new java.util.concurrent.atomic.AtomicInteger();
+
 	@Override
 	public void beforeTaskCommit(UUID runId) {
 		int number = this.commits.incrementAndGet();
@@ -52,12 +54,21 @@ public final class StallingHooks implements EngineHooks {
 		this.release.countDown();
 	}
 
+	/** Whether a stalled commit or heartbeat is being held right now (not yet released or timed out). */
+	public boolean holding() {
+		return this.holding.get() > 0;
+	}
+
 	private void awaitRelease() {
+		this.holding.incrementAndGet();
 		try {
 			this.release.await(60, TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.holding.decrementAndGet();
 		}
 	}
 

@@ -67,24 +67,12 @@ public final class WakeupChannel implements AutoCloseable {
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
 				try (Connection connection = this.dataSource.getConnection()) {
-					connection.setAutoCommit(true);
-					try (Statement statement = connection.createStatement()) {
-						statement.execute("LISTEN " + this.channel);
+					try {
+						listenOn(connection, me, onWakeup);
 					}
-					PGConnection pg = connection.unwrap(PGConnection.class);
-					onWakeup.run(); // anything sent while not listening
-					while (this.running) {
-						PGNotification[] notifications = pg.getNotifications(500);
-						if (notifications == null) {
-							continue;
-						}
-						for (PGNotification notification : notifications) {
-							String target = notification.getParameter();
-							if (me.equals(target) || ANY_NODE.equals(target)) {
-								onWakeup.run();
-								break;
-							}
-						}
+					catch (SQLException | RuntimeException ex) {
+						discardIfBroken(connection);
+						throw ex;
 					}
 				}
 				catch (SQLException | RuntimeException ex) {
@@ -96,6 +84,44 @@ public final class WakeupChannel implements AutoCloseable {
 				}
 			}
 		});
+	}
+
+	private void listenOn(Connection connection, String me, Runnable onWakeup) throws SQLException {
+		connection.setAutoCommit(true);
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("LISTEN " + this.channel);
+		}
+		PGConnection pg = connection.unwrap(PGConnection.class);
+		onWakeup.run(); // anything sent while not listening
+		while (this.running) {
+			PGNotification[] notifications = pg.getNotifications(500);
+			if (notifications == null) {
+				continue;
+			}
+			for (PGNotification notification : notifications) {
+				String target = notification.getParameter();
+				if (me.equals(target) || ANY_NODE.equals(target)) {
+					onWakeup.run();
+					break;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Lets the pool see a broken listening connection fail. The failure came from the unwrapped
+	 * driver connection, which the pool does not watch: closed as it is, the dead connection would
+	 * go back to the pool and fail the next task commit that borrows it. A statement through the
+	 * pool's own connection fails the same way, and the pool then drops the connection when it is
+	 * closed.
+	 */
+	private static void discardIfBroken(Connection connection) {
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("SELECT 1");
+		}
+		catch (SQLException | RuntimeException ex) {
+			// expected when the connection is broken: the pool has seen it
+		}
 	}
 
 	private void sendLoop() {
