@@ -3,6 +3,7 @@ package dev.durable.workflow.internal.worker;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -272,22 +273,29 @@ public final class Engine {
 		Instant now = this.clock.instant();
 		String[] types = servedTypes().toArray(String[]::new);
 		String[] queues = this.config.taskQueues().toArray(String[]::new);
+		Set<UUID> claimed = new HashSet<>();
 		if (types.length > 0) {
-			int claimed;
+			int batchSize;
 			do {
 				var batch = this.runs.claim(this.nodeId, types, queues, now, this.config.deadAfter().toMillis(),
 						CLAIM_BATCH);
-				batch.forEach((c) -> this.executor.adopt(c.runId(), c.epoch(), true));
-				claimed = batch.size();
+				batch.forEach((c) -> {
+					claimed.add(c.runId());
+					this.executor.adopt(c.runId(), c.epoch(), true);
+				});
+				batchSize = batch.size();
 			}
-			while (claimed == CLAIM_BATCH && this.running);
+			while (batchSize == CLAIM_BATCH && this.running);
 		}
 		for (RunRepository.Owned owned : this.runs.ownedRunnable(this.nodeId, now)) {
 			RunSlot slot = this.executor.slots().get(owned.runId());
 			if (slot == null || slot.epoch != owned.epoch()) {
 				this.executor.adopt(owned.runId(), owned.epoch(), true);
 			}
-			else if (owned.due()) {
+			else if (owned.due() && !slot.isBusy() && !claimed.contains(owned.runId())) {
+				// a run with a task queued or running is left to it: that task reads what is new, or its
+				// commit leaves the run marked (pending input, wake time) for the next poll. Scheduling it
+				// again would run a second task for input the first one has already taken.
 				this.executor.schedule(slot);
 			}
 		}
