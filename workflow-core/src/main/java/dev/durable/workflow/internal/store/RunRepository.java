@@ -368,6 +368,17 @@ public final class RunRepository {
 	}
 
 	/**
+	 * An open run {@code r} has work: input (the pending-input flag, or items in its inbox, which
+	 * other runs add without touching its row) or activities, unless its task is failing and waits
+	 * for its retry, or a due wake time (one parameter: now). Each arm is one index (the partial
+	 * pending-input-or-activities index, the wake-time index, the primary key for the runs the
+	 * inbox names), so the polls read the runs with work, however many runs are parked.
+	 */
+	private static final String HAS_WORK = "((r.task_attempt = 0 AND (r.pending_input OR r.has_activities))"
+			+ " OR r.next_wake_at <= ? OR (r.task_attempt = 0 AND r.run_id = ANY (ARRAY(SELECT DISTINCT i.run_id"
+			+ " FROM #.inbox i))))";
+
+	/**
 	 * Claims runnable runs whose owner is gone (never this node's own: those it picks up through
 	 * {@link #ownedRunnable}): runs with pending input, a due wake time or
 	 * activities to recover, of types and queues this node serves. Bumps each run's epoch.
@@ -375,14 +386,14 @@ public final class RunRepository {
 	public List<Claimed> claim(UUID node, String[] types, String[] queues, Instant now, long deadAfterMillis,
 			int limit) {
 		return this.jdbc.query(q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.status = 'RUNNING'"
-				+ " AND r.workflow_type = ANY(?) AND r.task_queue = ANY(?)"
-				+ " AND ((r.task_attempt = 0 AND (r.pending_input OR r.has_activities"
-				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR r.next_wake_at <= ?)"
+				+ " AND r.workflow_type = ANY(?) AND r.task_queue = ANY(?) AND " + HAS_WORK
 				+ " AND r.owner_node IS DISTINCT FROM ?"
 				+ " AND (r.owner_node IS NULL OR NOT EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = r.owner_node"
 				+ " AND n.last_heartbeat > now() - make_interval(secs => ?)))"
 				+ " ORDER BY r.next_wake_at NULLS FIRST LIMIT ? FOR UPDATE OF r SKIP LOCKED)"
-				+ " UPDATE #.workflow_run w SET owner_node = ?, epoch = w.epoch + 1 FROM c WHERE w.run_id = c.run_id"
+				// by primary key: a join with c may be planned as a scan of every run
+				+ " UPDATE #.workflow_run w SET owner_node = ?, epoch = w.epoch + 1"
+				+ " WHERE w.run_id = ANY (ARRAY(SELECT run_id FROM c))"
 				+ " RETURNING w.run_id, w.epoch"), (org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", types));
 					ps.setArray(2, ps.getConnection().createArrayOf("text", queues));
@@ -408,9 +419,7 @@ public final class RunRepository {
 		// a run whose task is failing waits for its retry time, whatever input arrives
 		return this.jdbc.query(q("SELECT run_id, epoch, ((task_attempt = 0 AND (pending_input"
 				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR next_wake_at <= ?) AS due"
-				+ " FROM #.workflow_run r WHERE owner_node = ? AND status = 'RUNNING'"
-				+ " AND ((task_attempt = 0 AND (pending_input OR has_activities"
-				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR next_wake_at <= ?)"),
+				+ " FROM #.workflow_run r WHERE r.owner_node = ? AND r.status = 'RUNNING' AND " + HAS_WORK),
 				(rs, n) -> new Owned(Sql.uuid(rs, "run_id"), rs.getLong("epoch"), rs.getBoolean("due")), Sql.ts(now),
 				node, Sql.ts(now));
 	}
