@@ -71,7 +71,10 @@ public final class WakeupChannel implements AutoCloseable {
 						listenOn(connection, me, onWakeup);
 					}
 					catch (SQLException | RuntimeException ex) {
-						discardIfBroken(connection);
+						if (this.running) {
+							// (stopping: the pool may be closing its connections, not a failure)
+							discardIfBroken(connection);
+						}
 						throw ex;
 					}
 				}
