@@ -3,7 +3,6 @@ package dev.durable.workflow.internal.worker;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -48,8 +47,6 @@ public final class Engine {
 
 	private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
-	private static final int CLAIM_BATCH = 64;
-
 	private final EngineConfig config;
 
 	private final DataSource dataSource;
@@ -92,8 +89,6 @@ public final class Engine {
 
 	private final Function<Class<?>, Object> factory;
 
-	private final Object pollSignal = new Object();
-
 	private volatile long incarnation;
 
 	private volatile boolean running;
@@ -110,7 +105,7 @@ public final class Engine {
 
 	private QueryExecutor queries;
 
-	private Thread pollThread;
+	private volatile FallbackPoll poll;
 
 	private WakeupChannel wakeups;
 
@@ -171,7 +166,8 @@ public final class Engine {
 			register();
 			this.wakeups.listen(this.nodeId, this::pollNow);
 			this.heartbeatThread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::heartbeatLoop);
-			this.pollThread = Thread.ofPlatform().daemon().name("durable-poll").start(this::pollLoop);
+			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.runs, this.nodes, this.retentionRun,
+					this.executor, this::servedTypes).start();
 			this.scheduleLoop = new ScheduleLoop(this).start();
 			if (this.clock instanceof SettableClock settable) {
 				settable.onChange(this.clockListener);
@@ -221,41 +217,11 @@ public final class Engine {
 		}
 	}
 
-	private boolean pollRequested;
-
+	/** Asks the fallback poll to look at once (a notification came, or the settable clock moved). */
 	private void pollNow() {
-		synchronized (this.pollSignal) {
-			this.pollRequested = true;
-			this.pollSignal.notifyAll();
-		}
-	}
-
-	private void pollLoop() {
-		long lastReap = 0;
-		while (this.running) {
-			try {
-				pollOnce();
-				if (System.nanoTime() - lastReap > TimeUnit.MINUTES.toNanos(1)) {
-					lastReap = System.nanoTime();
-					this.nodes.reap(this.config.deadAfter().toMillis() * 100);
-					this.retentionRun.run(() -> this.running);
-				}
-			}
-			catch (RuntimeException ex) {
-				log.warn("Polling for runnable workflows failed: {}", Errors.rootMessage(ex));
-			}
-			synchronized (this.pollSignal) {
-				try {
-					// a wake-up that came while polling is not lost: poll again at once
-					if (!this.pollRequested) {
-						this.pollSignal.wait(this.config.pollInterval().toMillis());
-					}
-					this.pollRequested = false;
-				}
-				catch (InterruptedException ex) {
-					return;
-				}
-			}
+		FallbackPoll current = this.poll;
+		if (current != null) {
+			current.pollNow();
 		}
 	}
 
@@ -266,40 +232,6 @@ public final class Engine {
 	 */
 	public int retainOnce() {
 		return this.retentionRun.once();
-	}
-
-	/** One round of the fallback poll: claim orphaned runs, pick up owned ones with work, evict idle ones. */
-	void pollOnce() {
-		Instant now = this.clock.instant();
-		String[] types = servedTypes().toArray(String[]::new);
-		String[] queues = this.config.taskQueues().toArray(String[]::new);
-		Set<UUID> claimed = new HashSet<>();
-		if (types.length > 0) {
-			int batchSize;
-			do {
-				var batch = this.runs.claim(this.nodeId, types, queues, now, this.config.deadAfter().toMillis(),
-						CLAIM_BATCH);
-				batch.forEach((c) -> {
-					claimed.add(c.runId());
-					this.executor.adopt(c.runId(), c.epoch(), true);
-				});
-				batchSize = batch.size();
-			}
-			while (batchSize == CLAIM_BATCH && this.running);
-		}
-		for (RunRepository.Owned owned : this.runs.ownedRunnable(this.nodeId, now)) {
-			RunSlot slot = this.executor.slots().get(owned.runId());
-			if (slot == null || slot.epoch != owned.epoch()) {
-				this.executor.adopt(owned.runId(), owned.epoch(), true);
-			}
-			else if (owned.due() && !slot.isBusy() && !claimed.contains(owned.runId())) {
-				// a run with a task queued or running is left to it: that task reads what is new, or its
-				// commit leaves the run marked (pending input, wake time) for the next poll. Scheduling it
-				// again would run a second task for input the first one has already taken.
-				this.executor.schedule(slot);
-			}
-		}
-		this.executor.eviction().evictIdle();
 	}
 
 	/**
@@ -360,8 +292,8 @@ public final class Engine {
 		if (this.scheduleLoop != null) {
 			this.scheduleLoop.close();
 		}
-		if (this.pollThread != null) {
-			this.pollThread.interrupt();
+		if (this.poll != null) {
+			this.poll.close();
 			this.heartbeatThread.interrupt();
 		}
 		long deadline = System.nanoTime() + this.config.shutdownTimeout().toNanos();

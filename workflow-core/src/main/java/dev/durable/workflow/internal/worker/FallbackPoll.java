@@ -1,0 +1,150 @@
+package dev.durable.workflow.internal.worker;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.durable.workflow.internal.store.NodeRepository;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.support.Errors;
+
+/**
+ * A worker node's fallback poll, the guarantee of progress when a wake-up is lost: once a poll
+ * interval, or at once when asked (a notification, a move of the settable clock), it claims runs
+ * whose owner is gone and picks up its own runs with work, then evicts idle cached runs. Once a
+ * minute it also forgets long-dead nodes and deletes a batch of runs past retention.
+ */
+final class FallbackPoll implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(FallbackPoll.class);
+
+	private static final int CLAIM_BATCH = 64;
+
+	private final EngineConfig config;
+
+	private final UUID nodeId;
+
+	private final Clock clock;
+
+	private final RunRepository runs;
+
+	private final NodeRepository nodes;
+
+	private final Retention retention;
+
+	private final WorkflowTaskExecutor executor;
+
+	private final Supplier<Set<String>> servedTypes;
+
+	private final Object signal = new Object();
+
+	private boolean requested;
+
+	private volatile boolean running = true;
+
+	private Thread thread;
+
+	FallbackPoll(EngineConfig config, UUID nodeId, Clock clock, RunRepository runs, NodeRepository nodes,
+			Retention retention, WorkflowTaskExecutor executor, Supplier<Set<String>> servedTypes) {
+		this.config = config;
+		this.nodeId = nodeId;
+		this.clock = clock;
+		this.runs = runs;
+		this.nodes = nodes;
+		this.retention = retention;
+		this.executor = executor;
+		this.servedTypes = servedTypes;
+	}
+
+	FallbackPoll start() {
+		this.thread = Thread.ofPlatform().daemon().name("durable-poll").start(this::loop);
+		return this;
+	}
+
+	/** Polls at once (again, if a poll is under way: what woke it may have come after its reads). */
+	void pollNow() {
+		synchronized (this.signal) {
+			this.requested = true;
+			this.signal.notifyAll();
+		}
+	}
+
+	private void loop() {
+		long lastReap = 0;
+		while (this.running) {
+			try {
+				pollOnce();
+				if (System.nanoTime() - lastReap > TimeUnit.MINUTES.toNanos(1)) {
+					lastReap = System.nanoTime();
+					this.nodes.reap(this.config.deadAfter().toMillis() * 100);
+					this.retention.run(() -> this.running);
+				}
+			}
+			catch (RuntimeException ex) {
+				log.warn("Polling for runnable workflows failed: {}", Errors.rootMessage(ex));
+			}
+			synchronized (this.signal) {
+				try {
+					// a wake-up that came while polling is not lost: poll again at once
+					if (!this.requested) {
+						this.signal.wait(this.config.pollInterval().toMillis());
+					}
+					this.requested = false;
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}
+	}
+
+	/** One round: claim orphaned runs, pick up owned ones with work, evict idle ones. */
+	void pollOnce() {
+		Instant now = this.clock.instant();
+		String[] types = this.servedTypes.get().toArray(String[]::new);
+		String[] queues = this.config.taskQueues().toArray(String[]::new);
+		Set<UUID> claimed = new HashSet<>();
+		if (types.length > 0) {
+			int batchSize;
+			do {
+				var batch = this.runs.claim(this.nodeId, types, queues, now, this.config.deadAfter().toMillis(),
+						CLAIM_BATCH);
+				batch.forEach((c) -> {
+					claimed.add(c.runId());
+					this.executor.adopt(c.runId(), c.epoch(), true);
+				});
+				batchSize = batch.size();
+			}
+			while (batchSize == CLAIM_BATCH && this.running);
+		}
+		for (RunRepository.Owned owned : this.runs.ownedRunnable(this.nodeId, now)) {
+			RunSlot slot = this.executor.slots().get(owned.runId());
+			if (slot == null || slot.epoch != owned.epoch()) {
+				this.executor.adopt(owned.runId(), owned.epoch(), true);
+			}
+			else if (owned.due() && !slot.isBusy() && !claimed.contains(owned.runId())) {
+				// a run with a task queued or running is left to it: that task reads what is new, or its
+				// commit leaves the run marked (pending input, wake time) for the next poll. Scheduling it
+				// again would run a second task for input the first one has already taken.
+				this.executor.schedule(slot);
+			}
+		}
+		this.executor.eviction().evictIdle();
+	}
+
+	@Override
+	public void close() {
+		this.running = false;
+		if (this.thread != null) {
+			this.thread.interrupt();
+		}
+	}
+
+}
