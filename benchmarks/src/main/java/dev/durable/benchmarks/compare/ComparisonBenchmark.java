@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,7 +19,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.benchmarks.EmbeddedDatabase;
-import dev.durable.benchmarks.LatencyStats;
 import dev.durable.benchmarks.Machine;
 
 /**
@@ -39,14 +37,11 @@ public final class ComparisonBenchmark {
 
 	private static final String DURABLE = "Durable";
 
-	private static final String DBOS = "DBOS";
-
 	private final Options options;
 
 	private final PrintStream out;
 
-	/** Accumulated measurements, by scenario then engine, in the order they were first made. */
-	private final Map<String, Map<String, Tally>> tallies = new LinkedHashMap<>();
+	private final ComparisonReport report;
 
 	private final List<String> problems = new ArrayList<>();
 
@@ -58,6 +53,7 @@ public final class ComparisonBenchmark {
 	public ComparisonBenchmark(Options options, PrintStream out) {
 		this.options = options;
 		this.out = out;
+		this.report = new ComparisonReport(out);
 	}
 
 	/** Runs the selected scenarios and prints the report; false when a scenario failed. */
@@ -134,7 +130,7 @@ public final class ComparisonBenchmark {
 		}
 		this.out.printf("load average at end: %s (other processes on the machine skew the numbers)%n", Machine.loadAverage());
 		this.out.println();
-		printTable();
+		this.report.printTable();
 		this.out.printf("%ntotal time %.1f s%n", (System.nanoTime() - begin) / 1e9);
 		if (this.problems.isEmpty()) {
 			return true;
@@ -162,7 +158,7 @@ public final class ComparisonBenchmark {
 
 	/** The scenario lines of the report, for the smoke test: scenario, then engine, then its tally. */
 	Map<String, Map<String, Tally>> tallies() {
-		return this.tallies;
+		return this.report.tallies();
 	}
 
 	List<String> problems() {
@@ -225,9 +221,9 @@ public final class ComparisonBenchmark {
 					}
 					ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, (i) -> engine.runSteps(prefix + "-m" + i, steps));
 					PgCounters.Snapshot delta = this.counters.read(engine.database(), engine.pool()).minus(before);
-					record(scenario, engine.name(), round, measured, delta, null);
+					this.report.record(scenario, engine.name(), round, measured, delta, null);
 					if (breakdown) {
-						printStatements(engine, measured.count());
+						this.report.printStatements(engine, measured.count());
 					}
 				}
 			}
@@ -258,7 +254,7 @@ public final class ComparisonBenchmark {
 						engine.awaitResult(ids.get(i));
 					});
 					PgCounters.Snapshot delta = this.counters.read(engine.database(), engine.pool()).minus(before);
-					record(scenario, engine.name(), round, measured, delta, null);
+					this.report.record(scenario, engine.name(), round, measured, delta, null);
 				}
 			}
 		}
@@ -302,10 +298,10 @@ public final class ComparisonBenchmark {
 		PgCounters.Snapshot parkDelta = parked.minus(before);
 		String notes = String.format("heap %,d B/run, database %,d B/run, platform threads %+d",
 				(heapAfter - heapBefore) / count, parkDelta.databaseBytes() / count, threadsAfter - threadsBefore);
-		record(parkScenario, engine.name(), 1, started, parkDelta, notes);
+		this.report.record(parkScenario, engine.name(), 1, started, parkDelta, notes);
 		ClientLoops.Loop woken = wake(engine, ids, senders);
 		PgCounters.Snapshot wakeDelta = this.counters.read(engine.database(), engine.pool()).minus(parked);
-		record(wakeScenario, engine.name(), 1, woken, wakeDelta,
+		this.report.record(wakeScenario, engine.name(), 1, woken, wakeDelta,
 				"latency: signal sent to result seen by one client thread waiting in send order");
 	}
 
@@ -374,7 +370,7 @@ public final class ComparisonBenchmark {
 		ClientLoops.Loop measured = ClientLoops.loop(1, this.options.replays(), (i) -> durable.replay(runId));
 		PgCounters.Snapshot delta = this.counters.read(durable.database(), durable.pool()).minus(before);
 		double eventsPerSecond = events * (double) measured.count() / (measured.nanos() / 1e9);
-		record(String.format("replay of a %,d-event history", events), DURABLE, 1, measured, delta,
+		this.report.record(String.format("replay of a %,d-event history", events), DURABLE, 1, measured, delta,
 				String.format("%,.0f events/s; one row = one replay", eventsPerSecond));
 	}
 
@@ -392,7 +388,7 @@ public final class ComparisonBenchmark {
 				PgCounters.Snapshot before = this.counters.read("bench_ceiling", pool);
 				ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, insert);
 				PgCounters.Snapshot delta = this.counters.read("bench_ceiling", pool).minus(before);
-				record("single-row insert per transaction (JDBC), concurrency " + concurrency, "PostgreSQL", 1,
+				this.report.record("single-row insert per transaction (JDBC), concurrency " + concurrency, "PostgreSQL", 1,
 						measured, delta, "the ceiling: one row = one transaction");
 			}
 		}
@@ -424,76 +420,6 @@ public final class ComparisonBenchmark {
 					+ " workflows reached their wait");
 		}
 		return ids;
-	}
-
-	private void record(String scenario, String engine, int round, ClientLoops.Loop loop, PgCounters.Snapshot delta,
-			String notes) {
-		Tally tally = this.tallies.computeIfAbsent(scenario, (s) -> new LinkedHashMap<>())
-			.computeIfAbsent(engine, (e) -> new Tally());
-		tally.add(loop, delta, notes);
-		LatencyStats stats = LatencyStats.of(loop.latencies());
-		this.out.printf("  %-45s %-8s round %d: %,7d workflows %8.0f/s  p50 %7s ms  p99 %7s ms  %5.2f tx/wf  "
-				+ "%5.2f WAL flushes/wf  CPU %s ms/wf%s%n", scenario, engine, round, loop.count(),
-				loop.count() / (loop.nanos() / 1e9), LatencyStats.millis(stats.p50()), LatencyStats.millis(stats.p99()),
-				delta.xactCommit() / (double) loop.count(), delta.walSync() / (double) loop.count(),
-				cpu(delta.cpu(), loop.count()), (notes != null) ? "  (" + notes + ")" : "");
-	}
-
-	/** The statements the engine ran in the measurement just made, per workflow (option --statements). */
-	private void printStatements(Contender engine, int workflows) {
-		JdbcTemplate jdbc = new JdbcTemplate(engine.pool());
-		List<Map<String, Object>> rows = jdbc.queryForList("""
-				SELECT calls, total_plan_time, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') AS query
-				FROM pg_stat_statements
-				WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-				  AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC LIMIT 25""");
-		this.out.printf("    statements per workflow (%s, %d workflows; calls, then planning + execution ms per call):%n",
-				engine.name(), workflows);
-		for (Map<String, Object> row : rows) {
-			double perWorkflow = ((Number) row.get("calls")).doubleValue() / workflows;
-			if (perWorkflow >= 0.05) {
-				String query = (String) row.get("query");
-				double calls = ((Number) row.get("calls")).doubleValue();
-				this.out.printf("    %6.2f  %6.3f + %6.3f  %s%n", perWorkflow,
-						((Number) row.get("total_plan_time")).doubleValue() / calls,
-						((Number) row.get("total_exec_time")).doubleValue() / calls,
-						(query.length() > 130) ? query.substring(0, 130) + "..." : query);
-			}
-		}
-	}
-
-	private void printTable() {
-		this.out.println("| scenario | engine | workflows | workflows/s | p50 ms | p99 ms | transactions/wf "
-				+ "| WAL flushes/wf | CPU ms/wf (JVM + PostgreSQL) | notes |");
-		this.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---|");
-		for (Map.Entry<String, Map<String, Tally>> scenario : this.tallies.entrySet()) {
-			for (Map.Entry<String, Tally> engine : scenario.getValue().entrySet()) {
-				Tally t = engine.getValue();
-				this.out.printf("| %s | %s | %,d | %.0f | %s | %s | %.2f | %.2f | %s | %s |%n", scenario.getKey(),
-						engine.getKey(), t.count(), t.perSecond(), LatencyStats.millis(t.stats().p50()),
-						LatencyStats.millis(t.stats().p99()), t.transactionsPerWorkflow(), t.walFlushesPerWorkflow(),
-						cpu(t.cpu(), t.count()), t.notes());
-			}
-			Tally durable = scenario.getValue().get(DURABLE);
-			Tally dbos = scenario.getValue().get(DBOS);
-			if (durable != null && dbos != null) {
-				this.out.printf("| %s | **ratio Durable/DBOS** | | **%s** | **%s** | **%s** | **%s** | **%s** | **%s** | |%n",
-						scenario.getKey(), ratio(durable.perSecond(), dbos.perSecond()),
-						ratio(durable.stats().p50(), dbos.stats().p50()), ratio(durable.stats().p99(), dbos.stats().p99()),
-						ratio(durable.transactionsPerWorkflow(), dbos.transactionsPerWorkflow()),
-						ratio(durable.walFlushesPerWorkflow(), dbos.walFlushesPerWorkflow()),
-						ratio(durable.cpuPerWorkflow(), dbos.cpuPerWorkflow()));
-			}
-		}
-	}
-
-	/** CPU per workflow: this JVM + the PostgreSQL server, in milliseconds. */
-	private static String cpu(CpuCounters.Reading cpu, long count) {
-		return String.format("%.2f + %.2f", cpu.jvmNanos() / 1e6 / count, cpu.postgresNanos() / 1e6 / count);
-	}
-
-	private static String ratio(double a, double b) {
-		return (b == 0) ? "n/a" : String.format("%.2fx", a / b);
 	}
 
 	private static String shortId() {
