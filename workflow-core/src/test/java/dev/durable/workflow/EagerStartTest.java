@@ -106,24 +106,6 @@ class EagerStartTest extends EagerStartFixture {
 	}
 
 	@Test
-	void aWorkerRunsARunItClaimsOncePerWakeUp() {
-		TaskCounter tasks = new TaskCounter();
-		this.engines.start(this.engines.builder()
-			.register(Sleeper.class)
-			.registerActivities(new Steps())
-			.listener(tasks));
-		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false).register(Sleeper.class));
-		WorkflowHandle<String> handle = client.client()
-			.start(Sleeper::run, "bob", StartOptions.withId("claimed-once"));
-		await().until(() -> this.engines.count("timer") == 1);
-		this.engines.clock.advance(Duration.ofHours(1));
-		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("step bob");
-		// the claimed first task, the timer's, the step's outcome's: the poll that claimed the run
-		// does not also run it a second time for the input its first task has already read
-		assertThat(tasks.started).hasValue(3);
-	}
-
-	@Test
 	void aStartThatCarriesMoreThanTheRunIsNotEager() {
 		CommitHooks hooks = new CommitHooks();
 		WorkflowEngine engine = worker(hooks);

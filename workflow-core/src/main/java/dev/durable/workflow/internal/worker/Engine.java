@@ -436,6 +436,11 @@ public final class Engine {
 	}
 
 	/** The workflow task executor, or {@code null} on a client-only node; for tests of this package. */
+	/** The fallback poll, for tests that run a poll round themselves ({@code null} on a node that does not work). */
+	FallbackPoll poll() {
+		return this.poll;
+	}
+
 	WorkflowTaskExecutor executor() {
 		return this.executor;
 	}

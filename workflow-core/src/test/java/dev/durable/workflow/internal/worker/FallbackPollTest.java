@@ -1,0 +1,82 @@
+package dev.durable.workflow.internal.worker;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.durable.workflow.Workflow;
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.WorkflowEngineListener;
+import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.Workflows;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.support.StallingHooks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The fallback poll leaves a run whose task is running to that task: the task reads what is new,
+ * or its commit leaves the run marked (pending input, wake time) for the next poll. Scheduling the
+ * run again ran a second task, as soon as the first ended, for input the first had already read.
+ */
+class FallbackPollTest {
+
+	private final Engines engines = new Engines();
+
+	@AfterEach
+	void close() {
+		this.engines.close();
+	}
+
+	@Workflow("poll-waiter")
+	public static class Waiter {
+
+		@WorkflowRun
+		public String run() {
+			return Workflows.receive("go", String.class);
+		}
+
+	}
+
+	@Test
+	void aPollWhileTheRunsTaskRunsDoesNotRunItAgain() throws Exception {
+		StallingHooks hooks = new StallingHooks();
+		hooks.stallCommitNumber = 1;
+		AtomicInteger tasks = new AtomicInteger();
+		// no regular poll: the test runs its poll rounds itself
+		WorkflowEngine worker = this.engines.start(this.engines.builder()
+			.register(Waiter.class)
+			.hooks(hooks)
+			.pollInterval(Duration.ofHours(1))
+			.listener(new WorkflowEngineListener() {
+				@Override
+				public Execution workflowTaskStarted(Run run) {
+					tasks.incrementAndGet();
+					return Execution.NONE;
+				}
+			}));
+		// started from a node that does not work: the worker claims the run, its first task runs there
+		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false).register(Waiter.class));
+		WorkflowHandle<String> handle = client.client().start(Waiter::run, StartOptions.withId("polled"));
+
+		// the first task parks the run on receive(); its commit is held...
+		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
+		// ...while two poll rounds find the run with work (its pending-input flag is still set)
+		worker.internal().poll().pollOnce();
+		worker.internal().poll().pollOnce();
+		assertThat(hooks.holding()).isTrue();
+		hooks.release();
+
+		await().until(() -> handle.describe().workflowTasks() == 1 && worker.internal().isIdle());
+		assertThat(tasks).as("workflow tasks run").hasValue(1);
+		client.client().handle("polled").signal("go", "now");
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("now");
+	}
+
+}
