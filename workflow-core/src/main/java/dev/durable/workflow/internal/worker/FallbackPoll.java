@@ -78,9 +78,11 @@ final class FallbackPoll implements AutoCloseable {
 
 	private void loop() {
 		long lastReap = 0;
+		// the first round looks for anything sent before this node listened
+		boolean woken = true;
 		while (this.running) {
 			try {
-				pollOnce();
+				pollOnce(woken);
 				if (System.nanoTime() - lastReap > TimeUnit.MINUTES.toNanos(1)) {
 					lastReap = System.nanoTime();
 					this.nodes.reap(this.config.deadAfter().toMillis() * 100);
@@ -96,6 +98,7 @@ final class FallbackPoll implements AutoCloseable {
 					if (!this.requested) {
 						this.signal.wait(this.config.pollInterval().toMillis());
 					}
+					woken = this.requested;
 					this.requested = false;
 				}
 				catch (InterruptedException ex) {
@@ -105,8 +108,12 @@ final class FallbackPoll implements AutoCloseable {
 		}
 	}
 
-	/** One round: claim orphaned runs, pick up owned ones with work, evict idle ones. */
-	void pollOnce() {
+	/**
+	 * One round: claim orphaned runs, pick up owned ones with work, evict idle ones.
+	 * @param woken whether a wake-up asked for the round (something new may have come for a run
+	 * whose task is running now, which that task did not read), rather than the poll interval
+	 */
+	void pollOnce(boolean woken) {
 		Instant now = this.clock.instant();
 		String[] types = this.servedTypes.get().toArray(String[]::new);
 		String[] queues = this.config.taskQueues().toArray(String[]::new);
@@ -129,10 +136,12 @@ final class FallbackPoll implements AutoCloseable {
 			if (slot == null || slot.epoch != owned.epoch()) {
 				this.executor.adopt(owned.runId(), owned.epoch(), true);
 			}
-			else if (owned.due() && !slot.isBusy() && !claimed.contains(owned.runId())) {
-				// a run with a task queued or running is left to it: that task reads what is new, or its
-				// commit leaves the run marked (pending input, wake time) for the next poll. Scheduling it
-				// again would run a second task for input the first one has already taken.
+			else if (owned.due() && (woken || !slot.isBusy()) && !claimed.contains(owned.runId())) {
+				// A round of the poll interval leaves a run with a task queued or running to it: that task
+				// reads what is new, or its commit leaves the run marked (pending input, wake time) for the
+				// next round; scheduling it again would run a second task for input the first has already
+				// taken. A round a wake-up asked for schedules it again: the input may have come after the
+				// task read, and it is taken as soon as the task ends, not a poll interval later.
 				this.executor.schedule(slot);
 			}
 		}

@@ -21,9 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The fallback poll leaves a run whose task is running to that task: the task reads what is new,
- * or its commit leaves the run marked (pending input, wake time) for the next poll. Scheduling the
- * run again ran a second task, as soon as the first ended, for input the first had already read.
+ * A round of the poll interval leaves a run whose task is running to that task: the task reads
+ * what is new, or its commit leaves the run marked (pending input, wake time) for the next round.
+ * Scheduling the run again ran a second task, as soon as the first ended, for input the first had
+ * already read. (A round a wake-up asks for does schedule it again: SignalDeliveryRaceTest's
+ * signal from another node while the parking task commits.)
  */
 class FallbackPollTest {
 
@@ -67,9 +69,10 @@ class FallbackPollTest {
 
 		// the first task parks the run on receive(); its commit is held...
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
-		// ...while two poll rounds find the run with work (its pending-input flag is still set)
-		worker.internal().poll().pollOnce();
-		worker.internal().poll().pollOnce();
+		// ...while two rounds of the poll interval find the run with work (its pending-input flag is
+		// still set)
+		worker.internal().poll().pollOnce(false);
+		worker.internal().poll().pollOnce(false);
 		assertThat(hooks.holding()).isTrue();
 		hooks.release();
 
