@@ -74,8 +74,8 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 		StallingHooks hooks = new StallingHooks();
 		// the second task parks the run on its second receive(); the first one parked it on its first
 		hooks.stallCommitNumber = 2;
-		// polls every half second, and no poll schedules a run while its task runs: once the commit is
-		// written, a poll must find the run by what the database says of it
+		// polls every half second, and a round of the interval leaves a run to its running task: once the
+		// commit is written, a round must find the run by what the database says of it
 		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).pollInterval(Duration.ofMillis(500)));
 		WorkflowEngine client = starter();
 		WorkflowHandle<List<String>> handle = client.client()

@@ -35,8 +35,6 @@ public final class ComparisonBenchmark {
 
 	public static final List<String> SCENARIOS = List.of("steps3", "steps20", "signal", "parked", "replay", "ceiling");
 
-	private static final String DURABLE = "Durable";
-
 	private final Options options;
 
 	private final PrintStream out;
@@ -370,7 +368,7 @@ public final class ComparisonBenchmark {
 		ClientLoops.Loop measured = ClientLoops.loop(1, this.options.replays(), (i) -> durable.replay(runId));
 		PgCounters.Snapshot delta = this.counters.read(durable.database(), durable.pool()).minus(before);
 		double eventsPerSecond = events * (double) measured.count() / (measured.nanos() / 1e9);
-		this.report.record(String.format("replay of a %,d-event history", events), DURABLE, 1, measured, delta,
+		this.report.record(String.format("replay of a %,d-event history", events), ComparisonReport.DURABLE, 1, measured, delta,
 				String.format("%,.0f events/s; one row = one replay", eventsPerSecond));
 	}
 

@@ -16,9 +16,10 @@ import dev.durable.benchmarks.LatencyStats;
  */
 final class ComparisonReport {
 
-	private static final String DURABLE = "Durable";
+	/** The engines' names in the report; the ratio line divides the first's numbers by the second's. */
+	static final String DURABLE = "Durable";
 
-	private static final String DBOS = "DBOS";
+	static final String DBOS = "DBOS";
 
 	private final PrintStream out;
 

@@ -41,7 +41,7 @@ final class DbosContender extends PooledContender {
 
 	@Override
 	public String name() {
-		return "DBOS";
+		return ComparisonReport.DBOS;
 	}
 
 	@Override

@@ -39,7 +39,7 @@ final class DurableContender extends PooledContender {
 
 	@Override
 	public String name() {
-		return "Durable";
+		return ComparisonReport.DURABLE;
 	}
 
 	@Override

@@ -435,12 +435,12 @@ public final class Engine {
 		return this.executor != null && this.executor.holds(runId);
 	}
 
-	/** The workflow task executor, or {@code null} on a client-only node; for tests of this package. */
 	/** The fallback poll, for tests that run a poll round themselves ({@code null} on a node that does not work). */
 	FallbackPoll poll() {
 		return this.poll;
 	}
 
+	/** The workflow task executor, or {@code null} on a client-only node; for tests of this package. */
 	WorkflowTaskExecutor executor() {
 		return this.executor;
 	}
