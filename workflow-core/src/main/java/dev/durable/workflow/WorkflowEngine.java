@@ -2,6 +2,9 @@ package dev.durable.workflow;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -12,18 +15,19 @@ import java.util.function.Function;
 
 import javax.sql.DataSource;
 
-import org.springframework.jdbc.core.JdbcTemplate;
+import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.client.WorkflowClient;
-import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.EngineConfig;
 import dev.durable.workflow.internal.worker.EngineHooks;
 import dev.durable.workflow.internal.worker.Listeners;
+import dev.durable.workflow.spi.EngineQuiescence;
 
 /**
  * A node of the workflow engine, for use without Spring:
@@ -36,12 +40,25 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	private final WorkflowClient client;
 
+	private final ScheduleLoop scheduleLoop;
+
 	private final StatsRepository stats;
 
-	private WorkflowEngine(Engine engine, StatsRepository stats) {
+	private final WorkflowRegistry workflows;
+
+	private final EngineQuiescence quiescence;
+
+	private final Clock clock;
+
+	WorkflowEngine(Engine engine, WorkflowClient client, ScheduleLoop scheduleLoop, StatsRepository stats,
+			WorkflowRegistry workflows, EngineQuiescence quiescence, Clock clock) {
+		this.clock = clock;
 		this.engine = engine;
-		this.client = new WorkflowClientImpl(engine);
+		this.client = client;
+		this.scheduleLoop = scheduleLoop;
 		this.stats = stats;
+		this.workflows = workflows;
+		this.quiescence = quiescence;
 	}
 
 	public static Builder builder() {
@@ -49,14 +66,23 @@ public final class WorkflowEngine implements AutoCloseable {
 	}
 
 	/** Migrates the schema (unless disabled), registers the node and starts serving. */
-	public WorkflowEngine start() {
-		this.engine.start();
+	public synchronized WorkflowEngine start() {
+		if (!this.engine.isRunning()) {
+			this.engine.start();
+			if (this.engine.config().workerEnabled()) {
+				// every worker node fires the schedules; their steps' compare-and-set keeps each firing single
+				this.scheduleLoop.start();
+			}
+		}
 		return this;
 	}
 
 	/** Stops claiming, waits for running activities up to the shutdown timeout, releases the runs. */
-	public void shutdown() {
-		this.engine.shutdown();
+	public synchronized void shutdown() {
+		if (this.engine.isRunning()) {
+			this.scheduleLoop.close();
+			this.engine.shutdown();
+		}
 	}
 
 	@Override
@@ -82,7 +108,77 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * others run directly.
 	 */
 	public <T> T activityProxy(Class<T> activityType) {
-		return activityType.cast(this.engine.activityProxy(activityType, null));
+		return activityProxy(activityType, null);
+	}
+
+	/**
+	 * {@link #activityProxy(Class)} for a parameter of a workflow class, so that a missing
+	 * activity bean is reported with the workflow that needs it.
+	 * @param forWorkflow the workflow class whose constructor takes the activity, or {@code null}
+	 * @throws IllegalStateException when no registered activity bean is assignable to the type
+	 */
+	public <T> T activityProxy(Class<T> activityType, @Nullable Class<?> forWorkflow) {
+		return activityType.cast(this.engine.activityProxy(activityType, forWorkflow));
+	}
+
+	/**
+	 * Whether a type is an activity type: annotated {@code @Activity}, or implementing or extending
+	 * one that is (what {@link Builder#registerActivities} and the Spring module register).
+	 */
+	public static boolean isActivityType(Class<?> type) {
+		return ActivityRegistry.activityType(type) != null;
+	}
+
+	/** The workflow types registered on this node, by name. */
+	public List<WorkflowTypeInfo> workflowTypes() {
+		return this.workflows.all()
+			.stream()
+			.map(WorkflowTypes::info)
+			.sorted(Comparator.comparing(WorkflowTypeInfo::name))
+			.toList();
+	}
+
+	/** A workflow type registered on this node, or empty when this node does not know it. */
+	public Optional<WorkflowTypeInfo> workflowType(String name) {
+		return Optional.ofNullable(this.workflows.find(name)).map(WorkflowTypes::info);
+	}
+
+	/** The settings this node was built with. */
+	public EngineConfig settings() {
+		return this.engine.config();
+	}
+
+	/** How many runs this node holds in memory between their workflow tasks (the sticky cache). */
+	public int cachedRuns() {
+		return this.engine.cachedRuns();
+	}
+
+	/**
+	 * Replays a run's stored history from scratch on a fresh instance of its workflow class, on
+	 * this node and outside any worker: a check that the code deployed here still issues the
+	 * recorded commands. Changes nothing.
+	 * @return how many history events were replayed
+	 * @throws WorkflowException when the code does not replay the history (its cause a
+	 * {@link NonDeterministicWorkflowException} when the commands differ)
+	 * @throws IllegalArgumentException when there is no such run or its type is not registered here
+	 */
+	public int replay(UUID runId) {
+		return this.engine.replay(runId).stream().mapToInt((task) -> task.record().events().size()).sum();
+	}
+
+	/** What the test kit's time skipping asks of this node; not for applications. */
+	public EngineQuiescence quiescence() {
+		return this.quiescence;
+	}
+
+	/** The node behind this engine, for the engine's own tests. */
+	Engine node() {
+		return this.engine;
+	}
+
+	/** This node's schedule firing loop (started on worker nodes only), for the engine's own tests. */
+	ScheduleLoop scheduleLoop() {
+		return this.scheduleLoop;
 	}
 
 	/**
@@ -103,9 +199,9 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * @param stuckAfter how long a workflow task must have been failing for its run to count as
 	 * stuck
 	 */
-	public EngineStats stats(String workflowType, Duration stuckAfter) {
+	public EngineStats stats(@Nullable String workflowType, Duration stuckAfter) {
 		String namespace = this.engine.config().namespace();
-		java.time.Instant now = this.engine.clock().instant();
+		Instant now = this.clock.instant();
 		return new EngineStats(now, this.stats.counts(namespace, workflowType), backlog(workflowType, stuckAfter),
 				this.stats.failing(namespace, workflowType, 10),
 				this.stats.nodes(workflowType, this.engine.config().deadAfter()));
@@ -118,14 +214,9 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * @param stuckAfter how long a workflow task must have been failing for its run to count as
 	 * stuck
 	 */
-	public EngineStats.Backlog backlog(String workflowType, Duration stuckAfter) {
-		java.time.Instant now = this.engine.clock().instant();
+	public EngineStats.Backlog backlog(@Nullable String workflowType, Duration stuckAfter) {
+		Instant now = this.clock.instant();
 		return this.stats.backlog(this.engine.config().namespace(), workflowType, now, now.minus(stuckAfter));
-	}
-
-	/** Internal access for the Spring integration and the test kit; no compatibility promise. */
-	public Engine internal() {
-		return this.engine;
 	}
 
 	/** Builder of {@link WorkflowEngine}. */
@@ -361,9 +452,8 @@ public final class WorkflowEngine implements AutoCloseable {
 					this.shutdownTimeout, this.buildId, this.historyLimits, this.retention);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: new JsonPayloadConverter();
-			Engine engine = new Engine(config, this.dataSource, this.clock, workflowRegistry, activityRegistry,
+			return EngineAssembly.assemble(config, this.dataSource, this.clock, workflowRegistry, activityRegistry,
 					this.workflowFactory, converter, this.hooks, new Listeners(this.listeners), this.migrate);
-			return new WorkflowEngine(engine, new StatsRepository(new JdbcTemplate(this.dataSource), this.schema));
 		}
 
 	}

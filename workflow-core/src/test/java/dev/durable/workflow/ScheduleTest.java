@@ -52,7 +52,7 @@ class ScheduleTest {
 	}
 
 	private ScheduleLoop loop() {
-		return this.engine.internal().scheduleLoop();
+		return this.engine.scheduleLoop();
 	}
 
 	private void advance(Duration duration) {

@@ -11,7 +11,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.internal.worker.Engine;
 
 /**
  * Durable, one node in this JVM with the engine's default settings, on its own database of the
@@ -77,12 +76,7 @@ final class DurableContender extends PooledContender {
 
 	/** Replays a run's stored history from scratch on a fresh instance; returns the events replayed. */
 	int replay(UUID runId) {
-		List<Engine.ReplayedTask> tasks = this.engine.internal().replay(runId);
-		int events = 0;
-		for (Engine.ReplayedTask task : tasks) {
-			events += task.record().events().size();
-		}
-		return events;
+		return this.engine.replay(runId);
 	}
 
 	@Override

@@ -48,6 +48,13 @@ public interface WorkflowHandle<R> {
 	 */
 	void signal(String signalName, Object payload, String idempotencyKey);
 
+	/**
+	 * Sends a signal whose payload the caller converts once the handler is known, for gateways
+	 * such as the REST API: one read of the run, one handler lookup.
+	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this node
+	 */
+	void signalEncoded(String signalName, EncodedPayload payload, String idempotencyKey);
+
 	/** Sends a signal to a handler named by method reference. */
 	<W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload);
 
@@ -66,6 +73,14 @@ public interface WorkflowHandle<R> {
 	/** Runs a query by name. */
 	<T> T query(String queryName, Object argument, Class<T> resultType);
 
+	/**
+	 * Runs a query whose argument the caller converts once the handler is known (see
+	 * {@link #signalEncoded}); the result is decoded as the given type.
+	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this node
+	 * @throws UnknownHandlerException when the type has no such query
+	 */
+	<T> T queryEncoded(String queryName, EncodedPayload argument, Class<T> resultType);
+
 	/** Sends an update and waits for its result. */
 	<W, A, T> T update(Functions.Func1<W, A, T> updateMethod, A argument);
 
@@ -80,6 +95,15 @@ public interface WorkflowHandle<R> {
 
 	/** Sends an update by name and waits for the stage the options name. */
 	<T> UpdateHandle<T> startUpdate(String updateName, Object argument, Class<T> resultType, UpdateOptions options);
+
+	/**
+	 * Sends an update whose argument the caller converts once the handler is known (see
+	 * {@link #signalEncoded}) and waits for the stage the options name.
+	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this node
+	 * @throws UnknownHandlerException when the type has no such update
+	 */
+	<T> UpdateHandle<T> startUpdateEncoded(String updateName, EncodedPayload argument, Class<T> resultType,
+			UpdateOptions options);
 
 	/** A handle to an update sent earlier, to fetch its outcome by id. */
 	<T> UpdateHandle<T> updateHandle(String updateId, Class<T> resultType);

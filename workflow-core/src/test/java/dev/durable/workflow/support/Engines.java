@@ -1,5 +1,6 @@
 package dev.durable.workflow.support;
 
+import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ public final class Engines implements AutoCloseable {
 	 * issue exactly the recorded commands, task by task.
 	 */
 	public static void assertReplays(WorkflowEngine engine, UUID runId) {
-		List<Engine.ReplayedTask> tasks = engine.internal().replay(runId);
+		List<Engine.ReplayedTask> tasks = EngineInternals.node(engine).replay(runId);
 		assertThat(tasks).as("replayed tasks").isNotEmpty();
 		for (Engine.ReplayedTask task : tasks) {
 			List<Event> recorded = task.record().commands();

@@ -26,7 +26,6 @@ import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.WorkflowClient;
-import dev.durable.workflow.internal.registry.ActivityRegistry;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
@@ -103,7 +102,7 @@ public final class DurableWorkflowAutoConfiguration {
 				continue;
 			}
 			Class<?> type = beanFactory.getType(name, false);
-			if (type != null && ActivityRegistry.activityType(type) != null) {
+			if (type != null && WorkflowEngine.isActivityType(type)) {
 				beans.add(beanFactory.getBean(name));
 			}
 		}

@@ -51,7 +51,7 @@ public final class DurableWorkflowMetricsAutoConfiguration {
 		MeterBinder durableWorkflowCacheMeterBinder(ObjectProvider<WorkflowEngine> engine) {
 			return (registry) -> Gauge.builder("durable.workflow.cache.size", () -> {
 				WorkflowEngine current = engine.getIfAvailable();
-				return (current != null) ? current.internal().cachedRuns() : 0;
+				return (current != null) ? current.cachedRuns() : 0;
 			}).description("Workflow runs held in memory by this node").strongReference(true).register(registry);
 		}
 

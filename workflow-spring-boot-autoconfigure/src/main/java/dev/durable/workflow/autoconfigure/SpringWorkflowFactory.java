@@ -16,7 +16,6 @@ import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ReflectionUtils;
 
 import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.internal.registry.ActivityRegistry;
 
 /**
  * Creates workflow instances, one per run, by constructor injection from the bean factory. The
@@ -82,11 +81,11 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 		if (engine == null) {
 			throw new IllegalStateException("The workflow engine is not built yet");
 		}
-		return engine.internal().activityProxy(activityType, workflowClass);
+		return engine.activityProxy(activityType, workflowClass);
 	}
 
 	static boolean isActivityType(Class<?> type) {
-		return ActivityRegistry.activityType(type) != null;
+		return WorkflowEngine.isActivityType(type);
 	}
 
 	private static Constructor<?> constructor(Class<?> workflowClass) {

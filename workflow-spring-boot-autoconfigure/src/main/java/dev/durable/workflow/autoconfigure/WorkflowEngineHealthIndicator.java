@@ -40,7 +40,7 @@ public class WorkflowEngineHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("oldestWaiting", backlog.oldestWaiting().toString())
 			.withDetail("failingRuns", backlog.failing())
 			.withDetail("stuckRuns", backlog.stuck())
-			.withDetail("cachedRuns", this.engine.internal().cachedRuns());
+			.withDetail("cachedRuns", this.engine.cachedRuns());
 		if (backlog.runnable() > this.thresholds.getMaxBacklog()) {
 			builder.outOfService()
 				.withDetail("reason", "backlog of " + backlog.runnable() + " runnable runs exceeds "

@@ -59,7 +59,7 @@ public class WorkflowsEndpoint {
 		EngineStats.Backlog backlog = stats.backlog();
 		return new WorkflowsDescriptor(stats.time(),
 				new NodeDescriptor(this.engine.nodeId(), this.engine.isRunning(),
-						this.engine.internal().cachedRuns()),
+						this.engine.cachedRuns()),
 				runs, new BacklogDescriptor(backlog.runnable(), backlog.oldestWaiting().toString(),
 						backlog.oldestWaiting().toMillis() / 1000.0, backlog.failing(), backlog.stuck(),
 						this.stuckAfter.toString()),

@@ -14,6 +14,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.autoconfigure.greeting.Greeter;
 import dev.durable.workflow.autoconfigure.greeting.GreetingConfiguration;
 import dev.durable.workflow.autoconfigure.greeting.GreetingWorkflow;
@@ -23,7 +24,6 @@ import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.internal.worker.EngineConfig;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,8 +64,9 @@ class DurableWorkflowAutoConfigurationTest {
 				WorkflowEngine engine = context.getBean(WorkflowEngine.class);
 				assertThat(engine.isRunning()).isTrue();
 				// the permits of WorkflowSemaphore are served wherever workflows run
-				assertThat(engine.internal().servedTypes()).containsExactlyInAnyOrder("greeting", "durable-permit");
-				EngineConfig config = engine.internal().config();
+				assertThat(engine.workflowTypes()).extracting(WorkflowTypeInfo::name)
+					.containsExactlyInAnyOrder("greeting", "durable-permit");
+				var config = engine.settings();
 				assertThat(config.namespace()).isEqualTo("greetings");
 				assertThat(config.schema()).startsWith("autoconfig");
 				assertThat(config.maxCachedRuns()).isEqualTo(7);

@@ -3,8 +3,8 @@ package dev.durable.workflow.test;
 import dev.durable.workflow.ActivityInfo;
 import dev.durable.workflow.SettableClock;
 import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.spi.EngineQuiescence;
 import dev.durable.workflow.WorkflowEngineListener;
-import dev.durable.workflow.internal.store.WakeTimes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -15,7 +15,6 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Moves a {@link SettableClock} for tests: automatically, to the next timer, whenever every run
@@ -53,8 +52,6 @@ public final class TimeSkipper implements AutoCloseable {
   private volatile boolean autoSkipping = true;
 
   private volatile boolean closed;
-
-  private volatile WakeTimes wakeTimes;
 
   /**
    * @param clock the clock the engines use
@@ -167,33 +164,21 @@ public final class TimeSkipper implements AutoCloseable {
     }
     long seen = this.progress.get();
     WorkflowEngine first = all.get(0);
-    String namespace = first.internal().config().namespace();
     Instant now = this.clock.instant();
-    WakeTimes times = wakeTimes(first);
-    if (times.anyDue(namespace, now)) {
+    EngineQuiescence times = first.quiescence();
+    if (times.anyDue(now)) {
       return BUSY;
     }
-    Instant next = times.next(namespace, now);
+    Instant next = times.nextDue(now);
     if (!idle(all) || this.progress.get() != seen || !now.equals(this.clock.instant())) {
       return BUSY;
     }
     return new Check(true, next);
   }
 
-  private WakeTimes wakeTimes(WorkflowEngine engine) {
-    WakeTimes times = this.wakeTimes;
-    if (times == null) {
-      times =
-          new WakeTimes(
-              new JdbcTemplate(engine.internal().dataSource()), engine.internal().config().schema());
-      this.wakeTimes = times;
-    }
-    return times;
-  }
-
   private static boolean idle(List<WorkflowEngine> engines) {
     for (WorkflowEngine engine : engines) {
-      if (!engine.internal().isIdle()) {
+      if (!engine.quiescence().isIdle()) {
         return false;
       }
     }
@@ -209,7 +194,7 @@ public final class TimeSkipper implements AutoCloseable {
    */
   private boolean someoneBlocked() {
     for (WorkflowEngine engine : this.engines.get()) {
-      if (engine.internal().waiters().anyBlocked()) {
+      if (engine.quiescence().anyCallerBlocked()) {
         return true;
       }
     }

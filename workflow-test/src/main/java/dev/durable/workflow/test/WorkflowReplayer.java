@@ -1,22 +1,12 @@
 package dev.durable.workflow.test;
 
 import dev.durable.workflow.NonDeterministicWorkflowException;
-import dev.durable.workflow.PayloadConverter;
+import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.HistoryEvent;
-import dev.durable.workflow.internal.activity.ActivityStubs;
-import dev.durable.workflow.internal.history.TaskRecord;
-import dev.durable.workflow.internal.registry.ActivityRegistry;
-import dev.durable.workflow.internal.registry.WorkflowDefinition;
-import dev.durable.workflow.internal.registry.WorkflowRegistry;
-import dev.durable.workflow.internal.runtime.RunIdentity;
-import dev.durable.workflow.internal.runtime.WorkflowRunner;
-import dev.durable.workflow.internal.support.JsonPayloadConverter;
-import dev.durable.workflow.internal.support.Payloads;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.spi.HistoryReplay;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +45,7 @@ public final class WorkflowReplayer {
    *     recordedCommand()} and {@code issuedCommand()} say where and how
    */
   public static void replay(Class<?> workflowClass, String historyJson) {
-    replay(workflowClass, HistoryImport.parse(historyJson));
+    replay(workflowClass, HistoryReplay.parse(historyJson));
   }
 
   /** Replays one history, as {@code handle.history()} returned it. */
@@ -69,32 +59,7 @@ public final class WorkflowReplayer {
    */
   public static void replay(
       Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory) {
-    WorkflowDefinition definition = new WorkflowRegistry().register(workflowClass);
-    RunIdentity identity = HistoryImport.identity(history, definition.typeName());
-    List<TaskRecord> records = HistoryImport.records(history);
-    PayloadConverter converter = new JsonPayloadConverter();
-    WorkflowRunner runner =
-        new WorkflowRunner(
-            identity,
-            definition,
-            factory,
-            new Payloads(converter, Integer.MAX_VALUE),
-            Duration.ofSeconds(30),
-            EngineConfig.HistoryLimits.DEFAULT);
-    try {
-      for (TaskRecord record : records) {
-        if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
-          return;
-        }
-        try {
-          runner.replay(record);
-        } catch (RuntimeException ex) {
-          throw explain(ex, record, identity);
-        }
-      }
-    } finally {
-      runner.destroy();
-    }
+    HistoryReplay.replay(workflowClass, history, factory);
   }
 
   /**
@@ -148,29 +113,6 @@ public final class WorkflowReplayer {
     }
   }
 
-  private static RuntimeException explain(
-      RuntimeException failure, TaskRecord record, RunIdentity identity) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof NonDeterministicWorkflowException nd) {
-        return new NonDeterministicWorkflowException(
-            "Workflow task "
-                + record.seq()
-                + " of "
-                + identity.workflowType()
-                + " run "
-                + identity.runId()
-                + " does not replay: "
-                + nd.getMessage()
-                + "; recorded commands of the task: "
-                + record.commands().stream().map((e) -> e.describe()).toList(),
-            record.seq(),
-            nd.recordedCommand(),
-            nd.issuedCommand());
-      }
-    }
-    return failure;
-  }
-
   /**
    * The default factory: the public constructor with the most parameters, {@code @Activity}
    * parameters as stubs that only record commands, others {@code null}.
@@ -187,14 +129,11 @@ public final class WorkflowReplayer {
         throw new IllegalStateException(
             "Workflow class " + type.getName() + " needs a public constructor");
       }
-      ActivityRegistry registry = new ActivityRegistry(dev.durable.workflow.ActivityOptions.DEFAULT);
       Class<?>[] types = constructor.getParameterTypes();
       Object[] args = new Object[types.length];
       for (int i = 0; i < types.length; i++) {
-        if (ActivityRegistry.activityType(types[i]) != null) {
-          Object stub = stub(types[i]);
-          registry.register(stub);
-          args[i] = ActivityStubs.durableProxy(types[i], stub, registry);
+        if (WorkflowEngine.isActivityType(types[i])) {
+          args[i] = HistoryReplay.replayStub(types[i], stub(types[i]));
         }
       }
       try {

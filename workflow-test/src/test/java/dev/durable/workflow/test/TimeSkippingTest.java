@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.test.fixtures.RealGreeter;
 import dev.durable.workflow.test.fixtures.TimeWorkflows;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -91,52 +87,34 @@ class TimeSkippingTest {
     assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo(start.plus(Duration.ofDays(2)));
   }
 
+  /**
+   * The skipper moves time only while a caller is blocked on an outcome: a caller answered counts
+   * no more (that it does so even before its thread leaves the wait is ResultWaitersTest's, in the
+   * engine).
+   */
   @Test
-  void aCallerWhoseWaitWasAnsweredDoesNotMoveTime() throws Exception {
+  void onlyACallerStillWaitingForItsResultMovesTime() throws Exception {
     this.env.setAutoTimeSkipping(false); // this test takes the skipper's steps itself
     Instant start = this.env.currentTime();
-    this.env.client().start(TimeWorkflows.LongSleep::run, 2, StartOptions.withId("sleeper"));
+    WorkflowHandle<Instant> handle =
+        this.env.client().start(TimeWorkflows.LongSleep::run, 2, StartOptions.withId("sleeper"));
     this.env.sleep(Duration.ZERO); // the run waits for its timer, a day from now
-    ResultWaiters waiters = this.env.engine().internal().waiters();
+    assertThat(this.env.timeSkipper().skipIfBlocked()).as("nobody waits: time stays").isFalse();
 
-    // a caller answered while its thread has not left the wait yet (a busy machine)
-    CountDownLatch leave = new CountDownLatch(1);
-    CompletableFuture<Object> answered = new HeldFuture(leave);
-    Thread caller = Thread.ofPlatform().start(() -> waiters.pause(answered, Long.MAX_VALUE, 60_000));
-    while (waiters.waiting() == 0) {
+    CompletableFuture<Instant> result = handle.resultAsync();
+    while (!this.env.engine().quiescence().anyCallerBlocked()) {
       Thread.onSpinWait();
     }
     assertThat(this.env.timeSkipper().skipIfBlocked()).as("a blocked caller: time moves").isTrue();
     Instant oneDay = start.plus(Duration.ofDays(1));
     assertThat(this.env.currentTime()).isEqualTo(oneDay);
     this.env.sleep(Duration.ZERO);
+    assertThat(this.env.timeSkipper().skipIfBlocked()).as("still blocked").isTrue();
+    Instant twoDays = start.plus(Duration.ofDays(2));
+    assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo(twoDays);
 
-    answered.complete(null);
-    assertThat(waiters.waiting()).isEqualTo(1);
+    assertThat(this.env.engine().quiescence().anyCallerBlocked()).isFalse();
     assertThat(this.env.timeSkipper().skipIfBlocked()).isFalse();
-    assertThat(this.env.currentTime()).isEqualTo(oneDay);
-
-    leave.countDown();
-    caller.join(10_000);
-    assertThat(caller.isAlive()).isFalse();
-    assertThat(waiters.waiting()).isZero();
-    assertThat(this.env.timeSkipper().skipIfBlocked()).isFalse();
-  }
-
-  /** A future whose waiter, once woken, stays in its wait until the latch opens. */
-  private static final class HeldFuture extends CompletableFuture<Object> {
-    private final CountDownLatch leave;
-
-    HeldFuture(CountDownLatch leave) {
-      this.leave = leave;
-    }
-
-    @Override
-    public Object get(long timeout, TimeUnit unit)
-        throws InterruptedException, ExecutionException, TimeoutException {
-      Object value = super.get(timeout, unit);
-      this.leave.await();
-      return value;
-    }
+    assertThat(this.env.currentTime()).isEqualTo(twoDays);
   }
 }

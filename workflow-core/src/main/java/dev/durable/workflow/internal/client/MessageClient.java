@@ -3,33 +3,71 @@ package dev.durable.workflow.internal.client;
 import java.io.Serializable;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.UnknownHandlerException;
+import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.UpdateOptions;
-import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.MessageHandlers.Handler;
-import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
+import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.store.RunRow;
-import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.store.DedupRepository;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.worker.LocalNode;
+import dev.durable.workflow.internal.worker.ResultWaiters;
+import dev.durable.workflow.internal.worker.RunWaker;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Signals, queries and updates from the client: payloads encoded with the handler's declared
  * type when this node knows the workflow type, names checked, rows written in one transaction.
  */
-final class MessageClient {
+public final class MessageClient {
 
-	private final Engine engine;
+	private final String namespace;
 
-	MessageClient(Engine engine) {
-		this.engine = engine;
+	private final WorkflowRegistry workflows;
+
+	private final Payloads payloads;
+
+	private final RunRepository runs;
+
+	private final DedupRepository dedup;
+
+	private final TransactionTemplate tx;
+
+	private final RunLookup lookup;
+
+	private final LocalNode node;
+
+	private final RunWaker waker;
+
+	private final ResultWaiters waiters;
+
+	public MessageClient(String namespace, WorkflowRegistry workflows, Payloads payloads, RunRepository runs,
+			DedupRepository dedup, TransactionTemplate tx, RunLookup lookup, LocalNode node, RunWaker waker,
+			ResultWaiters waiters) {
+		this.namespace = namespace;
+		this.workflows = workflows;
+		this.payloads = payloads;
+		this.runs = runs;
+		this.dedup = dedup;
+		this.tx = tx;
+		this.lookup = lookup;
+		this.node = node;
+		this.waker = waker;
+		this.waiters = waiters;
 	}
 
 	/** The handler name a method reference names, checking it is a handler of that kind. */
-	static String handlerName(Serializable reference, Kind kind) {
+	static String handlerName(Serializable reference, HandlerKind kind) {
 		Method method = MethodReferences.resolve(reference);
 		WorkflowDefinition definition = WorkflowDefinitions.of(method.getDeclaringClass());
 		Handler handler = definition.handlers().byMethod(method);
@@ -43,53 +81,93 @@ final class MessageClient {
 		return handler.name();
 	}
 
-	/** The declared payload type of a handler, or Object when this node does not know it. */
-	Type payloadType(String workflowType, Kind kind, String name, boolean required) {
-		WorkflowDefinition definition = this.engine.workflows().find(workflowType);
+	/**
+	 * Encodes a message payload with its handler's declared type: {@code Object} when this node
+	 * does not know the workflow type, for a dynamic handler or a signal without one; a handler
+	 * without parameter takes no payload.
+	 */
+	byte[] encode(String workflowType, HandlerKind kind, String name, Object payload, boolean required) {
+		WorkflowDefinition definition = this.workflows.find(workflowType);
+		Type type = (definition != null) ? declaredType(definition, kind, name, required) : Object.class;
+		return this.payloads.encode(payload, (type != null) ? type : Object.class, what(kind, name));
+	}
+
+	/**
+	 * Encodes a gateway's payload: looks the handler up once, lets the gateway convert its payload
+	 * to the handler's parameter type, and encodes the value with that type.
+	 * @throws UnknownWorkflowTypeException when the type is not registered on this node
+	 */
+	private byte[] encode(String workflowType, HandlerKind kind, String name, EncodedPayload payload,
+			boolean required) {
+		WorkflowDefinition definition = this.workflows.find(workflowType);
 		if (definition == null) {
-			return Object.class;
+			throw new UnknownWorkflowTypeException("No workflow type '" + workflowType + "' is registered; known types: "
+					+ this.workflows.all().stream().map(WorkflowDefinition::typeName).sorted().toList());
 		}
+		Type type = declaredType(definition, kind, name, required);
+		return this.payloads.encode(payload.convert(type), (type != null) ? type : Object.class, what(kind, name));
+	}
+
+	/**
+	 * The parameter type of the handler a message goes to: {@code null} when it takes none,
+	 * {@code Object} for a dynamic handler or a signal without handler.
+	 * @param required whether a missing handler is an error (queries and updates)
+	 */
+	private static Type declaredType(WorkflowDefinition definition, HandlerKind kind, String name, boolean required) {
 		MessageHandlers handlers = definition.handlers();
 		Handler handler = handlers.find(kind, name);
 		if (handler == null) {
 			if (required) {
-				throw new UnknownHandlerException("Workflow type " + workflowType + " has no "
-						+ kind.name().toLowerCase() + " handler '" + name + "' (known: " + handlers.names(kind) + ")");
+				throw new UnknownHandlerException("Workflow type " + definition.typeName() + " has no "
+						+ kind.name().toLowerCase(Locale.ROOT) + " handler '" + name + "' (known: " + handlers.names(kind)
+						+ ")");
 			}
 			return Object.class;
 		}
-		Type type = handler.payloadType();
-		return (type == null || handler.dynamic()) ? Object.class : type;
+		return handler.dynamic() ? Object.class : handler.payloadType();
 	}
 
-	/** Encodes a message payload; a handler without parameter takes no payload. */
-	byte[] encode(String workflowType, Kind kind, String name, Object payload, boolean required) {
-		Type type = payloadType(workflowType, kind, name, required);
-		return this.engine.payloads().encode(payload, type, "the payload of " + kind.name().toLowerCase() + " " + name);
+	private static String what(HandlerKind kind, String name) {
+		return "the payload of " + kind.name().toLowerCase(Locale.ROOT) + " " + name;
 	}
 
 	void signal(RunRow row, String name, Object payload, String idempotencyKey) {
-		byte[] encoded = encode(row.workflowType(), Kind.SIGNAL, name, payload, false);
-		Optional<UUID> owner = this.engine.tx().execute((status) -> {
-			if (idempotencyKey != null && !this.engine.dedup()
+		send(row, name, encode(row.workflowType(), HandlerKind.SIGNAL, name, payload, false), idempotencyKey);
+	}
+
+	void signal(RunRow row, String name, EncodedPayload payload, String idempotencyKey) {
+		send(row, name, encode(row.workflowType(), HandlerKind.SIGNAL, name, payload, false), idempotencyKey);
+	}
+
+	private void send(RunRow row, String name, byte[] encoded, String idempotencyKey) {
+		Optional<UUID> owner = this.tx.execute((status) -> {
+			if (idempotencyKey != null && !this.dedup
 				.recordSignalKey(row.namespace(), row.workflowId(), idempotencyKey, row.runId())) {
 				return null; // a retried send: the first one was stored, nothing changes
 			}
-			return this.engine.runs()
+			return this.runs
 				.sendToInbox(row.runId(), "SIGNAL", name, encoded)
-				.orElseThrow(() -> closed(row));
+				.orElseThrow(() -> this.lookup.closed(row));
 		});
 		if (owner != null) {
-			this.engine.wake(row.runId(), owner.orElse(null));
+			this.waker.wake(row.runId(), owner.orElse(null));
 		}
 	}
 
 	/** How long a query waits for a just-started run's first workflow task (whose code builds the state). */
 	private static final long FIRST_TASK_WAIT_MILLIS = 5_000;
 
-	byte[] query(RunRow row, String name, Object argument) {
-		byte[] encoded = encode(row.workflowType(), Kind.QUERY, name, argument, true);
-		return this.engine.query(firstTaskDone(row), name, encoded);
+	Object query(RunRow row, String name, Object argument, Type resultType) {
+		return query(row, name, encode(row.workflowType(), HandlerKind.QUERY, name, argument, true), resultType);
+	}
+
+	Object query(RunRow row, String name, EncodedPayload argument, Type resultType) {
+		return query(row, name, encode(row.workflowType(), HandlerKind.QUERY, name, argument, true), resultType);
+	}
+
+	private Object query(RunRow row, String name, byte[] encoded, Type resultType) {
+		byte[] result = this.node.query(firstTaskDone(row), name, encoded);
+		return this.payloads.decode(result, resultType, "the result of query " + name);
 	}
 
 	/**
@@ -107,38 +185,44 @@ final class MessageClient {
 				Thread.currentThread().interrupt();
 				return current;
 			}
-			current = this.engine.runs().find(row.runId()).orElse(current);
+			current = this.runs.find(row.runId()).orElse(current);
 		}
 		return current;
 	}
 
 	<T> UpdateHandleImpl<T> startUpdate(RunRow row, String name, Object argument, Type resultType,
 			UpdateOptions options) {
-		byte[] encoded = encode(row.workflowType(), Kind.UPDATE, name, argument, true);
+		return startUpdate(row, name, encode(row.workflowType(), HandlerKind.UPDATE, name, argument, true), resultType,
+				options);
+	}
+
+	<T> UpdateHandleImpl<T> startUpdate(RunRow row, String name, EncodedPayload argument, Type resultType,
+			UpdateOptions options) {
+		return startUpdate(row, name, encode(row.workflowType(), HandlerKind.UPDATE, name, argument, true), resultType,
+				options);
+	}
+
+	private <T> UpdateHandleImpl<T> startUpdate(RunRow row, String name, byte[] encoded, Type resultType,
+			UpdateOptions options) {
 		String updateId = (options.updateId() != null) ? options.updateId() : UUID.randomUUID().toString();
-		Optional<UUID> owner = this.engine.tx().execute((status) -> {
-			if (!this.engine.dedup().admitUpdate(row.namespace(), row.workflowId(), updateId, row.runId())) {
+		Optional<UUID> owner = this.tx.execute((status) -> {
+			if (!this.dedup.admitUpdate(row.namespace(), row.workflowId(), updateId, row.runId())) {
 				return null; // a retried update id: its stored outcome answers
 			}
-			return this.engine.runs()
+			return this.runs
 				.sendToInbox(row.runId(), "UPDATE", name, encoded, updateId)
-				.orElseThrow(() -> closed(row));
+				.orElseThrow(() -> this.lookup.closed(row));
 		});
 		if (owner != null) {
-			this.engine.wake(row.runId(), owner.orElse(null));
+			this.waker.wake(row.runId(), owner.orElse(null));
 		}
-		UpdateHandleImpl<T> handle = new UpdateHandleImpl<>(this.engine, row.workflowId(), updateId, resultType);
+		UpdateHandleImpl<T> handle = new UpdateHandleImpl<>(this.dedup, this.namespace, this.payloads, this.waiters, row.workflowId(), updateId, resultType);
 		handle.waitFor(options.waitForStage(), null);
 		return handle;
 	}
 
 	<T> UpdateHandleImpl<T> updateHandle(String workflowId, String updateId, Type resultType) {
-		return new UpdateHandleImpl<>(this.engine, workflowId, updateId, resultType);
-	}
-
-	private WorkflowClosedException closed(RunRow row) {
-		return new WorkflowClosedException("Workflow " + row.workflowId() + " (run " + row.runId() + ") is closed: "
-				+ this.engine.runs().find(row.runId()).map(RunRow::status).orElse(row.status()));
+		return new UpdateHandleImpl<>(this.dedup, this.namespace, this.payloads, this.waiters, workflowId, updateId, resultType);
 	}
 
 

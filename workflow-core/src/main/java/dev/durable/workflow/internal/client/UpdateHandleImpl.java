@@ -14,7 +14,8 @@ import dev.durable.workflow.client.WorkflowUpdateFailedException;
 import dev.durable.workflow.client.WorkflowUpdateRejectedException;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.store.DedupRepository.UpdateRecord;
-import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.store.DedupRepository;
+import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /** An update by workflow id and update id; its outcome is read from the dedup record. */
@@ -22,7 +23,13 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 
 	private static final long RECHECK_MILLIS = 500;
 
-	private final Engine engine;
+	private final DedupRepository dedup;
+
+	private final String namespace;
+
+	private final Payloads payloads;
+
+	private final ResultWaiters waiters;
 
 	private final String workflowId;
 
@@ -30,8 +37,12 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 
 	private final Type resultType;
 
-	UpdateHandleImpl(Engine engine, String workflowId, String updateId, Type resultType) {
-		this.engine = engine;
+	UpdateHandleImpl(DedupRepository dedup, String namespace, Payloads payloads, ResultWaiters waiters,
+			String workflowId, String updateId, Type resultType) {
+		this.dedup = dedup;
+		this.namespace = namespace;
+		this.payloads = payloads;
+		this.waiters = waiters;
 		this.workflowId = workflowId;
 		this.updateId = updateId;
 		this.resultType = resultType;
@@ -48,8 +59,8 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 	}
 
 	private UpdateRecord record() {
-		return this.engine.dedup()
-			.findUpdate(this.engine.config().namespace(), this.workflowId, this.updateId)
+		return this.dedup
+			.findUpdate(this.namespace, this.workflowId, this.updateId)
 			.orElseThrow(() -> new WorkflowNotFoundException(
 					"No update '" + this.updateId + "' was sent to workflow " + this.workflowId));
 	}
@@ -88,16 +99,16 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 			throw rejected(record);
 		}
 		if (record.failure() != null) {
-			Throwable cause = Failures.toException(record.failure(), this.engine.payloads().converter());
+			Throwable cause = Failures.toException(record.failure(), this.payloads.converter());
 			throw new WorkflowUpdateFailedException("Update '" + this.updateId + "' of workflow " + this.workflowId
 					+ " failed: " + cause.getMessage(), cause);
 		}
-		return (T) this.engine.payloads()
+		return (T) this.payloads
 			.decode(record.result(), this.resultType, "the result of update " + this.updateId);
 	}
 
 	private RuntimeException rejected(UpdateRecord record) {
-		Throwable cause = Failures.toException(record.failure(), this.engine.payloads().converter());
+		Throwable cause = Failures.toException(record.failure(), this.payloads.converter());
 		if ("UnknownUpdate".equals(record.failure().type())) {
 			return new UnknownHandlerException(record.failure().message(), cause);
 		}
@@ -109,13 +120,13 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
 		String key = ResultWaiters.updateKey(this.workflowId, this.updateId);
 		while (true) {
-			CompletableFuture<Object> progressed = this.engine.waiters().future(key);
+			CompletableFuture<Object> progressed = this.waiters.future(key);
 			UpdateRecord record = record();
 			if (done.test(record)) {
-				this.engine.waiters().forget(key, progressed);
+				this.waiters.forget(key, progressed);
 				return record;
 			}
-			if (!this.engine.waiters().pause(progressed, deadline, RECHECK_MILLIS)) {
+			if (!this.waiters.pause(progressed, deadline, RECHECK_MILLIS)) {
 				throw new WorkflowTimeoutException("Update '" + this.updateId + "' of workflow " + this.workflowId
 						+ " is still at stage " + record.stage() + " after " + timeout, new TimeoutException());
 			}

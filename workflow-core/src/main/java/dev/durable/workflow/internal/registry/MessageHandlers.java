@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.durable.workflow.EncodedValue;
+import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.QueryMethod;
 import dev.durable.workflow.SignalMethod;
 import dev.durable.workflow.UpdateMethod;
@@ -18,13 +19,6 @@ import dev.durable.workflow.UpdateValidator;
  * (which receive names no named handler matches).
  */
 public final class MessageHandlers {
-
-	/** The kinds of message a workflow handles. */
-	public enum Kind {
-
-		SIGNAL, QUERY, UPDATE
-
-	}
 
 	/**
 	 * One handler method.
@@ -45,32 +39,32 @@ public final class MessageHandlers {
 
 	}
 
-	private final Map<Kind, Map<String, Handler>> named = new LinkedHashMap<>();
+	private final Map<HandlerKind, Map<String, Handler>> named = new LinkedHashMap<>();
 
-	private final Map<Kind, Handler> dynamic = new LinkedHashMap<>();
+	private final Map<HandlerKind, Handler> dynamic = new LinkedHashMap<>();
 
 	private final Map<String, Method> validators = new LinkedHashMap<>();
 
 	static MessageHandlers of(Class<?> workflowClass) {
 		MessageHandlers handlers = new MessageHandlers();
-		for (Kind kind : Kind.values()) {
+		for (HandlerKind kind : HandlerKind.values()) {
 			handlers.named.put(kind, new LinkedHashMap<>());
 		}
 		for (Method method : workflowClass.getMethods()) {
 			SignalMethod signal = method.getAnnotation(SignalMethod.class);
 			if (signal != null) {
-				handlers.add(Kind.SIGNAL, signal.name(), signal.dynamic(), method);
+				handlers.add(HandlerKind.SIGNAL, signal.name(), signal.dynamic(), method);
 			}
 			QueryMethod query = method.getAnnotation(QueryMethod.class);
 			if (query != null) {
-				handlers.add(Kind.QUERY, query.name(), query.dynamic(), method);
+				handlers.add(HandlerKind.QUERY, query.name(), query.dynamic(), method);
 				if (method.getReturnType() == void.class) {
 					throw new IllegalArgumentException("@QueryMethod " + method + " must return a value");
 				}
 			}
 			UpdateMethod update = method.getAnnotation(UpdateMethod.class);
 			if (update != null) {
-				handlers.add(Kind.UPDATE, update.name(), update.dynamic(), method);
+				handlers.add(HandlerKind.UPDATE, update.name(), update.dynamic(), method);
 			}
 		}
 		for (Method method : workflowClass.getMethods()) {
@@ -78,7 +72,7 @@ public final class MessageHandlers {
 			if (validator == null) {
 				continue;
 			}
-			Handler update = handlers.named.get(Kind.UPDATE).get(validator.update());
+			Handler update = handlers.named.get(HandlerKind.UPDATE).get(validator.update());
 			if (update == null) {
 				throw new IllegalArgumentException("@UpdateValidator " + method + " names no @UpdateMethod '"
 						+ validator.update() + "'");
@@ -93,7 +87,7 @@ public final class MessageHandlers {
 		return handlers;
 	}
 
-	private void add(Kind kind, String name, boolean isDynamic, Method method) {
+	private void add(HandlerKind kind, String name, boolean isDynamic, Method method) {
 		if (!isDynamic) {
 			PayloadTypes.check(method, kind.name().charAt(0) + kind.name().substring(1).toLowerCase(java.util.Locale.ROOT)
 					+ " handler");
@@ -121,7 +115,7 @@ public final class MessageHandlers {
 	}
 
 	/** The handler for a name: the named one, else the dynamic one, else {@code null}. */
-	public Handler find(Kind kind, String name) {
+	public Handler find(HandlerKind kind, String name) {
 		Handler handler = this.named.get(kind).get(name);
 		return (handler != null) ? handler : this.dynamic.get(kind);
 	}
@@ -131,11 +125,11 @@ public final class MessageHandlers {
 	}
 
 	/** Names of the named handlers of a kind. */
-	public Set<String> names(Kind kind) {
+	public Set<String> names(HandlerKind kind) {
 		return Collections.unmodifiableSet(this.named.get(kind).keySet());
 	}
 
-	public boolean hasDynamic(Kind kind) {
+	public boolean hasDynamic(HandlerKind kind) {
 		return this.dynamic.containsKey(kind);
 	}
 

@@ -20,7 +20,7 @@ import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.MessageHandlers.Handler;
-import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
+import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome;
 import dev.durable.workflow.internal.support.Payloads;
 
@@ -59,7 +59,7 @@ final class MessageStates {
 	// ---- signals -------------------------------------------------------------------------------
 
 	void signal(Event event) {
-		Handler handler = this.handlers.find(Kind.SIGNAL, event.name());
+		Handler handler = this.handlers.find(HandlerKind.SIGNAL, event.name());
 		if (handler == null) {
 			this.buffered.computeIfAbsent(event.name(), (n) -> new ArrayDeque<>()).add(payloadOrEmpty(event.payload()));
 			return;
@@ -139,10 +139,10 @@ final class MessageStates {
 	 * @return the UPDATE_ACCEPTED input to apply, or {@code null} when rejected
 	 */
 	Event offerUpdate(String updateId, String name, byte[] payload) {
-		Handler handler = this.handlers.find(Kind.UPDATE, name);
+		Handler handler = this.handlers.find(HandlerKind.UPDATE, name);
 		if (handler == null) {
 			reject(updateId, "UnknownUpdate", "Workflow type " + this.runner.identity().workflowType()
-					+ " has no update handler '" + name + "' (known: " + this.handlers.names(Kind.UPDATE) + ")");
+					+ " has no update handler '" + name + "' (known: " + this.handlers.names(HandlerKind.UPDATE) + ")");
 			return null;
 		}
 		Method validator = handler.dynamic() ? null : this.handlers.validator(name);
@@ -181,7 +181,7 @@ final class MessageStates {
 
 	/** Applies UPDATE_ACCEPTED: the handler runs ahead of the main method. */
 	void accepted(Event event) {
-		Handler handler = this.handlers.find(Kind.UPDATE, event.name());
+		Handler handler = this.handlers.find(HandlerKind.UPDATE, event.name());
 		if (!this.runner.isReplaying()) {
 			this.outcomes.add(new UpdateOutcome(event.messageId(), "ACCEPTED", null, null));
 		}
@@ -219,10 +219,10 @@ final class MessageStates {
 	// ---- queries -------------------------------------------------------------------------------
 
 	byte[] query(String name, byte[] argument) throws InvocationTargetException {
-		Handler handler = this.handlers.find(Kind.QUERY, name);
+		Handler handler = this.handlers.find(HandlerKind.QUERY, name);
 		if (handler == null) {
 			throw new IllegalArgumentException("Workflow type " + this.runner.identity().workflowType()
-					+ " has no query handler '" + name + "' (known: " + this.handlers.names(Kind.QUERY) + ")");
+					+ " has no query handler '" + name + "' (known: " + this.handlers.names(HandlerKind.QUERY) + ")");
 		}
 		Object result = invoke(handler, name, argument, "query");
 		return this.payloads.encode(result, handler.method().getGenericReturnType(), "the result of query " + name);

@@ -1,6 +1,7 @@
 package dev.durable.workflow.internal.schedule;
 
 import java.lang.reflect.Type;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +19,12 @@ import dev.durable.workflow.client.ScheduleDescription;
 import dev.durable.workflow.client.ScheduleNotFoundException;
 import dev.durable.workflow.client.ScheduleOverlapPolicy;
 import dev.durable.workflow.client.ScheduleSummary;
-import dev.durable.workflow.internal.client.WorkflowClientImpl;
+import dev.durable.workflow.internal.client.RunStarter;
+import dev.durable.workflow.internal.client.WorkflowIds;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
-import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.support.Payloads;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /** The schedule client: validates, writes schedule rows, and steps a schedule for triggers and backfills. */
 public final class ScheduleClientImpl implements ScheduleClient {
@@ -34,30 +38,47 @@ public final class ScheduleClientImpl implements ScheduleClient {
 	/** Room left in a workflow id for "-" and the nominal time. */
 	private static final int WORKFLOW_ID_SUFFIX = 32;
 
-	private final Engine engine;
+	private final String namespace;
 
-	private final WorkflowClientImpl starter;
+	private final Clock clock;
+
+	private final TransactionTemplate tx;
+
+	private final Payloads payloads;
+
+	private final WorkflowRegistry workflows;
+
+	private final RunStarter starter;
 
 	private final ScheduleRepository repository;
 
 	private final ScheduleFirer firer;
 
-	public ScheduleClientImpl(Engine engine, WorkflowClientImpl starter) {
-		this.engine = engine;
+	private final ScheduleLoop loop;
+
+	public ScheduleClientImpl(String namespace, Clock clock, TransactionTemplate tx, Payloads payloads,
+			WorkflowRegistry workflows, RunStarter starter, ScheduleRepository repository, ScheduleFirer firer,
+			ScheduleLoop loop) {
+		this.namespace = namespace;
+		this.clock = clock;
+		this.tx = tx;
+		this.payloads = payloads;
+		this.workflows = workflows;
 		this.starter = starter;
-		this.repository = Schedules.repository(engine);
-		this.firer = new ScheduleFirer(engine, starter, this.repository);
+		this.repository = repository;
+		this.firer = firer;
+		this.loop = loop;
 	}
 
 	private String namespace() {
-		return this.engine.config().namespace();
+		return this.namespace;
 	}
 
 	@Override
 	public void create(String scheduleId, Schedule schedule) {
 		checkScheduleId(scheduleId);
 		Objects.requireNonNull(schedule, "schedule");
-		Instant now = this.engine.clock().instant();
+		Instant now = this.clock.instant();
 		StoredAction action = store(scheduleId, schedule.action());
 		ScheduleRow row = new ScheduleRow(namespace(), scheduleId, schedule.spec(),
 				new SchedulePolicies(schedule.overlapPolicy(), schedule.catchupWindow()), action,
@@ -74,7 +95,7 @@ public final class ScheduleClientImpl implements ScheduleClient {
 		ScheduleRow row = find(scheduleId);
 		ScheduleTimes times = row.times();
 		List<Instant> next = new ArrayList<>();
-		Instant from = row.paused() ? later(row.state().cursor(), this.engine.clock().instant()) : row.state().cursor();
+		Instant from = row.paused() ? later(row.state().cursor(), this.clock.instant()) : row.state().cursor();
 		for (Instant t = times.nextNominal(from); t != null && next.size() < NEXT_TIMES; t = times.nextNominal(t)) {
 			next.add(times.due(t));
 		}
@@ -121,7 +142,7 @@ public final class ScheduleClientImpl implements ScheduleClient {
 			Schedule changed = change.apply(schedule(current));
 			Objects.requireNonNull(changed, "the changed schedule");
 			StoredAction action = store(scheduleId, changed.action());
-			Instant now = this.engine.clock().instant();
+			Instant now = this.clock.instant();
 			ScheduleState state = current.state();
 			ScheduleRow row = new ScheduleRow(current.namespace(), scheduleId, changed.spec(),
 					new SchedulePolicies(changed.overlapPolicy(), changed.catchupWindow()), action,
@@ -143,7 +164,7 @@ public final class ScheduleClientImpl implements ScheduleClient {
 	public ScheduleActionResult trigger(String scheduleId, ScheduleOverlapPolicy overlapPolicy) {
 		checkScheduleId(scheduleId);
 		List<ScheduleActionResult> results = step(scheduleId,
-				List.of(ScheduleFirer.Firing.triggered(this.engine.clock().instant())), overlapPolicy);
+				List.of(ScheduleFirer.Firing.triggered(this.clock.instant())), overlapPolicy);
 		return results.get(results.size() - 1);
 	}
 
@@ -183,7 +204,7 @@ public final class ScheduleClientImpl implements ScheduleClient {
 	@Override
 	public void delete(String scheduleId) {
 		checkScheduleId(scheduleId);
-		Boolean deleted = this.engine.tx().execute((status) -> this.repository.delete(namespace(), scheduleId));
+		Boolean deleted = this.tx.execute((status) -> this.repository.delete(namespace(), scheduleId));
 		if (!Boolean.TRUE.equals(deleted)) {
 			throw notFound(scheduleId);
 		}
@@ -201,7 +222,7 @@ public final class ScheduleClientImpl implements ScheduleClient {
 
 	private static void checkScheduleId(String scheduleId) {
 		try {
-			WorkflowClientImpl.checkWorkflowId(scheduleId);
+			WorkflowIds.check(scheduleId);
 		}
 		catch (InvalidWorkflowIdException ex) {
 			throw new IllegalArgumentException("Invalid schedule id '" + scheduleId
@@ -215,7 +236,7 @@ public final class ScheduleClientImpl implements ScheduleClient {
 		this.starter.checkStartable(action.workflowType());
 		String prefix = (action.workflowIdPrefix() != null) ? action.workflowIdPrefix() : scheduleId;
 		try {
-			WorkflowClientImpl.checkWorkflowId(prefix);
+			WorkflowIds.check(prefix);
 		}
 		catch (InvalidWorkflowIdException ex) {
 			throw new IllegalArgumentException("Invalid workflow id prefix '" + prefix + "': " + ex.getMessage(), ex);
@@ -224,20 +245,20 @@ public final class ScheduleClientImpl implements ScheduleClient {
 			throw new IllegalArgumentException("The workflow id prefix '" + prefix + "' is too long: at most "
 					+ (255 - WORKFLOW_ID_SUFFIX) + " characters leave room for the firing time");
 		}
-		byte[] input = this.engine.payloads().encode(action.input(), inputType(action.workflowType()),
+		byte[] input = this.payloads.encode(action.input(), inputType(action.workflowType()),
 				"the input of schedule " + scheduleId);
 		return new StoredAction(action.workflowType(), input, prefix, action.taskQueue(), action.executionTimeout(),
 				action.runTimeout(), action.retryPolicy());
 	}
 
 	private Type inputType(String workflowType) {
-		WorkflowDefinition definition = this.engine.workflows().find(workflowType);
+		WorkflowDefinition definition = this.workflows.find(workflowType);
 		return (definition != null && definition.inputType() != null) ? definition.inputType() : Object.class;
 	}
 
 	private Schedule schedule(ScheduleRow row) {
 		StoredAction stored = row.action();
-		Object input = (stored.input() != null) ? this.engine.payloads()
+		Object input = (stored.input() != null) ? this.payloads
 			.decode(stored.input(), inputType(stored.workflowType()), "the input of schedule " + row.scheduleId())
 				: null;
 		ScheduleAction action = new ScheduleAction(stored.workflowType(), input, stored.workflowIdPrefix(),
@@ -257,9 +278,7 @@ public final class ScheduleClientImpl implements ScheduleClient {
 	}
 
 	private void wakeLoop() {
-		if (this.engine.scheduleLoop() != null) {
-			this.engine.scheduleLoop().wakeUp();
-		}
+		this.loop.wakeUp();
 	}
 
 }

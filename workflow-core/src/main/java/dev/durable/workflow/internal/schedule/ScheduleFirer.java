@@ -1,6 +1,7 @@
 package dev.durable.workflow.internal.schedule;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -14,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.transaction.TransactionStatus;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.WorkflowException;
 import dev.durable.workflow.client.ScheduleActionResult;
@@ -21,9 +23,11 @@ import dev.durable.workflow.client.ScheduleActionResult.Origin;
 import dev.durable.workflow.client.ScheduleActionResult.Outcome;
 import dev.durable.workflow.client.ScheduleOverlapPolicy;
 import dev.durable.workflow.client.StartOptions;
-import dev.durable.workflow.internal.client.WorkflowClientImpl;
+import dev.durable.workflow.internal.client.RunStarter;
 import dev.durable.workflow.internal.store.RunRow;
-import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.worker.ResultWaiters;
+import dev.durable.workflow.internal.worker.RunWaker;
 
 /**
  * One step of one schedule, in one transaction: compare-and-set on the row's version, then the
@@ -32,7 +36,7 @@ import dev.durable.workflow.internal.worker.Engine;
  * new state and the pruning of old records. Wake-ups of started or stopped runs happen after
  * the commit. A step that loses a race rolls back whole.
  */
-final class ScheduleFirer {
+public final class ScheduleFirer {
 
 	private static final Logger log = LoggerFactory.getLogger(ScheduleFirer.class);
 
@@ -45,14 +49,27 @@ final class ScheduleFirer {
 	/** Missed times counted one by one after downtime; past this the cursor jumps. */
 	private static final int MAX_MISSED_COUNTED = 10_000;
 
-	private final Engine engine;
+	private final Clock clock;
 
-	private final WorkflowClientImpl starter;
+	private final TransactionTemplate tx;
+
+	private final RunRepository runs;
+
+	private final RunWaker waker;
+
+	private final ResultWaiters waiters;
+
+	private final RunStarter starter;
 
 	private final ScheduleRepository repository;
 
-	ScheduleFirer(Engine engine, WorkflowClientImpl starter, ScheduleRepository repository) {
-		this.engine = engine;
+	public ScheduleFirer(Clock clock, TransactionTemplate tx, RunRepository runs, RunWaker waker, ResultWaiters waiters,
+			RunStarter starter, ScheduleRepository repository) {
+		this.clock = clock;
+		this.tx = tx;
+		this.runs = runs;
+		this.waker = waker;
+		this.waiters = waiters;
 		this.starter = starter;
 		this.repository = repository;
 	}
@@ -99,10 +116,10 @@ final class ScheduleFirer {
 	 */
 	List<ScheduleActionResult> fire(Supplier<Optional<ScheduleRow>> read, boolean scheduled, List<Firing> extra,
 			ScheduleOverlapPolicy override) {
-		Instant now = this.engine.clock().instant();
+		Instant now = this.clock.instant();
 		Step step;
 		try {
-			step = this.engine.tx().execute((status) -> {
+			step = this.tx.execute((status) -> {
 				Optional<ScheduleRow> row = read.get();
 				if (row.isEmpty()) {
 					return null;
@@ -273,7 +290,7 @@ final class ScheduleFirer {
 				.retryPolicy(action.retryPolicy())
 				.build();
 			Object savepoint = this.status.createSavepoint();
-			WorkflowClientImpl.StartInTransaction started;
+			RunStarter.StartInTransaction started;
 			try {
 				started = ScheduleFirer.this.starter.startInTransaction(action.workflowType(), action.input(), options);
 				this.status.releaseSavepoint(savepoint);
@@ -313,28 +330,28 @@ final class ScheduleFirer {
 			byte[] reason = ("canceled by schedule " + this.row.scheduleId() + " (overlap policy CANCEL_OTHER)")
 				.getBytes(StandardCharsets.UTF_8);
 			for (String workflowId : this.running) {
-				Optional<RunRow> open = ScheduleFirer.this.engine.runs().lockOpen(this.row.namespace(), workflowId);
-				open.ifPresent((run) -> ScheduleFirer.this.engine.runs()
+				Optional<RunRow> open = ScheduleFirer.this.runs.lockOpen(this.row.namespace(), workflowId);
+				open.ifPresent((run) -> ScheduleFirer.this.runs
 					.sendToInbox(run.runId(), "CANCEL", null, reason)
 					.ifPresent((owner) -> this.afterCommit
-						.add(() -> ScheduleFirer.this.engine.wake(run.runId(), owner.orElse(null)))));
+						.add(() -> ScheduleFirer.this.waker.wake(run.runId(), owner.orElse(null)))));
 			}
 		}
 
 		private void terminateRunning() {
 			String reason = "terminated by schedule " + this.row.scheduleId() + " (overlap policy TERMINATE_OTHER)";
 			for (String workflowId : this.running) {
-				Optional<RunRow> open = ScheduleFirer.this.engine.runs().lockOpen(this.row.namespace(), workflowId);
+				Optional<RunRow> open = ScheduleFirer.this.runs.lockOpen(this.row.namespace(), workflowId);
 				if (open.isEmpty()) {
 					continue;
 				}
 				RunRow run = open.get();
-				List<UUID> woken = ScheduleFirer.this.engine.runs().terminateAndWake(run.runId(), reason, this.now);
+				List<UUID> woken = ScheduleFirer.this.runs.terminateAndWake(run.runId(), reason, this.now);
 				if (woken != null) {
 					this.afterCommit.add(() -> {
-						ScheduleFirer.this.engine.waiters().closed(run.runId());
-						ScheduleFirer.this.engine.wake(run.runId(), run.owner());
-						woken.forEach((other) -> ScheduleFirer.this.engine.wake(other, null));
+						ScheduleFirer.this.waiters.closed(run.runId());
+						ScheduleFirer.this.waker.wake(run.runId(), run.owner());
+						woken.forEach((other) -> ScheduleFirer.this.waker.wake(other, null));
 					});
 				}
 			}

@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.schedule;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -9,9 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.SettableClock;
-import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.support.Errors;
-import dev.durable.workflow.internal.worker.Engine;
 
 /**
  * The firing loop of a worker node: steps every due schedule, then sleeps until the earliest
@@ -24,8 +23,6 @@ public final class ScheduleLoop implements AutoCloseable {
 	private static final Logger log = LoggerFactory.getLogger(ScheduleLoop.class);
 
 	private static final int BATCH = 50;
-
-	private final Engine engine;
 
 	private final ScheduleRepository repository;
 
@@ -41,15 +38,24 @@ public final class ScheduleLoop implements AutoCloseable {
 
 	private Thread thread;
 
-	public ScheduleLoop(Engine engine) {
-		this.engine = engine;
-		this.repository = Schedules.repository(engine);
-		this.firer = new ScheduleFirer(engine, new WorkflowClientImpl(engine), this.repository);
+	private final Clock clock;
+
+	private final String namespace;
+
+	private final Duration pollInterval;
+
+	public ScheduleLoop(ScheduleRepository repository, ScheduleFirer firer, Clock clock, String namespace,
+			Duration pollInterval) {
+		this.repository = repository;
+		this.firer = firer;
+		this.clock = clock;
+		this.namespace = namespace;
+		this.pollInterval = pollInterval;
 	}
 
 	public ScheduleLoop start() {
 		this.running = true;
-		if (this.engine.clock() instanceof SettableClock settable) {
+		if (this.clock instanceof SettableClock settable) {
 			settable.onChange(this.clockListener);
 		}
 		this.thread = Thread.ofPlatform().daemon().name("durable-schedules").start(this::loop);
@@ -66,12 +72,12 @@ public final class ScheduleLoop implements AutoCloseable {
 
 	private void loop() {
 		while (this.running) {
-			long waitMillis = this.engine.config().pollInterval().toMillis();
+			long waitMillis = this.pollInterval.toMillis();
 			try {
 				tick();
-				Instant earliest = this.repository.earliestDue(this.engine.config().namespace());
+				Instant earliest = this.repository.earliestDue(this.namespace);
 				if (earliest != null) {
-					long untilDue = Duration.between(this.engine.clock().instant(), earliest).toMillis();
+					long untilDue = Duration.between(this.clock.instant(), earliest).toMillis();
 					// at least a moment: a due row may be held by another node's step
 					waitMillis = Math.max(10, Math.min(waitMillis, untilDue));
 				}
@@ -98,13 +104,13 @@ public final class ScheduleLoop implements AutoCloseable {
 	 * @return how many steps committed
 	 */
 	public int tick() {
-		String namespace = this.engine.config().namespace();
+		String namespace = this.namespace;
 		int stepped = 0;
-		for (String scheduleId : this.repository.dueIds(namespace, this.engine.clock().instant(), BATCH)) {
+		for (String scheduleId : this.repository.dueIds(namespace, this.clock.instant(), BATCH)) {
 			// the row is locked (SKIP LOCKED) and re-checked inside the step's transaction
 			try {
 				List<?> results = this.firer.fire(
-						() -> this.repository.lockDue(namespace, scheduleId, this.engine.clock().instant()), true,
+						() -> this.repository.lockDue(namespace, scheduleId, this.clock.instant()), true,
 						List.of(), null);
 				if (results != null) {
 					stepped++;
@@ -120,7 +126,7 @@ public final class ScheduleLoop implements AutoCloseable {
 
 	/** Reads a schedule without locking it: tests keep it to replay a stale step. */
 	public Optional<ScheduleRow> read(String scheduleId) {
-		return this.repository.find(this.engine.config().namespace(), scheduleId);
+		return this.repository.find(this.namespace, scheduleId);
 	}
 
 	/**
@@ -135,7 +141,7 @@ public final class ScheduleLoop implements AutoCloseable {
 	@Override
 	public void close() {
 		this.running = false;
-		if (this.engine.clock() instanceof SettableClock settable) {
+		if (this.clock instanceof SettableClock settable) {
 			settable.removeListener(this.clockListener);
 		}
 		if (this.thread != null) {

@@ -19,7 +19,7 @@ import dev.durable.workflow.internal.support.InternalJson;
  * The {@code schedule} row and its {@code schedule_action} records. Steps change a row only after
  * a compare-and-set on its version; a firing is claimed by inserting its key.
  */
-final class ScheduleRepository {
+public final class ScheduleRepository {
 
 	private static final String COLUMNS = "namespace, schedule_id, spec, policies, action, state, paused,"
 			+ " next_run_at, version, created_at, updated_at";
@@ -36,7 +36,7 @@ final class ScheduleRepository {
 
 	private final RowMapper<ScheduleRow> rowMapper = this::mapRow;
 
-	ScheduleRepository(JdbcTemplate jdbc, String schema) {
+	public ScheduleRepository(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.schema = schema;
 	}

@@ -14,7 +14,6 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
@@ -23,11 +22,8 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.SettableClock;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
@@ -36,6 +32,7 @@ import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.SchemaMigrator;
+import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
 
@@ -43,7 +40,7 @@ import dev.durable.workflow.internal.support.Payloads;
  * One node of the engine: the stores, the task executor, the activity executor, and the node's
  * own loops (heartbeat, claiming runs whose owner is gone, cache eviction).
  */
-public final class Engine {
+public final class Engine implements LocalNode, RunWaker {
 
 	private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
@@ -75,15 +72,11 @@ public final class Engine {
 
 	private final NodeRepository nodes;
 
-	private final dev.durable.workflow.internal.store.DedupRepository dedup;
-
-	private final dev.durable.workflow.internal.store.RetentionRepository retention;
-
 	private final TransactionTemplate tx;
 
 	private final Retention retentionRun;
 
-	private final ResultWaiters waiters = new ResultWaiters();
+	private final ResultWaiters waiters;
 
 	private final DefaultWorkflowFactory defaultFactory;
 
@@ -111,31 +104,32 @@ public final class Engine {
 
 	private Thread heartbeatThread;
 
-	private ScheduleLoop scheduleLoop;
-
 	private final Runnable clockListener = this::pollNow;
 
+	/**
+	 * @param factory how workflow instances are created, or {@code null} for constructor
+	 * injection of the registered activities
+	 * @param migrate whether {@link #start()} creates and upgrades the schema
+	 */
 	public Engine(EngineConfig config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
-			ActivityRegistry activityRegistry, Function<Class<?>, Object> factory, PayloadConverter converter,
-			EngineHooks hooks, Listeners listeners, boolean migrate) {
+			ActivityRegistry activityRegistry, Function<Class<?>, Object> factory, Payloads payloads, Stores stores,
+			ResultWaiters waiters, EngineHooks hooks, Listeners listeners, boolean migrate) {
 		this.config = config;
 		this.dataSource = dataSource;
 		this.clock = clock;
 		this.workflows = workflows;
 		this.activityRegistry = activityRegistry;
-		this.payloads = new Payloads(converter, config.maxPayloadBytes());
+		this.payloads = payloads;
 		this.hooks = hooks;
 		this.listeners = listeners;
 		this.migrate = migrate;
-		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-		this.runs = new RunRepository(jdbc, config.schema());
-		this.tasks = new TaskRepository(jdbc, this.runs, config.schema());
-		this.activities = new ActivityRepository(jdbc, config.schema());
-		this.nodes = new NodeRepository(jdbc, config.schema());
-		this.dedup = new dev.durable.workflow.internal.store.DedupRepository(jdbc, config.schema());
-		this.retention = new dev.durable.workflow.internal.store.RetentionRepository(jdbc, config.schema());
-		this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-		this.retentionRun = new Retention(this.retention, config.retention(), clock);
+		this.runs = stores.runs();
+		this.tasks = stores.tasks();
+		this.activities = stores.activities();
+		this.nodes = stores.nodes();
+		this.tx = stores.tx();
+		this.waiters = waiters;
+		this.retentionRun = new Retention(stores.retention(), config.retention(), clock);
 		this.defaultFactory = new DefaultWorkflowFactory(activityRegistry);
 		this.factory = (factory != null) ? factory : this.defaultFactory::instantiate;
 	}
@@ -168,7 +162,6 @@ public final class Engine {
 			this.heartbeatThread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::heartbeatLoop);
 			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.runs, this.nodes, this.retentionRun,
 					this.executor, this::servedTypes).start();
-			this.scheduleLoop = new ScheduleLoop(this).start();
 			if (this.clock instanceof SettableClock settable) {
 				settable.onChange(this.clockListener);
 			}
@@ -183,11 +176,13 @@ public final class Engine {
 				this.config.taskQueues());
 	}
 
+	@Override
 	public Set<String> servedTypes() {
 		return this.workflows.all().stream().map(WorkflowDefinition::typeName).collect(Collectors.toSet());
 	}
 
 	/** Whether a start of this type on this queue runs here at once. */
+	@Override
 	public boolean servesLocally(String workflowType, String taskQueue) {
 		return this.running && this.config.workerEnabled() && this.workflows.find(workflowType) != null
 				&& this.config.taskQueues().contains(taskQueue);
@@ -239,6 +234,7 @@ public final class Engine {
 	 * @throws dev.durable.workflow.client.QueryFailedException when the handler fails or blocks
 	 * @throws dev.durable.workflow.client.UnknownHandlerException when there is no such query
 	 */
+	@Override
 	public byte[] query(RunRow row, String name, byte[] argument) {
 		QueryExecutor executor = this.queries;
 		if (executor == null) {
@@ -252,11 +248,13 @@ public final class Engine {
 	 * Eager starts of runs this node owns (see {@link FirstTasks}), or {@code null} when this node
 	 * runs no tasks.
 	 */
+	@Override
 	public FirstTasks firstTasks() {
 		return this.running ? this.firstTasks : null;
 	}
 
 	/** Runs the first task of a run this node just started: at once, or at its delayed start. */
+	@Override
 	public void adoptStarted(UUID runId, Instant at) {
 		if (at == null) {
 			this.executor.adopt(runId, 1, false);
@@ -270,6 +268,7 @@ public final class Engine {
 	 * Input arrived for a run: hand it over directly when this node owns it, else notify its
 	 * owner (or any node when it has none).
 	 */
+	@Override
 	public void wake(UUID runId, UUID owner) {
 		if (this.nodeId.equals(owner)) {
 			if (this.executor != null) {
@@ -288,9 +287,6 @@ public final class Engine {
 		this.running = false;
 		if (this.clock instanceof SettableClock settable) {
 			settable.removeListener(this.clockListener);
-		}
-		if (this.scheduleLoop != null) {
-			this.scheduleLoop.close();
 		}
 		if (this.poll != null) {
 			this.poll.close();
@@ -359,63 +355,26 @@ public final class Engine {
 		return this.config;
 	}
 
-	public DataSource dataSource() {
-		return this.dataSource;
-	}
 
-	/** This worker node's schedule firing loop, or {@code null} on a client-only node. */
-	public ScheduleLoop scheduleLoop() {
-		return this.scheduleLoop;
-	}
 
+	@Override
 	public UUID nodeId() {
 		return this.nodeId;
 	}
 
-	public Clock clock() {
-		return this.clock;
-	}
 
-	/** The listeners of this node, for the client's closes (terminate). */
-	public Listeners listeners() {
-		return this.listeners;
-	}
 
-	public RunRepository runs() {
-		return this.runs;
-	}
 
-	public TaskRepository tasks() {
-		return this.tasks;
-	}
 
-	public ActivityRepository activities() {
-		return this.activities;
-	}
 
-	public dev.durable.workflow.internal.store.DedupRepository dedup() {
-		return this.dedup;
-	}
 
-	public NodeRepository nodes() {
-		return this.nodes;
-	}
 
-	public TransactionTemplate tx() {
-		return this.tx;
-	}
 
-	public Payloads payloads() {
-		return this.payloads;
-	}
 
 	public ResultWaiters waiters() {
 		return this.waiters;
 	}
 
-	public WorkflowRegistry workflows() {
-		return this.workflows;
-	}
 
 	public boolean isRunning() {
 		return this.running;
@@ -431,6 +390,7 @@ public final class Engine {
 	 * Whether this node holds the run open in memory: its close will then wake the local
 	 * waiters with the outcome (a run lost to another node wakes nobody; waiters re-read).
 	 */
+	@Override
 	public boolean holdsRun(UUID runId) {
 		return this.executor != null && this.executor.holds(runId);
 	}

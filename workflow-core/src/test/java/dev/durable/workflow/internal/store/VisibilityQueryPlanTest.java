@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.store;
 
+import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ class VisibilityQueryPlanTest {
 	@BeforeAll
 	void insertRows() {
 		// starting an engine migrates the schema
-		this.namespace = this.engines.start(this.engines.builder()).internal().config().namespace();
+		this.namespace = EngineInternals.node(this.engines.start(this.engines.builder())).config().namespace();
 		this.repository = new VisibilityRepository(jdbc(), this.engines.schema);
 		String insert = "INSERT INTO " + this.engines.schema + ".visibility (run_id, namespace, workflow_id,"
 				+ " workflow_type, status, start_time, close_time, memo, search_attributes)"

@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
+import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -71,12 +72,12 @@ class FallbackPollTest {
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
 		// ...while two rounds of the poll interval find the run with work (its pending-input flag is
 		// still set)
-		worker.internal().poll().pollOnce(false);
-		worker.internal().poll().pollOnce(false);
+		EngineInternals.node(worker).poll().pollOnce(false);
+		EngineInternals.node(worker).poll().pollOnce(false);
 		assertThat(hooks.holding()).isTrue();
 		hooks.release();
 
-		await().until(() -> handle.describe().workflowTasks() == 1 && worker.internal().isIdle());
+		await().until(() -> handle.describe().workflowTasks() == 1 && EngineInternals.node(worker).isIdle());
 		assertThat(tasks).as("workflow tasks run").hasValue(1);
 		client.client().handle("polled").signal("go", "now");
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("now");

@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
+import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -53,7 +54,7 @@ class RunDiscardTest {
 	@Test
 	void aRunnerInUseIsDestroyedWhenItsHolderLetsGo() throws Exception {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(Waiter.class));
-		WorkflowTaskExecutor executor = engine.internal().executor();
+		WorkflowTaskExecutor executor = EngineInternals.node(engine).executor();
 		WorkflowHandle<String> handle = engine.client().start(Waiter::run, StartOptions.withId("discarded"));
 		UUID runId = handle.runId();
 		await().atMost(Duration.ofSeconds(10)).until(() -> {

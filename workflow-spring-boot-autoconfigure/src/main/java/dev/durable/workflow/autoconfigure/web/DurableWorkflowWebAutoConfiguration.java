@@ -51,9 +51,9 @@ public final class DurableWorkflowWebAutoConfiguration {
 	}
 
 	@Bean
-	WorkflowMessageController durableWorkflowMessageController(WorkflowClient client, WorkflowTypes types,
-			WebPayloads payloads, WebAccess access) {
-		return new WorkflowMessageController(client, types, payloads, access);
+	WorkflowMessageController durableWorkflowMessageController(WorkflowClient client, WebPayloads payloads,
+			WebAccess access) {
+		return new WorkflowMessageController(client, payloads, access);
 	}
 
 	@Bean

@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
 
 import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.Schedule;
 import dev.durable.workflow.client.ScheduleAction;
 import dev.durable.workflow.client.ScheduleActionResult;
@@ -27,7 +28,6 @@ import dev.durable.workflow.client.ScheduleDescription;
 import dev.durable.workflow.client.ScheduleOverlapPolicy;
 import dev.durable.workflow.client.ScheduleSummary;
 import dev.durable.workflow.client.WorkflowClient;
-import dev.durable.workflow.internal.registry.WorkflowDefinition;
 
 /**
  * The generated REST endpoints for schedules: create, list, describe, update, pause, unpause,
@@ -161,9 +161,9 @@ class ScheduleRestController {
 			throw new PayloadException("The body must be a schedule", false, null);
 		}
 		ScheduleAction action = schedule.action();
-		WorkflowDefinition definition = this.types.definition(action.workflowType());
+		WorkflowTypeInfo definition = this.types.definition(action.workflowType());
 		Object input = this.payloads.convert(node.path("action").get("input"), definition.inputType(),
-				"input of workflow " + definition.typeName());
+				"input of workflow " + definition.name());
 		return schedule.withAction(new ScheduleAction(action.workflowType(), input, action.workflowIdPrefix(),
 				action.taskQueue(), action.executionTimeout(), action.runTimeout(), action.retryPolicy()));
 	}

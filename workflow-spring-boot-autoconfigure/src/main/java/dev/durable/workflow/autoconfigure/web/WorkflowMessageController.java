@@ -16,12 +16,13 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
 import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
+import dev.durable.workflow.HandlerKind;
 
 /**
  * The generated REST endpoints for messages: signals, queries and updates, each payload
@@ -36,15 +37,12 @@ class WorkflowMessageController {
 
 	private final WorkflowClient client;
 
-	private final WorkflowTypes types;
-
 	private final WebPayloads payloads;
 
 	private final WebAccess access;
 
-	WorkflowMessageController(WorkflowClient client, WorkflowTypes types, WebPayloads payloads, WebAccess access) {
+	WorkflowMessageController(WorkflowClient client, WebPayloads payloads, WebAccess access) {
 		this.client = client;
-		this.types = types;
 		this.payloads = payloads;
 		this.access = access;
 	}
@@ -54,9 +52,7 @@ class WorkflowMessageController {
 			@RequestBody(required = false) byte[] body,
 			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
 		this.access.checkWritable();
-		WorkflowHandle<Object> handle = this.client.handle(workflowId);
-		Object payload = payload(workflowId, null, Kind.SIGNAL, name, body);
-		handle.signal(name, payload, idempotencyKey);
+		this.client.handle(workflowId).signalEncoded(name, payload(HandlerKind.SIGNAL, name, body), idempotencyKey);
 		return ResponseEntity.accepted().build();
 	}
 
@@ -65,8 +61,7 @@ class WorkflowMessageController {
 			@RequestBody(required = false) byte[] body, @RequestParam(required = false) java.util.UUID runId) {
 		WorkflowHandle<Object> handle = (runId != null) ? this.client.handle(workflowId, runId)
 				: this.client.handle(workflowId);
-		Object argument = payload(workflowId, runId, Kind.QUERY, name, body);
-		return handle.query(name, argument, Object.class);
+		return handle.queryEncoded(name, payload(HandlerKind.QUERY, name, body), Object.class);
 	}
 
 	@PostMapping("/updates/{name}")
@@ -76,9 +71,9 @@ class WorkflowMessageController {
 			@RequestParam(required = false) UpdateStage waitFor) {
 		this.access.checkWritable();
 		WorkflowHandle<Object> handle = this.client.handle(workflowId);
-		Object argument = payload(workflowId, null, Kind.UPDATE, name, body);
 		UpdateOptions options = new UpdateOptions(updateId, UpdateStage.ACCEPTED);
-		UpdateHandle<Object> update = handle.startUpdate(name, argument, Object.class, options);
+		UpdateHandle<Object> update = handle.startUpdateEncoded(name, payload(HandlerKind.UPDATE, name, body),
+				Object.class, options);
 		if (waitFor == UpdateStage.ACCEPTED) {
 			return ResponseEntity.accepted().body(outcome(update, "ACCEPTED", null));
 		}
@@ -123,11 +118,14 @@ class WorkflowMessageController {
 		return (a.compareTo(b) <= 0) ? a : b;
 	}
 
-	private Object payload(String workflowId, java.util.UUID runId, Kind kind, String name, byte[] body) {
-		String type = this.types.typeOf(workflowId, runId);
-		java.lang.reflect.Type payloadType = this.types.payloadType(type, kind, name);
-		return this.payloads.convert(this.payloads.parse(body), payloadType,
-				"payload of " + kind.name().toLowerCase(java.util.Locale.ROOT) + " " + name);
+	/**
+	 * The body as the client converts it once it has read the run and found the handler: parsed,
+	 * size-checked and converted to the handler's parameter type then, so an unknown workflow or
+	 * handler is reported before a bad body.
+	 */
+	private EncodedPayload payload(HandlerKind kind, String name, byte[] body) {
+		String what = "payload of " + kind.name().toLowerCase(java.util.Locale.ROOT) + " " + name;
+		return (type) -> this.payloads.convert(this.payloads.parse(body), type, what);
 	}
 
 }

@@ -22,6 +22,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
@@ -31,8 +32,7 @@ import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowPage;
 import dev.durable.workflow.client.WorkflowStatus;
-import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
-import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.HandlerKind;
 
 /**
  * The generated REST endpoints for runs: workflow types, start (and signal-with-start),
@@ -83,9 +83,9 @@ class WorkflowRestController {
 					"The body must be a JSON object: {\"type\", \"workflowId\"?, \"input\", \"options\"?, \"signal\"?}",
 					false, null);
 		}
-		WorkflowDefinition definition = this.types.definition(text(request, "type"));
+		WorkflowTypeInfo definition = this.types.definition(text(request, "type"));
 		Object input = this.payloads.convert(request.get("input"), definition.inputType(),
-				"input of workflow " + definition.typeName());
+				"input of workflow " + definition.name());
 		StartOptions.Builder options = options(request.get("options")).toBuilder();
 		if (text(request, "workflowId") != null) {
 			options.workflowId(text(request, "workflowId"));
@@ -101,11 +101,11 @@ class WorkflowRestController {
 				throw new dev.durable.workflow.PayloadException("\"signal\" needs a \"name\"", false, null);
 			}
 			Object payload = this.payloads.convert(signal.get("payload"),
-					this.types.payloadType(definition.typeName(), Kind.SIGNAL, name), "payload of signal " + name);
-			handle = this.client.signalWithStart(definition.typeName(), input, options.build(), name, payload);
+					this.types.payloadType(definition.name(), HandlerKind.SIGNAL, name), "payload of signal " + name);
+			handle = this.client.signalWithStart(definition.name(), input, options.build(), name, payload);
 		}
 		else {
-			handle = this.client.start(definition.typeName(), input, options.build());
+			handle = this.client.start(definition.name(), input, options.build());
 		}
 		URI location = uris.path(this.access.basePath() + "/workflows/{id}").buildAndExpand(handle.workflowId()).toUri();
 		return ResponseEntity.created(location).body(new Started(handle.workflowId(), handle.runId()));

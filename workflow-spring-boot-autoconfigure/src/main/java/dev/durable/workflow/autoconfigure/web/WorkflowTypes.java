@@ -1,17 +1,16 @@
 package dev.durable.workflow.autoconfigure.web;
 
 import java.lang.reflect.Type;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.TreeSet;
 
+import dev.durable.workflow.HandlerKind;
+import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
-import dev.durable.workflow.client.WorkflowNotFoundException;
-import dev.durable.workflow.internal.registry.MessageHandlers;
-import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
-import dev.durable.workflow.internal.registry.WorkflowDefinition;
 
 /** The registered workflow types and the parameter types of their run methods and handlers. */
 final class WorkflowTypes {
@@ -36,64 +35,45 @@ final class WorkflowTypes {
 	}
 
 	List<TypeInfo> all() {
-		return this.engine.internal()
-			.workflows()
-			.all()
+		return this.engine.workflowTypes()
 			.stream()
-			.sorted(Comparator.comparing(WorkflowDefinition::typeName))
-			.map((d) -> new TypeInfo(d.typeName(), names(d, Kind.SIGNAL), names(d, Kind.QUERY), names(d, Kind.UPDATE),
-					java.util.Arrays.stream(Kind.values())
-						.filter((k) -> d.handlers().hasDynamic(k))
-						.map((k) -> k.name().toLowerCase(java.util.Locale.ROOT))
+			.map((d) -> new TypeInfo(d.name(), names(d, HandlerKind.SIGNAL), names(d, HandlerKind.QUERY),
+					names(d, HandlerKind.UPDATE),
+					java.util.Arrays.stream(HandlerKind.values())
+						.filter(d::hasDynamic)
+						.map((k) -> k.name().toLowerCase(Locale.ROOT))
 						.toList()))
 			.toList();
 	}
 
-	private static List<String> names(WorkflowDefinition definition, Kind kind) {
-		return List.copyOf(new TreeSet<>(definition.handlers().names(kind)));
+	private static List<String> names(WorkflowTypeInfo type, HandlerKind kind) {
+		return List.copyOf(new TreeSet<>(type.named(kind).stream().map(WorkflowTypeInfo.Handler::name).toList()));
 	}
 
-	WorkflowDefinition definition(String type) {
+	WorkflowTypeInfo definition(String type) {
 		if (type == null || type.isBlank()) {
-			throw new dev.durable.workflow.PayloadException("The request names no workflow \"type\"", false, null);
+			throw new PayloadException("The request names no workflow \"type\"", false, null);
 		}
-		WorkflowDefinition definition = this.engine.internal().workflows().find(type);
-		if (definition == null) {
-			throw new UnknownWorkflowTypeException("No workflow type '" + type + "' is registered; known types: "
-					+ all().stream().map(TypeInfo::type).toList());
-		}
-		return definition;
-	}
-
-	/**
-	 * The workflow type of a run (the latest of the workflow id, or the pinned one): one read of
-	 * the run row, not a whole description.
-	 * @throws WorkflowNotFoundException when there is no such run
-	 */
-	String typeOf(String workflowId, java.util.UUID runId) {
-		var runs = this.engine.internal().runs();
-		return ((runId != null) ? runs.find(runId)
-				: runs.findLatest(this.engine.internal().config().namespace(), workflowId))
-			.map(dev.durable.workflow.internal.store.RunRow::workflowType)
-			.orElseThrow(() -> new WorkflowNotFoundException("No workflow with id '" + workflowId + "'"
-					+ ((runId != null) ? " and run id " + runId : "")));
+		return this.engine.workflowType(type)
+			.orElseThrow(() -> new UnknownWorkflowTypeException("No workflow type '" + type
+					+ "' is registered; known types: " + all().stream().map(TypeInfo::type).toList()));
 	}
 
 	/**
 	 * The payload type of a named handler: its parameter type, {@code Object} for a dynamic one
 	 * or (signals only) a signal without a handler, which waits for {@code Workflows.receive}.
 	 */
-	Type payloadType(String workflowType, Kind kind, String name) {
-		WorkflowDefinition definition = definition(workflowType);
-		MessageHandlers.Handler handler = definition.handlers().find(kind, name);
+	Type payloadType(String workflowType, HandlerKind kind, String name) {
+		WorkflowTypeInfo definition = definition(workflowType);
+		WorkflowTypeInfo.Handler handler = definition.handler(kind, name).orElse(null);
 		if (handler != null && !handler.dynamic()) {
 			return handler.payloadType();
 		}
-		if (handler != null || kind == Kind.SIGNAL) {
+		if (handler != null || kind == HandlerKind.SIGNAL) {
 			return Object.class;
 		}
 		throw new UnknownHandlerException("Workflow type " + workflowType + " has no " + kind.name().toLowerCase(
-				java.util.Locale.ROOT) + " named '" + name + "'; it has " + names(definition, kind));
+				Locale.ROOT) + " named '" + name + "'; it has " + names(definition, kind));
 	}
 
 }

@@ -1,0 +1,78 @@
+package dev.durable.workflow;
+
+import java.time.Clock;
+import java.util.function.Function;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.durable.workflow.client.ScheduleClient;
+import dev.durable.workflow.internal.client.HandleOperations;
+import dev.durable.workflow.internal.client.MessageClient;
+import dev.durable.workflow.internal.client.RunControl;
+import dev.durable.workflow.internal.client.RunDescriber;
+import dev.durable.workflow.internal.client.RunLookup;
+import dev.durable.workflow.internal.client.RunResults;
+import dev.durable.workflow.internal.client.RunStarter;
+import dev.durable.workflow.internal.client.WorkflowClientImpl;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
+import dev.durable.workflow.internal.schedule.ScheduleFirer;
+import dev.durable.workflow.internal.schedule.ScheduleLoop;
+import dev.durable.workflow.internal.schedule.ScheduleRepository;
+import dev.durable.workflow.internal.store.StatsRepository;
+import dev.durable.workflow.internal.store.Stores;
+import dev.durable.workflow.internal.store.WakeTimes;
+import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.worker.EngineHooks;
+import dev.durable.workflow.internal.worker.Listeners;
+import dev.durable.workflow.internal.worker.NodeQuiescence;
+import dev.durable.workflow.internal.worker.ResultWaiters;
+
+/**
+ * The one place the engine's object graph is wired, for {@link WorkflowEngine.Builder#build()}:
+ * the shared stores, the node, the client with the behaviours its handles delegate to, and the
+ * schedules. Every object gets its collaborators through its constructor.
+ */
+final class EngineAssembly {
+
+	private EngineAssembly() {
+	}
+
+	static WorkflowEngine assemble(EngineConfig config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
+			ActivityRegistry activities, Function<Class<?>, Object> factory, PayloadConverter converter,
+			EngineHooks hooks, Listeners listeners, boolean migrate) {
+		String namespace = config.namespace();
+		Stores stores = Stores.of(dataSource, config.schema());
+		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
+		ResultWaiters waiters = new ResultWaiters();
+		Engine node = new Engine(config, dataSource, clock, workflows, activities, factory, payloads, stores, waiters,
+				hooks, listeners, migrate);
+		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
+				stores.nodes(), stores.tx(), node, node, listeners, waiters);
+		RunLookup lookup = new RunLookup(stores.runs(), namespace);
+		HandleOperations handles = new HandleOperations(lookup,
+				new RunResults(stores.runs(), waiters, node, payloads),
+				new MessageClient(namespace, workflows, payloads, stores.runs(), stores.dedup(), stores.tx(), lookup, node,
+						node, waiters),
+				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock),
+				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter));
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
+		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter, scheduleRows);
+		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval());
+		ScheduleClient schedules = new ScheduleClientImpl(namespace, clock, stores.tx(), payloads, workflows, starter,
+				scheduleRows, firer, scheduleLoop);
+		WorkflowClientImpl client = new WorkflowClientImpl(starter, handles, workflows, stores.runs(), namespace,
+				schedules);
+		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, waiters, new WakeTimes(jdbc, config.schema()),
+				namespace);
+		return new WorkflowEngine(node, client, scheduleLoop, new StatsRepository(jdbc, config.schema()), workflows,
+				quiescence, clock);
+	}
+
+}

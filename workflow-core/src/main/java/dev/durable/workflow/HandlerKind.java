@@ -1,0 +1,8 @@
+package dev.durable.workflow;
+
+/** The kinds of message a workflow handles: {@code @SignalMethod}, {@code @QueryMethod} and {@code @UpdateMethod}. */
+public enum HandlerKind {
+
+	SIGNAL, QUERY, UPDATE
+
+}

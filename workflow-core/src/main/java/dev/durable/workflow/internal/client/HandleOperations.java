@@ -1,0 +1,15 @@
+package dev.durable.workflow.internal.client;
+
+/**
+ * The behaviours a workflow handle delegates to, built once per engine: a handle is only a
+ * workflow id, an optional pinned run id and a result type.
+ *
+ * @param lookup finds the run a handle addresses
+ * @param results waits for outcomes
+ * @param messages signals, queries and updates
+ * @param control cancel, terminate and reset
+ * @param describer describe and history
+ */
+public record HandleOperations(RunLookup lookup, RunResults results, MessageClient messages, RunControl control,
+		RunDescriber describer) {
+}

@@ -1,0 +1,87 @@
+package dev.durable.workflow.internal.client;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.durable.workflow.internal.store.ResetRepository;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.TaskRepository;
+import dev.durable.workflow.internal.worker.Listeners;
+import dev.durable.workflow.internal.worker.ResultWaiters;
+import dev.durable.workflow.internal.worker.RunWaker;
+
+/** Cancel, terminate and reset of a run: one transaction each, then the wake-ups of the runs it touched. */
+public final class RunControl {
+
+	private final RunRepository runs;
+
+	private final TaskRepository tasks;
+
+	private final TransactionTemplate tx;
+
+	private final RunLookup lookup;
+
+	private final RunWaker waker;
+
+	private final ResultWaiters waiters;
+
+	private final Listeners listeners;
+
+	private final Clock clock;
+
+	public RunControl(RunRepository runs, TaskRepository tasks, TransactionTemplate tx, RunLookup lookup, RunWaker waker,
+			ResultWaiters waiters, Listeners listeners, Clock clock) {
+		this.runs = runs;
+		this.tasks = tasks;
+		this.tx = tx;
+		this.lookup = lookup;
+		this.waker = waker;
+		this.waiters = waiters;
+		this.listeners = listeners;
+		this.clock = clock;
+	}
+
+	void cancel(RunRow row, String reason) {
+		byte[] payload = (reason != null) ? reason.getBytes(StandardCharsets.UTF_8) : null;
+		Optional<Optional<UUID>> owner = this.tx
+			.execute((status) -> this.runs.sendToInbox(row.runId(), "CANCEL", null, payload));
+		if (owner == null || owner.isEmpty()) {
+			throw this.lookup.closed(row);
+		}
+		this.waker.wake(row.runId(), owner.get().orElse(null));
+	}
+
+	void terminate(RunRow row, String reason) {
+		List<UUID> woken = this.listeners.closed(row, "TERMINATED", this.tx
+			.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, this.clock.instant())));
+		if (woken == null) {
+			throw this.lookup.closed(row);
+		}
+		this.waiters.closed(row.runId());
+		this.waker.wake(row.runId(), row.owner());
+		woken.forEach((other) -> this.waker.wake(other, null));
+	}
+
+	UUID reset(RunRow row, long eventId, String reason) {
+		ResetRepository.Reset reset = this.tx.execute((status) -> new ResetRepository(this.runs, this.tasks)
+			.reset(row, eventId, reason, this.clock.instant()));
+		this.waiters.closed(row.runId());
+		if (reset.closedBase()) {
+			this.listeners.runClosed(row, "TERMINATED");
+			this.waker.wake(row.runId(), row.owner());
+		}
+		if (reset.carriesHistory()) {
+			this.runs.find(reset.runId()).ifPresent(this.listeners::runStarted);
+		}
+		this.waker.wake(reset.runId(), null);
+		reset.wake().forEach((other) -> this.waker.wake(other, null));
+		return reset.runId();
+	}
+
+}

@@ -1,0 +1,37 @@
+package dev.durable.workflow.internal.client;
+
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.durable.workflow.client.WorkflowClosedException;
+import dev.durable.workflow.client.WorkflowNotFoundException;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
+
+/** The run a handle addresses: the latest of its workflow id, or the pinned one. One read of the run row. */
+public final class RunLookup {
+
+	private final RunRepository runs;
+
+	private final String namespace;
+
+	public RunLookup(RunRepository runs, String namespace) {
+		this.runs = runs;
+		this.namespace = namespace;
+	}
+
+	/** @throws WorkflowNotFoundException when there is no such run */
+	RunRow row(String workflowId, UUID pinnedRunId) {
+		Optional<RunRow> row = (pinnedRunId != null) ? this.runs.find(pinnedRunId)
+				: this.runs.findLatest(this.namespace, workflowId);
+		return row.orElseThrow(() -> new WorkflowNotFoundException("No workflow with id '" + workflowId + "'"
+				+ ((pinnedRunId != null) ? " and run id " + pinnedRunId : "")));
+	}
+
+	/** The refusal of a message or lifecycle call to a run that closed, with its status as it is now. */
+	WorkflowClosedException closed(RunRow row) {
+		return new WorkflowClosedException("Workflow " + row.workflowId() + " (run " + row.runId() + ") is closed: "
+				+ this.runs.find(row.runId()).map(RunRow::status).orElse(row.status()));
+	}
+
+}

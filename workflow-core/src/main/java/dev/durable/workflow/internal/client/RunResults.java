@@ -1,0 +1,97 @@
+package dev.durable.workflow.internal.client;
+
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+
+import dev.durable.workflow.client.WorkflowFailedException;
+import dev.durable.workflow.client.WorkflowHandle.WorkflowTimeoutException;
+import dev.durable.workflow.client.WorkflowNotFoundException;
+import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.worker.LocalNode;
+import dev.durable.workflow.internal.worker.ResultWaiters;
+
+/**
+ * Waits for a run's outcome and follows its chain (continue-as-new, workflow retry, cron): a run
+ * held on this node hands its outcome over when it closes, others are re-read when a local close
+ * wakes the waiter or every {@value #RECHECK_MILLIS} ms.
+ */
+public final class RunResults {
+
+	/** How often a waiter re-reads a run closed by another node (in-JVM closes wake it at once). */
+	private static final long RECHECK_MILLIS = 500;
+
+	private final RunRepository runs;
+
+	private final ResultWaiters waiters;
+
+	private final LocalNode node;
+
+	private final Payloads payloads;
+
+	public RunResults(RunRepository runs, ResultWaiters waiters, LocalNode node, Payloads payloads) {
+		this.runs = runs;
+		this.waiters = waiters;
+		this.node = node;
+		this.payloads = payloads;
+	}
+
+	/**
+	 * @param timeout how long to wait, or {@code null} for as long as it takes
+	 * @throws WorkflowFailedException when the last run of the chain did not complete
+	 * @throws WorkflowTimeoutException when the timeout passed first
+	 */
+	@SuppressWarnings("unchecked")
+	<T> T result(String workflowId, UUID firstRunId, Type type, Duration timeout) {
+		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
+		UUID runId = firstRunId;
+		CompletableFuture<Object> closed = this.waiters.future(runId);
+		// a run open on this node hands its outcome over when it closes: no need to read it first
+		boolean read = !this.node.holdsRun(runId);
+		while (true) {
+			RunRepository.Outcome outcome = ResultWaiters.handedOver(closed);
+			if (outcome == null && (read || closed.isDone())) {
+				if (closed.isDone()) {
+					// woken without an outcome: wait anew, then read what changed
+					closed = this.waiters.future(runId);
+				}
+				UUID reading = runId;
+				outcome = this.runs.outcome(runId).orElseThrow(() -> new WorkflowNotFoundException(
+						"No run " + reading + " of workflow '" + workflowId + "'"));
+			}
+			read = true;
+			if (outcome != null && !"RUNNING".equals(outcome.status())) {
+				this.waiters.forget(runId, closed);
+				if (outcome.nextRunId() == null) {
+					return (T) decode(workflowId, runId, outcome, type);
+				}
+				// follow the chain: continue-as-new, workflow retry, cron
+				runId = outcome.nextRunId();
+				closed = this.waiters.future(runId);
+				read = !this.node.holdsRun(runId);
+				continue;
+			}
+			if (!this.waiters.pause(closed, deadline, RECHECK_MILLIS)) {
+				throw new WorkflowTimeoutException("Workflow " + workflowId + " (run " + runId
+						+ ") is still running after " + timeout, new TimeoutException());
+			}
+		}
+	}
+
+	private Object decode(String workflowId, UUID runId, RunRepository.Outcome outcome, Type type) {
+		WorkflowStatus status = WorkflowStatus.valueOf(outcome.status());
+		if (status == WorkflowStatus.COMPLETED) {
+			return this.payloads.decode(outcome.result(), type, "the result of workflow " + workflowId);
+		}
+		FailureInfo failure = outcome.failure();
+		Throwable cause = (failure != null) ? Failures.toException(failure, this.payloads.converter()) : null;
+		throw new WorkflowFailedException(workflowId, runId, status, cause);
+	}
+
+}

@@ -1,0 +1,382 @@
+package dev.durable.workflow.internal.client;
+
+import java.lang.reflect.Type;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.UnknownWorkflowTypeException;
+import dev.durable.workflow.client.WorkflowAlreadyStartedException;
+import dev.durable.workflow.client.WorkflowIdConflictPolicy;
+import dev.durable.workflow.client.WorkflowIdReusePolicy;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.store.DedupRepository;
+import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.NodeRepository;
+import dev.durable.workflow.internal.store.RunChain;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.support.Attributes;
+import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.support.UuidV7;
+import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.worker.FirstTasks;
+import dev.durable.workflow.internal.worker.Listeners;
+import dev.durable.workflow.internal.worker.LocalNode;
+import dev.durable.workflow.internal.worker.ResultWaiters;
+import dev.durable.workflow.internal.worker.RunWaker;
+
+/**
+ * Starts runs: the id, reuse and conflict policies, signal- and update-with-start, the eager
+ * first task on this node, and starts inside a caller's transaction (schedules). Shared by the
+ * workflow client and the schedules.
+ */
+public final class RunStarter {
+
+	private final String namespace;
+
+	private final Clock clock;
+
+	private final WorkflowRegistry workflows;
+
+	private final Payloads payloads;
+
+	private final RunRepository runs;
+
+	private final DedupRepository dedup;
+
+	private final NodeRepository nodes;
+
+	private final TransactionTemplate tx;
+
+	private final LocalNode node;
+
+	private final RunWaker waker;
+
+	private final Listeners listeners;
+
+	private final ResultWaiters waiters;
+
+	public RunStarter(String namespace, Clock clock, WorkflowRegistry workflows, Payloads payloads, RunRepository runs,
+			DedupRepository dedup, NodeRepository nodes, TransactionTemplate tx, LocalNode node, RunWaker waker,
+			Listeners listeners, ResultWaiters waiters) {
+		this.namespace = namespace;
+		this.clock = clock;
+		this.workflows = workflows;
+		this.payloads = payloads;
+		this.runs = runs;
+		this.dedup = dedup;
+		this.nodes = nodes;
+		this.tx = tx;
+		this.node = node;
+		this.waker = waker;
+		this.listeners = listeners;
+		this.waiters = waiters;
+	}
+
+	record Started(String workflowId, UUID runId) {
+	}
+
+	/**
+	 * A message sent with a start (signal-with-start, update-with-start).
+	 * @param kind SIGNAL or UPDATE
+	 * @param name handler name
+	 * @param payload encoded payload
+	 * @param messageId update id
+	 */
+	record WithStart(String kind, String name, byte[] payload, String messageId) {
+	}
+
+	Started startRun(String workflowType, Type inputType, Object input, StartOptions given) {
+		return startRun(workflowType, inputType, input, given, null);
+	}
+
+	Started startRun(String workflowType, Type inputType, Object input, StartOptions given,
+			WithStart message) {
+		checkStartable(workflowType);
+		if (given != null && given.workflowId() != null) {
+			WorkflowIds.check(given.workflowId());
+		}
+		if (inputType == null && input != null) {
+			throw new PayloadException("Workflow type '" + workflowType + "' takes no input", false, null);
+		}
+		byte[] payload = this.payloads.encode(input, (inputType != null) ? inputType : Object.class,
+				"the input of workflow " + workflowType);
+		PreparedStart start = prepare(workflowType, payload, given, message);
+		// not inside a caller's transaction: the start joins it, and its first task must not act
+		// (schedule activities) before that transaction commits
+		boolean eager = start.local() && start.wakeAt() == null && message == null && start.run().memo().isEmpty()
+				&& start.run().searchAttributes().isEmpty()
+				&& !TransactionSynchronizationManager.isActualTransactionActive();
+		boolean plain = start.options().idConflictPolicy() == WorkflowIdConflictPolicy.FAIL
+				&& start.options().idReusePolicy() == WorkflowIdReusePolicy.ALLOW_DUPLICATE
+				&& start.options().requestId() == null && message == null;
+		// a plain start has nothing to decide from earlier runs: its first task runs at once and,
+		// when it can, the run is inserted with it in one statement
+		FirstTasks firstTasks = eager ? this.node.firstTasks() : null;
+		boolean preparedEarly = firstTasks != null && plain;
+		FirstTasks.FirstTask[] first = { preparedEarly ? firstTasks.prepare(start.run()) : null };
+		if (first[0] != null) {
+			Boolean inserted;
+			try {
+				inserted = firstTasks.insert(first[0]);
+			}
+			catch (RuntimeException ex) {
+				abandon(firstTasks, first[0], ex);
+				throw ex;
+			}
+			if (Boolean.TRUE.equals(inserted)) {
+				firstTasks.adopt(first[0]);
+				return new Started(start.run().workflowId(), start.run().runId());
+			}
+			if (Boolean.FALSE.equals(inserted)) {
+				WorkflowAlreadyStartedException conflict = alreadyRunning(start.run().workflowId(),
+						openRun(start.run()).map(RunRow::runId).orElse(null));
+				abandon(firstTasks, first[0], conflict);
+				throw conflict;
+			}
+		}
+		StartDecision decision;
+		try {
+			decision = this.tx.execute((status) -> {
+				StartDecision decided = decide(start.run(), start.options(), start.now(), message, true);
+				if (first[0] != null) {
+					firstTasks.commit(first[0]);
+				}
+				else if (firstTasks != null && !preparedEarly && decided.created()) {
+					// (a first task that failed before is not run again here: it retries as an ordinary task)
+					first[0] = firstTasks.prepare(start.run());
+					if (first[0] != null) {
+						firstTasks.commit(first[0]);
+					}
+				}
+				return decided;
+			});
+		}
+		catch (DuplicateKeyException ex) {
+			abandon(firstTasks, first[0], ex);
+			// another start of the same id committed first
+			Optional<RunRow> open = openRun(start.run());
+			if (start.options().idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING && open.isPresent()) {
+				return new Started(start.run().workflowId(), open.get().runId());
+			}
+			throw alreadyRunning(start.run().workflowId(), open.map(RunRow::runId).orElse(null));
+		}
+		catch (RuntimeException ex) {
+			abandon(firstTasks, first[0], ex);
+			throw ex;
+		}
+		if (first[0] != null) {
+			firstTasks.adopt(first[0]);
+		}
+		else {
+			afterCommit(start, decision, message);
+		}
+		return new Started(start.run().workflowId(), decision.runId());
+	}
+
+	/** The open run that holds a new run's workflow id (after a start was refused for it). */
+	private Optional<RunRow> openRun(NewRun run) {
+		return this.runs.findLatest(run.namespace(), run.workflowId()).filter(RunRow::isOpen);
+	}
+
+	private static void abandon(FirstTasks firstTasks, FirstTasks.FirstTask task, Throwable failure) {
+		if (firstTasks != null) {
+			firstTasks.abandon(task, failure);
+		}
+	}
+
+	private static WorkflowAlreadyStartedException alreadyRunning(String workflowId, UUID existing) {
+		return new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' is already running"
+				+ ((existing != null) ? " (run " + existing + ")" : "")
+				+ "; use another id or idConflictPolicy USE_EXISTING/TERMINATE_EXISTING", workflowId, existing);
+	}
+
+	/**
+	 * A start decided inside the caller's transaction (schedules); the caller runs
+	 * {@code afterCommit} once that transaction committed.
+	 * @param workflowId the workflow id
+	 * @param runId the run started, or the open run used instead
+	 * @param afterCommit hands the new run to its node and wakes the runs the start touched
+	 */
+	public record StartInTransaction(String workflowId, UUID runId, Runnable afterCommit) {
+	}
+
+	/**
+	 * Starts a run with an input already encoded, inside the caller's transaction: the same
+	 * checks, policies and rows as {@link #start}. Conflicts throw
+	 * {@link WorkflowAlreadyStartedException} (or {@link DuplicateKeyException} when a concurrent
+	 * start won), so the caller should run this in a savepoint.
+	 */
+	public StartInTransaction startInTransaction(String workflowType, byte[] input, StartOptions options) {
+		checkStartable(workflowType);
+		PreparedStart start = prepare(workflowType, input, options, null);
+		StartDecision decision = decide(start.run(), start.options(), start.now(), null, false);
+		return new StartInTransaction(start.run().workflowId(), decision.runId(),
+				() -> afterCommit(start, decision, null));
+	}
+
+	/** Fails unless some node serves the workflow type. */
+	public void checkStartable(String workflowType) {
+		if (this.workflows.find(workflowType) == null && !this.nodes.anyServes(workflowType)) {
+			throw new UnknownWorkflowTypeException("Unknown workflow type '" + workflowType
+					+ "': no node registered it (registered here: " + this.node.servedTypes() + ")");
+		}
+	}
+
+	private record PreparedStart(NewRun run, StartOptions options, Instant now, Instant wakeAt, boolean local) {
+	}
+
+	private PreparedStart prepare(String workflowType, byte[] payload, StartOptions given, WithStart message) {
+		StartOptions options = (given != null) ? given : StartOptions.DEFAULT;
+		String workflowId = (options.workflowId() != null) ? options.workflowId() : UUID.randomUUID().toString();
+		WorkflowIds.check(workflowId);
+		String queue = (options.taskQueue() != null) ? options.taskQueue() : EngineConfig.DEFAULT_TASK_QUEUE;
+		boolean local = this.node.servesLocally(workflowType, queue);
+		Instant now = this.clock.instant();
+		Instant wakeAt = (options.startDelay() != null && !options.startDelay().isZero())
+				? now.plus(options.startDelay()) : null;
+		if (options.cronSchedule() != null) {
+			RunChain.zone(options.cronSchedule());
+			RunChain.cron(options.cronSchedule());
+		}
+		// checked before anything is written
+		java.util.Map<String, Object> memo = Attributes.memo(options.memo(), false);
+		java.util.Map<String, Object> searchAttributes = Attributes.searchAttributes(options.searchAttributes(), false);
+		Attributes.checkSize(memo, true);
+		Attributes.checkSize(searchAttributes, false);
+		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule(), options.taskTimeout());
+		if (options.cronSchedule() != null && wakeAt == null && message == null) {
+			// a cron workflow's first run waits for the first time of its schedule
+			wakeAt = chain.next("COMPLETED", null, 0, now).startAt();
+		}
+		NewRun run = new NewRun(UuidV7.next(now), this.namespace, workflowId, workflowType, queue,
+				local ? this.node.nodeId() : null, payload, options.requestId(), now, wakeAt,
+				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
+				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
+				chain.isEmpty() ? null : chain, 1).withAttributes(memo, searchAttributes);
+		return new PreparedStart(run, options, now, wakeAt, local);
+	}
+
+	private void afterCommit(PreparedStart start, StartDecision decision, WithStart message) {
+		NewRun run = start.run();
+		Instant wakeAt = start.wakeAt();
+		if (decision.terminated() != null) {
+			this.listeners.runClosed(decision.terminated(), "TERMINATED");
+			this.waiters.closed(decision.terminated().runId());
+			this.waker.wake(decision.terminated().runId(), decision.terminated().owner());
+			if (decision.terminatedWoken() != null) {
+				// the terminated run's parent and children, told after the commit
+				decision.terminatedWoken().forEach((other) -> this.waker.wake(other, null));
+			}
+		}
+		if (decision.created() && start.local()) {
+			// a message sent with the start skips the start delay
+			this.node.adoptStarted(run.runId(), (message != null) ? null : wakeAt);
+		}
+		else if (decision.created() && (wakeAt == null || message != null)) {
+			this.waker.wake(run.runId(), null);
+		}
+		else if (!decision.created() && decision.messaged() != null) {
+			this.waker.wake(decision.runId(), decision.messaged().owner());
+		}
+	}
+
+	private record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged,
+			List<UUID> terminatedWoken) {
+
+		StartDecision(UUID runId, boolean created, RunRow terminated) {
+			this(runId, created, terminated, null, null);
+		}
+
+	}
+
+	/**
+	 * @param conflictFromIndex whether a plain start may leave a duplicate open id to the unique
+	 * index (its DuplicateKeyException is then the caller's to report)
+	 */
+	private StartDecision decide(NewRun run, StartOptions options, Instant now, WithStart message,
+			boolean conflictFromIndex) {
+		String namespace = run.namespace();
+		String workflowId = run.workflowId();
+		if (options.requestId() != null) {
+			Optional<RunRow> same = this.runs.findByRequestId(namespace, workflowId, options.requestId());
+			if (same.isPresent()) {
+				return new StartDecision(same.get().runId(), false, null);
+			}
+		}
+		if (conflictFromIndex && options.idConflictPolicy() == WorkflowIdConflictPolicy.FAIL
+				&& options.idReusePolicy() == WorkflowIdReusePolicy.ALLOW_DUPLICATE && message == null) {
+			// nothing to decide from earlier runs: the unique index on open runs refuses a
+			// duplicate (DuplicateKeyException, reported by the caller)
+			this.runs.insert(run);
+			return new StartDecision(run.runId(), true, null);
+		}
+		RunRow terminated = null;
+		List<UUID> terminatedWoken = null;
+		Optional<RunRow> open = this.runs.lockOpen(namespace, workflowId);
+		if (open.isPresent()) {
+			UUID existing = open.get().runId();
+			if (options.idConflictPolicy() == WorkflowIdConflictPolicy.TERMINATE_EXISTING
+					|| options.idReusePolicy() == WorkflowIdReusePolicy.TERMINATE_IF_RUNNING) {
+				terminatedWoken = this.runs
+					.terminateAndWake(existing, "terminated by a new start of workflow id " + workflowId, now);
+				terminated = open.get();
+			}
+			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING
+					|| (message != null && "SIGNAL".equals(message.kind()))) {
+				// signal-with-start signals the open run whatever the conflict policy
+				if (message != null) {
+					send(open.get(), message);
+				}
+				return new StartDecision(existing, false, null, open.get(), null);
+			}
+			else {
+				throw alreadyRunning(workflowId, existing);
+			}
+		}
+		else {
+			Optional<RunRow> latest = this.runs.findLatest(namespace, workflowId);
+			if (latest.isPresent()) {
+				RunRow previous = latest.get();
+				boolean rejected = switch (options.idReusePolicy()) {
+					case REJECT_DUPLICATE -> true;
+					case ALLOW_DUPLICATE_FAILED_ONLY -> "COMPLETED".equals(previous.status());
+					default -> false;
+				};
+				if (rejected) {
+					throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' was already used by run "
+							+ previous.runId() + " (" + previous.status() + ") and the id reuse policy "
+							+ options.idReusePolicy() + " forbids another", workflowId, previous.runId());
+				}
+			}
+		}
+		this.runs.insert(run);
+		if (message != null) {
+			send(run.runId(), run.namespace(), run.workflowId(), message);
+		}
+		return new StartDecision(run.runId(), true, terminated, null, terminatedWoken);
+	}
+
+	private void send(RunRow row, WithStart message) {
+		send(row.runId(), row.namespace(), row.workflowId(), message);
+	}
+
+	private void send(UUID runId, String namespace, String workflowId, WithStart message) {
+		if ("UPDATE".equals(message.kind())
+				&& !this.dedup.admitUpdate(namespace, workflowId, message.messageId(), runId)) {
+			return; // a retried update id
+		}
+		this.runs.sendToInbox(runId, message.kind(), message.name(), message.payload(), message.messageId());
+	}
+
+
+}

@@ -1,0 +1,91 @@
+package dev.durable.workflow.spi;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.NonDeterministicWorkflowException;
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.internal.activity.ActivityStubs;
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.replay.HistoryImport;
+import dev.durable.workflow.internal.runtime.RunIdentity;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.support.JsonPayloadConverter;
+import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.worker.EngineConfig;
+
+/**
+ * Replay of exported histories without a database, for the test kit's {@code WorkflowReplayer}:
+ * the engine's own state machine replays the recorded workflow tasks against the current code.
+ */
+public final class HistoryReplay {
+
+	private HistoryReplay() {
+	}
+
+	/** Reads the JSON of a {@code List<HistoryEvent>}, as {@code handle.history()} or the REST API export it. */
+	public static List<HistoryEvent> parse(String json) {
+		return HistoryImport.parse(json);
+	}
+
+	/**
+	 * Replays one history against the workflow class.
+	 * @param factory creates the workflow instance (called with the workflow class)
+	 * @throws NonDeterministicWorkflowException when the code issues other commands than the
+	 * history holds, naming the workflow task and both commands
+	 */
+	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory) {
+		WorkflowDefinition definition = new WorkflowRegistry().register(workflowClass);
+		RunIdentity identity = HistoryImport.identity(history, definition.typeName());
+		List<TaskRecord> records = HistoryImport.records(history);
+		WorkflowRunner runner = new WorkflowRunner(identity, definition, factory,
+				new Payloads(new JsonPayloadConverter(), Integer.MAX_VALUE), Duration.ofSeconds(30),
+				EngineConfig.HistoryLimits.DEFAULT);
+		try {
+			for (TaskRecord record : records) {
+				if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
+					return;
+				}
+				try {
+					runner.replay(record);
+				}
+				catch (RuntimeException ex) {
+					throw explain(ex, record, identity);
+				}
+			}
+		}
+		finally {
+			runner.destroy();
+		}
+	}
+
+	private static RuntimeException explain(RuntimeException failure, TaskRecord record, RunIdentity identity) {
+		for (Throwable t = failure; t != null; t = t.getCause()) {
+			if (t instanceof NonDeterministicWorkflowException nd) {
+				return new NonDeterministicWorkflowException("Workflow task " + record.seq() + " of "
+						+ identity.workflowType() + " run " + identity.runId() + " does not replay: " + nd.getMessage()
+						+ "; recorded commands of the task: " + record.commands().stream().map((e) -> e.describe()).toList(),
+						record.seq(), nd.recordedCommand(), nd.issuedCommand());
+			}
+		}
+		return failure;
+	}
+
+	/**
+	 * The durable proxy of a stand-in for an activity type: in replayed workflow code its calls
+	 * only issue commands, as they do in a worker.
+	 * @param activityType the {@code @Activity} type a workflow constructor takes
+	 * @param stub an instance of it that is never called on replay
+	 */
+	public static Object replayStub(Class<?> activityType, Object stub) {
+		ActivityRegistry registry = new ActivityRegistry(ActivityOptions.DEFAULT);
+		registry.register(stub);
+		return ActivityStubs.durableProxy(activityType, stub, registry);
+	}
+
+}
