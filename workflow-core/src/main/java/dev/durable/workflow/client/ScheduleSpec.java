@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Objects;
 
-import dev.durable.workflow.internal.store.RunChain;
 
 /**
  * When a schedule fires: either a cron expression in a time zone, or a fixed interval.
@@ -40,7 +39,7 @@ public record ScheduleSpec(String cronExpression, Duration interval, Duration of
 			throw new IllegalArgumentException("A schedule spec needs exactly one of a cron expression or an interval");
 		}
 		if (cronExpression != null) {
-			RunChain.cron(cronExpression);
+			CronSchedule.parse(cronExpression);
 		}
 		if (interval != null && (interval.isNegative() || interval.isZero() || interval.toMillis() == 0)) {
 			throw new IllegalArgumentException("The interval of a schedule must be positive: " + interval);

@@ -12,6 +12,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.client.CronSchedule;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
@@ -245,8 +246,7 @@ public final class RunStarter {
 		Instant wakeAt = (options.startDelay() != null && !options.startDelay().isZero())
 				? now.plus(options.startDelay()) : null;
 		if (options.cronSchedule() != null) {
-			RunChain.zone(options.cronSchedule());
-			RunChain.cron(options.cronSchedule());
+			CronSchedule.parse(options.cronSchedule()).zone();
 		}
 		// checked before anything is written
 		java.util.Map<String, Object> memo = Attributes.memo(options.memo(), false);

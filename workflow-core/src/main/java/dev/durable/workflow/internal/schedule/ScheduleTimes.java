@@ -7,10 +7,9 @@ import java.time.LocalDateTime;
 import java.time.ZonedDateTime;
 import java.util.UUID;
 
-import org.springframework.scheduling.support.CronExpression;
 
+import dev.durable.workflow.client.CronSchedule;
 import dev.durable.workflow.client.ScheduleSpec;
-import dev.durable.workflow.internal.store.RunChain;
 
 /**
  * The times of a spec. Cron times are computed in the zone's wall-clock time, so that each local
@@ -25,12 +24,12 @@ final class ScheduleTimes {
 
 	private final ScheduleSpec spec;
 
-	private final CronExpression cron;
+	private final CronSchedule cron;
 
 	ScheduleTimes(String scheduleId, ScheduleSpec spec) {
 		this.scheduleId = scheduleId;
 		this.spec = spec;
-		this.cron = (spec.cronExpression() != null) ? RunChain.cron(spec.cronExpression()) : null;
+		this.cron = (spec.cronExpression() != null) ? CronSchedule.parse(spec.cronExpression()) : null;
 	}
 
 	/** The first spec time strictly after the instant, within the start and end bounds; or {@code null}. */

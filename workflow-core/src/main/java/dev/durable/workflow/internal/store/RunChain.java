@@ -2,13 +2,9 @@ package dev.durable.workflow.internal.store;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-
-import org.springframework.scheduling.support.CronExpression;
 
 import dev.durable.workflow.RetryPolicy;
+import dev.durable.workflow.client.CronSchedule;
 import dev.durable.workflow.internal.history.FailureInfo;
 
 /**
@@ -23,48 +19,8 @@ import dev.durable.workflow.internal.history.FailureInfo;
  */
 public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout) {
 
-	private static final String ZONE_PREFIX = "CRON_TZ=";
-
 	public boolean isEmpty() {
 		return this.retryPolicy == null && this.cronSchedule == null && this.taskTimeout == null;
-	}
-
-	/**
-	 * The time zone of a cron expression: UTC unless it starts with {@code CRON_TZ=<zone id>}.
-	 * @throws IllegalArgumentException for an unknown zone
-	 */
-	public static ZoneId zone(String expression) {
-		String trimmed = expression.trim();
-		if (!trimmed.startsWith(ZONE_PREFIX)) {
-			return ZoneOffset.UTC;
-		}
-		String id = trimmed.substring(ZONE_PREFIX.length()).split("\\s+", 2)[0];
-		try {
-			return ZoneId.of(id);
-		}
-		catch (java.time.DateTimeException ex) {
-			throw new IllegalArgumentException("Invalid time zone '" + id + "' in cron schedule '" + expression + "'",
-					ex);
-		}
-	}
-
-	/**
-	 * Parses a 5-field (minute precision) or 6-field cron expression, optionally preceded by
-	 * {@code CRON_TZ=<zone id>}.
-	 */
-	public static CronExpression cron(String expression) {
-		String trimmed = expression.trim();
-		if (trimmed.startsWith(ZONE_PREFIX)) {
-			String[] parts = trimmed.split("\\s+", 2);
-			trimmed = (parts.length > 1) ? parts[1].trim() : "";
-		}
-		String spring = (trimmed.split("\\s+").length == 5) ? "0 " + trimmed : trimmed;
-		try {
-			return CronExpression.parse(spring);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Invalid cron schedule '" + expression + "': " + ex.getMessage(), ex);
-		}
 	}
 
 	/**
@@ -82,9 +38,8 @@ public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration ta
 			return new Next(now.plus(this.retryPolicy.backoff(attempt)), attempt + 1);
 		}
 		if (this.cronSchedule != null) {
-			// the zone decides what "9 o'clock" is, daylight-saving transitions included
-			ZonedDateTime next = cron(this.cronSchedule).next(now.atZone(zone(this.cronSchedule)));
-			return (next != null) ? new Next(next.toInstant(), 1) : null;
+			Instant next = CronSchedule.parse(this.cronSchedule).next(now);
+			return (next != null) ? new Next(next, 1) : null;
 		}
 		return null;
 	}
