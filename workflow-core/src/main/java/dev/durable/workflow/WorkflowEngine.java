@@ -21,7 +21,7 @@ import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.worker.Engine;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.worker.EngineHooks;
 import dev.durable.workflow.internal.worker.Listeners;
 

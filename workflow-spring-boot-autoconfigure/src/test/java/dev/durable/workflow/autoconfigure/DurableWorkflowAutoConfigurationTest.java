@@ -23,7 +23,7 @@ import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -12,7 +12,7 @@ import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.support.Payloads;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.config.EngineConfig;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;

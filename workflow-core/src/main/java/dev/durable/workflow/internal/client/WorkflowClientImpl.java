@@ -36,7 +36,7 @@ import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.UuidV7;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.FirstTasks;
 

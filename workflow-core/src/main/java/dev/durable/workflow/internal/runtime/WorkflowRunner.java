@@ -22,7 +22,7 @@ import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.support.Payloads;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.config.EngineConfig;
 
 /**
  * The in-memory state machine of one run: applies a task's inputs, runs the workflow code until

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;

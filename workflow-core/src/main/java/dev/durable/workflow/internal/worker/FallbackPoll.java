@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.support.Errors;

@@ -10,6 +10,7 @@ import java.util.function.Function;
 
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.UnknownHandlerException;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.store.RunRepository;
 
 /**

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;
