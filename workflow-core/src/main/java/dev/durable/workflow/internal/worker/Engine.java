@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.support.Errors;
@@ -71,6 +72,8 @@ public final class Engine {
 	private final RunRepository runs;
 
 	private final TaskRepository tasks;
+
+	private final TaskCommitRepository taskCommits;
 
 	private final ActivityRepository activities;
 
@@ -130,7 +133,8 @@ public final class Engine {
 		this.migrate = migrate;
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		this.runs = new RunRepository(jdbc, config.schema());
-		this.tasks = new TaskRepository(jdbc, this.runs, config.schema());
+		this.tasks = new TaskRepository(jdbc, config.schema());
+		this.taskCommits = new TaskCommitRepository(jdbc, this.runs, config.schema());
 		this.activities = new ActivityRepository(jdbc, config.schema());
 		this.nodes = new NodeRepository(jdbc, config.schema());
 		this.dedup = new dev.durable.workflow.internal.store.DedupRepository(jdbc, config.schema());
@@ -149,17 +153,17 @@ public final class Engine {
 			new SchemaMigrator(this.dataSource, this.config.schema()).migrate();
 		}
 		this.running = true;
-		this.tasks.startWriter("durable-writer");
+		this.taskCommits.startWriter("durable-writer");
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
 		this.wake = new WakeScheduler(this.clock, this.taskPool);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
-				this.payloads, this.runs, this.tasks, this.tx, this.wake, this.waiters, this.hooks,
+				this.payloads, this.runs, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
 				this.taskPool, this.listeners);
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver, this.listeners);
 		this.executor.setActivityExecutor(this.activityExecutor);
 		this.executor.setNotifier(this::wake);
-		this.firstTasks = new FirstTasks(this.executor, this.tasks, this.hooks, this.listeners, this.clock);
+		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());
@@ -318,7 +322,7 @@ public final class Engine {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		this.tasks.stopWriter();
+		this.taskCommits.stopWriter();
 		if (this.config.workerEnabled()) {
 			try {
 				this.executor.eviction().releaseAll();

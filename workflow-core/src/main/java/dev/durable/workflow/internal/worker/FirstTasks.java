@@ -8,13 +8,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
+import dev.durable.workflow.internal.commit.TaskCommit;
+import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRow;
-import dev.durable.workflow.internal.store.TaskCommit;
-import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
@@ -31,7 +31,7 @@ public final class FirstTasks {
 
 	private final WorkflowTaskExecutor executor;
 
-	private final TaskRepository tasks;
+	private final TaskCommitRepository tasks;
 
 	private final EngineHooks hooks;
 
@@ -39,7 +39,7 @@ public final class FirstTasks {
 
 	private final Clock clock;
 
-	FirstTasks(WorkflowTaskExecutor executor, TaskRepository tasks, EngineHooks hooks, Listeners listeners,
+	FirstTasks(WorkflowTaskExecutor executor, TaskCommitRepository tasks, EngineHooks hooks, Listeners listeners,
 			Clock clock) {
 		this.executor = executor;
 		this.tasks = tasks;
@@ -120,7 +120,7 @@ public final class FirstTasks {
 	 * transaction), else whether the run was inserted ({@code false}: an open run holds its id)
 	 */
 	public Boolean insert(FirstTask task) {
-		if (!TaskRepository.isSingleStatementStart(task.run, task.commit)) {
+		if (!TaskCommitRepository.isSingleStatementStart(task.run, task.commit)) {
 			return null;
 		}
 		this.hooks.beforeTaskCommit(task.run.runId());
@@ -132,7 +132,7 @@ public final class FirstTasks {
 	/** Inside the start's transaction, after the run's rows: writes its first task. */
 	public void commit(FirstTask task) {
 		this.hooks.beforeTaskCommit(task.run.runId());
-		TaskCommit.Effects effects = TaskRepository.isSingleStatement(task.commit) ? this.tasks.commitAlone(task.commit)
+		TaskCommit.Effects effects = TaskCommitRepository.isSingleStatement(task.commit) ? this.tasks.commitAlone(task.commit)
 				: this.tasks.commit(task.commit);
 		if (effects == null) {
 			throw new IllegalStateException("The first task of run " + task.run.runId() + " did not match its own row");

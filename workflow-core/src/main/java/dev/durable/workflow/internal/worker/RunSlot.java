@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.durable.workflow.internal.activity.ActivityAttempt;
+import dev.durable.workflow.internal.commit.OwnedRun;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 
@@ -17,7 +18,7 @@ import dev.durable.workflow.internal.runtime.WorkflowRunner;
  * A run this node owns: the epoch it holds, the cached runner (if any), inputs handed over in
  * memory (activity completions) and the activities running for it. Tasks of one run never overlap.
  */
-final class RunSlot {
+final class RunSlot implements OwnedRun {
 
 	final UUID runId;
 
@@ -167,6 +168,26 @@ final class RunSlot {
 			}
 		}
 		return evict;
+	}
+
+	@Override
+	public long epoch() {
+		return this.epoch;
+	}
+
+	@Override
+	public dev.durable.workflow.internal.store.RunChain chain() {
+		return this.chain;
+	}
+
+	@Override
+	public byte[] input() {
+		return this.input;
+	}
+
+	@Override
+	public boolean hasStoredActivity(long seq) {
+		return this.storedActivities.contains(seq);
 	}
 
 	synchronized boolean isBusy() {

@@ -18,6 +18,9 @@ import org.slf4j.MDC;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.internal.commit.TaskCommit;
+import dev.durable.workflow.internal.commit.TaskCommitBuilder;
+import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;
@@ -29,7 +32,6 @@ import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
-import dev.durable.workflow.internal.store.TaskCommit;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
 
@@ -57,6 +59,8 @@ final class WorkflowTaskExecutor {
 	private final RunRepository runs;
 
 	private final TaskRepository tasks;
+
+	private final TaskCommitRepository taskCommits;
 
 	private final TransactionTemplate tx;
 
@@ -89,6 +93,7 @@ final class WorkflowTaskExecutor {
 
 	WorkflowTaskExecutor(EngineConfig config, UUID node, Clock clock, WorkflowRegistry workflows,
 			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, TaskRepository tasks,
+			TaskCommitRepository taskCommits,
 			TransactionTemplate tx, WakeScheduler wake, ResultWaiters waiters,
 			EngineHooks hooks, ExecutorService pool, Listeners listeners) {
 		this.config = config;
@@ -99,6 +104,7 @@ final class WorkflowTaskExecutor {
 		this.payloads = payloads;
 		this.runs = runs;
 		this.tasks = tasks;
+		this.taskCommits = taskCommits;
 		this.tx = tx;
 		this.wake = wake;
 		this.waiters = waiters;
@@ -420,13 +426,13 @@ final class WorkflowTaskExecutor {
 	 * transaction. {@code null} when the compare-and-set failed and nothing was written.
 	 */
 	private TaskCommit.Effects commit(UUID runId, TaskCommit commit) {
-		if (TaskRepository.isSingleStatement(commit)) {
+		if (TaskCommitRepository.isSingleStatement(commit)) {
 			this.hooks.beforeTaskCommit(runId);
-			return this.tasks.commitAlone(commit);
+			return this.taskCommits.commitAlone(commit);
 		}
 		return this.tx.execute((status) -> {
 			this.hooks.beforeTaskCommit(runId);
-			TaskCommit.Effects done = this.tasks.commit(commit);
+			TaskCommit.Effects done = this.taskCommits.commit(commit);
 			if (done == null) {
 				status.setRollbackOnly();
 			}
