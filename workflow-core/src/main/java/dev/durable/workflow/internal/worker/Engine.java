@@ -156,13 +156,11 @@ public final class Engine {
 		this.taskCommits.startWriter("durable-writer");
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
 		this.wake = new WakeScheduler(this.clock, this.taskPool);
+		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
+				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
 				this.payloads, this.runs, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
-				this.taskPool, this.listeners);
-		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
-				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver, this.listeners);
-		this.executor.setActivityExecutor(this.activityExecutor);
-		this.executor.setNotifier(this::wake);
+				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null)));
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);

@@ -81,13 +81,8 @@ public final class FirstTasks {
 	 */
 	public FirstTask prepare(NewRun run) {
 		RunRow row = RunRow.started(run);
-		RunSlot slot = new RunSlot(run.runId(), row.epoch(), false);
-		slot.chain = run.chain();
-		slot.chainKnown = true;
-		// the run is not stored yet: what a retry of it starts with comes from here
-		slot.input = run.input();
 		// the slot starts from what this task commits: nothing to read before its next task
-		slot.needsRead = false;
+		RunSlot slot = this.executor.startingSlot(run, row.epoch());
 		Instant now = this.clock.instant();
 		this.listeners.taskStarted(row);
 		WorkflowRunner runner = null;
@@ -98,8 +93,8 @@ public final class FirstTasks {
 			// cached before the run is stored, as a task in progress: a poll that finds the stored
 			// run before the start returns waits for this task instead of adopting the run anew
 			slot.beginRun();
-			slot.taskLock.lock();
-			this.executor.slots().put(slot.runId, slot);
+			slot.lockTask();
+			this.executor.slots().put(slot.runId(), slot);
 			return new FirstTask(run, slot, row, runner, commit);
 		}
 		catch (RuntimeException ex) {
@@ -145,14 +140,14 @@ public final class FirstTasks {
 		RunSlot slot = task.slot;
 		try {
 			MDC.put("workflowId", task.row.workflowId());
-			MDC.put("runId", slot.runId.toString());
+			MDC.put("runId", slot.runId().toString());
 			this.executor.committed(slot, task.row, task.runner, task.commit, task.effects);
 		}
 		finally {
 			slot.unlockTask();
 			MDC.remove("workflowId");
 			MDC.remove("runId");
-			slot.lastUsed = this.clock.instant();
+			slot.usedAt(this.clock.instant());
 			if (slot.endRun()) {
 				this.executor.submit(slot);
 			}

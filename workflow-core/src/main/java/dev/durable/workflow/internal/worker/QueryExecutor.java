@@ -76,11 +76,11 @@ final class QueryExecutor {
 
 	private Optional<byte[]> queryLive(RunRow row, String name, byte[] argument) {
 		RunSlot slot = this.slots.get(row.runId());
-		if (slot == null || slot.dead) {
+		if (slot == null || slot.isDead()) {
 			return Optional.empty();
 		}
 		try {
-			if (!slot.taskLock.tryLock(200, TimeUnit.MILLISECONDS)) {
+			if (!slot.tryLockTask(200, TimeUnit.MILLISECONDS)) {
 				return Optional.empty();
 			}
 		}
@@ -89,8 +89,8 @@ final class QueryExecutor {
 			return Optional.empty();
 		}
 		try {
-			WorkflowRunner runner = slot.runner;
-			if (runner == null || slot.dead || runner.historySeq() != row.historySeq()) {
+			WorkflowRunner runner = slot.runner();
+			if (runner == null || slot.isDead() || runner.historySeq() != row.historySeq()) {
 				return Optional.empty();
 			}
 			return Optional.of(run(runner, name, argument));
