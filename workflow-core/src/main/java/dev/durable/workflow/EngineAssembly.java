@@ -27,7 +27,7 @@ import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.WakeTimes;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.Engine;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.worker.EngineHooks;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.NodeQuiescence;

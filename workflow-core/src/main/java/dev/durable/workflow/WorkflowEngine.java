@@ -24,7 +24,7 @@ import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.worker.Engine;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.worker.EngineHooks;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.spi.EngineQuiescence;

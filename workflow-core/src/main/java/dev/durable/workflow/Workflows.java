@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import dev.durable.workflow.internal.activity.ActivityStubs;
 import dev.durable.workflow.internal.client.WorkflowDefinitions;
 import dev.durable.workflow.internal.runtime.ReplayAwareLogger;
-import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.runtime.WorkflowContext;
 import dev.durable.workflow.internal.runtime.WorkflowThread;
 
 /**
@@ -23,28 +23,28 @@ import dev.durable.workflow.internal.runtime.WorkflowThread;
 public final class Workflows {
 
 	/** What {@link #getVersion} returns for code that ran before the change existed. */
-	public static final int DEFAULT_VERSION = WorkflowRunner.DEFAULT_VERSION;
+	public static final int DEFAULT_VERSION = WorkflowContext.DEFAULT_VERSION;
 
 	private Workflows() {
 	}
 
-	private static WorkflowRunner runner() {
-		return WorkflowThread.runner();
+	private static WorkflowContext context() {
+		return WorkflowThread.context();
 	}
 
 	/** Facts about the current run. */
 	public static WorkflowInfo info() {
-		return runner().info();
+		return context().info();
 	}
 
 	/** The current workflow task's recorded time; monotonic within a run. */
 	public static Instant now() {
-		return runner().now();
+		return context().now();
 	}
 
 	/** A random generator seeded by the run id: the same sequence on every replay. */
 	public static Random random() {
-		return runner().random();
+		return context().random();
 	}
 
 	/** A UUID from {@link #random()}: the same on every replay. */
@@ -57,32 +57,32 @@ public final class Workflows {
 
 	/** Sleeps durably: survives restarts; throws {@link CanceledFailure} if the scope is canceled. */
 	public static void sleep(Duration duration) {
-		runner().newTimer(duration).get();
+		context().newTimer(duration).get();
 	}
 
 	/** A durable timer. */
 	public static Promise<Void> newTimer(Duration duration) {
-		return runner().newTimer(duration);
+		return context().newTimer(duration);
 	}
 
 	/** Blocks durably until the condition holds; the condition must only read workflow state. */
 	public static void await(Supplier<Boolean> condition) {
-		runner().await(condition);
+		context().await(condition);
 	}
 
 	/** Blocks until the condition holds or the timeout passes. @return false on timeout */
 	public static boolean await(Duration timeout, Supplier<Boolean> condition) {
-		return runner().await(timeout, condition);
+		return context().await(timeout, condition);
 	}
 
 	/** Runs the body on a new workflow thread; it interleaves deterministically with the others. */
 	public static <T> Promise<T> async(Supplier<T> body) {
-		return runner().async(body);
+		return context().async(body);
 	}
 
 	/** Runs the body on a new workflow thread. */
 	public static Promise<Void> async(Runnable body) {
-		return runner().async(() -> {
+		return context().async(() -> {
 			body.run();
 			return null;
 		});
@@ -90,12 +90,12 @@ public final class Workflows {
 
 	/** Runs a short non-deterministic piece of code once and records its value. */
 	public static <T> T sideEffect(Class<T> type, Supplier<T> supplier) {
-		return runner().sideEffect(type, supplier);
+		return context().sideEffect(type, supplier);
 	}
 
 	/** Like {@link #sideEffect(Class, Supplier)} for generic types. */
 	public static <T> T sideEffect(Type type, Supplier<T> supplier) {
-		return runner().sideEffect(type, supplier);
+		return context().sideEffect(type, supplier);
 	}
 
 	/**
@@ -103,7 +103,7 @@ public final class Workflows {
 	 * point before the change existed get {@link #DEFAULT_VERSION}.
 	 */
 	public static int getVersion(String changeId, int minSupported, int maxSupported) {
-		return runner().getVersion(changeId, minSupported, maxSupported);
+		return context().getVersion(changeId, minSupported, maxSupported);
 	}
 
 	/**
@@ -111,22 +111,22 @@ public final class Workflows {
 	 * name), waiting durably until one arrives.
 	 */
 	public static <T> T receive(String signalName, Class<T> type) {
-		return runner().<T>receive(signalName, type, null).orElse(null);
+		return context().<T>receive(signalName, type, null).orElse(null);
 	}
 
 	/** Like {@link #receive(String, Class)} for generic payload types. */
 	public static <T> T receive(String signalName, Type type) {
-		return runner().<T>receive(signalName, type, null).orElse(null);
+		return context().<T>receive(signalName, type, null).orElse(null);
 	}
 
 	/** Takes the oldest buffered signal of this name, waiting at most the timeout. */
 	public static <T> Optional<T> receive(String signalName, Class<T> type, Duration timeout) {
-		return runner().receive(signalName, type, timeout);
+		return context().receive(signalName, type, timeout);
 	}
 
 	/** Like {@link #receive(String, Class, Duration)} for generic payload types. */
 	public static <T> Optional<T> receive(String signalName, Type type, Duration timeout) {
-		return runner().receive(signalName, type, timeout);
+		return context().receive(signalName, type, timeout);
 	}
 
 	/**
@@ -134,12 +134,12 @@ public final class Workflows {
 	 * is called: raced against a timer with {@link Promise#anyOf}, a losing signal stays buffered.
 	 */
 	public static <T> Promise<T> signalPromise(String signalName, Class<T> type) {
-		return runner().signalPromise(signalName, type);
+		return context().signalPromise(signalName, type);
 	}
 
 	/** Like {@link #signalPromise(String, Class)} for generic payload types. */
 	public static <T> Promise<T> signalPromise(String signalName, Type type) {
-		return runner().signalPromise(signalName, type);
+		return context().signalPromise(signalName, type);
 	}
 
 	/**
@@ -152,7 +152,7 @@ public final class Workflows {
 	 * fails the workflow task)
 	 */
 	public static void upsertSearchAttributes(java.util.Map<String, ?> attributes) {
-		runner().visibility().upsertSearchAttributes(attributes);
+		context().visibility().upsertSearchAttributes(attributes);
 	}
 
 	/**
@@ -161,18 +161,18 @@ public final class Workflows {
 	 * @throws IllegalArgumentException for a bad key or a value that cannot be written as JSON
 	 */
 	public static void upsertMemo(java.util.Map<String, ?> memo) {
-		runner().visibility().upsertMemo(memo);
+		context().visibility().upsertMemo(memo);
 	}
 
 	/** A deterministic mutex for blocking handlers that share state. */
 	public static WorkflowLock newLock() {
-		runner();
+		context();
 		return new dev.durable.workflow.internal.runtime.WorkflowLockImpl();
 	}
 
 	/** Whether every signal and update handler has finished; await it before returning. */
 	public static boolean allHandlersFinished() {
-		return runner().allHandlersFinished();
+		return context().allHandlersFinished();
 	}
 
 	/**
@@ -182,7 +182,7 @@ public final class Workflows {
 	 * {@code info().continueAsNewSuggested()} says the history grew large.
 	 */
 	public static void continueAsNew(Object input) {
-		runner().continueAsNew(input);
+		context().continueAsNew(input);
 	}
 
 	/**
@@ -191,14 +191,14 @@ public final class Workflows {
 	 */
 	public static <W, A, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func1<W, A, R> workflow,
 			A input, ChildOptions options) {
-		return runner().startChild(WorkflowDefinitions.definition(workflow), input,
+		return context().startChild(WorkflowDefinitions.definition(workflow), input,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
 	/** Starts a child workflow whose run method takes no input. */
 	public static <W, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func0<W, R> workflow,
 			ChildOptions options) {
-		return runner().startChild(WorkflowDefinitions.definition(workflow), null,
+		return context().startChild(WorkflowDefinitions.definition(workflow), null,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
@@ -213,27 +213,27 @@ public final class Workflows {
 	 * ApplicationFailure type "ExternalWorkflowNotFound" when there is no such open run.
 	 */
 	public static Promise<Void> signalExternal(String workflowId, String runId, String signalName, Object payload) {
-		return runner().external(workflowId, runId, java.util.Objects.requireNonNull(signalName, "signalName"), payload);
+		return context().external(workflowId, runId, java.util.Objects.requireNonNull(signalName, "signalName"), payload);
 	}
 
 	/** Requests cancellation of another workflow (its latest open run, or the given run). */
 	public static Promise<Void> cancelExternal(String workflowId, String runId) {
-		return runner().external(workflowId, runId, null, null);
+		return context().external(workflowId, runId, null, null);
 	}
 
 	/** A scope canceled with its parent and on demand. Call {@link CancellationScope#run()}. */
 	public static CancellationScope newCancellationScope(Runnable body) {
-		return runner().newScope(body, false);
+		return context().newScope(body, false);
 	}
 
 	/** A scope not canceled with its parent: for cleanup after a cancel request. */
 	public static CancellationScope newDetachedCancellationScope(Runnable body) {
-		return runner().newScope(body, true);
+		return context().newScope(body, true);
 	}
 
 	/** Whether the code runs again over recorded history (logs and metrics should be quiet). */
 	public static boolean isReplaying() {
-		return runner().isReplaying();
+		return context().isReplaying();
 	}
 
 	/** A logger that is silent while the workflow replays. */

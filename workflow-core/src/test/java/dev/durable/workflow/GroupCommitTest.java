@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.internal.store.TaskWriter;
+import dev.durable.workflow.internal.commit.TaskWriter;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.TestDatabase;
 

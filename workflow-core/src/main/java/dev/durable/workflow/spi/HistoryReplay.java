@@ -17,7 +17,7 @@ import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.support.Payloads;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.config.EngineConfig;
 
 /**
  * Replay of exported histories without a database, for the test kit's {@code WorkflowReplayer}:

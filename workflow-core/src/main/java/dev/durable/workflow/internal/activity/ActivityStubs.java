@@ -16,7 +16,7 @@ import dev.durable.workflow.ActivityMethod;
 import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.internal.registry.ActivityDefinition;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
-import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.runtime.WorkflowContext;
 import dev.durable.workflow.internal.runtime.WorkflowThread;
 import dev.durable.workflow.internal.support.InternalJson;
 
@@ -39,7 +39,7 @@ public final class ActivityStubs {
 			}
 			ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
 			String name = (annotation != null && !annotation.name().isEmpty()) ? annotation.name() : method.getName();
-			return schedule(WorkflowThread.runner(), name, method, args, options);
+			return schedule(WorkflowThread.context(), name, method, args, options);
 		}));
 	}
 
@@ -55,19 +55,19 @@ public final class ActivityStubs {
 					throw ex.getTargetException();
 				}
 			}
-			return schedule(WorkflowThread.runner(), definition.name(), method, args, definition.options());
+			return schedule(WorkflowThread.context(), definition.name(), method, args, definition.options());
 		});
 	}
 
-	private static Object schedule(WorkflowRunner runner, String name, Method method, Object[] args,
+	private static Object schedule(WorkflowContext context, String name, Method method, Object[] args,
 			ActivityOptions options) {
 		Object[] values = (args != null) ? args : new Object[0];
 		List<byte[]> parts = new ArrayList<>(values.length);
 		for (int i = 0; i < values.length; i++) {
-			parts.add(runner.payloads().encode(values[i], method.getGenericParameterTypes()[i],
+			parts.add(context.payloads().encode(values[i], method.getGenericParameterTypes()[i],
 					"argument " + i + " of activity " + name));
 		}
-		return runner.scheduleActivity(name, InternalJson.pack(parts), method.getGenericReturnType(), options).get();
+		return context.scheduleActivity(name, InternalJson.pack(parts), method.getGenericReturnType(), options).get();
 	}
 
 	private static Object objectMethod(Class<?> type, Method method, Object[] args) {

@@ -28,7 +28,7 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.support.UuidV7;
-import dev.durable.workflow.internal.worker.EngineConfig;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.worker.FirstTasks;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.LocalNode;

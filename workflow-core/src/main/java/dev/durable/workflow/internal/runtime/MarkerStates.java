@@ -14,7 +14,7 @@ import dev.durable.workflow.internal.support.Payloads;
 /**
  * Recorded values: side effects (run once, then read back from history) and version markers
  * (new code paths get the newest version, code that ran before the change existed gets
- * {@link WorkflowRunner#DEFAULT_VERSION}).
+ * {@link WorkflowContext#DEFAULT_VERSION}).
  */
 final class MarkerStates {
 
@@ -67,7 +67,7 @@ final class MarkerStates {
 			this.commands.acceptExpected();
 			return next.version();
 		}
-		return WorkflowRunner.DEFAULT_VERSION;
+		return WorkflowContext.DEFAULT_VERSION;
 	}
 
 }

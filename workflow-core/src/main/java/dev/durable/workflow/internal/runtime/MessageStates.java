@@ -106,9 +106,9 @@ final class MessageStates {
 
 	<T> Optional<T> receive(String name, Type type, Duration timeout) {
 		if (timeout == null) {
-			this.runner.await(() -> hasBuffered(name));
+			this.runner.context().await(() -> hasBuffered(name));
 		}
-		else if (!this.runner.await(timeout, () -> hasBuffered(name))) {
+		else if (!this.runner.context().await(timeout, () -> hasBuffered(name))) {
 			return Optional.empty();
 		}
 		@SuppressWarnings("unchecked")

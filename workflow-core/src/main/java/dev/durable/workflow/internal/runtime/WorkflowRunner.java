@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.runtime;
 
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,36 +9,25 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
-import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.NonDeterministicWorkflowException;
-import dev.durable.workflow.Promise;
-import dev.durable.workflow.WorkflowInfo;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.support.Payloads;
-import dev.durable.workflow.internal.worker.EngineConfig;
 
 /**
  * The in-memory state machine of one run: applies a task's inputs, runs the workflow code until
  * it blocks, and collects the commands it issued. On replay the commands are matched against the
- * recorded ones; any difference is a {@link NonDeterministicWorkflowException}.
+ * recorded ones; any difference is a {@link NonDeterministicWorkflowException}. Workflow code
+ * reaches the run through its {@link WorkflowContext}.
  */
 public final class WorkflowRunner {
 
-	/** What {@code getVersion} returns for code that ran before the change existed. */
-	public static final int DEFAULT_VERSION = -1;
-
 	private final RunIdentity identity;
-
-	private final WorkflowDefinition definition;
-
-
-	private final Payloads payloads;
 
 	private final DeterministicScheduler scheduler;
 
@@ -61,8 +49,6 @@ public final class WorkflowRunner {
 
 	private final Random random;
 
-	private long nextSeq = 1;
-
 	private int historySeq;
 
 	private long eventCount;
@@ -81,12 +67,12 @@ public final class WorkflowRunner {
 
 	private final MessageStates messages;
 
+	private final WorkflowContext context;
+
 	public WorkflowRunner(RunIdentity identity, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, Duration taskTimeout, EngineConfig.HistoryLimits historyLimits) {
 		this.historyLimits = historyLimits;
 		this.identity = identity;
-		this.definition = definition;
-		this.payloads = payloads;
 		this.scheduler = new DeterministicScheduler(taskTimeout.toMillis());
 		this.commands = new CommandRecorder(identity.runId());
 		this.timers = new TimerStates(this.commands);
@@ -98,6 +84,8 @@ public final class WorkflowRunner {
 		this.main = new MainMethod(this, definition, factory, payloads, this.rootScope);
 		UUID runId = identity.runId();
 		this.random = new Random(seedOf(runId));
+		this.context = new WorkflowContext(this, identity, definition, payloads, this.scheduler, this.commands,
+				this.timers, this.activities, this.markers, this.children, this.visibility, this.messages, this.random);
 	}
 
 	private static long seedOf(UUID runId) {
@@ -302,77 +290,8 @@ public final class WorkflowRunner {
 		this.scheduler.addFirst(new Coroutine(name, this, this.rootScope, body, true));
 	}
 
-	/** Whether no signal or update handler is still running. */
-	public boolean allHandlersFinished() {
-		return this.scheduler.count(Coroutine::isHandler) == 0;
-	}
-
-	// ---- commands ----------------------------------------------------------------------------
-
 	Event emit(Event command) {
 		return this.commands.emit(command);
-	}
-
-	public Promise<Object> scheduleActivity(String name, byte[] args, Type resultType, ActivityOptions options) {
-		checkOpen();
-		CancellationScopeImpl scope = WorkflowThread.coroutine().currentScope();
-		return this.activities.schedule(this.nextSeq++, name, args, resultType, options, scope, this.taskTime);
-	}
-
-	public Promise<Void> newTimer(Duration duration) {
-		checkOpen();
-		CancellationScopeImpl scope = WorkflowThread.coroutine().currentScope();
-		if (duration.isNegative() || duration.isZero()) {
-			PromiseImpl<Void> done = new PromiseImpl<>();
-			done.complete(null);
-			return done;
-		}
-		return this.timers.start(this.nextSeq++, this.taskTime.plus(duration), scope);
-	}
-
-	public void await(Supplier<Boolean> condition) {
-		Waits.await(condition);
-	}
-
-	public boolean await(Duration timeout, Supplier<Boolean> condition) {
-		return Waits.await(timeout, condition, this::newTimer, this.timers);
-	}
-
-	public <T> T sideEffect(Type type, Supplier<T> supplier) {
-		checkOpen();
-		return this.markers.sideEffect(this.nextSeq++, type, supplier);
-	}
-
-	public int getVersion(String changeId, int minSupported, int maxSupported) {
-		this.commands.checkNotReadOnly("call getVersion");
-		return this.markers.getVersion(changeId, minSupported, maxSupported);
-	}
-
-	/** Starts a child workflow; its start and result arrive as inputs of later tasks. */
-	public <R> dev.durable.workflow.ChildHandle<R> startChild(WorkflowDefinition child, Object input,
-			dev.durable.workflow.ChildOptions options) {
-		checkOpen();
-		return this.children.start(this.nextSeq++, child, input, options, this.identity.workflowId(), this.random);
-	}
-
-	/**
-	 * Signals (signalName set) or cancels another workflow, pinned to a run when runId is given.
-	 * The promise completes once delivered, or fails when no such open run exists.
-	 */
-	public Promise<Void> external(String workflowId, String runId, String signalName, Object payload) {
-		checkOpen();
-		return this.children.external(this.nextSeq++, workflowId, runId, signalName, payload);
-	}
-
-	/** Closes the run and starts the next one of the same workflow id with this input. */
-	public void continueAsNew(Object input) {
-		checkOpen();
-		Type inputType = (this.definition.inputType() != null) ? this.definition.inputType() : Object.class;
-		if (this.definition.inputType() == null && input != null) {
-			throw new IllegalArgumentException("Workflow type " + this.identity.workflowType() + " takes no input");
-		}
-		emit(Event.continuedAsNew(this.payloads.encode(input, inputType, "the continue-as-new input")));
-		throw new ContinueAsNewError();
 	}
 
 	/** Buffered signals not yet received, by name, oldest first: they move to the next run. */
@@ -380,45 +299,7 @@ public final class WorkflowRunner {
 		return this.messages.unreceived();
 	}
 
-	public <T> java.util.Optional<T> receive(String signalName, Type type, Duration timeout) {
-		return this.messages.receive(signalName, type, timeout);
-	}
-
-	public <T> Promise<T> signalPromise(String signalName, Type type) {
-		return this.messages.signalPromise(signalName, type);
-	}
-
-	public <T> Promise<T> async(Supplier<T> body) {
-		checkOpen();
-		Coroutine parent = WorkflowThread.coroutine();
-		PromiseImpl<T> promise = new PromiseImpl<>();
-		spawn("async-" + this.scheduler.size(), parent.currentScope(), () -> {
-			try {
-				promise.complete(body.get());
-			}
-			catch (RuntimeException ex) {
-				if (ex == this.commands.fatal()) {
-					throw ex;
-				}
-				promise.fail(ex);
-			}
-		});
-		return promise;
-	}
-
-	public CancellationScopeImpl newScope(Runnable body, boolean detached) {
-		Coroutine coroutine = WorkflowThread.coroutine();
-		return new CancellationScopeImpl(detached ? null : coroutine.currentScope(), body);
-	}
-
-	private void checkOpen() {
-		this.commands.checkNotReadOnly("block, schedule work or record values");
-		if (this.commands.closeEvent() != null) {
-			throw new IllegalStateException("Run " + this.identity.runId() + " is already closing");
-		}
-	}
-
-	// ---- state for the engine and Workflows.* --------------------------------------------------
+	// ---- state for the engine ---------------------------------------------------------------
 
 	public RunIdentity identity() {
 		return this.identity;
@@ -432,13 +313,9 @@ public final class WorkflowRunner {
 		return this.identity.runId();
 	}
 
+	/** The current task's recorded time. */
 	public Instant now() {
 		return this.taskTime;
-	}
-
-	public Random random() {
-		this.commands.checkNotReadOnly("use Workflows.random()");
-		return this.random;
 	}
 
 	public boolean isReplaying() {
@@ -449,19 +326,17 @@ public final class WorkflowRunner {
 		return this.historySeq;
 	}
 
-	public Payloads payloads() {
-		return this.payloads;
+	/** What the workflow code of this run calls ({@code Workflows.*}). */
+	public WorkflowContext context() {
+		return this.context;
 	}
 
-	public WorkflowInfo info() {
-		return new WorkflowInfo(this.identity.namespace(), this.identity.workflowId(), this.identity.runId(),
-				this.identity.workflowType(), this.identity.taskQueue(),
-				historyLength(), this.historyLimits.suggests(historyLength(), this.historyBytes),
-				dev.durable.workflow.internal.support.Attributes.searchView(this.visibility.searchAttributes()),
-				java.util.Collections.unmodifiableMap(this.visibility.memo()));
+	/** Whether a history of this length (and the run's stored bytes) should continue as new. */
+	boolean continueAsNewSuggested(long historyLength) {
+		return this.historyLimits.suggests(historyLength, this.historyBytes);
 	}
 
-	/** The run's memo and search attributes (Workflows.upsert*, the task commit). */
+	/** The run's memo and search attributes (the task commit reads them). */
 	public VisibilityStates visibility() {
 		return this.visibility;
 	}

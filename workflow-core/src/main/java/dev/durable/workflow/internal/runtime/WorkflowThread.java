@@ -37,6 +37,11 @@ public final class WorkflowThread {
 		return binding().runner();
 	}
 
+	/** What the workflow code on this thread calls ({@code Workflows.*}). */
+	public static WorkflowContext context() {
+		return binding().runner().context();
+	}
+
 	static Coroutine coroutine() {
 		Coroutine coroutine = binding().coroutine();
 		if (coroutine == null) {

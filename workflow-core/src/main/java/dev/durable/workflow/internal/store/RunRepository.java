@@ -155,7 +155,7 @@ public final class RunRepository {
 	 * REJECT_DUPLICATE refuses any earlier run of the id, ALLOW_DUPLICATE_FAILED_ONLY a latest run
 	 * that completed (open runs are refused by the unique index, as for every start).
 	 */
-	String refusedReuse(String namespace, String workflowId, String policy) {
+	public String refusedReuse(String namespace, String workflowId, String policy) {
 		if (policy == null || "ALLOW_DUPLICATE".equals(policy)) {
 			return null;
 		}
@@ -174,7 +174,7 @@ public final class RunRepository {
 		return null;
 	}
 
-	static byte[] chainBytes(NewRun run) {
+	public static byte[] chainBytes(NewRun run) {
 		return (run.chain() != null && !run.chain().isEmpty()) ? InternalJson.write(run.chain()) : null;
 	}
 
@@ -212,7 +212,7 @@ public final class RunRepository {
 	}
 
 	/** Marks a run's own row as having input (inside that run's own commit). */
-	void markPendingInput(UUID runId) {
+	public void markPendingInput(UUID runId) {
 		this.jdbc.update(q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1 WHERE run_id = ?"),
 				runId);
 	}
@@ -225,7 +225,7 @@ public final class RunRepository {
 	}
 
 	/** Links a closed run to the run that follows it. */
-	void setNextRun(UUID runId, UUID nextRunId) {
+	public void setNextRun(UUID runId, UUID nextRunId) {
 		this.jdbc.update(q("UPDATE #.workflow_run SET next_run_id = ? WHERE run_id = ?"), nextRunId, runId);
 	}
 
@@ -295,7 +295,7 @@ public final class RunRepository {
 	 * and applies the parent close policy to open children, through their inboxes.
 	 * @return the runs that got inbox items and should be woken
 	 */
-	List<UUID> closeSideTables(UUID runId, String status, byte[] result, byte[] failure, Instant now) {
+	public List<UUID> closeSideTables(UUID runId, String status, byte[] result, byte[] failure, Instant now) {
 		this.jdbc.update(q("UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id = ?"), result, failure, runId);
 		this.jdbc.update(q("UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id = ?"), status, Sql.ts(now),
 				runId);
@@ -331,7 +331,7 @@ public final class RunRepository {
 	}
 
 	/** The failure recorded for updates still waiting when a run closes with the status. */
-	static byte[] updateNotCompleted(String status) {
+	public static byte[] updateNotCompleted(String status) {
 		return InternalJson.write(FailureInfo.application("WorkflowClosed",
 				"the run closed (" + status + ") before the update completed", true, null, null, null));
 	}

@@ -33,7 +33,7 @@ public final class Sql {
 	 * generic plan keeps it) scans the whole partial index of open runs and filters it by id: with
 	 * 10,000 runs waiting for a signal, every signal sent and every task commit read all of them.
 	 */
-	static final String OPEN = open(null);
+	public static final String OPEN = open(null);
 
 	/** {@link #OPEN} for the run row under an alias ({@code r}), or without one ({@code null}). */
 	static String open(String alias) {
@@ -41,11 +41,11 @@ public final class Sql {
 	}
 
 	/** Replaces every {@code #.} in the statement with the schema name. */
-	static String q(String schema, String statement) {
+	public static String q(String schema, String statement) {
 		return statement.replace("#.", schema + ".");
 	}
 
-	static Timestamp ts(Instant instant) {
+	public static Timestamp ts(Instant instant) {
 		return (instant != null) ? Timestamp.from(instant) : null;
 	}
 
@@ -54,7 +54,7 @@ public final class Sql {
 		return (timestamp != null) ? timestamp.toInstant() : null;
 	}
 
-	static UUID uuid(ResultSet rs, String column) throws SQLException {
+	public static UUID uuid(ResultSet rs, String column) throws SQLException {
 		return rs.getObject(column, UUID.class);
 	}
 

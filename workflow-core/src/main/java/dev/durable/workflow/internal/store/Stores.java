@@ -10,7 +10,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The repositories of one schema, made once per engine and shared by the node and the clients.
  *
  * @param runs runs, inbox and visibility
- * @param tasks history and task commits
+ * @param tasks history
  * @param activities activity attempts
  * @param nodes node registrations and heartbeats
  * @param dedup signal idempotency keys and update outcomes
@@ -24,7 +24,7 @@ public record Stores(RunRepository runs, TaskRepository tasks, ActivityRepositor
 	public static Stores of(DataSource dataSource, String schema) {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		RunRepository runs = new RunRepository(jdbc, schema);
-		return new Stores(runs, new TaskRepository(jdbc, runs, schema), new ActivityRepository(jdbc, schema),
+		return new Stores(runs, new TaskRepository(jdbc, schema), new ActivityRepository(jdbc, schema),
 				new NodeRepository(jdbc, schema), new DedupRepository(jdbc, schema), new RetentionRepository(jdbc, schema),
 				new TransactionTemplate(new DataSourceTransactionManager(dataSource)));
 	}

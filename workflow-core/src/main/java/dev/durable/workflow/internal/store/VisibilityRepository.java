@@ -58,7 +58,7 @@ public final class VisibilityRepository {
 	}
 
 	/** Writes a run's current memo and search attributes (inside its task's commit). */
-	void update(UUID runId, Map<String, Object> memo, Map<String, Object> searchAttributes) {
+	public void update(UUID runId, Map<String, Object> memo, Map<String, Object> searchAttributes) {
 		this.jdbc.update(q("UPDATE #.visibility SET memo = ?::jsonb, search_attributes = ?::jsonb WHERE run_id = ?"),
 				jsonOrNull(memo), jsonOrNull(searchAttributes), runId);
 	}

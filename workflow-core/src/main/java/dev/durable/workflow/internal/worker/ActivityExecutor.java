@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
-import java.util.function.BiConsumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,16 +57,13 @@ final class ActivityExecutor {
 
 	private final Semaphore permits;
 
-	private final BiConsumer<RunSlot, Event> deliver;
-
 	private final Listeners listeners;
 
 	/** A virtual thread per activity attempt (or the task's own thread, see {@link Continuations}). */
 	private final java.util.concurrent.Executor threads = (work) -> Thread.ofVirtual().name("durable-activity").start(work);
 
 	ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
-			WakeScheduler wake, UUID node, int maxConcurrent, BiConsumer<RunSlot, Event> deliver,
-			Listeners listeners) {
+			WakeScheduler wake, UUID node, int maxConcurrent, Listeners listeners) {
 		this.registry = registry;
 		this.store = store;
 		this.payloads = payloads;
@@ -75,7 +71,6 @@ final class ActivityExecutor {
 		this.wake = wake;
 		this.node = node;
 		this.permits = new Semaphore(maxConcurrent);
-		this.deliver = deliver;
 		this.listeners = listeners;
 	}
 
@@ -83,9 +78,9 @@ final class ActivityExecutor {
 	void start(RunSlot slot, String workflowId, StoredActivity activity) {
 		if (activity.nextAttemptAt().isAfter(this.clock.instant())) {
 			// a task that cancels the activity meanwhile takes it out of the waiting retries
-			slot.waitingRetries.add(activity.seq());
+			slot.retryWaits(activity.seq());
 			this.wake.schedule(activity.nextAttemptAt(), () -> {
-				if (slot.waitingRetries.remove(activity.seq())) {
+				if (slot.takeWaitingRetry(activity.seq())) {
 					launch(slot, workflowId, activity);
 				}
 			});
@@ -126,19 +121,19 @@ final class ActivityExecutor {
 	 */
 	void recoverPending(RunSlot slot, String workflowId, List<ScheduledActivity> pending) {
 		java.util.Map<Long, StoredActivity> stored = new java.util.HashMap<>();
-		for (StoredActivity activity : this.store.pending(slot.runId)) {
+		for (StoredActivity activity : this.store.pending(slot.runId())) {
 			stored.put(activity.seq(), activity);
 		}
 		for (ScheduledActivity scheduled : pending) {
-			if (slot.inflight.containsKey(scheduled.seq())) {
+			if (slot.isRunning(scheduled.seq())) {
 				continue;
 			}
 			StoredActivity activity = stored.get(scheduled.seq());
 			if (activity != null) {
-				slot.storedActivities.add(activity.seq());
+				slot.activityStored(activity.seq());
 			}
 			else {
-				activity = new StoredActivity(slot.runId, scheduled.seq(), scheduled.name(), scheduled.args(),
+				activity = new StoredActivity(slot.runId(), scheduled.seq(), scheduled.name(), scheduled.args(),
 						scheduled.options(), 1, scheduled.scheduledAt(), scheduled.scheduledAt(), null, null);
 			}
 			recover(slot, workflowId, activity);
@@ -146,14 +141,14 @@ final class ActivityExecutor {
 	}
 
 	private void launch(RunSlot slot, String workflowId, StoredActivity activity) {
-		if (slot.dead || slot.inflight.containsKey(activity.seq())) {
+		if (slot.isDead() || slot.isRunning(activity.seq())) {
 			return;
 		}
 		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
 				activity.attempt(), activity.scheduledAt());
 		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads,
 				heartbeatSink(slot, activity), this.clock);
-		slot.inflight.put(activity.seq(), attempt);
+		slot.attemptStarted(activity.seq(), attempt);
 		Continuations.runNextOr(this.threads, () -> {
 			this.permits.acquireUninterruptibly();
 			try {
@@ -172,7 +167,7 @@ final class ActivityExecutor {
 			if (Duration.between(lastPersisted[0], now).compareTo(HEARTBEAT_PERSIST_INTERVAL) >= 0) {
 				lastPersisted[0] = now;
 				whileAwaited(slot, activity.seq(),
-						() -> this.store.heartbeat(activity, details, now, this.node, slot.epoch));
+						() -> this.store.heartbeat(activity, details, now, this.node, slot.epoch()));
 			}
 		};
 	}
@@ -180,20 +175,20 @@ final class ActivityExecutor {
 	/**
 	 * Writes an activity's row under the run's task lock, unless a committed task has ended the
 	 * activity (canceled it) meanwhile: a row written after the commit that would have deleted it
-	 * would outlive the activity. Task commits read {@link RunSlot#storedActivities} under the
+	 * would outlive the activity. Task commits read {@link RunSlot#hasStoredActivity} under the
 	 * same lock, so the commit that ends the activity deletes what this wrote.
 	 * @return what the write returned, or false when the activity is no longer awaited
 	 */
 	private boolean whileAwaited(RunSlot slot, long seq, java.util.function.BooleanSupplier write) {
-		slot.taskLock.lock();
+		slot.lockTask();
 		try {
-			WorkflowRunner runner = slot.runner;
-			if (slot.dead || (runner != null && !runner.isActivityPending(seq))) {
+			WorkflowRunner runner = slot.runner();
+			if (slot.isDead() || (runner != null && !runner.isActivityPending(seq))) {
 				return false;
 			}
 			boolean written = write.getAsBoolean();
 			if (written) {
-				slot.storedActivities.add(seq);
+				slot.activityStored(seq);
 			}
 			return written;
 		}
@@ -237,13 +232,13 @@ final class ActivityExecutor {
 	private void reportOutcome(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Object result,
 			Throwable thrown) {
 		Throwable failure = thrown;
-		slot.inflight.remove(activity.seq());
+		slot.attemptEnded(activity.seq());
 		if (failure == null) {
 			try {
 				ActivityDefinition definition = this.registry.find(activity.activityType());
 				byte[] encoded = this.payloads.encode(result, definition.method().getGenericReturnType(),
 						"the result of activity " + activity.activityType());
-				this.deliver.accept(slot, Event.activityCompleted(activity.seq(), encoded));
+				slot.handOver(Event.activityCompleted(activity.seq(), encoded));
 				return;
 			}
 			catch (RuntimeException ex) {
@@ -315,7 +310,7 @@ final class ActivityExecutor {
 			return;
 		}
 		attempt.cancel();
-		slot.inflight.remove(activity.seq());
+		slot.attemptEnded(activity.seq());
 		attemptFailed(slot, attempt.info().workflowId(), activity, attempt.lastHeartbeat(),
 				FailureInfo.timeout(type, "activity " + activity.activityType() + " attempt " + activity.attempt()
 						+ " exceeded its " + type.name().toLowerCase().replace('_', '-') + " timeout", null));
@@ -326,9 +321,9 @@ final class ActivityExecutor {
 	 * every waiting retry of an activity the workflow no longer awaits (its scope was canceled).
 	 */
 	void committed(RunSlot slot, WorkflowRunner runner, List<Long> deletedRows) {
-		deletedRows.forEach(slot.storedActivities::remove);
-		slot.waitingRetries.removeIf((seq) -> !runner.isActivityPending(seq));
-		for (Long seq : List.copyOf(slot.inflight.keySet())) {
+		deletedRows.forEach(slot::activityRowDeleted);
+		slot.keepWaitingRetries(runner::isActivityPending);
+		for (Long seq : slot.runningActivities()) {
 			if (!runner.isActivityPending(seq)) {
 				cancel(slot, seq);
 			}
@@ -337,7 +332,7 @@ final class ActivityExecutor {
 
 	/** Cancels a running attempt: its outcome is dropped (the workflow already saw the cancel). */
 	void cancel(RunSlot slot, long seq) {
-		ActivityAttempt attempt = slot.inflight.remove(seq);
+		ActivityAttempt attempt = slot.attemptEnded(seq);
 		if (attempt != null && attempt.finish()) {
 			attempt.cancel();
 		}
@@ -345,7 +340,7 @@ final class ActivityExecutor {
 
 	private void attemptFailed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
 			FailureInfo failure) {
-		if (slot.dead) {
+		if (slot.isDead()) {
 			return;
 		}
 		ActivityOptions options = activity.options();
@@ -365,13 +360,13 @@ final class ActivityExecutor {
 						"no time left for another attempt before the schedule-to-close timeout", failure);
 			}
 			this.listeners.activityFailed(info(workflowId, activity), failureType(failure), false);
-			this.deliver.accept(slot, Event.activityFailed(activity.seq(),
+			slot.handOver(Event.activityFailed(activity.seq(),
 					FailureInfo.activity(activity.activityType(), activity.seq(), number, cause)));
 			return;
 		}
 		byte[] failureJson = InternalJson.write(failure);
 		boolean persisted = whileAwaited(slot, activity.seq(),
-				() -> this.store.recordFailedAttempt(activity, next, failureJson, lastHeartbeat, this.node, slot.epoch));
+				() -> this.store.recordFailedAttempt(activity, next, failureJson, lastHeartbeat, this.node, slot.epoch()));
 		if (!persisted) {
 			log.debug("Run {} is no longer owned here; dropping the retry of activity {}", activity.runId(),
 					activity.seq());

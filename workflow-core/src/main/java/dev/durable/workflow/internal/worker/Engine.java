@@ -14,6 +14,8 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import dev.durable.workflow.internal.commit.TaskCommitRepository;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
@@ -22,6 +24,7 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.SettableClock;
@@ -67,6 +70,8 @@ public final class Engine implements LocalNode, RunWaker {
 	private final RunRepository runs;
 
 	private final TaskRepository tasks;
+
+	private final TaskCommitRepository taskCommits;
 
 	private final ActivityRepository activities;
 
@@ -125,6 +130,8 @@ public final class Engine implements LocalNode, RunWaker {
 		this.migrate = migrate;
 		this.runs = stores.runs();
 		this.tasks = stores.tasks();
+		// the node's own group commit: only the node writes workflow-task commits
+		this.taskCommits = new TaskCommitRepository(new JdbcTemplate(dataSource), this.runs, config.schema());
 		this.activities = stores.activities();
 		this.nodes = stores.nodes();
 		this.tx = stores.tx();
@@ -142,17 +149,15 @@ public final class Engine implements LocalNode, RunWaker {
 			new SchemaMigrator(this.dataSource, this.config.schema()).migrate();
 		}
 		this.running = true;
-		this.tasks.startWriter("durable-writer");
+		this.taskCommits.startWriter("durable-writer");
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
 		this.wake = new WakeScheduler(this.clock, this.taskPool);
-		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
-				this.payloads, this.runs, this.tasks, this.tx, this.wake, this.waiters, this.hooks,
-				this.taskPool, this.listeners);
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
-				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.executor::deliver, this.listeners);
-		this.executor.setActivityExecutor(this.activityExecutor);
-		this.executor.setNotifier(this::wake);
-		this.firstTasks = new FirstTasks(this.executor, this.tasks, this.hooks, this.listeners, this.clock);
+				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners);
+		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
+				this.payloads, this.runs, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
+				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null)));
+		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());
@@ -313,7 +318,7 @@ public final class Engine implements LocalNode, RunWaker {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		this.tasks.stopWriter();
+		this.taskCommits.stopWriter();
 		if (this.config.workerEnabled()) {
 			try {
 				this.executor.eviction().releaseAll();

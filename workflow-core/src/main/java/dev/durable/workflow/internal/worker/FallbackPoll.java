@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.support.Errors;
@@ -133,7 +134,7 @@ final class FallbackPoll implements AutoCloseable {
 		}
 		for (RunRepository.Owned owned : this.runs.ownedRunnable(this.nodeId, now)) {
 			RunSlot slot = this.executor.slots().get(owned.runId());
-			if (slot == null || slot.epoch != owned.epoch()) {
+			if (slot == null || slot.epoch() != owned.epoch()) {
 				this.executor.adopt(owned.runId(), owned.epoch(), true);
 			}
 			else if (owned.due() && (woken || !slot.isBusy()) && !claimed.contains(owned.runId())) {

@@ -8,13 +8,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
+import dev.durable.workflow.internal.commit.TaskCommit;
+import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRow;
-import dev.durable.workflow.internal.store.TaskCommit;
-import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
@@ -31,7 +31,7 @@ public final class FirstTasks {
 
 	private final WorkflowTaskExecutor executor;
 
-	private final TaskRepository tasks;
+	private final TaskCommitRepository tasks;
 
 	private final EngineHooks hooks;
 
@@ -39,7 +39,7 @@ public final class FirstTasks {
 
 	private final Clock clock;
 
-	FirstTasks(WorkflowTaskExecutor executor, TaskRepository tasks, EngineHooks hooks, Listeners listeners,
+	FirstTasks(WorkflowTaskExecutor executor, TaskCommitRepository tasks, EngineHooks hooks, Listeners listeners,
 			Clock clock) {
 		this.executor = executor;
 		this.tasks = tasks;
@@ -81,13 +81,8 @@ public final class FirstTasks {
 	 */
 	public FirstTask prepare(NewRun run) {
 		RunRow row = RunRow.started(run);
-		RunSlot slot = new RunSlot(run.runId(), row.epoch(), false);
-		slot.chain = run.chain();
-		slot.chainKnown = true;
-		// the run is not stored yet: what a retry of it starts with comes from here
-		slot.input = run.input();
 		// the slot starts from what this task commits: nothing to read before its next task
-		slot.needsRead = false;
+		RunSlot slot = this.executor.startingSlot(run, row.epoch());
 		Instant now = this.clock.instant();
 		this.listeners.taskStarted(row);
 		WorkflowRunner runner = null;
@@ -98,8 +93,8 @@ public final class FirstTasks {
 			// cached before the run is stored, as a task in progress: a poll that finds the stored
 			// run before the start returns waits for this task instead of adopting the run anew
 			slot.beginRun();
-			slot.taskLock.lock();
-			this.executor.slots().put(slot.runId, slot);
+			slot.lockTask();
+			this.executor.slots().put(slot.runId(), slot);
 			return new FirstTask(run, slot, row, runner, commit);
 		}
 		catch (RuntimeException ex) {
@@ -120,7 +115,7 @@ public final class FirstTasks {
 	 * transaction), else whether the run was inserted ({@code false}: an open run holds its id)
 	 */
 	public Boolean insert(FirstTask task) {
-		if (!TaskRepository.isSingleStatementStart(task.run, task.commit)) {
+		if (!TaskCommitRepository.isSingleStatementStart(task.run, task.commit)) {
 			return null;
 		}
 		this.hooks.beforeTaskCommit(task.run.runId());
@@ -132,7 +127,7 @@ public final class FirstTasks {
 	/** Inside the start's transaction, after the run's rows: writes its first task. */
 	public void commit(FirstTask task) {
 		this.hooks.beforeTaskCommit(task.run.runId());
-		TaskCommit.Effects effects = TaskRepository.isSingleStatement(task.commit) ? this.tasks.commitAlone(task.commit)
+		TaskCommit.Effects effects = TaskCommitRepository.isSingleStatement(task.commit) ? this.tasks.commitAlone(task.commit)
 				: this.tasks.commit(task.commit);
 		if (effects == null) {
 			throw new IllegalStateException("The first task of run " + task.run.runId() + " did not match its own row");
@@ -145,14 +140,14 @@ public final class FirstTasks {
 		RunSlot slot = task.slot;
 		try {
 			MDC.put("workflowId", task.row.workflowId());
-			MDC.put("runId", slot.runId.toString());
+			MDC.put("runId", slot.runId().toString());
 			this.executor.committed(slot, task.row, task.runner, task.commit, task.effects);
 		}
 		finally {
 			slot.unlockTask();
 			MDC.remove("workflowId");
 			MDC.remove("runId");
-			slot.lastUsed = this.clock.instant();
+			slot.usedAt(this.clock.instant());
 			if (slot.endRun()) {
 				this.executor.submit(slot);
 			}

@@ -12,8 +12,8 @@ import dev.durable.workflow.ActivityInfo;
 import dev.durable.workflow.WorkflowEngineListener;
 import dev.durable.workflow.WorkflowEngineListener.Execution;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.store.RunRow;
-import dev.durable.workflow.internal.store.TaskCommit;
 
 /**
  * The engine's side of {@link WorkflowEngineListener}: calls every registered listener and

@@ -10,6 +10,7 @@ import java.util.function.Function;
 
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.UnknownHandlerException;
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -75,11 +76,11 @@ final class QueryExecutor {
 
 	private Optional<byte[]> queryLive(RunRow row, String name, byte[] argument) {
 		RunSlot slot = this.slots.get(row.runId());
-		if (slot == null || slot.dead) {
+		if (slot == null || slot.isDead()) {
 			return Optional.empty();
 		}
 		try {
-			if (!slot.taskLock.tryLock(200, TimeUnit.MILLISECONDS)) {
+			if (!slot.tryLockTask(200, TimeUnit.MILLISECONDS)) {
 				return Optional.empty();
 			}
 		}
@@ -88,8 +89,8 @@ final class QueryExecutor {
 			return Optional.empty();
 		}
 		try {
-			WorkflowRunner runner = slot.runner;
-			if (runner == null || slot.dead || runner.historySeq() != row.historySeq()) {
+			WorkflowRunner runner = slot.runner();
+			if (runner == null || slot.isDead() || runner.historySeq() != row.historySeq()) {
 				return Optional.empty();
 			}
 			return Optional.of(run(runner, name, argument));

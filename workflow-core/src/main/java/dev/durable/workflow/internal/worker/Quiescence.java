@@ -20,7 +20,7 @@ final class Quiescence {
 			return false;
 		}
 		for (RunSlot slot : executor.slots().values()) {
-			if (slot.isBusy() || !slot.inflight.isEmpty()) {
+			if (!slot.isIdle()) {
 				return false;
 			}
 		}

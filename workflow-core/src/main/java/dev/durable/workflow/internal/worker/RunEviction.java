@@ -1,11 +1,17 @@
 package dev.durable.workflow.internal.worker;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 
+import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.store.RunRepository;
 
 /**
@@ -44,18 +50,18 @@ final class RunEviction {
 
 	/** Evicts idle cached runs beyond the cache size or idle timeout, giving up their ownership. */
 	void evictIdle() {
-		for (RunSlot slot : RunSlot.toEvict(this.slots.values(), this.config.maxCachedRuns(),
+		for (RunSlot slot : toEvict(this.slots.values(), this.config.maxCachedRuns(),
 				this.config.cacheIdleTimeout(), this.clock.instant())) {
 			// under the task lock, and only if still idle: a task that began since the choice
 			// would otherwise use the runner while it is destroyed here
-			if (!slot.taskLock.tryLock()) {
+			if (!slot.tryLockTask()) {
 				continue;
 			}
 			try {
-				if (slot.isBusy() || !slot.inflight.isEmpty()) {
+				if (!slot.isIdle()) {
 					continue;
 				}
-				this.runs.release(slot.runId, this.node, slot.epoch);
+				this.runs.release(slot.runId(), this.node, slot.epoch());
 				this.drop.accept(slot);
 			}
 			finally {
@@ -68,8 +74,29 @@ final class RunEviction {
 	void releaseAll() {
 		List.copyOf(this.slots.values()).forEach((slot) -> {
 			this.drop.accept(slot);
-			this.runs.release(slot.runId, this.node, slot.epoch);
+			this.runs.release(slot.runId(), this.node, slot.epoch());
 		});
+	}
+
+	/**
+	 * Idle cached runs to evict: beyond the cache size (least recently used first) or idle past
+	 * the timeout. Runs with a task or an activity in flight stay.
+	 */
+	static List<RunSlot> toEvict(Collection<RunSlot> slots, int maxCached, Duration idleTimeout, Instant now) {
+		List<RunSlot> idle = slots.stream()
+			.filter(RunSlot::isIdle)
+			.sorted(Comparator.comparing((RunSlot s) -> (s.lastUsed() != null) ? s.lastUsed() : Instant.MIN))
+			.toList();
+		int excess = slots.size() - maxCached;
+		List<RunSlot> evict = new ArrayList<>();
+		for (RunSlot slot : idle) {
+			boolean tooOld = slot.lastUsed() != null && slot.lastUsed().plus(idleTimeout).isBefore(now);
+			if (excess > 0 || tooOld) {
+				evict.add(slot);
+				excess--;
+			}
+		}
+		return evict;
 	}
 
 }

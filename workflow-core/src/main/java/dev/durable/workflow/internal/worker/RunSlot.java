@@ -6,32 +6,44 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 
 import dev.durable.workflow.internal.activity.ActivityAttempt;
+import dev.durable.workflow.internal.commit.OwnedRun;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunChain;
+import dev.durable.workflow.internal.store.RunRow;
 
 /**
  * A run this node owns: the epoch it holds, the cached runner (if any), inputs handed over in
  * memory (activity completions) and the activities running for it. Tasks of one run never overlap.
  */
-final class RunSlot {
+final class RunSlot implements OwnedRun {
 
-	final UUID runId;
+	private final UUID runId;
 
-	volatile long epoch;
+	private final long epoch;
+
+	/** Schedules the slot's next task, keeping its cache: an input was handed over in memory. */
+	private final Consumer<RunSlot> inputArrived;
 
 	/** Only touched by the task that runs the slot. */
-	WorkflowRunner runner;
+	private WorkflowRunner runner;
 
 	/** Whether the pending activities must be reloaded from the store (after a claim). */
-	boolean recoverActivities;
+	private boolean recoverActivities;
 
-	volatile boolean dead;
+	private volatile boolean dead;
 
-	volatile Instant lastUsed;
+	private volatile Instant lastUsed;
 
 	/**
 	 * Whether the next task must read the run row and inbox. Every wake-up from outside sets it;
@@ -39,37 +51,37 @@ final class RunSlot {
 	 * clear, so such a task commits from {@link #cachedRow} in one round trip (the commit's
 	 * compare-and-set still proves the row did not change).
 	 */
-	volatile boolean needsRead = true;
+	private volatile boolean needsRead = true;
 
 	/** The run row as this node's last commit left it, or {@code null}. */
-	volatile dev.durable.workflow.internal.store.RunRow cachedRow;
+	private volatile RunRow cachedRow;
 
 	/** The run's retry policy, cron schedule and task timeout (immutable), once read. */
-	dev.durable.workflow.internal.store.RunChain chain;
+	private RunChain chain;
 
 	/** The run's input when this node started it (a retry starts with it), else {@code null}. */
-	byte[] input;
+	private byte[] input;
 
 	/** Whether {@link #chain} was read (it may be {@code null}). */
-	boolean chainKnown;
+	private boolean chainKnown;
 
 	/** After a failed task: no new attempt before this time (its backoff), whatever wakes the run. */
-	volatile Instant retryNotBefore;
+	private volatile Instant retryNotBefore;
 
-	final Map<Long, ActivityAttempt> inflight = new ConcurrentHashMap<>();
+	private final Map<Long, ActivityAttempt> inflight = new ConcurrentHashMap<>();
 
 	/**
 	 * The activities of the run that have a row in the database (a failed attempt, a heartbeat,
 	 * or found at a takeover); the commit that ends one deletes its row. An inline activity's
 	 * first attempt has none. Written under {@link #taskLock}, like the commits that read it.
 	 */
-	final java.util.Set<Long> storedActivities = ConcurrentHashMap.newKeySet();
+	private final Set<Long> storedActivities = ConcurrentHashMap.newKeySet();
 
 	/** Activities whose next attempt waits for its retry time; a cancel takes them out. */
-	final java.util.Set<Long> waitingRetries = ConcurrentHashMap.newKeySet();
+	private final Set<Long> waitingRetries = ConcurrentHashMap.newKeySet();
 
 	/** Held while a task runs, so a query against the cached instance sees committed state. */
-	final java.util.concurrent.locks.ReentrantLock taskLock = new java.util.concurrent.locks.ReentrantLock();
+	private final ReentrantLock taskLock = new ReentrantLock();
 
 	private final Deque<Event> mailbox = new ArrayDeque<>();
 
@@ -77,16 +89,186 @@ final class RunSlot {
 
 	private boolean running;
 
-	RunSlot(UUID runId, long epoch, boolean recoverActivities) {
+	/**
+	 * @param inputArrived what schedules the slot's next task when an input is handed over in
+	 * memory ({@link #handOver})
+	 */
+	RunSlot(UUID runId, long epoch, boolean recoverActivities, Consumer<RunSlot> inputArrived) {
 		this.runId = runId;
 		this.epoch = epoch;
 		this.recoverActivities = recoverActivities;
+		this.inputArrived = inputArrived;
 	}
 
 	/**
-	 * Releases the task lock. A slot discarded while the lock was held (see
-	 * {@link WorkflowTaskExecutor#discard}) has its runner destroyed now: the discarding thread
-	 * could not, as the runner was in use.
+	 * The slot of a run this node is starting, before it is stored: its chain and input come from
+	 * the start, and its first task commits from what it computes, so nothing is read before the
+	 * next task.
+	 */
+	static RunSlot starting(NewRun run, long epoch, Consumer<RunSlot> inputArrived) {
+		RunSlot slot = new RunSlot(run.runId(), epoch, false, inputArrived);
+		slot.knowChain(run.chain());
+		// the run is not stored yet: what a retry of it starts with comes from here
+		slot.input = run.input();
+		slot.needsRead = false;
+		return slot;
+	}
+
+	UUID runId() {
+		return this.runId;
+	}
+
+	@Override
+	public long epoch() {
+		return this.epoch;
+	}
+
+	@Override
+	public RunChain chain() {
+		return this.chain;
+	}
+
+	@Override
+	public byte[] input() {
+		return this.input;
+	}
+
+	/** Whether the chain was read (it may be {@code null}). */
+	boolean chainKnown() {
+		return this.chainKnown;
+	}
+
+	void knowChain(RunChain chain) {
+		this.chain = chain;
+		this.chainKnown = true;
+	}
+
+	// ---- the run's life on this node --------------------------------------------------------
+
+	/** Whether the node let the run go (closed, lost, evicted): nothing more runs for it here. */
+	boolean isDead() {
+		return this.dead;
+	}
+
+	/**
+	 * Lets the run go: nothing more runs for it. Its runner is destroyed at once when no task,
+	 * query or activity bookkeeping holds the task lock, else by the holder as it lets go
+	 * ({@link #unlockTask}), so nothing destroys a runner in use.
+	 */
+	void markDead() {
+		this.dead = true;
+		if (this.taskLock.tryLock()) {
+			try {
+				destroyRunner();
+			}
+			finally {
+				this.taskLock.unlock();
+			}
+		}
+	}
+
+	/** When a task last ran (eviction picks the least recently used), or {@code null}. */
+	Instant lastUsed() {
+		return this.lastUsed;
+	}
+
+	void usedAt(Instant time) {
+		this.lastUsed = time;
+	}
+
+	/** Whether the pending activities must be reloaded from the store; true once after a claim. */
+	boolean takeActivityRecovery() {
+		boolean recover = this.recoverActivities;
+		this.recoverActivities = false;
+		return recover;
+	}
+
+	// ---- what a task starts from ------------------------------------------------------------
+
+	/** Whether the next task must read the run row and inbox (see {@link #needsRead}). */
+	boolean needsRead() {
+		return this.needsRead;
+	}
+
+	/** Something outside may have changed the run: its next task reads the row and inbox. */
+	void requireRead() {
+		this.needsRead = true;
+	}
+
+	/** A task reads the row and inbox: cleared before the read, so a wake-up during it sets it again. */
+	void beginRead() {
+		this.needsRead = false;
+		this.cachedRow = null;
+	}
+
+	/** The run row as this node's last commit left it, or {@code null}. */
+	RunRow cachedRow() {
+		return this.cachedRow;
+	}
+
+	/** Keeps the row the commit left (a closing commit leaves {@code null}). */
+	void cacheRow(RunRow row) {
+		this.cachedRow = row;
+	}
+
+	/** Only touched by the task that runs the slot (or under the task lock). */
+	WorkflowRunner runner() {
+		return this.runner;
+	}
+
+	void useRunner(WorkflowRunner runner) {
+		this.runner = runner;
+	}
+
+	/** Ends and forgets a runner the task left in an unknown state; the cached row stays. */
+	void forgetRunner() {
+		WorkflowRunner cached = this.runner;
+		this.runner = null;
+		if (cached != null) {
+			cached.destroy();
+		}
+	}
+
+	/** Forgets the cached runner and row and ends the runner's workflow threads; under the task lock. */
+	void destroyRunner() {
+		this.cachedRow = null;
+		forgetRunner();
+	}
+
+	/** Whether a failing task still waits for its backoff (the wake-up at that time runs it). */
+	boolean waitsForRetry(Instant now) {
+		Instant notBefore = this.retryNotBefore;
+		return notBefore != null && now.isBefore(notBefore);
+	}
+
+	/** A task failed: no new attempt before its backoff ends, and the cached row is stale. */
+	void retryNotBefore(Instant retryAt) {
+		this.cachedRow = null;
+		this.retryNotBefore = retryAt;
+	}
+
+	/** A task committed: the backoff of failed attempts is over. */
+	void retrySucceeded() {
+		this.retryNotBefore = null;
+	}
+
+	// ---- the task lock ----------------------------------------------------------------------
+
+	void lockTask() {
+		this.taskLock.lock();
+	}
+
+	boolean tryLockTask() {
+		return this.taskLock.tryLock();
+	}
+
+	boolean tryLockTask(long timeout, TimeUnit unit) throws InterruptedException {
+		return this.taskLock.tryLock(timeout, unit);
+	}
+
+	/**
+	 * Releases the task lock. A slot let go while the lock was held (see {@link #markDead}) has
+	 * its runner destroyed now: the thread that let it go could not, as the runner was in use.
 	 */
 	void unlockTask() {
 		this.taskLock.unlock();
@@ -100,14 +282,15 @@ final class RunSlot {
 		}
 	}
 
-	/** Forgets the cached runner and row and ends the runner's workflow threads; under the task lock. */
-	void destroyRunner() {
-		WorkflowRunner cached = this.runner;
-		this.runner = null;
-		this.cachedRow = null;
-		if (cached != null) {
-			cached.destroy();
+	// ---- inputs handed over in memory -------------------------------------------------------
+
+	/** Hands an input (an activity outcome) to the run's next task, which is scheduled for it. */
+	void handOver(Event event) {
+		if (this.dead) {
+			return;
 		}
+		deliver(event);
+		this.inputArrived.accept(this);
 	}
 
 	synchronized void deliver(Event event) {
@@ -126,6 +309,63 @@ final class RunSlot {
 			this.mailbox.addFirst(events.get(i));
 		}
 	}
+
+	// ---- the run's activities ---------------------------------------------------------------
+
+	/** Whether an attempt of the activity runs for the run. */
+	boolean isRunning(long seq) {
+		return this.inflight.containsKey(seq);
+	}
+
+	void attemptStarted(long seq, ActivityAttempt attempt) {
+		this.inflight.put(seq, attempt);
+	}
+
+	/** @return the attempt that ran for the activity, or {@code null} */
+	ActivityAttempt attemptEnded(long seq) {
+		return this.inflight.remove(seq);
+	}
+
+	/** The activities with an attempt running. */
+	List<Long> runningActivities() {
+		return List.copyOf(this.inflight.keySet());
+	}
+
+	boolean hasRunningActivities() {
+		return !this.inflight.isEmpty();
+	}
+
+	@Override
+	public boolean hasStoredActivity(long seq) {
+		return this.storedActivities.contains(seq);
+	}
+
+	/** The activity has a row now (a failed attempt, a heartbeat, or found at a takeover). */
+	void activityStored(long seq) {
+		this.storedActivities.add(seq);
+	}
+
+	/** A commit deleted the activity's row. */
+	void activityRowDeleted(long seq) {
+		this.storedActivities.remove(seq);
+	}
+
+	/** The activity's next attempt waits for its retry time. */
+	void retryWaits(long seq) {
+		this.waitingRetries.add(seq);
+	}
+
+	/** @return whether the activity's retry still waited (a cancel had not taken it out) */
+	boolean takeWaitingRetry(long seq) {
+		return this.waitingRetries.remove(seq);
+	}
+
+	/** Takes out the waiting retries of activities the run no longer awaits. */
+	void keepWaitingRetries(LongPredicate awaited) {
+		this.waitingRetries.removeIf((seq) -> !awaited.test(seq));
+	}
+
+	// ---- scheduling -------------------------------------------------------------------------
 
 	/** @return true when the caller must submit the task (it was neither queued nor running) */
 	synchronized boolean markScheduled() {
@@ -147,30 +387,13 @@ final class RunSlot {
 		return this.scheduled;
 	}
 
-	/**
-	 * Idle cached runs to evict: beyond the cache size (least recently used first) or idle past
-	 * the timeout. Runs with a task or an activity in flight stay.
-	 */
-	static List<RunSlot> toEvict(java.util.Collection<RunSlot> slots, int maxCached, java.time.Duration idleTimeout,
-			Instant now) {
-		List<RunSlot> idle = slots.stream()
-			.filter((s) -> !s.isBusy() && s.inflight.isEmpty())
-			.sorted(java.util.Comparator.comparing((RunSlot s) -> (s.lastUsed != null) ? s.lastUsed : Instant.MIN))
-			.toList();
-		int excess = slots.size() - maxCached;
-		List<RunSlot> evict = new ArrayList<>();
-		for (RunSlot slot : idle) {
-			boolean tooOld = slot.lastUsed != null && slot.lastUsed.plus(idleTimeout).isBefore(now);
-			if (excess > 0 || tooOld) {
-				evict.add(slot);
-				excess--;
-			}
-		}
-		return evict;
-	}
-
 	synchronized boolean isBusy() {
 		return this.running || this.scheduled;
+	}
+
+	/** Whether neither a task nor an activity attempt is queued or running for the run. */
+	boolean isIdle() {
+		return !isBusy() && this.inflight.isEmpty();
 	}
 
 }

@@ -50,7 +50,6 @@ final class TaskFailures {
 
 	/** Records the failed attempt and schedules the next; a run lost meanwhile is let go. */
 	void failed(RunSlot slot, RunRow row, RuntimeException failure) {
-		slot.cachedRow = null;
 		int attempt = row.taskAttempt() + 1;
 		Duration backoff = Duration.ofSeconds(1).multipliedBy(1L << Math.min(attempt - 1, 20));
 		if (backoff.compareTo(MAX_TASK_RETRY) > 0) {
@@ -64,9 +63,9 @@ final class TaskFailures {
 		}
 		log.warn("Workflow task of run {} ({}) failed, attempt {}; retrying at {}: {}", row.runId(), row.workflowType(),
 				attempt, retryAt, reason, (attempt == 1) ? failure : null);
-		slot.retryNotBefore = retryAt;
+		slot.retryNotBefore(retryAt);
 		this.listeners.taskFailed(failure);
-		if (this.runs.recordTaskFailure(row.runId(), this.node, slot.epoch, reason, retryAt.minus(backoff), retryAt)) {
+		if (this.runs.recordTaskFailure(row.runId(), this.node, slot.epoch(), reason, retryAt.minus(backoff), retryAt)) {
 			this.wake.schedule(retryAt, () -> this.retry.accept(slot));
 		}
 		else {

@@ -59,21 +59,21 @@ class RunDiscardTest {
 		UUID runId = handle.runId();
 		await().atMost(Duration.ofSeconds(10)).until(() -> {
 			RunSlot slot = executor.slots().get(runId);
-			return slot != null && slot.runner != null && !slot.isBusy();
+			return slot != null && slot.runner() != null && !slot.isBusy();
 		});
 		RunSlot slot = executor.slots().get(runId);
 
-		slot.taskLock.lock(); // as a task in progress would
+		slot.lockTask(); // as a task in progress would
 		try {
 			Thread other = Thread.ofPlatform().start(() -> executor.discard(slot));
 			other.join(10_000);
-			assertThat(slot.dead).isTrue();
-			assertThat(slot.runner).as("not destroyed while in use").isNotNull();
+			assertThat(slot.isDead()).isTrue();
+			assertThat(slot.runner()).as("not destroyed while in use").isNotNull();
 		}
 		finally {
 			slot.unlockTask();
 		}
-		assertThat(slot.runner).as("destroyed as the holder let go").isNull();
+		assertThat(slot.runner()).as("destroyed as the holder let go").isNull();
 	}
 
 }

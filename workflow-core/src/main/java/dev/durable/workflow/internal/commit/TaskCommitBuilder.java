@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.commit;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,7 +21,6 @@ import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
-import dev.durable.workflow.internal.store.TaskCommit;
 import dev.durable.workflow.internal.store.VisibilityRepository;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.UuidV7;
@@ -31,7 +30,7 @@ import dev.durable.workflow.internal.support.UuidV7;
  * (timers, activities, child runs, messages to other runs), and a closing command into the run's
  * outcome and the run that follows it (continue-as-new, retry, cron).
  */
-final class TaskCommitBuilder {
+public final class TaskCommitBuilder {
 
 	private static final Logger log = LoggerFactory.getLogger(TaskCommitBuilder.class);
 
@@ -43,7 +42,7 @@ final class TaskCommitBuilder {
 
 	private final java.util.Set<String> taskQueues;
 
-	TaskCommitBuilder(UUID node, WorkflowRegistry workflows, RunRepository runs, java.util.Set<String> taskQueues) {
+	public TaskCommitBuilder(UUID node, WorkflowRegistry workflows, RunRepository runs, java.util.Set<String> taskQueues) {
 		this.taskQueues = taskQueues;
 		this.node = node;
 		this.workflows = workflows;
@@ -51,7 +50,7 @@ final class TaskCommitBuilder {
 	}
 
 	/** The reason of a TERMINATE item (a parent closed with policy TERMINATE), or {@code null}. */
-	static String terminateReason(List<InboxItem> inbox) {
+	public static String terminateReason(List<InboxItem> inbox) {
 		return inbox.stream()
 			.filter((item) -> "TERMINATE".equals(item.kind()))
 			.findFirst()
@@ -63,7 +62,7 @@ final class TaskCommitBuilder {
 	 * The inputs of a run's first task: the memo and search attributes it starts with (when it has
 	 * any; before the start, so that {@code @WorkflowInit} sees them), then its start.
 	 */
-	List<Event> startEvents(RunRow row) {
+	public List<Event> startEvents(RunRow row) {
 		VisibilityRepository.Start start = this.runs.visibility().start(row.runId());
 		Event attributes = VisibilityStates.startEvent(start.attributes().memo(),
 				start.attributes().searchAttributes());
@@ -75,7 +74,7 @@ final class TaskCommitBuilder {
 	 * The inputs a task offers the run, in order: its start (first task), outcomes handed over in
 	 * memory, timers now due, then the inbox.
 	 */
-	List<Event> candidates(RunRow row, WorkflowRunner runner, List<Event> handedOver, List<InboxItem> inbox,
+	public List<Event> candidates(RunRow row, WorkflowRunner runner, List<Event> handedOver, List<InboxItem> inbox,
 			Instant now) {
 		List<Event> candidates = new ArrayList<>();
 		if (row.historySeq() == 0 && runner.historySeq() == 0) {
@@ -131,10 +130,10 @@ final class TaskCommitBuilder {
 		throw new IllegalStateException("Unknown inbox item kind " + item.kind());
 	}
 
-	TaskCommit build(RunSlot slot, RunRow row, WorkflowRunner runner, TaskResult result, List<InboxItem> inbox,
+	public TaskCommit build(OwnedRun slot, RunRow row, WorkflowRunner runner, TaskResult result, List<InboxItem> inbox,
 			Instant now) {
-		long epoch = slot.epoch;
-		dev.durable.workflow.internal.store.RunChain chain = slot.chain;
+		long epoch = slot.epoch();
+		dev.durable.workflow.internal.store.RunChain chain = slot.chain();
 		List<Long> removedTimers = new ArrayList<>();
 		List<Long> removedActivities = new ArrayList<>();
 		Map<Long, Instant> newTimers = new LinkedHashMap<>();
@@ -150,7 +149,7 @@ final class TaskCommitBuilder {
 				}
 				case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> {
 					// only an activity with a row (a failed attempt, a heartbeat) has one to delete
-					if (newActivities.remove(event.seq()) == null && slot.storedActivities.contains(event.seq())) {
+					if (newActivities.remove(event.seq()) == null && slot.hasStoredActivity(event.seq())) {
 						removedActivities.add(event.seq());
 					}
 				}
@@ -239,9 +238,9 @@ final class TaskCommitBuilder {
 	}
 
 	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
-	private NewRun nextInChain(RunSlot slot, RunRow row, String status,
+	private NewRun nextInChain(OwnedRun slot, RunRow row, String status,
 			dev.durable.workflow.internal.history.FailureInfo failure, Instant now) {
-		dev.durable.workflow.internal.store.RunChain chain = slot.chain;
+		dev.durable.workflow.internal.store.RunChain chain = slot.chain();
 		if (chain == null || chain.isEmpty()) {
 			return null;
 		}
@@ -250,11 +249,11 @@ final class TaskCommitBuilder {
 			return null;
 		}
 		return new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(), row.taskQueue(),
-				this.node, (slot.input != null) ? slot.input : this.runs.input(row.runId()), null, now, next.startAt(), null, row.executionDeadline(),
+				this.node, (slot.input() != null) ? slot.input() : this.runs.input(row.runId()), null, now, next.startAt(), null, row.executionDeadline(),
 				chain, next.attempt());
 	}
 
-	static Instant earliest(Instant a, Instant b) {
+	public static Instant earliest(Instant a, Instant b) {
 		if (a == null) {
 			return b;
 		}

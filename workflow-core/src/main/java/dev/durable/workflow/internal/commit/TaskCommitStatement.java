@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.store;
+package dev.durable.workflow.internal.commit;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -10,6 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+
+import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.Sql;
 
 
 /**
@@ -31,7 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * group commit ({@link TaskWriter}) sends many commits of one shape in one JDBC batch.
  *
  * <p>Commits that start children, signal other workflows, decide updates, change memo or search
- * attributes or start a next run take the multi-statement path ({@link TaskRepository#commit}).
+ * attributes or start a next run take the multi-statement path ({@link TaskCommitRepository#commit}).
  */
 final class TaskCommitStatement {
 

@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.store;
+package dev.durable.workflow.internal.commit;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -20,6 +20,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.support.TestDatabase;
 import dev.durable.workflow.support.TransactionRecorder;
 import dev.durable.workflow.support.TransactionRecorder.End;
@@ -30,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What the group commit's tests ({@link TaskWriterTest}, {@link TaskWriterFailureTest}) share: a
- * {@link TaskWriter} through {@link TaskRepository} on a real PostgreSQL schema, task commits
+ * {@link TaskWriter} through {@link TaskCommitRepository} on a real PostgreSQL schema, task commits
  * built by hand for runs the test inserts, and what the database then holds.
  *
  * <p>To make a batch of exactly the commits a test chooses, the test first keeps every writer
@@ -60,7 +63,7 @@ abstract class TaskWriterFixture {
 
 	final JdbcTemplate jdbc = new JdbcTemplate(this.recorder.dataSource());
 
-	final TaskRepository tasks = new TaskRepository(this.jdbc, new RunRepository(this.jdbc, this.schema),
+	final TaskCommitRepository tasks = new TaskCommitRepository(this.jdbc, new RunRepository(this.jdbc, this.schema),
 			this.schema);
 
 	final List<Connection> locks = new ArrayList<>();
@@ -115,7 +118,7 @@ abstract class TaskWriterFixture {
 		TaskCommit commit = new TaskCommit(runId, NODE, epoch, historySeq, 0L, time, events, List.of(), fired,
 				List.of(), Map.of((long) historySeq + 1, fireAt), List.of(), fireAt, false, null, null, null, "default",
 				"wf", List.of(), 0, null, Map.of(), List.of(), List.of(), null, false);
-		assertThat(TaskRepository.isSingleStatement(commit)).isTrue();
+		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;
 	}
 
@@ -131,7 +134,7 @@ abstract class TaskWriterFixture {
 		TaskCommit commit = new TaskCommit(runId, NODE, epoch, 1, 0L, T0.plusSeconds(1), events, List.of(), List.of(),
 				List.of(), Map.of(), List.of(), null, false, "COMPLETED", result, null, "default", "wf", List.of(), 0,
 				null, Map.of(), List.of(), List.of(), null, tellsRelatives);
-		assertThat(TaskRepository.isSingleStatement(commit)).isTrue();
+		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;
 	}
 

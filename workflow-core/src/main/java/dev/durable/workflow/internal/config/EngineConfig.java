@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.config;
 
 import java.time.Duration;
 import java.util.Set;

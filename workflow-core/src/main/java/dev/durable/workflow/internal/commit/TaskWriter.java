@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.store;
+package dev.durable.workflow.internal.commit;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.support.Errors;
 
 /**

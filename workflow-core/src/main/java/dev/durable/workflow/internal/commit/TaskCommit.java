@@ -1,9 +1,16 @@
-package dev.durable.workflow.internal.store;
+package dev.durable.workflow.internal.commit;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.runtime.TaskResult;
+import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.StoredActivity;
+import dev.durable.workflow.internal.support.InternalJson;
 
 /**
  * Everything one workflow task writes, committed in one transaction or not at all.
@@ -45,7 +52,7 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
 		Map<Long, Instant> newTimers, List<StoredActivity> newActivities, Instant nextWakeAt, boolean hasActivities,
 		String closeStatus, byte[] result, byte[] failure, String namespace, String workflowId,
-		List<dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
+		List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
 		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
 		List<External> externals, Attributes attributes, boolean tellsRelatives) {
 
@@ -97,8 +104,7 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 			return null;
 		}
 		return new RunRepository.Outcome(this.closeStatus, this.result,
-				(this.failure != null) ? dev.durable.workflow.internal.support.InternalJson.read(this.failure,
-						dev.durable.workflow.internal.history.FailureInfo.class) : null,
+				(this.failure != null) ? InternalJson.read(this.failure, FailureInfo.class) : null,
 				(this.continuedAs != null) ? this.continuedAs.runId() : null);
 	}
 

@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.store;
+package dev.durable.workflow.internal.commit;
 
 import java.sql.Connection;
 import java.util.ArrayList;

@@ -1,0 +1,228 @@
+package dev.durable.workflow.internal.commit;
+
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.Sql;
+import dev.durable.workflow.internal.support.InternalJson;
+
+/**
+ * The single commit of a workflow task: one statement ({@link TaskCommitStatement}, group-committed
+ * by the node's {@link TaskWriter} once it runs), or several in the caller's transaction.
+ */
+public final class TaskCommitRepository {
+
+	private final JdbcTemplate jdbc;
+
+	private final RunRepository runs;
+
+	private final String schema;
+
+	private final TaskCommitStatement single;
+
+	private volatile TaskWriter writer;
+
+	/**
+	 * Writer threads of the group commit: while one waits for its batch's WAL flush, the next
+	 * batch gathers and is written by another.
+	 */
+	private static final int WRITERS = 2;
+
+	public TaskCommitRepository(JdbcTemplate jdbc, RunRepository runs, String schema) {
+		this.jdbc = jdbc;
+		this.runs = runs;
+		this.schema = schema;
+		this.single = new TaskCommitStatement(schema);
+	}
+
+	/**
+	 * Whether the commit is one statement ({@link #commitAlone}): no child starts, messages to
+	 * other workflows, update outcomes, memo or search attribute changes, or next run.
+	 */
+	public static boolean isSingleStatement(TaskCommit c) {
+		return TaskCommitStatement.fits(c);
+	}
+
+	/** Whether a start and its first task's commit are one statement ({@link #insertStarted}). */
+	public static boolean isSingleStatementStart(NewRun run, TaskCommit firstTask) {
+		return TaskCommitStatement.fitsStart(run, firstTask);
+	}
+
+	/**
+	 * Inserts a run with the rows of its first task in one statement, in autocommit: the start
+	 * and its first task commit together or not at all.
+	 * @return whether it was inserted ({@code false}: an open run holds its workflow id and
+	 * nothing was written)
+	 */
+	public boolean insertStarted(NewRun run, TaskCommit firstTask) {
+		if (org.springframework.transaction.support.TransactionSynchronizationManager.isActualTransactionActive()) {
+			// the engine never starts eagerly inside a caller's transaction (the start joins it)
+			throw new IllegalStateException("A run is inserted with its first task only outside a transaction");
+		}
+		TaskWriter current = this.writer;
+		if (current != null) {
+			return current.write(run, firstTask) != null;
+		}
+		return Boolean.TRUE.equals(TaskWriter.alone(this.jdbc, false, (con) -> this.single.insertStarted(con, run, firstTask)));
+	}
+
+	/**
+	 * Starts the node's group commit: from now on single-statement commits outside a transaction
+	 * are written by one writer thread, batched with the others waiting (see {@link TaskWriter}).
+	 */
+	public synchronized void startWriter(String threadName) {
+		if (this.writer == null) {
+			this.writer = new TaskWriter(this.jdbc, this.single, threadName, WRITERS);
+		}
+	}
+
+	/** Stops the group commit; commits are then written by their own threads. */
+	public synchronized void stopWriter() {
+		TaskWriter current = this.writer;
+		this.writer = null;
+		if (current != null) {
+			current.close();
+		}
+	}
+
+	/**
+	 * Commits a task that {@link #isSingleStatement is one statement}: on its own in autocommit
+	 * (no transaction block, one round trip), or inside the caller's transaction when there is one.
+	 * @return what the commit did to other runs, or {@code null} when the compare-and-set on the
+	 * run row failed (nothing was written)
+	 */
+	public TaskCommit.Effects commitAlone(TaskCommit c) {
+		boolean joined = org.springframework.transaction.support.TransactionSynchronizationManager
+			.isActualTransactionActive();
+		TaskWriter current = this.writer;
+		List<UUID> wake = (!joined && current != null) ? current.write(null, c)
+				: TaskWriter.alone(this.jdbc, joined, (con) -> this.single.execute(con, c));
+		return (wake != null) ? new TaskCommit.Effects(wake, List.of()) : null;
+	}
+
+	private String q(String sql) {
+		return Sql.q(this.schema, sql);
+	}
+
+	/**
+	 * Commits a task; must run inside a transaction.
+	 * @return what the commit did to other runs, or {@code null} when the compare-and-set on the
+	 * run row failed (nothing may be written: the caller rolls back)
+	 */
+	public TaskCommit.Effects commit(TaskCommit c) {
+		int updated = this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = history_seq + ?, next_wake_at = ?,"
+				+ " has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0, task_failure = NULL,"
+				+ " status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
+				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND " + Sql.OPEN
+				+ " AND (NOT ? OR (inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = #.workflow_run.run_id"
+				+ " AND NOT (i.id = ANY(?)))))"), c.recordsHistory() ? 1 : 0, Sql.ts(c.nextWakeAt()), c.hasActivities(),
+				c.seenInboxSeq(), c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null, c.unfinishedHandlers(),
+				c.runId(), c.node(), c.epoch(), c.historySeq(), c.closes(), c.seenInboxSeq(),
+				this.jdbc.execute((java.sql.Connection con) -> con.createArrayOf("bigint", c.consumedInbox().toArray())));
+		if (updated != 1) {
+			return null;
+		}
+		List<UUID> wake = new ArrayList<>();
+		List<NewRun> started = new ArrayList<>();
+		for (TaskCommit.ChildStart child : c.childStarts()) {
+			String refused = this.runs.refusedReuse(child.run().namespace(), child.run().workflowId(),
+					child.idReusePolicy());
+			if (refused != null) {
+				this.runs.insertInbox(c.runId(), "CHILD_START_FAILED", String.valueOf(child.seq()),
+						InternalJson.write(FailureInfo.application("WorkflowIdReuse", refused, true, null, null, null)),
+						null);
+			}
+			else if (this.runs.insertChild(child.run(), c.runId(), child.seq(), child.parentClosePolicy())) {
+				this.runs.insertInbox(c.runId(), "CHILD_STARTED", String.valueOf(child.seq()), null,
+						child.run().runId().toString());
+				started.add(child.run());
+			}
+			else {
+				FailureInfo failure = FailureInfo.application("WorkflowAlreadyStarted", "workflow id '"
+						+ child.run().workflowId() + "' is used by an open run", true, null, null, null);
+				this.runs.insertInbox(c.runId(), "CHILD_START_FAILED", String.valueOf(child.seq()),
+						InternalJson.write(failure), null);
+			}
+		}
+		for (TaskCommit.External external : c.externals()) {
+			List<UUID> target = this.jdbc.query(q("SELECT run_id FROM #.workflow_run WHERE namespace = ?"
+					+ " AND workflow_id = ? AND status = 'RUNNING' AND (?::uuid IS NULL OR run_id = ?::uuid)"),
+					(rs, n) -> Sql.uuid(rs, "run_id"), c.namespace(), external.workflowId(), external.runId(),
+					external.runId());
+			FailureInfo failure = null;
+			if (target.isEmpty()) {
+				failure = FailureInfo.application("ExternalWorkflowNotFound", "no open run of workflow '"
+						+ external.workflowId() + "'" + ((external.runId() != null) ? " with run id " + external.runId() : ""),
+						true, null, null, null);
+			}
+			else {
+				this.runs.insertInbox(target.get(0), external.kind(), external.name(), external.payload(), null);
+				wake.add(target.get(0));
+			}
+			this.runs.insertInbox(c.runId(), "EXTERNAL_DELIVERED", String.valueOf(external.seq()),
+					(failure != null) ? InternalJson.write(failure) : null, null);
+		}
+		if ((!c.childStarts().isEmpty() || !c.externals().isEmpty()) && !c.closes()) {
+			this.runs.markPendingInput(c.runId());
+			wake.add(c.runId());
+		}
+		if (c.attributes() != null) {
+			this.runs.visibility().update(c.runId(), c.attributes().memo(), c.attributes().searchAttributes());
+		}
+		if (c.recordsHistory()) {
+			this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"),
+					c.runId(), c.historySeq() + 1, Sql.ts(c.time()), c.events());
+		}
+		for (var update : c.updates()) {
+			this.jdbc.update(q("UPDATE #.dedup SET stage = ?, outcome = ?, failure = ? WHERE namespace = ?"
+					+ " AND workflow_id = ? AND kind = 'UPDATE' AND dedup_key = ? AND stage <> 'COMPLETED'"),
+					update.stage(), update.result(),
+					(update.failure() != null) ? InternalJson.write(update.failure()) : null, c.namespace(),
+					c.workflowId(), update.updateId());
+		}
+		if (c.closes()) {
+			wake.addAll(this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time()));
+			if (c.continuedAs() != null) {
+				this.runs.insert(c.continuedAs());
+				this.runs.setNextRun(c.runId(), c.continuedAs().runId());
+				c.carriedSignals()
+					.forEach((name, payloads) -> payloads.forEach((payload) -> this.runs
+						.sendToInbox(c.continuedAs().runId(), "SIGNAL", name, (payload.length == 0) ? null : payload)));
+			}
+			return new TaskCommit.Effects(wake, started);
+		}
+		deleteBySeq("inbox", "id", c.runId(), c.consumedInbox());
+		deleteBySeq("timer", "seq", c.runId(), c.removedTimers());
+		deleteBySeq("activity", "seq", c.runId(), c.removedActivities());
+		if (!c.newTimers().isEmpty()) {
+			List<Map.Entry<Long, java.time.Instant>> timers = new ArrayList<>(c.newTimers().entrySet());
+			this.jdbc.batchUpdate(q("INSERT INTO #.timer (run_id, seq, fire_at) VALUES (?, ?, ?)"), timers,
+					timers.size(), (PreparedStatement ps, Map.Entry<Long, java.time.Instant> t) -> {
+						ps.setObject(1, c.runId());
+						ps.setLong(2, t.getKey());
+						ps.setTimestamp(3, Sql.ts(t.getValue()));
+					});
+		}
+		return new TaskCommit.Effects(wake, started);
+	}
+
+	private void deleteBySeq(String table, String column, UUID runId, List<Long> ids) {
+		if (ids.isEmpty()) {
+			return;
+		}
+		this.jdbc.update(q("DELETE FROM #." + table + " WHERE run_id = ? AND " + column + " = ANY(?)"),
+				(org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
+					ps.setObject(1, runId);
+					ps.setArray(2, ps.getConnection().createArrayOf("bigint", ids.toArray()));
+				});
+	}
+
+}

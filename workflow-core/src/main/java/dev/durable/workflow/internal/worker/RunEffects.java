@@ -1,0 +1,65 @@
+package dev.durable.workflow.internal.worker;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+import dev.durable.workflow.internal.runtime.ScheduledActivity;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.StoredActivity;
+
+/**
+ * What the workflow task executor sets going beyond the runs it holds: their activities, and
+ * wake-ups of runs other nodes own. Given to the executor when it is built, so that neither it
+ * nor the activity executor is ever half-built.
+ */
+interface RunEffects {
+
+	/** Starts (or schedules, when its retry time is ahead) an activity a task scheduled. */
+	void startActivity(RunSlot slot, String workflowId, StoredActivity activity);
+
+	/** After a claim: takes over the activities the previous owner had scheduled. */
+	void recoverActivities(RunSlot slot, String workflowId, List<ScheduledActivity> pending);
+
+	/** After a task's commit: forgets the rows it deleted and stops what the run no longer awaits. */
+	void activitiesCommitted(RunSlot slot, WorkflowRunner runner, List<Long> deletedRows);
+
+	/** Cancels a running attempt of the run (the node let the run go). */
+	void cancelActivity(RunSlot slot, long seq);
+
+	/** Asks the other nodes to look at a run this node does not hold (its owner is not known here). */
+	void wakeElsewhere(UUID runId);
+
+	/** The effects of a node: its activity executor, and the notification of the other nodes. */
+	static RunEffects of(ActivityExecutor activities, Consumer<UUID> otherNodes) {
+		return new RunEffects() {
+
+			@Override
+			public void startActivity(RunSlot slot, String workflowId, StoredActivity activity) {
+				activities.start(slot, workflowId, activity);
+			}
+
+			@Override
+			public void recoverActivities(RunSlot slot, String workflowId, List<ScheduledActivity> pending) {
+				activities.recoverPending(slot, workflowId, pending);
+			}
+
+			@Override
+			public void activitiesCommitted(RunSlot slot, WorkflowRunner runner, List<Long> deletedRows) {
+				activities.committed(slot, runner, deletedRows);
+			}
+
+			@Override
+			public void cancelActivity(RunSlot slot, long seq) {
+				activities.cancel(slot, seq);
+			}
+
+			@Override
+			public void wakeElsewhere(UUID runId) {
+				otherNodes.accept(runId);
+			}
+
+		};
+	}
+
+}

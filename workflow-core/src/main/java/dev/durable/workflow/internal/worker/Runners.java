@@ -1,0 +1,52 @@
+package dev.durable.workflow.internal.worker;
+
+import java.util.List;
+import java.util.function.Function;
+
+import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.TaskRepository;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * Builds the runner of a run this node holds and has not cached: a fresh instance with the
+ * run's stored history replayed, ready for the next task.
+ */
+final class Runners {
+
+	private final WorkflowRegistry workflows;
+
+	private final Function<Class<?>, Object> factory;
+
+	private final Payloads payloads;
+
+	private final EngineConfig config;
+
+	private final RunRepository runs;
+
+	private final TaskRepository tasks;
+
+	Runners(WorkflowRegistry workflows, Function<Class<?>, Object> factory, Payloads payloads, EngineConfig config,
+			RunRepository runs, TaskRepository tasks) {
+		this.workflows = workflows;
+		this.factory = factory;
+		this.payloads = payloads;
+		this.config = config;
+		this.runs = runs;
+		this.tasks = tasks;
+	}
+
+	/** The run's runner, replayed up to the row's history; reads the run's chain once per slot. */
+	WorkflowRunner rebuild(RunSlot slot, RunRow row) {
+		if (!slot.chainKnown()) {
+			slot.knowChain(this.runs.chain(row.runId()));
+		}
+		// a run that has not committed a task has no history to read
+		return Replays.forTask(row, this.workflows.find(row.workflowType()), this.factory, this.payloads, this.config,
+				slot.chain(), (row.historySeq() == 0) ? List.of() : this.tasks.history(row.runId()));
+	}
+
+}

@@ -1,0 +1,47 @@
+package dev.durable.workflow.internal.worker;
+
+import java.util.UUID;
+
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.durable.workflow.internal.commit.TaskCommit;
+import dev.durable.workflow.internal.commit.TaskCommitRepository;
+
+/**
+ * Writes a workflow task's commit: one statement without a transaction block when it fits (the
+ * group commit batches it with others), else one transaction.
+ */
+final class TaskCommitter {
+
+	private final TaskCommitRepository commits;
+
+	private final TransactionTemplate tx;
+
+	private final EngineHooks hooks;
+
+	TaskCommitter(TaskCommitRepository commits, TransactionTemplate tx, EngineHooks hooks) {
+		this.commits = commits;
+		this.tx = tx;
+		this.hooks = hooks;
+	}
+
+	/**
+	 * @return what the commit did to other runs, or {@code null} when the compare-and-set failed
+	 * and nothing was written
+	 */
+	TaskCommit.Effects commit(UUID runId, TaskCommit commit) {
+		if (TaskCommitRepository.isSingleStatement(commit)) {
+			this.hooks.beforeTaskCommit(runId);
+			return this.commits.commitAlone(commit);
+		}
+		return this.tx.execute((status) -> {
+			this.hooks.beforeTaskCommit(runId);
+			TaskCommit.Effects done = this.commits.commit(commit);
+			if (done == null) {
+				status.setRollbackOnly();
+			}
+			return done;
+		});
+	}
+
+}

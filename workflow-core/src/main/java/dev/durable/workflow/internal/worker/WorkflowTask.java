@@ -1,0 +1,175 @@
+package dev.durable.workflow.internal.worker;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.slf4j.MDC;
+
+import dev.durable.workflow.internal.commit.TaskCommit;
+import dev.durable.workflow.internal.commit.TaskCommitBuilder;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.runtime.TaskResult;
+import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.InboxItem;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
+
+/**
+ * One workflow task of a run this node owns: read the run row and its inbox (unless the cached
+ * row will do), replay if the run is not cached, apply the new inputs, run the code, and commit
+ * everything at once, guarded by a compare-and-set on {@code (owner, epoch, history_seq)}. Runs
+ * under the slot's task lock; a failure of the database escapes {@link #run} (the executor
+ * retries), a failure of the code is recorded ({@link TaskFailures}).
+ */
+final class WorkflowTask {
+
+	private final RunSlot slot;
+
+	private final UUID node;
+
+	private final Clock clock;
+
+	private final RunRepository runs;
+
+	private final Runners runners;
+
+	private final TaskCommitBuilder commits;
+
+	private final TaskCommitter committer;
+
+	private final TaskFailures failures;
+
+	private final CommitEffects effects;
+
+	private final RunEffects outside;
+
+	private final WorkflowTaskExecutor executor;
+
+	private final Listeners listeners;
+
+	WorkflowTask(RunSlot slot, UUID node, Clock clock, RunRepository runs, Runners runners, TaskCommitBuilder commits,
+			TaskCommitter committer, TaskFailures failures, CommitEffects effects, RunEffects outside,
+			WorkflowTaskExecutor executor, Listeners listeners) {
+		this.slot = slot;
+		this.node = node;
+		this.clock = clock;
+		this.runs = runs;
+		this.runners = runners;
+		this.commits = commits;
+		this.committer = committer;
+		this.failures = failures;
+		this.effects = effects;
+		this.outside = outside;
+		this.executor = executor;
+		this.listeners = listeners;
+	}
+
+	void run() {
+		RunSlot slot = this.slot;
+		RunRow cached = slot.cachedRow();
+		Optional<RunRepository.Loaded> found = (!slot.needsRead() && cached != null && slot.runner() != null)
+				? Optional.of(new RunRepository.Loaded(cached, List.of())) : load();
+		if (found.isEmpty() || !found.get().row().isOpen()) {
+			this.effects.closedElsewhere(slot, found.isPresent());
+			return;
+		}
+		RunRow row = found.get().row();
+		MDC.put("workflowId", row.workflowId());
+		MDC.put("runId", row.runId().toString());
+		if (!this.node.equals(row.owner()) || row.epoch() != slot.epoch()) {
+			this.executor.lost(slot);
+			return;
+		}
+		Instant deadline = row.deadline();
+		if (deadline != null && !this.clock.instant().isBefore(deadline)) {
+			this.effects.timeOut(slot, row, deadline);
+			return;
+		}
+		if (slot.runner() != null && slot.runner().historySeq() != row.historySeq()) {
+			slot.destroyRunner();
+		}
+		this.listeners.taskStarted(row);
+		List<InboxItem> inbox = found.get().inbox();
+		String terminate = TaskCommitBuilder.terminateReason(inbox);
+		if (terminate != null) {
+			this.effects.terminate(slot, row, terminate);
+			return;
+		}
+		List<Event> handedOver = slot.drainMailbox();
+		WorkflowRunner runner = slot.runner();
+		TaskResult result;
+		Instant now = this.clock.instant();
+		try {
+			if (runner == null) {
+				runner = this.runners.rebuild(slot, row);
+				slot.useRunner(runner);
+			}
+			if (slot.takeActivityRecovery()) {
+				// after a claim: restart the activities the previous owner had scheduled
+				this.outside.recoverActivities(slot, row.workflowId(), runner.pendingScheduledActivities());
+			}
+			List<Event> candidates = this.commits.candidates(row, runner, handedOver, inbox, now);
+			if (candidates.isEmpty()) {
+				if (row.pendingInput()) {
+					this.runs.clearPendingInput(row.runId(), this.node, slot.epoch(), row.inboxSeq());
+				}
+				this.effects.nothingCommitted(slot, row, runner);
+				return;
+			}
+			result = runner.execute(now, candidates);
+			if (result.inputs().isEmpty() && result.commands().isEmpty() && result.updates().isEmpty()
+					&& inbox.isEmpty()) {
+				// only stale inputs (a duplicate completion): nothing to record
+				this.effects.nothingCommitted(slot, row, runner);
+				return;
+			}
+		}
+		catch (RuntimeException ex) {
+			slot.forgetRunner();
+			slot.restore(handedOver);
+			this.failures.failed(slot, row, ex);
+			return;
+		}
+		commit(row, runner, this.commits.build(slot, row, runner, result, inbox, now), handedOver);
+	}
+
+	private void commit(RunRow row, WorkflowRunner runner, TaskCommit commit, List<Event> handedOver) {
+		RunSlot slot = this.slot;
+		TaskCommit.Effects done;
+		try {
+			done = this.committer.commit(slot.runId(), commit);
+		}
+		catch (RuntimeException ex) {
+			// outcome unknown: replay from what the database really holds; inputs handed over in
+			// memory go back to the mailbox (if the commit did land they are stale and dropped)
+			slot.forgetRunner();
+			slot.restore(handedOver);
+			throw ex;
+		}
+		if (done != null) {
+			this.effects.committed(slot, row, runner, commit, done);
+			return;
+		}
+		slot.destroyRunner();
+		RunRow now = this.runs.find(slot.runId()).orElse(null);
+		if (now != null && now.isOpen() && this.node.equals(now.owner()) && now.epoch() == slot.epoch()
+				&& now.historySeq() == row.historySeq()) {
+			// new input arrived while the task tried to close the run: run the task again with it
+			slot.restore(handedOver);
+			this.executor.schedule(slot);
+		}
+		else {
+			this.executor.lost(slot);
+		}
+	}
+
+	private Optional<RunRepository.Loaded> load() {
+		// cleared before reading: a wake-up during the read sets it again
+		this.slot.beginRead();
+		return this.runs.load(this.slot.runId());
+	}
+
+}
