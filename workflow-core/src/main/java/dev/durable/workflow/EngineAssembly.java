@@ -27,7 +27,6 @@ import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.WakeTimes;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.Engine;
-import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.worker.EngineHooks;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.NodeQuiescence;
@@ -43,7 +42,7 @@ final class EngineAssembly {
 	private EngineAssembly() {
 	}
 
-	static WorkflowEngine assemble(EngineConfig config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
+	static WorkflowEngine assemble(EngineSettings config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
 			ActivityRegistry activities, Function<Class<?>, Object> factory, PayloadConverter converter,
 			EngineHooks hooks, Listeners listeners, boolean migrate) {
 		String namespace = config.namespace();

@@ -24,7 +24,6 @@ import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.worker.Engine;
-import dev.durable.workflow.internal.config.EngineConfig;
 import dev.durable.workflow.internal.worker.EngineHooks;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.spi.EngineQuiescence;
@@ -144,7 +143,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	}
 
 	/** The settings this node was built with. */
-	public EngineConfig settings() {
+	public EngineSettings settings() {
 		return this.engine.config();
 	}
 
@@ -242,7 +241,7 @@ public final class WorkflowEngine implements AutoCloseable {
 
 		private boolean worker = true;
 
-		private Set<String> taskQueues = new LinkedHashSet<>(List.of(EngineConfig.DEFAULT_TASK_QUEUE));
+		private Set<String> taskQueues = new LinkedHashSet<>(List.of(EngineSettings.DEFAULT_TASK_QUEUE));
 
 		private int maxConcurrentActivities = 100;
 
@@ -268,7 +267,7 @@ public final class WorkflowEngine implements AutoCloseable {
 
 		private EngineHooks hooks = EngineHooks.NONE;
 
-		private EngineConfig.HistoryLimits historyLimits = EngineConfig.HistoryLimits.DEFAULT;
+		private EngineSettings.HistoryLimits historyLimits = EngineSettings.HistoryLimits.DEFAULT;
 
 		private Duration retention = Duration.ofDays(7);
 
@@ -403,7 +402,7 @@ public final class WorkflowEngine implements AutoCloseable {
 		 * {@code maxBytes} the run is terminated. Defaults: 4,096 / 4 MB and 51,200 / 50 MB.
 		 */
 		public Builder historyLimits(long suggestEvents, long suggestBytes, long maxEvents, long maxBytes) {
-			this.historyLimits = new EngineConfig.HistoryLimits(suggestEvents, suggestBytes, maxEvents, maxBytes);
+			this.historyLimits = new EngineSettings.HistoryLimits(suggestEvents, suggestBytes, maxEvents, maxBytes);
 			return this;
 		}
 
@@ -446,7 +445,7 @@ public final class WorkflowEngine implements AutoCloseable {
 			}
 			ActivityRegistry activityRegistry = new ActivityRegistry(this.activityDefaults);
 			this.activities.forEach(activityRegistry::register);
-			EngineConfig config = new EngineConfig(this.namespace, this.schema, this.worker, Set.copyOf(this.taskQueues),
+			EngineSettings config = new EngineSettings(this.namespace, this.schema, this.worker, Set.copyOf(this.taskQueues),
 					this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
 					this.heartbeatInterval, this.deadAfter, this.taskTimeout, this.maxPayloadBytes,
 					this.shutdownTimeout, this.buildId, this.historyLimits, this.retention);

@@ -17,7 +17,7 @@ import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.support.Payloads;
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 
 /**
  * Replay of exported histories without a database, for the test kit's {@code WorkflowReplayer}:
@@ -45,7 +45,7 @@ public final class HistoryReplay {
 		List<TaskRecord> records = HistoryImport.records(history);
 		WorkflowRunner runner = new WorkflowRunner(identity, definition, factory,
 				new Payloads(new JsonPayloadConverter(), Integer.MAX_VALUE), Duration.ofSeconds(30),
-				EngineConfig.HistoryLimits.DEFAULT);
+				EngineSettings.HistoryLimits.DEFAULT);
 		try {
 			for (TaskRecord record : records) {
 				if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {

@@ -28,7 +28,7 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.support.UuidV7;
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.worker.FirstTasks;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.LocalNode;
@@ -240,7 +240,7 @@ public final class RunStarter {
 		StartOptions options = (given != null) ? given : StartOptions.DEFAULT;
 		String workflowId = (options.workflowId() != null) ? options.workflowId() : UUID.randomUUID().toString();
 		WorkflowIds.check(workflowId);
-		String queue = (options.taskQueue() != null) ? options.taskQueue() : EngineConfig.DEFAULT_TASK_QUEUE;
+		String queue = (options.taskQueue() != null) ? options.taskQueue() : EngineSettings.DEFAULT_TASK_QUEUE;
 		boolean local = this.node.servesLocally(workflowType, queue);
 		Instant now = this.clock.instant();
 		Instant wakeAt = (options.startDelay() != null && !options.startDelay().isZero())

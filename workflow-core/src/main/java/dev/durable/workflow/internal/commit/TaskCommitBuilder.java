@@ -10,6 +10,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
@@ -111,7 +112,7 @@ public final class TaskCommitBuilder {
 			}
 			case "EVENT" -> {
 				// an answer handed over by a reset, stored as the event itself
-				return InternalJson.readEvents(item.payload()).get(0);
+				return EventCodec.read(item.payload()).get(0);
 			}
 			default -> {
 			}
@@ -212,7 +213,7 @@ public final class TaskCommitBuilder {
 		}
 		List<Event> events = result.events();
 		return new TaskCommit(row.runId(), this.node, epoch, row.historySeq(), row.inboxSeq(), runner.now(),
-				events.isEmpty() ? null : InternalJson.writeEvents(events), inbox.stream().map(InboxItem::id).toList(),
+				events.isEmpty() ? null : EventCodec.write(events), inbox.stream().map(InboxItem::id).toList(),
 				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
 				earliest(runner.nextTimer(), row.deadline()), runner.hasPendingActivities(), closeStatus,
 				resultPayload, failure,

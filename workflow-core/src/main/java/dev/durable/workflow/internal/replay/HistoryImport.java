@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.replay;
 
+import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.client.HistoryEvent;
@@ -45,7 +46,7 @@ public final class HistoryImport {
 		byTask.forEach(
 				(seq, events) ->
 						records.add(
-								new TaskRecord(seq, times.get(seq), events, InternalJson.writeEvents(events).length)));
+								new TaskRecord(seq, times.get(seq), events, EventCodec.write(events).length)));
 		return records;
 	}
 

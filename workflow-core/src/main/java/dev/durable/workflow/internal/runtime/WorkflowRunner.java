@@ -11,7 +11,7 @@ import java.util.UUID;
 import java.util.function.Function;
 
 import dev.durable.workflow.NonDeterministicWorkflowException;
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
@@ -55,7 +55,7 @@ public final class WorkflowRunner {
 
 	private long historyBytes;
 
-	private final EngineConfig.HistoryLimits historyLimits;
+	private final EngineSettings.HistoryLimits historyLimits;
 
 	private Instant taskTime = Instant.EPOCH;
 
@@ -70,7 +70,7 @@ public final class WorkflowRunner {
 	private final WorkflowContext context;
 
 	public WorkflowRunner(RunIdentity identity, WorkflowDefinition definition, Function<Class<?>, Object> factory,
-			Payloads payloads, Duration taskTimeout, EngineConfig.HistoryLimits historyLimits) {
+			Payloads payloads, Duration taskTimeout, EngineSettings.HistoryLimits historyLimits) {
 		this.historyLimits = historyLimits;
 		this.identity = identity;
 		this.scheduler = new DeterministicScheduler(taskTimeout.toMillis());

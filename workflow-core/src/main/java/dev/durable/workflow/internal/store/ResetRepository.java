@@ -10,6 +10,7 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.ResetPlan;
@@ -132,7 +133,7 @@ public final class ResetRepository {
 				!plan.activities().isEmpty(), parent[0], parent[1], parent[2], runId);
 		for (TaskRecord record : plan.kept()) {
 			this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
-					record.seq(), Sql.ts(record.time()), InternalJson.writeEvents(record.events()));
+					record.seq(), Sql.ts(record.time()), EventCodec.write(record.events()));
 		}
 		plan.timers()
 			.forEach((seq, fireAt) -> this.jdbc.update(q("INSERT INTO #.timer (run_id, seq, fire_at) VALUES (?, ?, ?)"),
@@ -153,7 +154,7 @@ public final class ResetRepository {
 	private void handOver(UUID runId, ResetPlan plan, List<InboxItem> inbox) {
 		Set<Long> keptCommands = new HashSet<>(plan.keptCommands());
 		for (Event answer : plan.answers()) {
-			this.runs.insertInbox(runId, "EVENT", null, InternalJson.writeEvents(List.of(answer)), null);
+			this.runs.insertInbox(runId, "EVENT", null, EventCodec.write(List.of(answer)), null);
 		}
 		for (Event signal : plan.signals()) {
 			this.runs.insertInbox(runId, "SIGNAL", signal.name(), signal.payload(), null);

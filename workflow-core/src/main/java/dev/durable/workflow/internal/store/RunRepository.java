@@ -10,6 +10,7 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
+import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
@@ -286,7 +287,7 @@ public final class RunRepository {
 		}
 		Event event = new Event(type, null, null, null, failure, null, null, null, reason, null);
 		this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
-				seq.get(0), Sql.ts(now), InternalJson.writeEvents(List.of(event)));
+				seq.get(0), Sql.ts(now), EventCodec.write(List.of(event)));
 		return closeSideTables(runId, status, null, InternalJson.write(failure), now);
 	}
 

@@ -5,8 +5,8 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.TaskRecord;
-import dev.durable.workflow.internal.support.InternalJson;
 
 /**
  * What a workflow task reads: the run's history and its inbox. (Its commit is written by
@@ -31,7 +31,7 @@ public final class TaskRepository {
 		return this.jdbc.query(q("SELECT seq, created_at, events FROM #.history WHERE run_id = ? ORDER BY seq"),
 				(rs, n) -> {
 					byte[] events = rs.getBytes(3);
-					return new TaskRecord(rs.getInt(1), Sql.instant(rs, "created_at"), InternalJson.readEvents(events),
+					return new TaskRecord(rs.getInt(1), Sql.instant(rs, "created_at"), EventCodec.read(events),
 							events.length);
 				},
 				runId);

@@ -6,11 +6,8 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import dev.durable.workflow.internal.history.Event;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.ObjectReader;
-import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -23,14 +20,6 @@ public final class InternalJson {
 		.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 		.changeDefaultPropertyInclusion((incl) -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
 		.build();
-
-	private static final TypeReference<List<Event>> EVENTS = new TypeReference<>() {
-	};
-
-	// built once: every workflow task writes a history row, and a writer per call showed in profiles
-	private static final ObjectWriter EVENTS_WRITER = MAPPER.writerFor(EVENTS);
-
-	private static final ObjectReader EVENTS_READER = MAPPER.readerFor(EVENTS);
 
 	private static final int MAX_CACHED_OPTIONS = 256;
 
@@ -61,14 +50,6 @@ public final class InternalJson {
 
 	public static <T> T read(byte[] bytes, Class<T> type) {
 		return (bytes != null) ? MAPPER.readValue(bytes, type) : null;
-	}
-
-	public static byte[] writeEvents(List<Event> events) {
-		return EVENTS_WRITER.writeValueAsBytes(events);
-	}
-
-	public static List<Event> readEvents(byte[] bytes) {
-		return EVENTS_READER.readValue(bytes);
 	}
 
 	/** Packs several payloads (activity arguments) into one. */

@@ -11,7 +11,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
@@ -43,14 +43,14 @@ final class CommitEffects {
 
 	private final Listeners listeners;
 
-	private final EngineConfig.HistoryLimits historyLimits;
+	private final EngineSettings.HistoryLimits historyLimits;
 
 	private final RunEffects outside;
 
 	private final WorkflowTaskExecutor executor;
 
 	CommitEffects(UUID node, Clock clock, RunRepository runs, TransactionTemplate tx, WakeScheduler wake,
-			ResultWaiters waiters, Listeners listeners, EngineConfig.HistoryLimits historyLimits, RunEffects outside,
+			ResultWaiters waiters, Listeners listeners, EngineSettings.HistoryLimits historyLimits, RunEffects outside,
 			WorkflowTaskExecutor executor) {
 		this.node = node;
 		this.clock = clock;

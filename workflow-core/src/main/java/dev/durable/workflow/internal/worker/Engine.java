@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
@@ -47,7 +47,7 @@ public final class Engine implements LocalNode, RunWaker {
 
 	private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
-	private final EngineConfig config;
+	private final EngineSettings config;
 
 	private final DataSource dataSource;
 
@@ -116,7 +116,7 @@ public final class Engine implements LocalNode, RunWaker {
 	 * injection of the registered activities
 	 * @param migrate whether {@link #start()} creates and upgrades the schema
 	 */
-	public Engine(EngineConfig config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
+	public Engine(EngineSettings config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
 			ActivityRegistry activityRegistry, Function<Class<?>, Object> factory, Payloads payloads, Stores stores,
 			ResultWaiters waiters, EngineHooks hooks, Listeners listeners, boolean migrate) {
 		this.config = config;
@@ -186,7 +186,6 @@ public final class Engine implements LocalNode, RunWaker {
 		return this.workflows.all().stream().map(WorkflowDefinition::typeName).collect(Collectors.toSet());
 	}
 
-	/** Whether a start of this type on this queue runs here at once. */
 	@Override
 	public boolean servesLocally(String workflowType, String taskQueue) {
 		return this.running && this.config.workerEnabled() && this.workflows.find(workflowType) != null
@@ -234,11 +233,6 @@ public final class Engine implements LocalNode, RunWaker {
 		return this.retentionRun.once();
 	}
 
-	/**
-	 * Answers a query from the run's committed state, on this node.
-	 * @throws dev.durable.workflow.client.QueryFailedException when the handler fails or blocks
-	 * @throws dev.durable.workflow.client.UnknownHandlerException when there is no such query
-	 */
 	@Override
 	public byte[] query(RunRow row, String name, byte[] argument) {
 		QueryExecutor executor = this.queries;
@@ -249,16 +243,11 @@ public final class Engine implements LocalNode, RunWaker {
 		return executor.query(row, name, argument);
 	}
 
-	/**
-	 * Eager starts of runs this node owns (see {@link FirstTasks}), or {@code null} when this node
-	 * runs no tasks.
-	 */
 	@Override
 	public FirstTasks firstTasks() {
 		return this.running ? this.firstTasks : null;
 	}
 
-	/** Runs the first task of a run this node just started: at once, or at its delayed start. */
 	@Override
 	public void adoptStarted(UUID runId, Instant at) {
 		if (at == null) {
@@ -269,10 +258,6 @@ public final class Engine implements LocalNode, RunWaker {
 		}
 	}
 
-	/**
-	 * Input arrived for a run: hand it over directly when this node owns it, else notify its
-	 * owner (or any node when it has none).
-	 */
 	@Override
 	public void wake(UUID runId, UUID owner) {
 		if (this.nodeId.equals(owner)) {
@@ -356,7 +341,7 @@ public final class Engine implements LocalNode, RunWaker {
 				this.config, this.tasks.history(runId));
 	}
 
-	public EngineConfig config() {
+	public EngineSettings config() {
 		return this.config;
 	}
 
@@ -391,10 +376,6 @@ public final class Engine implements LocalNode, RunWaker {
 				this.config.maxConcurrentActivities());
 	}
 
-	/**
-	 * Whether this node holds the run open in memory: its close will then wake the local
-	 * waiters with the outcome (a run lost to another node wakes nobody; waiters re-read).
-	 */
 	@Override
 	public boolean holdsRun(UUID runId) {
 		return this.executor != null && this.executor.holds(runId);

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.support.Errors;
@@ -28,7 +28,7 @@ final class FallbackPoll implements AutoCloseable {
 
 	private static final int CLAIM_BATCH = 64;
 
-	private final EngineConfig config;
+	private final EngineSettings config;
 
 	private final UUID nodeId;
 
@@ -52,7 +52,7 @@ final class FallbackPoll implements AutoCloseable {
 
 	private Thread thread;
 
-	FallbackPoll(EngineConfig config, UUID nodeId, Clock clock, RunRepository runs, NodeRepository nodes,
+	FallbackPoll(EngineSettings config, UUID nodeId, Clock clock, RunRepository runs, NodeRepository nodes,
 			Retention retention, WorkflowTaskExecutor executor, Supplier<Set<String>> servedTypes) {
 		this.config = config;
 		this.nodeId = nodeId;

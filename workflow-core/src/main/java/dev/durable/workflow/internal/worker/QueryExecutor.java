@@ -10,7 +10,7 @@ import java.util.function.Function;
 
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.UnknownHandlerException;
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -40,7 +40,7 @@ final class QueryExecutor {
 
 	private final Payloads payloads;
 
-	private final EngineConfig config;
+	private final EngineSettings config;
 
 	private final Map<UUID, Replayed> replayed = new LinkedHashMap<>(16, 0.75f, true) {
 		@Override
@@ -54,7 +54,7 @@ final class QueryExecutor {
 	};
 
 	QueryExecutor(Map<UUID, RunSlot> slots, TaskRepository tasks, WorkflowRegistry workflows,
-			Function<Class<?>, Object> factory, Payloads payloads, EngineConfig config) {
+			Function<Class<?>, Object> factory, Payloads payloads, EngineSettings config) {
 		this.slots = slots;
 		this.tasks = tasks;
 		this.workflows = workflows;

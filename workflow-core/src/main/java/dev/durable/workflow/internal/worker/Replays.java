@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
@@ -20,13 +20,13 @@ final class Replays {
 	}
 
 	static WorkflowRunner newRunner(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
-			Payloads payloads, EngineConfig config) {
+			Payloads payloads, EngineSettings config) {
 		return newRunner(row, definition, factory, payloads, config, config.taskTimeout());
 	}
 
 	/** A runner whose workflow tasks may run for the given time (the run's own task timeout). */
 	static WorkflowRunner newRunner(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
-			Payloads payloads, EngineConfig config, java.time.Duration taskTimeout) {
+			Payloads payloads, EngineSettings config, java.time.Duration taskTimeout) {
 		return new WorkflowRunner(
 				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
 				definition, factory, payloads, taskTimeout, config.historyLimits());
@@ -37,7 +37,7 @@ final class Replays {
 	 * replayed, with the run's own task timeout when it has one.
 	 */
 	static WorkflowRunner forTask(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
-			Payloads payloads, EngineConfig config, dev.durable.workflow.internal.store.RunChain chain,
+			Payloads payloads, EngineSettings config, dev.durable.workflow.internal.store.RunChain chain,
 			List<TaskRecord> history) {
 		if (definition == null) {
 			throw new IllegalStateException("Workflow type '" + row.workflowType() + "' is not registered on this node");
@@ -51,7 +51,7 @@ final class Replays {
 
 	/** Replays a run's history on a fresh instance, outside any worker; see {@link Engine#replay}. */
 	static List<Engine.ReplayedTask> fromScratch(RunRow row, WorkflowDefinition definition,
-			Function<Class<?>, Object> factory, Payloads payloads, EngineConfig config, List<TaskRecord> history) {
+			Function<Class<?>, Object> factory, Payloads payloads, EngineSettings config, List<TaskRecord> history) {
 		if (definition == null) {
 			throw new IllegalArgumentException("Workflow type '" + row.workflowType() + "' is not registered here");
 		}

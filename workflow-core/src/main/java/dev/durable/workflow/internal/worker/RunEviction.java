@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.store.RunRepository;
 
 /**
@@ -27,13 +27,13 @@ final class RunEviction {
 
 	private final UUID node;
 
-	private final EngineConfig config;
+	private final EngineSettings config;
 
 	private final Clock clock;
 
 	private final Consumer<RunSlot> drop;
 
-	RunEviction(Map<UUID, RunSlot> slots, RunRepository runs, UUID node, EngineConfig config, Clock clock,
+	RunEviction(Map<UUID, RunSlot> slots, RunRepository runs, UUID node, EngineSettings config, Clock clock,
 			Consumer<RunSlot> drop) {
 		this.slots = slots;
 		this.runs = runs;

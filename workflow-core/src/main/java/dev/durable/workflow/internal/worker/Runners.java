@@ -3,7 +3,7 @@ package dev.durable.workflow.internal.worker;
 import java.util.List;
 import java.util.function.Function;
 
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.RunRepository;
@@ -23,13 +23,13 @@ final class Runners {
 
 	private final Payloads payloads;
 
-	private final EngineConfig config;
+	private final EngineSettings config;
 
 	private final RunRepository runs;
 
 	private final TaskRepository tasks;
 
-	Runners(WorkflowRegistry workflows, Function<Class<?>, Object> factory, Payloads payloads, EngineConfig config,
+	Runners(WorkflowRegistry workflows, Function<Class<?>, Object> factory, Payloads payloads, EngineSettings config,
 			RunRepository runs, TaskRepository tasks) {
 		this.workflows = workflows;
 		this.factory = factory;

@@ -19,7 +19,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
@@ -38,7 +38,7 @@ final class WorkflowTaskExecutor {
 
 	private static final Logger log = LoggerFactory.getLogger(WorkflowTaskExecutor.class);
 
-	private final EngineConfig config;
+	private final EngineSettings config;
 
 	private final UUID node;
 
@@ -70,7 +70,7 @@ final class WorkflowTaskExecutor {
 	 * @param outside the activities of the runs and the other nodes, which tasks and their commits
 	 * set going
 	 */
-	WorkflowTaskExecutor(EngineConfig config, UUID node, Clock clock, WorkflowRegistry workflows,
+	WorkflowTaskExecutor(EngineSettings config, UUID node, Clock clock, WorkflowRegistry workflows,
 			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, TaskRepository tasks,
 			TaskCommitRepository taskCommits, TransactionTemplate tx, WakeScheduler wake, ResultWaiters waiters,
 			EngineHooks hooks, ExecutorService pool, Listeners listeners, RunEffects outside) {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
-import dev.durable.workflow.internal.config.EngineConfig;
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
@@ -57,7 +57,7 @@ class WorkflowContextTest {
 
 	}
 
-	private WorkflowRunner runner(EngineConfig.HistoryLimits limits) {
+	private WorkflowRunner runner(EngineSettings.HistoryLimits limits) {
 		WorkflowRunner runner = new WorkflowRunner(
 				new RunIdentity("default", "wf-1", UUID.randomUUID(), "context-sleeper", "default"),
 				WorkflowDefinition.of(Sleeper.class), (type) -> new Sleeper(),
@@ -68,7 +68,7 @@ class WorkflowContextTest {
 
 	@Test
 	void commandsAreNumberedInIssueOrderAndTimedByTheTask() {
-		WorkflowRunner runner = runner(EngineConfig.HistoryLimits.DEFAULT);
+		WorkflowRunner runner = runner(EngineSettings.HistoryLimits.DEFAULT);
 
 		TaskResult result = runner.execute(T0, List.of(Event.workflowStarted("context-sleeper", null)));
 
@@ -83,9 +83,9 @@ class WorkflowContextTest {
 
 	@Test
 	void infoSuggestsContinueAsNewByTheRunnersHistoryLimits() {
-		runner(EngineConfig.HistoryLimits.DEFAULT).execute(T0,
+		runner(EngineSettings.HistoryLimits.DEFAULT).execute(T0,
 				List.of(Event.workflowStarted("context-sleeper", null)));
-		runner(new EngineConfig.HistoryLimits(0, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE)).execute(T0,
+		runner(new EngineSettings.HistoryLimits(0, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE)).execute(T0,
 				List.of(Event.workflowStarted("context-sleeper", null)));
 
 		assertThat(SEEN).containsExactly(T0, false, T0, true);

@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
+import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -29,7 +30,7 @@ class WorkflowTaskOwnershipTest {
 	@Test
 	void aTaskOfARunClaimedElsewhereLetsItGoAndWritesNothing() {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(RunDiscardTest.Waiter.class));
-		WorkflowTaskExecutor executor = engine.internal().executor();
+		WorkflowTaskExecutor executor = EngineInternals.node(engine).executor();
 		UUID runId = engine.client().start(RunDiscardTest.Waiter::run, StartOptions.withId("claimed")).runId();
 		await().atMost(Duration.ofSeconds(10)).until(() -> {
 			RunSlot slot = executor.slots().get(runId);

@@ -1,10 +1,13 @@
-package dev.durable.workflow.internal.config;
+package dev.durable.workflow;
 
 import java.time.Duration;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * Engine settings.
+ * The settings of an engine node, as {@link WorkflowEngine.Builder} (or the Spring module's
+ * {@code durable.workflow.*} properties) set them; {@link WorkflowEngine#settings()} reads them.
  *
  * @param namespace the namespace of every run this engine starts and serves
  * @param schema the database schema
@@ -24,10 +27,10 @@ import java.util.Set;
  * @param retention how long closed runs, their history and deduplication records are kept
  * (zero or negative: forever)
  */
-public record EngineConfig(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
+public record EngineSettings(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
 		int maxConcurrentActivities, int maxCachedRuns, Duration cacheIdleTimeout, Duration pollInterval,
 		Duration heartbeatInterval, Duration deadAfter, Duration taskTimeout, int maxPayloadBytes,
-		Duration shutdownTimeout, String buildId, HistoryLimits historyLimits, Duration retention) {
+		Duration shutdownTimeout, @Nullable String buildId, HistoryLimits historyLimits, Duration retention) {
 
 	/**
 	 * History size thresholds.
