@@ -26,11 +26,17 @@ import static org.awaitility.Awaitility.await;
 @Timeout(120)
 class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 
+	/**
+	 * The task timeout of the workers whose commit a test holds: long enough that a loaded machine
+	 * does not end the held task before the signal has been sent into the gap.
+	 */
+	private static final Duration HELD = Duration.ofSeconds(60);
+
 	@Test
 	void aSignalSentWhileTheParkingTaskCommitsIsNotLost() throws Exception {
 		StallingHooks hooks = new StallingHooks();
 		hooks.stallCommitNumber = 1;
-		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks));
+		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).taskTimeout(HELD));
 		// started from a node that does not work: a local start would run the first task, and hold its
 		// commit, inside start(), before the run exists for a signal to find
 		WorkflowHandle<List<String>> handle = starter().client()
@@ -54,7 +60,7 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 		StallingHooks hooks = new StallingHooks();
 		hooks.stallCommitNumber = 1;
 		// the worker polls once an hour: only the pending-input flag and the notification can save the signal
-		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).pollInterval(Duration.ofHours(1)));
+		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).taskTimeout(HELD).pollInterval(Duration.ofHours(1)));
 		WorkflowEngine client = starter();
 		WorkflowHandle<List<String>> handle = client.client()
 			.start(Receiver::run, 1, StartOptions.withId("parking-remote"));
@@ -76,7 +82,7 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 		hooks.stallCommitNumber = 2;
 		// polls every half second, and a round of the interval leaves a run to its running task: once the
 		// commit is written, a round must find the run by what the database says of it
-		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).pollInterval(Duration.ofMillis(500)));
+		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).taskTimeout(HELD).pollInterval(Duration.ofMillis(500)));
 		WorkflowEngine client = starter();
 		WorkflowHandle<List<String>> handle = client.client()
 			.start(Receiver::run, 2, StartOptions.withId("parking-unheard"));
