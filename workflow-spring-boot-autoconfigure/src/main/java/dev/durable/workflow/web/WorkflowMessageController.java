@@ -1,0 +1,133 @@
+package dev.durable.workflow.web;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.durable.workflow.client.UpdateHandle;
+import dev.durable.workflow.client.UpdateOptions;
+import dev.durable.workflow.client.UpdateStage;
+import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.internal.registry.MessageHandlers.Kind;
+
+/**
+ * The generated REST endpoints for messages: signals, queries and updates, each payload
+ * converted to the handler's parameter type before anything is sent.
+ */
+@RestController
+@RequestMapping("${durable.workflow.web.base-path:/durable}/workflows/{workflowId}")
+public class WorkflowMessageController {
+
+	/** The longest an update request waits for its outcome before answering 202. */
+	private static final Duration MAX_UPDATE_WAIT = Duration.ofSeconds(60);
+
+	private final WorkflowClient client;
+
+	private final WorkflowTypes types;
+
+	private final WebPayloads payloads;
+
+	private final WebAccess access;
+
+	public WorkflowMessageController(WorkflowClient client, WorkflowTypes types, WebPayloads payloads, WebAccess access) {
+		this.client = client;
+		this.types = types;
+		this.payloads = payloads;
+		this.access = access;
+	}
+
+	@PostMapping("/signals/{name}")
+	ResponseEntity<Void> signal(@PathVariable String workflowId, @PathVariable String name,
+			@RequestBody(required = false) byte[] body,
+			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
+		this.access.checkWritable();
+		WorkflowHandle<Object> handle = this.client.handle(workflowId);
+		Object payload = payload(workflowId, null, Kind.SIGNAL, name, body);
+		handle.signal(name, payload, idempotencyKey);
+		return ResponseEntity.accepted().build();
+	}
+
+	@RequestMapping(path = "/queries/{name}", method = { RequestMethod.GET, RequestMethod.POST })
+	Object query(@PathVariable String workflowId, @PathVariable String name,
+			@RequestBody(required = false) byte[] body, @RequestParam(required = false) java.util.UUID runId) {
+		WorkflowHandle<Object> handle = (runId != null) ? this.client.handle(workflowId, runId)
+				: this.client.handle(workflowId);
+		Object argument = payload(workflowId, runId, Kind.QUERY, name, body);
+		return handle.query(name, argument, Object.class);
+	}
+
+	@PostMapping("/updates/{name}")
+	ResponseEntity<Map<String, Object>> update(@PathVariable String workflowId, @PathVariable String name,
+			@RequestBody(required = false) byte[] body,
+			@RequestHeader(name = "Update-Id", required = false) String updateId,
+			@RequestParam(required = false) UpdateStage waitFor) {
+		this.access.checkWritable();
+		WorkflowHandle<Object> handle = this.client.handle(workflowId);
+		Object argument = payload(workflowId, null, Kind.UPDATE, name, body);
+		UpdateOptions options = new UpdateOptions(updateId, UpdateStage.ACCEPTED);
+		UpdateHandle<Object> update = handle.startUpdate(name, argument, Object.class, options);
+		if (waitFor == UpdateStage.ACCEPTED) {
+			return ResponseEntity.accepted().body(outcome(update, "ACCEPTED", null));
+		}
+		return outcome(update);
+	}
+
+	@GetMapping("/updates/{updateId}")
+	ResponseEntity<Map<String, Object>> updateOutcome(@PathVariable String workflowId, @PathVariable String updateId,
+			@RequestParam(required = false) Duration wait) {
+		UpdateHandle<Object> update = this.client.handle(workflowId).updateHandle(updateId, Object.class);
+		update.stage();
+		return outcome(update, (wait != null) ? wait : Duration.ZERO);
+	}
+
+	private ResponseEntity<Map<String, Object>> outcome(UpdateHandle<Object> update) {
+		return outcome(update, MAX_UPDATE_WAIT);
+	}
+
+	private ResponseEntity<Map<String, Object>> outcome(UpdateHandle<Object> update, Duration wait) {
+		try {
+			Object result = update.result(min(wait, MAX_UPDATE_WAIT));
+			return ResponseEntity.ok(outcome(update, "COMPLETED", result));
+		}
+		catch (WorkflowHandle.WorkflowTimeoutException pending) {
+			return ResponseEntity.status(HttpStatus.ACCEPTED)
+				.header("Retry-After", "1")
+				.body(outcome(update, update.stage().name(), null));
+		}
+	}
+
+	private static Map<String, Object> outcome(UpdateHandle<Object> update, String stage, Object result) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("updateId", update.updateId());
+		body.put("stage", stage);
+		if ("COMPLETED".equals(stage)) {
+			body.put("result", result);
+		}
+		return body;
+	}
+
+	private static Duration min(Duration a, Duration b) {
+		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+	private Object payload(String workflowId, java.util.UUID runId, Kind kind, String name, byte[] body) {
+		String type = this.types.typeOf(workflowId, runId);
+		java.lang.reflect.Type payloadType = this.types.payloadType(type, kind, name);
+		return this.payloads.convert(this.payloads.parse(body), payloadType,
+				"payload of " + kind.name().toLowerCase(java.util.Locale.ROOT) + " " + name);
+	}
+
+}
