@@ -5,7 +5,7 @@ import org.springframework.boot.health.contributor.Health;
 
 import dev.durable.workflow.EngineStats;
 import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+import dev.durable.workflow.autoconfigure.DurableWorkflowHealthProperties;
 
 /**
  * Health of the durable workflow engine: DOWN when the engine is not running (not started yet, or
@@ -16,14 +16,14 @@ public class WorkflowEngineHealthIndicator extends AbstractHealthIndicator {
 
 	private final WorkflowEngine engine;
 
-	private final DurableWorkflowProperties.Health thresholds;
+	private final DurableWorkflowHealthProperties thresholds;
 
 	/**
 	 * Creates the indicator.
 	 * @param engine the engine
 	 * @param thresholds the backlog and stuck-run thresholds
 	 */
-	public WorkflowEngineHealthIndicator(WorkflowEngine engine, DurableWorkflowProperties.Health thresholds) {
+	public WorkflowEngineHealthIndicator(WorkflowEngine engine, DurableWorkflowHealthProperties thresholds) {
 		super("Durable workflow health check failed");
 		this.engine = engine;
 		this.thresholds = thresholds;

@@ -19,7 +19,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+import dev.durable.workflow.autoconfigure.DurableWorkflowEmbeddedPostgresProperties;
 
 /**
  * Starts the development PostgreSQL server from the zonky binaries on a persistent data
@@ -36,7 +36,7 @@ final class EmbeddedPostgresLauncher {
 	private EmbeddedPostgresLauncher() {
 	}
 
-	static EmbeddedPostgresServer start(DurableWorkflowProperties.EmbeddedPostgres properties) {
+	static EmbeddedPostgresServer start(DurableWorkflowEmbeddedPostgresProperties properties) {
 		Path dataDirectory = properties.getDataDirectory().toAbsolutePath().normalize();
 		try {
 			Files.createDirectories(dataDirectory);
