@@ -16,7 +16,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 
 @SpringBootTest(classes = ReminderApplication.class)
 @DurableWorkflowTest
-class DurableWorkflowTestTest {
+class DurableWorkflowTestAnnotationTest {
 
   @Autowired private WorkflowClient client;
 
