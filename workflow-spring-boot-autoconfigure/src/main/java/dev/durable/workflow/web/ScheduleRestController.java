@@ -4,6 +4,8 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -66,7 +68,7 @@ public class ScheduleRestController {
 	 *
 	 * @param note the note
 	 */
-	record Note(String note) {
+	record Note(@Nullable String note) {
 	}
 
 	/**
@@ -76,11 +78,11 @@ public class ScheduleRestController {
 	 * @param start backfill: the first nominal time (inclusive)
 	 * @param end backfill: the end of the range (exclusive)
 	 */
-	record Firing(ScheduleOverlapPolicy overlapPolicy, Instant start, Instant end) {
+	record Firing(@Nullable ScheduleOverlapPolicy overlapPolicy, @Nullable Instant start, @Nullable Instant end) {
 	}
 
 	@PostMapping
-	ResponseEntity<Created> create(@RequestBody(required = false) byte[] body, UriComponentsBuilder uris) {
+	ResponseEntity<Created> create(@RequestBody(required = false) byte @Nullable [] body, UriComponentsBuilder uris) {
 		this.access.checkWritable();
 		JsonNode request = this.payloads.parse(body);
 		if (!(request instanceof ObjectNode object) || !object.path("scheduleId").isString()) {
@@ -106,7 +108,7 @@ public class ScheduleRestController {
 	}
 
 	@PutMapping("/{scheduleId}")
-	ScheduleDescription update(@PathVariable String scheduleId, @RequestBody(required = false) byte[] body) {
+	ScheduleDescription update(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
 		this.access.checkWritable();
 		Schedule replacement = schedule(this.payloads.parse(body));
 		schedules().update(scheduleId, (current) -> replacement);
@@ -114,27 +116,28 @@ public class ScheduleRestController {
 	}
 
 	@PostMapping("/{scheduleId}/pause")
-	ScheduleDescription pause(@PathVariable String scheduleId, @RequestBody(required = false) byte[] body) {
+	ScheduleDescription pause(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
 		this.access.checkWritable();
 		schedules().pause(scheduleId, note(body));
 		return schedules().describe(scheduleId);
 	}
 
 	@PostMapping("/{scheduleId}/unpause")
-	ScheduleDescription unpause(@PathVariable String scheduleId, @RequestBody(required = false) byte[] body) {
+	ScheduleDescription unpause(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
 		this.access.checkWritable();
 		schedules().unpause(scheduleId, note(body));
 		return schedules().describe(scheduleId);
 	}
 
 	@PostMapping("/{scheduleId}/trigger")
-	ScheduleActionResult trigger(@PathVariable String scheduleId, @RequestBody(required = false) byte[] body) {
+	ScheduleActionResult trigger(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
 		this.access.checkWritable();
 		return schedules().trigger(scheduleId, firing(body).overlapPolicy());
 	}
 
 	@PostMapping("/{scheduleId}/backfill")
-	List<ScheduleActionResult> backfill(@PathVariable String scheduleId, @RequestBody(required = false) byte[] body) {
+	List<ScheduleActionResult> backfill(@PathVariable String scheduleId,
+			@RequestBody(required = false) byte @Nullable [] body) {
 		this.access.checkWritable();
 		Firing firing = firing(body);
 		if (firing.start() == null || firing.end() == null) {
@@ -168,12 +171,12 @@ public class ScheduleRestController {
 				action.taskQueue(), action.executionTimeout(), action.runTimeout(), action.retryPolicy()));
 	}
 
-	private String note(byte[] body) {
+	private @Nullable String note(byte @Nullable [] body) {
 		Note note = (Note) this.payloads.convert(this.payloads.parse(body), Note.class, "note ({\"note\"})");
 		return (note != null) ? note.note() : null;
 	}
 
-	private Firing firing(byte[] body) {
+	private Firing firing(byte @Nullable [] body) {
 		Firing firing = (Firing) this.payloads.convert(this.payloads.parse(body), Firing.class,
 				"request ({\"overlapPolicy\"?, \"start\"?, \"end\"?})");
 		return (firing != null) ? firing : new Firing(null, null, null);

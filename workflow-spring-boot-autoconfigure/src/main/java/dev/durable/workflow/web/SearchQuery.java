@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.client.WorkflowFilter;
 
 /**
@@ -27,7 +29,7 @@ final class SearchQuery {
 	}
 
 	/** Adds the query's conditions to the filter. @throws IllegalArgumentException saying where the query is wrong */
-	static WorkflowFilter apply(String query, WorkflowFilter filter) {
+	static WorkflowFilter apply(@Nullable String query, WorkflowFilter filter) {
 		if (query == null || query.isBlank()) {
 			return filter;
 		}

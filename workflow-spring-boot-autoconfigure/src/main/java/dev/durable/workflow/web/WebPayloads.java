@@ -2,6 +2,8 @@ package dev.durable.workflow.web;
 
 import java.lang.reflect.Type;
 
+import org.jspecify.annotations.Nullable;
+
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
@@ -32,7 +34,7 @@ public final class WebPayloads {
 	}
 
 	/** Parses a body; an empty body is JSON {@code null}. */
-	JsonNode parse(byte[] body) {
+	JsonNode parse(byte @Nullable [] body) {
 		if (body == null || body.length == 0) {
 			return NullNode.getInstance();
 		}
@@ -54,7 +56,7 @@ public final class WebPayloads {
 	 * @param type the parameter type, or {@code null} when it takes none
 	 * @param what what the value is, for the error message
 	 */
-	Object convert(JsonNode node, Type type, String what) {
+	@Nullable Object convert(@Nullable JsonNode node, @Nullable Type type, String what) {
 		if (type == null) {
 			if (node != null && !node.isNull() && !node.isMissingNode()) {
 				throw new PayloadException(what + " takes no payload, but the request has one", false, null);

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -51,8 +53,8 @@ public class WorkflowMessageController {
 
 	@PostMapping("/signals/{name}")
 	ResponseEntity<Void> signal(@PathVariable String workflowId, @PathVariable String name,
-			@RequestBody(required = false) byte[] body,
-			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
+			@RequestBody(required = false) byte @Nullable [] body,
+			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey) {
 		this.access.checkWritable();
 		WorkflowHandle<Object> handle = this.client.handle(workflowId);
 		Object payload = payload(workflowId, null, Kind.SIGNAL, name, body);
@@ -61,8 +63,9 @@ public class WorkflowMessageController {
 	}
 
 	@RequestMapping(path = "/queries/{name}", method = { RequestMethod.GET, RequestMethod.POST })
-	Object query(@PathVariable String workflowId, @PathVariable String name,
-			@RequestBody(required = false) byte[] body, @RequestParam(required = false) java.util.UUID runId) {
+	@Nullable Object query(@PathVariable String workflowId, @PathVariable String name,
+			@RequestBody(required = false) byte @Nullable [] body,
+			@RequestParam(required = false) java.util.@Nullable UUID runId) {
 		WorkflowHandle<Object> handle = (runId != null) ? this.client.handle(workflowId, runId)
 				: this.client.handle(workflowId);
 		Object argument = payload(workflowId, runId, Kind.QUERY, name, body);
@@ -71,9 +74,9 @@ public class WorkflowMessageController {
 
 	@PostMapping("/updates/{name}")
 	ResponseEntity<Map<String, Object>> update(@PathVariable String workflowId, @PathVariable String name,
-			@RequestBody(required = false) byte[] body,
-			@RequestHeader(name = "Update-Id", required = false) String updateId,
-			@RequestParam(required = false) UpdateStage waitFor) {
+			@RequestBody(required = false) byte @Nullable [] body,
+			@RequestHeader(name = "Update-Id", required = false) @Nullable String updateId,
+			@RequestParam(required = false) @Nullable UpdateStage waitFor) {
 		this.access.checkWritable();
 		WorkflowHandle<Object> handle = this.client.handle(workflowId);
 		Object argument = payload(workflowId, null, Kind.UPDATE, name, body);
@@ -87,7 +90,7 @@ public class WorkflowMessageController {
 
 	@GetMapping("/updates/{updateId}")
 	ResponseEntity<Map<String, Object>> updateOutcome(@PathVariable String workflowId, @PathVariable String updateId,
-			@RequestParam(required = false) Duration wait) {
+			@RequestParam(required = false) @Nullable Duration wait) {
 		UpdateHandle<Object> update = this.client.handle(workflowId).updateHandle(updateId, Object.class);
 		update.stage();
 		return outcome(update, (wait != null) ? wait : Duration.ZERO);
@@ -109,7 +112,8 @@ public class WorkflowMessageController {
 		}
 	}
 
-	private static Map<String, Object> outcome(UpdateHandle<Object> update, String stage, Object result) {
+	private static Map<String, Object> outcome(UpdateHandle<Object> update, String stage,
+			@Nullable Object result) {
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("updateId", update.updateId());
 		body.put("stage", stage);
@@ -123,7 +127,8 @@ public class WorkflowMessageController {
 		return (a.compareTo(b) <= 0) ? a : b;
 	}
 
-	private Object payload(String workflowId, java.util.UUID runId, Kind kind, String name, byte[] body) {
+	private @Nullable Object payload(String workflowId, java.util.@Nullable UUID runId, Kind kind, String name,
+			byte @Nullable [] body) {
 		String type = this.types.typeOf(workflowId, runId);
 		java.lang.reflect.Type payloadType = this.types.payloadType(type, kind, name);
 		return this.payloads.convert(this.payloads.parse(body), payloadType,

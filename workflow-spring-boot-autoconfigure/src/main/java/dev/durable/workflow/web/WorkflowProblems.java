@@ -6,6 +6,8 @@ import java.util.Map;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -142,7 +144,7 @@ public class WorkflowProblems {
 	}
 
 	/** A failure as JSON: type, message, non-retryable flag and the cause chain. */
-	static Map<String, Object> failure(Throwable failure) {
+	static @Nullable Map<String, Object> failure(@Nullable Throwable failure) {
 		if (failure == null) {
 			return null;
 		}

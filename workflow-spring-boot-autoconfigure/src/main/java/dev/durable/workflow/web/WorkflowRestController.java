@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpStatus;
@@ -73,8 +75,8 @@ public class WorkflowRestController {
 	}
 
 	@PostMapping("/workflows")
-	ResponseEntity<Started> start(@RequestBody(required = false) byte[] body,
-			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
+	ResponseEntity<Started> start(@RequestBody(required = false) byte @Nullable [] body,
+			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
 			UriComponentsBuilder uris) {
 		this.access.checkWritable();
 		JsonNode request = this.payloads.parse(body);
@@ -111,7 +113,7 @@ public class WorkflowRestController {
 		return ResponseEntity.created(location).body(new Started(handle.workflowId(), handle.runId()));
 	}
 
-	private StartOptions options(JsonNode node) {
+	private StartOptions options(@Nullable JsonNode node) {
 		if (node == null || node.isNull()) {
 			return StartOptions.DEFAULT;
 		}
@@ -119,23 +121,27 @@ public class WorkflowRestController {
 		return (options != null) ? options : StartOptions.DEFAULT;
 	}
 
-	private static String text(JsonNode node, String field) {
+	private static @Nullable String text(JsonNode node, String field) {
 		JsonNode value = node.get(field);
 		return (value != null && value.isString()) ? value.asString() : null;
 	}
 
 	@GetMapping("/workflows")
-	WorkflowPage list(@RequestParam(required = false) String type,
-			@RequestParam(required = false) List<WorkflowStatus> status, @RequestParam(required = false) String query,
-			@RequestParam(required = false) Instant startedFrom, @RequestParam(required = false) Instant startedTo,
-			@RequestParam(required = false) String workflowIdPrefix,
-			@RequestParam(defaultValue = "50") int pageSize, @RequestParam(required = false) String pageToken) {
+	WorkflowPage list(@RequestParam(required = false) @Nullable String type,
+			@RequestParam(required = false) @Nullable List<WorkflowStatus> status,
+			@RequestParam(required = false) @Nullable String query,
+			@RequestParam(required = false) @Nullable Instant startedFrom,
+			@RequestParam(required = false) @Nullable Instant startedTo,
+			@RequestParam(required = false) @Nullable String workflowIdPrefix,
+			@RequestParam(defaultValue = "50") int pageSize,
+			@RequestParam(required = false) @Nullable String pageToken) {
 		return this.client.list(filter(type, status, query, startedFrom, startedTo, workflowIdPrefix), pageSize,
 				pageToken);
 	}
 
-	private static WorkflowFilter filter(String type, List<WorkflowStatus> status, String query, Instant startedFrom,
-			Instant startedTo, String workflowIdPrefix) {
+	private static WorkflowFilter filter(@Nullable String type, @Nullable List<WorkflowStatus> status,
+			@Nullable String query, @Nullable Instant startedFrom, @Nullable Instant startedTo,
+			@Nullable String workflowIdPrefix) {
 		WorkflowFilter filter = WorkflowFilter.all();
 		if (type != null) {
 			filter = filter.type(type);
@@ -153,18 +159,20 @@ public class WorkflowRestController {
 	}
 
 	@GetMapping("/workflows/{workflowId}")
-	WorkflowDescription describe(@PathVariable String workflowId, @RequestParam(required = false) UUID runId) {
+	WorkflowDescription describe(@PathVariable String workflowId,
+			@RequestParam(required = false) @Nullable UUID runId) {
 		return handle(workflowId, runId).describe();
 	}
 
 	@GetMapping("/workflows/{workflowId}/history")
-	List<HistoryEvent> history(@PathVariable String workflowId, @RequestParam(required = false) UUID runId) {
+	List<HistoryEvent> history(@PathVariable String workflowId,
+			@RequestParam(required = false) @Nullable UUID runId) {
 		return handle(workflowId, runId).history();
 	}
 
 	@GetMapping("/workflows/{workflowId}/result")
 	ResponseEntity<Map<String, Object>> result(@PathVariable String workflowId,
-			@RequestParam(required = false) UUID runId, @RequestParam(required = false) Duration wait) {
+			@RequestParam(required = false) @Nullable UUID runId, @RequestParam(required = false) @Nullable Duration wait) {
 		WorkflowHandle<Object> handle = handle(workflowId, runId);
 		Map<String, Object> body = new LinkedHashMap<>();
 		try {
@@ -190,28 +198,28 @@ public class WorkflowRestController {
 	 * @param reason the reason
 	 * @param eventId for a reset: the event whose workflow task runs again
 	 */
-	record Lifecycle(String reason, Long eventId) {
+	record Lifecycle(@Nullable String reason, @Nullable Long eventId) {
 	}
 
 	@PostMapping("/workflows/{workflowId}/cancel")
-	ResponseEntity<Void> cancel(@PathVariable String workflowId, @RequestParam(required = false) UUID runId,
-			@RequestBody(required = false) byte[] body) {
+	ResponseEntity<Void> cancel(@PathVariable String workflowId, @RequestParam(required = false) @Nullable UUID runId,
+			@RequestBody(required = false) byte @Nullable [] body) {
 		this.access.checkWritable();
 		handle(workflowId, runId).cancel(lifecycle(body).reason());
 		return ResponseEntity.accepted().build();
 	}
 
 	@PostMapping("/workflows/{workflowId}/terminate")
-	ResponseEntity<Void> terminate(@PathVariable String workflowId, @RequestParam(required = false) UUID runId,
-			@RequestBody(required = false) byte[] body) {
+	ResponseEntity<Void> terminate(@PathVariable String workflowId,
+			@RequestParam(required = false) @Nullable UUID runId, @RequestBody(required = false) byte @Nullable [] body) {
 		this.access.checkWritable();
 		handle(workflowId, runId).terminate(lifecycle(body).reason());
 		return ResponseEntity.noContent().build();
 	}
 
 	@PostMapping("/workflows/{workflowId}/reset")
-	Started reset(@PathVariable String workflowId, @RequestParam(required = false) UUID runId,
-			@RequestBody(required = false) byte[] body) {
+	Started reset(@PathVariable String workflowId, @RequestParam(required = false) @Nullable UUID runId,
+			@RequestBody(required = false) byte @Nullable [] body) {
 		this.access.checkWritable();
 		Lifecycle request = lifecycle(body);
 		if (request.eventId() == null) {
@@ -221,13 +229,13 @@ public class WorkflowRestController {
 		return new Started(workflowId, handle(workflowId, runId).reset(request.eventId(), request.reason()));
 	}
 
-	private Lifecycle lifecycle(byte[] body) {
+	private Lifecycle lifecycle(byte @Nullable [] body) {
 		Lifecycle request = (Lifecycle) this.payloads.convert(this.payloads.parse(body), Lifecycle.class,
 				"request ({\"reason\", \"eventId\"?})");
 		return (request != null) ? request : new Lifecycle(null, null);
 	}
 
-	private WorkflowHandle<Object> handle(String workflowId, UUID runId) {
+	private WorkflowHandle<Object> handle(String workflowId, @Nullable UUID runId) {
 		return (runId != null) ? this.client.handle(workflowId, runId) : this.client.handle(workflowId);
 	}
 

@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
@@ -53,7 +55,7 @@ public final class WorkflowTypes {
 		return List.copyOf(new TreeSet<>(definition.handlers().names(kind)));
 	}
 
-	WorkflowDefinition definition(String type) {
+	WorkflowDefinition definition(@Nullable String type) {
 		if (type == null || type.isBlank()) {
 			throw new dev.durable.workflow.PayloadException("The request names no workflow \"type\"", false, null);
 		}
@@ -70,7 +72,7 @@ public final class WorkflowTypes {
 	 * the run row, not a whole description.
 	 * @throws WorkflowNotFoundException when there is no such run
 	 */
-	String typeOf(String workflowId, java.util.UUID runId) {
+	String typeOf(String workflowId, java.util.@Nullable UUID runId) {
 		var runs = this.engine.internal().runs();
 		return ((runId != null) ? runs.find(runId)
 				: runs.findLatest(this.engine.internal().config().namespace(), workflowId))

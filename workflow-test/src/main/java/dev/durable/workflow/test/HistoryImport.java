@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 
 /**
@@ -99,11 +100,11 @@ final class HistoryImport {
     return InternalJson.MAPPER.writeValueAsBytes(value);
   }
 
-  private static <T> T convert(Object value, Class<T> type) {
+  private static <T> @Nullable T convert(@Nullable Object value, Class<T> type) {
     return (value != null) ? InternalJson.MAPPER.convertValue(value, type) : null;
   }
 
-  private static String string(Object value) {
+  private static @Nullable String string(@Nullable Object value) {
     return (value != null) ? value.toString() : null;
   }
 
@@ -111,7 +112,7 @@ final class HistoryImport {
     return (value instanceof Number) ? value : new BigDecimal(value.toString());
   }
 
-  private static Instant instant(Object value) {
+  private static @Nullable Instant instant(@Nullable Object value) {
     if (value == null || value instanceof Instant) {
       return (Instant) value;
     }

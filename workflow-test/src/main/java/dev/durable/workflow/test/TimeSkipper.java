@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -54,7 +55,7 @@ public final class TimeSkipper implements AutoCloseable {
 
   private volatile boolean closed;
 
-  private volatile WakeTimes wakeTimes;
+  private volatile @Nullable WakeTimes wakeTimes;
 
   /**
    * @param clock the clock the engines use
@@ -139,7 +140,7 @@ public final class TimeSkipper implements AutoCloseable {
    *
    * @return the next wake time, or {@code null} when none
    */
-  public Instant awaitQuiet() {
+  public @Nullable Instant awaitQuiet() {
     long deadline = System.nanoTime() + QUIESCENCE_WAIT.toNanos();
     while (!this.closed) {
       Check check = check();
@@ -155,7 +156,7 @@ public final class TimeSkipper implements AutoCloseable {
     return null;
   }
 
-  private record Check(boolean quiet, Instant next) {}
+  private record Check(boolean quiet, @Nullable Instant next) {}
 
   private static final Check BUSY = new Check(false, null);
 

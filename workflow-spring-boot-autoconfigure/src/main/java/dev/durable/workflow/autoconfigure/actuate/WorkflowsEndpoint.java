@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -49,7 +51,7 @@ public class WorkflowsEndpoint {
 		return describe(type);
 	}
 
-	private WorkflowsDescriptor describe(String type) {
+	private WorkflowsDescriptor describe(@Nullable String type) {
 		EngineStats stats = this.engine.stats(type, this.stuckAfter);
 		Map<String, Map<String, Long>> runs = new TreeMap<>();
 		for (EngineStats.RunCount count : stats.runs()) {

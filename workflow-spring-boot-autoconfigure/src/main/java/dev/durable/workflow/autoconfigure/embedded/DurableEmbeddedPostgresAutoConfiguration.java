@@ -1,5 +1,7 @@
 package dev.durable.workflow.autoconfigure.embedded;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -64,7 +66,7 @@ public final class DurableEmbeddedPostgresAutoConfiguration {
 		}
 
 		@Override
-		public String getPassword() {
+		public @Nullable String getPassword() {
 			return null;
 		}
 

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.autoconfigure.DurableWorkflowEmbeddedPostgresProperties;
 
@@ -101,7 +102,7 @@ final class EmbeddedPostgresLauncher {
 		}
 	}
 
-	private static FileLock tryLock(FileChannel channel) throws IOException {
+	private static @Nullable FileLock tryLock(FileChannel channel) throws IOException {
 		try {
 			return channel.tryLock();
 		}
