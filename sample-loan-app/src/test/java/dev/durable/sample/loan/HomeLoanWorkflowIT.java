@@ -20,7 +20,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.client.RestClient;
 
-import dev.durable.workflow.autoconfigure.EmbeddedPostgresServer;
+import dev.durable.workflow.autoconfigure.embedded.EmbeddedPostgresServer;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowHandle;

@@ -4,6 +4,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -29,9 +31,9 @@ import dev.durable.workflow.Activity;
 final class ActivityBeanRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware,
 		ResourceLoaderAware {
 
-	private Environment environment;
+	private @Nullable Environment environment;
 
-	private ResourceLoader resourceLoader;
+	private @Nullable ResourceLoader resourceLoader;
 
 	@Override
 	public void setEnvironment(Environment environment) {
@@ -68,7 +70,7 @@ final class ActivityBeanRegistrar implements BeanDefinitionRegistryPostProcessor
 	}
 
 	/** The classes of the beans defined so far, as far as known without creating them. */
-	private static Set<Class<?>> declaredTypes(BeanDefinitionRegistry registry, ClassLoader classLoader) {
+	private static Set<Class<?>> declaredTypes(BeanDefinitionRegistry registry, @Nullable ClassLoader classLoader) {
 		Set<Class<?>> types = new HashSet<>();
 		for (String name : registry.getBeanDefinitionNames()) {
 			BeanDefinition definition = registry.getBeanDefinition(name);

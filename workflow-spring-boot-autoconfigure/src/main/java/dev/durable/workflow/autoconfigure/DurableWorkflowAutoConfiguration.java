@@ -77,7 +77,7 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(properties::getSchema).to(builder::schema);
 		map.from(properties::getMaxPayloadSize).as((size) -> Math.toIntExact(size.toBytes())).to(builder::maxPayloadSize);
 		map.from(properties::getRetention).to(builder::retention);
-		DurableWorkflowProperties.Worker worker = properties.getWorker();
+		DurableWorkflowWorkerProperties worker = properties.getWorker();
 		map.from(worker::isEnabled).to(builder::worker);
 		map.from(worker::getMaxConcurrentActivities).to(builder::maxConcurrentActivities);
 		map.from(worker::getMaxCachedRuns).to(builder::maxCachedRuns);
@@ -86,10 +86,10 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(worker::getShutdownTimeout).to(builder::shutdownTimeout);
 		map.from(worker::getTaskTimeout).to(builder::taskTimeout);
 		map.from(worker::getCacheIdleTimeout).to(builder::cacheIdleTimeout);
-		DurableWorkflowProperties.History history = properties.getHistory();
+		DurableWorkflowHistoryProperties history = properties.getHistory();
 		builder.historyLimits(history.getSuggestedEvents(), history.getSuggestedSize().toBytes(),
 				history.getMaxEvents(), history.getMaxSize().toBytes());
-		DurableWorkflowProperties.Node node = properties.getNode();
+		DurableWorkflowNodeProperties node = properties.getNode();
 		map.from(node::getHeartbeatInterval).to(builder::heartbeatInterval);
 		map.from(node::getDeadAfter).to(builder::deadAfter);
 	}

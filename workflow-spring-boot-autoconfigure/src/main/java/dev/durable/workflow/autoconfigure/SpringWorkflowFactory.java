@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.config.AutowireCapableBeanFactory;
@@ -32,7 +34,7 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 
 	private final Map<Class<?>, Constructor<?>> constructors = new ConcurrentHashMap<>();
 
-	private volatile WorkflowEngine engine;
+	private volatile @Nullable WorkflowEngine engine;
 
 	SpringWorkflowFactory(AutowireCapableBeanFactory beanFactory) {
 		this.beanFactory = beanFactory;

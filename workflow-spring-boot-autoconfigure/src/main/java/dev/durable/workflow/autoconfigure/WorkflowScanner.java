@@ -5,6 +5,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
@@ -29,7 +31,7 @@ final class WorkflowScanner {
 
 	/** The concrete classes annotated with the annotation, in the packages. */
 	static Set<Class<?>> scan(List<String> packages, Class<? extends Annotation> annotation, Environment environment,
-			ResourceLoader resourceLoader, ClassLoader classLoader) {
+			ResourceLoader resourceLoader, @Nullable ClassLoader classLoader) {
 		ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false,
 				environment);
 		scanner.setResourceLoader(resourceLoader);

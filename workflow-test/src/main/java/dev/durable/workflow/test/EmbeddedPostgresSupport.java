@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One embedded PostgreSQL server per JVM, for tests: started lazily on a random free port the
@@ -24,9 +25,9 @@ public final class EmbeddedPostgresSupport {
 
   public static final String DATABASE = "postgres";
 
-  private static volatile EmbeddedPostgres postgres;
+  private static volatile @Nullable EmbeddedPostgres postgres;
 
-  private static DataSource pooled;
+  private static @Nullable DataSource pooled;
 
   private static final AtomicInteger SCHEMAS = new AtomicInteger();
 

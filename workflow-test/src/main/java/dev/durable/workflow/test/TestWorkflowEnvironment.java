@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -48,11 +49,11 @@ public final class TestWorkflowEnvironment implements AutoCloseable {
 
   private final List<Object> activities = new ArrayList<>();
 
-  private final Consumer<WorkflowEngine.Builder> customizer;
+  private final @Nullable Consumer<WorkflowEngine.Builder> customizer;
 
   private final List<WorkflowEngine> engines = new CopyOnWriteArrayList<>();
 
-  private volatile WorkflowEngine engine;
+  private volatile @Nullable WorkflowEngine engine;
 
   private volatile boolean closed;
 
@@ -227,9 +228,9 @@ public final class TestWorkflowEnvironment implements AutoCloseable {
 
     private boolean autoTimeSkipping = true;
 
-    private DataSource dataSource;
+    private @Nullable DataSource dataSource;
 
-    private Consumer<WorkflowEngine.Builder> customizer;
+    private @Nullable Consumer<WorkflowEngine.Builder> customizer;
 
     private Builder() {}
 

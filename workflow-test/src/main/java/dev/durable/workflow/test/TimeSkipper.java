@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,7 +137,7 @@ public final class TimeSkipper implements AutoCloseable {
    *
    * @return the next wake time, or {@code null} when none
    */
-  public Instant awaitQuiet() {
+  public @Nullable Instant awaitQuiet() {
     long deadline = System.nanoTime() + QUIESCENCE_WAIT.toNanos();
     while (!this.closed) {
       Check check = check();
@@ -152,7 +153,7 @@ public final class TimeSkipper implements AutoCloseable {
     return null;
   }
 
-  private record Check(boolean quiet, Instant next) {}
+  private record Check(boolean quiet, @Nullable Instant next) {}
 
   private static final Check BUSY = new Check(false, null);
 

@@ -6,6 +6,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -43,9 +44,9 @@ public final class WorkflowTestExtension
 
   private final List<Object> activities;
 
-  private final Consumer<TestWorkflowEnvironment.Builder> customizer;
+  private final @Nullable Consumer<TestWorkflowEnvironment.Builder> customizer;
 
-  private final Boolean autoTimeSkipping;
+  private final @Nullable Boolean autoTimeSkipping;
 
   /** The extension as {@link WorkflowTest} registers it: configured by the annotation. */
   public WorkflowTestExtension() {
@@ -55,8 +56,8 @@ public final class WorkflowTestExtension
   private WorkflowTestExtension(
       List<Class<?>> workflows,
       List<Object> activities,
-      Consumer<TestWorkflowEnvironment.Builder> customizer,
-      Boolean autoTimeSkipping) {
+      @Nullable Consumer<TestWorkflowEnvironment.Builder> customizer,
+      @Nullable Boolean autoTimeSkipping) {
     this.workflows = List.copyOf(workflows);
     this.activities = List.copyOf(activities);
     this.customizer = customizer;
@@ -157,9 +158,9 @@ public final class WorkflowTestExtension
 
     private final List<Object> activities = new ArrayList<>();
 
-    private Consumer<TestWorkflowEnvironment.Builder> customizer;
+    private @Nullable Consumer<TestWorkflowEnvironment.Builder> customizer;
 
-    private Boolean autoTimeSkipping;
+    private @Nullable Boolean autoTimeSkipping;
 
     private Builder() {}
 

@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.DispatcherServlet;
@@ -15,6 +16,14 @@ import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.web.DashboardController;
+import dev.durable.workflow.web.ScheduleRestController;
+import dev.durable.workflow.web.WebAccess;
+import dev.durable.workflow.web.WebPayloads;
+import dev.durable.workflow.web.WorkflowMessageController;
+import dev.durable.workflow.web.WorkflowProblems;
+import dev.durable.workflow.web.WorkflowRestController;
+import dev.durable.workflow.web.WorkflowTypes;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
@@ -29,34 +38,40 @@ import dev.durable.workflow.client.WorkflowClient;
 public final class DurableWorkflowWebAutoConfiguration {
 
 	@Bean
+	@ConditionalOnMissingBean
 	WorkflowTypes durableWorkflowTypes(WorkflowEngine engine) {
 		return new WorkflowTypes(engine);
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
 	WebPayloads durableWorkflowWebPayloads(ObjectProvider<JsonMapper> jsonMapper, DurableWorkflowProperties properties) {
 		return new WebPayloads(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()),
 				Math.toIntExact(properties.getMaxPayloadSize().toBytes()));
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
 	WebAccess durableWorkflowWebAccess(DurableWorkflowProperties properties) {
 		return new WebAccess(properties.getWeb().getBasePath(), properties.getWeb().isReadOnly());
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
 	WorkflowRestController durableWorkflowRestController(WorkflowClient client, WorkflowTypes types,
 			WebPayloads payloads, WebAccess access) {
 		return new WorkflowRestController(client, types, payloads, access);
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
 	WorkflowMessageController durableWorkflowMessageController(WorkflowClient client, WebPayloads payloads,
 			WebAccess access) {
 		return new WorkflowMessageController(client, payloads, access);
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
 	ScheduleRestController durableWorkflowScheduleController(WorkflowClient client, WorkflowTypes types,
 			WebPayloads payloads, WebAccess access) {
 		return new ScheduleRestController(client, types, payloads, access);
@@ -64,11 +79,13 @@ public final class DurableWorkflowWebAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBooleanProperty(name = "durable.workflow.dashboard.enabled", matchIfMissing = true)
+	@ConditionalOnMissingBean
 	DashboardController durableWorkflowDashboard(WebAccess access) {
 		return new DashboardController(access);
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
 	WorkflowProblems durableWorkflowProblems() {
 		return new WorkflowProblems();
 	}

@@ -13,6 +13,12 @@ import org.springframework.web.servlet.DispatcherServlet;
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.greeting.GreetingConfiguration;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
+import dev.durable.workflow.web.DashboardController;
+import dev.durable.workflow.web.ScheduleRestController;
+import dev.durable.workflow.web.WebAccess;
+import dev.durable.workflow.web.WorkflowMessageController;
+import dev.durable.workflow.web.WorkflowProblems;
+import dev.durable.workflow.web.WorkflowRestController;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.ContextClosedEvent;
@@ -98,7 +99,7 @@ final class DurableWorkflowTestContextCustomizer implements ContextCustomizer {
   }
 
   @Override
-  public boolean equals(Object other) {
+  public boolean equals(@Nullable Object other) {
     return other instanceof DurableWorkflowTestContextCustomizer that
         && this.embeddedDatabase == that.embeddedDatabase
         && this.autoTimeSkipping == that.autoTimeSkipping

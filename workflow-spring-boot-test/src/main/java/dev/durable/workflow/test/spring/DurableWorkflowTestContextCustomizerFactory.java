@@ -1,6 +1,7 @@
 package dev.durable.workflow.test.spring;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
@@ -10,7 +11,7 @@ import org.springframework.test.context.TestContextAnnotationUtils;
 final class DurableWorkflowTestContextCustomizerFactory implements ContextCustomizerFactory {
 
   @Override
-  public ContextCustomizer createContextCustomizer(
+  public @Nullable ContextCustomizer createContextCustomizer(
       Class<?> testClass, List<ContextConfigurationAttributes> configAttributes) {
     DurableWorkflowTest annotation =
         TestContextAnnotationUtils.findMergedAnnotation(testClass, DurableWorkflowTest.class);

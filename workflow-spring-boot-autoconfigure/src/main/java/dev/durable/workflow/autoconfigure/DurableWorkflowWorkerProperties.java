@@ -1,0 +1,124 @@
+package dev.durable.workflow.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What this node executes.
+ * <p>
+ * Bound to {@code durable.workflow.worker.*}, as a part of {@link DurableWorkflowProperties}.
+ */
+public class DurableWorkflowWorkerProperties {
+
+	/**
+	 * Whether this node executes workflows and activities. When false the application is a
+	 * client only: it starts and reaches runs that other nodes execute.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Maximum number of activity attempts running at once on this node.
+	 */
+	private int maxConcurrentActivities = 100;
+
+	/**
+	 * Maximum number of runs kept in memory between workflow tasks, so that their next task
+	 * needs no replay.
+	 */
+	private int maxCachedRuns = 1000;
+
+	/**
+	 * How often the node looks for runs to claim and timers that are due. A fallback: runs
+	 * started or signaled on this node are woken at once.
+	 */
+	private Duration pollInterval = Duration.ofSeconds(1);
+
+	/**
+	 * Task queues this node serves. A run started on another queue is left to the nodes
+	 * that serve it.
+	 */
+	private List<String> taskQueues = new ArrayList<>(List.of("default"));
+
+	/**
+	 * How long shutdown waits for running activities before the node releases its runs.
+	 */
+	private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+	/**
+	 * How long one workflow task (one activation of workflow code) may run before it is
+	 * failed and retried. A start's own task timeout takes precedence.
+	 */
+	private Duration taskTimeout = Duration.ofSeconds(10);
+
+	/**
+	 * How long a run may stay in memory without a workflow task before it is evicted (it is
+	 * replayed on its next task).
+	 */
+	private Duration cacheIdleTimeout = Duration.ofMinutes(10);
+
+	public Duration getTaskTimeout() {
+		return this.taskTimeout;
+	}
+
+	public void setTaskTimeout(Duration taskTimeout) {
+		this.taskTimeout = taskTimeout;
+	}
+
+	public Duration getCacheIdleTimeout() {
+		return this.cacheIdleTimeout;
+	}
+
+	public void setCacheIdleTimeout(Duration cacheIdleTimeout) {
+		this.cacheIdleTimeout = cacheIdleTimeout;
+	}
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public int getMaxConcurrentActivities() {
+		return this.maxConcurrentActivities;
+	}
+
+	public void setMaxConcurrentActivities(int maxConcurrentActivities) {
+		this.maxConcurrentActivities = maxConcurrentActivities;
+	}
+
+	public int getMaxCachedRuns() {
+		return this.maxCachedRuns;
+	}
+
+	public void setMaxCachedRuns(int maxCachedRuns) {
+		this.maxCachedRuns = maxCachedRuns;
+	}
+
+	public Duration getPollInterval() {
+		return this.pollInterval;
+	}
+
+	public void setPollInterval(Duration pollInterval) {
+		this.pollInterval = pollInterval;
+	}
+
+	public List<String> getTaskQueues() {
+		return this.taskQueues;
+	}
+
+	public void setTaskQueues(List<String> taskQueues) {
+		this.taskQueues = taskQueues;
+	}
+
+	public Duration getShutdownTimeout() {
+		return this.shutdownTimeout;
+	}
+
+	public void setShutdownTimeout(Duration shutdownTimeout) {
+		this.shutdownTimeout = shutdownTimeout;
+	}
+
+}

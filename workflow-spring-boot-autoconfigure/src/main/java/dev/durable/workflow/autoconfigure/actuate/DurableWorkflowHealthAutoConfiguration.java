@@ -1,0 +1,33 @@
+package dev.durable.workflow.autoconfigure.actuate;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
+import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
+ * the {@code durableWorkflow} health contributor, when Spring Boot's health module is on the
+ * classpath; {@code management.health.durable-workflow.enabled=false} turns it off.
+ */
+@AutoConfiguration(after = DurableWorkflowAutoConfiguration.class)
+@ConditionalOnClass({ WorkflowEngine.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
+@ConditionalOnBean(WorkflowEngine.class)
+@ConditionalOnEnabledHealthIndicator("durable-workflow")
+public final class DurableWorkflowHealthAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = { "durableWorkflowHealthIndicator", "durableWorkflowHealthContributor" })
+	WorkflowEngineHealthIndicator durableWorkflowHealthIndicator(WorkflowEngine engine,
+			DurableWorkflowProperties properties) {
+		return new WorkflowEngineHealthIndicator(engine, properties.getHealth());
+	}
+
+}

