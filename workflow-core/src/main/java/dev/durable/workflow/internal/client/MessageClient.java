@@ -15,6 +15,7 @@ import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.MessageHandlers.Handler;
 import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.DedupRepository;
@@ -146,7 +147,7 @@ public final class MessageClient {
 				return null; // a retried send: the first one was stored, nothing changes
 			}
 			return this.runs
-				.sendToInbox(row.runId(), "SIGNAL", name, encoded)
+				.sendToInbox(row.runId(), InboxKind.SIGNAL, name, encoded)
 				.orElseThrow(() -> this.lookup.closed(row));
 		});
 		if (owner != null) {
@@ -210,7 +211,7 @@ public final class MessageClient {
 				return null; // a retried update id: its stored outcome answers
 			}
 			return this.runs
-				.sendToInbox(row.runId(), "UPDATE", name, encoded, updateId)
+				.sendToInbox(row.runId(), InboxKind.UPDATE, name, encoded, updateId)
 				.orElseThrow(() -> this.lookup.closed(row));
 		});
 		if (owner != null) {

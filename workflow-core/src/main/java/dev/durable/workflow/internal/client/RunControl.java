@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.ResetRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
@@ -50,7 +51,7 @@ public final class RunControl {
 	void cancel(RunRow row, String reason) {
 		byte[] payload = (reason != null) ? reason.getBytes(StandardCharsets.UTF_8) : null;
 		Optional<Optional<UUID>> owner = this.tx
-			.execute((status) -> this.runs.sendToInbox(row.runId(), "CANCEL", null, payload));
+			.execute((status) -> this.runs.sendToInbox(row.runId(), InboxKind.CANCEL, null, payload));
 		if (owner == null || owner.isEmpty()) {
 			throw this.lookup.closed(row);
 		}

@@ -20,6 +20,7 @@ import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.client.WorkflowIdReusePolicy;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.DedupRepository;
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunChain;
@@ -93,7 +94,7 @@ public final class RunStarter {
 	 * @param payload encoded payload
 	 * @param messageId update id
 	 */
-	record WithStart(String kind, String name, byte[] payload, String messageId) {
+	record WithStart(InboxKind kind, String name, byte[] payload, String messageId) {
 	}
 
 	Started startRun(String workflowType, Type inputType, Object input, StartOptions given) {
@@ -332,7 +333,7 @@ public final class RunStarter {
 				terminated = open.get();
 			}
 			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING
-					|| (message != null && "SIGNAL".equals(message.kind()))) {
+					|| (message != null && message.kind() == InboxKind.SIGNAL)) {
 				// signal-with-start signals the open run whatever the conflict policy
 				if (message != null) {
 					send(open.get(), message);
@@ -371,7 +372,7 @@ public final class RunStarter {
 	}
 
 	private void send(UUID runId, String namespace, String workflowId, WithStart message) {
-		if ("UPDATE".equals(message.kind())
+		if (message.kind() == InboxKind.UPDATE
 				&& !this.dedup.admitUpdate(namespace, workflowId, message.messageId(), runId)) {
 			return; // a retried update id
 		}

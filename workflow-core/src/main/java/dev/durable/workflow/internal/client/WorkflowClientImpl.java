@@ -20,6 +20,7 @@ import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowPage;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 
@@ -90,7 +91,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		byte[] payload = this.operations.messages().encode(definition.typeName(), HandlerKind.SIGNAL, signalName,
 				signalPayload, false);
 		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, options,
-				new RunStarter.WithStart("SIGNAL", signalName, payload, null));
+				new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
 		return new WorkflowHandleImpl<>(this.operations, started.workflowId(), started.runId(), definition.resultType());
 	}
 
@@ -101,7 +102,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		byte[] payload = this.operations.messages().encode(workflowType, HandlerKind.SIGNAL, signalName, signalPayload,
 				false);
 		RunStarter.Started started = this.starter.startRun(workflowType, (definition != null) ? definition.inputType() : Object.class, input,
-				options, new RunStarter.WithStart("SIGNAL", signalName, payload, null));
+				options, new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
 		return new WorkflowHandleImpl<>(this.operations, started.workflowId(), started.runId(),
 				(definition != null) ? definition.resultType() : Object.class);
 	}
@@ -121,7 +122,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				: UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED);
 		String updateId = (effective.updateId() != null) ? effective.updateId() : UUID.randomUUID().toString();
 		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, options,
-				new RunStarter.WithStart("UPDATE", updateName, payload, updateId));
+				new RunStarter.WithStart(InboxKind.UPDATE, updateName, payload, updateId));
 		UpdateHandleImpl<T> handle = this.operations.messages().updateHandle(started.workflowId(), updateId,
 				resultType);
 		handle.waitFor(effective.waitForStage(), null);

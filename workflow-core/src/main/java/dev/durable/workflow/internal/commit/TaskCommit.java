@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.runtime.TaskResult;
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.StoredActivity;
@@ -75,7 +76,7 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 	 * @param name the signal name
 	 * @param payload the payload
 	 */
-	public record External(long seq, String workflowId, UUID runId, String kind, String name, byte[] payload) {
+	public record External(long seq, String workflowId, UUID runId, InboxKind kind, String name, byte[] payload) {
 	}
 
 	/**

@@ -18,6 +18,7 @@ import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.VisibilityStates;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.InboxItem;
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
@@ -53,7 +54,7 @@ public final class TaskCommitBuilder {
 	/** The reason of a TERMINATE item (a parent closed with policy TERMINATE), or {@code null}. */
 	public static String terminateReason(List<InboxItem> inbox) {
 		return inbox.stream()
-			.filter((item) -> "TERMINATE".equals(item.kind()))
+			.filter((item) -> item.kind() == InboxKind.TERMINATE)
 			.findFirst()
 			.map((item) -> new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8))
 			.orElse(null);
@@ -93,42 +94,31 @@ public final class TaskCommitBuilder {
 		return candidates;
 	}
 
+	/**
+	 * The input an inbox item offers the run: one case per kind, so a new kind must say what it
+	 * becomes. A TERMINATE item is read first ({@link #terminateReason}) and is never offered.
+	 */
 	static Event toEvent(InboxItem item) {
-		switch (item.kind()) {
-			case "CHILD_STARTED" -> {
-				return Event.childStarted(Long.parseLong(item.name()), item.messageId());
-			}
-			case "CHILD_START_FAILED", "CHILD_FAILED" -> {
-				return Event.childClosed(Long.parseLong(item.name()), null,
-						InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class))
-					.withType(item.kind().equals("CHILD_FAILED") ? EventType.CHILD_CLOSED : EventType.CHILD_START_FAILED);
-			}
-			case "EXTERNAL_DELIVERED" -> {
-				return Event.externalDelivered(Long.parseLong(item.name()),
-						InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class));
-			}
-			case "CHILD_COMPLETED" -> {
-				return Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
-			}
-			case "EVENT" -> {
-				// an answer handed over by a reset, stored as the event itself
-				return EventCodec.read(item.payload()).get(0);
-			}
-			default -> {
-			}
-		}
-		if ("SIGNAL".equals(item.kind())) {
-			return Event.signalReceived(item.name(), item.payload());
-		}
-		if ("UPDATE".equals(item.kind())) {
-			return Event.updateAccepted(item.messageId(), item.name(), item.payload());
-		}
-		if ("CANCEL".equals(item.kind())) {
-			String reason = (item.payload() != null) ? new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8)
-					: null;
-			return Event.cancelRequested(reason);
-		}
-		throw new IllegalStateException("Unknown inbox item kind " + item.kind());
+		return switch (item.kind()) {
+			case SIGNAL -> Event.signalReceived(item.name(), item.payload());
+			case UPDATE -> Event.updateAccepted(item.messageId(), item.name(), item.payload());
+			case CANCEL -> Event.cancelRequested(
+					(item.payload() != null) ? new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8) : null);
+			case TERMINATE -> throw new IllegalStateException("A TERMINATE item terminates the run before any input");
+			case CHILD_STARTED -> Event.childStarted(Long.parseLong(item.name()), item.messageId());
+			case CHILD_START_FAILED -> Event.childClosed(Long.parseLong(item.name()), null, failure(item))
+				.withType(EventType.CHILD_START_FAILED);
+			case CHILD_FAILED -> Event.childClosed(Long.parseLong(item.name()), null, failure(item))
+				.withType(EventType.CHILD_CLOSED);
+			case CHILD_COMPLETED -> Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
+			case EXTERNAL_DELIVERED -> Event.externalDelivered(Long.parseLong(item.name()), failure(item));
+			// an answer handed over by a reset, stored as the event itself
+			case EVENT -> EventCodec.read(item.payload()).get(0);
+		};
+	}
+
+	private static dev.durable.workflow.internal.history.FailureInfo failure(InboxItem item) {
+		return InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class);
 	}
 
 	public TaskCommit build(OwnedRun slot, RunRow row, WorkflowRunner runner, TaskResult result, List<InboxItem> inbox,
@@ -157,7 +147,7 @@ public final class TaskCommitBuilder {
 				case TIMER_STARTED -> newTimers.put(event.seq(), event.fireAt());
 				case SIGNAL_EXTERNAL, CANCEL_EXTERNAL -> externals.add(new TaskCommit.External(event.seq(),
 						event.messageId(), (event.reason() != null) ? UUID.fromString(event.reason()) : null,
-						(event.type() == EventType.SIGNAL_EXTERNAL) ? "SIGNAL" : "CANCEL", event.name(),
+						(event.type() == EventType.SIGNAL_EXTERNAL) ? InboxKind.SIGNAL : InboxKind.CANCEL, event.name(),
 						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
 								: ("canceled by workflow " + row.workflowId()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 				case START_CHILD -> childStarts.add(new TaskCommit.ChildStart(event.seq(), childRun(row, event, now),

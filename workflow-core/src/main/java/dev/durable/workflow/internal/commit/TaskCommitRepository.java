@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.Sql;
@@ -136,19 +137,19 @@ public final class TaskCommitRepository {
 			String refused = this.runs.refusedReuse(child.run().namespace(), child.run().workflowId(),
 					child.idReusePolicy());
 			if (refused != null) {
-				this.runs.insertInbox(c.runId(), "CHILD_START_FAILED", String.valueOf(child.seq()),
+				this.runs.insertInbox(c.runId(), InboxKind.CHILD_START_FAILED, String.valueOf(child.seq()),
 						InternalJson.write(FailureInfo.application("WorkflowIdReuse", refused, true, null, null, null)),
 						null);
 			}
 			else if (this.runs.insertChild(child.run(), c.runId(), child.seq(), child.parentClosePolicy())) {
-				this.runs.insertInbox(c.runId(), "CHILD_STARTED", String.valueOf(child.seq()), null,
+				this.runs.insertInbox(c.runId(), InboxKind.CHILD_STARTED, String.valueOf(child.seq()), null,
 						child.run().runId().toString());
 				started.add(child.run());
 			}
 			else {
 				FailureInfo failure = FailureInfo.application("WorkflowAlreadyStarted", "workflow id '"
 						+ child.run().workflowId() + "' is used by an open run", true, null, null, null);
-				this.runs.insertInbox(c.runId(), "CHILD_START_FAILED", String.valueOf(child.seq()),
+				this.runs.insertInbox(c.runId(), InboxKind.CHILD_START_FAILED, String.valueOf(child.seq()),
 						InternalJson.write(failure), null);
 			}
 		}
@@ -167,7 +168,7 @@ public final class TaskCommitRepository {
 				this.runs.insertInbox(target.get(0), external.kind(), external.name(), external.payload(), null);
 				wake.add(target.get(0));
 			}
-			this.runs.insertInbox(c.runId(), "EXTERNAL_DELIVERED", String.valueOf(external.seq()),
+			this.runs.insertInbox(c.runId(), InboxKind.EXTERNAL_DELIVERED, String.valueOf(external.seq()),
 					(failure != null) ? InternalJson.write(failure) : null, null);
 		}
 		if ((!c.childStarts().isEmpty() || !c.externals().isEmpty()) && !c.closes()) {
@@ -195,7 +196,7 @@ public final class TaskCommitRepository {
 				this.runs.setNextRun(c.runId(), c.continuedAs().runId());
 				c.carriedSignals()
 					.forEach((name, payloads) -> payloads.forEach((payload) -> this.runs
-						.sendToInbox(c.continuedAs().runId(), "SIGNAL", name, (payload.length == 0) ? null : payload)));
+						.sendToInbox(c.continuedAs().runId(), InboxKind.SIGNAL, name, (payload.length == 0) ? null : payload)));
 			}
 			return new TaskCommit.Effects(wake, started);
 		}

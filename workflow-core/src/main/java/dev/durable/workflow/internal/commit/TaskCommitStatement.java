@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.Sql;
@@ -369,7 +370,7 @@ final class TaskCommitStatement {
 		}
 		if (tellsRelatives(shape)) {
 			boolean completed = "COMPLETED".equals(c.closeStatus());
-			ps.setString(i++, completed ? "CHILD_COMPLETED" : "CHILD_FAILED");
+			ps.setString(i++, (completed ? InboxKind.CHILD_COMPLETED : InboxKind.CHILD_FAILED).stored());
 			ps.setBytes(i++, completed ? c.result() : c.failure());
 			ps.setString(i++, completed ? null : c.closeStatus());
 			ps.setBytes(i++, ("parent run " + c.runId() + " closed: " + c.closeStatus())

@@ -24,6 +24,7 @@ import dev.durable.workflow.client.ScheduleActionResult.Outcome;
 import dev.durable.workflow.client.ScheduleOverlapPolicy;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.internal.client.RunStarter;
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.worker.ResultWaiters;
@@ -332,7 +333,7 @@ public final class ScheduleFirer {
 			for (String workflowId : this.running) {
 				Optional<RunRow> open = ScheduleFirer.this.runs.lockOpen(this.row.namespace(), workflowId);
 				open.ifPresent((run) -> ScheduleFirer.this.runs
-					.sendToInbox(run.runId(), "CANCEL", null, reason)
+					.sendToInbox(run.runId(), InboxKind.CANCEL, null, reason)
 					.ifPresent((owner) -> this.afterCommit
 						.add(() -> ScheduleFirer.this.waker.wake(run.runId(), owner.orElse(null)))));
 			}

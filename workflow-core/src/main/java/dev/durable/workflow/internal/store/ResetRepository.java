@@ -154,18 +154,19 @@ public final class ResetRepository {
 	private void handOver(UUID runId, ResetPlan plan, List<InboxItem> inbox) {
 		Set<Long> keptCommands = new HashSet<>(plan.keptCommands());
 		for (Event answer : plan.answers()) {
-			this.runs.insertInbox(runId, "EVENT", null, EventCodec.write(List.of(answer)), null);
+			this.runs.insertInbox(runId, InboxKind.EVENT, null, EventCodec.write(List.of(answer)), null);
 		}
 		for (Event signal : plan.signals()) {
-			this.runs.insertInbox(runId, "SIGNAL", signal.name(), signal.payload(), null);
+			this.runs.insertInbox(runId, InboxKind.SIGNAL, signal.name(), signal.payload(), null);
 		}
 		for (InboxItem item : inbox) {
-			boolean answer = switch (item.kind()) {
-				case "CHILD_STARTED", "CHILD_START_FAILED", "CHILD_FAILED", "CHILD_COMPLETED", "EXTERNAL_DELIVERED" ->
+			boolean handedOver = switch (item.kind()) {
+				case CHILD_STARTED, CHILD_START_FAILED, CHILD_FAILED, CHILD_COMPLETED, EXTERNAL_DELIVERED ->
 					keptCommands.contains(Long.parseLong(item.name()));
-				default -> false;
+				case SIGNAL, EVENT -> true;
+				case UPDATE, CANCEL, TERMINATE -> false;
 			};
-			if (answer || "SIGNAL".equals(item.kind()) || "EVENT".equals(item.kind())) {
+			if (handedOver) {
 				this.runs.insertInbox(runId, item.kind(), item.name(), item.payload(), item.messageId());
 			}
 		}

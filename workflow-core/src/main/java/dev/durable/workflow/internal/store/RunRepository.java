@@ -98,7 +98,7 @@ public final class RunRepository {
 					}
 					long id = rs.getLong("inbox_id");
 					if (!rs.wasNull()) {
-						inbox.add(new InboxItem(id, rs.getString("inbox_kind"), rs.getString("inbox_name"),
+						inbox.add(new InboxItem(id, InboxKind.of(rs.getString("inbox_kind")), rs.getString("inbox_name"),
 								rs.getBytes("inbox_payload"), rs.getString("inbox_message_id")));
 					}
 				}, runId);
@@ -207,9 +207,9 @@ public final class RunRepository {
 	 * Adds an item to another run's inbox without touching its row (no cross-run locks). The
 	 * receiver finds it by its inbox, and a run cannot close while its inbox holds unseen items.
 	 */
-	public void insertInbox(UUID runId, String kind, String name, byte[] payload, String messageId) {
+	public void insertInbox(UUID runId, InboxKind kind, String name, byte[] payload, String messageId) {
 		this.jdbc.update(q("INSERT INTO #.inbox (run_id, kind, name, payload, message_id) VALUES (?, ?, ?, ?, ?)"),
-				runId, kind, name, payload, messageId);
+				runId, kind.stored(), name, payload, messageId);
 	}
 
 	/** Marks a run's own row as having input (inside that run's own commit). */
@@ -315,10 +315,10 @@ public final class RunRepository {
 					UUID parent = Sql.uuid(rs, "parent_run_id");
 					String seq = String.valueOf(rs.getLong("parent_seq"));
 					if ("COMPLETED".equals(status)) {
-						insertInbox(parent, "CHILD_COMPLETED", seq, result, null);
+						insertInbox(parent, InboxKind.CHILD_COMPLETED, seq, result, null);
 					}
 					else if (!"CONTINUED_AS_NEW".equals(status)) {
-						insertInbox(parent, "CHILD_FAILED", seq, failure, status);
+						insertInbox(parent, InboxKind.CHILD_FAILED, seq, failure, status);
 					}
 					woken.add(parent);
 				}, runId);
@@ -342,12 +342,12 @@ public final class RunRepository {
 	 * statement that checks it is open.
 	 * @return the owner node (may be {@code null}), or empty when the run is closed
 	 */
-	public Optional<Optional<UUID>> sendToInbox(UUID runId, String kind, String name, byte[] payload) {
+	public Optional<Optional<UUID>> sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload) {
 		return sendToInbox(runId, kind, name, payload, null);
 	}
 
-	/** Like {@link #sendToInbox(UUID, String, String, byte[])}, with an update id. */
-	public Optional<Optional<UUID>> sendToInbox(UUID runId, String kind, String name, byte[] payload,
+	/** Like {@link #sendToInbox(UUID, InboxKind, String, byte[])}, with an update id. */
+	public Optional<Optional<UUID>> sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload,
 			String messageId) {
 		List<UUID> owner = this.jdbc.query(q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1"
 				+ " WHERE run_id = ? AND " + Sql.OPEN + " RETURNING owner_node"), (rs, n) -> Sql.uuid(rs, "owner_node"),
@@ -356,7 +356,7 @@ public final class RunRepository {
 			return Optional.empty();
 		}
 		this.jdbc.update(q("INSERT INTO #.inbox (run_id, kind, name, payload, message_id) VALUES (?, ?, ?, ?, ?)"),
-				runId, kind, name, payload, messageId);
+				runId, kind.stored(), name, payload, messageId);
 		return Optional.of(Optional.ofNullable(owner.get(0)));
 	}
 

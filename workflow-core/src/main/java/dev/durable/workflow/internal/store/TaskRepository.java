@@ -40,7 +40,7 @@ public final class TaskRepository {
 	public List<InboxItem> inbox(UUID runId) {
 		return this.jdbc.query(
 				q("SELECT id, kind, name, payload, message_id FROM #.inbox WHERE run_id = ? ORDER BY id"),
-				(rs, n) -> new InboxItem(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getBytes(4),
+				(rs, n) -> new InboxItem(rs.getLong(1), InboxKind.of(rs.getString(2)), rs.getString(3), rs.getBytes(4),
 						rs.getString(5)),
 				runId);
 	}
