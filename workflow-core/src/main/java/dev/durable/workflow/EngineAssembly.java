@@ -1,6 +1,7 @@
 package dev.durable.workflow;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
@@ -27,10 +28,10 @@ import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.WakeTimes;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.Engine;
-import dev.durable.workflow.internal.worker.EngineHooks;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.NodeQuiescence;
 import dev.durable.workflow.internal.worker.ResultWaiters;
+import dev.durable.workflow.spi.EngineHooks;
 
 /**
  * The one place the engine's object graph is wired, for {@link WorkflowEngine.Builder#build()}:
@@ -42,9 +43,23 @@ final class EngineAssembly {
 	private EngineAssembly() {
 	}
 
-	static WorkflowEngine assemble(EngineSettings config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
-			ActivityRegistry activities, Function<Class<?>, Object> factory, PayloadConverter converter,
-			EngineHooks hooks, Listeners listeners, boolean migrate) {
+	/**
+	 * @param workflowClasses the registered workflow classes
+	 * @param activityImplementations the registered activity implementations
+	 * @param factory how workflow instances are created, or {@code null} for constructor injection
+	 */
+	static EngineParts assemble(EngineSettings config, DataSource dataSource, Clock clock,
+			List<Class<?>> workflowClasses, List<Object> activityImplementations, ActivityOptions activityDefaults,
+			Function<Class<?>, Object> factory, PayloadConverter converter, EngineHooks hooks, Listeners listeners,
+			boolean migrate) {
+		WorkflowRegistry workflows = new WorkflowRegistry();
+		workflowClasses.forEach(workflows::register);
+		if (config.workerEnabled() && !workflowClasses.isEmpty()) {
+			// the permits of WorkflowSemaphore run wherever workflows run
+			workflows.register(WorkflowSemaphore.PermitWorkflow.class);
+		}
+		ActivityRegistry activities = new ActivityRegistry(activityDefaults);
+		activityImplementations.forEach(activities::register);
 		String namespace = config.namespace();
 		Stores stores = Stores.of(dataSource, config.schema());
 		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
@@ -70,8 +85,8 @@ final class EngineAssembly {
 				schedules);
 		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, waiters, new WakeTimes(jdbc, config.schema()),
 				namespace);
-		return new WorkflowEngine(node, client, scheduleLoop, new StatsRepository(jdbc, config.schema()), workflows,
-				quiescence, clock);
+		return new EngineParts(node, client, scheduleLoop, new WorkflowTypes(workflows), quiescence,
+				new EngineStatsReader(new StatsRepository(jdbc, config.schema()), clock, config));
 	}
 
 }

@@ -32,6 +32,13 @@ public record EngineSettings(String namespace, String schema, boolean workerEnab
 		Duration heartbeatInterval, Duration deadAfter, Duration taskTimeout, int maxPayloadBytes,
 		Duration shutdownTimeout, @Nullable String buildId, HistoryLimits historyLimits, Duration retention) {
 
+	public EngineSettings {
+		if (heartbeatInterval.compareTo(deadAfter) >= 0) {
+			throw new IllegalArgumentException("heartbeatInterval (" + heartbeatInterval
+					+ ") must be shorter than deadAfter (" + deadAfter + ")");
+		}
+	}
+
 	/**
 	 * History size thresholds.
 	 *

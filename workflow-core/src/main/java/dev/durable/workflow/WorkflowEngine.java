@@ -2,13 +2,11 @@ package dev.durable.workflow;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Comparator;
-import java.util.Optional;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
@@ -19,13 +17,10 @@ import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
-import dev.durable.workflow.internal.registry.WorkflowRegistry;
-import dev.durable.workflow.internal.schedule.ScheduleLoop;
-import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.worker.Engine;
-import dev.durable.workflow.internal.worker.EngineHooks;
 import dev.durable.workflow.internal.worker.Listeners;
+import dev.durable.workflow.spi.EngineHooks;
 import dev.durable.workflow.spi.EngineQuiescence;
 
 /**
@@ -35,29 +30,13 @@ import dev.durable.workflow.spi.EngineQuiescence;
  */
 public final class WorkflowEngine implements AutoCloseable {
 
+	private final EngineParts parts;
+
 	private final Engine engine;
 
-	private final WorkflowClient client;
-
-	private final ScheduleLoop scheduleLoop;
-
-	private final StatsRepository stats;
-
-	private final WorkflowRegistry workflows;
-
-	private final EngineQuiescence quiescence;
-
-	private final Clock clock;
-
-	WorkflowEngine(Engine engine, WorkflowClient client, ScheduleLoop scheduleLoop, StatsRepository stats,
-			WorkflowRegistry workflows, EngineQuiescence quiescence, Clock clock) {
-		this.clock = clock;
-		this.engine = engine;
-		this.client = client;
-		this.scheduleLoop = scheduleLoop;
-		this.stats = stats;
-		this.workflows = workflows;
-		this.quiescence = quiescence;
+	WorkflowEngine(EngineParts parts) {
+		this.parts = parts;
+		this.engine = parts.node();
 	}
 
 	public static Builder builder() {
@@ -70,7 +49,7 @@ public final class WorkflowEngine implements AutoCloseable {
 			this.engine.start();
 			if (this.engine.config().workerEnabled()) {
 				// every worker node fires the schedules; their steps' compare-and-set keeps each firing single
-				this.scheduleLoop.start();
+				this.parts.scheduleLoop().start();
 			}
 		}
 		return this;
@@ -79,7 +58,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	/** Stops claiming, waits for running activities up to the shutdown timeout, releases the runs. */
 	public synchronized void shutdown() {
 		if (this.engine.isRunning()) {
-			this.scheduleLoop.close();
+			this.parts.scheduleLoop().close();
 			this.engine.shutdown();
 		}
 	}
@@ -90,7 +69,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	}
 
 	public WorkflowClient client() {
-		return this.client;
+		return this.parts.client();
 	}
 
 	/** This node's id, as recorded as the owner of the runs it executes. */
@@ -130,16 +109,12 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	/** The workflow types registered on this node, by name. */
 	public List<WorkflowTypeInfo> workflowTypes() {
-		return this.workflows.all()
-			.stream()
-			.map(WorkflowTypes::info)
-			.sorted(Comparator.comparing(WorkflowTypeInfo::name))
-			.toList();
+		return this.parts.types().all();
 	}
 
 	/** A workflow type registered on this node, or empty when this node does not know it. */
 	public Optional<WorkflowTypeInfo> workflowType(String name) {
-		return Optional.ofNullable(this.workflows.find(name)).map(WorkflowTypes::info);
+		return this.parts.types().find(name);
 	}
 
 	/** The settings this node was built with. */
@@ -167,17 +142,12 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	/** What the test kit's time skipping asks of this node; not for applications. */
 	public EngineQuiescence quiescence() {
-		return this.quiescence;
+		return this.parts.quiescence();
 	}
 
-	/** The node behind this engine, for the engine's own tests. */
-	Engine node() {
-		return this.engine;
-	}
-
-	/** This node's schedule firing loop (started on worker nodes only), for the engine's own tests. */
-	ScheduleLoop scheduleLoop() {
-		return this.scheduleLoop;
+	/** What the engine is made of, for the engine's own tests. */
+	EngineParts parts() {
+		return this.parts;
 	}
 
 	/**
@@ -199,11 +169,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * stuck
 	 */
 	public EngineStats stats(@Nullable String workflowType, Duration stuckAfter) {
-		String namespace = this.engine.config().namespace();
-		Instant now = this.clock.instant();
-		return new EngineStats(now, this.stats.counts(namespace, workflowType), backlog(workflowType, stuckAfter),
-				this.stats.failing(namespace, workflowType, 10),
-				this.stats.nodes(workflowType, this.engine.config().deadAfter()));
+		return this.parts.stats().stats(workflowType, stuckAfter);
 	}
 
 	/**
@@ -214,64 +180,47 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * stuck
 	 */
 	public EngineStats.Backlog backlog(@Nullable String workflowType, Duration stuckAfter) {
-		Instant now = this.clock.instant();
-		return this.stats.backlog(this.engine.config().namespace(), workflowType, now, now.minus(stuckAfter));
+		return this.parts.stats().backlog(workflowType, stuckAfter);
 	}
 
 	/** Builder of {@link WorkflowEngine}. */
 	public static final class Builder {
 
+		// where and what
 		private DataSource dataSource;
-
 		private String namespace = "default";
-
 		private String schema = "durable";
-
+		private boolean migrate = true;
 		private final List<Class<?>> workflows = new ArrayList<>();
-
 		private final List<Object> activities = new ArrayList<>();
-
 		private Function<Class<?>, Object> workflowFactory;
-
+		private ActivityOptions activityDefaults = ActivityOptions.DEFAULT;
+		private PayloadConverter payloadConverter;
+		private int maxPayloadBytes = 2 * 1024 * 1024;
 		private Clock clock = Clock.systemUTC();
 
-		private PayloadConverter payloadConverter;
-
-		private ActivityOptions activityDefaults = ActivityOptions.DEFAULT;
-
+		// the worker
 		private boolean worker = true;
-
 		private Set<String> taskQueues = new LinkedHashSet<>(List.of(EngineSettings.DEFAULT_TASK_QUEUE));
-
 		private int maxConcurrentActivities = 100;
-
 		private int maxCachedRuns = 1000;
-
 		private Duration cacheIdleTimeout = Duration.ofMinutes(10);
-
 		private Duration pollInterval = Duration.ofSeconds(1);
-
-		private Duration heartbeatInterval = Duration.ofSeconds(5);
-
-		private Duration deadAfter = Duration.ofSeconds(30);
-
 		private Duration taskTimeout = Duration.ofSeconds(10);
-
-		private int maxPayloadBytes = 2 * 1024 * 1024;
-
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
+		// the node among the others
+		private Duration heartbeatInterval = Duration.ofSeconds(5);
+		private Duration deadAfter = Duration.ofSeconds(30);
 		private String buildId;
 
-		private boolean migrate = true;
-
-		private EngineHooks hooks = EngineHooks.NONE;
-
+		// runs and their history
 		private EngineSettings.HistoryLimits historyLimits = EngineSettings.HistoryLimits.DEFAULT;
-
 		private Duration retention = Duration.ofDays(7);
 
+		// observers and test seams
 		private final List<WorkflowEngineListener> listeners = new ArrayList<>();
+		private EngineHooks hooks = EngineHooks.NONE;
 
 		private Builder() {
 		}
@@ -425,7 +374,7 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
-		/** Test seams; internal. */
+		/** Test seams (see {@link EngineHooks}); not for applications. */
 		public Builder hooks(EngineHooks hooks) {
 			this.hooks = hooks;
 			return this;
@@ -433,26 +382,15 @@ public final class WorkflowEngine implements AutoCloseable {
 
 		public WorkflowEngine build() {
 			Objects.requireNonNull(this.dataSource, "dataSource");
-			if (this.heartbeatInterval.compareTo(this.deadAfter) >= 0) {
-				throw new IllegalArgumentException("heartbeatInterval (" + this.heartbeatInterval
-						+ ") must be shorter than deadAfter (" + this.deadAfter + ")");
-			}
-			WorkflowRegistry workflowRegistry = new WorkflowRegistry();
-			this.workflows.forEach(workflowRegistry::register);
-			if (this.worker && !this.workflows.isEmpty()) {
-				// the permits of WorkflowSemaphore run wherever workflows run
-				workflowRegistry.register(WorkflowSemaphore.PermitWorkflow.class);
-			}
-			ActivityRegistry activityRegistry = new ActivityRegistry(this.activityDefaults);
-			this.activities.forEach(activityRegistry::register);
-			EngineSettings config = new EngineSettings(this.namespace, this.schema, this.worker, Set.copyOf(this.taskQueues),
+			EngineSettings settings = new EngineSettings(this.namespace, this.schema, this.worker, Set.copyOf(this.taskQueues),
 					this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
 					this.heartbeatInterval, this.deadAfter, this.taskTimeout, this.maxPayloadBytes,
 					this.shutdownTimeout, this.buildId, this.historyLimits, this.retention);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: new JsonPayloadConverter();
-			return EngineAssembly.assemble(config, this.dataSource, this.clock, workflowRegistry, activityRegistry,
-					this.workflowFactory, converter, this.hooks, new Listeners(this.listeners), this.migrate);
+			return new WorkflowEngine(EngineAssembly.assemble(settings, this.dataSource, this.clock, this.workflows,
+					this.activities, this.activityDefaults, this.workflowFactory, converter, this.hooks,
+					new Listeners(this.listeners), this.migrate));
 		}
 
 	}

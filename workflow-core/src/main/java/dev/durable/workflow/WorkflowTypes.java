@@ -1,18 +1,36 @@
 package dev.durable.workflow;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
 
-/** The public view of a registered workflow type. */
+/** The public view of the workflow types registered on a node. */
 final class WorkflowTypes {
 
-	private WorkflowTypes() {
+	private final WorkflowRegistry registry;
+
+	WorkflowTypes(WorkflowRegistry registry) {
+		this.registry = registry;
 	}
 
-	static WorkflowTypeInfo info(WorkflowDefinition definition) {
+	List<WorkflowTypeInfo> all() {
+		return this.registry.all()
+			.stream()
+			.map(WorkflowTypes::info)
+			.sorted(Comparator.comparing(WorkflowTypeInfo::name))
+			.toList();
+	}
+
+	Optional<WorkflowTypeInfo> find(String name) {
+		return Optional.ofNullable(this.registry.find(name)).map(WorkflowTypes::info);
+	}
+
+	private static WorkflowTypeInfo info(WorkflowDefinition definition) {
 		List<WorkflowTypeInfo.Handler> handlers = new ArrayList<>();
 		MessageHandlers all = definition.handlers();
 		for (HandlerKind kind : HandlerKind.values()) {

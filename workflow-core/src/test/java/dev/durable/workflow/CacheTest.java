@@ -91,7 +91,7 @@ class CacheTest {
 			}
 			for (int step = 0; step < 3; step++) {
 				int timers = step;
-				await().until(() -> this.engines.count("timer") == 4 && engine.node().cachedRuns() <= 1
+				await().until(() -> this.engines.count("timer") == 4 && engine.cachedRuns() <= 1
 						&& this.engines.count("history") == 4 * (2 * timers + 2));
 				this.engines.clock.advance(Duration.ofMinutes(1));
 			}

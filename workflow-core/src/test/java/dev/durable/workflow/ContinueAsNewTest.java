@@ -189,7 +189,7 @@ class ContinueAsNewTest {
 			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TERMINATED))
 			.cause()
 			.hasMessageContaining("exceeds the limit of 60 events");
-		await().until(() -> engine.node().cachedRuns() == 0);
+		await().until(() -> engine.cachedRuns() == 0);
 	}
 
 }

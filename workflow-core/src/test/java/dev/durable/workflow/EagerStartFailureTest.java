@@ -70,7 +70,7 @@ class EagerStartFailureTest extends EagerStartFixture {
 
 		// the start and its first task are one transaction: nothing of either is stored
 		assertNoRows("workflow_run", "run_payload", "visibility", "history", "timer", "activity", "inbox");
-		assertThat(engine.node().cachedRuns()).isZero();
+		assertThat(engine.cachedRuns()).isZero();
 		assertThatThrownBy(() -> engine.client().handle("crashed").describe())
 			.isInstanceOf(WorkflowNotFoundException.class);
 

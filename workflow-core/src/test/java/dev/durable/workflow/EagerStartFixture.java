@@ -15,7 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.internal.worker.EngineHooks;
+import dev.durable.workflow.spi.EngineHooks;
 import dev.durable.workflow.TaskFailureTest.BuggyWorkflow;
 import dev.durable.workflow.support.Engines;
 

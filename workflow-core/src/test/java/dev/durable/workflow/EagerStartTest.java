@@ -59,7 +59,7 @@ class EagerStartTest extends EagerStartFixture {
 		assertThat(row.get("epoch")).isEqualTo(1L);
 		assertThat(row.get("history_seq")).isEqualTo(1);
 		// the node holds the run from its first task on
-		assertThat(engine.node().holdsRun(handle.runId())).isTrue();
+		assertThat(engine.parts().node().holdsRun(handle.runId())).isTrue();
 
 		this.engines.clock.advance(Duration.ofHours(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("step ada");
@@ -90,7 +90,7 @@ class EagerStartTest extends EagerStartFixture {
 		// the start wrote the run only; the client node holds nothing
 		assertThat(this.engines.count("workflow_run")).isEqualTo(1);
 		assertThat(this.engines.count("history")).isZero();
-		assertThat(client.node().cachedRuns()).isZero();
+		assertThat(client.cachedRuns()).isZero();
 		// the worker runs the first task, on its own thread
 		assertThat(hooks.stalled.await(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(hooks.threads).hasSize(1).doesNotContain(Thread.currentThread());
@@ -167,7 +167,7 @@ class EagerStartTest extends EagerStartFixture {
 		await("no step run").during(Duration.ofMillis(500))
 			.atMost(Duration.ofSeconds(2))
 			.until(() -> steps.calls.get() == 0);
-		assertThat(engine.node().cachedRuns()).isZero();
+		assertThat(engine.cachedRuns()).isZero();
 	}
 
 	@Test

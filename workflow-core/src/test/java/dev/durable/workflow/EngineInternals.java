@@ -13,11 +13,11 @@ public final class EngineInternals {
 	}
 
 	public static Engine node(WorkflowEngine engine) {
-		return engine.node();
+		return engine.parts().node();
 	}
 
 	public static ScheduleLoop scheduleLoop(WorkflowEngine engine) {
-		return engine.scheduleLoop();
+		return engine.parts().scheduleLoop();
 	}
 
 }

@@ -120,7 +120,7 @@ class FencingTest {
 
 		// a wakes up: its commit is refused and nothing it did becomes visible
 		stalled.release();
-		await().until(() -> a.node().cachedRuns() == 0);
+		await().until(() -> a.cachedRuns() == 0);
 		assertThat(historyRows()).usingRecursiveComparison().isEqualTo(before);
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.COMPLETED);
 		assertThat(this.engines.count("activity")).isZero();

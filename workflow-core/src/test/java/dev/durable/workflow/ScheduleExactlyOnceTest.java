@@ -63,8 +63,8 @@ class ScheduleExactlyOnceTest {
 		WorkflowEngine a = startEngine();
 		WorkflowEngine b = startEngine();
 		a.client().schedules().create("race", everyMinute());
-		ScheduleLoop loopA = a.scheduleLoop();
-		ScheduleLoop loopB = b.scheduleLoop();
+		ScheduleLoop loopA = a.parts().scheduleLoop();
+		ScheduleLoop loopB = b.parts().scheduleLoop();
 		AtomicBoolean stop = new AtomicBoolean();
 		ExecutorService threads = Executors.newFixedThreadPool(4);
 		List<Future<?>> racers = new ArrayList<>();
@@ -102,7 +102,7 @@ class ScheduleExactlyOnceTest {
 	@Test
 	void aStaleStepCannotFireATimeAgain() {
 		WorkflowEngine engine = startEngine();
-		ScheduleLoop loop = engine.scheduleLoop();
+		ScheduleLoop loop = engine.parts().scheduleLoop();
 		loop.close(); // only this test steps the schedule
 		engine.client().schedules().create("stale", everyMinute());
 		ScheduleRow read = loop.read("stale").orElseThrow();
@@ -120,23 +120,23 @@ class ScheduleExactlyOnceTest {
 	void concurrentStaleStepsFireOnce() throws Exception {
 		WorkflowEngine a = startEngine();
 		WorkflowEngine b = startEngine();
-		a.scheduleLoop().close();
-		b.scheduleLoop().close();
+		a.parts().scheduleLoop().close();
+		b.parts().scheduleLoop().close();
 		a.client().schedules().create("pair", everyMinute());
 		ExecutorService threads = Executors.newFixedThreadPool(2);
 		try {
 			for (int i = 1; i <= 5; i++) {
-				ScheduleRow readA = a.scheduleLoop().read("pair").orElseThrow();
-				ScheduleRow readB = b.scheduleLoop().read("pair").orElseThrow();
+				ScheduleRow readA = a.parts().scheduleLoop().read("pair").orElseThrow();
+				ScheduleRow readB = b.parts().scheduleLoop().read("pair").orElseThrow();
 				this.engines.clock.advance(Duration.ofMinutes(1));
 				CyclicBarrier barrier = new CyclicBarrier(2);
 				Future<Boolean> firstStep = threads.submit(() -> {
 					barrier.await();
-					return a.scheduleLoop().fireDue(readA);
+					return a.parts().scheduleLoop().fireDue(readA);
 				});
 				Future<Boolean> secondStep = threads.submit(() -> {
 					barrier.await();
-					return b.scheduleLoop().fireDue(readB);
+					return b.parts().scheduleLoop().fireDue(readB);
 				});
 				assertThat(List.of(firstStep.get(), secondStep.get())).containsExactlyInAnyOrder(true, false);
 			}
@@ -178,7 +178,7 @@ class ScheduleExactlyOnceTest {
 				Instant.parse("2026-03-29T01:30:00Z"), Instant.parse("2026-03-30T00:30:00Z"));
 		for (int hour = 0; hour < 48; hour++) {
 			this.engines.clock.advance(Duration.ofHours(1));
-			engine.scheduleLoop().tick();
+			engine.parts().scheduleLoop().tick();
 		}
 		await().until(() -> workflowIds(this.engines, "spring").size() == 2);
 		assertThat(workflowIds(this.engines, "spring")).containsExactly("spring-2026-03-29T01:30:00Z",
@@ -195,7 +195,7 @@ class ScheduleExactlyOnceTest {
 				Instant.parse("2026-11-01T05:30:00Z"), Instant.parse("2026-11-02T06:30:00Z"));
 		for (int quarter = 0; quarter < 4 * 48; quarter++) {
 			this.engines.clock.advance(Duration.ofMinutes(15));
-			engine.scheduleLoop().tick();
+			engine.parts().scheduleLoop().tick();
 		}
 		await().until(() -> workflowIds(this.engines, "fall").size() == 2);
 		assertThat(workflowIds(this.engines, "fall")).containsExactly("fall-2026-11-01T05:30:00Z",

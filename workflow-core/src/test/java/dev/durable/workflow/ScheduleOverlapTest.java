@@ -57,7 +57,7 @@ class ScheduleOverlapTest {
 	/** Moves the clock one minute and steps the schedule. */
 	private void minute() {
 		this.engines.clock.advance(Duration.ofMinutes(1));
-		this.engine.scheduleLoop().tick();
+		this.engine.parts().scheduleLoop().tick();
 		// the background loop may have taken the step: wait until it committed
 		await().until(() -> describe().nextActionTimes().get(0).isAfter(this.engines.clock.instant()));
 	}

@@ -52,7 +52,7 @@ class ScheduleTest {
 	}
 
 	private ScheduleLoop loop() {
-		return this.engine.scheduleLoop();
+		return this.engine.parts().scheduleLoop();
 	}
 
 	private void advance(Duration duration) {

@@ -158,9 +158,9 @@ class SingleStatementCommitTest {
 		hooks.release();
 
 		// the statement matched no row: no history row, no activity, the signal still in the inbox
-		await().until(() -> !a.node().holdsRun(handle.runId()) || this.engines.count("history") != 1);
-		assertThat(a.node().holdsRun(handle.runId())).as("the owner evicted the run").isFalse();
-		assertThat(a.node().cachedRuns()).isZero();
+		await().until(() -> !a.parts().node().holdsRun(handle.runId()) || this.engines.count("history") != 1);
+		assertThat(a.parts().node().holdsRun(handle.runId())).as("the owner evicted the run").isFalse();
+		assertThat(a.cachedRuns()).isZero();
 		assertThat(history()).usingRecursiveComparison().isEqualTo(history);
 		assertThat(this.engines.count("activity")).isZero();
 		assertThat(this.engines.count("timer")).isZero();

@@ -96,7 +96,7 @@ class TakeoverTest {
 		String row = "SELECT xmin::text || '/' || coalesce(owner_node::text, '-') FROM " + this.engines.schema
 				+ ".workflow_run WHERE run_id = ?";
 		String closedBefore = this.engines.jdbc().queryForObject(row, String.class, closed.runId());
-		assertThat(closedBefore).endsWith(node.node().nodeId().toString());
+		assertThat(closedBefore).endsWith(node.parts().node().nodeId().toString());
 
 		node.shutdown();
 		// the open run is free for the next node; the closed one's row was not rewritten

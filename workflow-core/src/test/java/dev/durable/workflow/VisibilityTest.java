@@ -128,7 +128,7 @@ class VisibilityTest extends VisibilityFixture {
 		Engines.assertReplays(engine, handle.runId());
 		stage = "two";
 		try {
-			assertThatThrownBy(() -> engine.node().replay(handle.runId()))
+			assertThatThrownBy(() -> engine.parts().node().replay(handle.runId()))
 				.isInstanceOf(WorkflowTaskFailedException.class)
 				.hasCauseInstanceOf(NonDeterministicWorkflowException.class)
 				.hasMessageContaining("UPSERT_SEARCH_ATTRIBUTES")

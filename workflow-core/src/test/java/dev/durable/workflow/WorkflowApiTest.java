@@ -272,7 +272,7 @@ class WorkflowApiTest {
 		assertThatThrownBy(() -> handle.terminate("again")).isInstanceOf(WorkflowClosedException.class);
 		// the owner's cached copy is gone and nothing more is written
 		this.engines.clock.advance(Duration.ofDays(8));
-		await().until(() -> engine.node().cachedRuns() == 0);
+		await().until(() -> engine.cachedRuns() == 0);
 		assertThat(handle.history()).last().extracting(HistoryEvent::type).isEqualTo("WORKFLOW_TERMINATED");
 		Engines.assertReplays(engine, handle.runId());
 	}

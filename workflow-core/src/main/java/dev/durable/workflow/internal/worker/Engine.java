@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
+import dev.durable.workflow.spi.EngineHooks;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
+import dev.durable.workflow.spi.EngineHooks;
 import java.util.UUID;
 
 import org.springframework.transaction.support.TransactionTemplate;

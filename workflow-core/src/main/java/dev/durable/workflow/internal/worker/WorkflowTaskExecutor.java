@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
+import dev.durable.workflow.spi.EngineHooks;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;

@@ -1,8 +1,12 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.spi;
 
 import java.util.UUID;
 
-/** Test seams: called at points where a real node can stall (GC pause, debugger, network). */
+/**
+ * Test seams of a node, set with {@code WorkflowEngine.Builder.hooks}: called at the points where a
+ * real node can stall (a GC pause, a debugger, the network), so that a test can hold it there. Not
+ * for applications.
+ */
 public interface EngineHooks {
 
 	EngineHooks NONE = new EngineHooks() {
