@@ -18,13 +18,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Labs 5.1 to 5.4: control signals, the status query, the changeGoal update and retried messages. */
-class AgentRunLabsTest extends AgentRunLabsFixture {
+/** An agent run driven by messages: control signals, the status query, the changeGoal update and retried messages. */
+class AgentRunMessagesTest extends AgentRunFixture {
 
 	// ---- 5.1 -------------------------------------------------------------------------------------
 
 	@Test
-	void lab5_1_pauseResumeAndCancelRunSignalsAndTheStatusQueryDriveTheLoop() {
+	void pauseResumeAndCancelRunSignalsAndTheStatusQueryDriveTheLoop() {
 		WorkflowEngine engine = worker();
 		WorkflowHandle<String> handle = engine.client()
 			.start(AgentRun::run, AgentInput.of("fix the flaky test", 10), StartOptions.withId("agent-5-1"));
@@ -70,7 +70,7 @@ class AgentRunLabsTest extends AgentRunLabsFixture {
 	// ---- 5.2 -------------------------------------------------------------------------------------
 
 	@Test
-	void lab5_2_aPausedRunWaitsForItsResumeWhileNoWorkerRuns() {
+	void aPausedRunWaitsForItsResumeWhileNoWorkerRuns() {
 		WorkflowEngine first = worker();
 		WorkflowHandle<String> handle = first.client()
 			.start(AgentRun::run, AgentInput.of("migrate the build", 2), StartOptions.withId("agent-5-2"));
@@ -128,7 +128,7 @@ class AgentRunLabsTest extends AgentRunLabsFixture {
 	// ---- 5.3 -------------------------------------------------------------------------------------
 
 	@Test
-	void lab5_3_changeGoalIsAnUpdateWhoseValidatorRejectsBlankGoalsWithoutAnEvent() {
+	void changeGoalIsAnUpdateWhoseValidatorRejectsBlankGoalsWithoutAnEvent() {
 		WorkflowEngine engine = worker();
 		WorkflowHandle<String> handle = engine.client()
 			.start(AgentRun::run, AgentInput.of("write the docs", 10), StartOptions.withId("agent-5-3"));
@@ -175,7 +175,7 @@ class AgentRunLabsTest extends AgentRunLabsFixture {
 	// ---- 5.4 -------------------------------------------------------------------------------------
 
 	@Test
-	void lab5_4_aRetriedInjectContextIsDeduplicatedByCommandIdInWorkflowState() {
+	void aRetriedInjectContextIsDeduplicatedByCommandIdInWorkflowState() {
 		WorkflowEngine engine = worker();
 		WorkflowHandle<String> handle = engine.client()
 			.start(AgentRun::run, AgentInput.of("answer the ticket", 10), StartOptions.withId("agent-5-4"));

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Lab 5.5: two changeGoal handlers at once, with and without a lock, drained or cut off when the run returns. */
-class AgentRunLabsConcurrentHandlersTest extends AgentRunLabsFixture {
+/** Two changeGoal handlers at once, with and without a lock, drained or cut off when the run returns. */
+class AgentRunConcurrentHandlersTest extends AgentRunFixture {
 
 	/**
 	 * A run after two changeGoal updates and a pause reached it in one activation.
@@ -92,7 +92,7 @@ class AgentRunLabsConcurrentHandlersTest extends AgentRunLabsFixture {
 	}
 
 	@Test
-	void lab5_5_withoutALockTheOlderGoalOverwritesTheNewer() throws Exception {
+	void withoutALockTheOlderGoalOverwritesTheNewer() throws Exception {
 		Delivered run = startAndDeliver("agent-5-5-unlocked", false, true);
 		WorkflowHandle<String> handle = run.handle();
 		// A's handler started first and yielded at its activity; B's ran to its own activity, which
@@ -117,7 +117,7 @@ class AgentRunLabsConcurrentHandlersTest extends AgentRunLabsFixture {
 	}
 
 	@Test
-	void lab5_5_withALockTheLaterGoalWinsAndTheRunDrainsItsHandlersBeforeItCompletes() throws Exception {
+	void withALockTheLaterGoalWinsAndTheRunDrainsItsHandlersBeforeItCompletes() throws Exception {
 		Delivered run = startAndDeliver("agent-5-5-locked", true, true);
 		WorkflowHandle<String> handle = run.handle();
 		// A holds the lock while it awaits its activity; B waits for the lock, its activity is not scheduled
@@ -156,7 +156,7 @@ class AgentRunLabsConcurrentHandlersTest extends AgentRunLabsFixture {
 	}
 
 	@Test
-	void lab5_5_returningWithoutDrainingCutsTheHandlersOff() throws Exception {
+	void returningWithoutDrainingCutsTheHandlersOff() throws Exception {
 		Delivered run = completeWithoutDraining("agent-5-5-undrained");
 		WorkflowHandle<String> handle = run.handle();
 		assertThat(types(handle)).doesNotContain("UPDATE_COMPLETED");
@@ -171,7 +171,7 @@ class AgentRunLabsConcurrentHandlersTest extends AgentRunLabsFixture {
 	}
 
 	@Test
-	void lab5_5_describeCountsTheHandlersARunLeftUnfinished() throws Exception {
+	void describeCountsTheHandlersARunLeftUnfinished() throws Exception {
 		Delivered run = completeWithoutDraining("agent-5-5-unfinished");
 		WorkflowHandle<String> handle = run.handle();
 		assertThat(handle.describe().closeTime()).isNotNull();

@@ -23,15 +23,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What the lab 5 tests ({@link AgentRunLabsTest}, {@link AgentRunLabsConcurrentHandlersTest}) share:
- * the agent run, its activities, and helpers that drive it and read its history.
+ * What the agent-run tests ({@link AgentRunMessagesTest}, {@link AgentRunConcurrentHandlersTest})
+ * share: the agent run, its activities, and helpers that drive it and read its history.
  *
- * <p>Lab 5 of the reference course ("Signals, Queries, and Updates"), on the agent-run example: a
- * run you can pause, question and re-instruct while it runs, and that keeps its messages across
+ * <p>The agent run is the signals, queries and updates example: a run you can pause, question and re-instruct while it runs, and that keeps its messages across
  * worker deaths. Time is the fixture's settable clock: every step of the agent "thinks" one
  * minute of workflow time, so the tests move the loop on by advancing the clock.
  */
-abstract class AgentRunLabsFixture {
+abstract class AgentRunFixture {
 
 	static final String GOAL_A = "investigate latency";
 
@@ -41,7 +40,7 @@ abstract class AgentRunLabsFixture {
 
 	final AgentTools tools = new AgentTools();
 
-	/** Senders of updates that must not block the test while no worker runs (lab 5.5). */
+	/** Senders of updates that must not block the test while no worker runs. */
 	final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
 
 	@AfterEach
