@@ -349,26 +349,14 @@ public final class Engine implements LocalNode, RunWaker {
 		return this.config;
 	}
 
-
-
 	@Override
 	public UUID nodeId() {
 		return this.nodeId;
 	}
 
-
-
-
-
-
-
-
-
-
 	public ResultWaiters waiters() {
 		return this.waiters;
 	}
-
 
 	public boolean isRunning() {
 		return this.running;
