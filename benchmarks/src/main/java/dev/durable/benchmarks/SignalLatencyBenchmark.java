@@ -7,15 +7,11 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
-import java.util.IdentityHashMap;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.springframework.jdbc.core.JdbcTemplate;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.durable.workflow.WorkflowEngine;
@@ -38,9 +34,6 @@ import dev.durable.workflow.client.WorkflowHandle;
  */
 final class SignalLatencyBenchmark {
 
-	/** A latency at or above this suggests the 1 s fallback poll, not a wake-up, delivered the signal. */
-	private static final long POLL_SUSPECT_NANOS = TimeUnit.MILLISECONDS.toNanos(900);
-
 	/** How long one sequential signal may take before it is reported as lost. */
 	private static final long LOST_AFTER_NANOS = TimeUnit.SECONDS.toNanos(10);
 
@@ -48,13 +41,15 @@ final class SignalLatencyBenchmark {
 
 	private final PrintStream out;
 
-	private final List<Result> results = new ArrayList<>();
+	private final SignalLatencyReport report;
 
-	private final List<String> problems = new ArrayList<>();
+	private final SignalNodes nodes;
 
 	SignalLatencyBenchmark(Options options, PrintStream out) {
 		this.options = options;
 		this.out = out;
+		this.report = new SignalLatencyReport(out);
+		this.nodes = new SignalNodes(this.report);
 	}
 
 	/** Runs the selected variants and prints the report; returns false when the engine misbehaved. */
@@ -84,23 +79,23 @@ final class SignalLatencyBenchmark {
 		}
 		this.out.printf("load average at end: %s (other processes on the machine skew the numbers)%n", Machine.loadAverage());
 		this.out.println();
-		printTable();
+		this.report.printTable();
 		this.out.printf("%nlatency = from just before WorkflowHandle.signal(...) to the @SignalMethod handler running;"
 				+ " send = how long signal(...) took to return; total time %.1f s%n", (System.nanoTime() - begin) / 1e9);
-		if (this.problems.isEmpty()) {
+		if (this.report.problems().isEmpty()) {
 			this.out.println("no signal lost, none handled twice, none slower than 900 ms");
 			return true;
 		}
 		this.out.println();
 		this.out.println("PROBLEMS:");
-		this.problems.forEach((problem) -> this.out.println("  - " + problem));
+		this.report.problems().forEach((problem) -> this.out.println("  - " + problem));
 		return false;
 	}
 
 	private void oneNode(EmbeddedDatabase database) {
 		String schema = "bench_one_node";
 		try (HikariDataSource pool = database.pool("node-a", this.options.poolSize())) {
-			WorkflowEngine node = engine(pool, schema);
+			WorkflowEngine node = this.nodes.engine(pool, schema);
 			try {
 				sequential("one-node (direct hand-off)", node, node);
 			}
@@ -114,8 +109,8 @@ final class SignalLatencyBenchmark {
 		String schema = "bench_two_nodes";
 		try (HikariDataSource poolA = database.pool("node-a", this.options.poolSize());
 				HikariDataSource poolB = database.pool("node-b", this.options.poolSize())) {
-			WorkflowEngine nodeA = engine(poolA, schema);
-			WorkflowEngine nodeB = engine(poolB, schema);
+			WorkflowEngine nodeA = this.nodes.engine(poolA, schema);
+			WorkflowEngine nodeB = this.nodes.engine(poolB, schema);
 			try {
 				sequential("two nodes, sent from non-owner (NOTIFY)", nodeA, nodeB);
 			}
@@ -137,7 +132,7 @@ final class SignalLatencyBenchmark {
 		HandlerProbe.reset(total);
 		String workflowId = "sink-" + UUID.randomUUID();
 		WorkflowHandle<Long> started = owner.client().start(SignalSinkWorkflow::run, StartOptions.withId(workflowId));
-		checkOwner(name, owner, started.runId());
+		this.nodes.checkOwner(name, owner, started.runId());
 		WorkflowHandle<Long> handle = sender.client().handle(workflowId, Long.class);
 		long[] latencies = new long[measured];
 		long[] sends = new long[measured];
@@ -148,7 +143,7 @@ final class SignalLatencyBenchmark {
 		int done = 0;
 		for (int seq = 0; seq < total; seq++) {
 			if (System.nanoTime() > deadline) {
-				this.problems.add(name + ": stopped after " + sent + " of " + total + " signals, past the "
+				this.report.problem(name + ": stopped after " + sent + " of " + total + " signals, past the "
 						+ this.options.variantTimeout().toSeconds() + " s bound");
 				break;
 			}
@@ -161,7 +156,7 @@ final class SignalLatencyBenchmark {
 			sent++;
 			long handledAt = HandlerProbe.awaitHandled(seq, LOST_AFTER_NANOS);
 			if (handledAt == 0) {
-				this.problems.add(name + ": the handler of signal " + seq + " did not run within "
+				this.report.problem(name + ": the handler of signal " + seq + " did not run within "
 						+ TimeUnit.NANOSECONDS.toSeconds(LOST_AFTER_NANOS) + " s of the send");
 				break;
 			}
@@ -173,8 +168,8 @@ final class SignalLatencyBenchmark {
 			}
 		}
 		double throughput = (done > 0) ? done / ((measuredEnd - measuredStart) / 1e9) : 0;
-		finish(name, List.of(handle), sent);
-		record(name, Arrays.copyOf(latencies, done), Arrays.copyOf(sends, done), throughput);
+		this.report.finish(name, List.of(handle), sent);
+		this.report.record(name, Arrays.copyOf(latencies, done), Arrays.copyOf(sends, done), throughput);
 	}
 
 	private void concurrent(EmbeddedDatabase database) {
@@ -185,7 +180,7 @@ final class SignalLatencyBenchmark {
 		int measured = this.options.concurrentSignals();
 		int total = warmup + measured;
 		try (HikariDataSource pool = database.pool("node-a", this.options.poolSize())) {
-			WorkflowEngine node = engine(pool, "bench_concurrent");
+			WorkflowEngine node = this.nodes.engine(pool, "bench_concurrent");
 			try {
 				HandlerProbe.reset(total);
 				List<WorkflowHandle<Long>> handles = new ArrayList<>();
@@ -199,14 +194,14 @@ final class SignalLatencyBenchmark {
 				long deadline = System.nanoTime() + this.options.variantTimeout().toNanos();
 				int sentWarmup = blast(handles, threads, 0, warmup, sentAt, sends, deadline);
 				if (!awaitAll(name, sentWarmup, deadline)) {
-					finish(name, handles, sentWarmup);
+					this.report.finish(name, handles, sentWarmup);
 					return;
 				}
 				int sentMeasured = blast(handles, threads, warmup, total, sentAt, sends, deadline);
 				int sentTotal = sentWarmup + sentMeasured;
 				boolean complete = awaitAll(name, sentTotal, deadline);
 				if (sentTotal < total) {
-					this.problems.add(name + ": stopped after " + sentTotal + " of " + total + " signals, past the "
+					this.report.problem(name + ": stopped after " + sentTotal + " of " + total + " signals, past the "
 							+ this.options.variantTimeout().toSeconds() + " s bound");
 				}
 				List<Long> latencies = new ArrayList<>();
@@ -226,9 +221,9 @@ final class SignalLatencyBenchmark {
 					}
 				}
 				double throughput = (complete && !latencies.isEmpty()) ? latencies.size() / ((last - first) / 1e9) : 0;
-				reportDrift(name, toArray(latencies));
-				finish(name, handles, sentTotal);
-				record(name, toArray(latencies), toArray(sendTimes), throughput);
+				this.report.reportDrift(name, toArray(latencies));
+				this.report.finish(name, handles, sentTotal);
+				this.report.record(name, toArray(latencies), toArray(sendTimes), throughput);
 			}
 			finally {
 				node.shutdown();
@@ -286,99 +281,9 @@ final class SignalLatencyBenchmark {
 		if (HandlerProbe.awaitCount(count, left)) {
 			return true;
 		}
-		this.problems.add(name + ": only " + HandlerProbe.handledCount() + " of " + count
+		this.report.problem(name + ": only " + HandlerProbe.handledCount() + " of " + count
 				+ " handlers ran within " + TimeUnit.NANOSECONDS.toSeconds(left) + " s");
 		return false;
-	}
-
-	/** Stops the runs and checks each counted exactly the pings it was sent. */
-	private void finish(String name, List<WorkflowHandle<Long>> handles, int sent) {
-		long received = 0;
-		for (WorkflowHandle<Long> handle : handles) {
-			handle.signal(SignalSinkWorkflow::stop);
-		}
-		for (WorkflowHandle<Long> handle : handles) {
-			received += handle.result(Duration.ofSeconds(30));
-		}
-		if (received != sent) {
-			this.problems.add(name + ": the runs counted " + received + " pings but " + sent + " were sent");
-		}
-		if (HandlerProbe.duplicates() > 0) {
-			this.problems.add(name + ": " + HandlerProbe.duplicates() + " handler(s) ran twice for one signal"
-					+ " outside replay");
-		}
-		if (HandlerProbe.replays() > 0) {
-			this.out.printf("  note: %s: %d handler call(s) during replay (a run was evicted and rebuilt)%n", name,
-					HandlerProbe.replays());
-		}
-	}
-
-	/**
-	 * Prints the median of the first and the second half of the measured signals (in send
-	 * order): similar values mean the senders did not build a growing backlog.
-	 */
-	private void reportDrift(String name, long[] latencies) {
-		if (latencies.length < 2) {
-			return;
-		}
-		int half = latencies.length / 2;
-		LatencyStats first = LatencyStats.of(Arrays.copyOfRange(latencies, 0, half));
-		LatencyStats second = LatencyStats.of(Arrays.copyOfRange(latencies, half, latencies.length));
-		this.out.printf("  %s: p50 of the first / second half of the measured signals: %s / %s ms%n", name,
-				LatencyStats.millis(first.p50()), LatencyStats.millis(second.p50()));
-	}
-
-	private void record(String name, long[] latencies, long[] sends, double throughput) {
-		int slow = LatencyStats.countAtLeast(latencies, POLL_SUSPECT_NANOS);
-		if (slow > 0) {
-			this.problems.add(name + ": " + slow + " of " + latencies.length
-					+ " signals took 900 ms or more (the 1 s fallback poll, not a wake-up, delivered them?)");
-		}
-		this.results.add(new Result(name, LatencyStats.of(latencies), LatencyStats.of(sends), throughput));
-	}
-
-	/**
-	 * Checks the run is owned by the node that started it, so the variants measure the path they
-	 * name. Reads the owner column of the engine's run table (no compatibility promise).
-	 */
-	private void checkOwner(String name, WorkflowEngine owner, UUID runId) {
-		NodeDatabase where = this.databases.get(owner);
-		UUID actual = where.jdbc()
-			.query("SELECT owner FROM " + where.schema() + ".workflow_run WHERE run_id = ?",
-					(rs) -> rs.next() ? rs.getObject(1, UUID.class) : null, runId);
-		if (!owner.nodeId().equals(actual)) {
-			this.problems.add(name + ": the run is owned by " + actual + ", not by the starting node "
-					+ owner.nodeId());
-		}
-	}
-
-	/** Where a node of the benchmark keeps its runs. */
-	private record NodeDatabase(JdbcTemplate jdbc, String schema) {
-	}
-
-	private final Map<WorkflowEngine, NodeDatabase> databases = new IdentityHashMap<>();
-
-	private WorkflowEngine engine(HikariDataSource pool, String schema) {
-		WorkflowEngine engine = WorkflowEngine.builder()
-			.dataSource(pool)
-			.schema(schema)
-			.register(SignalSinkWorkflow.class)
-			.shutdownTimeout(Duration.ofSeconds(5))
-			.build()
-			.start();
-		this.databases.put(engine, new NodeDatabase(new JdbcTemplate(pool), schema));
-		return engine;
-	}
-
-	private void printTable() {
-		this.out.println("| variant | signals | p50 ms | p90 ms | p99 ms | max ms | throughput signals/s | send p50 ms |");
-		this.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
-		for (Result result : this.results) {
-			LatencyStats l = result.latency();
-			this.out.printf("| %s | %d | %s | %s | %s | %s | %.0f | %s |%n", result.variant(), l.count(),
-					LatencyStats.millis(l.p50()), LatencyStats.millis(l.p90()), LatencyStats.millis(l.p99()),
-					LatencyStats.millis(l.max()), result.throughput(), LatencyStats.millis(result.send().p50()));
-		}
 	}
 
 	private static long[] toArray(List<Long> values) {
@@ -408,9 +313,6 @@ final class SignalLatencyBenchmark {
 					2 * cores + 4, "on", "on", Duration.ofSeconds(60));
 		}
 
-	}
-
-	private record Result(String variant, LatencyStats latency, LatencyStats send, double throughput) {
 	}
 
 }

@@ -1,18 +1,12 @@
 package dev.durable.benchmarks.compare;
 
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -92,23 +86,25 @@ public final class ComparisonBenchmark {
 				List<Supplier<? extends Contender>> engines = List.of(durable, dbos);
 				idle(engines);
 				warmJvm(engines);
+				ComparisonScenarios scenarios = new ComparisonScenarios(this.options, this.counters, this.report);
 				for (String scenario : this.options.scenarios()) {
 					long start = System.nanoTime();
 					try {
 						switch (scenario) {
 							case "steps3" -> {
-								steps(engines, 3, 1);
-								steps(engines, 3, 16);
-								steps(engines, 3, 64);
+								scenarios.steps(engines, 3, 1);
+								scenarios.steps(engines, 3, 16);
+								scenarios.steps(engines, 3, 64);
 							}
 							case "steps20" -> {
-								steps(engines, 20, 1);
-								steps(engines, 20, 16);
+								scenarios.steps(engines, 20, 1);
+								scenarios.steps(engines, 20, 16);
 							}
-							case "signal" -> signal(engines);
-							case "parked" -> parked(engines);
-							case "replay" -> replay(durable);
-							case "ceiling" -> ceiling(database);
+							case "signal" -> scenarios.signal(engines);
+							case "parked" -> new ParkedScenario(this.counters, this.report).run(engines,
+									this.options.parked());
+							case "replay" -> scenarios.replay(durable);
+							case "ceiling" -> scenarios.ceiling(database);
 							default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'");
 						}
 					}
@@ -193,7 +189,7 @@ public final class ComparisonBenchmark {
 		}
 		for (Supplier<? extends Contender> factory : engines) {
 			try (Contender engine = factory.get()) {
-				String prefix = "jvm-warm-" + shortId();
+				String prefix = "jvm-warm-" + ComparisonScenarios.shortId();
 				// half at one client (commits one at a time), half at 16 (commits in batches)
 				Duration half = this.options.jvmWarmup().dividedBy(2);
 				ClientLoops.Loop alone = ClientLoops.loopFor(1, half, (i) -> engine.runSteps(prefix + "a" + i, 3));
@@ -201,227 +197,6 @@ public final class ComparisonBenchmark {
 				this.out.printf("JVM warm-up %s: %d workflows%n", engine.name(), alone.count() + many.count());
 			}
 		}
-	}
-
-	/** Scenarios 1 and 2: workflows of {@code steps} no-op steps, started by {@code concurrency} clients. */
-	private void steps(List<Supplier<? extends Contender>> engines, int steps, int concurrency) {
-		String scenario = steps + " steps, concurrency " + concurrency;
-		for (int round = 1; round <= this.options.rounds(); round++) {
-			for (Supplier<? extends Contender> factory : engines) {
-				try (Contender engine = factory.get()) {
-					String prefix = "s" + steps + "-c" + concurrency + "-" + shortId();
-					// warm-up, which also tells how many workflows fill the measured time
-					int count = warmUp(concurrency, (i) -> engine.runSteps(prefix + "-w" + i, steps));
-					PgCounters.Snapshot before = this.counters.read(engine.database(), engine.pool());
-					boolean breakdown = this.options.statements() && round == 1;
-					if (breakdown) {
-						new JdbcTemplate(engine.pool()).execute("SELECT pg_stat_statements_reset()");
-					}
-					ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, (i) -> engine.runSteps(prefix + "-m" + i, steps));
-					PgCounters.Snapshot delta = this.counters.read(engine.database(), engine.pool()).minus(before);
-					this.report.record(scenario, engine.name(), round, measured, delta, null);
-					if (breakdown) {
-						this.report.printStatements(engine, measured.count());
-					}
-				}
-			}
-		}
-	}
-
-	/**
-	 * Scenario 3: workflows parked on a signal; the client sends the signal and waits for the
-	 * result, one workflow at a time.
-	 */
-	private void signal(List<Supplier<? extends Contender>> engines) {
-		String scenario = "signal to completion, concurrency 1";
-		int count = this.options.signals();
-		for (int round = 1; round <= this.options.rounds(); round++) {
-			for (Supplier<? extends Contender> factory : engines) {
-				try (Contender engine = factory.get()) {
-					String prefix = "sig-" + shortId();
-					int warm = Math.max(1, count / 5);
-					List<String> warmIds = park(engine, prefix + "-w", warm, 1);
-					for (String id : warmIds) {
-						engine.signal(id);
-						engine.awaitResult(id);
-					}
-					List<String> ids = park(engine, prefix + "-m", count, 1);
-					PgCounters.Snapshot before = this.counters.read(engine.database(), engine.pool());
-					ClientLoops.Loop measured = ClientLoops.loop(1, count, (i) -> {
-						engine.signal(ids.get(i));
-						engine.awaitResult(ids.get(i));
-					});
-					PgCounters.Snapshot delta = this.counters.read(engine.database(), engine.pool()).minus(before);
-					this.report.record(scenario, engine.name(), round, measured, delta, null);
-				}
-			}
-		}
-	}
-
-	/**
-	 * Scenario 4: many workflows parked on a signal at once (heap and database bytes per parked
-	 * run), then all woken: 16 threads send the signals while one client thread waits for the
-	 * results in send order. Once per engine (it is the longest scenario).
-	 */
-	private void parked(List<Supplier<? extends Contender>> engines) {
-		int count = this.options.parked();
-		int senders = 16;
-		String parkScenario = String.format("park %,d (start, concurrency %d)", count, senders);
-		String wakeScenario = String.format("wake %,d (signals from %d threads)", count, senders);
-		for (Supplier<? extends Contender> factory : engines) {
-			try (Contender engine = factory.get()) {
-				parked(engine, count, senders, parkScenario, wakeScenario);
-			}
-		}
-	}
-
-	private void parked(Contender engine, int count, int senders, String parkScenario, String wakeScenario) {
-		String prefix = "park-" + shortId();
-		List<String> ids = new ArrayList<>(count);
-		for (int i = 0; i < count; i++) {
-			ids.add(prefix + "-" + i);
-		}
-		ParkProbe.reset();
-		long heapBefore = ClientLoops.usedHeapAfterGc();
-		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-		PgCounters.Snapshot before = this.counters.read(engine.database(), engine.pool());
-		ClientLoops.Loop started = ClientLoops.loop(senders, count, (i) -> engine.startWaiting(ids.get(i)));
-		if (!ParkProbe.await(count, 10, TimeUnit.MINUTES)) {
-			throw new IllegalStateException(engine.name() + ": only " + ParkProbe.count() + " of " + count
-					+ " workflows reached their wait");
-		}
-		PgCounters.Snapshot parked = this.counters.read(engine.database(), engine.pool());
-		long heapAfter = ClientLoops.usedHeapAfterGc();
-		int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
-		PgCounters.Snapshot parkDelta = parked.minus(before);
-		String notes = String.format("heap %,d B/run, database %,d B/run, platform threads %+d",
-				(heapAfter - heapBefore) / count, parkDelta.databaseBytes() / count, threadsAfter - threadsBefore);
-		this.report.record(parkScenario, engine.name(), 1, started, parkDelta, notes);
-		ClientLoops.Loop woken = wake(engine, ids, senders);
-		PgCounters.Snapshot wakeDelta = this.counters.read(engine.database(), engine.pool()).minus(parked);
-		this.report.record(wakeScenario, engine.name(), 1, woken, wakeDelta,
-				"latency: signal sent to result seen by one client thread waiting in send order");
-	}
-
-	private ClientLoops.Loop wake(Contender engine, List<String> ids, int senders) {
-		int count = ids.size();
-		long[] sentAt = new long[count];
-		long[] latencies = new long[count];
-		AtomicReference<Throwable> failure = new AtomicReference<>();
-		long start = System.nanoTime();
-		Thread waiter = Thread.ofPlatform().name("wake-waiter").start(() -> {
-			try {
-				for (int i = 0; i < count; i++) {
-					engine.awaitResult(ids.get(i));
-					long now = System.nanoTime();
-					while (sentAt[i] == 0 && failure.get() == null) {
-						Thread.onSpinWait();
-					}
-					latencies[i] = now - sentAt[i];
-				}
-			}
-			catch (Throwable ex) {
-				failure.compareAndSet(null, ex);
-			}
-		});
-		AtomicInteger next = new AtomicInteger();
-		List<Thread> threads = new ArrayList<>();
-		for (int t = 0; t < senders; t++) {
-			threads.add(Thread.ofPlatform().name("wake-sender-" + t).start(() -> {
-				int i;
-				try {
-					while (failure.get() == null && (i = next.getAndIncrement()) < count) {
-						long before = System.nanoTime();
-						engine.signal(ids.get(i));
-						sentAt[i] = before;
-					}
-				}
-				catch (Throwable ex) {
-					failure.compareAndSet(null, ex);
-				}
-			}));
-		}
-		threads.forEach(ClientLoops::join);
-		ClientLoops.join(waiter);
-		if (failure.get() != null) {
-			throw new IllegalStateException(engine.name() + ": " + failure.get(), failure.get());
-		}
-		return new ClientLoops.Loop(count, System.nanoTime() - start, latencies);
-	}
-
-	/** Scenario 5 (Durable only): replay of one run's history of about the given number of events. */
-	private void replay(Supplier<DurableContender> factory) {
-		try (DurableContender durable = factory.get()) {
-			replay(durable);
-		}
-	}
-
-	private void replay(DurableContender durable) {
-		int width = 50;
-		int batches = Math.max(1, this.options.replayEvents() / (2 * width));
-		UUID runId = durable.buildLongHistory("replay-" + shortId(), batches, width);
-		int events = durable.replay(runId);
-		for (int i = 0; i < 3; i++) {
-			durable.replay(runId);
-		}
-		PgCounters.Snapshot before = this.counters.read(durable.database(), durable.pool());
-		ClientLoops.Loop measured = ClientLoops.loop(1, this.options.replays(), (i) -> durable.replay(runId));
-		PgCounters.Snapshot delta = this.counters.read(durable.database(), durable.pool()).minus(before);
-		double eventsPerSecond = events * (double) measured.count() / (measured.nanos() / 1e9);
-		this.report.record(String.format("replay of a %,d-event history", events), ComparisonReport.DURABLE, 1, measured, delta,
-				String.format("%,.0f events/s; one row = one replay", eventsPerSecond));
-	}
-
-	/**
-	 * The database's own ceiling for comparison: one single-row INSERT per transaction over JDBC
-	 * (the zonky binaries ship no pgbench), at concurrency 1 and 16, on a database of its own.
-	 */
-	private void ceiling(EmbeddedDatabase database) {
-		for (int concurrency : new int[] { 1, 16 }) {
-			try (HikariDataSource pool = database.pool("bench_ceiling", "ceiling", concurrency)) {
-				JdbcTemplate jdbc = new JdbcTemplate(pool);
-				jdbc.execute("CREATE TABLE IF NOT EXISTS ceiling (id bigserial PRIMARY KEY, payload text)");
-				IntConsumer insert = (i) -> jdbc.update("INSERT INTO ceiling (payload) VALUES (?)", "row " + i);
-				int count = warmUp(concurrency, insert);
-				PgCounters.Snapshot before = this.counters.read("bench_ceiling", pool);
-				ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, insert);
-				PgCounters.Snapshot delta = this.counters.read("bench_ceiling", pool).minus(before);
-				this.report.record("single-row insert per transaction (JDBC), concurrency " + concurrency, "PostgreSQL", 1,
-						measured, delta, "the ceiling: one row = one transaction");
-			}
-		}
-	}
-
-	/**
-	 * Runs the operation for the warm-up time and returns how many operations fill the measured
-	 * time at the rate seen (at least 10 per client). No warm-up time: one per client.
-	 */
-	private int warmUp(int concurrency, IntConsumer op) {
-		if (this.options.warmup().isZero()) {
-			return concurrency;
-		}
-		ClientLoops.Loop warm = ClientLoops.loopFor(concurrency, this.options.warmup(), op);
-		double rate = warm.count() / (warm.nanos() / 1e9);
-		return Math.max(10 * concurrency, (int) (rate * this.options.measure().toNanos() / 1e9));
-	}
-
-	/** Starts {@code count} waiting workflows and waits until all reached their wait. */
-	private List<String> park(Contender engine, String prefix, int count, int concurrency) {
-		List<String> ids = new ArrayList<>(count);
-		for (int i = 0; i < count; i++) {
-			ids.add(prefix + "-" + i);
-		}
-		ParkProbe.reset();
-		ClientLoops.loop(concurrency, count, (i) -> engine.startWaiting(ids.get(i)));
-		if (!ParkProbe.await(count, 2, TimeUnit.MINUTES)) {
-			throw new IllegalStateException(engine.name() + ": only " + ParkProbe.count() + " of " + count
-					+ " workflows reached their wait");
-		}
-		return ids;
-	}
-
-	private static String shortId() {
-		return UUID.randomUUID().toString().substring(0, 8);
 	}
 
 	private static String dbosVersion() {

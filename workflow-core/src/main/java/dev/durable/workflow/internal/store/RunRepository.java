@@ -16,7 +16,10 @@ import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.support.InternalJson;
 
-/** The run row, its cold payloads and its visibility row: starts, reads, terminate, claims. */
+/**
+ * The run row, its cold payloads and its visibility row: starts, reads, inbox writes, terminate (claims
+ * and the owner-fenced writes are {@link RunOwnership}).
+ */
 public final class RunRepository {
 
 	private static final String COLUMNS = "run_id, namespace, workflow_id, workflow_type, task_queue, status, owner_node,"
@@ -105,13 +108,13 @@ public final class RunRepository {
 		return row.isEmpty() ? Optional.empty() : Optional.of(new Loaded(row.get(0), inbox));
 	}
 
-	/** The latest run of a workflow id. */
 	/** Whether the open run's last task left activities pending (the flag claims look at). */
 	public boolean hasActivities(UUID runId) {
 		return Boolean.TRUE.equals(this.jdbc.query(q("SELECT has_activities FROM #.workflow_run WHERE run_id = ?"),
 				(rs) -> rs.next() ? rs.getBoolean(1) : null, runId));
 	}
 
+	/** The latest run of a workflow id. */
 	public Optional<RunRow> findLatest(String namespace, String workflowId) {
 		return this.jdbc
 			.query(q("SELECT " + COLUMNS + " FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
@@ -358,104 +361,6 @@ public final class RunRepository {
 		this.jdbc.update(q("INSERT INTO #.inbox (run_id, kind, name, payload, message_id) VALUES (?, ?, ?, ?, ?)"),
 				runId, kind.stored(), name, payload, messageId);
 		return Optional.of(Optional.ofNullable(owner.get(0)));
-	}
-
-	/**
-	 * A run claimed by this node.
-	 * @param runId run id
-	 * @param epoch the new epoch
-	 */
-	public record Claimed(UUID runId, long epoch) {
-	}
-
-	/**
-	 * An open run {@code r} has work: input (the pending-input flag, or items in its inbox, which
-	 * other runs add without touching its row) or activities, unless its task is failing and waits
-	 * for its retry, or a due wake time (one parameter: now). Each arm is one index (the partial
-	 * pending-input-or-activities index, the wake-time index, the primary key for the runs the
-	 * inbox names), so the polls read the runs with work, however many runs are parked.
-	 */
-	private static final String HAS_WORK = "((r.task_attempt = 0 AND (r.pending_input OR r.has_activities))"
-			+ " OR r.next_wake_at <= ? OR (r.task_attempt = 0 AND r.run_id = ANY (ARRAY(SELECT DISTINCT i.run_id"
-			+ " FROM #.inbox i))))";
-
-	/**
-	 * Claims runnable runs whose owner is gone (never this node's own: those it picks up through
-	 * {@link #ownedRunnable}): runs with pending input, a due wake time or
-	 * activities to recover, of types and queues this node serves. Bumps each run's epoch.
-	 */
-	public List<Claimed> claim(UUID node, String[] types, String[] queues, Instant now, long deadAfterMillis,
-			int limit) {
-		return this.jdbc.query(q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.status = 'RUNNING'"
-				+ " AND r.workflow_type = ANY(?) AND r.task_queue = ANY(?) AND " + HAS_WORK
-				+ " AND r.owner_node IS DISTINCT FROM ?"
-				+ " AND (r.owner_node IS NULL OR NOT EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = r.owner_node"
-				+ " AND n.last_heartbeat > now() - make_interval(secs => ?)))"
-				+ " ORDER BY r.next_wake_at NULLS FIRST LIMIT ? FOR UPDATE OF r SKIP LOCKED)"
-				// by primary key: a join with c may be planned as a scan of every run
-				+ " UPDATE #.workflow_run w SET owner_node = ?, epoch = w.epoch + 1"
-				+ " WHERE w.run_id = ANY (ARRAY(SELECT run_id FROM c))"
-				+ " RETURNING w.run_id, w.epoch"), (org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
-					ps.setArray(1, ps.getConnection().createArrayOf("text", types));
-					ps.setArray(2, ps.getConnection().createArrayOf("text", queues));
-					ps.setTimestamp(3, Sql.ts(now));
-					ps.setObject(4, node);
-					ps.setDouble(5, deadAfterMillis / 1000.0);
-					ps.setInt(6, limit);
-					ps.setObject(7, node);
-				}, (rs, n) -> new Claimed(Sql.uuid(rs, "run_id"), rs.getLong("epoch")));
-	}
-
-	/**
-	 * An owned run with work.
-	 * @param runId run id
-	 * @param epoch epoch
-	 * @param due whether it has pending input or a due wake time (else only activities)
-	 */
-	public record Owned(UUID runId, long epoch, boolean due) {
-	}
-
-	/** Runs this node owns that have input, a due wake time or activities: the fallback for lost wake-ups. */
-	public List<Owned> ownedRunnable(UUID node, Instant now) {
-		// a run whose task is failing waits for its retry time, whatever input arrives
-		return this.jdbc.query(q("SELECT run_id, epoch, ((task_attempt = 0 AND (pending_input"
-				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR next_wake_at <= ?) AS due"
-				+ " FROM #.workflow_run r WHERE r.owner_node = ? AND r.status = 'RUNNING' AND " + HAS_WORK),
-				(rs, n) -> new Owned(Sql.uuid(rs, "run_id"), rs.getLong("epoch"), rs.getBoolean("due")), Sql.ts(now),
-				node, Sql.ts(now));
-	}
-
-	/** Clears the pending-input flag when a task found nothing new, unless input arrived since. */
-	public void clearPendingInput(UUID runId, UUID node, long epoch, long seenInboxSeq) {
-		this.jdbc.update(q("UPDATE #.workflow_run SET pending_input = false WHERE run_id = ? AND owner_node = ?"
-				+ " AND epoch = ? AND inbox_seq = ? AND pending_input"), runId, node, epoch, seenInboxSeq);
-	}
-
-	/** Gives up ownership of a run (cache eviction, shutdown); fenced by the epoch. */
-	public boolean release(UUID runId, UUID node, long epoch) {
-		return this.jdbc.update(q("UPDATE #.workflow_run SET owner_node = NULL WHERE run_id = ? AND owner_node = ?"
-				+ " AND epoch = ?"), runId, node, epoch) == 1;
-	}
-
-	/**
-	 * Gives up every open run this node owns (shutdown). Closed runs keep the owner that closed
-	 * them: rewriting them would cost a write per run the node ever closed.
-	 */
-	public int releaseAll(UUID node) {
-		return this.jdbc.update(q("UPDATE #.workflow_run SET owner_node = NULL WHERE owner_node = ?"
-				+ " AND status = 'RUNNING'"), node);
-	}
-
-	/**
-	 * Records a failed workflow task: the run stays open, visible with the reason, and retries
-	 * later. The first failure of a streak records when the streak began.
-	 */
-	public boolean recordTaskFailure(UUID runId, UUID node, long epoch, String failure, Instant now,
-			Instant retryAt) {
-		return this.jdbc.update(q("UPDATE #.workflow_run SET task_attempt = task_attempt + 1, task_failure = ?,"
-				+ " task_failing_since = CASE WHEN task_attempt = 0 THEN ? ELSE task_failing_since END,"
-				+ " next_wake_at = ? WHERE run_id = ? AND owner_node = ? AND epoch = ? AND " + Sql.OPEN),
-				failure, Sql.ts(now), Sql.ts(retryAt), runId, node, epoch) == 1;
 	}
 
 }

@@ -10,6 +10,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The repositories of one schema, made once per engine and shared by the node and the clients.
  *
  * @param runs runs, inbox and visibility
+ * @param ownership claims, releases and the owner-fenced writes of runs
  * @param tasks history
  * @param activities activity attempts
  * @param nodes node registrations and heartbeats
@@ -17,14 +18,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * @param retention deletion of closed runs
  * @param tx transactions on the engine's data source
  */
-public record Stores(RunRepository runs, TaskRepository tasks, ActivityRepository activities, NodeRepository nodes,
+public record Stores(RunRepository runs, RunOwnership ownership, TaskRepository tasks, ActivityRepository activities, NodeRepository nodes,
 		DedupRepository dedup, RetentionRepository retention, TransactionTemplate tx) {
 
 	/** The repositories of the schema, on the data source. */
 	public static Stores of(DataSource dataSource, String schema) {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		RunRepository runs = new RunRepository(jdbc, schema);
-		return new Stores(runs, new TaskRepository(jdbc, schema), new ActivityRepository(jdbc, schema),
+		return new Stores(runs, new RunOwnership(jdbc, schema), new TaskRepository(jdbc, schema), new ActivityRepository(jdbc, schema),
 				new NodeRepository(jdbc, schema), new DedupRepository(jdbc, schema), new RetentionRepository(jdbc, schema),
 				new TransactionTemplate(new DataSourceTransactionManager(dataSource)));
 	}

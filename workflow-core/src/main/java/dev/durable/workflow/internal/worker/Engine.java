@@ -34,6 +34,7 @@ import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.NodeRepository;
+import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.internal.store.Stores;
@@ -69,6 +70,8 @@ public final class Engine implements LocalNode, RunWaker {
 	private final UUID nodeId = UUID.randomUUID();
 
 	private final RunRepository runs;
+
+	private final RunOwnership ownership;
 
 	private final TaskRepository tasks;
 
@@ -130,6 +133,7 @@ public final class Engine implements LocalNode, RunWaker {
 		this.listeners = listeners;
 		this.migrate = migrate;
 		this.runs = stores.runs();
+		this.ownership = stores.ownership();
 		this.tasks = stores.tasks();
 		// the node's own group commit: only the node writes workflow-task commits
 		this.taskCommits = new TaskCommitRepository(new JdbcTemplate(dataSource), this.runs, config.schema());
@@ -156,7 +160,7 @@ public final class Engine implements LocalNode, RunWaker {
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
-				this.payloads, this.runs, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
+				this.payloads, this.runs, this.ownership, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
 				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null)));
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
@@ -166,7 +170,7 @@ public final class Engine implements LocalNode, RunWaker {
 			register();
 			this.wakeups.listen(this.nodeId, this::pollNow);
 			this.heartbeatThread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::heartbeatLoop);
-			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.runs, this.nodes, this.retentionRun,
+			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes, this.retentionRun,
 					this.executor, this::servedTypes).start();
 			if (this.clock instanceof SettableClock settable) {
 				settable.onChange(this.clockListener);
@@ -308,7 +312,7 @@ public final class Engine implements LocalNode, RunWaker {
 		if (this.config.workerEnabled()) {
 			try {
 				this.executor.eviction().releaseAll();
-				this.runs.releaseAll(this.nodeId);
+				this.ownership.releaseAll(this.nodeId);
 				this.nodes.unregister(this.nodeId);
 			}
 			catch (RuntimeException ex) {
@@ -346,26 +350,14 @@ public final class Engine implements LocalNode, RunWaker {
 		return this.config;
 	}
 
-
-
 	@Override
 	public UUID nodeId() {
 		return this.nodeId;
 	}
 
-
-
-
-
-
-
-
-
-
 	public ResultWaiters waiters() {
 		return this.waiters;
 	}
-
 
 	public boolean isRunning() {
 		return this.running;

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.store.NodeRepository;
-import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
@@ -34,7 +34,7 @@ final class FallbackPoll implements AutoCloseable {
 
 	private final Clock clock;
 
-	private final RunRepository runs;
+	private final RunOwnership ownership;
 
 	private final NodeRepository nodes;
 
@@ -52,12 +52,12 @@ final class FallbackPoll implements AutoCloseable {
 
 	private Thread thread;
 
-	FallbackPoll(EngineSettings config, UUID nodeId, Clock clock, RunRepository runs, NodeRepository nodes,
+	FallbackPoll(EngineSettings config, UUID nodeId, Clock clock, RunOwnership ownership, NodeRepository nodes,
 			Retention retention, WorkflowTaskExecutor executor, Supplier<Set<String>> servedTypes) {
 		this.config = config;
 		this.nodeId = nodeId;
 		this.clock = clock;
-		this.runs = runs;
+		this.ownership = ownership;
 		this.nodes = nodes;
 		this.retention = retention;
 		this.executor = executor;
@@ -122,7 +122,7 @@ final class FallbackPoll implements AutoCloseable {
 		if (types.length > 0) {
 			int batchSize;
 			do {
-				var batch = this.runs.claim(this.nodeId, types, queues, now, this.config.deadAfter().toMillis(),
+				var batch = this.ownership.claim(this.nodeId, types, queues, now, this.config.deadAfter().toMillis(),
 						CLAIM_BATCH);
 				batch.forEach((c) -> {
 					claimed.add(c.runId());
@@ -132,7 +132,7 @@ final class FallbackPoll implements AutoCloseable {
 			}
 			while (batchSize == CLAIM_BATCH && this.running);
 		}
-		for (RunRepository.Owned owned : this.runs.ownedRunnable(this.nodeId, now)) {
+		for (RunOwnership.Owned owned : this.ownership.ownedRunnable(this.nodeId, now)) {
 			RunSlot slot = this.executor.slots().get(owned.runId());
 			if (slot == null || slot.epoch() != owned.epoch()) {
 				this.executor.adopt(owned.runId(), owned.epoch(), true);

@@ -12,7 +12,7 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 import dev.durable.workflow.EngineSettings;
-import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunOwnership;
 
 /**
  * Which cached runs a node gives up, and when: idle runs beyond the cache size or idle timeout
@@ -23,7 +23,7 @@ final class RunEviction {
 
 	private final Map<UUID, RunSlot> slots;
 
-	private final RunRepository runs;
+	private final RunOwnership ownership;
 
 	private final UUID node;
 
@@ -33,10 +33,10 @@ final class RunEviction {
 
 	private final Consumer<RunSlot> drop;
 
-	RunEviction(Map<UUID, RunSlot> slots, RunRepository runs, UUID node, EngineSettings config, Clock clock,
+	RunEviction(Map<UUID, RunSlot> slots, RunOwnership ownership, UUID node, EngineSettings config, Clock clock,
 			Consumer<RunSlot> drop) {
 		this.slots = slots;
-		this.runs = runs;
+		this.ownership = ownership;
 		this.node = node;
 		this.config = config;
 		this.clock = clock;
@@ -61,7 +61,7 @@ final class RunEviction {
 				if (!slot.isIdle()) {
 					continue;
 				}
-				this.runs.release(slot.runId(), this.node, slot.epoch());
+				this.ownership.release(slot.runId(), this.node, slot.epoch());
 				this.drop.accept(slot);
 			}
 			finally {
@@ -74,7 +74,7 @@ final class RunEviction {
 	void releaseAll() {
 		List.copyOf(this.slots.values()).forEach((slot) -> {
 			this.drop.accept(slot);
-			this.runs.release(slot.runId(), this.node, slot.epoch());
+			this.ownership.release(slot.runId(), this.node, slot.epoch());
 		});
 	}
 

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRow;
 
 /**
@@ -23,7 +23,7 @@ final class TaskFailures {
 
 	private static final Duration MAX_TASK_RETRY = Duration.ofMinutes(10);
 
-	private final RunRepository runs;
+	private final RunOwnership ownership;
 
 	private final UUID node;
 
@@ -37,9 +37,9 @@ final class TaskFailures {
 
 	private final Consumer<RunSlot> lost;
 
-	TaskFailures(RunRepository runs, UUID node, Clock clock, WakeScheduler wake, Listeners listeners,
+	TaskFailures(RunOwnership ownership, UUID node, Clock clock, WakeScheduler wake, Listeners listeners,
 			Consumer<RunSlot> retry, Consumer<RunSlot> lost) {
-		this.runs = runs;
+		this.ownership = ownership;
 		this.node = node;
 		this.clock = clock;
 		this.wake = wake;
@@ -65,7 +65,7 @@ final class TaskFailures {
 				attempt, retryAt, reason, (attempt == 1) ? failure : null);
 		slot.retryNotBefore(retryAt);
 		this.listeners.taskFailed(failure);
-		if (this.runs.recordTaskFailure(row.runId(), this.node, slot.epoch(), reason, retryAt.minus(backoff), retryAt)) {
+		if (this.ownership.recordTaskFailure(row.runId(), this.node, slot.epoch(), reason, retryAt.minus(backoff), retryAt)) {
 			this.wake.schedule(retryAt, () -> this.retry.accept(slot));
 		}
 		else {

@@ -14,6 +14,7 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.InboxItem;
+import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 
@@ -34,6 +35,8 @@ final class WorkflowTask {
 
 	private final RunRepository runs;
 
+	private final RunOwnership ownership;
+
 	private final Runners runners;
 
 	private final TaskCommitBuilder commits;
@@ -50,13 +53,14 @@ final class WorkflowTask {
 
 	private final Listeners listeners;
 
-	WorkflowTask(RunSlot slot, UUID node, Clock clock, RunRepository runs, Runners runners, TaskCommitBuilder commits,
-			TaskCommitter committer, TaskFailures failures, CommitEffects effects, RunEffects outside,
-			WorkflowTaskExecutor executor, Listeners listeners) {
+	WorkflowTask(RunSlot slot, UUID node, Clock clock, RunRepository runs, RunOwnership ownership, Runners runners,
+			TaskCommitBuilder commits, TaskCommitter committer, TaskFailures failures, CommitEffects effects,
+			RunEffects outside, WorkflowTaskExecutor executor, Listeners listeners) {
 		this.slot = slot;
 		this.node = node;
 		this.clock = clock;
 		this.runs = runs;
+		this.ownership = ownership;
 		this.runners = runners;
 		this.commits = commits;
 		this.committer = committer;
@@ -114,7 +118,7 @@ final class WorkflowTask {
 			List<Event> candidates = this.commits.candidates(row, runner, handedOver, inbox, now);
 			if (candidates.isEmpty()) {
 				if (row.pendingInput()) {
-					this.runs.clearPendingInput(row.runId(), this.node, slot.epoch(), row.inboxSeq());
+					this.ownership.clearPendingInput(row.runId(), this.node, slot.epoch(), row.inboxSeq());
 				}
 				this.effects.nothingCommitted(slot, row, runner);
 				return;

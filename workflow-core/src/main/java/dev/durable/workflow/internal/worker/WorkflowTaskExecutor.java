@@ -24,6 +24,7 @@ import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.TaskRepository;
@@ -46,6 +47,8 @@ final class WorkflowTaskExecutor {
 	private final Clock clock;
 
 	private final RunRepository runs;
+
+	private final RunOwnership ownership;
 
 	private final ExecutorService pool;
 
@@ -72,13 +75,14 @@ final class WorkflowTaskExecutor {
 	 * set going
 	 */
 	WorkflowTaskExecutor(EngineSettings config, UUID node, Clock clock, WorkflowRegistry workflows,
-			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, TaskRepository tasks,
-			TaskCommitRepository taskCommits, TransactionTemplate tx, WakeScheduler wake, ResultWaiters waiters,
-			EngineHooks hooks, ExecutorService pool, Listeners listeners, RunEffects outside) {
+			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, RunOwnership ownership,
+			TaskRepository tasks, TaskCommitRepository taskCommits, TransactionTemplate tx, WakeScheduler wake,
+			ResultWaiters waiters, EngineHooks hooks, ExecutorService pool, Listeners listeners, RunEffects outside) {
 		this.config = config;
 		this.node = node;
 		this.clock = clock;
 		this.runs = runs;
+		this.ownership = ownership;
 		this.pool = pool;
 		this.listeners = listeners;
 		this.outside = outside;
@@ -87,8 +91,8 @@ final class WorkflowTaskExecutor {
 		this.committer = new TaskCommitter(taskCommits, tx, hooks);
 		this.effects = new CommitEffects(node, clock, runs, tx, wake, waiters, listeners, config.historyLimits(),
 				outside, this);
-		this.eviction = new RunEviction(this.slots, runs, node, config, clock, this::drop);
-		this.taskFailures = new TaskFailures(runs, node, clock, wake, listeners, this::schedule, this::lost);
+		this.eviction = new RunEviction(this.slots, ownership, node, config, clock, this::drop);
+		this.taskFailures = new TaskFailures(ownership, node, clock, wake, listeners, this::schedule, this::lost);
 	}
 
 	TaskCommitBuilder commits() {
@@ -176,8 +180,8 @@ final class WorkflowTaskExecutor {
 		slot.lockTask();
 		try {
 			if (!slot.isDead() && !slot.waitsForRetry(this.clock.instant())) {
-				new WorkflowTask(slot, this.node, this.clock, this.runs, this.runners, this.commits, this.committer,
-						this.taskFailures, this.effects, this.outside, this, this.listeners).run();
+				new WorkflowTask(slot, this.node, this.clock, this.runs, this.ownership, this.runners, this.commits,
+						this.committer, this.taskFailures, this.effects, this.outside, this, this.listeners).run();
 			}
 		}
 		catch (RuntimeException ex) {

@@ -82,11 +82,11 @@ class RunnablePollCostTest {
 
 		for (String plans : PLANS) {
 			Map<String, Long> read = inOneTransaction(plans, (runs) -> {
-				List<RunRepository.Owned> owned = runs.ownedRunnable(this.self, this.now);
-				assertThat(owned).extracting(RunRepository.Owned::runId)
+				List<RunOwnership.Owned> owned = runs.ownedRunnable(this.self, this.now);
+				assertThat(owned).extracting(RunOwnership.Owned::runId)
 					.containsExactlyInAnyOrder(input, inbox, due, activities);
-				assertThat(owned).filteredOn(RunRepository.Owned::due)
-					.extracting(RunRepository.Owned::runId)
+				assertThat(owned).filteredOn(RunOwnership.Owned::due)
+					.extracting(RunOwnership.Owned::runId)
 					.containsExactlyInAnyOrder(input, inbox, due);
 			});
 			assertThat(read.get("runs")).as("workflow_run rows read, " + plans).isLessThan(100);
@@ -110,9 +110,9 @@ class RunnablePollCostTest {
 		UUID claimer = UUID.randomUUID();
 		for (String plans : PLANS) {
 			Map<String, Long> read = inOneTransaction(plans, (runs) -> {
-				List<RunRepository.Claimed> claimed = runs.claim(claimer, new String[] { TYPE },
+				List<RunOwnership.Claimed> claimed = runs.claim(claimer, new String[] { TYPE },
 						new String[] { "default" }, this.now, 30_000, 100);
-				assertThat(claimed).extracting(RunRepository.Claimed::runId)
+				assertThat(claimed).extracting(RunOwnership.Claimed::runId)
 					.containsExactlyInAnyOrder(input, inbox, due, activities, ownerless);
 			});
 			assertThat(read.get("runs")).as("workflow_run rows read, " + plans).isLessThan(100);
@@ -143,7 +143,7 @@ class RunnablePollCostTest {
 	 * The statements are prepared on the server at once, as the driver does after a few executions,
 	 * so that the generic plan (the one a prepared statement may settle on) is the one run.
 	 */
-	private Map<String, Long> inOneTransaction(String plans, Consumer<RunRepository> polls) {
+	private Map<String, Long> inOneTransaction(String plans, Consumer<RunOwnership> polls) {
 		return this.jdbc.execute((Connection con) -> {
 			con.setAutoCommit(false);
 			PGConnection pg = con.unwrap(PGConnection.class);
@@ -153,7 +153,7 @@ class RunnablePollCostTest {
 				JdbcTemplate one = new JdbcTemplate(new SingleConnectionDataSource(con, true));
 				one.execute("SET LOCAL plan_cache_mode = " + plans);
 				Map<String, Object> before = counts(one);
-				polls.accept(new RunRepository(one, this.schema));
+				polls.accept(new RunOwnership(one, this.schema));
 				Map<String, Object> after = counts(one);
 				return Map.of("runs", delta(before, after, "runs"), "inbox", delta(before, after, "inbox"));
 			}
