@@ -28,7 +28,7 @@ final class SignalNodes {
 	void checkOwner(String name, WorkflowEngine owner, UUID runId) {
 		NodeDatabase where = this.databases.get(owner);
 		UUID actual = where.jdbc()
-			.query("SELECT owner FROM " + where.schema() + ".workflow_run WHERE run_id = ?",
+			.query("SELECT owner_node FROM " + where.schema() + ".workflow_run WHERE run_id = ?",
 					(rs) -> rs.next() ? rs.getObject(1, UUID.class) : null, runId);
 		if (!owner.nodeId().equals(actual)) {
 			this.report.problem(name + ": the run is owned by " + actual + ", not by the starting node "
