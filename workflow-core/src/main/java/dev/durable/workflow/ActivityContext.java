@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.reflect.Type;
 
 import dev.durable.workflow.internal.activity.ActivityAttempt;
@@ -15,13 +17,13 @@ public interface ActivityContext {
 	ActivityInfo info();
 
 	/** Records progress; the details are handed to the next attempt after a failure. */
-	void heartbeat(Object details);
+	void heartbeat(@Nullable Object details);
 
 	/** The details of the last heartbeat of this or an earlier attempt, or {@code null}. */
-	<T> T heartbeatDetails(Class<T> type);
+	<T> @Nullable T heartbeatDetails(Class<T> type);
 
 	/** The details of the last heartbeat, for generic types. */
-	Object heartbeatDetails(Type type);
+	@Nullable Object heartbeatDetails(Type type);
 
 	/** Whether the workflow canceled this activity or its attempt timed out. */
 	boolean isCancelRequested();

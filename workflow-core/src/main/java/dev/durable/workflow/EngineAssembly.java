@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 import java.time.Clock;
 import java.util.List;
 import java.util.function.Function;
@@ -50,7 +52,7 @@ final class EngineAssembly {
 	 */
 	static EngineParts assemble(EngineSettings config, DataSource dataSource, Clock clock,
 			List<Class<?>> workflowClasses, List<Object> activityImplementations, ActivityOptions activityDefaults,
-			Function<Class<?>, Object> factory, PayloadConverter converter, EngineHooks hooks, Listeners listeners,
+			@Nullable Function<Class<?>, Object> factory, PayloadConverter converter, EngineHooks hooks, Listeners listeners,
 			boolean migrate) {
 		WorkflowRegistry workflows = new WorkflowRegistry();
 		workflowClasses.forEach(workflows::register);

@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.function.Function;
@@ -21,7 +23,7 @@ public interface Promise<T> {
 	boolean isCompleted();
 
 	/** The failure once completed exceptionally, otherwise {@code null}. */
-	RuntimeException getFailure();
+	@Nullable RuntimeException getFailure();
 
 	/** A promise of the function applied to this promise's value. */
 	<U> Promise<U> thenApply(Function<? super T, ? extends U> fn);

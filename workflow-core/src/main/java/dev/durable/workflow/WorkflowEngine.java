@@ -187,15 +187,15 @@ public final class WorkflowEngine implements AutoCloseable {
 	public static final class Builder {
 
 		// where and what
-		private DataSource dataSource;
+		private @Nullable DataSource dataSource;
 		private String namespace = "default";
 		private String schema = "durable";
 		private boolean migrate = true;
 		private final List<Class<?>> workflows = new ArrayList<>();
 		private final List<Object> activities = new ArrayList<>();
-		private Function<Class<?>, Object> workflowFactory;
+		private @Nullable Function<Class<?>, Object> workflowFactory;
 		private ActivityOptions activityDefaults = ActivityOptions.DEFAULT;
-		private PayloadConverter payloadConverter;
+		private @Nullable PayloadConverter payloadConverter;
 		private int maxPayloadBytes = 2 * 1024 * 1024;
 		private Clock clock = Clock.systemUTC();
 
@@ -212,7 +212,7 @@ public final class WorkflowEngine implements AutoCloseable {
 		// the node among the others
 		private Duration heartbeatInterval = Duration.ofSeconds(5);
 		private Duration deadAfter = Duration.ofSeconds(30);
-		private String buildId;
+		private @Nullable String buildId;
 
 		// runs and their history
 		private EngineSettings.HistoryLimits historyLimits = EngineSettings.HistoryLimits.DEFAULT;
@@ -334,7 +334,7 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
-		public Builder buildId(String buildId) {
+		public Builder buildId(@Nullable String buildId) {
 			this.buildId = buildId;
 			return this;
 		}
@@ -381,14 +381,15 @@ public final class WorkflowEngine implements AutoCloseable {
 		}
 
 		public WorkflowEngine build() {
-			Objects.requireNonNull(this.dataSource, "dataSource");
-			EngineSettings settings = new EngineSettings(this.namespace, this.schema, this.worker, Set.copyOf(this.taskQueues),
+			DataSource dataSource = Objects.requireNonNull(this.dataSource, "dataSource");
+			EngineSettings settings = new EngineSettings(this.namespace, this.schema, this.worker,
+					Set.copyOf(this.taskQueues),
 					this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
 					this.heartbeatInterval, this.deadAfter, this.taskTimeout, this.maxPayloadBytes,
 					this.shutdownTimeout, this.buildId, this.historyLimits, this.retention);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: new JsonPayloadConverter();
-			return new WorkflowEngine(EngineAssembly.assemble(settings, this.dataSource, this.clock, this.workflows,
+			return new WorkflowEngine(EngineAssembly.assemble(settings, dataSource, this.clock, this.workflows,
 					this.activities, this.activityDefaults, this.workflowFactory, converter, this.hooks,
 					new Listeners(this.listeners), this.migrate));
 		}

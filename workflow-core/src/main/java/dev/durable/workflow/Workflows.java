@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
@@ -181,7 +183,7 @@ public final class Workflows {
 	 * it from the main method after {@code Workflows.await(Workflows::allHandlersFinished)}, when
 	 * {@code info().continueAsNewSuggested()} says the history grew large.
 	 */
-	public static void continueAsNew(Object input) {
+	public static void continueAsNew(@Nullable Object input) {
 		context().continueAsNew(input);
 	}
 
@@ -190,21 +192,21 @@ public final class Workflows {
 	 * not fail this task: its {@code started()} and {@code result()} fail with ChildWorkflowFailure.
 	 */
 	public static <W, A, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func1<W, A, R> workflow,
-			A input, ChildOptions options) {
+			A input, @Nullable ChildOptions options) {
 		return context().startChild(WorkflowDefinitions.definition(workflow), input,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
 	/** Starts a child workflow whose run method takes no input. */
 	public static <W, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func0<W, R> workflow,
-			ChildOptions options) {
+			@Nullable ChildOptions options) {
 		return context().startChild(WorkflowDefinitions.definition(workflow), null,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
 	/** Starts a child workflow and waits for its result. */
 	public static <W, A, R> R executeChild(dev.durable.workflow.client.Functions.Func1<W, A, R> workflow, A input,
-			ChildOptions options) {
+			@Nullable ChildOptions options) {
 		return Workflows.<W, A, R>startChild(workflow, input, options).result().get();
 	}
 
@@ -212,12 +214,13 @@ public final class Workflows {
 	 * Signals another workflow (its latest open run, or the given run). The promise fails with
 	 * ApplicationFailure type "ExternalWorkflowNotFound" when there is no such open run.
 	 */
-	public static Promise<Void> signalExternal(String workflowId, String runId, String signalName, Object payload) {
+	public static Promise<Void> signalExternal(String workflowId, @Nullable String runId, String signalName,
+			@Nullable Object payload) {
 		return context().external(workflowId, runId, java.util.Objects.requireNonNull(signalName, "signalName"), payload);
 	}
 
 	/** Requests cancellation of another workflow (its latest open run, or the given run). */
-	public static Promise<Void> cancelExternal(String workflowId, String runId) {
+	public static Promise<Void> cancelExternal(String workflowId, @Nullable String runId) {
 		return context().external(workflowId, runId, null, null);
 	}
 
