@@ -14,7 +14,8 @@ import dev.durable.workflow.internal.client.WorkflowDefinitions;
  * so each firing is its own workflow and a firing's workflow is easy to find.
  *
  * @param workflowType the workflow type name
- * @param input the input of each run (encoded when the schedule is created or updated)
+ * @param input the input of each run (encoded when the schedule is created or updated), or
+ * {@code null} for none
  * @param workflowIdPrefix the prefix of the workflow ids; {@code null}: the schedule id
  * @param taskQueue the task queue of the runs; {@code null}: the default queue
  * @param executionTimeout the execution timeout of each run, or {@code null}
