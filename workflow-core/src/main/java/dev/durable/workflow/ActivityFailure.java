@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 /** An activity failed for good (attempts exhausted, non-retryable, timed out or canceled); see the cause. */
 public class ActivityFailure extends WorkflowException {
 
@@ -9,7 +11,13 @@ public class ActivityFailure extends WorkflowException {
 
 	private final int attempt;
 
-	public ActivityFailure(String activityType, long activityId, int attempt, Throwable cause) {
+	/**
+	 * @param activityType the activity type name
+	 * @param activityId the activity's sequence number within its run
+	 * @param attempt the number of attempts made
+	 * @param cause the last attempt's failure, or {@code null}
+	 */
+	public ActivityFailure(String activityType, long activityId, int attempt, @Nullable Throwable cause) {
 		super("Activity " + activityType + " (id " + activityId + ") failed after " + attempt + " attempt(s)"
 				+ ((cause != null) ? ": " + cause.getMessage() : ""), cause);
 		this.activityType = activityType;

@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown inside workflow code by blocking calls of a canceled cancellation scope; a run whose
  * main method ends with it after a cancel request is CANCELED.
@@ -10,7 +12,11 @@ public class CanceledFailure extends WorkflowException {
 		super(message);
 	}
 
-	public CanceledFailure(String message, Throwable cause) {
+	/**
+	 * @param message the message
+	 * @param cause the cause, or {@code null}
+	 */
+	public CanceledFailure(String message, @Nullable Throwable cause) {
 		super(message, cause);
 	}
 

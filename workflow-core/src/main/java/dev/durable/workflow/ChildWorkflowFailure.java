@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A child workflow did not complete successfully (failed, canceled, terminated, timed out) or
  * could not start because its workflow id is in use; see the cause.
@@ -10,7 +12,13 @@ public class ChildWorkflowFailure extends WorkflowException {
 
 	private final String workflowType;
 
-	public ChildWorkflowFailure(String message, String workflowType, String workflowId, Throwable cause) {
+	/**
+	 * @param message the message
+	 * @param workflowType the child's workflow type
+	 * @param workflowId the child's workflow id
+	 * @param cause how the child closed, or {@code null}
+	 */
+	public ChildWorkflowFailure(String message, String workflowType, String workflowId, @Nullable Throwable cause) {
 		super(message, cause);
 		this.workflowType = workflowType;
 		this.workflowId = workflowId;

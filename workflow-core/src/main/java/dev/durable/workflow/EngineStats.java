@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.client.WorkflowStatus;
 
 /**
@@ -57,7 +59,7 @@ public record EngineStats(Instant time, List<RunCount> runs, Backlog backlog, Li
 	 * {@code null} for a failure recorded before this was tracked
 	 */
 	public record FailingRun(String workflowId, UUID runId, String workflowType, int attempts, String reason,
-			Instant failingSince) {
+			@Nullable Instant failingSince) {
 	}
 
 	/**
@@ -72,7 +74,7 @@ public record EngineStats(Instant time, List<RunCount> runs, Backlog backlog, Li
 	 * @param lastHeartbeat its last heartbeat (database clock)
 	 * @param alive whether its last heartbeat is more recent than the dead-after interval
 	 */
-	public record Node(UUID nodeId, String name, String buildId, Set<String> servedTypes, Set<String> taskQueues,
+	public record Node(UUID nodeId, String name, @Nullable String buildId, Set<String> servedTypes, Set<String> taskQueues,
 			Instant startedAt, Instant lastHeartbeat, boolean alive) {
 	}
 

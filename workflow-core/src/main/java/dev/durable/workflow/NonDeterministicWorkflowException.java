@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Workflow code did not issue the commands its recorded history holds. The workflow task fails
  * and is retried with backoff; the run stays open and visible with this reason until the code is
@@ -9,9 +11,9 @@ public class NonDeterministicWorkflowException extends WorkflowException {
 
 	private final int workflowTask;
 
-	private final String recordedCommand;
+	private final @Nullable String recordedCommand;
 
-	private final String issuedCommand;
+	private final @Nullable String issuedCommand;
 
 	public NonDeterministicWorkflowException(String message) {
 		this(message, 0, null, null);
@@ -23,8 +25,8 @@ public class NonDeterministicWorkflowException extends WorkflowException {
 	 * @param recordedCommand the command history holds there, or {@code null} when it holds none
 	 * @param issuedCommand the command the code issued instead, or {@code null} when it issued none
 	 */
-	public NonDeterministicWorkflowException(String message, int workflowTask, String recordedCommand,
-			String issuedCommand) {
+	public NonDeterministicWorkflowException(String message, int workflowTask, @Nullable String recordedCommand,
+			@Nullable String issuedCommand) {
 		super(message);
 		this.workflowTask = workflowTask;
 		this.recordedCommand = recordedCommand;
@@ -37,12 +39,12 @@ public class NonDeterministicWorkflowException extends WorkflowException {
 	}
 
 	/** The command recorded in history where the code differed (e.g. {@code TIMER_STARTED#2}), or {@code null}. */
-	public String recordedCommand() {
+	public @Nullable String recordedCommand() {
 		return this.recordedCommand;
 	}
 
 	/** The command the code issued instead (e.g. {@code ACTIVITY_SCHEDULED#2(greet)}), or {@code null}. */
-	public String issuedCommand() {
+	public @Nullable String issuedCommand() {
 		return this.issuedCommand;
 	}
 

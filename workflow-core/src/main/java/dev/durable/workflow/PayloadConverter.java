@@ -2,6 +2,8 @@ package dev.durable.workflow;
 
 import java.lang.reflect.Type;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Turns values into stored bytes and back. The default is JSON through the engine's own Jackson
  * mapper; wrap it to add encryption or compression.
@@ -12,18 +14,19 @@ public interface PayloadConverter {
 	 * Encodes a value.
 	 * @param value the value, may be {@code null}
 	 * @param type the declared type of the value
-	 * @return the payload
+	 * @return the payload; may be {@code null} for a {@code null} value (the default converter
+	 * returns {@code null} then)
 	 * @throws PayloadException when the value cannot be encoded
 	 */
-	byte[] toPayload(Object value, Type type);
+	byte @Nullable [] toPayload(@Nullable Object value, Type type);
 
 	/**
 	 * Decodes a payload.
 	 * @param payload the bytes, may be {@code null} (decodes to {@code null})
 	 * @param type the type to produce
-	 * @return the value
+	 * @return the value, {@code null} for a {@code null} payload (or a JSON {@code null})
 	 * @throws PayloadException when the payload does not fit the type
 	 */
-	Object fromPayload(byte[] payload, Type type);
+	@Nullable Object fromPayload(byte @Nullable [] payload, Type type);
 
 }

@@ -1,11 +1,18 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 /** A payload could not be converted, or is larger than the configured limit. */
 public class PayloadException extends WorkflowException {
 
 	private final boolean tooLarge;
 
-	public PayloadException(String message, boolean tooLarge, Throwable cause) {
+	/**
+	 * @param message the message
+	 * @param tooLarge whether the payload was rejected for its size
+	 * @param cause the converter's failure, or {@code null}
+	 */
+	public PayloadException(String message, boolean tooLarge, @Nullable Throwable cause) {
 		super(message, cause);
 		this.tooLarge = tooLarge;
 	}

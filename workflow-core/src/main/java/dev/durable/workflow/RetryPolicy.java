@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How failed activity attempts are retried. Defaults follow Temporal: 1 s initial interval,
  * coefficient 2.0, maximum interval 100 times the initial one, unlimited attempts.
@@ -12,15 +14,18 @@ import java.util.Objects;
  * @param backoffCoefficient multiplier applied to the delay after each attempt
  * @param maximumInterval upper bound of the delay; {@code null} means 100 x initial
  * @param maximumAttempts attempts in total including the first; 0 means unlimited
- * @param nonRetryableErrorTypes failure types that are never retried
+ * @param nonRetryableErrorTypes failure types that are never retried; none when {@code null} is
+ * given
  */
-public record RetryPolicy(Duration initialInterval, double backoffCoefficient, Duration maximumInterval,
+public record RetryPolicy(Duration initialInterval, double backoffCoefficient, @Nullable Duration maximumInterval,
 		int maximumAttempts, List<String> nonRetryableErrorTypes) {
 
 	/** The default policy. */
 	public static final RetryPolicy DEFAULT = new RetryPolicy(Duration.ofSeconds(1), 2.0, null, 0, List.of());
 
-	public RetryPolicy {
+	/** The canonical constructor; {@code null} non-retryable types are none. */
+	public RetryPolicy(Duration initialInterval, double backoffCoefficient, @Nullable Duration maximumInterval,
+			int maximumAttempts, @Nullable List<String> nonRetryableErrorTypes) {
 		Objects.requireNonNull(initialInterval, "initialInterval");
 		if (initialInterval.isNegative() || initialInterval.isZero()) {
 			throw new IllegalArgumentException("initialInterval must be positive: " + initialInterval);
@@ -31,7 +36,12 @@ public record RetryPolicy(Duration initialInterval, double backoffCoefficient, D
 		if (maximumAttempts < 0) {
 			throw new IllegalArgumentException("maximumAttempts must be >= 0: " + maximumAttempts);
 		}
-		nonRetryableErrorTypes = (nonRetryableErrorTypes != null) ? List.copyOf(nonRetryableErrorTypes) : List.of();
+		this.initialInterval = initialInterval;
+		this.backoffCoefficient = backoffCoefficient;
+		this.maximumInterval = maximumInterval;
+		this.maximumAttempts = maximumAttempts;
+		this.nonRetryableErrorTypes = (nonRetryableErrorTypes != null) ? List.copyOf(nonRetryableErrorTypes)
+				: List.of();
 	}
 
 	/** The effective upper bound of the delay between attempts. */
@@ -66,7 +76,7 @@ public record RetryPolicy(Duration initialInterval, double backoffCoefficient, D
 
 		private double backoffCoefficient;
 
-		private Duration maximumInterval;
+		private @Nullable Duration maximumInterval;
 
 		private int maximumAttempts;
 
@@ -90,7 +100,8 @@ public record RetryPolicy(Duration initialInterval, double backoffCoefficient, D
 			return this;
 		}
 
-		public Builder maximumInterval(Duration value) {
+		/** Upper bound of the delay; {@code null}: 100 x the initial interval. */
+		public Builder maximumInterval(@Nullable Duration value) {
 			this.maximumInterval = value;
 			return this;
 		}

@@ -3,6 +3,8 @@ package dev.durable.workflow;
 import java.time.Duration;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.client.WorkflowStatus;
 
 /**
@@ -80,7 +82,7 @@ public interface WorkflowEngineListener {
 		 * @param failure why the workflow task failed or what the activity method threw, or
 		 * {@code null} when it succeeded
 		 */
-		void end(Throwable failure);
+		void end(@Nullable Throwable failure);
 
 	}
 

@@ -1,13 +1,20 @@
 package dev.durable.workflow;
 
+import org.jspecify.annotations.Nullable;
+
 /** Base of every exception the engine and the client throw. Unchecked. */
 public class WorkflowException extends RuntimeException {
 
-	public WorkflowException(String message) {
+	/** @param message the message, or {@code null} */
+	public WorkflowException(@Nullable String message) {
 		super(message);
 	}
 
-	public WorkflowException(String message, Throwable cause) {
+	/**
+	 * @param message the message, or {@code null}
+	 * @param cause the cause, or {@code null}
+	 */
+	public WorkflowException(@Nullable String message, @Nullable Throwable cause) {
 		super(message, cause);
 	}
 

@@ -2,6 +2,8 @@ package dev.durable.workflow.client;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An activity of an open run that has not finished.
  *
@@ -13,6 +15,6 @@ import java.time.Instant;
  * @param lastFailure a description of the last failed attempt, or {@code null}
  */
 public record PendingActivity(long activityId, String activityType, int attempt, Instant scheduledTime,
-		Instant nextAttemptTime, String lastFailure) {
+		Instant nextAttemptTime, @Nullable String lastFailure) {
 
 }

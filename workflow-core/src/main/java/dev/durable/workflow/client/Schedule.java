@@ -3,6 +3,8 @@ package dev.durable.workflow.client;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A schedule: when it fires, what it starts, and its policies.
  * <pre>{@code
@@ -18,15 +20,20 @@ import java.util.Objects;
  * @param catchupWindow after the engine was down (or every worker was), firings late by more
  * than this are skipped (counted as missed); {@code null}: {@link #DEFAULT_CATCHUP_WINDOW}
  * @param paused whether it is paused (no firing until unpaused; triggers and backfills still work)
- * @param note why it was paused, or any note
+ * @param note why it was paused, or any note; {@code null}: none
  */
 public record Schedule(ScheduleSpec spec, ScheduleAction action, ScheduleOverlapPolicy overlapPolicy,
-		Duration catchupWindow, boolean paused, String note) {
+		Duration catchupWindow, boolean paused, @Nullable String note) {
 
 	/** One minute. */
 	public static final Duration DEFAULT_CATCHUP_WINDOW = Duration.ofMinutes(1);
 
-	public Schedule {
+	/**
+	 * The canonical constructor; a {@code null} overlap policy is {@link ScheduleOverlapPolicy#SKIP},
+	 * a {@code null} catch-up window {@link #DEFAULT_CATCHUP_WINDOW}.
+	 */
+	public Schedule(ScheduleSpec spec, ScheduleAction action, @Nullable ScheduleOverlapPolicy overlapPolicy,
+			@Nullable Duration catchupWindow, boolean paused, @Nullable String note) {
 		Objects.requireNonNull(spec, "spec");
 		Objects.requireNonNull(action, "action");
 		overlapPolicy = (overlapPolicy != null) ? overlapPolicy : ScheduleOverlapPolicy.SKIP;
@@ -34,6 +41,12 @@ public record Schedule(ScheduleSpec spec, ScheduleAction action, ScheduleOverlap
 		if (catchupWindow.isNegative()) {
 			throw new IllegalArgumentException("The catch-up window must not be negative: " + catchupWindow);
 		}
+		this.spec = spec;
+		this.action = action;
+		this.overlapPolicy = overlapPolicy;
+		this.catchupWindow = catchupWindow;
+		this.paused = paused;
+		this.note = note;
 	}
 
 	/** An unpaused schedule with the default policies. */
@@ -49,16 +62,18 @@ public record Schedule(ScheduleSpec spec, ScheduleAction action, ScheduleOverlap
 		return new Schedule(this.spec, value, this.overlapPolicy, this.catchupWindow, this.paused, this.note);
 	}
 
-	public Schedule withOverlapPolicy(ScheduleOverlapPolicy value) {
+	/** This schedule with another overlap policy ({@code null}: SKIP). */
+	public Schedule withOverlapPolicy(@Nullable ScheduleOverlapPolicy value) {
 		return new Schedule(this.spec, this.action, value, this.catchupWindow, this.paused, this.note);
 	}
 
-	public Schedule withCatchupWindow(Duration value) {
+	/** This schedule with another catch-up window ({@code null}: {@link #DEFAULT_CATCHUP_WINDOW}). */
+	public Schedule withCatchupWindow(@Nullable Duration value) {
 		return new Schedule(this.spec, this.action, this.overlapPolicy, value, this.paused, this.note);
 	}
 
-	/** This schedule paused (or not), with a note saying why. */
-	public Schedule withPaused(boolean value, String reason) {
+	/** This schedule paused (or not), with a note saying why ({@code null}: no note). */
+	public Schedule withPaused(boolean value, @Nullable String reason) {
 		return new Schedule(this.spec, this.action, this.overlapPolicy, this.catchupWindow, value, reason);
 	}
 

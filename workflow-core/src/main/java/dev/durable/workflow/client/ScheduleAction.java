@@ -3,6 +3,8 @@ package dev.durable.workflow.client;
 import java.time.Duration;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.RetryPolicy;
 import dev.durable.workflow.internal.client.WorkflowDefinitions;
 
@@ -12,15 +14,17 @@ import dev.durable.workflow.internal.client.WorkflowDefinitions;
  * so each firing is its own workflow and a firing's workflow is easy to find.
  *
  * @param workflowType the workflow type name
- * @param input the input of each run (encoded when the schedule is created or updated)
+ * @param input the input of each run (encoded when the schedule is created or updated), or
+ * {@code null} for none
  * @param workflowIdPrefix the prefix of the workflow ids; {@code null}: the schedule id
  * @param taskQueue the task queue of the runs; {@code null}: the default queue
  * @param executionTimeout the execution timeout of each run, or {@code null}
  * @param runTimeout the run timeout of each run, or {@code null}
  * @param retryPolicy the workflow retry policy of each run, or {@code null}
  */
-public record ScheduleAction(String workflowType, Object input, String workflowIdPrefix, String taskQueue,
-		Duration executionTimeout, Duration runTimeout, RetryPolicy retryPolicy) {
+public record ScheduleAction(String workflowType, @Nullable Object input, @Nullable String workflowIdPrefix,
+		@Nullable String taskQueue, @Nullable Duration executionTimeout, @Nullable Duration runTimeout,
+		@Nullable RetryPolicy retryPolicy) {
 
 	public ScheduleAction {
 		if (workflowType == null || workflowType.isBlank()) {
@@ -33,8 +37,8 @@ public record ScheduleAction(String workflowType, Object input, String workflowI
 		}
 	}
 
-	/** Starts the workflow type with the input. */
-	public static ScheduleAction startWorkflow(String workflowType, Object input) {
+	/** Starts the workflow type with the input ({@code null}: none). */
+	public static ScheduleAction startWorkflow(String workflowType, @Nullable Object input) {
 		return new ScheduleAction(workflowType, input, null, null, null, null, null);
 	}
 
@@ -50,32 +54,38 @@ public record ScheduleAction(String workflowType, Object input, String workflowI
 		return startWorkflow(WorkflowDefinitions.definition(workflow).typeName(), null);
 	}
 
-	public ScheduleAction withInput(Object value) {
+	/** This action with another input ({@code null}: none). */
+	public ScheduleAction withInput(@Nullable Object value) {
 		return new ScheduleAction(this.workflowType, value, this.workflowIdPrefix, this.taskQueue,
 				this.executionTimeout, this.runTimeout, this.retryPolicy);
 	}
 
-	public ScheduleAction withWorkflowIdPrefix(String value) {
+	/** This action with another workflow id prefix ({@code null}: the schedule id). */
+	public ScheduleAction withWorkflowIdPrefix(@Nullable String value) {
 		return new ScheduleAction(this.workflowType, this.input, value, this.taskQueue, this.executionTimeout,
 				this.runTimeout, this.retryPolicy);
 	}
 
-	public ScheduleAction withTaskQueue(String value) {
+	/** This action with another task queue ({@code null}: the default queue). */
+	public ScheduleAction withTaskQueue(@Nullable String value) {
 		return new ScheduleAction(this.workflowType, this.input, this.workflowIdPrefix, value, this.executionTimeout,
 				this.runTimeout, this.retryPolicy);
 	}
 
-	public ScheduleAction withExecutionTimeout(Duration value) {
+	/** This action with another execution timeout ({@code null}: none). */
+	public ScheduleAction withExecutionTimeout(@Nullable Duration value) {
 		return new ScheduleAction(this.workflowType, this.input, this.workflowIdPrefix, this.taskQueue, value,
 				this.runTimeout, this.retryPolicy);
 	}
 
-	public ScheduleAction withRunTimeout(Duration value) {
+	/** This action with another run timeout ({@code null}: none). */
+	public ScheduleAction withRunTimeout(@Nullable Duration value) {
 		return new ScheduleAction(this.workflowType, this.input, this.workflowIdPrefix, this.taskQueue,
 				this.executionTimeout, value, this.retryPolicy);
 	}
 
-	public ScheduleAction withRetryPolicy(RetryPolicy value) {
+	/** This action with another workflow retry policy ({@code null}: none). */
+	public ScheduleAction withRetryPolicy(@Nullable RetryPolicy value) {
 		return new ScheduleAction(this.workflowType, this.input, this.workflowIdPrefix, this.taskQueue,
 				this.executionTimeout, this.runTimeout, value);
 	}

@@ -3,6 +3,8 @@ package dev.durable.workflow.client;
 import java.time.Instant;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One firing of a schedule and what came of it.
  *
@@ -15,7 +17,7 @@ import java.util.UUID;
  * @param reason why it was skipped or buffered, or {@code null}
  */
 public record ScheduleActionResult(Instant nominalTime, Instant actualTime, Origin origin, Outcome outcome,
-		String workflowId, UUID runId, String reason) {
+		String workflowId, @Nullable UUID runId, @Nullable String reason) {
 
 	/** Where a firing came from. */
 	public enum Origin {

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Schedules: workflows started at the times of a {@link ScheduleSpec}, by whichever worker node
  * gets there first, each firing exactly once. From {@code WorkflowClient.schedules()}.
@@ -30,11 +32,14 @@ public interface ScheduleClient {
 	/** Every schedule of the namespace, by id. */
 	List<ScheduleSummary> list();
 
-	/** Stops firing until {@link #unpause}; the note says why. */
-	void pause(String scheduleId, String note);
+	/** Stops firing until {@link #unpause}; the note says why ({@code null}: no note). */
+	void pause(String scheduleId, @Nullable String note);
 
-	/** Fires again from now on (times that passed while paused are not caught up). */
-	void unpause(String scheduleId, String note);
+	/**
+	 * Fires again from now on (times that passed while paused are not caught up); the note
+	 * replaces the pause note ({@code null}: no note).
+	 */
+	void unpause(String scheduleId, @Nullable String note);
 
 	/** Fires once now, with the schedule's overlap policy. */
 	default ScheduleActionResult trigger(String scheduleId) {
@@ -46,7 +51,7 @@ public interface ScheduleClient {
 	 * @param overlapPolicy the policy for this firing; {@code null}: the schedule's
 	 * @return what came of it
 	 */
-	ScheduleActionResult trigger(String scheduleId, ScheduleOverlapPolicy overlapPolicy);
+	ScheduleActionResult trigger(String scheduleId, @Nullable ScheduleOverlapPolicy overlapPolicy);
 
 	/** Fires for each of the spec's times in [start, end), as if they had happened, in order. */
 	default List<ScheduleActionResult> backfill(String scheduleId, Instant start, Instant end) {
@@ -60,7 +65,7 @@ public interface ScheduleClient {
 	 * @return what came of each
 	 */
 	List<ScheduleActionResult> backfill(String scheduleId, Instant start, Instant end,
-			ScheduleOverlapPolicy overlapPolicy);
+			@Nullable ScheduleOverlapPolicy overlapPolicy);
 
 	/**
 	 * Changes the schedule: the function gets the current one and returns the new spec, action,

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 
 /**
  * When a schedule fires: either a cron expression in a time zone, or a fixed interval.
@@ -28,13 +30,15 @@ import java.util.Objects;
  * @param jitter each firing is delayed by a random amount below this (the same for a given
  * schedule and time, so every node agrees); {@code null}: none
  */
-public record ScheduleSpec(String cronExpression, Duration interval, Duration offset, ZoneId timeZone,
-		Instant startAt, Instant endAt, Duration jitter) {
+public record ScheduleSpec(@Nullable String cronExpression, @Nullable Duration interval, Duration offset,
+		ZoneId timeZone, @Nullable Instant startAt, @Nullable Instant endAt, @Nullable Duration jitter) {
 
 	/** The zone used when none is given. */
 	public static final ZoneId UTC = ZoneId.of("UTC");
 
-	public ScheduleSpec {
+	/** The canonical constructor; a {@code null} offset is zero, a {@code null} time zone UTC. */
+	public ScheduleSpec(@Nullable String cronExpression, @Nullable Duration interval, @Nullable Duration offset,
+			@Nullable ZoneId timeZone, @Nullable Instant startAt, @Nullable Instant endAt, @Nullable Duration jitter) {
 		if ((cronExpression == null) == (interval == null)) {
 			throw new IllegalArgumentException("A schedule spec needs exactly one of a cron expression or an interval");
 		}
@@ -56,6 +60,13 @@ public record ScheduleSpec(String cronExpression, Duration interval, Duration of
 		if (jitter != null && jitter.isNegative()) {
 			throw new IllegalArgumentException("The jitter of a schedule must not be negative: " + jitter);
 		}
+		this.cronExpression = cronExpression;
+		this.interval = interval;
+		this.offset = offset;
+		this.timeZone = timeZone;
+		this.startAt = startAt;
+		this.endAt = endAt;
+		this.jitter = jitter;
 	}
 
 	/** A cron expression (6 fields, or 5 without seconds) in UTC. */
@@ -96,20 +107,20 @@ public record ScheduleSpec(String cronExpression, Duration interval, Duration of
 		}
 	}
 
-	/** This spec, firing no earlier than the instant. */
-	public ScheduleSpec withStartAt(Instant value) {
+	/** This spec, firing no earlier than the instant ({@code null}: no bound). */
+	public ScheduleSpec withStartAt(@Nullable Instant value) {
 		return new ScheduleSpec(this.cronExpression, this.interval, this.offset, this.timeZone, value, this.endAt,
 				this.jitter);
 	}
 
-	/** This spec, firing only before the instant. */
-	public ScheduleSpec withEndAt(Instant value) {
+	/** This spec, firing only before the instant ({@code null}: no bound). */
+	public ScheduleSpec withEndAt(@Nullable Instant value) {
 		return new ScheduleSpec(this.cronExpression, this.interval, this.offset, this.timeZone, this.startAt, value,
 				this.jitter);
 	}
 
-	/** This spec, each firing delayed by a random amount below the jitter. */
-	public ScheduleSpec withJitter(Duration value) {
+	/** This spec, each firing delayed by a random amount below the jitter ({@code null}: none). */
+	public ScheduleSpec withJitter(@Nullable Duration value) {
 		return new ScheduleSpec(this.cronExpression, this.interval, this.offset, this.timeZone, this.startAt,
 				this.endAt, value);
 	}

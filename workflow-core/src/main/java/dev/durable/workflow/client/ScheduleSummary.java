@@ -2,6 +2,8 @@ package dev.durable.workflow.client;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A schedule in a list.
  *
@@ -12,5 +14,5 @@ import java.time.Instant;
  * @param nextActionTime when it fires next, or {@code null} when it never will
  */
 public record ScheduleSummary(String scheduleId, String workflowType, ScheduleSpec spec, boolean paused,
-		Instant nextActionTime) {
+		@Nullable Instant nextActionTime) {
 }

@@ -5,18 +5,22 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Options of a start.
  *
  * @param workflowId the workflow id: 1-255 letters, digits and {@code ._:@-}; random UUID when null
- * @param requestId a retried start with the same request id returns the run it started
- * @param idReusePolicy policy when earlier runs with the id are closed
- * @param idConflictPolicy policy when a run with the id is open
- * @param startDelay how long to wait before the first workflow task
+ * @param requestId a retried start with the same request id returns the run it started; no
+ * deduplication when null
+ * @param idReusePolicy policy when earlier runs with the id are closed; ALLOW_DUPLICATE when null
+ * is given
+ * @param idConflictPolicy policy when a run with the id is open; FAIL when null is given
+ * @param startDelay how long to wait before the first workflow task; none when null
  * @param taskQueue only nodes serving this queue run it; {@code "default"} when null
  * @param executionTimeout the longest the whole execution may take, continue-as-new included;
- * past it the run closes TIMED_OUT
- * @param runTimeout the longest this run may take
+ * past it the run closes TIMED_OUT; unlimited when null
+ * @param runTimeout the longest this run may take; unlimited when null
  * @param retryPolicy when set, a failed run is followed by a new run of the same workflow id
  * after the policy's backoff, until it succeeds or the policy gives up
  * @param cronSchedule when set (5-field cron, or 6 fields with seconds; UTC), a new run of the
@@ -31,16 +35,26 @@ import java.util.Map;
  * letters, digits and underscores; empty when null. Continue-as-new carries the run's current
  * memo and search attributes to the next run; retries and cron runs start with these.
  */
-public record StartOptions(String workflowId, String requestId, WorkflowIdReusePolicy idReusePolicy,
-		WorkflowIdConflictPolicy idConflictPolicy, Duration startDelay, String taskQueue, Duration executionTimeout,
-		Duration runTimeout, dev.durable.workflow.RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout,
-		Map<String, Object> memo, Map<String, Object> searchAttributes) {
+public record StartOptions(@Nullable String workflowId, @Nullable String requestId,
+		WorkflowIdReusePolicy idReusePolicy, WorkflowIdConflictPolicy idConflictPolicy, @Nullable Duration startDelay,
+		@Nullable String taskQueue, @Nullable Duration executionTimeout, @Nullable Duration runTimeout,
+		dev.durable.workflow.@Nullable RetryPolicy retryPolicy, @Nullable String cronSchedule,
+		@Nullable Duration taskTimeout, Map<String, Object> memo, Map<String, Object> searchAttributes) {
 
 	/** All defaults: random id, ALLOW_DUPLICATE, FAIL, no delay, the default queue. */
 	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null, null, null, null,
 			null, null, null, null);
 
-	public StartOptions {
+	/**
+	 * The canonical constructor; {@code null} policies are ALLOW_DUPLICATE and FAIL, a
+	 * {@code null} memo or search attribute map is empty.
+	 */
+	public StartOptions(@Nullable String workflowId, @Nullable String requestId,
+			@Nullable WorkflowIdReusePolicy idReusePolicy, @Nullable WorkflowIdConflictPolicy idConflictPolicy,
+			@Nullable Duration startDelay, @Nullable String taskQueue, @Nullable Duration executionTimeout,
+			@Nullable Duration runTimeout, dev.durable.workflow.@Nullable RetryPolicy retryPolicy,
+			@Nullable String cronSchedule, @Nullable Duration taskTimeout, @Nullable Map<String, Object> memo,
+			@Nullable Map<String, Object> searchAttributes) {
 		idReusePolicy = (idReusePolicy != null) ? idReusePolicy : WorkflowIdReusePolicy.ALLOW_DUPLICATE;
 		idConflictPolicy = (idConflictPolicy != null) ? idConflictPolicy : WorkflowIdConflictPolicy.FAIL;
 		if (startDelay != null && startDelay.isNegative()) {
@@ -51,12 +65,23 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 				throw new IllegalArgumentException("Timeouts must be positive: " + timeout);
 			}
 		}
-		memo = copy(memo);
-		searchAttributes = copy(searchAttributes);
+		this.workflowId = workflowId;
+		this.requestId = requestId;
+		this.idReusePolicy = idReusePolicy;
+		this.idConflictPolicy = idConflictPolicy;
+		this.startDelay = startDelay;
+		this.taskQueue = taskQueue;
+		this.executionTimeout = executionTimeout;
+		this.runTimeout = runTimeout;
+		this.retryPolicy = retryPolicy;
+		this.cronSchedule = cronSchedule;
+		this.taskTimeout = taskTimeout;
+		this.memo = copy(memo);
+		this.searchAttributes = copy(searchAttributes);
 	}
 
 	// null values are allowed (and ignored at start), so not Map.copyOf
-	private static Map<String, Object> copy(Map<String, ?> values) {
+	private static Map<String, Object> copy(@Nullable Map<String, ?> values) {
 		return (values != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(values)) : Map.of();
 	}
 
@@ -76,27 +101,27 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 	/** Builder of {@link StartOptions}. */
 	public static final class Builder {
 
-		private String workflowId;
+		private @Nullable String workflowId;
 
-		private String requestId;
+		private @Nullable String requestId;
 
-		private WorkflowIdReusePolicy idReusePolicy;
+		private @Nullable WorkflowIdReusePolicy idReusePolicy;
 
-		private WorkflowIdConflictPolicy idConflictPolicy;
+		private @Nullable WorkflowIdConflictPolicy idConflictPolicy;
 
-		private Duration startDelay;
+		private @Nullable Duration startDelay;
 
-		private String taskQueue;
+		private @Nullable String taskQueue;
 
-		private Duration executionTimeout;
+		private @Nullable Duration executionTimeout;
 
-		private Duration runTimeout;
+		private @Nullable Duration runTimeout;
 
-		private dev.durable.workflow.RetryPolicy retryPolicy;
+		private dev.durable.workflow.@Nullable RetryPolicy retryPolicy;
 
-		private String cronSchedule;
+		private @Nullable String cronSchedule;
 
-		private Duration taskTimeout;
+		private @Nullable Duration taskTimeout;
 
 		private Map<String, Object> memo;
 
@@ -118,69 +143,80 @@ public record StartOptions(String workflowId, String requestId, WorkflowIdReuseP
 			this.taskQueue = from.taskQueue;
 		}
 
-		public Builder workflowId(String value) {
+		/** The workflow id; {@code null}: a random UUID. */
+		public Builder workflowId(@Nullable String value) {
 			this.workflowId = value;
 			return this;
 		}
 
-		public Builder requestId(String value) {
+		/** The request id of an idempotent start; {@code null}: none. */
+		public Builder requestId(@Nullable String value) {
 			this.requestId = value;
 			return this;
 		}
 
-		public Builder idReusePolicy(WorkflowIdReusePolicy value) {
+		/** The id reuse policy; {@code null}: ALLOW_DUPLICATE. */
+		public Builder idReusePolicy(@Nullable WorkflowIdReusePolicy value) {
 			this.idReusePolicy = value;
 			return this;
 		}
 
-		public Builder idConflictPolicy(WorkflowIdConflictPolicy value) {
+		/** The id conflict policy; {@code null}: FAIL. */
+		public Builder idConflictPolicy(@Nullable WorkflowIdConflictPolicy value) {
 			this.idConflictPolicy = value;
 			return this;
 		}
 
-		public Builder startDelay(Duration value) {
+		/** The delay before the first workflow task; {@code null}: none. */
+		public Builder startDelay(@Nullable Duration value) {
 			this.startDelay = value;
 			return this;
 		}
 
-		public Builder taskQueue(String value) {
+		/** The task queue; {@code null}: {@code "default"}. */
+		public Builder taskQueue(@Nullable String value) {
 			this.taskQueue = value;
 			return this;
 		}
 
-		public Builder executionTimeout(Duration value) {
+		/** The execution timeout; {@code null}: unlimited. */
+		public Builder executionTimeout(@Nullable Duration value) {
 			this.executionTimeout = value;
 			return this;
 		}
 
-		public Builder runTimeout(Duration value) {
+		/** The run timeout; {@code null}: unlimited. */
+		public Builder runTimeout(@Nullable Duration value) {
 			this.runTimeout = value;
 			return this;
 		}
 
-		public Builder retryPolicy(dev.durable.workflow.RetryPolicy value) {
+		/** The workflow retry policy; {@code null}: a failed run is not retried. */
+		public Builder retryPolicy(dev.durable.workflow.@Nullable RetryPolicy value) {
 			this.retryPolicy = value;
 			return this;
 		}
 
-		public Builder cronSchedule(String value) {
+		/** The cron schedule; {@code null}: none. */
+		public Builder cronSchedule(@Nullable String value) {
 			this.cronSchedule = value;
 			return this;
 		}
 
-		public Builder taskTimeout(Duration value) {
+		/** The workflow task timeout; {@code null}: the engine's. */
+		public Builder taskTimeout(@Nullable Duration value) {
 			this.taskTimeout = value;
 			return this;
 		}
 
-		/** Values shown with the run, not searchable. */
-		public Builder memo(Map<String, ?> value) {
+		/** Values shown with the run, not searchable; {@code null}: none. */
+		public Builder memo(@Nullable Map<String, ?> value) {
 			this.memo = copy(value);
 			return this;
 		}
 
-		/** Values the run can be listed by; see {@link StartOptions#searchAttributes()}. */
-		public Builder searchAttributes(Map<String, ?> value) {
+		/** Values the run can be listed by; see {@link StartOptions#searchAttributes()}; {@code null}: none. */
+		public Builder searchAttributes(@Nullable Map<String, ?> value) {
 			this.searchAttributes = copy(value);
 			return this;
 		}

@@ -2,6 +2,8 @@ package dev.durable.workflow.client;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An update sent to a workflow, reachable by its id.
  *
@@ -23,7 +25,11 @@ public interface UpdateHandle<T> {
 	 */
 	T result();
 
-	/** Waits at most the given time. */
-	T result(Duration timeout);
+	/**
+	 * Waits at most the given time.
+	 * @param timeout how long to wait; {@code null}: as long as it takes, like {@link #result()}
+	 * @throws WorkflowHandle.WorkflowTimeoutException when the update has not completed in time
+	 */
+	T result(@Nullable Duration timeout);
 
 }

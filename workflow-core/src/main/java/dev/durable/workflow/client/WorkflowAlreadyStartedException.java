@@ -2,6 +2,8 @@ package dev.durable.workflow.client;
 
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.WorkflowException;
 
 /** A start was refused by the id reuse or conflict policy. */
@@ -9,9 +11,14 @@ public class WorkflowAlreadyStartedException extends WorkflowException {
 
 	private final String workflowId;
 
-	private final UUID existingRunId;
+	private final @Nullable UUID existingRunId;
 
-	public WorkflowAlreadyStartedException(String message, String workflowId, UUID existingRunId) {
+	/**
+	 * @param message the message
+	 * @param workflowId the workflow id
+	 * @param existingRunId the run that blocks the start, or {@code null} when it is not known
+	 */
+	public WorkflowAlreadyStartedException(String message, String workflowId, @Nullable UUID existingRunId) {
 		super(message);
 		this.workflowId = workflowId;
 		this.existingRunId = existingRunId;
@@ -21,8 +28,8 @@ public class WorkflowAlreadyStartedException extends WorkflowException {
 		return this.workflowId;
 	}
 
-	/** The run that blocks the start. */
-	public UUID getExistingRunId() {
+	/** The run that blocks the start, or {@code null} when it is not known. */
+	public @Nullable UUID getExistingRunId() {
 		return this.existingRunId;
 	}
 

@@ -2,52 +2,62 @@ package dev.durable.workflow.client;
 
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Starts runs and reaches existing ones. A bean in Spring; {@code engine.client()} elsewhere.
- * Typed calls name the workflow's run method by method reference.
+ * Typed calls name the workflow's run method by method reference. Where a start takes
+ * {@link StartOptions}, {@code null} means {@link StartOptions#DEFAULT}.
  */
 public interface WorkflowClient {
 
 	/** Starts a run of the workflow whose run method is given, with one input. */
-	<W, A, R> WorkflowHandle<R> start(Functions.Func1<W, A, R> workflow, A input, StartOptions options);
+	<W, A, R> WorkflowHandle<R> start(Functions.Func1<W, A, R> workflow, A input, @Nullable StartOptions options);
 
 	/** Starts a run of a workflow whose run method takes no input. */
-	<W, R> WorkflowHandle<R> start(Functions.Func0<W, R> workflow, StartOptions options);
+	<W, R> WorkflowHandle<R> start(Functions.Func0<W, R> workflow, @Nullable StartOptions options);
 
 	/** Starts a run of a workflow whose run method returns nothing. */
-	<W, A> WorkflowHandle<Void> start(Functions.Proc1<W, A> workflow, A input, StartOptions options);
+	<W, A> WorkflowHandle<Void> start(Functions.Proc1<W, A> workflow, A input, @Nullable StartOptions options);
 
-	/** Starts a run by type name; the handle's {@link WorkflowHandle#result(Class)} converts. */
-	WorkflowHandle<Object> start(String workflowType, Object input, StartOptions options);
+	/**
+	 * Starts a run by type name, with an input ({@code null}: none); the handle's
+	 * {@link WorkflowHandle#result(Class)} converts.
+	 */
+	WorkflowHandle<Object> start(String workflowType, @Nullable Object input, @Nullable StartOptions options);
 
 	/** Starts and waits for the result. */
-	default <W, A, R> R execute(Functions.Func1<W, A, R> workflow, A input, StartOptions options) {
+	default <W, A, R> R execute(Functions.Func1<W, A, R> workflow, A input, @Nullable StartOptions options) {
 		return start(workflow, input, options).result();
 	}
 
 	/** Starts and waits for the result. */
-	default <W, R> R execute(Functions.Func0<W, R> workflow, StartOptions options) {
+	default <W, R> R execute(Functions.Func0<W, R> workflow, @Nullable StartOptions options) {
 		return start(workflow, options).result();
 	}
 
 	/**
 	 * Signals the open run of the workflow id, or starts one and signals it, atomically. The
-	 * signal is delivered before the main method first runs.
+	 * signal is delivered before the main method first runs. A {@code null} signal payload is a
+	 * signal without payload.
 	 */
-	<W, A, R> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input, StartOptions options,
-			String signalName, Object signalPayload);
+	<W, A, R> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input,
+			@Nullable StartOptions options, String signalName, @Nullable Object signalPayload);
 
-	/** Signal-with-start by type name. */
-	WorkflowHandle<Object> signalWithStart(String workflowType, Object input, StartOptions options, String signalName,
-			Object signalPayload);
+	/** Signal-with-start by type name; {@code null} input or signal payload: none. */
+	WorkflowHandle<Object> signalWithStart(String workflowType, @Nullable Object input, @Nullable StartOptions options,
+			String signalName, @Nullable Object signalPayload);
 
 	/**
 	 * Sends an update to the open run of the workflow id, or starts one and sends it, atomically
 	 * with the start; waits for the update's result. The options must say what to do with an open
-	 * run: idConflictPolicy USE_EXISTING or TERMINATE_EXISTING.
+	 * run: idConflictPolicy USE_EXISTING or TERMINATE_EXISTING (so they are required here). A
+	 * {@code null} update argument is none; {@code null} update options are the defaults waiting
+	 * for COMPLETED.
 	 */
 	<W, A, R, T> UpdateHandle<T> updateWithStart(Functions.Func1<W, A, R> workflow, A input, StartOptions options,
-			String updateName, Object updateArgument, Class<T> resultType, UpdateOptions updateOptions);
+			String updateName, @Nullable Object updateArgument, Class<T> resultType,
+			@Nullable UpdateOptions updateOptions);
 
 	/** A handle that follows the latest run of the workflow id. */
 	WorkflowHandle<Object> handle(String workflowId);
@@ -65,15 +75,16 @@ public interface WorkflowClient {
 	 * Lists runs matching the filter, newest first (by start time, then run id), one page at a
 	 * time. Pages are stable under concurrent starts: a run started after the first page does not
 	 * shift the later pages.
-	 * @param filter which runs; {@link WorkflowFilter#all()} for every run of the namespace
+	 * @param filter which runs; {@link WorkflowFilter#all()} (or {@code null}) for every run of the
+	 * namespace
 	 * @param pageSize 1 to 1,000 runs
 	 * @param pageToken {@code null} for the first page, else the previous page's
 	 * {@link WorkflowPage#nextPageToken()}
 	 * @throws IllegalArgumentException for a bad filter value, page size or page token
 	 */
-	WorkflowPage list(WorkflowFilter filter, int pageSize, String pageToken);
+	WorkflowPage list(@Nullable WorkflowFilter filter, int pageSize, @Nullable String pageToken);
 
-	/** Counts the runs matching the filter. */
-	long count(WorkflowFilter filter);
+	/** Counts the runs matching the filter ({@code null}: every run of the namespace). */
+	long count(@Nullable WorkflowFilter filter);
 
 }

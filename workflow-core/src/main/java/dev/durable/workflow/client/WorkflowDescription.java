@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What describe tells about a run.
  *
@@ -25,7 +27,8 @@ import java.util.UUID;
  * committed (times as Instant, whole numbers as Long)
  */
 public record WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
-		WorkflowStatus status, Instant startTime, Instant closeTime, int workflowTasks, String taskFailure,
+		WorkflowStatus status, Instant startTime, @Nullable Instant closeTime, int workflowTasks,
+		@Nullable String taskFailure,
 		int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers, Map<String, Object> memo,
 		Map<String, Object> searchAttributes) {
 

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One run as listed by {@link WorkflowClient#list}.
  *
@@ -17,6 +19,6 @@ import java.util.UUID;
  * @param searchAttributes the search attributes (times as {@link Instant}, whole numbers as Long)
  */
 public record WorkflowExecution(String workflowId, UUID runId, String workflowType, WorkflowStatus status,
-		Instant startTime, Instant closeTime, Map<String, Object> memo, Map<String, Object> searchAttributes) {
+		Instant startTime, @Nullable Instant closeTime, Map<String, Object> memo, Map<String, Object> searchAttributes) {
 
 }

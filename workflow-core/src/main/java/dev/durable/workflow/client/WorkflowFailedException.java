@@ -2,6 +2,8 @@ package dev.durable.workflow.client;
 
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.WorkflowException;
 
 /**
@@ -17,7 +19,13 @@ public class WorkflowFailedException extends WorkflowException {
 
 	private final WorkflowStatus status;
 
-	public WorkflowFailedException(String workflowId, UUID runId, WorkflowStatus status, Throwable cause) {
+	/**
+	 * @param workflowId the workflow id
+	 * @param runId the run that closed
+	 * @param status how it closed
+	 * @param cause the failure as the workflow saw it, or {@code null} when none was recorded
+	 */
+	public WorkflowFailedException(String workflowId, UUID runId, WorkflowStatus status, @Nullable Throwable cause) {
 		super("Workflow " + workflowId + " (run " + runId + ") " + status.name().toLowerCase()
 				+ ((cause != null && cause.getMessage() != null) ? ": " + cause.getMessage() : ""), cause);
 		this.workflowId = workflowId;

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Which runs {@link WorkflowClient#list} and {@link WorkflowClient#count} return. Immutable: each
  * method returns a new filter with one more condition, and all conditions must hold.
@@ -25,23 +27,33 @@ import java.util.Set;
  * and values are always sent to the database as bound parameters.
  *
  * @param type the workflow type, or {@code null} for any
- * @param statuses the statuses, empty for any
+ * @param statuses the statuses, empty for any (also when {@code null} is given)
  * @param startedFrom runs started at or after this time, or {@code null}
  * @param startedTo runs started before this time, or {@code null}
  * @param closedFrom runs closed at or after this time, or {@code null}
  * @param closedTo runs closed before this time, or {@code null}
  * @param workflowIdPrefix runs whose workflow id starts with this, or {@code null}
- * @param conditions search attribute conditions
+ * @param conditions search attribute conditions; none when {@code null} is given
  */
-public record WorkflowFilter(String type, Set<WorkflowStatus> statuses, Instant startedFrom, Instant startedTo,
-		Instant closedFrom, Instant closedTo, String workflowIdPrefix, List<Condition> conditions) {
+public record WorkflowFilter(@Nullable String type, Set<WorkflowStatus> statuses, @Nullable Instant startedFrom,
+		@Nullable Instant startedTo, @Nullable Instant closedFrom, @Nullable Instant closedTo,
+		@Nullable String workflowIdPrefix, List<Condition> conditions) {
 
 	private static final WorkflowFilter ALL = new WorkflowFilter(null, Set.of(), null, null, null, null, null,
 			List.of());
 
-	public WorkflowFilter {
-		statuses = (statuses != null) ? Set.copyOf(statuses) : Set.of();
-		conditions = (conditions != null) ? List.copyOf(conditions) : List.of();
+	/** The canonical constructor; {@code null} statuses or conditions are empty. */
+	public WorkflowFilter(@Nullable String type, @Nullable Set<WorkflowStatus> statuses, @Nullable Instant startedFrom,
+			@Nullable Instant startedTo, @Nullable Instant closedFrom, @Nullable Instant closedTo,
+			@Nullable String workflowIdPrefix, @Nullable List<Condition> conditions) {
+		this.type = type;
+		this.statuses = (statuses != null) ? Set.copyOf(statuses) : Set.of();
+		this.startedFrom = startedFrom;
+		this.startedTo = startedTo;
+		this.closedFrom = closedFrom;
+		this.closedTo = closedTo;
+		this.workflowIdPrefix = workflowIdPrefix;
+		this.conditions = (conditions != null) ? List.copyOf(conditions) : List.of();
 	}
 
 	/** Every run. */
@@ -69,13 +81,13 @@ public record WorkflowFilter(String type, Set<WorkflowStatus> statuses, Instant 
 	}
 
 	/** Only runs started in {@code [from, to)}; either bound may be {@code null}. */
-	public WorkflowFilter startedBetween(Instant from, Instant to) {
+	public WorkflowFilter startedBetween(@Nullable Instant from, @Nullable Instant to) {
 		return new WorkflowFilter(this.type, this.statuses, from, to, this.closedFrom, this.closedTo,
 				this.workflowIdPrefix, this.conditions);
 	}
 
 	/** Only runs closed in {@code [from, to)}; either bound may be {@code null}. Open runs never match. */
-	public WorkflowFilter closedBetween(Instant from, Instant to) {
+	public WorkflowFilter closedBetween(@Nullable Instant from, @Nullable Instant to) {
 		return new WorkflowFilter(this.type, this.statuses, this.startedFrom, this.startedTo, from, to,
 				this.workflowIdPrefix, this.conditions);
 	}
@@ -127,7 +139,7 @@ public record WorkflowFilter(String type, Set<WorkflowStatus> statuses, Instant 
 				this.closedTo, this.workflowIdPrefix, all);
 	}
 
-	private static Object checkValue(String attribute, Object value) {
+	private static Object checkValue(String attribute, @Nullable Object value) {
 		if (value == null) {
 			throw new IllegalArgumentException("Search attribute condition on '" + attribute
 					+ "' needs a value, not null");

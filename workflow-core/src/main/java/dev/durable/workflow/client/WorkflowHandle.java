@@ -6,6 +6,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A run, reached by workflow id (following the latest run) or pinned to a run id.
  *
@@ -26,9 +28,10 @@ public interface WorkflowHandle<R> {
 
 	/**
 	 * Waits at most the given time.
+	 * @param timeout how long to wait; {@code null}: as long as it takes, like {@link #result()}
 	 * @throws WorkflowTimeoutException when the run is still open after the timeout
 	 */
-	R result(Duration timeout);
+	R result(@Nullable Duration timeout);
 
 	/** The result converted to the given type. */
 	<T> T result(Class<T> type);
@@ -37,29 +40,34 @@ public interface WorkflowHandle<R> {
 	CompletableFuture<R> resultAsync();
 
 	/**
-	 * Sends a signal. It is stored before this returns; a signal to a closed run throws
-	 * {@link WorkflowClosedException}.
+	 * Sends a signal ({@code null} payload: none). It is stored before this returns; a signal to a
+	 * closed run throws {@link WorkflowClosedException}.
 	 */
-	void signal(String signalName, Object payload);
+	void signal(String signalName, @Nullable Object payload);
 
 	/**
 	 * Sends a signal with an idempotency key, scoped to the workflow id: a retried send with the
-	 * same key changes nothing, even after the first was consumed.
+	 * same key changes nothing, even after the first was consumed. A {@code null} payload is none,
+	 * a {@code null} key sends without deduplication.
 	 */
-	void signal(String signalName, Object payload, String idempotencyKey);
+	void signal(String signalName, @Nullable Object payload, @Nullable String idempotencyKey);
 
 	/**
 	 * Sends a signal whose payload the caller converts once the handler is known, for gateways
-	 * such as the REST API: one read of the run, one handler lookup.
+	 * such as the REST API: one read of the run, one handler lookup. A {@code null} idempotency
+	 * key sends without deduplication.
 	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this node
 	 */
-	void signalEncoded(String signalName, EncodedPayload payload, String idempotencyKey);
+	void signalEncoded(String signalName, EncodedPayload payload, @Nullable String idempotencyKey);
 
 	/** Sends a signal to a handler named by method reference. */
 	<W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload);
 
-	/** Sends a signal with an idempotency key to a handler named by method reference. */
-	<W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload, String idempotencyKey);
+	/**
+	 * Sends a signal with an idempotency key to a handler named by method reference; a
+	 * {@code null} key sends without deduplication.
+	 */
+	<W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload, @Nullable String idempotencyKey);
 
 	/** Sends a signal without payload to a handler named by method reference. */
 	<W> void signal(Functions.Proc0<W> signalMethod);
@@ -70,8 +78,8 @@ public interface WorkflowHandle<R> {
 	/** Runs a query with an argument. */
 	<W, A, T> T query(Functions.Func1<W, A, T> queryMethod, A argument);
 
-	/** Runs a query by name. */
-	<T> T query(String queryName, Object argument, Class<T> resultType);
+	/** Runs a query by name, with an argument ({@code null}: none). */
+	<T> T query(String queryName, @Nullable Object argument, Class<T> resultType);
 
 	/**
 	 * Runs a query whose argument the caller converts once the handler is known (see
@@ -87,32 +95,47 @@ public interface WorkflowHandle<R> {
 	/** Sends an update without argument and waits for its result. */
 	<W, T> T update(Functions.Func0<W, T> updateMethod);
 
-	/** Sends an update by name and waits for its result. */
-	<T> T update(String updateName, Object argument, Class<T> resultType);
+	/** Sends an update by name, with an argument ({@code null}: none), and waits for its result. */
+	<T> T update(String updateName, @Nullable Object argument, Class<T> resultType);
 
-	/** Sends an update and waits for the stage the options name (ACCEPTED by default). */
-	<W, A, T> UpdateHandle<T> startUpdate(Functions.Func1<W, A, T> updateMethod, A argument, UpdateOptions options);
+	/**
+	 * Sends an update and waits for the stage the options name (ACCEPTED by default);
+	 * {@code null} options are {@link UpdateOptions#defaults()}.
+	 */
+	<W, A, T> UpdateHandle<T> startUpdate(Functions.Func1<W, A, T> updateMethod, A argument,
+			@Nullable UpdateOptions options);
 
-	/** Sends an update by name and waits for the stage the options name. */
-	<T> UpdateHandle<T> startUpdate(String updateName, Object argument, Class<T> resultType, UpdateOptions options);
+	/**
+	 * Sends an update by name, with an argument ({@code null}: none), and waits for the stage the
+	 * options name; {@code null} options are {@link UpdateOptions#defaults()}.
+	 */
+	<T> UpdateHandle<T> startUpdate(String updateName, @Nullable Object argument, Class<T> resultType,
+			@Nullable UpdateOptions options);
 
 	/**
 	 * Sends an update whose argument the caller converts once the handler is known (see
-	 * {@link #signalEncoded}) and waits for the stage the options name.
+	 * {@link #signalEncoded}) and waits for the stage the options name; {@code null} options are
+	 * {@link UpdateOptions#defaults()}.
 	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this node
 	 * @throws UnknownHandlerException when the type has no such update
 	 */
 	<T> UpdateHandle<T> startUpdateEncoded(String updateName, EncodedPayload argument, Class<T> resultType,
-			UpdateOptions options);
+			@Nullable UpdateOptions options);
 
 	/** A handle to an update sent earlier, to fetch its outcome by id. */
 	<T> UpdateHandle<T> updateHandle(String updateId, Class<T> resultType);
 
-	/** Requests cancellation: the workflow sees {@code CanceledFailure} and may clean up. */
-	void cancel(String reason);
+	/**
+	 * Requests cancellation: the workflow sees {@code CanceledFailure} and may clean up.
+	 * @param reason the reason, or {@code null}
+	 */
+	void cancel(@Nullable String reason);
 
-	/** Closes the run at once; no workflow code runs. */
-	void terminate(String reason);
+	/**
+	 * Closes the run at once; no workflow code runs.
+	 * @param reason recorded in the run's history, or {@code null}
+	 */
+	void terminate(@Nullable String reason);
 
 	/**
 	 * Resets the workflow to a workflow-task boundary, in one transaction: the run (it must be the
@@ -125,13 +148,13 @@ public interface WorkflowHandle<R> {
 	 * after it are closed by their parent close policy. A handle that follows the workflow id, and
 	 * {@link #result()}, follow the new run.
 	 * @param eventId an event id from {@link #history()}; 1 starts the workflow over
-	 * @param reason recorded in the terminated run's history
+	 * @param reason recorded in the terminated run's history, or {@code null}
 	 * @return the new run's id
 	 * @throws IllegalArgumentException when the run has no such event, or it was not written by a
 	 * workflow task (terminate, timeout)
 	 * @throws IllegalStateException when this handle is pinned to a run that is not the latest
 	 */
-	UUID reset(long eventId, String reason);
+	UUID reset(long eventId, @Nullable String reason);
 
 	WorkflowDescription describe();
 
