@@ -6,6 +6,9 @@ import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.client.Functions;
+import dev.durable.workflow.internal.client.WorkflowDefinitions;
+
 /**
  * A workflow type registered on this node, as tools built on the engine (the REST API, the
  * dashboard) need it: its name, payload types and message handlers.
@@ -21,6 +24,20 @@ public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Ty
 
 	public WorkflowTypeInfo {
 		handlers = List.copyOf(handlers);
+	}
+
+	/**
+	 * The type name of the workflow whose {@code @WorkflowRun} method is referenced, such as
+	 * {@code OrderWorkflow::run}: the {@code @Workflow} value, or the class's simple name.
+	 * @throws IllegalArgumentException when the method is not a {@code @WorkflowRun} method
+	 */
+	public static String nameOf(Functions.Func1<?, ?, ?> runMethod) {
+		return WorkflowDefinitions.definition(runMethod).typeName();
+	}
+
+	/** {@link #nameOf(Functions.Func1)} for a run method without parameter. */
+	public static String nameOf(Functions.Func0<?, ?> runMethod) {
+		return WorkflowDefinitions.definition(runMethod).typeName();
 	}
 
 	/** The handlers of one kind with a name (not the dynamic one), in declaration order. */

@@ -6,7 +6,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.RetryPolicy;
-import dev.durable.workflow.internal.client.WorkflowDefinitions;
+import dev.durable.workflow.WorkflowTypeInfo;
 
 /**
  * What a schedule does when it fires: start a workflow. The workflow id of each start is
@@ -45,13 +45,13 @@ public record ScheduleAction(String workflowType, @Nullable Object input, @Nulla
 	/** Starts the workflow whose run method is given, with the input. */
 	public static <W, A, R> ScheduleAction startWorkflow(Functions.Func1<W, A, R> workflow, A input) {
 		Objects.requireNonNull(workflow, "workflow");
-		return startWorkflow(WorkflowDefinitions.definition(workflow).typeName(), input);
+		return startWorkflow(WorkflowTypeInfo.nameOf(workflow), input);
 	}
 
 	/** Starts the workflow whose run method is given and takes no input. */
 	public static <W, R> ScheduleAction startWorkflow(Functions.Func0<W, R> workflow) {
 		Objects.requireNonNull(workflow, "workflow");
-		return startWorkflow(WorkflowDefinitions.definition(workflow).typeName(), null);
+		return startWorkflow(WorkflowTypeInfo.nameOf(workflow), null);
 	}
 
 	/** This action with another input ({@code null}: none). */
