@@ -4,14 +4,12 @@ import org.jspecify.annotations.Nullable;
 
 import java.lang.reflect.Type;
 
-import dev.durable.workflow.internal.activity.ActivityAttempt;
-
 /** The running activity attempt, for activity code: info, heartbeats, cancellation. */
 public interface ActivityContext {
 
 	/** The context of the activity running on this thread. */
 	static ActivityContext current() {
-		return ActivityAttempt.current();
+		return Providers.of(Provider.class).current();
 	}
 
 	ActivityInfo info();
@@ -27,5 +25,19 @@ public interface ActivityContext {
 
 	/** Whether the workflow canceled this activity or its attempt timed out. */
 	boolean isCancelRequested();
+
+	/**
+	 * Where {@link #current()} gets the running attempt: implemented by the engine and found with
+	 * {@link java.util.ServiceLoader}; not for applications.
+	 */
+	interface Provider {
+
+		/**
+		 * The context of the activity running on this thread.
+		 * @throws IllegalStateException outside an activity execution
+		 */
+		ActivityContext current();
+
+	}
 
 }

@@ -6,8 +6,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.function.Function;
 
-import dev.durable.workflow.internal.runtime.PromiseImpl;
-
 /**
  * The result of an asynchronous workflow operation (activity, timer, {@link Workflows#async}).
  * Only valid inside workflow code; {@link #get()} blocks durably.
@@ -30,7 +28,7 @@ public interface Promise<T> {
 
 	/** A promise that completes when all complete, or fails with the first failure. */
 	static Promise<Void> allOf(Collection<? extends Promise<?>> promises) {
-		return PromiseImpl.allOf(promises);
+		return Providers.of(Combinators.class).allOf(promises);
 	}
 
 	/** A promise that completes when all complete, or fails with the first failure. */
@@ -40,12 +38,24 @@ public interface Promise<T> {
 
 	/** A promise that completes like the first of the given promises to complete. */
 	static Promise<Object> anyOf(Collection<? extends Promise<?>> promises) {
-		return PromiseImpl.anyOf(promises);
+		return Providers.of(Combinators.class).anyOf(promises);
 	}
 
 	/** A promise that completes like the first of the given promises to complete. */
 	static Promise<Object> anyOf(Promise<?>... promises) {
 		return anyOf(Arrays.asList(promises));
+	}
+
+	/**
+	 * What {@link #allOf} and {@link #anyOf} run on: implemented by the engine's workflow runtime
+	 * and found with {@link java.util.ServiceLoader}; not for applications.
+	 */
+	interface Combinators {
+
+		Promise<Void> allOf(Collection<? extends Promise<?>> promises);
+
+		Promise<Object> anyOf(Collection<? extends Promise<?>> promises);
+
 	}
 
 }

@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.runtime;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -96,14 +95,6 @@ public final class PromiseImpl<T> implements Promise<T> {
 			}
 		});
 		return result;
-	}
-
-	public static Promise<Void> allOf(Collection<? extends Promise<?>> promises) {
-		return LazyPromise.allOf(List.copyOf(promises));
-	}
-
-	public static Promise<Object> anyOf(Collection<? extends Promise<?>> promises) {
-		return LazyPromise.anyOf(List.copyOf(promises));
 	}
 
 }
