@@ -77,7 +77,7 @@ final class EngineAssembly {
 						node, waiters),
 				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock),
 				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter));
-		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
 		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter, scheduleRows);
 		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval());
@@ -87,7 +87,7 @@ final class EngineAssembly {
 				schedules);
 		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, waiters, new WakeTimes(jdbc, config.schema()),
 				namespace);
-		return new EngineParts(node, client, scheduleLoop, new WorkflowTypes(workflows), quiescence,
+		return new EngineParts(node, client, scheduleLoop, new RegisteredWorkflowTypes(workflows), quiescence,
 				new EngineStatsReader(new StatsRepository(jdbc, config.schema()), clock, config));
 	}
 

@@ -15,6 +15,6 @@ import dev.durable.workflow.spi.EngineQuiescence;
  * @param quiescence the test kit's view of the node
  * @param stats the database reads behind {@link WorkflowEngine#stats}
  */
-record EngineParts(Engine node, WorkflowClient client, ScheduleLoop scheduleLoop, WorkflowTypes types,
+record EngineParts(Engine node, WorkflowClient client, ScheduleLoop scheduleLoop, RegisteredWorkflowTypes types,
 		EngineQuiescence quiescence, EngineStatsReader stats) {
 }

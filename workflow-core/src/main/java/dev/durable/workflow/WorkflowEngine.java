@@ -18,7 +18,6 @@ import org.jspecify.annotations.Nullable;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
-import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.spi.EngineHooks;
 import dev.durable.workflow.spi.EngineQuiescence;
@@ -32,11 +31,8 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	private final EngineParts parts;
 
-	private final Engine engine;
-
 	WorkflowEngine(EngineParts parts) {
 		this.parts = parts;
-		this.engine = parts.node();
 	}
 
 	public static Builder builder() {
@@ -45,9 +41,9 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	/** Migrates the schema (unless disabled), registers the node and starts serving. */
 	public synchronized WorkflowEngine start() {
-		if (!this.engine.isRunning()) {
-			this.engine.start();
-			if (this.engine.config().workerEnabled()) {
+		if (!this.parts.node().isRunning()) {
+			this.parts.node().start();
+			if (this.parts.node().config().workerEnabled()) {
 				// every worker node fires the schedules; their steps' compare-and-set keeps each firing single
 				this.parts.scheduleLoop().start();
 			}
@@ -57,9 +53,9 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	/** Stops claiming, waits for running activities up to the shutdown timeout, releases the runs. */
 	public synchronized void shutdown() {
-		if (this.engine.isRunning()) {
+		if (this.parts.node().isRunning()) {
 			this.parts.scheduleLoop().close();
-			this.engine.shutdown();
+			this.parts.node().shutdown();
 		}
 	}
 
@@ -74,11 +70,11 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	/** This node's id, as recorded as the owner of the runs it executes. */
 	public UUID nodeId() {
-		return this.engine.nodeId();
+		return this.parts.node().nodeId();
 	}
 
 	public boolean isRunning() {
-		return this.engine.isRunning();
+		return this.parts.node().isRunning();
 	}
 
 	/**
@@ -96,7 +92,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * @throws IllegalStateException when no registered activity bean is assignable to the type
 	 */
 	public <T> T activityProxy(Class<T> activityType, @Nullable Class<?> forWorkflow) {
-		return activityType.cast(this.engine.activityProxy(activityType, forWorkflow));
+		return activityType.cast(this.parts.node().activityProxy(activityType, forWorkflow));
 	}
 
 	/**
@@ -119,12 +115,12 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	/** The settings this node was built with. */
 	public EngineSettings settings() {
-		return this.engine.config();
+		return this.parts.node().config();
 	}
 
 	/** How many runs this node holds in memory between their workflow tasks (the sticky cache). */
 	public int cachedRuns() {
-		return this.engine.cachedRuns();
+		return this.parts.node().cachedRuns();
 	}
 
 	/**
@@ -137,7 +133,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * @throws IllegalArgumentException when there is no such run or its type is not registered here
 	 */
 	public int replay(UUID runId) {
-		return this.engine.replay(runId).stream().mapToInt((task) -> task.record().events().size()).sum();
+		return this.parts.node().replay(runId).stream().mapToInt((task) -> task.record().events().size()).sum();
 	}
 
 	/** What the test kit's time skipping asks of this node; not for applications. */

@@ -48,7 +48,7 @@ public final class HistoryReplay {
 				EngineSettings.HistoryLimits.DEFAULT);
 		try {
 			for (TaskRecord record : records) {
-				if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
+				if (record.writtenOutsideTasks()) {
 					return;
 				}
 				try {

@@ -88,9 +88,7 @@ public final class MessageClient {
 	 * without parameter takes no payload.
 	 */
 	byte[] encode(String workflowType, HandlerKind kind, String name, Object payload, boolean required) {
-		WorkflowDefinition definition = this.workflows.find(workflowType);
-		Type type = (definition != null) ? declaredType(definition, kind, name, required) : Object.class;
-		return this.payloads.encode(payload, (type != null) ? type : Object.class, what(kind, name));
+		return encode(workflowType, kind, name, (type) -> payload, required, false);
 	}
 
 	/**
@@ -100,12 +98,21 @@ public final class MessageClient {
 	 */
 	private byte[] encode(String workflowType, HandlerKind kind, String name, EncodedPayload payload,
 			boolean required) {
+		return encode(workflowType, kind, name, payload, required, true);
+	}
+
+	/**
+	 * @param typeRequired whether this node must know the workflow type (a gateway converts to its
+	 * declared types); else an unknown type takes any payload as {@code Object}
+	 */
+	private byte[] encode(String workflowType, HandlerKind kind, String name, EncodedPayload payload,
+			boolean required, boolean typeRequired) {
 		WorkflowDefinition definition = this.workflows.find(workflowType);
-		if (definition == null) {
+		if (definition == null && typeRequired) {
 			throw new UnknownWorkflowTypeException("No workflow type '" + workflowType + "' is registered; known types: "
 					+ this.workflows.all().stream().map(WorkflowDefinition::typeName).sorted().toList());
 		}
-		Type type = declaredType(definition, kind, name, required);
+		Type type = (definition != null) ? declaredType(definition, kind, name, required) : Object.class;
 		return this.payloads.encode(payload.convert(type), (type != null) ? type : Object.class, what(kind, name));
 	}
 

@@ -119,7 +119,7 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 			long last = first + record.events().size() - 1;
 			if (eventId >= first && eventId <= last) {
 				// in the first row, any event means "start over" (a run closed before its first task)
-				if (i > 0 && record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
+				if (i > 0 && record.writtenOutsideTasks()) {
 					throw new IllegalArgumentException("Event " + eventId + " was not written by a workflow task ("
 							+ record.events().get(0).type() + "); reset to an earlier event");
 				}

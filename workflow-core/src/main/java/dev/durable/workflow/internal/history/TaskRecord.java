@@ -21,4 +21,9 @@ public record TaskRecord(int seq, Instant time, List<Event> events, int sizeByte
 		return this.events.stream().filter((e) -> e.type().isCommand()).toList();
 	}
 
+	/** Whether the engine wrote this row outside any workflow task (terminate, timeout): no workflow code produced it. */
+	public boolean writtenOutsideTasks() {
+		return this.events.stream().anyMatch((e) -> e.type().writtenOutsideTasks());
+	}
+
 }

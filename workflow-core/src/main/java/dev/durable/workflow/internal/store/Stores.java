@@ -17,17 +17,20 @@ import org.springframework.transaction.support.TransactionTemplate;
  * @param dedup signal idempotency keys and update outcomes
  * @param retention deletion of closed runs
  * @param tx transactions on the engine's data source
+ * @param jdbc the template they share, for the engine's other statements on the schema
  */
-public record Stores(RunRepository runs, RunOwnership ownership, TaskRepository tasks, ActivityRepository activities, NodeRepository nodes,
-		DedupRepository dedup, RetentionRepository retention, TransactionTemplate tx) {
+public record Stores(RunRepository runs, RunOwnership ownership, TaskRepository tasks, ActivityRepository activities,
+		NodeRepository nodes, DedupRepository dedup, RetentionRepository retention, TransactionTemplate tx,
+		JdbcTemplate jdbc) {
 
 	/** The repositories of the schema, on the data source. */
 	public static Stores of(DataSource dataSource, String schema) {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		RunRepository runs = new RunRepository(jdbc, schema);
-		return new Stores(runs, new RunOwnership(jdbc, schema), new TaskRepository(jdbc, schema), new ActivityRepository(jdbc, schema),
-				new NodeRepository(jdbc, schema), new DedupRepository(jdbc, schema), new RetentionRepository(jdbc, schema),
-				new TransactionTemplate(new DataSourceTransactionManager(dataSource)));
+		return new Stores(runs, new RunOwnership(jdbc, schema), new TaskRepository(jdbc, schema),
+				new ActivityRepository(jdbc, schema), new NodeRepository(jdbc, schema), new DedupRepository(jdbc, schema),
+				new RetentionRepository(jdbc, schema), new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+				jdbc);
 	}
 
 }

@@ -25,7 +25,6 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.SettableClock;
@@ -136,7 +135,7 @@ public final class Engine implements LocalNode, RunWaker {
 		this.ownership = stores.ownership();
 		this.tasks = stores.tasks();
 		// the node's own group commit: only the node writes workflow-task commits
-		this.taskCommits = new TaskCommitRepository(new JdbcTemplate(dataSource), this.runs, config.schema());
+		this.taskCommits = new TaskCommitRepository(stores.jdbc(), this.runs, config.schema());
 		this.activities = stores.activities();
 		this.nodes = stores.nodes();
 		this.tx = stores.tx();

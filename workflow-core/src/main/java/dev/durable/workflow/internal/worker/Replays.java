@@ -72,7 +72,7 @@ final class Replays {
 	 */
 	static void replay(WorkflowRunner runner, List<TaskRecord> history, BiConsumer<TaskRecord, List<Event>> issued) {
 		for (TaskRecord record : history) {
-			if (record.events().stream().anyMatch((e) -> e.type().writtenOutsideTasks())) {
+			if (record.writtenOutsideTasks()) {
 				return;
 			}
 			issued.accept(record, runner.replay(record));

@@ -10,24 +10,24 @@ import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 
 /** The public view of the workflow types registered on a node. */
-final class WorkflowTypes {
+final class RegisteredWorkflowTypes {
 
 	private final WorkflowRegistry registry;
 
-	WorkflowTypes(WorkflowRegistry registry) {
+	RegisteredWorkflowTypes(WorkflowRegistry registry) {
 		this.registry = registry;
 	}
 
 	List<WorkflowTypeInfo> all() {
 		return this.registry.all()
 			.stream()
-			.map(WorkflowTypes::info)
+			.map(RegisteredWorkflowTypes::info)
 			.sorted(Comparator.comparing(WorkflowTypeInfo::name))
 			.toList();
 	}
 
 	Optional<WorkflowTypeInfo> find(String name) {
-		return Optional.ofNullable(this.registry.find(name)).map(WorkflowTypes::info);
+		return Optional.ofNullable(this.registry.find(name)).map(RegisteredWorkflowTypes::info);
 	}
 
 	private static WorkflowTypeInfo info(WorkflowDefinition definition) {
