@@ -27,6 +27,22 @@ public interface ActivityContext {
 	boolean isCancelRequested();
 
 	/**
+	 * The token that names this attempt to an
+	 * {@link dev.durable.workflow.client.ActivityCompletionClient}: opaque, URL-safe, valid until
+	 * the attempt's outcome is recorded (completed, failed, timed out or canceled).
+	 */
+	String taskToken();
+
+	/**
+	 * Declares that the method's return does not complete the attempt: its outcome comes later,
+	 * from any node, through {@link dev.durable.workflow.client.ActivityCompletionClient} with
+	 * {@link #taskToken()}. The attempt's timeouts still apply (start-to-close, heartbeat,
+	 * schedule-to-close), and heartbeats through the client count. A failure thrown by the method
+	 * still fails the attempt.
+	 */
+	void doNotCompleteOnReturn();
+
+	/**
 	 * Where {@link #current()} gets the running attempt: implemented by the engine and found with
 	 * {@link java.util.ServiceLoader}; not for applications.
 	 */

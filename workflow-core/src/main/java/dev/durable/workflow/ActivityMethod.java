@@ -39,6 +39,16 @@ public @interface ActivityMethod {
 	/** Upper bound of the retry delay. */
 	String maximumInterval() default "";
 
+	/**
+	 * The activity task queue it runs on: written to the {@code activity} table by the task's commit
+	 * and claimed by a node serving the queue ({@code durable.workflow.worker.activity-task-queues}).
+	 * Empty: inline on the node that owns the run.
+	 */
+	String taskQueue() default "";
+
+	/** Maximum time an attempt on a task queue waits to be claimed, from when it is due. */
+	String scheduleToStartTimeout() default "";
+
 	/** Failure types ({@link ApplicationFailure#getType()} or exception class names) never retried. */
 	String[] nonRetryableErrorTypes() default {};
 

@@ -1,6 +1,7 @@
 package dev.durable.workflow;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -26,13 +27,21 @@ import org.jspecify.annotations.Nullable;
  * @param historyLimits when continue-as-new is suggested, and when a run is terminated
  * @param retention how long closed runs, their history and deduplication records are kept
  * (zero or negative: forever)
+ * @param runsWorkflows whether this worker node runs workflows (false: a worker-only node, which
+ * runs only activities claimed from {@code activityTaskQueues})
+ * @param activityTaskQueues the activity task queues this node claims activities from (it runs
+ * the activities of those queues that are registered on it)
+ * @param queues the flow-control queues this node declares (written to the database at start)
  */
 public record EngineSettings(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
 		int maxConcurrentActivities, int maxCachedRuns, Duration cacheIdleTimeout, Duration pollInterval,
 		Duration heartbeatInterval, Duration deadAfter, Duration taskTimeout, int maxPayloadBytes,
-		Duration shutdownTimeout, @Nullable String buildId, HistoryLimits historyLimits, Duration retention) {
+		Duration shutdownTimeout, @Nullable String buildId, HistoryLimits historyLimits, Duration retention,
+		boolean runsWorkflows, Set<String> activityTaskQueues, List<QueueDefinition> queues) {
 
 	public EngineSettings {
+		activityTaskQueues = Set.copyOf(activityTaskQueues);
+		queues = List.copyOf(queues);
 		if (heartbeatInterval.compareTo(deadAfter) >= 0) {
 			throw new IllegalArgumentException("heartbeatInterval (" + heartbeatInterval
 					+ ") must be shorter than deadAfter (" + deadAfter + ")");

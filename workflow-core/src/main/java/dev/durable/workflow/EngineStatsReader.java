@@ -38,4 +38,8 @@ final class EngineStatsReader {
 		return this.stats.backlog(this.settings.namespace(), workflowType, now, now.minus(stuckAfter));
 	}
 
+	java.util.List<QueueInfo> queues() {
+		throw new UnsupportedOperationException("TODO(issue 17)");
+	}
+
 }

@@ -113,6 +113,15 @@ public final class WorkflowEngine implements AutoCloseable {
 		return this.parts.types().find(name);
 	}
 
+	/**
+	 * The flow-control queues of this engine's namespace, and the activity task queues with
+	 * pending work, with what each holds now. Reads the database; works whether or not the engine
+	 * is started.
+	 */
+	public List<QueueInfo> queues() {
+		return this.parts.stats().queues();
+	}
+
 	/** The settings this node was built with. */
 	public EngineSettings settings() {
 		return this.parts.node().config();
@@ -180,7 +189,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	}
 
 	/** Builder of {@link WorkflowEngine}. */
-	public static final class Builder {
+	public static final class Builder extends NodeSettingsBuilder<Builder> {
 
 		// where and what
 		private @Nullable DataSource dataSource;
@@ -195,30 +204,16 @@ public final class WorkflowEngine implements AutoCloseable {
 		private int maxPayloadBytes = 2 * 1024 * 1024;
 		private Clock clock = Clock.systemUTC();
 
-		// the worker
-		private boolean worker = true;
-		private Set<String> taskQueues = new LinkedHashSet<>(List.of(EngineSettings.DEFAULT_TASK_QUEUE));
-		private int maxConcurrentActivities = 100;
-		private int maxCachedRuns = 1000;
-		private Duration cacheIdleTimeout = Duration.ofMinutes(10);
-		private Duration pollInterval = Duration.ofSeconds(1);
-		private Duration taskTimeout = Duration.ofSeconds(10);
-		private Duration shutdownTimeout = Duration.ofSeconds(30);
-
-		// the node among the others
-		private Duration heartbeatInterval = Duration.ofSeconds(5);
-		private Duration deadAfter = Duration.ofSeconds(30);
-		private @Nullable String buildId;
-
-		// runs and their history
-		private EngineSettings.HistoryLimits historyLimits = EngineSettings.HistoryLimits.DEFAULT;
-		private Duration retention = Duration.ofDays(7);
-
 		// observers and test seams
 		private final List<WorkflowEngineListener> listeners = new ArrayList<>();
 		private EngineHooks hooks = EngineHooks.NONE;
 
 		private Builder() {
+		}
+
+		@Override
+		Builder self() {
+			return this;
 		}
 
 		public Builder dataSource(DataSource dataSource) {
@@ -272,92 +267,14 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
-		/** Whether this node executes workflows; false makes it a client only. */
-		public Builder worker(boolean enabled) {
-			this.worker = enabled;
-			return this;
-		}
-
-		public Builder taskQueues(String... queues) {
-			this.taskQueues = new LinkedHashSet<>(List.of(queues));
-			return this;
-		}
-
-		public Builder maxConcurrentActivities(int value) {
-			this.maxConcurrentActivities = value;
-			return this;
-		}
-
-		public Builder maxCachedRuns(int value) {
-			this.maxCachedRuns = value;
-			return this;
-		}
-
-		public Builder cacheIdleTimeout(Duration value) {
-			this.cacheIdleTimeout = value;
-			return this;
-		}
-
-		public Builder pollInterval(Duration value) {
-			this.pollInterval = value;
-			return this;
-		}
-
-		public Builder heartbeatInterval(Duration value) {
-			this.heartbeatInterval = value;
-			return this;
-		}
-
-		/** Silence after which other nodes take over this node's runs. */
-		public Builder deadAfter(Duration value) {
-			this.deadAfter = value;
-			return this;
-		}
-
-		/** How long workflow code may run without yielding in one workflow task. */
-		public Builder taskTimeout(Duration value) {
-			this.taskTimeout = value;
-			return this;
-		}
-
 		public Builder maxPayloadSize(int bytes) {
 			this.maxPayloadBytes = bytes;
-			return this;
-		}
-
-		public Builder shutdownTimeout(Duration value) {
-			this.shutdownTimeout = value;
-			return this;
-		}
-
-		public Builder buildId(@Nullable String buildId) {
-			this.buildId = buildId;
 			return this;
 		}
 
 		/** Whether {@link #start()} creates and upgrades the schema (default true). */
 		public Builder migrateSchema(boolean migrate) {
 			this.migrate = migrate;
-			return this;
-		}
-
-		/**
-		 * History thresholds: past {@code suggestEvents} events or {@code suggestBytes} bytes
-		 * {@code Workflows.info().continueAsNewSuggested()} turns true; past {@code maxEvents} or
-		 * {@code maxBytes} the run is terminated. Defaults: 4,096 / 4 MB and 51,200 / 50 MB.
-		 */
-		public Builder historyLimits(long suggestEvents, long suggestBytes, long maxEvents, long maxBytes) {
-			this.historyLimits = new EngineSettings.HistoryLimits(suggestEvents, suggestBytes, maxEvents, maxBytes);
-			return this;
-		}
-
-		/**
-		 * How long closed runs, their history and deduplication records are kept (default 7
-		 * days); then worker nodes delete them in small batches. Zero or negative keeps them
-		 * forever.
-		 */
-		public Builder retention(Duration value) {
-			this.retention = value;
 			return this;
 		}
 
@@ -378,11 +295,7 @@ public final class WorkflowEngine implements AutoCloseable {
 
 		public WorkflowEngine build() {
 			DataSource dataSource = Objects.requireNonNull(this.dataSource, "dataSource");
-			EngineSettings settings = new EngineSettings(this.namespace, this.schema, this.worker,
-					Set.copyOf(this.taskQueues),
-					this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
-					this.heartbeatInterval, this.deadAfter, this.taskTimeout, this.maxPayloadBytes,
-					this.shutdownTimeout, this.buildId, this.historyLimits, this.retention);
+			EngineSettings settings = settings(this.namespace, this.schema, this.maxPayloadBytes);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: new JsonPayloadConverter();
 			return new WorkflowEngine(EngineAssembly.assemble(settings, dataSource, this.clock, this.workflows,

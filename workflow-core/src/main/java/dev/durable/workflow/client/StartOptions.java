@@ -34,12 +34,22 @@ import org.jspecify.annotations.Nullable;
  * Long, Integer, Double, Boolean, Instant, OffsetDateTime, or a List of those; keys of 1-64
  * letters, digits and underscores; empty when null. Continue-as-new carries the run's current
  * memo and search attributes to the next run; retries and cron runs start with these.
+ * @param queue the flow-control queue the start joins: the run waits, stored, until the queue's
+ * limits (concurrency, per-node concurrency, rate, per-partition concurrency) admit it, and holds
+ * its slot until it closes; {@code null}: it runs at once. Continue-as-new, retries and cron runs
+ * of a queued run run without queueing again.
+ * @param priority the order among runs waiting in the queue: a higher value is admitted first;
+ * equal priorities in order of arrival
+ * @param partitionKey the fairness key within the queue (a tenant, a customer): a queue with
+ * per-partition concurrency limits each key on its own, so one key at its limit does not hold
+ * back the others; {@code null}: no partition
  */
 public record StartOptions(@Nullable String workflowId, @Nullable String requestId,
 		WorkflowIdReusePolicy idReusePolicy, WorkflowIdConflictPolicy idConflictPolicy, @Nullable Duration startDelay,
 		@Nullable String taskQueue, @Nullable Duration executionTimeout, @Nullable Duration runTimeout,
 		dev.durable.workflow.@Nullable RetryPolicy retryPolicy, @Nullable String cronSchedule,
-		@Nullable Duration taskTimeout, Map<String, Object> memo, Map<String, Object> searchAttributes) {
+		@Nullable Duration taskTimeout, Map<String, Object> memo, Map<String, Object> searchAttributes,
+		@Nullable String queue, int priority, @Nullable String partitionKey) {
 
 	/** All defaults: random id, ALLOW_DUPLICATE, FAIL, no delay, the default queue. */
 	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null, null, null, null,
@@ -54,7 +64,11 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 			@Nullable Duration startDelay, @Nullable String taskQueue, @Nullable Duration executionTimeout,
 			@Nullable Duration runTimeout, dev.durable.workflow.@Nullable RetryPolicy retryPolicy,
 			@Nullable String cronSchedule, @Nullable Duration taskTimeout, @Nullable Map<String, Object> memo,
-			@Nullable Map<String, Object> searchAttributes) {
+			@Nullable Map<String, Object> searchAttributes, @Nullable String queue, int priority,
+			@Nullable String partitionKey) {
+		if (queue != null && queue.isBlank()) {
+			throw new IllegalArgumentException("A queue name must not be blank");
+		}
 		idReusePolicy = (idReusePolicy != null) ? idReusePolicy : WorkflowIdReusePolicy.ALLOW_DUPLICATE;
 		idConflictPolicy = (idConflictPolicy != null) ? idConflictPolicy : WorkflowIdConflictPolicy.FAIL;
 		if (startDelay != null && startDelay.isNegative()) {
@@ -78,6 +92,20 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 		this.taskTimeout = taskTimeout;
 		this.memo = copy(memo);
 		this.searchAttributes = copy(searchAttributes);
+		this.queue = queue;
+		this.priority = priority;
+		this.partitionKey = partitionKey;
+	}
+
+	/** Options of a start that joins no queue. */
+	public StartOptions(@Nullable String workflowId, @Nullable String requestId,
+			@Nullable WorkflowIdReusePolicy idReusePolicy, @Nullable WorkflowIdConflictPolicy idConflictPolicy,
+			@Nullable Duration startDelay, @Nullable String taskQueue, @Nullable Duration executionTimeout,
+			@Nullable Duration runTimeout, dev.durable.workflow.@Nullable RetryPolicy retryPolicy,
+			@Nullable String cronSchedule, @Nullable Duration taskTimeout, @Nullable Map<String, Object> memo,
+			@Nullable Map<String, Object> searchAttributes) {
+		this(workflowId, requestId, idReusePolicy, idConflictPolicy, startDelay, taskQueue, executionTimeout,
+				runTimeout, retryPolicy, cronSchedule, taskTimeout, memo, searchAttributes, null, 0, null);
 	}
 
 	// null values are allowed (and ignored at start), so not Map.copyOf
@@ -127,7 +155,16 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 
 		private Map<String, Object> searchAttributes;
 
+		private @Nullable String queue;
+
+		private int priority;
+
+		private @Nullable String partitionKey;
+
 		private Builder(StartOptions from) {
+			this.queue = from.queue;
+			this.priority = from.priority;
+			this.partitionKey = from.partitionKey;
 			this.taskTimeout = from.taskTimeout;
 			this.memo = from.memo;
 			this.searchAttributes = from.searchAttributes;
@@ -221,10 +258,29 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 			return this;
 		}
 
+		/** The flow-control queue the start joins; {@code null}: none, it runs at once. */
+		public Builder queue(@Nullable String value) {
+			this.queue = value;
+			return this;
+		}
+
+		/** Higher is admitted first among runs waiting in the queue; default 0. */
+		public Builder priority(int value) {
+			this.priority = value;
+			return this;
+		}
+
+		/** The fairness key within the queue; {@code null}: none. */
+		public Builder partitionKey(@Nullable String value) {
+			this.partitionKey = value;
+			return this;
+		}
+
 		public StartOptions build() {
 			return new StartOptions(this.workflowId, this.requestId, this.idReusePolicy, this.idConflictPolicy,
 					this.startDelay, this.taskQueue, this.executionTimeout, this.runTimeout, this.retryPolicy,
-					this.cronSchedule, this.taskTimeout, this.memo, this.searchAttributes);
+					this.cronSchedule, this.taskTimeout, this.memo, this.searchAttributes, this.queue, this.priority,
+					this.partitionKey);
 		}
 
 	}

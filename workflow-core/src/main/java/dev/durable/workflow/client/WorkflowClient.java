@@ -71,6 +71,9 @@ public interface WorkflowClient {
 	/** Schedules: workflows started at times of a cron or interval spec, by the worker nodes. */
 	ScheduleClient schedules();
 
+	/** Completes, fails or heartbeats activity attempts by task token, from any node. */
+	ActivityCompletionClient activityCompletion();
+
 	/**
 	 * Lists runs matching the filter, newest first (by start time, then run id), one page at a
 	 * time. Pages are stable under concurrent starts: a run started after the first page does not

@@ -114,6 +114,16 @@ public final class ActivityAttempt implements ActivityContext {
 	}
 
 	@Override
+	public String taskToken() {
+		throw new UnsupportedOperationException("TODO(issue 17)");
+	}
+
+	@Override
+	public void doNotCompleteOnReturn() {
+		throw new UnsupportedOperationException("TODO(issue 17)");
+	}
+
+	@Override
 	public boolean isCancelRequested() {
 		return this.cancelRequested;
 	}

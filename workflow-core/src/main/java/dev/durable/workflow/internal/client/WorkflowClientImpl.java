@@ -169,4 +169,9 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				(filter != null) ? filter : WorkflowFilter.all());
 	}
 
+	@Override
+	public dev.durable.workflow.client.ActivityCompletionClient activityCompletion() {
+		throw new UnsupportedOperationException("TODO(issue 17)");
+	}
+
 }

@@ -18,7 +18,7 @@ import dev.durable.workflow.RetryPolicy;
  */
 public record ActivityDefinition(String name, Object target, Method method, ActivityOptions options) {
 
-	static ActivityDefinition of(Object target, Method method, ActivityOptions defaults) {
+	public static ActivityDefinition of(@org.jspecify.annotations.Nullable Object target, Method method, ActivityOptions defaults) {
 		PayloadTypes.check(method, "Activity method");
 		ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
 		if (annotation == null) {
@@ -60,6 +60,13 @@ public record ActivityDefinition(String name, Object target, Method method, Acti
 		Duration heartbeat = parse(a.heartbeatTimeout(), method);
 		if (heartbeat != null) {
 			b.heartbeatTimeout(heartbeat);
+		}
+		Duration scheduleToStart = parse(a.scheduleToStartTimeout(), method);
+		if (scheduleToStart != null) {
+			b.scheduleToStartTimeout(scheduleToStart);
+		}
+		if (!a.taskQueue().isBlank()) {
+			b.taskQueue(a.taskQueue());
 		}
 		return b.build();
 	}

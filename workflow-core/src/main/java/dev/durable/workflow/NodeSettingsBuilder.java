@@ -1,0 +1,149 @@
+package dev.durable.workflow;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The node settings part of {@link WorkflowEngine.Builder}: how the node works (worker, queues,
+ * concurrency, caching, polling), how it lives among the other nodes (heartbeat, dead-after, build
+ * id) and how long runs and their history are kept. Becomes {@link EngineSettings}.
+ *
+ * @param <B> the builder type its methods return
+ */
+abstract class NodeSettingsBuilder<B extends NodeSettingsBuilder<B>> {
+
+	// the worker
+	private boolean worker = true;
+	private Set<String> taskQueues = new LinkedHashSet<>(List.of(EngineSettings.DEFAULT_TASK_QUEUE));
+	private boolean runWorkflows = true;
+	private Set<String> activityTaskQueues = new LinkedHashSet<>();
+	private final Map<String, QueueDefinition> queues = new LinkedHashMap<>();
+	private int maxConcurrentActivities = 100;
+	private int maxCachedRuns = 1000;
+	private Duration cacheIdleTimeout = Duration.ofMinutes(10);
+	private Duration pollInterval = Duration.ofSeconds(1);
+	private Duration taskTimeout = Duration.ofSeconds(10);
+	private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+	// the node among the others
+	private Duration heartbeatInterval = Duration.ofSeconds(5);
+	private Duration deadAfter = Duration.ofSeconds(30);
+	private @Nullable String buildId;
+
+	// runs and their history
+	private EngineSettings.HistoryLimits historyLimits = EngineSettings.HistoryLimits.DEFAULT;
+	private Duration retention = Duration.ofDays(7);
+
+	abstract B self();
+
+	/** Whether this node executes workflows; false makes it a client only. */
+	public B worker(boolean enabled) {
+		this.worker = enabled;
+		return self();
+	}
+
+	public B taskQueues(String... queues) {
+		this.taskQueues = new LinkedHashSet<>(List.of(queues));
+		return self();
+	}
+
+	/** Whether this worker node runs workflows (default true); false: a worker-only node. */
+	public B runWorkflows(boolean enabled) {
+		this.runWorkflows = enabled;
+		return self();
+	}
+
+	/** The activity task queues this node claims activities from (default none). */
+	public B activityTaskQueues(String... queues) {
+		this.activityTaskQueues = new LinkedHashSet<>(List.of(queues));
+		return self();
+	}
+
+	/** Declares a flow-control queue (see {@link QueueDefinition}); a later one of the same name replaces it. */
+	public B queue(QueueDefinition queue) {
+		this.queues.put(queue.name(), queue);
+		return self();
+	}
+
+	public B maxConcurrentActivities(int value) {
+		this.maxConcurrentActivities = value;
+		return self();
+	}
+
+	public B maxCachedRuns(int value) {
+		this.maxCachedRuns = value;
+		return self();
+	}
+
+	public B cacheIdleTimeout(Duration value) {
+		this.cacheIdleTimeout = value;
+		return self();
+	}
+
+	public B pollInterval(Duration value) {
+		this.pollInterval = value;
+		return self();
+	}
+
+	public B heartbeatInterval(Duration value) {
+		this.heartbeatInterval = value;
+		return self();
+	}
+
+	/** Silence after which other nodes take over this node's runs. */
+	public B deadAfter(Duration value) {
+		this.deadAfter = value;
+		return self();
+	}
+
+	/** How long workflow code may run without yielding in one workflow task. */
+	public B taskTimeout(Duration value) {
+		this.taskTimeout = value;
+		return self();
+	}
+
+	public B shutdownTimeout(Duration value) {
+		this.shutdownTimeout = value;
+		return self();
+	}
+
+	public B buildId(@Nullable String buildId) {
+		this.buildId = buildId;
+		return self();
+	}
+
+	/**
+	 * History thresholds: past {@code suggestEvents} events or {@code suggestBytes} bytes
+	 * {@code Workflows.info().continueAsNewSuggested()} turns true; past {@code maxEvents} or
+	 * {@code maxBytes} the run is terminated. Defaults: 4,096 / 4 MB and 51,200 / 50 MB.
+	 */
+	public B historyLimits(long suggestEvents, long suggestBytes, long maxEvents, long maxBytes) {
+		this.historyLimits = new EngineSettings.HistoryLimits(suggestEvents, suggestBytes, maxEvents, maxBytes);
+		return self();
+	}
+
+	/**
+	 * How long closed runs, their history and deduplication records are kept (default 7
+	 * days); then worker nodes delete them in small batches. Zero or negative keeps them
+	 * forever.
+	 */
+	public B retention(Duration value) {
+		this.retention = value;
+		return self();
+	}
+
+	EngineSettings settings(String namespace, String schema, int maxPayloadBytes) {
+		return new EngineSettings(namespace, schema, this.worker, Set.copyOf(this.taskQueues),
+				this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
+				this.heartbeatInterval, this.deadAfter, this.taskTimeout, maxPayloadBytes, this.shutdownTimeout,
+				this.buildId, this.historyLimits, this.retention, this.runWorkflows, this.activityTaskQueues,
+				List.copyOf(this.queues.values()));
+	}
+
+}

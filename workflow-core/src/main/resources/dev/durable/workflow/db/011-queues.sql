@@ -1,0 +1,42 @@
+--liquibase formatted sql
+
+--changeset durable:011-queues
+-- A flow-control queue: its limits, written by the nodes that declare it. Admission from a queue
+-- happens in a transaction that locks this row, so the limits hold across nodes.
+CREATE TABLE ${schema}.queue (
+    namespace             text NOT NULL,
+    name                  text NOT NULL,
+    concurrency           int NOT NULL DEFAULT 0,
+    per_node_concurrency  int NOT NULL DEFAULT 0,
+    rate_limit            int NOT NULL DEFAULT 0,
+    rate_period_ms        bigint NOT NULL DEFAULT 1000,
+    partition_concurrency int NOT NULL DEFAULT 0,
+    updated_at            timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (namespace, name)
+);
+
+-- A workflow run started into a queue: WAITING until admitted, then ADMITTED until the run
+-- closes (a closed run's row is removed by the next admission round).
+CREATE TABLE ${schema}.queued_run (
+    run_id        uuid PRIMARY KEY,
+    namespace     text NOT NULL,
+    queue         text NOT NULL,
+    workflow_type text NOT NULL,
+    task_queue    text NOT NULL,
+    priority      int NOT NULL DEFAULT 0,
+    partition_key text,
+    enqueued_at   timestamptz NOT NULL,
+    state         text NOT NULL DEFAULT 'WAITING',
+    admitted_by   uuid,
+    admitted_at   timestamptz
+);
+CREATE INDEX queued_run_waiting ON ${schema}.queued_run (namespace, queue, priority DESC, enqueued_at) WHERE state = 'WAITING';
+CREATE INDEX queued_run_admitted ON ${schema}.queued_run (namespace, queue) WHERE state = 'ADMITTED';
+
+-- Starts admitted from a queue, for its rate limit (a sliding window); pruned past the period.
+CREATE TABLE ${schema}.queue_start (
+    namespace  text NOT NULL,
+    queue      text NOT NULL,
+    started_at timestamptz NOT NULL
+);
+CREATE INDEX queue_start_window ON ${schema}.queue_start (namespace, queue, started_at);
