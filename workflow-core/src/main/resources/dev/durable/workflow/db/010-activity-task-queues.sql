@@ -8,6 +8,9 @@
 -- through the completion client). token names the current attempt: the claim sets it, an outcome
 -- or a retry clears it, so a late or second outcome of an attempt finds nothing to change.
 -- Inline activities keep state SCHEDULED and task_queue NULL unless they complete asynchronously.
+-- namespace and workflow_id are set on rows of task-queue activities (a worker reads them with no
+-- join); priority and partition_key order and limit claims of a queue-limited task queue.
+ALTER TABLE ${schema}.activity ADD COLUMN namespace text;
 ALTER TABLE ${schema}.activity ADD COLUMN workflow_id text;
 ALTER TABLE ${schema}.activity ADD COLUMN state text NOT NULL DEFAULT 'SCHEDULED';
 ALTER TABLE ${schema}.activity ADD COLUMN token uuid;
