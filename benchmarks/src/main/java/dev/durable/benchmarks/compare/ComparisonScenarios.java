@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
@@ -32,20 +33,28 @@ final class ComparisonScenarios {
 
 	/** Scenarios 1 and 2: workflows of {@code steps} no-op steps, started by {@code concurrency} clients. */
 	void steps(List<Supplier<? extends Contender>> engines, int steps, int concurrency) {
-		String scenario = steps + " steps, concurrency " + concurrency;
+		measure(steps + " steps, concurrency " + concurrency, "s" + steps + "-c" + concurrency, engines, concurrency,
+				(engine, id) -> engine.runSteps(id, steps));
+	}
+
+	/**
+	 * One alternating scenario: for each round and engine, starts the engine, warms it up (which
+	 * also tells how many workflows fill the measured time), measures and records the line.
+	 */
+	private <C extends Contender> void measure(String scenario, String idPrefix, List<Supplier<? extends C>> engines,
+			int concurrency, BiConsumer<C, String> run) {
 		for (int round = 1; round <= this.options.rounds(); round++) {
-			for (Supplier<? extends Contender> factory : engines) {
-				try (Contender engine = factory.get()) {
-					String prefix = "s" + steps + "-c" + concurrency + "-" + shortId();
-					// warm-up, which also tells how many workflows fill the measured time
-					int count = warmUp(concurrency, (i) -> engine.runSteps(prefix + "-w" + i, steps));
-					PgCounters.Snapshot before = this.counters.read(engine.database(), engine.pool());
+			for (Supplier<? extends C> factory : engines) {
+				try (C engine = factory.get()) {
+					String prefix = idPrefix + "-" + shortId();
+					int count = warmUp(concurrency, (i) -> run.accept(engine, prefix + "-w" + i));
+					PgCounters.Snapshot before = this.counters.read(engine);
 					boolean breakdown = this.options.statements() && round == 1;
 					if (breakdown) {
 						new JdbcTemplate(engine.pool()).execute("SELECT pg_stat_statements_reset()");
 					}
-					ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, (i) -> engine.runSteps(prefix + "-m" + i, steps));
-					PgCounters.Snapshot delta = this.counters.read(engine.database(), engine.pool()).minus(before);
+					ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, (i) -> run.accept(engine, prefix + "-m" + i));
+					PgCounters.Snapshot delta = this.counters.read(engine).minus(before);
 					this.report.record(scenario, engine.name(), round, measured, delta, null);
 					if (breakdown) {
 						this.report.printStatements(engine, measured.count());

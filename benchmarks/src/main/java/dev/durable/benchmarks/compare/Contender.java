@@ -1,5 +1,7 @@
 package dev.durable.benchmarks.compare;
 
+import java.util.List;
+
 import com.zaxxer.hikari.HikariDataSource;
 
 /**
@@ -17,6 +19,14 @@ interface Contender extends AutoCloseable {
 
 	/** The engine's connection pool (the counters make its idle connections report, see {@link PgCounters}). */
 	HikariDataSource pool();
+
+	/**
+	 * Every pool the engine's nodes use on its database: the counters make each one's idle
+	 * connections report. The engine's pool unless a second node has one of its own.
+	 */
+	default List<HikariDataSource> pools() {
+		return List.of(pool());
+	}
 
 	/** Starts a workflow that runs {@code steps} no-op steps and waits for its result. */
 	void runSteps(String workflowId, int steps);

@@ -1,6 +1,7 @@
 package dev.durable.benchmarks.compare;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -81,8 +82,20 @@ final class PgCounters implements AutoCloseable {
 	 * the counters of one database and of the server's WAL.
 	 */
 	Snapshot read(String database, HikariDataSource enginePool) {
+		return read(database, List.of(enginePool));
+	}
+
+	/** {@link #read(String, HikariDataSource)} of an engine, with every pool its nodes use. */
+	Snapshot read(Contender engine) {
+		return read(engine.database(), engine.pools());
+	}
+
+	private Snapshot read(String database, List<HikariDataSource> enginePools) {
 		settle();
-		int reconnected = flush(enginePool);
+		int reconnected = 0;
+		for (HikariDataSource enginePool : enginePools) {
+			reconnected += flush(enginePool);
+		}
 		double added = this.reconnectTransactions.merge(database, reconnected * this.perConnection, Double::sum);
 		Snapshot raw = rawRead(database);
 		return new Snapshot(Math.round(raw.xactCommit() - added), raw.walSync(), raw.databaseBytes(), raw.cpu());
