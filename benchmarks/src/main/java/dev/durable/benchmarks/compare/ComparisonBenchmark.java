@@ -27,7 +27,8 @@ import dev.durable.benchmarks.Machine;
  */
 public final class ComparisonBenchmark {
 
-	public static final List<String> SCENARIOS = List.of("steps3", "steps20", "signal", "parked", "replay", "ceiling");
+	public static final List<String> SCENARIOS = List.of("steps3", "steps20", "taskqueue3", "signal", "parked", "replay",
+			"ceiling");
 
 	private final Options options;
 
@@ -84,6 +85,10 @@ public final class ComparisonBenchmark {
 						database.pool("bench_dbos", "dbos", this.options.pool()), database.jdbcUrl("bench_dbos"),
 						"bench_dbos"));
 				List<Supplier<? extends Contender>> engines = List.of(durable, dbos);
+				// built for the task-queue scenario alone, so that its worker node never runs during the others
+				Supplier<DurableContender> durableTaskQueue = lifecycle(() -> DurableContender.withTaskQueueWorker(
+						database.pool("bench_durable", "durable-tq", this.options.pool()),
+						database.pool("bench_durable", "durable-tq-worker", this.options.pool()), "bench_durable"));
 				idle(engines);
 				warmJvm(engines);
 				ComparisonScenarios scenarios = new ComparisonScenarios(this.options, this.counters, this.report);
@@ -99,6 +104,10 @@ public final class ComparisonBenchmark {
 							case "steps20" -> {
 								scenarios.steps(engines, 20, 1);
 								scenarios.steps(engines, 20, 16);
+							}
+							case "taskqueue3" -> {
+								scenarios.taskQueue(durableTaskQueue, 1);
+								scenarios.taskQueue(durableTaskQueue, 16);
 							}
 							case "signal" -> scenarios.signal(engines);
 							case "parked" -> new ParkedScenario(this.counters, this.report).run(engines,
@@ -138,16 +147,23 @@ public final class ComparisonBenchmark {
 	/**
 	 * Isolated (the default): each measurement starts its engine and stops it after, so that the
 	 * other engine's background work (polls, heartbeats) adds nothing to its counters. Otherwise
-	 * each engine is started once and kept for the whole run.
+	 * each engine is started at its first use and kept for the rest of the run (an engine that no
+	 * selected scenario uses never starts).
 	 */
 	private <T extends Contender> Supplier<T> lifecycle(Supplier<T> factory) {
 		if (this.options.isolate()) {
 			return factory;
 		}
-		T engine = factory.get();
-		engine.keepOpen();
-		this.keptOpen.add(engine);
-		return () -> engine;
+		List<T> started = new ArrayList<>(1);
+		return () -> {
+			if (started.isEmpty()) {
+				T engine = factory.get();
+				engine.keepOpen();
+				this.keptOpen.add(engine);
+				started.add(engine);
+			}
+			return started.get(0);
+		};
 	}
 
 	/** The scenario lines of the report, for the smoke test: scenario, then engine, then its tally. */
@@ -210,7 +226,8 @@ public final class ComparisonBenchmark {
 
 	/**
 	 * What to run.
-	 * @param scenarios which scenarios, in order: steps3, steps20, signal, parked, replay, ceiling
+	 * @param scenarios which scenarios, in order: steps3, steps20, taskqueue3, signal, parked, replay,
+	 * ceiling
 	 * @param rounds rounds of each alternating scenario (Durable, DBOS, Durable, DBOS, ...)
 	 * @param jvmWarmup each engine's unmeasured run before the first measurement (half at one
 	 * client, half at 16), for class loading and the JIT

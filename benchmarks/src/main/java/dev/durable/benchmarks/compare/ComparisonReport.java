@@ -21,10 +21,21 @@ final class ComparisonReport {
 
 	static final String DBOS = "DBOS";
 
+	/**
+	 * The labels of the ratio lines of a Durable-only scenario (see {@link #compareWith}): its
+	 * Durable line over DBOS's line of the reference scenario, and over Durable's.
+	 */
+	static final String AGAINST_DBOS_INLINE = "**ratio Durable/DBOS inline steps (same run)**";
+
+	static final String AGAINST_DURABLE_INLINE = "**ratio Durable task queue/inline steps**";
+
 	private final PrintStream out;
 
 	/** Accumulated measurements, by scenario then engine, in the order they were first made. */
 	private final Map<String, Map<String, Tally>> tallies = new LinkedHashMap<>();
+
+	/** Durable-only scenarios and the scenario whose lines they are set against. */
+	private final Map<String, String> comparedWith = new LinkedHashMap<>();
 
 	ComparisonReport(PrintStream out) {
 		this.out = out;
@@ -33,6 +44,14 @@ final class ComparisonReport {
 	/** The scenario lines of the report: scenario, then engine, then its tally. */
 	Map<String, Map<String, Tally>> tallies() {
 		return this.tallies;
+	}
+
+	/**
+	 * Sets the Durable line of a scenario that DBOS cannot run against both lines of another
+	 * scenario of the same run (when it ran): DBOS's, and Durable's own.
+	 */
+	void compareWith(String scenario, String reference) {
+		this.comparedWith.put(scenario, reference);
 	}
 
 	void record(String scenario, String engine, int round, ClientLoops.Loop loop, PgCounters.Snapshot delta,
@@ -84,16 +103,25 @@ final class ComparisonReport {
 						cpu(t.cpu(), t.count()), t.notes());
 			}
 			Tally durable = scenario.getValue().get(DURABLE);
-			Tally dbos = scenario.getValue().get(DBOS);
-			if (durable != null && dbos != null) {
-				this.out.printf("| %s | **ratio Durable/DBOS** | | **%s** | **%s** | **%s** | **%s** | **%s** | **%s** | |%n",
-						scenario.getKey(), ratio(durable.perSecond(), dbos.perSecond()),
-						ratio(durable.stats().p50(), dbos.stats().p50()), ratio(durable.stats().p99(), dbos.stats().p99()),
-						ratio(durable.transactionsPerWorkflow(), dbos.transactionsPerWorkflow()),
-						ratio(durable.walFlushesPerWorkflow(), dbos.walFlushesPerWorkflow()),
-						ratio(durable.cpuPerWorkflow(), dbos.cpuPerWorkflow()));
+			printRatio(scenario.getKey(), "**ratio Durable/DBOS**", durable, scenario.getValue().get(DBOS));
+			Map<String, Tally> reference = this.tallies.get(this.comparedWith.get(scenario.getKey()));
+			if (reference != null) {
+				printRatio(scenario.getKey(), AGAINST_DBOS_INLINE, durable, reference.get(DBOS));
+				printRatio(scenario.getKey(), AGAINST_DURABLE_INLINE, durable, reference.get(DURABLE));
 			}
 		}
+	}
+
+	/** A ratio line of the table, a / b, when both lines exist. */
+	private void printRatio(String scenario, String label, Tally a, Tally b) {
+		if (a == null || b == null) {
+			return;
+		}
+		this.out.printf("| %s | %s | | **%s** | **%s** | **%s** | **%s** | **%s** | **%s** | |%n", scenario, label,
+				ratio(a.perSecond(), b.perSecond()), ratio(a.stats().p50(), b.stats().p50()),
+				ratio(a.stats().p99(), b.stats().p99()),
+				ratio(a.transactionsPerWorkflow(), b.transactionsPerWorkflow()),
+				ratio(a.walFlushesPerWorkflow(), b.walFlushesPerWorkflow()), ratio(a.cpuPerWorkflow(), b.cpuPerWorkflow()));
 	}
 
 	/** CPU per workflow: this JVM + the PostgreSQL server, in milliseconds. */

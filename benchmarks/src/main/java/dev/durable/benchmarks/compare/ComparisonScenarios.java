@@ -38,6 +38,22 @@ final class ComparisonScenarios {
 	}
 
 	/**
+	 * Durable only: the 3-step workflow whose steps are activities on a task queue served by a
+	 * second node. DBOS has no remote worker pool, so the report sets this line against the
+	 * inline 3-step lines of the same run, DBOS's and Durable's.
+	 */
+	void taskQueue(Supplier<DurableContender> factory, int concurrency) {
+		String scenario = taskQueueScenario(concurrency);
+		measure(scenario, "tq3-c" + concurrency, List.of(factory), concurrency,
+				(engine, id) -> engine.runTaskQueueSteps(id, 3));
+		this.report.compareWith(scenario, "3 steps, concurrency " + concurrency);
+	}
+
+	static String taskQueueScenario(int concurrency) {
+		return "3 steps on a task queue (second node), concurrency " + concurrency;
+	}
+
+	/**
 	 * One alternating scenario: for each round and engine, starts the engine, warms it up (which
 	 * also tells how many workflows fill the measured time), measures and records the line.
 	 */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.durable.workflow.Activity;
+import dev.durable.workflow.ActivityMethod;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
@@ -11,6 +12,9 @@ import dev.durable.workflow.Workflows;
 
 /** The scenarios' workflows and their no-op activity, written for Durable. */
 public final class DurableBenchWorkflows {
+
+	/** The activity task queue of {@link TaskQueueSteps}, served by a second engine of its own. */
+	public static final String TASK_QUEUE = "bench-tq";
 
 	private DurableBenchWorkflows() {
 	}
@@ -25,6 +29,29 @@ public final class DurableBenchWorkflows {
 
 	}
 
+	/**
+	 * The same no-op step on the task queue {@value #TASK_QUEUE}: the workflow's node writes the
+	 * attempt to the database and a node serving that queue claims and runs it. A type name of its
+	 * own, so that the engine never takes it for the inline {@code noop} the workflow node registers.
+	 */
+	@Activity
+	public interface TaskQueueSteps {
+
+		@ActivityMethod(name = "noop-on-task-queue", taskQueue = TASK_QUEUE)
+		int noop(int index);
+
+	}
+
+	/** The task-queue no-op, registered only on the node that serves {@value #TASK_QUEUE}. */
+	public static class TaskQueueNoopSteps implements TaskQueueSteps {
+
+		@Override
+		public int noop(int index) {
+			return index;
+		}
+
+	}
+
 	/** Runs {@code steps} no-op steps one after another. */
 	@Workflow("bench-steps")
 	public static class StepsWorkflow {
@@ -32,6 +59,27 @@ public final class DurableBenchWorkflows {
 		private final NoopSteps steps;
 
 		public StepsWorkflow(NoopSteps steps) {
+			this.steps = steps;
+		}
+
+		@WorkflowRun
+		public int run(int count) {
+			int sum = 0;
+			for (int i = 0; i < count; i++) {
+				sum += this.steps.noop(i);
+			}
+			return sum;
+		}
+
+	}
+
+	/** Runs {@code steps} no-op steps on the task queue, one after another. */
+	@Workflow("bench-task-queue-steps")
+	public static class TaskQueueStepsWorkflow {
+
+		private final TaskQueueSteps steps;
+
+		public TaskQueueStepsWorkflow(TaskQueueSteps steps) {
 			this.steps = steps;
 		}
 

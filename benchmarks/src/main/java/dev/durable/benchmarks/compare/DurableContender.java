@@ -14,7 +14,7 @@ import dev.durable.workflow.client.WorkflowHandle;
 
 /**
  * Durable, one node in this JVM with the engine's default settings, on its own database of the
- * shared server.
+ * shared server; for the task-queue scenario, a second node that only serves the task queue.
  */
 final class DurableContender extends PooledContender {
 
@@ -22,18 +22,46 @@ final class DurableContender extends PooledContender {
 
 	private final WorkflowEngine engine;
 
+	/** The worker-only node of the task-queue scenario, with a pool of its own; null otherwise. */
+	private final WorkflowEngine taskQueueWorker;
+
+	private final HikariDataSource workerPool;
+
 	private final Map<String, WorkflowHandle<String>> waiting = new ConcurrentHashMap<>();
 
+	/** The node of every scenario, with nothing but the bench workflows and their activity. */
 	DurableContender(HikariDataSource pool, String database) {
+		this(pool, database, null);
+	}
+
+	/**
+	 * The node of the task-queue scenario and a second node on {@code workerPool} that runs no
+	 * workflow and serves the task queue of {@link DurableBenchWorkflows.TaskQueueSteps}, as a
+	 * worker JVM would; the first node does not serve it.
+	 */
+	static DurableContender withTaskQueueWorker(HikariDataSource pool, HikariDataSource workerPool, String database) {
+		return new DurableContender(pool, database, workerPool);
+	}
+
+	private DurableContender(HikariDataSource pool, String database, HikariDataSource workerPool) {
 		super(pool, database);
 		this.engine = WorkflowEngine.builder()
 			.dataSource(pool)
 			.register(DurableBenchWorkflows.StepsWorkflow.class, DurableBenchWorkflows.WaitWorkflow.class,
-					DurableBenchWorkflows.LongHistoryWorkflow.class)
+					DurableBenchWorkflows.LongHistoryWorkflow.class, DurableBenchWorkflows.TaskQueueStepsWorkflow.class)
 			.registerActivities(new DurableBenchWorkflows.NoopSteps())
 			.shutdownTimeout(Duration.ofSeconds(5))
 			.build()
 			.start();
+		this.workerPool = workerPool;
+		this.taskQueueWorker = (workerPool != null) ? WorkflowEngine.builder()
+			.dataSource(workerPool)
+			.runWorkflows(false)
+			.activityTaskQueues(DurableBenchWorkflows.TASK_QUEUE)
+			.registerActivities(new DurableBenchWorkflows.TaskQueueNoopSteps())
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.build()
+			.start() : null;
 	}
 
 	@Override
@@ -42,9 +70,24 @@ final class DurableContender extends PooledContender {
 	}
 
 	@Override
+	public List<HikariDataSource> pools() {
+		return (this.workerPool != null) ? List.of(pool(), this.workerPool) : List.of(pool());
+	}
+
+	@Override
 	public void runSteps(String workflowId, int steps) {
 		this.engine.client()
 			.start(DurableBenchWorkflows.StepsWorkflow::run, steps, StartOptions.withId(workflowId))
+			.result(RESULT_TIMEOUT);
+	}
+
+	/** Starts a workflow of {@code steps} no-op steps on the task queue and waits for its result. */
+	void runTaskQueueSteps(String workflowId, int steps) {
+		if (this.taskQueueWorker == null) {
+			throw new IllegalStateException("This Durable node was built without a node serving the task queue");
+		}
+		this.engine.client()
+			.start(DurableBenchWorkflows.TaskQueueStepsWorkflow::run, steps, StartOptions.withId(workflowId))
 			.result(RESULT_TIMEOUT);
 	}
 
@@ -81,7 +124,20 @@ final class DurableContender extends PooledContender {
 
 	@Override
 	void stopEngine() {
-		this.engine.shutdown();
+		// the workflow node first, so that no attempt is scheduled for a worker already gone
+		try {
+			this.engine.shutdown();
+		}
+		finally {
+			if (this.taskQueueWorker != null) {
+				try {
+					this.taskQueueWorker.shutdown();
+				}
+				finally {
+					this.workerPool.close();
+				}
+			}
+		}
 	}
 
 }

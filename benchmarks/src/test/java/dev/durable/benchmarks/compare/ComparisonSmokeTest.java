@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The comparison with tiny counts, as part of the normal build: every scenario runs on both
- * engines (the replay on Durable only) and the report has its lines. It measures nothing worth
+ * engines (the replay and the task queue on Durable only) and the report has its lines. It measures nothing worth
  * reading (no warm-up to speak of, counters read without settling).
  */
 class ComparisonSmokeTest {
@@ -35,11 +35,18 @@ class ComparisonSmokeTest {
 		Map<String, Map<String, Tally>> lines = benchmark.tallies();
 		assertThat(lines.keySet()).contains("3 steps, concurrency 1", "3 steps, concurrency 16",
 				"3 steps, concurrency 64", "20 steps, concurrency 1", "20 steps, concurrency 16",
+				ComparisonScenarios.taskQueueScenario(1), ComparisonScenarios.taskQueueScenario(16),
 				"signal to completion, concurrency 1", "park 20 (start, concurrency 16)",
 				"wake 20 (signals from 16 threads)");
 		lines.forEach((scenario, engines) -> {
 			if (scenario.startsWith("replay")) {
 				assertThat(engines).as(scenario).containsOnlyKeys("Durable");
+			}
+			else if (scenario.contains("task queue")) {
+				// DBOS has no remote worker pool: the line is set against both inline 3-step lines
+				assertThat(engines).as(scenario).containsOnlyKeys("Durable");
+				assertThat(report).contains("| " + scenario + " | " + ComparisonReport.AGAINST_DBOS_INLINE + " |",
+						"| " + scenario + " | " + ComparisonReport.AGAINST_DURABLE_INLINE + " |");
 			}
 			else if (scenario.startsWith("single-row insert")) {
 				assertThat(engines).as(scenario).containsOnlyKeys("PostgreSQL");
