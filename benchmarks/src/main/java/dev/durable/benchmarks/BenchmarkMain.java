@@ -26,8 +26,8 @@ public final class BenchmarkMain {
 			compare: Durable and DBOS Transact Java side by side on that one server, alternating
 			(Durable, DBOS, Durable, DBOS), with workflows/s, p50 and p99, transactions and WAL flushes
 			per workflow, and the ratio Durable/DBOS. Options (defaults in brackets):
-			  --scenarios=a,b,...        steps3, steps20, taskqueue3, signal, parked, replay, ceiling
-			                             [all]
+			  --scenarios=a,b,...        steps3, steps20, queue8, taskqueue3, signal, parked, replay,
+			                             ceiling [all]
 			  --rounds=N                 rounds of each alternating scenario [2]
 			  --jvm-warmup-ms=N          each engine's unmeasured run of 3-step workflows before the
 			                             first measurement (half at 1 client, half at 16), for class

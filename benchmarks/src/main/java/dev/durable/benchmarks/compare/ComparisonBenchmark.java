@@ -27,8 +27,8 @@ import dev.durable.benchmarks.Machine;
  */
 public final class ComparisonBenchmark {
 
-	public static final List<String> SCENARIOS = List.of("steps3", "steps20", "taskqueue3", "signal", "parked", "replay",
-			"ceiling");
+	public static final List<String> SCENARIOS = List.of("steps3", "steps20", "queue8", "taskqueue3", "signal", "parked",
+			"replay", "ceiling");
 
 	private final Options options;
 
@@ -85,7 +85,14 @@ public final class ComparisonBenchmark {
 						database.pool("bench_dbos", "dbos", this.options.pool()), database.jdbcUrl("bench_dbos"),
 						"bench_dbos"));
 				List<Supplier<? extends Contender>> engines = List.of(durable, dbos);
-				// built for the task-queue scenario alone, so that its worker node never runs during the others
+				// the engines of the queue and task-queue scenarios are built for them alone, so that
+				// the queue's dispatching and the worker node never run during the other scenarios
+				List<Supplier<? extends Contender>> queueEngines = List.of(
+						lifecycle(() -> DurableContender.withQueue(
+								database.pool("bench_durable", "durable-queue", this.options.pool()), "bench_durable")),
+						lifecycle(() -> DbosContender.withQueue(
+								database.pool("bench_dbos", "dbos-queue", this.options.pool()),
+								database.jdbcUrl("bench_dbos"), "bench_dbos")));
 				Supplier<DurableContender> durableTaskQueue = lifecycle(() -> DurableContender.withTaskQueueWorker(
 						database.pool("bench_durable", "durable-tq", this.options.pool()),
 						database.pool("bench_durable", "durable-tq-worker", this.options.pool()), "bench_durable"));
@@ -104,6 +111,10 @@ public final class ComparisonBenchmark {
 							case "steps20" -> {
 								scenarios.steps(engines, 20, 1);
 								scenarios.steps(engines, 20, 16);
+							}
+							case "queue8" -> {
+								scenarios.queued(queueEngines, 16);
+								scenarios.queued(queueEngines, 64);
 							}
 							case "taskqueue3" -> {
 								scenarios.taskQueue(durableTaskQueue, 1);
@@ -226,8 +237,8 @@ public final class ComparisonBenchmark {
 
 	/**
 	 * What to run.
-	 * @param scenarios which scenarios, in order: steps3, steps20, taskqueue3, signal, parked, replay,
-	 * ceiling
+	 * @param scenarios which scenarios, in order: steps3, steps20, queue8, taskqueue3, signal, parked,
+	 * replay, ceiling
 	 * @param rounds rounds of each alternating scenario (Durable, DBOS, Durable, DBOS, ...)
 	 * @param jvmWarmup each engine's unmeasured run before the first measurement (half at one
 	 * client, half at 16), for class loading and the JIT

@@ -38,6 +38,19 @@ final class ComparisonScenarios {
 	}
 
 	/**
+	 * The 3-step workflow started through a flow-control queue of concurrency 8 by
+	 * {@code concurrency} clients: at most 8 run at once, the others wait in the queue.
+	 */
+	void queued(List<Supplier<? extends Contender>> engines, int concurrency) {
+		measure(queuedScenario(concurrency), "q8-c" + concurrency, engines, concurrency,
+				(engine, id) -> engine.runQueuedSteps(id, 3));
+	}
+
+	static String queuedScenario(int concurrency) {
+		return "3 steps through a queue of concurrency " + Contender.QUEUE_CONCURRENCY + ", concurrency " + concurrency;
+	}
+
+	/**
 	 * Durable only: the 3-step workflow whose steps are activities on a task queue served by a
 	 * second node. DBOS has no remote worker pool, so the report sets this line against the
 	 * inline 3-step lines of the same run, DBOS's and Durable's.

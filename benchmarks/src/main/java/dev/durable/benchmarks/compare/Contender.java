@@ -11,6 +11,12 @@ import com.zaxxer.hikari.HikariDataSource;
  */
 interface Contender extends AutoCloseable {
 
+	/** The flow-control queue of the queue scenario, declared by the engine built for it. */
+	String QUEUE = "bench";
+
+	/** How many workflows of {@link #QUEUE} run at once. */
+	int QUEUE_CONCURRENCY = 8;
+
 	/** The name printed in the report. */
 	String name();
 
@@ -30,6 +36,12 @@ interface Contender extends AutoCloseable {
 
 	/** Starts a workflow that runs {@code steps} no-op steps and waits for its result. */
 	void runSteps(String workflowId, int steps);
+
+	/**
+	 * The same through the flow-control queue {@link #QUEUE}: the workflow waits, stored, until the
+	 * queue admits it. Only on an engine built with the queue.
+	 */
+	void runQueuedSteps(String workflowId, int steps);
 
 	/** Starts a workflow that waits for the signal {@code go}, then completes; returns at once. */
 	void startWaiting(String workflowId);

@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbos.transact.DBOS;
 import dev.dbos.transact.StartWorkflowOptions;
 import dev.dbos.transact.config.DBOSConfig;
+import dev.dbos.transact.workflow.Queue;
 import dev.dbos.transact.workflow.WorkflowHandle;
 
 /**
@@ -23,9 +24,25 @@ final class DbosContender extends PooledContender {
 
 	private final DbosBench workflows;
 
+	/** The queue of the queue scenario, registered only by the engine built for it; null otherwise. */
+	private final Queue queue;
+
 	private final Map<String, WorkflowHandle<String, RuntimeException>> waiting = new ConcurrentHashMap<>();
 
+	/** The engine of every scenario but the queue one, with no queue registered. */
 	DbosContender(HikariDataSource pool, String jdbcUrl, String database) {
+		this(pool, jdbcUrl, database, false);
+	}
+
+	/**
+	 * The engine of the queue scenario: it registers the queue (before its launch, as DBOS requires),
+	 * with DBOS's default polling interval; only this one, since every registered queue is polled.
+	 */
+	static DbosContender withQueue(HikariDataSource pool, String jdbcUrl, String database) {
+		return new DbosContender(pool, jdbcUrl, database, true);
+	}
+
+	private DbosContender(HikariDataSource pool, String jdbcUrl, String database, boolean registerQueue) {
 		super(pool, database);
 		DBOSConfig config = DBOSConfig.defaults("durable-benchmarks")
 			.withDatabaseUrl(jdbcUrl)
@@ -36,6 +53,10 @@ final class DbosContender extends PooledContender {
 			.withAdminServer(false);
 		this.dbos = new DBOS(config);
 		this.workflows = this.dbos.registerProxy(DbosBench.class, new DbosBenchImpl(this.dbos));
+		this.queue = registerQueue ? new Queue(QUEUE).withConcurrency(QUEUE_CONCURRENCY) : null;
+		if (this.queue != null) {
+			this.dbos.registerQueue(this.queue);
+		}
 		this.dbos.launch();
 	}
 
@@ -47,6 +68,15 @@ final class DbosContender extends PooledContender {
 	@Override
 	public void runSteps(String workflowId, int steps) {
 		this.dbos.startWorkflow(() -> this.workflows.steps(steps), new StartWorkflowOptions(workflowId)).getResult();
+	}
+
+	@Override
+	public void runQueuedSteps(String workflowId, int steps) {
+		if (this.queue == null) {
+			throw new IllegalStateException("This DBOS engine was built without the queue " + QUEUE);
+		}
+		this.dbos.startWorkflow(() -> this.workflows.steps(steps), new StartWorkflowOptions(workflowId).withQueue(this.queue))
+			.getResult();
 	}
 
 	@Override

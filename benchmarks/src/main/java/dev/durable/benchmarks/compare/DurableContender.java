@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.zaxxer.hikari.HikariDataSource;
 
+import dev.durable.workflow.QueueDefinition;
 import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
@@ -29,9 +30,19 @@ final class DurableContender extends PooledContender {
 
 	private final Map<String, WorkflowHandle<String>> waiting = new ConcurrentHashMap<>();
 
+	private final boolean queueDeclared;
+
 	/** The node of every scenario, with nothing but the bench workflows and their activity. */
 	DurableContender(HikariDataSource pool, String database) {
-		this(pool, database, null);
+		this(pool, database, false, null);
+	}
+
+	/**
+	 * The node of the queue scenario, which declares its flow-control queue (only this one, so that
+	 * the other scenarios run without queue machinery).
+	 */
+	static DurableContender withQueue(HikariDataSource pool, String database) {
+		return new DurableContender(pool, database, true, null);
 	}
 
 	/**
@@ -40,19 +51,23 @@ final class DurableContender extends PooledContender {
 	 * worker JVM would; the first node does not serve it.
 	 */
 	static DurableContender withTaskQueueWorker(HikariDataSource pool, HikariDataSource workerPool, String database) {
-		return new DurableContender(pool, database, workerPool);
+		return new DurableContender(pool, database, false, workerPool);
 	}
 
-	private DurableContender(HikariDataSource pool, String database, HikariDataSource workerPool) {
+	private DurableContender(HikariDataSource pool, String database, boolean declareQueue,
+			HikariDataSource workerPool) {
 		super(pool, database);
-		this.engine = WorkflowEngine.builder()
+		WorkflowEngine.Builder builder = WorkflowEngine.builder()
 			.dataSource(pool)
 			.register(DurableBenchWorkflows.StepsWorkflow.class, DurableBenchWorkflows.WaitWorkflow.class,
 					DurableBenchWorkflows.LongHistoryWorkflow.class, DurableBenchWorkflows.TaskQueueStepsWorkflow.class)
 			.registerActivities(new DurableBenchWorkflows.NoopSteps())
-			.shutdownTimeout(Duration.ofSeconds(5))
-			.build()
-			.start();
+			.shutdownTimeout(Duration.ofSeconds(5));
+		if (declareQueue) {
+			builder.queue(QueueDefinition.named(QUEUE).withConcurrency(QUEUE_CONCURRENCY));
+		}
+		this.queueDeclared = declareQueue;
+		this.engine = builder.build().start();
 		this.workerPool = workerPool;
 		this.taskQueueWorker = (workerPool != null) ? WorkflowEngine.builder()
 			.dataSource(workerPool)
@@ -78,6 +93,17 @@ final class DurableContender extends PooledContender {
 	public void runSteps(String workflowId, int steps) {
 		this.engine.client()
 			.start(DurableBenchWorkflows.StepsWorkflow::run, steps, StartOptions.withId(workflowId))
+			.result(RESULT_TIMEOUT);
+	}
+
+	@Override
+	public void runQueuedSteps(String workflowId, int steps) {
+		if (!this.queueDeclared) {
+			throw new IllegalStateException("This Durable node was built without the queue " + QUEUE);
+		}
+		this.engine.client()
+			.start(DurableBenchWorkflows.StepsWorkflow::run, steps,
+					StartOptions.builder().workflowId(workflowId).queue(QUEUE).build())
 			.result(RESULT_TIMEOUT);
 	}
 

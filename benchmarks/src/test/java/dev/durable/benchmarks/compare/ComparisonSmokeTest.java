@@ -35,6 +35,7 @@ class ComparisonSmokeTest {
 		Map<String, Map<String, Tally>> lines = benchmark.tallies();
 		assertThat(lines.keySet()).contains("3 steps, concurrency 1", "3 steps, concurrency 16",
 				"3 steps, concurrency 64", "20 steps, concurrency 1", "20 steps, concurrency 16",
+				ComparisonScenarios.queuedScenario(16), ComparisonScenarios.queuedScenario(64),
 				ComparisonScenarios.taskQueueScenario(1), ComparisonScenarios.taskQueueScenario(16),
 				"signal to completion, concurrency 1", "park 20 (start, concurrency 16)",
 				"wake 20 (signals from 16 threads)");
