@@ -2,6 +2,7 @@ package dev.durable.benchmarks.compare;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 import dev.durable.workflow.Activity;
 import dev.durable.workflow.ActivityMethod;
@@ -64,11 +65,7 @@ public final class DurableBenchWorkflows {
 
 		@WorkflowRun
 		public int run(int count) {
-			int sum = 0;
-			for (int i = 0; i < count; i++) {
-				sum += this.steps.noop(i);
-			}
-			return sum;
+			return oneAfterAnother(count, this.steps::noop);
 		}
 
 	}
@@ -85,13 +82,18 @@ public final class DurableBenchWorkflows {
 
 		@WorkflowRun
 		public int run(int count) {
-			int sum = 0;
-			for (int i = 0; i < count; i++) {
-				sum += this.steps.noop(i);
-			}
-			return sum;
+			return oneAfterAnother(count, this.steps::noop);
 		}
 
+	}
+
+	/** The steps workflows' body: {@code count} steps, each after the previous one's result. */
+	static int oneAfterAnother(int count, IntUnaryOperator step) {
+		int sum = 0;
+		for (int i = 0; i < count; i++) {
+			sum += step.applyAsInt(i);
+		}
+		return sum;
 	}
 
 	/** Waits for the signal {@code go} and returns its payload. */
