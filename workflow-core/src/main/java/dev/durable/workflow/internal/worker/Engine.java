@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
 import dev.durable.workflow.spi.EngineHooks;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -39,12 +38,14 @@ import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.queue.QueueStores;
+import dev.durable.workflow.internal.queue.QueueWaker;
 
 /**
  * One node of the engine: the stores, the task executor, the activity executor, and the node's
  * own loops (heartbeat, claiming runs whose owner is gone, cache eviction).
  */
-public final class Engine implements LocalNode, RunWaker {
+public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
@@ -90,8 +91,6 @@ public final class Engine implements LocalNode, RunWaker {
 
 	private final Function<Class<?>, Object> factory;
 
-	private volatile long incarnation;
-
 	private volatile boolean running;
 
 	private ExecutorService taskPool;
@@ -110,9 +109,11 @@ public final class Engine implements LocalNode, RunWaker {
 
 	private WakeupChannel wakeups;
 
-	private Thread heartbeatThread;
+	private NodeHeartbeat heartbeat;
 
-	private final Runnable clockListener = this::pollNow;
+	private final NodeQueues queues;
+
+	private final Runnable clockListener = this::clockMoved;
 
 	/**
 	 * @param factory how workflow instances are created, or {@code null} for constructor
@@ -121,7 +122,7 @@ public final class Engine implements LocalNode, RunWaker {
 	 */
 	public Engine(EngineSettings config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
 			ActivityRegistry activityRegistry, Function<Class<?>, Object> factory, Payloads payloads, Stores stores,
-			ResultWaiters waiters, EngineHooks hooks, Listeners listeners, boolean migrate) {
+			ResultWaiters waiters, EngineHooks hooks, Listeners listeners, boolean migrate, QueueStores queues) {
 		this.config = config;
 		this.dataSource = dataSource;
 		this.clock = clock;
@@ -131,6 +132,7 @@ public final class Engine implements LocalNode, RunWaker {
 		this.hooks = hooks;
 		this.listeners = listeners;
 		this.migrate = migrate;
+		this.queues = new NodeQueues(config, this.nodeId, clock, stores.tx(), queues);
 		this.runs = stores.runs();
 		this.ownership = stores.ownership();
 		this.tasks = stores.tasks();
@@ -160,15 +162,19 @@ public final class Engine implements LocalNode, RunWaker {
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
 				this.payloads, this.runs, this.ownership, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
-				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null)));
+				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null), this.queues::closed));
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());
+		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
-			register();
-			this.wakeups.listen(this.nodeId, this::pollNow);
-			this.heartbeatThread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::heartbeatLoop);
+			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,
+					() -> this.executor.eviction().evictAll()).start();
+			if (this.config.runsWorkflows()) {
+				this.queues.startDispatcher(servedTypes(), (runId, epoch) -> this.executor.adopt(runId, epoch, false));
+			}
+			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken);
 			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes, this.retentionRun,
 					this.executor, this::servedTypes).start();
 			if (this.clock instanceof SettableClock settable) {
@@ -177,12 +183,6 @@ public final class Engine implements LocalNode, RunWaker {
 		}
 		log.info("Durable workflow engine started: node {}, namespace '{}', schema '{}', serving {}", this.nodeId,
 				this.config.namespace(), this.config.schema(), servedTypes());
-	}
-
-	private void register() {
-		String name = ManagementFactory.getRuntimeMXBean().getName();
-		this.incarnation = this.nodes.register(this.nodeId, name, this.config.buildId(), servedTypes(),
-				this.config.taskQueues());
 	}
 
 	@Override
@@ -196,36 +196,23 @@ public final class Engine implements LocalNode, RunWaker {
 				&& this.config.taskQueues().contains(taskQueue);
 	}
 
-	private void heartbeatLoop() {
-		while (this.running) {
-			try {
-				Thread.sleep(this.config.heartbeatInterval().toMillis());
-				this.hooks.beforeHeartbeat();
-				if (!this.running) {
-					return;
-				}
-				if (!this.nodes.heartbeat(this.nodeId, this.incarnation, this.config.deadAfter().toMillis())) {
-					log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering"
-							+ " anew", this.nodeId, this.config.deadAfter());
-					this.executor.eviction().evictAll();
-					register();
-				}
-			}
-			catch (InterruptedException ex) {
-				return;
-			}
-			catch (RuntimeException ex) {
-				log.warn("Heartbeat of node {} failed: {}", this.nodeId, Errors.rootMessage(ex));
-			}
-		}
-	}
-
 	/** Asks the fallback poll to look at once (a notification came, or the settable clock moved). */
 	private void pollNow() {
 		FallbackPoll current = this.poll;
 		if (current != null) {
 			current.pollNow();
 		}
+	}
+
+	/** The settable clock moved: timers, delayed starts and rate windows may have come due. */
+	private void clockMoved() {
+		pollNow();
+		this.queues.clockMoved();
+	}
+
+	@Override
+	public void enqueued(String queue, String workflowType, String taskQueue) {
+		this.queues.enqueued(queue, servesLocally(workflowType, taskQueue));
 	}
 
 	/**
@@ -284,8 +271,9 @@ public final class Engine implements LocalNode, RunWaker {
 		}
 		if (this.poll != null) {
 			this.poll.close();
-			this.heartbeatThread.interrupt();
+			this.heartbeat.close();
 		}
+		this.queues.close();
 		long deadline = System.nanoTime() + this.config.shutdownTimeout().toNanos();
 		while (this.activityExecutor.available() < this.config.maxConcurrentActivities()
 				&& System.nanoTime() < deadline) {

@@ -30,8 +30,14 @@ interface RunEffects {
 	/** Asks the other nodes to look at a run this node does not hold (its owner is not known here). */
 	void wakeElsewhere(UUID runId);
 
-	/** The effects of a node: its activity executor, and the notification of the other nodes. */
-	static RunEffects of(ActivityExecutor activities, Consumer<UUID> otherNodes) {
+	/** A run this node held closed (its flow-control queue, if it has one, has a free slot). */
+	void runClosed(UUID runId);
+
+	/**
+	 * The effects of a node: its activity executor, the notification of the other nodes, and what
+	 * is told of closed runs (the queue dispatcher).
+	 */
+	static RunEffects of(ActivityExecutor activities, Consumer<UUID> otherNodes, Consumer<UUID> closed) {
 		return new RunEffects() {
 
 			@Override
@@ -57,6 +63,11 @@ interface RunEffects {
 			@Override
 			public void wakeElsewhere(UUID runId) {
 				otherNodes.accept(runId);
+			}
+
+			@Override
+			public void runClosed(UUID runId) {
+				closed.accept(runId);
 			}
 
 		};

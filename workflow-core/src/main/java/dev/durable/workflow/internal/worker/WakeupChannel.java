@@ -7,6 +7,7 @@ import java.sql.Statement;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
@@ -19,7 +20,8 @@ import dev.durable.workflow.internal.support.Errors;
 
 /**
  * Cross-node wake-ups over PostgreSQL LISTEN/NOTIFY. Senders queue the target node ("*" for any
- * node that may claim) and a single sender thread coalesces them, outside the commit path (NOTIFY
+ * node that may claim, or a flow-control queue whose round other nodes should run) and a single
+ * sender thread coalesces them, outside the commit path (NOTIFY
  * takes a global lock at commit). The listener holds one dedicated connection; polling stays the
  * fallback that guarantees progress when a notification is lost.
  */
@@ -27,6 +29,9 @@ public final class WakeupChannel implements AutoCloseable {
 
 	/** Target meaning "whichever node can claim the run". */
 	public static final String ANY_NODE = "*";
+
+	/** Prefix of a queue round's notification: {@code Q:<sender node>:<queue>}. */
+	private static final String QUEUE = "Q:";
 
 	private static final Logger log = LoggerFactory.getLogger(WakeupChannel.class);
 
@@ -61,14 +66,25 @@ public final class WakeupChannel implements AutoCloseable {
 		notify((node != null) ? node.toString() : ANY_NODE);
 	}
 
-	/** Starts listening for notifications addressed to this node or to any node. */
-	public void listen(UUID self, Runnable onWakeup) {
+	/**
+	 * Asks the other nodes for an admission round of a flow-control queue. The sender is named so
+	 * that it ignores its own notification (rounds a notification asked for never notify again).
+	 */
+	public void notifyQueue(UUID sender, String queue) {
+		notify(QUEUE + sender + ":" + queue);
+	}
+
+	/**
+	 * Starts listening for notifications addressed to this node or to any node, and for the queue
+	 * rounds other nodes ask for.
+	 */
+	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue) {
 		String me = self.toString();
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
 				try (Connection connection = this.dataSource.getConnection()) {
 					try {
-						listenOn(connection, me, onWakeup);
+						listenOn(connection, me, onWakeup, onQueue);
 					}
 					catch (SQLException | RuntimeException ex) {
 						if (this.running) {
@@ -89,7 +105,8 @@ public final class WakeupChannel implements AutoCloseable {
 		});
 	}
 
-	private void listenOn(Connection connection, String me, Runnable onWakeup) throws SQLException {
+	private void listenOn(Connection connection, String me, Runnable onWakeup, Consumer<String> onQueue)
+			throws SQLException {
 		connection.setAutoCommit(true);
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("LISTEN " + this.channel);
@@ -101,11 +118,17 @@ public final class WakeupChannel implements AutoCloseable {
 			if (notifications == null) {
 				continue;
 			}
+			boolean woken = false;
 			for (PGNotification notification : notifications) {
 				String target = notification.getParameter();
 				if (me.equals(target) || ANY_NODE.equals(target)) {
-					onWakeup.run();
-					break;
+					if (!woken) {
+						onWakeup.run();
+						woken = true;
+					}
+				}
+				else if (target.startsWith(QUEUE) && !target.startsWith(me, QUEUE.length())) {
+					onQueue.accept(target.substring(QUEUE.length() + me.length() + 1));
 				}
 			}
 		}
