@@ -53,11 +53,16 @@ final class QueueFlights {
 
 	}
 
-	/** A workflow that flies once: its slot is held from its admission to its close, the flight inside. */
+	/**
+	 * A workflow that flies once (after the signal {@code open} when gated): its slot is held from
+	 * its admission to its close, the flight inside.
+	 */
 	@Workflow("queue-flight")
 	public static class FlightWorkflow {
 
 		private final Flight flight;
+
+		private boolean open;
 
 		public FlightWorkflow(Flight flight) {
 			this.flight = flight;
@@ -65,7 +70,15 @@ final class QueueFlights {
 
 		@WorkflowRun
 		public String run(Trip trip) {
+			if (trip.gated()) {
+				Workflows.await(() -> this.open);
+			}
 			return this.flight.fly(Workflows.info().workflowId(), trip.partition(), trip.millis());
+		}
+
+		@SignalMethod
+		public void open() {
+			this.open = true;
 		}
 
 	}
@@ -73,8 +86,25 @@ final class QueueFlights {
 	/**
 	 * @param partition the partition recorded, or {@code null}
 	 * @param millis how long the flight lasts
+	 * @param gated whether it waits for the signal {@code open} first
 	 */
-	public record Trip(String partition, long millis) {
+	public record Trip(String partition, long millis, boolean gated) {
+
+		Trip(String partition, long millis) {
+			this(partition, millis, false);
+		}
+
+	}
+
+	/** A node running flights, declaring the queue. */
+	static WorkflowEngine.Builder node(WorkflowEngine.Builder builder, QueueFlights flights, String name,
+			QueueDefinition queue) {
+		return builder.register(FlightWorkflow.class).registerActivities(new Flight(flights, name)).queue(queue);
+	}
+
+	/** Start options into the queue. */
+	static dev.durable.workflow.client.StartOptions.Builder into(String queue, String workflowId) {
+		return dev.durable.workflow.client.StartOptions.builder().workflowId(workflowId).queue(queue);
 	}
 
 	/**
