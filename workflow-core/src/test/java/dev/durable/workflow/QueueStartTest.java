@@ -7,6 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.QueueFlights.FlightWorkflow;
+import dev.durable.workflow.QueueFlights.Trip;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowHandle;
@@ -30,46 +32,17 @@ class QueueStartTest {
 		this.engines.close();
 	}
 
-	@Activity
-	public static class Greeter {
-
-		public String greet(String name) {
-			return "hello " + name;
-		}
-
-	}
-
-	/** Waits for a go signal, then greets. */
-	@Workflow("queue-gated")
-	public static class GatedWorkflow {
-
-		private final Greeter greeter;
-
-		private boolean go;
-
-		public GatedWorkflow(Greeter greeter) {
-			this.greeter = greeter;
-		}
-
-		@WorkflowRun
-		public String run(String name) {
-			Workflows.await(() -> this.go);
-			return this.greeter.greet(name);
-		}
-
-		@SignalMethod
-		public void go() {
-			this.go = true;
-		}
-
-	}
+	private QueueFlights flights;
 
 	private WorkflowEngine node(QueueDefinition queue) {
-		return this.engines.start(this.engines.builder()
-			.register(GatedWorkflow.class)
-			.registerActivities(new Greeter())
-			.queue(queue));
+		if (this.flights == null) {
+			this.flights = new QueueFlights(this.engines.jdbc(), this.engines.schema);
+		}
+		return this.engines.start(QueueFlights.node(this.engines.builder(), this.flights, "n", queue));
 	}
+
+	/** A flight that waits for the signal open. */
+	private static final Trip GATED = new Trip(null, 0, true);
 
 	private static StartOptions inQueue(String workflowId, String queue) {
 		return StartOptions.builder().workflowId(workflowId).queue(queue).build();
@@ -87,8 +60,8 @@ class QueueStartTest {
 	@Test
 	void aQueuedRunWaitsStoredAndRunsOnceAdmitted() {
 		WorkflowEngine engine = node(QueueDefinition.named("gate").withConcurrency(1));
-		WorkflowHandle<String> first = engine.client().start(GatedWorkflow::run, "first", inQueue("q-first", "gate"));
-		WorkflowHandle<String> second = engine.client().start(GatedWorkflow::run, "second", inQueue("q-second", "gate"));
+		WorkflowHandle<String> first = engine.client().start(FlightWorkflow::run, GATED, inQueue("q-first", "gate"));
+		WorkflowHandle<String> second = engine.client().start(FlightWorkflow::run, GATED, inQueue("q-second", "gate"));
 		await().until(() -> first.describe().workflowTasks() == 1);
 		// the second is open and visible, but waits: no task ran, nobody owns it
 		assertThat(second.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
@@ -96,7 +69,7 @@ class QueueStartTest {
 		assertThat(second.describe().taskAttempts()).isZero();
 		assertThat(state(second)).isEqualTo("WAITING");
 		// a signal to the waiting run is kept, and does not make it run past the limit
-		second.signal("go", null);
+		second.signal("open", null);
 		this.engines.clock.advance(Duration.ofSeconds(5));
 		assertThat(second.describe().workflowTasks()).isZero();
 		assertThat(engine.queues()).singleElement().satisfies((info) -> {
@@ -106,10 +79,10 @@ class QueueStartTest {
 			assertThat(info.oldestWaitingSince()).isEqualTo(Instant.parse("2026-01-01T00:00:00Z"));
 		});
 
-		first.signal("go", null);
-		assertThat(first.result(Duration.ofSeconds(10))).isEqualTo("hello first");
+		first.signal("open", null);
+		assertThat(first.result(Duration.ofSeconds(10))).isEqualTo("q-first@n");
 		// its slot is free: the second runs, with the signal it got while it waited
-		assertThat(second.result(Duration.ofSeconds(10))).isEqualTo("hello second");
+		assertThat(second.result(Duration.ofSeconds(10))).isEqualTo("q-second@n");
 		await().until(() -> engine.queues().get(0).running() == 0);
 		assertThat(engine.queues().get(0).depth()).isZero();
 		assertThat(engine.queues().get(0).oldestWaitingSince()).isNull();
@@ -119,44 +92,44 @@ class QueueStartTest {
 	@Test
 	void theSameWorkflowIdOrRequestIdStartedTwiceIntoTheQueueIsOneRun() {
 		WorkflowEngine engine = node(QueueDefinition.named("dedup").withConcurrency(1));
-		WorkflowHandle<String> blocker = engine.client().start(GatedWorkflow::run, "b", inQueue("blocker", "dedup"));
-		WorkflowHandle<String> once = engine.client().start(GatedWorkflow::run, "x", inQueue("once", "dedup"));
-		assertThatThrownBy(() -> engine.client().start(GatedWorkflow::run, "x", inQueue("once", "dedup")))
+		WorkflowHandle<String> blocker = engine.client().start(FlightWorkflow::run, GATED, inQueue("blocker", "dedup"));
+		WorkflowHandle<String> once = engine.client().start(FlightWorkflow::run, GATED, inQueue("once", "dedup"));
+		assertThatThrownBy(() -> engine.client().start(FlightWorkflow::run, GATED, inQueue("once", "dedup")))
 			.isInstanceOf(WorkflowAlreadyStartedException.class);
 		StartOptions retried = StartOptions.builder().workflowId("retried").requestId("req-1").queue("dedup").build();
-		WorkflowHandle<String> a = engine.client().start(GatedWorkflow::run, "r", retried);
-		WorkflowHandle<String> b = engine.client().start(GatedWorkflow::run, "r", retried);
+		WorkflowHandle<String> a = engine.client().start(FlightWorkflow::run, GATED, retried);
+		WorkflowHandle<String> b = engine.client().start(FlightWorkflow::run, GATED, retried);
 		assertThat(b.runId()).isEqualTo(a.runId());
 		assertThat(this.engines.count("queued_run")).isEqualTo(3);
 		assertThat(this.engines.count("workflow_run")).isEqualTo(3);
 
-		List.of(blocker, once, a).forEach((handle) -> handle.signal("go", null));
-		assertThat(blocker.result(Duration.ofSeconds(10))).isEqualTo("hello b");
-		assertThat(once.result(Duration.ofSeconds(10))).isEqualTo("hello x");
-		assertThat(a.result(Duration.ofSeconds(10))).isEqualTo("hello r");
+		List.of(blocker, once, a).forEach((handle) -> handle.signal("open", null));
+		assertThat(blocker.result(Duration.ofSeconds(10))).isEqualTo("blocker@n");
+		assertThat(once.result(Duration.ofSeconds(10))).isEqualTo("once@n");
+		assertThat(a.result(Duration.ofSeconds(10))).isEqualTo("retried@n");
 	}
 
 	@Test
 	void badQueueOptionsAreRefusedAndChangeNothing() {
 		WorkflowEngine engine = node(QueueDefinition.named("declared"));
-		assertThatThrownBy(() -> engine.client().start(GatedWorkflow::run, "x", inQueue("w1", "undeclared")))
+		assertThatThrownBy(() -> engine.client().start(FlightWorkflow::run, GATED, inQueue("w1", "undeclared")))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("No node declared the queue 'undeclared'");
-		assertThatThrownBy(() -> engine.client().start(GatedWorkflow::run, "x", inQueue("w2", "not a name")))
+		assertThatThrownBy(() -> engine.client().start(FlightWorkflow::run, GATED, inQueue("w2", "not a name")))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("not a queue name");
 		assertThatThrownBy(() -> inQueue("w3", " ")).isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("blank");
 		assertThatThrownBy(() -> engine.client()
-			.start("queue-gated", "x", StartOptions.builder().workflowId("w4").partitionKey("p").build()))
+			.start("queue-flight", GATED, StartOptions.builder().workflowId("w4").partitionKey("p").build()))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("needs a queue");
 		assertThatThrownBy(() -> engine.client()
-			.start("queue-gated", "x", StartOptions.builder().workflowId("w5").priority(3).build()))
+			.start("queue-flight", GATED, StartOptions.builder().workflowId("w5").priority(3).build()))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("needs a queue");
 		assertThatThrownBy(() -> engine.client()
-			.start("queue-gated", "x",
+			.start("queue-flight", GATED,
 					StartOptions.builder().workflowId("w6").queue("declared").partitionKey("").build()))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("partition key");
@@ -168,13 +141,13 @@ class QueueStartTest {
 	@Test
 	void signalWithStartIntoAQueueWaitsWithItsSignal() {
 		WorkflowEngine engine = node(QueueDefinition.named("sws").withConcurrency(1));
-		WorkflowHandle<String> blocker = engine.client().start(GatedWorkflow::run, "b", inQueue("sws-blocker", "sws"));
+		WorkflowHandle<String> blocker = engine.client().start(FlightWorkflow::run, GATED, inQueue("sws-blocker", "sws"));
 		WorkflowHandle<Object> started = engine.client()
-			.signalWithStart("queue-gated", "s", inQueue("sws-1", "sws"), "go", null);
+			.signalWithStart("queue-flight", GATED, inQueue("sws-1", "sws"), "open", null);
 		this.engines.clock.advance(Duration.ofSeconds(5));
 		assertThat(engine.client().handle("sws-1").describe().workflowTasks()).isZero();
-		blocker.signal("go", null);
-		assertThat(started.result(String.class)).isEqualTo("hello s");
+		blocker.signal("open", null);
+		assertThat(started.result(String.class)).isEqualTo("sws-1@n");
 	}
 
 	@Test

@@ -182,11 +182,19 @@ public final class QueueDispatcher implements AutoCloseable {
 					forgetMoved();
 				}
 				dueRateWindows().forEach((name) -> batch.putIfAbsent(name, Trigger.OTHER));
-				batch.forEach(this::round);
 			}
 			catch (RuntimeException ex) {
-				log.warn("Admitting queued workflows failed: {}", Errors.rootMessage(ex));
+				log.warn("Reading the queues to admit from failed: {}", Errors.rootMessage(ex));
 			}
+			batch.forEach((queue, trigger) -> {
+				try {
+					round(queue, trigger);
+				}
+				catch (RuntimeException ex) {
+					// the next poll interval tries again
+					log.warn("Admitting queued workflows of queue '{}' failed: {}", queue, Errors.rootMessage(ex));
+				}
+			});
 		}
 	}
 

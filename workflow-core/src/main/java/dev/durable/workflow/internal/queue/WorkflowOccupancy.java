@@ -13,8 +13,11 @@ import dev.durable.workflow.internal.store.Sql;
  * Per-node concurrency counts the admitted runs the node owns now: a run evicted from its cache
  * (owner released) counts for no node until a node claims it again, and a dead node's runs count
  * for the node that takes them over, still holding their slots.
+ *
+ * @param jdbc the engine's template
+ * @param schema the schema
  */
-public final class WorkflowOccupancy implements QueueOccupancy {
+public record WorkflowOccupancy(JdbcTemplate jdbc, String schema) implements QueueOccupancy {
 
 	// (r.status || '') = 'RUNNING': the primary key finds the run, never the partial index of open runs (see Sql.OPEN)
 	private static final String RELEASE = "DELETE FROM #.queued_run q WHERE q.namespace = ? AND q.queue = ?"
@@ -25,15 +28,6 @@ public final class WorkflowOccupancy implements QueueOccupancy {
 			+ " count(*) FILTER (WHERE r.owner_node = ?) AS here FROM #.queued_run q"
 			+ " JOIN #.workflow_run r ON r.run_id = q.run_id WHERE q.namespace = ? AND q.queue = ?"
 			+ " AND q.state = 'ADMITTED' AND (r.status || '') = 'RUNNING' GROUP BY q.partition_key";
-
-	private final JdbcTemplate jdbc;
-
-	private final String schema;
-
-	public WorkflowOccupancy(JdbcTemplate jdbc, String schema) {
-		this.jdbc = jdbc;
-		this.schema = schema;
-	}
 
 	@Override
 	public AdmissionPlan.Occupancy occupancy(String namespace, String queue, UUID node) {

@@ -171,7 +171,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.config.workerEnabled()) {
 			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,
 					() -> this.executor.eviction().evictAll()).start();
-			if (this.config.runsWorkflows()) {
+			if (this.config.runsWorkflows() && !servedTypes().isEmpty()) {
 				this.queues.startDispatcher(servedTypes(), (runId, epoch) -> this.executor.adopt(runId, epoch, false));
 			}
 			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken);
