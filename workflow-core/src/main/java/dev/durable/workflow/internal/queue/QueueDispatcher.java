@@ -95,6 +95,9 @@ public final class QueueDispatcher implements AutoCloseable {
 
 	private volatile boolean running = true;
 
+	/** Whether the thread is between taking requests and finishing their rounds. */
+	private volatile boolean busy;
+
 	private Thread thread;
 
 	/**
@@ -172,6 +175,7 @@ public final class QueueDispatcher implements AutoCloseable {
 				}
 				batch = new LinkedHashMap<>(this.requested);
 				this.requested.clear();
+				this.busy = true;
 				full = this.everything || System.nanoTime() >= nextFull;
 				this.everything = false;
 			}
@@ -195,6 +199,7 @@ public final class QueueDispatcher implements AutoCloseable {
 					log.warn("Admitting queued workflows of queue '{}' failed: {}", queue, Errors.rootMessage(ex));
 				}
 			});
+			this.busy = false;
 		}
 	}
 
@@ -262,6 +267,16 @@ public final class QueueDispatcher implements AutoCloseable {
 				|| (trigger == Trigger.RELEASE && heldBy == AdmissionPlan.Limit.NONE);
 		if (trigger != Trigger.OTHER && roomLeft) {
 			this.notifyOthers.accept(queue);
+		}
+	}
+
+	/**
+	 * Whether no round is asked for or running (the test kit's quiescence: a round asked for may
+	 * admit a run). A poll interval's round counts only while it runs.
+	 */
+	public boolean isIdle() {
+		synchronized (this.signal) {
+			return !this.busy && this.requested.isEmpty();
 		}
 	}
 

@@ -352,8 +352,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
 	public boolean isIdle() {
-		return !this.running || Quiescence.idle(this.executor, this.activityExecutor, this.wake,
-				this.config.maxConcurrentActivities());
+		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
+				this.config.maxConcurrentActivities()) && this.queues.isIdle());
 	}
 
 	@Override

@@ -90,6 +90,12 @@ final class NodeQueues implements AutoCloseable {
 		}
 	}
 
+	/** Whether the dispatcher, if any, has no round asked for or running. */
+	boolean isIdle() {
+		QueueDispatcher current = this.dispatcher;
+		return current == null || current.isIdle();
+	}
+
 	@Override
 	public void close() {
 		QueueDispatcher current = this.dispatcher;
