@@ -151,6 +151,23 @@ class QueueStartTest {
 	}
 
 	@Test
+	void aRunTerminatedWhileItWaitsLeavesTheQueue() {
+		WorkflowEngine engine = node(QueueDefinition.named("leave").withConcurrency(1));
+		WorkflowHandle<String> blocker = engine.client().start(FlightWorkflow::run, GATED, inQueue("stays", "leave"));
+		WorkflowHandle<String> leaving = engine.client().start(FlightWorkflow::run, GATED, inQueue("leaves", "leave"));
+		await().until(() -> blocker.describe().workflowTasks() == 1);
+		leaving.terminate("not needed");
+		assertThat(leaving.describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
+		assertThat(engine.queues().get(0).waitingWorkflows()).isZero();
+		assertThat(engine.queues().get(0).runningWorkflows()).isEqualTo(1);
+		blocker.signal("open", null);
+		assertThat(blocker.result(Duration.ofSeconds(10))).isEqualTo("stays@n");
+		this.engines.clock.advance(Duration.ofSeconds(1));
+		await().until(() -> engine.queues().get(0).running() == 0);
+		assertThat(this.flights.count("#.workflow_id = 'leaves'")).as("never admitted").isZero();
+	}
+
+	@Test
 	void nodesDeclareTheirQueuesAtStartTheLastOneWins() {
 		node(QueueDefinition.named("shared").withConcurrency(1));
 		WorkflowEngine later = node(QueueDefinition.named("shared").withConcurrency(4).withRateLimit(2,

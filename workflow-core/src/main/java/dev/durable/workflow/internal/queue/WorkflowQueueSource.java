@@ -141,9 +141,14 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 		return ps.getConnection().createArrayOf("uuid", ids.toArray());
 	}
 
-	/** Whether a round could admit anything: a due waiting run of the served types (read without locks). */
+	/**
+	 * Whether a round could admit anything: an open, due waiting run of the served types (read
+	 * without locks). The row of a run closed while it waited is left to the next round that
+	 * reads it as a candidate, or to the retention.
+	 */
 	public boolean hasWaiting(String namespace, String queue, Instant now) {
-		return Boolean.TRUE.equals(this.jdbc.query(q("SELECT EXISTS (SELECT 1 FROM #.queued_run q WHERE q.namespace = ?"
+		return Boolean.TRUE.equals(this.jdbc.query(q("SELECT EXISTS (SELECT 1 FROM #.queued_run q JOIN #.workflow_run r"
+				+ " ON r.run_id = q.run_id AND (r.status || '') = 'RUNNING' WHERE q.namespace = ?"
 				+ " AND q.queue = ? AND q.state = 'WAITING' AND q.enqueued_at <= ? AND q.workflow_type = ANY(?)"
 				+ " AND q.task_queue = ANY(?))"), (PreparedStatementSetter) (ps) -> {
 					ps.setString(1, namespace);
