@@ -44,7 +44,7 @@ public class DurableWorkflowQueueProperties {
 	}
 
 	public void setConcurrency(int concurrency) {
-		this.concurrency = notNegative(concurrency);
+		this.concurrency = notNegative("concurrency", concurrency);
 	}
 
 	public int getPerNodeConcurrency() {
@@ -52,7 +52,7 @@ public class DurableWorkflowQueueProperties {
 	}
 
 	public void setPerNodeConcurrency(int perNodeConcurrency) {
-		this.perNodeConcurrency = notNegative(perNodeConcurrency);
+		this.perNodeConcurrency = notNegative("per-node-concurrency", perNodeConcurrency);
 	}
 
 	public int getRateLimit() {
@@ -60,7 +60,7 @@ public class DurableWorkflowQueueProperties {
 	}
 
 	public void setRateLimit(int rateLimit) {
-		this.rateLimit = notNegative(rateLimit);
+		this.rateLimit = notNegative("rate-limit", rateLimit);
 	}
 
 	public Duration getRatePeriod() {
@@ -69,7 +69,7 @@ public class DurableWorkflowQueueProperties {
 
 	public void setRatePeriod(Duration ratePeriod) {
 		if (ratePeriod.isNegative() || ratePeriod.isZero()) {
-			throw new IllegalArgumentException("The rate period must be positive");
+			throw new IllegalArgumentException("rate-period must be positive, got " + ratePeriod);
 		}
 		this.ratePeriod = ratePeriod;
 	}
@@ -79,7 +79,7 @@ public class DurableWorkflowQueueProperties {
 	}
 
 	public void setPartitionConcurrency(int partitionConcurrency) {
-		this.partitionConcurrency = notNegative(partitionConcurrency);
+		this.partitionConcurrency = notNegative("partition-concurrency", partitionConcurrency);
 	}
 
 	/**
@@ -100,9 +100,9 @@ public class DurableWorkflowQueueProperties {
 			.withPartitionConcurrency(this.partitionConcurrency);
 	}
 
-	private static int notNegative(int limit) {
+	private static int notNegative(String property, int limit) {
 		if (limit < 0) {
-			throw new IllegalArgumentException("A queue limit must not be negative (0 means no limit)");
+			throw new IllegalArgumentException(property + " must not be negative (0 means no limit), got " + limit);
 		}
 		return limit;
 	}

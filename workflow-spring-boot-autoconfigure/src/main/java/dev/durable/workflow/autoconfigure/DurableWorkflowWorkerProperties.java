@@ -109,7 +109,8 @@ public class DurableWorkflowWorkerProperties {
 	public void setActivityTaskQueues(List<String> activityTaskQueues) {
 		// refused while binding, so that the failure names the property and the value
 		if (activityTaskQueues.stream().anyMatch(String::isBlank)) {
-			throw new IllegalArgumentException("An activity task queue name must not be blank");
+			throw new IllegalArgumentException("activity-task-queues: a task queue name must not be blank, got "
+					+ activityTaskQueues);
 		}
 		this.activityTaskQueues = activityTaskQueues;
 	}
