@@ -59,4 +59,14 @@ class QueuesEndpointTest extends RestApiTestSupport {
 			.andExpect(jsonPath(REPORTS + ".oldestWaitingSince").value(contains(nullValue())));
 	}
 
+	@Test
+	void theDashboardShowsTheQueuesAndRefreshesThem() throws Exception {
+		this.mvc.perform(get("/durable/ui"))
+			.andExpect(status().isOk())
+			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()
+				.string(org.hamcrest.Matchers.allOf(org.hamcrest.Matchers.containsString("<h2>Queues"),
+						org.hamcrest.Matchers.containsString("call(\"/queues\")"),
+						org.hamcrest.Matchers.containsString("setInterval"))));
+	}
+
 }
