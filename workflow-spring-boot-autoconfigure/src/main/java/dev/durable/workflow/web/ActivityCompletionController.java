@@ -73,10 +73,8 @@ public class ActivityCompletionController {
 	Applied complete(@RequestBody(required = false) byte @Nullable [] body,
 			@RequestHeader(name = HttpHeaders.CONTENT_TYPE, required = false) @Nullable String contentType) {
 		this.access.checkWritable();
-		ObjectNode request = request(body, contentType, COMPLETE, Set.of("token", "result"));
-		String token = token(request, COMPLETE);
-		Object result = this.payloads.convert(request.get("result"), Object.class, "result");
-		return applied(() -> this.completion.complete(token, result));
+		TokenAnd request = tokenAnd("result", body, contentType, COMPLETE);
+		return applied(() -> this.completion.complete(request.token(), request.value()));
 	}
 
 	@PostMapping("/fail")
@@ -99,10 +97,24 @@ public class ActivityCompletionController {
 	Applied heartbeat(@RequestBody(required = false) byte @Nullable [] body,
 			@RequestHeader(name = HttpHeaders.CONTENT_TYPE, required = false) @Nullable String contentType) {
 		this.access.checkWritable();
-		ObjectNode request = request(body, contentType, HEARTBEAT, Set.of("token", "details"));
-		String token = token(request, HEARTBEAT);
-		Object details = this.payloads.convert(request.get("details"), Object.class, "details");
-		return applied(() -> this.completion.heartbeat(token, details));
+		TokenAnd request = tokenAnd("details", body, contentType, HEARTBEAT);
+		return applied(() -> this.completion.heartbeat(request.token(), request.value()));
+	}
+
+	/**
+	 * A token and the optional value of a complete or heartbeat request.
+	 *
+	 * @param token the task token
+	 * @param value the result or details, as plain JSON values (maps, lists, strings, numbers)
+	 */
+	private record TokenAnd(String token, @Nullable Object value) {
+	}
+
+	/** Reads {@code {"token", "<field>"?}}: the value converted to plain JSON values, for any payload converter. */
+	private TokenAnd tokenAnd(String field, byte @Nullable [] body, @Nullable String contentType, String shape) {
+		ObjectNode request = request(body, contentType, shape, Set.of("token", field));
+		String token = token(request, shape);
+		return new TokenAnd(token, this.payloads.convert(request.get(field), Object.class, field));
 	}
 
 	/** The body as a JSON object with no field but those named: a misspelt field is an error, not ignored. */

@@ -18,7 +18,6 @@ import dev.durable.workflow.client.ActivityCompletionClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -82,11 +81,7 @@ class ActivityCompletionRequestTest {
 	}
 
 	private void problem(MockHttpServletRequestBuilder request, int status, String code) throws Exception {
-		this.mvc.perform(request)
-			.andExpect(status().is(status))
-			.andExpect(header().string("Content-Type", "application/problem+json"))
-			.andExpect(jsonPath("$.code").value(code))
-			.andExpect(jsonPath("$.detail").isNotEmpty());
+		RestApiTestSupport.problem(this.mvc, request, status, code);
 	}
 
 	@Test

@@ -43,7 +43,13 @@ abstract class RestApiTestSupport {
 
 	/** Expects a problem detail with the status and stable code, and a message. */
 	protected void problem(MockHttpServletRequestBuilder request, int status, String code) throws Exception {
-		this.mvc.perform(request)
+		problem(this.mvc, request, status, code);
+	}
+
+	/** {@link #problem(MockHttpServletRequestBuilder, int, String)} of another {@link MockMvc}. */
+	static void problem(MockMvc mvc, MockHttpServletRequestBuilder request, int status, String code)
+			throws Exception {
+		mvc.perform(request)
 			.andExpect(status().is(status))
 			.andExpect(header().string("Content-Type", "application/problem+json"))
 			.andExpect(jsonPath("$.code").value(code))
