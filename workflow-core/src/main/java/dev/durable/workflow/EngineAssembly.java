@@ -18,7 +18,10 @@ import dev.durable.workflow.internal.client.RunDescriber;
 import dev.durable.workflow.internal.client.RunLookup;
 import dev.durable.workflow.internal.client.RunResults;
 import dev.durable.workflow.internal.client.RunStarter;
+import dev.durable.workflow.internal.activity.ActivityInvoker;
+import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
+import dev.durable.workflow.internal.taskqueue.ActivityOutcomes;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
@@ -56,7 +59,7 @@ final class EngineAssembly {
 			boolean migrate) {
 		WorkflowRegistry workflows = new WorkflowRegistry();
 		workflowClasses.forEach(workflows::register);
-		if (config.workerEnabled() && !workflowClasses.isEmpty()) {
+		if (config.workerEnabled() && config.runsWorkflows() && !workflowClasses.isEmpty()) {
 			// the permits of WorkflowSemaphore run wherever workflows run
 			workflows.register(WorkflowSemaphore.PermitWorkflow.class);
 		}
@@ -83,8 +86,11 @@ final class EngineAssembly {
 		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval());
 		ScheduleClient schedules = new ScheduleClientImpl(namespace, clock, stores.tx(), payloads, workflows, starter,
 				scheduleRows, firer, scheduleLoop);
+		ActivityCompletionClientImpl completions = new ActivityCompletionClientImpl(
+				new ActivityOutcomes(jdbc, config.schema()), new ActivityInvoker(activities, payloads), payloads, clock,
+				node);
 		WorkflowClientImpl client = new WorkflowClientImpl(starter, handles, workflows, stores.runs(), namespace,
-				schedules);
+				schedules, completions);
 		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, waiters, new WakeTimes(jdbc, config.schema()),
 				namespace);
 		return new EngineParts(node, client, scheduleLoop, new RegisteredWorkflowTypes(workflows), quiescence,

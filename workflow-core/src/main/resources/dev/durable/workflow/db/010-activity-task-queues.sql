@@ -19,9 +19,14 @@ ALTER TABLE ${schema}.activity ADD COLUMN claimed_incarnation bigint;
 ALTER TABLE ${schema}.activity ADD COLUMN started_at timestamptz;
 ALTER TABLE ${schema}.activity ADD COLUMN priority int NOT NULL DEFAULT 0;
 ALTER TABLE ${schema}.activity ADD COLUMN partition_key text;
+-- the timeouts of a task-queue activity, so that any node can enforce them with one query
+ALTER TABLE ${schema}.activity ADD COLUMN schedule_to_start_ms bigint;
+ALTER TABLE ${schema}.activity ADD COLUMN start_to_close_ms bigint;
+ALTER TABLE ${schema}.activity ADD COLUMN heartbeat_timeout_ms bigint;
+ALTER TABLE ${schema}.activity ADD COLUMN close_deadline timestamptz;
 -- claims: the due attempts of the queues a node serves, most urgent first
 CREATE INDEX activity_claimable ON ${schema}.activity (task_queue, priority DESC, next_attempt_at)
     WHERE task_queue IS NOT NULL AND state = 'SCHEDULED';
 -- the sweep (schedule-to-start, heartbeat and start-to-close timeouts, dead workers) and the
 -- counts of a limited queue read only the attempts that are waiting or running on a queue
-CREATE INDEX activity_on_queue ON ${schema}.activity (task_queue, state) WHERE task_queue IS NOT NULL OR state = 'ASYNC';
+CREATE INDEX activity_on_queue ON ${schema}.activity (task_queue, state) WHERE task_queue IS NOT NULL;

@@ -34,8 +34,18 @@ public final class ActivityAttempt implements ActivityContext {
 
 	private volatile Thread thread;
 
+	private final java.util.function.Supplier<String> taskToken;
+
+	private volatile boolean async;
+
+	/**
+	 * @param taskToken gives the attempt's task token, first making it valid when it is not yet
+	 * (an inline attempt writes its row then); called by {@link #taskToken()} and
+	 * {@link #doNotCompleteOnReturn()}
+	 */
 	public ActivityAttempt(ActivityInfo info, byte[] heartbeatDetails, Payloads payloads,
-			Consumer<byte[]> heartbeatSink, java.time.Clock clock) {
+			Consumer<byte[]> heartbeatSink, java.time.Clock clock, java.util.function.Supplier<String> taskToken) {
+		this.taskToken = taskToken;
 		this.clock = clock;
 		this.lastHeartbeatAt = clock.instant();
 		this.info = info;
@@ -115,12 +125,31 @@ public final class ActivityAttempt implements ActivityContext {
 
 	@Override
 	public String taskToken() {
-		throw new UnsupportedOperationException("TODO(issue 17)");
+		return this.taskToken.get();
 	}
 
 	@Override
 	public void doNotCompleteOnReturn() {
-		throw new UnsupportedOperationException("TODO(issue 17)");
+		// the token must name the attempt before the method hands it to whoever completes it
+		this.taskToken.get();
+		this.async = true;
+	}
+
+	/** A heartbeat of this attempt came through the completion client (recorded in its row). */
+	public void heartbeatRecordedAt(java.time.Instant at) {
+		if (at.isAfter(this.lastHeartbeatAt)) {
+			this.lastHeartbeatAt = at;
+		}
+	}
+
+	/** What gives this attempt's task token (as given to the constructor). */
+	public java.util.function.Supplier<String> tokenSource() {
+		return this.taskToken;
+	}
+
+	/** Whether the method's return leaves the attempt to the completion client. */
+	public boolean completesAsynchronously() {
+		return this.async;
 	}
 
 	@Override

@@ -39,7 +39,11 @@ public final class ActivityStubs {
 			}
 			ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
 			String name = (annotation != null && !annotation.name().isEmpty()) ? annotation.name() : method.getName();
-			return schedule(WorkflowThread.context(), name, method, args, options);
+			// the method's task queue applies unless the stub's options name one
+			ActivityOptions effective = (options.taskQueue() == null && annotation != null
+					&& !annotation.taskQueue().isBlank()) ? options.toBuilder().taskQueue(annotation.taskQueue()).build()
+							: options;
+			return schedule(WorkflowThread.context(), name, method, args, effective);
 		}));
 	}
 
@@ -54,6 +58,28 @@ public final class ActivityStubs {
 				catch (InvocationTargetException ex) {
 					throw ex.getTargetException();
 				}
+			}
+			return schedule(WorkflowThread.context(), definition.name(), method, args, definition.options());
+		});
+	}
+
+	/**
+	 * A stub of an {@code @Activity} interface with no implementation on this node (it runs on a
+	 * task queue other nodes serve): workflow code schedules its methods with their
+	 * {@code @ActivityMethod} options over the defaults; called anywhere else it fails.
+	 */
+	public static Object declaredStub(Class<?> type, ActivityOptions defaults) {
+		java.util.Map<Method, ActivityDefinition> definitions = new java.util.concurrent.ConcurrentHashMap<>();
+		return proxy(type, (method, args) -> {
+			if (method.getDeclaringClass() == Object.class) {
+				return objectMethod(type, method, args);
+			}
+			ActivityDefinition definition = definitions.computeIfAbsent(method,
+					(m) -> ActivityDefinition.of(null, m, defaults));
+			if (!WorkflowThread.isWorkflowThread()) {
+				throw new IllegalStateException("Activity " + definition.name() + " has no implementation on this node"
+						+ ((definition.options().taskQueue() != null)
+								? " (it runs on task queue '" + definition.options().taskQueue() + "')" : ""));
 			}
 			return schedule(WorkflowThread.context(), definition.name(), method, args, definition.options());
 		});

@@ -39,8 +39,12 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	private final ScheduleClient schedules;
 
+	private final dev.durable.workflow.client.ActivityCompletionClient completions;
+
 	public WorkflowClientImpl(RunStarter starter, HandleOperations operations, WorkflowRegistry workflows,
-			RunRepository runs, String namespace, ScheduleClient schedules) {
+			RunRepository runs, String namespace, ScheduleClient schedules,
+			dev.durable.workflow.client.ActivityCompletionClient completions) {
+		this.completions = completions;
 		this.starter = starter;
 		this.operations = operations;
 		this.workflows = workflows;
@@ -171,7 +175,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	@Override
 	public dev.durable.workflow.client.ActivityCompletionClient activityCompletion() {
-		throw new UnsupportedOperationException("TODO(issue 17)");
+		return this.completions;
 	}
 
 }

@@ -30,8 +30,11 @@ import dev.durable.workflow.internal.support.InternalJson;
  * @param newTimers timers started, with fire times
  * @param newActivities activities scheduled, started inline after the commit; no row is written
  * for them (the history row records them; a failed attempt or a heartbeat writes one)
+ * @param queuedActivities activities scheduled on a task queue: the commit writes their rows, which
+ * a node serving the queue claims
  * @param nextWakeAt the earliest pending timer, or {@code null}
- * @param hasActivities whether activities remain pending
+ * @param hasActivities whether inline activities remain pending (they need the run's owner; a
+ * task-queue activity needs none)
  * @param closeStatus the status when the task closes the run, else {@code null}
  * @param result the encoded result when completed
  * @param failure the failure JSON when failed or canceled
@@ -51,7 +54,8 @@ import dev.durable.workflow.internal.support.InternalJson;
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
-		Map<Long, Instant> newTimers, List<StoredActivity> newActivities, Instant nextWakeAt, boolean hasActivities,
+		Map<Long, Instant> newTimers, List<StoredActivity> newActivities, List<StoredActivity> queuedActivities,
+		Instant nextWakeAt, boolean hasActivities,
 		String closeStatus, byte[] result, byte[] failure, String namespace, String workflowId,
 		List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
 		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,

@@ -89,7 +89,9 @@ public final class TaskCommitBuilder {
 			}
 		});
 		for (InboxItem item : inbox) {
-			candidates.add(toEvent(item));
+			if (item.kind() != InboxKind.ACTIVITY_RETRY) {
+				candidates.add(toEvent(item));
+			}
 		}
 		return candidates;
 	}
@@ -112,6 +114,9 @@ public final class TaskCommitBuilder {
 				.withType(EventType.CHILD_CLOSED);
 			case CHILD_COMPLETED -> Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
 			case EXTERNAL_DELIVERED -> Event.externalDelivered(Long.parseLong(item.name()), failure(item));
+			case ACTIVITY_COMPLETED -> Event.activityCompleted(Long.parseLong(item.name()), item.payload());
+			case ACTIVITY_FAILED -> Event.activityFailed(Long.parseLong(item.name()), failure(item));
+			case ACTIVITY_RETRY -> throw new IllegalStateException("An ACTIVITY_RETRY item goes to the activity executor");
 			// an answer handed over by a reset, stored as the event itself
 			case EVENT -> EventCodec.read(item.payload()).get(0);
 		};
@@ -129,6 +134,7 @@ public final class TaskCommitBuilder {
 		List<Long> removedActivities = new ArrayList<>();
 		Map<Long, Instant> newTimers = new LinkedHashMap<>();
 		Map<Long, StoredActivity> newActivities = new LinkedHashMap<>();
+		Map<Long, StoredActivity> queuedActivities = new LinkedHashMap<>();
 		List<TaskCommit.ChildStart> childStarts = new ArrayList<>();
 		List<TaskCommit.External> externals = new ArrayList<>();
 		for (Event event : result.events()) {
@@ -140,7 +146,8 @@ public final class TaskCommitBuilder {
 				}
 				case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> {
 					// only an activity with a row (a failed attempt, a heartbeat) has one to delete
-					if (newActivities.remove(event.seq()) == null && slot.hasStoredActivity(event.seq())) {
+					if (newActivities.remove(event.seq()) == null && queuedActivities.remove(event.seq()) == null
+							&& slot.hasStoredActivity(event.seq())) {
 						removedActivities.add(event.seq());
 					}
 				}
@@ -153,8 +160,9 @@ public final class TaskCommitBuilder {
 				case START_CHILD -> childStarts.add(new TaskCommit.ChildStart(event.seq(), childRun(row, event, now),
 						event.reason(), (event.child() != null && event.child().idReusePolicy() != null)
 								? event.child().idReusePolicy().name() : null));
-				case ACTIVITY_SCHEDULED -> newActivities.put(event.seq(), new StoredActivity(row.runId(), event.seq(),
-						event.name(), event.payload(), event.options(), 1, runner.now(), runner.now(), null, null));
+				case ACTIVITY_SCHEDULED -> (event.options().onTaskQueue() ? queuedActivities : newActivities).put(
+						event.seq(), new StoredActivity(row.runId(), event.seq(), event.name(), event.payload(),
+								event.options(), 1, runner.now(), runner.now(), null, null));
 				default -> {
 				}
 			}
@@ -205,7 +213,8 @@ public final class TaskCommitBuilder {
 		return new TaskCommit(row.runId(), this.node, epoch, row.historySeq(), row.inboxSeq(), runner.now(),
 				events.isEmpty() ? null : EventCodec.write(events), inbox.stream().map(InboxItem::id).toList(),
 				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
-				earliest(runner.nextTimer(), row.deadline()), runner.hasPendingActivities(), closeStatus,
+				new ArrayList<>(queuedActivities.values()), earliest(runner.nextTimer(), row.deadline()),
+				runner.hasPendingInlineActivities(), closeStatus,
 				resultPayload, failure,
 				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
 				childStarts, externals, VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(

@@ -25,6 +25,8 @@ public final class TaskCommitRepository {
 
 	private final RunRepository runs;
 
+	private final dev.durable.workflow.internal.store.ActivityRepository activities;
+
 	private final String schema;
 
 	private final TaskCommitStatement single;
@@ -39,6 +41,7 @@ public final class TaskCommitRepository {
 
 	public TaskCommitRepository(JdbcTemplate jdbc, RunRepository runs, String schema) {
 		this.jdbc = jdbc;
+		this.activities = new dev.durable.workflow.internal.store.ActivityRepository(jdbc, schema);
 		this.runs = runs;
 		this.schema = schema;
 		this.single = new TaskCommitStatement(schema);
@@ -203,6 +206,7 @@ public final class TaskCommitRepository {
 		deleteBySeq("inbox", "id", c.runId(), c.consumedInbox());
 		deleteBySeq("timer", "seq", c.runId(), c.removedTimers());
 		deleteBySeq("activity", "seq", c.runId(), c.removedActivities());
+		this.activities.insertQueued(c.namespace(), c.workflowId(), c.queuedActivities());
 		if (!c.newTimers().isEmpty()) {
 			List<Map.Entry<Long, java.time.Instant>> timers = new ArrayList<>(c.newTimers().entrySet());
 			this.jdbc.batchUpdate(q("INSERT INTO #.timer (run_id, seq, fire_at) VALUES (?, ?, ?)"), timers,

@@ -86,7 +86,7 @@ final class TaskCommitStatement {
 	/** Whether a commit fits the single statement. */
 	static boolean fits(TaskCommit c) {
 		return c.childStarts().isEmpty() && c.externals().isEmpty() && c.updates().isEmpty() && c.attributes() == null
-				&& c.continuedAs() == null && c.carriedSignals().isEmpty();
+				&& c.continuedAs() == null && c.carriedSignals().isEmpty() && c.queuedActivities().isEmpty();
 	}
 
 	private static int shape(TaskCommit c) {

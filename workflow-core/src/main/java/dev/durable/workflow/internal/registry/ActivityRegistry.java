@@ -109,6 +109,17 @@ public final class ActivityRegistry {
 		return null;
 	}
 
+	/** The names of the registered activity types (those this node can run). */
+	public synchronized java.util.Set<String> names() {
+		java.util.Set<String> names = new java.util.LinkedHashSet<>();
+		this.byName.forEach((name, definition) -> {
+			if (definition.target() != null) {
+				names.add(name);
+			}
+		});
+		return names;
+	}
+
 	public ActivityOptions defaults() {
 		return this.defaults;
 	}

@@ -77,6 +77,15 @@ final class ActivityStates {
 		return !this.pending.isEmpty();
 	}
 
+	boolean hasPendingInline() {
+		for (Pending activity : this.pending.values()) {
+			if (!activity.scheduled().options().onTaskQueue()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	boolean isPending(long seq) {
 		return this.pending.containsKey(seq);
 	}

@@ -365,9 +365,17 @@ public final class WorkflowRunner {
 		return this.timers.fireTimes();
 	}
 
-	/** Whether the run awaits any activity (the run row's {@code has_activities}). */
+	/** Whether the run awaits any activity. */
 	public boolean hasPendingActivities() {
 		return this.activities.hasPending();
+	}
+
+	/**
+	 * Whether the run awaits an inline activity (the run row's {@code has_activities}: a run whose
+	 * owner is gone is claimed to run them again; task-queue activities need no owner).
+	 */
+	public boolean hasPendingInlineActivities() {
+		return this.activities.hasPendingInline();
 	}
 
 	/** Whether the code ever started a child workflow (in this run, replay included). */

@@ -36,6 +36,45 @@ public final class ActivityRepository {
 	}
 
 	/**
+	 * Writes the rows of activities scheduled on a task queue, due at once (inside the scheduling
+	 * task's commit, or a reset's transaction). Their timeouts are copied to columns, so that any
+	 * node can enforce them with one query.
+	 */
+	public void insertQueued(String namespace, String workflowId, List<StoredActivity> activities) {
+		if (activities.isEmpty()) {
+			return;
+		}
+		this.jdbc.batchUpdate(q("INSERT INTO #.activity (run_id, seq, activity_type, task_queue, input, options, attempt,"
+				+ " scheduled_at, next_attempt_at, namespace, workflow_id, state, priority, partition_key,"
+				+ " schedule_to_start_ms, start_to_close_ms, heartbeat_timeout_ms, close_deadline)"
+				+ " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 'SCHEDULED', ?, ?, ?, ?, ?, ?)"), activities, activities.size(),
+				(ps, a) -> {
+					ActivityOptions o = a.options();
+					ps.setObject(1, a.runId());
+					ps.setLong(2, a.seq());
+					ps.setString(3, a.activityType());
+					ps.setString(4, o.taskQueue());
+					ps.setBytes(5, a.input());
+					ps.setBytes(6, InternalJson.writeCached(o));
+					ps.setTimestamp(7, Sql.ts(a.scheduledAt()));
+					ps.setTimestamp(8, Sql.ts(a.nextAttemptAt()));
+					ps.setString(9, namespace);
+					ps.setString(10, workflowId);
+					ps.setInt(11, o.priority());
+					ps.setString(12, o.partitionKey());
+					ps.setObject(13, millis(o.scheduleToStartTimeout()));
+					ps.setObject(14, millis(o.startToCloseTimeout()));
+					ps.setObject(15, millis(o.heartbeatTimeout()));
+					ps.setTimestamp(16, (o.scheduleToCloseTimeout() != null)
+							? Sql.ts(a.scheduledAt().plus(o.scheduleToCloseTimeout())) : null);
+				});
+	}
+
+	private static Long millis(java.time.Duration duration) {
+		return (duration != null) ? duration.toMillis() : null;
+	}
+
+	/**
 	 * Persists a failed attempt and the time of the next one, only while this node still owns the
 	 * run at the given epoch. The first attempt of an inline activity has no row yet: this writes
 	 * it, with what the activity was scheduled with.
@@ -47,7 +86,8 @@ public final class ActivityRepository {
 			byte[] lastHeartbeat, UUID node, long epoch) {
 		return upsert(activity, activity.attempt() + 1, nextAttemptAt, failure, lastHeartbeat, null, node, epoch,
 				"attempt = EXCLUDED.attempt, next_attempt_at = EXCLUDED.next_attempt_at,"
-						+ " last_failure = EXCLUDED.last_failure");
+						+ " last_failure = EXCLUDED.last_failure, state = 'SCHEDULED', token = NULL, claimed_by = NULL,"
+						+ " started_at = NULL");
 	}
 
 	/**
@@ -58,6 +98,69 @@ public final class ActivityRepository {
 	public boolean heartbeat(StoredActivity activity, byte[] details, Instant at, UUID node, long epoch) {
 		return upsert(activity, activity.attempt(), activity.nextAttemptAt(), null, details, at, node, epoch,
 				"heartbeat_details = EXCLUDED.heartbeat_details, last_heartbeat_at = EXCLUDED.last_heartbeat_at");
+	}
+
+	/**
+	 * Gives an inline attempt a task token: writes its row (state STARTED, this node, since now)
+	 * or sets the token on the row it has, while this node owns the open run at the given epoch.
+	 */
+	public boolean startAsync(StoredActivity activity, UUID token, Instant now, UUID node, long epoch) {
+		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
+				+ " scheduled_at, next_attempt_at, heartbeat_details, state, token, claimed_by, started_at)"
+				+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, ?, 'STARTED', ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ?"
+				+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r")
+				+ " ON CONFLICT (run_id, seq) DO UPDATE SET state = 'STARTED', token = EXCLUDED.token,"
+				+ " claimed_by = EXCLUDED.claimed_by, started_at = EXCLUDED.started_at WHERE a.attempt = ?"),
+				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
+				activity.attempt(), Sql.ts(activity.scheduledAt()), Sql.ts(activity.nextAttemptAt()),
+				activity.heartbeatDetails(), token, node, Sql.ts(now), activity.runId(), node, epoch,
+				activity.attempt()) == 1;
+	}
+
+	/** The attempt's method returned without completing it: it waits for the completion client. */
+	public boolean markAsync(UUID runId, long seq, UUID token) {
+		return this.jdbc.update(q("UPDATE #.activity SET state = 'ASYNC' WHERE run_id = ? AND seq = ? AND token = ?"),
+				runId, seq, token) == 1;
+	}
+
+	/**
+	 * Persists the failure of an inline attempt that has a task token, unless the completion client
+	 * recorded its outcome first (then that outcome is in the run's inbox and this changes nothing).
+	 */
+	public boolean retryAsync(StoredActivity activity, UUID token, Instant nextAttemptAt, byte[] failure,
+			byte[] lastHeartbeat, UUID node, long epoch) {
+		return this.jdbc.update(q("UPDATE #.activity a SET attempt = attempt + 1, next_attempt_at = ?, last_failure = ?,"
+				+ " heartbeat_details = COALESCE(?, heartbeat_details), state = 'SCHEDULED', token = NULL,"
+				+ " claimed_by = NULL, started_at = NULL FROM #.workflow_run r WHERE a.run_id = ? AND a.seq = ?"
+				+ " AND a.token = ? AND r.run_id = a.run_id AND r.owner_node = ? AND r.epoch = ?"), Sql.ts(nextAttemptAt),
+				failure, lastHeartbeat, activity.runId(), activity.seq(), token, node, epoch) == 1;
+	}
+
+	/**
+	 * An inline attempt waiting for the completion client, as its row holds it.
+	 *
+	 * @param token the attempt's token
+	 * @param startedAt when the attempt started
+	 * @param lastHeartbeatAt its last heartbeat, or {@code null}
+	 */
+	public record AsyncAttempt(UUID token, Instant startedAt, Instant lastHeartbeatAt) {
+	}
+
+	/** When the activity's row last recorded a heartbeat, or {@code null}. */
+	public Instant lastHeartbeatAt(UUID runId, long seq) {
+		return this.jdbc.query(q("SELECT last_heartbeat_at FROM #.activity WHERE run_id = ? AND seq = ?"),
+				(rs, n) -> Sql.instant(rs, "last_heartbeat_at"), runId, seq).stream().findFirst().orElse(null);
+	}
+
+	/** The run's inline attempts that wait for the completion client, by activity seq. */
+	public java.util.Map<Long, AsyncAttempt> asyncAttempts(UUID runId) {
+		java.util.Map<Long, AsyncAttempt> found = new java.util.HashMap<>();
+		this.jdbc.query(q("SELECT seq, token, started_at, last_heartbeat_at FROM #.activity WHERE run_id = ?"
+				+ " AND state = 'ASYNC' AND task_queue IS NULL"), (rs) -> {
+					found.put(rs.getLong("seq"), new AsyncAttempt(Sql.uuid(rs, "token"), Sql.instant(rs, "started_at"),
+							Sql.instant(rs, "last_heartbeat_at")));
+				}, runId);
+		return found;
 	}
 
 	/**

@@ -33,6 +33,19 @@ public enum InboxKind {
 	/** A signal or cancel to another workflow was delivered, or not (name: the command's seq). */
 	EXTERNAL_DELIVERED,
 
+	/** An activity attempt completed elsewhere (name: the activity's seq; payload: its result). */
+	ACTIVITY_COMPLETED,
+
+	/** An activity failed for good elsewhere (name: the activity's seq; payload: the failure). */
+	ACTIVITY_FAILED,
+
+	/**
+	 * An asynchronously completed attempt of an inline activity failed and is retried: its row holds
+	 * the next attempt, which the run's owner starts (name: the activity's seq). Not an input of the
+	 * workflow.
+	 */
+	ACTIVITY_RETRY,
+
 	/** An answer handed over by a reset, stored as the event itself. */
 	EVENT;
 

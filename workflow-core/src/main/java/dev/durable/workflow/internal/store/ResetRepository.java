@@ -130,7 +130,7 @@ public final class ResetRepository {
 				this.runs.chain(base.runId()), base.attempt()).withAttributes(plan.memo(), plan.searchAttributes()));
 		this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = ?, has_activities = ?, parent_run_id = ?,"
 				+ " parent_seq = ?, parent_close_policy = ? WHERE run_id = ?"), plan.kept().size(),
-				!plan.activities().isEmpty(), parent[0], parent[1], parent[2], runId);
+				plan.activities().stream().anyMatch((a) -> !a.options().onTaskQueue()), parent[0], parent[1], parent[2], runId);
 		for (TaskRecord record : plan.kept()) {
 			this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
 					record.seq(), Sql.ts(record.time()), EventCodec.write(record.events()));
@@ -138,13 +138,21 @@ public final class ResetRepository {
 		plan.timers()
 			.forEach((seq, fireAt) -> this.jdbc.update(q("INSERT INTO #.timer (run_id, seq, fire_at) VALUES (?, ?, ?)"),
 					runId, seq, Sql.ts(fireAt)));
-		// attempt 0: scheduled and never attempted, so the first attempt is not counted as lost
+		// attempt 0: scheduled and never attempted, so the first attempt is not counted as lost; an
+		// activity on a task queue is queued again, due now
+		List<StoredActivity> queued = new ArrayList<>();
 		for (Event scheduled : plan.activities()) {
+			if (scheduled.options().onTaskQueue()) {
+				queued.add(new StoredActivity(runId, scheduled.seq(), scheduled.name(), scheduled.payload(),
+						scheduled.options(), 1, now, now, null, null));
+				continue;
+			}
 			this.jdbc.update(q("INSERT INTO #.activity (run_id, seq, activity_type, input, options, attempt,"
 					+ " scheduled_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)"), runId, scheduled.seq(),
 					scheduled.name(), scheduled.payload(), InternalJson.write(scheduled.options()), Sql.ts(now),
 					Sql.ts(now));
 		}
+		new ActivityRepository(this.jdbc, this.schema).insertQueued(base.namespace(), base.workflowId(), queued);
 	}
 
 	/**
@@ -164,7 +172,8 @@ public final class ResetRepository {
 				case CHILD_STARTED, CHILD_START_FAILED, CHILD_FAILED, CHILD_COMPLETED, EXTERNAL_DELIVERED ->
 					keptCommands.contains(Long.parseLong(item.name()));
 				case SIGNAL, EVENT -> true;
-				case UPDATE, CANCEL, TERMINATE -> false;
+				// the kept activities run again: answers and retries of the old run's attempts are not theirs
+				case UPDATE, CANCEL, TERMINATE, ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_RETRY -> false;
 			};
 			if (handedOver) {
 				this.runs.insertInbox(runId, item.kind(), item.name(), item.payload(), item.messageId());

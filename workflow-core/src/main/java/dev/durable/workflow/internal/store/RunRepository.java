@@ -215,6 +215,15 @@ public final class RunRepository {
 				runId, kind.stored(), name, payload, messageId);
 	}
 
+	/** Deletes inbox items of a run by id (items that are no input of its workflow). */
+	public void deleteInbox(UUID runId, List<Long> ids) {
+		this.jdbc.update(q("DELETE FROM #.inbox WHERE run_id = ? AND id = ANY(?)"),
+				(org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
+					ps.setObject(1, runId);
+					ps.setArray(2, ps.getConnection().createArrayOf("bigint", ids.toArray()));
+				});
+	}
+
 	/** Marks a run's own row as having input (inside that run's own commit). */
 	public void markPendingInput(UUID runId) {
 		this.jdbc.update(q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1 WHERE run_id = ?"),

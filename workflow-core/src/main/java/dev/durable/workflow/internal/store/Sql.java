@@ -49,7 +49,7 @@ public final class Sql {
 		return (instant != null) ? Timestamp.from(instant) : null;
 	}
 
-	static Instant instant(ResultSet rs, String column) throws SQLException {
+	public static Instant instant(ResultSet rs, String column) throws SQLException {
 		Timestamp timestamp = rs.getTimestamp(column);
 		return (timestamp != null) ? timestamp.toInstant() : null;
 	}

@@ -16,14 +16,14 @@ import org.slf4j.MDC;
 import dev.durable.workflow.ActivityInfo;
 import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.ApplicationFailure;
-import dev.durable.workflow.RetryPolicy;
 import dev.durable.workflow.TimeoutType;
 import dev.durable.workflow.WorkflowEngineListener;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
+import dev.durable.workflow.internal.activity.ActivityInvoker;
+import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
-import dev.durable.workflow.internal.registry.ActivityDefinition;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -41,11 +41,11 @@ final class ActivityExecutor {
 
 	private static final Logger log = LoggerFactory.getLogger(ActivityExecutor.class);
 
-	private static final Duration HEARTBEAT_PERSIST_INTERVAL = Duration.ofSeconds(1);
-
-	private final ActivityRegistry registry;
+	private final ActivityInvoker invoker;
 
 	private final ActivityRepository store;
+
+	private final InlineActivityRows rows;
 
 	private final Payloads payloads;
 
@@ -64,8 +64,9 @@ final class ActivityExecutor {
 
 	ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
 			WakeScheduler wake, UUID node, int maxConcurrent, Listeners listeners) {
-		this.registry = registry;
+		this.invoker = new ActivityInvoker(registry, payloads);
 		this.store = store;
+		this.rows = new InlineActivityRows(store, clock, node);
 		this.payloads = payloads;
 		this.clock = clock;
 		this.wake = wake;
@@ -109,7 +110,7 @@ final class ActivityExecutor {
 		}
 		FailureInfo lost = FailureInfo.application("NodeLost", "the node running attempt " + activity.attempt()
 				+ " stopped before reporting its outcome", false, null, null, null);
-		attemptFailed(slot, workflowId, activity, activity.heartbeatDetails(), lost);
+		attemptFailed(slot, workflowId, activity, activity.heartbeatDetails(), lost, null);
 	}
 
 	/**
@@ -124,11 +125,24 @@ final class ActivityExecutor {
 		for (StoredActivity activity : this.store.pending(slot.runId())) {
 			stored.put(activity.seq(), activity);
 		}
+		java.util.Map<Long, ActivityRepository.AsyncAttempt> async = this.store.asyncAttempts(slot.runId());
 		for (ScheduledActivity scheduled : pending) {
+			if (scheduled.options().onTaskQueue()) {
+				// its row lives in the database until a worker hands its outcome to the inbox
+				slot.activityStored(scheduled.seq());
+				continue;
+			}
 			if (slot.isRunning(scheduled.seq())) {
 				continue;
 			}
 			StoredActivity activity = stored.get(scheduled.seq());
+			ActivityRepository.AsyncAttempt waiting = async.get(scheduled.seq());
+			if (activity != null && waiting != null) {
+				// completed asynchronously: the completion client may still answer, from any node
+				slot.activityStored(activity.seq());
+				awaitAsync(slot, workflowId, activity, waiting);
+				continue;
+			}
 			if (activity != null) {
 				slot.activityStored(activity.seq());
 			}
@@ -146,13 +160,14 @@ final class ActivityExecutor {
 		}
 		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
 				activity.attempt(), activity.scheduledAt());
+		InlineActivityRows.AttemptToken token = this.rows.token(slot, activity);
 		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads,
-				heartbeatSink(slot, activity), this.clock);
+				this.rows.heartbeatSink(slot, activity), this.clock, token);
 		slot.attemptStarted(activity.seq(), attempt);
 		Continuations.runNextOr(this.threads, () -> {
 			this.permits.acquireUninterruptibly();
 			try {
-				run(slot, activity, attempt);
+				run(slot, activity, attempt, token);
 			}
 			finally {
 				this.permits.release();
@@ -160,47 +175,11 @@ final class ActivityExecutor {
 		});
 	}
 
-	private java.util.function.Consumer<byte[]> heartbeatSink(RunSlot slot, StoredActivity activity) {
-		Instant[] lastPersisted = { Instant.MIN };
-		return (details) -> {
-			Instant now = this.clock.instant();
-			if (Duration.between(lastPersisted[0], now).compareTo(HEARTBEAT_PERSIST_INTERVAL) >= 0) {
-				lastPersisted[0] = now;
-				whileAwaited(slot, activity.seq(),
-						() -> this.store.heartbeat(activity, details, now, this.node, slot.epoch()));
-			}
-		};
-	}
-
-	/**
-	 * Writes an activity's row under the run's task lock, unless a committed task has ended the
-	 * activity (canceled it) meanwhile: a row written after the commit that would have deleted it
-	 * would outlive the activity. Task commits read {@link RunSlot#hasStoredActivity} under the
-	 * same lock, so the commit that ends the activity deletes what this wrote.
-	 * @return what the write returned, or false when the activity is no longer awaited
-	 */
-	private boolean whileAwaited(RunSlot slot, long seq, java.util.function.BooleanSupplier write) {
-		slot.lockTask();
-		try {
-			WorkflowRunner runner = slot.runner();
-			if (slot.isDead() || (runner != null && !runner.isActivityPending(seq))) {
-				return false;
-			}
-			boolean written = write.getAsBoolean();
-			if (written) {
-				slot.activityStored(seq);
-			}
-			return written;
-		}
-		finally {
-			slot.unlockTask();
-		}
-	}
-
-	private void run(RunSlot slot, StoredActivity activity, ActivityAttempt attempt) {
+	private void run(RunSlot slot, StoredActivity activity, ActivityAttempt attempt,
+			InlineActivityRows.AttemptToken token) {
 		ActivityOptions options = activity.options();
 		Instant started = this.clock.instant();
-		armTimeouts(slot, activity, attempt, options, started);
+		armTimeouts(slot, activity, attempt, options, started, null);
 		MDC.put("workflowId", attempt.info().workflowId());
 		MDC.put("runId", activity.runId().toString());
 		attempt.bind();
@@ -210,7 +189,7 @@ final class ActivityExecutor {
 		Object result = null;
 		Throwable failure = null;
 		try {
-			result = invoke(activity);
+			result = this.invoker.invoke(activity.activityType(), activity.input());
 		}
 		catch (Throwable ex) {
 			failure = ex;
@@ -220,92 +199,117 @@ final class ActivityExecutor {
 			attempt.unbind();
 			MDC.clear();
 		}
+		if (failure == null && attempt.completesAsynchronously() && !attempt.isFinished()) {
+			// the completion client decides; its timeouts stay armed
+			if (!this.rows.awaitCompletion(slot, activity, token.inRow())) {
+				log.debug("Activity {} (seq {}) of run {} was completed or ended before its method returned",
+						activity.activityType(), activity.seq(), activity.runId());
+			}
+			return;
+		}
 		if (!attempt.finish()) {
-			return; // a timeout or a cancel already decided this attempt
+			return; // a timeout, a cancel or the completion client already decided this attempt
 		}
 		Object outcome = result;
 		Throwable thrown = failure;
 		// the activity's own code is done: the task its outcome wakes may run on this thread
-		Continuations.accepting(() -> reportOutcome(slot, activity, attempt, outcome, thrown));
+		Continuations.accepting(() -> reportOutcome(slot, activity, attempt, outcome, thrown, token.inRow()));
 	}
 
 	private void reportOutcome(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Object result,
-			Throwable thrown) {
+			Throwable thrown, UUID tokenInRow) {
 		Throwable failure = thrown;
 		slot.attemptEnded(activity.seq());
 		if (failure == null) {
 			try {
-				ActivityDefinition definition = this.registry.find(activity.activityType());
-				byte[] encoded = this.payloads.encode(result, definition.method().getGenericReturnType(),
-						"the result of activity " + activity.activityType());
-				slot.handOver(Event.activityCompleted(activity.seq(), encoded));
+				slot.handOver(Event.activityCompleted(activity.seq(),
+						this.invoker.encodeResult(activity.activityType(), result)));
 				return;
 			}
-			catch (RuntimeException ex) {
-				failure = ApplicationFailure.newNonRetryableFailure(ex.getMessage(), "PayloadException");
+			catch (ApplicationFailure ex) {
+				failure = ex;
 			}
 		}
 		attemptFailed(slot, attempt.info().workflowId(), activity, attempt.lastHeartbeat(),
-				Failures.toInfo(failure, this.payloads.converter()));
+				Failures.toInfo(failure, this.payloads.converter()), tokenInRow);
 	}
 
-	private Object invoke(StoredActivity activity) throws Throwable {
-		ActivityDefinition definition = this.registry.find(activity.activityType());
-		if (definition == null) {
-			throw ApplicationFailure.newNonRetryableFailure("No activity of type '" + activity.activityType()
-					+ "' is registered on this node", "UnknownActivityType");
+	/**
+	 * Waits again, after a takeover, for an inline attempt the completion client completes: its
+	 * timeouts are armed from what its row recorded; no code runs.
+	 */
+	private void awaitAsync(RunSlot slot, String workflowId, StoredActivity activity,
+			ActivityRepository.AsyncAttempt waiting) {
+		ActivityInfo info = info(workflowId, activity);
+		dev.durable.workflow.internal.activity.TaskToken token = new dev.durable.workflow.internal.activity.TaskToken(
+				activity.runId(), activity.seq(), waiting.token());
+		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads, (details) -> {
+		}, this.clock, token::encode);
+		attempt.doNotCompleteOnReturn();
+		slot.attemptStarted(activity.seq(), attempt);
+		armTimeouts(slot, activity, attempt, activity.options(), waiting.startedAt(), waiting.token());
+	}
+
+	/**
+	 * After the completion client failed an asynchronously completed attempt that retries: the
+	 * waiting attempt ends, and the next one starts from the row at its retry time.
+	 */
+	void retryFromRow(RunSlot slot, String workflowId, long seq) {
+		ActivityAttempt waiting = slot.attemptEnded(seq);
+		if (waiting != null) {
+			waiting.finish();
 		}
-		Method method = definition.method();
-		List<byte[]> parts = InternalJson.unpack(activity.input());
-		Object[] args = new Object[method.getParameterCount()];
-		for (int i = 0; i < args.length; i++) {
-			byte[] part = (i < parts.size()) ? parts.get(i) : null;
-			try {
-				args[i] = this.payloads.decode(part, method.getGenericParameterTypes()[i],
-						"argument " + i + " of activity " + activity.activityType());
+		for (StoredActivity activity : this.store.pending(slot.runId())) {
+			if (activity.seq() == seq) {
+				slot.activityStored(seq);
+				start(slot, workflowId, activity);
 			}
-			catch (RuntimeException ex) {
-				throw ApplicationFailure.newNonRetryableFailure(ex.getMessage(), "PayloadException");
-			}
-		}
-		try {
-			return method.invoke(definition.target(), args);
-		}
-		catch (InvocationTargetException ex) {
-			throw ex.getTargetException();
 		}
 	}
 
+	/**
+	 * @param tokenInRow the token of an attempt that waits for the completion client since before
+	 * a takeover, else {@code null} (a running attempt's token is read when it fails)
+	 */
 	private void armTimeouts(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, ActivityOptions options,
-			Instant started) {
+			Instant started, UUID tokenInRow) {
 		if (options.startToCloseTimeout() != null) {
 			this.wake.schedule(started.plus(options.startToCloseTimeout()),
-					() -> timeout(slot, activity, attempt, TimeoutType.START_TO_CLOSE));
+					() -> timeout(slot, activity, attempt, TimeoutType.START_TO_CLOSE, tokenInRow));
 		}
 		if (options.scheduleToCloseTimeout() != null) {
 			this.wake.schedule(activity.scheduledAt().plus(options.scheduleToCloseTimeout()),
-					() -> timeout(slot, activity, attempt, TimeoutType.SCHEDULE_TO_CLOSE));
+					() -> timeout(slot, activity, attempt, TimeoutType.SCHEDULE_TO_CLOSE, tokenInRow));
 		}
 		if (options.heartbeatTimeout() != null) {
-			armHeartbeatCheck(slot, activity, attempt, options.heartbeatTimeout());
+			armHeartbeatCheck(slot, activity, attempt, options.heartbeatTimeout(), tokenInRow);
 		}
 	}
 
-	private void armHeartbeatCheck(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout) {
+	private void armHeartbeatCheck(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout,
+			UUID tokenInRow) {
 		this.wake.schedule(attempt.lastHeartbeatAt().plus(timeout), () -> {
 			if (attempt.isFinished()) {
 				return;
 			}
+			if (attempt.completesAsynchronously()) {
+				// the completion client's heartbeats reach the row, not this node
+				Instant recorded = this.store.lastHeartbeatAt(activity.runId(), activity.seq());
+				if (recorded != null) {
+					attempt.heartbeatRecordedAt(recorded);
+				}
+			}
 			if (attempt.lastHeartbeatAt().plus(timeout).isAfter(this.clock.instant())) {
-				armHeartbeatCheck(slot, activity, attempt, timeout);
+				armHeartbeatCheck(slot, activity, attempt, timeout, tokenInRow);
 			}
 			else {
-				timeout(slot, activity, attempt, TimeoutType.HEARTBEAT);
+				timeout(slot, activity, attempt, TimeoutType.HEARTBEAT, tokenInRow);
 			}
 		});
 	}
 
-	private void timeout(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, TimeoutType type) {
+	private void timeout(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, TimeoutType type,
+			UUID tokenInRow) {
 		if (!attempt.finish()) {
 			return;
 		}
@@ -313,7 +317,8 @@ final class ActivityExecutor {
 		slot.attemptEnded(activity.seq());
 		attemptFailed(slot, attempt.info().workflowId(), activity, attempt.lastHeartbeat(),
 				FailureInfo.timeout(type, "activity " + activity.activityType() + " attempt " + activity.attempt()
-						+ " exceeded its " + type.name().toLowerCase().replace('_', '-') + " timeout", null));
+						+ " exceeded its " + type.name().toLowerCase().replace('_', '-') + " timeout", null),
+				(tokenInRow != null) ? tokenInRow : tokenOf(attempt));
 	}
 
 	/**
@@ -338,35 +343,27 @@ final class ActivityExecutor {
 		}
 	}
 
+	/**
+	 * @param tokenInRow the task token the attempt's row holds, or {@code null}: then the retry is
+	 * persisted unless the completion client recorded the attempt's outcome first
+	 */
 	private void attemptFailed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
-			FailureInfo failure) {
+			FailureInfo failure, UUID tokenInRow) {
 		if (slot.isDead()) {
 			return;
 		}
 		ActivityOptions options = activity.options();
-		RetryPolicy policy = options.retryPolicy();
 		int number = activity.attempt();
-		Instant now = this.clock.instant();
-		Instant next = now.plus(policy.backoff(number));
-		Instant deadline = (options.scheduleToCloseTimeout() != null)
-				? activity.scheduledAt().plus(options.scheduleToCloseTimeout()) : null;
-		boolean retryable = !failure.nonRetryable() && (failure.type() == null || !policy.nonRetryableErrorTypes().contains(failure.type()))
-				&& policy.allowsAttempt(number + 1) && failure.timeoutType() != TimeoutType.SCHEDULE_TO_CLOSE
-				&& (deadline == null || next.isBefore(deadline));
-		if (!retryable) {
-			FailureInfo cause = failure;
-			if (deadline != null && !next.isBefore(deadline) && failure.timeoutType() == null) {
-				cause = FailureInfo.timeout(TimeoutType.SCHEDULE_TO_CLOSE,
-						"no time left for another attempt before the schedule-to-close timeout", failure);
-			}
+		RetryDecision decision = RetryDecision.after(options, activity.activityType(), activity.seq(), number,
+				activity.scheduledAt(), failure, this.clock.instant());
+		if (!decision.retries()) {
 			this.listeners.activityFailed(info(workflowId, activity), failureType(failure), false);
-			slot.handOver(Event.activityFailed(activity.seq(),
-					FailureInfo.activity(activity.activityType(), activity.seq(), number, cause)));
+			slot.handOver(Event.activityFailed(activity.seq(), decision.finalFailure()));
 			return;
 		}
+		Instant next = decision.nextAttemptAt();
 		byte[] failureJson = InternalJson.write(failure);
-		boolean persisted = whileAwaited(slot, activity.seq(),
-				() -> this.store.recordFailedAttempt(activity, next, failureJson, lastHeartbeat, this.node, slot.epoch()));
+		boolean persisted = this.rows.recordFailedAttempt(slot, activity, next, failureJson, lastHeartbeat, tokenInRow);
 		if (!persisted) {
 			log.debug("Run {} is no longer owned here; dropping the retry of activity {}", activity.runId(),
 					activity.seq());
@@ -378,6 +375,11 @@ final class ActivityExecutor {
 		StoredActivity retry = new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
 				activity.input(), options, number + 1, activity.scheduledAt(), next, failureJson, lastHeartbeat);
 		start(slot, workflowId, retry);
+	}
+
+	/** The token an inline attempt's row holds, or {@code null} when it never gave one out. */
+	private static UUID tokenOf(ActivityAttempt attempt) {
+		return (attempt.tokenSource() instanceof InlineActivityRows.AttemptToken token) ? token.inRow() : null;
 	}
 
 	private static ActivityInfo info(String workflowId, StoredActivity activity) {

@@ -76,6 +76,15 @@ final class CommitEffects {
 		}
 		this.listeners.committed(row, commit);
 		startAndArm(slot, row, runner, commit.newActivities());
+		if (!commit.queuedActivities().isEmpty()) {
+			java.util.Set<String> queues = new java.util.LinkedHashSet<>();
+			for (StoredActivity queued : commit.queuedActivities()) {
+				// the row the commit wrote: a commit that ends the activity deletes it
+				slot.activityStored(queued.seq());
+				queues.add(queued.options().taskQueue());
+			}
+			this.outside.activitiesQueued(queues);
+		}
 		this.outside.activitiesCommitted(slot, runner, commit.removedActivities());
 		commit.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));

@@ -50,10 +50,25 @@ final class DefaultWorkflowFactory {
 		}
 	}
 
+	/** Whether a method of the activity interface runs on a task queue (other nodes may implement it). */
+	private static boolean onTaskQueue(Class<?> type) {
+		for (java.lang.reflect.Method method : ActivityRegistry.activityMethods(type)) {
+			dev.durable.workflow.ActivityMethod annotation = method.getAnnotation(dev.durable.workflow.ActivityMethod.class);
+			if (annotation != null && !annotation.taskQueue().isBlank()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** The durable proxy of the registered activity bean assignable to the type. */
 	public Object activityProxy(Class<?> type, Class<?> forWorkflow) {
 		return this.activityProxies.computeIfAbsent(type, (t) -> {
 			Object bean = this.registry.beanOfType(t);
+			if (bean == null && t.isInterface() && ActivityRegistry.activityType(t) == t && onTaskQueue(t)) {
+				// implemented on other nodes: its calls go to the task queues its methods name
+				return ActivityStubs.declaredStub(t, this.registry.defaults());
+			}
 			if (bean == null) {
 				throw new IllegalStateException(((forWorkflow != null) ? "Cannot create workflow "
 						+ forWorkflow.getName() + ": no" : "No") + " activity of type " + t.getName()

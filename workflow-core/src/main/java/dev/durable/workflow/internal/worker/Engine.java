@@ -68,6 +68,8 @@ public final class Engine implements LocalNode, RunWaker {
 
 	private final UUID nodeId = UUID.randomUUID();
 
+	private final Stores stores;
+
 	private final RunRepository runs;
 
 	private final RunOwnership ownership;
@@ -90,8 +92,6 @@ public final class Engine implements LocalNode, RunWaker {
 
 	private final Function<Class<?>, Object> factory;
 
-	private volatile long incarnation;
-
 	private volatile boolean running;
 
 	private ExecutorService taskPool;
@@ -110,7 +110,9 @@ public final class Engine implements LocalNode, RunWaker {
 
 	private WakeupChannel wakeups;
 
-	private Thread heartbeatThread;
+	private NodeHeartbeat heartbeat;
+
+	private dev.durable.workflow.internal.taskqueue.ActivityTaskWorker taskQueueWorker;
 
 	private final Runnable clockListener = this::pollNow;
 
@@ -131,6 +133,7 @@ public final class Engine implements LocalNode, RunWaker {
 		this.hooks = hooks;
 		this.listeners = listeners;
 		this.migrate = migrate;
+		this.stores = stores;
 		this.runs = stores.runs();
 		this.ownership = stores.ownership();
 		this.tasks = stores.tasks();
@@ -160,15 +163,22 @@ public final class Engine implements LocalNode, RunWaker {
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
 				this.payloads, this.runs, this.ownership, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
-				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null)));
+				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null),
+						this::activitiesQueued));
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());
 		if (this.config.workerEnabled()) {
-			register();
-			this.wakeups.listen(this.nodeId, this::pollNow);
-			this.heartbeatThread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::heartbeatLoop);
+			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,
+					() -> this.executor.eviction().evictAll()).start();
+			this.taskQueueWorker = TaskQueueWorkers.create(this.config, this.activityRegistry, this.stores, this.payloads,
+					this.clock, this.nodeId, this.heartbeat::incarnation, this.listeners, this::wake).start();
+			this.wakeups.listen(this.nodeId, this::pollNow, (queue) -> {
+				if (this.taskQueueWorker.servesAny(Set.of(queue))) {
+					this.taskQueueWorker.wake();
+				}
+			});
 			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes, this.retentionRun,
 					this.executor, this::servedTypes).start();
 			if (this.clock instanceof SettableClock settable) {
@@ -179,45 +189,19 @@ public final class Engine implements LocalNode, RunWaker {
 				this.config.namespace(), this.config.schema(), servedTypes());
 	}
 
-	private void register() {
-		String name = ManagementFactory.getRuntimeMXBean().getName();
-		this.incarnation = this.nodes.register(this.nodeId, name, this.config.buildId(), servedTypes(),
-				this.config.taskQueues());
-	}
-
 	@Override
 	public Set<String> servedTypes() {
+		if (!this.config.runsWorkflows()) {
+			return Set.of(); // a worker-only node runs activities only
+		}
 		return this.workflows.all().stream().map(WorkflowDefinition::typeName).collect(Collectors.toSet());
 	}
 
 	@Override
 	public boolean servesLocally(String workflowType, String taskQueue) {
-		return this.running && this.config.workerEnabled() && this.workflows.find(workflowType) != null
+		return this.running && this.config.workerEnabled() && this.config.runsWorkflows()
+				&& this.workflows.find(workflowType) != null
 				&& this.config.taskQueues().contains(taskQueue);
-	}
-
-	private void heartbeatLoop() {
-		while (this.running) {
-			try {
-				Thread.sleep(this.config.heartbeatInterval().toMillis());
-				this.hooks.beforeHeartbeat();
-				if (!this.running) {
-					return;
-				}
-				if (!this.nodes.heartbeat(this.nodeId, this.incarnation, this.config.deadAfter().toMillis())) {
-					log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering"
-							+ " anew", this.nodeId, this.config.deadAfter());
-					this.executor.eviction().evictAll();
-					register();
-				}
-			}
-			catch (InterruptedException ex) {
-				return;
-			}
-			catch (RuntimeException ex) {
-				log.warn("Heartbeat of node {} failed: {}", this.nodeId, Errors.rootMessage(ex));
-			}
-		}
 	}
 
 	/** Asks the fallback poll to look at once (a notification came, or the settable clock moved). */
@@ -225,6 +209,22 @@ public final class Engine implements LocalNode, RunWaker {
 		FallbackPoll current = this.poll;
 		if (current != null) {
 			current.pollNow();
+		}
+		var tasks = this.taskQueueWorker;
+		if (tasks != null) {
+			tasks.wake();
+		}
+	}
+
+	/** A commit here queued task-queue activities: this node's worker claims them, or another node's. */
+	private void activitiesQueued(Set<String> queues) {
+		var tasks = this.taskQueueWorker;
+		if (tasks != null && tasks.servesAny(queues)) {
+			tasks.wake();
+			return;
+		}
+		if (this.wakeups != null) {
+			queues.forEach(this.wakeups::notifyTaskQueue);
 		}
 	}
 
@@ -284,9 +284,14 @@ public final class Engine implements LocalNode, RunWaker {
 		}
 		if (this.poll != null) {
 			this.poll.close();
-			this.heartbeatThread.interrupt();
+			this.heartbeat.close();
+			this.taskQueueWorker.stopClaiming();
 		}
 		long deadline = System.nanoTime() + this.config.shutdownTimeout().toNanos();
+		if (this.taskQueueWorker != null) {
+			this.taskQueueWorker.awaitIdle(deadline);
+			this.taskQueueWorker.close();
+		}
 		while (this.activityExecutor.available() < this.config.maxConcurrentActivities()
 				&& System.nanoTime() < deadline) {
 			try {
@@ -364,8 +369,9 @@ public final class Engine implements LocalNode, RunWaker {
 
 	/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
 	public boolean isIdle() {
-		return !this.running || Quiescence.idle(this.executor, this.activityExecutor, this.wake,
-				this.config.maxConcurrentActivities());
+		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
+				this.config.maxConcurrentActivities())
+				&& (this.taskQueueWorker == null || this.taskQueueWorker.isIdle()));
 	}
 
 	@Override

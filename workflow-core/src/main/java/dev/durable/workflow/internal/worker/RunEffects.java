@@ -30,8 +30,15 @@ interface RunEffects {
 	/** Asks the other nodes to look at a run this node does not hold (its owner is not known here). */
 	void wakeElsewhere(UUID runId);
 
+	/** The completion client failed an inline attempt that retries: its next attempt starts from its row. */
+	void retryActivity(RunSlot slot, String workflowId, long seq);
+
+	/** A commit wrote activities on these task queues: the nodes serving them claim them. */
+	void activitiesQueued(java.util.Set<String> taskQueues);
+
 	/** The effects of a node: its activity executor, and the notification of the other nodes. */
-	static RunEffects of(ActivityExecutor activities, Consumer<UUID> otherNodes) {
+	static RunEffects of(ActivityExecutor activities, Consumer<UUID> otherNodes,
+			Consumer<java.util.Set<String>> queuedWork) {
 		return new RunEffects() {
 
 			@Override
@@ -57,6 +64,16 @@ interface RunEffects {
 			@Override
 			public void wakeElsewhere(UUID runId) {
 				otherNodes.accept(runId);
+			}
+
+			@Override
+			public void retryActivity(RunSlot slot, String workflowId, long seq) {
+				activities.retryFromRow(slot, workflowId, seq);
+			}
+
+			@Override
+			public void activitiesQueued(java.util.Set<String> taskQueues) {
+				queuedWork.accept(taskQueues);
 			}
 
 		};

@@ -28,6 +28,9 @@ public final class WakeupChannel implements AutoCloseable {
 	/** Target meaning "whichever node can claim the run". */
 	public static final String ANY_NODE = "*";
 
+	/** Prefix of a target naming an activity task queue rather than a node. */
+	private static final String TASK_QUEUE = "A:";
+
 	private static final Logger log = LoggerFactory.getLogger(WakeupChannel.class);
 
 	private final DataSource dataSource;
@@ -57,18 +60,27 @@ public final class WakeupChannel implements AutoCloseable {
 		}
 	}
 
+	/** Asks the nodes serving an activity task queue to claim from it soon. */
+	public void notifyTaskQueue(String taskQueue) {
+		notify(TASK_QUEUE + taskQueue);
+	}
+
 	public void notifyNode(UUID node) {
 		notify((node != null) ? node.toString() : ANY_NODE);
 	}
 
-	/** Starts listening for notifications addressed to this node or to any node. */
-	public void listen(UUID self, Runnable onWakeup) {
+	/**
+	 * Starts listening for notifications addressed to this node or to any node, and for those
+	 * naming an activity task queue.
+	 * @param onTaskQueue gets the name of each task queue a notification names
+	 */
+	public void listen(UUID self, Runnable onWakeup, java.util.function.Consumer<String> onTaskQueue) {
 		String me = self.toString();
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
 				try (Connection connection = this.dataSource.getConnection()) {
 					try {
-						listenOn(connection, me, onWakeup);
+						listenOn(connection, me, onWakeup, onTaskQueue);
 					}
 					catch (SQLException | RuntimeException ex) {
 						if (this.running) {
@@ -89,7 +101,8 @@ public final class WakeupChannel implements AutoCloseable {
 		});
 	}
 
-	private void listenOn(Connection connection, String me, Runnable onWakeup) throws SQLException {
+	private void listenOn(Connection connection, String me, Runnable onWakeup,
+			java.util.function.Consumer<String> onTaskQueue) throws SQLException {
 		connection.setAutoCommit(true);
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("LISTEN " + this.channel);
@@ -101,11 +114,15 @@ public final class WakeupChannel implements AutoCloseable {
 			if (notifications == null) {
 				continue;
 			}
+			boolean woken = false;
 			for (PGNotification notification : notifications) {
 				String target = notification.getParameter();
-				if (me.equals(target) || ANY_NODE.equals(target)) {
+				if (target.startsWith(TASK_QUEUE)) {
+					onTaskQueue.accept(target.substring(TASK_QUEUE.length()));
+				}
+				else if (!woken && (me.equals(target) || ANY_NODE.equals(target))) {
+					woken = true;
 					onWakeup.run();
-					break;
 				}
 			}
 		}

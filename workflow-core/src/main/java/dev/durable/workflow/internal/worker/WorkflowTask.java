@@ -14,6 +14,7 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.InboxItem;
+import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
@@ -102,6 +103,7 @@ final class WorkflowTask {
 			this.effects.terminate(slot, row, terminate);
 			return;
 		}
+		inbox = takeActivityRetries(row, inbox);
 		List<Event> handedOver = slot.drainMailbox();
 		WorkflowRunner runner = slot.runner();
 		TaskResult result;
@@ -168,6 +170,23 @@ final class WorkflowTask {
 		else {
 			this.executor.lost(slot);
 		}
+	}
+
+	/**
+	 * Starts the next attempts of inline activities the completion client failed (their rows hold
+	 * them) and deletes those items: they are no input of the workflow.
+	 * @return the other inbox items
+	 */
+	private List<InboxItem> takeActivityRetries(RunRow row, List<InboxItem> inbox) {
+		List<InboxItem> retries = inbox.stream().filter((item) -> item.kind() == InboxKind.ACTIVITY_RETRY).toList();
+		if (retries.isEmpty()) {
+			return inbox;
+		}
+		for (InboxItem retry : retries) {
+			this.outside.retryActivity(this.slot, row.workflowId(), Long.parseLong(retry.name()));
+		}
+		this.runs.deleteInbox(row.runId(), retries.stream().map(InboxItem::id).toList());
+		return inbox.stream().filter((item) -> item.kind() != InboxKind.ACTIVITY_RETRY).toList();
 	}
 
 	private Optional<RunRepository.Loaded> load() {

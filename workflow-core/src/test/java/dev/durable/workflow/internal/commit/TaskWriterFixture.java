@@ -116,7 +116,7 @@ abstract class TaskWriterFixture {
 		byte[] events = ("task " + (historySeq + 1) + " of " + runId).getBytes(StandardCharsets.UTF_8);
 		List<Long> fired = (historySeq > 0) ? List.of((long) historySeq) : List.of();
 		TaskCommit commit = new TaskCommit(runId, NODE, epoch, historySeq, 0L, time, events, List.of(), fired,
-				List.of(), Map.of((long) historySeq + 1, fireAt), List.of(), fireAt, false, null, null, null, "default",
+				List.of(), Map.of((long) historySeq + 1, fireAt), List.of(), List.of(), fireAt, false, null, null, null, "default",
 				"wf", List.of(), 0, null, Map.of(), List.of(), List.of(), null, false);
 		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;
@@ -132,7 +132,7 @@ abstract class TaskWriterFixture {
 		byte[] events = ("close of " + runId).getBytes(StandardCharsets.UTF_8);
 		byte[] result = "\"done\"".getBytes(StandardCharsets.UTF_8);
 		TaskCommit commit = new TaskCommit(runId, NODE, epoch, 1, 0L, T0.plusSeconds(1), events, List.of(), List.of(),
-				List.of(), Map.of(), List.of(), null, false, "COMPLETED", result, null, "default", "wf", List.of(), 0,
+				List.of(), Map.of(), List.of(), List.of(), null, false, "COMPLETED", result, null, "default", "wf", List.of(), 0,
 				null, Map.of(), List.of(), List.of(), null, tellsRelatives);
 		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;

@@ -101,7 +101,7 @@ class RunSlotTest {
 
 		this.slot.attemptStarted(7, new ActivityAttempt(new ActivityInfo("wf", this.slot.runId(), 7, "act", 1, T0), null,
 				null, (details) -> {
-				}, Clock.fixed(T0, ZoneOffset.UTC)));
+				}, Clock.fixed(T0, ZoneOffset.UTC), () -> "token"));
 		assertThat(this.slot.isIdle()).isFalse();
 		assertThat(this.slot.isRunning(7)).isTrue();
 		assertThat(this.slot.runningActivities()).containsExactly(7L);

@@ -1,0 +1,74 @@
+package dev.durable.workflow.internal.activity;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.List;
+
+import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.internal.registry.ActivityDefinition;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * Calls a registered activity's method with its stored arguments, and encodes its result: the
+ * same for inline attempts and attempts claimed from a task queue. Bad arguments and results
+ * that cannot be encoded fail the attempt for good (no retry mends them).
+ */
+public final class ActivityInvoker {
+
+	private final ActivityRegistry registry;
+
+	private final Payloads payloads;
+
+	public ActivityInvoker(ActivityRegistry registry, Payloads payloads) {
+		this.registry = registry;
+		this.payloads = payloads;
+	}
+
+	/** Runs the method; what it throws is the attempt's failure. */
+	public Object invoke(String activityType, byte[] input) throws Throwable {
+		ActivityDefinition definition = this.registry.find(activityType);
+		if (definition == null || definition.target() == null) {
+			throw ApplicationFailure.newNonRetryableFailure("No activity of type '" + activityType
+					+ "' is registered on this node", "UnknownActivityType");
+		}
+		Method method = definition.method();
+		List<byte[]> parts = InternalJson.unpack(input);
+		Object[] args = new Object[method.getParameterCount()];
+		for (int i = 0; i < args.length; i++) {
+			byte[] part = (i < parts.size()) ? parts.get(i) : null;
+			try {
+				args[i] = this.payloads.decode(part, method.getGenericParameterTypes()[i],
+						"argument " + i + " of activity " + activityType);
+			}
+			catch (RuntimeException ex) {
+				throw ApplicationFailure.newNonRetryableFailure(ex.getMessage(), "PayloadException");
+			}
+		}
+		try {
+			return method.invoke(definition.target(), args);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getTargetException();
+		}
+	}
+
+	/**
+	 * Encodes a result as the activity's declared return type (as {@code Object} when the type is
+	 * not registered here: a completion from another node).
+	 * @throws ApplicationFailure (non-retryable, type {@code PayloadException}) when it cannot be encoded
+	 */
+	public byte[] encodeResult(String activityType, Object result) {
+		ActivityDefinition definition = this.registry.find(activityType);
+		try {
+			return this.payloads.encode(result,
+					(definition != null) ? definition.method().getGenericReturnType() : Object.class,
+					"the result of activity " + activityType);
+		}
+		catch (RuntimeException ex) {
+			throw ApplicationFailure.newNonRetryableFailure(ex.getMessage(), "PayloadException");
+		}
+	}
+
+}

@@ -1,0 +1,97 @@
+package dev.durable.workflow.internal.taskqueue;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementSetter;
+
+import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.internal.store.Sql;
+import dev.durable.workflow.internal.support.InternalJson;
+
+/**
+ * Claims of due attempts on task queues, and the check that claimed attempts are still the
+ * activity's current ones (a cancel deletes the row; a timeout or a dead-worker sweep moves it on).
+ */
+final class ActivityClaims {
+
+	private final JdbcTemplate jdbc;
+
+	private final String schema;
+
+	private final java.time.Duration deadAfter;
+
+	ActivityClaims(JdbcTemplate jdbc, String schema, java.time.Duration deadAfter) {
+		this.deadAfter = deadAfter;
+		this.jdbc = jdbc;
+		this.schema = schema;
+	}
+
+	private String q(String sql) {
+		return Sql.q(this.schema, sql);
+	}
+
+	/**
+	 * Claims up to {@code limit} due attempts of the given queues and activity types, most urgent
+	 * first ({@code FOR UPDATE SKIP LOCKED}: nodes claiming at once take different rows). Each gets
+	 * a new token, this node's incarnation and its start time.
+	 */
+	List<ClaimedActivity> claim(String namespace, Collection<String> queues, Collection<String> types, UUID node,
+			long incarnation, Instant now, int limit) {
+		return this.jdbc.query(q("WITH c AS (SELECT run_id, seq FROM #.activity WHERE task_queue = ANY(?)"
+				+ " AND state = 'SCHEDULED' AND next_attempt_at <= ? AND namespace = ? AND activity_type = ANY(?)"
+				// a node declared dead claims nothing (its attempts are being retried elsewhere)
+				+ " AND EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = ? AND n.incarnation = ?"
+				+ " AND n.last_heartbeat > now() - make_interval(secs => ?))"
+				+ " ORDER BY priority DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)"
+				+ " UPDATE #.activity a SET state = 'STARTED', token = gen_random_uuid(), claimed_by = ?,"
+				+ " claimed_incarnation = ?, started_at = ?, last_heartbeat_at = NULL FROM c"
+				+ " WHERE a.run_id = c.run_id AND a.seq = c.seq RETURNING a.run_id, a.seq, a.namespace, a.workflow_id,"
+				+ " a.activity_type, a.input, a.options, a.attempt, a.scheduled_at, a.next_attempt_at,"
+				+ " a.heartbeat_details, a.token, a.started_at"), (PreparedStatementSetter) (ps) -> {
+					ps.setArray(1, ps.getConnection().createArrayOf("text", queues.toArray()));
+					ps.setTimestamp(2, Sql.ts(now));
+					ps.setString(3, namespace);
+					ps.setArray(4, ps.getConnection().createArrayOf("text", types.toArray()));
+					ps.setObject(5, node);
+					ps.setLong(6, incarnation);
+					ps.setDouble(7, this.deadAfter.toMillis() / 1000.0);
+					ps.setInt(8, limit);
+					ps.setObject(9, node);
+					ps.setLong(10, incarnation);
+					ps.setTimestamp(11, Sql.ts(now));
+				}, (rs, n) -> new ClaimedActivity(Sql.uuid(rs, "run_id"), rs.getLong("seq"), rs.getString("namespace"),
+						rs.getString("workflow_id"), rs.getString("activity_type"), rs.getBytes("input"),
+						InternalJson.read(rs.getBytes("options"), ActivityOptions.class), rs.getInt("attempt"),
+						Sql.instant(rs, "scheduled_at"), Sql.instant(rs, "next_attempt_at"),
+						rs.getBytes("heartbeat_details"), Sql.uuid(rs, "token"), Sql.instant(rs, "started_at")));
+	}
+
+	/** Of the given attempt tokens, those still current (the others were canceled or moved on). */
+	Set<UUID> current(Collection<ClaimedActivity> attempts) {
+		if (attempts.isEmpty()) {
+			return Set.of();
+		}
+		return Set.copyOf(this.jdbc.query(q("SELECT token FROM #.activity WHERE run_id = ANY(?) AND token = ANY(?)"),
+				(PreparedStatementSetter) (ps) -> {
+					ps.setArray(1, ps.getConnection()
+						.createArrayOf("uuid", attempts.stream().map(ClaimedActivity::runId).distinct().toArray()));
+					ps.setArray(2, ps.getConnection()
+						.createArrayOf("uuid", attempts.stream().map(ClaimedActivity::token).toArray()));
+				}, (rs, n) -> Sql.uuid(rs, "token")));
+	}
+
+	/** The earliest due time of a waiting attempt of these queues, or {@code null}. */
+	Instant nextDue(String namespace, Collection<String> queues) {
+		return this.jdbc.query(q("SELECT min(next_attempt_at) AS due FROM #.activity WHERE task_queue = ANY(?)"
+				+ " AND state = 'SCHEDULED' AND namespace = ?"), (PreparedStatementSetter) (ps) -> {
+					ps.setArray(1, ps.getConnection().createArrayOf("text", queues.toArray()));
+					ps.setString(2, namespace);
+				}, (rs, n) -> Sql.instant(rs, "due")).stream().findFirst().orElse(null);
+	}
+
+}

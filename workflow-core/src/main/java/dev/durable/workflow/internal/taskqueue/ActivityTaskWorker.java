@@ -1,0 +1,251 @@
+package dev.durable.workflow.internal.taskqueue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.durable.workflow.internal.activity.ActivityAttempt;
+import dev.durable.workflow.internal.activity.ActivityInvoker;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * A node's side of the activity task queues. Every worker node sweeps (timeouts and dead workers
+ * of task-queue attempts, see {@link SweepActivities}); a node that serves task queues also claims
+ * their due attempts of the activity types registered on it, up to its free capacity, and runs
+ * each on a virtual thread ({@link RunClaimedActivity}). A round runs when asked (a commit on this
+ * node queued work, a notification from another node, a freed slot, a move of the settable clock)
+ * and at least once a poll interval, the fallback that guarantees progress.
+ */
+public final class ActivityTaskWorker implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(ActivityTaskWorker.class);
+
+	private record Running(ClaimedActivity claimed, ActivityAttempt attempt) {
+	}
+
+	private final String namespace;
+
+	private final Set<String> queues;
+
+	private final ActivityRegistry registry;
+
+	private final ActivityClaims claims;
+
+	private final SweepActivities sweep;
+
+	private final RunClaimedActivity runner;
+
+	private final Clock clock;
+
+	private final UUID node;
+
+	private final LongSupplier incarnation;
+
+	private final Semaphore permits;
+
+	private final int capacity;
+
+	private final Duration pollInterval;
+
+	private final BiConsumer<UUID, UUID> wakeRun;
+
+	private final Map<UUID, Running> running = new ConcurrentHashMap<>();
+
+	private final Object signal = new Object();
+
+	private boolean requested;
+
+	private volatile boolean claiming = true;
+
+	private volatile boolean open = true;
+
+	private Thread thread;
+
+	/**
+	 * @param queues the task queues this node claims from (empty: it only sweeps)
+	 * @param incarnation the node's current incarnation (claims are fenced by it)
+	 * @param wakeRun wakes a run (its id, its owner or {@code null}) whose inbox got an outcome
+	 */
+	public ActivityTaskWorker(String namespace, Set<String> queues, ActivityRegistry registry, JdbcTemplate jdbc,
+			TransactionTemplate tx, String schema, Payloads payloads, Clock clock, UUID node, LongSupplier incarnation,
+			int maxConcurrent, Duration pollInterval, Duration deadAfter, AttemptObserver observer,
+			BiConsumer<UUID, UUID> wakeRun) {
+		this.namespace = namespace;
+		this.queues = Set.copyOf(queues);
+		this.registry = registry;
+		this.claims = new ActivityClaims(jdbc, schema, deadAfter);
+		ActivityOutcomes outcomes = new ActivityOutcomes(jdbc, schema);
+		this.sweep = new SweepActivities(jdbc, tx, schema, outcomes, observer, deadAfter);
+		this.runner = new RunClaimedActivity(new ActivityInvoker(registry, payloads), outcomes, payloads, clock,
+				observer, wakeRun);
+		this.clock = clock;
+		this.node = node;
+		this.incarnation = incarnation;
+		this.capacity = maxConcurrent;
+		this.permits = new Semaphore(maxConcurrent);
+		this.pollInterval = pollInterval;
+		this.wakeRun = wakeRun;
+	}
+
+	public ActivityTaskWorker start() {
+		this.thread = Thread.ofPlatform().daemon().name("durable-task-queues").start(this::loop);
+		return this;
+	}
+
+	/** Whether this node claims activities of any of the queues. */
+	public boolean servesAny(Set<String> taskQueues) {
+		for (String queue : taskQueues) {
+			if (this.queues.contains(queue)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Runs a round at once (again, if one is under way: what asked may have come after its reads). */
+	public void wake() {
+		synchronized (this.signal) {
+			this.requested = true;
+			this.signal.notifyAll();
+		}
+	}
+
+	/** How many claimed attempts run on this node now. */
+	public int runningAttempts() {
+		return this.running.size();
+	}
+
+	/** Stops claiming (shutdown): attempts under way finish, and the sweep goes on until {@link #close}. */
+	public void stopClaiming() {
+		this.claiming = false;
+	}
+
+	private void loop() {
+		while (this.open) {
+			try {
+				round();
+			}
+			catch (RuntimeException ex) {
+				log.warn("Claiming or sweeping task-queue activities failed: {}", Errors.rootMessage(ex));
+			}
+			synchronized (this.signal) {
+				try {
+					if (!this.requested) {
+						this.signal.wait(this.pollInterval.toMillis());
+					}
+					this.requested = false;
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}
+	}
+
+	/** One round: sweep, stop attempts that are no longer current, claim what fits. */
+	void round() {
+		Instant now = this.clock.instant();
+		for (ActivityOutcomes.Delivered delivered : this.sweep.sweep(this.namespace, now)) {
+			this.wakeRun.accept(delivered.runId(), delivered.owner());
+		}
+		stopStale();
+		if (!this.claiming || this.queues.isEmpty()) {
+			return;
+		}
+		Set<String> types = this.registry.names();
+		int free = this.permits.availablePermits();
+		if (free == 0 || types.isEmpty()) {
+			return;
+		}
+		List<ClaimedActivity> claimed = this.claims.claim(this.namespace, this.queues, types, this.node,
+				this.incarnation.getAsLong(), now, free);
+		for (ClaimedActivity activity : claimed) {
+			this.permits.acquireUninterruptibly();
+			ActivityAttempt attempt = this.runner.prepare(activity);
+			this.running.put(activity.token(), new Running(activity, attempt));
+			Thread.ofVirtual().name("durable-activity").start(() -> {
+				try {
+					this.runner.run(activity, attempt);
+				}
+				finally {
+					this.running.remove(activity.token());
+					this.permits.release();
+					wake(); // a slot is free
+				}
+			});
+		}
+		if (claimed.size() == free) {
+			wake(); // there may be more
+		}
+	}
+
+	/** Stops running attempts whose token is gone (canceled by their workflow, or swept). */
+	private void stopStale() {
+		if (this.running.isEmpty()) {
+			return;
+		}
+		List<Running> now = List.copyOf(this.running.values());
+		Set<UUID> current = this.claims.current(now.stream().map(Running::claimed).toList());
+		for (Running attempt : now) {
+			if (!current.contains(attempt.claimed().token()) && this.running.containsKey(attempt.claimed().token())) {
+				log.info("Stopping activity {} (seq {}) of run {}: it is no longer awaited (canceled or timed out)",
+						attempt.claimed().activityType(), attempt.claimed().seq(), attempt.claimed().runId());
+				RunClaimedActivity.stop(attempt.attempt());
+			}
+		}
+	}
+
+	/** Waits until no claimed attempt runs, or the deadline. */
+	public void awaitIdle(long deadlineNanos) {
+		while (!this.running.isEmpty() && System.nanoTime() < deadlineNanos) {
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	/** Whether nothing runs and nothing is due now (for the test kit's time skipping). */
+	public boolean isIdle() {
+		if (!this.running.isEmpty()) {
+			return false;
+		}
+		if (this.queues.isEmpty()) {
+			return true;
+		}
+		Instant due = this.claims.nextDue(this.namespace, this.queues);
+		return due == null || due.isAfter(this.clock.instant());
+	}
+
+	int capacity() {
+		return this.capacity;
+	}
+
+	@Override
+	public void close() {
+		this.open = false;
+		this.claiming = false;
+		if (this.thread != null) {
+			this.thread.interrupt();
+		}
+	}
+
+}

@@ -1,0 +1,47 @@
+package dev.durable.workflow.internal.worker;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+import dev.durable.workflow.ActivityInfo;
+import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.store.Stores;
+import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.taskqueue.ActivityTaskWorker;
+import dev.durable.workflow.internal.taskqueue.AttemptObserver;
+
+/** Builds a node's {@link ActivityTaskWorker}, its attempts heard by the node's listeners. */
+final class TaskQueueWorkers {
+
+	private TaskQueueWorkers() {
+	}
+
+	static ActivityTaskWorker create(EngineSettings config, ActivityRegistry registry, Stores stores, Payloads payloads,
+			Clock clock, UUID nodeId, LongSupplier incarnation, Listeners listeners, BiConsumer<UUID, UUID> wakeRun) {
+		return new ActivityTaskWorker(config.namespace(), config.activityTaskQueues(), registry, stores.jdbc(),
+				stores.tx(), config.schema(), payloads, clock, nodeId, incarnation, config.maxConcurrentActivities(),
+				config.pollInterval(), config.deadAfter(), observer(listeners), wakeRun);
+	}
+
+	private static AttemptObserver observer(Listeners listeners) {
+		return new AttemptObserver() {
+
+			@Override
+			public Consumer<Throwable> started(ActivityInfo activity, Duration scheduleToStart) {
+				return listeners.activityStarted(activity, scheduleToStart)::end;
+			}
+
+			@Override
+			public void failed(ActivityInfo activity, String failureType, boolean retrying) {
+				listeners.activityFailed(activity, failureType, retrying);
+			}
+
+		};
+	}
+
+}
