@@ -208,7 +208,7 @@ public final class CrashWorker {
 	 * A worker never outlives the test that started it, even when that JVM dies without its
 	 * finally blocks: it halts when the test JVM exits, and after {@link #MAX_LIFETIME} anyway.
 	 */
-	private static void exitWithTheTest(long testPid) {
+	static void exitWithTheTest(long testPid) {
 		ProcessHandle.of(testPid)
 			.orElseThrow(() -> new IllegalStateException("the test JVM " + testPid + " is gone"))
 			.onExit()

@@ -27,8 +27,11 @@ public final class WakeTimes {
 		Boolean due = this.jdbc.queryForObject(Sql.q(this.schema, "SELECT EXISTS (SELECT 1 FROM #.workflow_run r"
 				+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND ((r.task_attempt = 0 AND (r.pending_input"
 				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR r.next_wake_at <= ?))"
+				// a due attempt: inline, or on a task queue that some node serves
 				+ " OR EXISTS (SELECT 1 FROM #.activity a JOIN #.workflow_run r ON r.run_id = a.run_id"
-				+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND a.next_attempt_at <= ?)"
+				+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND a.next_attempt_at <= ? AND a.state = 'SCHEDULED'"
+				+ " AND (a.task_queue IS NULL OR EXISTS (SELECT 1 FROM #.node n"
+				+ " WHERE 'activity:' || a.task_queue = ANY(n.task_queues))))"
 				+ " OR EXISTS (SELECT 1 FROM #.schedule s WHERE s.namespace = ? AND NOT s.paused"
 				+ " AND s.next_run_at <= ?)"), Boolean.class, namespace, Sql.ts(now), namespace, Sql.ts(now),
 				namespace, Sql.ts(now));
@@ -46,9 +49,14 @@ public final class WakeTimes {
 				+ " AND task_attempt = 0 AND next_wake_at > ?"
 				+ " UNION ALL SELECT min(a.next_attempt_at) FROM #.activity a JOIN #.workflow_run r"
 				+ " ON r.run_id = a.run_id WHERE r.namespace = ? AND r.status = 'RUNNING' AND a.next_attempt_at > ?"
+				// the deadlines of task-queue attempts, which a sweep enforces
+				+ " UNION ALL SELECT min(d) FROM (SELECT LEAST(a.close_deadline, CASE WHEN a.state = 'SCHEDULED'"
+				+ " THEN a.next_attempt_at + a.schedule_to_start_ms * interval '1 millisecond'"
+				+ " ELSE a.started_at + a.start_to_close_ms * interval '1 millisecond' END) AS d FROM #.activity a"
+				+ " WHERE a.task_queue IS NOT NULL AND a.namespace = ?) deadlines WHERE d > ?"
 				+ " UNION ALL SELECT min(next_run_at) FROM #.schedule WHERE namespace = ? AND NOT paused"
 				+ " AND next_run_at > ?) x"), (rs) -> rs.next() ? Sql.instant(rs, "next") : null, namespace,
-				Sql.ts(now), namespace, Sql.ts(now), namespace, Sql.ts(now));
+				Sql.ts(now), namespace, Sql.ts(now), namespace, Sql.ts(now), namespace, Sql.ts(now));
 	}
 
 }

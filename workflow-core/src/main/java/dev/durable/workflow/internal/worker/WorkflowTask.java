@@ -178,10 +178,10 @@ final class WorkflowTask {
 	 * @return the other inbox items
 	 */
 	private List<InboxItem> takeActivityRetries(RunRow row, List<InboxItem> inbox) {
-		List<InboxItem> retries = inbox.stream().filter((item) -> item.kind() == InboxKind.ACTIVITY_RETRY).toList();
-		if (retries.isEmpty()) {
-			return inbox;
+		if (inbox.stream().noneMatch((item) -> item.kind() == InboxKind.ACTIVITY_RETRY)) {
+			return inbox; // the common case: no list is copied
 		}
+		List<InboxItem> retries = inbox.stream().filter((item) -> item.kind() == InboxKind.ACTIVITY_RETRY).toList();
 		for (InboxItem retry : retries) {
 			this.outside.retryActivity(this.slot, row.workflowId(), Long.parseLong(retry.name()));
 		}

@@ -21,7 +21,7 @@ class InboxKindTest {
 	void storedValuesAreTheOnesAlreadyInTheDatabase() {
 		assertThat(Arrays.stream(InboxKind.values()).map(InboxKind::stored)).containsExactlyInAnyOrder("SIGNAL",
 				"UPDATE", "CANCEL", "TERMINATE", "CHILD_STARTED", "CHILD_START_FAILED", "CHILD_COMPLETED", "CHILD_FAILED",
-				"EXTERNAL_DELIVERED", "EVENT");
+				"EXTERNAL_DELIVERED", "EVENT", "ACTIVITY_COMPLETED", "ACTIVITY_FAILED", "ACTIVITY_RETRY");
 	}
 
 	@Test
