@@ -22,6 +22,7 @@ import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.taskqueue.ActivityOutcomes;
+import dev.durable.workflow.internal.queue.QueueStores;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
@@ -67,12 +68,13 @@ final class EngineAssembly {
 		activityImplementations.forEach(activities::register);
 		String namespace = config.namespace();
 		Stores stores = Stores.of(dataSource, config.schema());
+		QueueStores queues = QueueStores.of(stores.jdbc(), config.schema());
 		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
 		ResultWaiters waiters = new ResultWaiters();
 		Engine node = new Engine(config, dataSource, clock, workflows, activities, factory, payloads, stores, waiters,
-				hooks, listeners, migrate);
+				hooks, listeners, migrate, queues);
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
-				stores.nodes(), stores.tx(), node, node, listeners, waiters);
+				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node);
 		RunLookup lookup = new RunLookup(stores.runs(), namespace);
 		HandleOperations handles = new HandleOperations(lookup,
 				new RunResults(stores.runs(), waiters, node, payloads),
@@ -94,7 +96,7 @@ final class EngineAssembly {
 		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, waiters, new WakeTimes(jdbc, config.schema()),
 				namespace);
 		return new EngineParts(node, client, scheduleLoop, new RegisteredWorkflowTypes(workflows), quiescence,
-				new EngineStatsReader(new StatsRepository(jdbc, config.schema()), clock, config));
+				new EngineStatsReader(new StatsRepository(jdbc, config.schema()), queues.repository(), clock, config));
 	}
 
 }

@@ -3,12 +3,17 @@ package dev.durable.workflow;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.internal.queue.QueueRepository;
 import dev.durable.workflow.internal.store.StatsRepository;
 
-/** The reads behind {@link WorkflowEngine#stats} and {@link WorkflowEngine#backlog}, by the engine clock. */
+/**
+ * The reads behind {@link WorkflowEngine#stats}, {@link WorkflowEngine#backlog} and
+ * {@link WorkflowEngine#queues}, by the engine clock.
+ */
 final class EngineStatsReader {
 
 	/** Examples of failing workflow tasks a snapshot lists. */
@@ -16,12 +21,15 @@ final class EngineStatsReader {
 
 	private final StatsRepository stats;
 
+	private final QueueRepository queues;
+
 	private final Clock clock;
 
 	private final EngineSettings settings;
 
-	EngineStatsReader(StatsRepository stats, Clock clock, EngineSettings settings) {
+	EngineStatsReader(StatsRepository stats, QueueRepository queues, Clock clock, EngineSettings settings) {
 		this.stats = stats;
+		this.queues = queues;
 		this.clock = clock;
 		this.settings = settings;
 	}
@@ -38,8 +46,12 @@ final class EngineStatsReader {
 		return this.stats.backlog(this.settings.namespace(), workflowType, now, now.minus(stuckAfter));
 	}
 
-	java.util.List<QueueInfo> queues() {
-		throw new UnsupportedOperationException("TODO(issue 17)");
+	/** The declared queues of the namespace, and the activity task queues with work, by the engine clock. */
+	List<QueueInfo> queues() {
+		String namespace = this.settings.namespace();
+		Instant now = this.clock.instant();
+		return QueueRepository.withActivities(this.queues.queues(namespace, now),
+				this.queues.activityCounts(namespace, now));
 	}
 
 }

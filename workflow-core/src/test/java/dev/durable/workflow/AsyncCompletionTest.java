@@ -54,6 +54,9 @@ class AsyncCompletionTest {
 		@ActivityMethod(taskQueue = "people", initialInterval = "PT1S")
 		String askRemotely(String question);
 
+		@ActivityMethod(heartbeatTimeout = "PT5S", initialInterval = "PT1S")
+		String askWithHeartbeats(String question);
+
 		@ActivityMethod(taskQueue = "people", startToCloseTimeout = "PT10S", initialInterval = "PT1S")
 		String askWithDeadline(String question);
 
@@ -69,6 +72,11 @@ class AsyncCompletionTest {
 
 		@Override
 		public String askRemotely(String question) {
+			return handOut(question);
+		}
+
+		@Override
+		public String askWithHeartbeats(String question) {
 			return handOut(question);
 		}
 
@@ -104,6 +112,7 @@ class AsyncCompletionTest {
 			return switch (how) {
 				case "inline" -> this.approvals.ask("ship it?");
 				case "remote" -> this.approvals.askRemotely("ship it?");
+				case "heartbeats" -> this.approvals.askWithHeartbeats("ship it?");
 				default -> this.approvals.askWithDeadline("ship it?");
 			};
 		}
@@ -202,6 +211,26 @@ class AsyncCompletionTest {
 		this.engines.clock.advance(Duration.ofSeconds(1));
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("answered at once on attempt 2");
 		assertThat(otherNode().complete(token, "too late")).isFalse();
+	}
+
+	@Test
+	void heartbeatsThroughTheClientKeepAnInlineAttemptAlive() throws Exception {
+		WorkflowEngine node = node();
+		ActivityCompletionClient completions = otherNode();
+		WorkflowHandle<String> handle = node.client()
+			.start(AskWorkflow::run, "heartbeats", StartOptions.withId("ask-8"));
+		String token = token();
+		await().until(() -> "ASYNC".equals(this.engines.jdbc()
+			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class)));
+		for (int i = 0; i < 3; i++) {
+			this.engines.clock.advance(Duration.ofSeconds(3));
+			assertThat(completions.heartbeat(token, "reading, page " + i)).isTrue();
+		}
+		// 9 s after the start, past the 5 s heartbeat timeout of a silent attempt: still the first attempt
+		await().pollDelay(Duration.ofMillis(300)).until(() -> true);
+		assertThat(ATTEMPTS).hasValue(1);
+		assertThat(completions.complete(token, "read it all")).isTrue();
+		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("read it all");
 	}
 
 	@Test

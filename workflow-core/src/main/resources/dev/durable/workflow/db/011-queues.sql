@@ -16,7 +16,12 @@ CREATE TABLE ${schema}.queue (
 );
 
 -- A workflow run started into a queue: WAITING until admitted, then ADMITTED until the run
--- closes (a closed run's row is removed by the next admission round).
+-- closes (a closed run's row is removed by the next admission round, or with the run by the
+-- retention). While it waits, its workflow_run row is open but not runnable: no owner, no wake
+-- time, task_attempt -1 (every claim asks for task_attempt = 0 before it looks at input), so a
+-- signal or cancel sent meanwhile waits in its inbox. The admission takes the run for the
+-- admitting node (owner, epoch + 1, next_wake_at = now, task_attempt = 0). Times are the engine
+-- clock's.
 CREATE TABLE ${schema}.queued_run (
     run_id        uuid PRIMARY KEY,
     namespace     text NOT NULL,
@@ -30,10 +35,12 @@ CREATE TABLE ${schema}.queued_run (
     admitted_by   uuid,
     admitted_at   timestamptz
 );
-CREATE INDEX queued_run_waiting ON ${schema}.queued_run (namespace, queue, priority DESC, enqueued_at) WHERE state = 'WAITING';
+-- the candidates of a round, in admission order (run_id: a stable order for equal times, paged by it)
+CREATE INDEX queued_run_waiting ON ${schema}.queued_run (namespace, queue, priority DESC, enqueued_at, run_id) WHERE state = 'WAITING';
 CREATE INDEX queued_run_admitted ON ${schema}.queued_run (namespace, queue) WHERE state = 'ADMITTED';
 
--- Starts admitted from a queue, for its rate limit (a sliding window); pruned past the period.
+-- Starts admitted from a queue with a rate limit, for that limit (a sliding window over the
+-- engine clock); pruned past the period by the rounds.
 CREATE TABLE ${schema}.queue_start (
     namespace  text NOT NULL,
     queue      text NOT NULL,

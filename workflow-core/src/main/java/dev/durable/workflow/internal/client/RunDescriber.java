@@ -40,12 +40,13 @@ public final class RunDescriber {
 		this.converter = converter;
 	}
 
+	/** (a run waiting in a flow-control queue has no failed attempts: its negative marker shows as 0) */
 	WorkflowDescription describe(RunRow row) {
 		List<PendingActivity> pending = row.isOpen() ? pendingActivities(row) : List.of();
 		VisibilityRepository.Stored attributes = this.runs.visibility().attributes(row.runId());
 		return new WorkflowDescription(row.workflowId(), row.runId(), row.workflowType(), row.taskQueue(),
 				WorkflowStatus.valueOf(row.status()), row.createdAt(), row.closedAt(), row.historySeq(),
-				row.taskFailure(), row.taskAttempt(), pending, row.unfinishedHandlers(),
+				row.taskFailure(), Math.max(0, row.taskAttempt()), pending, row.unfinishedHandlers(),
 				Collections.unmodifiableMap(attributes.memo()), Attributes.searchView(attributes.searchAttributes()));
 	}
 

@@ -18,6 +18,8 @@ import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.client.WorkflowIdReusePolicy;
+import dev.durable.workflow.internal.queue.QueueRepository;
+import dev.durable.workflow.internal.queue.QueueWaker;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.DedupRepository;
 import dev.durable.workflow.internal.store.InboxKind;
@@ -67,9 +69,11 @@ public final class RunStarter {
 
 	private final ResultWaiters waiters;
 
+	private final QueuedStarts queued;
+
 	public RunStarter(String namespace, Clock clock, WorkflowRegistry workflows, Payloads payloads, RunRepository runs,
 			DedupRepository dedup, NodeRepository nodes, TransactionTemplate tx, LocalNode node, RunWaker waker,
-			Listeners listeners, ResultWaiters waiters) {
+			Listeners listeners, ResultWaiters waiters, QueueRepository queues, QueueWaker queueWaker) {
 		this.namespace = namespace;
 		this.clock = clock;
 		this.workflows = workflows;
@@ -82,6 +86,7 @@ public final class RunStarter {
 		this.waker = waker;
 		this.listeners = listeners;
 		this.waiters = waiters;
+		this.queued = new QueuedStarts(queues, queueWaker);
 	}
 
 	record Started(String workflowId, UUID runId) {
@@ -242,7 +247,9 @@ public final class RunStarter {
 		String workflowId = (options.workflowId() != null) ? options.workflowId() : UUID.randomUUID().toString();
 		WorkflowIds.check(workflowId);
 		String queue = (options.taskQueue() != null) ? options.taskQueue() : EngineSettings.DEFAULT_TASK_QUEUE;
-		boolean local = this.node.servesLocally(workflowType, queue);
+		this.queued.check(this.namespace, options);
+		// a run that waits in a flow-control queue is not this node's until admitted
+		boolean local = options.queue() == null && this.node.servesLocally(workflowType, queue);
 		Instant now = this.clock.instant();
 		Instant wakeAt = (options.startDelay() != null && !options.startDelay().isZero())
 				? now.plus(options.startDelay()) : null;
@@ -278,6 +285,9 @@ public final class RunStarter {
 				// the terminated run's parent and children, told after the commit
 				decision.terminatedWoken().forEach((other) -> this.waker.wake(other, null));
 			}
+		}
+		if (decision.created() && this.queued.created(run, start.options())) {
+			return; // the dispatchers take it from here
 		}
 		if (decision.created() && start.local()) {
 			// a message sent with the start skips the start delay
@@ -318,7 +328,7 @@ public final class RunStarter {
 				&& options.idReusePolicy() == WorkflowIdReusePolicy.ALLOW_DUPLICATE && message == null) {
 			// nothing to decide from earlier runs: the unique index on open runs refuses a
 			// duplicate (DuplicateKeyException, reported by the caller)
-			this.runs.insert(run);
+			this.queued.insert(this.runs, run, options, false);
 			return new StartDecision(run.runId(), true, null);
 		}
 		RunRow terminated = null;
@@ -360,7 +370,7 @@ public final class RunStarter {
 				}
 			}
 		}
-		this.runs.insert(run);
+		this.queued.insert(this.runs, run, options, message != null);
 		if (message != null) {
 			send(run.runId(), run.namespace(), run.workflowId(), message);
 		}
@@ -378,6 +388,5 @@ public final class RunStarter {
 		}
 		this.runs.sendToInbox(runId, message.kind(), message.name(), message.payload(), message.messageId());
 	}
-
 
 }

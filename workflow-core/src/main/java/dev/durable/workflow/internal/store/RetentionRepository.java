@@ -27,6 +27,7 @@ public final class RetentionRepository {
 			+ " i AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " t AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " a AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " q AS (DELETE FROM #.queued_run WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " d AS (DELETE FROM #.dedup x USING (SELECT DISTINCT namespace, workflow_id FROM doomed) w"
 			+ " WHERE x.namespace = w.namespace AND x.workflow_id = w.workflow_id"
 			+ " AND NOT EXISTS (SELECT 1 FROM #.workflow_run r WHERE r.namespace = w.namespace"
@@ -57,7 +58,7 @@ public final class RetentionRepository {
 
 	/**
 	 * Deletes up to {@code limit} runs closed before the cutoff, with their history, payloads,
-	 * visibility, inbox, timer and activity rows, and the deduplication records of workflow ids
+	 * visibility, inbox, timer, activity and queue rows, and the deduplication records of workflow ids
 	 * left without an open or recent run.
 	 * @param closedBefore the cutoff, from the engine's clock
 	 * @return how many runs were deleted

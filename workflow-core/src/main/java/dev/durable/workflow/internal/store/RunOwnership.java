@@ -34,11 +34,20 @@ public final class RunOwnership {
 	}
 
 	/**
+	 * The {@code task_attempt} of a run started into a flow-control queue and not yet admitted.
+	 * Every arm of {@link #HAS_WORK} that reads input asks for {@code task_attempt = 0} and the run
+	 * has no wake time, so no claim, poll, backlog or quiescence count takes the run, even when a
+	 * signal or cancel marks it with pending input; its admission sets it to 0.
+	 */
+	public static final int WAITING_IN_QUEUE = -1;
+
+	/**
 	 * An open run {@code r} has work: input (the pending-input flag, or items in its inbox, which
 	 * other runs add without touching its row) or activities, unless its task is failing and waits
 	 * for its retry, or a due wake time (one parameter: now). Each arm is one index (the partial
 	 * pending-input-or-activities index, the wake-time index, the primary key for the runs the
-	 * inbox names), so the polls read the runs with work, however many runs are parked.
+	 * inbox names), so the polls read the runs with work, however many runs are parked. A run
+	 * waiting in a queue ({@link #WAITING_IN_QUEUE}) has none.
 	 */
 	private static final String HAS_WORK = "((r.task_attempt = 0 AND (r.pending_input OR r.has_activities))"
 			+ " OR r.next_wake_at <= ? OR (r.task_attempt = 0 AND r.run_id = ANY (ARRAY(SELECT DISTINCT i.run_id"

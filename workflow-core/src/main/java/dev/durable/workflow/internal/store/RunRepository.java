@@ -141,14 +141,25 @@ public final class RunRepository {
 	}
 
 	public void insert(NewRun run) {
+		insert(run, false);
+	}
+
+	/**
+	 * Inserts a run, or, {@code queued}, a run that waits in a flow-control queue: not runnable
+	 * (no owner, no wake time, {@link RunOwnership#WAITING_IN_QUEUE}) until its admission.
+	 */
+	public void insert(NewRun run, boolean queued) {
 		boolean runnableNow = run.wakeAt() == null;
 		this.jdbc.update(q("INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
 				+ " status, owner_node, epoch, history_seq, next_wake_at, pending_input, request_id, created_at,"
-				+ " run_deadline, execution_deadline, attempt) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)"),
+				+ " run_deadline, execution_deadline, attempt, task_attempt)"
+				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)"),
 				run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(), run.owner(),
-				(run.owner() != null) ? 1L : 0L, Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()),
-				runnableNow && run.owner() == null, run.requestId(), Sql.ts(run.createdAt()), Sql.ts(run.runDeadline()),
-				Sql.ts(run.executionDeadline()), run.attempt());
+				(run.owner() != null) ? 1L : 0L,
+				queued ? null : Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()),
+				!queued && runnableNow && run.owner() == null, run.requestId(), Sql.ts(run.createdAt()),
+				Sql.ts(run.runDeadline()), Sql.ts(run.executionDeadline()), run.attempt(),
+				queued ? RunOwnership.WAITING_IN_QUEUE : 0);
 		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input, options) VALUES (?, ?, ?)"), run.runId(),
 				run.input(), chainBytes(run));
 		this.visibility.insert(run);

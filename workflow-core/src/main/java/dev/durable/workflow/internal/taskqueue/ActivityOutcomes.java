@@ -52,16 +52,28 @@ public final class ActivityOutcomes {
 	 * @param token the attempt's token, or {@code null} inside a sweep that holds the row's lock
 	 */
 	public Delivered deliver(UUID runId, long seq, UUID token, InboxKind kind, byte[] payload) {
-		List<Delivered> done = this.jdbc.query(q("WITH done AS (DELETE FROM #.activity WHERE run_id = ? AND seq = ?"
-				+ " AND (?::uuid IS NULL OR token = ?::uuid) RETURNING run_id, seq),"
+		return intoInbox("DELETE FROM #.activity WHERE run_id = ? AND seq = ? AND (?::uuid IS NULL OR token = ?::uuid)"
+				+ " RETURNING run_id, seq", runId, kind, payload, runId, seq, token, token);
+	}
+
+	/**
+	 * Runs a statement on the activity's row (a CTE {@code done} returning its run id and seq) and
+	 * puts an item of the kind into the inbox of the run it returned, marking the run as having
+	 * pending input, in the same statement.
+	 * @param params the parameters of {@code done}
+	 */
+	private Delivered intoInbox(String done, UUID runId, InboxKind kind, byte[] payload, Object... params) {
+		Object[] all = java.util.Arrays.copyOf(params, params.length + 2);
+		all[params.length] = kind.stored();
+		all[params.length + 1] = payload;
+		List<Delivered> delivered = this.jdbc.query(q("WITH done AS (" + done + "),"
 				+ " ins AS (INSERT INTO #.inbox (run_id, kind, name, payload) SELECT run_id, ?, seq::text, ? FROM done"
 				+ " RETURNING run_id),"
 				+ " upd AS (UPDATE #.workflow_run r SET pending_input = true, inbox_seq = inbox_seq + 1 FROM ins"
 				+ " WHERE r.run_id = ins.run_id AND r.status = 'RUNNING' RETURNING r.owner_node)"
 				+ " SELECT (SELECT count(*) FROM ins) AS applied, (SELECT owner_node FROM upd) AS owner"),
-				(rs, n) -> new Delivered(rs.getLong("applied") > 0, runId, Sql.uuid(rs, "owner")), runId, seq, token,
-				token, kind.stored(), payload);
-		return done.isEmpty() ? new Delivered(false, runId, null) : done.get(0);
+				(rs, n) -> new Delivered(rs.getLong("applied") > 0, runId, Sql.uuid(rs, "owner")), all);
+		return delivered.isEmpty() ? new Delivered(false, runId, null) : delivered.get(0);
 	}
 
 	/**
@@ -84,17 +96,10 @@ public final class ActivityOutcomes {
 	 * owner starts the next attempt, so an ACTIVITY_RETRY item wakes it, in the same statement.
 	 */
 	public Delivered retryInline(UUID runId, long seq, UUID token, Instant nextAttemptAt, byte[] failure) {
-		List<Delivered> done = this.jdbc.query(q("WITH done AS (UPDATE #.activity SET attempt = attempt + 1,"
-				+ " next_attempt_at = ?, last_failure = ?, state = 'SCHEDULED', token = NULL, claimed_by = NULL,"
-				+ " started_at = NULL WHERE run_id = ? AND seq = ? AND token = ? RETURNING run_id, seq),"
-				+ " ins AS (INSERT INTO #.inbox (run_id, kind, name) SELECT run_id, 'ACTIVITY_RETRY', seq::text FROM done"
-				+ " RETURNING run_id),"
-				+ " upd AS (UPDATE #.workflow_run r SET pending_input = true, inbox_seq = inbox_seq + 1 FROM ins"
-				+ " WHERE r.run_id = ins.run_id AND r.status = 'RUNNING' RETURNING r.owner_node)"
-				+ " SELECT (SELECT count(*) FROM ins) AS applied, (SELECT owner_node FROM upd) AS owner"),
-				(rs, n) -> new Delivered(rs.getLong("applied") > 0, runId, Sql.uuid(rs, "owner")),
-				Sql.ts(nextAttemptAt), failure, runId, seq, token);
-		return done.isEmpty() ? new Delivered(false, runId, null) : done.get(0);
+		return intoInbox("UPDATE #.activity SET attempt = attempt + 1, next_attempt_at = ?, last_failure = ?,"
+				+ " state = 'SCHEDULED', token = NULL, claimed_by = NULL, started_at = NULL WHERE run_id = ? AND seq = ?"
+				+ " AND token = ? RETURNING run_id, seq", runId, InboxKind.ACTIVITY_RETRY, null, Sql.ts(nextAttemptAt),
+				failure, runId, seq, token);
 	}
 
 	/**

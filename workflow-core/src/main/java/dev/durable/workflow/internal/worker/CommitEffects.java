@@ -108,6 +108,7 @@ final class CommitEffects {
 			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
 			this.executor.drop(slot);
 			this.waiters.closed(slot.runId(), commit.outcome());
+			this.outside.runClosed(slot.runId());
 			NewRun next = commit.continuedAs();
 			if (next != null && next.wakeAt() == null) {
 				this.executor.adopt(next.runId(), 1, false);
@@ -148,6 +149,7 @@ final class CommitEffects {
 		this.executor.drop(slot);
 		if (closed) {
 			this.waiters.closed(slot.runId());
+			this.outside.runClosed(slot.runId());
 		}
 	}
 
@@ -155,6 +157,7 @@ final class CommitEffects {
 	private void closedOutside(RunSlot slot, List<UUID> woken) {
 		this.executor.drop(slot);
 		this.waiters.closed(slot.runId());
+		this.outside.runClosed(slot.runId());
 		if (woken != null) {
 			woken.forEach(this.executor::wakeAnywhere);
 		}
@@ -169,6 +172,7 @@ final class CommitEffects {
 				this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, this.clock.instant())));
 		this.executor.drop(slot);
 		this.waiters.closed(slot.runId());
+		this.outside.runClosed(slot.runId());
 	}
 
 	private void startAndArm(RunSlot slot, RunRow row, WorkflowRunner runner, List<StoredActivity> started) {

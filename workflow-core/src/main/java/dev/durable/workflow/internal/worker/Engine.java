@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
 import dev.durable.workflow.spi.EngineHooks;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -39,12 +38,14 @@ import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.queue.QueueStores;
+import dev.durable.workflow.internal.queue.QueueWaker;
 
 /**
  * One node of the engine: the stores, the task executor, the activity executor, and the node's
  * own loops (heartbeat, claiming runs whose owner is gone, cache eviction).
  */
-public final class Engine implements LocalNode, RunWaker {
+public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
@@ -114,7 +115,9 @@ public final class Engine implements LocalNode, RunWaker {
 
 	private dev.durable.workflow.internal.taskqueue.ActivityTaskWorker taskQueueWorker;
 
-	private final Runnable clockListener = this::pollNow;
+	private final NodeQueues queues;
+
+	private final Runnable clockListener = this::clockMoved;
 
 	/**
 	 * @param factory how workflow instances are created, or {@code null} for constructor
@@ -123,7 +126,7 @@ public final class Engine implements LocalNode, RunWaker {
 	 */
 	public Engine(EngineSettings config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
 			ActivityRegistry activityRegistry, Function<Class<?>, Object> factory, Payloads payloads, Stores stores,
-			ResultWaiters waiters, EngineHooks hooks, Listeners listeners, boolean migrate) {
+			ResultWaiters waiters, EngineHooks hooks, Listeners listeners, boolean migrate, QueueStores queues) {
 		this.config = config;
 		this.dataSource = dataSource;
 		this.clock = clock;
@@ -134,6 +137,7 @@ public final class Engine implements LocalNode, RunWaker {
 		this.listeners = listeners;
 		this.migrate = migrate;
 		this.stores = stores;
+		this.queues = new NodeQueues(config, this.nodeId, clock, stores.tx(), queues);
 		this.runs = stores.runs();
 		this.ownership = stores.ownership();
 		this.tasks = stores.tasks();
@@ -164,17 +168,21 @@ public final class Engine implements LocalNode, RunWaker {
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
 				this.payloads, this.runs, this.ownership, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
 				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null),
-						this::activitiesQueued));
+						this::activitiesQueued, this.queues::closed));
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());
+		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
 			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,
 					() -> this.executor.eviction().evictAll()).start();
 			this.taskQueueWorker = TaskQueueWorkers.create(this.config, this.activityRegistry, this.stores, this.payloads,
 					this.clock, this.nodeId, this.heartbeat::incarnation, this.listeners, this::wake).start();
-			this.wakeups.listen(this.nodeId, this::pollNow, (queue) -> {
+			if (this.config.runsWorkflows() && !servedTypes().isEmpty()) {
+				this.queues.startDispatcher(servedTypes(), (runId, epoch) -> this.executor.adopt(runId, epoch, false));
+			}
+			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken, (queue) -> {
 				if (this.taskQueueWorker.servesAny(Set.of(queue))) {
 					this.taskQueueWorker.wake();
 				}
@@ -226,6 +234,17 @@ public final class Engine implements LocalNode, RunWaker {
 		if (this.wakeups != null) {
 			queues.forEach(this.wakeups::notifyTaskQueue);
 		}
+	}
+
+	/** The settable clock moved: timers, delayed starts and rate windows may have come due. */
+	private void clockMoved() {
+		pollNow();
+		this.queues.clockMoved();
+	}
+
+	@Override
+	public void enqueued(String queue, String workflowType, String taskQueue) {
+		this.queues.enqueued(queue, servesLocally(workflowType, taskQueue));
 	}
 
 	/**
@@ -287,6 +306,7 @@ public final class Engine implements LocalNode, RunWaker {
 			this.heartbeat.close();
 			this.taskQueueWorker.stopClaiming();
 		}
+		this.queues.close();
 		long deadline = System.nanoTime() + this.config.shutdownTimeout().toNanos();
 		if (this.taskQueueWorker != null) {
 			this.taskQueueWorker.awaitIdle(deadline);
@@ -370,7 +390,7 @@ public final class Engine implements LocalNode, RunWaker {
 	/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
 	public boolean isIdle() {
 		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
-				this.config.maxConcurrentActivities())
+				this.config.maxConcurrentActivities()) && this.queues.isIdle()
 				&& (this.taskQueueWorker == null || this.taskQueueWorker.isIdle()));
 	}
 

@@ -36,9 +36,15 @@ interface RunEffects {
 	/** A commit wrote activities on these task queues: the nodes serving them claim them. */
 	void activitiesQueued(java.util.Set<String> taskQueues);
 
-	/** The effects of a node: its activity executor, and the notification of the other nodes. */
+	/** A run this node held closed (its flow-control queue, if it has one, has a free slot). */
+	void runClosed(UUID runId);
+
+	/**
+	 * The effects of a node: its activity executor, the notification of the other nodes, the
+	 * workers of task queues, and what is told of closed runs (the queue dispatcher).
+	 */
 	static RunEffects of(ActivityExecutor activities, Consumer<UUID> otherNodes,
-			Consumer<java.util.Set<String>> queuedWork) {
+			Consumer<java.util.Set<String>> queuedWork, Consumer<UUID> closed) {
 		return new RunEffects() {
 
 			@Override
@@ -74,6 +80,11 @@ interface RunEffects {
 			@Override
 			public void activitiesQueued(java.util.Set<String> taskQueues) {
 				queuedWork.accept(taskQueues);
+			}
+
+			@Override
+			public void runClosed(UUID runId) {
+				closed.accept(runId);
 			}
 
 		};

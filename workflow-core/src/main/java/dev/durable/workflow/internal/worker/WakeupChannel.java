@@ -7,6 +7,7 @@ import java.sql.Statement;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import javax.sql.DataSource;
 
@@ -19,7 +20,8 @@ import dev.durable.workflow.internal.support.Errors;
 
 /**
  * Cross-node wake-ups over PostgreSQL LISTEN/NOTIFY. Senders queue the target node ("*" for any
- * node that may claim) and a single sender thread coalesces them, outside the commit path (NOTIFY
+ * node that may claim, or a flow-control queue whose round other nodes should run) and a single
+ * sender thread coalesces them, outside the commit path (NOTIFY
  * takes a global lock at commit). The listener holds one dedicated connection; polling stays the
  * fallback that guarantees progress when a notification is lost.
  */
@@ -27,6 +29,9 @@ public final class WakeupChannel implements AutoCloseable {
 
 	/** Target meaning "whichever node can claim the run". */
 	public static final String ANY_NODE = "*";
+
+	/** Prefix of a queue round's notification: {@code Q:<sender node>:<queue>}. */
+	private static final String QUEUE = "Q:";
 
 	/** Prefix of a target naming an activity task queue rather than a node. */
 	private static final String TASK_QUEUE = "A:";
@@ -60,27 +65,36 @@ public final class WakeupChannel implements AutoCloseable {
 		}
 	}
 
-	/** Asks the nodes serving an activity task queue to claim from it soon. */
-	public void notifyTaskQueue(String taskQueue) {
-		notify(TASK_QUEUE + taskQueue);
-	}
-
 	public void notifyNode(UUID node) {
 		notify((node != null) ? node.toString() : ANY_NODE);
 	}
 
 	/**
-	 * Starts listening for notifications addressed to this node or to any node, and for those
-	 * naming an activity task queue.
-	 * @param onTaskQueue gets the name of each task queue a notification names
+	 * Asks the other nodes for an admission round of a flow-control queue. The sender is named so
+	 * that it ignores its own notification (rounds a notification asked for never notify again).
 	 */
-	public void listen(UUID self, Runnable onWakeup, java.util.function.Consumer<String> onTaskQueue) {
+	public void notifyQueue(UUID sender, String queue) {
+		notify(QUEUE + sender + ":" + queue);
+	}
+
+	/** Asks the nodes serving an activity task queue to claim from it soon. */
+	public void notifyTaskQueue(String taskQueue) {
+		notify(TASK_QUEUE + taskQueue);
+	}
+
+	/**
+	 * Starts listening for notifications addressed to this node or to any node, for the queue
+	 * rounds other nodes ask for, and for activity task queues with new work.
+	 * @param onQueue gets the name of each flow-control queue a notification names
+	 * @param onTaskQueue gets the name of each activity task queue a notification names
+	 */
+	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue) {
 		String me = self.toString();
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
 				try (Connection connection = this.dataSource.getConnection()) {
 					try {
-						listenOn(connection, me, onWakeup, onTaskQueue);
+						listenOn(connection, me, onWakeup, onQueue, onTaskQueue);
 					}
 					catch (SQLException | RuntimeException ex) {
 						if (this.running) {
@@ -101,8 +115,8 @@ public final class WakeupChannel implements AutoCloseable {
 		});
 	}
 
-	private void listenOn(Connection connection, String me, Runnable onWakeup,
-			java.util.function.Consumer<String> onTaskQueue) throws SQLException {
+	private void listenOn(Connection connection, String me, Runnable onWakeup, Consumer<String> onQueue,
+			Consumer<String> onTaskQueue) throws SQLException {
 		connection.setAutoCommit(true);
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("LISTEN " + this.channel);
@@ -117,12 +131,17 @@ public final class WakeupChannel implements AutoCloseable {
 			boolean woken = false;
 			for (PGNotification notification : notifications) {
 				String target = notification.getParameter();
-				if (target.startsWith(TASK_QUEUE)) {
-					onTaskQueue.accept(target.substring(TASK_QUEUE.length()));
+				if (me.equals(target) || ANY_NODE.equals(target)) {
+					if (!woken) {
+						onWakeup.run();
+						woken = true;
+					}
 				}
-				else if (!woken && (me.equals(target) || ANY_NODE.equals(target))) {
-					woken = true;
-					onWakeup.run();
+				else if (target.startsWith(QUEUE) && !target.startsWith(me, QUEUE.length())) {
+					onQueue.accept(target.substring(QUEUE.length() + me.length() + 1));
+				}
+				else if (target.startsWith(TASK_QUEUE)) {
+					onTaskQueue.accept(target.substring(TASK_QUEUE.length()));
 				}
 			}
 		}

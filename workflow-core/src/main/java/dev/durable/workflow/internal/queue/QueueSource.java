@@ -1,0 +1,52 @@
+package dev.durable.workflow.internal.queue;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A kind of item waiting in a queue, which {@link QueueAdmission#admit} admits under the queue's
+ * limits: it lists its waiting items in admission order and records the admission of the chosen
+ * ones (what holds the slots, the admission counts with its {@link QueueOccupancy} kinds, of
+ * which this kind must be one). Every method runs inside the caller's transaction, with the
+ * queue's row locked.
+ *
+ * @param <K> what an item is offered by (a run id, an activity row's key)
+ * @param <A> what an admitted item is handed on as (a run and its new epoch, a claimed attempt)
+ */
+public interface QueueSource<K, A> {
+
+	/**
+	 * A page of waiting candidates.
+	 *
+	 * @param candidates the candidates to offer, in admission order (highest priority first, then
+	 * arrival); those a source drops on the way (a closed run) are simply not in it
+	 * @param next where the next page starts (opaque to the caller, given back to
+	 * {@link #candidates}), or {@code null} when there is no more
+	 * @param <K> the key type
+	 */
+	record Page<K>(List<AdmissionPlan.Candidate<K>> candidates, @Nullable Object next) {
+	}
+
+	/**
+	 * The waiting items due by {@code now}, in admission order, from {@code from} on.
+	 * @param fullPartitions partitions at their limit: their items may be left out (they would be skipped)
+	 * @param from where to continue ({@link Page#next} of the previous page), or {@code null} for the head
+	 * @param limit the most candidates in the page
+	 */
+	Page<K> candidates(String namespace, String queue, Instant now, Set<String> fullPartitions, @Nullable Object from,
+			int limit);
+
+	/**
+	 * Records that the candidates were admitted by the node at {@code now}: they hold slots from
+	 * now on, which the occupancy of its kind must count, and they become runnable.
+	 * @return what was admitted, to hand on once the transaction committed (a source may lose some
+	 * to a race, e.g. a run closed meanwhile)
+	 */
+	List<A> admit(String namespace, String queue, UUID node, Instant now,
+			List<AdmissionPlan.Candidate<K>> admitted);
+
+}

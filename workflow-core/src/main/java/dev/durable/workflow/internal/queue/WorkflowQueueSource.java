@@ -1,0 +1,173 @@
+package dev.durable.workflow.internal.queue;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementSetter;
+
+import dev.durable.workflow.internal.store.RunOwnership;
+import dev.durable.workflow.internal.store.Sql;
+
+/**
+ * Workflow runs started into a queue ({@code queued_run}), as a {@link QueueSource} for the rounds
+ * of one node: the candidates are the waiting runs of the types and task queues the node serves,
+ * due by the engine clock (a delayed start waits from its start time on); an admitted run is
+ * taken by the node (owner, a new epoch, due now), like a delayed start that came due. A run
+ * closed while it waited leaves the queue when a round meets it. What admitted runs hold is
+ * {@link WorkflowOccupancy}'s.
+ */
+public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueueSource.Admitted> {
+
+	/**
+	 * A run admitted and taken by this node.
+	 *
+	 * @param runId the run
+	 * @param epoch its new epoch, the one this node owns it at
+	 */
+	public record Admitted(UUID runId, long epoch) {
+	}
+
+	private static final String CANDIDATES = "SELECT q.run_id, q.priority, q.enqueued_at, q.partition_key,"
+			+ " coalesce((r.status || '') = 'RUNNING', false) AS open FROM #.queued_run q"
+			+ " LEFT JOIN #.workflow_run r ON r.run_id = q.run_id WHERE q.namespace = ? AND q.queue = ?"
+			+ " AND q.state = 'WAITING' AND q.enqueued_at <= ? AND q.workflow_type = ANY(?) AND q.task_queue = ANY(?)"
+			+ " AND (q.partition_key IS NULL OR NOT (q.partition_key = ANY(?)))";
+
+	private static final String AFTER = " AND (q.priority < ? OR (q.priority = ? AND (q.enqueued_at, q.run_id) > (?, ?)))";
+
+	private static final String ORDER = " ORDER BY q.priority DESC, q.enqueued_at, q.run_id LIMIT ?";
+
+	private static final String DROP = "DELETE FROM #.queued_run WHERE run_id = ANY(?)";
+
+	private static final String MARK = "UPDATE #.queued_run SET state = 'ADMITTED', admitted_by = ?, admitted_at = ?"
+			+ " WHERE run_id = ANY(?) AND state = 'WAITING'";
+
+	/** Like a due delayed start: owned here, runnable now; only a run still waiting in its queue. */
+	private static final String TAKE = "UPDATE #.workflow_run SET owner_node = ?, epoch = epoch + 1, next_wake_at = ?,"
+			+ " task_attempt = 0 WHERE run_id = ANY(?) AND (status || '') = 'RUNNING' AND task_attempt = "
+			+ RunOwnership.WAITING_IN_QUEUE + " RETURNING run_id, epoch";
+
+	private final JdbcTemplate jdbc;
+
+	private final String schema;
+
+	private final Set<String> types;
+
+	private final Set<String> taskQueues;
+
+	/**
+	 * @param types the workflow types the node serves
+	 * @param taskQueues the task queues it serves
+	 */
+	public WorkflowQueueSource(JdbcTemplate jdbc, String schema, Set<String> types, Set<String> taskQueues) {
+		this.jdbc = jdbc;
+		this.schema = schema;
+		this.types = Set.copyOf(types);
+		this.taskQueues = Set.copyOf(taskQueues);
+	}
+
+	private String q(String sql) {
+		return Sql.q(this.schema, sql);
+	}
+
+	/** Where a page ends: the last row read, in the order (priority descending, arrival, run id). */
+	private record Cursor(int priority, Timestamp enqueuedAt, UUID runId) {
+	}
+
+	@Override
+	public Page<UUID> candidates(String namespace, String queue, Instant now, Set<String> fullPartitions,
+			@Nullable Object from, int limit) {
+		Cursor after = (Cursor) from;
+		List<AdmissionPlan.Candidate<UUID>> candidates = new ArrayList<>();
+		List<UUID> closed = new ArrayList<>();
+		Cursor[] last = { null };
+		int[] rows = { 0 };
+		PreparedStatementSetter parameters = (ps) -> {
+			int i = 1;
+			ps.setString(i++, namespace);
+			ps.setString(i++, queue);
+			ps.setTimestamp(i++, Sql.ts(now));
+			ps.setArray(i++, ps.getConnection().createArrayOf("text", this.types.toArray()));
+			ps.setArray(i++, ps.getConnection().createArrayOf("text", this.taskQueues.toArray()));
+			ps.setArray(i++, ps.getConnection().createArrayOf("text", fullPartitions.toArray()));
+			if (after != null) {
+				ps.setInt(i++, after.priority());
+				ps.setInt(i++, after.priority());
+				ps.setTimestamp(i++, after.enqueuedAt());
+				ps.setObject(i++, after.runId());
+			}
+			ps.setInt(i, limit);
+		};
+		this.jdbc.query(q(CANDIDATES + ((after != null) ? AFTER : "") + ORDER), parameters, (rs) -> {
+			UUID runId = Sql.uuid(rs, "run_id");
+			rows[0]++;
+			last[0] = new Cursor(rs.getInt("priority"), rs.getTimestamp("enqueued_at"), runId);
+			if (rs.getBoolean("open")) {
+				candidates.add(new AdmissionPlan.Candidate<>(runId, rs.getString("partition_key")));
+			}
+			else {
+				closed.add(runId); // terminated while waiting, or deleted: it leaves the queue
+			}
+		});
+		if (!closed.isEmpty()) {
+			this.jdbc.update(q(DROP), (PreparedStatementSetter) (ps) -> ps.setArray(1, uuids(ps, closed)));
+		}
+		return new Page<>(candidates, (rows[0] == limit) ? last[0] : null);
+	}
+
+	@Override
+	public List<Admitted> admit(String namespace, String queue, UUID node, Instant now,
+			List<AdmissionPlan.Candidate<UUID>> admitted) {
+		List<UUID> ids = admitted.stream().map(AdmissionPlan.Candidate::key).toList();
+		this.jdbc.update(q(MARK), (PreparedStatementSetter) (ps) -> {
+			ps.setObject(1, node);
+			ps.setTimestamp(2, Sql.ts(now));
+			ps.setArray(3, uuids(ps, ids));
+		});
+		return this.jdbc.query(q(TAKE), (PreparedStatementSetter) (ps) -> {
+			ps.setObject(1, node);
+			ps.setTimestamp(2, Sql.ts(now));
+			ps.setArray(3, uuids(ps, ids));
+		}, (rs, n) -> new Admitted(Sql.uuid(rs, "run_id"), rs.getLong("epoch")));
+	}
+
+	private static java.sql.Array uuids(java.sql.PreparedStatement ps, List<UUID> ids) throws java.sql.SQLException {
+		return ps.getConnection().createArrayOf("uuid", ids.toArray());
+	}
+
+	/**
+	 * Whether a round could admit anything: an open, due waiting run of the served types (read
+	 * without locks). The row of a run closed while it waited is left to the next round that
+	 * reads it as a candidate, or to the retention.
+	 */
+	public boolean hasWaiting(String namespace, String queue, Instant now) {
+		return Boolean.TRUE.equals(this.jdbc.query(q("SELECT EXISTS (SELECT 1 FROM #.queued_run q JOIN #.workflow_run r"
+				+ " ON r.run_id = q.run_id AND (r.status || '') = 'RUNNING' WHERE q.namespace = ?"
+				+ " AND q.queue = ? AND q.state = 'WAITING' AND q.enqueued_at <= ? AND q.workflow_type = ANY(?)"
+				+ " AND q.task_queue = ANY(?))"), (PreparedStatementSetter) (ps) -> {
+					ps.setString(1, namespace);
+					ps.setString(2, queue);
+					ps.setTimestamp(3, Sql.ts(now));
+					ps.setArray(4, ps.getConnection().createArrayOf("text", this.types.toArray()));
+					ps.setArray(5, ps.getConnection().createArrayOf("text", this.taskQueues.toArray()));
+				}, (rs) -> rs.next() && rs.getBoolean(1)));
+	}
+
+	/** Of the runs given, those still admitted, open and owned by the node. */
+	public Set<UUID> heldBy(UUID node, java.util.Collection<UUID> runIds) {
+		List<UUID> ids = List.copyOf(runIds);
+		return new java.util.HashSet<>(this.jdbc.query(q("SELECT q.run_id FROM #.queued_run q JOIN #.workflow_run r"
+				+ " ON r.run_id = q.run_id WHERE q.run_id = ANY(?) AND q.state = 'ADMITTED' AND r.owner_node = ?"
+				+ " AND (r.status || '') = 'RUNNING'"), (PreparedStatementSetter) (ps) -> {
+					ps.setArray(1, uuids(ps, ids));
+					ps.setObject(2, node);
+				}, (rs, n) -> Sql.uuid(rs, "run_id")));
+	}
+
+}
