@@ -60,6 +60,20 @@ class QueuesEndpointTest extends RestApiTestSupport {
 	}
 
 	@Test
+	void aStartIntoAQueueNoNodeDeclaredIsRefusedAndStartsNothing() throws Exception {
+		problem(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"report-nowhere\","
+				+ "\"input\":{\"item\":\"report\",\"quantity\":1},\"options\":{\"queue\":\"nowhere\"}}"), 400,
+				"INVALID_PAYLOAD");
+		problem(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"report-nowhere\","
+				+ "\"input\":{\"item\":\"report\",\"quantity\":1},\"options\":{\"queue\":\"reports\","
+				+ "\"priority\":\"high\"}}"), 400, "INVALID_PAYLOAD");
+		problem(get("/durable/workflows/report-nowhere"), 404, "WORKFLOW_NOT_FOUND");
+		this.mvc.perform(get("/durable/queues"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$[?(@.name == 'nowhere')]").isEmpty());
+	}
+
+	@Test
 	void theDashboardShowsTheQueuesAndRefreshesThem() throws Exception {
 		this.mvc.perform(get("/durable/ui"))
 			.andExpect(status().isOk())
