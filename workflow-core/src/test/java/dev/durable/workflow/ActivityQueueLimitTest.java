@@ -123,6 +123,68 @@ class ActivityQueueLimitTest {
 		Engines.assertReplays(workflows, handles.get(0).runId());
 	}
 
+	/** Charges on a partition (a customer); the "blocked" customer's charge waits for a release. */
+	@Workflow("pay-customer")
+	public static class PayCustomerWorkflow {
+
+		@WorkflowRun
+		public String run(String customer) {
+			return Workflows.activities(Payments.class, ActivityOptions.builder()
+				.taskQueue(QUEUE)
+				.partitionKey(customer)
+				.build()).charge(customer);
+		}
+
+	}
+
+	static final java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(1);
+
+	/** Blocks the charges of customer "blocked" until {@link #RELEASE}. */
+	public static class BlockingPayments implements Payments {
+
+		@Override
+		public String charge(String order) {
+			if (order.equals("blocked")) {
+				try {
+					RELEASE.await(30, java.util.concurrent.TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+			return "charged " + order;
+		}
+
+	}
+
+	@Test
+	void aPartitionAtItsLimitDoesNotHoldBackAnother() {
+		QueueDefinition perCustomer = QueueDefinition.named(QUEUE).withPartitionConcurrency(1);
+		WorkflowEngine workflows = this.engines
+			.start(this.engines.builder().register(PayCustomerWorkflow.class).queue(perCustomer));
+		this.engines.start(this.engines.builder()
+			.runWorkflows(false)
+			.activityTaskQueues(QUEUE)
+			.registerActivities(new BlockingPayments())
+			.queue(perCustomer));
+		WorkflowHandle<String> blocked = workflows.client()
+			.start(PayCustomerWorkflow::run, "blocked", StartOptions.withId("blocked-1"));
+		org.awaitility.Awaitility.await()
+			.until(() -> jdbc.queryForObject("SELECT count(*) FROM " + this.engines.schema
+					+ ".activity WHERE state = 'STARTED'", Integer.class) == 1);
+		WorkflowHandle<String> second = workflows.client()
+			.start(PayCustomerWorkflow::run, "blocked", StartOptions.withId("blocked-2"));
+		WorkflowHandle<String> other = workflows.client()
+			.start(PayCustomerWorkflow::run, "free", StartOptions.withId("free-customer"));
+		// the other customer's charge runs while the blocked customer's second one waits its turn
+		assertThat(other.result(Duration.ofSeconds(20))).isEqualTo("charged free");
+		assertThat(jdbc.queryForObject("SELECT count(*) FROM " + this.engines.schema
+				+ ".activity WHERE state = 'SCHEDULED'", Integer.class)).isEqualTo(1);
+		RELEASE.countDown();
+		assertThat(blocked.result(Duration.ofSeconds(20))).isEqualTo("charged blocked");
+		assertThat(second.result(Duration.ofSeconds(20))).isEqualTo("charged blocked");
+	}
+
 	@Test
 	void withoutADeclaredQueueTheTaskQueueIsNotLimited() {
 		WorkflowEngine workflows = this.engines.start(this.engines.builder().register(PayWorkflow.class));
