@@ -40,6 +40,27 @@ class SchemaMigrationTest {
 	}
 
 	@Test
+	void theMigrationLeavesTheConnectionsSearchPathAsItFoundIt() throws Exception {
+		String schema = TestDatabase.newSchema();
+		// one connection: the migration borrows the very connection the application gets next
+		com.zaxxer.hikari.HikariDataSource single = TestDatabase.pool(TestDatabase.jdbcUrl(), 1);
+		try (single) {
+			String before;
+			try (java.sql.Connection connection = single.getConnection();
+					java.sql.ResultSet rs = connection.createStatement().executeQuery("SHOW search_path")) {
+				rs.next();
+				before = rs.getString(1);
+			}
+			new SchemaMigrator(single, schema).migrate();
+			try (java.sql.Connection connection = single.getConnection();
+					java.sql.ResultSet rs = connection.createStatement().executeQuery("SHOW search_path")) {
+				rs.next();
+				assertThat(rs.getString(1)).isEqualTo(before);
+			}
+		}
+	}
+
+	@Test
 	void nodesStartingAtOnceMigrateOnce() throws Exception {
 		String schema = TestDatabase.newSchema();
 		ExecutorService pool = Executors.newFixedThreadPool(4);

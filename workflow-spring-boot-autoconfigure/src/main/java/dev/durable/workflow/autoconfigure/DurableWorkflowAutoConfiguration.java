@@ -25,6 +25,7 @@ import org.springframework.core.io.ResourceLoader;
 import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
 
 /**
@@ -32,7 +33,8 @@ import dev.durable.workflow.client.WorkflowClient;
  * the durable workflow engine: a {@link WorkflowEngine} on the application's
  * {@link DataSource}, serving every {@link Workflow @Workflow} class of the application's
  * packages with every {@link dev.durable.workflow.Activity @Activity} bean, a
- * {@link WorkflowClient}, and the lifecycle that starts and stops the engine with the context.
+ * {@link WorkflowClient} and its {@link ActivityCompletionClient}, and the lifecycle that starts
+ * and stops the engine with the context.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnClass(WorkflowEngine.class)
@@ -79,6 +81,9 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(properties::getRetention).to(builder::retention);
 		DurableWorkflowWorkerProperties worker = properties.getWorker();
 		map.from(worker::isEnabled).to(builder::worker);
+		map.from(worker::isWorkflows).to(builder::runWorkflows);
+		map.from(worker::getActivityTaskQueues).as((queues) -> queues.toArray(String[]::new))
+			.to(builder::activityTaskQueues);
 		map.from(worker::getMaxConcurrentActivities).to(builder::maxConcurrentActivities);
 		map.from(worker::getMaxCachedRuns).to(builder::maxCachedRuns);
 		map.from(worker::getPollInterval).to(builder::pollInterval);
@@ -92,6 +97,7 @@ public final class DurableWorkflowAutoConfiguration {
 		DurableWorkflowNodeProperties node = properties.getNode();
 		map.from(node::getHeartbeatInterval).to(builder::heartbeatInterval);
 		map.from(node::getDeadAfter).to(builder::deadAfter);
+		properties.getQueues().forEach((name, queue) -> builder.queue(queue.toDefinition(name)));
 	}
 
 	/** The beans whose class, or an interface of it, carries {@code @Activity}, as the context holds them. */
@@ -112,7 +118,13 @@ public final class DurableWorkflowAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	WorkflowClient workflowClient(ObjectProvider<WorkflowEngine> engine) {
-		return LazyWorkflowClient.of(engine::getObject);
+		return LazyClients.workflowClient(engine::getObject);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ActivityCompletionClient activityCompletionClient(ObjectProvider<WorkflowClient> client) {
+		return LazyClients.activityCompletionClient(client::getObject);
 	}
 
 	@Bean

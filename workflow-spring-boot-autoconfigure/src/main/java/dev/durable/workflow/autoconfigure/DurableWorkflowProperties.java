@@ -1,6 +1,8 @@
 package dev.durable.workflow.autoconfigure;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
@@ -34,6 +36,14 @@ public class DurableWorkflowProperties {
 	 * keeps them forever.
 	 */
 	private Duration retention = Duration.ofDays(7);
+
+	/**
+	 * Flow-control queues this node declares, by name: workflow starts join one with
+	 * StartOptions.queue, and activities on the activity task queue of the same name are limited by
+	 * it. Each has concurrency, per-node-concurrency, rate-limit, rate-period and
+	 * partition-concurrency. Declare a queue with the same limits on every node.
+	 */
+	private final Map<String, DurableWorkflowQueueProperties> queues = new LinkedHashMap<>();
 
 	@NestedConfigurationProperty
 	private final DurableWorkflowWorkerProperties worker = new DurableWorkflowWorkerProperties();
@@ -94,6 +104,10 @@ public class DurableWorkflowProperties {
 
 	public void setRetention(Duration retention) {
 		this.retention = retention;
+	}
+
+	public Map<String, DurableWorkflowQueueProperties> getQueues() {
+		return this.queues;
 	}
 
 	public DurableWorkflowWorkerProperties getWorker() {

@@ -18,6 +18,19 @@ public class DurableWorkflowWorkerProperties {
 	private boolean enabled = true;
 
 	/**
+	 * Whether this worker node runs workflows. False makes it a worker-only node: it runs only
+	 * the activities it claims from its activity task queues, and needs no workflow classes.
+	 */
+	private boolean workflows = true;
+
+	/**
+	 * Activity task queues this node claims activities from (the task queues named by
+	 * ActivityMethod.taskQueue or ActivityOptions.taskQueue). It runs the activities of those
+	 * queues that are beans here.
+	 */
+	private List<String> activityTaskQueues = new ArrayList<>();
+
+	/**
 	 * Maximum number of activity attempts running at once on this node.
 	 */
 	private int maxConcurrentActivities = 100;
@@ -79,6 +92,27 @@ public class DurableWorkflowWorkerProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public boolean isWorkflows() {
+		return this.workflows;
+	}
+
+	public void setWorkflows(boolean workflows) {
+		this.workflows = workflows;
+	}
+
+	public List<String> getActivityTaskQueues() {
+		return this.activityTaskQueues;
+	}
+
+	public void setActivityTaskQueues(List<String> activityTaskQueues) {
+		// refused while binding, so that the failure names the property and the value
+		if (activityTaskQueues.stream().anyMatch(String::isBlank)) {
+			throw new IllegalArgumentException("activity-task-queues: a task queue name must not be blank, got "
+					+ activityTaskQueues);
+		}
+		this.activityTaskQueues = activityTaskQueues;
 	}
 
 	public int getMaxConcurrentActivities() {

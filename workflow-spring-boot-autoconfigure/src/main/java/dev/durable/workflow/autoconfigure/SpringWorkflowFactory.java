@@ -23,7 +23,10 @@ import dev.durable.workflow.WorkflowEngine;
  * Creates workflow instances, one per run, by constructor injection from the bean factory. The
  * instances are plain objects: no bean post-processing, so never an AOP proxy. A constructor
  * parameter whose type is an {@code @Activity} type receives the engine's durable proxy of the
- * activity bean; any other parameter is resolved like an autowired constructor argument.
+ * activity bean, or, for an {@code @Activity} interface with task-queue methods that no bean of
+ * this node implements, the engine's stub that sends its calls to the nodes serving those queues
+ * (never a bean of the context, which would call the activity directly); any other parameter is
+ * resolved like an autowired constructor argument.
  */
 final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 
@@ -66,7 +69,8 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 
 	/**
 	 * Checks at startup that the workflow class can be created: a usable constructor, no
-	 * {@code @Transactional}, and a registered activity bean for every activity parameter.
+	 * {@code @Transactional}, and for every activity parameter a registered activity bean or an
+	 * interface whose calls go to task queues.
 	 */
 	void validate(Class<?> workflowClass) {
 		Constructor<?> constructor = this.constructors.computeIfAbsent(workflowClass,

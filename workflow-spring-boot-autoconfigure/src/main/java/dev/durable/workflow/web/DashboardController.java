@@ -13,9 +13,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The dashboard at {@code {base-path}/ui}: one page, served from this jar, that lists and filters
- * runs and shows one run's status, pending activities and history, with query, signal, cancel
- * and terminate (the last three hidden in read-only mode). It calls the generated REST endpoints,
+ * The dashboard at {@code {base-path}/ui}: one page, served from this jar, that shows the queues
+ * (refreshed every few seconds), lists and filters runs and shows one run's status, pending
+ * activities and history, with query, signal, cancel and terminate (the last three hidden in
+ * read-only mode). It calls the generated REST endpoints,
  * so the application's security applies to it as to them.
  */
 @RestController

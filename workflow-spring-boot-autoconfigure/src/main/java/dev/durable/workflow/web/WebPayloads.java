@@ -11,6 +11,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.NullNode;
 
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+
 import dev.durable.workflow.PayloadException;
 
 /**
@@ -51,6 +54,27 @@ public final class WebPayloads {
 	}
 
 	/**
+	 * Parses a body of an endpoint that takes only JSON: a Content-Type other than JSON is refused
+	 * (415) rather than guessed at. No Content-Type is taken as JSON.
+	 */
+	JsonNode parseJson(byte @Nullable [] body, @Nullable String contentType) {
+		if (contentType != null && !isJson(contentType)) {
+			throw new NotJsonException(contentType);
+		}
+		return parse(body);
+	}
+
+	private static boolean isJson(String contentType) {
+		try {
+			MediaType type = MediaType.parseMediaType(contentType);
+			return type.isCompatibleWith(MediaType.APPLICATION_JSON) || "json".equals(type.getSubtypeSuffix());
+		}
+		catch (InvalidMediaTypeException ex) {
+			return false;
+		}
+	}
+
+	/**
 	 * Converts a JSON value to the type a workflow or handler takes.
 	 * @param node the value
 	 * @param type the parameter type, or {@code null} when it takes none
@@ -79,6 +103,15 @@ public final class WebPayloads {
 
 	JsonMapper mapper() {
 		return this.mapper;
+	}
+
+	/** A body that must be JSON came with another Content-Type. */
+	static final class NotJsonException extends RuntimeException {
+
+		NotJsonException(String contentType) {
+			super("The request body must be JSON (Content-Type: application/json), not " + contentType);
+		}
+
 	}
 
 }

@@ -34,7 +34,7 @@ import dev.durable.workflow.client.WorkflowUpdateRejectedException;
  * and a message a person can act on; never a stack trace.
  */
 @RestControllerAdvice(assignableTypes = { WorkflowRestController.class, WorkflowMessageController.class,
-		ScheduleRestController.class })
+		ScheduleRestController.class, ActivityCompletionController.class, QueueRestController.class })
 public class WorkflowProblems {
 
 	private static final Log logger = LogFactory.getLog(WorkflowProblems.class);
@@ -90,6 +90,16 @@ public class WorkflowProblems {
 	ResponseEntity<ProblemDetail> payload(PayloadException ex) {
 		return ex.isTooLarge() ? problem(HttpStatus.CONTENT_TOO_LARGE, "PAYLOAD_TOO_LARGE", ex.getMessage())
 				: problem(HttpStatus.BAD_REQUEST, "INVALID_PAYLOAD", ex.getMessage());
+	}
+
+	@ExceptionHandler(WebPayloads.NotJsonException.class)
+	ResponseEntity<ProblemDetail> notJson(WebPayloads.NotJsonException ex) {
+		return problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "INVALID_PAYLOAD", ex.getMessage());
+	}
+
+	@ExceptionHandler(ActivityCompletionController.InvalidTokenException.class)
+	ResponseEntity<ProblemDetail> invalidToken(ActivityCompletionController.InvalidTokenException ex) {
+		return problem(HttpStatus.BAD_REQUEST, "INVALID_TOKEN", ex.getMessage());
 	}
 
 	@ExceptionHandler({ IllegalArgumentException.class, MethodArgumentTypeMismatchException.class })

@@ -1,6 +1,6 @@
 /**
- * The generated REST endpoints for runs, messages and schedules, their problem details, and the
- * dashboard page.
+ * The generated REST endpoints for runs, messages, schedules, activity completion and queues,
+ * their problem details, and the dashboard page.
  */
 @NullMarked
 package dev.durable.workflow.web;

@@ -20,6 +20,7 @@ import dev.durable.workflow.autoconfigure.greeting.GreetingConfiguration;
 import dev.durable.workflow.autoconfigure.greeting.GreetingWorkflow;
 import dev.durable.workflow.autoconfigure.transactional.TransactionalConfiguration;
 import dev.durable.workflow.autoconfigure.transactional.TransactionalWorkflow;
+import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
@@ -27,7 +28,10 @@ import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
 
 /**
  * Tests for {@link DurableWorkflowAutoConfiguration}, on a real (embedded) PostgreSQL; each test
@@ -57,6 +61,7 @@ class DurableWorkflowAutoConfigurationTest {
 			.run((context) -> {
 				assertThat(context).hasSingleBean(WorkflowEngine.class)
 					.hasSingleBean(WorkflowClient.class)
+					.hasSingleBean(ActivityCompletionClient.class)
 					.hasSingleBean(WorkflowEngineLifecycle.class)
 					.hasSingleBean(DurableWorkflowProperties.class)
 					.hasSingleBean(Greeter.class)
@@ -143,6 +148,51 @@ class DurableWorkflowAutoConfigurationTest {
 				assertThat(context.getBean(WorkflowClient.class)).isSameAs(own);
 				assertThat(context.getBean(Greeter.class).client()).isSameAs(own);
 			});
+	}
+
+	@Test
+	void theActivityCompletionClientIsTheWorkflowClientsLookedUpOnEachCall() {
+		WorkflowClient own = mock(WorkflowClient.class);
+		ActivityCompletionClient completion = mock(ActivityCompletionClient.class);
+		given(own.activityCompletion()).willReturn(completion);
+		given(completion.complete("token-1", "done")).willReturn(true);
+		this.runner.withUserConfiguration(GreetingConfiguration.class)
+			.withBean("ownClient", WorkflowClient.class, () -> own)
+			// an activity may take the completion client: creating it does not create the engine
+			.withBean(Callbacks.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ActivityCompletionClient.class);
+				verifyNoInteractions(own);
+				assertThat(context.getBean(Callbacks.class).completion().complete("token-1", "done")).isTrue();
+				verify(completion).complete("token-1", "done");
+			});
+	}
+
+	@Test
+	void backsOffFromAnActivityCompletionClientOfTheApplication() {
+		ActivityCompletionClient own = mock(ActivityCompletionClient.class);
+		this.runner.withUserConfiguration(GreetingConfiguration.class)
+			.withBean("ownCompletion", ActivityCompletionClient.class, () -> own)
+			.run((context) -> assertThat(context.getBean(ActivityCompletionClient.class)).isSameAs(own));
+	}
+
+	/** An activity that finishes other attempts: it depends on the completion client. */
+	@dev.durable.workflow.Activity
+	public static class Callbacks {
+
+		private final ActivityCompletionClient completion;
+
+		public Callbacks(ActivityCompletionClient completion) {
+			this.completion = completion;
+		}
+
+		public void noop() {
+		}
+
+		ActivityCompletionClient completion() {
+			return this.completion;
+		}
+
 	}
 
 	@Test

@@ -22,7 +22,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest(classes = WebTestApplication.class,
 		properties = { "durable.workflow.schema=web_api", "durable.workflow.max-payload-size=2KB",
-				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms" })
+				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms",
+				"durable.workflow.queues.reports.concurrency=1", "durable.workflow.queues.reports.rate-limit=100",
+				"durable.workflow.queues.reports.rate-period=1m" })
 abstract class RestApiTestSupport {
 
 	@Autowired
@@ -41,7 +43,13 @@ abstract class RestApiTestSupport {
 
 	/** Expects a problem detail with the status and stable code, and a message. */
 	protected void problem(MockHttpServletRequestBuilder request, int status, String code) throws Exception {
-		this.mvc.perform(request)
+		problem(this.mvc, request, status, code);
+	}
+
+	/** {@link #problem(MockHttpServletRequestBuilder, int, String)} of another {@link MockMvc}. */
+	static void problem(MockMvc mvc, MockHttpServletRequestBuilder request, int status, String code)
+			throws Exception {
+		mvc.perform(request)
 			.andExpect(status().is(status))
 			.andExpect(header().string("Content-Type", "application/problem+json"))
 			.andExpect(jsonPath("$.code").value(code))

@@ -90,6 +90,12 @@ class SecuredReadOnlyApiTest {
 				.content("{\"type\":\"order\",\"workflowId\":\"ro-1\",\"input\":{\"item\":\"x\",\"quantity\":1}}"))
 			.andExpect(status().isForbidden())
 			.andExpect(jsonPath("$.code").value("READ_ONLY"));
+		this.mvc
+			.perform(post("/durable/activities/complete").header("Authorization", basic("ops", "secret"))
+				.contentType(MediaType.APPLICATION_JSON)
+				.content("{\"token\":\"t\",\"result\":1}"))
+			.andExpect(status().isForbidden())
+			.andExpect(jsonPath("$.code").value("READ_ONLY"));
 		this.mvc.perform(get("/durable/ui").header("Authorization", basic("ops", "secret")))
 			.andExpect(status().isOk())
 			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()

@@ -53,6 +53,7 @@ public final class SchemaMigrator {
 	public void migrate() {
 		try (Connection connection = this.dataSource.getConnection()) {
 			connection.setAutoCommit(true);
+			String searchPath = searchPath(connection);
 			lock(connection, true);
 			try {
 				try (Statement statement = connection.createStatement()) {
@@ -63,7 +64,11 @@ public final class SchemaMigrator {
 				Scope.child(scope, () -> update(connection));
 			}
 			finally {
+				connection.setAutoCommit(true); // Liquibase turns it off
 				lock(connection, false);
+				// Liquibase points the session's search_path at the schema: the connection goes back to
+				// the application's pool, whose own unqualified queries must find what they found before
+				restoreSearchPath(connection, searchPath);
 			}
 		}
 		catch (SQLException ex) {
@@ -90,6 +95,21 @@ public final class SchemaMigrator {
 		LockServiceFactory.getInstance().getLockService(database).forceReleaseLock();
 		liquibase.update(new Contexts(), new LabelExpression());
 		log.debug("Schema {} is up to date", this.schema);
+	}
+
+	private static String searchPath(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				java.sql.ResultSet rs = statement.executeQuery("SELECT current_setting('search_path')")) {
+			rs.next();
+			return rs.getString(1);
+		}
+	}
+
+	private static void restoreSearchPath(Connection connection, String searchPath) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT set_config('search_path', ?, false)")) {
+			statement.setString(1, searchPath);
+			statement.execute();
+		}
 	}
 
 	private void lock(Connection connection, boolean acquire) throws SQLException {

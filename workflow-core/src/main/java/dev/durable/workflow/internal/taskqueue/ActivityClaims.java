@@ -44,15 +44,9 @@ final class ActivityClaims {
 			long incarnation, Instant now, int limit) {
 		return this.jdbc.query(q("WITH c AS (SELECT run_id, seq FROM #.activity WHERE task_queue = ANY(?)"
 				+ " AND state = 'SCHEDULED' AND next_attempt_at <= ? AND namespace = ? AND activity_type = ANY(?)"
-				// a node declared dead claims nothing (its attempts are being retried elsewhere)
-				+ " AND EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = ? AND n.incarnation = ?"
-				+ " AND n.last_heartbeat > now() - make_interval(secs => ?))"
-				+ " ORDER BY priority DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)"
-				+ " UPDATE #.activity a SET state = 'STARTED', token = gen_random_uuid(), claimed_by = ?,"
-				+ " claimed_incarnation = ?, started_at = ?, last_heartbeat_at = NULL FROM c"
-				+ " WHERE a.run_id = c.run_id AND a.seq = c.seq RETURNING a.run_id, a.seq, a.namespace, a.workflow_id,"
-				+ " a.activity_type, a.input, a.options, a.attempt, a.scheduled_at, a.next_attempt_at,"
-				+ " a.heartbeat_details, a.token, a.started_at"), (PreparedStatementSetter) (ps) -> {
+				+ " AND " + LIVE + " ORDER BY priority DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)"
+				+ " UPDATE #.activity a SET " + CLAIM + " FROM c WHERE a.run_id = c.run_id AND a.seq = c.seq"
+				+ RETURNING), (PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", queues.toArray()));
 					ps.setTimestamp(2, Sql.ts(now));
 					ps.setString(3, namespace);
@@ -64,11 +58,51 @@ final class ActivityClaims {
 					ps.setObject(9, node);
 					ps.setLong(10, incarnation);
 					ps.setTimestamp(11, Sql.ts(now));
-				}, (rs, n) -> new ClaimedActivity(Sql.uuid(rs, "run_id"), rs.getLong("seq"), rs.getString("namespace"),
-						rs.getString("workflow_id"), rs.getString("activity_type"), rs.getBytes("input"),
-						InternalJson.read(rs.getBytes("options"), ActivityOptions.class), rs.getInt("attempt"),
-						Sql.instant(rs, "scheduled_at"), Sql.instant(rs, "next_attempt_at"),
-						rs.getBytes("heartbeat_details"), Sql.uuid(rs, "token"), Sql.instant(rs, "started_at")));
+				}, ActivityClaims::claimed);
+	}
+
+	/**
+	 * Claims the given rows, those still waiting, as {@link #claim} does: for an admission round of
+	 * a limited queue, which holds the queue's lock.
+	 */
+	List<ClaimedActivity> claimRows(List<ActivityQueueSource.Key> keys, UUID node, long incarnation, Instant now) {
+		if (keys.isEmpty()) {
+			return List.of();
+		}
+		return this.jdbc.query(q("UPDATE #.activity a SET " + CLAIM + " FROM unnest(?::uuid[], ?::bigint[]) AS k(run_id, seq)"
+				+ " WHERE a.run_id = k.run_id AND a.seq = k.seq AND a.state = 'SCHEDULED' AND " + LIVE + RETURNING),
+				(PreparedStatementSetter) (ps) -> {
+					ps.setObject(1, node);
+					ps.setLong(2, incarnation);
+					ps.setTimestamp(3, Sql.ts(now));
+					ps.setArray(4, ps.getConnection()
+						.createArrayOf("uuid", keys.stream().map(ActivityQueueSource.Key::runId).toArray()));
+					ps.setArray(5, ps.getConnection()
+						.createArrayOf("bigint", keys.stream().map(ActivityQueueSource.Key::seq).toArray()));
+					ps.setObject(6, node);
+					ps.setLong(7, incarnation);
+					ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
+				}, ActivityClaims::claimed);
+	}
+
+	/** A node declared dead claims nothing (its attempts are being retried elsewhere); parameters: node, incarnation, dead-after. */
+	private static final String LIVE = "EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = ? AND n.incarnation = ?"
+			+ " AND n.last_heartbeat > now() - make_interval(secs => ?))";
+
+	/** What a claim sets; parameters: node, incarnation, now. */
+	private static final String CLAIM = "state = 'STARTED', token = gen_random_uuid(), claimed_by = ?,"
+			+ " claimed_incarnation = ?, started_at = ?, last_heartbeat_at = NULL";
+
+	private static final String RETURNING = " RETURNING a.run_id, a.seq, a.namespace, a.workflow_id, a.activity_type,"
+			+ " a.input, a.options, a.attempt, a.scheduled_at, a.next_attempt_at, a.heartbeat_details, a.token,"
+			+ " a.started_at";
+
+	private static ClaimedActivity claimed(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+		return new ClaimedActivity(Sql.uuid(rs, "run_id"), rs.getLong("seq"), rs.getString("namespace"),
+				rs.getString("workflow_id"), rs.getString("activity_type"), rs.getBytes("input"),
+				InternalJson.read(rs.getBytes("options"), ActivityOptions.class), rs.getInt("attempt"),
+				Sql.instant(rs, "scheduled_at"), Sql.instant(rs, "next_attempt_at"), rs.getBytes("heartbeat_details"),
+				Sql.uuid(rs, "token"), Sql.instant(rs, "started_at"));
 	}
 
 	/** Of the given attempt tokens, those still current (the others were canceled or moved on). */

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +20,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
+import dev.durable.workflow.internal.queue.QueueAdmission;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.Payloads;
@@ -66,6 +68,14 @@ public final class ActivityTaskWorker implements AutoCloseable {
 
 	private final Map<UUID, Running> running = new ConcurrentHashMap<>();
 
+	private final QueueAdmission admission;
+
+	private final TransactionTemplate tx;
+
+	private final JdbcTemplate jdbc;
+
+	private final String schema;
+
 	private final Object signal = new Object();
 
 	private boolean requested;
@@ -84,7 +94,11 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	public ActivityTaskWorker(String namespace, Set<String> queues, ActivityRegistry registry, JdbcTemplate jdbc,
 			TransactionTemplate tx, String schema, Payloads payloads, Clock clock, UUID node, LongSupplier incarnation,
 			int maxConcurrent, Duration pollInterval, Duration deadAfter, AttemptObserver observer,
-			BiConsumer<UUID, UUID> wakeRun) {
+			BiConsumer<UUID, UUID> wakeRun, QueueAdmission admission) {
+		this.admission = admission;
+		this.tx = tx;
+		this.jdbc = jdbc;
+		this.schema = schema;
 		this.namespace = namespace;
 		this.queues = Set.copyOf(queues);
 		this.registry = registry;
@@ -168,12 +182,42 @@ public final class ActivityTaskWorker implements AutoCloseable {
 			return;
 		}
 		Set<String> types = this.registry.names();
-		int free = this.permits.availablePermits();
-		if (free == 0 || types.isEmpty()) {
+		if (this.permits.availablePermits() == 0 || types.isEmpty()) {
 			return;
 		}
-		List<ClaimedActivity> claimed = this.claims.claim(this.namespace, this.queues, types, this.node,
-				this.incarnation.getAsLong(), now, free);
+		boolean more = false;
+		for (String queue : this.queues) {
+			int room = this.permits.availablePermits();
+			if (room == 0) {
+				more = true;
+				break;
+			}
+			List<ClaimedActivity> claimed = claim(queue, types, now, room);
+			launch(claimed);
+			more |= claimed.size() == room;
+		}
+		if (more) {
+			wake(); // there may be more
+		}
+	}
+
+	/**
+	 * Claims due attempts of one queue: under the limits of the flow-control queue of the same name
+	 * when a node declared one (an admission round, in its own transaction), else up to {@code room}.
+	 */
+	private List<ClaimedActivity> claim(String queue, Set<String> types, Instant now, int room) {
+		ActivityQueueSource source = new ActivityQueueSource(this.jdbc, this.schema, this.claims, types, this.node,
+				this.incarnation);
+		Optional<QueueAdmission.Result<ClaimedActivity>> limited = this.tx
+			.execute((status) -> this.admission.admit(this.namespace, queue, this.node, now, room, source));
+		if (limited != null && limited.isPresent()) {
+			return limited.get().admitted();
+		}
+		return this.claims.claim(this.namespace, List.of(queue), types, this.node, this.incarnation.getAsLong(), now,
+				room);
+	}
+
+	private void launch(List<ClaimedActivity> claimed) {
 		for (ClaimedActivity activity : claimed) {
 			this.permits.acquireUninterruptibly();
 			ActivityAttempt attempt = this.runner.prepare(activity);
@@ -188,9 +232,6 @@ public final class ActivityTaskWorker implements AutoCloseable {
 					wake(); // a slot is free
 				}
 			});
-		}
-		if (claimed.size() == free) {
-			wake(); // there may be more
 		}
 	}
 

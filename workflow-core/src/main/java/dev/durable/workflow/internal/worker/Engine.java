@@ -113,7 +113,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private NodeHeartbeat heartbeat;
 
-	private dev.durable.workflow.internal.taskqueue.ActivityTaskWorker taskQueueWorker;
+	private final NodeTaskQueues taskQueues;
 
 	private final NodeQueues queues;
 
@@ -138,6 +138,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.migrate = migrate;
 		this.stores = stores;
 		this.queues = new NodeQueues(config, this.nodeId, clock, stores.tx(), queues);
+		this.taskQueues = new NodeTaskQueues(queues.admission());
 		this.runs = stores.runs();
 		this.ownership = stores.ownership();
 		this.tasks = stores.tasks();
@@ -168,7 +169,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
 				this.payloads, this.runs, this.ownership, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
 				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null),
-						this::activitiesQueued, this.queues::closed));
+						this.taskQueues::queued, this.queues::closed));
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
@@ -177,16 +178,12 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.config.workerEnabled()) {
 			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,
 					() -> this.executor.eviction().evictAll()).start();
-			this.taskQueueWorker = TaskQueueWorkers.create(this.config, this.activityRegistry, this.stores, this.payloads,
-					this.clock, this.nodeId, this.heartbeat::incarnation, this.listeners, this::wake).start();
+			this.taskQueues.start(this.config, this.activityRegistry, this.stores, this.payloads, this.clock, this.nodeId,
+					this.heartbeat::incarnation, this.listeners, this::wake, this.wakeups);
 			if (this.config.runsWorkflows() && !servedTypes().isEmpty()) {
 				this.queues.startDispatcher(servedTypes(), (runId, epoch) -> this.executor.adopt(runId, epoch, false));
 			}
-			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken, (queue) -> {
-				if (this.taskQueueWorker.servesAny(Set.of(queue))) {
-					this.taskQueueWorker.wake();
-				}
-			});
+			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken, this.taskQueues::woken);
 			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes, this.retentionRun,
 					this.executor, this::servedTypes).start();
 			if (this.clock instanceof SettableClock settable) {
@@ -218,22 +215,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (current != null) {
 			current.pollNow();
 		}
-		var tasks = this.taskQueueWorker;
-		if (tasks != null) {
-			tasks.wake();
-		}
-	}
-
-	/** A commit here queued task-queue activities: this node's worker claims them, or another node's. */
-	private void activitiesQueued(Set<String> queues) {
-		var tasks = this.taskQueueWorker;
-		if (tasks != null && tasks.servesAny(queues)) {
-			tasks.wake();
-			return;
-		}
-		if (this.wakeups != null) {
-			queues.forEach(this.wakeups::notifyTaskQueue);
-		}
+		this.taskQueues.wake();
 	}
 
 	/** The settable clock moved: timers, delayed starts and rate windows may have come due. */
@@ -304,14 +286,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.poll != null) {
 			this.poll.close();
 			this.heartbeat.close();
-			this.taskQueueWorker.stopClaiming();
 		}
 		this.queues.close();
 		long deadline = System.nanoTime() + this.config.shutdownTimeout().toNanos();
-		if (this.taskQueueWorker != null) {
-			this.taskQueueWorker.awaitIdle(deadline);
-			this.taskQueueWorker.close();
-		}
+		this.taskQueues.stop(deadline);
 		while (this.activityExecutor.available() < this.config.maxConcurrentActivities()
 				&& System.nanoTime() < deadline) {
 			try {
@@ -391,7 +369,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	public boolean isIdle() {
 		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
 				this.config.maxConcurrentActivities()) && this.queues.isIdle()
-				&& (this.taskQueueWorker == null || this.taskQueueWorker.isIdle()));
+				&& this.taskQueues.isIdle());
 	}
 
 	@Override

@@ -9,6 +9,7 @@ import java.util.function.LongSupplier;
 
 import dev.durable.workflow.ActivityInfo;
 import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.internal.queue.QueueAdmission;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.support.Payloads;
@@ -22,10 +23,11 @@ final class TaskQueueWorkers {
 	}
 
 	static ActivityTaskWorker create(EngineSettings config, ActivityRegistry registry, Stores stores, Payloads payloads,
-			Clock clock, UUID nodeId, LongSupplier incarnation, Listeners listeners, BiConsumer<UUID, UUID> wakeRun) {
+			Clock clock, UUID nodeId, LongSupplier incarnation, Listeners listeners, BiConsumer<UUID, UUID> wakeRun,
+			QueueAdmission admission) {
 		return new ActivityTaskWorker(config.namespace(), config.activityTaskQueues(), registry, stores.jdbc(),
 				stores.tx(), config.schema(), payloads, clock, nodeId, incarnation, config.maxConcurrentActivities(),
-				config.pollInterval(), config.deadAfter(), observer(listeners), wakeRun);
+				config.pollInterval(), config.deadAfter(), observer(listeners), wakeRun, admission);
 	}
 
 	private static AttemptObserver observer(Listeners listeners) {

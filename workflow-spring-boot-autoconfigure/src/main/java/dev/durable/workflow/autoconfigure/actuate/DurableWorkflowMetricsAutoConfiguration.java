@@ -19,8 +19,9 @@ import dev.durable.workflow.autoconfigure.WorkflowEngineCustomizer;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the engine's Micrometer meters ({@link WorkflowMetricsListener}, and the
- * {@code durable.workflow.cache.size} gauge) when there is a {@link MeterRegistry}, and of its
+ * the engine's Micrometer meters ({@link WorkflowMetricsListener}, the
+ * {@code durable.workflow.cache.size} gauge and the queue gauges of {@link QueueMetrics}) when
+ * there is a {@link MeterRegistry}, and of its
  * Observations ({@link WorkflowObservationListener}) when there is an
  * {@link ObservationRegistry}. The listeners join the auto-configured engine through
  * {@link WorkflowEngineCustomizer} beans.
@@ -55,6 +56,14 @@ public final class DurableWorkflowMetricsAutoConfiguration {
 				WorkflowEngine current = engine.getIfAvailable();
 				return (current != null) ? current.cachedRuns() : 0;
 			}).description("Workflow runs held in memory by this node").strongReference(true).register(registry);
+		}
+
+		/** The queue gauges; the engine is looked up when the snapshot is first read, after it started. */
+		@Bean
+		@ConditionalOnBean(WorkflowEngine.class)
+		@ConditionalOnMissingBean
+		QueueMetrics durableWorkflowQueueMetrics(ObjectProvider<WorkflowEngine> engine) {
+			return new QueueMetrics(() -> engine.getObject().queues(), QueueMetrics.DEFAULT_REFRESH);
 		}
 
 	}

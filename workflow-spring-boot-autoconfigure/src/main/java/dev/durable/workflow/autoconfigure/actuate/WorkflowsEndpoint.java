@@ -15,11 +15,13 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 import dev.durable.workflow.EngineStats;
 import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.web.QueueSummary;
 
 /**
  * The {@code workflows} actuator endpoint: runs by type and status, the backlog of runnable runs
  * and how long the oldest has waited, runs whose workflow task is failing (a few examples) and
- * stuck ones, and the registered nodes; {@code /workflows/{type}} narrows it to one workflow type.
+ * stuck ones, the registered nodes and the queues; {@code /workflows/{type}} narrows the runs and
+ * nodes to one workflow type.
  */
 @Endpoint(id = "workflows")
 public class WorkflowsEndpoint {
@@ -65,7 +67,7 @@ public class WorkflowsEndpoint {
 				runs, new BacklogDescriptor(backlog.runnable(), backlog.oldestWaiting().toString(),
 						backlog.oldestWaiting().toMillis() / 1000.0, backlog.failing(), backlog.stuck(),
 						this.stuckAfter.toString()),
-				stats.failingRuns(), stats.nodes());
+				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()));
 	}
 
 	/**
@@ -78,9 +80,12 @@ public class WorkflowsEndpoint {
 	 * @param backlog the backlog, failing and stuck runs
 	 * @param failingRuns a few runs whose workflow task is failing, the longest failing first
 	 * @param nodes the registered nodes
+	 * @param queues the queues of the namespace and what each holds (all of them, also for one
+	 * workflow type: a queue is not a type's), as {@code GET {base-path}/queues} lists them
 	 */
 	public record WorkflowsDescriptor(Instant time, NodeDescriptor thisNode, Map<String, Map<String, Long>> runs,
-			BacklogDescriptor backlog, List<EngineStats.FailingRun> failingRuns, List<EngineStats.Node> nodes) {
+			BacklogDescriptor backlog, List<EngineStats.FailingRun> failingRuns, List<EngineStats.Node> nodes,
+			List<QueueSummary> queues) {
 	}
 
 	/**

@@ -15,8 +15,11 @@ import org.springframework.web.servlet.DispatcherServlet;
 import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.web.ActivityCompletionController;
 import dev.durable.workflow.web.DashboardController;
+import dev.durable.workflow.web.QueueRestController;
 import dev.durable.workflow.web.ScheduleRestController;
 import dev.durable.workflow.web.WebAccess;
 import dev.durable.workflow.web.WebPayloads;
@@ -75,6 +78,20 @@ public final class DurableWorkflowWebAutoConfiguration {
 	ScheduleRestController durableWorkflowScheduleController(WorkflowClient client, WorkflowTypes types,
 			WebPayloads payloads, WebAccess access) {
 		return new ScheduleRestController(client, types, payloads, access);
+	}
+
+	@Bean
+	@ConditionalOnBean(ActivityCompletionClient.class)
+	@ConditionalOnMissingBean
+	ActivityCompletionController durableWorkflowActivityCompletionController(ActivityCompletionClient completion,
+			WebPayloads payloads, WebAccess access) {
+		return new ActivityCompletionController(completion, payloads, access);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	QueueRestController durableWorkflowQueueController(WorkflowEngine engine) {
+		return new QueueRestController(engine);
 	}
 
 	@Bean

@@ -58,7 +58,8 @@ class DurableWorkflowOpsAutoConfigurationTest {
 				.hasBean("durableWorkflowHealthIndicator")
 				.hasSingleBean(WorkflowMetricsListener.class)
 				.hasSingleBean(WorkflowObservationListener.class)
-				.hasBean("durableWorkflowCacheMeterBinder");
+				.hasBean("durableWorkflowCacheMeterBinder")
+				.hasSingleBean(QueueMetrics.class);
 			assertThat(context.getBeansOfType(WorkflowEngineCustomizer.class)).containsOnlyKeys(
 					"durableWorkflowMetricsCustomizer", "durableWorkflowObservationCustomizer");
 		});

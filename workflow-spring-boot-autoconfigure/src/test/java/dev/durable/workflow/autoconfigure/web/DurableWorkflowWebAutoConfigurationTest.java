@@ -13,7 +13,9 @@ import org.springframework.web.servlet.DispatcherServlet;
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.greeting.GreetingConfiguration;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
+import dev.durable.workflow.web.ActivityCompletionController;
 import dev.durable.workflow.web.DashboardController;
+import dev.durable.workflow.web.QueueRestController;
 import dev.durable.workflow.web.ScheduleRestController;
 import dev.durable.workflow.web.WebAccess;
 import dev.durable.workflow.web.WorkflowMessageController;
@@ -38,6 +40,8 @@ class DurableWorkflowWebAutoConfigurationTest {
 		this.web.run((context) -> assertThat(context).hasSingleBean(WorkflowRestController.class)
 			.hasSingleBean(WorkflowMessageController.class)
 			.hasSingleBean(ScheduleRestController.class)
+			.hasSingleBean(ActivityCompletionController.class)
+			.hasSingleBean(QueueRestController.class)
 			.hasSingleBean(DashboardController.class)
 			.hasSingleBean(WorkflowProblems.class));
 	}
@@ -63,7 +67,10 @@ class DurableWorkflowWebAutoConfigurationTest {
 	@Test
 	void turnedOffByProperty() {
 		this.web.withPropertyValues("durable.workflow.web.enabled=false")
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(WorkflowRestController.class));
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(WorkflowRestController.class)
+				.doesNotHaveBean(ActivityCompletionController.class)
+				.doesNotHaveBean(QueueRestController.class));
 	}
 
 	@Test

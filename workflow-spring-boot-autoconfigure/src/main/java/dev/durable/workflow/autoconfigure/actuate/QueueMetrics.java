@@ -1,0 +1,149 @@
+package dev.durable.workflow.autoconfigure.actuate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+
+import dev.durable.workflow.QueueInfo;
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.autoconfigure.WorkflowEngineLifecycle;
+
+/**
+ * Gauges of the queues ({@link WorkflowEngine#queues()}), tagged {@code queue}:
+ * {@code durable.workflow.queue.depth} (items waiting), {@code durable.workflow.queue.running}
+ * (items running) and {@code durable.workflow.queue.oldest.age} (seconds the item waiting longest
+ * has waited; 0 when none waits). They are cluster-wide values, the same on every node.
+ * <p>
+ * The gauges read a snapshot that one background thread refreshes every few seconds while the
+ * context runs: reading the database once for all gauges, rather than once per gauge on every
+ * scrape. A queue that appears later gets its gauges at the refresh that first sees it; one that
+ * is gone reads 0.
+ */
+public class QueueMetrics implements MeterBinder, SmartLifecycle {
+
+	/** How often the snapshot is refreshed by default. */
+	public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
+
+	private static final Log logger = LogFactory.getLog(QueueMetrics.class);
+
+	private final Supplier<List<QueueInfo>> queues;
+
+	private final Duration refresh;
+
+	private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
+
+	private volatile Map<String, QueueInfo> snapshot = Map.of();
+
+	private @Nullable ScheduledExecutorService scheduler;
+
+	/**
+	 * Creates the gauges' source.
+	 * @param queues what the snapshot is read from, typically {@link WorkflowEngine#queues()}
+	 * @param refresh how often it is read
+	 */
+	public QueueMetrics(Supplier<List<QueueInfo>> queues, Duration refresh) {
+		this.queues = queues;
+		this.refresh = refresh;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.registries.add(registry);
+		this.snapshot.keySet().forEach((name) -> register(registry, name));
+	}
+
+	/** Reads the queues once, and registers the gauges of those seen for the first time. */
+	public void refresh() {
+		Map<String, QueueInfo> current = new LinkedHashMap<>();
+		for (QueueInfo queue : this.queues.get()) {
+			current.put(queue.definition().name(), queue);
+		}
+		this.snapshot = Map.copyOf(current);
+		// registering a gauge that exists already returns it, so every refresh may register all
+		for (MeterRegistry registry : this.registries) {
+			current.keySet().forEach((name) -> register(registry, name));
+		}
+	}
+
+	private void register(MeterRegistry registry, String name) {
+		gauge(registry, "durable.workflow.queue.depth", "Items waiting in the queue, workflows and activities", name,
+				QueueInfo::depth);
+		gauge(registry, "durable.workflow.queue.running", "Items of the queue running, workflows and activities",
+				name, QueueInfo::running);
+		gauge(registry, "durable.workflow.queue.oldest.age", "Seconds the item waiting longest in the queue has waited",
+				name, QueueMetrics::oldestAgeSeconds);
+	}
+
+	private void gauge(MeterRegistry registry, String meter, String description, String name,
+			ToDoubleFunction<QueueInfo> value) {
+		Gauge.builder(meter, this, (metrics) -> {
+			QueueInfo queue = metrics.snapshot.get(name);
+			return (queue != null) ? value.applyAsDouble(queue) : 0;
+		}).description(description).tag("queue", name).strongReference(true).register(registry);
+	}
+
+	private static double oldestAgeSeconds(QueueInfo queue) {
+		Instant since = queue.oldestWaitingSince();
+		if (since == null) {
+			return 0;
+		}
+		return Math.max(0, Duration.between(since, Instant.now()).toMillis() / 1000.0);
+	}
+
+	private void refreshQuietly() {
+		try {
+			refresh();
+		}
+		catch (RuntimeException ex) {
+			// the gauges keep the last values; the next refresh tries again
+			logger.debug("Reading the queues for their gauges failed", ex);
+		}
+	}
+
+	@Override
+	public synchronized void start() {
+		if (this.scheduler == null) {
+			ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
+					Thread.ofPlatform().name("durable-queue-metrics").daemon().factory());
+			scheduler.scheduleWithFixedDelay(this::refreshQuietly, 0, this.refresh.toMillis(), TimeUnit.MILLISECONDS);
+			this.scheduler = scheduler;
+		}
+	}
+
+	@Override
+	public synchronized void stop() {
+		if (this.scheduler != null) {
+			this.scheduler.shutdownNow();
+			this.scheduler = null;
+		}
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.scheduler != null;
+	}
+
+	/** After the engine, which migrates the schema the queues are read from; stops before it. */
+	@Override
+	public int getPhase() {
+		return WorkflowEngineLifecycle.PHASE + 1;
+	}
+
+}
