@@ -35,7 +35,7 @@ final class DbosContender extends PooledContender {
 	}
 
 	/**
-	 * The engine of the queue scenario: it registers the queue (before its launch, as DBOS requires),
+	 * The engine of the queue scenario: it registers the queue before its launch,
 	 * with DBOS's default polling interval; only this one, since every registered queue is polled.
 	 */
 	static DbosContender withQueue(HikariDataSource pool, String jdbcUrl, String database) {
