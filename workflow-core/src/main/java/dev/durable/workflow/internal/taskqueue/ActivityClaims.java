@@ -119,6 +119,18 @@ final class ActivityClaims {
 				}, (rs, n) -> Sql.uuid(rs, "token")));
 	}
 
+	/** Those of the task queues that a flow-control queue of the same name limits (some node declared it). */
+	Set<String> declaredQueues(String namespace, Collection<String> queues) {
+		if (queues.isEmpty()) {
+			return Set.of();
+		}
+		return Set.copyOf(this.jdbc.query(q("SELECT name FROM #.queue WHERE namespace = ? AND name = ANY(?)"),
+				(PreparedStatementSetter) (ps) -> {
+					ps.setString(1, namespace);
+					ps.setArray(2, ps.getConnection().createArrayOf("text", queues.toArray()));
+				}, (rs, n) -> rs.getString("name")));
+	}
+
 	/** The earliest due time of a waiting attempt of these queues, or {@code null}. */
 	Instant nextDue(String namespace, Collection<String> queues) {
 		return this.jdbc.query(q("SELECT min(next_attempt_at) AS due FROM #.activity WHERE task_queue = ANY(?)"

@@ -70,6 +70,9 @@ public final class ActivityTaskWorker implements AutoCloseable {
 
 	private final QueueAdmission admission;
 
+	/** Tells the other nodes serving a limited task queue that one of its slots is free. */
+	private final java.util.function.Consumer<String> slotFreed;
+
 	private final TransactionTemplate tx;
 
 	private final JdbcTemplate jdbc;
@@ -82,6 +85,16 @@ public final class ActivityTaskWorker implements AutoCloseable {
 
 	private volatile boolean claiming = true;
 
+	/** Whether the last round filled every slot: a slot freed then is worth a round at once. */
+	private volatile boolean starved;
+
+	private volatile boolean housekeepingDue = true;
+
+	private long lastHousekeeping;
+
+	/** The served task queues a flow-control queue of the same name limits (read with the housekeeping). */
+	private volatile Set<String> limited = Set.of();
+
 	private volatile boolean open = true;
 
 	private Thread thread;
@@ -90,12 +103,14 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	 * @param queues the task queues this node claims from (empty: it only sweeps)
 	 * @param incarnation the node's current incarnation (claims are fenced by it)
 	 * @param wakeRun wakes a run (its id, its owner or {@code null}) whose inbox got an outcome
+	 * @param slotFreed tells the other nodes that a slot of a limited task queue is free
 	 */
 	public ActivityTaskWorker(String namespace, Set<String> queues, ActivityRegistry registry, JdbcTemplate jdbc,
 			TransactionTemplate tx, String schema, Payloads payloads, Clock clock, UUID node, LongSupplier incarnation,
 			int maxConcurrent, Duration pollInterval, Duration deadAfter, AttemptObserver observer,
-			BiConsumer<UUID, UUID> wakeRun, QueueAdmission admission) {
+			BiConsumer<UUID, UUID> wakeRun, QueueAdmission admission, java.util.function.Consumer<String> slotFreed) {
 		this.admission = admission;
+		this.slotFreed = slotFreed;
 		this.tx = tx;
 		this.jdbc = jdbc;
 		this.schema = schema;
@@ -171,13 +186,32 @@ public final class ActivityTaskWorker implements AutoCloseable {
 		}
 	}
 
-	/** One round: sweep, stop attempts that are no longer current, claim what fits. */
+	/**
+	 * Makes the next round sweep and check the running attempts, whenever it comes: the settable
+	 * clock moved, so deadlines may have passed.
+	 */
+	public void clockMoved() {
+		this.housekeepingDue = true;
+		wake();
+	}
+
+	/**
+	 * One round: claim what fits; at most once a poll interval (or after a move of the settable
+	 * clock) also sweep and stop attempts that are no longer current. A round asked for by new
+	 * work or a freed slot only claims, so a busy queue costs one claim statement per round.
+	 */
 	void round() {
 		Instant now = this.clock.instant();
-		for (ActivityOutcomes.Delivered delivered : this.sweep.sweep(this.namespace, now)) {
-			this.wakeRun.accept(delivered.runId(), delivered.owner());
+		long nanos = System.nanoTime();
+		if (this.housekeepingDue || nanos - this.lastHousekeeping >= this.pollInterval.toNanos()) {
+			this.housekeepingDue = false;
+			this.lastHousekeeping = nanos;
+			for (ActivityOutcomes.Delivered delivered : this.sweep.sweep(this.namespace, now)) {
+				this.wakeRun.accept(delivered.runId(), delivered.owner());
+			}
+			stopStale();
+			this.limited = this.claims.declaredQueues(this.namespace, this.queues);
 		}
-		stopStale();
 		if (!this.claiming || this.queues.isEmpty()) {
 			return;
 		}
@@ -196,6 +230,7 @@ public final class ActivityTaskWorker implements AutoCloseable {
 			launch(claimed);
 			more |= claimed.size() == room;
 		}
+		this.starved = more;
 		if (more) {
 			wake(); // there may be more
 		}
@@ -206,12 +241,14 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	 * when a node declared one (an admission round, in its own transaction), else up to {@code room}.
 	 */
 	private List<ClaimedActivity> claim(String queue, Set<String> types, Instant now, int room) {
-		ActivityQueueSource source = new ActivityQueueSource(this.jdbc, this.schema, this.claims, types, this.node,
-				this.incarnation);
-		Optional<QueueAdmission.Result<ClaimedActivity>> limited = this.tx
-			.execute((status) -> this.admission.admit(this.namespace, queue, this.node, now, room, source));
-		if (limited != null && limited.isPresent()) {
-			return limited.get().admitted();
+		if (this.limited.contains(queue)) {
+			ActivityQueueSource source = new ActivityQueueSource(this.jdbc, this.schema, this.claims, types, this.node,
+					this.incarnation);
+			Optional<QueueAdmission.Result<ClaimedActivity>> admitted = this.tx
+				.execute((status) -> this.admission.admit(this.namespace, queue, this.node, now, room, source));
+			if (admitted != null && admitted.isPresent()) {
+				return admitted.get().admitted();
+			}
 		}
 		return this.claims.claim(this.namespace, List.of(queue), types, this.node, this.incarnation.getAsLong(), now,
 				room);
@@ -229,7 +266,15 @@ public final class ActivityTaskWorker implements AutoCloseable {
 				finally {
 					this.running.remove(activity.token());
 					this.permits.release();
-					wake(); // a slot is free
+					String queue = activity.options().taskQueue();
+					if (this.limited.contains(queue)) {
+						// a slot of the queue is free: for this node's next round and the other nodes'
+						this.slotFreed.accept(queue);
+						wake();
+					}
+					else if (this.starved) {
+						wake(); // a slot of this node is free for work that waits
+					}
 				}
 			});
 		}

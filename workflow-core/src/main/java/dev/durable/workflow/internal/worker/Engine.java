@@ -183,7 +183,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			if (this.config.runsWorkflows() && !servedTypes().isEmpty()) {
 				this.queues.startDispatcher(servedTypes(), (runId, epoch) -> this.executor.adopt(runId, epoch, false));
 			}
-			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken, this.taskQueues::woken);
+			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken, this.taskQueues::woken,
+					(runId) -> this.executor.wakeOrPoll(runId, this::pollNow));
 			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes, this.retentionRun,
 					this.executor, this::servedTypes).start();
 			if (this.clock instanceof SettableClock settable) {
@@ -215,12 +216,12 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (current != null) {
 			current.pollNow();
 		}
-		this.taskQueues.wake();
 	}
 
 	/** The settable clock moved: timers, delayed starts and rate windows may have come due. */
 	private void clockMoved() {
 		pollNow();
+		this.taskQueues.clockMoved();
 		this.queues.clockMoved();
 	}
 
@@ -270,8 +271,11 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 				this.executor.wake(runId);
 			}
 		}
+		else if (this.wakeups != null && owner != null) {
+			this.wakeups.notifyRun(owner, runId);
+		}
 		else if (this.wakeups != null) {
-			this.wakeups.notifyNode(owner);
+			this.wakeups.notifyNode(null);
 		}
 	}
 

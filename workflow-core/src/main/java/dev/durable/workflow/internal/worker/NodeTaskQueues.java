@@ -37,7 +37,7 @@ final class NodeTaskQueues {
 			WakeupChannel wakeups) {
 		this.wakeups = wakeups;
 		this.worker = TaskQueueWorkers.create(config, registry, stores, payloads, clock, nodeId, incarnation, listeners,
-				wakeRun, this.admission).start();
+				wakeRun, this.admission, wakeups::notifyTaskQueue).start();
 	}
 
 	/** A commit here queued task-queue activities: this node's worker claims them, or another node's. */
@@ -61,11 +61,11 @@ final class NodeTaskQueues {
 		}
 	}
 
-	/** A round at once: a notification came, or the settable clock moved. */
-	void wake() {
+	/** The settable clock moved: a round at once, with a sweep of the deadlines. */
+	void clockMoved() {
 		ActivityTaskWorker current = this.worker;
 		if (current != null) {
-			current.wake();
+			current.clockMoved();
 		}
 	}
 

@@ -24,10 +24,11 @@ final class TaskQueueWorkers {
 
 	static ActivityTaskWorker create(EngineSettings config, ActivityRegistry registry, Stores stores, Payloads payloads,
 			Clock clock, UUID nodeId, LongSupplier incarnation, Listeners listeners, BiConsumer<UUID, UUID> wakeRun,
-			QueueAdmission admission) {
+			QueueAdmission admission, Consumer<String> slotFreed) {
 		return new ActivityTaskWorker(config.namespace(), config.activityTaskQueues(), registry, stores.jdbc(),
 				stores.tx(), config.schema(), payloads, clock, nodeId, incarnation, config.maxConcurrentActivities(),
-				config.pollInterval(), config.deadAfter(), observer(listeners), wakeRun, admission);
+				config.pollInterval(), config.deadAfter(), observer(listeners), wakeRun, admission,
+				slotFreed);
 	}
 
 	private static AttemptObserver observer(Listeners listeners) {

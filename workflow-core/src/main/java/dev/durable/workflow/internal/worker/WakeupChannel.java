@@ -36,6 +36,12 @@ public final class WakeupChannel implements AutoCloseable {
 	/** Prefix of a target naming an activity task queue rather than a node. */
 	private static final String TASK_QUEUE = "A:";
 
+	/** Prefix of a target naming one run of a node: {@code R:<node>:<run id>}. */
+	private static final String RUN = "R:";
+
+	/** Past this many runs of one node in a batch, the node gets one wake-up for all (it polls). */
+	private static final int RUNS_PER_NODE = 16;
+
 	private static final Logger log = LoggerFactory.getLogger(WakeupChannel.class);
 
 	private final DataSource dataSource;
@@ -77,6 +83,14 @@ public final class WakeupChannel implements AutoCloseable {
 		notify(QUEUE + sender + ":" + queue);
 	}
 
+	/**
+	 * Asks the owner of a run to run its task soon: the owner schedules the run at once if it holds
+	 * it, without a poll; else it polls.
+	 */
+	public void notifyRun(UUID owner, UUID runId) {
+		notify(RUN + owner + ":" + runId);
+	}
+
 	/** Asks the nodes serving an activity task queue to claim from it soon. */
 	public void notifyTaskQueue(String taskQueue) {
 		notify(TASK_QUEUE + taskQueue);
@@ -87,14 +101,16 @@ public final class WakeupChannel implements AutoCloseable {
 	 * rounds other nodes ask for, and for activity task queues with new work.
 	 * @param onQueue gets the name of each flow-control queue a notification names
 	 * @param onTaskQueue gets the name of each activity task queue a notification names
+	 * @param onRun gets each run of this node a notification names
 	 */
-	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue) {
+	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue,
+			Consumer<UUID> onRun) {
 		String me = self.toString();
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
 				try (Connection connection = this.dataSource.getConnection()) {
 					try {
-						listenOn(connection, me, onWakeup, onQueue, onTaskQueue);
+						listenOn(connection, me, onWakeup, onQueue, onTaskQueue, onRun);
 					}
 					catch (SQLException | RuntimeException ex) {
 						if (this.running) {
@@ -116,7 +132,7 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	private void listenOn(Connection connection, String me, Runnable onWakeup, Consumer<String> onQueue,
-			Consumer<String> onTaskQueue) throws SQLException {
+			Consumer<String> onTaskQueue, Consumer<UUID> onRun) throws SQLException {
 		connection.setAutoCommit(true);
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("LISTEN " + this.channel);
@@ -142,6 +158,9 @@ public final class WakeupChannel implements AutoCloseable {
 				}
 				else if (target.startsWith(TASK_QUEUE)) {
 					onTaskQueue.accept(target.substring(TASK_QUEUE.length()));
+				}
+				else if (target.startsWith(RUN) && target.startsWith(me, RUN.length())) {
+					onRun.accept(UUID.fromString(target.substring(RUN.length() + me.length() + 1)));
 				}
 			}
 		}
@@ -175,7 +194,7 @@ public final class WakeupChannel implements AutoCloseable {
 						return;
 					}
 				}
-				targets = new LinkedHashSet<>(this.pending);
+				targets = coalesce(this.pending);
 				this.pending.clear();
 			}
 			if (targets.isEmpty()) {
@@ -196,6 +215,30 @@ public final class WakeupChannel implements AutoCloseable {
 				log.debug("Sending wake-ups failed (polling will pick the work up): {}", Errors.rootMessage(ex));
 			}
 		}
+	}
+
+	/**
+	 * The targets to send: a node named by many run targets gets one wake-up instead (it polls
+	 * then), so that a burst of messages to one node stays a few notifications.
+	 */
+	static Set<String> coalesce(Set<String> pending) {
+		java.util.Map<String, Integer> runsPerNode = new java.util.HashMap<>();
+		for (String target : pending) {
+			if (target.startsWith(RUN)) {
+				runsPerNode.merge(target.substring(RUN.length(), target.lastIndexOf(':')), 1, Integer::sum);
+			}
+		}
+		Set<String> targets = new LinkedHashSet<>();
+		for (String target : pending) {
+			if (target.startsWith(RUN)) {
+				String node = target.substring(RUN.length(), target.lastIndexOf(':'));
+				targets.add((runsPerNode.get(node) > RUNS_PER_NODE) ? node : target);
+			}
+			else {
+				targets.add(target);
+			}
+		}
+		return targets;
 	}
 
 	private static void pause(long millis) {

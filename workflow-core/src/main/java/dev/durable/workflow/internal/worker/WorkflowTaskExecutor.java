@@ -147,6 +147,20 @@ final class WorkflowTaskExecutor {
 		}
 	}
 
+	/**
+	 * Wakes a run another node told this node it owns; when it is not held here (evicted, or the
+	 * sender's view of its owner is old), the poll finds it instead.
+	 */
+	void wakeOrPoll(UUID runId, Runnable poll) {
+		RunSlot slot = this.slots.get(runId);
+		if (slot != null) {
+			schedule(slot);
+		}
+		else {
+			poll.run();
+		}
+	}
+
 	/** Schedules a task that reads the run row and inbox first: something outside may have changed. */
 	void schedule(RunSlot slot) {
 		slot.requireRead();
