@@ -241,17 +241,23 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	 * when a node declared one (an admission round, in its own transaction), else up to {@code room}.
 	 */
 	private List<ClaimedActivity> claim(String queue, Set<String> types, Instant now, int room) {
-		if (this.limited.contains(queue)) {
-			ActivityQueueSource source = new ActivityQueueSource(this.jdbc, this.schema, this.claims, types, this.node,
-					this.incarnation);
-			Optional<QueueAdmission.Result<ClaimedActivity>> admitted = this.tx
-				.execute((status) -> this.admission.admit(this.namespace, queue, this.node, now, room, source));
-			if (admitted != null && admitted.isPresent()) {
-				return admitted.get().admitted();
+		return this.tx.execute((status) -> {
+			// A claim need not wait for its WAL flush: lost in a crash of the database, the attempt is
+			// simply due again (its token is gone, so this node's outcome of it would change nothing),
+			// which is the at-least-once an activity has anyway. Outcomes are always flushed.
+			this.jdbc.execute("SET LOCAL synchronous_commit TO OFF");
+			if (this.limited.contains(queue)) {
+				ActivityQueueSource source = new ActivityQueueSource(this.jdbc, this.schema, this.claims, types,
+						this.node, this.incarnation);
+				Optional<QueueAdmission.Result<ClaimedActivity>> admitted = this.admission.admit(this.namespace, queue,
+						this.node, now, room, source);
+				if (admitted.isPresent()) {
+					return admitted.get().admitted();
+				}
 			}
-		}
-		return this.claims.claim(this.namespace, List.of(queue), types, this.node, this.incarnation.getAsLong(), now,
-				room);
+			return this.claims.claim(this.namespace, List.of(queue), types, this.node, this.incarnation.getAsLong(),
+					now, room);
+		});
 	}
 
 	private void launch(List<ClaimedActivity> claimed) {
