@@ -73,10 +73,6 @@ final class ActivityStates {
 		return true;
 	}
 
-	boolean hasPending() {
-		return !this.pending.isEmpty();
-	}
-
 	boolean hasPendingInline() {
 		for (Pending activity : this.pending.values()) {
 			if (!activity.scheduled().options().onTaskQueue()) {

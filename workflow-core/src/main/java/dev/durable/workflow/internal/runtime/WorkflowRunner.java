@@ -365,11 +365,6 @@ public final class WorkflowRunner {
 		return this.timers.fireTimes();
 	}
 
-	/** Whether the run awaits any activity. */
-	public boolean hasPendingActivities() {
-		return this.activities.hasPending();
-	}
-
 	/**
 	 * Whether the run awaits an inline activity (the run row's {@code has_activities}: a run whose
 	 * owner is gone is claimed to run them again; task-queue activities need no owner).
