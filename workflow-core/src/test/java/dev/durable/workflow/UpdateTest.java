@@ -16,6 +16,7 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
+import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.client.WorkflowHandle;
@@ -420,13 +421,26 @@ class UpdateTest {
 	}
 
 	@Test
-	void updateWithStartNeedsAConflictPolicy() {
+	void updateWithStartWithTheFailPolicyStartsOrFailsWholly() {
 		WorkflowEngine engine = worker();
+		StartOptions options = StartOptions.withId("fail-policy"); // idConflictPolicy FAIL, the default
+		UpdateHandle<Integer> first = engine.client()
+			.updateWithStart(Counter::run, 10, options, "add", 5, Integer.class, null);
+		assertThat(first.result(Duration.ofSeconds(10))).isEqualTo(15);
+		WorkflowHandle<Integer> handle = engine.client().handle("fail-policy", Integer.class);
+		// the run is open: the call fails, and the update is neither admitted nor run
 		assertThatThrownBy(() -> engine.client()
-			.updateWithStart(Counter::run, 0, StartOptions.withId("no-policy"), "add", 1, Integer.class, null))
-			.isInstanceOf(IllegalArgumentException.class)
-			.hasMessageContaining("idConflictPolicy");
-		assertThat(this.engines.count("workflow_run")).isZero();
+			.updateWithStart(Counter::run, 10, options, "add", 7, Integer.class,
+					UpdateOptions.withId("second-update")))
+			.isInstanceOf(WorkflowAlreadyStartedException.class);
+		assertThat(this.engines.count("workflow_run")).isEqualTo(1);
+		assertThat(count(handle, "UPDATE_ACCEPTED")).isEqualTo(1);
+		assertThat(this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".dedup WHERE dedup_key = 'second-update'",
+					Integer.class)).isZero();
+		handle.signal(Counter::finish);
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo(15);
+		Engines.assertReplays(engine, handle.runId());
 	}
 
 }

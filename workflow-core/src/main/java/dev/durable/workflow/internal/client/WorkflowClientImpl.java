@@ -115,17 +115,15 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	public <W, A, R, T> UpdateHandle<T> updateWithStart(Functions.Func1<W, A, R> workflow, A input,
 			StartOptions options, String updateName, Object updateArgument, Class<T> resultType,
 			UpdateOptions updateOptions) {
-		if (options == null || options.idConflictPolicy() == WorkflowIdConflictPolicy.FAIL) {
-			throw new IllegalArgumentException("Update-with-start needs idConflictPolicy USE_EXISTING or"
-					+ " TERMINATE_EXISTING: say what happens when the workflow is already running");
-		}
+		// FAIL (the default, as in Temporal): an open run makes the whole call fail, update and all
+		StartOptions start = (options != null) ? options : StartOptions.DEFAULT;
 		WorkflowDefinition definition = definitionOf(workflow);
 		byte[] payload = this.operations.messages().encode(definition.typeName(), HandlerKind.UPDATE, updateName,
 				updateArgument, true);
 		UpdateOptions effective = (updateOptions != null) ? updateOptions
 				: UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED);
 		String updateId = (effective.updateId() != null) ? effective.updateId() : UUID.randomUUID().toString();
-		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, options,
+		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, start,
 				new RunStarter.WithStart(InboxKind.UPDATE, updateName, payload, updateId));
 		UpdateHandleImpl<T> handle = this.operations.messages().updateHandle(started.workflowId(), updateId,
 				resultType);
