@@ -244,6 +244,15 @@ public final class Workflows {
 		return ReplayAwareLogger.of(type);
 	}
 
+	/**
+	 * An activity called by name, with explicit options (no interface needed; see
+	 * {@link ActivityStub}).
+	 * @param activityType the activity type name ({@code @ActivityMethod(name)} or the method name)
+	 */
+	public static ActivityStub activity(String activityType, ActivityOptions options) {
+		return ActivityStubs.untyped(activityType, options);
+	}
+
 	/** An activity stub with explicit options, for activities registered with the engine. */
 	public static <T> T activities(Class<T> activityType, ActivityOptions options) {
 		return ActivityStubs.workflowStub(activityType, options);

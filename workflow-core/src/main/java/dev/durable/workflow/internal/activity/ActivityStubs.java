@@ -85,6 +85,50 @@ public final class ActivityStubs {
 		});
 	}
 
+	/** A stub that calls an activity by its type name (see {@link dev.durable.workflow.ActivityStub}). */
+	public static dev.durable.workflow.ActivityStub untyped(String activityType, ActivityOptions options) {
+		if (activityType == null || activityType.isBlank()) {
+			throw new IllegalArgumentException("An activity type name is required");
+		}
+		java.util.Objects.requireNonNull(options, "options");
+		return new dev.durable.workflow.ActivityStub() {
+
+			@Override
+			@SuppressWarnings("unchecked")
+			public <R> R execute(Class<R> resultType, Object... args) {
+				return (R) boxed(resultType).cast(execute((java.lang.reflect.Type) resultType, args));
+			}
+
+			@Override
+			public Object execute(java.lang.reflect.Type resultType, Object... args) {
+				return start(resultType, args).get();
+			}
+
+			@Override
+			@SuppressWarnings("unchecked")
+			public <R> dev.durable.workflow.Promise<R> executeAsync(Class<R> resultType, Object... args) {
+				return (dev.durable.workflow.Promise<R>) start(resultType, args);
+			}
+
+			private dev.durable.workflow.Promise<Object> start(java.lang.reflect.Type resultType, Object[] args) {
+				WorkflowContext context = WorkflowThread.context();
+				Object[] values = (args != null) ? args : new Object[0];
+				List<byte[]> parts = new ArrayList<>(values.length);
+				for (int i = 0; i < values.length; i++) {
+					parts.add(context.payloads().encode(values[i], (values[i] != null) ? values[i].getClass() : Object.class,
+							"argument " + i + " of activity " + activityType));
+				}
+				return context.scheduleActivity(activityType, InternalJson.pack(parts), resultType, options);
+			}
+
+		};
+	}
+
+	/** The wrapper class of a primitive type (the result of {@code execute(int.class)} is an Integer). */
+	private static Class<?> boxed(Class<?> type) {
+		return java.lang.invoke.MethodType.methodType(type).wrap().returnType();
+	}
+
 	private static Object schedule(WorkflowContext context, String name, Method method, Object[] args,
 			ActivityOptions options) {
 		Object[] values = (args != null) ? args : new Object[0];
