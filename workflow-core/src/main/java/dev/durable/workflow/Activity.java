@@ -16,4 +16,12 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 public @interface Activity {
 
+	/**
+	 * Put before the method name to make each activity's type name, so that two activity types
+	 * can have methods of the same name ({@code namePrefix = "Bye"}: method {@code greet} is the
+	 * activity type {@code "Byegreet"}). An explicit {@link ActivityMethod#name()} is used as it
+	 * is. Empty: the method names.
+	 */
+	String namePrefix() default "";
+
 }

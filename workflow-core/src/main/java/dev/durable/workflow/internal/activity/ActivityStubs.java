@@ -38,7 +38,7 @@ public final class ActivityStubs {
 				return objectMethod(type, method, args);
 			}
 			ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
-			String name = (annotation != null && !annotation.name().isEmpty()) ? annotation.name() : method.getName();
+			String name = ActivityDefinition.typeName(method);
 			// the method's task queue applies unless the stub's options name one
 			ActivityOptions effective = (options.taskQueue() == null && annotation != null
 					&& !annotation.taskQueue().isBlank()) ? options.toBuilder().taskQueue(annotation.taskQueue()).build()

@@ -22,10 +22,22 @@ public record ActivityDefinition(String name, Object target, Method method, Acti
 		PayloadTypes.check(method, "Activity method");
 		ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
 		if (annotation == null) {
-			return new ActivityDefinition(method.getName(), target, method, defaults);
+			return new ActivityDefinition(typeName(method), target, method, defaults);
 		}
-		String name = annotation.name().isEmpty() ? method.getName() : annotation.name();
-		return new ActivityDefinition(name, target, method, merge(annotation, defaults, method));
+		return new ActivityDefinition(typeName(method), target, method, merge(annotation, defaults, method));
+	}
+
+	/**
+	 * The activity type name of a method: {@code @ActivityMethod(name)} as given, else the method
+	 * name after the {@code namePrefix} of the {@code @Activity} type that declares it.
+	 */
+	public static String typeName(Method method) {
+		ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
+		if (annotation != null && !annotation.name().isEmpty()) {
+			return annotation.name();
+		}
+		dev.durable.workflow.Activity activity = method.getDeclaringClass().getAnnotation(dev.durable.workflow.Activity.class);
+		return ((activity != null) ? activity.namePrefix() : "") + method.getName();
 	}
 
 	private static ActivityOptions merge(ActivityMethod a, ActivityOptions defaults, Method method) {

@@ -65,7 +65,7 @@ public final class ActivityRegistry {
 			if (existing != null && existing.target() != bean) {
 				throw new IllegalArgumentException("Activity type '" + definition.name() + "' is declared by both "
 						+ existing.method() + " and " + method
-						+ "; give one a distinct @ActivityMethod(name = ...)");
+						+ "; give one a distinct @ActivityMethod(name = ...), or its type an @Activity(namePrefix = ...)");
 			}
 			this.byName.put(definition.name(), definition);
 			this.byMethod.put(method, definition);
