@@ -204,10 +204,42 @@ public final class Workflows {
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
+	/** Starts a child workflow whose run method returns nothing. */
+	public static <W, A> ChildHandle<Void> startChild(dev.durable.workflow.client.Functions.Proc1<W, A> workflow,
+			A input, @Nullable ChildOptions options) {
+		return context().startChild(WorkflowDefinitions.definition(workflow), input,
+				(options != null) ? options : ChildOptions.DEFAULT);
+	}
+
+	/** Starts a child workflow whose run method takes no input and returns nothing. */
+	public static <W> ChildHandle<Void> startChild(dev.durable.workflow.client.Functions.Proc0<W> workflow,
+			@Nullable ChildOptions options) {
+		return context().startChild(WorkflowDefinitions.definition(workflow), null,
+				(options != null) ? options : ChildOptions.DEFAULT);
+	}
+
 	/** Starts a child workflow and waits for its result. */
 	public static <W, A, R> R executeChild(dev.durable.workflow.client.Functions.Func1<W, A, R> workflow, A input,
 			@Nullable ChildOptions options) {
 		return Workflows.<W, A, R>startChild(workflow, input, options).result().get();
+	}
+
+	/** Starts a child workflow whose run method takes no input, and waits for its result. */
+	public static <W, R> R executeChild(dev.durable.workflow.client.Functions.Func0<W, R> workflow,
+			@Nullable ChildOptions options) {
+		return Workflows.<W, R>startChild(workflow, options).result().get();
+	}
+
+	/** Starts a child workflow whose run method returns nothing, and waits for it to complete. */
+	public static <W, A> void executeChild(dev.durable.workflow.client.Functions.Proc1<W, A> workflow, A input,
+			@Nullable ChildOptions options) {
+		Workflows.<W, A>startChild(workflow, input, options).result().get();
+	}
+
+	/** Starts a child workflow that takes no input and returns nothing, and waits for it to complete. */
+	public static <W> void executeChild(dev.durable.workflow.client.Functions.Proc0<W> workflow,
+			@Nullable ChildOptions options) {
+		Workflows.<W>startChild(workflow, options).result().get();
 	}
 
 	/**
