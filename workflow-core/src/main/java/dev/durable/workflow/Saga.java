@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  *
- * Only for workflow code, on one workflow thread: compensations run as ordinary workflow code, so
- * the activities they call are recorded and replay the same way. A saga holds no durable state of
+ * Only for workflow code: compensations run as ordinary workflow code, so the activities they
+ * call are recorded and replay the same way. A saga holds no durable state of
  * its own; replay registers the same compensations again because the workflow code does. To
  * compensate a cancelled run, call {@link #compensate()} in
  * {@link Workflows#newDetachedCancellationScope}, where its activities are not cancelled with it.
@@ -87,7 +87,8 @@ public final class Saga {
 	 * @throws CompensationException when a compensation failed: its cause is the first failure,
 	 * later ones are suppressed. Without {@link Options#continueWithError} the first failure stops
 	 * the compensations not yet started (in parallel, all have started: it is thrown without
-	 * waiting for the others).
+	 * waiting for the others). A {@link NonDeterministicWorkflowException} is no compensation
+	 * failure: it propagates at once.
 	 */
 	public void compensate() {
 		List<Runnable> reversed = new ArrayList<>(this.compensations);
