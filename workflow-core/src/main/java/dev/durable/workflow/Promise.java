@@ -36,13 +36,28 @@ public interface Promise<T> {
 		return allOf(Arrays.asList(promises));
 	}
 
-	/** A promise that completes like the first of the given promises to complete. */
-	static Promise<Object> anyOf(Collection<? extends Promise<?>> promises) {
+	/**
+	 * A promise that completes like the first of the given promises to complete: with its value or
+	 * its failure. Given promises of different types, {@code T} is their common supertype
+	 * ({@code Object} at worst).
+	 *
+	 * @param <T> the value type
+	 * @throws IllegalArgumentException when no promise is given
+	 */
+	static <T> Promise<T> anyOf(Collection<? extends Promise<? extends T>> promises) {
 		return Providers.of(Combinators.class).anyOf(promises);
 	}
 
-	/** A promise that completes like the first of the given promises to complete. */
-	static Promise<Object> anyOf(Promise<?>... promises) {
+	/**
+	 * A promise that completes like the first of the given promises to complete: with its value or
+	 * its failure. Given promises of different types, {@code T} is their common supertype
+	 * ({@code Object} at worst).
+	 *
+	 * @param <T> the value type
+	 * @throws IllegalArgumentException when no promise is given
+	 */
+	@SafeVarargs
+	static <T> Promise<T> anyOf(Promise<? extends T>... promises) {
 		return anyOf(Arrays.asList(promises));
 	}
 
@@ -54,7 +69,7 @@ public interface Promise<T> {
 
 		Promise<Void> allOf(Collection<? extends Promise<?>> promises);
 
-		Promise<Object> anyOf(Collection<? extends Promise<?>> promises);
+		<T> Promise<T> anyOf(Collection<? extends Promise<? extends T>> promises);
 
 	}
 

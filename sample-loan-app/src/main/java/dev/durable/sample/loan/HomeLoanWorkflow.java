@@ -21,6 +21,7 @@ import dev.durable.workflow.ActivityFailure;
 import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.CanceledFailure;
 import dev.durable.workflow.QueryMethod;
+import dev.durable.workflow.Saga;
 import dev.durable.workflow.SignalMethod;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowInit;
@@ -39,8 +40,8 @@ import dev.durable.workflow.Workflows;
  * no thread, for a {@link #fix} signal; the fix patches the application and the step runs again.
  * Transient faults are retried by the activity retry policy; a step that exhausts it, a
  * cancellation, or a bug in this class is not recoverable: the completed steps are compensated in
- * reverse order (in a detached cancellation scope, so that a cancelled loan still cleans up) and
- * the loan fails.
+ * reverse order by a {@link Saga} (in a detached cancellation scope, so that a cancelled loan still
+ * cleans up) and the loan fails.
  */
 @Workflow("home-loan")
 public class HomeLoanWorkflow {
@@ -71,6 +72,9 @@ public class HomeLoanWorkflow {
 	private final List<String> completedActivities = new ArrayList<>();
 
 	private final List<String> compensatedActivities = new ArrayList<>();
+
+	/** Undoes the completed steps; a step that cannot be undone must not keep the others from it. */
+	private final Saga saga = new Saga(Saga.Options.DEFAULT.withContinueWithError(true));
 
 	private final List<FixEntry> fixHistory = new ArrayList<>();
 
@@ -123,7 +127,7 @@ public class HomeLoanWorkflow {
 				this.failureMessage = message(ex);
 			}
 			logger.warn("Home loan {} failed for good: {}", input.applicationId(), this.failureMessage);
-			Workflows.newDetachedCancellationScope(this::compensate).run();
+			Workflows.newDetachedCancellationScope(this::compensateAll).run();
 			setStatus(LoanStatus.FAILED);
 			throw ex;
 		}
@@ -175,6 +179,7 @@ public class HomeLoanWorkflow {
 			try {
 				T result = call.get();
 				this.completedActivities.add(activity);
+				this.saga.addCompensation(this::compensate, activity);
 				this.failedActivity = null;
 				this.failureMessage = null;
 				setStatus(reached);
@@ -200,17 +205,26 @@ public class HomeLoanWorkflow {
 	}
 
 	/** Undoes the completed steps, last first; only steps that completed have anything to undo. */
-	private void compensate() {
-		for (int i = this.completedActivities.size() - 1; i >= 0; i--) {
-			String activity = this.completedActivities.get(i);
-			try {
-				this.activities.compensate(this.application, activity);
-				this.compensatedActivities.add(activity);
-			}
-			catch (ActivityFailure ex) {
-				logger.error("Home loan {}: compensating {} failed: {}", this.application.applicationId(), activity,
-						message(ex));
-			}
+	private void compensateAll() {
+		try {
+			this.saga.compensate();
+		}
+		catch (Saga.CompensationException ex) {
+			// each failure was logged with its step; the loan fails with its own failure, and a step
+			// left undone is for an operator to clean up
+		}
+	}
+
+	/** Undoes one step on the application as it is now (fixes included). */
+	private void compensate(String activity) {
+		try {
+			this.activities.compensate(this.application, activity);
+			this.compensatedActivities.add(activity);
+		}
+		catch (ActivityFailure ex) {
+			logger.error("Home loan {}: compensating {} failed: {}", this.application.applicationId(), activity,
+					message(ex));
+			throw ex;
 		}
 	}
 

@@ -82,7 +82,7 @@ final class LazyPromise<T> implements Promise<T> {
 		}, failure);
 	}
 
-	static Promise<Object> anyOf(List<? extends Promise<?>> promises) {
+	static <T> Promise<T> anyOf(List<? extends Promise<? extends T>> promises) {
 		if (promises.isEmpty()) {
 			throw new IllegalArgumentException("anyOf needs at least one promise");
 		}

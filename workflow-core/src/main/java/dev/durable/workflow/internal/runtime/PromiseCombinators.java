@@ -14,7 +14,7 @@ public final class PromiseCombinators implements Promise.Combinators {
 	}
 
 	@Override
-	public Promise<Object> anyOf(Collection<? extends Promise<?>> promises) {
+	public <T> Promise<T> anyOf(Collection<? extends Promise<? extends T>> promises) {
 		return LazyPromise.anyOf(List.copyOf(promises));
 	}
 
