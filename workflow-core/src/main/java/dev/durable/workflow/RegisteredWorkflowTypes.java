@@ -27,7 +27,14 @@ final class RegisteredWorkflowTypes {
 	}
 
 	Optional<WorkflowTypeInfo> find(String name) {
-		return Optional.ofNullable(this.registry.find(name)).map(RegisteredWorkflowTypes::info);
+		WorkflowDefinition definition = this.registry.find(name);
+		if (definition != null && definition.isDynamic() && !definition.typeName().equals(name)) {
+			// the dynamic workflow, under the name asked for: its input is taken as sent (any JSON value)
+			WorkflowTypeInfo dynamic = info(definition);
+			return Optional.of(new WorkflowTypeInfo(name, dynamic.workflowClass(), Object.class, dynamic.resultType(),
+					dynamic.handlers()));
+		}
+		return Optional.ofNullable(definition).map(RegisteredWorkflowTypes::info);
 	}
 
 	private static WorkflowTypeInfo info(WorkflowDefinition definition) {

@@ -82,7 +82,8 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	@Override
 	public WorkflowHandle<Object> start(String workflowType, Object input, StartOptions options) {
 		WorkflowDefinition definition = this.workflows.find(workflowType);
-		Type inputType = (definition != null) ? definition.inputType() : Object.class;
+		// a dynamic workflow gets the input as sent: encoded by its own class
+		Type inputType = (definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class;
 		RunStarter.Started started = this.starter.startRun(workflowType, inputType, input, options);
 		Type resultType = (definition != null) ? definition.resultType() : Object.class;
 		return new WorkflowHandleImpl<>(this.operations, started.workflowId(), started.runId(), resultType);
@@ -105,7 +106,8 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		WorkflowDefinition definition = this.workflows.find(workflowType);
 		byte[] payload = this.operations.messages().encode(workflowType, HandlerKind.SIGNAL, signalName, signalPayload,
 				false);
-		RunStarter.Started started = this.starter.startRun(workflowType, (definition != null) ? definition.inputType() : Object.class, input,
+		RunStarter.Started started = this.starter.startRun(workflowType,
+				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input,
 				options, new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
 		return new WorkflowHandleImpl<>(this.operations, started.workflowId(), started.runId(),
 				(definition != null) ? definition.resultType() : Object.class);

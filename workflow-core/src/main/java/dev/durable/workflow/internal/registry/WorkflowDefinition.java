@@ -55,6 +55,15 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 		return new WorkflowDefinition(name, workflowClass, run, init, MessageHandlers.of(workflowClass));
 	}
 
+	/**
+	 * Whether this is a dynamic workflow ({@code @Workflow(dynamic = true)}): it runs starts of
+	 * every type name no named workflow has, its input given as it was sent (an {@code EncodedValue}
+	 * parameter), the type name in {@code Workflows.info().workflowType()}.
+	 */
+	public boolean isDynamic() {
+		return this.workflowClass.getAnnotation(Workflow.class).dynamic();
+	}
+
 	/** The run method's parameter type, or {@code null} when it takes none. */
 	public Type inputType() {
 		return (this.runMethod.getParameterCount() == 1) ? this.runMethod.getGenericParameterTypes()[0] : null;

@@ -11,6 +11,9 @@ public final class WorkflowRegistry {
 
 	private final Map<Class<?>, WorkflowDefinition> byClass = new LinkedHashMap<>();
 
+	/** The dynamic workflow: it runs every type name no other registered workflow has. */
+	private WorkflowDefinition dynamic;
+
 	public synchronized WorkflowDefinition register(Class<?> workflowClass) {
 		WorkflowDefinition definition = WorkflowDefinition.of(workflowClass);
 		WorkflowDefinition existing = this.byName.get(definition.typeName());
@@ -18,13 +21,42 @@ public final class WorkflowRegistry {
 			throw new IllegalArgumentException("Workflow type '" + definition.typeName() + "' is declared by both "
 					+ existing.workflowClass().getName() + " and " + workflowClass.getName());
 		}
+		if (definition.isDynamic()) {
+			if (this.dynamic != null && this.dynamic.workflowClass() != workflowClass) {
+				throw new IllegalArgumentException("Two dynamic workflows: " + this.dynamic.workflowClass().getName()
+						+ " and " + workflowClass.getName() + "; a node has at most one");
+			}
+			this.dynamic = definition;
+		}
 		this.byName.put(definition.typeName(), definition);
 		this.byClass.put(workflowClass, definition);
 		return definition;
 	}
 
+	/** The workflow of a type name: the one registered by that name, else the dynamic one, else {@code null}. */
 	public synchronized WorkflowDefinition find(String typeName) {
-		return this.byName.get(typeName);
+		WorkflowDefinition named = this.byName.get(typeName);
+		return (named != null) ? named : this.dynamic;
+	}
+
+	/** The type names a node with these workflows serves, with {@link #ANY_TYPE} when one is dynamic. */
+	public synchronized java.util.Set<String> servedTypes() {
+		java.util.Set<String> names = new java.util.LinkedHashSet<>(this.byName.keySet());
+		if (this.dynamic != null) {
+			names.add(ANY_TYPE);
+		}
+		return names;
+	}
+
+	/**
+	 * The served type of a node with a dynamic workflow: it also claims runs of the types no live
+	 * node serves by name.
+	 */
+	public static final String ANY_TYPE = "*";
+
+	/** Whether a dynamic workflow is registered (it runs any type name). */
+	public synchronized boolean hasDynamic() {
+		return this.dynamic != null;
 	}
 
 	public synchronized WorkflowDefinition find(Class<?> workflowClass) {

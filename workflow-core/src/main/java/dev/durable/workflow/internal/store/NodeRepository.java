@@ -62,7 +62,9 @@ public final class NodeRepository {
 
 	/** Whether any node, alive or not, declared it serves the type. */
 	public boolean anyServes(String workflowType) {
-		List<Integer> found = this.jdbc.query(q("SELECT 1 FROM #.node WHERE ? = ANY(served_types) LIMIT 1"),
+		// '*': a node with a dynamic workflow serves every type
+		List<Integer> found = this.jdbc.query(q("SELECT 1 FROM #.node WHERE ? = ANY(served_types) OR '*' = ANY(served_types)"
+				+ " LIMIT 1"),
 				(rs, n) -> 1, workflowType);
 		return !found.isEmpty();
 	}

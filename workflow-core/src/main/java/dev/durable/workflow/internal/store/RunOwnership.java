@@ -61,7 +61,11 @@ public final class RunOwnership {
 	public List<Claimed> claim(UUID node, String[] types, String[] queues, Instant now, long deadAfterMillis,
 			int limit) {
 		return this.jdbc.query(q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.status = 'RUNNING'"
-				+ " AND r.workflow_type = ANY(?) AND r.task_queue = ANY(?) AND " + HAS_WORK
+				// a node with a dynamic workflow ('*') also takes the types no live node serves by name
+				+ " AND (r.workflow_type = ANY(?) OR ('*' = ANY(?) AND NOT EXISTS (SELECT 1 FROM #.node d"
+				+ " WHERE r.workflow_type = ANY(d.served_types)"
+				+ " AND d.last_heartbeat > now() - make_interval(secs => ?))))"
+				+ " AND r.task_queue = ANY(?) AND " + HAS_WORK
 				+ " AND r.owner_node IS DISTINCT FROM ?"
 				+ " AND (r.owner_node IS NULL OR NOT EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = r.owner_node"
 				+ " AND n.last_heartbeat > now() - make_interval(secs => ?)))"
@@ -71,12 +75,14 @@ public final class RunOwnership {
 				+ " WHERE w.run_id = ANY (ARRAY(SELECT run_id FROM c))"
 				+ " RETURNING w.run_id, w.epoch"), (org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", types));
-					ps.setArray(2, ps.getConnection().createArrayOf("text", queues));
-					ps.setTimestamp(3, Sql.ts(now));
-					ps.setObject(4, node);
-					ps.setDouble(5, deadAfterMillis / 1000.0);
-					ps.setInt(6, limit);
-					ps.setObject(7, node);
+					ps.setArray(2, ps.getConnection().createArrayOf("text", types));
+					ps.setDouble(3, deadAfterMillis / 1000.0);
+					ps.setArray(4, ps.getConnection().createArrayOf("text", queues));
+					ps.setTimestamp(5, Sql.ts(now));
+					ps.setObject(6, node);
+					ps.setDouble(7, deadAfterMillis / 1000.0);
+					ps.setInt(8, limit);
+					ps.setObject(9, node);
 				}, (rs, n) -> new Claimed(Sql.uuid(rs, "run_id"), rs.getLong("epoch")));
 	}
 

@@ -40,6 +40,9 @@ public final class Payloads {
 	}
 
 	public Object decode(byte[] payload, Type type, String what) {
+		if (type == dev.durable.workflow.EncodedValue.class) {
+			return dev.durable.workflow.EncodedValue.of(payload, this.converter); // converted later, by its reader
+		}
 		try {
 			return this.converter.fromPayload(payload, type);
 		}

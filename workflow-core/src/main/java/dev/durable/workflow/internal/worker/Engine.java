@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -28,7 +27,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.SettableClock;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
-import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.NodeRepository;
@@ -200,7 +198,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (!this.config.runsWorkflows()) {
 			return Set.of(); // a worker-only node runs activities only
 		}
-		return this.workflows.all().stream().map(WorkflowDefinition::typeName).collect(Collectors.toSet());
+		return this.workflows.servedTypes();
 	}
 
 	@Override
