@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.registry;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The workflow types this node knows, by type name and by class. */
@@ -11,8 +12,20 @@ public final class WorkflowRegistry {
 
 	private final Map<Class<?>, WorkflowDefinition> byClass = new LinkedHashMap<>();
 
+	private final List<Class<? extends Throwable>> failWorkflowExceptionTypes;
+
+	/** A registry without engine-wide fail-workflow exception types. */
+	public WorkflowRegistry() {
+		this(List.of());
+	}
+
+	/** @param failWorkflowExceptionTypes the engine's, added to each workflow's own */
+	public WorkflowRegistry(List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+		this.failWorkflowExceptionTypes = List.copyOf(failWorkflowExceptionTypes);
+	}
+
 	public synchronized WorkflowDefinition register(Class<?> workflowClass) {
-		WorkflowDefinition definition = WorkflowDefinition.of(workflowClass);
+		WorkflowDefinition definition = WorkflowDefinition.of(workflowClass, this.failWorkflowExceptionTypes);
 		WorkflowDefinition existing = this.byName.get(definition.typeName());
 		if (existing != null && existing.workflowClass() != workflowClass) {
 			throw new IllegalArgumentException("Workflow type '" + definition.typeName() + "' is declared by both "
@@ -32,7 +45,7 @@ public final class WorkflowRegistry {
 	}
 
 	public synchronized Collection<WorkflowDefinition> all() {
-		return java.util.List.copyOf(this.byName.values());
+		return List.copyOf(this.byName.values());
 	}
 
 }
