@@ -58,7 +58,7 @@ final class EngineAssembly {
 			List<Class<?>> workflowClasses, List<Object> activityImplementations, ActivityOptions activityDefaults,
 			@Nullable Function<Class<?>, Object> factory, PayloadConverter converter, EngineHooks hooks, Listeners listeners,
 			boolean migrate) {
-		WorkflowRegistry workflows = new WorkflowRegistry();
+		WorkflowRegistry workflows = new WorkflowRegistry(config.failWorkflowExceptionTypes());
 		workflowClasses.forEach(workflows::register);
 		if (config.workerEnabled() && config.runsWorkflows() && !workflowClasses.isEmpty()) {
 			// the permits of WorkflowSemaphore run wherever workflows run

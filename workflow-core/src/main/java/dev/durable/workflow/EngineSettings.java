@@ -32,16 +32,20 @@ import org.jspecify.annotations.Nullable;
  * @param activityTaskQueues the activity task queues this node claims activities from (it runs
  * the activities of those queues that are registered on it)
  * @param queues the flow-control queues this node declares (written to the database at start)
+ * @param failWorkflowExceptionTypes exception types that fail the run, not the workflow task, when
+ * workflow code of any type throws them (see {@link Workflow#failWorkflowExceptionTypes()})
  */
 public record EngineSettings(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
 		int maxConcurrentActivities, int maxCachedRuns, Duration cacheIdleTimeout, Duration pollInterval,
 		Duration heartbeatInterval, Duration deadAfter, Duration taskTimeout, int maxPayloadBytes,
 		Duration shutdownTimeout, @Nullable String buildId, HistoryLimits historyLimits, Duration retention,
-		boolean runsWorkflows, Set<String> activityTaskQueues, List<QueueDefinition> queues) {
+		boolean runsWorkflows, Set<String> activityTaskQueues, List<QueueDefinition> queues,
+		List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
 
 	public EngineSettings {
 		activityTaskQueues = Set.copyOf(activityTaskQueues);
 		queues = List.copyOf(queues);
+		failWorkflowExceptionTypes = List.copyOf(failWorkflowExceptionTypes);
 		if (heartbeatInterval.compareTo(deadAfter) >= 0) {
 			throw new IllegalArgumentException("heartbeatInterval (" + heartbeatInterval
 					+ ") must be shorter than deadAfter (" + deadAfter + ")");

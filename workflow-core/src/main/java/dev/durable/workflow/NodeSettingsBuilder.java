@@ -40,6 +40,9 @@ abstract class NodeSettingsBuilder<B extends NodeSettingsBuilder<B>> {
 	private EngineSettings.HistoryLimits historyLimits = EngineSettings.HistoryLimits.DEFAULT;
 	private Duration retention = Duration.ofDays(7);
 
+	// workflow code
+	private List<Class<? extends Throwable>> failWorkflowExceptionTypes = List.of();
+
 	abstract B self();
 
 	/** Whether this node executes workflows; false makes it a client only. */
@@ -138,12 +141,23 @@ abstract class NodeSettingsBuilder<B extends NodeSettingsBuilder<B>> {
 		return self();
 	}
 
+	/**
+	 * Exception types that fail the run when the workflow code of any type throws them (instances
+	 * of subclasses included), instead of failing the workflow task and retrying it (default none).
+	 * Added to each workflow's own {@link Workflow#failWorkflowExceptionTypes()}.
+	 */
+	@SafeVarargs
+	public final B failWorkflowExceptionTypes(Class<? extends Throwable>... types) {
+		this.failWorkflowExceptionTypes = List.of(types);
+		return self();
+	}
+
 	EngineSettings settings(String namespace, String schema, int maxPayloadBytes) {
 		return new EngineSettings(namespace, schema, this.worker, Set.copyOf(this.taskQueues),
 				this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
 				this.heartbeatInterval, this.deadAfter, this.taskTimeout, maxPayloadBytes, this.shutdownTimeout,
 				this.buildId, this.historyLimits, this.retention, this.runWorkflows, this.activityTaskQueues,
-				List.copyOf(this.queues.values()));
+				List.copyOf(this.queues.values()), this.failWorkflowExceptionTypes);
 	}
 
 }

@@ -21,4 +21,16 @@ public @interface Workflow {
 	/** A dynamic workflow receives starts for type names no other workflow claims. */
 	boolean dynamic() default false;
 
+	/**
+	 * Exception types that fail the run when workflow code throws them (instances of subclasses
+	 * included), as an {@link ApplicationFailure} does: the run closes FAILED with a failure of
+	 * type the exception's class name, its message and stack trace. Any other exception that is
+	 * not an {@code ApplicationFailure} fails the workflow task instead, which is retried until
+	 * fixed code is deployed. Added to the engine's
+	 * {@link WorkflowEngine.Builder#failWorkflowExceptionTypes(Class...) default}; from an update
+	 * handler such an exception fails the update only. Non-determinism and the engine's own task
+	 * failures always fail the task.
+	 */
+	Class<? extends Throwable>[] failWorkflowExceptionTypes() default {};
+
 }

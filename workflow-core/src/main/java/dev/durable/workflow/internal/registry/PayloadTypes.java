@@ -1,21 +1,16 @@
 package dev.durable.workflow.internal.registry;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
-import java.util.List;
+
+import dev.durable.workflow.internal.support.NonData;
 
 /**
  * Refuses, at registration, parameter and return types that cannot be durable payloads: every
  * argument and result is recorded as JSON and read back on another node, maybe days later, so a
- * stream, a connection, a thread or a callback cannot be one.
+ * stream, a connection, a thread or a callback cannot be one (the rule is {@link NonData}'s).
  */
 final class PayloadTypes {
-
-	private static final List<Class<?>> NOT_PAYLOADS = List.of(AutoCloseable.class, Thread.class,
-			java.util.stream.BaseStream.class, java.util.Iterator.class, java.util.concurrent.Future.class,
-			java.util.concurrent.CompletionStage.class, Runnable.class, java.util.concurrent.Callable.class,
-			ClassLoader.class, javax.sql.DataSource.class, java.lang.reflect.Method.class);
 
 	private PayloadTypes() {
 	}
@@ -42,31 +37,7 @@ final class PayloadTypes {
 	}
 
 	private static String problem(Type type) {
-		if (type instanceof ParameterizedType parameterized) {
-			for (Type argument : parameterized.getActualTypeArguments()) {
-				String inner = problem(argument);
-				if (inner != null) {
-					return inner;
-				}
-			}
-			type = parameterized.getRawType();
-		}
-		if (!(type instanceof Class<?> cls)) {
-			return null;
-		}
-		if (cls.isArray()) {
-			return problem(cls.getComponentType());
-		}
-		for (Class<?> forbidden : NOT_PAYLOADS) {
-			if (forbidden.isAssignableFrom(cls)) {
-				return "a " + cls.getName();
-			}
-		}
-		if (cls.isInterface() && (cls.isAnnotationPresent(FunctionalInterface.class)
-				|| cls.getPackageName().equals("java.util.function"))) {
-			return "a function (" + cls.getName() + ")";
-		}
-		return null;
+		return NonData.typeProblem(type);
 	}
 
 }

@@ -3,6 +3,8 @@ package dev.durable.workflow.internal.registry;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowInit;
@@ -16,11 +18,21 @@ import dev.durable.workflow.WorkflowRun;
  * @param runMethod the {@code @WorkflowRun} method
  * @param initMethod the {@code @WorkflowInit} method or {@code null}
  * @param handlers the signal, query and update handlers
+ * @param failWorkflowExceptionTypes the exception types that fail the run (the annotation's and the engine's)
  */
 public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method runMethod, Method initMethod,
-		MessageHandlers handlers) {
+		MessageHandlers handlers, List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+
+	public WorkflowDefinition {
+		failWorkflowExceptionTypes = List.copyOf(failWorkflowExceptionTypes);
+	}
 
 	public static WorkflowDefinition of(Class<?> workflowClass) {
+		return of(workflowClass, List.of());
+	}
+
+	/** Validates a class; {@code engineFailTypes} are added to its {@code failWorkflowExceptionTypes}. */
+	public static WorkflowDefinition of(Class<?> workflowClass, List<Class<? extends Throwable>> engineFailTypes) {
 		Workflow annotation = workflowClass.getAnnotation(Workflow.class);
 		if (annotation == null) {
 			throw new IllegalArgumentException(workflowClass.getName() + " is not annotated with @Workflow");
@@ -52,7 +64,9 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 		if (init != null && init.getParameterCount() != run.getParameterCount()) {
 			throw new IllegalArgumentException("@WorkflowInit " + init + " must take the same parameter as " + run);
 		}
-		return new WorkflowDefinition(name, workflowClass, run, init, MessageHandlers.of(workflowClass));
+		List<Class<? extends Throwable>> failTypes = new ArrayList<>(List.of(annotation.failWorkflowExceptionTypes()));
+		failTypes.addAll(engineFailTypes);
+		return new WorkflowDefinition(name, workflowClass, run, init, MessageHandlers.of(workflowClass), failTypes);
 	}
 
 	/**
@@ -71,6 +85,16 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 
 	public Type resultType() {
 		return this.runMethod.getGenericReturnType();
+	}
+
+	/** Whether the throwable is an instance of one of the types that fail the run. */
+	public boolean failsWorkflow(Throwable thrown) {
+		for (Class<? extends Throwable> type : this.failWorkflowExceptionTypes) {
+			if (type.isInstance(thrown)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.registry;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The workflow types this node knows, by type name and by class. */
@@ -14,8 +15,20 @@ public final class WorkflowRegistry {
 	/** The dynamic workflow: it runs every type name no other registered workflow has. */
 	private WorkflowDefinition dynamic;
 
+	private final List<Class<? extends Throwable>> failWorkflowExceptionTypes;
+
+	/** A registry without engine-wide fail-workflow exception types. */
+	public WorkflowRegistry() {
+		this(List.of());
+	}
+
+	/** @param failWorkflowExceptionTypes the engine's, added to each workflow's own */
+	public WorkflowRegistry(List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+		this.failWorkflowExceptionTypes = List.copyOf(failWorkflowExceptionTypes);
+	}
+
 	public synchronized WorkflowDefinition register(Class<?> workflowClass) {
-		WorkflowDefinition definition = WorkflowDefinition.of(workflowClass);
+		WorkflowDefinition definition = WorkflowDefinition.of(workflowClass, this.failWorkflowExceptionTypes);
 		WorkflowDefinition existing = this.byName.get(definition.typeName());
 		if (existing != null && existing.workflowClass() != workflowClass) {
 			throw new IllegalArgumentException("Workflow type '" + definition.typeName() + "' is declared by both "
@@ -64,7 +77,7 @@ public final class WorkflowRegistry {
 	}
 
 	public synchronized Collection<WorkflowDefinition> all() {
-		return java.util.List.copyOf(this.byName.values());
+		return List.copyOf(this.byName.values());
 	}
 
 }

@@ -17,7 +17,8 @@ import dev.durable.workflow.internal.support.Payloads;
 /**
  * The run's instance and main method: created with {@code @WorkflowInit} before any message of the
  * first activation, run on its own workflow thread, and closed by its return value or by what it
- * threw (a workflow failure, a cancellation, or a bug that fails the task instead).
+ * threw (a workflow failure — an {@code ApplicationFailure} or a type listed in
+ * {@code failWorkflowExceptionTypes} —, a cancellation, or a bug that fails the task instead).
  */
 final class MainMethod {
 
@@ -88,14 +89,26 @@ final class MainMethod {
 		if (thrown instanceof CanceledFailure && this.rootScope.isCancelRequested()) {
 			this.runner.emit(Event.failed(EventType.WORKFLOW_CANCELED, FailureInfo.canceled(this.rootScope.reason())));
 		}
-		else if (thrown instanceof WorkflowException && !(thrown instanceof NonDeterministicWorkflowException)
-				&& !(thrown instanceof PayloadException) && !(thrown instanceof WorkflowTaskFailedException)) {
+		else if ((thrown instanceof WorkflowException && !(thrown instanceof NonDeterministicWorkflowException)
+				&& !(thrown instanceof PayloadException) && !(thrown instanceof WorkflowTaskFailedException))
+				|| isListedFailure(this.definition, thrown)) {
 			this.runner.emit(Event.failed(EventType.WORKFLOW_FAILED, Failures.toInfo(thrown, this.payloads.converter())));
 		}
 		else {
 			// not a workflow failure on purpose: fail the task so that a code fix can let the run continue
 			this.runner.coroutineFailed(null, thrown);
 		}
+	}
+
+	/**
+	 * Whether the workflow type lists the throwable among those that fail the run. Never
+	 * non-determinism or the engine's own task failures, even under a listed supertype: a deploy
+	 * of fixed code mends those, and failing the run would lose it.
+	 */
+	static boolean isListedFailure(WorkflowDefinition definition, Throwable thrown) {
+		return !(thrown instanceof NonDeterministicWorkflowException) && !(thrown instanceof WorkflowTaskFailedException)
+				&& !(thrown instanceof Coroutine.DestroyWorkflowThreadError) && !(thrown instanceof ContinueAsNewError)
+				&& definition.failsWorkflow(thrown);
 	}
 
 }

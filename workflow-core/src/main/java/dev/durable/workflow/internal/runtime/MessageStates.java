@@ -20,6 +20,7 @@ import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.MessageHandlers.Handler;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome;
 import dev.durable.workflow.internal.support.Payloads;
@@ -36,15 +37,18 @@ final class MessageStates {
 
 	private final MessageHandlers handlers;
 
+	private final WorkflowDefinition definition;
+
 	private final Payloads payloads;
 
 	private final Map<String, Deque<byte[]>> buffered = new HashMap<>();
 
 	private List<UpdateOutcome> outcomes = new ArrayList<>();
 
-	MessageStates(WorkflowRunner runner, MessageHandlers handlers, Payloads payloads) {
+	MessageStates(WorkflowRunner runner, WorkflowDefinition definition, Payloads payloads) {
 		this.runner = runner;
-		this.handlers = handlers;
+		this.handlers = definition.handlers();
+		this.definition = definition;
 		this.payloads = payloads;
 	}
 
@@ -73,8 +77,8 @@ final class MessageStates {
 				if (target instanceof ContinueAsNewError) {
 					return;
 				}
-				if (target instanceof ApplicationFailure) {
-					// an ApplicationFailure from a signal handler fails the run
+				if (target instanceof ApplicationFailure || MainMethod.isListedFailure(this.definition, target)) {
+					// an ApplicationFailure (or a type listed to fail the workflow) from a signal handler fails the run
 					this.runner.closeWithFailure(target);
 					return;
 				}
@@ -195,10 +199,10 @@ final class MessageStates {
 				if (target instanceof ContinueAsNewError) {
 					return;
 				}
-				if (target instanceof ApplicationFailure failure) {
-					// fails this update only
+				if (target instanceof ApplicationFailure || MainMethod.isListedFailure(this.definition, target)) {
+					// fails this update only, the run going on
 					this.runner.recordUpdateCompleted(event.messageId(), null,
-							Failures.toInfo(failure, this.payloads.converter()));
+							Failures.toInfo(target, this.payloads.converter()));
 					return;
 				}
 				this.runner.coroutineFailed(null, target);

@@ -77,7 +77,7 @@ public final class WorkflowRunner {
 		this.commands = new CommandRecorder(identity.runId());
 		this.timers = new TimerStates(this.commands);
 		this.activities = new ActivityStates(this.commands, payloads);
-		this.messages = new MessageStates(this, definition.handlers(), payloads);
+		this.messages = new MessageStates(this, definition, payloads);
 		this.markers = new MarkerStates(this.commands, payloads, identity.runId());
 		this.children = new ChildStates(this.commands, payloads);
 		this.visibility = new VisibilityStates(this.commands, identity.runId());

@@ -21,7 +21,18 @@ public final class Payloads {
 		return this.converter;
 	}
 
+	/**
+	 * Encodes a value as its declared type.
+	 * @throws PayloadException when the value is not data ({@link NonData}), cannot be serialized or is too large
+	 */
 	public byte[] encode(Object value, Type type, String what) {
+		// checked before the converter, which would write a thread or a stream as a bean of its getters
+		String problem = NonData.valueProblem(value);
+		if (problem != null) {
+			throw new PayloadException("Cannot serialize " + what + ": it is " + problem
+					+ ", not a data object (payloads are recorded as JSON and read back later, maybe elsewhere);"
+					+ " return data (a record, bytes) or a reference (an id, a path, a URL)", false, null);
+		}
 		byte[] bytes;
 		try {
 			bytes = this.converter.toPayload(value, type);
