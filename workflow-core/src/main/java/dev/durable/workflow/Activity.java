@@ -24,4 +24,11 @@ public @interface Activity {
 	 */
 	String namePrefix() default "";
 
+	/**
+	 * A dynamic activity: it runs every activity type no other registered activity has. Its type has
+	 * exactly one method, taking {@code (String activityType, EncodedValue[] arguments)}; its
+	 * result is converted to what the workflow asked for. A node has at most one.
+	 */
+	boolean dynamic() default false;
+
 }

@@ -35,6 +35,13 @@ public final class ActivityInvoker {
 		}
 		Method method = definition.method();
 		List<byte[]> parts = InternalJson.unpack(input);
+		if (this.registry.isDynamic(definition)) {
+			dev.durable.workflow.EncodedValue[] arguments = new dev.durable.workflow.EncodedValue[parts.size()];
+			for (int i = 0; i < arguments.length; i++) {
+				arguments[i] = dev.durable.workflow.EncodedValue.of(parts.get(i), this.payloads.converter());
+			}
+			return call(method, definition.target(), new Object[] { activityType, arguments });
+		}
 		Object[] args = new Object[method.getParameterCount()];
 		for (int i = 0; i < args.length; i++) {
 			byte[] part = (i < parts.size()) ? parts.get(i) : null;
@@ -46,8 +53,12 @@ public final class ActivityInvoker {
 				throw ApplicationFailure.newNonRetryableFailure(ex.getMessage(), "PayloadException");
 			}
 		}
+		return call(method, definition.target(), args);
+	}
+
+	private static Object call(Method method, Object target, Object[] args) throws Throwable {
 		try {
-			return method.invoke(definition.target(), args);
+			return method.invoke(target, args);
 		}
 		catch (InvocationTargetException ex) {
 			throw ex.getTargetException();
@@ -63,7 +74,8 @@ public final class ActivityInvoker {
 		ActivityDefinition definition = this.registry.find(activityType);
 		try {
 			return this.payloads.encode(result,
-					(definition != null) ? definition.method().getGenericReturnType() : Object.class,
+					(definition != null && !this.registry.isDynamic(definition)) ? definition.method().getGenericReturnType()
+							: Object.class,
 					"the result of activity " + activityType);
 		}
 		catch (RuntimeException ex) {

@@ -19,6 +19,9 @@ public final class ActivityRegistry {
 
 	private final ActivityOptions defaults;
 
+	/** The dynamic activity, or {@code null}. */
+	private ActivityDefinition dynamic;
+
 	public ActivityRegistry(ActivityOptions defaults) {
 		this.defaults = defaults;
 	}
@@ -54,6 +57,10 @@ public final class ActivityRegistry {
 			throw new IllegalArgumentException(bean.getClass().getName()
 					+ " is not an activity: annotate the class or an interface with @Activity");
 		}
+		if (type.getAnnotation(dev.durable.workflow.Activity.class).dynamic()) {
+			registerDynamic(bean, type);
+			return;
+		}
 		for (Method method : activityMethods(type)) {
 			// invoke through the declared method: it is public even when the implementation class
 			// is not (a lambda, a package-private component)
@@ -76,6 +83,33 @@ public final class ActivityRegistry {
 		}
 	}
 
+	/** The dynamic activity: its one method takes the type name and the arguments as sent. */
+	private void registerDynamic(Object bean, Class<?> type) {
+		java.util.List<Method> methods = new java.util.ArrayList<>();
+		activityMethods(type).forEach(methods::add);
+		if (methods.size() != 1 || methods.get(0).getParameterCount() != 2
+				|| methods.get(0).getParameterTypes()[0] != String.class
+				|| methods.get(0).getParameterTypes()[1] != dev.durable.workflow.EncodedValue[].class) {
+			throw new IllegalArgumentException("Dynamic activity " + type.getName() + " must have exactly one public"
+					+ " method taking (String activityType, EncodedValue[] arguments)");
+		}
+		if (this.dynamic != null && this.dynamic.target() != bean) {
+			throw new IllegalArgumentException("Two dynamic activities: " + this.dynamic.method() + " and "
+					+ methods.get(0) + "; a node has at most one");
+		}
+		Method method = methods.get(0);
+		if (!java.lang.reflect.Modifier.isPublic(type.getModifiers())) {
+			method.setAccessible(true);
+		}
+		this.dynamic = new ActivityDefinition(ActivityDefinition.typeName(method), bean, method, this.defaults);
+		this.byType.put(type, bean);
+	}
+
+	/** Whether the definition is the dynamic activity's (it takes the type name and the arguments as sent). */
+	public synchronized boolean isDynamic(ActivityDefinition definition) {
+		return definition != null && definition == this.dynamic;
+	}
+
 	public static Iterable<Method> activityMethods(Class<?> type) {
 		java.util.List<Method> methods = new java.util.ArrayList<>();
 		for (Method method : type.isInterface() ? type.getMethods() : type.getDeclaredMethods()) {
@@ -87,8 +121,10 @@ public final class ActivityRegistry {
 		return methods;
 	}
 
+	/** The activity of a type name: the one registered by that name, else the dynamic one, else {@code null}. */
 	public synchronized ActivityDefinition find(String name) {
-		return this.byName.get(name);
+		ActivityDefinition named = this.byName.get(name);
+		return (named != null) ? named : this.dynamic;
 	}
 
 	public synchronized ActivityDefinition find(Method method) {
@@ -109,6 +145,9 @@ public final class ActivityRegistry {
 		return null;
 	}
 
+	/** Among {@link #names()}: this node has a dynamic activity, it runs any type. */
+	public static final String ANY_TYPE = "*";
+
 	/** The names of the registered activity types (those this node can run). */
 	public synchronized java.util.Set<String> names() {
 		java.util.Set<String> names = new java.util.LinkedHashSet<>();
@@ -117,6 +156,9 @@ public final class ActivityRegistry {
 				names.add(name);
 			}
 		});
+		if (this.dynamic != null) {
+			names.add(ANY_TYPE);
+		}
 		return names;
 	}
 

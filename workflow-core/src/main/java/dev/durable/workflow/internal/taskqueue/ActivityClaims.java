@@ -43,7 +43,9 @@ final class ActivityClaims {
 	List<ClaimedActivity> claim(String namespace, Collection<String> queues, Collection<String> types, UUID node,
 			long incarnation, Instant now, int limit) {
 		return this.jdbc.query(q("WITH c AS (SELECT run_id, seq FROM #.activity WHERE task_queue = ANY(?)"
-				+ " AND state = 'SCHEDULED' AND next_attempt_at <= ? AND namespace = ? AND activity_type = ANY(?)"
+				// '*': this node has a dynamic activity, it runs any type
+				+ " AND state = 'SCHEDULED' AND next_attempt_at <= ? AND namespace = ?"
+				+ " AND (activity_type = ANY(?) OR '*' = ANY(?))"
 				+ " AND " + LIVE + " ORDER BY priority DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)"
 				+ " UPDATE #.activity a SET " + CLAIM + " FROM c WHERE a.run_id = c.run_id AND a.seq = c.seq"
 				+ RETURNING), (PreparedStatementSetter) (ps) -> {
@@ -51,13 +53,14 @@ final class ActivityClaims {
 					ps.setTimestamp(2, Sql.ts(now));
 					ps.setString(3, namespace);
 					ps.setArray(4, ps.getConnection().createArrayOf("text", types.toArray()));
-					ps.setObject(5, node);
-					ps.setLong(6, incarnation);
-					ps.setDouble(7, this.deadAfter.toMillis() / 1000.0);
-					ps.setInt(8, limit);
-					ps.setObject(9, node);
-					ps.setLong(10, incarnation);
-					ps.setTimestamp(11, Sql.ts(now));
+					ps.setArray(5, ps.getConnection().createArrayOf("text", types.toArray()));
+					ps.setObject(6, node);
+					ps.setLong(7, incarnation);
+					ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
+					ps.setInt(9, limit);
+					ps.setObject(10, node);
+					ps.setLong(11, incarnation);
+					ps.setTimestamp(12, Sql.ts(now));
 				}, ActivityClaims::claimed);
 	}
 

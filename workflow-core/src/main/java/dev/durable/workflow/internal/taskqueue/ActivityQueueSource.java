@@ -36,7 +36,7 @@ final class ActivityQueueSource implements QueueSource<ActivityQueueSource.Key, 
 
 	private static final String CANDIDATES = "SELECT run_id, seq, priority, next_attempt_at, partition_key"
 			+ " FROM #.activity WHERE namespace = ? AND task_queue = ? AND state = 'SCHEDULED' AND next_attempt_at <= ?"
-			+ " AND activity_type = ANY(?) AND (partition_key IS NULL OR NOT (partition_key = ANY(?)))";
+			+ " AND (activity_type = ANY(?) OR '*' = ANY(?)) AND (partition_key IS NULL OR NOT (partition_key = ANY(?)))";
 
 	private static final String AFTER = " AND (priority < ? OR (priority = ? AND (next_attempt_at, run_id, seq) > (?, ?, ?)))";
 
@@ -79,6 +79,7 @@ final class ActivityQueueSource implements QueueSource<ActivityQueueSource.Key, 
 			ps.setString(i++, namespace);
 			ps.setString(i++, queue);
 			ps.setTimestamp(i++, Sql.ts(now));
+			ps.setArray(i++, ps.getConnection().createArrayOf("text", this.types.toArray()));
 			ps.setArray(i++, ps.getConnection().createArrayOf("text", this.types.toArray()));
 			ps.setArray(i++, ps.getConnection().createArrayOf("text", fullPartitions.toArray()));
 			if (after != null) {
