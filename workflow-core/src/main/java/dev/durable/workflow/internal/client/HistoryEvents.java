@@ -40,6 +40,10 @@ final class HistoryEvents {
 					attributes.put("runId", row.runId().toString());
 					attributes.put("namespace", row.namespace());
 					attributes.put("taskQueue", row.taskQueue());
+					if (event.fireAt() != null) {
+						attributes.put("firstWorkflowTaskBackoff",
+								java.time.Duration.between(row.createdAt(), event.fireAt()).toString());
+					}
 				}
 				events.add(new HistoryEvent(id++, record.seq(), record.time(), event.type().name(), attributes));
 			}

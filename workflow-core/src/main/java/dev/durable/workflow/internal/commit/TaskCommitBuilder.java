@@ -69,6 +69,13 @@ public final class TaskCommitBuilder {
 		Event attributes = VisibilityStates.startEvent(start.attributes().memo(),
 				start.attributes().searchAttributes());
 		Event started = Event.workflowStarted(row.workflowType(), start.input());
+		Instant due = row.nextWakeAt();
+		if (row.taskAttempt() == 0 && due != null && due.isAfter(row.createdAt())) {
+			// the first task was due later than the run was created (start delay, retry or cron backoff,
+			// a wait in a queue): recorded as the event's time due, read as firstWorkflowTaskBackoff
+			started = new Event(EventType.WORKFLOW_STARTED, null, started.name(), started.payload(), null, due, null,
+					null, null, null);
+		}
 		return (attributes != null) ? List.of(attributes, started) : List.of(started);
 	}
 
