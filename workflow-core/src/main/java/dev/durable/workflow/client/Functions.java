@@ -5,7 +5,8 @@ import java.io.Serializable;
 /**
  * Method references to workflow methods, for typed client calls such as
  * {@code client.start(HomeLoanWorkflow::run, input, options)}. Serializable so the engine can
- * read which method they name.
+ * read which method they name. The engine never calls them, so the methods they name may declare
+ * checked exceptions ({@code throws Exception} here only lets such references compile).
  */
 public final class Functions {
 
@@ -16,7 +17,7 @@ public final class Functions {
 	@FunctionalInterface
 	public interface Func0<W, R> extends Serializable {
 
-		R apply(W workflow);
+		R apply(W workflow) throws Exception;
 
 	}
 
@@ -24,7 +25,7 @@ public final class Functions {
 	@FunctionalInterface
 	public interface Func1<W, A, R> extends Serializable {
 
-		R apply(W workflow, A arg);
+		R apply(W workflow, A arg) throws Exception;
 
 	}
 
@@ -32,7 +33,7 @@ public final class Functions {
 	@FunctionalInterface
 	public interface Proc0<W> extends Serializable {
 
-		void apply(W workflow);
+		void apply(W workflow) throws Exception;
 
 	}
 
@@ -40,7 +41,7 @@ public final class Functions {
 	@FunctionalInterface
 	public interface Proc1<W, A> extends Serializable {
 
-		void apply(W workflow, A arg);
+		void apply(W workflow, A arg) throws Exception;
 
 	}
 
