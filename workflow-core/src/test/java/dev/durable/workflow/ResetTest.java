@@ -247,8 +247,8 @@ class ResetTest {
 				&& this.engine.client().handle("the-child").describe().status() == WorkflowStatus.RUNNING);
 		assertThat(this.engine.client().handle("the-child", firstChild).describe().status())
 			.isEqualTo(WorkflowStatus.TERMINATED);
-		// the handle start returned is pinned to the first run; the workflow id reaches the new one
-		this.engine.client().handle("parent-2").signal("more", "again");
+		// the handle start returned follows the workflow id to the new run
+		handle.signal("more", "again");
 		this.engine.client().handle("the-child").signal("finish", "twice");
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("child twice + again");
 	}

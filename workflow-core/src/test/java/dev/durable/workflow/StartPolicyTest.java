@@ -171,7 +171,9 @@ class StartPolicyTest {
 			.build());
 		assertThat(second.runId()).isNotEqualTo(first.runId());
 		assertThat(second.result(Duration.ofSeconds(10))).isEqualTo("done now");
-		assertThat(first.describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
+		// the first handle follows the workflow id to the new run: the replaced run is read by its id
+		assertThat(first.describe().runId()).isEqualTo(second.runId());
+		assertThat(this.client.handle("dup", first.runId()).describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
 		assertThat(this.client.handle("dup").runId()).isEqualTo(second.runId());
 	}
 
@@ -210,7 +212,7 @@ class StartPolicyTest {
 			.idReusePolicy(WorkflowIdReusePolicy.TERMINATE_IF_RUNNING)
 			.build());
 		assertThat(replacement.result(Duration.ofSeconds(10))).isEqualTo("done now");
-		assertThat(open.describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
+		assertThat(this.client.handle("open", open.runId()).describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
 	}
 
 	@Test

@@ -195,10 +195,14 @@ class ApprovalWorkflowTest {
 
 		WorkflowClient client = this.env.client();
 		assertThat(client.handle(id(handle), firstRun).describe().status()).isEqualTo(WorkflowStatus.CONTINUED_AS_NEW);
-		// the handle of the start stays on the first run; a handle by workflow id follows the latest
+		// the handle of the start and a handle by workflow id follow the latest run; one pinned to the
+		// first run still reads that run's state
 		WorkflowHandle<ApprovalState> latest = client.handle(id(handle), ApprovalState.class);
-		assertThat(latest.describe().runId()).isNotEqualTo(firstRun);
-		assertThat(handle.query(ApprovalWorkflow::state).status()).isEqualTo(DocumentStatus.SUBMITTED);
+		assertThat(latest.describe().runId()).isNotEqualTo(firstRun).isEqualTo(handle.describe().runId());
+		assertThat(handle.runId()).isEqualTo(firstRun);
+		assertThat(client.handle(id(handle), firstRun).query(ApprovalWorkflow::state).status())
+			.isEqualTo(DocumentStatus.SUBMITTED);
+		assertThat(handle.query(ApprovalWorkflow::state).continuedAsNew()).isEqualTo(1);
 		ApprovalState continued = latest.query(ApprovalWorkflow::state);
 		assertThat(continued.continuedAsNew()).isEqualTo(1);
 		assertThat(continued.status()).isEqualTo(DocumentStatus.AWAITING_PRIMARY);

@@ -62,7 +62,7 @@ public interface WorkflowClient {
 	/** A handle that follows the latest run of the workflow id. */
 	WorkflowHandle<Object> handle(String workflowId);
 
-	/** A handle pinned to one run. */
+	/** A handle pinned to one run: its messages and lifecycle calls never move to a later run. */
 	WorkflowHandle<Object> handle(String workflowId, UUID runId);
 
 	/** A typed handle that follows the latest run of the workflow id. */

@@ -9,7 +9,12 @@ import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A run, reached by workflow id (following the latest run) or pinned to a run id.
+ * A run, reached by workflow id or pinned to a run id. A handle from {@code start()} or
+ * {@link WorkflowClient#handle(String)} addresses the latest run of the workflow id for every call
+ * (signal, query, update, cancel, terminate, reset, describe, history), so it reaches the run a
+ * continue-as-new, workflow retry or cron started; {@link WorkflowClient#handle(String, UUID)}
+ * addresses that run only, and a message or lifecycle call to it after it closed throws
+ * {@link WorkflowClosedException}. {@link #result()} follows the chain either way.
  *
  * @param <R> the result type
  */
@@ -17,7 +22,11 @@ public interface WorkflowHandle<R> {
 
 	String workflowId();
 
-	/** The run id: the pinned run, or the latest run at the time of the call. */
+	/**
+	 * The run id: the pinned run; for a handle from {@code start()}, the run the start created (or
+	 * found, with USE_EXISTING), even after it continued as new; for a handle by workflow id, the
+	 * latest run at the time of the call. {@link #describe()} names the run the handle addresses now.
+	 */
 	UUID runId();
 
 	/**

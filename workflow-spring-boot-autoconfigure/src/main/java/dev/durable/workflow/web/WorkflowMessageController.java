@@ -28,7 +28,9 @@ import dev.durable.workflow.HandlerKind;
 
 /**
  * The generated REST endpoints for messages: signals, queries and updates, each payload
- * converted to the handler's parameter type before anything is sent.
+ * converted to the handler's parameter type before anything is sent. Without {@code ?runId=} a
+ * message goes to the latest run of the workflow id; with it, to that run only (409
+ * WORKFLOW_CLOSED once it closed, even when a later run continues it).
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}/workflows/{workflowId}")
@@ -52,9 +54,10 @@ public class WorkflowMessageController {
 	@PostMapping("/signals/{name}")
 	ResponseEntity<Void> signal(@PathVariable String workflowId, @PathVariable String name,
 			@RequestBody(required = false) byte @Nullable [] body,
-			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey) {
+			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
+			@RequestParam(required = false) java.util.@Nullable UUID runId) {
 		this.access.checkWritable();
-		this.client.handle(workflowId).signalEncoded(name, payload(HandlerKind.SIGNAL, name, body), idempotencyKey);
+		handle(workflowId, runId).signalEncoded(name, payload(HandlerKind.SIGNAL, name, body), idempotencyKey);
 		return ResponseEntity.accepted().build();
 	}
 
@@ -62,18 +65,17 @@ public class WorkflowMessageController {
 	@Nullable Object query(@PathVariable String workflowId, @PathVariable String name,
 			@RequestBody(required = false) byte @Nullable [] body,
 			@RequestParam(required = false) java.util.@Nullable UUID runId) {
-		WorkflowHandle<Object> handle = (runId != null) ? this.client.handle(workflowId, runId)
-				: this.client.handle(workflowId);
-		return handle.queryEncoded(name, payload(HandlerKind.QUERY, name, body), Object.class);
+		return handle(workflowId, runId).queryEncoded(name, payload(HandlerKind.QUERY, name, body), Object.class);
 	}
 
 	@PostMapping("/updates/{name}")
 	ResponseEntity<Map<String, Object>> update(@PathVariable String workflowId, @PathVariable String name,
 			@RequestBody(required = false) byte @Nullable [] body,
 			@RequestHeader(name = "Update-Id", required = false) @Nullable String updateId,
-			@RequestParam(required = false) @Nullable UpdateStage waitFor) {
+			@RequestParam(required = false) @Nullable UpdateStage waitFor,
+			@RequestParam(required = false) java.util.@Nullable UUID runId) {
 		this.access.checkWritable();
-		WorkflowHandle<Object> handle = this.client.handle(workflowId);
+		WorkflowHandle<Object> handle = handle(workflowId, runId);
 		UpdateOptions options = new UpdateOptions(updateId, UpdateStage.ACCEPTED);
 		UpdateHandle<Object> update = handle.startUpdateEncoded(name, payload(HandlerKind.UPDATE, name, body),
 				Object.class, options);
@@ -89,6 +91,10 @@ public class WorkflowMessageController {
 		UpdateHandle<Object> update = this.client.handle(workflowId).updateHandle(updateId, Object.class);
 		update.stage();
 		return outcome(update, (wait != null) ? wait : Duration.ZERO);
+	}
+
+	private WorkflowHandle<Object> handle(String workflowId, java.util.@Nullable UUID runId) {
+		return (runId != null) ? this.client.handle(workflowId, runId) : this.client.handle(workflowId);
 	}
 
 	private ResponseEntity<Map<String, Object>> outcome(UpdateHandle<Object> update) {

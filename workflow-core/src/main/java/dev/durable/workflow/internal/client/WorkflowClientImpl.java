@@ -76,7 +76,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	private <R> WorkflowHandle<R> startTyped(Serializable reference, Object input, StartOptions options) {
 		WorkflowDefinition definition = definitionOf(reference);
 		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, options);
-		return new WorkflowHandleImpl<>(this.operations, started.workflowId(), started.runId(), definition.resultType());
+		return WorkflowHandleImpl.started(this.operations, started.workflowId(), started.runId(), definition.resultType());
 	}
 
 	@Override
@@ -86,7 +86,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		Type inputType = (definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class;
 		RunStarter.Started started = this.starter.startRun(workflowType, inputType, input, options);
 		Type resultType = (definition != null) ? definition.resultType() : Object.class;
-		return new WorkflowHandleImpl<>(this.operations, started.workflowId(), started.runId(), resultType);
+		return WorkflowHandleImpl.started(this.operations, started.workflowId(), started.runId(), resultType);
 	}
 
 	@Override
@@ -97,7 +97,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				signalPayload, false);
 		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, options,
 				new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
-		return new WorkflowHandleImpl<>(this.operations, started.workflowId(), started.runId(), definition.resultType());
+		return WorkflowHandleImpl.started(this.operations, started.workflowId(), started.runId(), definition.resultType());
 	}
 
 	@Override
@@ -109,7 +109,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		RunStarter.Started started = this.starter.startRun(workflowType,
 				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input,
 				options, new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
-		return new WorkflowHandleImpl<>(this.operations, started.workflowId(), started.runId(),
+		return WorkflowHandleImpl.started(this.operations, started.workflowId(), started.runId(),
 				(definition != null) ? definition.resultType() : Object.class);
 	}
 
@@ -140,7 +140,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	@Override
 	public WorkflowHandle<Object> handle(String workflowId) {
 		WorkflowIds.check(workflowId);
-		return new WorkflowHandleImpl<>(this.operations, workflowId, null, Object.class);
+		return WorkflowHandleImpl.latest(this.operations, workflowId, Object.class);
 	}
 
 	@Override
@@ -152,13 +152,13 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		Type resultType = Optional.ofNullable(this.workflows.find(row.workflowType()))
 			.map(WorkflowDefinition::resultType)
 			.orElse(Object.class);
-		return new WorkflowHandleImpl<>(this.operations, workflowId, runId, resultType);
+		return WorkflowHandleImpl.pinned(this.operations, workflowId, runId, resultType);
 	}
 
 	@Override
 	public <R> WorkflowHandle<R> handle(String workflowId, Class<R> resultType) {
 		WorkflowIds.check(workflowId);
-		return new WorkflowHandleImpl<>(this.operations, workflowId, null, resultType);
+		return WorkflowHandleImpl.latest(this.operations, workflowId, resultType);
 	}
 
 	@Override

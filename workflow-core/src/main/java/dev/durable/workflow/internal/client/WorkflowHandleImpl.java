@@ -35,22 +35,49 @@ import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
-/** A handle: by workflow id (latest run) or pinned to a run id. */
+/**
+ * A handle: by workflow id (every call addresses the latest run) or pinned to a run id. A handle
+ * from a start knows the run it started, but only for {@link #runId()} and as the start of the
+ * chain {@link #result()} follows; messages and lifecycle calls still go to the latest run, so
+ * they reach the run a continue-as-new, retry or cron started.
+ */
 final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 
 	private final HandleOperations operations;
 
 	private final String workflowId;
 
-	private final UUID pinnedRunId;
+	/** The pinned run, or the run a start created; {@code null} for a handle by workflow id. */
+	private final UUID knownRunId;
+
+	private final boolean pinned;
 
 	private final Type resultType;
 
-	WorkflowHandleImpl(HandleOperations operations, String workflowId, UUID pinnedRunId, Type resultType) {
+	private WorkflowHandleImpl(HandleOperations operations, String workflowId, UUID knownRunId, boolean pinned,
+			Type resultType) {
 		this.operations = operations;
 		this.workflowId = workflowId;
-		this.pinnedRunId = pinnedRunId;
+		this.knownRunId = knownRunId;
+		this.pinned = pinned;
 		this.resultType = resultType;
+	}
+
+	/** Follows the latest run of the workflow id; {@link #runId()} stays the run the start created. */
+	static <R> WorkflowHandleImpl<R> started(HandleOperations operations, String workflowId, UUID startedRunId,
+			Type resultType) {
+		return new WorkflowHandleImpl<>(operations, workflowId, startedRunId, false, resultType);
+	}
+
+	/** Follows the latest run of the workflow id. */
+	static <R> WorkflowHandleImpl<R> latest(HandleOperations operations, String workflowId, Type resultType) {
+		return new WorkflowHandleImpl<>(operations, workflowId, null, false, resultType);
+	}
+
+	/** Addresses this run only (its {@link #result()} still follows its chain). */
+	static <R> WorkflowHandleImpl<R> pinned(HandleOperations operations, String workflowId, UUID runId,
+			Type resultType) {
+		return new WorkflowHandleImpl<>(operations, workflowId, runId, true, resultType);
 	}
 
 	@Override
@@ -60,11 +87,12 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 
 	@Override
 	public UUID runId() {
-		return row().runId();
+		return (this.knownRunId != null) ? this.knownRunId : row().runId();
 	}
 
+	/** The run a message or lifecycle call goes to: the pinned one, else the latest, read now. */
 	private RunRow row() {
-		return this.operations.lookup().row(this.workflowId, this.pinnedRunId);
+		return this.operations.lookup().row(this.workflowId, this.pinned ? this.knownRunId : null);
 	}
 
 	@Override
@@ -83,7 +111,8 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	private <T> T result(Type type, Duration timeout) {
-		UUID runId = (this.pinnedRunId != null) ? this.pinnedRunId : runId();
+		// a start's handle waits from its own run: a later run of a reused workflow id is not its result
+		UUID runId = (this.knownRunId != null) ? this.knownRunId : runId();
 		return this.operations.results().result(this.workflowId, runId, type, timeout);
 	}
 
