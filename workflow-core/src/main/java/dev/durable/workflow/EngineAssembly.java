@@ -93,8 +93,8 @@ final class EngineAssembly {
 				node);
 		WorkflowClientImpl client = new WorkflowClientImpl(starter, handles, workflows, stores.runs(), namespace,
 				schedules, completions);
-		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, waiters, new WakeTimes(jdbc, config.schema()),
-				namespace);
+		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, node::activitiesInFlight, waiters,
+				new WakeTimes(jdbc, config.schema()), namespace);
 		return new EngineParts(node, client, scheduleLoop, new RegisteredWorkflowTypes(workflows), quiescence,
 				new EngineStatsReader(new StatsRepository(jdbc, config.schema()), queues.repository(), clock, config));
 	}

@@ -14,6 +14,15 @@ public interface EngineQuiescence {
 	/** Whether nothing runs on this node right now: no workflow task, activity attempt or due action in memory. */
 	boolean isIdle();
 
+	/**
+	 * Whether activity code runs on this node right now: an inline attempt whose method has not
+	 * returned, or an attempt claimed from a task queue. An attempt waiting for asynchronous
+	 * completion after its method returned does not count. While one runs, the test kit lets its
+	 * clock run at real speed, so that timers, timeouts and retries come due during the attempt as
+	 * they would on a real clock.
+	 */
+	boolean anyActivityInFlight();
+
 	/** Whether a caller on this node waits for a result or an update outcome that has not come yet. */
 	boolean anyCallerBlocked();
 

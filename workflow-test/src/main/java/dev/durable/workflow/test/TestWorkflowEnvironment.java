@@ -31,8 +31,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>While a caller waits for a result ({@code handle.result()}, an update's result) and every
  * run waits for time, time jumps to the next timer. {@link #sleep(Duration)} moves time
- * explicitly (for instance to send a signal "two days later"). Activities run in real time:
- * time does not move while one runs. The engine starts on the first call of {@link #client()},
+ * explicitly (for instance to send a signal "two days later"). While activity code runs, time
+ * runs at real speed and never jumps, so a timer or a timeout due during a long activity fires on
+ * time; it jumps only when nothing runs. The engine starts on the first call of {@link #client()},
  * {@link #engine()} or {@link #start()}; register workflows and activities before.
  */
 public final class TestWorkflowEnvironment implements AutoCloseable {

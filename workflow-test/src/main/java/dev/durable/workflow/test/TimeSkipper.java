@@ -18,17 +18,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves a {@link SettableClock} for tests: automatically, to the next timer, whenever every run
- * waits for time while a caller is blocked waiting for a result or an update outcome that has not
- * come; or explicitly with {@link #sleep(Duration)}.
+ * Moves a {@link SettableClock} for tests: at real speed while activity code runs; automatically,
+ * to the next timer, whenever every run waits for time while a caller is blocked waiting for a
+ * result or an update outcome that has not come; or explicitly with {@link #sleep(Duration)}.
  *
  * <p>"Every run waits for time" (quiescence) means: no engine of the test runs a workflow task,
  * an activity attempt or a clock-driven action, and no open run has unseen input or a due wake
  * time (checked twice in memory around one database check, with no progress in between).
  * Time then jumps to the earliest wake time of the open runs (timer, start delay, timeout),
- * activity retry or schedule firing. Activities see real time: time never moves while one
- * runs. A run whose workflow task keeps failing is not skipped to (its retry comes in its own
- * time).
+ * activity retry or schedule firing. While any engine of the test runs activity code (an inline
+ * attempt or one claimed from a task queue) the clock runs at real speed and never jumps, as
+ * Temporal's test server does: a timer, a heartbeat or start-to-close timeout or a retry due
+ * during a long activity fires at its time, as on a real clock, instead of when the activity
+ * ends. This holds with automatic skipping off too: it is how the clock keeps time, not a skip.
+ * A run whose workflow task keeps failing is not skipped to (its retry comes in its own time).
  *
  * <p>Used by {@link TestWorkflowEnvironment} and by the Spring Boot test support.
  */
@@ -87,6 +90,8 @@ public final class TimeSkipper implements AutoCloseable {
       @Override
       public Execution activityStarted(ActivityInfo activity, Duration scheduleToStart) {
         TimeSkipper.this.progress.incrementAndGet();
+        // at once, not at the next check: the activity's first moment already counts on the clock
+        TimeSkipper.this.clock.startRunning();
         return (failure) -> TimeSkipper.this.progress.incrementAndGet();
       }
     };
@@ -114,22 +119,28 @@ public final class TimeSkipper implements AutoCloseable {
   /**
    * Advances time by the duration, stopping at every wake time on the way (so a timer fires at
    * its own time and the timers it leads to are honored), and returns once the runs are quiet
-   * again. Waits for running activities in real time.
+   * again. While activity code runs, time runs at real speed: the sleep then waits in real time,
+   * and returns at the target time if an activity still runs then.
    */
   public void sleep(Duration duration) {
     Instant target = this.clock.instant().plus(duration);
+    BooleanSupplier reachedWhileRunning =
+        () -> this.clock.isRunning() && !this.clock.instant().isBefore(target);
     while (true) {
-      Instant next = awaitQuiet();
+      Instant next = awaitQuietOr(reachedWhileRunning);
       synchronized (this.move) {
         Instant now = this.clock.instant();
         if (!now.isBefore(target)) {
           break;
         }
+        if (this.clock.isRunning()) {
+          continue; // an activity started since the check: real time runs, no jump
+        }
         boolean stepToNext = next != null && next.isAfter(now) && next.isBefore(target);
         this.clock.set(stepToNext ? next : target);
       }
     }
-    awaitQuiet();
+    awaitQuietOr(reachedWhileRunning);
   }
 
   /**
@@ -138,11 +149,19 @@ public final class TimeSkipper implements AutoCloseable {
    * @return the next wake time, or {@code null} when none
    */
   public @Nullable Instant awaitQuiet() {
+    return awaitQuietOr(() -> false);
+  }
+
+  /** {@link #awaitQuiet()}, or until {@code enough} holds ({@code null} then). */
+  private @Nullable Instant awaitQuietOr(BooleanSupplier enough) {
     long deadline = System.nanoTime() + QUIESCENCE_WAIT.toNanos();
     while (!this.closed) {
       Check check = check();
       if (check.quiet()) {
         return check.next();
+      }
+      if (enough.getAsBoolean()) {
+        return null;
       }
       if (System.nanoTime() > deadline) {
         log.warn("The runs under test did not become quiet within {}; moving on", QUIESCENCE_WAIT);
@@ -202,13 +221,39 @@ public final class TimeSkipper implements AutoCloseable {
     return false;
   }
 
+  /**
+   * Whether activity code runs on any engine of the test: the clock must then run at real speed,
+   * so that what comes due during the activity (a timer that cancels it, its heartbeat timeout)
+   * comes when it would on a real clock.
+   */
+  private boolean anyActivityInFlight() {
+    for (WorkflowEngine engine : this.engines.get()) {
+      if (engine.quiescence().anyActivityInFlight()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Runs the clock while activity code runs, stops it when none does. */
+  void pace() {
+    synchronized (this.move) {
+      if (!this.closed && anyActivityInFlight()) {
+        this.clock.startRunning();
+      } else {
+        this.clock.stopRunning();
+      }
+    }
+  }
+
   private void loop() {
     while (!this.closed) {
       LockSupport.parkNanos(CHECK_NANOS);
-      if (!this.autoSkipping) {
-        continue;
-      }
       try {
+        pace();
+        if (!this.autoSkipping) {
+          continue;
+        }
         skipIfBlocked(() -> this.autoSkipping);
       } catch (RuntimeException ex) {
         if (!this.closed) {
@@ -239,6 +284,7 @@ public final class TimeSkipper implements AutoCloseable {
     }
     synchronized (this.move) {
       if (!enabled.getAsBoolean()
+          || this.clock.isRunning()
           || !someoneBlocked()
           || !check.next().isAfter(this.clock.instant())) {
         return false;
@@ -253,5 +299,6 @@ public final class TimeSkipper implements AutoCloseable {
   public void close() {
     this.closed = true;
     this.thread.interrupt();
+    this.clock.stopRunning(); // the time the test ends at stays put for its last assertions
   }
 }

@@ -37,6 +37,8 @@ class WorkflowTestAnnotationTest {
     var start = env.currentTime();
     client.start(TimeWorkflows.Greeting::run, "Bob", StartOptions.withId("same-id")).result();
     assertThat(client.count(null)).isEqualTo(1);
-    assertThat(env.currentTime()).isEqualTo(start.plus(Duration.ofDays(1)));
+    // the day is skipped; the two greetings' real time counts on the clock too (a few ms)
+    assertThat(env.currentTime())
+        .isBetween(start.plus(Duration.ofDays(1)), start.plus(Duration.ofDays(1)).plusSeconds(10));
   }
 }

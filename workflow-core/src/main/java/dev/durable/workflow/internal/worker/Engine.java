@@ -292,16 +292,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.queues.close();
 		long deadline = System.nanoTime() + this.config.shutdownTimeout().toNanos();
 		this.taskQueues.stop(deadline);
-		while (this.activityExecutor.available() < this.config.maxConcurrentActivities()
-				&& System.nanoTime() < deadline) {
-			try {
-				Thread.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				break;
-			}
-		}
+		Quiescence.awaitActivities(this.activityExecutor, this.config.maxConcurrentActivities(), deadline);
 		this.wake.close();
 		this.wakeups.close();
 		this.queries.clear();
@@ -372,6 +363,12 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
 				this.config.maxConcurrentActivities()) && this.queues.isIdle()
 				&& this.taskQueues.isIdle());
+	}
+
+	/** Whether activity code runs on this node, inline or claimed from a task queue; for the test kit's clock. */
+	public boolean activitiesInFlight() {
+		return Quiescence.activitiesRunning(this.activityExecutor, this.config.maxConcurrentActivities())
+				|| this.taskQueues.anyRunning();
 	}
 
 	@Override

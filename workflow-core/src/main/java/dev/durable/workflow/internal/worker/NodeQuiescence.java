@@ -11,14 +11,18 @@ public final class NodeQuiescence implements EngineQuiescence {
 
 	private final BooleanSupplier idle;
 
+	private final BooleanSupplier activitiesInFlight;
+
 	private final ResultWaiters waiters;
 
 	private final WakeTimes wakeTimes;
 
 	private final String namespace;
 
-	public NodeQuiescence(BooleanSupplier idle, ResultWaiters waiters, WakeTimes wakeTimes, String namespace) {
+	public NodeQuiescence(BooleanSupplier idle, BooleanSupplier activitiesInFlight, ResultWaiters waiters,
+			WakeTimes wakeTimes, String namespace) {
 		this.idle = idle;
+		this.activitiesInFlight = activitiesInFlight;
 		this.waiters = waiters;
 		this.wakeTimes = wakeTimes;
 		this.namespace = namespace;
@@ -27,6 +31,11 @@ public final class NodeQuiescence implements EngineQuiescence {
 	@Override
 	public boolean isIdle() {
 		return this.idle.getAsBoolean();
+	}
+
+	@Override
+	public boolean anyActivityInFlight() {
+		return this.activitiesInFlight.getAsBoolean();
 	}
 
 	@Override

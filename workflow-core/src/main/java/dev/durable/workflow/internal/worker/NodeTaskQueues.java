@@ -79,6 +79,12 @@ final class NodeTaskQueues {
 		}
 	}
 
+	/** Whether an attempt claimed from a task queue runs on this node now. */
+	boolean anyRunning() {
+		ActivityTaskWorker current = this.worker;
+		return current != null && current.runningAttempts() > 0;
+	}
+
 	boolean isIdle() {
 		ActivityTaskWorker current = this.worker;
 		return current == null || current.isIdle();

@@ -28,4 +28,22 @@ final class Quiescence {
 		return activities.available() >= maxActivities && !wake.isBusy();
 	}
 
+	/** Whether inline activity code runs: the executor has a permit out (a permit is held until the method returns). */
+	static boolean activitiesRunning(ActivityExecutor activities, int maxActivities) {
+		return activities != null && activities.available() < maxActivities;
+	}
+
+	/** Waits until no inline activity code runs, or the deadline (the node shuts down). */
+	static void awaitActivities(ActivityExecutor activities, int maxActivities, long deadlineNanos) {
+		while (activitiesRunning(activities, maxActivities) && System.nanoTime() < deadlineNanos) {
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
 }
