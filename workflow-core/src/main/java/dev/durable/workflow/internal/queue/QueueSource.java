@@ -49,4 +49,33 @@ public interface QueueSource<K, A> {
 	List<A> admit(String namespace, String queue, UUID node, Instant now,
 			List<AdmissionPlan.Candidate<K>> admitted);
 
+	/**
+	 * The parameters of a page of candidates, in the order every source's query takes them:
+	 * namespace, queue and now, then the text arrays (the source's filters, the full partitions),
+	 * then the priority of the cursor twice and the rest of it (when there is a cursor), then the
+	 * page size.
+	 * @param cursor the priority of the last row read, then its other order columns; {@code null}
+	 * for the head of the queue
+	 */
+	static org.springframework.jdbc.core.PreparedStatementSetter page(String namespace, String queue, Instant now,
+			List<java.util.Collection<String>> arrays, @Nullable Integer priority, @Nullable Object[] cursor, int limit) {
+		return (ps) -> {
+			int i = 1;
+			ps.setString(i++, namespace);
+			ps.setString(i++, queue);
+			ps.setTimestamp(i++, dev.durable.workflow.internal.store.Sql.ts(now));
+			for (java.util.Collection<String> values : arrays) {
+				ps.setArray(i++, ps.getConnection().createArrayOf("text", values.toArray()));
+			}
+			if (priority != null && cursor != null) {
+				ps.setInt(i++, priority);
+				ps.setInt(i++, priority);
+				for (Object value : cursor) {
+					ps.setObject(i++, value);
+				}
+			}
+			ps.setInt(i, limit);
+		};
+	}
+
 }

@@ -88,22 +88,9 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 		List<UUID> closed = new ArrayList<>();
 		Cursor[] last = { null };
 		int[] rows = { 0 };
-		PreparedStatementSetter parameters = (ps) -> {
-			int i = 1;
-			ps.setString(i++, namespace);
-			ps.setString(i++, queue);
-			ps.setTimestamp(i++, Sql.ts(now));
-			ps.setArray(i++, ps.getConnection().createArrayOf("text", this.types.toArray()));
-			ps.setArray(i++, ps.getConnection().createArrayOf("text", this.taskQueues.toArray()));
-			ps.setArray(i++, ps.getConnection().createArrayOf("text", fullPartitions.toArray()));
-			if (after != null) {
-				ps.setInt(i++, after.priority());
-				ps.setInt(i++, after.priority());
-				ps.setTimestamp(i++, after.enqueuedAt());
-				ps.setObject(i++, after.runId());
-			}
-			ps.setInt(i, limit);
-		};
+		PreparedStatementSetter parameters = QueueSource.page(namespace, queue, now,
+				List.of(this.types, this.taskQueues, fullPartitions), (after != null) ? after.priority() : null,
+				(after != null) ? new Object[] { after.enqueuedAt(), after.runId() } : null, limit);
 		this.jdbc.query(q(CANDIDATES + ((after != null) ? AFTER : "") + ORDER), parameters, (rs) -> {
 			UUID runId = Sql.uuid(rs, "run_id");
 			rows[0]++;

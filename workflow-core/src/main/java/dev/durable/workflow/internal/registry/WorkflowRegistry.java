@@ -67,11 +67,6 @@ public final class WorkflowRegistry {
 	 */
 	public static final String ANY_TYPE = "*";
 
-	/** Whether a dynamic workflow is registered (it runs any type name). */
-	public synchronized boolean hasDynamic() {
-		return this.dynamic != null;
-	}
-
 	public synchronized WorkflowDefinition find(Class<?> workflowClass) {
 		return this.byClass.get(workflowClass);
 	}

@@ -74,23 +74,9 @@ final class ActivityQueueSource implements QueueSource<ActivityQueueSource.Key, 
 		Cursor after = (Cursor) from;
 		List<AdmissionPlan.Candidate<Key>> candidates = new ArrayList<>();
 		Cursor[] last = { null };
-		PreparedStatementSetter parameters = (ps) -> {
-			int i = 1;
-			ps.setString(i++, namespace);
-			ps.setString(i++, queue);
-			ps.setTimestamp(i++, Sql.ts(now));
-			ps.setArray(i++, ps.getConnection().createArrayOf("text", this.types.toArray()));
-			ps.setArray(i++, ps.getConnection().createArrayOf("text", this.types.toArray()));
-			ps.setArray(i++, ps.getConnection().createArrayOf("text", fullPartitions.toArray()));
-			if (after != null) {
-				ps.setInt(i++, after.priority());
-				ps.setInt(i++, after.priority());
-				ps.setTimestamp(i++, after.dueAt());
-				ps.setObject(i++, after.runId());
-				ps.setLong(i++, after.seq());
-			}
-			ps.setInt(i, limit);
-		};
+		PreparedStatementSetter parameters = QueueSource.page(namespace, queue, now,
+				List.of(this.types, this.types, fullPartitions), (after != null) ? after.priority() : null,
+				(after != null) ? new Object[] { after.dueAt(), after.runId(), after.seq() } : null, limit);
 		this.jdbc.query(Sql.q(this.schema, CANDIDATES + ((after != null) ? AFTER : "") + ORDER), parameters, (rs) -> {
 			Key key = new Key(Sql.uuid(rs, "run_id"), rs.getLong("seq"));
 			last[0] = new Cursor(rs.getInt("priority"), rs.getTimestamp("next_attempt_at"), key.runId(), key.seq());

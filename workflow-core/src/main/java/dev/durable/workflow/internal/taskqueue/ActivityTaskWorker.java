@@ -60,8 +60,6 @@ public final class ActivityTaskWorker implements AutoCloseable {
 
 	private final Semaphore permits;
 
-	private final int capacity;
-
 	private final Duration pollInterval;
 
 	private final BiConsumer<UUID, UUID> wakeRun;
@@ -125,7 +123,6 @@ public final class ActivityTaskWorker implements AutoCloseable {
 		this.clock = clock;
 		this.node = node;
 		this.incarnation = incarnation;
-		this.capacity = maxConcurrent;
 		this.permits = new Semaphore(maxConcurrent);
 		this.pollInterval = pollInterval;
 		this.wakeRun = wakeRun;
@@ -325,10 +322,6 @@ public final class ActivityTaskWorker implements AutoCloseable {
 		}
 		Instant due = this.claims.nextDue(this.namespace, this.queues);
 		return due == null || due.isAfter(this.clock.instant());
-	}
-
-	int capacity() {
-		return this.capacity;
 	}
 
 	@Override

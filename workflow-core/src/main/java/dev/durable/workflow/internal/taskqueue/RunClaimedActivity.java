@@ -2,7 +2,6 @@ package dev.durable.workflow.internal.taskqueue;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -17,6 +16,7 @@ import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.activity.TaskToken;
+import dev.durable.workflow.internal.activity.ThrottledHeartbeats;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.store.InboxKind;
@@ -32,8 +32,6 @@ import dev.durable.workflow.internal.support.Payloads;
 final class RunClaimedActivity {
 
 	private static final Logger log = LoggerFactory.getLogger(RunClaimedActivity.class);
-
-	private static final Duration HEARTBEAT_PERSIST_INTERVAL = Duration.ofSeconds(1);
 
 	private final ActivityInvoker invoker;
 
@@ -70,20 +68,12 @@ final class RunClaimedActivity {
 
 	private Consumer<byte[]> heartbeatSink(ClaimedActivity claimed,
 			java.util.function.Supplier<ActivityAttempt> attempt) {
-		Duration timeout = claimed.options().heartbeatTimeout();
-		Duration interval = (timeout != null && timeout.dividedBy(2).compareTo(HEARTBEAT_PERSIST_INTERVAL) < 0)
-				? timeout.dividedBy(2) : HEARTBEAT_PERSIST_INTERVAL;
-		Instant[] lastPersisted = { Instant.MIN };
-		return (details) -> {
-			Instant now = this.clock.instant();
-			if (Duration.between(lastPersisted[0], now).compareTo(interval) >= 0) {
-				lastPersisted[0] = now;
-				if (!this.outcomes.heartbeat(claimed.runId(), claimed.seq(), claimed.token(), details, now)) {
-					// canceled by the workflow, or timed out by a sweep
-					stop(attempt.get());
-				}
-			}
-		};
+		return ThrottledHeartbeats.sink(this.clock, ThrottledHeartbeats.intervalFor(claimed.options().heartbeatTimeout()),
+				(details, now) -> {
+					if (!this.outcomes.heartbeat(claimed.runId(), claimed.seq(), claimed.token(), details, now)) {
+						stop(attempt.get()); // canceled by the workflow, or timed out by a sweep
+					}
+				});
 	}
 
 	/** Stops an attempt whose token is no longer current: its outcome will be dropped. */

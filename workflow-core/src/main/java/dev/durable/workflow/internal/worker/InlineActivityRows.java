@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -9,6 +8,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.durable.workflow.internal.activity.TaskToken;
+import dev.durable.workflow.internal.activity.ThrottledHeartbeats;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.StoredActivity;
@@ -20,8 +20,6 @@ import dev.durable.workflow.internal.store.StoredActivity;
  * committed task has ended the activity meanwhile.
  */
 final class InlineActivityRows {
-
-	private static final Duration HEARTBEAT_PERSIST_INTERVAL = Duration.ofSeconds(1);
 
 	private final ActivityRepository store;
 
@@ -37,15 +35,8 @@ final class InlineActivityRows {
 
 	/** Persists heartbeats at most once a second (the details reach the next attempt). */
 	Consumer<byte[]> heartbeatSink(RunSlot slot, StoredActivity activity) {
-		Instant[] lastPersisted = { Instant.MIN };
-		return (details) -> {
-			Instant now = this.clock.instant();
-			if (Duration.between(lastPersisted[0], now).compareTo(HEARTBEAT_PERSIST_INTERVAL) >= 0) {
-				lastPersisted[0] = now;
-				whileAwaited(slot, activity.seq(),
-						() -> this.store.heartbeat(activity, details, now, this.node, slot.epoch()));
-			}
-		};
+		return ThrottledHeartbeats.sink(this.clock, ThrottledHeartbeats.INTERVAL, (details, now) -> whileAwaited(slot,
+				activity.seq(), () -> this.store.heartbeat(activity, details, now, this.node, slot.epoch())));
 	}
 
 	/**
