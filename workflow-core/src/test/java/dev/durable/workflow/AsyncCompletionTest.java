@@ -131,6 +131,12 @@ class AsyncCompletionTest {
 		return this.engines.start(this.engines.builder().worker(false)).client().activityCompletion();
 	}
 
+	/** Waits until the attempt's method returned and its row waits for the completion client. */
+	private void awaitAsynchronous() {
+		await().until(() -> "ASYNC".equals(this.engines.jdbc()
+			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class)));
+	}
+
 	private static String token() throws InterruptedException {
 		String token = TOKENS.poll(20, TimeUnit.SECONDS);
 		assertThat(token).as("task token").isNotNull();
@@ -143,8 +149,7 @@ class AsyncCompletionTest {
 		ActivityCompletionClient completions = otherNode();
 		WorkflowHandle<String> handle = node.client().start(AskWorkflow::run, "remote", StartOptions.withId("ask-1"));
 		String token = token();
-		await().until(() -> "ASYNC".equals(this.engines.jdbc()
-			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class)));
+		awaitAsynchronous();
 		assertThat(completions.heartbeat(token, "still thinking")).isTrue();
 		assertThat(completions.complete(token, "yes")).isTrue();
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("yes");
@@ -202,8 +207,7 @@ class AsyncCompletionTest {
 		WorkflowHandle<String> handle = node.client()
 			.start(AskWorkflow::run, "deadline", StartOptions.withId("ask-6"));
 		String token = token();
-		await().until(() -> "ASYNC".equals(this.engines.jdbc()
-			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class)));
+		awaitAsynchronous();
 		// nobody answers within the start-to-close timeout: the attempt times out and is retried
 		this.engines.clock.advance(Duration.ofSeconds(11));
 		await().until(() -> this.engines.jdbc()
@@ -220,8 +224,7 @@ class AsyncCompletionTest {
 		WorkflowHandle<String> handle = node.client()
 			.start(AskWorkflow::run, "heartbeats", StartOptions.withId("ask-8"));
 		String token = token();
-		await().until(() -> "ASYNC".equals(this.engines.jdbc()
-			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class)));
+		awaitAsynchronous();
 		for (int i = 0; i < 3; i++) {
 			this.engines.clock.advance(Duration.ofSeconds(3));
 			assertThat(completions.heartbeat(token, "reading, page " + i)).isTrue();
@@ -238,8 +241,7 @@ class AsyncCompletionTest {
 		WorkflowEngine first = node();
 		WorkflowHandle<String> handle = first.client().start(AskWorkflow::run, "inline", StartOptions.withId("ask-7"));
 		String token = token();
-		await().until(() -> "ASYNC".equals(this.engines.jdbc()
-			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class)));
+		awaitAsynchronous();
 		first.shutdown();
 		WorkflowEngine second = node();
 		await().until(() -> second.cachedRuns() == 1);
