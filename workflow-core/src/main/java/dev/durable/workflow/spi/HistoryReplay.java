@@ -40,7 +40,20 @@ public final class HistoryReplay {
 	 * history holds, naming the workflow task and both commands
 	 */
 	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory) {
-		WorkflowDefinition definition = new WorkflowRegistry().register(workflowClass);
+		replay(workflowClass, history, factory, List.of());
+	}
+
+	/**
+	 * Replays one history against the workflow class, with the engine-wide exception types that
+	 * fail a run (the engine's {@code failWorkflowExceptionTypes}): a run that such an exception
+	 * failed replays only when its type is listed here as it was on the engine that ran it.
+	 * @param factory creates the workflow instance (called with the workflow class)
+	 * @throws NonDeterministicWorkflowException when the code issues other commands than the
+	 * history holds, naming the workflow task and both commands
+	 */
+	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory,
+			List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+		WorkflowDefinition definition = new WorkflowRegistry(failWorkflowExceptionTypes).register(workflowClass);
 		RunIdentity identity = HistoryImport.identity(history, definition.typeName());
 		List<TaskRecord> records = HistoryImport.records(history);
 		WorkflowRunner runner = new WorkflowRunner(identity, definition, factory,

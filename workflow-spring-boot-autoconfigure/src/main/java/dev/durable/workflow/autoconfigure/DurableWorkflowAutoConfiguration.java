@@ -91,6 +91,8 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(worker::getShutdownTimeout).to(builder::shutdownTimeout);
 		map.from(worker::getTaskTimeout).to(builder::taskTimeout);
 		map.from(worker::getCacheIdleTimeout).to(builder::cacheIdleTimeout);
+		map.from(worker::getFailWorkflowExceptionTypes).when((types) -> !types.isEmpty())
+			.as(DurableWorkflowAutoConfiguration::exceptionTypes).to(builder::failWorkflowExceptionTypes);
 		DurableWorkflowHistoryProperties history = properties.getHistory();
 		builder.historyLimits(history.getSuggestedEvents(), history.getSuggestedSize().toBytes(),
 				history.getMaxEvents(), history.getMaxSize().toBytes());
@@ -98,6 +100,11 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(node::getHeartbeatInterval).to(builder::heartbeatInterval);
 		map.from(node::getDeadAfter).to(builder::deadAfter);
 		properties.getQueues().forEach((name, queue) -> builder.queue(queue.toDefinition(name)));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Class<? extends Throwable>[] exceptionTypes(List<Class<? extends Throwable>> types) {
+		return types.toArray(Class[]::new);
 	}
 
 	/** The beans whose class, or an interface of it, carries {@code @Activity}, as the context holds them. */

@@ -70,6 +70,28 @@ public class DurableWorkflowWorkerProperties {
 	 */
 	private Duration cacheIdleTimeout = Duration.ofMinutes(10);
 
+	/**
+	 * Exception types (fully qualified class names) that fail the run, instead of failing the
+	 * workflow task and retrying it, when workflow code of any type throws them (subclasses
+	 * included). Added to each workflow's own @Workflow(failWorkflowExceptionTypes).
+	 */
+	private List<Class<? extends Throwable>> failWorkflowExceptionTypes = new ArrayList<>();
+
+	public List<Class<? extends Throwable>> getFailWorkflowExceptionTypes() {
+		return this.failWorkflowExceptionTypes;
+	}
+
+	public void setFailWorkflowExceptionTypes(List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+		// the binder converts any class name to a Class, whatever the declared bound
+		for (Class<?> type : failWorkflowExceptionTypes) {
+			if (!Throwable.class.isAssignableFrom(type)) {
+				throw new IllegalArgumentException(
+						"fail-workflow-exception-types must name exception types; " + type.getName() + " is not one");
+			}
+		}
+		this.failWorkflowExceptionTypes = failWorkflowExceptionTypes;
+	}
+
 	public Duration getTaskTimeout() {
 		return this.taskTimeout;
 	}

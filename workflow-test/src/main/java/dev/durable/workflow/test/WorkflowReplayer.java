@@ -63,6 +63,36 @@ public final class WorkflowReplayer {
   }
 
   /**
+   * Replays one history as an engine with these engine-wide {@code failWorkflowExceptionTypes}
+   * ran it ({@code WorkflowEngine.Builder.failWorkflowExceptionTypes} or the Spring property
+   * {@code durable.workflow.worker.fail-workflow-exception-types}): a run that such an exception
+   * failed replays only with the same list. The workflow's own {@code
+   * @Workflow(failWorkflowExceptionTypes)} always counts.
+   */
+  public static void replay(
+      Class<?> workflowClass,
+      List<HistoryEvent> history,
+      Function<Class<?>, Object> factory,
+      List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+    HistoryReplay.replay(workflowClass, history, factory, failWorkflowExceptionTypes);
+  }
+
+  /**
+   * Replays one history given as JSON, with the engine-wide {@code failWorkflowExceptionTypes} of
+   * the engine that ran it (see {@link #replay(Class, List, Function, List)}).
+   */
+  public static void replay(
+      Class<?> workflowClass,
+      String historyJson,
+      List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+    replay(
+        workflowClass,
+        HistoryReplay.parse(historyJson),
+        stubFactory(),
+        failWorkflowExceptionTypes);
+  }
+
+  /**
    * Replays several histories (name to JSON) and reports every failure instead of stopping at
    * the first.
    */
