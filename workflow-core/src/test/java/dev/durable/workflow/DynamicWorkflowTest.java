@@ -99,6 +99,28 @@ class DynamicWorkflowTest {
 	}
 
 	@Test
+	void aDynamicTypeStartedIntoAQueueRunsOnceAdmitted() {
+		WorkflowEngine engine = this.engines.start(this.engines.builder()
+			.register(NamedWorkflow.class, CatchAllWorkflow.class)
+			.queue(QueueDefinition.named("bulk").withConcurrency(1)));
+		WorkflowHandle<Object> handle = engine.client()
+			.start("invoice", new Order("o-7", 3), StartOptions.builder().workflowId("dyn-7").queue("bulk").build());
+		assertThat(handle.result(Duration.ofSeconds(20)).toString()).isEqualTo("invoice o-7 3");
+		Engines.assertReplays(engine, handle.runId());
+	}
+
+	@Test
+	void aQueuedTypeThatALiveNodeServesByNameIsNotAdmittedByTheDynamicNode() {
+		QueueDefinition bulk = QueueDefinition.named("bulk").withConcurrency(4);
+		WorkflowEngine dynamic = this.engines.start(this.engines.builder().register(CatchAllWorkflow.class).queue(bulk));
+		WorkflowEngine named = this.engines.start(this.engines.builder().register(NamedWorkflow.class).queue(bulk));
+		WorkflowHandle<Object> handle = dynamic.client()
+			.start("named", "y", StartOptions.builder().workflowId("dyn-8").queue("bulk").build());
+		assertThat(handle.result(Duration.ofSeconds(20)).toString()).isEqualTo("named y");
+		assertThat(named.client().handle("dyn-8").describe().workflowType()).isEqualTo("named");
+	}
+
+	@Test
 	void withoutADynamicWorkflowAnUnknownTypeIsRefused() {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(NamedWorkflow.class));
 		assertThatThrownBy(() -> engine.client().start("invoice", "x", StartOptions.withId("dyn-6")))

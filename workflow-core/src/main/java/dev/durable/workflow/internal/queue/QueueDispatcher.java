@@ -103,10 +103,12 @@ public final class QueueDispatcher implements AutoCloseable {
 	/**
 	 * @param types the workflow types this node serves
 	 * @param taskQueues the task queues it serves
+	 * @param deadAfter how long after its last heartbeat a node counts as gone (a dynamic workflow
+	 * admits the types no live node serves by name)
 	 * @param notifyOthers asks the other nodes to run a round of the queue
 	 */
 	public QueueDispatcher(String namespace, UUID node, Clock clock, Duration pollInterval, TransactionTemplate tx,
-			QueueStores stores, Set<String> types, Set<String> taskQueues, Adopter adopter,
+			QueueStores stores, Set<String> types, Set<String> taskQueues, Duration deadAfter, Adopter adopter,
 			Consumer<String> notifyOthers) {
 		this.namespace = namespace;
 		this.node = node;
@@ -115,7 +117,7 @@ public final class QueueDispatcher implements AutoCloseable {
 		this.tx = tx;
 		this.queues = stores.repository();
 		this.admission = stores.admission();
-		this.source = new WorkflowQueueSource(stores.jdbc(), stores.schema(), types, taskQueues);
+		this.source = new WorkflowQueueSource(stores.jdbc(), stores.schema(), types, taskQueues, deadAfter);
 		this.adopter = adopter;
 		this.notifyOthers = notifyOthers;
 	}

@@ -1,6 +1,7 @@
 package dev.durable.workflow.internal.queue;
 
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +34,21 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	public record Admitted(UUID runId, long epoch) {
 	}
 
+	/**
+	 * The types a node admits (one parameter: its served types): those it serves by name, and,
+	 * with a dynamic workflow ({@code '*'}), those no live node serves by name, as
+	 * {@link RunOwnership#claim} takes them; the liveness bound is inlined as a number.
+	 */
+	private static String servedType(long deadAfterMillis) {
+		return "(q.workflow_type = ANY(?::text[]) OR ('*' = ANY(?::text[]) AND NOT EXISTS (SELECT 1 FROM #.node d"
+				+ " WHERE q.workflow_type = ANY(d.served_types) AND d.last_heartbeat > now() - make_interval(secs => "
+				+ (deadAfterMillis / 1000.0) + "))))";
+	}
+
 	private static final String CANDIDATES = "SELECT q.run_id, q.priority, q.enqueued_at, q.partition_key,"
 			+ " coalesce((r.status || '') = 'RUNNING', false) AS open FROM #.queued_run q"
 			+ " LEFT JOIN #.workflow_run r ON r.run_id = q.run_id WHERE q.namespace = ? AND q.queue = ?"
-			+ " AND q.state = 'WAITING' AND q.enqueued_at <= ? AND q.workflow_type = ANY(?) AND q.task_queue = ANY(?)"
+			+ " AND q.state = 'WAITING' AND q.enqueued_at <= ? AND %s AND q.task_queue = ANY(?)"
 			+ " AND (q.partition_key IS NULL OR NOT (q.partition_key = ANY(?)))";
 
 	private static final String AFTER = " AND (q.priority < ? OR (q.priority = ? AND (q.enqueued_at, q.run_id) > (?, ?)))";
@@ -61,15 +73,20 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 
 	private final Set<String> taskQueues;
 
+	private final String servedType;
+
 	/**
-	 * @param types the workflow types the node serves
+	 * @param types the workflow types the node serves ({@code '*'} with a dynamic workflow)
 	 * @param taskQueues the task queues it serves
+	 * @param deadAfter how long after its last heartbeat a node counts as gone
 	 */
-	public WorkflowQueueSource(JdbcTemplate jdbc, String schema, Set<String> types, Set<String> taskQueues) {
+	public WorkflowQueueSource(JdbcTemplate jdbc, String schema, Set<String> types, Set<String> taskQueues,
+			Duration deadAfter) {
 		this.jdbc = jdbc;
 		this.schema = schema;
 		this.types = Set.copyOf(types);
 		this.taskQueues = Set.copyOf(taskQueues);
+		this.servedType = servedType(deadAfter.toMillis());
 	}
 
 	private String q(String sql) {
@@ -89,9 +106,10 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 		Cursor[] last = { null };
 		int[] rows = { 0 };
 		PreparedStatementSetter parameters = QueueSource.page(namespace, queue, now,
-				List.of(this.types, this.taskQueues, fullPartitions), (after != null) ? after.priority() : null,
+				List.of(this.types, this.types, this.taskQueues, fullPartitions), (after != null) ? after.priority() : null,
 				(after != null) ? new Object[] { after.enqueuedAt(), after.runId() } : null, limit);
-		this.jdbc.query(q(CANDIDATES + ((after != null) ? AFTER : "") + ORDER), parameters, (rs) -> {
+		this.jdbc.query(q(CANDIDATES.formatted(this.servedType) + ((after != null) ? AFTER : "") + ORDER), parameters,
+				(rs) -> {
 			UUID runId = Sql.uuid(rs, "run_id");
 			rows[0]++;
 			last[0] = new Cursor(rs.getInt("priority"), rs.getTimestamp("enqueued_at"), runId);
@@ -136,13 +154,14 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	public boolean hasWaiting(String namespace, String queue, Instant now) {
 		return Boolean.TRUE.equals(this.jdbc.query(q("SELECT EXISTS (SELECT 1 FROM #.queued_run q JOIN #.workflow_run r"
 				+ " ON r.run_id = q.run_id AND (r.status || '') = 'RUNNING' WHERE q.namespace = ?"
-				+ " AND q.queue = ? AND q.state = 'WAITING' AND q.enqueued_at <= ? AND q.workflow_type = ANY(?)"
+				+ " AND q.queue = ? AND q.state = 'WAITING' AND q.enqueued_at <= ? AND " + this.servedType
 				+ " AND q.task_queue = ANY(?))"), (PreparedStatementSetter) (ps) -> {
 					ps.setString(1, namespace);
 					ps.setString(2, queue);
 					ps.setTimestamp(3, Sql.ts(now));
 					ps.setArray(4, ps.getConnection().createArrayOf("text", this.types.toArray()));
-					ps.setArray(5, ps.getConnection().createArrayOf("text", this.taskQueues.toArray()));
+					ps.setArray(5, ps.getConnection().createArrayOf("text", this.types.toArray()));
+					ps.setArray(6, ps.getConnection().createArrayOf("text", this.taskQueues.toArray()));
 				}, (rs) -> rs.next() && rs.getBoolean(1)));
 	}
 

@@ -48,7 +48,8 @@ final class NodeQueues implements AutoCloseable {
 	/** Starts admitting queued runs of the types and task queues this node serves. */
 	void startDispatcher(Set<String> types, QueueDispatcher.Adopter adopter) {
 		this.dispatcher = new QueueDispatcher(this.config.namespace(), this.nodeId, this.clock,
-				this.config.pollInterval(), this.tx, this.stores, types, this.config.taskQueues(), adopter,
+				this.config.pollInterval(), this.tx, this.stores, types, this.config.taskQueues(), this.config.deadAfter(),
+				adopter,
 				(queue) -> this.wakeups.notifyQueue(this.nodeId, queue)).start();
 	}
 
