@@ -74,13 +74,15 @@ final class EngineAssembly {
 		Engine node = new Engine(config, dataSource, clock, workflows, activities, factory, payloads, stores, waiters,
 				hooks, listeners, migrate, queues);
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
-				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node);
+				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,
+				listeners.interceptors());
 		RunLookup lookup = new RunLookup(stores.runs(), namespace);
 		HandleOperations handles = new HandleOperations(lookup,
 				new RunResults(stores.runs(), waiters, node, payloads),
 				new MessageClient(namespace, workflows, payloads, stores.runs(), stores.dedup(), stores.tx(), lookup, node,
-						node, waiters),
-				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock),
+						node, waiters, listeners.interceptors()),
+				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock,
+						listeners.interceptors()),
 				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter));
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());

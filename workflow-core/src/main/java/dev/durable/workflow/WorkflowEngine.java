@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.worker.Listeners;
-import dev.durable.workflow.spi.EngineHooks;
 import dev.durable.workflow.spi.EngineQuiescence;
 
 /**
@@ -189,7 +189,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	}
 
 	/** Builder of {@link WorkflowEngine}. */
-	public static final class Builder extends NodeSettingsBuilder<Builder> {
+	public static final class Builder extends EngineExtensionsBuilder<Builder> {
 
 		// where and what
 		private @Nullable DataSource dataSource;
@@ -203,10 +203,6 @@ public final class WorkflowEngine implements AutoCloseable {
 		private @Nullable PayloadConverter payloadConverter;
 		private int maxPayloadBytes = 2 * 1024 * 1024;
 		private Clock clock = Clock.systemUTC();
-
-		// observers and test seams
-		private final List<WorkflowEngineListener> listeners = new ArrayList<>();
-		private EngineHooks hooks = EngineHooks.NONE;
 
 		private Builder() {
 		}
@@ -278,29 +274,14 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
-		/**
-		 * Adds a listener to what this node does (runs started and closed, workflow tasks,
-		 * activity attempts), for metrics and tracing. Listeners are called in the order added.
-		 */
-		public Builder listener(WorkflowEngineListener listener) {
-			this.listeners.add(Objects.requireNonNull(listener, "listener"));
-			return this;
-		}
-
-		/** Test seams (see {@link EngineHooks}); not for applications. */
-		public Builder hooks(EngineHooks hooks) {
-			this.hooks = hooks;
-			return this;
-		}
-
 		public WorkflowEngine build() {
 			DataSource dataSource = Objects.requireNonNull(this.dataSource, "dataSource");
 			EngineSettings settings = settings(this.namespace, this.schema, this.maxPayloadBytes);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: new JsonPayloadConverter();
 			return new WorkflowEngine(EngineAssembly.assemble(settings, dataSource, this.clock, this.workflows,
-					this.activities, this.activityDefaults, this.workflowFactory, converter, this.hooks,
-					new Listeners(this.listeners), this.migrate));
+					this.activities, this.activityDefaults, this.workflowFactory, converter, hooks(),
+					new Listeners(listeners(), new Interceptors(interceptors())), this.migrate));
 		}
 
 	}

@@ -27,6 +27,27 @@ public final class ActivityInvoker {
 	}
 
 	/** Runs the method; what it throws is the attempt's failure. */
+	/**
+	 * {@link #invoke} as a {@link java.util.concurrent.Callable} body (what interceptors wrap):
+	 * a throwable that is neither an exception nor an error passes through unchanged.
+	 */
+	public Object call(String activityType, byte[] input) throws Exception {
+		try {
+			return invoke(activityType, input);
+		}
+		catch (Exception | Error ex) {
+			throw ex;
+		}
+		catch (Throwable other) {
+			throw ActivityInvoker.<RuntimeException>unchecked(other);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T extends Throwable> T unchecked(Throwable failure) throws T {
+		throw (T) failure;
+	}
+
 	public Object invoke(String activityType, byte[] input) throws Throwable {
 		ActivityDefinition definition = this.registry.find(activityType);
 		if (definition == null || definition.target() == null) {

@@ -7,7 +7,9 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.durable.workflow.WorkflowInterceptor.ClientOperation;
 import dev.durable.workflow.client.EncodedPayload;
+import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.UpdateOptions;
@@ -52,9 +54,11 @@ public final class MessageClient {
 
 	private final ResultWaiters waiters;
 
+	private final Interceptors interceptors;
+
 	public MessageClient(String namespace, WorkflowRegistry workflows, Payloads payloads, RunRepository runs,
 			DedupRepository dedup, TransactionTemplate tx, RunLookup lookup, LocalNode node, RunWaker waker,
-			ResultWaiters waiters) {
+			ResultWaiters waiters, Interceptors interceptors) {
 		this.namespace = namespace;
 		this.workflows = workflows;
 		this.payloads = payloads;
@@ -65,6 +69,7 @@ public final class MessageClient {
 		this.node = node;
 		this.waker = waker;
 		this.waiters = waiters;
+		this.interceptors = interceptors;
 	}
 
 	/** The handler name a method reference names, checking it is a handler of that kind. */
@@ -148,6 +153,13 @@ public final class MessageClient {
 	}
 
 	private void send(RunRow row, String name, byte[] encoded, String idempotencyKey) {
+		this.interceptors.client(ClientOperation.SIGNAL, row.workflowType(), row.workflowId(), name, (headers) -> {
+			sendNow(row, name, encoded, idempotencyKey);
+			return null;
+		});
+	}
+
+	private void sendNow(RunRow row, String name, byte[] encoded, String idempotencyKey) {
 		Optional<UUID> owner = this.tx.execute((status) -> {
 			if (idempotencyKey != null && !this.dedup
 				.recordSignalKey(row.namespace(), row.workflowId(), idempotencyKey, row.runId())) {
@@ -174,6 +186,11 @@ public final class MessageClient {
 	}
 
 	private Object query(RunRow row, String name, byte[] encoded, Type resultType) {
+		return this.interceptors.client(ClientOperation.QUERY, row.workflowType(), row.workflowId(), name,
+				(headers) -> queryNow(row, name, encoded, resultType));
+	}
+
+	private Object queryNow(RunRow row, String name, byte[] encoded, Type resultType) {
 		byte[] result = this.node.query(firstTaskDone(row), name, encoded);
 		return this.payloads.decode(result, resultType, "the result of query " + name);
 	}
@@ -211,6 +228,12 @@ public final class MessageClient {
 	}
 
 	private <T> UpdateHandleImpl<T> startUpdate(RunRow row, String name, byte[] encoded, Type resultType,
+			UpdateOptions options) {
+		return this.interceptors.client(ClientOperation.UPDATE, row.workflowType(), row.workflowId(), name,
+				(headers) -> startUpdateNow(row, name, encoded, resultType, options));
+	}
+
+	private <T> UpdateHandleImpl<T> startUpdateNow(RunRow row, String name, byte[] encoded, Type resultType,
 			UpdateOptions options) {
 		String updateId = (options.updateId() != null) ? options.updateId() : UUID.randomUUID().toString();
 		Optional<UUID> owner = this.tx.execute((status) -> {

@@ -1,5 +1,7 @@
 package dev.durable.workflow.internal.client;
 
+import dev.durable.workflow.WorkflowInterceptor.ClientOperation;
+import dev.durable.workflow.internal.support.Interceptors;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
@@ -36,8 +38,10 @@ public final class RunControl {
 
 	private final Clock clock;
 
+	private final Interceptors interceptors;
+
 	public RunControl(RunRepository runs, TaskRepository tasks, TransactionTemplate tx, RunLookup lookup, RunWaker waker,
-			ResultWaiters waiters, Listeners listeners, Clock clock) {
+			ResultWaiters waiters, Listeners listeners, Clock clock, Interceptors interceptors) {
 		this.runs = runs;
 		this.tasks = tasks;
 		this.tx = tx;
@@ -46,9 +50,30 @@ public final class RunControl {
 		this.waiters = waiters;
 		this.listeners = listeners;
 		this.clock = clock;
+		this.interceptors = interceptors;
 	}
 
 	void cancel(RunRow row, String reason) {
+		intercepted(ClientOperation.CANCEL, row, () -> cancelNow(row, reason));
+	}
+
+	void terminate(RunRow row, String reason) {
+		intercepted(ClientOperation.TERMINATE, row, () -> terminateNow(row, reason));
+	}
+
+	UUID reset(RunRow row, long eventId, String reason) {
+		return this.interceptors.client(ClientOperation.RESET, row.workflowType(), row.workflowId(), null,
+				(headers) -> resetNow(row, eventId, reason));
+	}
+
+	private void intercepted(ClientOperation operation, RunRow row, Runnable call) {
+		this.interceptors.client(operation, row.workflowType(), row.workflowId(), null, (headers) -> {
+			call.run();
+			return null;
+		});
+	}
+
+	private void cancelNow(RunRow row, String reason) {
 		byte[] payload = (reason != null) ? reason.getBytes(StandardCharsets.UTF_8) : null;
 		Optional<Optional<UUID>> owner = this.tx
 			.execute((status) -> this.runs.sendToInbox(row.runId(), InboxKind.CANCEL, null, payload));
@@ -58,7 +83,7 @@ public final class RunControl {
 		this.waker.wake(row.runId(), owner.get().orElse(null));
 	}
 
-	void terminate(RunRow row, String reason) {
+	private void terminateNow(RunRow row, String reason) {
 		List<UUID> woken = this.listeners.closed(row, "TERMINATED", this.tx
 			.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, this.clock.instant())));
 		if (woken == null) {
@@ -69,7 +94,7 @@ public final class RunControl {
 		woken.forEach((other) -> this.waker.wake(other, null));
 	}
 
-	UUID reset(RunRow row, long eventId, String reason) {
+	private UUID resetNow(RunRow row, long eventId, String reason) {
 		ResetRepository.Reset reset = this.tx.execute((status) -> new ResetRepository(this.runs, this.tasks)
 			.reset(row, eventId, reason, this.clock.instant()));
 		this.waiters.closed(row.runId());

@@ -4,6 +4,7 @@ import java.lang.reflect.Type;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -12,6 +13,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.WorkflowInterceptor.ClientOperation;
+import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.client.CronSchedule;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
@@ -55,8 +58,6 @@ public final class RunStarter {
 
 	private final RunRepository runs;
 
-	private final DedupRepository dedup;
-
 	private final NodeRepository nodes;
 
 	private final TransactionTemplate tx;
@@ -71,15 +72,19 @@ public final class RunStarter {
 
 	private final QueuedStarts queued;
 
+	private final DecideStart decide;
+
+	private final Interceptors interceptors;
+
 	public RunStarter(String namespace, Clock clock, WorkflowRegistry workflows, Payloads payloads, RunRepository runs,
 			DedupRepository dedup, NodeRepository nodes, TransactionTemplate tx, LocalNode node, RunWaker waker,
-			Listeners listeners, ResultWaiters waiters, QueueRepository queues, QueueWaker queueWaker) {
+			Listeners listeners, ResultWaiters waiters, QueueRepository queues, QueueWaker queueWaker,
+			Interceptors interceptors) {
 		this.namespace = namespace;
 		this.clock = clock;
 		this.workflows = workflows;
 		this.payloads = payloads;
 		this.runs = runs;
-		this.dedup = dedup;
 		this.nodes = nodes;
 		this.tx = tx;
 		this.node = node;
@@ -87,6 +92,8 @@ public final class RunStarter {
 		this.listeners = listeners;
 		this.waiters = waiters;
 		this.queued = new QueuedStarts(queues, queueWaker);
+		this.decide = new DecideStart(runs, dedup, this.queued);
+		this.interceptors = interceptors;
 	}
 
 	record Started(String workflowId, UUID runId) {
@@ -106,8 +113,22 @@ public final class RunStarter {
 		return startRun(workflowType, inputType, input, given, null);
 	}
 
+	/**
+	 * Starts a run through the interceptors; what they put in the headers is stored with the run.
+	 * A first task run eagerly, as part of the start, runs inside this client call.
+	 */
 	Started startRun(String workflowType, Type inputType, Object input, StartOptions given,
 			WithStart message) {
+		ClientOperation operation = (message == null) ? ClientOperation.START
+				: (message.kind() == InboxKind.SIGNAL) ? ClientOperation.SIGNAL_WITH_START
+						: ClientOperation.UPDATE_WITH_START;
+		return this.interceptors.client(operation, workflowType, (given != null) ? given.workflowId() : null,
+				(message != null) ? message.name() : null,
+				(headers) -> startRun(workflowType, inputType, input, given, message, headers));
+	}
+
+	private Started startRun(String workflowType, Type inputType, Object input, StartOptions given, WithStart message,
+			Map<String, String> headers) {
 		checkStartable(workflowType);
 		if (given != null && given.workflowId() != null) {
 			WorkflowIds.check(given.workflowId());
@@ -117,7 +138,7 @@ public final class RunStarter {
 		}
 		byte[] payload = this.payloads.encode(input, (inputType != null) ? inputType : Object.class,
 				"the input of workflow " + workflowType);
-		PreparedStart start = prepare(workflowType, payload, given, message);
+		PreparedStart start = prepare(workflowType, payload, given, message, headers);
 		// not inside a caller's transaction: the start joins it, and its first task must not act
 		// (schedule activities) before that transaction commits
 		boolean eager = start.local() && start.wakeAt() == null && message == null && start.run().memo().isEmpty()
@@ -145,16 +166,16 @@ public final class RunStarter {
 				return new Started(start.run().workflowId(), start.run().runId());
 			}
 			if (Boolean.FALSE.equals(inserted)) {
-				WorkflowAlreadyStartedException conflict = alreadyRunning(start.run().workflowId(),
+				WorkflowAlreadyStartedException conflict = DecideStart.alreadyRunning(start.run().workflowId(),
 						openRun(start.run()).map(RunRow::runId).orElse(null));
 				abandon(firstTasks, first[0], conflict);
 				throw conflict;
 			}
 		}
-		StartDecision decision;
+		DecideStart.StartDecision decision;
 		try {
 			decision = this.tx.execute((status) -> {
-				StartDecision decided = decide(start.run(), start.options(), start.now(), message, true);
+				DecideStart.StartDecision decided = this.decide.decide(start.run(), start.options(), start.now(), message, true);
 				if (first[0] != null) {
 					firstTasks.commit(first[0]);
 				}
@@ -175,7 +196,7 @@ public final class RunStarter {
 			if (start.options().idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING && open.isPresent()) {
 				return new Started(start.run().workflowId(), open.get().runId());
 			}
-			throw alreadyRunning(start.run().workflowId(), open.map(RunRow::runId).orElse(null));
+			throw DecideStart.alreadyRunning(start.run().workflowId(), open.map(RunRow::runId).orElse(null));
 		}
 		catch (RuntimeException ex) {
 			abandon(firstTasks, first[0], ex);
@@ -201,12 +222,6 @@ public final class RunStarter {
 		}
 	}
 
-	private static WorkflowAlreadyStartedException alreadyRunning(String workflowId, UUID existing) {
-		return new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' is already running"
-				+ ((existing != null) ? " (run " + existing + ")" : "")
-				+ "; use another id or idConflictPolicy USE_EXISTING/TERMINATE_EXISTING", workflowId, existing);
-	}
-
 	/**
 	 * A start decided inside the caller's transaction (schedules); the caller runs
 	 * {@code afterCommit} once that transaction committed.
@@ -225,8 +240,8 @@ public final class RunStarter {
 	 */
 	public StartInTransaction startInTransaction(String workflowType, byte[] input, StartOptions options) {
 		checkStartable(workflowType);
-		PreparedStart start = prepare(workflowType, input, options, null);
-		StartDecision decision = decide(start.run(), start.options(), start.now(), null, false);
+		PreparedStart start = prepare(workflowType, input, options, null, Map.of());
+		DecideStart.StartDecision decision = this.decide.decide(start.run(), start.options(), start.now(), null, false);
 		return new StartInTransaction(start.run().workflowId(), decision.runId(),
 				() -> afterCommit(start, decision, null));
 	}
@@ -242,7 +257,8 @@ public final class RunStarter {
 	private record PreparedStart(NewRun run, StartOptions options, Instant now, Instant wakeAt, boolean local) {
 	}
 
-	private PreparedStart prepare(String workflowType, byte[] payload, StartOptions given, WithStart message) {
+	private PreparedStart prepare(String workflowType, byte[] payload, StartOptions given, WithStart message,
+			Map<String, String> headers) {
 		StartOptions options = (given != null) ? given : StartOptions.DEFAULT;
 		String workflowId = (options.workflowId() != null) ? options.workflowId() : UUID.randomUUID().toString();
 		WorkflowIds.check(workflowId);
@@ -261,7 +277,7 @@ public final class RunStarter {
 		java.util.Map<String, Object> searchAttributes = Attributes.searchAttributes(options.searchAttributes(), false);
 		Attributes.checkSize(memo, true);
 		Attributes.checkSize(searchAttributes, false);
-		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule(), options.taskTimeout());
+		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule(), options.taskTimeout(), headers);
 		if (options.cronSchedule() != null && wakeAt == null && message == null) {
 			// a cron workflow's first run waits for the first time of its schedule
 			wakeAt = chain.next("COMPLETED", null, 0, now).startAt();
@@ -274,7 +290,7 @@ public final class RunStarter {
 		return new PreparedStart(run, options, now, wakeAt, local);
 	}
 
-	private void afterCommit(PreparedStart start, StartDecision decision, WithStart message) {
+	private void afterCommit(PreparedStart start, DecideStart.StartDecision decision, WithStart message) {
 		NewRun run = start.run();
 		Instant wakeAt = start.wakeAt();
 		if (decision.terminated() != null) {
@@ -299,94 +315,6 @@ public final class RunStarter {
 		else if (!decision.created() && decision.messaged() != null) {
 			this.waker.wake(decision.runId(), decision.messaged().owner());
 		}
-	}
-
-	private record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged,
-			List<UUID> terminatedWoken) {
-
-		StartDecision(UUID runId, boolean created, RunRow terminated) {
-			this(runId, created, terminated, null, null);
-		}
-
-	}
-
-	/**
-	 * @param conflictFromIndex whether a plain start may leave a duplicate open id to the unique
-	 * index (its DuplicateKeyException is then the caller's to report)
-	 */
-	private StartDecision decide(NewRun run, StartOptions options, Instant now, WithStart message,
-			boolean conflictFromIndex) {
-		String namespace = run.namespace();
-		String workflowId = run.workflowId();
-		if (options.requestId() != null) {
-			Optional<RunRow> same = this.runs.findByRequestId(namespace, workflowId, options.requestId());
-			if (same.isPresent()) {
-				return new StartDecision(same.get().runId(), false, null);
-			}
-		}
-		if (conflictFromIndex && options.idConflictPolicy() == WorkflowIdConflictPolicy.FAIL
-				&& options.idReusePolicy() == WorkflowIdReusePolicy.ALLOW_DUPLICATE && message == null) {
-			// nothing to decide from earlier runs: the unique index on open runs refuses a
-			// duplicate (DuplicateKeyException, reported by the caller)
-			this.queued.insert(this.runs, run, options, false);
-			return new StartDecision(run.runId(), true, null);
-		}
-		RunRow terminated = null;
-		List<UUID> terminatedWoken = null;
-		Optional<RunRow> open = this.runs.lockOpen(namespace, workflowId);
-		if (open.isPresent()) {
-			UUID existing = open.get().runId();
-			if (options.idConflictPolicy() == WorkflowIdConflictPolicy.TERMINATE_EXISTING
-					|| options.idReusePolicy() == WorkflowIdReusePolicy.TERMINATE_IF_RUNNING) {
-				terminatedWoken = this.runs
-					.terminateAndWake(existing, "terminated by a new start of workflow id " + workflowId, now);
-				terminated = open.get();
-			}
-			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING
-					|| (message != null && message.kind() == InboxKind.SIGNAL)) {
-				// signal-with-start signals the open run whatever the conflict policy
-				if (message != null) {
-					send(open.get(), message);
-				}
-				return new StartDecision(existing, false, null, open.get(), null);
-			}
-			else {
-				throw alreadyRunning(workflowId, existing);
-			}
-		}
-		else {
-			Optional<RunRow> latest = this.runs.findLatest(namespace, workflowId);
-			if (latest.isPresent()) {
-				RunRow previous = latest.get();
-				boolean rejected = switch (options.idReusePolicy()) {
-					case REJECT_DUPLICATE -> true;
-					case ALLOW_DUPLICATE_FAILED_ONLY -> "COMPLETED".equals(previous.status());
-					default -> false;
-				};
-				if (rejected) {
-					throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' was already used by run "
-							+ previous.runId() + " (" + previous.status() + ") and the id reuse policy "
-							+ options.idReusePolicy() + " forbids another", workflowId, previous.runId());
-				}
-			}
-		}
-		this.queued.insert(this.runs, run, options, message != null);
-		if (message != null) {
-			send(run.runId(), run.namespace(), run.workflowId(), message);
-		}
-		return new StartDecision(run.runId(), true, terminated, null, terminatedWoken);
-	}
-
-	private void send(RunRow row, WithStart message) {
-		send(row.runId(), row.namespace(), row.workflowId(), message);
-	}
-
-	private void send(UUID runId, String namespace, String workflowId, WithStart message) {
-		if (message.kind() == InboxKind.UPDATE
-				&& !this.dedup.admitUpdate(namespace, workflowId, message.messageId(), runId)) {
-			return; // a retried update id
-		}
-		this.runs.sendToInbox(runId, message.kind(), message.name(), message.payload(), message.messageId());
 	}
 
 }

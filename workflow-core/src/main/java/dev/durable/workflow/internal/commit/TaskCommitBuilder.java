@@ -164,7 +164,8 @@ public final class TaskCommitBuilder {
 						(event.type() == EventType.SIGNAL_EXTERNAL) ? InboxKind.SIGNAL : InboxKind.CANCEL, event.name(),
 						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
 								: ("canceled by workflow " + row.workflowId()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-				case START_CHILD -> childStarts.add(new TaskCommit.ChildStart(event.seq(), childRun(row, event, now),
+				case START_CHILD -> childStarts.add(new TaskCommit.ChildStart(event.seq(),
+						childRun(row, event, dev.durable.workflow.internal.store.RunChain.headers(chain), now),
 						event.reason(), (event.child() != null && event.child().idReusePolicy() != null)
 								? event.child().idReusePolicy().name() : null));
 				case ACTIVITY_SCHEDULED -> (event.options().onTaskQueue() ? queuedActivities : newActivities).put(
@@ -230,13 +231,14 @@ public final class TaskCommitBuilder {
 	}
 
 	/** The child run a START_CHILD command asks for, with its own queue, timeouts and retry policy. */
-	private NewRun childRun(RunRow row, Event event, Instant now) {
+	private NewRun childRun(RunRow row, Event event, Map<String, String> headers, Instant now) {
 		dev.durable.workflow.ChildOptions options = (event.child() != null) ? event.child()
 				: dev.durable.workflow.ChildOptions.DEFAULT;
 		String queue = (options.taskQueue() != null) ? options.taskQueue() : row.taskQueue();
 		boolean local = this.workflows.find(event.name()) != null && this.taskQueues.contains(queue);
+		// a child carries its parent's headers (its trace, its tenant), not its cron or timeouts
 		dev.durable.workflow.internal.store.RunChain chain = new dev.durable.workflow.internal.store.RunChain(
-				options.retryPolicy(), null, options.taskTimeout());
+				options.retryPolicy(), null, options.taskTimeout(), headers);
 		return new NewRun(UuidV7.next(now), row.namespace(), event.messageId(), event.name(), queue,
 				local ? this.node : null, event.payload(), null, now, null,
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,

@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 import dev.durable.workflow.RetryPolicy;
 import dev.durable.workflow.client.CronSchedule;
@@ -16,11 +17,34 @@ import dev.durable.workflow.internal.history.FailureInfo;
  * @param retryPolicy the workflow retry policy, or {@code null}
  * @param cronSchedule the cron schedule, or {@code null}
  * @param taskTimeout how long one workflow task may run, or {@code null} for the engine's
+ * @param headers what the interceptors of the start put in its headers (absent from chains
+ * stored before headers existed: read as empty)
  */
-public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout) {
+public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout,
+		Map<String, String> headers) {
+
+	public RunChain {
+		headers = (headers != null) ? Map.copyOf(headers) : Map.of();
+	}
+
+	public RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout) {
+		this(retryPolicy, cronSchedule, taskTimeout, null);
+	}
+
+	/** The headers of a run's chain; empty for a run with no chain stored. */
+	public static Map<String, String> headers(RunChain chain) {
+		return (chain != null) ? chain.headers() : Map.of();
+	}
+
+	/** The headers of a stored chain ({@code run_payload.options}); empty for none. */
+	public static Map<String, String> headers(byte[] stored) {
+		return (stored != null) ? dev.durable.workflow.internal.support.InternalJson.read(stored, RunChain.class).headers()
+				: Map.of();
+	}
 
 	public boolean isEmpty() {
-		return this.retryPolicy == null && this.cronSchedule == null && this.taskTimeout == null;
+		return this.retryPolicy == null && this.cronSchedule == null && this.taskTimeout == null
+				&& this.headers.isEmpty();
 	}
 
 	/**

@@ -1,15 +1,29 @@
 package dev.durable.workflow.internal.taskqueue;
 
 import java.time.Duration;
-import java.util.function.Consumer;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.ActivityInfo;
 
-/** What the node's listeners hear of task-queue attempts (metrics, tracing). */
+/**
+ * What the node's listeners hear of task-queue attempts (metrics, tracing), and how its
+ * interceptors wrap them.
+ */
 public interface AttemptObserver {
 
-	/** An attempt started after waiting {@code scheduleToStart}; the consumer gets its failure or {@code null}. */
-	Consumer<Throwable> started(ActivityInfo activity, Duration scheduleToStart);
+	/**
+	 * Runs an attempt that waited {@code scheduleToStart}, observed and intercepted.
+	 * @param headers the headers of the attempt's run (read only when an interceptor needs them)
+	 * @param body the activity method
+	 * @return what the activity method returned
+	 * @throws Exception what it threw
+	 */
+	@Nullable Object run(ActivityInfo activity, Duration scheduleToStart, Supplier<Map<String, String>> headers,
+			Callable<@Nullable Object> body) throws Exception;
 
 	/** An attempt failed; {@code retrying}: another attempt follows. */
 	void failed(ActivityInfo activity, String failureType, boolean retrying);
@@ -17,9 +31,9 @@ public interface AttemptObserver {
 	AttemptObserver NONE = new AttemptObserver() {
 
 		@Override
-		public Consumer<Throwable> started(ActivityInfo activity, Duration scheduleToStart) {
-			return (failure) -> {
-			};
+		public @Nullable Object run(ActivityInfo activity, Duration scheduleToStart,
+				Supplier<Map<String, String>> headers, Callable<@Nullable Object> body) throws Exception {
+			return body.call();
 		}
 
 		@Override

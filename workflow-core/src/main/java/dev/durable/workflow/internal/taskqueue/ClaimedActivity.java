@@ -22,8 +22,9 @@ import dev.durable.workflow.ActivityOptions;
  * @param heartbeatDetails the last heartbeat of an earlier attempt, or {@code null}
  * @param token the attempt's token
  * @param startedAt when it was claimed
+ * @param runChain the stored chain of its run (its headers), or {@code null}
  */
 record ClaimedActivity(UUID runId, long seq, String namespace, String workflowId, String activityType, byte[] input,
 		ActivityOptions options, int attempt, Instant scheduledAt, Instant dueAt, byte[] heartbeatDetails,
-		UUID token, Instant startedAt) {
+		UUID token, Instant startedAt, byte[] runChain) {
 }

@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.taskqueue;
 
+import dev.durable.workflow.internal.store.RunChain;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -88,21 +89,20 @@ final class RunClaimedActivity {
 		Map<String, String> callerMdc = MDC.getCopyOfContextMap();
 		MDC.put("workflowId", claimed.workflowId());
 		MDC.put("runId", claimed.runId().toString());
-		Consumer<Throwable> observed = this.observer.started(attempt.info(),
-				claimed.dueAt().isBefore(claimed.startedAt()) ? Duration.between(claimed.dueAt(), claimed.startedAt())
-						: Duration.ZERO);
+		Duration waited = claimed.dueAt().isBefore(claimed.startedAt())
+				? Duration.between(claimed.dueAt(), claimed.startedAt()) : Duration.ZERO;
 		Object result = null;
 		Throwable failure = null;
 		attempt.bind();
 		try {
-			result = this.invoker.invoke(claimed.activityType(), claimed.input());
+			result = this.observer.run(attempt.info(), waited, () -> RunChain.headers(claimed.runChain()),
+					() -> this.invoker.call(claimed.activityType(), claimed.input()));
 		}
 		catch (Throwable ex) {
 			failure = ex;
 		}
 		finally {
 			attempt.unbind();
-			observed.accept(failure);
 		}
 		try {
 			record(claimed, attempt, result, failure);

@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
+import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.ActivityInfo;
 import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.TimeoutType;
-import dev.durable.workflow.WorkflowEngineListener;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.RetryDecision;
@@ -184,18 +184,18 @@ final class ActivityExecutor {
 		MDC.put("runId", activity.runId().toString());
 		attempt.bind();
 		Instant due = activity.nextAttemptAt();
-		WorkflowEngineListener.Execution observed = this.listeners.activityStarted(attempt.info(),
-				due.isBefore(started) ? Duration.between(due, started) : Duration.ZERO);
 		Object result = null;
 		Throwable failure = null;
 		try {
-			result = this.invoker.invoke(activity.activityType(), activity.input());
+			result = this.listeners.activity(attempt.info(),
+					due.isBefore(started) ? Duration.between(due, started) : Duration.ZERO,
+					() -> RunChain.headers(slot.chain()),
+					() -> this.invoker.call(activity.activityType(), activity.input()));
 		}
 		catch (Throwable ex) {
 			failure = ex;
 		}
 		finally {
-			observed.end(failure);
 			attempt.unbind();
 			MDC.clear();
 		}

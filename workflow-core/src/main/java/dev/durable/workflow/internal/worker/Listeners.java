@@ -1,5 +1,10 @@
 package dev.durable.workflow.internal.worker;
 
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import dev.durable.workflow.internal.support.Interceptors;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -18,7 +23,9 @@ import dev.durable.workflow.internal.store.RunRow;
 /**
  * The engine's side of {@link WorkflowEngineListener}: calls every registered listener and
  * contains what they throw (logged, never passed on), so a listener cannot break a run. The
- * workflow task in progress on a thread is remembered between its start and its end.
+ * workflow task in progress on a thread is remembered between its start and its end. Carries the
+ * node's {@link Interceptors} too, which wrap the same work (outside the listeners, so that a
+ * listener's observation sees what an interceptor made current).
  */
 public final class Listeners {
 
@@ -29,10 +36,22 @@ public final class Listeners {
 
 	private final List<WorkflowEngineListener> listeners;
 
+	private final Interceptors interceptors;
+
 	private final ThreadLocal<Task> task = new ThreadLocal<>();
 
 	public Listeners(List<WorkflowEngineListener> listeners) {
+		this(listeners, Interceptors.NONE);
+	}
+
+	public Listeners(List<WorkflowEngineListener> listeners, Interceptors interceptors) {
 		this.listeners = List.copyOf(listeners);
+		this.interceptors = interceptors;
+	}
+
+	/** The interceptors around the node's workflow tasks and activity attempts. */
+	public Interceptors interceptors() {
+		return this.interceptors;
 	}
 
 	private static WorkflowEngineListener.Run run(RunRow row) {
@@ -98,6 +117,29 @@ public final class Listeners {
 		}
 		Execution[] executions = start((listener) -> listener.activityStarted(activity, scheduleToStart));
 		return (failure) -> end(executions, failure);
+	}
+
+	/**
+	 * Runs an activity attempt on this thread: through the interceptors, and inside them observed
+	 * by the listeners.
+	 * @param headers the headers of the attempt's run, read only when an interceptor needs them
+	 */
+	@Nullable Object activity(ActivityInfo activity, Duration scheduleToStart, Supplier<Map<String, String>> headers,
+			Callable<@Nullable Object> body) throws Exception {
+		return this.interceptors.activity(activity, this.interceptors.isEmpty() ? Map.of() : headers.get(), () -> {
+			Execution observed = activityStarted(activity, scheduleToStart);
+			Throwable failure = null;
+			try {
+				return body.call();
+			}
+			catch (Throwable ex) {
+				failure = ex;
+				throw ex;
+			}
+			finally {
+				observed.end(failure);
+			}
+		});
 	}
 
 	void activityFailed(ActivityInfo activity, String failureType, boolean retrying) {

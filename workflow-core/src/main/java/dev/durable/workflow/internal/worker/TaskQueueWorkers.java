@@ -4,7 +4,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 import java.util.function.LongSupplier;
 
 import dev.durable.workflow.ActivityInfo;
@@ -35,8 +40,9 @@ final class TaskQueueWorkers {
 		return new AttemptObserver() {
 
 			@Override
-			public Consumer<Throwable> started(ActivityInfo activity, Duration scheduleToStart) {
-				return listeners.activityStarted(activity, scheduleToStart)::end;
+			public @Nullable Object run(ActivityInfo activity, Duration scheduleToStart,
+					Supplier<Map<String, String>> headers, Callable<@Nullable Object> body) throws Exception {
+				return listeners.activity(activity, scheduleToStart, headers, body);
 			}
 
 			@Override

@@ -1,5 +1,8 @@
 package dev.durable.workflow.internal.worker;
 
+import dev.durable.workflow.WorkflowEngineListener;
+import dev.durable.workflow.internal.store.RunChain;
+import dev.durable.workflow.internal.support.Interceptors;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -96,8 +99,30 @@ final class WorkflowTask {
 		if (slot.runner() != null && slot.runner().historySeq() != row.historySeq()) {
 			slot.destroyRunner();
 		}
-		this.listeners.taskStarted(row);
-		List<InboxItem> inbox = found.get().inbox();
+		Interceptors interceptors = this.listeners.interceptors();
+		if (!interceptors.isEmpty() && !slot.chainKnown()) {
+			slot.knowChain(this.runs.chain(row.runId())); // its headers; read once per slot anyway
+		}
+		interceptors.workflowTask(new WorkflowEngineListener.Run(row.workflowType(), row.workflowId(), row.runId()),
+				RunChain.headers(slot.chain()), () -> {
+					this.listeners.taskStarted(row);
+					try {
+						run(row, found.get().inbox());
+					}
+					catch (RuntimeException ex) {
+						this.listeners.taskFailed(ex);
+						throw ex;
+					}
+					finally {
+						// inside the interceptors: what they made current is still current here
+						this.listeners.taskEnded();
+					}
+				});
+	}
+
+	private void run(RunRow row, List<InboxItem> fromRead) {
+		RunSlot slot = this.slot;
+		List<InboxItem> inbox = fromRead;
 		String terminate = TaskCommitBuilder.terminateReason(inbox);
 		if (terminate != null) {
 			this.effects.terminate(slot, row, terminate);
