@@ -24,7 +24,9 @@ import org.springframework.core.io.ResourceLoader;
 
 import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.Workflow;
+import dev.durable.workflow.MdcPropagatingInterceptor;
 import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.WorkflowInterceptor;
 import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
 
@@ -53,7 +55,8 @@ public final class DurableWorkflowAutoConfiguration {
 	@ConditionalOnMissingBean
 	WorkflowEngine workflowEngine(DataSource dataSource, DurableWorkflowProperties properties,
 			ConfigurableListableBeanFactory beanFactory, Environment environment, ResourceLoader resourceLoader,
-			ObjectProvider<PayloadConverter> payloadConverter, ObjectProvider<WorkflowEngineCustomizer> customizers) {
+			ObjectProvider<PayloadConverter> payloadConverter, ObjectProvider<WorkflowInterceptor> interceptors,
+			ObjectProvider<WorkflowEngineCustomizer> customizers) {
 		SpringWorkflowFactory factory = new SpringWorkflowFactory(beanFactory);
 		WorkflowEngine.Builder builder = WorkflowEngine.builder().dataSource(dataSource).workflowFactory(factory);
 		applyProperties(properties, builder);
@@ -63,6 +66,10 @@ public final class DurableWorkflowAutoConfiguration {
 		builder.register(workflows.toArray(Class<?>[]::new));
 		builder.registerActivities(activityBeans(beanFactory).toArray());
 		payloadConverter.ifAvailable(builder::payloadConverter);
+		if (!properties.getPropagation().getMdcKeys().isEmpty()) {
+			builder.interceptor(new MdcPropagatingInterceptor(properties.getPropagation().getMdcKeys()));
+		}
+		interceptors.orderedStream().forEach(builder::interceptor);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		WorkflowEngine engine = builder.build();
 		factory.setEngine(engine);

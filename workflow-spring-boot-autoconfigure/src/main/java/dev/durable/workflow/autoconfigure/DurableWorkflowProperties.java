@@ -66,6 +66,13 @@ public class DurableWorkflowProperties {
 	@NestedConfigurationProperty
 	private final DurableWorkflowDashboardProperties dashboard = new DurableWorkflowDashboardProperties();
 
+	@NestedConfigurationProperty
+	private final DurableWorkflowPropagationProperties propagation = new DurableWorkflowPropagationProperties();
+
+	public DurableWorkflowPropagationProperties getPropagation() {
+		return this.propagation;
+	}
+
 	public DurableWorkflowHistoryProperties getHistory() {
 		return this.history;
 	}

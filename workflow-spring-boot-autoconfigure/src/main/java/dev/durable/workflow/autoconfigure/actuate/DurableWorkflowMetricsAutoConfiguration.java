@@ -22,9 +22,10 @@ import dev.durable.workflow.autoconfigure.WorkflowEngineCustomizer;
  * the engine's Micrometer meters ({@link WorkflowMetricsListener}, the
  * {@code durable.workflow.cache.size} gauge and the queue gauges of {@link QueueMetrics}) when
  * there is a {@link MeterRegistry}, and of its
- * Observations ({@link WorkflowObservationListener}) when there is an
- * {@link ObservationRegistry}. The listeners join the auto-configured engine through
- * {@link WorkflowEngineCustomizer} beans.
+ * Observations ({@link WorkflowObservationInterceptor}, which carries the trace of a start
+ * to the run's work) when there is an {@link ObservationRegistry}. The metrics listener joins
+ * the auto-configured engine through a {@link WorkflowEngineCustomizer} bean, the interceptor as
+ * a {@link dev.durable.workflow.WorkflowInterceptor} bean.
  */
 @AutoConfiguration(after = DurableWorkflowAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -75,13 +76,8 @@ public final class DurableWorkflowMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		WorkflowObservationListener durableWorkflowObservationListener(ObservationRegistry registry) {
-			return new WorkflowObservationListener(registry);
-		}
-
-		@Bean
-		WorkflowEngineCustomizer durableWorkflowObservationCustomizer(WorkflowObservationListener listener) {
-			return (builder) -> builder.listener(listener);
+		WorkflowObservationInterceptor durableWorkflowObservationInterceptor(ObservationRegistry registry) {
+			return new WorkflowObservationInterceptor(registry);
 		}
 
 	}

@@ -57,11 +57,11 @@ class DurableWorkflowOpsAutoConfigurationTest {
 				.hasSingleBean(WorkflowEngineHealthIndicator.class)
 				.hasBean("durableWorkflowHealthIndicator")
 				.hasSingleBean(WorkflowMetricsListener.class)
-				.hasSingleBean(WorkflowObservationListener.class)
+				.hasSingleBean(WorkflowObservationInterceptor.class)
 				.hasBean("durableWorkflowCacheMeterBinder")
 				.hasSingleBean(QueueMetrics.class);
 			assertThat(context.getBeansOfType(WorkflowEngineCustomizer.class)).containsOnlyKeys(
-					"durableWorkflowMetricsCustomizer", "durableWorkflowObservationCustomizer");
+					"durableWorkflowMetricsCustomizer");
 		});
 	}
 
@@ -99,7 +99,7 @@ class DurableWorkflowOpsAutoConfigurationTest {
 					.doesNotHaveBean(WorkflowsEndpoint.class)
 					.doesNotHaveBean(WorkflowEngineHealthIndicator.class)
 					.doesNotHaveBean(WorkflowMetricsListener.class)
-					.doesNotHaveBean(WorkflowObservationListener.class)
+					.doesNotHaveBean(WorkflowObservationInterceptor.class)
 					.doesNotHaveBean(WorkflowEngineCustomizer.class);
 				assertThat(context.getBean(WorkflowEngine.class).isRunning()).isTrue();
 			});
@@ -113,7 +113,7 @@ class DurableWorkflowOpsAutoConfigurationTest {
 			.withPropertyValues("durable.workflow.schema=" + newSchema())
 			.run((context) -> assertThat(context).hasSingleBean(WorkflowEngine.class)
 				.doesNotHaveBean(WorkflowMetricsListener.class)
-				.doesNotHaveBean(WorkflowObservationListener.class));
+				.doesNotHaveBean(WorkflowObservationInterceptor.class));
 	}
 
 	@Test
@@ -124,14 +124,14 @@ class DurableWorkflowOpsAutoConfigurationTest {
 			.withBean("durableWorkflowHealthIndicator", HealthIndicator.class,
 					() -> () -> org.springframework.boot.health.contributor.Health.up().build())
 			.withBean("ownMetrics", WorkflowMetricsListener.class, () -> ownMetrics)
-			.withBean("ownObservations", WorkflowObservationListener.class,
-					() -> new WorkflowObservationListener(ObservationRegistry.NOOP))
+			.withBean("ownObservations", WorkflowObservationInterceptor.class,
+					() -> new WorkflowObservationInterceptor(ObservationRegistry.NOOP))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(WorkflowsEndpoint.class)
 					.hasBean("ownEndpoint")
 					.doesNotHaveBean(WorkflowEngineHealthIndicator.class)
 					.hasSingleBean(WorkflowMetricsListener.class)
-					.hasSingleBean(WorkflowObservationListener.class);
+					.hasSingleBean(WorkflowObservationInterceptor.class);
 				assertThat(context.getBean(WorkflowMetricsListener.class)).isSameAs(ownMetrics);
 			});
 	}
