@@ -240,6 +240,43 @@ class WorkflowInterceptorTest {
 		assertThat(ClientOperation.SIGNAL.starts()).isFalse();
 	}
 
+	@Test
+	void aClientInterceptorThatThrowsFailsTheCallAndNothingIsStored() {
+		WorkflowEngine engine = this.engines.start(node(new WorkflowInterceptor() {
+
+			@Override
+			public <R> R interceptClient(ClientCall call, Supplier<R> next) {
+				throw new IllegalStateException("no tenant");
+			}
+
+		}));
+		org.assertj.core.api.Assertions
+			.assertThatThrownBy(() -> engine.client().start(ChildWorkflow::run, "x", StartOptions.withId("tenant-6")))
+			.hasMessage("no tenant");
+		assertThat(this.engines.count("workflow_run")).isZero();
+	}
+
+	@Test
+	void anActivityInterceptorThatThrowsFailsTheAttemptWhichIsRetried() {
+		java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+		WorkflowEngine engine = this.engines.start(node(new WorkflowInterceptor() {
+
+			@Override
+			public Object interceptActivity(ActivityCall call, Callable<Object> next) throws Exception {
+				if (calls.incrementAndGet() == 1) {
+					throw new IllegalStateException("not yet");
+				}
+				return next.call();
+			}
+
+		}));
+		WorkflowHandle<String> handle = engine.client().start(ChildWorkflow::run, "y", StartOptions.withId("tenant-7"));
+		await().until(() -> calls.get() == 1);
+		this.engines.clock.advance(Duration.ofSeconds(2)); // past the first retry's backoff
+		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("y=null");
+		assertThat(calls).hasValue(2);
+	}
+
 	/** Records entering and leaving; makes its own name current for what runs inside it. */
 	static final class Nesting implements WorkflowInterceptor {
 
