@@ -3,6 +3,9 @@ package dev.durable.workflow.autoconfigure.web;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.util.ClassUtils;
@@ -15,7 +18,7 @@ import dev.durable.workflow.web.WebAccess;
  * Security filter chain is there to guard them, and when a required role is set with no filter
  * chain to authenticate callers.
  */
-final class OpenOperationsWarning implements SmartInitializingSingleton {
+final class OpenOperationsWarning implements SmartInitializingSingleton, BeanClassLoaderAware {
 
 	private static final Log logger = LogFactory.getLog(OpenOperationsWarning.class);
 
@@ -25,9 +28,16 @@ final class OpenOperationsWarning implements SmartInitializingSingleton {
 
 	private final ListableBeanFactory beans;
 
+	private @Nullable ClassLoader classLoader;
+
 	OpenOperationsWarning(WebAccess access, ListableBeanFactory beans) {
 		this.access = access;
 		this.beans = beans;
+	}
+
+	@Override
+	public void setBeanClassLoader(ClassLoader classLoader) {
+		this.classLoader = classLoader;
 	}
 
 	@Override
@@ -50,7 +60,8 @@ final class OpenOperationsWarning implements SmartInitializingSingleton {
 	}
 
 	private boolean hasSecurityFilterChain() {
-		ClassLoader classLoader = getClass().getClassLoader();
+		// the application's class loader: Spring Security may be absent from it
+		ClassLoader classLoader = (this.classLoader != null) ? this.classLoader : getClass().getClassLoader();
 		if (!ClassUtils.isPresent(FILTER_CHAIN, classLoader)) {
 			return false;
 		}
