@@ -88,7 +88,7 @@ public final class WebAccess {
 
 	/** Whether the caller of a request may run operations (what the dashboard shows). */
 	public boolean allowsOperations(HttpServletRequest request) {
-		return refusal(request) == null;
+		return !this.readOnly && refusal(request) == null;
 	}
 
 	/**
@@ -114,11 +114,8 @@ public final class WebAccess {
 		checkOperation(servlet.getRequest());
 	}
 
+	/** Why the operations are refused to the caller of a request (read-only mode aside), or {@code null}. */
 	private @Nullable OperationRefusedException refusal(HttpServletRequest request) {
-		if (this.readOnly) {
-			return new OperationRefusedException(HttpStatus.FORBIDDEN, "READ_ONLY",
-					"The workflow API is read-only here (durable.workflow.web.read-only=true)");
-		}
 		if (this.requiredRole == null) {
 			return this.operationsEnabled ? null : new OperationRefusedException(HttpStatus.FORBIDDEN,
 					"OPERATION_DISABLED", "This endpoint changes workflows or schedules and is off by default: set "
