@@ -9,7 +9,10 @@ import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 
-/** The public view of the workflow types registered on a node. */
+/**
+ * The public view of the workflow types registered on a node: the application's, never the
+ * engine's own ({@link WorkflowRegistry#INTERNAL_TYPES}), which run all the same.
+ */
 final class RegisteredWorkflowTypes {
 
 	private final WorkflowRegistry registry;
@@ -21,12 +24,16 @@ final class RegisteredWorkflowTypes {
 	List<WorkflowTypeInfo> all() {
 		return this.registry.all()
 			.stream()
+			.filter((definition) -> !WorkflowRegistry.isInternal(definition.typeName()))
 			.map(RegisteredWorkflowTypes::info)
 			.sorted(Comparator.comparing(WorkflowTypeInfo::name))
 			.toList();
 	}
 
 	Optional<WorkflowTypeInfo> find(String name) {
+		if (WorkflowRegistry.isInternal(name)) {
+			return Optional.empty(); // started by the engine only, never by name from a tool
+		}
 		WorkflowDefinition definition = this.registry.find(name);
 		if (definition != null && definition.isDynamic() && !definition.typeName().equals(name)) {
 			// the dynamic workflow, under the name asked for: its input is taken as sent (any JSON value)

@@ -103,12 +103,19 @@ public final class WorkflowEngine implements AutoCloseable {
 		return ActivityRegistry.activityType(type) != null;
 	}
 
-	/** The workflow types registered on this node, by name. */
+	/**
+	 * The application's workflow types registered on this node, by name. The engine's own type
+	 * {@code durable-permit} (the permits of {@link WorkflowSemaphore}) is left out: it runs
+	 * wherever workflows run, but it is not the application's to list or start.
+	 */
 	public List<WorkflowTypeInfo> workflowTypes() {
 		return this.parts.types().all();
 	}
 
-	/** A workflow type registered on this node, or empty when this node does not know it. */
+	/**
+	 * An application workflow type registered on this node, or empty when this node does not know
+	 * it (or it is the engine's own {@code durable-permit}, see {@link #workflowTypes()}).
+	 */
 	public Optional<WorkflowTypeInfo> workflowType(String name) {
 		return this.parts.types().find(name);
 	}

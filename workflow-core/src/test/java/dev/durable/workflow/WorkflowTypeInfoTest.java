@@ -65,7 +65,7 @@ class WorkflowTypeInfoTest {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(Order.class, Bare.class));
 
 		assertThat(engine.workflowTypes()).extracting(WorkflowTypeInfo::name)
-			.containsExactly("Bare", "durable-permit", "typed-order");
+			.containsExactly("Bare", "typed-order");
 		WorkflowTypeInfo order = engine.workflowType("typed-order").orElseThrow();
 		assertThat(order.workflowClass()).isEqualTo(Order.class);
 		assertThat(order.inputType()).isEqualTo(Line.class);

@@ -1,5 +1,7 @@
 package dev.durable.workflow.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The generated REST endpoints.
  * <p>
@@ -23,6 +25,23 @@ public class DurableWorkflowWebProperties {
 	 */
 	private boolean readOnly;
 
+	/**
+	 * Whether the operations (every mutating endpoint but a plain start: signal,
+	 * signal-with-start, update, cancel, terminate, reset, schedule changes, activity
+	 * completion) and the dashboard's actions answer to every caller that reaches them. Off
+	 * by default: they answer 403 OPERATION_DISABLED unless this is true or a required role
+	 * is set.
+	 */
+	private boolean operationsEnabled;
+
+	/**
+	 * Role a caller needs for the operations, such as DURABLE_OPERATOR (with Spring
+	 * Security, the authority ROLE_DURABLE_OPERATOR). When set, the operations are on for
+	 * callers with it: 401 for a caller not authenticated, 403 ROLE_REQUIRED for one without
+	 * it.
+	 */
+	private @Nullable String requiredRole;
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -45,6 +64,22 @@ public class DurableWorkflowWebProperties {
 
 	public void setReadOnly(boolean readOnly) {
 		this.readOnly = readOnly;
+	}
+
+	public boolean isOperationsEnabled() {
+		return this.operationsEnabled;
+	}
+
+	public void setOperationsEnabled(boolean operationsEnabled) {
+		this.operationsEnabled = operationsEnabled;
+	}
+
+	public @Nullable String getRequiredRole() {
+		return this.requiredRole;
+	}
+
+	public void setRequiredRole(@Nullable String requiredRole) {
+		this.requiredRole = requiredRole;
 	}
 
 }

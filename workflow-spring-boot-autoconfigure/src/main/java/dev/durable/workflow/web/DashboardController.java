@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
+import jakarta.servlet.http.HttpServletRequest;
+
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -25,7 +27,10 @@ public class DashboardController {
 
 	private final String page;
 
+	private final WebAccess access;
+
 	public DashboardController(WebAccess access) {
+		this.access = access;
 		try (InputStream in = DashboardController.class.getResourceAsStream("dashboard.html")) {
 			String template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
 			// the base path is configuration, not user input; escaped for a JavaScript string anyway
@@ -38,8 +43,13 @@ public class DashboardController {
 	}
 
 	@GetMapping(path = { "/ui", "/ui/" }, produces = MediaType.TEXT_HTML_VALUE)
-	ResponseEntity<String> dashboard() {
-		return ResponseEntity.ok().cacheControl(CacheControl.noCache()).contentType(MediaType.TEXT_HTML).body(this.page);
+	ResponseEntity<String> dashboard(HttpServletRequest request) {
+		String page = this.page.replace("__ACTIONS__", String.valueOf(this.access.allowsOperations(request)));
+		// per caller: never kept by a shared cache
+		return ResponseEntity.ok()
+			.cacheControl(CacheControl.noCache().cachePrivate())
+			.contentType(MediaType.TEXT_HTML)
+			.body(page);
 	}
 
 }

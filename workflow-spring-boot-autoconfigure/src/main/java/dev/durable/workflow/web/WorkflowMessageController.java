@@ -61,6 +61,7 @@ public class WorkflowMessageController {
 		return ResponseEntity.accepted().build();
 	}
 
+	@ReadEndpoint
 	@RequestMapping(path = "/queries/{name}", method = { RequestMethod.GET, RequestMethod.POST })
 	@Nullable Object query(@PathVariable String workflowId, @PathVariable String name,
 			@RequestBody(required = false) byte @Nullable [] body,

@@ -140,6 +140,11 @@ public class WorkflowProblems {
 		return problem(HttpStatus.FORBIDDEN, "READ_ONLY", ex.getMessage());
 	}
 
+	@ExceptionHandler(WebAccess.OperationRefusedException.class)
+	ResponseEntity<ProblemDetail> refused(WebAccess.OperationRefusedException ex) {
+		return problem(ex.status(), ex.code(), ex.getMessage());
+	}
+
 	@ExceptionHandler(RuntimeException.class)
 	ResponseEntity<ProblemDetail> unexpected(RuntimeException ex) {
 		logger.error("Workflow API request failed", ex);

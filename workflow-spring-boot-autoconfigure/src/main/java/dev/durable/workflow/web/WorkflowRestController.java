@@ -74,6 +74,7 @@ public class WorkflowRestController {
 	record Started(String workflowId, UUID runId) {
 	}
 
+	@StartEndpoint
 	@PostMapping("/workflows")
 	ResponseEntity<Started> start(@RequestBody(required = false) byte @Nullable [] body,
 			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
@@ -98,6 +99,7 @@ public class WorkflowRestController {
 		JsonNode signal = request.get("signal");
 		WorkflowHandle<Object> handle;
 		if (signal != null && !signal.isNull()) {
+			this.access.checkOperation(); // it signals the open run of the id, if there is one
 			String name = text(signal, "name");
 			if (name == null) {
 				throw new dev.durable.workflow.PayloadException("\"signal\" needs a \"name\"", false, null);

@@ -24,7 +24,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 		properties = { "durable.workflow.schema=web_api", "durable.workflow.max-payload-size=2KB",
 				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms",
 				"durable.workflow.queues.reports.concurrency=1", "durable.workflow.queues.reports.rate-limit=100",
-				"durable.workflow.queues.reports.rate-period=1m" })
+				"durable.workflow.queues.reports.rate-period=1m",
+				// the tests call every endpoint: signals, updates, cancel, schedule changes, completion
+				"durable.workflow.web.operations-enabled=true" })
 abstract class RestApiTestSupport {
 
 	@Autowired

@@ -115,7 +115,7 @@ public final class MessageClient {
 		WorkflowDefinition definition = this.workflows.find(workflowType);
 		if (definition == null && typeRequired) {
 			throw new UnknownWorkflowTypeException("No workflow type '" + workflowType + "' is registered; known types: "
-					+ this.workflows.all().stream().map(WorkflowDefinition::typeName).sorted().toList());
+					+ this.workflows.applicationTypeNames());
 		}
 		Type type = (definition != null) ? declaredType(definition, kind, name, required) : Object.class;
 		return this.payloads.encode(payload.convert(type), (type != null) ? type : Object.class, what(kind, name));

@@ -250,7 +250,8 @@ public final class RunStarter {
 	public void checkStartable(String workflowType) {
 		if (this.workflows.find(workflowType) == null && !this.nodes.anyServes(workflowType)) {
 			throw new UnknownWorkflowTypeException("Unknown workflow type '" + workflowType
-					+ "': no node registered it (registered here: " + this.node.servedTypes() + ")");
+					+ "': no node registered it (registered here: "
+					+ WorkflowRegistry.withoutInternal(this.node.servedTypes()) + ")");
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The workflow types this node knows, by type name and by class. */
 public final class WorkflowRegistry {
@@ -73,6 +74,32 @@ public final class WorkflowRegistry {
 
 	public synchronized Collection<WorkflowDefinition> all() {
 		return List.copyOf(this.byName.values());
+	}
+
+	/**
+	 * The engine's own workflow types: {@code durable-permit}, the permits of
+	 * {@code WorkflowSemaphore}. They run like any other type wherever workflows run, but are left
+	 * out of every listing and message meant for people (the type listings, the known types of an
+	 * error, the startup log, the nodes' served types in the stats), which name the application's
+	 * types only.
+	 */
+	public static final Set<String> INTERNAL_TYPES = Set.of("durable-permit");
+
+	/** Whether a type name is one of the engine's own ({@link #INTERNAL_TYPES}). */
+	public static boolean isInternal(String typeName) {
+		return INTERNAL_TYPES.contains(typeName);
+	}
+
+	/** The names without the engine's own types, in their order: what a listing shows. */
+	public static Set<String> withoutInternal(Collection<String> typeNames) {
+		Set<String> names = new java.util.LinkedHashSet<>(typeNames);
+		names.removeAll(INTERNAL_TYPES);
+		return names;
+	}
+
+	/** The application's type names (the engine's own left out), sorted: what an error lists as known. */
+	public synchronized List<String> applicationTypeNames() {
+		return withoutInternal(this.byName.keySet()).stream().sorted().toList();
 	}
 
 }

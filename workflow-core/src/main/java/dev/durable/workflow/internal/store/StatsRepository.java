@@ -14,6 +14,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.EngineStats;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
 
 /**
  * Read-only numbers for operators: runs by type and status, the backlog of runnable runs, failing
@@ -116,7 +117,8 @@ public final class StatsRepository {
 		}
 		return this.jdbc.query(q(sql),
 				(rs, n) -> new EngineStats.Node(Sql.uuid(rs, "node_id"), rs.getString("node_name"),
-						rs.getString("build_id"), strings(rs, "served_types"), strings(rs, "task_queues"),
+						rs.getString("build_id"), WorkflowRegistry.withoutInternal(strings(rs, "served_types")),
+						strings(rs, "task_queues"),
 						Sql.instant(rs, "started_at"), Sql.instant(rs, "last_heartbeat"), rs.getBoolean("alive")),
 				args.toArray());
 	}

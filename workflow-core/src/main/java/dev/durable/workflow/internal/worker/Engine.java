@@ -190,7 +190,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			}
 		}
 		log.info("Durable workflow engine started: node {}, namespace '{}', schema '{}', serving {}", this.nodeId,
-				this.config.namespace(), this.config.schema(), servedTypes());
+				this.config.namespace(), this.config.schema(), WorkflowRegistry.withoutInternal(servedTypes()));
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package dev.durable.workflow.autoconfigure.web;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -10,17 +11,25 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+import dev.durable.workflow.autoconfigure.DurableWorkflowWebProperties;
 import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.web.ActivityCompletionController;
+import dev.durable.workflow.web.CallerRoles;
 import dev.durable.workflow.web.DashboardController;
+import dev.durable.workflow.web.OperationAccessInterceptor;
 import dev.durable.workflow.web.QueueRestController;
 import dev.durable.workflow.web.ScheduleRestController;
+import dev.durable.workflow.web.ServletCallerRoles;
+import dev.durable.workflow.web.SpringSecurityCallerRoles;
 import dev.durable.workflow.web.WebAccess;
 import dev.durable.workflow.web.WebPayloads;
 import dev.durable.workflow.web.WorkflowMessageController;
@@ -31,7 +40,10 @@ import dev.durable.workflow.web.WorkflowTypes;
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
  * the generated REST endpoints under {@code durable.workflow.web.base-path}: ordinary MVC
- * controllers, so the application's security filter chain applies to them.
+ * controllers, so the application's security filter chain applies to them. Reads and starts are
+ * open; the other mutating endpoints (the operations) are off unless
+ * {@code durable.workflow.web.operations-enabled} or {@code durable.workflow.web.required-role}
+ * allows them ({@link OperationAccessInterceptor}).
  */
 @AutoConfiguration(after = DurableWorkflowAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -55,8 +67,41 @@ public final class DurableWorkflowWebAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	WebAccess durableWorkflowWebAccess(DurableWorkflowProperties properties) {
-		return new WebAccess(properties.getWeb().getBasePath(), properties.getWeb().isReadOnly());
+	WebAccess durableWorkflowWebAccess(DurableWorkflowProperties properties, ObjectProvider<CallerRoles> callers) {
+		DurableWorkflowWebProperties web = properties.getWeb();
+		return new WebAccess(web.getBasePath(), web.isReadOnly(), web.isOperationsEnabled(), web.getRequiredRole(),
+				callers.getIfAvailable(ServletCallerRoles::new));
+	}
+
+	@Bean
+	WebMvcConfigurer durableWorkflowOperationAccess(WebAccess access) {
+		OperationAccessInterceptor interceptor = new OperationAccessInterceptor(access);
+		return new WebMvcConfigurer() {
+
+			@Override
+			public void addInterceptors(InterceptorRegistry registry) {
+				registry.addInterceptor(interceptor);
+			}
+
+		};
+	}
+
+	@Bean
+	OpenOperationsWarning durableWorkflowOpenOperationsWarning(WebAccess access, ListableBeanFactory beans) {
+		return new OpenOperationsWarning(access, beans);
+	}
+
+	/** With Spring Security, a caller's roles are those of its security context. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.security.core.context.SecurityContextHolder")
+	static class SpringSecurityRoles {
+
+		@Bean
+		@ConditionalOnMissingBean
+		CallerRoles durableWorkflowCallerRoles() {
+			return new SpringSecurityCallerRoles();
+		}
+
 	}
 
 	@Bean

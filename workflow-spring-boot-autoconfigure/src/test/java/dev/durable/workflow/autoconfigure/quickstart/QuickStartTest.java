@@ -25,12 +25,12 @@ import static org.awaitility.Awaitility.await;
 // Spring Security is on this module's test classpath for the secured-API test; the quick-start
 // application has none, so its auto-configuration is left out here
 @SpringBootTest(classes = ShopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "spring.autoconfigure.exclude="
+		properties = { "durable.workflow.web.operations-enabled=true", "spring.autoconfigure.exclude="
 				+ "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
 				+ "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration,"
 				+ "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration,"
 				+ "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration,"
-				+ "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration")
+				+ "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 class QuickStartTest {
 
 	@LocalServerPort
