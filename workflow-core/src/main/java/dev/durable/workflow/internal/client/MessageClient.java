@@ -83,7 +83,7 @@ public final class MessageClient {
 	}
 
 	/**
-	 * Encodes a message payload with its handler's declared type (see {@link #declaredType}):
+	 * Encodes a message payload with its handler's declared type (see {@code declaredType}):
 	 * {@code Object} when this node does not know the workflow type, which it then cannot check
 	 * names for either; a handler without parameter takes no payload.
 	 * @throws UnknownHandlerException for a name the type does not take
