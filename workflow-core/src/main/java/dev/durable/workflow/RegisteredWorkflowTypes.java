@@ -39,7 +39,7 @@ final class RegisteredWorkflowTypes {
 			// the dynamic workflow, under the name asked for: its input is taken as sent (any JSON value)
 			WorkflowTypeInfo dynamic = info(definition);
 			return Optional.of(new WorkflowTypeInfo(name, dynamic.workflowClass(), Object.class, dynamic.resultType(),
-					dynamic.handlers()));
+					dynamic.handlers(), dynamic.receives()));
 		}
 		return Optional.ofNullable(definition).map(RegisteredWorkflowTypes::info);
 	}
@@ -56,8 +56,13 @@ final class RegisteredWorkflowTypes {
 				handlers.add(new WorkflowTypeInfo.Handler(kind, null, EncodedValue.class, true));
 			}
 		}
+		List<WorkflowTypeInfo.Receive> receives = definition.receives()
+			.names()
+			.stream()
+			.map((name) -> new WorkflowTypeInfo.Receive(name, definition.receives().payloadType(name)))
+			.toList();
 		return new WorkflowTypeInfo(definition.typeName(), definition.workflowClass(), definition.inputType(),
-				definition.resultType(), handlers);
+				definition.resultType(), handlers, receives);
 	}
 
 }

@@ -33,4 +33,17 @@ public @interface Workflow {
 	 */
 	Class<? extends Throwable>[] failWorkflowExceptionTypes() default {};
 
+	/**
+	 * The signal names the workflow takes with {@link Workflows#receive(String, Class)} (or
+	 * {@link Workflows#signalPromise(String, Class)}), payloads typed by the receiving call. A
+	 * {@code static final} {@link Signal} field of the class declares a name with its payload type
+	 * instead. A client's signal is accepted only by a name that has a {@link SignalMethod}, is
+	 * declared here or by a {@code Signal} field, or goes to a dynamic {@code @SignalMethod}; any
+	 * other name is rejected with {@code UnknownHandlerException} (REST: 404 {@code UNKNOWN_HANDLER})
+	 * and nothing is stored, so a typo cannot wait forever in the run's inbox. Receiving a name
+	 * that is not declared fails the workflow task. A name must not be blank nor also be a
+	 * {@code @SignalMethod}'s (whose signals go to the method, never to {@code receive}).
+	 */
+	String[] receives() default {};
+
 }

@@ -18,12 +18,35 @@ import dev.durable.workflow.internal.client.WorkflowDefinitions;
  * @param inputType the run method's parameter type, or {@code null} when it takes none
  * @param resultType the run method's return type
  * @param handlers the named and dynamic signal, query and update handlers
+ * @param receives the signal names declared for {@code Workflows.receive} (by
+ * {@code @Workflow(receives)} or a {@link Signal} field), in declaration order
  */
 public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Type inputType, Type resultType,
-		List<Handler> handlers) {
+		List<Handler> handlers, List<Receive> receives) {
 
 	public WorkflowTypeInfo {
 		handlers = List.copyOf(handlers);
+		receives = List.copyOf(receives);
+	}
+
+	/** A type without declared receive names. */
+	public WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Type inputType, Type resultType,
+			List<Handler> handlers) {
+		this(name, workflowClass, inputType, resultType, handlers, List.of());
+	}
+
+	/**
+	 * Whether a client may send a signal of this name: a named or dynamic signal handler takes
+	 * it, or it is declared for {@code Workflows.receive}. Other names are rejected with
+	 * {@code UnknownHandlerException}.
+	 */
+	public boolean acceptsSignal(String signalName) {
+		return handler(HandlerKind.SIGNAL, signalName).isPresent() || receive(signalName).isPresent();
+	}
+
+	/** The declared receive name of this name, if any. */
+	public Optional<Receive> receive(String signalName) {
+		return this.receives.stream().filter((r) -> r.name().equals(signalName)).findFirst();
 	}
 
 	/**
@@ -52,7 +75,8 @@ public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Ty
 
 	/**
 	 * The handler a message of this kind and name goes to: the named one, else the dynamic one.
-	 * Empty when there is none (a signal without handler still waits for {@code Workflows.receive}).
+	 * Empty when there is none; a signal without handler waits for {@code Workflows.receive} when
+	 * its name is {@linkplain #receive(String) declared} (then even when a dynamic handler exists).
 	 */
 	public Optional<Handler> handler(HandlerKind kind, String messageName) {
 		Optional<Handler> named = this.handlers.stream()
@@ -72,6 +96,16 @@ public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Ty
 	 * @param dynamic whether it takes every message of its kind that no named handler matches
 	 */
 	public record Handler(HandlerKind kind, @Nullable String name, @Nullable Type payloadType, boolean dynamic) {
+	}
+
+	/**
+	 * A signal name declared for {@code Workflows.receive}.
+	 *
+	 * @param name the signal name
+	 * @param payloadType the payload type of a {@link Signal} field; {@code null} for a name of
+	 * {@code @Workflow(receives)}, whose payload the receiving call types
+	 */
+	public record Receive(String name, @Nullable Type payloadType) {
 	}
 
 }

@@ -110,7 +110,10 @@ public final class Workflows {
 
 	/**
 	 * Takes the oldest buffered signal of this name (signals without a handler queue FIFO per
-	 * name), waiting durably until one arrives.
+	 * name), waiting durably until one arrives. The workflow type must declare the name, with
+	 * {@code @Workflow(receives = "name")} or a {@code static final} {@link Signal} field, or
+	 * clients cannot send it.
+	 * @throws IllegalStateException when the name is not declared, which fails the workflow task
 	 */
 	public static <T> T receive(String signalName, Class<T> type) {
 		return context().<T>receive(signalName, type, null).orElse(null);
@@ -129,6 +132,28 @@ public final class Workflows {
 	/** Like {@link #receive(String, Class, Duration)} for generic payload types. */
 	public static <T> Optional<T> receive(String signalName, Type type, Duration timeout) {
 		return context().receive(signalName, type, timeout);
+	}
+
+	/**
+	 * Takes the oldest buffered signal a {@link Signal} field of the workflow class declares,
+	 * waiting durably until one arrives; its payload converted to the declared type.
+	 */
+	public static <T> T receive(Signal<T> signal) {
+		return context().<T>receive(signal.name(), signal.payloadType(), null).orElse(null);
+	}
+
+	/**
+	 * Takes the oldest buffered signal a {@link Signal} field declares, waiting at most the
+	 * timeout. Empty on timeout (and for a signal sent without payload).
+	 */
+	public static <T> Optional<T> receive(Signal<T> signal, Duration timeout) {
+		return context().receive(signal.name(), signal.payloadType(), java.util.Objects.requireNonNull(timeout,
+				"timeout"));
+	}
+
+	/** {@link #signalPromise(String, Class)} of a signal a {@link Signal} field declares. */
+	public static <T> Promise<T> signalPromise(Signal<T> signal) {
+		return context().signalPromise(signal.name(), signal.payloadType());
 	}
 
 	/**
@@ -244,7 +269,9 @@ public final class Workflows {
 
 	/**
 	 * Signals another workflow (its latest open run, or the given run). The promise fails with
-	 * ApplicationFailure type "ExternalWorkflowNotFound" when there is no such open run.
+	 * ApplicationFailure type "ExternalWorkflowNotFound" when there is no such open run. The name
+	 * is not checked against the target's declared signal names (its type may not be registered
+	 * on this node): a name the target does not take waits unconsumed in its run.
 	 */
 	public static Promise<Void> signalExternal(String workflowId, @Nullable String runId, String signalName,
 			@Nullable Object payload) {

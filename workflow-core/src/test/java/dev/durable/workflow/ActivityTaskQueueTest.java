@@ -143,7 +143,7 @@ class ActivityTaskQueueTest {
 	}
 
 	/** Waits for a signal, then cancels the scope of a running remote activity. */
-	@Workflow("cancel-render")
+	@Workflow(value = "cancel-render", receives = {"stop"})
 	public static class CancelRenderWorkflow {
 
 		@WorkflowRun

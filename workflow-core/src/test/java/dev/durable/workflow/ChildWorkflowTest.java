@@ -54,7 +54,7 @@ class ChildWorkflowTest {
 	}
 
 	/** Waits for a "note" signal, or for a week. */
-	@Workflow("receiver")
+	@Workflow(value = "receiver", receives = {"note"})
 	public static class Receiver {
 
 		@WorkflowRun

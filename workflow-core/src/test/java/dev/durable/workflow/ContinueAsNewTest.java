@@ -41,7 +41,7 @@ class ContinueAsNewTest {
 	}
 
 	/** Adds its round to the total, takes one buffered item per run, continues until round 3. */
-	@Workflow("rounds")
+	@Workflow(value = "rounds", receives = {"item"})
 	public static class Rounds {
 
 		private final Work work;

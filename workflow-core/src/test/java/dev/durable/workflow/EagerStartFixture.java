@@ -75,7 +75,7 @@ abstract class EagerStartFixture {
 	}
 
 	/** Waits for a "go" signal; "fail" fails the run. */
-	@Workflow("eager-waiter")
+	@Workflow(value = "eager-waiter", receives = {"go"})
 	public static class Waiter {
 
 		@WorkflowRun
@@ -90,7 +90,7 @@ abstract class EagerStartFixture {
 	}
 
 	/** Each run waits for a "go" signal, then continues as new until round 3. */
-	@Workflow("eager-chain")
+	@Workflow(value = "eager-chain", receives = {"go"})
 	public static class Chain {
 
 		@WorkflowRun

@@ -43,7 +43,7 @@ class OpenRunLookupTest {
 		this.engines.close();
 	}
 
-	@Workflow("open-run-lookup")
+	@Workflow(value = "open-run-lookup", receives = {"go"})
 	public static class Waiter {
 
 		@WorkflowRun

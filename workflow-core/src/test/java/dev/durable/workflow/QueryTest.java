@@ -47,7 +47,7 @@ class QueryTest {
 	}
 
 	/** Waits for "go", runs a step, collects notes until "finish". */
-	@Workflow("q-notes")
+	@Workflow(value = "q-notes", receives = {"go"})
 	public static class Notes {
 
 		/** Instances created: a query answered by replay creates one, the live instance does not. */

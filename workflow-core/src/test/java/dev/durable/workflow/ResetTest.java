@@ -72,7 +72,7 @@ class ResetTest {
 	}
 
 	/** Reserves with a random ticket, waits for "go", then ships. */
-	@Workflow("ordering")
+	@Workflow(value = "ordering", receives = {"go"})
 	public static class Ordering {
 
 		private final Steps steps;
@@ -112,7 +112,7 @@ class ResetTest {
 	}
 
 	/** Waits for "finish". */
-	@Workflow("reset-child")
+	@Workflow(value = "reset-child", receives = {"finish"})
 	public static class Child {
 
 		@WorkflowRun
@@ -123,7 +123,7 @@ class ResetTest {
 	}
 
 	/** Starts a child with a fixed id, then waits for "more" and for the child. */
-	@Workflow("reset-parent")
+	@Workflow(value = "reset-parent", receives = {"more"})
 	public static class Parent {
 
 		@WorkflowRun

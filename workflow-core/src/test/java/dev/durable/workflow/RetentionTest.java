@@ -42,7 +42,7 @@ class RetentionTest {
 	}
 
 	/** Receives {@code count} signals named "item" and joins them. */
-	@Workflow("ret-receiver")
+	@Workflow(value = "ret-receiver", receives = {"item"})
 	public static class Receiver {
 
 		private final List<String> received = new ArrayList<>();

@@ -30,7 +30,7 @@ abstract class SignalDeliveryFixture {
 	}
 
 	/** Receives {@code count} signals named "item", in order. */
-	@Workflow("sd-receiver")
+	@Workflow(value = "sd-receiver", receives = {"item"})
 	public static class Receiver {
 
 		private final List<String> received = new ArrayList<>();
@@ -51,7 +51,7 @@ abstract class SignalDeliveryFixture {
 	}
 
 	/** Sleeps an hour before it asks for anything: every signal sent meanwhile must wait for it. */
-	@Workflow("sd-late")
+	@Workflow(value = "sd-late", receives = {"item"})
 	public static class LateReceiver {
 
 		@WorkflowRun
@@ -63,7 +63,7 @@ abstract class SignalDeliveryFixture {
 	}
 
 	/** Sleeps, then receives from two names in an order unrelated to the sending order. */
-	@Workflow("sd-fifo")
+	@Workflow(value = "sd-fifo", receives = {"b", "a"})
 	public static class FifoReceiver {
 
 		@WorkflowRun
@@ -81,7 +81,7 @@ abstract class SignalDeliveryFixture {
 	}
 
 	/** Completes, fails, or waits (to be canceled or terminated). */
-	@Workflow("sd-terminal")
+	@Workflow(value = "sd-terminal", receives = {"never"})
 	public static class Terminal {
 
 		@WorkflowRun
@@ -96,7 +96,7 @@ abstract class SignalDeliveryFixture {
 	}
 
 	/** Waits at most ten minutes for a signal. */
-	@Workflow("sd-timeout")
+	@Workflow(value = "sd-timeout", receives = {"item"})
 	public static class TimedReceiver {
 
 		@WorkflowRun
@@ -111,7 +111,7 @@ abstract class SignalDeliveryFixture {
 	 * The confirmation-deadline pattern: a signal raced against a timer. When the timer wins the
 	 * signal promise is not consumed: a later "confirm" stays buffered for the next receive.
 	 */
-	@Workflow("sd-deadline")
+	@Workflow(value = "sd-deadline", receives = {"confirm"})
 	public static class Deadline {
 
 		private Promise<String> confirm;

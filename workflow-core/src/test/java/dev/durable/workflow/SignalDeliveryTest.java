@@ -142,12 +142,12 @@ class SignalDeliveryTest extends SignalDeliveryFixture {
 			long inboxSeq = this.engines.jdbc()
 				.queryForObject("SELECT inbox_seq FROM " + this.engines.schema + ".workflow_run WHERE run_id = ?",
 						Long.class, handle.runId());
-			assertThatThrownBy(() -> handle.signal("item", "too late")).isInstanceOf(WorkflowClosedException.class)
+			assertThatThrownBy(() -> handle.signal("never", "too late")).isInstanceOf(WorkflowClosedException.class)
 				.hasMessageContaining(handle.describe().status().name());
-			assertThatThrownBy(() -> handle.signal("item", "too late", "late-key"))
+			assertThatThrownBy(() -> handle.signal("never", "too late", "late-key"))
 				.isInstanceOf(WorkflowClosedException.class);
 			// the same from a node that does not know the workflow type, by a handle on the workflow id
-			assertThatThrownBy(() -> client.client().handle(handle.workflowId()).signal("item", "too late"))
+			assertThatThrownBy(() -> client.client().handle(handle.workflowId()).signal("never", "too late"))
 				.isInstanceOf(WorkflowClosedException.class);
 			assertThat(handle.history()).hasSize(events);
 			assertThat(this.engines.jdbc()

@@ -58,7 +58,7 @@ class SingleStatementCommitTest {
 	}
 
 	/** Waits for a signal, then one step. */
-	@Workflow("single-statement")
+	@Workflow(value = "single-statement", receives = {"go"})
 	public static class SignalThenStep {
 
 		private final Steps steps;

@@ -39,8 +39,8 @@ class StartPolicyTest {
 		this.engines.close();
 	}
 
-	/** Waits for a day, or fails on request. */
-	@Workflow("waiter")
+	/** Waits for a day, or fails on request; takes a "poke" signal that it leaves unread. */
+	@Workflow(value = "waiter", receives = "poke")
 	public static class WaiterWorkflow {
 
 		@WorkflowRun

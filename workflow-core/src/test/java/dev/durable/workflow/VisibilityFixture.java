@@ -48,7 +48,7 @@ abstract class VisibilityFixture {
 	}
 
 	/** Upserts over three tasks, with removals, and answers what it sees. */
-	@Workflow("order")
+	@Workflow(value = "order", receives = {"next", "done"})
 	public static class OrderWorkflow {
 
 		@WorkflowRun
@@ -81,7 +81,7 @@ abstract class VisibilityFixture {
 	}
 
 	/** Waits until stopped. */
-	@Workflow("waiter")
+	@Workflow(value = "waiter", receives = {"stop"})
 	public static class Waiter {
 
 		@WorkflowRun
@@ -92,7 +92,7 @@ abstract class VisibilityFixture {
 	}
 
 	/** Another type. */
-	@Workflow("other-waiter")
+	@Workflow(value = "other-waiter", receives = {"stop"})
 	public static class OtherWaiter {
 
 		@WorkflowRun
@@ -114,7 +114,7 @@ abstract class VisibilityFixture {
 	}
 
 	/** Upserts the key it is given (for bad input). */
-	@Workflow("bad-upsert")
+	@Workflow(value = "bad-upsert", receives = {"go"})
 	public static class BadUpsert {
 
 		@WorkflowRun

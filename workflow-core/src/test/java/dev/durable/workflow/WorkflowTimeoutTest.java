@@ -26,7 +26,7 @@ class WorkflowTimeoutTest {
 	}
 
 	/** Waits for a confirmation with its own deadline, then continues as new while asked to. */
-	@Workflow("confirming")
+	@Workflow(value = "confirming", receives = {"confirm"})
 	public static class Confirming {
 
 		@WorkflowRun

@@ -97,7 +97,7 @@ public final class DurableBenchWorkflows {
 	}
 
 	/** Waits for the signal {@code go} and returns its payload. */
-	@Workflow("bench-wait")
+	@Workflow(value = "bench-wait", receives = {"go"})
 	public static class WaitWorkflow {
 
 		@WorkflowRun

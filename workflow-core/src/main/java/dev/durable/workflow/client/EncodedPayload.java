@@ -16,8 +16,9 @@ public interface EncodedPayload {
 
 	/**
 	 * The payload as a value of the handler's parameter type.
-	 * @param parameterType the handler's parameter type; {@code Object} for a dynamic handler or
-	 * a signal without handler (it waits for {@code Workflows.receive}); {@code null} when the
+	 * @param parameterType the handler's parameter type; for a signal declared for
+	 * {@code Workflows.receive}, the type of its {@code Signal} field, {@code Object} when declared
+	 * by {@code @Workflow(receives)}; {@code Object} for a dynamic handler; {@code null} when the
 	 * handler takes no parameter (a payload is then an error)
 	 * @return the value, {@code null} for none
 	 * @throws dev.durable.workflow.PayloadException when the payload does not fit the type

@@ -40,11 +40,27 @@ public interface WorkflowClient {
 	 * Signals the open run of the workflow id, or starts one and signals it, atomically. The
 	 * signal is delivered before the main method first runs. A {@code null} signal payload is a
 	 * signal without payload.
+	 * @throws UnknownHandlerException when the workflow type takes no signal of that name (see
+	 * {@link WorkflowHandle#signal(String, Object)}); no run is started, nothing is stored
 	 */
 	<W, A, R> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input,
 			@Nullable StartOptions options, String signalName, @Nullable Object signalPayload);
 
-	/** Signal-with-start by type name; {@code null} input or signal payload: none. */
+	/**
+	 * Signal-with-start of a signal declared by a {@link dev.durable.workflow.Signal} field of the
+	 * workflow class.
+	 * @throws UnknownHandlerException when the workflow type does not declare the signal
+	 */
+	default <W, A, R, T> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input,
+			@Nullable StartOptions options, dev.durable.workflow.Signal<T> signal, @Nullable T signalPayload) {
+		return signalWithStart(workflow, input, options, signal.name(), signalPayload);
+	}
+
+	/**
+	 * Signal-with-start by type name; {@code null} input or signal payload: none.
+	 * @throws UnknownHandlerException when this node registers the type and it takes no signal of
+	 * that name; no run is started, nothing is stored
+	 */
 	WorkflowHandle<Object> signalWithStart(String workflowType, @Nullable Object input, @Nullable StartOptions options,
 			String signalName, @Nullable Object signalPayload);
 

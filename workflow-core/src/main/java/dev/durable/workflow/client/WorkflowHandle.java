@@ -50,7 +50,11 @@ public interface WorkflowHandle<R> {
 
 	/**
 	 * Sends a signal ({@code null} payload: none). It is stored before this returns; a signal to a
-	 * closed run throws {@link WorkflowClosedException}.
+	 * closed run throws {@link WorkflowClosedException}. When this node registers the workflow
+	 * type, the name must be one the type takes (a {@code @SignalMethod}, a dynamic one, or a name
+	 * declared for {@code Workflows.receive} by {@code @Workflow(receives)} or a {@code Signal}
+	 * field); a node that does not register the type cannot check the name and sends it as is.
+	 * @throws UnknownHandlerException when the type takes no signal of that name (nothing is stored)
 	 */
 	void signal(String signalName, @Nullable Object payload);
 
@@ -58,14 +62,36 @@ public interface WorkflowHandle<R> {
 	 * Sends a signal with an idempotency key, scoped to the workflow id: a retried send with the
 	 * same key changes nothing, even after the first was consumed. A {@code null} payload is none,
 	 * a {@code null} key sends without deduplication.
+	 * @throws UnknownHandlerException when the type takes no signal of that name (nothing is
+	 * stored, the key not recorded)
 	 */
 	void signal(String signalName, @Nullable Object payload, @Nullable String idempotencyKey);
+
+	/**
+	 * Sends a signal declared by a {@link dev.durable.workflow.Signal} field of the workflow
+	 * class, received there with {@code Workflows.receive(signal)}; see
+	 * {@link #signal(String, Object)}.
+	 * @throws UnknownHandlerException when the run's type does not declare the signal
+	 */
+	default <T> void signal(dev.durable.workflow.Signal<T> signal, @Nullable T payload) {
+		signal(signal.name(), payload, null);
+	}
+
+	/**
+	 * Sends a declared signal with an idempotency key; see {@link #signal(String, Object, String)}.
+	 * @throws UnknownHandlerException when the run's type does not declare the signal
+	 */
+	default <T> void signal(dev.durable.workflow.Signal<T> signal, @Nullable T payload,
+			@Nullable String idempotencyKey) {
+		signal(signal.name(), payload, idempotencyKey);
+	}
 
 	/**
 	 * Sends a signal whose payload the caller converts once the handler is known, for gateways
 	 * such as the REST API: one read of the run, one handler lookup. A {@code null} idempotency
 	 * key sends without deduplication.
 	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this node
+	 * @throws UnknownHandlerException when the type takes no signal of that name
 	 */
 	void signalEncoded(String signalName, EncodedPayload payload, @Nullable String idempotencyKey);
 

@@ -31,9 +31,20 @@ public final class WorkflowTypes {
 	 * @param queries query handler names
 	 * @param updates update handler names
 	 * @param dynamicHandlers kinds with a dynamic handler (any name accepted)
+	 * @param receives signal names declared for {@code Workflows.receive}, also accepted
 	 */
 	record TypeInfo(String type, List<String> signals, List<String> queries, List<String> updates,
-			List<String> dynamicHandlers) {
+			List<String> dynamicHandlers, List<Receive> receives) {
+	}
+
+	/**
+	 * A signal name declared for {@code Workflows.receive}.
+	 *
+	 * @param name the signal name
+	 * @param payloadType the declared payload type's name, or {@code null} when the receiving call
+	 * types it ({@code @Workflow(receives)})
+	 */
+	record Receive(String name, @Nullable String payloadType) {
 	}
 
 	List<TypeInfo> all() {
@@ -44,6 +55,11 @@ public final class WorkflowTypes {
 					java.util.Arrays.stream(HandlerKind.values())
 						.filter(d::hasDynamic)
 						.map((k) -> k.name().toLowerCase(Locale.ROOT))
+						.toList(),
+					d.receives()
+						.stream()
+						.map((r) -> new Receive(r.name(),
+								(r.payloadType() != null) ? r.payloadType().getTypeName() : null))
 						.toList()))
 			.toList();
 	}
@@ -62,8 +78,10 @@ public final class WorkflowTypes {
 	}
 
 	/**
-	 * The payload type of a named handler: its parameter type, {@code Object} for a dynamic one
-	 * or (signals only) a signal without a handler, which waits for {@code Workflows.receive}.
+	 * The payload type of a named handler: its parameter type, {@code Object} for a dynamic one;
+	 * for a signal declared for {@code Workflows.receive}, its declared type ({@code Object} when
+	 * untyped).
+	 * @throws UnknownHandlerException when the type takes no message of that kind and name
 	 */
 	Type payloadType(String workflowType, HandlerKind kind, String name) {
 		WorkflowTypeInfo definition = definition(workflowType);
@@ -71,11 +89,19 @@ public final class WorkflowTypes {
 		if (handler != null && !handler.dynamic()) {
 			return handler.payloadType();
 		}
-		if (handler != null || kind == HandlerKind.SIGNAL) {
+		WorkflowTypeInfo.Receive receive = (kind == HandlerKind.SIGNAL) ? definition.receive(name).orElse(null) : null;
+		if (receive != null) {
+			return (receive.payloadType() != null) ? receive.payloadType() : Object.class;
+		}
+		if (handler != null) {
 			return Object.class;
 		}
+		List<String> known = new java.util.ArrayList<>(names(definition, kind));
+		if (kind == HandlerKind.SIGNAL) {
+			definition.receives().forEach((r) -> known.add(r.name()));
+		}
 		throw new UnknownHandlerException("Workflow type " + workflowType + " has no " + kind.name().toLowerCase(
-				Locale.ROOT) + " named '" + name + "'; it has " + names(definition, kind));
+				Locale.ROOT) + " named '" + name + "'; it has " + known);
 	}
 
 }

@@ -88,9 +88,10 @@ public final class MessageClient {
 	}
 
 	/**
-	 * Encodes a message payload with its handler's declared type: {@code Object} when this node
-	 * does not know the workflow type, for a dynamic handler or a signal without one; a handler
-	 * without parameter takes no payload.
+	 * Encodes a message payload with its handler's declared type (see {@code declaredType}):
+	 * {@code Object} when this node does not know the workflow type, which it then cannot check
+	 * names for either; a handler without parameter takes no payload.
+	 * @throws UnknownHandlerException for a name the type does not take
 	 */
 	byte[] encode(String workflowType, HandlerKind kind, String name, Object payload, boolean required) {
 		return encode(workflowType, kind, name, (type) -> payload, required, false);
@@ -123,12 +124,28 @@ public final class MessageClient {
 
 	/**
 	 * The parameter type of the handler a message goes to: {@code null} when it takes none,
-	 * {@code Object} for a dynamic handler or a signal without handler.
+	 * {@code Object} for a dynamic handler. A signal goes to its handler, else waits for
+	 * {@code Workflows.receive} when its name is declared (typed by a {@code Signal} field, else
+	 * {@code Object}), else goes to the dynamic handler; any other name is rejected here, before
+	 * anything is written, so that a typo cannot wait unconsumed forever.
 	 * @param required whether a missing handler is an error (queries and updates)
+	 * @throws UnknownHandlerException for a name nothing takes
 	 */
 	private static Type declaredType(WorkflowDefinition definition, HandlerKind kind, String name, boolean required) {
 		MessageHandlers handlers = definition.handlers();
 		Handler handler = handlers.find(kind, name);
+		if (kind == HandlerKind.SIGNAL && (handler == null || handler.dynamic())) {
+			if (definition.receives().declares(name)) {
+				Type type = definition.receives().payloadType(name);
+				return (type != null) ? type : Object.class;
+			}
+			if (handler == null) {
+				throw new UnknownHandlerException("Workflow type " + definition.typeName()
+						+ " takes no signal named '" + name + "': no @SignalMethod, dynamic @SignalMethod,"
+						+ " @Workflow(receives) or Signal field declares it (accepted: "
+						+ definition.acceptedSignalNames() + ")");
+			}
+		}
 		if (handler == null) {
 			if (required) {
 				throw new UnknownHandlerException("Workflow type " + definition.typeName() + " has no "

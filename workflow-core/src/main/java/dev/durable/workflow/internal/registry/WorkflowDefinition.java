@@ -6,6 +6,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowInit;
 import dev.durable.workflow.WorkflowRun;
@@ -19,9 +20,11 @@ import dev.durable.workflow.WorkflowRun;
  * @param initMethod the {@code @WorkflowInit} method or {@code null}
  * @param handlers the signal, query and update handlers
  * @param failWorkflowExceptionTypes the exception types that fail the run (the annotation's and the engine's)
+ * @param receives the signal names declared for {@code Workflows.receive}
  */
 public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method runMethod, Method initMethod,
-		MessageHandlers handlers, List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+		MessageHandlers handlers, List<Class<? extends Throwable>> failWorkflowExceptionTypes,
+		ReceivedSignals receives) {
 
 	public WorkflowDefinition {
 		failWorkflowExceptionTypes = List.copyOf(failWorkflowExceptionTypes);
@@ -66,7 +69,9 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 		}
 		List<Class<? extends Throwable>> failTypes = new ArrayList<>(List.of(annotation.failWorkflowExceptionTypes()));
 		failTypes.addAll(engineFailTypes);
-		return new WorkflowDefinition(name, workflowClass, run, init, MessageHandlers.of(workflowClass), failTypes);
+		MessageHandlers handlers = MessageHandlers.of(workflowClass);
+		return new WorkflowDefinition(name, workflowClass, run, init, handlers, failTypes,
+				ReceivedSignals.of(workflowClass, handlers));
 	}
 
 	/**
@@ -85,6 +90,37 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 
 	public Type resultType() {
 		return this.runMethod.getGenericReturnType();
+	}
+
+	/**
+	 * Whether a client's signal of this name is accepted: a {@code @SignalMethod} takes it, the
+	 * name is declared for {@code Workflows.receive}, or a dynamic signal handler takes any name.
+	 */
+	public boolean acceptsSignal(String name) {
+		return this.handlers.find(HandlerKind.SIGNAL, name) != null || this.receives.declares(name);
+	}
+
+	/**
+	 * Whether a signal of this name waits for {@code Workflows.receive} instead of going to a
+	 * handler: it is declared for receive (a declared name goes to receive even when a dynamic
+	 * handler exists), or nothing else takes it (signals to undeclared names that older versions
+	 * accepted, or sent by {@code Workflows.signalExternal}, wait unconsumed as before).
+	 */
+	public boolean buffersSignal(String name) {
+		return this.receives.declares(name) || this.handlers.find(HandlerKind.SIGNAL, name) == null;
+	}
+
+	/**
+	 * The signal names a client may send, for messages: the handlers' and the declared ones
+	 * ({@code *} when a dynamic handler takes any name).
+	 */
+	public java.util.Set<String> acceptedSignalNames() {
+		java.util.Set<String> names = new java.util.TreeSet<>(this.handlers.names(HandlerKind.SIGNAL));
+		names.addAll(this.receives.names());
+		if (this.handlers.hasDynamic(HandlerKind.SIGNAL)) {
+			names.add("*");
+		}
+		return names;
 	}
 
 	/** Whether the throwable is an instance of one of the types that fail the run. */

@@ -64,7 +64,7 @@ final class MessageStates {
 
 	void signal(Event event) {
 		Handler handler = this.handlers.find(HandlerKind.SIGNAL, event.name());
-		if (handler == null) {
+		if (this.definition.buffersSignal(event.name())) {
 			this.buffered.computeIfAbsent(event.name(), (n) -> new ArrayDeque<>()).add(payloadOrEmpty(event.payload()));
 			return;
 		}
@@ -109,6 +109,7 @@ final class MessageStates {
 	}
 
 	<T> Optional<T> receive(String name, Type type, Duration timeout) {
+		checkDeclared(name);
 		if (timeout == null) {
 			this.runner.context().await(() -> hasBuffered(name));
 		}
@@ -122,7 +123,27 @@ final class MessageStates {
 
 	@SuppressWarnings("unchecked")
 	<T> Promise<T> signalPromise(String name, Type type) {
+		checkDeclared(name);
 		return new LazyPromise<>(() -> hasBuffered(name), () -> (T) take(name, type), () -> null);
+	}
+
+	/**
+	 * Refuses to receive a name the type does not declare, so that a forgotten declaration (which
+	 * makes clients' signals of that name rejected) fails the first test run instead of leaving the
+	 * run waiting. A name a {@code @SignalMethod} takes is allowed as before: its signals go to the
+	 * handler, so such a receive never returns.
+	 * @throws IllegalStateException which fails the workflow task
+	 */
+	private void checkDeclared(String name) {
+		if (name == null || this.definition.receives().declares(name)
+				|| this.handlers.names(HandlerKind.SIGNAL).contains(name)) {
+			return;
+		}
+		throw new IllegalStateException("Workflow type " + this.runner.identity().workflowType() + " receives signal '" + name
+				+ "' but does not declare it, so clients cannot send it; declare it with @Workflow(receives = \""
+				+ name + "\") on " + this.definition.workflowClass().getName()
+				+ " or a static final Signal field (Signal.of(\"" + name + "\", PayloadType.class)); declared: "
+				+ this.definition.receives().names());
 	}
 
 	/** Signals not yet received, oldest first per name (they move to a continued run). */

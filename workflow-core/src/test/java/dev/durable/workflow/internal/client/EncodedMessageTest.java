@@ -43,7 +43,7 @@ class EncodedMessageTest {
 	public record Note(String text) {
 	}
 
-	@Workflow("encoded-board")
+	@Workflow(value = "encoded-board", receives = "later")
 	public static class Board {
 
 		private final List<String> notes = new ArrayList<>();
@@ -120,12 +120,16 @@ class EncodedMessageTest {
 	}
 
 	@Test
-	void aHandlerWithoutParameterIsAskedForNoTypeAndASignalWithoutHandlerForObject() {
+	void aHandlerWithoutParameterIsAskedForNoTypeAndADeclaredReceiveNameForObject() {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(Board.class));
 		engine.client().start("encoded-board", null, StartOptions.withId("board-2"));
 		WorkflowHandle<Object> handle = engine.client().handle("board-2");
 
-		handle.signalEncoded("noSuchHandler", converting("kept for receive()"), null);
+		handle.signalEncoded("later", converting("kept for receive()"), null);
+		// a name nothing takes is refused before its payload is converted
+		assertThatThrownBy(() -> handle.signalEncoded("noSuchHandler", converting("lost"), null))
+			.isInstanceOf(dev.durable.workflow.client.UnknownHandlerException.class)
+			.hasMessageContaining("noSuchHandler");
 		handle.signalEncoded("close", converting(null), null);
 
 		assertThat(this.asked).containsExactly(Object.class, Void.class);

@@ -37,7 +37,7 @@ class FallbackPollTest {
 		this.engines.close();
 	}
 
-	@Workflow("poll-waiter")
+	@Workflow(value = "poll-waiter", receives = {"go"})
 	public static class Waiter {
 
 		@WorkflowRun
