@@ -34,8 +34,9 @@ import org.jspecify.annotations.Nullable;
  * Intervals count from the Unix epoch, plus their offset, whatever the time zone:
  * {@code every(Duration.ofHours(1), Duration.ofMinutes(15))} fires at a quarter past every hour.
  * <p>
- * Skips are checked time by time: skips that exclude more than 100,000 consecutive times of the
- * spec (a calendar every second skipped for two days) end the schedule there.
+ * Skips are checked time by time: skips that exclude more than 10,000 consecutive times of the
+ * spec (a calendar every minute skipped for a week) end the schedule there (with a warning in
+ * the log).
  *
  * @param cronExpressions cron expressions, kept as given; {@code null}: none
  * @param calendars structured calendars; {@code null}: none

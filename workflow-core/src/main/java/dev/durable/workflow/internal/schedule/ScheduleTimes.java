@@ -10,6 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.durable.workflow.client.CronSchedule;
 import dev.durable.workflow.client.ScheduleCalendar;
 import dev.durable.workflow.client.ScheduleInterval;
@@ -26,8 +29,13 @@ import dev.durable.workflow.client.ScheduleSpec;
  */
 final class ScheduleTimes {
 
-	/** Skipped times passed over in one search before the spec counts as ended. */
-	static final int MAX_SKIPPED = 100_000;
+	private static final Logger log = LoggerFactory.getLogger(ScheduleTimes.class);
+
+	/**
+	 * Skipped times passed over in one search before the spec counts as ended: a bound on the
+	 * work of a step (a skip is checked time by time, some microseconds each).
+	 */
+	static final int MAX_SKIPPED = 10_000;
 
 	private final String scheduleId;
 
@@ -87,6 +95,8 @@ final class ScheduleTimes {
 				}
 			}
 		}
+		log.warn("The skips of schedule {} exclude more than {} consecutive times after {}: it has no more times",
+				this.scheduleId, MAX_SKIPPED, after);
 		return null;
 	}
 
