@@ -9,11 +9,11 @@ import org.jspecify.annotations.Nullable;
  * A structured calendar of a {@link ScheduleSpec}: the times whose second, minute, hour, day of
  * the month, month and day of the week all match, in the spec's time zone. Each field is one
  * cron field (Spring's {@code CronExpression} syntax): a value ({@code "0"}, {@code "MON"}), a
- * range ({@code "9-17"}, {@code "MON-FRI"}), a list ({@code "1,15"}), a step ({@code "*}{@code /15"},
+ * range ({@code "9-17"}, {@code "MON-FRI"}), a list ({@code "1,15"}), a step (<code>"*&#47;15"</code>,
  * {@code "0-30/10"}) or {@code "*"}. A field left out takes Temporal's default: second, minute
  * and hour {@code "0"}, the others {@code "*"}, so an empty calendar is midnight every day.
  * <pre>{@code
- * ScheduleCalendar.builder().hour("9-17").minute("*}{@code /15").dayOfWeek("MON-FRI").comment("office hours").build()
+ * ScheduleCalendar.builder().hour("9-17").minute("0,30").dayOfWeek("MON-FRI").comment("office hours").build()
  * ScheduleCalendar.cron("0 12 * * SAT,SUN")   // the fields of a cron expression, e.g. for a skip
  * }</pre>
  * Days of the week count from Sunday, 0 (or 7), to Saturday, 6; months from 1 to 12.
