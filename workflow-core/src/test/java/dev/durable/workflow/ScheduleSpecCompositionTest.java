@@ -188,7 +188,8 @@ class ScheduleSpecCompositionTest {
 		assertThat(every.interval()).isEqualTo(Duration.ofMinutes(10));
 		assertThat(every.offset()).isEqualTo(Duration.ofMinutes(3));
 		assertThat(every.cronExpression()).isNull();
-		assertThat(every.intervals()).containsExactly(ScheduleInterval.of(Duration.ofMinutes(10), Duration.ofMinutes(3)));
+		assertThat(every.intervals())
+			.containsExactly(ScheduleInterval.of(Duration.ofMinutes(10), Duration.ofMinutes(3)));
 		ScheduleSpec both = every.toBuilder().cron("0 2 * * *").build();
 		assertThat(both.cronExpression()).isNull();
 		assertThat(both.interval()).isNull();

@@ -89,7 +89,8 @@ class ScheduleStoredSpecCompatibilityTest {
 		start();
 		storeOldForm("old-every", "{\"interval\":\"PT10M\",\"offset\":\"PT3M\",\"timeZone\":\"UTC\"}");
 		ScheduleSpec spec = this.schedules.describe("old-every").schedule().spec();
-		assertThat(spec.intervals()).containsExactly(ScheduleInterval.of(Duration.ofMinutes(10), Duration.ofMinutes(3)));
+		assertThat(spec.intervals())
+			.containsExactly(ScheduleInterval.of(Duration.ofMinutes(10), Duration.ofMinutes(3)));
 		assertThat(spec.interval()).isEqualTo(Duration.ofMinutes(10));
 		assertThat(spec.offset()).isEqualTo(Duration.ofMinutes(3));
 		assertThat(spec.cronExpressions()).isEmpty();

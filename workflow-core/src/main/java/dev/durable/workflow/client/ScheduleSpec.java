@@ -73,8 +73,8 @@ public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> 
 		}
 		for (String expression : cronExpressions) {
 			if (expression.trim().startsWith("CRON_TZ=")) {
-				throw new IllegalArgumentException("Invalid cron schedule '" + expression
-						+ "': a schedule spec has one time zone for its calendars; set it on the spec, not with CRON_TZ=");
+				throw new IllegalArgumentException("Invalid cron schedule '" + expression + "': a schedule spec has"
+						+ " one time zone for its calendars; set it on the spec, not with CRON_TZ=");
 			}
 			CronSchedule.parse(expression);
 		}
