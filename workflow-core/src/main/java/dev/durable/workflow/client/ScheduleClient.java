@@ -41,7 +41,10 @@ public interface ScheduleClient {
 	 */
 	void unpause(String scheduleId, @Nullable String note);
 
-	/** Fires once now, with the schedule's overlap policy. */
+	/**
+	 * Fires once now, with the schedule's overlap policy. An explicit request: it starts also when
+	 * no limited actions remain, and does not use one.
+	 */
 	default ScheduleActionResult trigger(String scheduleId) {
 		return trigger(scheduleId, null);
 	}
@@ -53,7 +56,10 @@ public interface ScheduleClient {
 	 */
 	ScheduleActionResult trigger(String scheduleId, @Nullable ScheduleOverlapPolicy overlapPolicy);
 
-	/** Fires for each of the spec's times in [start, end), as if they had happened, in order. */
+	/**
+	 * Fires for each of the spec's times in [start, end), as if they had happened, in order
+	 * (whatever remains of limited actions, and without using any).
+	 */
 	default List<ScheduleActionResult> backfill(String scheduleId, Instant start, Instant end) {
 		return backfill(scheduleId, start, end, null);
 	}
@@ -69,7 +75,9 @@ public interface ScheduleClient {
 
 	/**
 	 * Changes the schedule: the function gets the current one and returns the new spec, action,
-	 * policies and pause state. The next times are computed anew from now.
+	 * policies, pause state and remaining actions (the function gets what remains now, so
+	 * {@code s -> s.withRemainingActions(s.remainingActions() + 5)} adds five). The next times are
+	 * computed anew from now.
 	 */
 	void update(String scheduleId, UnaryOperator<Schedule> change);
 

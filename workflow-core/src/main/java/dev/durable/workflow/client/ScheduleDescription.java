@@ -3,11 +3,13 @@ package dev.durable.workflow.client;
 import java.time.Instant;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A schedule as stored, with its state.
  *
  * @param scheduleId the schedule id
- * @param schedule spec, action, policies and pause state
+ * @param schedule spec, action, policies, pause state and the actions that remain
  * @param nextActionTimes the next times it fires (jitter included), soonest first
  * @param recentActions the latest firings, newest first (the last 10 are kept)
  * @param runningWorkflowIds workflows it started that are still running
@@ -26,6 +28,15 @@ public record ScheduleDescription(String scheduleId, Schedule schedule, List<Ins
 		nextActionTimes = List.copyOf(nextActionTimes);
 		recentActions = List.copyOf(recentActions);
 		runningWorkflowIds = List.copyOf(runningWorkflowIds);
+	}
+
+	/**
+	 * Limited actions: how many more workflows the spec's times may start ({@code 0}: the
+	 * schedule takes no more scheduled actions until an update gives it more), or {@code null}
+	 * when unlimited. The same as {@code schedule().remainingActions()}.
+	 */
+	public @Nullable Long remainingActions() {
+		return this.schedule.remainingActions();
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.http.ResponseEntity;
@@ -25,9 +26,11 @@ import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.Schedule;
 import dev.durable.workflow.client.ScheduleAction;
 import dev.durable.workflow.client.ScheduleActionResult;
+import dev.durable.workflow.client.ScheduleCalendar;
 import dev.durable.workflow.client.ScheduleClient;
 import dev.durable.workflow.client.ScheduleDescription;
 import dev.durable.workflow.client.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.ScheduleSpec;
 import dev.durable.workflow.client.ScheduleSummary;
 import dev.durable.workflow.client.WorkflowClient;
 
@@ -35,6 +38,11 @@ import dev.durable.workflow.client.WorkflowClient;
  * The generated REST endpoints for schedules: create, list, describe, update, pause, unpause,
  * trigger, backfill and delete. A schedule is the JSON of {@link Schedule}; its action's input is
  * checked against the workflow's input type when the schedule is written, not when it fires.
+ * <p>
+ * A spec is the JSON of {@link ScheduleSpec}, with two conveniences: a cron string stands for a
+ * calendar in {@code "calendars"} and {@code "skip"} ({@link ScheduleCalendar#cron}), and the
+ * single-source form of earlier versions ({@code "cronExpression"}, or {@code "interval"} with
+ * {@code "offset"}) is still accepted.
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}/schedules")
@@ -159,6 +167,9 @@ public class ScheduleRestController {
 
 	/** Reads a schedule and converts its action's input to the workflow's input type. */
 	private Schedule schedule(JsonNode node) {
+		if (node instanceof ObjectNode object && object.get("spec") instanceof ObjectNode spec) {
+			object.set("spec", spec(spec));
+		}
 		Schedule schedule = (Schedule) this.payloads.convert(node, Schedule.class, "schedule");
 		if (schedule == null) {
 			throw new PayloadException("The body must be a schedule", false, null);
@@ -169,6 +180,57 @@ public class ScheduleRestController {
 				"input of workflow " + definition.name());
 		return schedule.withAction(new ScheduleAction(action.workflowType(), input, action.workflowIdPrefix(),
 				action.taskQueue(), action.executionTimeout(), action.runTimeout(), action.retryPolicy()));
+	}
+
+	/** The spec in the JSON of {@link ScheduleSpec}: legacy fields moved into the lists, cron strings as calendars. */
+	private JsonNode spec(ObjectNode given) {
+		ObjectNode spec = given.deepCopy();
+		JsonNode cron = spec.remove("cronExpression");
+		if (cron != null && !cron.isNull()) {
+			array(spec, "cronExpressions").add(cron);
+		}
+		JsonNode interval = spec.remove("interval");
+		JsonNode offset = spec.remove("offset");
+		if (interval != null && !interval.isNull()) {
+			ObjectNode every = array(spec, "intervals").addObject();
+			every.set("every", interval);
+			if (offset != null) {
+				every.set("offset", offset);
+			}
+		}
+		else if (offset != null && !offset.isNull()) {
+			throw new PayloadException("A schedule spec's \"offset\" goes with its \"interval\"", false, null);
+		}
+		for (String field : new String[] { "calendars", "skip" }) {
+			if (spec.get(field) instanceof ArrayNode calendars) {
+				for (int i = 0; i < calendars.size(); i++) {
+					if (calendars.get(i).isString()) {
+						calendars.set(i, calendar(calendars.get(i).asString(), field));
+					}
+				}
+			}
+		}
+		return spec;
+	}
+
+	private ArrayNode array(ObjectNode spec, String field) {
+		if (spec.get(field) instanceof ArrayNode existing) {
+			return existing;
+		}
+		if (spec.has(field) && !spec.get(field).isNull()) {
+			throw new PayloadException("A schedule spec's \"" + field + "\" must be an array", false, null);
+		}
+		return spec.putArray(field);
+	}
+
+	private JsonNode calendar(String cron, String field) {
+		try {
+			return this.payloads.mapper().valueToTree(ScheduleCalendar.cron(cron));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new PayloadException("The payload is not a valid schedule: \"" + field + "\": " + ex.getMessage(),
+					false, ex);
+		}
 	}
 
 	private @Nullable String note(byte @Nullable [] body) {

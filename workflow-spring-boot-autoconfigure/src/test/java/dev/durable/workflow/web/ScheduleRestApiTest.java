@@ -47,7 +47,7 @@ class ScheduleRestApiTest extends RestApiTestSupport {
 		this.mvc.perform(json(put("/durable/schedules/nightly"), NIGHTLY.replace("0 2 * * *", "0 3 * * *")
 			.replace("{\"scheduleId\":\"nightly\",", "{")))
 			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.schedule.spec.cronExpression").value("0 3 * * *"));
+			.andExpect(jsonPath("$.schedule.spec.cronExpressions[0]").value("0 3 * * *"));
 		this.mvc.perform(delete("/durable/schedules/nightly")).andExpect(status().isNoContent());
 		problem(get("/durable/schedules/nightly"), 404, "SCHEDULE_NOT_FOUND");
 		problem(post("/durable/schedules/nightly/trigger"), 404, "SCHEDULE_NOT_FOUND");

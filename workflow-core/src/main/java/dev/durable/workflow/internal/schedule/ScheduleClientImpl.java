@@ -82,7 +82,8 @@ public final class ScheduleClientImpl implements ScheduleClient {
 		StoredAction action = store(scheduleId, schedule.action());
 		ScheduleRow row = new ScheduleRow(namespace(), scheduleId, schedule.spec(),
 				new SchedulePolicies(schedule.overlapPolicy(), schedule.catchupWindow()), action,
-				new ScheduleState(now, List.of(), 0, 0, 0, schedule.note()), schedule.paused(), null, 0, now, now);
+				new ScheduleState(now, List.of(), 0, 0, 0, schedule.note(), schedule.remainingActions()),
+				schedule.paused(), null, 0, now, now);
 		row = row.withState(row.state(), nextDue(row, now));
 		if (!this.repository.insert(row)) {
 			throw new ScheduleAlreadyExistsException("Schedule '" + scheduleId + "' already exists", scheduleId);
@@ -96,7 +97,9 @@ public final class ScheduleClientImpl implements ScheduleClient {
 		ScheduleTimes times = row.times();
 		List<Instant> next = new ArrayList<>();
 		Instant from = row.paused() ? later(row.state().cursor(), this.clock.instant()) : row.state().cursor();
-		for (Instant t = times.nextNominal(from); t != null && next.size() < NEXT_TIMES; t = times.nextNominal(t)) {
+		// limited actions used up: nothing is coming (an update that gives more counts anew)
+		Instant first = row.state().exhausted() ? null : times.nextNominal(from);
+		for (Instant t = first; t != null && next.size() < NEXT_TIMES; t = times.nextNominal(t)) {
 			next.add(times.due(t));
 		}
 		ScheduleState state = row.state();
@@ -147,7 +150,7 @@ public final class ScheduleClientImpl implements ScheduleClient {
 			ScheduleRow row = new ScheduleRow(current.namespace(), scheduleId, changed.spec(),
 					new SchedulePolicies(changed.overlapPolicy(), changed.catchupWindow()), action,
 					new ScheduleState(now, state.buffer(), state.actions(), state.skipped(), state.missed(),
-							changed.note()),
+							changed.note(), changed.remainingActions()),
 					changed.paused(), null, current.version(), current.createdAt(), now);
 			row = row.withState(row.state(), nextDue(row, now));
 			if (this.repository.replace(row)) {
@@ -264,10 +267,13 @@ public final class ScheduleClientImpl implements ScheduleClient {
 		ScheduleAction action = new ScheduleAction(stored.workflowType(), input, stored.workflowIdPrefix(),
 				stored.taskQueue(), stored.executionTimeout(), stored.runTimeout(), stored.retryPolicy());
 		return new Schedule(row.spec(), action, row.policies().overlapPolicy(), row.policies().catchupWindow(),
-				row.paused(), row.state().note());
+				row.paused(), row.state().note(), row.state().remaining());
 	}
 
 	private static Instant nextDue(ScheduleRow row, Instant now) {
+		if (row.state().exhausted()) {
+			return null;
+		}
 		ScheduleTimes times = row.times();
 		Instant next = times.nextNominal(now);
 		return (next != null) ? times.due(next) : null;

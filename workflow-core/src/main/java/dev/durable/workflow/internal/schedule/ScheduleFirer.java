@@ -168,6 +168,9 @@ public final class ScheduleFirer {
 
 		private long missed;
 
+		/** Limited actions left for scheduled firings, or {@code null}: unlimited. */
+		private Long remaining;
+
 		private final List<ScheduleActionResult> results = new ArrayList<>();
 
 		private final List<Runnable> afterCommit = new ArrayList<>();
@@ -181,6 +184,7 @@ public final class ScheduleFirer {
 			this.actions = state.actions();
 			this.skipped = state.skipped();
 			this.missed = state.missed();
+			this.remaining = state.remaining();
 			this.running = new LinkedHashSet<>(
 					ScheduleFirer.this.repository.running(row.namespace(), row.scheduleId()));
 		}
@@ -199,7 +203,7 @@ public final class ScheduleFirer {
 				Instant t = times.nextNominal(cursor);
 				int fired = 0;
 				int counted = 0;
-				while (t != null && !times.due(t).isAfter(this.now) && fired < MAX_FIRINGS) {
+				while (t != null && !times.due(t).isAfter(this.now) && fired < MAX_FIRINGS && !exhausted()) {
 					if (times.due(t).isBefore(late)) {
 						this.missed++;
 						if (++counted == MAX_MISSED_COUNTED) {
@@ -215,14 +219,18 @@ public final class ScheduleFirer {
 					cursor = t;
 					t = times.nextNominal(t);
 				}
-				nextRunAt = (t != null) ? times.due(t) : null;
+				// used up: no next time until an update gives more actions (and counts times anew)
+				nextRunAt = (t != null && !exhausted()) ? times.due(t) : null;
 			}
 			for (Firing firing : extra) {
 				process(firing, (override != null) ? override : this.row.policies().overlapPolicy());
 			}
 			drainBuffer();
+			if (exhausted()) {
+				nextRunAt = null; // a buffered firing may have used the last action
+			}
 			ScheduleState state = new ScheduleState(cursor, this.buffer, this.actions, this.skipped, this.missed,
-					this.row.state().note());
+					this.row.state().note(), this.remaining);
 			ScheduleFirer.this.repository.writeState(this.row.withState(state, nextRunAt));
 			ScheduleFirer.this.repository.prune(this.row.namespace(), this.row.scheduleId(), KEEP_ACTIONS);
 		}
@@ -280,7 +288,18 @@ public final class ScheduleFirer {
 			}
 		}
 
+		private boolean exhausted() {
+			return this.remaining != null && this.remaining <= 0;
+		}
+
 		private void start(Firing firing) {
+			boolean limited = firing.origin() == Origin.SCHEDULED && this.remaining != null;
+			if (limited && this.remaining <= 0) {
+				// a scheduled firing buffered before the last action was used; triggers and
+				// backfills are explicit requests and never limited (as in Temporal)
+				skip(firing, "no remaining actions");
+				return;
+			}
 			StoredAction action = this.row.action();
 			String workflowId = action.workflowId(firing.nominal());
 			StartOptions options = StartOptions.builder()
@@ -303,6 +322,10 @@ public final class ScheduleFirer {
 				return;
 			}
 			this.actions++;
+			if (limited) {
+				// in the step's transaction, with the start: committed together or not at all
+				this.remaining--;
+			}
 			this.running.add(workflowId);
 			this.afterCommit.add(started.afterCommit());
 			this.results.add(record(firing.key(), firing.nominal(), firing.origin(), Outcome.STARTED,

@@ -12,7 +12,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 import dev.durable.workflow.client.ScheduleActionResult;
-import dev.durable.workflow.client.ScheduleSpec;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
@@ -56,7 +55,7 @@ public final class ScheduleRepository {
 
 	private ScheduleRow mapRow(ResultSet rs, int n) throws SQLException {
 		return new ScheduleRow(rs.getString("namespace"), rs.getString("schedule_id"),
-				InternalJson.MAPPER.readValue(rs.getString("spec"), ScheduleSpec.class),
+				InternalJson.MAPPER.readValue(rs.getString("spec"), StoredSpec.class).toSpec(),
 				InternalJson.MAPPER.readValue(rs.getString("policies"), SchedulePolicies.class),
 				InternalJson.read(rs.getBytes("action"), StoredAction.class),
 				InternalJson.MAPPER.readValue(rs.getString("state"), ScheduleState.class), rs.getBoolean("paused"),
@@ -73,8 +72,9 @@ public final class ScheduleRepository {
 		return this.jdbc.update(q("INSERT INTO #.schedule (namespace, schedule_id, spec, policies, action, state,"
 				+ " paused, next_run_at, buffered, created_at, updated_at) VALUES (?, ?, ?::jsonb, ?::jsonb, ?,"
 				+ " ?::jsonb, ?, ?, 0, ?, ?) ON CONFLICT (namespace, schedule_id) DO NOTHING"), row.namespace(),
-				row.scheduleId(), json(row.spec()), json(row.policies()), InternalJson.write(row.action()),
-				json(row.state()), row.paused(), ts(row.nextRunAt()), ts(row.createdAt()), ts(row.updatedAt())) == 1;
+				row.scheduleId(), json(StoredSpec.of(row.spec())), json(row.policies()),
+				InternalJson.write(row.action()), json(row.state()), row.paused(), ts(row.nextRunAt()),
+				ts(row.createdAt()), ts(row.updatedAt())) == 1;
 	}
 
 	Optional<ScheduleRow> find(String namespace, String scheduleId) {
@@ -134,10 +134,10 @@ public final class ScheduleRepository {
 	boolean replace(ScheduleRow row) {
 		return this.jdbc.update(q("UPDATE #.schedule SET spec = ?::jsonb, policies = ?::jsonb, action = ?,"
 				+ " state = ?::jsonb, paused = ?, next_run_at = ?, buffered = ?, updated_at = ?, version = version + 1"
-				+ " WHERE namespace = ? AND schedule_id = ? AND version = ?"), json(row.spec()), json(row.policies()),
-				InternalJson.write(row.action()), json(row.state()), row.paused(), ts(row.nextRunAt()),
-				row.state().buffer().size(), ts(row.updatedAt()), row.namespace(), row.scheduleId(),
-				row.version()) == 1;
+				+ " WHERE namespace = ? AND schedule_id = ? AND version = ?"), json(StoredSpec.of(row.spec())),
+				json(row.policies()), InternalJson.write(row.action()), json(row.state()), row.paused(),
+				ts(row.nextRunAt()), row.state().buffer().size(), ts(row.updatedAt()), row.namespace(),
+				row.scheduleId(), row.version()) == 1;
 	}
 
 	/** Deletes the schedule and its records. @return whether it existed */
