@@ -8,14 +8,12 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
 
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.EngineSettings;
-import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.RunRow;
@@ -277,6 +275,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		}
 	}
 
+	/** Stops the node: see {@link NodeStop} for the order and what happens to work under way. */
 	public synchronized void shutdown() {
 		if (!this.running) {
 			return;
@@ -285,36 +284,9 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.clock instanceof SettableClock settable) {
 			settable.removeListener(this.clockListener);
 		}
-		if (this.poll != null) {
-			this.poll.close();
-			this.heartbeat.close();
-		}
-		this.queues.close();
-		long deadline = System.nanoTime() + this.config.shutdownTimeout().toNanos();
-		this.taskQueues.stop(deadline);
-		Quiescence.awaitActivities(this.activityExecutor, this.config.maxConcurrentActivities(), deadline);
-		this.wake.close();
-		this.wakeups.close();
-		this.queries.clear();
-		this.taskPool.shutdown();
-		try {
-			this.taskPool.awaitTermination(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		this.taskCommits.stopWriter();
-		if (this.config.workerEnabled()) {
-			try {
-				this.executor.eviction().releaseAll();
-				this.ownership.releaseAll(this.nodeId);
-				this.nodes.unregister(this.nodeId);
-			}
-			catch (RuntimeException ex) {
-				log.warn("Could not release the runs of node {}: {}", this.nodeId, Errors.rootMessage(ex));
-			}
-		}
-		log.info("Durable workflow engine stopped: node {}", this.nodeId);
+		NodeStop.stop(new NodeStop.Parts(this.nodeId, this.config.shutdownTimeout(), this.poll, this.heartbeat,
+				this.queues, this.taskQueues, this.activityExecutor, this.executor, this.wake, this.wakeups,
+				this.queries, this.taskPool, this.taskCommits, this.ownership, this.nodes));
 	}
 
 	/** The durable proxy of the registered activity bean assignable to the type. */

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.slf4j.MDC;
+import dev.durable.workflow.internal.support.RunMdc;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
@@ -82,8 +82,14 @@ final class WorkflowTask {
 			return;
 		}
 		RunRow row = found.get().row();
-		MDC.put("workflowId", row.workflowId());
-		MDC.put("runId", row.runId().toString());
+		// the task's logs, and its workflow code's, name the run; the thread's own entries come back after
+		try (RunMdc mdc = RunMdc.workflow(row.workflowId(), row.runId(), row.workflowType())) {
+			run(found.get(), row);
+		}
+	}
+
+	private void run(RunRepository.Loaded found, RunRow row) {
+		RunSlot slot = this.slot;
 		if (!this.node.equals(row.owner()) || row.epoch() != slot.epoch()) {
 			this.executor.lost(slot);
 			return;
@@ -97,7 +103,7 @@ final class WorkflowTask {
 			slot.destroyRunner();
 		}
 		this.listeners.taskStarted(row);
-		List<InboxItem> inbox = found.get().inbox();
+		List<InboxItem> inbox = found.inbox();
 		String terminate = TaskCommitBuilder.terminateReason(inbox);
 		if (terminate != null) {
 			this.effects.terminate(slot, row, terminate);
