@@ -330,7 +330,12 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		return this.running;
 	}
 
-	/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
+	/** Whether the node is stopping and starts no new work (claims, attempts); for tests. */
+	public boolean isStopping() {
+		return this.activityExecutor != null && this.activityExecutor.isDraining();
+	}
+
+		/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
 	public boolean isIdle() {
 		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
 				this.config.maxConcurrentActivities()) && this.queues.isIdle()
