@@ -109,6 +109,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private NodeHeartbeat heartbeat;
 
+	private volatile NodeStop stop;
+
 	private final NodeTaskQueues taskQueues;
 
 	private final NodeQueues queues;
@@ -187,6 +189,9 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 				settable.onChange(this.clockListener);
 			}
 		}
+		this.stop = new NodeStop(new NodeStop.Parts(this.nodeId, this.config.shutdownTimeout(), this.poll,
+				this.heartbeat, this.queues, this.taskQueues, this.activityExecutor, this.executor, this.wake,
+				this.wakeups, this.queries, this.taskPool, this.taskCommits, this.ownership, this.nodes));
 		log.info("Durable workflow engine started: node {}, namespace '{}', schema '{}', serving {}", this.nodeId,
 				this.config.namespace(), this.config.schema(), servedTypes());
 	}
@@ -275,6 +280,16 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		}
 	}
 
+	/**
+	 * First step of the stop, at once and without waiting: the node takes no new work (claims,
+	 * activity starts, queue admissions); see {@link NodeStop}. {@link #shutdown} completes it.
+	 */
+	public synchronized void beginShutdown() {
+		if (this.running) {
+			this.stop.begin();
+		}
+	}
+
 	/** Stops the node: see {@link NodeStop} for the order and what happens to work under way. */
 	public synchronized void shutdown() {
 		if (!this.running) {
@@ -284,9 +299,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.clock instanceof SettableClock settable) {
 			settable.removeListener(this.clockListener);
 		}
-		NodeStop.stop(new NodeStop.Parts(this.nodeId, this.config.shutdownTimeout(), this.poll, this.heartbeat,
-				this.queues, this.taskQueues, this.activityExecutor, this.executor, this.wake, this.wakeups,
-				this.queries, this.taskPool, this.taskCommits, this.ownership, this.nodes));
+		this.stop.finish();
 	}
 
 	/** The durable proxy of the registered activity bean assignable to the type. */
@@ -332,7 +345,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	/** Whether the node is stopping and starts no new work (claims, attempts); for tests. */
 	public boolean isStopping() {
-		return this.activityExecutor != null && this.activityExecutor.isDraining();
+		NodeStop current = this.stop;
+		return current != null && current.hasBegun();
 	}
 
 		/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */

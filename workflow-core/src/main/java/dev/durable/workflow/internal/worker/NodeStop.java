@@ -48,25 +48,52 @@ final class NodeStop {
 			RunOwnership ownership, NodeRepository nodes) {
 	}
 
-	private NodeStop() {
+	private final Parts parts;
+
+	/** When {@link #begin} ran ({@link System#nanoTime}); the timeout counts from then. */
+	private long began;
+
+	private boolean begun;
+
+	NodeStop(Parts parts) {
+		this.parts = parts;
 	}
 
-	static void stop(Parts parts) {
-		long began = System.nanoTime();
-		long deadline = began + parts.timeout().toNanos();
-		boolean worker = parts.poll() != null;
-		// 1. no new work from now on
-		if (worker) {
-			parts.poll().close();
+	/** Whether the node takes no new work any more. */
+	synchronized boolean hasBegun() {
+		return this.begun;
+	}
+
+	/**
+	 * Step 1, at once and without waiting: the node takes no new work. The attempts under way have
+	 * the shutdown timeout from now; {@link #finish} waits for them. Idempotent.
+	 */
+	synchronized void begin() {
+		if (this.begun) {
+			return;
 		}
-		parts.queues().close();
-		parts.taskQueues().stopClaiming();
-		parts.activities().drain();
+		this.begun = true;
+		this.began = System.nanoTime();
+		if (this.parts.poll() != null) {
+			this.parts.poll().close();
+		}
+		this.parts.queues().close();
+		this.parts.taskQueues().stopClaiming();
+		this.parts.activities().drain();
+		log.info("Durable workflow engine stopping: node {} takes no new work and waits up to {} for the activities"
+				+ " under way", this.parts.nodeId(), this.parts.timeout());
+	}
+
+	/** Steps 2 to 4 (after {@link #begin}, which this runs if it did not run yet). */
+	void finish() {
+		begin();
+		Parts parts = this.parts;
+		long deadline = this.began + parts.timeout().toNanos();
+		boolean worker = parts.poll() != null;
 		// 2. the attempts under way end, or the timeout passes
 		boolean ended = await(() -> parts.activities().inFlight() == 0 && !parts.taskQueues().anyRunning(), deadline);
 		// 3. the tasks their outcomes woke commit them (what those tasks schedule does not start)
-		await(() -> !parts.executor().anyTaskBusy(),
-				Math.max(deadline, System.nanoTime() + COMMIT_GRACE.toNanos()));
+		await(() -> !parts.executor().anyTaskBusy(), Math.max(deadline, System.nanoTime() + COMMIT_GRACE.toNanos()));
 		if (!ended) {
 			int inline = parts.activities().inFlight();
 			if (inline > 0) {
@@ -74,7 +101,7 @@ final class NodeStop {
 						+ " the node that takes their runs over retries them", inline, parts.timeout());
 			}
 		}
-		// 4. the node's machinery stops
+		// the node's machinery stops
 		parts.wake().close();
 		parts.taskQueues().close();
 		parts.queries().clear();
@@ -86,7 +113,7 @@ final class NodeStop {
 			Thread.currentThread().interrupt();
 		}
 		parts.taskCommits().stopWriter();
-		// 5. the runs go to the other nodes, at once
+		// 4. the runs go to the other nodes, at once
 		if (worker) {
 			try {
 				parts.executor().eviction().releaseAll();
@@ -100,8 +127,8 @@ final class NodeStop {
 			}
 		}
 		parts.wakeups().close();
-		log.info("Durable workflow engine stopped: node {} in {} ms", parts.nodeId(),
-				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began));
+		log.info("Durable workflow engine stopped: node {}, {} ms after the stop began", parts.nodeId(),
+				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.began));
 	}
 
 	/** Waits until the condition holds or the deadline passes. @return whether it holds */
