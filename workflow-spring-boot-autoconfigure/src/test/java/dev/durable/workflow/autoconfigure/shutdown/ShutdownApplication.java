@@ -59,20 +59,26 @@ public class ShutdownApplication {
 		}
 
 		@ActivityMethod(initialInterval = "PT1S")
-		public String first(String input) throws InterruptedException {
+		public String first(String input) {
 			return record("first", input, this.firstMillis);
 		}
 
 		@ActivityMethod(initialInterval = "PT1S")
-		public String second(String input) throws InterruptedException {
+		public String second(String input) {
 			return record("second", input, 200);
 		}
 
-		private String record(String step, String input, long millis) throws InterruptedException {
+		private String record(String step, String input, long millis) {
 			Long id = this.jdbc.queryForObject("INSERT INTO " + TABLE + " (step, attempt, pid) VALUES (?, ?, ?)"
 					+ " RETURNING id", Long.class, step, ActivityContext.current().info().attempt(),
 					ProcessHandle.current().pid());
-			Thread.sleep(millis);
+			try {
+				Thread.sleep(millis);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted", ex);
+			}
 			this.jdbc.update("UPDATE " + TABLE + " SET ended_at = clock_timestamp() WHERE id = ?", id);
 			return input + "-" + step;
 		}
