@@ -285,8 +285,9 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	 * activity starts, queue admissions); see {@link NodeStop}. {@link #shutdown} completes it.
 	 */
 	public synchronized void beginShutdown() {
-		if (this.running) {
-			this.stop.begin();
+		NodeStop current = this.stop;
+		if (this.running && current != null) {
+			current.begin();
 		}
 	}
 
@@ -299,7 +300,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.clock instanceof SettableClock settable) {
 			settable.removeListener(this.clockListener);
 		}
-		this.stop.finish();
+		NodeStop current = this.stop;
+		if (current != null) {
+			current.finish();
+		}
 	}
 
 	/** The durable proxy of the registered activity bean assignable to the type. */
