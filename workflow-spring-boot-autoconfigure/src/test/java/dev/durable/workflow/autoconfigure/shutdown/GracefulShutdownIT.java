@@ -52,13 +52,21 @@ class GracefulShutdownIT {
 			new DriverManagerDataSource("jdbc:postgresql://localhost:" + this.port + "/postgres", "postgres", ""));
 
 	@AfterEach
-	void stop() throws InterruptedException {
+	void stop() throws Exception {
 		for (Process process : this.processes) {
 			if (process.isAlive()) {
 				process.destroy();
 				if (!process.waitFor(60, TimeUnit.SECONDS)) {
 					process.destroyForcibly();
+					process.waitFor(30, TimeUnit.SECONDS);
 				}
+			}
+		}
+		// the logs stay; the database's files (tens of MB) go
+		Path data = this.dir.resolve("pgdata");
+		if (Files.exists(data)) {
+			try (var files = Files.walk(data)) {
+				files.sorted(java.util.Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
 			}
 		}
 	}
