@@ -51,7 +51,28 @@ public final class WorkflowEngine implements AutoCloseable {
 		return this;
 	}
 
-	/** Stops claiming, waits for running activities up to the shutdown timeout, releases the runs. */
+	/**
+	 * Begins the stop, at once and without waiting: the node claims no more runs or task-queue
+	 * activities, starts no more activity attempts and fires no more schedules; the attempts under
+	 * way run on. {@link #shutdown} completes the stop; the shutdown timeout counts from this
+	 * call. For a container that stops other components first (a web server that drains its
+	 * requests), so that the node does not start work it would then have to wait for. Does
+	 * nothing on a node that is not running.
+	 */
+	public synchronized void beginShutdown() {
+		if (this.parts.node().isRunning()) {
+			this.parts.scheduleLoop().close();
+			this.parts.node().beginShutdown();
+		}
+	}
+
+	/**
+	 * Stops the node: it takes no new work at once (see {@link #beginShutdown}), lets the activity
+	 * attempts under way finish for up to the shutdown timeout, commits their outcomes, then
+	 * releases its runs so that other nodes take them over at once. Attempts still running at the
+	 * timeout are given up; the node that takes their run over retries them (an activity runs at
+	 * least once). Returns within the shutdown timeout and a few seconds.
+	 */
 	public synchronized void shutdown() {
 		if (this.parts.node().isRunning()) {
 			this.parts.scheduleLoop().close();

@@ -8,6 +8,8 @@ import java.util.function.BooleanSupplier;
 
 import org.slf4j.MDC;
 
+import dev.durable.workflow.internal.support.RunMdc;
+
 /**
  * One workflow thread (the main method, an async body or a blocking handler) on a virtual thread.
  * Control passes between it and the scheduler by two semaphores, so exactly one of them runs.
@@ -151,8 +153,10 @@ final class Coroutine {
 
 	private void main() {
 		WorkflowThread.bind(this.runner, this);
-		MDC.put("workflowId", this.runner.workflowId());
-		MDC.put("runId", this.runner.runId().toString());
+		// the workflow code's logs name its run (a thread of its own: nothing of the caller's to keep)
+		MDC.put(RunMdc.WORKFLOW_ID, this.runner.workflowId());
+		MDC.put(RunMdc.RUN_ID, this.runner.runId().toString());
+		MDC.put(RunMdc.WORKFLOW_TYPE, this.runner.identity().workflowType());
 		try {
 			this.body.run();
 		}

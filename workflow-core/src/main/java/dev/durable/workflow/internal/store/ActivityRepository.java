@@ -97,7 +97,17 @@ public final class ActivityRepository {
 	 */
 	public boolean heartbeat(StoredActivity activity, byte[] details, Instant at, UUID node, long epoch) {
 		return upsert(activity, activity.attempt(), activity.nextAttemptAt(), null, details, at, node, epoch,
-				"heartbeat_details = EXCLUDED.heartbeat_details, last_heartbeat_at = EXCLUDED.last_heartbeat_at");
+				"attempt = EXCLUDED.attempt, heartbeat_details = EXCLUDED.heartbeat_details,"
+						+ " last_heartbeat_at = EXCLUDED.last_heartbeat_at");
+	}
+
+	/**
+	 * Records that the first attempt of an inline activity was never started (its node stopped
+	 * first): the row holds attempt 0, so the node that takes the run over starts attempt 1
+	 * instead of counting it as lost. Only while this node owns the open run at the given epoch.
+	 */
+	public boolean recordNotStarted(StoredActivity activity, UUID node, long epoch) {
+		return upsert(activity, 0, activity.nextAttemptAt(), null, null, null, node, epoch, "attempt = 0");
 	}
 
 	/**
@@ -110,11 +120,12 @@ public final class ActivityRepository {
 				+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, ?, 'STARTED', ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ?"
 				+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r")
 				+ " ON CONFLICT (run_id, seq) DO UPDATE SET state = 'STARTED', token = EXCLUDED.token,"
-				+ " claimed_by = EXCLUDED.claimed_by, started_at = EXCLUDED.started_at WHERE a.attempt = ?"),
+				+ " claimed_by = EXCLUDED.claimed_by, started_at = EXCLUDED.started_at, attempt = EXCLUDED.attempt"
+				+ " WHERE a.attempt IN (?, ?)"),
 				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
 				activity.attempt(), Sql.ts(activity.scheduledAt()), Sql.ts(activity.nextAttemptAt()),
 				activity.heartbeatDetails(), token, node, Sql.ts(now), activity.runId(), node, epoch,
-				activity.attempt()) == 1;
+				activity.attempt(), notStarted(activity)) == 1;
 	}
 
 	/** The attempt's method returned without completing it: it waits for the completion client. */
@@ -173,10 +184,18 @@ public final class ActivityRepository {
 				+ " scheduled_at, next_attempt_at, last_failure, heartbeat_details, last_heartbeat_at)"
 				+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ?"
 				+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r")
-				+ " ON CONFLICT (run_id, seq) DO UPDATE SET " + onConflict + " WHERE a.attempt = ?"), activity.seq(),
-				activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()), attempt,
-				Sql.ts(activity.scheduledAt()), Sql.ts(nextAttemptAt), failure, heartbeat, Sql.ts(heartbeatAt),
-				activity.runId(), node, epoch, activity.attempt()) == 1;
+				+ " ON CONFLICT (run_id, seq) DO UPDATE SET " + onConflict + " WHERE a.attempt IN (?, ?)"),
+				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
+				attempt, Sql.ts(activity.scheduledAt()), Sql.ts(nextAttemptAt), failure, heartbeat, Sql.ts(heartbeatAt),
+				activity.runId(), node, epoch, activity.attempt(), notStarted(activity)) == 1;
+	}
+
+	/**
+	 * The attempt a row may also hold for a write of this attempt: a first attempt's row may say
+	 * 0, "never started" (a reset, or a node that stopped before starting it); the write makes it 1.
+	 */
+	private static int notStarted(StoredActivity activity) {
+		return (activity.attempt() == 1) ? 0 : activity.attempt();
 	}
 
 }

@@ -98,11 +98,12 @@ final class ActivityClaims {
 
 	private static final String RETURNING = " RETURNING a.run_id, a.seq, a.namespace, a.workflow_id, a.activity_type,"
 			+ " a.input, a.options, a.attempt, a.scheduled_at, a.next_attempt_at, a.heartbeat_details, a.token,"
-			+ " a.started_at, (SELECT p.options FROM #.run_payload p WHERE p.run_id = a.run_id) AS run_chain";
+			+ " a.started_at, (SELECT r.workflow_type FROM #.workflow_run r WHERE r.run_id = a.run_id) AS workflow_type,"
+			+ " (SELECT p.options FROM #.run_payload p WHERE p.run_id = a.run_id) AS run_chain";
 
 	private static ClaimedActivity claimed(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
 		return new ClaimedActivity(Sql.uuid(rs, "run_id"), rs.getLong("seq"), rs.getString("namespace"),
-				rs.getString("workflow_id"), rs.getString("activity_type"), rs.getBytes("input"),
+				rs.getString("workflow_id"), rs.getString("workflow_type"), rs.getString("activity_type"), rs.getBytes("input"),
 				InternalJson.read(rs.getBytes("options"), ActivityOptions.class), rs.getInt("attempt"),
 				Sql.instant(rs, "scheduled_at"), Sql.instant(rs, "next_attempt_at"), rs.getBytes("heartbeat_details"),
 				Sql.uuid(rs, "token"), Sql.instant(rs, "started_at"), rs.getBytes("run_chain"));

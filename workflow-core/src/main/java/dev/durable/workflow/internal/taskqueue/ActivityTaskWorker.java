@@ -83,6 +83,9 @@ public final class ActivityTaskWorker implements AutoCloseable {
 
 	private volatile boolean claiming = true;
 
+	/** Held by a claim and its launch, and by {@link #stopClaiming}. */
+	private final Object claimLock = new Object();
+
 	/** Whether the last round filled every slot: a slot freed then is worth a round at once. */
 	private volatile boolean starved;
 
@@ -156,9 +159,31 @@ public final class ActivityTaskWorker implements AutoCloseable {
 		return this.running.size();
 	}
 
-	/** Stops claiming (shutdown): attempts under way finish, and the sweep goes on until {@link #close}. */
+	/**
+	 * Stops claiming (shutdown): attempts under way finish, and the sweep goes on until
+	 * {@link #close}. Waits for a claim under way, so no attempt starts once this returns.
+	 */
 	public void stopClaiming() {
-		this.claiming = false;
+		synchronized (this.claimLock) {
+			this.claiming = false;
+		}
+	}
+
+	/**
+	 * Shutdown, at its deadline: the attempts still running are given up. Their outcomes, should
+	 * they come before the JVM exits, are dropped; their rows stay claimed by this node, which
+	 * the other nodes' sweeps find lost as soon as the node has unregistered, and retry.
+	 * @return how many attempts were given up
+	 */
+	public int abandonRunning() {
+		List<Running> now = List.copyOf(this.running.values());
+		for (Running attempt : now) {
+			log.warn("Giving up activity {} (seq {}) of run {} at shutdown: it is still running after the shutdown"
+					+ " timeout and will be retried", attempt.claimed().activityType(), attempt.claimed().seq(),
+					attempt.claimed().runId());
+			RunClaimedActivity.stop(attempt.attempt());
+		}
+		return now.size();
 	}
 
 	private void loop() {
@@ -217,15 +242,20 @@ public final class ActivityTaskWorker implements AutoCloseable {
 			return;
 		}
 		boolean more = false;
-		for (String queue : this.queues) {
-			int room = this.permits.availablePermits();
-			if (room == 0) {
-				more = true;
-				break;
+		synchronized (this.claimLock) {
+			for (String queue : this.queues) {
+				if (!this.claiming) {
+					return; // the node began to stop during this round
+				}
+				int room = this.permits.availablePermits();
+				if (room == 0) {
+					more = true;
+					break;
+				}
+				List<ClaimedActivity> claimed = claim(queue, types, now, room);
+				launch(claimed);
+				more |= claimed.size() == room;
 			}
-			List<ClaimedActivity> claimed = claim(queue, types, now, room);
-			launch(claimed);
-			more |= claimed.size() == room;
 		}
 		this.starved = more;
 		if (more) {

@@ -3,13 +3,11 @@ package dev.durable.workflow.internal.taskqueue;
 import dev.durable.workflow.internal.store.RunChain;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 import dev.durable.workflow.ActivityInfo;
 import dev.durable.workflow.ApplicationFailure;
@@ -23,6 +21,7 @@ import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.support.RunMdc;
 
 /**
  * Runs one claimed attempt of a task-queue activity and records its outcome by its token: the
@@ -86,9 +85,8 @@ final class RunClaimedActivity {
 
 	/** Runs the attempt on this thread and records its outcome. */
 	void run(ClaimedActivity claimed, ActivityAttempt attempt) {
-		Map<String, String> callerMdc = MDC.getCopyOfContextMap();
-		MDC.put("workflowId", claimed.workflowId());
-		MDC.put("runId", claimed.runId().toString());
+		RunMdc mdc = RunMdc.activity(claimed.workflowId(), claimed.runId(), claimed.workflowType(),
+				claimed.activityType(), claimed.seq(), claimed.attempt());
 		Duration waited = claimed.dueAt().isBefore(claimed.startedAt())
 				? Duration.between(claimed.dueAt(), claimed.startedAt()) : Duration.ZERO;
 		Object result = null;
@@ -108,12 +106,7 @@ final class RunClaimedActivity {
 			record(claimed, attempt, result, failure);
 		}
 		finally {
-			if (callerMdc != null) {
-				MDC.setContextMap(callerMdc);
-			}
-			else {
-				MDC.clear();
-			}
+			mdc.close();
 		}
 	}
 

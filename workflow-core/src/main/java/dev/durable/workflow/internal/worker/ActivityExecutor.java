@@ -11,7 +11,6 @@ import java.util.concurrent.Semaphore;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.ActivityInfo;
@@ -31,6 +30,7 @@ import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.support.RunMdc;
 
 /**
  * Runs activities inline on the node that owns the run, bounded by a semaphore. Each failed
@@ -58,6 +58,12 @@ final class ActivityExecutor {
 	private final Semaphore permits;
 
 	private final Listeners listeners;
+
+	/** Attempts launched and not yet ended (a launched attempt may still wait for its thread or permit). */
+	private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+
+	/** Set when the node begins to stop: no attempt starts from then on (see {@link #drain}). */
+	private volatile boolean draining;
 
 	/** A virtual thread per activity attempt (or the task's own thread, see {@link Continuations}). */
 	private final java.util.concurrent.Executor threads = (work) -> Thread.ofVirtual().name("durable-activity").start(work);
@@ -154,8 +160,30 @@ final class ActivityExecutor {
 		}
 	}
 
+	/**
+	 * The node begins to stop: attempts under way run on, but none starts from now on, not even one
+	 * a task committed during the stop scheduled; the node that takes the run over starts it.
+	 */
+	void drain() {
+		this.draining = true;
+	}
+
+	/** Whether the node began to stop (no attempt starts). */
+	boolean isDraining() {
+		return this.draining;
+	}
+
+	/** How many attempts are launched and not yet ended. */
+	int inFlight() {
+		return this.inFlight.get();
+	}
+
 	private void launch(RunSlot slot, String workflowId, StoredActivity activity) {
 		if (slot.isDead() || slot.isRunning(activity.seq())) {
+			return;
+		}
+		if (this.draining) {
+			notStarted(slot, activity);
 			return;
 		}
 		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
@@ -164,15 +192,48 @@ final class ActivityExecutor {
 		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads,
 				this.rows.heartbeatSink(slot, activity), this.clock, token);
 		slot.attemptStarted(activity.seq(), attempt);
+		this.inFlight.incrementAndGet();
 		Continuations.runNextOr(this.threads, () -> {
-			this.permits.acquireUninterruptibly();
 			try {
-				run(slot, activity, attempt, token);
+				this.permits.acquireUninterruptibly();
+				try {
+					if (this.draining) {
+						// the stop began while this attempt waited for its thread or a permit
+						slot.attemptEnded(activity.seq());
+						notStarted(slot, activity);
+						return;
+					}
+					run(slot, activity, attempt, token);
+				}
+				finally {
+					this.permits.release();
+				}
 			}
 			finally {
-				this.permits.release();
+				this.inFlight.decrementAndGet();
 			}
 		});
+	}
+
+	/**
+	 * An attempt the stopping node does not start. A first attempt has no row yet: one is written
+	 * saying it never started, else the next owner would count it as an attempt lost with this
+	 * node. A later attempt's row already holds its number and time; the next owner counts it as
+	 * lost when its time has passed (a retry that came due during the stop), which the retry
+	 * policy then retries.
+	 */
+	private void notStarted(RunSlot slot, StoredActivity activity) {
+		if (activity.attempt() == 1 && !slot.hasStoredActivity(activity.seq())) {
+			try {
+				this.rows.recordNotStarted(slot, activity);
+			}
+			catch (RuntimeException ex) {
+				log.debug("Could not record that activity {} (seq {}) of run {} did not start: {}",
+						activity.activityType(), activity.seq(), activity.runId(), ex.getMessage());
+			}
+		}
+		log.debug("Not starting activity {} (seq {}) of run {}: the node is stopping", activity.activityType(),
+				activity.seq(), activity.runId());
 	}
 
 	private void run(RunSlot slot, StoredActivity activity, ActivityAttempt attempt,
@@ -180,8 +241,8 @@ final class ActivityExecutor {
 		ActivityOptions options = activity.options();
 		Instant started = this.clock.instant();
 		armTimeouts(slot, activity, attempt, options, started, null);
-		MDC.put("workflowId", attempt.info().workflowId());
-		MDC.put("runId", activity.runId().toString());
+		RunMdc mdc = RunMdc.activity(attempt.info().workflowId(), activity.runId(), workflowType(slot),
+				activity.activityType(), activity.seq(), activity.attempt());
 		attempt.bind();
 		Instant due = activity.nextAttemptAt();
 		Object result = null;
@@ -197,7 +258,7 @@ final class ActivityExecutor {
 		}
 		finally {
 			attempt.unbind();
-			MDC.clear();
+			mdc.close();
 		}
 		if (failure == null && attempt.completesAsynchronously() && !attempt.isFinished()) {
 			// the completion client decides; its timeouts stay armed
@@ -389,6 +450,16 @@ final class ActivityExecutor {
 
 	private static String failureType(FailureInfo failure) {
 		return (failure.timeoutType() != null) ? failure.timeoutType().name() : failure.type();
+	}
+
+	/** The run's workflow type, for the logs, as far as the slot knows it. */
+	private static String workflowType(RunSlot slot) {
+		WorkflowRunner runner = slot.runner();
+		if (runner != null) {
+			return runner.identity().workflowType();
+		}
+		dev.durable.workflow.internal.store.RunRow row = slot.cachedRow();
+		return (row != null) ? row.workflowType() : null;
 	}
 
 	int available() {

@@ -8,14 +8,12 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import javax.sql.DataSource;
 
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.EngineSettings;
-import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.RunRow;
@@ -111,6 +109,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private NodeHeartbeat heartbeat;
 
+	private volatile NodeStop stop;
+
 	private final NodeTaskQueues taskQueues;
 
 	private final NodeQueues queues;
@@ -189,6 +189,9 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 				settable.onChange(this.clockListener);
 			}
 		}
+		this.stop = new NodeStop(new NodeStop.Parts(this.nodeId, this.config.shutdownTimeout(), this.poll,
+				this.heartbeat, this.queues, this.taskQueues, this.activityExecutor, this.executor, this.wake,
+				this.wakeups, this.queries, this.taskPool, this.taskCommits, this.ownership, this.nodes));
 		log.info("Durable workflow engine started: node {}, namespace '{}', schema '{}', serving {}", this.nodeId,
 				this.config.namespace(), this.config.schema(), WorkflowRegistry.withoutInternal(servedTypes()));
 	}
@@ -277,6 +280,18 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		}
 	}
 
+	/**
+	 * First step of the stop, at once and without waiting: the node takes no new work (claims,
+	 * activity starts, queue admissions); see {@link NodeStop}. {@link #shutdown} completes it.
+	 */
+	public synchronized void beginShutdown() {
+		NodeStop current = this.stop;
+		if (this.running && current != null) {
+			current.begin();
+		}
+	}
+
+	/** Stops the node: see {@link NodeStop} for the order and what happens to work under way. */
 	public synchronized void shutdown() {
 		if (!this.running) {
 			return;
@@ -285,36 +300,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.clock instanceof SettableClock settable) {
 			settable.removeListener(this.clockListener);
 		}
-		if (this.poll != null) {
-			this.poll.close();
-			this.heartbeat.close();
+		NodeStop current = this.stop;
+		if (current != null) {
+			current.finish();
 		}
-		this.queues.close();
-		long deadline = System.nanoTime() + this.config.shutdownTimeout().toNanos();
-		this.taskQueues.stop(deadline);
-		Quiescence.awaitActivities(this.activityExecutor, this.config.maxConcurrentActivities(), deadline);
-		this.wake.close();
-		this.wakeups.close();
-		this.queries.clear();
-		this.taskPool.shutdown();
-		try {
-			this.taskPool.awaitTermination(Math.max(1, (deadline - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		this.taskCommits.stopWriter();
-		if (this.config.workerEnabled()) {
-			try {
-				this.executor.eviction().releaseAll();
-				this.ownership.releaseAll(this.nodeId);
-				this.nodes.unregister(this.nodeId);
-			}
-			catch (RuntimeException ex) {
-				log.warn("Could not release the runs of node {}: {}", this.nodeId, Errors.rootMessage(ex));
-			}
-		}
-		log.info("Durable workflow engine stopped: node {}", this.nodeId);
 	}
 
 	/** The durable proxy of the registered activity bean assignable to the type. */
@@ -358,7 +347,13 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		return this.running;
 	}
 
-	/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
+	/** Whether the node is stopping and starts no new work (claims, attempts); for tests. */
+	public boolean isStopping() {
+		NodeStop current = this.stop;
+		return current != null && current.hasBegun();
+	}
+
+		/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
 	public boolean isIdle() {
 		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
 				this.config.maxConcurrentActivities()) && this.queues.isIdle()

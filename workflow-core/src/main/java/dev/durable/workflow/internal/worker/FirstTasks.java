@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
+import dev.durable.workflow.internal.support.RunMdc;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
@@ -139,15 +139,11 @@ public final class FirstTasks {
 	/** After the start committed: carries out what its first task decided. */
 	public void adopt(FirstTask task) {
 		RunSlot slot = task.slot;
-		try {
-			MDC.put("workflowId", task.row.workflowId());
-			MDC.put("runId", slot.runId().toString());
+		try (RunMdc mdc = RunMdc.workflow(task.row.workflowId(), slot.runId(), task.row.workflowType())) {
 			this.executor.committed(slot, task.row, task.runner, task.commit, task.effects);
 		}
 		finally {
 			slot.unlockTask();
-			MDC.remove("workflowId");
-			MDC.remove("runId");
 			slot.usedAt(this.clock.instant());
 			if (slot.endRun()) {
 				this.executor.submit(slot);

@@ -55,6 +55,11 @@ final class InlineActivityRows {
 				: this.store.recordFailedAttempt(activity, next, failure, lastHeartbeat, this.node, slot.epoch()));
 	}
 
+	/** The node stops before the activity's first attempt started: see {@link ActivityRepository#recordNotStarted}. */
+	boolean recordNotStarted(RunSlot slot, StoredActivity activity) {
+		return whileAwaited(slot, activity.seq(), () -> this.store.recordNotStarted(activity, this.node, slot.epoch()));
+	}
+
 	/** The attempt's method returned without completing it: its row waits for the completion client. */
 	boolean awaitCompletion(RunSlot slot, StoredActivity activity, UUID token) {
 		return whileAwaited(slot, activity.seq(), () -> this.store.markAsync(activity.runId(), activity.seq(), token));

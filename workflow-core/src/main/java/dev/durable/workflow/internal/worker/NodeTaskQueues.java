@@ -69,12 +69,27 @@ final class NodeTaskQueues {
 		}
 	}
 
-	/** Shutdown: no new claims; attempts under way may finish until the deadline; then the loop stops. */
-	void stop(long deadlineNanos) {
+	/** Shutdown begins: no claim from now on; attempts under way run on. */
+	void stopClaiming() {
 		ActivityTaskWorker current = this.worker;
 		if (current != null) {
 			current.stopClaiming();
+		}
+	}
+
+	/** Shutdown: waits until no claimed attempt runs, or the deadline. */
+	void awaitIdle(long deadlineNanos) {
+		ActivityTaskWorker current = this.worker;
+		if (current != null) {
 			current.awaitIdle(deadlineNanos);
+		}
+	}
+
+	/** Shutdown ends: attempts still running are given up, and the worker's loop stops. */
+	void close() {
+		ActivityTaskWorker current = this.worker;
+		if (current != null) {
+			current.abandonRunning();
 			current.close();
 		}
 	}

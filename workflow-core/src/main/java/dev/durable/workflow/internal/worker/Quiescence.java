@@ -33,17 +33,4 @@ final class Quiescence {
 		return activities != null && activities.available() < maxActivities;
 	}
 
-	/** Waits until no inline activity code runs, or the deadline (the node shuts down). */
-	static void awaitActivities(ActivityExecutor activities, int maxActivities, long deadlineNanos) {
-		while (activitiesRunning(activities, maxActivities) && System.nanoTime() < deadlineNanos) {
-			try {
-				Thread.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
-	}
-
 }

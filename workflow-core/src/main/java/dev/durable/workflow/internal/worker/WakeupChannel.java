@@ -183,7 +183,8 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	private void sendLoop() {
-		while (this.running) {
+		// after close, what was asked before it is still sent (a stopping node's last wake-ups)
+		while (this.running || hasPending()) {
 			Set<String> targets;
 			synchronized (this.pending) {
 				while (this.pending.isEmpty() && this.running) {
@@ -250,13 +251,29 @@ public final class WakeupChannel implements AutoCloseable {
 		}
 	}
 
+	private boolean hasPending() {
+		synchronized (this.pending) {
+			return !this.pending.isEmpty();
+		}
+	}
+
+	/** Stops listening; the wake-ups asked for so far are sent first (for at most a second). */
 	@Override
 	public void close() {
 		this.running = false;
-		this.sender.interrupt();
 		if (this.listener != null) {
 			this.listener.interrupt();
 		}
+		synchronized (this.pending) {
+			this.pending.notifyAll();
+		}
+		try {
+			this.sender.join(1000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.sender.interrupt();
 	}
 
 }

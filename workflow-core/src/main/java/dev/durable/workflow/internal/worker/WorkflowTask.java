@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import org.slf4j.MDC;
+import dev.durable.workflow.internal.support.RunMdc;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
@@ -85,8 +85,14 @@ final class WorkflowTask {
 			return;
 		}
 		RunRow row = found.get().row();
-		MDC.put("workflowId", row.workflowId());
-		MDC.put("runId", row.runId().toString());
+		// the task's logs, and its workflow code's, name the run; the thread's own entries come back after
+		try (RunMdc mdc = RunMdc.workflow(row.workflowId(), row.runId(), row.workflowType())) {
+			run(found.get(), row);
+		}
+	}
+
+	private void run(RunRepository.Loaded found, RunRow row) {
+		RunSlot slot = this.slot;
 		if (!this.node.equals(row.owner()) || row.epoch() != slot.epoch()) {
 			this.executor.lost(slot);
 			return;
@@ -107,7 +113,7 @@ final class WorkflowTask {
 				RunChain.headers(slot.chain()), () -> {
 					this.listeners.taskStarted(row);
 					try {
-						run(row, found.get().inbox());
+						runTask(row, found.inbox());
 					}
 					catch (RuntimeException ex) {
 						this.listeners.taskFailed(ex);
@@ -120,7 +126,7 @@ final class WorkflowTask {
 				});
 	}
 
-	private void run(RunRow row, List<InboxItem> fromRead) {
+	private void runTask(RunRow row, List<InboxItem> fromRead) {
 		RunSlot slot = this.slot;
 		List<InboxItem> inbox = fromRead;
 		String terminate = TaskCommitBuilder.terminateReason(inbox);

@@ -13,7 +13,6 @@ import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -101,6 +100,16 @@ final class WorkflowTaskExecutor {
 
 	Map<UUID, RunSlot> slots() {
 		return this.slots;
+	}
+
+	/** Whether a task of a held run is queued or running (the node waits for them when it stops). */
+	boolean anyTaskBusy() {
+		for (RunSlot slot : this.slots.values()) {
+			if (!slot.isDead() && slot.isBusy()) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Whether a live slot of the run is cached here. */
@@ -212,7 +221,6 @@ final class WorkflowTaskExecutor {
 		finally {
 			this.listeners.taskEnded();
 			slot.unlockTask();
-			MDC.clear();
 			slot.usedAt(this.clock.instant());
 			if (slot.endRun()) {
 				submit(slot);

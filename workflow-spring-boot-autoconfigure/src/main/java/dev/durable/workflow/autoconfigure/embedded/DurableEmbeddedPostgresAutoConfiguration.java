@@ -1,5 +1,7 @@
 package dev.durable.workflow.autoconfigure.embedded;
 
+import java.time.Duration;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -10,9 +12,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.StringUtils;
 
@@ -37,10 +44,25 @@ import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 @EnableConfigurationProperties(DurableWorkflowProperties.class)
 public final class DurableEmbeddedPostgresAutoConfiguration {
 
+	/** What the shutdown hook adds to the close's own bounds before it stops the server itself. */
+	private static final Duration CLOSE_MARGIN = Duration.ofSeconds(30);
+
 	@Bean
 	@ConditionalOnMissingBean
-	EmbeddedPostgresServer durableEmbeddedPostgresServer(DurableWorkflowProperties properties) {
-		return EmbeddedPostgresLauncher.start(properties.getEmbeddedPostgres());
+	EmbeddedPostgresServer durableEmbeddedPostgresServer(DurableWorkflowProperties properties,
+			Environment environment) {
+		EmbeddedPostgresServer server = EmbeddedPostgresLauncher.start(properties.getEmbeddedPostgres());
+		// a close that began may take the lifecycle phases before the engine's (the web server's
+		// drain) and the engine's own stop before it stops the server
+		Duration phase = environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase", Duration.class,
+				Duration.ofSeconds(30));
+		server.closeBound(properties.getWorker().getShutdownTimeout().plus(phase).plus(CLOSE_MARGIN));
+		return server;
+	}
+
+	@Bean
+	static EmbeddedPostgresClosing durableEmbeddedPostgresClosing() {
+		return new EmbeddedPostgresClosing();
 	}
 
 	@Bean
@@ -78,6 +100,30 @@ public final class DurableEmbeddedPostgresAutoConfiguration {
 		@Override
 		public String getDriverClassName() {
 			return "org.postgresql.Driver";
+		}
+
+	}
+
+	/**
+	 * Tells the context's embedded servers that the context began to close (so that their JVM
+	 * shutdown hook leaves the stop to the close). Only this context's close counts: a child
+	 * context's close reaches its parent's listeners too.
+	 */
+	static final class EmbeddedPostgresClosing implements ApplicationListener<ContextClosedEvent>, ApplicationContextAware {
+
+		private @Nullable ApplicationContext context;
+
+		@Override
+		public void setApplicationContext(ApplicationContext context) {
+			this.context = context;
+		}
+
+		@Override
+		public void onApplicationEvent(ContextClosedEvent event) {
+			ApplicationContext current = this.context;
+			if (current != null && event.getApplicationContext() == current) {
+				current.getBeanProvider(EmbeddedPostgresServer.class).forEach(EmbeddedPostgresServer::contextClosing);
+			}
 		}
 
 	}
