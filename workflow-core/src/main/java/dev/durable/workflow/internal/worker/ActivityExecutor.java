@@ -1,7 +1,5 @@
 package dev.durable.workflow.internal.worker;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,6 +57,8 @@ final class ActivityExecutor {
 
 	private final Listeners listeners;
 
+	private final RecoverInlineActivities recovery;
+
 	/** Attempts launched and not yet ended (a launched attempt may still wait for its thread or permit). */
 	private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -79,6 +79,7 @@ final class ActivityExecutor {
 		this.node = node;
 		this.permits = new Semaphore(maxConcurrent);
 		this.listeners = listeners;
+		this.recovery = new RecoverInlineActivities(this, store, payloads, clock);
 	}
 
 	/** Starts (or schedules, when its retry time is ahead) a pending activity of an owned run. */
@@ -98,66 +99,12 @@ final class ActivityExecutor {
 	}
 
 	/**
-	 * Takes over a pending activity of a run claimed from a node that stopped. An attempt that was
-	 * due there may have run (or may have killed that node): it counts as a failed attempt, so
-	 * the retry policy, its backoff and its maximum attempts apply to what happens next.
-	 */
-	void recover(RunSlot slot, String workflowId, StoredActivity activity) {
-		if (activity.attempt() == 0) {
-			// recreated by a reset and never attempted: its first attempt starts now
-			start(slot, workflowId, new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
-					activity.input(), activity.options(), 1, activity.scheduledAt(), activity.nextAttemptAt(), null,
-					null));
-			return;
-		}
-		if (activity.nextAttemptAt().isAfter(this.clock.instant())) {
-			start(slot, workflowId, activity);
-			return;
-		}
-		FailureInfo lost = FailureInfo.application("NodeLost", "the node running attempt " + activity.attempt()
-				+ " stopped before reporting its outcome", false, null, null, null);
-		attemptFailed(slot, workflowId, activity, activity.heartbeatDetails(), lost, null);
-	}
-
-	/**
 	 * After a claim: takes over the activities the previous owner had scheduled that the run still
-	 * waits for (see {@link #recover}). One with a row resumes from it (attempt, retry time,
-	 * heartbeat); one without was on its first attempt, which starts from what the history
-	 * recorded at its scheduling.
+	 * waits for (see {@link RecoverInlineActivities}).
 	 * @param pending the activities the run's history leaves pending
 	 */
 	void recoverPending(RunSlot slot, String workflowId, List<ScheduledActivity> pending) {
-		java.util.Map<Long, StoredActivity> stored = new java.util.HashMap<>();
-		for (StoredActivity activity : this.store.pending(slot.runId())) {
-			stored.put(activity.seq(), activity);
-		}
-		java.util.Map<Long, ActivityRepository.AsyncAttempt> async = this.store.asyncAttempts(slot.runId());
-		for (ScheduledActivity scheduled : pending) {
-			if (scheduled.options().onTaskQueue()) {
-				// its row lives in the database until a worker hands its outcome to the inbox
-				slot.activityStored(scheduled.seq());
-				continue;
-			}
-			if (slot.isRunning(scheduled.seq())) {
-				continue;
-			}
-			StoredActivity activity = stored.get(scheduled.seq());
-			ActivityRepository.AsyncAttempt waiting = async.get(scheduled.seq());
-			if (activity != null && waiting != null) {
-				// completed asynchronously: the completion client may still answer, from any node
-				slot.activityStored(activity.seq());
-				awaitAsync(slot, workflowId, activity, waiting);
-				continue;
-			}
-			if (activity != null) {
-				slot.activityStored(activity.seq());
-			}
-			else {
-				activity = new StoredActivity(slot.runId(), scheduled.seq(), scheduled.name(), scheduled.args(),
-						scheduled.options(), 1, scheduled.scheduledAt(), scheduled.scheduledAt(), null, null);
-			}
-			recover(slot, workflowId, activity);
-		}
+		this.recovery.recoverPending(slot, workflowId, pending);
 	}
 
 	/**
@@ -296,22 +243,6 @@ final class ActivityExecutor {
 	}
 
 	/**
-	 * Waits again, after a takeover, for an inline attempt the completion client completes: its
-	 * timeouts are armed from what its row recorded; no code runs.
-	 */
-	private void awaitAsync(RunSlot slot, String workflowId, StoredActivity activity,
-			ActivityRepository.AsyncAttempt waiting) {
-		ActivityInfo info = info(workflowId, activity);
-		dev.durable.workflow.internal.activity.TaskToken token = new dev.durable.workflow.internal.activity.TaskToken(
-				activity.runId(), activity.seq(), waiting.token());
-		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads, (details) -> {
-		}, this.clock, token::encode);
-		attempt.doNotCompleteOnReturn();
-		slot.attemptStarted(activity.seq(), attempt);
-		armTimeouts(slot, activity, attempt, activity.options(), waiting.startedAt(), waiting.token());
-	}
-
-	/**
 	 * After the completion client failed an asynchronously completed attempt that retries: the
 	 * waiting attempt ends, and the next one starts from the row at its retry time.
 	 */
@@ -332,7 +263,7 @@ final class ActivityExecutor {
 	 * @param tokenInRow the token of an attempt that waits for the completion client since before
 	 * a takeover, else {@code null} (a running attempt's token is read when it fails)
 	 */
-	private void armTimeouts(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, ActivityOptions options,
+	void armTimeouts(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, ActivityOptions options,
 			Instant started, UUID tokenInRow) {
 		if (options.startToCloseTimeout() != null) {
 			this.wake.schedule(started.plus(options.startToCloseTimeout()),
@@ -408,7 +339,7 @@ final class ActivityExecutor {
 	 * @param tokenInRow the task token the attempt's row holds, or {@code null}: then the retry is
 	 * persisted unless the completion client recorded the attempt's outcome first
 	 */
-	private void attemptFailed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
+	void attemptFailed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
 			FailureInfo failure, UUID tokenInRow) {
 		if (slot.isDead()) {
 			return;
@@ -443,7 +374,7 @@ final class ActivityExecutor {
 		return (attempt.tokenSource() instanceof InlineActivityRows.AttemptToken token) ? token.inRow() : null;
 	}
 
-	private static ActivityInfo info(String workflowId, StoredActivity activity) {
+	static ActivityInfo info(String workflowId, StoredActivity activity) {
 		return new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
 				activity.attempt(), activity.scheduledAt());
 	}
