@@ -17,6 +17,7 @@ import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ReflectionUtils;
 
+import dev.durable.workflow.InvalidWorkflowDefinitionException;
 import dev.durable.workflow.WorkflowEngine;
 
 /**
@@ -105,7 +106,7 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 			return BeanUtils.getResolvableConstructor(workflowClass);
 		}
 		catch (IllegalStateException ex) {
-			throw new IllegalStateException("Workflow class " + workflowClass.getName()
+			throw new InvalidWorkflowDefinitionException(workflowClass, "Workflow class " + workflowClass.getName()
 					+ " needs a single constructor (or one annotated with @Autowired) to be created for each run",
 					ex);
 		}
@@ -130,8 +131,9 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 		}
 	}
 
-	private static IllegalStateException transactional(Class<?> workflowClass, String where) {
-		return new IllegalStateException("@Transactional is not supported on workflow classes, but " + where
+	private static InvalidWorkflowDefinitionException transactional(Class<?> workflowClass, String where) {
+		return new InvalidWorkflowDefinitionException(workflowClass,
+				"@Transactional is not supported on workflow classes, but " + where
 				+ " carries it. A workflow instance is never a Spring proxy, and workflow code must not open"
 				+ " transactions: it is replayed, so its effects would repeat. Move the transactional work into"
 				+ " a method of an @Activity bean and call it from " + workflowClass.getSimpleName() + ".");

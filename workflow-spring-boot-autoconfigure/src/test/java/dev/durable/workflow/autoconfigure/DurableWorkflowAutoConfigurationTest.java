@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import dev.durable.workflow.InvalidWorkflowDefinitionException;
 import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.autoconfigure.greeting.Greeter;
@@ -200,7 +201,7 @@ class DurableWorkflowAutoConfigurationTest {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).isInstanceOf(BeanCreationException.class)
 				.rootCause()
-				.isInstanceOf(IllegalStateException.class)
+				.isInstanceOf(InvalidWorkflowDefinitionException.class)
 				.hasMessageContaining("@Transactional is not supported on workflow classes")
 				.hasMessageContaining("method run of " + TransactionalWorkflow.class.getName())
 				.hasMessageContaining("@Activity");

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.durable.workflow.Activity;
 import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.InvalidActivityDefinitionException;
 
 /** Activity implementations by type name, and the activity type of each method of a declaring type. */
 public final class ActivityRegistry {
@@ -54,7 +55,7 @@ public final class ActivityRegistry {
 	public synchronized void register(Object bean) {
 		Class<?> type = activityType(bean.getClass());
 		if (type == null) {
-			throw new IllegalArgumentException(bean.getClass().getName()
+			throw new InvalidActivityDefinitionException(bean.getClass(), bean.getClass().getName()
 					+ " is not an activity: annotate the class or an interface with @Activity");
 		}
 		if (type.getAnnotation(dev.durable.workflow.Activity.class).dynamic()) {
@@ -67,10 +68,10 @@ public final class ActivityRegistry {
 			if (!java.lang.reflect.Modifier.isPublic(type.getModifiers())) {
 				method.setAccessible(true);
 			}
-			ActivityDefinition definition = ActivityDefinition.of(bean, method, this.defaults);
+			ActivityDefinition definition = definition(type, bean, method);
 			ActivityDefinition existing = this.byName.get(definition.name());
 			if (existing != null && existing.target() != bean) {
-				throw new IllegalArgumentException("Activity type '" + definition.name() + "' is declared by both "
+				throw new InvalidActivityDefinitionException(type, "Activity type '" + definition.name() + "' is declared by both "
 						+ existing.method() + " and " + method
 						+ "; give one a distinct @ActivityMethod(name = ...), or its type an @Activity(namePrefix = ...)");
 			}
@@ -83,6 +84,27 @@ public final class ActivityRegistry {
 		}
 	}
 
+	/**
+	 * Validates an activity method. The rules live with the definition and the payload types, which
+	 * refuse a method with an {@link IllegalArgumentException}; here it becomes the public
+	 * {@link InvalidActivityDefinitionException} naming the activity type, with the same message and
+	 * the stack of the rule that refused it.
+	 */
+	private ActivityDefinition definition(Class<?> type, Object bean, Method method) {
+		try {
+			return ActivityDefinition.of(bean, method, this.defaults);
+		}
+		catch (InvalidActivityDefinitionException ex) {
+			throw ex;
+		}
+		catch (IllegalArgumentException ex) {
+			InvalidActivityDefinitionException invalid = new InvalidActivityDefinitionException(type, ex.getMessage(),
+					ex.getCause());
+			invalid.setStackTrace(ex.getStackTrace());
+			throw invalid;
+		}
+	}
+
 	/** The dynamic activity: its one method takes the type name and the arguments as sent. */
 	private void registerDynamic(Object bean, Class<?> type) {
 		java.util.List<Method> methods = new java.util.ArrayList<>();
@@ -90,11 +112,11 @@ public final class ActivityRegistry {
 		if (methods.size() != 1 || methods.get(0).getParameterCount() != 2
 				|| methods.get(0).getParameterTypes()[0] != String.class
 				|| methods.get(0).getParameterTypes()[1] != dev.durable.workflow.EncodedValue[].class) {
-			throw new IllegalArgumentException("Dynamic activity " + type.getName() + " must have exactly one public"
+			throw new InvalidActivityDefinitionException(type, "Dynamic activity " + type.getName() + " must have exactly one public"
 					+ " method taking (String activityType, EncodedValue[] arguments)");
 		}
 		if (this.dynamic != null && this.dynamic.target() != bean) {
-			throw new IllegalArgumentException("Two dynamic activities: " + this.dynamic.method() + " and "
+			throw new InvalidActivityDefinitionException(type, "Two dynamic activities: " + this.dynamic.method() + " and "
 					+ methods.get(0) + "; a node has at most one");
 		}
 		Method method = methods.get(0);

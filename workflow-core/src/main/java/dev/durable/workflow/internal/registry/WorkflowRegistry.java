@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.durable.workflow.InvalidWorkflowDefinitionException;
+
 /** The workflow types this node knows, by type name and by class. */
 public final class WorkflowRegistry {
 
@@ -29,15 +31,15 @@ public final class WorkflowRegistry {
 	}
 
 	public synchronized WorkflowDefinition register(Class<?> workflowClass) {
-		WorkflowDefinition definition = WorkflowDefinition.of(workflowClass, this.failWorkflowExceptionTypes);
+		WorkflowDefinition definition = definition(workflowClass);
 		WorkflowDefinition existing = this.byName.get(definition.typeName());
 		if (existing != null && existing.workflowClass() != workflowClass) {
-			throw new IllegalArgumentException("Workflow type '" + definition.typeName() + "' is declared by both "
+			throw new InvalidWorkflowDefinitionException(workflowClass, "Workflow type '" + definition.typeName() + "' is declared by both "
 					+ existing.workflowClass().getName() + " and " + workflowClass.getName());
 		}
 		if (definition.isDynamic()) {
 			if (this.dynamic != null && this.dynamic.workflowClass() != workflowClass) {
-				throw new IllegalArgumentException("Two dynamic workflows: " + this.dynamic.workflowClass().getName()
+				throw new InvalidWorkflowDefinitionException(workflowClass, "Two dynamic workflows: " + this.dynamic.workflowClass().getName()
 						+ " and " + workflowClass.getName() + "; a node has at most one");
 			}
 			this.dynamic = definition;
@@ -45,6 +47,27 @@ public final class WorkflowRegistry {
 		this.byName.put(definition.typeName(), definition);
 		this.byClass.put(workflowClass, definition);
 		return definition;
+	}
+
+	/**
+	 * Validates a workflow class. The rules live with the definition, its handlers and payload
+	 * types, which refuse a class with an {@link IllegalArgumentException}; here it becomes the
+	 * public {@link InvalidWorkflowDefinitionException} naming the class, with the same message
+	 * and the stack of the rule that refused it (so that no validation site has to know the type).
+	 */
+	private WorkflowDefinition definition(Class<?> workflowClass) {
+		try {
+			return WorkflowDefinition.of(workflowClass, this.failWorkflowExceptionTypes);
+		}
+		catch (InvalidWorkflowDefinitionException ex) {
+			throw ex;
+		}
+		catch (IllegalArgumentException ex) {
+			InvalidWorkflowDefinitionException invalid = new InvalidWorkflowDefinitionException(workflowClass,
+					ex.getMessage(), ex.getCause());
+			invalid.setStackTrace(ex.getStackTrace());
+			throw invalid;
+		}
 	}
 
 	/** The workflow of a type name: the one registered by that name, else the dynamic one, else {@code null}. */
