@@ -155,7 +155,6 @@ class ProblemBodiesLeakNothingTest extends RestApiTestSupport {
 			String what = request.buildRequest(new org.springframework.mock.web.MockServletContext()).getMethod() + " "
 					+ request.buildRequest(new org.springframework.mock.web.MockServletContext()).getRequestURI();
 			String body = withoutFailure(response.getContentAsString());
-			System.out.println("SWEEP " + what + " " + response.getStatus() + " " + body);
 			if (response.getStatus() < 400 || response.getStatus() >= 500) {
 				failures.add(what + ": status " + response.getStatus() + " " + body);
 				continue;
