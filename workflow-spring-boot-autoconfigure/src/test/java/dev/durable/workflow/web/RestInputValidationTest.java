@@ -71,6 +71,34 @@ class RestInputValidationTest extends RestApiTestSupport {
 	}
 
 	@Test
+	void hugeDurationsInBodiesAreNeverA500() throws Exception {
+		int n = 0;
+		for (String option : new String[] { "runTimeout", "executionTimeout", "taskTimeout", "startDelay" }) {
+			for (String huge : new String[] { "PT999999999H", "PT2562047H", "P99999999D" }) {
+				int status = this.mvc.perform(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":"
+						+ "\"huge-" + n++ + "\"," + ORDER + ",\"options\":{\"" + option + "\":\"" + huge + "\"}}"))
+					.andReturn()
+					.getResponse()
+					.getStatus();
+				assertThat(status).as(option + " " + huge).isIn(201, 400);
+			}
+		}
+		for (String field : new String[] { "\"catchupWindow\":\"PT999999999H\"",
+				"\"spec\":{\"interval\":\"PT999999999H\"}", "\"spec\":{\"interval\":\"PT1H\",\"jitter\":\"PT999999999H\"}" }) {
+			String schedule = "{\"scheduleId\":\"huge-s-" + n++ + "\",\"spec\":{\"cronExpression\":\"0 2 * * *\"},"
+					+ "\"action\":{\"workflowType\":\"order\"," + ORDER + "}," + field + "}";
+			if (field.startsWith("\"spec\"")) {
+				schedule = schedule.replace("\"spec\":{\"cronExpression\":\"0 2 * * *\"},", "");
+			}
+			int status = this.mvc.perform(json(post("/durable/schedules"), schedule))
+				.andReturn()
+				.getResponse()
+				.getStatus();
+			assertThat(status).as(field).isIn(201, 400);
+		}
+	}
+
+	@Test
 	void blankOrUnknownStatusesAreRefused() throws Exception {
 		problem(get("/durable/workflows").param("status", " "), 400, "INVALID_PAYLOAD");
 		// an empty value (what an HTML form sends for "any") filters nothing
