@@ -1,5 +1,6 @@
 package dev.durable.sample.approval;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
@@ -67,7 +68,7 @@ class SampleProblemsTest {
 	private ResponseEntity<String> send(HttpMethod method, String path, MediaType contentType, String body) {
 		RestClient.RequestBodySpec request = RestClient.create()
 			.method(method)
-			.uri("http://localhost:" + this.port + path.replace(" ", "%20"));
+			.uri(URI.create("http://localhost:" + this.port + path.replace(" ", "%20")));
 		if (contentType != null) {
 			request.contentType(contentType).body(body);
 		}

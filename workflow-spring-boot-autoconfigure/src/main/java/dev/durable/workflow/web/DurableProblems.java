@@ -6,6 +6,7 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -88,6 +89,11 @@ public final class DurableProblems {
 			headers.set(HttpHeaders.RETRY_AFTER, String.valueOf(DATABASE_RETRY_AFTER_SECONDS));
 			return response(HttpStatus.SERVICE_UNAVAILABLE, "DATABASE_UNAVAILABLE",
 					"The database is unreachable; retry in a few seconds", headers);
+		}
+		if (databaseRefusedValue(ex)) {
+			return response(HttpStatus.BAD_REQUEST, "INVALID_PAYLOAD",
+					"The database refused a value of the request (a NUL character, U+0000, or bytes that are not"
+							+ " text); nothing was changed");
 		}
 		ResponseEntity<ProblemDetail> known = known(ex);
 		if (known != null) {
@@ -192,9 +198,7 @@ public final class DurableProblems {
 					WebPayloads.NotJsonException.message(unsupported.getContentType()));
 		}
 		if (ex instanceof MethodArgumentTypeMismatchException mismatch) {
-			boolean nul = mismatch.getCause() != null && mismatch.getCause().getCause() instanceof NulCharacterException
-					|| mismatch.getCause() instanceof NulCharacterException;
-			if (nul) {
+			if (causedBy(mismatch, NulCharacterException.class)) {
 				return response(HttpStatus.BAD_REQUEST, "workflowId".equals(mismatch.getName()) ? "INVALID_ID"
 						: "INVALID_PAYLOAD", "'" + mismatch.getName() + "' contains a NUL character (U+0000)");
 			}
@@ -283,10 +287,37 @@ public final class DurableProblems {
 		return false;
 	}
 
+	/**
+	 * Whether the database refused a value the request sent: a NUL character or bytes that are not
+	 * text, which PostgreSQL cannot store in text or {@code jsonb} (the driver refuses a NUL in a
+	 * parameter itself). The generated endpoints refuse these before; an application's own
+	 * controller that hands its exceptions to {@link #of(Throwable)} gets a 400 all the same.
+	 */
+	static boolean databaseRefusedValue(Throwable ex) {
+		int depth = 0;
+		for (Throwable t = ex; t != null && depth < 20; t = (t.getCause() != t) ? t.getCause() : null, depth++) {
+			if (t instanceof SQLException sql && sql.getSQLState() != null
+					&& Set.of("22021", "22P05", "22023").contains(sql.getSQLState())) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** Class 08 (connection exception); 57P01-57P03: admin shutdown, crash shutdown, cannot connect now. */
 	private static boolean unavailableState(@Nullable String state) {
 		return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
 				|| state.equals("57P03"));
+	}
+
+	private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {
+		int depth = 0;
+		for (Throwable t = ex; t != null && depth < 20; t = (t.getCause() != t) ? t.getCause() : null, depth++) {
+			if (type.isInstance(t)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static String rootMessage(Throwable ex) {

@@ -27,6 +27,10 @@ public class WorkflowRouteProblems {
 
 	private final String basePath;
 
+	/**
+	 * Problems for the requests under a base path.
+	 * @param basePath the base path of the generated endpoints ({@code durable.workflow.web.base-path})
+	 */
 	public WorkflowRouteProblems(String basePath) {
 		this.basePath = basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
 	}
