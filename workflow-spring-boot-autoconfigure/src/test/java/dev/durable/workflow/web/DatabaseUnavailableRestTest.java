@@ -36,7 +36,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 		properties = { "spring.datasource.url=jdbc:postgresql://127.0.0.1:" + DatabaseUnavailableRestTest.PORT
 				+ "/postgres", "spring.datasource.username=postgres",
 				"spring.datasource.hikari.connection-timeout=250", "durable.workflow.schema=web_outage",
-				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms" })
+				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms",
+				"durable.workflow.web.operations-enabled=true" })
 class DatabaseUnavailableRestTest {
 
 	static final int PORT = 18150;
