@@ -3,7 +3,6 @@ package dev.durable.sample.approval;
 import java.net.URI;
 import java.util.UUID;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.StringUtils;
@@ -15,15 +14,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.StartOptions;
-import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowClient;
-import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.client.WorkflowNotFoundException;
-import dev.durable.workflow.client.WorkflowUpdateFailedException;
-import dev.durable.workflow.client.WorkflowUpdateRejectedException;
+import dev.durable.workflow.web.DurableProblems;
 
 /**
  * The approval API, on {@link WorkflowClient}: submit a document, read its state, decide (what an
@@ -61,7 +55,7 @@ class DocumentController {
 		return this.client.handle(documentId, ApprovalState.class).query(ApprovalWorkflow::state);
 	}
 
-	/** Decides; answers once the workflow took the decision, or 409 with why it does not count. */
+	/** Decides; answers once the workflow took the decision, or 422 UPDATE_REJECTED with why it does not count. */
 	@PostMapping("/{documentId}/decision")
 	DecisionReceipt decide(@PathVariable String documentId, @RequestBody ApprovalDecision decision) {
 		return this.client.handle(documentId, ApprovalState.class).update(ApprovalWorkflow::decide, decision);
@@ -74,20 +68,13 @@ class DocumentController {
 		return new Resubmitted(documentId, number);
 	}
 
-	@ExceptionHandler(WorkflowNotFoundException.class)
-	ProblemDetail notFound(WorkflowNotFoundException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, ex.getMessage());
-	}
-
-	@ExceptionHandler({ WorkflowAlreadyStartedException.class, WorkflowUpdateRejectedException.class,
-			WorkflowUpdateFailedException.class, WorkflowClosedException.class })
-	ProblemDetail conflict(RuntimeException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
-	}
-
-	@ExceptionHandler(InvalidWorkflowIdException.class)
-	ProblemDetail invalidId(InvalidWorkflowIdException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
+	/**
+	 * Errors as the generated {@code /durable} endpoints answer them: problem details with a
+	 * stable {@code code}; a decision the workflow refuses is 422 UPDATE_REJECTED with the reason.
+	 */
+	@ExceptionHandler(Exception.class)
+	ResponseEntity<ProblemDetail> problem(Exception ex) {
+		return DurableProblems.of(ex);
 	}
 
 	/**

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.within;
 /**
  * The application's API on the time-skipping clock ({@code @DurableWorkflowTest}), with its
  * rules from configuration: submit, read the state, decide through the update (a wrong approver
- * gets 409), escalate, resubmit.
+ * gets 422), escalate, resubmit.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "approval.sla=6h", "approval.backup-sla=3h", "approval.reminder-interval=2h",
@@ -64,7 +64,8 @@ class DocumentControllerTest {
 		assertThat(Instant.parse((String) state.get("deadline"))).isCloseTo(start.plus(Duration.ofHours(6)), ACTIVITY_TIME);
 
 		ResponseEntity<Map<String, Object>> wrong = decide(id, "erin@example.com", true);
-		assertThat(wrong.getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
+		assertThat(wrong.getStatusCode()).isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
+		assertThat(wrong.getBody()).containsEntry("code", "UPDATE_REJECTED");
 		assertThat(wrong.getBody().get("detail").toString()).contains("not the approver");
 
 		this.time.sleep(Duration.ofHours(7));

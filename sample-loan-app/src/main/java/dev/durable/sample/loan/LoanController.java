@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.StringUtils;
@@ -19,10 +18,8 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.StartOptions;
-import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.client.WorkflowDescription;
@@ -30,8 +27,8 @@ import dev.durable.workflow.client.WorkflowExecution;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowPage;
+import dev.durable.workflow.web.DurableProblems;
 
 /**
  * The sample's own API, built on {@link WorkflowClient} (the generated {@code /durable}
@@ -43,6 +40,9 @@ import dev.durable.workflow.client.WorkflowPage;
 class LoanController {
 
 	private static final String WORKFLOW_TYPE = "home-loan";
+
+	/** The longest a request waits for a loan to close (as the generated endpoints cap theirs). */
+	private static final Duration MAX_WAIT = Duration.ofSeconds(60);
 
 	private final WorkflowClient client;
 
@@ -127,7 +127,7 @@ class LoanController {
 		WorkflowHandle<LoanResult> handle = this.client.handle(workflowId, LoanResult.class);
 		if (wait != null) {
 			try {
-				handle.result(wait);
+				handle.result((wait.compareTo(MAX_WAIT) > 0) ? MAX_WAIT : wait);
 			}
 			catch (WorkflowHandle.WorkflowTimeoutException | WorkflowFailedException ex) {
 				// still running, or failed: described below
@@ -163,24 +163,14 @@ class LoanController {
 		return new LoanPage(loans, page.nextPageToken());
 	}
 
-	@ExceptionHandler(WorkflowNotFoundException.class)
-	ProblemDetail notFound(WorkflowNotFoundException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, ex.getMessage());
-	}
-
-	@ExceptionHandler(WorkflowAlreadyStartedException.class)
-	ProblemDetail alreadyStarted(WorkflowAlreadyStartedException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
-	}
-
-	@ExceptionHandler(WorkflowClosedException.class)
-	ProblemDetail closed(WorkflowClosedException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
-	}
-
-	@ExceptionHandler({ InvalidWorkflowIdException.class, IllegalArgumentException.class })
-	ProblemDetail badRequest(RuntimeException ex) {
-		return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
+	/**
+	 * Errors as the generated {@code /durable} endpoints answer them: problem details with a
+	 * stable {@code code} (404 WORKFLOW_NOT_FOUND, 400 INVALID_ID or INVALID_PAYLOAD, 409
+	 * WORKFLOW_CLOSED, ...).
+	 */
+	@ExceptionHandler(Exception.class)
+	ResponseEntity<ProblemDetail> problem(Exception ex) {
+		return DurableProblems.of(ex);
 	}
 
 	/**

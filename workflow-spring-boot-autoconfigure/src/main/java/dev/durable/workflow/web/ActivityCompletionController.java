@@ -8,10 +8,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpEntity;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -70,18 +68,17 @@ public class ActivityCompletionController {
 	}
 
 	@PostMapping("/complete")
-	Applied complete(@RequestBody(required = false) byte @Nullable [] body,
-			@RequestHeader(name = HttpHeaders.CONTENT_TYPE, required = false) @Nullable String contentType) {
+	Applied complete(HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
-		TokenAnd request = tokenAnd("result", body, contentType, COMPLETE);
+		TokenAnd request = tokenAnd("result", body, COMPLETE);
 		return applied(() -> this.completion.complete(request.token(), request.value()));
 	}
 
 	@PostMapping("/fail")
-	Applied fail(@RequestBody(required = false) byte @Nullable [] body,
-			@RequestHeader(name = HttpHeaders.CONTENT_TYPE, required = false) @Nullable String contentType) {
+	Applied fail(HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
-		ObjectNode request = request(body, contentType, FAIL, Set.of("token", "failure"));
+		ObjectNode request = request(body, FAIL, Set.of("token", "failure"));
+		WebPayloads.refuseNul(request, "request", "failure.details");
 		String token = token(request, FAIL);
 		Failure failure = (Failure) this.payloads.convert(request.get("failure"), Failure.class, "failure " + FAIL);
 		if (failure == null || failure.message() == null) {
@@ -94,10 +91,9 @@ public class ActivityCompletionController {
 	}
 
 	@PostMapping("/heartbeat")
-	Applied heartbeat(@RequestBody(required = false) byte @Nullable [] body,
-			@RequestHeader(name = HttpHeaders.CONTENT_TYPE, required = false) @Nullable String contentType) {
+	Applied heartbeat(HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
-		TokenAnd request = tokenAnd("details", body, contentType, HEARTBEAT);
+		TokenAnd request = tokenAnd("details", body, HEARTBEAT);
 		return applied(() -> this.completion.heartbeat(request.token(), request.value()));
 	}
 
@@ -111,16 +107,15 @@ public class ActivityCompletionController {
 	}
 
 	/** Reads {@code {"token", "<field>"?}}: the value converted to plain JSON values, for any payload converter. */
-	private TokenAnd tokenAnd(String field, byte @Nullable [] body, @Nullable String contentType, String shape) {
-		ObjectNode request = request(body, contentType, shape, Set.of("token", field));
+	private TokenAnd tokenAnd(String field, HttpEntity<byte @Nullable []> body, String shape) {
+		ObjectNode request = request(body, shape, Set.of("token", field));
 		String token = token(request, shape);
 		return new TokenAnd(token, this.payloads.convert(request.get(field), Object.class, field));
 	}
 
 	/** The body as a JSON object with no field but those named: a misspelt field is an error, not ignored. */
-	private ObjectNode request(byte @Nullable [] body, @Nullable String contentType, String shape,
-			Set<String> fields) {
-		JsonNode request = this.payloads.parseJson(body, contentType);
+	private ObjectNode request(HttpEntity<byte @Nullable []> body, String shape, Set<String> fields) {
+		JsonNode request = this.payloads.parse(body);
 		if (!(request instanceof ObjectNode object)) {
 			throw new PayloadException("The body must be a JSON object: " + shape, false, null);
 		}

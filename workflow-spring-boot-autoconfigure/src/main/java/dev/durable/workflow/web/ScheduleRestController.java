@@ -10,13 +10,13 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.http.HttpEntity;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
@@ -90,9 +90,10 @@ public class ScheduleRestController {
 	}
 
 	@PostMapping
-	ResponseEntity<Created> create(@RequestBody(required = false) byte @Nullable [] body, UriComponentsBuilder uris) {
+	ResponseEntity<Created> create(HttpEntity<byte @Nullable []> body, UriComponentsBuilder uris) {
 		this.access.checkWritable();
 		JsonNode request = this.payloads.parse(body);
+		WebPayloads.refuseNul(request, "schedule", "action.input");
 		if (!(request instanceof ObjectNode object) || !object.path("scheduleId").isString()) {
 			throw new PayloadException("The body must be a schedule with a \"scheduleId\": {\"scheduleId\", \"spec\","
 					+ " \"action\", \"overlapPolicy\"?, \"catchupWindow\"?, \"paused\"?, \"note\"?}", false, null);
@@ -116,36 +117,38 @@ public class ScheduleRestController {
 	}
 
 	@PutMapping("/{scheduleId}")
-	ScheduleDescription update(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
+	ScheduleDescription update(@PathVariable String scheduleId, HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
-		Schedule replacement = schedule(this.payloads.parse(body));
+		JsonNode request = this.payloads.parse(body);
+		WebPayloads.refuseNul(request, "schedule", "action.input");
+		Schedule replacement = schedule(request);
 		schedules().update(scheduleId, (current) -> replacement);
 		return schedules().describe(scheduleId);
 	}
 
 	@PostMapping("/{scheduleId}/pause")
-	ScheduleDescription pause(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
+	ScheduleDescription pause(@PathVariable String scheduleId, HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
 		schedules().pause(scheduleId, note(body));
 		return schedules().describe(scheduleId);
 	}
 
 	@PostMapping("/{scheduleId}/unpause")
-	ScheduleDescription unpause(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
+	ScheduleDescription unpause(@PathVariable String scheduleId, HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
 		schedules().unpause(scheduleId, note(body));
 		return schedules().describe(scheduleId);
 	}
 
 	@PostMapping("/{scheduleId}/trigger")
-	ScheduleActionResult trigger(@PathVariable String scheduleId, @RequestBody(required = false) byte @Nullable [] body) {
+	ScheduleActionResult trigger(@PathVariable String scheduleId, HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
 		return schedules().trigger(scheduleId, firing(body).overlapPolicy());
 	}
 
 	@PostMapping("/{scheduleId}/backfill")
 	List<ScheduleActionResult> backfill(@PathVariable String scheduleId,
-			@RequestBody(required = false) byte @Nullable [] body) {
+			HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
 		Firing firing = firing(body);
 		if (firing.start() == null || firing.end() == null) {
@@ -233,12 +236,14 @@ public class ScheduleRestController {
 		}
 	}
 
-	private @Nullable String note(byte @Nullable [] body) {
-		Note note = (Note) this.payloads.convert(this.payloads.parse(body), Note.class, "note ({\"note\"})");
+	private @Nullable String note(HttpEntity<byte @Nullable []> body) {
+		JsonNode request = this.payloads.parse(body);
+		WebPayloads.refuseNul(request, "note");
+		Note note = (Note) this.payloads.convert(request, Note.class, "note ({\"note\"})");
 		return (note != null) ? note.note() : null;
 	}
 
-	private Firing firing(byte @Nullable [] body) {
+	private Firing firing(HttpEntity<byte @Nullable []> body) {
 		Firing firing = (Firing) this.payloads.convert(this.payloads.parse(body), Firing.class,
 				"request ({\"overlapPolicy\"?, \"start\"?, \"end\"?})");
 		return (firing != null) ? firing : new Firing(null, null, null);

@@ -1,6 +1,8 @@
 package dev.durable.workflow.web;
 
 import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -8,18 +10,23 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.type.LogicalType;
 
-import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.HttpEntity;
 import org.springframework.http.MediaType;
 
 import dev.durable.workflow.PayloadException;
 
 /**
- * Request bodies of the generated endpoints: size-checked, parsed as JSON and converted to the
- * parameter type of the workflow or handler they are for, so a wrong payload is refused with a
- * clear message before anything is written.
+ * Request bodies of the generated endpoints: JSON only (415 for another Content-Type),
+ * size-checked, parsed and converted to the parameter type of the workflow or handler they are
+ * for, so a wrong payload is refused with a clear message before anything is written.
  */
 public final class WebPayloads {
 
@@ -28,18 +35,37 @@ public final class WebPayloads {
 	private final int maxBytes;
 
 	public WebPayloads(JsonMapper mapper, int maxBytes) {
-		// absent booleans and numbers take their defaults; a misspelt option is an error, not ignored
+		// absent booleans and numbers take their defaults; a misspelt option is an error, not ignored;
+		// a value of the wrong JSON type is an error, not coerced (12345 is no string id, 1.5 no event
+		// id, 0 no enum constant)
 		this.mapper = mapper.rebuild()
 			.disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
 			.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+			.disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+			.enable(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+			.withCoercionConfig(LogicalType.Textual,
+					(config) -> config.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+						.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+						.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+			.withCoercionConfig(LogicalType.Integer,
+					(config) -> config.setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
 			.build();
 		this.maxBytes = maxBytes;
 	}
 
-	/** Parses a body; an empty body is JSON {@code null}. */
-	JsonNode parse(byte @Nullable [] body) {
+	/**
+	 * Parses the body of a request: an empty body is JSON {@code null} whatever its Content-Type;
+	 * a body that is not empty must be declared JSON ({@code application/json} or
+	 * {@code application/*+json}), else it is refused (415) rather than guessed at.
+	 */
+	JsonNode parse(HttpEntity<byte @Nullable []> request) {
+		byte[] body = request.getBody();
 		if (body == null || body.length == 0) {
 			return NullNode.getInstance();
+		}
+		MediaType contentType = request.getHeaders().getContentType();
+		if (contentType == null || !isJson(contentType)) {
+			throw new NotJsonException(contentType);
 		}
 		if (body.length > this.maxBytes) {
 			throw new PayloadException("The request body has " + body.length + " bytes; the limit is " + this.maxBytes
@@ -49,29 +75,12 @@ public final class WebPayloads {
 			return this.mapper.readTree(body);
 		}
 		catch (JacksonException ex) {
-			throw new PayloadException("The request body is not valid JSON: " + ex.getOriginalMessage(), false, ex);
+			throw new PayloadException("The request body is not valid JSON: " + JsonProblems.reason(ex), false, ex);
 		}
 	}
 
-	/**
-	 * Parses a body of an endpoint that takes only JSON: a Content-Type other than JSON is refused
-	 * (415) rather than guessed at. No Content-Type is taken as JSON.
-	 */
-	JsonNode parseJson(byte @Nullable [] body, @Nullable String contentType) {
-		if (contentType != null && !isJson(contentType)) {
-			throw new NotJsonException(contentType);
-		}
-		return parse(body);
-	}
-
-	private static boolean isJson(String contentType) {
-		try {
-			MediaType type = MediaType.parseMediaType(contentType);
-			return type.isCompatibleWith(MediaType.APPLICATION_JSON) || "json".equals(type.getSubtypeSuffix());
-		}
-		catch (InvalidMediaTypeException ex) {
-			return false;
-		}
+	private static boolean isJson(MediaType type) {
+		return type.isCompatibleWith(MediaType.APPLICATION_JSON) || "json".equals(type.getSubtypeSuffix());
 	}
 
 	/**
@@ -94,10 +103,46 @@ public final class WebPayloads {
 			JavaType javaType = this.mapper.getTypeFactory().constructType(type);
 			return this.mapper.treeToValue(node, javaType);
 		}
-		catch (JacksonException | IllegalArgumentException ex) {
-			String reason = (ex instanceof JacksonException jackson) ? jackson.getOriginalMessage() : ex.getMessage();
-			throw new PayloadException("The payload is not a valid " + what + " (" + type.getTypeName() + "): " + reason,
-					false, ex);
+		catch (JacksonException ex) {
+			throw new PayloadException("Invalid " + what + ": " + JsonProblems.reason(ex), false, ex);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new PayloadException("Invalid " + what + ": " + ex.getMessage(), false, ex);
+		}
+	}
+
+	/**
+	 * Refuses a NUL character in any name or string of the value (those reach text and
+	 * {@code jsonb} columns), but under the skipped fields (payloads, stored as bytes).
+	 * @param node the value
+	 * @param what what the value is, for the error message
+	 * @param skipped dotted paths of fields not checked, e.g. {@code "action.input"}
+	 */
+	static void refuseNul(@Nullable JsonNode node, String what, String... skipped) {
+		refuseNul(node, what, "", Set.of(skipped));
+	}
+
+	private static void refuseNul(@Nullable JsonNode node, String what, String path, Set<String> skipped) {
+		if (node == null || skipped.contains(path)) {
+			return;
+		}
+		if (node.isString() && NulCharacterException.contains(node.asString())) {
+			throw new NulCharacterException("The " + what + (path.isEmpty() ? "" : " at " + path));
+		}
+		if (node.isObject()) {
+			for (Map.Entry<String, JsonNode> field : node.properties()) {
+				String child = path.isEmpty() ? field.getKey() : path + "." + field.getKey();
+				if (NulCharacterException.contains(field.getKey())) {
+					throw new NulCharacterException("A field name of the " + what);
+				}
+				refuseNul(field.getValue(), what, child, skipped);
+			}
+		}
+		else if (node.isArray()) {
+			int index = 0;
+			for (JsonNode element : node) {
+				refuseNul(element, what, path + "[" + index++ + "]", skipped);
+			}
 		}
 	}
 
@@ -105,11 +150,16 @@ public final class WebPayloads {
 		return this.mapper;
 	}
 
-	/** A body that must be JSON came with another Content-Type. */
+	/** A body that must be JSON came with another Content-Type, or none. */
 	static final class NotJsonException extends RuntimeException {
 
-		NotJsonException(String contentType) {
-			super("The request body must be JSON (Content-Type: application/json), not " + contentType);
+		NotJsonException(@Nullable MediaType contentType) {
+			super(message(contentType));
+		}
+
+		static String message(@Nullable MediaType contentType) {
+			return "The request body must be JSON (Content-Type: application/json), not "
+					+ ((contentType != null) ? contentType : "a body without a Content-Type");
 		}
 
 	}

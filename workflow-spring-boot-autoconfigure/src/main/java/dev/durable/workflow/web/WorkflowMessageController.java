@@ -1,23 +1,26 @@
 package dev.durable.workflow.web;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
@@ -36,9 +39,6 @@ import dev.durable.workflow.HandlerKind;
 @RequestMapping("${durable.workflow.web.base-path:/durable}/workflows/{workflowId}")
 public class WorkflowMessageController {
 
-	/** The longest an update request waits for its outcome before answering 202. */
-	private static final Duration MAX_UPDATE_WAIT = Duration.ofSeconds(60);
-
 	private final WorkflowClient client;
 
 	private final WebPayloads payloads;
@@ -53,7 +53,7 @@ public class WorkflowMessageController {
 
 	@PostMapping("/signals/{name}")
 	ResponseEntity<Void> signal(@PathVariable String workflowId, @PathVariable String name,
-			@RequestBody(required = false) byte @Nullable [] body,
+			HttpEntity<byte @Nullable []> body,
 			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
 			@RequestParam(required = false) java.util.@Nullable UUID runId) {
 		this.access.checkWritable();
@@ -64,23 +64,24 @@ public class WorkflowMessageController {
 	@ReadEndpoint
 	@RequestMapping(path = "/queries/{name}", method = { RequestMethod.GET, RequestMethod.POST })
 	@Nullable Object query(@PathVariable String workflowId, @PathVariable String name,
-			@RequestBody(required = false) byte @Nullable [] body,
+			HttpEntity<byte @Nullable []> body,
 			@RequestParam(required = false) java.util.@Nullable UUID runId) {
 		return handle(workflowId, runId).queryEncoded(name, payload(HandlerKind.QUERY, name, body), Object.class);
 	}
 
 	@PostMapping("/updates/{name}")
 	ResponseEntity<Map<String, Object>> update(@PathVariable String workflowId, @PathVariable String name,
-			@RequestBody(required = false) byte @Nullable [] body,
+			HttpEntity<byte @Nullable []> body,
 			@RequestHeader(name = "Update-Id", required = false) @Nullable String updateId,
-			@RequestParam(required = false) @Nullable UpdateStage waitFor,
+			@RequestParam(required = false) @Nullable String waitFor,
 			@RequestParam(required = false) java.util.@Nullable UUID runId) {
 		this.access.checkWritable();
+		UpdateStage stage = stage(waitFor);
 		WorkflowHandle<Object> handle = handle(workflowId, runId);
 		UpdateOptions options = new UpdateOptions(updateId, UpdateStage.ACCEPTED);
 		UpdateHandle<Object> update = handle.startUpdateEncoded(name, payload(HandlerKind.UPDATE, name, body),
 				Object.class, options);
-		if (waitFor == UpdateStage.ACCEPTED) {
+		if (stage == UpdateStage.ACCEPTED) {
 			return ResponseEntity.accepted().body(outcome(update, "ACCEPTED", null));
 		}
 		return outcome(update);
@@ -89,9 +90,10 @@ public class WorkflowMessageController {
 	@GetMapping("/updates/{updateId}")
 	ResponseEntity<Map<String, Object>> updateOutcome(@PathVariable String workflowId, @PathVariable String updateId,
 			@RequestParam(required = false) @Nullable Duration wait) {
+		Duration bounded = Waits.bounded(wait);
 		UpdateHandle<Object> update = this.client.handle(workflowId).updateHandle(updateId, Object.class);
 		update.stage();
-		return outcome(update, (wait != null) ? wait : Duration.ZERO);
+		return outcome(update, bounded);
 	}
 
 	private WorkflowHandle<Object> handle(String workflowId, java.util.@Nullable UUID runId) {
@@ -99,12 +101,12 @@ public class WorkflowMessageController {
 	}
 
 	private ResponseEntity<Map<String, Object>> outcome(UpdateHandle<Object> update) {
-		return outcome(update, MAX_UPDATE_WAIT);
+		return outcome(update, Waits.MAX);
 	}
 
 	private ResponseEntity<Map<String, Object>> outcome(UpdateHandle<Object> update, Duration wait) {
 		try {
-			Object result = update.result(min(wait, MAX_UPDATE_WAIT));
+			Object result = update.result(wait);
 			return ResponseEntity.ok(outcome(update, "COMPLETED", result));
 		}
 		catch (WorkflowHandle.WorkflowTimeoutException pending) {
@@ -125,8 +127,18 @@ public class WorkflowMessageController {
 		return body;
 	}
 
-	private static Duration min(Duration a, Duration b) {
-		return (a.compareTo(b) <= 0) ? a : b;
+	/** The stage an update request waits for: ACCEPTED, or (none given) COMPLETED; in any case. */
+	private static @Nullable UpdateStage stage(@Nullable String waitFor) {
+		if (waitFor == null) {
+			return null;
+		}
+		try {
+			return UpdateStage.valueOf(waitFor.strip().toUpperCase(Locale.ROOT));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new PayloadException("'waitFor' must be one of "
+					+ Arrays.toString(UpdateStage.values()) + ", not '" + waitFor + "'", false, ex);
+		}
 	}
 
 	/**
@@ -134,8 +146,8 @@ public class WorkflowMessageController {
 	 * size-checked and converted to the handler's parameter type then, so an unknown workflow or
 	 * handler is reported before a bad body.
 	 */
-	private EncodedPayload payload(HandlerKind kind, String name, byte @Nullable [] body) {
-		String what = "payload of " + kind.name().toLowerCase(java.util.Locale.ROOT) + " " + name;
+	private EncodedPayload payload(HandlerKind kind, String name, HttpEntity<byte @Nullable []> body) {
+		String what = "payload of " + kind.name().toLowerCase(Locale.ROOT) + " " + name;
 		return (type) -> this.payloads.convert(this.payloads.parse(body), type, what);
 	}
 

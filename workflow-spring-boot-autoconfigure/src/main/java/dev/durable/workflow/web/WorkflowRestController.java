@@ -4,28 +4,34 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
 
+import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowDescription;
@@ -74,24 +80,32 @@ public class WorkflowRestController {
 	record Started(String workflowId, UUID runId) {
 	}
 
+	/** The fields of a start body; any other is an error, not ignored. */
+	private static final Set<String> START_FIELDS = Set.of("type", "workflowId", "input", "options", "signal");
+
+	private static final Set<String> SIGNAL_FIELDS = Set.of("name", "payload");
+
 	@StartEndpoint
 	@PostMapping("/workflows")
-	ResponseEntity<Started> start(@RequestBody(required = false) byte @Nullable [] body,
+	ResponseEntity<Started> start(HttpEntity<byte @Nullable []> body,
 			@RequestHeader(name = "Idempotency-Key", required = false) @Nullable String idempotencyKey,
 			UriComponentsBuilder uris) {
 		this.access.checkWritable();
 		JsonNode request = this.payloads.parse(body);
 		if (!request.isObject()) {
-			throw new dev.durable.workflow.PayloadException(
+			throw new PayloadException(
 					"The body must be a JSON object: {\"type\", \"workflowId\"?, \"input\", \"options\"?, \"signal\"?}",
 					false, null);
 		}
-		WorkflowTypeInfo definition = this.types.definition(text(request, "type"));
+		onlyFields(request, START_FIELDS, "a start");
+		String workflowId = workflowId(request.get("workflowId"));
+		WebPayloads.refuseNul(request, "request", "input", "signal.payload");
+		WorkflowTypeInfo definition = this.types.definition(string(request, "type"));
 		Object input = this.payloads.convert(request.get("input"), definition.inputType(),
 				"input of workflow " + definition.name());
 		StartOptions.Builder options = options(request.get("options")).toBuilder();
-		if (text(request, "workflowId") != null) {
-			options.workflowId(text(request, "workflowId"));
+		if (workflowId != null) {
+			options.workflowId(workflowId);
 		}
 		if (idempotencyKey != null) {
 			options.requestId(idempotencyKey);
@@ -100,9 +114,13 @@ public class WorkflowRestController {
 		WorkflowHandle<Object> handle;
 		if (signal != null && !signal.isNull()) {
 			this.access.checkOperation(); // it signals the open run of the id, if there is one
-			String name = text(signal, "name");
+			if (!signal.isObject()) {
+				throw new PayloadException("\"signal\" must be an object: {\"name\", \"payload\"?}", false, null);
+			}
+			onlyFields(signal, SIGNAL_FIELDS, "a signal");
+			String name = string(signal, "name");
 			if (name == null) {
-				throw new dev.durable.workflow.PayloadException("\"signal\" needs a \"name\"", false, null);
+				throw new PayloadException("\"signal\" needs a \"name\"", false, null);
 			}
 			Object payload = this.payloads.convert(signal.get("payload"),
 					this.types.payloadType(definition.name(), HandlerKind.SIGNAL, name), "payload of signal " + name);
@@ -115,6 +133,38 @@ public class WorkflowRestController {
 		return ResponseEntity.created(location).body(new Started(handle.workflowId(), handle.runId()));
 	}
 
+	/**
+	 * The workflow id of a start body: absent or {@code null} for a generated one, else a string.
+	 * Anything else is refused rather than ignored: a generated id would make a client's retry
+	 * start a second run.
+	 */
+	private static @Nullable String workflowId(@Nullable JsonNode id) {
+		if (id == null || id.isNull()) {
+			return null;
+		}
+		if (!id.isString()) {
+			throw new InvalidWorkflowIdException("\"workflowId\" must be a JSON string, not " + jsonType(id));
+		}
+		if (NulCharacterException.contains(id.asString())) {
+			throw new InvalidWorkflowIdException("\"workflowId\" contains a NUL character (U+0000)");
+		}
+		return id.asString();
+	}
+
+	private static void onlyFields(JsonNode object, Set<String> fields, String what) {
+		for (String field : object.propertyNames()) {
+			if (!fields.contains(field)) {
+				throw new PayloadException("Unknown field \"" + field + "\" in " + what + "; the fields are "
+						+ new TreeSet<>(fields), false, null);
+			}
+		}
+	}
+
+	private static String jsonType(JsonNode node) {
+		return node.isObject() ? "an object" : node.isArray() ? "an array" : node.isNumber() ? "a number"
+				: node.isBoolean() ? "a boolean" : "a " + node.getNodeType().name().toLowerCase(Locale.ROOT);
+	}
+
 	private StartOptions options(@Nullable JsonNode node) {
 		if (node == null || node.isNull()) {
 			return StartOptions.DEFAULT;
@@ -123,14 +173,21 @@ public class WorkflowRestController {
 		return (options != null) ? options : StartOptions.DEFAULT;
 	}
 
-	private static @Nullable String text(JsonNode node, String field) {
+	/** A string field: absent or {@code null} is {@code null}; another JSON type is an error. */
+	private static @Nullable String string(JsonNode node, String field) {
 		JsonNode value = node.get(field);
-		return (value != null && value.isString()) ? value.asString() : null;
+		if (value == null || value.isNull()) {
+			return null;
+		}
+		if (!value.isString()) {
+			throw new PayloadException("\"" + field + "\" must be a JSON string, not " + jsonType(value), false, null);
+		}
+		return value.asString();
 	}
 
 	@GetMapping("/workflows")
 	WorkflowPage list(@RequestParam(required = false) @Nullable String type,
-			@RequestParam(required = false) @Nullable List<WorkflowStatus> status,
+			@RequestParam(required = false) @Nullable List<String> status,
 			@RequestParam(required = false) @Nullable String query,
 			@RequestParam(required = false) @Nullable Instant startedFrom,
 			@RequestParam(required = false) @Nullable Instant startedTo,
@@ -141,10 +198,12 @@ public class WorkflowRestController {
 				pageToken);
 	}
 
-	private static WorkflowFilter filter(@Nullable String type, @Nullable List<WorkflowStatus> status,
+	private static WorkflowFilter filter(@Nullable String type, @Nullable List<String> statusNames,
 			@Nullable String query, @Nullable Instant startedFrom, @Nullable Instant startedTo,
 			@Nullable String workflowIdPrefix) {
 		WorkflowFilter filter = WorkflowFilter.all();
+		List<WorkflowStatus> status = (statusNames != null) ? statusNames.stream().map(WorkflowRestController::status).toList()
+				: null;
 		if (type != null) {
 			filter = filter.type(type);
 		}
@@ -158,6 +217,17 @@ public class WorkflowRestController {
 			filter = filter.workflowIdPrefix(workflowIdPrefix);
 		}
 		return SearchQuery.apply(query, filter);
+	}
+
+	/** A status by its name, in any case; a blank or unknown one is an error, not ignored. */
+	private static WorkflowStatus status(String name) {
+		try {
+			return WorkflowStatus.valueOf(name.strip().toUpperCase(Locale.ROOT));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new PayloadException("'status' must be one of " + Arrays.toString(WorkflowStatus.values()) + ", not '"
+					+ name + "'", false, ex);
+		}
 	}
 
 	@GetMapping("/workflows/{workflowId}")
@@ -175,10 +245,11 @@ public class WorkflowRestController {
 	@GetMapping("/workflows/{workflowId}/result")
 	ResponseEntity<Map<String, Object>> result(@PathVariable String workflowId,
 			@RequestParam(required = false) @Nullable UUID runId, @RequestParam(required = false) @Nullable Duration wait) {
+		Duration bounded = Waits.bounded(wait);
 		WorkflowHandle<Object> handle = handle(workflowId, runId);
 		Map<String, Object> body = new LinkedHashMap<>();
 		try {
-			Object result = handle.result((wait != null) ? wait : Duration.ZERO);
+			Object result = handle.result(bounded);
 			body.put("status", "COMPLETED");
 			body.put("result", result);
 			return ResponseEntity.ok(body);
@@ -189,52 +260,64 @@ public class WorkflowRestController {
 		}
 		catch (WorkflowFailedException failed) {
 			body.put("status", failed.getStatus().name());
-			body.put("failure", WorkflowProblems.failure(failed.getCause()));
+			body.put("failure", DurableProblems.failure(failed.getCause()));
 			return ResponseEntity.ok(body);
 		}
 	}
 
 	/**
-	 * Why a run is canceled, terminated or reset.
+	 * Why a run is canceled or terminated.
 	 *
 	 * @param reason the reason
-	 * @param eventId for a reset: the event whose workflow task runs again
 	 */
-	record Lifecycle(@Nullable String reason, @Nullable Long eventId) {
+	record Reason(@Nullable String reason) {
+	}
+
+	/**
+	 * A reset: the event whose workflow task runs again, and why.
+	 *
+	 * @param eventId the event (see the history)
+	 * @param reason the reason
+	 */
+	record Reset(@Nullable Long eventId, @Nullable String reason) {
 	}
 
 	@PostMapping("/workflows/{workflowId}/cancel")
 	ResponseEntity<Void> cancel(@PathVariable String workflowId, @RequestParam(required = false) @Nullable UUID runId,
-			@RequestBody(required = false) byte @Nullable [] body) {
+			HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
-		handle(workflowId, runId).cancel(lifecycle(body).reason());
+		handle(workflowId, runId).cancel(reason(body));
 		return ResponseEntity.accepted().build();
 	}
 
 	@PostMapping("/workflows/{workflowId}/terminate")
 	ResponseEntity<Void> terminate(@PathVariable String workflowId,
-			@RequestParam(required = false) @Nullable UUID runId, @RequestBody(required = false) byte @Nullable [] body) {
+			@RequestParam(required = false) @Nullable UUID runId, HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
-		handle(workflowId, runId).terminate(lifecycle(body).reason());
+		handle(workflowId, runId).terminate(reason(body));
 		return ResponseEntity.noContent().build();
 	}
 
 	@PostMapping("/workflows/{workflowId}/reset")
 	Started reset(@PathVariable String workflowId, @RequestParam(required = false) @Nullable UUID runId,
-			@RequestBody(required = false) byte @Nullable [] body) {
+			HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
-		Lifecycle request = lifecycle(body);
-		if (request.eventId() == null) {
-			throw new dev.durable.workflow.PayloadException("A reset needs an \"eventId\" (see the history)", false,
-					null);
+		Reset request = (Reset) this.payloads.convert(checked(body), Reset.class, "reset ({\"eventId\", \"reason\"?})");
+		if (request == null || request.eventId() == null) {
+			throw new PayloadException("A reset needs an \"eventId\" (see the history)", false, null);
 		}
 		return new Started(workflowId, handle(workflowId, runId).reset(request.eventId(), request.reason()));
 	}
 
-	private Lifecycle lifecycle(byte @Nullable [] body) {
-		Lifecycle request = (Lifecycle) this.payloads.convert(this.payloads.parse(body), Lifecycle.class,
-				"request ({\"reason\", \"eventId\"?})");
-		return (request != null) ? request : new Lifecycle(null, null);
+	private @Nullable String reason(HttpEntity<byte @Nullable []> body) {
+		Reason request = (Reason) this.payloads.convert(checked(body), Reason.class, "request ({\"reason\"})");
+		return (request != null) ? request.reason() : null;
+	}
+
+	private JsonNode checked(HttpEntity<byte @Nullable []> body) {
+		JsonNode request = this.payloads.parse(body);
+		WebPayloads.refuseNul(request, "request");
+		return request;
 	}
 
 	private WorkflowHandle<Object> handle(String workflowId, @Nullable UUID runId) {

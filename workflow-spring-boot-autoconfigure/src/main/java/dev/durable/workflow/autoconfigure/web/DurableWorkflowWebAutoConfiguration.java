@@ -35,6 +35,7 @@ import dev.durable.workflow.web.WebPayloads;
 import dev.durable.workflow.web.WorkflowMessageController;
 import dev.durable.workflow.web.WorkflowProblems;
 import dev.durable.workflow.web.WorkflowRestController;
+import dev.durable.workflow.web.WorkflowRouteProblems;
 import dev.durable.workflow.web.WorkflowTypes;
 
 /**
@@ -150,6 +151,12 @@ public final class DurableWorkflowWebAutoConfiguration {
 	@ConditionalOnMissingBean
 	WorkflowProblems durableWorkflowProblems() {
 		return new WorkflowProblems();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WorkflowRouteProblems durableWorkflowRouteProblems(DurableWorkflowProperties properties) {
+		return new WorkflowRouteProblems(properties.getWeb().getBasePath());
 	}
 
 }
