@@ -5,10 +5,20 @@ import java.lang.reflect.Type;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns values into stored bytes and back. The default is JSON through the engine's own Jackson
- * mapper; wrap it to add encryption or compression.
+ * Turns values into stored bytes and back. The default is {@link #json()}, JSON through the
+ * engine's own Jackson mapper; wrap it to add encryption ({@link EncryptingPayloadConverter}) or
+ * compression.
  */
 public interface PayloadConverter {
+
+	/**
+	 * The engine's default converter: JSON through a Jackson mapper the engine owns (unknown
+	 * properties ignored), so that a later change of the application's mapper cannot break the
+	 * replay of recorded payloads. Shared and thread-safe.
+	 */
+	static PayloadConverter json() {
+		return dev.durable.workflow.internal.support.JsonPayloadConverter.DEFAULT;
+	}
 
 	/**
 	 * Encodes a value.

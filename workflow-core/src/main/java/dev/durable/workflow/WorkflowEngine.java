@@ -18,7 +18,6 @@ import org.jspecify.annotations.Nullable;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.support.Interceptors;
-import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.spi.EngineQuiescence;
 
@@ -280,6 +279,10 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * The converter of every payload the engine stores; {@link PayloadConverter#json()} by
+		 * default. {@link EncryptingPayloadConverter} encrypts them.
+		 */
 		public Builder payloadConverter(PayloadConverter converter) {
 			this.payloadConverter = converter;
 			return this;
@@ -306,7 +309,7 @@ public final class WorkflowEngine implements AutoCloseable {
 			DataSource dataSource = Objects.requireNonNull(this.dataSource, "dataSource");
 			EngineSettings settings = settings(this.namespace, this.schema, this.maxPayloadBytes);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
-					: new JsonPayloadConverter();
+					: PayloadConverter.json();
 			return new WorkflowEngine(EngineAssembly.assemble(settings, dataSource, this.clock, this.workflows,
 					this.activities, this.activityDefaults, this.workflowFactory, converter, hooks(),
 					new Listeners(listeners(), new Interceptors(interceptors())), this.migrate));

@@ -6,6 +6,7 @@ import java.util.function.Function;
 
 import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.NonDeterministicWorkflowException;
+import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.internal.activity.ActivityStubs;
 import dev.durable.workflow.internal.history.TaskRecord;
@@ -15,7 +16,6 @@ import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.replay.HistoryImport;
 import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
-import dev.durable.workflow.internal.support.JsonPayloadConverter;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.EngineSettings;
 
@@ -53,11 +53,28 @@ public final class HistoryReplay {
 	 */
 	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory,
 			List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+		replay(workflowClass, history, factory, failWorkflowExceptionTypes, PayloadConverter.json());
+	}
+
+	/**
+	 * Replays one history against the workflow class with the engine-wide exception types that
+	 * fail a run and the payload converter of the engine that ran it. An exported payload is
+	 * either its decoded JSON value, encoded again with this converter, or an object with the
+	 * stored bytes ({@code {"$encoded": ...}}, written when the exporting node could not decode
+	 * it: an unknown key, a converter that does not write JSON), decoded by this converter.
+	 * @param factory creates the workflow instance (called with the workflow class)
+	 * @param converter the converter of the engine that ran the history, e.g. an
+	 * {@link dev.durable.workflow.EncryptingPayloadConverter} with the keys of its payloads
+	 * @throws NonDeterministicWorkflowException when the code issues other commands than the
+	 * history holds, naming the workflow task and both commands
+	 */
+	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory,
+			List<Class<? extends Throwable>> failWorkflowExceptionTypes, PayloadConverter converter) {
 		WorkflowDefinition definition = new WorkflowRegistry(failWorkflowExceptionTypes).register(workflowClass);
 		RunIdentity identity = HistoryImport.identity(history, definition.typeName());
-		List<TaskRecord> records = HistoryImport.records(history);
+		List<TaskRecord> records = HistoryImport.records(history, converter);
 		WorkflowRunner runner = new WorkflowRunner(identity, definition, factory,
-				new Payloads(new JsonPayloadConverter(), Integer.MAX_VALUE), Duration.ofSeconds(30),
+				new Payloads(converter, Integer.MAX_VALUE), Duration.ofSeconds(30),
 				EngineSettings.HistoryLimits.DEFAULT);
 		try {
 			for (TaskRecord record : records) {

@@ -1,6 +1,7 @@
 package dev.durable.workflow.test;
 
 import dev.durable.workflow.NonDeterministicWorkflowException;
+import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.spi.HistoryReplay;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import org.springframework.objenesis.SpringObjenesis;
 
@@ -28,8 +30,19 @@ import org.springframework.objenesis.SpringObjenesis;
  *
  * <p>The workflow is instantiated through its public constructor with the most parameters;
  * parameters of an {@code @Activity} type get stubs (replay never runs activities), others
- * {@code null}; pass a factory for anything else. Histories exported with a payload converter
- * other than the default JSON one are not supported.
+ * {@code null}; pass a factory for anything else.
+ *
+ * <p>Exported payloads are decoded JSON values (decrypted when the exporting node had the key),
+ * so the histories of an engine with an {@link dev.durable.workflow.EncryptingPayloadConverter}
+ * replay as they are. Pass the engine's converter ({@link Options#withPayloadConverter}) when the
+ * workflow types need its mapping, or when payloads were exported undecoded ({@code {"$encoded":
+ * ...}}: a node without the key, a converter that does not write JSON).
+ *
+ * <pre>{@code
+ * WorkflowReplayer.replay(OrderWorkflow.class, json, WorkflowReplayer.Options.defaults()
+ *     .withPayloadConverter(EncryptingPayloadConverter.builder().key("k1", key).currentKey("k1").build())
+ *     .withFailWorkflowExceptionTypes(List.of(OutOfStockException.class)));
+ * }</pre>
  */
 public final class WorkflowReplayer {
 
@@ -92,21 +105,83 @@ public final class WorkflowReplayer {
         failWorkflowExceptionTypes);
   }
 
+  /** Replays one history given as JSON, with the given options. */
+  public static void replay(Class<?> workflowClass, String historyJson, Options options) {
+    replay(workflowClass, HistoryReplay.parse(historyJson), options);
+  }
+
+  /** Replays one history, as {@code handle.history()} returned it, with the given options. */
+  public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Options options) {
+    HistoryReplay.replay(
+        workflowClass,
+        history,
+        options.factory(),
+        options.failWorkflowExceptionTypes(),
+        options.payloadConverter());
+  }
+
   /**
    * Replays several histories (name to JSON) and reports every failure instead of stopping at
    * the first.
    */
   public static ReplayReport replayAll(Class<?> workflowClass, Map<String, String> historiesJson) {
+    return replayAll(workflowClass, historiesJson, Options.defaults());
+  }
+
+  /** Replays several histories (name to JSON) with the given options; see {@link #replayAll(Class, Map)}. */
+  public static ReplayReport replayAll(
+      Class<?> workflowClass, Map<String, String> historiesJson, Options options) {
     Map<String, RuntimeException> failures = new LinkedHashMap<>();
     historiesJson.forEach(
         (name, json) -> {
           try {
-            replay(workflowClass, json);
+            replay(workflowClass, json, options);
           } catch (RuntimeException ex) {
             failures.put(name, ex);
           }
         });
     return new ReplayReport(historiesJson.size(), failures);
+  }
+
+  /**
+   * How histories are replayed: the workflow factory, the engine-wide {@code
+   * failWorkflowExceptionTypes} and the payload converter of the engine that ran them. Immutable;
+   * each {@code with} method returns a copy.
+   *
+   * @param factory creates the workflow instance (called with the workflow class); {@link
+   *     #stubFactory()} by default
+   * @param failWorkflowExceptionTypes the engine's {@code failWorkflowExceptionTypes} (see {@link
+   *     #replay(Class, List, Function, List)}); empty by default
+   * @param payloadConverter the engine's payload converter; {@link PayloadConverter#json()} by
+   *     default
+   */
+  public record Options(
+      Function<Class<?>, Object> factory,
+      List<Class<? extends Throwable>> failWorkflowExceptionTypes,
+      PayloadConverter payloadConverter) {
+
+    public Options {
+      Objects.requireNonNull(factory, "factory");
+      failWorkflowExceptionTypes = List.copyOf(failWorkflowExceptionTypes);
+      Objects.requireNonNull(payloadConverter, "payloadConverter");
+    }
+
+    /** The stub factory, no engine-wide exception types, the JSON converter. */
+    public static Options defaults() {
+      return new Options(stubFactory(), List.of(), PayloadConverter.json());
+    }
+
+    public Options withFactory(Function<Class<?>, Object> factory) {
+      return new Options(factory, this.failWorkflowExceptionTypes, this.payloadConverter);
+    }
+
+    public Options withFailWorkflowExceptionTypes(List<Class<? extends Throwable>> types) {
+      return new Options(this.factory, types, this.payloadConverter);
+    }
+
+    public Options withPayloadConverter(PayloadConverter converter) {
+      return new Options(this.factory, this.failWorkflowExceptionTypes, converter);
+    }
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.client;
 
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,9 +12,12 @@ import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.InternalJson;
-import dev.durable.workflow.internal.support.JsonPayloadConverter;
+import dev.durable.workflow.internal.support.ReadablePayloads;
 
-/** Flattens stored task rows into the public event list, decoding JSON payloads for people. */
+/**
+ * Flattens stored task rows into the public event list, decoding payloads for people (see
+ * {@link ReadablePayloads} for their form).
+ */
 final class HistoryEvents {
 
 	private HistoryEvents() {
@@ -58,10 +60,10 @@ final class HistoryEvents {
 		put(attributes, "updateId", event.messageId());
 		if (event.payload() != null && event.type() == EventType.ACTIVITY_SCHEDULED) {
 			attributes.put("arguments",
-					InternalJson.unpack(event.payload()).stream().map((p) -> readable(p, converter)).toList());
+					InternalJson.unpack(event.payload()).stream().map((p) -> readable(p, converter, event.type())).toList());
 		}
 		else if (event.payload() != null) {
-			attributes.put("payload", readable(event.payload(), converter));
+			attributes.put("payload", readable(event.payload(), converter, event.type()));
 		}
 		if (event.failure() != null) {
 			attributes.put("failure", InternalJson.MAPPER.convertValue(event.failure(), Map.class));
@@ -84,19 +86,12 @@ final class HistoryEvents {
 		}
 	}
 
-	private static Object readable(byte[] payload, PayloadConverter converter) {
-		if (payload == null) {
-			return null;
+	private static Object readable(byte[] payload, PayloadConverter converter, EventType type) {
+		if (payload != null && type.payloadIsEngineJson()) {
+			// memo and search attributes: the engine's own JSON, never the converter's
+			return InternalJson.MAPPER.readValue(payload, Object.class);
 		}
-		if (converter instanceof JsonPayloadConverter) {
-			try {
-				return InternalJson.MAPPER.readValue(payload, Object.class);
-			}
-			catch (RuntimeException ex) {
-				// fall through: not JSON after all
-			}
-		}
-		return Base64.getEncoder().encodeToString(payload);
+		return ReadablePayloads.toReadable(payload, converter);
 	}
 
 }

@@ -41,6 +41,14 @@ public enum EventType {
 		return this == WORKFLOW_TERMINATED || this == WORKFLOW_TIMED_OUT;
 	}
 
+	/**
+	 * Whether the payload is the engine's own JSON (memo and search attributes) rather than bytes
+	 * of the payload converter.
+	 */
+	public boolean payloadIsEngineJson() {
+		return this == WORKFLOW_ATTRIBUTES || this == UPSERT_MEMO || this == UPSERT_SEARCH_ATTRIBUTES;
+	}
+
 	public boolean closesRun() {
 		return this == WORKFLOW_COMPLETED || this == WORKFLOW_FAILED || this == WORKFLOW_CANCELED
 				|| this == WORKFLOW_TERMINATED || this == CONTINUED_AS_NEW || this == WORKFLOW_TIMED_OUT;

@@ -10,6 +10,8 @@ import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.internal.support.ReadablePayloads;
+import dev.durable.workflow.PayloadConverter;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,7 +24,8 @@ import tools.jackson.core.type.TypeReference;
 /**
  * Rebuilds the stored form of a history (task rows of events) from its public, flattened view
  * ({@link HistoryEvent}s, as {@code handle.history()} returns them or as JSON): the inverse of the
- * engine's export. Payloads come back as the JSON the default payload converter writes.
+ * engine's export. Payloads come back encoded with the converter the history is replayed with,
+ * the JSON converter by default.
  */
 public final class HistoryImport {
 
@@ -36,10 +39,18 @@ public final class HistoryImport {
 
 	/** The events grouped by workflow task, in order. */
 	public static List<TaskRecord> records(List<HistoryEvent> history) {
+		return records(history, PayloadConverter.json());
+	}
+
+	/**
+	 * The events grouped by workflow task, in order, payloads encoded again with the converter
+	 * the history is replayed with (see {@link ReadablePayloads}).
+	 */
+	public static List<TaskRecord> records(List<HistoryEvent> history, PayloadConverter converter) {
 		Map<Integer, List<Event>> byTask = new LinkedHashMap<>();
 		Map<Integer, Instant> times = new LinkedHashMap<>();
 		for (HistoryEvent event : history) {
-			byTask.computeIfAbsent(event.workflowTask(), (k) -> new ArrayList<>()).add(event(event));
+			byTask.computeIfAbsent(event.workflowTask(), (k) -> new ArrayList<>()).add(event(event, converter));
 			times.putIfAbsent(event.workflowTask(), event.time());
 		}
 		List<TaskRecord> records = new ArrayList<>();
@@ -68,17 +79,21 @@ public final class HistoryImport {
 	}
 
 	public static Event event(HistoryEvent source) {
+		return event(source, PayloadConverter.json());
+	}
+
+	public static Event event(HistoryEvent source, PayloadConverter converter) {
 		EventType type = EventType.valueOf(source.type());
 		Map<String, Object> a = source.attributes();
 		byte[] payload;
 		if (a.containsKey("arguments")) {
 			List<byte[]> parts = new ArrayList<>();
 			for (Object argument : (List<?>) a.get("arguments")) {
-				parts.add(encode(argument));
+				parts.add(encode(argument, type, converter));
 			}
 			payload = InternalJson.pack(parts);
 		} else {
-			payload = a.containsKey("payload") ? encode(a.get("payload")) : null;
+			payload = a.containsKey("payload") ? encode(a.get("payload"), type, converter) : null;
 		}
 		Object seq = a.get("seq");
 		Object version = a.get("version");
@@ -96,8 +111,11 @@ public final class HistoryImport {
 				convert(a.get("child"), ChildOptions.class));
 	}
 
-	private static byte[] encode(Object value) {
-		return InternalJson.MAPPER.writeValueAsBytes(value);
+	private static byte[] encode(Object value, EventType type, PayloadConverter converter) {
+		if (type.payloadIsEngineJson()) {
+			return InternalJson.MAPPER.writeValueAsBytes(value);
+		}
+		return ReadablePayloads.fromReadable(value, converter);
 	}
 
 	private static <T> T convert(Object value, Class<T> type) {

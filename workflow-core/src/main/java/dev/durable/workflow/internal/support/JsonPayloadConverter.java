@@ -14,6 +14,9 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class JsonPayloadConverter implements PayloadConverter {
 
+	/** The instance {@link PayloadConverter#json()} returns. */
+	public static final JsonPayloadConverter DEFAULT = new JsonPayloadConverter();
+
 	private final JsonMapper mapper;
 
 	public JsonPayloadConverter() {
