@@ -73,6 +73,13 @@ public class DurableWorkflowProperties {
 		return this.propagation;
 	}
 
+	@NestedConfigurationProperty
+	private final DurableWorkflowPayloadProperties payload = new DurableWorkflowPayloadProperties();
+
+	public DurableWorkflowPayloadProperties getPayload() {
+		return this.payload;
+	}
+
 	public DurableWorkflowHistoryProperties getHistory() {
 		return this.history;
 	}
