@@ -46,6 +46,11 @@ import dev.durable.workflow.spi.EngineHooks;
  */
 final class EngineAssembly {
 
+	/** The engine's JSON converter, for {@link PayloadConverter#json()} (the API's way to it). */
+	static PayloadConverter jsonConverter() {
+		return dev.durable.workflow.internal.support.JsonPayloadConverter.DEFAULT;
+	}
+
 	private EngineAssembly() {
 	}
 

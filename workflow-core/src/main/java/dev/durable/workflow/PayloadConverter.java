@@ -17,7 +17,7 @@ public interface PayloadConverter {
 	 * replay of recorded payloads. Shared and thread-safe.
 	 */
 	static PayloadConverter json() {
-		return dev.durable.workflow.internal.support.JsonPayloadConverter.DEFAULT;
+		return EngineAssembly.jsonConverter();
 	}
 
 	/**
