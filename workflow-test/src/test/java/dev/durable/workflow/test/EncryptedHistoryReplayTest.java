@@ -116,7 +116,8 @@ class EncryptedHistoryReplayTest {
         .contains("\"$encoded\"")
         .doesNotContain("Ada");
     assertThatThrownBy(() -> WorkflowReplayer.replay(SealedParcel.class, undecoded))
-        .hasStackTraceContaining(PayloadException.class.getName());
+        .isInstanceOf(PayloadException.class)
+        .hasMessageContaining("encrypted with key id 'k1' that was exported undecrypted");
     WorkflowReplayer.replay(
         SealedParcel.class,
         undecoded,

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.durable.workflow.EncryptingPayloadConverter;
 import dev.durable.workflow.PayloadConverter;
+import dev.durable.workflow.PayloadException;
 
 /**
  * The form of a payload in an exported history ({@code handle.history()}, the REST history): the
@@ -53,7 +54,14 @@ public final class ReadablePayloads {
 	public static byte[] fromReadable(Object readable, PayloadConverter converter) {
 		if (readable instanceof Map<?, ?> map && map.get(ENCODED) instanceof String encoded
 				&& map.keySet().stream().allMatch((k) -> ENCODED.equals(k) || UNDECODABLE.equals(k))) {
-			return Base64.getDecoder().decode(encoded);
+			byte[] stored = Base64.getDecoder().decode(encoded);
+			if (converter instanceof JsonPayloadConverter && EncryptingPayloadConverter.isEncrypted(stored)) {
+				throw new PayloadException("The history holds a payload encrypted with key id '"
+						+ EncryptingPayloadConverter.keyId(stored) + "' that was exported undecrypted; replay it with"
+						+ " the engine's EncryptingPayloadConverter (WorkflowReplayer.Options.withPayloadConverter)",
+						false, null);
+			}
+			return stored;
 		}
 		return converter.toPayload(readable, Object.class);
 	}
