@@ -73,8 +73,8 @@ final class GenericEndpoints {
 					.body(this.typed.startRequest(), true, "The start request, one shape per workflow type")
 					.answers(201, "Started", inferred)
 					.header(201, "Location", "The run's URL");
-				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, INVALID_ID, ALREADY_STARTED));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, INVALID_ID, UNKNOWN_HANDLER, ALREADY_STARTED));
+				problems.addAll(Problem.START);
 			}
 			case "GET /workflows" -> {
 				doc.describe(WORKFLOWS, "listWorkflows", "List runs, newest first", null)
@@ -103,21 +103,21 @@ final class GenericEndpoints {
 					.body(lifecycle(false), false, "An optional reason")
 					.answers(202, "Cancellation requested", null);
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "POST /workflows/{workflowId}/terminate" -> {
 				doc.describe(WORKFLOWS, "terminateWorkflow", "Terminate a run at once", null)
 					.body(lifecycle(false), false, "An optional reason")
 					.answers(204, "Terminated", null);
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "POST /workflows/{workflowId}/reset" -> {
 				doc.describe(WORKFLOWS, "resetWorkflow", "Start a new run from an event of a run's history", null)
 					.body(lifecycle(true), true, "The event whose workflow task runs again, and a reason")
 					.answers(200, "The new run", inferred);
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, CONFLICT));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "POST /workflows/{workflowId}/signals/{name}" -> {
 				doc.describe(WORKFLOWS, "signalWorkflow", "Send a signal of any name",
@@ -126,7 +126,7 @@ final class GenericEndpoints {
 					.body(this.schemas.any("The payload"), false, "The payload")
 					.answers(202, "Signal recorded", null);
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, WORKFLOW_CLOSED));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "GET /workflows/{workflowId}/queries/{name}", "POST /workflows/{workflowId}/queries/{name}" -> {
 				boolean get = method.equals("GET");
@@ -146,7 +146,7 @@ final class GenericEndpoints {
 				this.typed.updateOutcome(doc, this.schemas.any("The result"));
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, WORKFLOW_CLOSED,
 						UPDATE_FAILED, UPDATE_REJECTED));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "GET /workflows/{workflowId}/updates/{updateId}" -> {
 				doc.describe(WORKFLOWS, "updateOutcome", "An update's outcome by its id, waiting up to ?wait=", null);
@@ -160,7 +160,7 @@ final class GenericEndpoints {
 					.answers(201, "Created", inferred)
 					.header(201, "Location", "The schedule's URL");
 				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, SCHEDULE_EXISTS));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "GET /schedules" -> doc.describe(SCHEDULES, "listSchedules", "List schedules", null)
 				.answers(200, "The schedules", inferred);
@@ -174,7 +174,7 @@ final class GenericEndpoints {
 					.body(this.schemas.of(Schedule.class), true, "The new schedule")
 					.answers(200, "The schedule now", inferred);
 				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, SCHEDULE_NOT_FOUND));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "POST /schedules/{scheduleId}/pause", "POST /schedules/{scheduleId}/unpause" -> {
 				boolean pause = path.endsWith("/pause");
@@ -183,14 +183,14 @@ final class GenericEndpoints {
 					.body(note(), false, "An optional note")
 					.answers(200, "The schedule now", inferred);
 				problems.addAll(List.of(INVALID_PAYLOAD, SCHEDULE_NOT_FOUND));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "POST /schedules/{scheduleId}/trigger" -> {
 				doc.describe(SCHEDULES, "triggerSchedule", "Run a schedule's action now", null)
 					.body(firing(false), false, "An optional overlap policy for this firing")
 					.answers(200, "What the firing did", inferred);
 				problems.addAll(List.of(INVALID_PAYLOAD, SCHEDULE_NOT_FOUND));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "POST /schedules/{scheduleId}/backfill" -> {
 				doc.describe(SCHEDULES, "backfillSchedule", "Run a schedule's action for each time in a past range",
@@ -198,11 +198,12 @@ final class GenericEndpoints {
 					.body(firing(true), true, "The range, and an optional overlap policy")
 					.answers(200, "What each firing did", inferred);
 				problems.addAll(List.of(INVALID_PAYLOAD, SCHEDULE_NOT_FOUND));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "DELETE /schedules/{scheduleId}" -> {
 				doc.describe(SCHEDULES, "deleteSchedule", "Delete a schedule", null).answers(204, "Deleted", null);
-				problems.addAll(List.of(SCHEDULE_NOT_FOUND, Problem.READ_ONLY));
+				problems.addAll(List.of(SCHEDULE_NOT_FOUND, Problem.UNAUTHENTICATED, Problem.READ_ONLY,
+						Problem.OPERATION_DISABLED, Problem.ROLE_REQUIRED));
 			}
 			case "POST /activities/complete", "POST /activities/heartbeat", "POST /activities/fail" -> {
 				String verb = path.substring(path.lastIndexOf('/') + 1);
@@ -215,7 +216,7 @@ final class GenericEndpoints {
 					.body(activityRequest(verb), true, "The token and the " + verb + " details")
 					.answers(200, "Whether the request changed the attempt", inferred);
 				problems.addAll(List.of(INVALID_PAYLOAD, INVALID_TOKEN));
-				problems.addAll(Problem.WRITE);
+				problems.addAll(Problem.OPERATION);
 			}
 			case "GET /queues" -> doc.describe(QUEUES, "listQueues", "The flow-control and activity task queues", null)
 				.answers(200, "What each queue holds now", inferred);

@@ -92,7 +92,7 @@ final class HandlerOperations {
 	private static Map<String, List<Owned>> byName(HandlerKind kind, List<WorkflowTypeInfo> types) {
 		Map<String, List<Owned>> byName = new LinkedHashMap<>();
 		for (WorkflowTypeInfo type : types) {
-			for (WorkflowTypeInfo.Handler handler : type.named(kind)) {
+			for (WorkflowTypeInfo.Handler handler : TypedSchemas.named(type, kind)) {
 				byName.computeIfAbsent(Objects.requireNonNull(handler.name()), (n) -> new ArrayList<>())
 					.add(new Owned(type.name(), handler));
 			}
@@ -107,7 +107,7 @@ final class HandlerOperations {
 		doc.answers(202, "Signal recorded", null);
 		List<Problem> problems = new ArrayList<>(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER,
 				WORKFLOW_CLOSED));
-		problems.addAll(Problem.WRITE);
+		problems.addAll(Problem.OPERATION);
 		doc.problems(problems);
 		return doc.operation();
 	}
@@ -138,7 +138,7 @@ final class HandlerOperations {
 		this.typed.updateOutcome(doc, results(handlers));
 		List<Problem> problems = new ArrayList<>(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER,
 				WORKFLOW_CLOSED, UPDATE_FAILED, UPDATE_REJECTED));
-		problems.addAll(Problem.WRITE);
+		problems.addAll(Problem.OPERATION);
 		doc.problems(problems);
 		return doc.operation();
 	}

@@ -21,6 +21,15 @@ record Problem(int status, List<String> codes) {
 	static final Problem READ_ONLY = new Problem(403,
 			"READ_ONLY: mutating endpoints are off (durable.workflow.web.read-only)");
 
+	static final Problem UNAUTHENTICATED = new Problem(401,
+			"UNAUTHENTICATED: an operation needs an authenticated caller (durable.workflow.web.required-role)");
+
+	static final Problem OPERATION_DISABLED = new Problem(403, "OPERATION_DISABLED: operations are off by default"
+			+ " (durable.workflow.web.operations-enabled or durable.workflow.web.required-role)");
+
+	static final Problem ROLE_REQUIRED = new Problem(403,
+			"ROLE_REQUIRED: the caller lacks the role durable.workflow.web.required-role names");
+
 	static final Problem WORKFLOW_NOT_FOUND = new Problem(404, "WORKFLOW_NOT_FOUND: no run with that workflow id (and run id)");
 
 	static final Problem UNKNOWN_HANDLER = new Problem(404, "UNKNOWN_HANDLER: the workflow has no handler of that name");
@@ -51,17 +60,26 @@ record Problem(int status, List<String> codes) {
 	static final Problem UNAVAILABLE = new Problem(503,
 			"DATABASE_UNAVAILABLE: the database cannot be reached; retry after Retry-After seconds");
 
-	/** What a request that writes (with a JSON body) may also answer. */
-	static final List<Problem> WRITE = List.of(READ_ONLY, TOO_LARGE, NOT_JSON, UNAVAILABLE);
+	/**
+	 * What an operation (a request that changes existing workflows or schedules, with a JSON body)
+	 * may also answer: the access refusals of {@code durable.workflow.web.*} and the body checks.
+	 */
+	static final List<Problem> OPERATION = List.of(UNAUTHENTICATED, READ_ONLY, OPERATION_DISABLED, ROLE_REQUIRED,
+			TOO_LARGE, NOT_JSON, UNAVAILABLE);
+
+	/**
+	 * What a start may also answer: read-only mode, the body checks, and, for signal-with-start
+	 * only (it signals an open run), the refusals of an operation.
+	 */
+	static final List<Problem> START = List.of(READ_ONLY, TOO_LARGE, NOT_JSON, UNAVAILABLE,
+			withSignal(UNAUTHENTICATED), withSignal(OPERATION_DISABLED), withSignal(ROLE_REQUIRED));
 
 	Problem(int status, String code) {
 		this(status, List.of(code));
 	}
 
-	/** The code without its explanation. */
-	static String code(String described) {
-		int colon = described.indexOf(':');
-		return (colon < 0) ? described : described.substring(0, colon);
+	private static Problem withSignal(Problem problem) {
+		return new Problem(problem.status(), problem.codes().stream().map((c) -> c + " (with \"signal\")").toList());
 	}
 
 }

@@ -92,14 +92,32 @@ final class TypedSchemas {
 		return oneOf.discriminator(discriminator);
 	}
 
+	/**
+	 * The named handlers of a kind; for signals also the names declared for
+	 * {@code Workflows.receive}, as handlers of their declared payload type (any JSON value when
+	 * the receiving call types it).
+	 */
+	static List<WorkflowTypeInfo.Handler> named(WorkflowTypeInfo type, HandlerKind kind) {
+		List<WorkflowTypeInfo.Handler> named = new ArrayList<>(type.named(kind));
+		if (kind == HandlerKind.SIGNAL) {
+			for (WorkflowTypeInfo.Receive receive : type.receives()) {
+				if (named.stream().noneMatch((h) -> receive.name().equals(h.name()))) {
+					named.add(new WorkflowTypeInfo.Handler(kind, receive.name(),
+							(receive.payloadType() != null) ? receive.payloadType() : Object.class, false));
+				}
+			}
+		}
+		return named;
+	}
+
 	private Schema<?> signalWithStart(WorkflowTypeInfo type) {
-		List<String> names = type.named(HandlerKind.SIGNAL).stream().map(WorkflowTypeInfo.Handler::name).toList();
+		List<String> names = named(type, HandlerKind.SIGNAL).stream().map(WorkflowTypeInfo.Handler::name).toList();
 		Schema<?> name = (names.isEmpty() || type.hasDynamic(HandlerKind.SIGNAL))
 				? this.schemas.string("The signal's name") : this.schemas.oneOfStrings(names, "The signal's name");
 		Schema<?> signal = this.schemas.object()
 			.description("Signal-with-start: a signal delivered to the run, started when none is open")
 			.addProperty("name", name)
-			.addProperty("payload", this.schemas.oneOf(payloads(type.named(HandlerKind.SIGNAL)), "The signal's payload"));
+			.addProperty("payload", this.schemas.oneOf(payloads(named(type, HandlerKind.SIGNAL)), "The signal's payload"));
 		signal.addRequiredItem("name");
 		return signal;
 	}

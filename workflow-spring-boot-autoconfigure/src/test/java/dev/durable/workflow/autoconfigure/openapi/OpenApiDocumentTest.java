@@ -100,6 +100,9 @@ class OpenApiDocumentTest {
 		JsonNode signal = paths().path("/durable/workflows/{workflowId}/signals/addEvidence").path("post");
 		assertThat(resolve(json(signal.path("requestBody"))).path("properties").has("url")).isTrue();
 		assertThat(signal.path("responses").has("202")).isTrue();
+		// a name declared for Workflows.receive by a Signal field, with its payload type
+		JsonNode appeal = paths().path("/durable/workflows/{workflowId}/signals/appeal").path("post");
+		assertThat(resolve(json(appeal.path("requestBody"))).path("properties").has("kind")).isTrue();
 
 		JsonNode query = paths().path("/durable/workflows/{workflowId}/queries/stage");
 		assertThat(query.has("get")).isTrue();
@@ -116,9 +119,10 @@ class OpenApiDocumentTest {
 
 	@Test
 	void errorsAreTheStatusesTheEndpointsAnswerWithTheProblemSchema() {
-		Map<String, List<String>> expected = Map.of("/durable/workflows|post", List.of("400", "409", "415", "503"),
+		Map<String, List<String>> expected = Map.of("/durable/workflows|post",
+				List.of("400", "403", "409", "415", "503"),
 				"/durable/workflows/{workflowId}|get", List.of("404", "503"),
-				"/durable/workflows/{workflowId}/signals/addEvidence|post", List.of("404", "409"),
+				"/durable/workflows/{workflowId}/signals/addEvidence|post", List.of("401", "403", "404", "409"),
 				"/durable/workflows/{workflowId}/updates/decide|post", List.of("404", "409", "422"),
 				"/durable/workflows/{workflowId}/queries/stage|get", List.of("404", "422"),
 				"/durable/schedules|post", List.of("409"));

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.durable.workflow.QueryMethod;
+import dev.durable.workflow.Signal;
 import dev.durable.workflow.SignalMethod;
 import dev.durable.workflow.UpdateMethod;
 import dev.durable.workflow.Workflow;
@@ -49,6 +50,9 @@ public class ClaimWorkflow {
 		OPEN, DECIDED
 
 	}
+
+	/** An appeal, received by {@code Workflows.receive} after a decision (declared, so a client may send it). */
+	public static final Signal<Evidence> APPEAL = Signal.of("appeal", Evidence.class);
 
 	private final List<Evidence> evidence = new ArrayList<>();
 
