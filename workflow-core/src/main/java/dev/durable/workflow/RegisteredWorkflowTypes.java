@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
@@ -50,7 +52,8 @@ final class RegisteredWorkflowTypes {
 		for (HandlerKind kind : HandlerKind.values()) {
 			for (String name : all.names(kind)) {
 				MessageHandlers.Handler handler = all.find(kind, name);
-				handlers.add(new WorkflowTypeInfo.Handler(kind, name, handler.payloadType(), false));
+				handlers.add(new WorkflowTypeInfo.Handler(kind, name, handler.payloadType(), false, resultType(kind,
+						handler)));
 			}
 			if (all.hasDynamic(kind)) {
 				handlers.add(new WorkflowTypeInfo.Handler(kind, null, EncodedValue.class, true));
@@ -63,6 +66,12 @@ final class RegisteredWorkflowTypes {
 			.toList();
 		return new WorkflowTypeInfo(definition.typeName(), definition.workflowClass(), definition.inputType(),
 				definition.resultType(), handlers, receives);
+	}
+
+	/** What a query or update handler returns; signals return nothing a caller sees. */
+	private static java.lang.reflect.@Nullable Type resultType(HandlerKind kind, MessageHandlers.Handler handler) {
+		java.lang.reflect.Type type = handler.method().getGenericReturnType();
+		return (kind == HandlerKind.SIGNAL || type == void.class || type == Void.class) ? null : type;
 	}
 
 }

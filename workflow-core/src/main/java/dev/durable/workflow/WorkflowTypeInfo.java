@@ -94,8 +94,17 @@ public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Ty
 	 * @param payloadType the parameter type, {@code null} when it takes none; {@link EncodedValue}
 	 * for a dynamic handler
 	 * @param dynamic whether it takes every message of its kind that no named handler matches
+	 * @param resultType what a query or update handler returns, {@code null} for a signal handler
+	 * and a handler returning {@code void}
 	 */
-	public record Handler(HandlerKind kind, @Nullable String name, @Nullable Type payloadType, boolean dynamic) {
+	public record Handler(HandlerKind kind, @Nullable String name, @Nullable Type payloadType, boolean dynamic,
+			@Nullable Type resultType) {
+
+		/** A handler whose result type is not known (a signal handler, or one returning nothing). */
+		public Handler(HandlerKind kind, @Nullable String name, @Nullable Type payloadType, boolean dynamic) {
+			this(kind, name, payloadType, dynamic, null);
+		}
+
 	}
 
 	/**

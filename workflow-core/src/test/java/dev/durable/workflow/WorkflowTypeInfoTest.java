@@ -74,7 +74,9 @@ class WorkflowTypeInfoTest {
 			.containsExactlyInAnyOrder("add", "cancel");
 		assertThat(order.handler(HandlerKind.SIGNAL, "add").orElseThrow().payloadType()).isEqualTo(Line.class);
 		assertThat(order.handler(HandlerKind.SIGNAL, "cancel").orElseThrow().payloadType()).isNull();
-		assertThat(order.handler(HandlerKind.QUERY, "lines")).isPresent();
+		assertThat(order.handler(HandlerKind.QUERY, "lines").orElseThrow().resultType())
+			.hasToString("java.util.List<" + Line.class.getName() + ">");
+		assertThat(order.handler(HandlerKind.SIGNAL, "add").orElseThrow().resultType()).isNull();
 		assertThat(order.handler(HandlerKind.QUERY, "total")).isEmpty();
 		// a name no update handler has goes to the dynamic one
 		assertThat(order.hasDynamic(HandlerKind.UPDATE)).isTrue();

@@ -1,0 +1,319 @@
+package dev.durable.workflow.autoconfigure.openapi;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.media.Schema;
+import org.jspecify.annotations.Nullable;
+
+import dev.durable.workflow.client.Schedule;
+import dev.durable.workflow.client.ScheduleOverlapPolicy;
+
+import static dev.durable.workflow.autoconfigure.openapi.Problem.ALREADY_STARTED;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.CONFLICT;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_ID;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_PAYLOAD;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_TOKEN;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.QUERY_FAILED;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.SCHEDULE_EXISTS;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.SCHEDULE_NOT_FOUND;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.UNAVAILABLE;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.UNKNOWN_HANDLER;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.UNKNOWN_TYPE;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.UPDATE_FAILED;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.UPDATE_REJECTED;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.WORKFLOW_CLOSED;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.WORKFLOW_NOT_FOUND;
+
+/**
+ * The description of each generated endpoint springdoc found on the controllers, which it cannot
+ * infer: the controllers read their bodies as bytes (to convert them to the workflow's own types
+ * with one error model), answer 201/202/204 and problem details, and take no body on GET.
+ */
+final class GenericEndpoints {
+
+	static final String WORKFLOWS = "workflows";
+
+	static final String SCHEDULES = "schedules";
+
+	static final String ACTIVITIES = "activities";
+
+	static final String QUEUES = "queues";
+
+	private final Schemas schemas;
+
+	private final Schema<?> problem;
+
+	private final TypedSchemas typed;
+
+	GenericEndpoints(Schemas schemas, Schema<?> problem, TypedSchemas typed) {
+		this.schemas = schemas;
+		this.problem = problem;
+		this.typed = typed;
+	}
+
+	/**
+	 * Describes an operation springdoc inferred, by its method and path below the base path.
+	 * @return whether it is one of the generated endpoints
+	 */
+	boolean describe(String method, String path, Operation operation) {
+		@Nullable Schema<?> inferred = inferred(operation);
+		OperationDoc doc = new OperationDoc(operation, this.schemas, this.problem);
+		List<Problem> problems = new ArrayList<>();
+		switch (method + " " + path) {
+			case "GET /workflow-types" -> {
+				doc.describe(WORKFLOWS, "listWorkflowTypes", "The workflow types and their handlers", null)
+					.answers(200, "The registered types", inferred);
+			}
+			case "POST /workflows" -> {
+				doc.describe(WORKFLOWS, "startWorkflow", "Start a run (or signal-with-start)",
+						"The body names the workflow type; its input is converted to the type's input. "
+								+ "An Idempotency-Key header makes a retried start return the run it started.")
+					.body(this.typed.startRequest(), true, "The start request, one shape per workflow type")
+					.answers(201, "Started", inferred)
+					.header(201, "Location", "The run's URL");
+				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, INVALID_ID, UNKNOWN_HANDLER, ALREADY_STARTED));
+				problems.addAll(Problem.START);
+			}
+			case "GET /workflows" -> {
+				doc.describe(WORKFLOWS, "listWorkflows", "List runs, newest first", null)
+					.answers(200, "A page of runs", inferred);
+				problems.add(INVALID_PAYLOAD);
+			}
+			case "GET /workflows/{workflowId}" -> {
+				doc.describe(WORKFLOWS, "describeWorkflow", "A run's status, pending activities and details", null)
+					.answers(200, "The run", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND));
+			}
+			case "GET /workflows/{workflowId}/history" -> {
+				doc.describe(WORKFLOWS, "workflowHistory", "A run's history events", null)
+					.answers(200, "The events, oldest first", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND));
+			}
+			case "GET /workflows/{workflowId}/result" -> {
+				doc.describe(WORKFLOWS, "workflowResult", "A run's result, waiting up to ?wait= (ISO-8601)", null)
+					.answers(200, "The run closed: its result, or how it failed", this.typed.result())
+					.answers(202, "Still running", this.typed.running())
+					.header(202, "Retry-After", "Seconds to wait before asking again");
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND));
+			}
+			case "POST /workflows/{workflowId}/cancel" -> {
+				doc.describe(WORKFLOWS, "cancelWorkflow", "Request cancellation of a run", null)
+					.body(lifecycle(false), false, "An optional reason")
+					.answers(202, "Cancellation requested", null);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "POST /workflows/{workflowId}/terminate" -> {
+				doc.describe(WORKFLOWS, "terminateWorkflow", "Terminate a run at once", null)
+					.body(lifecycle(false), false, "An optional reason")
+					.answers(204, "Terminated", null);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "POST /workflows/{workflowId}/reset" -> {
+				doc.describe(WORKFLOWS, "resetWorkflow", "Start a new run from an event of a run's history", null)
+					.body(lifecycle(true), true, "The event whose workflow task runs again, and a reason")
+					.answers(200, "The new run", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, CONFLICT));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "POST /workflows/{workflowId}/signals/{name}" -> {
+				doc.describe(WORKFLOWS, "signalWorkflow", "Send a signal of any name",
+						"For a dynamic signal handler or a name Workflows.receive waits for; the named handlers "
+								+ "have their own operations with their payload types.")
+					.body(this.schemas.any("The payload"), false, "The payload")
+					.answers(202, "Signal recorded", null);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, WORKFLOW_CLOSED));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "GET /workflows/{workflowId}/queries/{name}", "POST /workflows/{workflowId}/queries/{name}" -> {
+				boolean get = method.equals("GET");
+				doc.describe(WORKFLOWS, get ? "queryWorkflow" : "queryWorkflowWithPayload", "Query a run by name",
+						"For a dynamic query handler; the named handlers have their own operations.")
+					.answers(200, "The query's result", this.schemas.any("The result"));
+				if (!get) {
+					doc.body(this.schemas.any("The payload"), false, "The payload");
+					problems.addAll(List.of(Problem.TOO_LARGE, Problem.NOT_JSON));
+				}
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, QUERY_FAILED, UNAVAILABLE));
+			}
+			case "POST /workflows/{workflowId}/updates/{name}" -> {
+				doc.describe(WORKFLOWS, "updateWorkflow", "Send an update of any name",
+						"For a dynamic update handler; the named handlers have their own operations.")
+					.body(this.schemas.any("The payload"), false, "The payload");
+				this.typed.updateOutcome(doc, this.schemas.any("The result"));
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, WORKFLOW_CLOSED,
+						UPDATE_FAILED, UPDATE_REJECTED));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "GET /workflows/{workflowId}/updates/{updateId}" -> {
+				doc.describe(WORKFLOWS, "updateOutcome", "An update's outcome by its id, waiting up to ?wait=", null);
+				this.typed.updateOutcome(doc, this.typed.updateResults());
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UPDATE_FAILED, UPDATE_REJECTED));
+			}
+			case "POST /schedules" -> {
+				doc.describe(SCHEDULES, "createSchedule", "Create a schedule",
+						"Its action's input is checked against the workflow type's input now, not when it fires.")
+					.body(createSchedule(), true, "The schedule and its id")
+					.answers(201, "Created", inferred)
+					.header(201, "Location", "The schedule's URL");
+				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, SCHEDULE_EXISTS));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "GET /schedules" -> doc.describe(SCHEDULES, "listSchedules", "List schedules", null)
+				.answers(200, "The schedules", inferred);
+			case "GET /schedules/{scheduleId}" -> {
+				doc.describe(SCHEDULES, "describeSchedule", "A schedule, its state and recent actions", null)
+					.answers(200, "The schedule", inferred);
+				problems.add(SCHEDULE_NOT_FOUND);
+			}
+			case "PUT /schedules/{scheduleId}" -> {
+				doc.describe(SCHEDULES, "updateSchedule", "Replace a schedule", null)
+					.body(this.schemas.of(Schedule.class), true, "The new schedule")
+					.answers(200, "The schedule now", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, SCHEDULE_NOT_FOUND));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "POST /schedules/{scheduleId}/pause", "POST /schedules/{scheduleId}/unpause" -> {
+				boolean pause = path.endsWith("/pause");
+				doc.describe(SCHEDULES, pause ? "pauseSchedule" : "unpauseSchedule",
+						pause ? "Pause a schedule" : "Unpause a schedule", null)
+					.body(note(), false, "An optional note")
+					.answers(200, "The schedule now", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, SCHEDULE_NOT_FOUND));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "POST /schedules/{scheduleId}/trigger" -> {
+				doc.describe(SCHEDULES, "triggerSchedule", "Run a schedule's action now", null)
+					.body(firing(false), false, "An optional overlap policy for this firing")
+					.answers(200, "What the firing did", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, SCHEDULE_NOT_FOUND));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "POST /schedules/{scheduleId}/backfill" -> {
+				doc.describe(SCHEDULES, "backfillSchedule", "Run a schedule's action for each time in a past range",
+						null)
+					.body(firing(true), true, "The range, and an optional overlap policy")
+					.answers(200, "What each firing did", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, SCHEDULE_NOT_FOUND));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "DELETE /schedules/{scheduleId}" -> {
+				doc.describe(SCHEDULES, "deleteSchedule", "Delete a schedule", null).answers(204, "Deleted", null);
+				problems.addAll(List.of(SCHEDULE_NOT_FOUND, Problem.UNAUTHENTICATED, Problem.READ_ONLY,
+						Problem.OPERATION_DISABLED, Problem.ROLE_REQUIRED));
+			}
+			case "POST /activities/complete", "POST /activities/heartbeat", "POST /activities/fail" -> {
+				String verb = path.substring(path.lastIndexOf('/') + 1);
+				doc.describe(ACTIVITIES, verb + "Activity", switch (verb) {
+					case "complete" -> "Complete an activity attempt by its task token";
+					case "fail" -> "Fail an activity attempt by its task token";
+					default -> "Record a heartbeat of an activity attempt by its task token";
+				}, "For attempts that called ActivityContext.doNotCompleteOnReturn(). \"applied\": false when the "
+						+ "attempt's outcome was already recorded or it is no longer awaited, so a retry is safe.")
+					.body(activityRequest(verb), true, "The token and the " + verb + " details")
+					.answers(200, "Whether the request changed the attempt", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, INVALID_TOKEN));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "GET /queues" -> doc.describe(QUEUES, "listQueues", "The flow-control and activity task queues", null)
+				.answers(200, "What each queue holds now", inferred);
+			default -> {
+				return false;
+			}
+		}
+		if (method.equals("GET")) {
+			doc.noBody();
+		}
+		problems.add(UNAVAILABLE);
+		doc.problems(problems);
+		return true;
+	}
+
+	/** The body schema springdoc inferred for the 200 response (the controller method's return type). */
+	private static @Nullable Schema<?> inferred(Operation operation) {
+		if (operation.getResponses() == null || operation.getResponses().get("200") == null
+				|| operation.getResponses().get("200").getContent() == null) {
+			return null;
+		}
+		return operation.getResponses()
+			.get("200")
+			.getContent()
+			.values()
+			.stream()
+			.map(io.swagger.v3.oas.models.media.MediaType::getSchema)
+			.findFirst()
+			.orElse(null);
+	}
+
+	private Schema<?> lifecycle(boolean reset) {
+		Schema<?> schema = this.schemas.object()
+			.addProperty("reason", this.schemas.string("Why; stored in the history"));
+		if (reset) {
+			schema.addProperty("eventId", this.schemas.typed("integer").format("int64")
+				.description("The history event whose workflow task runs again"));
+			schema.addRequiredItem("eventId");
+		}
+		return schema;
+	}
+
+	private Schema<?> note() {
+		return this.schemas.object().addProperty("note", this.schemas.string("A note shown with the schedule"));
+	}
+
+	private Schema<?> firing(boolean backfill) {
+		Schema<?> schema = this.schemas.object()
+			.addProperty("overlapPolicy", overlapPolicy());
+		if (backfill) {
+			schema.addProperty("start", this.schemas.string("The first nominal time (inclusive)").format("date-time"))
+				.addProperty("end", this.schemas.string("The end of the range (exclusive)").format("date-time"));
+			schema.addRequiredItem("start");
+			schema.addRequiredItem("end");
+		}
+		return schema;
+	}
+
+	private Schema<?> overlapPolicy() {
+		return this.schemas.oneOfStrings(
+				java.util.Arrays.stream(ScheduleOverlapPolicy.values()).map(Enum::name).toList(),
+				"The overlap policy of these firings; the schedule's when absent");
+	}
+
+	private Schema<?> createSchedule() {
+		Schema<?> schedule = this.schemas.of(Schedule.class);
+		Schema<?> id = this.schemas.object().addProperty("scheduleId", this.schemas.string("The schedule's id"));
+		id.addRequiredItem("scheduleId");
+		Schema<?> both = this.schemas.any("A schedule with its id");
+		both.addAllOfItem(id);
+		if (schedule != null) {
+			both.addAllOfItem(schedule);
+		}
+		return both;
+	}
+
+	private Schema<?> activityRequest(String verb) {
+		Schema<?> schema = this.schemas.object()
+			.addProperty("token", this.schemas.string("The task token from ActivityContext.taskToken()"));
+		schema.addRequiredItem("token");
+		switch (verb) {
+			case "complete" -> schema.addProperty("result", this.schemas.any("The activity's result"));
+			case "heartbeat" -> schema.addProperty("details", this.schemas.any("Progress details"));
+			default -> {
+				Schema<?> failure = this.schemas.object()
+					.addProperty("type", this.schemas.string("The failure type, matched by non-retryable error types"))
+					.addProperty("message", this.schemas.string("The message"))
+					.addProperty("nonRetryable", this.schemas.typed("boolean").description("Never retried when true"))
+					.addProperty("details", this.schemas.any("Details handed to the workflow with the failure"));
+				failure.addRequiredItem("message");
+				schema.addProperty("failure", failure);
+				schema.addRequiredItem("failure");
+			}
+		}
+		// a misspelt field is refused, not ignored
+		schema.additionalProperties(false);
+		return schema;
+	}
+
+}

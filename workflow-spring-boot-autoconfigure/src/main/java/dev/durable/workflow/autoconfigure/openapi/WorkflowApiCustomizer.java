@@ -1,0 +1,81 @@
+package dev.durable.workflow.autoconfigure.openapi;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.tags.Tag;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+
+import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.WorkflowTypeInfo;
+
+/**
+ * Describes the generated endpoints in the application's OpenAPI document: springdoc finds the
+ * controllers but sees byte-array bodies and maps; this replaces what it inferred with the JSON
+ * each endpoint reads and writes, per registered workflow type and handler, the status codes
+ * each answers with the problem schema, and hides the dashboard page. Paths that are not below
+ * the base path are left as they are.
+ */
+final class WorkflowApiCustomizer implements OpenApiCustomizer {
+
+	private final WorkflowEngine engine;
+
+	private final String basePath;
+
+	WorkflowApiCustomizer(WorkflowEngine engine, String basePath) {
+		this.engine = engine;
+		this.basePath = basePath;
+	}
+
+	@Override
+	public void customise(OpenAPI api) {
+		if (api.getPaths() == null) {
+			return;
+		}
+		// the dashboard is an HTML page, not part of the API
+		api.getPaths().remove(this.basePath + "/ui");
+		api.getPaths().remove(this.basePath + "/ui/");
+		// a group of the document without the generated endpoints gets none of their operations
+		PathItem start = api.getPaths().get(this.basePath + "/workflows");
+		if (start == null || start.getPost() == null) {
+			return;
+		}
+		List<WorkflowTypeInfo> types = this.engine.workflowTypes();
+		Schemas schemas = new Schemas(api);
+		TypedSchemas typed = new TypedSchemas(schemas, types);
+		Schema<?> problem = typed.problem();
+		GenericEndpoints generic = new GenericEndpoints(schemas, problem, typed);
+		for (Map.Entry<String, PathItem> path : api.getPaths().entrySet()) {
+			if (!path.getKey().startsWith(this.basePath + "/")) {
+				continue;
+			}
+			String relative = path.getKey().substring(this.basePath.length());
+			for (Map.Entry<PathItem.HttpMethod, Operation> operation : path.getValue().readOperationsMap().entrySet()) {
+				generic.describe(operation.getKey().name(), relative, operation.getValue());
+			}
+		}
+		new HandlerOperations(schemas, problem, typed).addTo(api.getPaths(), this.basePath, types);
+		addTags(api);
+	}
+
+	private static void addTags(OpenAPI api) {
+		List<Tag> tags = (api.getTags() != null) ? new ArrayList<>(api.getTags()) : new ArrayList<>();
+		addTag(tags, GenericEndpoints.WORKFLOWS, "Durable workflows: types, runs, signals, queries and updates");
+		addTag(tags, GenericEndpoints.SCHEDULES, "Durable schedules");
+		addTag(tags, GenericEndpoints.ACTIVITIES, "Completing asynchronous activity attempts by task token");
+		addTag(tags, GenericEndpoints.QUEUES, "Flow-control and activity task queues");
+		api.setTags(tags);
+	}
+
+	private static void addTag(List<Tag> tags, String name, String description) {
+		if (tags.stream().noneMatch((t) -> name.equals(t.getName()))) {
+			tags.add(new Tag().name(name).description(description));
+		}
+	}
+
+}
