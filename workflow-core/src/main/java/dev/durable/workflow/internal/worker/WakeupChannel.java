@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.UUID;
@@ -42,6 +43,17 @@ public final class WakeupChannel implements AutoCloseable {
 	/** Past this many runs of one node in a batch, the node gets one wake-up for all (it polls). */
 	private static final int RUNS_PER_NODE = 16;
 
+	/**
+	 * How often an idle listening connection is checked. Waiting for notifications reads nothing
+	 * from a server that vanished without closing the socket (a failed-over or partitioned host), so
+	 * without a check the listener would hold the dead connection forever, never reconnecting to
+	 * the new primary.
+	 */
+	private static final Duration CHECK_EVERY = Duration.ofSeconds(10);
+
+	/** How long a check waits for the server's answer. */
+	private static final int CHECK_TIMEOUT_SECONDS = 5;
+
 	private static final Logger log = LoggerFactory.getLogger(WakeupChannel.class);
 
 	private final DataSource dataSource;
@@ -56,9 +68,19 @@ public final class WakeupChannel implements AutoCloseable {
 
 	private Thread listener;
 
+	private final long checkEveryNanos;
+
+	private final int checkTimeoutSeconds;
+
 	public WakeupChannel(DataSource dataSource, String schema) {
+		this(dataSource, schema, CHECK_EVERY, CHECK_TIMEOUT_SECONDS);
+	}
+
+	WakeupChannel(DataSource dataSource, String schema, Duration checkEvery, int checkTimeoutSeconds) {
 		this.dataSource = dataSource;
 		this.channel = "durable_" + schema;
+		this.checkEveryNanos = checkEvery.toNanos();
+		this.checkTimeoutSeconds = checkTimeoutSeconds;
 		this.sender = Thread.ofPlatform().daemon().name("durable-notify").start(this::sendLoop);
 	}
 
@@ -139,8 +161,16 @@ public final class WakeupChannel implements AutoCloseable {
 		}
 		PGConnection pg = connection.unwrap(PGConnection.class);
 		onWakeup.run(); // anything sent while not listening
+		long checked = System.nanoTime();
 		while (this.running) {
 			PGNotification[] notifications = pg.getNotifications(500);
+			if (System.nanoTime() - checked >= this.checkEveryNanos) {
+				// (isValid times out on a silent socket, which closes the connection)
+				if (!connection.isValid(this.checkTimeoutSeconds)) {
+					throw new SQLException("The listening connection stopped answering", "08006");
+				}
+				checked = System.nanoTime();
+			}
 			if (notifications == null) {
 				continue;
 			}
