@@ -156,19 +156,14 @@ public final class WakeupChannel implements AutoCloseable {
 	private void listenOn(Connection connection, String me, Runnable onWakeup, Consumer<String> onQueue,
 			Consumer<String> onTaskQueue, Consumer<UUID> onRun) throws SQLException {
 		connection.setAutoCommit(true);
-		try (Statement statement = connection.createStatement()) {
-			statement.execute("LISTEN " + this.channel);
-		}
+		listen(connection);
 		PGConnection pg = connection.unwrap(PGConnection.class);
 		onWakeup.run(); // anything sent while not listening
 		long checked = System.nanoTime();
 		while (this.running) {
 			PGNotification[] notifications = pg.getNotifications(500);
 			if (System.nanoTime() - checked >= this.checkEveryNanos) {
-				// (isValid times out on a silent socket, which closes the connection)
-				if (!connection.isValid(this.checkTimeoutSeconds)) {
-					throw new SQLException("The listening connection stopped answering", "08006");
-				}
+				check(connection);
 				checked = System.nanoTime();
 			}
 			if (notifications == null) {
@@ -192,6 +187,34 @@ public final class WakeupChannel implements AutoCloseable {
 				else if (target.startsWith(RUN) && target.startsWith(me, RUN.length())) {
 					onRun.accept(UUID.fromString(target.substring(RUN.length() + me.length() + 1)));
 				}
+			}
+		}
+	}
+
+	private void listen(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("LISTEN " + this.channel);
+		}
+	}
+
+	/**
+	 * Fails when the server does not answer in time. The check repeats the LISTEN (a no-op for a
+	 * channel already listened to) under a network timeout: a read that times out closes the
+	 * connection and throws, and the backend's last statement stays the LISTEN for anyone looking
+	 * at pg_stat_activity.
+	 */
+	private void check(Connection connection) throws SQLException {
+		int saved = connection.getNetworkTimeout();
+		connection.setNetworkTimeout(Runnable::run, this.checkTimeoutSeconds * 1000);
+		try {
+			listen(connection);
+		}
+		finally {
+			try {
+				connection.setNetworkTimeout(Runnable::run, saved);
+			}
+			catch (SQLException ex) {
+				// closed by the failed check: the check's own failure is the one that matters
 			}
 		}
 	}
