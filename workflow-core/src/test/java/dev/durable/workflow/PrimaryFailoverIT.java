@@ -55,6 +55,9 @@ class PrimaryFailoverIT {
 
 	private static final String LOG = "failover_log.execution";
 
+	/** How long the wake-up listeners are kept off the new primary after the promotion. */
+	private static final Duration LISTENER_GAP = Duration.ofSeconds(3);
+
 	private final long began = System.nanoTime();
 
 	private final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
@@ -177,9 +180,10 @@ class PrimaryFailoverIT {
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> count(logPool, "step = 1") == WORKFLOWS && count(logPool, "step = 2") >= WORKFLOWS / 4);
 
-		Instant killedAt = Instant.now();
+		Instant killStarted = Instant.now();
 		cluster.killPrimary();
-		long killedNanos = System.nanoTime();
+		// (pg_ctl returns once the primary's processes are gone: any later commit is the new primary's)
+		Instant killedAt = Instant.now();
 		// the other half of the signals is sent from the kill on, while there is no primary
 		AtomicInteger failedSignalAttempts = new AtomicInteger();
 		AtomicInteger acceptedSignals = new AtomicInteger();
@@ -190,8 +194,19 @@ class PrimaryFailoverIT {
 			}
 		});
 		cluster.promoteReplica();
-		long promotedMillis = (System.nanoTime() - killedNanos) / 1_000_000;
-		progress("killed the primary at %s; replica promoted %d ms later", killedAt, promotedMillis);
+		Instant promotedAt = Instant.now();
+		progress("killed the primary at %s (pg_ctl took %d ms); replica promoted %d ms later", killedAt,
+				millis(killStarted, killedAt), millis(killedAt, promotedAt));
+
+		// a gap without wake-ups: the listeners are kept off the new primary, the fallback poll must carry the work
+		int terminated = keepListenersOff(cluster.replicaPort, LISTENER_GAP);
+		Instant gapEnd = Instant.now();
+		await("both engines LISTEN on the new primary")
+			.atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> listeners(cluster.replicaPort) == 2);
+		Instant listening = Instant.now();
+
 		signaller.join(60_000);
 		assertThat(acceptedSignals).as("signals sent across the failover and accepted").hasValue(WORKFLOWS / 2);
 		progress("signals sent from the kill on: %d attempts failed and were retried (same idempotency key)",
@@ -204,19 +219,17 @@ class PrimaryFailoverIT {
 		this.driving = false;
 		driver.join(5000);
 
-		// the wake-up listeners of both engines reconnected, to the new primary
-		await("both engines LISTEN on the new primary")
-			.atMost(Duration.ofSeconds(30))
-			.until(() -> listeners(cluster.replicaPort) == 2);
-
 		try (Connection newPrimary = PostgresCluster.connect(cluster.replicaPort)) {
 			Instant firstCommit = firstCommitAfter(newPrimary, killedAt);
 			Instant firstActivity = firstExecutionAfter(newPrimary, killedAt);
-			Instant listening = listenerStart(newPrimary);
+			int commitsInGap = commitsBetween(newPrimary, promotedAt, gapEnd);
 			progress("recovery: first engine commit on the new primary %d ms after the kill, first activity %d ms"
-					+ " after it, wake-up listeners connected %d ms after it", millis(killedAt, firstCommit),
-					millis(killedAt, firstActivity), millis(killedAt, listening));
+					+ " after it; %d listening connections cut in the %d ms gap, %d engine commits made in it;"
+					+ " both listeners back %d ms after the gap", millis(killedAt, firstCommit),
+					millis(killedAt, firstActivity), terminated, LISTENER_GAP.toMillis(), commitsInGap,
+					millis(gapEnd, listening));
 			assertThat(firstCommit).as("first engine commit on the new primary").isAfter(killedAt);
+			assertThat(commitsInGap).as("engine commits while no wake-up listener was connected").isPositive();
 		}
 
 		checkRuns(second);
@@ -423,9 +436,34 @@ class PrimaryFailoverIT {
 		}
 	}
 
-	private static Instant listenerStart(Connection connection) throws SQLException {
-		return instant(connection, "SELECT max(backend_start) FROM pg_stat_activity WHERE query = 'LISTEN durable_"
-				+ SCHEMA + "'");
+	/** Terminates every listening connection on the server as soon as it appears, for a while. */
+	private static int keepListenersOff(int port, Duration gap) throws SQLException {
+		int terminated = 0;
+		long end = System.nanoTime() + gap.toNanos();
+		try (Connection connection = PostgresCluster.connect(port)) {
+			while (System.nanoTime() < end) {
+				try (ResultSet rs = connection.createStatement()
+					.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query = 'LISTEN"
+							+ " durable_" + SCHEMA + "' AND pid <> pg_backend_pid()")) {
+					rs.next();
+					terminated += rs.getInt(1);
+				}
+				pause(20);
+			}
+		}
+		return terminated;
+	}
+
+	private static int commitsBetween(Connection connection, Instant from, Instant to) throws SQLException {
+		try (PreparedStatement query = connection.prepareStatement("SELECT count(DISTINCT xmin::text) FROM " + SCHEMA
+				+ ".history WHERE pg_xact_commit_timestamp(xmin) BETWEEN ? AND ?")) {
+			query.setTimestamp(1, Timestamp.from(from));
+			query.setTimestamp(2, Timestamp.from(to));
+			try (ResultSet rs = query.executeQuery()) {
+				rs.next();
+				return rs.getInt(1);
+			}
+		}
 	}
 
 	/** The first commit of an engine table's row after the kill (track_commit_timestamp is on). */
@@ -448,13 +486,6 @@ class PrimaryFailoverIT {
 				rs.next();
 				return rs.getTimestamp(1).toInstant();
 			}
-		}
-	}
-
-	private static Instant instant(Connection connection, String sql) throws SQLException {
-		try (ResultSet rs = connection.createStatement().executeQuery(sql)) {
-			rs.next();
-			return rs.getTimestamp(1).toInstant();
 		}
 	}
 
