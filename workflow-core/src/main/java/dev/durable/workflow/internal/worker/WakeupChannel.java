@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.UUID;
@@ -42,6 +43,17 @@ public final class WakeupChannel implements AutoCloseable {
 	/** Past this many runs of one node in a batch, the node gets one wake-up for all (it polls). */
 	private static final int RUNS_PER_NODE = 16;
 
+	/**
+	 * How often an idle listening connection is checked. Waiting for notifications reads nothing
+	 * from a server that vanished without closing the socket (a failed-over or partitioned host), so
+	 * without a check the listener would hold the dead connection forever, never reconnecting to
+	 * the new primary.
+	 */
+	private static final Duration CHECK_EVERY = Duration.ofSeconds(10);
+
+	/** How long a check waits for the server's answer. */
+	private static final int CHECK_TIMEOUT_SECONDS = 5;
+
 	private static final Logger log = LoggerFactory.getLogger(WakeupChannel.class);
 
 	private final DataSource dataSource;
@@ -56,9 +68,19 @@ public final class WakeupChannel implements AutoCloseable {
 
 	private Thread listener;
 
+	private final long checkEveryNanos;
+
+	private final int checkTimeoutSeconds;
+
 	public WakeupChannel(DataSource dataSource, String schema) {
+		this(dataSource, schema, CHECK_EVERY, CHECK_TIMEOUT_SECONDS);
+	}
+
+	WakeupChannel(DataSource dataSource, String schema, Duration checkEvery, int checkTimeoutSeconds) {
 		this.dataSource = dataSource;
 		this.channel = "durable_" + schema;
+		this.checkEveryNanos = checkEvery.toNanos();
+		this.checkTimeoutSeconds = checkTimeoutSeconds;
 		this.sender = Thread.ofPlatform().daemon().name("durable-notify").start(this::sendLoop);
 	}
 
@@ -134,13 +156,16 @@ public final class WakeupChannel implements AutoCloseable {
 	private void listenOn(Connection connection, String me, Runnable onWakeup, Consumer<String> onQueue,
 			Consumer<String> onTaskQueue, Consumer<UUID> onRun) throws SQLException {
 		connection.setAutoCommit(true);
-		try (Statement statement = connection.createStatement()) {
-			statement.execute("LISTEN " + this.channel);
-		}
+		listen(connection);
 		PGConnection pg = connection.unwrap(PGConnection.class);
 		onWakeup.run(); // anything sent while not listening
+		long checked = System.nanoTime();
 		while (this.running) {
 			PGNotification[] notifications = pg.getNotifications(500);
+			if (System.nanoTime() - checked >= this.checkEveryNanos) {
+				check(connection);
+				checked = System.nanoTime();
+			}
 			if (notifications == null) {
 				continue;
 			}
@@ -162,6 +187,34 @@ public final class WakeupChannel implements AutoCloseable {
 				else if (target.startsWith(RUN) && target.startsWith(me, RUN.length())) {
 					onRun.accept(UUID.fromString(target.substring(RUN.length() + me.length() + 1)));
 				}
+			}
+		}
+	}
+
+	private void listen(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("LISTEN " + this.channel);
+		}
+	}
+
+	/**
+	 * Fails when the server does not answer in time. The check repeats the LISTEN (a no-op for a
+	 * channel already listened to) under a network timeout: a read that times out closes the
+	 * connection and throws, and the backend's last statement stays the LISTEN for anyone looking
+	 * at pg_stat_activity.
+	 */
+	private void check(Connection connection) throws SQLException {
+		int saved = connection.getNetworkTimeout();
+		connection.setNetworkTimeout(Runnable::run, this.checkTimeoutSeconds * 1000);
+		try {
+			listen(connection);
+		}
+		finally {
+			try {
+				connection.setNetworkTimeout(Runnable::run, saved);
+			}
+			catch (SQLException ex) {
+				// closed by the failed check: the check's own failure is the one that matters
 			}
 		}
 	}
