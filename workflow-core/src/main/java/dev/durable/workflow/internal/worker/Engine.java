@@ -28,10 +28,9 @@ import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.NodeRepository;
-import dev.durable.workflow.internal.store.PooledStatementsCheck;
+import dev.durable.workflow.internal.store.NodeDatabase;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
-import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
@@ -127,9 +126,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	 * @param directDataSource connections that bypass a transaction-mode pooler, for LISTEN and
 	 * the schema migration; the same as {@code dataSource} when there is no such pooler
 	 */
-	public Engine(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock, WorkflowRegistry workflows,
-			ActivityRegistry activityRegistry, Function<Class<?>, Object> factory, Payloads payloads, Stores stores,
-			ResultWaiters waiters, EngineHooks hooks, Listeners listeners, boolean migrate, QueueStores queues) {
+	public Engine(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
+			WorkflowRegistry workflows, ActivityRegistry activityRegistry, Function<Class<?>, Object> factory,
+			Payloads payloads, Stores stores, ResultWaiters waiters, EngineHooks hooks, Listeners listeners,
+			boolean migrate, QueueStores queues) {
 		this.config = config;
 		this.dataSource = dataSource;
 		this.directDataSource = directDataSource;
@@ -161,14 +161,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.running) {
 			return;
 		}
-		if (this.directDataSource != this.dataSource) {
-			// the operator told us a transaction-mode pooler sits in front of the data source
-			PooledStatementsCheck.verify(this.dataSource);
-		}
-		if (this.migrate) {
-			// Liquibase and the migration's advisory lock hold session state: a direct session
-			new SchemaMigrator(this.directDataSource, this.config.schema()).migrate();
-		}
+		NodeDatabase.prepare(this.dataSource, this.directDataSource, this.config.schema(), this.migrate);
 		this.running = true;
 		this.taskCommits.startWriter("durable-writer");
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
