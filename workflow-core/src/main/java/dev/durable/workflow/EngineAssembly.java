@@ -59,7 +59,7 @@ final class EngineAssembly {
 	 * @param activityImplementations the registered activity implementations
 	 * @param factory how workflow instances are created, or {@code null} for constructor injection
 	 */
-	static EngineParts assemble(EngineSettings config, DataSource dataSource, Clock clock,
+	static EngineParts assemble(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
 			List<Class<?>> workflowClasses, List<Object> activityImplementations, ActivityOptions activityDefaults,
 			@Nullable Function<Class<?>, Object> factory, PayloadConverter converter, EngineHooks hooks, Listeners listeners,
 			boolean migrate) {
@@ -76,7 +76,7 @@ final class EngineAssembly {
 		QueueStores queues = QueueStores.of(stores.jdbc(), config.schema());
 		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
 		ResultWaiters waiters = new ResultWaiters();
-		Engine node = new Engine(config, dataSource, clock, workflows, activities, factory, payloads, stores, waiters,
+		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads, stores, waiters,
 				hooks, listeners, migrate, queues);
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
 				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,

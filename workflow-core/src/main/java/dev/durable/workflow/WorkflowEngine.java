@@ -220,6 +220,7 @@ public final class WorkflowEngine implements AutoCloseable {
 
 		// where and what
 		private @Nullable DataSource dataSource;
+		private @Nullable DataSource directDataSource;
 		private String namespace = "default";
 		private String schema = "durable";
 		private boolean migrate = true;
@@ -241,6 +242,21 @@ public final class WorkflowEngine implements AutoCloseable {
 
 		public Builder dataSource(DataSource dataSource) {
 			this.dataSource = dataSource;
+			return this;
+		}
+
+		/**
+		 * Connections straight to PostgreSQL for when {@link #dataSource(DataSource)} goes through a
+		 * transaction-mode pooler such as PgBouncer. The engine takes from it the one connection it
+		 * keeps for LISTEN (a LISTEN through such a pooler never delivers) and the connection of the
+		 * schema migration (Liquibase and the migration's advisory lock are session state); every
+		 * other statement still goes through the pooled data source. Setting it also makes
+		 * {@code start()} check that the pooled data source keeps the driver's prepared statements
+		 * working (fails fast, naming {@code prepareThreshold=0}, when it does not). Default: the data
+		 * source itself. A pool of one or two connections is enough.
+		 */
+		public Builder directDataSource(DataSource directDataSource) {
+			this.directDataSource = directDataSource;
 			return this;
 		}
 
@@ -310,7 +326,8 @@ public final class WorkflowEngine implements AutoCloseable {
 			EngineSettings settings = settings(this.namespace, this.schema, this.maxPayloadBytes);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: PayloadConverter.json();
-			return new WorkflowEngine(EngineAssembly.assemble(settings, dataSource, this.clock, this.workflows,
+			DataSource direct = (this.directDataSource != null) ? this.directDataSource : dataSource;
+			return new WorkflowEngine(EngineAssembly.assemble(settings, dataSource, direct, this.clock, this.workflows,
 					this.activities, this.activityDefaults, this.workflowFactory, converter, hooks(),
 					new Listeners(listeners(), new Interceptors(interceptors())), this.migrate));
 		}

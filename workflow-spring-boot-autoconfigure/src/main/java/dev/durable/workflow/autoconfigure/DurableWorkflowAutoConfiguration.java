@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.Workflow;
@@ -84,6 +85,10 @@ public final class DurableWorkflowAutoConfiguration {
 		PropertyMapper map = PropertyMapper.get();
 		map.from(properties::getNamespace).to(builder::namespace);
 		map.from(properties::getSchema).to(builder::schema);
+		DurableWorkflowDirectProperties direct = properties.getDirect();
+		map.from(direct::getUrl)
+			.as((url) -> new DriverManagerDataSource(url, direct.getUsername(), direct.getPassword()))
+			.to(builder::directDataSource);
 		map.from(properties::getMaxPayloadSize).as((size) -> Math.toIntExact(size.toBytes())).to(builder::maxPayloadSize);
 		map.from(properties::getRetention).to(builder::retention);
 		DurableWorkflowWorkerProperties worker = properties.getWorker();

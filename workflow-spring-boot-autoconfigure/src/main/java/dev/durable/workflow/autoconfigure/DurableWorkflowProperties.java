@@ -69,6 +69,13 @@ public class DurableWorkflowProperties {
 	@NestedConfigurationProperty
 	private final DurableWorkflowPropagationProperties propagation = new DurableWorkflowPropagationProperties();
 
+	@NestedConfigurationProperty
+	private final DurableWorkflowDirectProperties direct = new DurableWorkflowDirectProperties();
+
+	public DurableWorkflowDirectProperties getDirect() {
+		return this.direct;
+	}
+
 	public DurableWorkflowPropagationProperties getPropagation() {
 		return this.propagation;
 	}

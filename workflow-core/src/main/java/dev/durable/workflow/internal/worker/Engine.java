@@ -28,9 +28,9 @@ import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.NodeRepository;
+import dev.durable.workflow.internal.store.NodeDatabase;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
-import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
@@ -48,6 +48,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	private final EngineSettings config;
 
 	private final DataSource dataSource;
+
+	private final DataSource directDataSource;
 
 	private final Clock clock;
 
@@ -121,12 +123,16 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	 * @param factory how workflow instances are created, or {@code null} for constructor
 	 * injection of the registered activities
 	 * @param migrate whether {@link #start()} creates and upgrades the schema
+	 * @param directDataSource connections that bypass a transaction-mode pooler, for LISTEN and
+	 * the schema migration; the same as {@code dataSource} when there is no such pooler
 	 */
-	public Engine(EngineSettings config, DataSource dataSource, Clock clock, WorkflowRegistry workflows,
-			ActivityRegistry activityRegistry, Function<Class<?>, Object> factory, Payloads payloads, Stores stores,
-			ResultWaiters waiters, EngineHooks hooks, Listeners listeners, boolean migrate, QueueStores queues) {
+	public Engine(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
+			WorkflowRegistry workflows, ActivityRegistry activityRegistry, Function<Class<?>, Object> factory,
+			Payloads payloads, Stores stores, ResultWaiters waiters, EngineHooks hooks, Listeners listeners,
+			boolean migrate, QueueStores queues) {
 		this.config = config;
 		this.dataSource = dataSource;
+		this.directDataSource = directDataSource;
 		this.clock = clock;
 		this.workflows = workflows;
 		this.activityRegistry = activityRegistry;
@@ -155,9 +161,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.running) {
 			return;
 		}
-		if (this.migrate) {
-			new SchemaMigrator(this.dataSource, this.config.schema()).migrate();
-		}
+		NodeDatabase.prepare(this.dataSource, this.directDataSource, this.config.schema(), this.migrate);
 		this.running = true;
 		this.taskCommits.startWriter("durable-writer");
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
@@ -171,7 +175,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
-		this.wakeups = new WakeupChannel(this.dataSource, this.config.schema());
+		this.wakeups = new WakeupChannel(this.dataSource, this.directDataSource, this.config.schema());
 		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
 			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,

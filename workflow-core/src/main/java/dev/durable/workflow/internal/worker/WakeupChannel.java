@@ -24,7 +24,10 @@ import dev.durable.workflow.internal.support.Errors;
  * node that may claim, or a flow-control queue whose round other nodes should run) and a single
  * sender thread coalesces them, outside the commit path (NOTIFY
  * takes a global lock at commit). The listener holds one dedicated connection; polling stays the
- * fallback that guarantees progress when a notification is lost.
+ * fallback that guarantees progress when a notification is lost. That connection comes from the
+ * listen data source: behind a transaction-mode pooler such as PgBouncer a LISTEN would register
+ * on whichever server session ran it and never deliver to this client, so it must be direct.
+ * NOTIFY is transactional and goes through the ordinary data source.
  */
 public final class WakeupChannel implements AutoCloseable {
 
@@ -58,6 +61,8 @@ public final class WakeupChannel implements AutoCloseable {
 
 	private final DataSource dataSource;
 
+	private final DataSource listenDataSource;
+
 	private final String channel;
 
 	private final Set<String> pending = new LinkedHashSet<>();
@@ -72,12 +77,18 @@ public final class WakeupChannel implements AutoCloseable {
 
 	private final int checkTimeoutSeconds;
 
-	public WakeupChannel(DataSource dataSource, String schema) {
-		this(dataSource, schema, CHECK_EVERY, CHECK_TIMEOUT_SECONDS);
+	/**
+	 * @param dataSource where notifications are sent
+	 * @param listenDataSource where the listening connection comes from (a direct session)
+	 */
+	public WakeupChannel(DataSource dataSource, DataSource listenDataSource, String schema) {
+		this(dataSource, listenDataSource, schema, CHECK_EVERY, CHECK_TIMEOUT_SECONDS);
 	}
 
-	WakeupChannel(DataSource dataSource, String schema, Duration checkEvery, int checkTimeoutSeconds) {
+	WakeupChannel(DataSource dataSource, DataSource listenDataSource, String schema, Duration checkEvery,
+			int checkTimeoutSeconds) {
 		this.dataSource = dataSource;
+		this.listenDataSource = listenDataSource;
 		this.channel = "durable_" + schema;
 		this.checkEveryNanos = checkEvery.toNanos();
 		this.checkTimeoutSeconds = checkTimeoutSeconds;
@@ -130,7 +141,7 @@ public final class WakeupChannel implements AutoCloseable {
 		String me = self.toString();
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
-				try (Connection connection = this.dataSource.getConnection()) {
+				try (Connection connection = this.listenDataSource.getConnection()) {
 					try {
 						listenOn(connection, me, onWakeup, onQueue, onTaskQueue, onRun);
 					}

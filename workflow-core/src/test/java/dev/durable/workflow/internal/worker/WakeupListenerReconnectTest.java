@@ -26,7 +26,7 @@ class WakeupListenerReconnectTest {
 		AtomicInteger wakeups = new AtomicInteger();
 		try (FreezingProxy proxy = new FreezingProxy(18420, 18449, TestDatabase.postgres().getPort());
 				HikariDataSource pool = pool(proxy.port());
-				WakeupChannel channel = new WakeupChannel(pool, schema, Duration.ofMillis(500), 1)) {
+				WakeupChannel channel = new WakeupChannel(pool, pool, schema, Duration.ofMillis(500), 1)) {
 			channel.listen(self, wakeups::incrementAndGet, (q) -> {
 			}, (q) -> {
 			}, (r) -> {
