@@ -167,7 +167,8 @@ public final class WakeupChannel implements AutoCloseable {
 	private void listenOn(Connection connection, String me, Runnable onWakeup, Consumer<String> onQueue,
 			Consumer<String> onTaskQueue, Consumer<UUID> onRun) throws SQLException {
 		connection.setAutoCommit(true);
-		listen(connection);
+		// under the check's timeout: a pooled connection may be dead without the pool knowing
+		check(connection);
 		PGConnection pg = connection.unwrap(PGConnection.class);
 		onWakeup.run(); // anything sent while not listening
 		long checked = System.nanoTime();
