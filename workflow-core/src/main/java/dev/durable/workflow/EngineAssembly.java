@@ -106,7 +106,9 @@ final class EngineAssembly {
 				node);
 		BatchRepository batchRows = new BatchRepository(jdbc, config.schema());
 		WorkflowClientImpl client = new WorkflowClientImpl(starter, handles, workflows, stores.runs(), namespace,
-				schedules, completions, new Batches(namespace, batchRows, starter, payloads, stores.tx(), clock));
+				schedules, completions, new Batches(namespace, batchRows,
+						(type, input, options) -> starter.startInTransaction(type, input, options).afterCommit(), payloads,
+						stores.tx(), clock));
 		// the batch pages call the client, so their activity is registered once the client exists
 		activities.register(new BatchRunner(namespace, batchRows, client, payloads, clock));
 		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, node::activitiesInFlight, waiters,

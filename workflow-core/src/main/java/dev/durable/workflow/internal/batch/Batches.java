@@ -16,8 +16,6 @@ import dev.durable.workflow.client.BatchState;
 import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.StartOptions;
-import dev.durable.workflow.internal.client.RunStarter;
-import dev.durable.workflow.internal.client.WorkflowIds;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
@@ -36,7 +34,7 @@ public final class Batches {
 
 	private final BatchRepository batches;
 
-	private final RunStarter starter;
+	private final RunLauncher launcher;
 
 	private final Payloads payloads;
 
@@ -44,11 +42,11 @@ public final class Batches {
 
 	private final Clock clock;
 
-	public Batches(String namespace, BatchRepository batches, RunStarter starter, Payloads payloads,
+	public Batches(String namespace, BatchRepository batches, RunLauncher launcher, Payloads payloads,
 			TransactionTemplate tx, Clock clock) {
 		this.namespace = namespace;
 		this.batches = batches;
-		this.starter = starter;
+		this.launcher = launcher;
 		this.payloads = payloads;
 		this.tx = tx;
 		this.clock = clock;
@@ -59,16 +57,15 @@ public final class Batches {
 		if (batchId.isEmpty() || batchId.length() > MAX_ID_LENGTH) {
 			throw new InvalidWorkflowIdException("A batch id must be 1 to " + MAX_ID_LENGTH + " characters");
 		}
+		// the start checks the rest of the id (its characters), rolling the insert back
 		String workflowId = BatchWorkflow.workflowId(batchId);
-		WorkflowIds.check(workflowId);
 		StoredRequest stored = StoredRequest.of(request);
 		Runnable afterCommit = this.tx.execute((status) -> {
 			if (!this.batches.insert(this.namespace, batchId, stored, this.clock.instant())) {
 				return null;
 			}
 			byte[] input = this.payloads.encode(batchId, String.class, "batch id");
-			return this.starter.startInTransaction(BatchWorkflow.TYPE, input, StartOptions.withId(workflowId))
-				.afterCommit();
+			return this.launcher.startInTransaction(BatchWorkflow.TYPE, input, StartOptions.withId(workflowId));
 		});
 		if (afterCommit != null) {
 			afterCommit.run();
