@@ -21,6 +21,10 @@ import dev.durable.workflow.internal.client.RunStarter;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
+import dev.durable.workflow.internal.batch.BatchRepository;
+import dev.durable.workflow.internal.batch.BatchRunner;
+import dev.durable.workflow.internal.batch.BatchWorkflow;
+import dev.durable.workflow.internal.batch.Batches;
 import dev.durable.workflow.internal.taskqueue.ActivityOutcomes;
 import dev.durable.workflow.internal.queue.QueueStores;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
@@ -68,6 +72,8 @@ final class EngineAssembly {
 		if (config.workerEnabled() && config.runsWorkflows() && !workflowClasses.isEmpty()) {
 			// the permits of WorkflowSemaphore run wherever workflows run
 			workflows.register(WorkflowSemaphore.PermitWorkflow.class);
+			// and so do the batches
+			workflows.register(BatchWorkflow.class);
 		}
 		ActivityRegistry activities = new ActivityRegistry(activityDefaults);
 		activityImplementations.forEach(activities::register);
@@ -98,8 +104,13 @@ final class EngineAssembly {
 		ActivityCompletionClientImpl completions = new ActivityCompletionClientImpl(
 				new ActivityOutcomes(jdbc, config.schema()), new ActivityInvoker(activities, payloads), payloads, clock,
 				node);
+		BatchRepository batchRows = new BatchRepository(jdbc, config.schema());
 		WorkflowClientImpl client = new WorkflowClientImpl(starter, handles, workflows, stores.runs(), namespace,
-				schedules, completions);
+				schedules, completions, new Batches(namespace, batchRows,
+						(type, input, options) -> starter.startInTransaction(type, input, options).afterCommit(), payloads,
+						stores.tx(), clock));
+		// the batch pages call the client, so their activity is registered once the client exists
+		activities.register(new BatchRunner(namespace, batchRows, client, payloads, clock));
 		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, node::activitiesInFlight, waiters,
 				new WakeTimes(jdbc, config.schema()), namespace);
 		return new EngineParts(node, client, scheduleLoop, new RegisteredWorkflowTypes(workflows), quiescence,

@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The engine's own workflow type {@code durable-permit} (the permits of
- * {@link WorkflowSemaphore}) is left out of the type listings, the known types of errors, the
+ * The engine's own workflow types {@code durable-permit} (the permits of
+ * {@link WorkflowSemaphore}) and {@code durable-batch} (batch operations) is left out of the type listings, the known types of errors, the
  * startup log and the nodes' served types in the stats; it still runs the semaphore.
  */
 class InternalWorkflowTypeHiddenTest {
@@ -69,7 +69,8 @@ class InternalWorkflowTypeHiddenTest {
 	@Test
 	void theSemaphoresTypeIsTheEnginesOwnAndNamedAsSuch() {
 		assertThat(WorkflowRegistry.INTERNAL_TYPES)
-			.containsExactly(WorkflowSemaphore.PermitWorkflow.class.getAnnotation(Workflow.class).value());
+			.containsExactlyInAnyOrder(WorkflowSemaphore.PermitWorkflow.class.getAnnotation(Workflow.class).value(),
+					dev.durable.workflow.internal.batch.BatchWorkflow.class.getAnnotation(Workflow.class).value());
 	}
 
 	@Test

@@ -106,4 +106,34 @@ public interface WorkflowClient {
 	/** Counts the runs matching the filter ({@code null}: every run of the namespace). */
 	long count(@Nullable WorkflowFilter filter);
 
+
+	/**
+	 * Starts a batch: the request's operation applied to every run its filter matches, as a
+	 * tracked operation that survives crashes and restarts (it resumes at the page it was on). A
+	 * run of the engine's own type {@code durable-batch} carries it out on a node that runs
+	 * workflows; the progress is stored after each page.
+	 * @return the batch as just started, or the existing batch when one with the request's id was
+	 * started before with the same request
+	 * @throws BatchIdConflictException when a batch with this id exists with a different request
+	 * @throws InvalidWorkflowIdException when the batch id is not 1-240 characters of letters,
+	 * digits and {@code ._:@-}
+	 */
+	BatchStatus startBatch(BatchRequest request);
+
+	/**
+	 * A batch and its progress.
+	 * @throws BatchNotFoundException when there is no batch with this id
+	 */
+	BatchStatus describeBatch(String batchId);
+
+	/** The latest batches, newest first; {@code limit} 1 to 1,000. */
+	java.util.List<BatchStatus> listBatches(int limit);
+
+	/**
+	 * Stops a running batch after the page under way: the runs processed so far keep the
+	 * operation, no further run is taken. A batch that is closed already is returned as it is.
+	 * @throws BatchNotFoundException when there is no batch with this id
+	 */
+	BatchStatus cancelBatch(String batchId);
+
 }

@@ -191,6 +191,15 @@ public interface WorkflowHandle<R> {
 	 */
 	UUID reset(long eventId, @Nullable String reason);
 
+	/**
+	 * Resets the workflow to a workflow-task boundary named by a {@link ResetPoint}, resolved from
+	 * this run's history; otherwise as {@link #reset(long, String)}.
+	 * @return the new run's id
+	 * @throws IllegalArgumentException when the history has no such workflow task
+	 * @throws IllegalStateException when this handle is pinned to a run that is not the latest
+	 */
+	UUID reset(ResetPoint point, @Nullable String reason);
+
 	WorkflowDescription describe();
 
 	List<HistoryEvent> history();

@@ -35,6 +35,8 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.client.BatchIdConflictException;
+import dev.durable.workflow.client.BatchNotFoundException;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.ScheduleAlreadyExistsException;
@@ -131,6 +133,15 @@ public final class DurableProblems {
 		}
 		if (ex instanceof ScheduleNotFoundException) {
 			return response(HttpStatus.NOT_FOUND, "SCHEDULE_NOT_FOUND", ex.getMessage());
+		}
+		if (ex instanceof BatchNotFoundException) {
+			return response(HttpStatus.NOT_FOUND, "BATCH_NOT_FOUND", ex.getMessage());
+		}
+		if (ex instanceof BatchIdConflictException) {
+			return response(HttpStatus.CONFLICT, "BATCH_ID_CONFLICT", ex.getMessage());
+		}
+		if (ex instanceof InvalidBatchException invalid) {
+			return response(HttpStatus.BAD_REQUEST, invalid.code(), ex.getMessage());
 		}
 		if (ex instanceof ScheduleAlreadyExistsException) {
 			return response(HttpStatus.CONFLICT, "SCHEDULE_ALREADY_EXISTS", ex.getMessage());

@@ -36,6 +36,40 @@ final class SearchQuery {
 		return new SearchQuery(query).parse(filter);
 	}
 
+	/**
+	 * The conditions written back as a query that {@link #apply} reads into the same conditions
+	 * (what a batch shows of its filter), or {@code null} for none.
+	 */
+	static @Nullable String render(List<WorkflowFilter.Condition> conditions) {
+		if (conditions.isEmpty()) {
+			return null;
+		}
+		List<String> parts = new ArrayList<>();
+		for (WorkflowFilter.Condition condition : conditions) {
+			String attribute = condition.attribute();
+			parts.add(switch (condition.operator()) {
+				case EQ -> attribute + " = " + literal(condition.values().get(0));
+				case GT -> attribute + " > " + literal(condition.values().get(0));
+				case GE -> attribute + " >= " + literal(condition.values().get(0));
+				case LT -> attribute + " < " + literal(condition.values().get(0));
+				case LE -> attribute + " <= " + literal(condition.values().get(0));
+				case IN -> attribute + " IN (" + String.join(", ",
+						condition.values().stream().map(SearchQuery::literal).toList()) + ")";
+			});
+		}
+		return String.join(" AND ", parts);
+	}
+
+	private static String literal(Object value) {
+		if (value instanceof String string) {
+			return "'" + string.replace("'", "''") + "'";
+		}
+		if (value instanceof java.time.temporal.TemporalAccessor) {
+			return (value instanceof OffsetDateTime offset) ? offset.toInstant().toString() : value.toString();
+		}
+		return String.valueOf(value);
+	}
+
 	private WorkflowFilter parse(WorkflowFilter filter) {
 		WorkflowFilter result = filter;
 		do {

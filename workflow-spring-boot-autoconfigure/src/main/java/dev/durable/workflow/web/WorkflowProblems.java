@@ -16,7 +16,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * application-wide handler, Spring Boot's included, does not answer for them without a code.
  */
 @RestControllerAdvice(assignableTypes = { WorkflowRestController.class, WorkflowMessageController.class,
-		ScheduleRestController.class, ActivityCompletionController.class, QueueRestController.class })
+		ScheduleRestController.class, ActivityCompletionController.class, QueueRestController.class,
+		BatchRestController.class })
 @Order(Ordered.HIGHEST_PRECEDENCE + 100)
 public class WorkflowProblems {
 

@@ -89,7 +89,10 @@ class MutatingEndpointsDisabledByDefaultTest {
 			.andExpect(content().string("2"));
 		this.mvc.perform(get("/durable/queues")).andExpect(status().isOk());
 		this.mvc.perform(get("/durable/schedules")).andExpect(status().isOk());
+		this.mvc.perform(get("/durable/batches")).andExpect(status().isOk());
 
+		disabled(json(post("/durable/batches"), "{\"operation\":\"TERMINATE\",\"filter\":{\"type\":\"order\"}}"));
+		disabled(post("/durable/batches/b/cancel"));
 		disabled(json(post("/durable/workflows/safe-1/signals/addNote"), "\"fragile\""));
 		disabled(json(post("/durable/workflows/safe-1/updates/setQuantity"), "5"));
 		disabled(json(post("/durable/workflows/safe-1/cancel"), "{\"reason\":\"r\"}"));
@@ -118,6 +121,7 @@ class MutatingEndpointsDisabledByDefaultTest {
 		this.mvc.perform(get("/durable/workflows/safe-1/queries/notes")).andExpect(content().json("[]"));
 		this.mvc.perform(get("/durable/workflows/safe-1/queries/quantity")).andExpect(content().string("2"));
 		this.mvc.perform(get("/durable/schedules")).andExpect(content().json("[]"));
+		this.mvc.perform(get("/durable/batches")).andExpect(content().json("[]"));
 	}
 
 	@Test
@@ -158,7 +162,8 @@ class MutatingEndpointsDisabledByDefaultTest {
 				"POST /durable/schedules/{scheduleId}/pause", "POST /durable/schedules/{scheduleId}/unpause",
 				"POST /durable/schedules/{scheduleId}/trigger", "POST /durable/schedules/{scheduleId}/backfill",
 				"DELETE /durable/schedules/{scheduleId}", "POST /durable/activities/complete",
-				"POST /durable/activities/fail", "POST /durable/activities/heartbeat");
+				"POST /durable/activities/fail", "POST /durable/activities/heartbeat", "POST /durable/batches",
+				"POST /durable/batches/{batchId}/cancel");
 	}
 
 }

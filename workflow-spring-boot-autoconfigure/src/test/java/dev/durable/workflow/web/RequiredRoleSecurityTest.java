@@ -115,6 +115,26 @@ class RequiredRoleSecurityTest {
 	}
 
 	@Test
+	void batchesNeedTheRoleAndAreReadByAnyone() throws Exception {
+		String batch = "{\"batchId\":\"role-batch\",\"operation\":\"TERMINATE\",\"filter\":{\"workflowIdPrefix\":"
+				+ "\"role-none-\"}}";
+		this.mvc.perform(post("/durable/batches").contentType(MediaType.APPLICATION_JSON).content(batch))
+			.andExpect(status().isUnauthorized())
+			.andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
+		this.mvc.perform(as("viewer", post("/durable/batches").contentType(MediaType.APPLICATION_JSON).content(batch)))
+			.andExpect(status().isForbidden())
+			.andExpect(jsonPath("$.code").value("ROLE_REQUIRED"));
+		this.mvc.perform(get("/durable/batches/role-batch")).andExpect(jsonPath("$.code").value("BATCH_NOT_FOUND"));
+		this.mvc.perform(as("operator", post("/durable/batches").contentType(MediaType.APPLICATION_JSON).content(batch)))
+			.andExpect(status().isAccepted());
+		this.mvc.perform(as("viewer", post("/durable/batches/role-batch/cancel")))
+			.andExpect(status().isForbidden())
+			.andExpect(jsonPath("$.code").value("ROLE_REQUIRED"));
+		this.mvc.perform(get("/durable/batches/role-batch")).andExpect(status().isOk());
+		this.mvc.perform(as("operator", post("/durable/batches/role-batch/cancel"))).andExpect(status().isOk());
+	}
+
+	@Test
 	void signalWithStartNeedsTheRole() throws Exception {
 		String body = "{\"type\":\"order\",\"workflowId\":\"role-2\",\"input\":" + ORDER
 				+ ",\"signal\":{\"name\":\"addNote\",\"payload\":\"x\"}}";

@@ -10,6 +10,8 @@ import java.util.UUID;
 
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.durable.workflow.client.ResetPoint;
+import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.ResetRepository;
 import dev.durable.workflow.internal.store.RunRepository;
@@ -64,6 +66,32 @@ public final class RunControl {
 	UUID reset(RunRow row, long eventId, String reason) {
 		return this.interceptors.client(ClientOperation.RESET, row.workflowType(), row.workflowId(), null,
 				(headers) -> resetNow(row, eventId, reason));
+	}
+
+	/**
+	 * The event id a reset point names in the run's history: 1 for the first workflow task; for
+	 * the last, the first event of the last row written by a workflow task (not by a terminate or
+	 * a timeout).
+	 * @throws IllegalArgumentException when the run has no history yet to reset to
+	 */
+	long eventIdOf(RunRow row, ResetPoint point) {
+		List<TaskRecord> history = this.tasks.history(row.runId());
+		if (history.isEmpty()) {
+			throw new IllegalArgumentException("Run " + row.runId() + " has no history to reset to yet");
+		}
+		if (point == ResetPoint.FIRST_WORKFLOW_TASK) {
+			return 1;
+		}
+		long first = 1;
+		long last = 1;
+		for (int i = 0; i < history.size(); i++) {
+			TaskRecord record = history.get(i);
+			if (i == 0 || !record.writtenOutsideTasks()) {
+				last = first;
+			}
+			first += record.events().size();
+		}
+		return last;
 	}
 
 	private void intercepted(ClientOperation operation, RunRow row, Runnable call) {

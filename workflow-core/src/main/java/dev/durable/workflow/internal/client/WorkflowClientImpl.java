@@ -2,10 +2,13 @@ package dev.durable.workflow.internal.client;
 
 import java.io.Serializable;
 import java.lang.reflect.Type;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
 import dev.durable.workflow.HandlerKind;
+import dev.durable.workflow.client.BatchRequest;
+import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.Functions;
 import dev.durable.workflow.client.ScheduleClient;
 import dev.durable.workflow.client.StartOptions;
@@ -18,6 +21,7 @@ import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowPage;
+import dev.durable.workflow.internal.batch.Batches;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.InboxKind;
@@ -41,10 +45,13 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	private final dev.durable.workflow.client.ActivityCompletionClient completions;
 
+	private final Batches batches;
+
 	public WorkflowClientImpl(RunStarter starter, HandleOperations operations, WorkflowRegistry workflows,
 			RunRepository runs, String namespace, ScheduleClient schedules,
-			dev.durable.workflow.client.ActivityCompletionClient completions) {
+			dev.durable.workflow.client.ActivityCompletionClient completions, Batches batches) {
 		this.completions = completions;
+		this.batches = batches;
 		this.starter = starter;
 		this.operations = operations;
 		this.workflows = workflows;
@@ -176,6 +183,26 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	@Override
 	public dev.durable.workflow.client.ActivityCompletionClient activityCompletion() {
 		return this.completions;
+	}
+
+	@Override
+	public BatchStatus startBatch(BatchRequest request) {
+		return this.batches.start(request);
+	}
+
+	@Override
+	public BatchStatus describeBatch(String batchId) {
+		return this.batches.describe(batchId);
+	}
+
+	@Override
+	public List<BatchStatus> listBatches(int limit) {
+		return this.batches.list(limit);
+	}
+
+	@Override
+	public BatchStatus cancelBatch(String batchId) {
+		return this.batches.cancel(batchId);
 	}
 
 }

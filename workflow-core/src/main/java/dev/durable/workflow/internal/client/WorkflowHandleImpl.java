@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
+import dev.durable.workflow.client.ResetPoint;
 import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.Functions;
 import dev.durable.workflow.client.HistoryEvent;
@@ -245,6 +246,12 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public UUID reset(long eventId, String reason) {
 		return this.operations.control().reset(row(), eventId, reason);
+	}
+
+	@Override
+	public UUID reset(ResetPoint point, String reason) {
+		RunRow row = row();
+		return this.operations.control().reset(row, this.operations.control().eventIdOf(row, point), reason);
 	}
 
 	@Override

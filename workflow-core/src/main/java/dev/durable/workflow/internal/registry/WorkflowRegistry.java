@@ -101,12 +101,12 @@ public final class WorkflowRegistry {
 
 	/**
 	 * The engine's own workflow types: {@code durable-permit}, the permits of
-	 * {@code WorkflowSemaphore}. They run like any other type wherever workflows run, but are left
+	 * {@code WorkflowSemaphore}, and {@code durable-batch}, the runs that carry out batch operations. They run like any other type wherever workflows run, but are left
 	 * out of every listing and message meant for people (the type listings, the known types of an
 	 * error, the startup log, the nodes' served types in the stats), which name the application's
 	 * types only.
 	 */
-	public static final Set<String> INTERNAL_TYPES = Set.of("durable-permit");
+	public static final Set<String> INTERNAL_TYPES = Set.of("durable-permit", "durable-batch");
 
 	/** Whether a type name is one of the engine's own ({@link #INTERNAL_TYPES}). */
 	public static boolean isInternal(String typeName) {

@@ -50,13 +50,16 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		TypedSchemas typed = new TypedSchemas(schemas, types);
 		Schema<?> problem = typed.problem();
 		GenericEndpoints generic = new GenericEndpoints(schemas, problem, typed);
+		BatchEndpoints batches = new BatchEndpoints(schemas, problem);
 		for (Map.Entry<String, PathItem> path : api.getPaths().entrySet()) {
 			if (!path.getKey().startsWith(this.basePath + "/")) {
 				continue;
 			}
 			String relative = path.getKey().substring(this.basePath.length());
 			for (Map.Entry<PathItem.HttpMethod, Operation> operation : path.getValue().readOperationsMap().entrySet()) {
-				generic.describe(operation.getKey().name(), relative, operation.getValue());
+				if (!generic.describe(operation.getKey().name(), relative, operation.getValue())) {
+					batches.describe(operation.getKey().name(), relative, operation.getValue());
+				}
 			}
 		}
 		new HandlerOperations(schemas, problem, typed).addTo(api.getPaths(), this.basePath, types);
@@ -69,6 +72,7 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		addTag(tags, GenericEndpoints.SCHEDULES, "Durable schedules");
 		addTag(tags, GenericEndpoints.ACTIVITIES, "Completing asynchronous activity attempts by task token");
 		addTag(tags, GenericEndpoints.QUEUES, "Flow-control and activity task queues");
+		addTag(tags, BatchEndpoints.BATCHES, "Batch operations: cancel, terminate, signal or reset every matching run");
 		api.setTags(tags);
 	}
 

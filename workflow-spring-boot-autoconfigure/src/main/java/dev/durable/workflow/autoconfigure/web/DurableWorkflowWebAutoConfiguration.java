@@ -26,6 +26,7 @@ import dev.durable.workflow.web.ActivityCompletionController;
 import dev.durable.workflow.web.CallerRoles;
 import dev.durable.workflow.web.DashboardController;
 import dev.durable.workflow.web.OperationAccessInterceptor;
+import dev.durable.workflow.web.BatchRestController;
 import dev.durable.workflow.web.QueueRestController;
 import dev.durable.workflow.web.ScheduleRestController;
 import dev.durable.workflow.web.ServletCallerRoles;
@@ -124,6 +125,12 @@ public final class DurableWorkflowWebAutoConfiguration {
 	ScheduleRestController durableWorkflowScheduleController(WorkflowClient client, WorkflowTypes types,
 			WebPayloads payloads, WebAccess access) {
 		return new ScheduleRestController(client, types, payloads, access);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BatchRestController durableWorkflowBatchController(WorkflowClient client, WebPayloads payloads, WebAccess access) {
+		return new BatchRestController(client, payloads, access);
 	}
 
 	@Bean

@@ -125,7 +125,10 @@ class OpenApiDocumentTest {
 				"/durable/workflows/{workflowId}/signals/addEvidence|post", List.of("401", "403", "404", "409"),
 				"/durable/workflows/{workflowId}/updates/decide|post", List.of("404", "409", "422"),
 				"/durable/workflows/{workflowId}/queries/stage|get", List.of("404", "422"),
-				"/durable/schedules|post", List.of("409"));
+				"/durable/schedules|post", List.of("409"),
+				"/durable/batches|post", List.of("400", "401", "403", "409"),
+				"/durable/batches/{batchId}|get", List.of("404"),
+				"/durable/batches/{batchId}/cancel|post", List.of("403", "404"));
 		expected.forEach((operation, statuses) -> {
 			String[] pathAndMethod = operation.split("\\|");
 			JsonNode responses = paths().path(pathAndMethod[0]).path(pathAndMethod[1]).path("responses");
@@ -140,6 +143,26 @@ class OpenApiDocumentTest {
 		});
 		JsonNode problem = this.document.path("components").path("schemas").path("WorkflowProblem").path("properties");
 		assertThat(problem.propertyNames()).contains("type", "title", "status", "detail", "instance", "code");
+	}
+
+	@Test
+	void theBatchEndpointsDescribeTheirRequestAndTheBatch() {
+		JsonNode start = paths().path("/durable/batches").path("post");
+		assertThat(start.path("tags").toString()).contains("batches");
+		JsonNode request = resolve(json(start.path("requestBody")));
+		assertThat(request.path("properties").propertyNames()).contains("batchId", "operation", "filter", "reason",
+				"signal", "resetTo", "confirmAll");
+		assertThat(request.path("properties").path("operation").path("enum").toString()).contains("CANCEL", "TERMINATE",
+				"SIGNAL", "RESET");
+		assertThat(start.path("responses").has("202")).isTrue();
+		assertThat(start.path("responses").has("200")).isTrue();
+		JsonNode batch = resolve(json(start.path("responses").path("202")));
+		assertThat(batch.path("properties").propertyNames()).contains("batchId", "operation", "state", "filter",
+				"reason", "total", "processed", "succeeded", "skipped", "failed", "recentFailures", "createdAt",
+				"closedAt");
+		assertThat(resolve(batch.path("properties").path("filter")).path("properties").propertyNames())
+			.contains("type", "status", "query", "startedFrom", "startedTo", "workflowIdPrefix");
+		assertThat(paths().path("/durable/batches").path("get").path("responses").has("200")).isTrue();
 	}
 
 	@Test
