@@ -176,8 +176,8 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 	 * prefix (written before encryption) is returned as it is unless unencrypted payloads are
 	 * rejected.
 	 * @return the wrapped converter's bytes, {@code null} for {@code null}
-	 * @throws PayloadException when the key id is unknown, the payload was altered or does not
-	 * decrypt with that key, or it is unencrypted and those are rejected
+	 * @throws PayloadUnreadableException when the key id is unknown, the payload was altered or
+	 * does not decrypt with that key, or it is unencrypted and those are rejected
 	 */
 	public byte @Nullable [] decrypt(byte @Nullable [] payload) {
 		if (payload == null) {
@@ -185,17 +185,17 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 		}
 		if (!isEncrypted(payload)) {
 			if (this.rejectUnencrypted) {
-				throw new PayloadException("The payload is not encrypted, and unencrypted payloads are rejected"
-						+ " (rejectUnencrypted)", false, null);
+				throw new PayloadUnreadableException("The payload is not encrypted, and unencrypted payloads are rejected"
+						+ " (rejectUnencrypted)", null);
 			}
 			return payload;
 		}
 		Header header = parse(payload);
 		SecretKey key = this.keys.get(header.keyId);
 		if (key == null) {
-			throw new PayloadException("The payload is encrypted with unknown key id '" + header.keyId
+			throw new PayloadUnreadableException("The payload is encrypted with unknown key id '" + header.keyId
 					+ "' (this converter has " + this.keys.keySet().stream().sorted().toList()
-					+ "); add that key to read it", false, null);
+					+ "); add that key to read it", null);
 		}
 		try {
 			Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
@@ -206,13 +206,13 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 			return cipher.doFinal(payload, offset, payload.length - offset);
 		}
 		catch (AEADBadTagException ex) {
-			throw new PayloadException("The payload encrypted with key id '" + header.keyId
+			throw new PayloadUnreadableException("The payload encrypted with key id '" + header.keyId
 					+ "' does not authenticate: it was altered, or key '" + header.keyId
-					+ "' is not the key it was written with", false, null);
+					+ "' is not the key it was written with", null);
 		}
 		catch (GeneralSecurityException ex) {
-			throw new PayloadException("Cannot decrypt a payload with key id '" + header.keyId + "': "
-					+ ex.getClass().getSimpleName(), false, null);
+			throw new PayloadUnreadableException("Cannot decrypt a payload with key id '" + header.keyId + "': "
+					+ ex.getClass().getSimpleName(), null);
 		}
 	}
 
@@ -229,17 +229,17 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 	private static Header parse(byte[] payload) {
 		int at = MAGIC.length;
 		if (payload.length < at + 2) {
-			throw new PayloadException("The encrypted payload is truncated", false, null);
+			throw new PayloadUnreadableException("The encrypted payload is truncated", null);
 		}
 		int version = payload[at] & 0xFF;
 		if (version != VERSION) {
-			throw new PayloadException("The payload is encrypted in format version " + version
-					+ ", which this converter does not read (it reads version " + VERSION + ")", false, null);
+			throw new PayloadUnreadableException("The payload is encrypted in format version " + version
+					+ ", which this converter does not read (it reads version " + VERSION + ")", null);
 		}
 		int idLength = payload[at + 1] & 0xFF;
 		int length = at + 2 + idLength;
 		if (idLength == 0 || payload.length < length + NONCE_BYTES + TAG_BITS / 8) {
-			throw new PayloadException("The encrypted payload is truncated", false, null);
+			throw new PayloadUnreadableException("The encrypted payload is truncated", null);
 		}
 		return new Header(new String(payload, at + 2, idLength, StandardCharsets.UTF_8), length);
 	}

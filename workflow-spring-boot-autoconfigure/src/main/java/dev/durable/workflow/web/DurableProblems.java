@@ -35,6 +35,7 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.PayloadUnreadableException;
 import dev.durable.workflow.client.BatchIdConflictException;
 import dev.durable.workflow.client.BatchNotFoundException;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
@@ -172,6 +173,11 @@ public final class DurableProblems {
 		}
 		if (ex instanceof InvalidWorkflowIdException) {
 			return response(HttpStatus.BAD_REQUEST, "INVALID_ID", ex.getMessage());
+		}
+		if (ex instanceof PayloadUnreadableException) {
+			// stored bytes this node cannot read (a key it lacks): not the caller's input, so not a 4xx
+			logger.warn("Workflow API request failed: " + ex.getMessage());
+			return response(HttpStatus.INTERNAL_SERVER_ERROR, "PAYLOAD_UNREADABLE", ex.getMessage());
 		}
 		if (ex instanceof PayloadException payload) {
 			return payload.isTooLarge() ? response(HttpStatus.CONTENT_TOO_LARGE, "PAYLOAD_TOO_LARGE", ex.getMessage())

@@ -145,6 +145,33 @@ class PayloadEncryptionPropertiesTest {
 			});
 	}
 
+	@Test
+	void aResultUnderAKeyTheNodeLacksIsAServerProblemNotBadInput() {
+		String schema = "rotated" + SCHEMAS.incrementAndGet() + "_" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+		WebApplicationContextRunner app = new WebApplicationContextRunner().withUserConfiguration(WebTestApplication.class)
+			.withPropertyValues("durable.workflow.schema=" + schema, "durable.workflow.embedded-postgres.enabled=false",
+					"durable.workflow.worker.poll-interval=100ms");
+		app.withPropertyValues("durable.workflow.payload.encryption.keys.k1=" + K1,
+				"durable.workflow.payload.encryption.current-key=k1")
+			.run((context) -> {
+				WorkflowClient client = context.getBean(WorkflowClient.class);
+				client.start(OrderWorkflow::run, new OrderWorkflow.Order("Assam", 1), StartOptions.withId("lost-key"));
+				client.handle("lost-key").signal("finish", null);
+				assertThat(client.handle("lost-key", String.class).result(Duration.ofSeconds(30))).contains("Assam");
+			});
+		// k1 removed too early: the stored result cannot be read here, which is the node's problem
+		app.withPropertyValues("durable.workflow.payload.encryption.keys.k2=" + K2,
+				"durable.workflow.payload.encryption.current-key=k2")
+			.run((context) -> {
+				MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+				mvc.perform(get("/durable/workflows/lost-key/result"))
+					.andExpect(status().isInternalServerError())
+					.andExpect(jsonPath("$.code").value("PAYLOAD_UNREADABLE"))
+					.andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("unknown key id 'k1'")));
+				mvc.perform(get("/durable/workflows/lost-key/history")).andExpect(status().isOk());
+			});
+	}
+
 	private static byte[] key(int seed) {
 		byte[] key = new byte[32];
 		Arrays.fill(key, (byte) seed);

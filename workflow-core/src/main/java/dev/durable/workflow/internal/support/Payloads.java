@@ -4,6 +4,7 @@ import java.lang.reflect.Type;
 
 import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.PayloadUnreadableException;
 
 /** The engine's view of payloads: the user's converter plus the size limit. */
 public final class Payloads {
@@ -56,6 +57,10 @@ public final class Payloads {
 		}
 		try {
 			return this.converter.fromPayload(payload, type);
+		}
+		catch (PayloadUnreadableException ex) {
+			// kept apart: the stored bytes, not the caller, are at fault (a server-side problem over REST)
+			throw new PayloadUnreadableException("Cannot read " + what + ": " + ex.getMessage(), ex);
 		}
 		catch (RuntimeException ex) {
 			throw new PayloadException("Cannot deserialize " + what + " as " + type.getTypeName() + ": "
