@@ -202,8 +202,11 @@ public final class WorkflowRunner {
 	private void runCode() {
 		bindEngineThread();
 		try {
-			boolean inTime = this.scheduler
-				.runUntilBlocked(() -> this.commands.fatal() != null || this.commands.closeEvent() != null);
+			boolean inTime = VirtualHop.call(() -> {
+				bindEngineThread(); // await conditions run on the stepping thread and call the engine
+				return this.scheduler
+					.runUntilBlocked(() -> this.commands.fatal() != null || this.commands.closeEvent() != null);
+			});
 			if (!inTime) {
 				this.commands.failTask(new WorkflowTaskFailedException("A workflow thread of run " + this.identity.runId()
 						+ " did not yield within the task timeout: blocking I/O, a lock or an endless loop in"
