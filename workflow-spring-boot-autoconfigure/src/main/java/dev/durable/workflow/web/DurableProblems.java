@@ -23,6 +23,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
@@ -300,8 +301,26 @@ public final class DurableProblems {
 			if (t instanceof SQLException sql && unavailableState(sql.getSQLState())) {
 				return true;
 			}
+			if (t instanceof TransactionSystemException failed && lostConnection(failed)) {
+				return true;
+			}
 		}
 		return false;
+	}
+
+	/**
+	 * A connection lost inside a transaction fails the statement, then the rollback; the rollback's
+	 * failure (the pool's "Connection is closed", no SQL state) replaces the statement's, which the
+	 * exception keeps as its application exception (found by the chaos harness: a database restart
+	 * answered 500).
+	 */
+	private static boolean lostConnection(TransactionSystemException failed) {
+		Throwable original = failed.getApplicationException();
+		if (original != null && original != failed && databaseUnavailable(original)) {
+			return true;
+		}
+		return failed.getCause() instanceof SQLException sql && sql.getSQLState() == null
+				&& failed.getMessage() != null && failed.getMessage().contains("rollback failed");
 	}
 
 	/**
