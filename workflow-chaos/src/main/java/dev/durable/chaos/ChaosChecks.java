@@ -29,11 +29,11 @@ final class ChaosChecks {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private final PostgresServer database;
+	private final ChaosDatabase database;
 
 	private final ChaosReport report;
 
-	ChaosChecks(PostgresServer database, ChaosReport report) {
+	ChaosChecks(ChaosDatabase database, ChaosReport report) {
 		this.database = database;
 		this.report = report;
 	}

@@ -49,17 +49,26 @@ public final class ChaosHarness {
 
 	ChaosReport run() throws Exception {
 		Files.createDirectories(this.options.logDirectory());
+		// the logs of an earlier run would be read as this run's (their ERROR lines outside its outages)
+		try (var old = Files.newDirectoryStream(this.options.logDirectory(), "{node*.log,report.txt}")) {
+			for (var file : old) {
+				Files.delete(file);
+			}
+		}
 		long started = System.nanoTime();
 		this.report.line("options: " + this.options);
-		try (PostgresServer database = PostgresServer.start(this.options.firstPort())) {
+		try (ChaosDatabase database = (this.options.databaseUrl() != null)
+				? new ChaosDatabase.External(this.options.databaseUrl(), this.options.databaseUser(),
+						this.options.databasePassword())
+				: PostgresServer.start(this.options.firstPort())) {
 			try (Connection connection = database.connect()) {
 				ChaosChecks.createSideTable(connection);
 			}
 			List<NodeProcess> nodes = new ArrayList<>();
-			int port = database.port + 1;
+			int port = this.options.firstPort() + 1;
 			for (int i = 1; i <= this.options.nodes(); i++) {
 				port = PostgresServer.freePort(port);
-				nodes.add(new NodeProcess("node" + i, port++, database.url(), this.options.logDirectory()));
+				nodes.add(new NodeProcess("node" + i, port++, database, this.options.logDirectory()));
 			}
 			try {
 				for (NodeProcess node : nodes) {
@@ -84,7 +93,7 @@ public final class ChaosHarness {
 		return this.report;
 	}
 
-	private void drive(PostgresServer database, List<NodeProcess> nodes) throws Exception {
+	private void drive(ChaosDatabase database, List<NodeProcess> nodes) throws Exception {
 		ChaosChecks checks = new ChaosChecks(database, this.report);
 		Faults faults = new Faults(this.options, nodes, database, this.outages, this.report);
 		Traffic traffic = new Traffic(nodes, this.outages, this.report, this.options.seed());
@@ -224,7 +233,7 @@ public final class ChaosHarness {
 	/** Samples, every second while faults go on, whether any workflow id has two open runs. */
 	private final class Sampler {
 
-		private final PostgresServer database;
+		private final ChaosDatabase database;
 
 		private final ChaosChecks checks;
 
@@ -234,7 +243,7 @@ public final class ChaosHarness {
 
 		private int samples;
 
-		Sampler(PostgresServer database, ChaosChecks checks) {
+		Sampler(ChaosDatabase database, ChaosChecks checks) {
 			this.database = database;
 			this.checks = checks;
 		}

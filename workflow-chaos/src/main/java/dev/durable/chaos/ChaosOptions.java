@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a chaos run does: how many workflows and nodes, for how long faults are applied, and which.
  *
@@ -20,9 +22,14 @@ import java.util.Map;
  * @param firstPort first port tried for the database and the nodes' HTTP servers
  * @param logDirectory where node logs and the report go
  * @param seed the seed of every random choice (fault times, victims, which signals go early)
+ * @param databaseUrl a JDBC URL of a database to use instead of starting a server (its restarts are
+ * then skipped), or {@code null}
+ * @param databaseUser its user
+ * @param databasePassword its password
  */
 record ChaosOptions(int workflows, int nodes, Duration duration, int kills, int databaseRestarts, Duration cut,
-		boolean pause, Duration timer, Duration settle, int firstPort, Path logDirectory, long seed) {
+		boolean pause, Duration timer, Duration settle, int firstPort, Path logDirectory, long seed,
+		@Nullable String databaseUrl, String databaseUser, String databasePassword) {
 
 	/** The node's {@code dead-after} (application.yaml): a pause must outlast it. */
 	static final Duration DEAD_AFTER = Duration.ofSeconds(6);
@@ -30,13 +37,13 @@ record ChaosOptions(int workflows, int nodes, Duration duration, int kills, int 
 	/** The full run: every fault, the sizes of the reliability issue. */
 	static ChaosOptions full() {
 		return new ChaosOptions(1000, 3, Duration.ofMinutes(4), -1, 2, Duration.ofSeconds(30), true,
-				Duration.ofSeconds(2), Duration.ofMinutes(5), 18100, Path.of("target", "chaos"), 42);
+				Duration.ofSeconds(2), Duration.ofMinutes(5), 18100, Path.of("target", "chaos"), 42, null, "postgres", "");
 	}
 
 	/** The CI version: a minute, a few hundred workflows, 2 nodes, 3 kills, one database restart. */
 	static ChaosOptions smoke(Path logDirectory) {
 		return new ChaosOptions(300, 2, Duration.ofSeconds(60), 3, 1, Duration.ZERO, false, Duration.ofSeconds(1),
-				Duration.ofMinutes(4), 18100, logDirectory, 7);
+				Duration.ofMinutes(4), 18100, logDirectory, 7, null, "postgres", "");
 	}
 
 	/** The full run with {@code --name=value} arguments applied (names as the components). */
@@ -56,11 +63,14 @@ record ChaosOptions(int workflows, int nodes, Duration duration, int kills, int 
 				duration(given, "timer", d.timer()), duration(given, "settle", d.settle()),
 				integer(given, "firstPort", d.firstPort()),
 				Path.of(given.getOrDefault("logDirectory", d.logDirectory().toString())),
-				Long.parseLong(given.getOrDefault("seed", "" + d.seed())));
+				Long.parseLong(given.getOrDefault("seed", "" + d.seed())), given.get("databaseUrl"),
+				given.getOrDefault("databaseUser", d.databaseUser()),
+				given.getOrDefault("databasePassword", d.databasePassword()));
 		given.keySet()
 			.stream()
 			.filter((k) -> !java.util.Set.of("workflows", "nodes", "duration", "kills", "databaseRestarts", "cut",
-					"pause", "timer", "settle", "firstPort", "logDirectory", "seed").contains(k))
+					"pause", "timer", "settle", "firstPort", "logDirectory", "seed", "databaseUrl", "databaseUser",
+					"databasePassword").contains(k))
 			.findFirst()
 			.ifPresent((k) -> {
 				throw new IllegalArgumentException("Unknown option --" + k);

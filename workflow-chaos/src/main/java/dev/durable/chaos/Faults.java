@@ -29,7 +29,7 @@ final class Faults {
 
 	private final List<NodeProcess> nodes;
 
-	private final PostgresServer database;
+	private final ChaosDatabase database;
 
 	private final Outages outages;
 
@@ -41,7 +41,7 @@ final class Faults {
 
 	private final List<Thread> restarts = new CopyOnWriteArrayList<>();
 
-	Faults(ChaosOptions options, List<NodeProcess> nodes, PostgresServer database, Outages outages,
+	Faults(ChaosOptions options, List<NodeProcess> nodes, ChaosDatabase database, Outages outages,
 			ChaosReport report) {
 		this.options = options;
 		this.nodes = nodes;
@@ -144,6 +144,10 @@ final class Faults {
 	}
 
 	private void restartDatabase(String mode) throws Exception {
+		if (!this.database.canRestart()) {
+			this.report.line("database restart -m " + mode + " skipped: a database given by URL");
+			return;
+		}
 		Outages.Window window = this.outages.begin(null, "database restart -m " + mode);
 		long started = System.nanoTime();
 		try {

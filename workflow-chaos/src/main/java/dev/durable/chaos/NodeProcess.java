@@ -34,7 +34,7 @@ final class NodeProcess {
 
 	private volatile boolean ready;
 
-	NodeProcess(String name, int httpPort, String databaseUrl, Path logDirectory) {
+	NodeProcess(String name, int httpPort, ChaosDatabase database, Path logDirectory) {
 		this.name = name;
 		this.httpPort = httpPort;
 		this.log = logDirectory.resolve(name + ".log");
@@ -42,7 +42,9 @@ final class NodeProcess {
 		this.command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 				"-cp", System.getProperty("java.class.path"), ChaosApplication.class.getName(),
 				"--server.port=" + httpPort, "--chaos.node=" + name,
-				"--spring.datasource.url=" + databaseUrl + "?ApplicationName=chaos-" + name));
+				"--spring.datasource.url=" + database.url() + (database.url().contains("?") ? "&" : "?")
+						+ "ApplicationName=chaos-" + name,
+				"--spring.datasource.username=" + database.user(), "--spring.datasource.password=" + database.password()));
 	}
 
 	/** Starts the JVM and waits until it answers its health endpoint, starting it again if it exits. */

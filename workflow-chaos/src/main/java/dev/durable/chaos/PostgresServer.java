@@ -8,9 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -28,7 +25,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * embedded (zonky) bundle's. PostgreSQL refuses to run as root: as root, the tools run as the
  * {@code postgres} user.
  */
-final class PostgresServer implements AutoCloseable {
+final class PostgresServer implements ChaosDatabase {
 
 	private final Path bin;
 
@@ -70,22 +67,35 @@ final class PostgresServer implements AutoCloseable {
 		}
 	}
 
-	String url() {
+	@Override
+	public String url() {
 		return "jdbc:postgresql://127.0.0.1:" + this.port + "/postgres";
 	}
 
-	Connection connect() throws SQLException {
-		return DriverManager.getConnection(url(), "postgres", "");
+	@Override
+	public String user() {
+		return "postgres";
 	}
 
-	/** Stops the server ({@code fast} or {@code immediate}) and starts it again. */
-	void restart(String mode) throws IOException {
+	@Override
+	public String password() {
+		return "";
+	}
+
+	@Override
+	public boolean canRestart() {
+		return true;
+	}
+
+	@Override
+	public void restart(String mode) throws IOException {
 		tool("pg_ctl", "-D", data().toString(), "-m", mode, "-w", "stop");
 		this.running = false;
 		startServer();
 	}
 
-	String logTail(int lines) {
+	@Override
+	public String logTail(int lines) {
 		try {
 			List<String> all = Files.readAllLines(this.dir.resolve("server.log"), StandardCharsets.UTF_8);
 			return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

@@ -1,0 +1,42 @@
+package dev.durable.chaos;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The harness's command line: the full run's defaults, overrides, and clear refusals. */
+class ChaosOptionsTest {
+
+	@Test
+	void withoutArgumentsItIsTheFullRun() {
+		ChaosOptions options = ChaosOptions.parse(new String[0]);
+		assertThat(options).isEqualTo(ChaosOptions.full());
+		assertThat(options.workflows()).isEqualTo(1000);
+		assertThat(options.nodes()).isEqualTo(3);
+		assertThat(options.databaseUrl()).isNull();
+	}
+
+	@Test
+	void argumentsOverrideTheDefaults() {
+		ChaosOptions options = ChaosOptions.parse(new String[] { "--workflows=50", "--duration=90", "--cut=PT10S",
+				"--pause=false", "--databaseUrl=jdbc:postgresql://db:5432/app", "--databaseUser=app" });
+		assertThat(options.workflows()).isEqualTo(50);
+		assertThat(options.duration()).isEqualTo(Duration.ofSeconds(90));
+		assertThat(options.cut()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(options.pause()).isFalse();
+		assertThat(options.databaseUrl()).isEqualTo("jdbc:postgresql://db:5432/app");
+		assertThat(options.databaseUser()).isEqualTo("app");
+	}
+
+	@Test
+	void unknownOrMalformedArgumentsAreRefused() {
+		assertThatThrownBy(() -> ChaosOptions.parse(new String[] { "--workflow=5" }))
+			.hasMessageContaining("Unknown option --workflow");
+		assertThatThrownBy(() -> ChaosOptions.parse(new String[] { "workflows=5" }))
+			.hasMessageContaining("--name=value");
+	}
+
+}
