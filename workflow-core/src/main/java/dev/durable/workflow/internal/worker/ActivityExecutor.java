@@ -17,7 +17,6 @@ import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.TimeoutType;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
-import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
@@ -26,7 +25,6 @@ import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.StoredActivity;
-import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.support.RunMdc;
 
@@ -59,6 +57,8 @@ final class ActivityExecutor {
 
 	private final RecoverInlineActivities recovery;
 
+	private final AttemptFailures failures;
+
 	/** Attempts launched and not yet ended (a launched attempt may still wait for its thread or permit). */
 	private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -80,6 +80,7 @@ final class ActivityExecutor {
 		this.permits = new Semaphore(maxConcurrent);
 		this.listeners = listeners;
 		this.recovery = new RecoverInlineActivities(this, store, payloads, clock);
+		this.failures = new AttemptFailures(this.rows, clock, listeners, this.threads, this::start);
 	}
 
 	/** Starts (or schedules, when its retry time is ahead) a pending activity of an owned run. */
@@ -335,38 +336,10 @@ final class ActivityExecutor {
 		}
 	}
 
-	/**
-	 * @param tokenInRow the task token the attempt's row holds, or {@code null}: then the retry is
-	 * persisted unless the completion client recorded the attempt's outcome first
-	 */
+	/** A failed attempt: see {@link AttemptFailures}. */
 	void attemptFailed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
 			FailureInfo failure, UUID tokenInRow) {
-		if (slot.isDead()) {
-			return;
-		}
-		ActivityOptions options = activity.options();
-		int number = activity.attempt();
-		RetryDecision decision = RetryDecision.after(options, activity.activityType(), activity.seq(), number,
-				activity.scheduledAt(), failure, this.clock.instant());
-		if (!decision.retries()) {
-			this.listeners.activityFailed(info(workflowId, activity), failureType(failure), false);
-			slot.handOver(Event.activityFailed(activity.seq(), decision.finalFailure()));
-			return;
-		}
-		Instant next = decision.nextAttemptAt();
-		byte[] failureJson = InternalJson.write(failure);
-		boolean persisted = this.rows.recordFailedAttempt(slot, activity, next, failureJson, lastHeartbeat, tokenInRow);
-		if (!persisted) {
-			log.debug("Run {} is no longer owned here; dropping the retry of activity {}", activity.runId(),
-					activity.seq());
-			return;
-		}
-		log.info("Activity {} (seq {}) of run {} failed attempt {}: {}; retrying at {}", activity.activityType(),
-				activity.seq(), activity.runId(), number, failure.summary(), next);
-		this.listeners.activityFailed(info(workflowId, activity), failureType(failure), true);
-		StoredActivity retry = new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
-				activity.input(), options, number + 1, activity.scheduledAt(), next, failureJson, lastHeartbeat);
-		start(slot, workflowId, retry);
+		this.failures.failed(slot, workflowId, activity, lastHeartbeat, failure, tokenInRow);
 	}
 
 	/** The token an inline attempt's row holds, or {@code null} when it never gave one out. */
@@ -377,10 +350,6 @@ final class ActivityExecutor {
 	static ActivityInfo info(String workflowId, StoredActivity activity) {
 		return new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
 				activity.attempt(), activity.scheduledAt());
-	}
-
-	private static String failureType(FailureInfo failure) {
-		return (failure.timeoutType() != null) ? failure.timeoutType().name() : failure.type();
 	}
 
 	/** The run's workflow type, for the logs, as far as the slot knows it. */

@@ -1,0 +1,121 @@
+package dev.durable.workflow.internal.worker;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
+
+import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.internal.activity.RetryDecision;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.store.StoredActivity;
+import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.internal.support.InternalJson;
+
+/**
+ * A failed attempt of an inline activity: the retry policy decides, and a retry is persisted
+ * (fenced by the run's epoch) before it is scheduled; a final failure is handed to the run.
+ * When the database cannot take the retry (restarting, connection cut), recording it is tried
+ * again by wall-clock time until it succeeds or the run is no longer owned here: the attempt
+ * has ended, so nothing else would move the activity on while this node keeps the run.
+ */
+final class AttemptFailures {
+
+	private static final Logger log = LoggerFactory.getLogger(AttemptFailures.class);
+
+	/** First wait before recording a retry again after a database failure; doubles up to the maximum. */
+	static final Duration FIRST_RECORD_RETRY = Duration.ofMillis(200);
+
+	static final Duration MAX_RECORD_RETRY = Duration.ofSeconds(5);
+
+	/** Starts (or schedules) the next attempt once its retry is persisted. */
+	interface NextAttempt {
+
+		void start(RunSlot slot, String workflowId, StoredActivity retry);
+
+	}
+
+	private final InlineActivityRows rows;
+
+	private final Clock clock;
+
+	private final Listeners listeners;
+
+	private final Executor threads;
+
+	private final NextAttempt next;
+
+	AttemptFailures(InlineActivityRows rows, Clock clock, Listeners listeners, Executor threads, NextAttempt next) {
+		this.rows = rows;
+		this.clock = clock;
+		this.listeners = listeners;
+		this.threads = threads;
+		this.next = next;
+	}
+
+	/**
+	 * @param tokenInRow the task token the attempt's row holds, or {@code null}: then the retry is
+	 * persisted unless the completion client recorded the attempt's outcome first
+	 */
+	void failed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat, FailureInfo failure,
+			UUID tokenInRow) {
+		failed(slot, workflowId, activity, lastHeartbeat, failure, tokenInRow, FIRST_RECORD_RETRY);
+	}
+
+	private void failed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
+			FailureInfo failure, UUID tokenInRow, Duration recordRetry) {
+		if (slot.isDead()) {
+			return;
+		}
+		ActivityOptions options = activity.options();
+		int number = activity.attempt();
+		RetryDecision decision = RetryDecision.after(options, activity.activityType(), activity.seq(), number,
+				activity.scheduledAt(), failure, this.clock.instant());
+		if (!decision.retries()) {
+			this.listeners.activityFailed(ActivityExecutor.info(workflowId, activity), failureType(failure), false);
+			slot.handOver(Event.activityFailed(activity.seq(), decision.finalFailure()));
+			return;
+		}
+		Instant nextAt = decision.nextAttemptAt();
+		byte[] failureJson = InternalJson.write(failure);
+		boolean persisted;
+		try {
+			persisted = this.rows.recordFailedAttempt(slot, activity, nextAt, failureJson, lastHeartbeat, tokenInRow);
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.warn("Could not record the failed attempt {} of activity {} (seq {}) of run {}; trying again in {}: {}",
+					number, activity.activityType(), activity.seq(), activity.runId(), recordRetry,
+					Errors.rootMessage(ex));
+			Duration after = recordRetry.multipliedBy(2);
+			CompletableFuture.delayedExecutor(recordRetry.toMillis(), TimeUnit.MILLISECONDS, this.threads)
+				.execute(() -> failed(slot, workflowId, activity, lastHeartbeat, failure, tokenInRow,
+						(after.compareTo(MAX_RECORD_RETRY) > 0) ? MAX_RECORD_RETRY : after));
+			return;
+		}
+		if (!persisted) {
+			log.debug("Run {} is no longer owned here; dropping the retry of activity {}", activity.runId(),
+					activity.seq());
+			return;
+		}
+		log.info("Activity {} (seq {}) of run {} failed attempt {}: {}; retrying at {}", activity.activityType(),
+				activity.seq(), activity.runId(), number, failure.summary(), nextAt);
+		this.listeners.activityFailed(ActivityExecutor.info(workflowId, activity), failureType(failure), true);
+		StoredActivity retry = new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
+				activity.input(), options, number + 1, activity.scheduledAt(), nextAt, failureJson, lastHeartbeat);
+		this.next.start(slot, workflowId, retry);
+	}
+
+	private static String failureType(FailureInfo failure) {
+		return (failure.timeoutType() != null) ? failure.timeoutType().name() : failure.type();
+	}
+
+}
