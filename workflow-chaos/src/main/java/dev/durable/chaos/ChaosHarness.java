@@ -75,6 +75,9 @@ public final class ChaosHarness {
 					node.start(Duration.ofMinutes(3)); // one after another: the first one migrates the schema
 				}
 				this.report.line("nodes up after " + ChaosChecks.since(started).toSeconds() + " s");
+				try (Connection connection = database.connect()) {
+					FencingAudit.install(connection);
+				}
 				drive(database, nodes);
 			}
 			finally {
@@ -128,6 +131,9 @@ public final class ChaosHarness {
 			this.report.violation(open + " runs still open " + this.options.settle() + " after the faults");
 		}
 		checks.afterRun(this.options.workflows());
+		try (Connection connection = database.connect()) {
+			FencingAudit.check(connection, this.report);
+		}
 		checks.takeovers(faults.kills());
 		checks.logs(nodes, this.outages);
 	}
