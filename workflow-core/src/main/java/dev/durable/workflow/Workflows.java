@@ -317,4 +317,29 @@ public final class Workflows {
 		return ActivityStubs.workflowStub(activityType, options);
 	}
 
+	/**
+	 * A stub whose calls run as <em>local activities</em>: inside the calling workflow task, on the
+	 * node that runs it, with their outcome recorded by the task's commit. Several in a row cost one
+	 * commit instead of one each, which suits short steps (validation, lookups, computations).
+	 * <p>
+	 * The guarantee is weaker than an ordinary activity's: nothing of a local activity is durable
+	 * before its task commits, so a crash or a lost run before that commit runs it again (its
+	 * result, once committed, is replayed and it never runs again). A failed attempt is retried at
+	 * once within the task, up to the retry policy's maximum attempts (3 when the policy sets no
+	 * maximum; its backoff does not apply); the final failure is an {@link ActivityFailure}. The
+	 * task, local activities included, must finish within the task timeout. The activity must be
+	 * registered on every node that runs the workflow; task queues do not apply.
+	 * @param activityType an {@code @Activity} class or interface registered with the engine
+	 * @param options the retry policy (maximum attempts, non-retryable types) and schedule-to-close
+	 * timeout that bound the attempts
+	 */
+	public static <T> T localActivities(Class<T> activityType, ActivityOptions options) {
+		return ActivityStubs.localStub(activityType, options);
+	}
+
+	/** {@link #localActivities(Class, ActivityOptions)} with the default options. */
+	public static <T> T localActivities(Class<T> activityType) {
+		return localActivities(activityType, ActivityOptions.DEFAULT);
+	}
+
 }

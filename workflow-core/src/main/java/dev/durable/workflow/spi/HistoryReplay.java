@@ -75,7 +75,7 @@ public final class HistoryReplay {
 		List<TaskRecord> records = HistoryImport.records(history, converter);
 		WorkflowRunner runner = new WorkflowRunner(identity, definition, factory,
 				new Payloads(converter, Integer.MAX_VALUE), Duration.ofSeconds(30),
-				EngineSettings.HistoryLimits.DEFAULT);
+				EngineSettings.HistoryLimits.DEFAULT, dev.durable.workflow.internal.runtime.LocalActivityInvoker.NONE);
 		try {
 			for (TaskRecord record : records) {
 				if (record.writtenOutsideTasks()) {

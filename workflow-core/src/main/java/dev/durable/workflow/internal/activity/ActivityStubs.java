@@ -47,6 +47,22 @@ public final class ActivityStubs {
 		}));
 	}
 
+	/**
+	 * A stub for workflow code whose every call runs as a local activity in the calling task
+	 * (see {@code Workflows.localActivities}); the options' task queue does not apply.
+	 */
+	public static <T> T localStub(Class<T> type, ActivityOptions options) {
+		return type.cast(proxy(type, (method, args) -> {
+			if (method.getDeclaringClass() == Object.class) {
+				return objectMethod(type, method, args);
+			}
+			String name = ActivityDefinition.typeName(method);
+			WorkflowContext context = WorkflowThread.context();
+			return context.executeLocalActivity(name, pack(context, name, method, args), method.getGenericReturnType(),
+					options);
+		}));
+	}
+
 	/** Wraps a registered activity bean: durable inside workflow code, direct outside. */
 	public static Object durableProxy(Class<?> type, Object target, ActivityRegistry registry) {
 		return proxy(type, (method, args) -> {
@@ -131,13 +147,19 @@ public final class ActivityStubs {
 
 	private static Object schedule(WorkflowContext context, String name, Method method, Object[] args,
 			ActivityOptions options) {
+		return context.scheduleActivity(name, pack(context, name, method, args), method.getGenericReturnType(), options)
+			.get();
+	}
+
+	/** The call's arguments, encoded as the method's parameter types and packed. */
+	private static byte[] pack(WorkflowContext context, String name, Method method, Object[] args) {
 		Object[] values = (args != null) ? args : new Object[0];
 		List<byte[]> parts = new ArrayList<>(values.length);
 		for (int i = 0; i < values.length; i++) {
 			parts.add(context.payloads().encode(values[i], method.getGenericParameterTypes()[i],
 					"argument " + i + " of activity " + name));
 		}
-		return context.scheduleActivity(name, InternalJson.pack(parts), method.getGenericReturnType(), options).get();
+		return InternalJson.pack(parts);
 	}
 
 	private static Object objectMethod(Class<?> type, Method method, Object[] args) {

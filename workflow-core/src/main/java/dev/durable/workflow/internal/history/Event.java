@@ -60,6 +60,11 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.SIDE_EFFECT, seq, null, value, null, null, null, null, null, null);
 	}
 
+	/** A local activity's outcome: its encoded result, or its final failure. */
+	public static Event localActivity(long seq, String activityType, byte[] result, FailureInfo failure) {
+		return new Event(EventType.LOCAL_ACTIVITY, seq, activityType, result, failure, null, null, null, null, null);
+	}
+
 	public static Event versionMarker(String changeId, int version) {
 		return new Event(EventType.VERSION_MARKER, null, changeId, null, null, null, version, null, null, null);
 	}

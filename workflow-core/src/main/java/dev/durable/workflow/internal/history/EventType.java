@@ -14,7 +14,12 @@ public enum EventType {
 	WORKFLOW_ATTRIBUTES(false),
 
 	ACTIVITY_SCHEDULED(true), START_CHILD(true), SIGNAL_EXTERNAL(true), CANCEL_EXTERNAL(true), ACTIVITY_CANCEL_REQUESTED(true), TIMER_STARTED(true), TIMER_CANCELED(true),
-	SIDE_EFFECT(true), VERSION_MARKER(true), UPDATE_COMPLETED(true), WORKFLOW_COMPLETED(true), WORKFLOW_FAILED(true),
+	SIDE_EFFECT(true), VERSION_MARKER(true),
+
+	/** A local activity's outcome (its result, or its final failure), recorded by the task that ran it. */
+	LOCAL_ACTIVITY(true),
+
+	 UPDATE_COMPLETED(true), WORKFLOW_COMPLETED(true), WORKFLOW_FAILED(true),
 	WORKFLOW_CANCELED(true), CONTINUED_AS_NEW(true),
 
 	/** Workflows.upsertSearchAttributes and upsertMemo: the payload is the patch (null removes a key). */

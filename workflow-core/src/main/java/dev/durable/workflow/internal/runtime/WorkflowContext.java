@@ -47,6 +47,8 @@ public final class WorkflowContext {
 
 	private final MarkerStates markers;
 
+	private final LocalActivities locals;
+
 	private final ChildStates children;
 
 	private final VisibilityStates visibility;
@@ -60,8 +62,8 @@ public final class WorkflowContext {
 
 	WorkflowContext(WorkflowRunner runner, RunIdentity identity, WorkflowDefinition definition, Payloads payloads,
 			DeterministicScheduler scheduler, CommandRecorder commands, TimerStates timers, ActivityStates activities,
-			MarkerStates markers, ChildStates children, VisibilityStates visibility, MessageStates messages,
-			Random random) {
+			MarkerStates markers, LocalActivities locals, ChildStates children, VisibilityStates visibility,
+			MessageStates messages, Random random) {
 		this.runner = runner;
 		this.identity = identity;
 		this.definition = definition;
@@ -71,6 +73,7 @@ public final class WorkflowContext {
 		this.timers = timers;
 		this.activities = activities;
 		this.markers = markers;
+		this.locals = locals;
 		this.children = children;
 		this.visibility = visibility;
 		this.messages = messages;
@@ -102,6 +105,12 @@ public final class WorkflowContext {
 
 	public boolean await(Duration timeout, Supplier<Boolean> condition) {
 		return Waits.await(timeout, condition, this::newTimer, this.timers);
+	}
+
+	/** Runs a local activity in this task (on replay, reads its outcome back); see {@link LocalActivities}. */
+	public Object executeLocalActivity(String name, byte[] args, Type resultType, ActivityOptions options) {
+		checkOpen();
+		return this.locals.execute(this.nextSeq++, name, args, resultType, options, now());
 	}
 
 	public <T> T sideEffect(Type type, Supplier<T> supplier) {

@@ -39,8 +39,6 @@ public final class WorkflowRunner {
 
 	private final ActivityStates activities;
 
-	private final MarkerStates markers;
-
 	private final ChildStates children;
 
 	private final VisibilityStates visibility;
@@ -70,7 +68,8 @@ public final class WorkflowRunner {
 	private final WorkflowContext context;
 
 	public WorkflowRunner(RunIdentity identity, WorkflowDefinition definition, Function<Class<?>, Object> factory,
-			Payloads payloads, Duration taskTimeout, EngineSettings.HistoryLimits historyLimits) {
+			Payloads payloads, Duration taskTimeout, EngineSettings.HistoryLimits historyLimits,
+			LocalActivityInvoker localActivities) {
 		this.historyLimits = historyLimits;
 		this.identity = identity;
 		this.scheduler = new DeterministicScheduler(taskTimeout.toMillis());
@@ -78,14 +77,16 @@ public final class WorkflowRunner {
 		this.timers = new TimerStates(this.commands);
 		this.activities = new ActivityStates(this.commands, payloads);
 		this.messages = new MessageStates(this, definition, payloads);
-		this.markers = new MarkerStates(this.commands, payloads, identity.runId());
+		MarkerStates markers = new MarkerStates(this.commands, payloads, identity.runId());
 		this.children = new ChildStates(this.commands, payloads);
 		this.visibility = new VisibilityStates(this.commands, identity.runId());
 		this.main = new MainMethod(this, definition, factory, payloads, this.rootScope);
 		UUID runId = identity.runId();
 		this.random = new Random(seedOf(runId));
 		this.context = new WorkflowContext(this, identity, definition, payloads, this.scheduler, this.commands,
-				this.timers, this.activities, this.markers, this.children, this.visibility, this.messages, this.random);
+				this.timers, this.activities, markers,
+				new LocalActivities(this.commands, payloads, identity, localActivities), this.children, this.visibility,
+				this.messages, this.random);
 	}
 
 	private static long seedOf(UUID runId) {

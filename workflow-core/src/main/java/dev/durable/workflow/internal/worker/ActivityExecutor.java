@@ -336,6 +336,11 @@ final class ActivityExecutor {
 		}
 	}
 
+	/** What runs the local activities of the run's workflow tasks (see {@link LocalAttempts}). */
+	LocalAttempts local(RunSlot slot) {
+		return new LocalAttempts(this.invoker, this.payloads, this.clock, this.listeners, slot);
+	}
+
 	/** A failed attempt: see {@link AttemptFailures}. */
 	void attemptFailed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
 			FailureInfo failure, UUID tokenInRow) {
@@ -353,7 +358,7 @@ final class ActivityExecutor {
 	}
 
 	/** The run's workflow type, for the logs, as far as the slot knows it. */
-	private static String workflowType(RunSlot slot) {
+	static String workflowType(RunSlot slot) {
 		WorkflowRunner runner = slot.runner();
 		if (runner != null) {
 			return runner.identity().workflowType();

@@ -8,6 +8,7 @@ import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.RunRow;
@@ -21,15 +22,18 @@ final class Replays {
 
 	static WorkflowRunner newRunner(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, EngineSettings config) {
-		return newRunner(row, definition, factory, payloads, config, config.taskTimeout());
+		return newRunner(row, definition, factory, payloads, config, config.taskTimeout(), LocalActivityInvoker.NONE);
 	}
 
-	/** A runner whose workflow tasks may run for the given time (the run's own task timeout). */
+	/**
+	 * A runner whose workflow tasks may run for the given time (the run's own task timeout) and
+	 * run local activities with the given invoker.
+	 */
 	static WorkflowRunner newRunner(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
-			Payloads payloads, EngineSettings config, java.time.Duration taskTimeout) {
+			Payloads payloads, EngineSettings config, java.time.Duration taskTimeout, LocalActivityInvoker locals) {
 		return new WorkflowRunner(
 				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
-				definition, factory, payloads, taskTimeout, config.historyLimits());
+				definition, factory, payloads, taskTimeout, config.historyLimits(), locals);
 	}
 
 	/**
@@ -38,12 +42,12 @@ final class Replays {
 	 */
 	static WorkflowRunner forTask(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, EngineSettings config, dev.durable.workflow.internal.store.RunChain chain,
-			List<TaskRecord> history) {
+			List<TaskRecord> history, LocalActivityInvoker locals) {
 		if (definition == null) {
 			throw new IllegalStateException("Workflow type '" + row.workflowType() + "' is not registered on this node");
 		}
 		WorkflowRunner runner = newRunner(row, definition, factory, payloads, config,
-				(chain != null && chain.taskTimeout() != null) ? chain.taskTimeout() : config.taskTimeout());
+				(chain != null && chain.taskTimeout() != null) ? chain.taskTimeout() : config.taskTimeout(), locals);
 		replay(runner, history, (record, issued) -> {
 		});
 		return runner;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
 
+import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.StoredActivity;
@@ -36,6 +37,9 @@ interface RunEffects {
 	/** A commit wrote activities on these task queues: the nodes serving them claim them. */
 	void activitiesQueued(java.util.Set<String> taskQueues);
 
+	/** What runs the local activities of the run's workflow tasks on this node. */
+	LocalActivityInvoker localActivities(RunSlot slot);
+
 	/** A run this node held closed (its flow-control queue, if it has one, has a free slot). */
 	void runClosed(UUID runId);
 
@@ -65,6 +69,11 @@ interface RunEffects {
 			@Override
 			public void cancelActivity(RunSlot slot, long seq) {
 				activities.cancel(slot, seq);
+			}
+
+			@Override
+			public LocalActivityInvoker localActivities(RunSlot slot) {
+				return activities.local(slot);
 			}
 
 			@Override

@@ -5,6 +5,7 @@ import java.util.function.Function;
 
 import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
@@ -29,14 +30,17 @@ final class Runners {
 
 	private final TaskRepository tasks;
 
+	private final Function<RunSlot, LocalActivityInvoker> localActivities;
+
 	Runners(WorkflowRegistry workflows, Function<Class<?>, Object> factory, Payloads payloads, EngineSettings config,
-			RunRepository runs, TaskRepository tasks) {
+			RunRepository runs, TaskRepository tasks, Function<RunSlot, LocalActivityInvoker> localActivities) {
 		this.workflows = workflows;
 		this.factory = factory;
 		this.payloads = payloads;
 		this.config = config;
 		this.runs = runs;
 		this.tasks = tasks;
+		this.localActivities = localActivities;
 	}
 
 	/** The run's runner, replayed up to the row's history; reads the run's chain once per slot. */
@@ -46,7 +50,8 @@ final class Runners {
 		}
 		// a run that has not committed a task has no history to read
 		return Replays.forTask(row, this.workflows.find(row.workflowType()), this.factory, this.payloads, this.config,
-				slot.chain(), (row.historySeq() == 0) ? List.of() : this.tasks.history(row.runId()));
+				slot.chain(), (row.historySeq() == 0) ? List.of() : this.tasks.history(row.runId()),
+				this.localActivities.apply(slot));
 	}
 
 }

@@ -86,7 +86,7 @@ final class WorkflowTaskExecutor {
 		this.listeners = listeners;
 		this.outside = outside;
 		this.commits = new TaskCommitBuilder(node, workflows, runs, config.taskQueues());
-		this.runners = new Runners(workflows, factory, payloads, config, runs, tasks);
+		this.runners = new Runners(workflows, factory, payloads, config, runs, tasks, outside::localActivities);
 		this.committer = new TaskCommitter(taskCommits, tx, hooks);
 		this.effects = new CommitEffects(node, clock, runs, tx, wake, waiters, listeners, config.historyLimits(),
 				outside, this);

@@ -61,7 +61,8 @@ class WorkflowContextTest {
 		WorkflowRunner runner = new WorkflowRunner(
 				new RunIdentity("default", "wf-1", UUID.randomUUID(), "context-sleeper", "default"),
 				WorkflowDefinition.of(Sleeper.class), (type) -> new Sleeper(),
-				new Payloads(new JsonPayloadConverter(), Integer.MAX_VALUE), Duration.ofSeconds(5), limits);
+				new Payloads(new JsonPayloadConverter(), Integer.MAX_VALUE), Duration.ofSeconds(5), limits,
+				LocalActivityInvoker.NONE);
 		this.runners.add(runner);
 		return runner;
 	}
