@@ -61,12 +61,17 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
 	/** A new pool of the given size to one database of the server. */
 	public HikariDataSource pool(String database, String name, int size) {
+		return pool(database, name, size, size);
+	}
+
+	/** A new pool that opens {@code idle} connections and more, up to {@code size}, on demand. */
+	public HikariDataSource pool(String database, String name, int size, int idle) {
 		HikariConfig config = new HikariConfig();
 		config.setPoolName(name);
 		config.setJdbcUrl(jdbcUrl(database) + "&reWriteBatchedInserts=true");
 		config.setUsername("postgres");
 		config.setMaximumPoolSize(size);
-		config.setMinimumIdle(size);
+		config.setMinimumIdle(idle);
 		return new HikariDataSource(config);
 	}
 

@@ -27,6 +27,9 @@ import dev.durable.benchmarks.Machine;
  */
 public final class ComparisonBenchmark {
 
+	/** The most clients of any scenario (3 steps at 64). */
+	private static final int MAX_CLIENTS = 64;
+
 	public static final List<String> SCENARIOS = List.of("steps3", "steps20", "queue8", "taskqueue3", "signal", "parked",
 			"replay", "ceiling");
 
@@ -66,6 +69,7 @@ public final class ComparisonBenchmark {
 			database.createDatabase("bench_durable");
 			database.createDatabase("bench_dbos");
 			database.createDatabase("bench_ceiling");
+			database.createDatabase("bench_flowable");
 			if (this.options.statements()) {
 				for (String db : List.of("bench_durable", "bench_dbos")) {
 					try (HikariDataSource ds = database.pool(db, "statements", 1)) {
@@ -85,6 +89,16 @@ public final class ComparisonBenchmark {
 						database.pool("bench_dbos", "dbos", this.options.pool()), database.jdbcUrl("bench_dbos"),
 						"bench_dbos"));
 				List<Supplier<? extends Contender>> engines = List.of(durable, dbos);
+				// the second peer runs the steps scenarios only, in both of its modes (see FlowableContender)
+				List<Supplier<? extends Contender>> stepEngines = List.of(durable, dbos,
+						lifecycle(() -> DurableContender.withLocalSteps(
+								database.pool("bench_durable", "durable-local", this.options.pool()), "bench_durable")),
+						lifecycle(() -> new FlowableContender(database.pool("bench_flowable", "flowable-async",
+								FlowableContender.maxPoolSize(this.options.pool(), MAX_CLIENTS), this.options.pool()),
+								"bench_flowable", true, this.options.pool())),
+						lifecycle(() -> new FlowableContender(
+								database.pool("bench_flowable", "flowable-tx", this.options.pool()), "bench_flowable",
+								false, this.options.pool())));
 				// the engines of the queue and task-queue scenarios are built for them alone, so that
 				// the queue's dispatching and the worker node never run during the other scenarios
 				List<Supplier<? extends Contender>> queueEngines = List.of(
@@ -104,13 +118,13 @@ public final class ComparisonBenchmark {
 					try {
 						switch (scenario) {
 							case "steps3" -> {
-								scenarios.steps(engines, 3, 1);
-								scenarios.steps(engines, 3, 16);
-								scenarios.steps(engines, 3, 64);
+								scenarios.steps(stepEngines, 3, 1);
+								scenarios.steps(stepEngines, 3, 16);
+								scenarios.steps(stepEngines, 3, 64);
 							}
 							case "steps20" -> {
-								scenarios.steps(engines, 20, 1);
-								scenarios.steps(engines, 20, 16);
+								scenarios.steps(stepEngines, 20, 1);
+								scenarios.steps(stepEngines, 20, 16);
 							}
 							case "queue8" -> {
 								scenarios.queued(queueEngines, 16);

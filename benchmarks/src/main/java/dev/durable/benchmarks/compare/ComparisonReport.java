@@ -21,6 +21,9 @@ final class ComparisonReport {
 
 	static final String DBOS = "DBOS";
 
+	/** Durable with each step a local activity (opt-in, a weaker guarantee): a row of its own. */
+	static final String DURABLE_LOCAL = "Durable local activities";
+
 	/**
 	 * The labels of the ratio lines of a Durable-only scenario (see {@link #compareWith}): its
 	 * Durable line over DBOS's line of the reference scenario, and over Durable's.
@@ -104,6 +107,11 @@ final class ComparisonReport {
 			}
 			Tally durable = scenario.getValue().get(DURABLE);
 			printRatio(scenario.getKey(), "**ratio Durable/DBOS**", durable, scenario.getValue().get(DBOS));
+			for (String peer : List.of(FlowableContender.ASYNC, FlowableContender.ONE_TRANSACTION)) {
+				printRatio(scenario.getKey(), "**ratio Durable/" + peer + "**", durable, scenario.getValue().get(peer));
+			}
+			printRatio(scenario.getKey(), "**ratio Durable local activities/DBOS**",
+					scenario.getValue().get(DURABLE_LOCAL), scenario.getValue().get(DBOS));
 			Map<String, Tally> reference = this.tallies.get(this.comparedWith.get(scenario.getKey()));
 			if (reference != null) {
 				printRatio(scenario.getKey(), AGAINST_DBOS_INLINE, durable, reference.get(DBOS));

@@ -70,6 +70,21 @@ public final class DurableBenchWorkflows {
 
 	}
 
+	/**
+	 * Runs {@code steps} no-op steps as local activities, one after another: they run in the
+	 * start's workflow task and commit with it (opt-in, a weaker guarantee: see the README).
+	 */
+	@Workflow("bench-local-steps")
+	public static class LocalStepsWorkflow {
+
+		@WorkflowRun
+		public int run(int count) {
+			NoopSteps steps = Workflows.localActivities(NoopSteps.class);
+			return oneAfterAnother(count, steps::noop);
+		}
+
+	}
+
 	/** Runs {@code steps} no-op steps on the task queue, one after another. */
 	@Workflow("bench-task-queue-steps")
 	public static class TaskQueueStepsWorkflow {

@@ -32,9 +32,17 @@ final class DurableContender extends PooledContender {
 
 	private final boolean queueDeclared;
 
+	/** Whether the steps scenarios run their steps as local activities (a row of its own). */
+	private final boolean localSteps;
+
 	/** The node of every scenario, with nothing but the bench workflows and their activity. */
 	DurableContender(HikariDataSource pool, String database) {
-		this(pool, database, false, null);
+		this(pool, database, false, null, false);
+	}
+
+	/** The node of the steps scenarios' local-activity row: each step a local activity. */
+	static DurableContender withLocalSteps(HikariDataSource pool, String database) {
+		return new DurableContender(pool, database, false, null, true);
 	}
 
 	/**
@@ -42,7 +50,7 @@ final class DurableContender extends PooledContender {
 	 * the other scenarios run without queue machinery).
 	 */
 	static DurableContender withQueue(HikariDataSource pool, String database) {
-		return new DurableContender(pool, database, true, null);
+		return new DurableContender(pool, database, true, null, false);
 	}
 
 	/**
@@ -51,16 +59,18 @@ final class DurableContender extends PooledContender {
 	 * worker JVM would; the first node does not serve it.
 	 */
 	static DurableContender withTaskQueueWorker(HikariDataSource pool, HikariDataSource workerPool, String database) {
-		return new DurableContender(pool, database, false, workerPool);
+		return new DurableContender(pool, database, false, workerPool, false);
 	}
 
 	private DurableContender(HikariDataSource pool, String database, boolean declareQueue,
-			HikariDataSource workerPool) {
+			HikariDataSource workerPool, boolean localSteps) {
 		super(pool, database);
+		this.localSteps = localSteps;
 		WorkflowEngine.Builder builder = WorkflowEngine.builder()
 			.dataSource(pool)
 			.register(DurableBenchWorkflows.StepsWorkflow.class, DurableBenchWorkflows.WaitWorkflow.class,
-					DurableBenchWorkflows.LongHistoryWorkflow.class, DurableBenchWorkflows.TaskQueueStepsWorkflow.class)
+					DurableBenchWorkflows.LongHistoryWorkflow.class, DurableBenchWorkflows.TaskQueueStepsWorkflow.class,
+					DurableBenchWorkflows.LocalStepsWorkflow.class)
 			.registerActivities(new DurableBenchWorkflows.NoopSteps())
 			.shutdownTimeout(Duration.ofSeconds(5));
 		if (declareQueue) {
@@ -81,7 +91,7 @@ final class DurableContender extends PooledContender {
 
 	@Override
 	public String name() {
-		return ComparisonReport.DURABLE;
+		return this.localSteps ? ComparisonReport.DURABLE_LOCAL : ComparisonReport.DURABLE;
 	}
 
 	@Override
@@ -91,6 +101,12 @@ final class DurableContender extends PooledContender {
 
 	@Override
 	public void runSteps(String workflowId, int steps) {
+		if (this.localSteps) {
+			this.engine.client()
+				.start(DurableBenchWorkflows.LocalStepsWorkflow::run, steps, StartOptions.withId(workflowId))
+				.result(RESULT_TIMEOUT);
+			return;
+		}
 		this.engine.client()
 			.start(DurableBenchWorkflows.StepsWorkflow::run, steps, StartOptions.withId(workflowId))
 			.result(RESULT_TIMEOUT);

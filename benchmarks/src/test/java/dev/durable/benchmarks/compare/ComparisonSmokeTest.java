@@ -12,7 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The comparison with tiny counts, as part of the normal build: every scenario runs on both
- * engines (the replay and the task queue on Durable only) and the report has its lines. It measures nothing worth
+ * engines (the replay and the task queue on Durable only; the steps also with local activities
+ * and on Flowable in its two modes) and the report has its lines. It measures nothing worth
  * reading (no warm-up to speak of, counters read without settling).
  */
 class ComparisonSmokeTest {
@@ -51,6 +52,15 @@ class ComparisonSmokeTest {
 			}
 			else if (scenario.startsWith("single-row insert")) {
 				assertThat(engines).as(scenario).containsOnlyKeys("PostgreSQL");
+			}
+			else if (scenario.contains(" steps, concurrency")) {
+				// local activities, and the second peer in its two modes, run the steps scenarios
+				assertThat(engines).as(scenario).containsOnlyKeys("Durable", "DBOS", ComparisonReport.DURABLE_LOCAL,
+						FlowableContender.ASYNC, FlowableContender.ONE_TRANSACTION);
+				assertThat(report).contains("| " + scenario + " | **ratio Durable/DBOS** |",
+						"| " + scenario + " | **ratio Durable local activities/DBOS** |",
+						"| " + scenario + " | **ratio Durable/" + FlowableContender.ASYNC + "** |",
+						"| " + scenario + " | **ratio Durable/" + FlowableContender.ONE_TRANSACTION + "** |");
 			}
 			else {
 				assertThat(engines).as(scenario).containsOnlyKeys("Durable", "DBOS");
