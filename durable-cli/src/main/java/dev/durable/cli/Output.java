@@ -119,13 +119,19 @@ final class Output {
 		table(List.of(headers), rows);
 	}
 
-	/** A JSON value as text: a string as it is, nothing for null or absent, anything else as compact JSON. */
+	/**
+	 * A JSON value as text: a string as it is, nothing for null or absent, an array of plain
+	 * values as those values joined by commas, anything else as compact JSON.
+	 */
 	static String text(JsonNode node) {
 		if (node.isMissingNode() || node.isNull()) {
 			return "";
 		}
 		if (node.isString()) {
 			return node.stringValue();
+		}
+		if (node.isArray() && node.valueStream().allMatch(JsonNode::isValueNode)) {
+			return String.join(", ", node.valueStream().map(Output::text).toList());
 		}
 		return node.toString();
 	}
