@@ -214,16 +214,31 @@ final class DurableApi {
 		return new CliException(ExitCode.ofStatus(status), message, problem.isObject() ? problem : null, null);
 	}
 
+	/** What went wrong with the connection, in words: the JDK's exceptions often have no message. */
 	private static String describe(IOException ex) {
-		Throwable cause = ex;
-		while (cause.getCause() != null && (cause.getMessage() == null || cause.getMessage().isBlank())) {
-			cause = cause.getCause();
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof java.nio.channels.UnresolvedAddressException
+					|| cause instanceof java.net.UnknownHostException) {
+				return "unknown host";
+			}
 		}
-		String message = cause.getMessage();
-		if (cause instanceof java.net.ConnectException && (message == null || message.isBlank())) {
-			message = "connection refused";
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof java.net.http.HttpConnectTimeoutException) {
+				return "no connection within " + CONNECT_TIMEOUT.toSeconds() + " seconds";
+			}
+			if (cause instanceof java.net.http.HttpTimeoutException) {
+				return "no answer within " + REQUEST_TIMEOUT.toSeconds() + " seconds";
+			}
+			if (cause instanceof java.net.ConnectException) {
+				return "connection refused";
+			}
 		}
-		return (message == null || message.isBlank()) ? cause.getClass().getSimpleName() : message;
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause.getMessage() != null && !cause.getMessage().isBlank()) {
+				return cause.getMessage();
+			}
+		}
+		return ex.getClass().getSimpleName();
 	}
 
 }

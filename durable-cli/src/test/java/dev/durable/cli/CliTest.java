@@ -324,7 +324,10 @@ class CliTest extends CliTestSupport {
 		}
 		Run refused = cli(Map.of(), "--url", "http://127.0.0.1:" + closedPort, "list");
 		assertThat(refused.exitCode()).as("%s", refused).isEqualTo(ExitCode.UNAVAILABLE);
-		assertThat(refused.err()).contains("Cannot reach http://127.0.0.1:" + closedPort + "/durable");
+		assertThat(refused.err()).contains("Cannot reach http://127.0.0.1:" + closedPort + "/durable: connection refused");
+		Run unknownHost = cli(Map.of("DURABLE_URL", "http://no-such-host.invalid:8080"), "list");
+		assertThat(unknownHost.exitCode()).as("%s", unknownHost).isEqualTo(ExitCode.UNAVAILABLE);
+		assertThat(unknownHost.err()).contains("unknown host");
 	}
 
 }
