@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -126,7 +128,7 @@ final class BatchCommands {
 		call.out().fields(fields);
 	}
 
-	private static void putIfSet(ObjectNode node, String field, @org.jspecify.annotations.Nullable String value) {
+	private static void putIfSet(ObjectNode node, String field, @Nullable String value) {
 		if (value != null) {
 			node.put(field, value);
 		}

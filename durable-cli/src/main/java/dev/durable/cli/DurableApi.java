@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
@@ -111,12 +112,19 @@ final class DurableApi {
 			String name = (String) namesAndValues[i];
 			Object value = namesAndValues[i + 1];
 			Collection<?> values = (value instanceof Collection<?> many) ? many
-					: (value == null) ? java.util.List.of() : java.util.List.of(value);
+					: (value == null) ? List.of() : List.of(value);
 			for (Object one : values) {
 				query.add(name + "=" + URLEncoder.encode(String.valueOf(one), StandardCharsets.UTF_8));
 			}
 		}
 		return query.toString();
+	}
+
+	/** One header whose value may be {@code null} (then it is left out). */
+	static Map<String, @Nullable String> headers(String name, @Nullable String value) {
+		Map<String, @Nullable String> headers = new LinkedHashMap<>();
+		headers.put(name, value);
+		return headers;
 	}
 
 	JsonNode get(String pathAndQuery) {

@@ -24,7 +24,7 @@ final class MessageCommands {
 		JsonNode payload = call.json(line.positional(3), "The payload");
 		call.api()
 			.send("POST", path(workflowId, "signals", name, line.option("run-id")), payload,
-					WorkflowCommands.headers("Idempotency-Key", line.option("idempotency-key")));
+					DurableApi.headers("Idempotency-Key", line.option("idempotency-key")));
 		if (call.out().isJson()) {
 			call.out().json(call.object().put("workflowId", workflowId).put("signal", name).put("done", true));
 			return;
@@ -51,7 +51,7 @@ final class MessageCommands {
 		String workflowId = line.required(1, "workflow id");
 		String name = line.required(2, "update name");
 		JsonNode argument = call.json(line.positional(3), "The update argument");
-		Map<String, @Nullable String> headers = WorkflowCommands.headers("Update-Id", line.option("update-id"));
+		Map<String, @Nullable String> headers = DurableApi.headers("Update-Id", line.option("update-id"));
 		String path = path(workflowId, "updates", name, null)
 				+ DurableApi.query("runId", line.option("run-id"), "waitFor", line.option("wait-for"));
 		JsonNode outcome = call.api().send("POST", path, argument, headers).body();

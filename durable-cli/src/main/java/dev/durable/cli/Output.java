@@ -74,7 +74,7 @@ final class Output {
 	/** {@code key: value} lines, the keys aligned. */
 	void fields(Map<String, String> fields) {
 		int width = fields.keySet().stream().mapToInt(String::length).max().orElse(0);
-		fields.forEach((key, value) -> this.out.println(pad(key + ":", width + 1) + " " + value));
+		fields.forEach((key, value) -> this.out.println((pad(key + ":", width + 1) + " " + value).stripTrailing()));
 		this.out.flush();
 	}
 

@@ -103,7 +103,7 @@ final class WorkflowCommands {
 			throw CliException.usage("--signal-payload goes with --signal NAME");
 		}
 		JsonNode started = call.api()
-			.send("POST", "/workflows", body, headers("Idempotency-Key", line.option("idempotency-key")))
+			.send("POST", "/workflows", body, DurableApi.headers("Idempotency-Key", line.option("idempotency-key")))
 			.body();
 		if (call.out().isJson()) {
 			call.out().json(started);
@@ -174,14 +174,6 @@ final class WorkflowCommands {
 		}
 		call.out().fields("Workflow ID", Output.text(started.path("workflowId")), "New run ID",
 				Output.text(started.path("runId")));
-	}
-
-	/** Headers whose value may be {@code null} (left out). */
-	static Map<String, @org.jspecify.annotations.Nullable String> headers(String name,
-			@org.jspecify.annotations.Nullable String value) {
-		Map<String, @org.jspecify.annotations.Nullable String> headers = new LinkedHashMap<>();
-		headers.put(name, value);
-		return headers;
 	}
 
 }
