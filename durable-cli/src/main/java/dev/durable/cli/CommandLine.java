@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * The words of a command line: positional arguments and {@code --name value} (or
  * {@code --name=value}) options, which may stand anywhere; {@code --} ends the options. Flags
- * take no value. A command names the options it takes ({@link #allowOnly}), so a misspelt one is
+ * take no value; a negative number is an argument. A command names the options it takes ({@link #allowOnly}), so a misspelt one is
  * a usage error rather than ignored.
  */
 final class CommandLine {
@@ -24,6 +25,9 @@ final class CommandLine {
 	private static final Set<String> FLAGS = Set.of("help", "follow", "confirm-all");
 
 	private static final Map<String, String> SHORT = Map.of("-o", "output", "-h", "help", "-f", "follow");
+
+	/** A negative number is an argument (a JSON payload), not an option. */
+	private static final Pattern NEGATIVE_NUMBER = Pattern.compile("-[0-9][0-9.eE+-]*");
 
 	private final List<String> positionals;
 
@@ -40,7 +44,7 @@ final class CommandLine {
 		boolean onlyPositionals = false;
 		for (int i = 0; i < args.length; i++) {
 			String arg = args[i];
-			if (onlyPositionals || !arg.startsWith("-") || arg.equals("-")) {
+			if (onlyPositionals || !arg.startsWith("-") || arg.equals("-") || NEGATIVE_NUMBER.matcher(arg).matches()) {
 				positionals.add(arg);
 				continue;
 			}

@@ -181,6 +181,13 @@ class CliConnectionTest {
 		assertThat(unauthenticated.exitCode()).isEqualTo(ExitCode.REJECTED);
 		assertThat(unauthenticated.err()).contains("Sign in first (UNAUTHENTICATED, HTTP 401)");
 
+		this.status = 403;
+		this.answer = "{\"status\":403,\"code\":\"OPERATION_DISABLED\",\"detail\":\"Operations are off\"}";
+		CliTestSupport.Run disabled = cli(Map.of(), "-o", "json", "terminate", "order-1", "--reason", "r");
+		assertThat(disabled.exitCode()).isEqualTo(ExitCode.REJECTED);
+		assertThat(disabled.json().path("code").asString()).isEqualTo("OPERATION_DISABLED");
+		assertThat(last().body()).isEqualTo("{\"reason\":\"r\"}");
+
 		this.status = 503;
 		this.answer = "{\"status\":503,\"code\":\"DATABASE_UNAVAILABLE\",\"detail\":\"The database cannot be reached\"}";
 		assertThat(cli(Map.of(), "list").exitCode()).isEqualTo(ExitCode.UNAVAILABLE);

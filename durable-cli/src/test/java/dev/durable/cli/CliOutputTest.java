@@ -65,6 +65,7 @@ class CliOutputTest {
 		assertThat(List.of(line.positional(0), line.positional(1), line.positional(2), line.positional(3)))
 			.containsExactly("signal", "w-1", "note", "-5");
 		assertThat(CommandLine.parse(new String[] { "history", "w", "-f" }).flag("follow")).isTrue();
+		assertThat(CommandLine.parse(new String[] { "update", "w", "setPriority", "-1.5" }).positional(3)).isEqualTo("-1.5");
 		assertThatThrownBy(() -> CommandLine.parse(new String[] { "--follow=yes" })).isInstanceOf(CliException.class)
 			.hasMessageContaining("takes no value");
 		assertThatThrownBy(() -> CommandLine.parse(new String[] { "-x" })).hasMessageContaining("Unknown option -x");

@@ -289,7 +289,10 @@ class CliTest extends CliTestSupport {
 		assertThat(cli("query", "codes-t", "noSuchQuery").exitCode()).isEqualTo(ExitCode.NOT_FOUND);
 		Run rejected = cli("update", "codes-t", "setPriority", "0");
 		assertThat(rejected.exitCode()).isEqualTo(ExitCode.REJECTED);
-		assertThat(rejected.err()).contains("UPDATE_REJECTED", "priority must be positive");
+		assertThat(rejected.err()).contains("UPDATE_REJECTED", "priority must be positive, was 0");
+		Run negative = cli("update", "codes-t", "setPriority", "-3");
+		assertThat(negative.exitCode()).as("%s", negative).isEqualTo(ExitCode.REJECTED);
+		assertThat(negative.err()).contains("priority must be positive, was -3");
 		Run duplicate = cli("start", "ticket", "--id", "codes-t", "--input", "{\"title\":\"x\",\"priority\":1}");
 		assertThat(duplicate.exitCode()).isEqualTo(ExitCode.REJECTED);
 		assertThat(duplicate.err()).contains("WORKFLOW_ALREADY_STARTED");
