@@ -89,11 +89,7 @@ final class BatchCommands {
 	private static void list(Invocation call) {
 		CommandLine line = call.line().allowOnly("limit").atMost(2);
 		JsonNode batches = call.api().get("/batches" + DurableApi.query("limit", line.number("limit")));
-		if (call.out().isJson()) {
-			call.out().json(batches);
-			return;
-		}
-		call.out().table(batches,
+		call.out().listing(batches,
 				new String[] { "BATCH ID", "OPERATION", "STATE", "TOTAL", "PROCESSED", "SUCCEEDED", "SKIPPED", "FAILED",
 						"CREATED" },
 				new String[] { "batchId", "operation", "state", "total", "processed", "succeeded", "skipped", "failed",

@@ -110,6 +110,15 @@ final class Output {
 		this.out.flush();
 	}
 
+	/** The value as JSON in JSON mode, else its nodes as a table (see {@link #table(JsonNode, String[], String[])}). */
+	void listing(JsonNode array, String[] headers, String[] fields) {
+		if (isJson()) {
+			json(array);
+			return;
+		}
+		table(array, headers, fields);
+	}
+
 	/** Each of the nodes of an array as a row of the named fields' text. */
 	void table(JsonNode array, String[] headers, String[] fields) {
 		List<List<String>> rows = new ArrayList<>();

@@ -38,11 +38,7 @@ final class ScheduleCommands {
 	private static void list(Invocation call) {
 		call.line().allowOnly().atMost(2);
 		JsonNode schedules = call.api().get("/schedules");
-		if (call.out().isJson()) {
-			call.out().json(schedules);
-			return;
-		}
-		call.out().table(schedules, new String[] { "SCHEDULE ID", "WORKFLOW TYPE", "PAUSED", "NEXT ACTION" },
+		call.out().listing(schedules, new String[] { "SCHEDULE ID", "WORKFLOW TYPE", "PAUSED", "NEXT ACTION" },
 				new String[] { "scheduleId", "workflowType", "paused", "nextActionTime" });
 	}
 
@@ -90,11 +86,7 @@ final class ScheduleCommands {
 		body.put("start", line.option("start"));
 		body.put("end", line.option("end"));
 		JsonNode results = call.api().post(path(line) + "/backfill", body);
-		if (call.out().isJson()) {
-			call.out().json(results);
-			return;
-		}
-		call.out().table(results, ACTION_HEADERS, ACTION_FIELDS);
+		call.out().listing(results, ACTION_HEADERS, ACTION_FIELDS);
 	}
 
 	private static void delete(Invocation call) {

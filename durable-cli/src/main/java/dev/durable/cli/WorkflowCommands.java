@@ -19,11 +19,7 @@ final class WorkflowCommands {
 	static void types(Invocation call) {
 		call.line().allowOnly().atMost(1);
 		JsonNode types = call.api().get("/workflow-types");
-		if (call.out().isJson()) {
-			call.out().json(types);
-			return;
-		}
-		call.out().table(types, new String[] { "TYPE", "SIGNALS", "QUERIES", "UPDATES" },
+		call.out().listing(types, new String[] { "TYPE", "SIGNALS", "QUERIES", "UPDATES" },
 				new String[] { "type", "signals", "queries", "updates" });
 	}
 
