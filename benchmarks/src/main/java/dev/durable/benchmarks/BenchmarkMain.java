@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import dev.durable.benchmarks.compare.ComparisonBenchmark;
+import dev.durable.benchmarks.scale.ScaleOutBenchmark;
 
 /**
  * Entry point of the load harness: {@code BenchmarkMain <benchmark> [--option=value ...]}.
@@ -17,11 +18,13 @@ public final class BenchmarkMain {
 	private static final String USAGE = """
 			usage: BenchmarkMain compare [--option=value ...]
 			       BenchmarkMain signal-latency [--option=value ...]
+			       BenchmarkMain scale-out [--option=value ...]
 
 			  ./mvnw -q -pl benchmarks -am compile spring-boot:run -Dspring-boot.run.arguments=compare
 			  ./mvnw -q -pl benchmarks -am compile spring-boot:run -Dspring-boot.run.arguments=signal-latency
+			  ./mvnw -q -pl benchmarks -am compile spring-boot:run -Dspring-boot.run.arguments=scale-out
 
-			Both start an embedded PostgreSQL 17 (a temporary data directory, deleted at the end).
+			Each starts an embedded PostgreSQL 17 (a temporary data directory, deleted at the end).
 
 			compare: Durable and DBOS Transact Java side by side on that one server, alternating
 			(Durable, DBOS, Durable, DBOS), with workflows/s, p50 and p99, transactions and WAL flushes
@@ -56,6 +59,16 @@ public final class BenchmarkMain {
 			  --synchronous-commit=on|off  PostgreSQL synchronous_commit [on, PostgreSQL's default]
 			  --fsync=on|off             PostgreSQL fsync [on, PostgreSQL's default]
 			  --max-seconds=N            bound on each variant's sending [60]
+
+			scale-out: Durable on 1, 2 and 3 engine nodes, each a JVM of its own, on one PostgreSQL;
+			the clients on a client-only node in this JVM. Options (defaults in brackets):
+			  --nodes=1,2,3              node counts measured, in order [1,2,3]
+			  --clients=N                client threads of the 3-step throughput [16]
+			  --warmup-ms=N / --measure-ms=N   unmeasured and measured time per node count [3000 / 8000]
+			  --signals=N                runs parked, then signalled one by one, per node count [200]
+			  --parked=N                 runs parked for the at-rest CPU, on the most nodes [20000]
+			  --rest-ms=N                each at-rest window [10000]
+			  --pool=N                   connections per node [2 x cores + 4]
 			""";
 
 	private BenchmarkMain() {
@@ -64,7 +77,7 @@ public final class BenchmarkMain {
 	public static void main(String[] args) {
 		boolean help = Arrays.stream(args).anyMatch(BenchmarkMain::isHelp);
 		String command = (args.length > 0) ? args[0] : "";
-		if (help || !List.of("signal-latency", "compare").contains(command)) {
+		if (help || !List.of("signal-latency", "compare", "scale-out").contains(command)) {
 			System.out.print(USAGE);
 			System.exit((args.length == 0 || help) ? 0 : 2);
 			return;
@@ -72,8 +85,11 @@ public final class BenchmarkMain {
 		String[] rest = Arrays.copyOfRange(args, 1, args.length);
 		boolean ok;
 		try {
-			ok = "compare".equals(command) ? new ComparisonBenchmark(parseCompare(rest), System.out).run()
-					: new SignalLatencyBenchmark(parse(rest), System.out).run();
+			ok = switch (command) {
+				case "compare" -> new ComparisonBenchmark(parseCompare(rest), System.out).run();
+				case "scale-out" -> new ScaleOutBenchmark(parseScaleOut(rest), System.out).run();
+				default -> new SignalLatencyBenchmark(parse(rest), System.out).run();
+			};
 		}
 		catch (IllegalArgumentException ex) {
 			System.err.println(ex.getMessage());
@@ -167,6 +183,35 @@ public final class BenchmarkMain {
 		}
 		return new ComparisonBenchmark.Options(scenarios, rounds, jvmWarmup, warmup, measure, signals, parked,
 				replayEvents, replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
+	}
+
+	static ScaleOutBenchmark.Options parseScaleOut(String[] args) {
+		ScaleOutBenchmark.Options o = ScaleOutBenchmark.Options.defaults();
+		List<Integer> nodes = o.nodes();
+		int clients = o.clients();
+		Duration warmup = o.warmup();
+		Duration measure = o.measure();
+		int signals = o.signals();
+		int parked = o.parked();
+		Duration rest = o.rest();
+		int pool = o.pool();
+		for (String arg : args) {
+			String[] option = option(arg);
+			String name = option[0];
+			String value = option[1];
+			switch (name) {
+				case "nodes" -> nodes = Arrays.stream(value.split(",")).map((n) -> number(name, n.trim(), 1)).toList();
+				case "clients" -> clients = number(name, value, 1);
+				case "warmup-ms" -> warmup = Duration.ofMillis(number(name, value, 0));
+				case "measure-ms" -> measure = Duration.ofMillis(number(name, value, 1));
+				case "signals" -> signals = number(name, value, 1);
+				case "parked" -> parked = number(name, value, 1);
+				case "rest-ms" -> rest = Duration.ofMillis(number(name, value, 1));
+				case "pool" -> pool = number(name, value, 2);
+				default -> throw new IllegalArgumentException("Unknown option --" + name);
+			}
+		}
+		return new ScaleOutBenchmark.Options(nodes, clients, warmup, measure, signals, parked, rest, pool);
 	}
 
 	/** An argument {@code --name=value} as its name and value. */

@@ -12,13 +12,13 @@ import java.nio.file.Path;
  * children times), read from {@code /proc} (Linux). On two cores the CPU each workflow costs
  * bounds the throughput: at most 2,000 ms of CPU per second of wall time, for both together.
  */
-final class CpuCounters {
+public final class CpuCounters {
 
 	private static final double TICK_NANOS = 1e9 / 100; // USER_HZ, 100 on Linux
 
 	private final long postmasterPid;
 
-	CpuCounters(long postmasterPid) {
+	public CpuCounters(long postmasterPid) {
 		this.postmasterPid = postmasterPid;
 	}
 
@@ -28,13 +28,13 @@ final class CpuCounters {
 	}
 
 	/** The process id of the postmaster, the parent of the backend with the given pid; 0 if unknown. */
-	static long parentOf(long pid) {
+	public static long parentOf(long pid) {
 		long[] fields = stat(pid);
 		return (fields != null) ? fields[0] : 0;
 	}
 
 	/** CPU nanoseconds used so far by this JVM and by the server. */
-	Reading read() {
+	public Reading read() {
 		long jvm = 0;
 		if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
 			jvm = os.getProcessCpuTime();
@@ -81,9 +81,9 @@ final class CpuCounters {
 	 * @param jvmNanos this JVM (both engines, the clients and the harness)
 	 * @param postgresNanos the PostgreSQL server
 	 */
-	record Reading(long jvmNanos, long postgresNanos) {
+	public record Reading(long jvmNanos, long postgresNanos) {
 
-		Reading minus(Reading earlier) {
+		public Reading minus(Reading earlier) {
 			return new Reading(this.jvmNanos - earlier.jvmNanos, this.postgresNanos - earlier.postgresNanos);
 		}
 
