@@ -2,12 +2,19 @@ package dev.durable.workflow.internal.worker;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 import dev.durable.workflow.ActivityInfo;
+import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.RetryPolicy;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
+import dev.durable.workflow.internal.activity.RetryDecision;
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.support.Payloads;
@@ -21,6 +28,9 @@ import dev.durable.workflow.internal.support.RunMdc;
  * heartbeat that is kept and no task token: it completes when its method returns.
  */
 final class LocalAttempts implements LocalActivityInvoker {
+
+	/** Attempts of a local activity whose retry policy sets no maximum. */
+	static final int DEFAULT_MAX_ATTEMPTS = 3;
 
 	private final ActivityInvoker invoker;
 
@@ -40,8 +50,39 @@ final class LocalAttempts implements LocalActivityInvoker {
 		this.slot = slot;
 	}
 
+	/**
+	 * Runs attempts until one succeeds or the retry policy allows no other: at once one after
+	 * another (the task's time stands still while it runs, so the backoff does not apply), at most
+	 * {@link #DEFAULT_MAX_ATTEMPTS} when the policy sets no maximum.
+	 */
 	@Override
-	public byte[] attempt(ActivityInfo info, String activityType, byte[] input) throws Throwable {
+	public Outcome run(String workflowId, UUID runId, long seq, String activityType, byte[] input,
+			ActivityOptions options, Instant now) {
+		ActivityOptions bounded = bounded(options);
+		for (int number = 1;; number++) {
+			ActivityInfo info = new ActivityInfo(workflowId, runId, seq, activityType, number, now);
+			FailureInfo failure;
+			try {
+				return new Outcome(attempt(info, activityType, input), null);
+			}
+			catch (Throwable ex) {
+				failure = Failures.toInfo(ex, this.payloads.converter());
+			}
+			RetryDecision decision = RetryDecision.after(bounded, activityType, seq, number, now, failure, now);
+			if (!decision.retries()) {
+				return new Outcome(null, decision.finalFailure());
+			}
+		}
+	}
+
+	private static ActivityOptions bounded(ActivityOptions options) {
+		RetryPolicy policy = options.retryPolicy();
+		return (policy.maximumAttempts() > 0) ? options
+				: options.toBuilder().retryPolicy(policy.toBuilder().maximumAttempts(DEFAULT_MAX_ATTEMPTS).build()).build();
+	}
+
+	/** One attempt, on a virtual thread of its own that the task waits for. */
+	private byte[] attempt(ActivityInfo info, String activityType, byte[] input) throws Throwable {
 		FutureTask<byte[]> attempt = new FutureTask<>(() -> run(info, activityType, input));
 		Thread.ofVirtual().name("durable-local-activity").start(attempt);
 		try {
