@@ -211,6 +211,11 @@ public final class WorkflowContext {
 				Collections.unmodifiableMap(this.visibility.memo()));
 	}
 
+	/** The run's events and streams (Workflows.setEvent, Workflows.stream). */
+	public OutputStates outputs() {
+		return this.runner.outputs();
+	}
+
 	/** The run's memo and search attributes (Workflows.upsert*). */
 	public VisibilityStates visibility() {
 		return this.visibility;
