@@ -224,6 +224,24 @@ class WorkflowStreamTest {
 	}
 
 	@Test
+	void retentionDeletesTheEventsAndStreamsOfTheRunsItDeletes() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> kept = engine.client().start(ProgressWorkflow::run, 1, StartOptions.withId("kept"));
+		WorkflowHandle<String> done = engine.client().start(UnclosedWorkflow::run, StartOptions.withId("done"));
+		await().until(() -> this.engines.count("timer") == 1);
+		this.engines.clock.advance(Duration.ofMinutes(1));
+		assertThat(done.result(Duration.ofSeconds(10))).isEqualTo("done");
+		this.engines.jdbc().update("INSERT INTO " + this.engines.schema + ".workflow_event (run_id, event_key, namespace,"
+				+ " workflow_id, value, updated_at) VALUES (?, 'status', 'default', 'done', '\"x\"'::bytea, now())",
+				done.runId());
+		this.engines.clock.advance(Duration.ofDays(8));
+		assertThat(engine.parts().node().retainOnce()).isEqualTo(1);
+		assertThat(this.engines.jdbc().queryForList("SELECT DISTINCT run_id FROM " + this.engines.schema
+				+ ".workflow_stream", java.util.UUID.class)).as("the open run's stream stays").containsExactly(kept.runId());
+		assertThat(this.engines.count("workflow_event")).isZero();
+	}
+
+	@Test
 	void badOffsetsKeysAndRunsAreRefused() {
 		WorkflowEngine engine = engine();
 		WorkflowHandle<String> handle = engine.client().start(ProgressWorkflow::run, 1, StartOptions.withId("p-4"));
