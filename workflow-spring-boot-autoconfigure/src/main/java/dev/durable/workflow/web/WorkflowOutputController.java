@@ -99,7 +99,10 @@ public class WorkflowOutputController {
 		Stream<StreamEntry<Object>> values = handle(workflowId, runId).readStream(key, offset, Object.class);
 		SseEmitter emitter = new SseEmitter(STREAM_RESPONSE_LIMIT.toMillis());
 		emitter.onCompletion(values::close);
-		emitter.onTimeout(values::close);
+		emitter.onTimeout(() -> {
+			values.close();
+			emitter.complete();
+		});
 		emitter.onError((ex) -> values.close());
 		Thread.ofVirtual().name("durable-sse-" + key).start(() -> send(emitter, values));
 		return emitter;
