@@ -173,6 +173,23 @@ class WorkflowStreamTest {
 	}
 
 	@Test
+	void aResetRunKeepsTheValuesOfTheHistoryItKeeps() {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> handle = engine.client().start(ProgressWorkflow::run, 2, StartOptions.withId("p-reset"));
+		await().until(() -> this.engines.count("workflow_stream") == 2);
+		handle.signal("more", "go");
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("closed at 4");
+
+		// the last task (the second half and the close) runs again; the first task's writes are kept
+		java.util.UUID reset = handle.reset(dev.durable.workflow.client.ResetPoint.LAST_WORKFLOW_TASK, "again");
+		WorkflowHandle<Object> again = engine.client().handle("p-reset", reset);
+		assertThat(again.result(String.class)).isEqualTo("closed at 4");
+		assertThat(steps(again.readStream("progress", 0, Progress.class))).containsExactly(0, 1, 2, 3);
+		assertThat(this.engines.jdbc().queryForObject("SELECT count(*) FROM " + this.engines.schema
+				+ ".workflow_stream WHERE run_id = ?", Integer.class, reset)).isEqualTo(5);
+	}
+
+	@Test
 	void anUnclosedStreamEndsWithTheRun() {
 		WorkflowEngine engine = engine();
 		WorkflowHandle<String> handle = engine.client().start(UnclosedWorkflow::run, StartOptions.withId("u-1"));
