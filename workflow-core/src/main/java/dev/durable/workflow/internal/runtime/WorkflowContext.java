@@ -53,6 +53,8 @@ public final class WorkflowContext {
 
 	private final MessageStates messages;
 
+	private final OutputStates outputs;
+
 	private final Random random;
 
 	/** The sequence number of the next command that needs one (timers, activities, markers, children). */
@@ -75,6 +77,7 @@ public final class WorkflowContext {
 		this.visibility = visibility;
 		this.messages = messages;
 		this.random = random;
+		this.outputs = new OutputStates(commands, identity.runId(), payloads);
 	}
 
 	// ---- commands ----------------------------------------------------------------------------
@@ -213,7 +216,7 @@ public final class WorkflowContext {
 
 	/** The run's events and streams (Workflows.setEvent, Workflows.stream). */
 	public OutputStates outputs() {
-		return this.runner.outputs();
+		return this.outputs;
 	}
 
 	/** The run's memo and search attributes (Workflows.upsert*). */

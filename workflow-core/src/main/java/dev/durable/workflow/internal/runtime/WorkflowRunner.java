@@ -45,8 +45,6 @@ public final class WorkflowRunner {
 
 	private final VisibilityStates visibility;
 
-	private final OutputStates outputs;
-
 	private final MainMethod main;
 
 	private final Random random;
@@ -83,7 +81,6 @@ public final class WorkflowRunner {
 		this.markers = new MarkerStates(this.commands, payloads, identity.runId());
 		this.children = new ChildStates(this.commands, payloads);
 		this.visibility = new VisibilityStates(this.commands, identity.runId());
-		this.outputs = new OutputStates(this.commands, identity.runId(), payloads);
 		this.main = new MainMethod(this, definition, factory, payloads, this.rootScope);
 		UUID runId = identity.runId();
 		this.random = new Random(seedOf(runId));
@@ -345,11 +342,6 @@ public final class WorkflowRunner {
 	/** The run's memo and search attributes (the task commit reads them). */
 	public VisibilityStates visibility() {
 		return this.visibility;
-	}
-
-	/** The run's events and streams (Workflows.setEvent, Workflows.stream). */
-	public OutputStates outputs() {
-		return this.outputs;
 	}
 
 	/** Events recorded so far, including the current task's. */

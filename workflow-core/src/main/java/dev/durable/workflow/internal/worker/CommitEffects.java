@@ -75,7 +75,7 @@ final class CommitEffects {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
 		this.listeners.committed(row, commit);
-		if (!commit.outputs().isEmpty() || (commit.closes() && runner.outputs().any())) {
+		if (!commit.outputs().isEmpty() || (commit.closes() && runner.context().outputs().any())) {
 			this.waiters.outputsCommitted(row.runId());
 		}
 		startAndArm(slot, row, runner, commit.newActivities());
