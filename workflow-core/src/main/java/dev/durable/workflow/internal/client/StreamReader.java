@@ -68,7 +68,7 @@ final class StreamReader<T> implements Spliterator<StreamEntry<T>> {
 	@Override
 	@SuppressWarnings("unchecked")
 	public boolean tryAdvance(Consumer<? super StreamEntry<T>> action) {
-		String waitKey = ResultWaiters.outputKey(this.runId);
+		Object waitKey = ResultWaiters.outputKey(this.runId);
 		while (!this.ended && !this.closed) {
 			OutputRepository.StreamRow row = this.page.poll();
 			if (row != null) {

@@ -24,8 +24,12 @@ public final class ResultWaiters {
 	};
 
 	/** The key under which readers of a run's events and streams wait. */
-	public static String outputKey(UUID runId) {
-		return "output:" + runId;
+	public static Object outputKey(UUID runId) {
+		return new OutputKey(runId);
+	}
+
+	/** The key of the readers of a run's outputs: apart from the run's own key (its result). */
+	private record OutputKey(UUID runId) {
 	}
 
 	/** Sets how the news of a run's new outputs reaches the other nodes (a notification). */
@@ -52,7 +56,7 @@ public final class ResultWaiters {
 			return;
 		}
 		for (Object key : this.waiters.keySet()) {
-			if (key instanceof String name && name.startsWith("output:")) {
+			if (key instanceof OutputKey) {
 				closed(key);
 			}
 		}
