@@ -97,6 +97,71 @@ class WorkflowStreamTest {
 
 	}
 
+	/** Writes, waits an hour, writes again and closes. */
+	@Workflow("stream-timed")
+	public static class TimedWorkflow {
+
+		@WorkflowRun
+		public String run() {
+			WorkflowStream log = Workflows.stream("log");
+			log.write("first");
+			Workflows.sleep(Duration.ofHours(1));
+			log.write("second");
+			log.close();
+			return "done";
+		}
+
+	}
+
+	private WorkflowEngine node(dev.durable.workflow.support.StallingHooks hooks) {
+		return this.engines.start(this.engines.builder().register(TimedWorkflow.class).hooks(hooks));
+	}
+
+	private List<String> logRows() {
+		return this.engines.jdbc().queryForList("SELECT stream_offset || ':' || coalesce(convert_from(value, 'UTF8'), 'end')"
+				+ " FROM " + this.engines.schema + ".workflow_stream ORDER BY stream_offset", String.class);
+	}
+
+	@Test
+	void aNodeThatDiesBetweenTheWriteAndTheCommitWritesNothingAndTheNextNodeWritesOnce() throws Exception {
+		dev.durable.workflow.support.StallingHooks dying = new dev.durable.workflow.support.StallingHooks();
+		WorkflowEngine a = node(dying);
+		WorkflowHandle<String> handle = a.client().start(TimedWorkflow::run, StartOptions.withId("timed"));
+		await().until(() -> this.engines.count("timer") == 1);
+		assertThat(logRows()).containsExactly("0:\"first\"");
+
+		// node a freezes after its code wrote "second" and closed the stream, before the commit
+		dying.stallHeartbeats = true;
+		dying.stallCommits = true;
+		this.engines.clock.advance(Duration.ofHours(1));
+		assertThat(dying.commitStalled.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		assertThat(logRows()).as("nothing of the stalled task is visible").containsExactly("0:\"first\"");
+
+		// node b takes the run over: it replays the first write (storing nothing) and writes the rest once
+		WorkflowEngine b = node(new dev.durable.workflow.support.StallingHooks());
+		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("done");
+		assertThat(logRows()).containsExactly("0:\"first\"", "1:\"second\"", "2:end");
+
+		// a wakes up: its commit is refused, its writes never appear
+		dying.release();
+		await().until(() -> a.cachedRuns() == 0);
+		assertThat(logRows()).containsExactly("0:\"first\"", "1:\"second\"", "2:end");
+		Engines.assertReplays(b, handle.runId());
+	}
+
+	@Test
+	void aCommitLostWithItsConnectionIsRetriedAndWritesOnce() {
+		dev.durable.workflow.support.StallingHooks hooks = new dev.durable.workflow.support.StallingHooks();
+		hooks.failCommitNumber = 2;
+		WorkflowEngine a = node(hooks);
+		WorkflowHandle<String> handle = a.client().start(TimedWorkflow::run, StartOptions.withId("lost-commit"));
+		await().until(() -> this.engines.count("timer") == 1);
+		this.engines.clock.advance(Duration.ofHours(1));
+		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("done");
+		assertThat(logRows()).containsExactly("0:\"first\"", "1:\"second\"", "2:end");
+		Engines.assertReplays(a, handle.runId());
+	}
+
 	private WorkflowEngine engine() {
 		return this.engines.start(this.engines.builder()
 			.register(ProgressWorkflow.class)
