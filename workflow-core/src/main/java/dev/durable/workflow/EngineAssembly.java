@@ -94,7 +94,10 @@ final class EngineAssembly {
 						node, waiters, listeners.interceptors()),
 				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock,
 						listeners.interceptors()),
-				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter));
+				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter),
+				new dev.durable.workflow.internal.client.RunOutputs(
+						new dev.durable.workflow.internal.store.OutputRepository(stores.jdbc(), config.schema()),
+						stores.runs(), waiters, payloads));
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
 		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter, scheduleRows);

@@ -191,6 +191,31 @@ public final class Workflows {
 		context().visibility().upsertMemo(memo);
 	}
 
+	/**
+	 * Sets an event: a value under a key that clients read with {@code WorkflowHandle.getEvent}
+	 * (waiting until it is set) or {@code GET /durable/workflows/{id}/events/{key}}. Setting a key
+	 * again replaces its value. Recorded in history and stored by the same transaction as the
+	 * workflow task, so clients see it once the task commits, and a replay stores nothing again.
+	 * @param key 1-128 letters, digits and {@code ._:@-}
+	 * @param value the value (not {@code null}), serialized by the payload converter
+	 * @throws IllegalArgumentException for a bad key
+	 * @throws PayloadException when the value cannot be serialized or is over the payload size limit
+	 */
+	public static void setEvent(String key, Object value) {
+		context().outputs().setEvent(key, value);
+	}
+
+	/**
+	 * The run's stream of this key (the same object on every call): values written to it are
+	 * read in order, from any offset, with {@code WorkflowHandle.readStream} or as Server-Sent
+	 * Events at {@code GET /durable/workflows/{id}/streams/{key}}. See {@link WorkflowStream}.
+	 * @param key 1-128 letters, digits and {@code ._:@-}
+	 * @throws IllegalArgumentException for a bad key
+	 */
+	public static WorkflowStream stream(String key) {
+		return context().outputs().stream(key);
+	}
+
 	/** A deterministic mutex for blocking handlers that share state. */
 	public static WorkflowLock newLock() {
 		context();

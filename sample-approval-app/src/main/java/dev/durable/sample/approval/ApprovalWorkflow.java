@@ -2,6 +2,7 @@ package dev.durable.sample.approval;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import org.slf4j.Logger;
 
@@ -18,6 +19,7 @@ import dev.durable.workflow.UpdateValidator;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowInit;
 import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.WorkflowStream;
 import dev.durable.workflow.Workflows;
 
 /**
@@ -44,6 +46,9 @@ public class ApprovalWorkflow {
 
 	private static final String SYSTEM = "system";
 
+	/** The key of the stream of audit lines. */
+	public static final String AUDIT_STREAM = "audit";
+
 	private final ApprovalActivities activities;
 
 	private ApprovalState state;
@@ -65,16 +70,18 @@ public class ApprovalWorkflow {
 
 	@WorkflowRun
 	public ApprovalState run(ApprovalState input) {
+		// a run continued as new streams the trail it carries again, so offsets count over all runs
+		publishAudit();
 		if (this.state.auditTrail().isEmpty()) {
-			this.state = this.state.audit(now(), "SUBMITTED", this.state.submission().author(),
-					this.state.submission().title());
+			audit(this.state.audit(now(), "SUBMITTED", this.state.submission().author(),
+					this.state.submission().title()));
 		}
 		int resubmissionsThisRun = 0;
 		while (true) {
 			if (!this.state.documentStored()) {
 				String location = this.activities.storeDocument(this.state.submission(),
 						this.state.resubmissionCount() + 1);
-				this.state = this.state.stored().audit(now(), "STORED", SYSTEM, location);
+				audit(this.state.stored().audit(now(), "STORED", SYSTEM, location));
 			}
 			ApprovalDecision decision = review();
 			if (decision == null) {
@@ -95,13 +102,13 @@ public class ApprovalWorkflow {
 				return close(DocumentStatus.REJECTED, "RESUBMISSION_WINDOW_CLOSED", SYSTEM,
 						"no revised version within " + this.state.policy().resubmissionWindow());
 			}
-			this.state = this.state.resubmitted(revised)
-				.audit(now(), "RESUBMITTED", revised.author(), "version " + (this.state.resubmissionCount() + 2));
+			audit(this.state.resubmitted(revised)
+				.audit(now(), "RESUBMITTED", revised.author(), "version " + (this.state.resubmissionCount() + 2)));
 			resubmissionsThisRun++;
 			if (continueAsNewDue(resubmissionsThisRun)) {
 				Workflows.await(Workflows::allHandlersFinished);
-				this.state = this.state.continuing()
-					.audit(now(), "CONTINUED_AS_NEW", SYSTEM, "after " + Workflows.info().historyLength() + " events");
+				audit(this.state.continuing()
+					.audit(now(), "CONTINUED_AS_NEW", SYSTEM, "after " + Workflows.info().historyLength() + " events"));
 				Workflows.continueAsNew(this.state);
 			}
 		}
@@ -123,8 +130,8 @@ public class ApprovalWorkflow {
 		Instant deadline = now().plus(this.state.policy().slaOf(stage));
 		this.pendingDecision = null;
 		this.state = this.state.awaiting(stage, deadline);
-		this.state = this.state.audit(now(), (stage == ApprovalStage.PRIMARY) ? "AWAITING_PRIMARY" : "ESCALATED",
-				SYSTEM, this.state.currentApprover() + " to decide by " + deadline);
+		audit(this.state.audit(now(), (stage == ApprovalStage.PRIMARY) ? "AWAITING_PRIMARY" : "ESCALATED",
+				SYSTEM, this.state.currentApprover() + " to decide by " + deadline));
 		ApprovalNotice notice = new ApprovalNotice(this.state.documentId(), this.state.submission().title(),
 				this.state.currentApprover(), stage, deadline);
 		this.activities.notifyApprover(notice);
@@ -143,8 +150,8 @@ public class ApprovalWorkflow {
 		reminders.cancel(decided ? "decided" : "SLA passed");
 		reminding.get();
 		if (!decided) {
-			this.state = this.state.audit(now(), "SLA_PASSED", SYSTEM,
-					this.state.currentApprover() + " did not decide by " + deadline);
+			audit(this.state.audit(now(), "SLA_PASSED", SYSTEM,
+					this.state.currentApprover() + " did not decide by " + deadline));
 		}
 		return this.pendingDecision;
 	}
@@ -163,8 +170,8 @@ public class ApprovalWorkflow {
 			reminder++;
 			try {
 				this.activities.sendReminder(notice, reminder);
-				this.state = this.state.reminded()
-					.audit(now(), "REMINDED", SYSTEM, "reminder " + reminder + " to " + notice.approver());
+				audit(this.state.reminded()
+					.audit(now(), "REMINDED", SYSTEM, "reminder " + reminder + " to " + notice.approver()));
 			}
 			catch (ActivityFailure ex) {
 				// a reminder that cannot be sent is not worth failing the approval for
@@ -179,9 +186,9 @@ public class ApprovalWorkflow {
 		Duration window = this.state.policy().resubmissionWindow();
 		Instant until = now().plus(window);
 		this.pendingResubmission = null;
-		this.state = this.state.decided(rejection, DocumentStatus.AWAITING_RESUBMISSION, until)
+		audit(this.state.decided(rejection, DocumentStatus.AWAITING_RESUBMISSION, until)
 			.audit(now(), "REJECTED", rejection.approver(),
-					text(rejection.comment()) + " (a revised version may be sent until " + until + ")");
+					text(rejection.comment()) + " (a revised version may be sent until " + until + ")"));
 		this.activities.notifyAuthor(this.state.documentId(), this.state.submission().author(),
 				DocumentStatus.AWAITING_RESUBMISSION, "rejected by " + rejection.approver() + ": "
 						+ text(rejection.comment()) + "; send a revised version by " + until);
@@ -195,7 +202,7 @@ public class ApprovalWorkflow {
 	}
 
 	private ApprovalState close(DocumentStatus status, String event, String actor, String detail) {
-		this.state = this.state.withStatus(status).audit(now(), event, actor, text(detail));
+		audit(this.state.withStatus(status).audit(now(), event, actor, text(detail)));
 		this.activities.notifyAuthor(this.state.documentId(), this.state.submission().author(), status,
 				text(detail));
 		logger.info("Document {}: {}", this.state.documentId(), status);
@@ -243,8 +250,8 @@ public class ApprovalWorkflow {
 	public void decision(ApprovalDecision decision) {
 		String problem = problemWith(decision);
 		if (problem != null) {
-			this.state = this.state.audit(now(), "DECISION_IGNORED",
-					(decision != null) ? decision.approver() : null, problem);
+			audit(this.state.audit(now(), "DECISION_IGNORED",
+					(decision != null) ? decision.approver() : null, problem));
 			return;
 		}
 		this.pendingDecision = decision;
@@ -303,6 +310,24 @@ public class ApprovalWorkflow {
 			return "The revised document's id " + revised.documentId() + " is not " + this.state.documentId();
 		}
 		return null;
+	}
+
+	/**
+	 * The state after a change that added to the audit trail: the new lines also go to the
+	 * {@code audit} stream, which clients read live (Server-Sent Events at
+	 * {@code /durable/workflows/{id}/streams/audit}); the line at offset n is the trail's n-th.
+	 */
+	private void audit(ApprovalState next) {
+		this.state = next;
+		publishAudit();
+	}
+
+	private void publishAudit() {
+		WorkflowStream audit = Workflows.stream(AUDIT_STREAM);
+		List<AuditEntry> trail = this.state.auditTrail();
+		for (long line = audit.nextOffset(); line < trail.size(); line++) {
+			audit.write(trail.get((int) line));
+		}
 	}
 
 	private static Instant now() {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import org.assertj.core.data.TemporalUnitOffset;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.StreamEntry;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
@@ -73,6 +75,9 @@ class ApprovalWorkflowTest {
 		assertThat(result.status()).isEqualTo(DocumentStatus.APPROVED);
 		assertThat(result.decision().approver()).isEqualTo(ALICE);
 		assertThat(events(result)).containsExactly("SUBMITTED", "STORED", "AWAITING_PRIMARY", "APPROVED");
+		assertThat(auditStream(handle, 0)).as("the audit stream holds the trail, line n at offset n")
+			.isEqualTo(result.auditTrail());
+		assertThat(auditStream(handle, 2)).isEqualTo(result.auditTrail().subList(2, 4));
 		assertThat(result.documentStored()).isTrue();
 		assertThat(this.activities.stored).hasSize(1);
 		assertThat(this.activities.notices).extracting(ApprovalActivities.ApprovalNotice::approver).containsExactly(ALICE);
@@ -223,6 +228,17 @@ class ApprovalWorkflowTest {
 		assertThat(result.remindersSent()).isEqualTo(1);
 		assertThat(result.auditTrail()).startsWith(continued.auditTrail().toArray(AuditEntry[]::new));
 		assertThat(result.auditTrail().getFirst().at()).isEqualTo(this.start);
+		assertThat(auditStream(latest, 0)).as("the latest run streams the trail it carried, then its own lines")
+			.isEqualTo(result.auditTrail());
+		assertThat(auditStream(client.handle(id(handle), firstRun), 0))
+			.isEqualTo(continued.auditTrail().subList(0, 7));
+	}
+
+	private static List<AuditEntry> auditStream(WorkflowHandle<?> handle, long from) {
+		try (Stream<StreamEntry<AuditEntry>> lines = handle.readStream(ApprovalWorkflow.AUDIT_STREAM, from,
+				AuditEntry.class)) {
+			return lines.map(StreamEntry::value).toList();
+		}
 	}
 
 	@Test

@@ -205,6 +205,47 @@ public interface WorkflowHandle<R> {
 	List<HistoryEvent> history();
 
 	/** Thrown by {@link #result(Duration)} when the run is still open. */
+	/**
+	 * The value of an event the workflow sets with {@code Workflows.setEvent}, waiting until it is
+	 * set: the caller is woken by the commit that sets it (on this node at once, from other nodes by
+	 * a PostgreSQL notification), not by polling. Works on closed runs too. A handle by workflow id
+	 * reads the latest run and, when that run closes without the event, goes on to the run that
+	 * follows it (continue-as-new carries the events set so far); a pinned handle reads its run only.
+	 * @param key the event's key
+	 * @param type the value's type
+	 * @param timeout how long to wait; {@link Duration#ZERO} reads without waiting
+	 * @return the value, or empty when the timeout passed or the run closed without setting it
+	 * @throws WorkflowNotFoundException when there is no such workflow or run
+	 * @throws IllegalArgumentException for a bad key or a negative timeout
+	 */
+	<T> java.util.Optional<T> getEvent(String key, Class<T> type, Duration timeout);
+
+	/**
+	 * The values of a stream the workflow writes with {@code Workflows.stream(key)}, in order from
+	 * an offset: a blocking, live {@code Stream} that waits for values not yet written and ends
+	 * when the workflow closes the stream or the run closes. Values are seen once the workflow task
+	 * that wrote them has committed. Close the stream (try-with-resources) to stop reading early.
+	 * Reads the run the handle addresses now (the latest, or the pinned one).
+	 * @param key the stream's key
+	 * @param fromOffset the first offset to read (0: from the start)
+	 * @param type the values' type
+	 * @throws WorkflowNotFoundException when there is no such workflow or run
+	 * @throws IllegalArgumentException for a bad key or a negative offset
+	 */
+	<T> java.util.stream.Stream<StreamEntry<T>> readStream(String key, long fromOffset, Class<T> type);
+
+	/** {@link #readStream(String, long, Class)} with values as the payload converter reads them untyped. */
+	default java.util.stream.Stream<StreamEntry<Object>> readStream(String key, long fromOffset) {
+		return readStream(key, fromOffset, Object.class);
+	}
+
+	/**
+	 * {@link #readStream(String, long, Class)} as a reactive-streams publisher: each subscriber
+	 * reads from the offset on a virtual thread of its own, as fast as it requests, and completes
+	 * when the stream ends.
+	 */
+	<T> java.util.concurrent.Flow.Publisher<StreamEntry<T>> publishStream(String key, long fromOffset, Class<T> type);
+
 	class WorkflowTimeoutException extends dev.durable.workflow.WorkflowException {
 
 		public WorkflowTimeoutException(String message, TimeoutException cause) {

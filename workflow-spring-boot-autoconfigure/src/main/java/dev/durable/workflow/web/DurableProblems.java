@@ -187,6 +187,9 @@ public final class DurableProblems {
 		if (ex instanceof ActivityCompletionController.InvalidTokenException) {
 			return response(HttpStatus.BAD_REQUEST, "INVALID_TOKEN", ex.getMessage());
 		}
+		if (ex instanceof OutputProblemException output) {
+			return response(output.status(), output.code(), ex.getMessage());
+		}
 		if (ex instanceof WebAccess.ReadOnlyException) {
 			return response(HttpStatus.FORBIDDEN, "READ_ONLY", ex.getMessage());
 		}

@@ -9,7 +9,8 @@ package dev.durable.workflow.internal.client;
  * @param messages signals, queries and updates
  * @param control cancel, terminate and reset
  * @param describer describe and history
+ * @param outputs events and streams
  */
 public record HandleOperations(RunLookup lookup, RunResults results, MessageClient messages, RunControl control,
-		RunDescriber describer) {
+		RunDescriber describer, RunOutputs outputs) {
 }

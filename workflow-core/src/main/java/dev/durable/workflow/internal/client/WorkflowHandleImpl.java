@@ -264,4 +264,23 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 		return this.operations.describer().history(row());
 	}
 
+
+	@Override
+	public <T> Optional<T> getEvent(String key, Class<T> type, Duration timeout) {
+		return this.operations.outputs().event(this.workflowId, row().runId(), !this.pinned, key, type,
+				java.util.Objects.requireNonNull(timeout, "timeout"));
+	}
+
+	@Override
+	public <T> java.util.stream.Stream<dev.durable.workflow.client.StreamEntry<T>> readStream(String key,
+			long fromOffset, Class<T> type) {
+		return this.operations.outputs().stream(this.workflowId, row().runId(), key, fromOffset, type);
+	}
+
+	@Override
+	public <T> java.util.concurrent.Flow.Publisher<dev.durable.workflow.client.StreamEntry<T>> publishStream(
+			String key, long fromOffset, Class<T> type) {
+		return this.operations.outputs().publisher(this.workflowId, row().runId(), key, fromOffset, type);
+	}
+
 }

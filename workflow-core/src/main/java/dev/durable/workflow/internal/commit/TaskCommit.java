@@ -51,6 +51,8 @@ import dev.durable.workflow.internal.support.InternalJson;
  * @param tellsRelatives whether a close must tell a parent or children: the run has a parent or
  * started a child. A close that tells no one is one plain statement shape, written in a batch
  * with other commits.
+ * @param outputs the events set and stream values written and streams closed by the task
+ * (EVENT_SET, STREAM_WRITE and STREAM_CLOSED commands), in the order issued
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
@@ -59,7 +61,22 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 		String closeStatus, byte[] result, byte[] failure, String namespace, String workflowId,
 		List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
 		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
-		List<External> externals, Attributes attributes, boolean tellsRelatives) {
+		List<External> externals, Attributes attributes, boolean tellsRelatives,
+		List<dev.durable.workflow.internal.history.Event> outputs) {
+
+	/** A commit without outputs. */
+	public TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
+			byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
+			Map<Long, Instant> newTimers, List<StoredActivity> newActivities, List<StoredActivity> queuedActivities,
+			Instant nextWakeAt, boolean hasActivities, String closeStatus, byte[] result, byte[] failure,
+			String namespace, String workflowId, List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
+			NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
+			List<External> externals, Attributes attributes, boolean tellsRelatives) {
+		this(runId, node, epoch, historySeq, seenInboxSeq, time, events, consumedInbox, removedTimers,
+				removedActivities, newTimers, newActivities, queuedActivities, nextWakeAt, hasActivities, closeStatus,
+				result, failure, namespace, workflowId, updates, unfinishedHandlers, continuedAs, carriedSignals,
+				childStarts, externals, attributes, tellsRelatives, List.of());
+	}
 
 	/**
 	 * A run's memo and search attributes, in stored form, written to its visibility row.

@@ -227,7 +227,8 @@ public final class TaskCommitBuilder {
 				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
 				childStarts, externals, VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(
 						runner.visibility().memo(), runner.visibility().searchAttributes()) : null,
-				row.parentRunId() != null || runner.hasStartedChildren());
+				row.parentRunId() != null || runner.hasStartedChildren(),
+				events.stream().filter((e) -> e.type().isOutput()).toList());
 	}
 
 	/** The child run a START_CHILD command asks for, with its own queue, timeouts and retry policy. */

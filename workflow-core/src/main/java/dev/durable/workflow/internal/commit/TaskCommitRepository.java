@@ -31,6 +31,8 @@ public final class TaskCommitRepository {
 
 	private final TaskCommitStatement single;
 
+	private final dev.durable.workflow.internal.store.OutputRepository outputs;
+
 	private volatile TaskWriter writer;
 
 	/**
@@ -45,11 +47,12 @@ public final class TaskCommitRepository {
 		this.runs = runs;
 		this.schema = schema;
 		this.single = new TaskCommitStatement(schema);
+		this.outputs = new dev.durable.workflow.internal.store.OutputRepository(jdbc, schema);
 	}
 
 	/**
 	 * Whether the commit is one statement ({@link #commitAlone}): no child starts, messages to
-	 * other workflows, update outcomes, memo or search attribute changes, or next run.
+	 * other workflows, update outcomes, memo or search attribute changes, outputs, or next run.
 	 */
 	public static boolean isSingleStatement(TaskCommit c) {
 		return TaskCommitStatement.fits(c);
@@ -185,6 +188,7 @@ public final class TaskCommitRepository {
 			this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"),
 					c.runId(), c.historySeq() + 1, Sql.ts(c.time()), c.events());
 		}
+		this.outputs.write(c.runId(), c.namespace(), c.workflowId(), c.time(), c.outputs());
 		for (var update : c.updates()) {
 			this.jdbc.update(q("UPDATE #.dedup SET stage = ?, outcome = ?, failure = ? WHERE namespace = ?"
 					+ " AND workflow_id = ? AND kind = 'UPDATE' AND dedup_key = ? AND stage <> 'COMPLETED'"),
@@ -197,6 +201,8 @@ public final class TaskCommitRepository {
 			if (c.continuedAs() != null) {
 				this.runs.insert(c.continuedAs());
 				this.runs.setNextRun(c.runId(), c.continuedAs().runId());
+				// the next run goes on with the events set so far (its streams start empty)
+				this.outputs.copyEvents(c.runId(), c.continuedAs().runId());
 				c.carriedSignals()
 					.forEach((name, payloads) -> payloads.forEach((payload) -> this.runs
 						.sendToInbox(c.continuedAs().runId(), InboxKind.SIGNAL, name, (payload.length == 0) ? null : payload)));

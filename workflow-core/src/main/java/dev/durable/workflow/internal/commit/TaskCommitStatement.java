@@ -36,7 +36,7 @@ import dev.durable.workflow.internal.store.Sql;
  * group commit ({@link TaskWriter}) sends many commits of one shape in one JDBC batch.
  *
  * <p>Commits that start children, signal other workflows, decide updates, change memo or search
- * attributes or start a next run take the multi-statement path ({@link TaskCommitRepository#commit}).
+ * attributes, set events, write streams or start a next run take the multi-statement path ({@link TaskCommitRepository#commit}).
  */
 final class TaskCommitStatement {
 
@@ -86,7 +86,8 @@ final class TaskCommitStatement {
 	/** Whether a commit fits the single statement. */
 	static boolean fits(TaskCommit c) {
 		return c.childStarts().isEmpty() && c.externals().isEmpty() && c.updates().isEmpty() && c.attributes() == null
-				&& c.continuedAs() == null && c.carriedSignals().isEmpty() && c.queuedActivities().isEmpty();
+				&& c.continuedAs() == null && c.carriedSignals().isEmpty() && c.queuedActivities().isEmpty()
+				&& c.outputs().isEmpty();
 	}
 
 	private static int shape(TaskCommit c) {

@@ -107,6 +107,21 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(type, null, null, json, null, null, null, null, null, null);
 	}
 
+	/** Workflows.setEvent: the key and the encoded value. */
+	public static Event eventSet(String key, byte[] value) {
+		return new Event(EventType.EVENT_SET, null, key, value, null, null, null, null, null, null);
+	}
+
+	/** A value written to a stream at an offset. */
+	public static Event streamWrite(String key, long offset, byte[] value) {
+		return new Event(EventType.STREAM_WRITE, offset, key, value, null, null, null, null, null, null);
+	}
+
+	/** The end of a stream; the offset is the one after its last value. */
+	public static Event streamClosed(String key, long offset) {
+		return new Event(EventType.STREAM_CLOSED, offset, key, null, null, null, null, null, null, null);
+	}
+
 	public static Event continuedAsNew(byte[] input) {
 		return new Event(EventType.CONTINUED_AS_NEW, null, null, input, null, null, null, null, null, null);
 	}

@@ -25,6 +25,13 @@ public enum EventType {
 	/** Workflows.upsertSearchAttributes and upsertMemo: the payload is the patch (null removes a key). */
 	UPSERT_SEARCH_ATTRIBUTES(true), UPSERT_MEMO(true),
 
+	/**
+	 * Workflows.setEvent (name: the key, payload: the value), a stream write (name: the key, seq:
+	 * the offset, payload: the value) and a stream's end (name: the key, seq: the offset after the
+	 * last value). The task's commit writes them to the run's event and stream rows.
+	 */
+	EVENT_SET(true), STREAM_WRITE(true), STREAM_CLOSED(true),
+
 	/** Written by terminate, outside any workflow task. */
 	WORKFLOW_TERMINATED(false),
 
@@ -52,6 +59,11 @@ public enum EventType {
 	 */
 	public boolean payloadIsEngineJson() {
 		return this == WORKFLOW_ATTRIBUTES || this == UPSERT_MEMO || this == UPSERT_SEARCH_ATTRIBUTES;
+	}
+
+	/** Whether the event is an output of the run: an event set, a stream write or a stream's end. */
+	public boolean isOutput() {
+		return this == EVENT_SET || this == STREAM_WRITE || this == STREAM_CLOSED;
 	}
 
 	public boolean closesRun() {

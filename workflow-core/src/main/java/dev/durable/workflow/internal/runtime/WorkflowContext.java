@@ -55,6 +55,8 @@ public final class WorkflowContext {
 
 	private final MessageStates messages;
 
+	private final OutputStates outputs;
+
 	private final Random random;
 
 	/** The sequence number of the next command that needs one (timers, activities, markers, children). */
@@ -78,6 +80,7 @@ public final class WorkflowContext {
 		this.visibility = visibility;
 		this.messages = messages;
 		this.random = random;
+		this.outputs = new OutputStates(commands, identity.runId(), payloads);
 	}
 
 	// ---- commands ----------------------------------------------------------------------------
@@ -218,6 +221,11 @@ public final class WorkflowContext {
 				this.identity.workflowType(), this.identity.taskQueue(), length,
 				this.runner.continueAsNewSuggested(length), Attributes.searchView(this.visibility.searchAttributes()),
 				Collections.unmodifiableMap(this.visibility.memo()));
+	}
+
+	/** The run's events and streams (Workflows.setEvent, Workflows.stream). */
+	public OutputStates outputs() {
+		return this.outputs;
 	}
 
 	/** The run's memo and search attributes (Workflows.upsert*). */

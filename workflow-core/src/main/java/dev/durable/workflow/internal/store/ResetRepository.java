@@ -131,9 +131,13 @@ public final class ResetRepository {
 		this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = ?, has_activities = ?, parent_run_id = ?,"
 				+ " parent_seq = ?, parent_close_policy = ? WHERE run_id = ?"), plan.kept().size(),
 				plan.activities().stream().anyMatch((a) -> !a.options().onTaskQueue()), parent[0], parent[1], parent[2], runId);
+		OutputRepository outputs = new OutputRepository(this.jdbc, this.schema);
 		for (TaskRecord record : plan.kept()) {
 			this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
 					record.seq(), Sql.ts(record.time()), EventCodec.write(record.events()));
+			// the events and stream values of the kept history are the new run's too
+			outputs.write(runId, base.namespace(), base.workflowId(), record.time(),
+					record.events().stream().filter((e) -> e.type().isOutput()).toList());
 		}
 		plan.timers()
 			.forEach((seq, fireAt) -> this.jdbc.update(q("INSERT INTO #.timer (run_id, seq, fire_at) VALUES (?, ?, ?)"),

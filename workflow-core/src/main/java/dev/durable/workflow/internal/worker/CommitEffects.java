@@ -75,6 +75,9 @@ final class CommitEffects {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
 		this.listeners.committed(row, commit);
+		if (!commit.outputs().isEmpty() || (commit.closes() && runner.context().outputs().any())) {
+			this.waiters.outputsCommitted(row.runId());
+		}
 		startAndArm(slot, row, runner, commit.newActivities());
 		if (!commit.queuedActivities().isEmpty()) {
 			java.util.Set<String> queues = new java.util.LinkedHashSet<>();

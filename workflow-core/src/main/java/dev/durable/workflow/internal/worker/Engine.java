@@ -176,6 +176,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.directDataSource, this.config.schema());
+		this.waiters.sendOutputNewsWith(this.wakeups::notifyOutputs);
 		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
 			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,
@@ -186,12 +187,15 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 				this.queues.startDispatcher(servedTypes(), (runId, epoch) -> this.executor.adopt(runId, epoch, false));
 			}
 			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken, this.taskQueues::woken,
-					(runId) -> this.executor.wakeOrPoll(runId, this::pollNow));
+					(runId) -> this.executor.wakeOrPoll(runId, this::pollNow), this.waiters::outputsCommittedElsewhere);
 			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes, this.retentionRun,
 					this.executor, this::servedTypes).start();
 			if (this.clock instanceof SettableClock settable) {
 				settable.onChange(this.clockListener);
 			}
+		}
+		else {
+			this.wakeups.listenForOutputs(this.nodeId, this.waiters::outputsCommittedElsewhere); // client only
 		}
 		this.stop = new NodeStop(new NodeStop.Parts(this.nodeId, this.config.shutdownTimeout(), this.poll,
 				this.heartbeat, this.queues, this.taskQueues, this.activityExecutor, this.executor, this.wake,

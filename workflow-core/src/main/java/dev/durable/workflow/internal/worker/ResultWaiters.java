@@ -5,6 +5,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Callers waiting for a run to close (by run id) or an update to progress (by update id), woken in
  * this JVM at once. A close decided by this node's own task commit hands its outcome over with the
@@ -16,6 +18,49 @@ public final class ResultWaiters {
 
 	/** The futures callers pause on right now, with how many callers pause on each. */
 	private final Map<CompletableFuture<Object>, Integer> paused = new ConcurrentHashMap<>();
+
+	/** Sends the news of a run's new outputs to the other nodes (set once the node listens). */
+	private volatile java.util.function.Consumer<UUID> outputNews = (runId) -> {
+	};
+
+	/** The key under which readers of a run's events and streams wait. */
+	public static Object outputKey(UUID runId) {
+		return new OutputKey(runId);
+	}
+
+	/** The key of the readers of a run's outputs: apart from the run's own key (its result). */
+	private record OutputKey(UUID runId) {
+	}
+
+	/** Sets how the news of a run's new outputs reaches the other nodes (a notification). */
+	public void sendOutputNewsWith(java.util.function.Consumer<UUID> sender) {
+		this.outputNews = sender;
+	}
+
+	/**
+	 * A task of this node committed outputs of the run (or closed a run that has outputs): its
+	 * readers here are woken at once, those on other nodes by a notification.
+	 */
+	public void outputsCommitted(UUID runId) {
+		closed(outputKey(runId));
+		this.outputNews.accept(runId);
+	}
+
+	/**
+	 * Another node committed outputs of the run; {@code null}: anything may have changed (the
+	 * listener reconnected after missing notifications), every reader re-reads.
+	 */
+	public void outputsCommittedElsewhere(@Nullable UUID runId) {
+		if (runId != null) {
+			closed(outputKey(runId));
+			return;
+		}
+		for (Object key : this.waiters.keySet()) {
+			if (key instanceof OutputKey) {
+				closed(key);
+			}
+		}
+	}
 
 	/** The key under which waiters of an update wait. */
 	public static String updateKey(String workflowId, String updateId) {
@@ -39,6 +84,10 @@ public final class ResultWaiters {
 		CompletableFuture<Object> future = this.waiters.remove(runId);
 		if (future != null) {
 			future.complete(outcome);
+		}
+		if (runId instanceof UUID run) {
+			// a closed run writes nothing more: its stream readers finish
+			closed(outputKey(run));
 		}
 	}
 

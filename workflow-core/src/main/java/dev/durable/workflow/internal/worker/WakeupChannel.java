@@ -43,6 +43,9 @@ public final class WakeupChannel implements AutoCloseable {
 	/** Prefix of a target naming one run of a node: {@code R:<node>:<run id>}. */
 	private static final String RUN = "R:";
 
+	/** Prefix of a target naming a run whose events or streams changed: {@code O:<run id>}. */
+	private static final String OUTPUT = "O:";
+
 	/** Past this many runs of one node in a batch, the node gets one wake-up for all (it polls). */
 	private static final int RUNS_PER_NODE = 16;
 
@@ -124,6 +127,11 @@ public final class WakeupChannel implements AutoCloseable {
 		notify(RUN + owner + ":" + runId);
 	}
 
+	/** Tells every node that a run's events or streams changed (their readers re-read). */
+	public void notifyOutputs(UUID runId) {
+		notify(OUTPUT + runId);
+	}
+
 	/** Asks the nodes serving an activity task queue to claim from it soon. */
 	public void notifyTaskQueue(String taskQueue) {
 		notify(TASK_QUEUE + taskQueue);
@@ -138,12 +146,33 @@ public final class WakeupChannel implements AutoCloseable {
 	 */
 	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue,
 			Consumer<UUID> onRun) {
+		listen(self, onWakeup, onQueue, onTaskQueue, onRun, (runId) -> {
+		});
+	}
+
+	/** Listens only for the runs whose events or streams changed (a client-only node's readers). */
+	public void listenForOutputs(UUID self, Consumer<UUID> onOutput) {
+		listen(self, () -> {
+		}, (queue) -> {
+		}, (queue) -> {
+		}, (runId) -> {
+		}, onOutput);
+	}
+
+	/**
+	 * Like {@link #listen(UUID, Runnable, Consumer, Consumer, Consumer)}, and for the runs whose
+	 * events or streams changed.
+	 * @param onOutput gets each run whose outputs a notification names, and {@code null} each time
+	 * the listener (re)connects (what was sent meanwhile is lost: every reader re-reads)
+	 */
+	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue,
+			Consumer<UUID> onRun, Consumer<UUID> onOutput) {
 		String me = self.toString();
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
 				try (Connection connection = this.listenDataSource.getConnection()) {
 					try {
-						listenOn(connection, me, onWakeup, onQueue, onTaskQueue, onRun);
+						listenOn(connection, me, onWakeup, onQueue, onTaskQueue, onRun, onOutput);
 					}
 					catch (SQLException | RuntimeException ex) {
 						if (this.running) {
@@ -165,12 +194,13 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	private void listenOn(Connection connection, String me, Runnable onWakeup, Consumer<String> onQueue,
-			Consumer<String> onTaskQueue, Consumer<UUID> onRun) throws SQLException {
+			Consumer<String> onTaskQueue, Consumer<UUID> onRun, Consumer<UUID> onOutput) throws SQLException {
 		connection.setAutoCommit(true);
 		// under the check's timeout: a pooled connection may be dead without the pool knowing
 		check(connection);
 		PGConnection pg = connection.unwrap(PGConnection.class);
 		onWakeup.run(); // anything sent while not listening
+		onOutput.accept(null);
 		long checked = System.nanoTime();
 		while (this.running) {
 			PGNotification[] notifications = pg.getNotifications(500);
@@ -192,6 +222,9 @@ public final class WakeupChannel implements AutoCloseable {
 				}
 				else if (target.startsWith(QUEUE) && !target.startsWith(me, QUEUE.length())) {
 					onQueue.accept(target.substring(QUEUE.length() + me.length() + 1));
+				}
+				else if (target.startsWith(OUTPUT)) {
+					onOutput.accept(UUID.fromString(target.substring(OUTPUT.length())));
 				}
 				else if (target.startsWith(TASK_QUEUE)) {
 					onTaskQueue.accept(target.substring(TASK_QUEUE.length()));

@@ -12,6 +12,9 @@ import dev.durable.workflow.client.ScheduleOverlapPolicy;
 
 import static dev.durable.workflow.autoconfigure.openapi.Problem.ALREADY_STARTED;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.CONFLICT;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.EVENT_NOT_SET;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_KEY;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_OFFSET;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_ID;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_PAYLOAD;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_TOKEN;
@@ -152,6 +155,24 @@ final class GenericEndpoints {
 				doc.describe(WORKFLOWS, "updateOutcome", "An update's outcome by its id, waiting up to ?wait=", null);
 				this.typed.updateOutcome(doc, this.typed.updateResults());
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UPDATE_FAILED, UPDATE_REJECTED));
+			}
+			case "GET /workflows/{workflowId}/events/{key}" -> {
+				doc.describe(WORKFLOWS, "workflowEvent", "An event's value (Workflows.setEvent)",
+						"Waits up to ?wait= (ISO-8601, at most a minute) for the key to be set; answers at once for a "
+								+ "closed run.")
+					.answers(200, "The key and its value", this.schemas.object()
+						.addProperty("key", this.schemas.string("The event's key"))
+						.addProperty("value", this.schemas.any("The value the workflow set")));
+				problems.addAll(List.of(INVALID_PAYLOAD, INVALID_KEY, WORKFLOW_NOT_FOUND, EVENT_NOT_SET, UNAVAILABLE));
+			}
+			case "GET /workflows/{workflowId}/streams/{key}" -> {
+				doc.describe(WORKFLOWS, "workflowStream", "A stream (Workflows.stream) as Server-Sent Events",
+						"Each value is an event whose id is its offset and whose data is the value as JSON, in order "
+								+ "from ?from= (default 0); a client that reconnects with Last-Event-ID goes on after "
+								+ "that offset. Live until the workflow closes the stream or the run closes; then an "
+								+ "event named end, and the response ends.")
+					.answersEventStream(200, "The values, then an end event");
+				problems.addAll(List.of(INVALID_KEY, INVALID_OFFSET, WORKFLOW_NOT_FOUND, UNAVAILABLE));
 			}
 			case "POST /schedules" -> {
 				doc.describe(SCHEDULES, "createSchedule", "Create a schedule",

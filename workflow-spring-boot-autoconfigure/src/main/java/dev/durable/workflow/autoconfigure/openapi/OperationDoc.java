@@ -85,6 +85,15 @@ final class OperationDoc {
 		return this;
 	}
 
+	/** A success response whose body is a stream of Server-Sent Events ({@code text/event-stream}). */
+	OperationDoc answersEventStream(int status, String description) {
+		ApiResponse response = new ApiResponse().description(description)
+			.content(new Content().addMediaType("text/event-stream",
+					new MediaType().schema(this.schemas.string("id: <offset>, data: <value as JSON>"))));
+		this.successes.put(String.valueOf(status), response);
+		return this;
+	}
+
 	OperationDoc header(int status, String name, String description) {
 		this.successes.get(String.valueOf(status))
 			.addHeaderObject(name, new Header().description(description).schema(this.schemas.string(description)));

@@ -14,6 +14,15 @@ record Problem(int status, List<String> codes) {
 
 	static final Problem INVALID_ID = new Problem(400, "INVALID_ID: the workflow id is not a valid id");
 
+	static final Problem INVALID_KEY = new Problem(400,
+			"INVALID_KEY: an event or stream key is 1-128 letters, digits and . _ : @ -");
+
+	static final Problem INVALID_OFFSET = new Problem(400,
+			"INVALID_OFFSET: ?from= or Last-Event-ID is not a stream offset (a whole number from 0)");
+
+	static final Problem EVENT_NOT_SET = new Problem(404,
+			"EVENT_NOT_SET: the event was not set within the wait (or the run closed without setting it)");
+
 	static final Problem UNKNOWN_TYPE = new Problem(400, "UNKNOWN_TYPE: no workflow type of that name is registered");
 
 	static final Problem INVALID_TOKEN = new Problem(400, "INVALID_TOKEN: the task token is not one the engine issued");

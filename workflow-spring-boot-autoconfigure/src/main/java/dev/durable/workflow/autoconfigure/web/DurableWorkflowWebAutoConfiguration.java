@@ -34,6 +34,7 @@ import dev.durable.workflow.web.SpringSecurityCallerRoles;
 import dev.durable.workflow.web.WebAccess;
 import dev.durable.workflow.web.WebPayloads;
 import dev.durable.workflow.web.WorkflowMessageController;
+import dev.durable.workflow.web.WorkflowOutputController;
 import dev.durable.workflow.web.WorkflowProblems;
 import dev.durable.workflow.web.WorkflowRestController;
 import dev.durable.workflow.web.WorkflowRouteProblems;
@@ -118,6 +119,12 @@ public final class DurableWorkflowWebAutoConfiguration {
 	WorkflowMessageController durableWorkflowMessageController(WorkflowClient client, WebPayloads payloads,
 			WebAccess access) {
 		return new WorkflowMessageController(client, payloads, access);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WorkflowOutputController durableWorkflowOutputController(WorkflowClient client, WebPayloads payloads) {
+		return new WorkflowOutputController(client, payloads);
 	}
 
 	@Bean

@@ -166,6 +166,23 @@ class OpenApiDocumentTest {
 	}
 
 	@Test
+	void theEventAndStreamEndpointsAreDescribed() {
+		JsonNode event = paths().path("/durable/workflows/{workflowId}/events/{key}").path("get");
+		assertThat(event.path("operationId").asString("")).isEqualTo("workflowEvent");
+		assertThat(json(event.path("responses").path("200")).path("properties").propertyNames()).contains("key",
+				"value");
+		assertThat(event.path("responses").path("404").path("description").asString("")).contains("EVENT_NOT_SET",
+				"WORKFLOW_NOT_FOUND");
+		assertThat(event.path("parameters").toString()).contains("\"wait\"");
+		JsonNode stream = paths().path("/durable/workflows/{workflowId}/streams/{key}").path("get");
+		assertThat(stream.path("operationId").asString("")).isEqualTo("workflowStream");
+		assertThat(stream.path("responses").path("200").path("content").has("text/event-stream")).isTrue();
+		assertThat(stream.path("responses").path("400").path("description").asString("")).contains("INVALID_OFFSET",
+				"INVALID_KEY");
+		assertThat(stream.path("parameters").toString()).contains("Last-Event-ID", "\"from\"");
+	}
+
+	@Test
 	void noGetHasABodyNoDashboardIsListedAndEveryOperationIsTagged() {
 		List<String> untagged = new ArrayList<>();
 		List<String> getsWithBody = new ArrayList<>();
