@@ -19,6 +19,7 @@ import dev.durable.workflow.internal.client.RunLookup;
 import dev.durable.workflow.internal.client.RunResults;
 import dev.durable.workflow.internal.client.RunStarter;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
+import dev.durable.workflow.internal.activity.TransactionalSettings;
 import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.batch.BatchRepository;
@@ -66,7 +67,7 @@ final class EngineAssembly {
 	static EngineParts assemble(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
 			List<Class<?>> workflowClasses, List<Object> activityImplementations, ActivityOptions activityDefaults,
 			@Nullable Function<Class<?>, Object> factory, PayloadConverter converter, EngineHooks hooks, Listeners listeners,
-			boolean migrate) {
+			boolean migrate, TransactionalSettings transactions) {
 		WorkflowRegistry workflows = new WorkflowRegistry(config.failWorkflowExceptionTypes());
 		workflowClasses.forEach(workflows::register);
 		if (config.workerEnabled() && config.runsWorkflows() && !workflowClasses.isEmpty()) {
@@ -83,7 +84,7 @@ final class EngineAssembly {
 		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
 		ResultWaiters waiters = new ResultWaiters();
 		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads, stores, waiters,
-				hooks, listeners, migrate, queues);
+				hooks, listeners, migrate, queues, transactions);
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
 				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,
 				listeners.interceptors());
