@@ -20,6 +20,7 @@ import dev.durable.workflow.internal.client.RunResults;
 import dev.durable.workflow.internal.client.RunStarter;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.TransactionalSettings;
+import dev.durable.workflow.internal.debounce.Debouncer;
 import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.batch.BatchRepository;
@@ -99,7 +100,10 @@ final class EngineAssembly {
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
 		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter, scheduleRows);
-		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval());
+		Debouncer debouncer = new Debouncer(namespace, clock, jdbc, config.schema(), starter, payloads, stores.tx());
+		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval(),
+				debouncer);
+		debouncer.onChange(scheduleLoop::wakeUp);
 		ScheduleClient schedules = new ScheduleClientImpl(namespace, clock, stores.tx(), payloads, workflows, starter,
 				scheduleRows, firer, scheduleLoop);
 		ActivityCompletionClientImpl completions = new ActivityCompletionClientImpl(
@@ -107,7 +111,7 @@ final class EngineAssembly {
 				node);
 		BatchRepository batchRows = new BatchRepository(jdbc, config.schema());
 		WorkflowClientImpl client = new WorkflowClientImpl(starter, handles, workflows, stores.runs(), namespace,
-				schedules, completions, new Batches(namespace, batchRows,
+				schedules, completions, debouncer, new Batches(namespace, batchRows,
 						(type, input, options) -> starter.startInTransaction(type, input, options).afterCommit(), payloads,
 						stores.tx(), clock));
 		// the batch pages call the client, so their activity is registered once the client exists
