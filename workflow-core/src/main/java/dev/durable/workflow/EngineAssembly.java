@@ -20,7 +20,7 @@ import dev.durable.workflow.internal.client.RunResults;
 import dev.durable.workflow.internal.client.RunStarter;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.TransactionalSettings;
-import dev.durable.workflow.internal.debounce.Debouncer;
+import dev.durable.workflow.internal.client.Debouncer;
 import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.batch.BatchRepository;

@@ -47,12 +47,12 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	private final Batches batches;
 
-	private final dev.durable.workflow.internal.debounce.Debouncer debouncer;
+	private final dev.durable.workflow.internal.client.Debouncer debouncer;
 
 	public WorkflowClientImpl(RunStarter starter, HandleOperations operations, WorkflowRegistry workflows,
 			RunRepository runs, String namespace, ScheduleClient schedules,
 			dev.durable.workflow.client.ActivityCompletionClient completions,
-			dev.durable.workflow.internal.debounce.Debouncer debouncer, Batches batches) {
+			dev.durable.workflow.internal.client.Debouncer debouncer, Batches batches) {
 		this.debouncer = debouncer;
 		this.completions = completions;
 		this.batches = batches;

@@ -44,11 +44,11 @@ public final class ScheduleLoop implements AutoCloseable {
 
 	private final Duration pollInterval;
 
-	private final dev.durable.workflow.internal.debounce.Debouncer debouncer;
+	private final dev.durable.workflow.internal.client.Debouncer debouncer;
 
 	/** @param debouncer the debounced starts, whose due windows the loop fires too */
 	public ScheduleLoop(ScheduleRepository repository, ScheduleFirer firer, Clock clock, String namespace,
-			Duration pollInterval, dev.durable.workflow.internal.debounce.Debouncer debouncer) {
+			Duration pollInterval, dev.durable.workflow.internal.client.Debouncer debouncer) {
 		this.debouncer = debouncer;
 		this.repository = repository;
 		this.firer = firer;

@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.debounce;
+package dev.durable.workflow.internal.client;
 
 import java.lang.reflect.Type;
 import java.time.Clock;
@@ -18,7 +18,6 @@ import dev.durable.workflow.WorkflowException;
 import dev.durable.workflow.client.DebounceOptions;
 import dev.durable.workflow.client.DebouncedStart;
 import dev.durable.workflow.client.StartOptions;
-import dev.durable.workflow.internal.client.RunStarter;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
@@ -74,7 +73,7 @@ public final class Debouncer {
 		StartOptions start = (options.startOptions() != null) ? options.startOptions() : StartOptions.DEFAULT;
 		byte[] encoded = this.payloads.encode(input, inputType, "the input of workflow " + workflowType);
 		String workflowId = (start.workflowId() != null) ? start.workflowId() : UUID.randomUUID().toString();
-		dev.durable.workflow.internal.client.WorkflowIds.check(workflowId);
+		WorkflowIds.check(workflowId);
 		StartOptions stored = start.toBuilder().workflowId(null).build();
 		DebounceRepository.Window window = this.windows.call(this.namespace, options.key(), workflowType, workflowId,
 				encoded, InternalJson.write(stored), this.clock.instant(), options.delay(), options.maxWait());

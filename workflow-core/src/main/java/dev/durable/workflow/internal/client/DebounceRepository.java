@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.debounce;
+package dev.durable.workflow.internal.client;
 
 import java.time.Duration;
 import java.time.Instant;
