@@ -70,7 +70,8 @@ class DebounceTest {
 
 	@Test
 	void callsWithinTheDelayCollapseIntoOneRunWithTheLastInput() {
-		WorkflowClient client = engine().client();
+		WorkflowEngine engine = engine();
+		WorkflowClient client = engine.client();
 		DebouncedStart first = client.debounce(ReindexWorkflow::run, "a", options("catalog"));
 		this.engines.clock.advance(Duration.ofSeconds(4));
 		DebouncedStart second = client.debounce(ReindexWorkflow::run, "b", options("catalog"));
@@ -87,6 +88,8 @@ class DebounceTest {
 		assertThat(client.handle(third.workflowId(), String.class).result(Duration.ofSeconds(20)))
 			.isEqualTo("reindexed c");
 		assertThat(windows()).isZero();
+		// the run a window started is an ordinary run: its history replays
+		Engines.assertReplays(engine, client.handle(third.workflowId()).describe().runId());
 		// a call after the run started opens a new window, with a new run
 		DebouncedStart next = client.debounce(ReindexWorkflow::run, "d", options("catalog"));
 		assertThat(next.workflowId()).isNotEqualTo(third.workflowId());

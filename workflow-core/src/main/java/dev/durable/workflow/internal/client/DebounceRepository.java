@@ -88,8 +88,10 @@ final class DebounceRepository {
 
 	/** When the earliest window fires, or {@code null} when none is open. */
 	Instant earliestDue(String namespace) {
-		return this.jdbc.query(q("SELECT min(fire_at) AS due FROM #.debounce WHERE namespace = ?"),
-				(rs, n) -> Sql.instant(rs, "due"), namespace).stream().findFirst().orElse(null);
+		// min() answers one row, holding null when no window is open
+		java.sql.Timestamp due = this.jdbc.queryForObject(q("SELECT min(fire_at) FROM #.debounce WHERE namespace = ?"),
+				java.sql.Timestamp.class, namespace);
+		return (due != null) ? due.toInstant() : null;
 	}
 
 }
