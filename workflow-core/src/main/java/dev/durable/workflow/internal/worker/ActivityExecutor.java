@@ -204,8 +204,9 @@ final class ActivityExecutor {
 			return; // a timeout, a cancel or the completion client already decided this attempt
 		}
 		Object outcome = result;
-		Throwable thrown = failure;
 		byte[] committed = (transaction != null) ? transaction.committed() : null;
+		// once committed, the result stands, whatever an interceptor threw after the commit
+		Throwable thrown = (committed != null) ? null : failure;
 		// the activity's own code is done: the task its outcome wakes may run on this thread
 		Continuations.accepting(() -> reportOutcome(slot, activity, attempt, outcome, committed, thrown, token.inRow()));
 	}

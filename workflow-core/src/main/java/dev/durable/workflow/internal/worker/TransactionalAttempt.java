@@ -159,8 +159,19 @@ final class TransactionalAttempt {
 			finally {
 				TransactionScope.exit();
 				if (!status.isCompleted()) {
-					TransactionalAttempt.this.settings.manager().rollback(status);
+					rollback(status);
 				}
+			}
+		}
+
+		/** Rolls back; a rollback that fails (a lost connection) must not hide why the attempt ended. */
+		private void rollback(TransactionStatus status) {
+			try {
+				TransactionalAttempt.this.settings.manager().rollback(status);
+			}
+			catch (RuntimeException ex) {
+				log.debug("Rolling back transactional activity {} (seq {}) of run {} failed: {}",
+						this.activity.activityType(), this.activity.seq(), this.activity.runId(), ex.toString());
 			}
 		}
 
