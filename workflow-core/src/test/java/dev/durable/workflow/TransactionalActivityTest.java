@@ -332,6 +332,35 @@ class TransactionalActivityTest {
 
 	}
 
+	@Workflow("reserve-on-queue")
+	public static class ReserveOnQueueWorkflow {
+
+		@WorkflowRun
+		public String run(String id) throws SQLException {
+			return Workflows.activities(Reservations.class, ActivityOptions.builder().taskQueue("elsewhere").build())
+				.reserve(id);
+		}
+
+	}
+
+	@Test
+	void aTransactionalActivitySentToATaskQueueFailsWithoutRunning() {
+		this.engines.start(this.engines.builder().register(ReserveOnQueueWorkflow.class));
+		WorkflowEngine worker = this.engines.start(this.engines.builder()
+			.runWorkflows(false)
+			.activityTaskQueues("elsewhere")
+			.registerActivities(new Reservations("q")));
+		WorkflowHandle<String> handle = worker.client()
+			.start(ReserveOnQueueWorkflow::run, "r9", StartOptions.withId("w9"));
+		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(20))).isInstanceOf(WorkflowFailedException.class)
+			.cause()
+			.isInstanceOf(ActivityFailure.class)
+			.cause()
+			.satisfies((ex) -> assertThat(((ApplicationFailure) ex).getType()).isEqualTo("TransactionalActivity"));
+		assertThat(EXECUTIONS).isEmpty();
+		assertThat(rows()).isEmpty();
+	}
+
 	@Test
 	void aTransactionalActivityOnATaskQueueIsRefused() {
 		assertThatThrownBy(() -> this.engines.builder().registerActivities(new QueuedAndTransactional()).build())
