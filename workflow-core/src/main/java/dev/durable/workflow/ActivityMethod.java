@@ -52,4 +52,31 @@ public @interface ActivityMethod {
 	/** Failure types ({@link ApplicationFailure#getType()} or exception class names) never retried. */
 	String[] nonRetryableErrorTypes() default {};
 
+	/**
+	 * Runs each attempt in a database transaction on the engine's {@code DataSource} (the
+	 * application's own database) and records the activity's completion in that same transaction:
+	 * the activity's database writes and its recorded result commit together or not at all, so
+	 * they happen exactly once across crashes, retries and takeovers. The activity reaches the
+	 * transaction through {@link ActivityTransaction#connection()}, or, under Spring, through any
+	 * {@code JdbcTemplate} or {@code DataSourceUtils} on the same {@code DataSource}. Only for
+	 * inline activities (not on a {@link #taskQueue()}); what else the activity does (HTTP calls,
+	 * messages) stays at least once.
+	 */
+	boolean transactional() default false;
+
+	/**
+	 * The isolation level of a {@link #transactional()} activity's transaction;
+	 * {@link TransactionIsolation#DEFAULT} takes the engine's default (see
+	 * {@code WorkflowEngine.Builder#transactionalActivities}).
+	 */
+	TransactionIsolation isolation() default TransactionIsolation.DEFAULT;
+
+	/**
+	 * How many times a {@link #transactional()} activity's transaction is run again at once when
+	 * PostgreSQL aborts it for a serialization failure or a deadlock (SQLState {@code 40001} or
+	 * {@code 40P01}), before the attempt counts as failed; negative takes the engine's default.
+	 * These runs again are not attempts: the retry policy sees only the last one's failure.
+	 */
+	int serializationRetries() default -1;
+
 }

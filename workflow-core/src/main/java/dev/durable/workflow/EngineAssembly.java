@@ -19,6 +19,8 @@ import dev.durable.workflow.internal.client.RunLookup;
 import dev.durable.workflow.internal.client.RunResults;
 import dev.durable.workflow.internal.client.RunStarter;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
+import dev.durable.workflow.internal.activity.TransactionalSettings;
+import dev.durable.workflow.internal.client.Debouncer;
 import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.batch.BatchRepository;
@@ -66,7 +68,7 @@ final class EngineAssembly {
 	static EngineParts assemble(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
 			List<Class<?>> workflowClasses, List<Object> activityImplementations, ActivityOptions activityDefaults,
 			@Nullable Function<Class<?>, Object> factory, PayloadConverter converter, EngineHooks hooks, Listeners listeners,
-			boolean migrate) {
+			boolean migrate, TransactionalSettings transactions) {
 		WorkflowRegistry workflows = new WorkflowRegistry(config.failWorkflowExceptionTypes());
 		workflowClasses.forEach(workflows::register);
 		if (config.workerEnabled() && config.runsWorkflows() && !workflowClasses.isEmpty()) {
@@ -83,7 +85,7 @@ final class EngineAssembly {
 		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
 		ResultWaiters waiters = new ResultWaiters();
 		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads, stores, waiters,
-				hooks, listeners, migrate, queues);
+				hooks, listeners, migrate, queues, transactions);
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
 				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,
 				listeners.interceptors());
@@ -101,7 +103,10 @@ final class EngineAssembly {
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
 		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter, scheduleRows);
-		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval());
+		Debouncer debouncer = new Debouncer(namespace, clock, jdbc, config.schema(), starter, payloads, stores.tx());
+		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval(),
+				debouncer);
+		debouncer.onChange(scheduleLoop::wakeUp);
 		ScheduleClient schedules = new ScheduleClientImpl(namespace, clock, stores.tx(), payloads, workflows, starter,
 				scheduleRows, firer, scheduleLoop);
 		ActivityCompletionClientImpl completions = new ActivityCompletionClientImpl(
@@ -109,7 +114,7 @@ final class EngineAssembly {
 				node);
 		BatchRepository batchRows = new BatchRepository(jdbc, config.schema());
 		WorkflowClientImpl client = new WorkflowClientImpl(starter, handles, workflows, stores.runs(), namespace,
-				schedules, completions, new Batches(namespace, batchRows,
+				schedules, completions, debouncer, new Batches(namespace, batchRows,
 						(type, input, options) -> starter.startInTransaction(type, input, options).afterCommit(), payloads,
 						stores.tx(), clock));
 		// the batch pages call the client, so their activity is registered once the client exists

@@ -231,6 +231,9 @@ public final class WorkflowEngine implements AutoCloseable {
 		private @Nullable PayloadConverter payloadConverter;
 		private int maxPayloadBytes = 2 * 1024 * 1024;
 		private Clock clock = Clock.systemUTC();
+		private TransactionIsolation transactionIsolation = TransactionIsolation.READ_COMMITTED;
+		private int serializationRetries = dev.durable.workflow.internal.activity.TransactionalSettings.DEFAULT_SERIALIZATION_RETRIES;
+		private org.springframework.transaction.@Nullable PlatformTransactionManager activityTransactionManager;
 
 		private Builder() {
 		}
@@ -315,6 +318,36 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * The defaults of {@link ActivityMethod#transactional() transactional activities}: the
+		 * isolation level of their transactions (default READ_COMMITTED) and how many times a
+		 * transaction aborted by a serialization failure or a deadlock runs again before the attempt
+		 * counts as failed (default 10). {@code @ActivityMethod(isolation, serializationRetries)}
+		 * overrides them per method.
+		 */
+		public Builder transactionalActivities(TransactionIsolation isolation, int serializationRetries) {
+			if (serializationRetries < 0) {
+				throw new IllegalArgumentException("serializationRetries must not be negative: " + serializationRetries);
+			}
+			this.transactionIsolation = isolation;
+			this.serializationRetries = serializationRetries;
+			return this;
+		}
+
+		/**
+		 * The transaction manager that runs {@link ActivityMethod#transactional() transactional
+		 * activities}: the application's (a {@code JpaTransactionManager} or
+		 * {@code DataSourceTransactionManager} of the engine's {@link #dataSource(DataSource)}), so that
+		 * its JPA or JDBC code joins the activity's transaction. It must bind connections of that data
+		 * source (an attempt fails, not retried, when it does not). Default: a
+		 * {@code DataSourceTransactionManager} of the engine's own, which any {@code JdbcTemplate} or
+		 * {@code DataSourceUtils} on the same data source joins.
+		 */
+		public Builder activityTransactionManager(org.springframework.transaction.PlatformTransactionManager manager) {
+			this.activityTransactionManager = manager;
+			return this;
+		}
+
 		/** Whether {@link #start()} creates and upgrades the schema (default true). */
 		public Builder migrateSchema(boolean migrate) {
 			this.migrate = migrate;
@@ -329,7 +362,9 @@ public final class WorkflowEngine implements AutoCloseable {
 			DataSource direct = (this.directDataSource != null) ? this.directDataSource : dataSource;
 			return new WorkflowEngine(EngineAssembly.assemble(settings, dataSource, direct, this.clock, this.workflows,
 					this.activities, this.activityDefaults, this.workflowFactory, converter, hooks(),
-					new Listeners(listeners(), new Interceptors(interceptors())), this.migrate));
+					new Listeners(listeners(), new Interceptors(interceptors())), this.migrate,
+					dev.durable.workflow.internal.activity.TransactionalSettings.of(dataSource,
+							this.activityTransactionManager, this.transactionIsolation, this.serializationRetries)));
 		}
 
 	}

@@ -75,6 +75,19 @@ public interface WorkflowClient {
 			String updateName, @Nullable Object updateArgument, Class<T> resultType,
 			@Nullable UpdateOptions updateOptions);
 
+	/**
+	 * A debounced start: repeated calls with the same {@link DebounceOptions#key() key} within the
+	 * delay of each other collapse into one run, started with the last call's input once the calls
+	 * stopped for the delay, and at the latest {@code maxWait} after the window's first call. The
+	 * window lives in the database, so calls from any node collapse, and exactly one worker node
+	 * starts the run. A call after the run started opens a new window.
+	 * @throws UnknownWorkflowTypeException when no node registered the workflow type
+	 */
+	<W, A, R> DebouncedStart debounce(Functions.Func1<W, A, R> workflow, A input, DebounceOptions options);
+
+	/** {@link #debounce(Functions.Func1, Object, DebounceOptions)} by type name; {@code null} input: none. */
+	DebouncedStart debounce(String workflowType, @Nullable Object input, DebounceOptions options);
+
 	/** A handle that follows the latest run of the workflow id. */
 	WorkflowHandle<Object> handle(String workflowId);
 

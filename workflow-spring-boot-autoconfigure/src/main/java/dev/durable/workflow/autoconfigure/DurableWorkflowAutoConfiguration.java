@@ -22,6 +22,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.ResourceTransactionManager;
 
 import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.Workflow;
@@ -57,7 +59,8 @@ public final class DurableWorkflowAutoConfiguration {
 	WorkflowEngine workflowEngine(DataSource dataSource, DurableWorkflowProperties properties,
 			ConfigurableListableBeanFactory beanFactory, Environment environment, ResourceLoader resourceLoader,
 			ObjectProvider<PayloadConverter> payloadConverter, ObjectProvider<WorkflowInterceptor> interceptors,
-			ObjectProvider<WorkflowEngineCustomizer> customizers) {
+			ObjectProvider<WorkflowEngineCustomizer> customizers,
+			ObjectProvider<PlatformTransactionManager> transactionManagers) {
 		SpringWorkflowFactory factory = new SpringWorkflowFactory(beanFactory);
 		WorkflowEngine.Builder builder = WorkflowEngine.builder().dataSource(dataSource).workflowFactory(factory);
 		applyProperties(properties, builder);
@@ -66,6 +69,11 @@ public final class DurableWorkflowAutoConfiguration {
 		workflows.forEach(SpringWorkflowFactory::rejectTransactional);
 		builder.register(workflows.toArray(Class<?>[]::new));
 		builder.registerActivities(activityBeans(beanFactory).toArray());
+		PlatformTransactionManager transactionManager = transactionManagers.getIfUnique();
+		if (transactionManager != null && managesConnectionsOf(transactionManager, dataSource)) {
+			// the application's JPA or JDBC code then joins a transactional activity's transaction
+			builder.activityTransactionManager(transactionManager);
+		}
 		payloadConverter.ifAvailable(builder::payloadConverter);
 		if (!properties.getPropagation().getMdcKeys().isEmpty()) {
 			builder.interceptor(new MdcPropagatingInterceptor(properties.getPropagation().getMdcKeys()));
@@ -112,6 +120,26 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(node::getHeartbeatInterval).to(builder::heartbeatInterval);
 		map.from(node::getDeadAfter).to(builder::deadAfter);
 		properties.getQueues().forEach((name, queue) -> builder.queue(queue.toDefinition(name)));
+		DurableWorkflowActivityProperties.Transactional transactional = properties.getActivity().getTransactional();
+		builder.transactionalActivities(transactional.getIsolation(), transactional.getSerializationRetries());
+	}
+
+	/**
+	 * Whether the application's transaction manager binds connections of the engine's data source
+	 * (a {@code DataSourceTransactionManager} or {@code JpaTransactionManager} of it): only then can
+	 * a transactional activity's completion commit in its transaction. Otherwise the engine runs
+	 * those transactions with a manager of its own on the data source.
+	 */
+	static boolean managesConnectionsOf(PlatformTransactionManager manager, DataSource dataSource) {
+		if (manager instanceof ResourceTransactionManager resources && resources.getResourceFactory() == dataSource) {
+			return true;
+		}
+		try {
+			return manager.getClass().getMethod("getDataSource").invoke(manager) == dataSource;
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return false;
+		}
 	}
 
 	@SuppressWarnings("unchecked")

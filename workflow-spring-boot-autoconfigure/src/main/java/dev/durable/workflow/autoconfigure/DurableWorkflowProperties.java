@@ -72,6 +72,13 @@ public class DurableWorkflowProperties {
 	@NestedConfigurationProperty
 	private final DurableWorkflowDirectProperties direct = new DurableWorkflowDirectProperties();
 
+	@NestedConfigurationProperty
+	private final DurableWorkflowActivityProperties activity = new DurableWorkflowActivityProperties();
+
+	public DurableWorkflowActivityProperties getActivity() {
+		return this.activity;
+	}
+
 	public DurableWorkflowDirectProperties getDirect() {
 		return this.direct;
 	}

@@ -151,7 +151,7 @@ public class WorkflowRestController {
 		return id.asString();
 	}
 
-	private static void onlyFields(JsonNode object, Set<String> fields, String what) {
+	static void onlyFields(JsonNode object, Set<String> fields, String what) {
 		for (String field : object.propertyNames()) {
 			if (!fields.contains(field)) {
 				throw new PayloadException("Unknown field \"" + field + "\" in " + what + "; the fields are "
@@ -174,7 +174,7 @@ public class WorkflowRestController {
 	}
 
 	/** A string field: absent or {@code null} is {@code null}; another JSON type is an error. */
-	private static @Nullable String string(JsonNode node, String field) {
+	static @Nullable String string(JsonNode node, String field) {
 		JsonNode value = node.get(field);
 		if (value == null || value.isNull()) {
 			return null;

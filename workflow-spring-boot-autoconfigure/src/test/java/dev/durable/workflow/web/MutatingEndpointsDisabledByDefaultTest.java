@@ -154,7 +154,7 @@ class MutatingEndpointsDisabledByDefaultTest {
 				}
 			}
 		}
-		assertThat(starts).containsExactly("POST /durable/workflows");
+		assertThat(starts).containsExactly("POST /durable/debounces", "POST /durable/workflows");
 		assertThat(operations).containsExactlyInAnyOrder("POST /durable/workflows/{workflowId}/signals/{name}",
 				"POST /durable/workflows/{workflowId}/updates/{name}", "POST /durable/workflows/{workflowId}/cancel",
 				"POST /durable/workflows/{workflowId}/terminate", "POST /durable/workflows/{workflowId}/reset",

@@ -86,6 +86,14 @@ public final class ActivityInvoker {
 		}
 	}
 
+	/** Whether the activity type is a transactional activity here (see {@code ActivityMethod#transactional}). */
+	public boolean isTransactional(String activityType) {
+		ActivityDefinition definition = this.registry.find(activityType);
+		dev.durable.workflow.ActivityMethod annotation = (definition != null)
+				? definition.method().getAnnotation(dev.durable.workflow.ActivityMethod.class) : null;
+		return annotation != null && annotation.transactional();
+	}
+
 	/**
 	 * Encodes a result as the activity's declared return type (as {@code Object} when the type is
 	 * not registered here: a completion from another node).

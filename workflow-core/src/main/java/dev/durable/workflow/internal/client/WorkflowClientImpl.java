@@ -47,9 +47,13 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	private final Batches batches;
 
+	private final dev.durable.workflow.internal.client.Debouncer debouncer;
+
 	public WorkflowClientImpl(RunStarter starter, HandleOperations operations, WorkflowRegistry workflows,
 			RunRepository runs, String namespace, ScheduleClient schedules,
-			dev.durable.workflow.client.ActivityCompletionClient completions, Batches batches) {
+			dev.durable.workflow.client.ActivityCompletionClient completions,
+			dev.durable.workflow.internal.client.Debouncer debouncer, Batches batches) {
+		this.debouncer = debouncer;
 		this.completions = completions;
 		this.batches = batches;
 		this.starter = starter;
@@ -94,6 +98,21 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		RunStarter.Started started = this.starter.startRun(workflowType, inputType, input, options);
 		Type resultType = (definition != null) ? definition.resultType() : Object.class;
 		return WorkflowHandleImpl.started(this.operations, started.workflowId(), started.runId(), resultType);
+	}
+
+	@Override
+	public <W, A, R> dev.durable.workflow.client.DebouncedStart debounce(Functions.Func1<W, A, R> workflow, A input,
+			dev.durable.workflow.client.DebounceOptions options) {
+		WorkflowDefinition definition = definitionOf(workflow);
+		return this.debouncer.call(definition.typeName(), definition.inputType(), input, options);
+	}
+
+	@Override
+	public dev.durable.workflow.client.DebouncedStart debounce(String workflowType, Object input,
+			dev.durable.workflow.client.DebounceOptions options) {
+		WorkflowDefinition definition = this.workflows.find(workflowType);
+		return this.debouncer.call(workflowType,
+				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input, options);
 	}
 
 	@Override

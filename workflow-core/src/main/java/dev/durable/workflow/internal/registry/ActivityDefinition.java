@@ -78,6 +78,11 @@ public record ActivityDefinition(String name, Object target, Method method, Acti
 			b.scheduleToStartTimeout(scheduleToStart);
 		}
 		if (!a.taskQueue().isBlank()) {
+			if (a.transactional()) {
+				throw new IllegalArgumentException("@ActivityMethod on " + method + " is transactional and has task queue '"
+						+ a.taskQueue() + "': a transactional activity runs inline on the node that owns its run; remove"
+						+ " one of the two");
+			}
 			b.taskQueue(a.taskQueue());
 		}
 		return b.build();

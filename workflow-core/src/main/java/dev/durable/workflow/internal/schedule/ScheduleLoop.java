@@ -13,7 +13,7 @@ import dev.durable.workflow.SettableClock;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * The firing loop of a worker node: steps every due schedule, then sleeps until the earliest
+ * The firing loop of a worker node: steps every due schedule and fires every due debounce window, then sleeps until the earliest
  * next time, the poll interval (buffered firings wait for runs that may close on any node), a
  * local change or a move of a {@link SettableClock}. Every worker node runs one; the steps'
  * compare-and-set and firing keys make each firing happen once.
@@ -44,8 +44,12 @@ public final class ScheduleLoop implements AutoCloseable {
 
 	private final Duration pollInterval;
 
+	private final dev.durable.workflow.internal.client.Debouncer debouncer;
+
+	/** @param debouncer the debounced starts, whose due windows the loop fires too */
 	public ScheduleLoop(ScheduleRepository repository, ScheduleFirer firer, Clock clock, String namespace,
-			Duration pollInterval) {
+			Duration pollInterval, dev.durable.workflow.internal.client.Debouncer debouncer) {
+		this.debouncer = debouncer;
 		this.repository = repository;
 		this.firer = firer;
 		this.clock = clock;
@@ -75,7 +79,8 @@ public final class ScheduleLoop implements AutoCloseable {
 			long waitMillis = this.pollInterval.toMillis();
 			try {
 				tick();
-				Instant earliest = this.repository.earliestDue(this.namespace);
+				this.debouncer.fireDue();
+				Instant earliest = earlier(this.repository.earliestDue(this.namespace), this.debouncer.earliestDue());
 				if (earliest != null) {
 					long untilDue = Duration.between(this.clock.instant(), earliest).toMillis();
 					// at least a moment: a due row may be held by another node's step
@@ -97,6 +102,10 @@ public final class ScheduleLoop implements AutoCloseable {
 				}
 			}
 		}
+	}
+
+	private static Instant earlier(Instant a, Instant b) {
+		return (a == null) ? b : (b == null || a.isBefore(b)) ? a : b;
 	}
 
 	/**

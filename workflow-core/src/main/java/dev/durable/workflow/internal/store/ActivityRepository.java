@@ -148,6 +148,39 @@ public final class ActivityRepository {
 	}
 
 	/**
+	 * Records the result of a transactional activity's attempt, inside that activity's own
+	 * transaction: the row says COMPLETED with the encoded result, so that a node that takes the run
+	 * over before the result reaches the history hands it over instead of running the activity
+	 * again. Fenced like the other writes by the run's owner and epoch, and it locks the run's row
+	 * (FOR SHARE) until the transaction ends: a claim of the run by another node (which bumps the
+	 * epoch) waits for this transaction, then finds the result; a claim that came first makes this
+	 * write fail, and the activity's transaction rolls back.
+	 * @return false when this node no longer owns the run at the epoch, or the row holds another
+	 * attempt or another outcome
+	 */
+	public boolean recordTransactionalResult(StoredActivity activity, byte[] result, UUID node, long epoch) {
+		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
+				+ " scheduled_at, next_attempt_at, state, result)"
+				+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, 'COMPLETED', ? FROM #.workflow_run r WHERE r.run_id = ?"
+				+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r") + " FOR SHARE OF r"
+				+ " ON CONFLICT (run_id, seq) DO UPDATE SET state = 'COMPLETED', result = EXCLUDED.result,"
+				+ " attempt = EXCLUDED.attempt WHERE a.attempt IN (?, ?) AND a.state = 'SCHEDULED'"),
+				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
+				activity.attempt(), Sql.ts(activity.scheduledAt()), Sql.ts(activity.nextAttemptAt()), result,
+				activity.runId(), node, epoch, activity.attempt(), notStarted(activity)) == 1;
+	}
+
+	/** The results transactional activities of the run recorded that its history does not hold yet, by seq. */
+	public java.util.Map<Long, byte[]> transactionalResults(UUID runId) {
+		java.util.Map<Long, byte[]> found = new java.util.HashMap<>();
+		this.jdbc.query(q("SELECT seq, result FROM #.activity WHERE run_id = ? AND state = 'COMPLETED'"),
+				(rs) -> {
+					found.put(rs.getLong("seq"), rs.getBytes("result"));
+				}, runId);
+		return found;
+	}
+
+	/**
 	 * An inline attempt waiting for the completion client, as its row holds it.
 	 *
 	 * @param token the attempt's token
@@ -184,7 +217,8 @@ public final class ActivityRepository {
 				+ " scheduled_at, next_attempt_at, last_failure, heartbeat_details, last_heartbeat_at)"
 				+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ?"
 				+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r")
-				+ " ON CONFLICT (run_id, seq) DO UPDATE SET " + onConflict + " WHERE a.attempt IN (?, ?)"),
+				+ " ON CONFLICT (run_id, seq) DO UPDATE SET " + onConflict
+				+ " WHERE a.attempt IN (?, ?) AND a.state <> 'COMPLETED'"),
 				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
 				attempt, Sql.ts(activity.scheduledAt()), Sql.ts(nextAttemptAt), failure, heartbeat, Sql.ts(heartbeatAt),
 				activity.runId(), node, epoch, activity.attempt(), notStarted(activity)) == 1;

@@ -94,7 +94,14 @@ final class RunClaimedActivity {
 		attempt.bind();
 		try {
 			result = this.observer.run(attempt.info(), waited, () -> RunChain.headers(claimed.runChain()),
-					() -> this.invoker.call(claimed.activityType(), claimed.input()));
+					() -> {
+						if (this.invoker.isTransactional(claimed.activityType())) {
+							throw dev.durable.workflow.ApplicationFailure.newNonRetryableFailure("Activity "
+									+ claimed.activityType() + " is transactional: it runs inline on the node that owns"
+									+ " its run, never from a task queue", "TransactionalActivity");
+						}
+						return this.invoker.call(claimed.activityType(), claimed.input());
+					});
 		}
 		catch (Throwable ex) {
 			failure = ex;

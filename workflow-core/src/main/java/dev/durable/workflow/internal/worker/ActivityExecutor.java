@@ -17,6 +17,7 @@ import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.TimeoutType;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
+import dev.durable.workflow.internal.activity.TransactionalSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
@@ -59,6 +60,8 @@ final class ActivityExecutor {
 
 	private final AttemptFailures failures;
 
+	private final TransactionalAttempt transactional;
+
 	/** Attempts launched and not yet ended (a launched attempt may still wait for its thread or permit). */
 	private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -69,10 +72,11 @@ final class ActivityExecutor {
 	private final java.util.concurrent.Executor threads = (work) -> Thread.ofVirtual().name("durable-activity").start(work);
 
 	ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
-			WakeScheduler wake, UUID node, int maxConcurrent, Listeners listeners) {
+			WakeScheduler wake, UUID node, int maxConcurrent, Listeners listeners, TransactionalSettings transactions) {
 		this.invoker = new ActivityInvoker(registry, payloads);
 		this.store = store;
 		this.rows = new InlineActivityRows(store, clock, node);
+		this.transactional = new TransactionalAttempt(transactions, registry, this.invoker, store, this.rows, node);
 		this.payloads = payloads;
 		this.clock = clock;
 		this.wake = wake;
@@ -131,7 +135,7 @@ final class ActivityExecutor {
 			return;
 		}
 		if (this.draining) {
-			notStarted(slot, activity);
+			this.rows.notStarted(slot, activity);
 			return;
 		}
 		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
@@ -148,7 +152,7 @@ final class ActivityExecutor {
 					if (this.draining) {
 						// the stop began while this attempt waited for its thread or a permit
 						slot.attemptEnded(activity.seq());
-						notStarted(slot, activity);
+						this.rows.notStarted(slot, activity);
 						return;
 					}
 					run(slot, activity, attempt, token);
@@ -163,27 +167,6 @@ final class ActivityExecutor {
 		});
 	}
 
-	/**
-	 * An attempt the stopping node does not start. A first attempt has no row yet: one is written
-	 * saying it never started, else the next owner would count it as an attempt lost with this
-	 * node. A later attempt's row already holds its number and time; the next owner counts it as
-	 * lost when its time has passed (a retry that came due during the stop), which the retry
-	 * policy then retries.
-	 */
-	private void notStarted(RunSlot slot, StoredActivity activity) {
-		if (activity.attempt() == 1 && !slot.hasStoredActivity(activity.seq())) {
-			try {
-				this.rows.recordNotStarted(slot, activity);
-			}
-			catch (RuntimeException ex) {
-				log.debug("Could not record that activity {} (seq {}) of run {} did not start: {}",
-						activity.activityType(), activity.seq(), activity.runId(), ex.getMessage());
-			}
-		}
-		log.debug("Not starting activity {} (seq {}) of run {}: the node is stopping", activity.activityType(),
-				activity.seq(), activity.runId());
-	}
-
 	private void run(RunSlot slot, StoredActivity activity, ActivityAttempt attempt,
 			InlineActivityRows.AttemptToken token) {
 		ActivityOptions options = activity.options();
@@ -195,11 +178,13 @@ final class ActivityExecutor {
 		Instant due = activity.nextAttemptAt();
 		Object result = null;
 		Throwable failure = null;
+		TransactionalAttempt.Run transaction = this.transactional.begin(slot, activity, attempt);
 		try {
 			result = this.listeners.activity(attempt.info(),
 					due.isBefore(started) ? Duration.between(due, started) : Duration.ZERO,
-					() -> RunChain.headers(slot.chain()),
-					() -> this.invoker.call(activity.activityType(), activity.input()));
+					() -> RunChain.headers(slot.chain()), (transaction == null)
+							? () -> this.invoker.call(activity.activityType(), activity.input())
+							: () -> transaction.call(() -> this.invoker.call(activity.activityType(), activity.input())));
 		}
 		catch (Throwable ex) {
 			failure = ex;
@@ -208,7 +193,7 @@ final class ActivityExecutor {
 			attempt.unbind();
 			mdc.close();
 		}
-		if (failure == null && attempt.completesAsynchronously() && !attempt.isFinished()) {
+		if (failure == null && transaction == null && attempt.completesAsynchronously() && !attempt.isFinished()) {
 			// the completion client decides; its timeouts stay armed
 			if (!this.rows.awaitCompletion(slot, activity, token.inRow())) {
 				log.debug("Activity {} (seq {}) of run {} was completed or ended before its method returned",
@@ -216,23 +201,26 @@ final class ActivityExecutor {
 			}
 			return;
 		}
-		if (!attempt.finish()) {
+		if (!((transaction != null) ? transaction.decides() : attempt.finish())) {
 			return; // a timeout, a cancel or the completion client already decided this attempt
 		}
 		Object outcome = result;
-		Throwable thrown = failure;
+		byte[] committed = (transaction != null) ? transaction.committed() : null;
+		// once committed, the result stands, whatever an interceptor threw after the commit
+		Throwable thrown = (committed != null) ? null : failure;
 		// the activity's own code is done: the task its outcome wakes may run on this thread
-		Continuations.accepting(() -> reportOutcome(slot, activity, attempt, outcome, thrown, token.inRow()));
+		Continuations.accepting(() -> reportOutcome(slot, activity, attempt, outcome, committed, thrown, token.inRow()));
 	}
 
+	/** @param committed the result a transactional attempt committed, or {@code null} */
 	private void reportOutcome(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Object result,
-			Throwable thrown, UUID tokenInRow) {
+			byte[] committed, Throwable thrown, UUID tokenInRow) {
 		Throwable failure = thrown;
 		slot.attemptEnded(activity.seq());
 		if (failure == null) {
 			try {
-				slot.handOver(Event.activityCompleted(activity.seq(),
-						this.invoker.encodeResult(activity.activityType(), result)));
+				slot.handOver(Event.activityCompleted(activity.seq(), (committed != null) ? committed
+						: this.invoker.encodeResult(activity.activityType(), result)));
 				return;
 			}
 			catch (ApplicationFailure ex) {

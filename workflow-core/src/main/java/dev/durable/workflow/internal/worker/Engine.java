@@ -49,6 +49,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private final DataSource dataSource;
 
+	private final dev.durable.workflow.internal.activity.TransactionalSettings transactions;
+
 	private final DataSource directDataSource;
 
 	private final Clock clock;
@@ -129,7 +131,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	public Engine(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
 			WorkflowRegistry workflows, ActivityRegistry activityRegistry, Function<Class<?>, Object> factory,
 			Payloads payloads, Stores stores, ResultWaiters waiters, EngineHooks hooks, Listeners listeners,
-			boolean migrate, QueueStores queues) {
+			boolean migrate, QueueStores queues, dev.durable.workflow.internal.activity.TransactionalSettings transactions) {
+		this.transactions = transactions;
 		this.config = config;
 		this.dataSource = dataSource;
 		this.directDataSource = directDataSource;
@@ -167,7 +170,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
 		this.wake = new WakeScheduler(this.clock, this.taskPool);
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
-				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners);
+				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners, this.transactions);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
 				this.payloads, this.runs, this.ownership, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
 				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null),

@@ -21,6 +21,8 @@ import dev.durable.workflow.internal.store.StoredActivity;
  */
 final class InlineActivityRows {
 
+	private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(InlineActivityRows.class);
+
 	private final ActivityRepository store;
 
 	private final Clock clock;
@@ -60,6 +62,27 @@ final class InlineActivityRows {
 		return whileAwaited(slot, activity.seq(), () -> this.store.recordNotStarted(activity, this.node, slot.epoch()));
 	}
 
+	/**
+	 * An attempt the stopping node does not start. A first attempt has no row yet: one is written
+	 * saying it never started, else the next owner would count it as an attempt lost with this
+	 * node. A later attempt's row already holds its number and time; the next owner counts it as
+	 * lost when its time has passed (a retry that came due during the stop), which the retry
+	 * policy then retries.
+	 */
+	void notStarted(RunSlot slot, StoredActivity activity) {
+		if (activity.attempt() == 1 && !slot.hasStoredActivity(activity.seq())) {
+			try {
+				recordNotStarted(slot, activity);
+			}
+			catch (RuntimeException ex) {
+				log.debug("Could not record that activity {} (seq {}) of run {} did not start: {}",
+						activity.activityType(), activity.seq(), activity.runId(), ex.getMessage());
+			}
+		}
+		log.debug("Not starting activity {} (seq {}) of run {}: the node is stopping", activity.activityType(),
+				activity.seq(), activity.runId());
+	}
+
 	/** The attempt's method returned without completing it: its row waits for the completion client. */
 	boolean awaitCompletion(RunSlot slot, StoredActivity activity, UUID token) {
 		return whileAwaited(slot, activity.seq(), () -> this.store.markAsync(activity.runId(), activity.seq(), token));
@@ -72,7 +95,7 @@ final class InlineActivityRows {
 	 * same lock, so the commit that ends the activity deletes what this wrote.
 	 * @return what the write returned, or false when the activity is no longer awaited
 	 */
-	private boolean whileAwaited(RunSlot slot, long seq, BooleanSupplier write) {
+	boolean whileAwaited(RunSlot slot, long seq, BooleanSupplier write) {
 		slot.lockTask();
 		try {
 			WorkflowRunner runner = slot.runner();

@@ -13,8 +13,9 @@ import dev.durable.workflow.internal.support.Payloads;
 
 /**
  * The takeover of a claimed run's inline activities: those its previous owner had scheduled and
- * the run still waits for start again, count as lost attempts, or wait again for the completion
- * client, from what their rows and the run's history recorded.
+ * the run still waits for start again, count as lost attempts, wait again for the completion
+ * client, or hand over the result a transactional attempt committed, from what their rows and the
+ * run's history recorded.
  */
 final class RecoverInlineActivities {
 
@@ -68,6 +69,7 @@ final class RecoverInlineActivities {
 			stored.put(activity.seq(), activity);
 		}
 		java.util.Map<Long, ActivityRepository.AsyncAttempt> async = this.store.asyncAttempts(slot.runId());
+		java.util.Map<Long, byte[]> committed = this.store.transactionalResults(slot.runId());
 		for (ScheduledActivity scheduled : pending) {
 			if (scheduled.options().onTaskQueue()) {
 				// its row lives in the database until a worker hands its outcome to the inbox
@@ -75,6 +77,13 @@ final class RecoverInlineActivities {
 				continue;
 			}
 			if (slot.isRunning(scheduled.seq())) {
+				continue;
+			}
+			byte[] result = committed.get(scheduled.seq());
+			if (result != null) {
+				// a transactional attempt committed its writes with this result: never run it again
+				slot.activityStored(scheduled.seq());
+				slot.handOver(dev.durable.workflow.internal.history.Event.activityCompleted(scheduled.seq(), result));
 				continue;
 			}
 			StoredActivity activity = stored.get(scheduled.seq());

@@ -27,6 +27,7 @@ import dev.durable.workflow.web.CallerRoles;
 import dev.durable.workflow.web.DashboardController;
 import dev.durable.workflow.web.OperationAccessInterceptor;
 import dev.durable.workflow.web.BatchRestController;
+import dev.durable.workflow.web.DebounceRestController;
 import dev.durable.workflow.web.QueueRestController;
 import dev.durable.workflow.web.ScheduleRestController;
 import dev.durable.workflow.web.ServletCallerRoles;
@@ -132,6 +133,13 @@ public final class DurableWorkflowWebAutoConfiguration {
 	ScheduleRestController durableWorkflowScheduleController(WorkflowClient client, WorkflowTypes types,
 			WebPayloads payloads, WebAccess access) {
 		return new ScheduleRestController(client, types, payloads, access);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DebounceRestController durableWorkflowDebounceController(WorkflowClient client, WorkflowTypes types,
+			WebPayloads payloads, WebAccess access) {
+		return new DebounceRestController(client, types, payloads, access);
 	}
 
 	@Bean
