@@ -23,7 +23,8 @@ public final class OperationAccessInterceptor implements HandlerInterceptor {
 	/** The generated controllers (and any subclass an application registers instead). */
 	private static final List<Class<?>> CONTROLLERS = List.of(WorkflowRestController.class,
 			WorkflowMessageController.class, ScheduleRestController.class, ActivityCompletionController.class,
-			QueueRestController.class, DashboardController.class, BatchRestController.class);
+			QueueRestController.class, DashboardController.class, BatchRestController.class,
+			OverviewRestController.class);
 
 	private final WebAccess access;
 
