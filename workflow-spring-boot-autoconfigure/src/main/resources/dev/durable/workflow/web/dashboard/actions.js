@@ -34,7 +34,7 @@ export function renderActions(container, run, history, type, done) {
       <div><button class="plain" id="reset-go">Reset…</button></div></form>` : ""}
     ${!allowed ? html`<div class="action muted small" id="actions-off">${READ_ONLY ? "The API is read-only here (durable.workflow.web.read-only)."
       : "Signal, update, cancel, terminate and reset are off for you here: they need durable.workflow.web.operations-enabled, or the role durable.workflow.web.required-role names."}</div>` : ""}
-  </div><div id="action-outcome" class="outcome"></div>`);
+  </div>`);
 
   const path = `/workflows/${enc(run.workflowId)}`;
   const pin = query({ runId: run.runId });
@@ -107,7 +107,7 @@ export function renderActions(container, run, history, type, done) {
   });
 
   async function attempt(what, action, refresh = true) {
-    const outcome = $("#action-outcome", container);
+    const outcome = $("#action-outcome");
     try {
       const result = await action();
       mount(outcome, html`<div class="panel ok" id="action-result"><b>${result.text}</b>${result.value !== undefined ? json(result.value) : ""}</div>`);
@@ -119,7 +119,7 @@ export function renderActions(container, run, history, type, done) {
   }
 
   function failed(what, e) {
-    mount($("#action-outcome", container), html`<div class="panel bad" id="action-result"><b>${what} failed</b><div>${e.message}</div></div>`);
+    mount($("#action-outcome"), html`<div class="panel bad" id="action-result"><b>${what} failed</b><div>${e.message}</div></div>`);
     toast(`${what} failed: ${e.message}`, true);
   }
 }

@@ -20,7 +20,7 @@ export function renderRun(view, params) {
     <div id="run-error" class="error"></div>
     <div id="run-head"></div>
     <div class="grid2" id="run-body"></div>
-    <section class="card" id="run-actions"></section>
+    <section class="card" id="run-actions"><div id="run-actions-body"></div><div id="action-outcome" class="outcome"></div></section>
     <section class="card" id="run-history"><div class="tabs" id="history-tabs">
       ${Object.entries(TABS).map(([key, name]) => html`<a href="${here({ tab: key === "timeline" ? "" : key })}" data-tab="${key}" class="${key === tab ? "active" : ""}">${name}</a>`)}
       <span class="spacer"></span><span class="muted small" id="history-count"></span></div><div id="history"></div></section>`);
@@ -51,7 +51,7 @@ export function renderRun(view, params) {
       const offer = run.runId + run.status;
       if (offer !== actionsFor) {
         actionsFor = offer;
-        renderActions($("#run-actions"), run, history, types.find((t) => t.type === run.workflowType), (newRunId) => {
+        renderActions($("#run-actions-body"), run, history, types.find((t) => t.type === run.workflowType), (newRunId) => {
           if (newRunId) location.hash = link("runs", { ...back, open: workflowId, run: newRunId });
           else { last = null; load(); }
         });
@@ -94,7 +94,7 @@ function body(run, history, chain) {
     <section class="card"><h2>Memo and search attributes</h2>
       <h3>Search attributes</h3><div id="run-search-attributes">${props(run.searchAttributes)}</div>
       <h3>Memo</h3><div id="run-memo">${props(run.memo)}</div>
-      ${chain.length > 1 ? html`<h3>Runs of this workflow id</h3>${runChain(chain, run)}` : ""}
+      ${chain.length > 1 ? html`<h3>Runs of this workflow id (continue-as-new, reset, retries)</h3>${runChain(chain, run)}` : ""}
     </section>
     ${run.pendingActivities.length ? html`<section class="card" id="pending-activities"><h2>Pending activities</h2>${pending(run.pendingActivities)}</section>` : ""}
     ${pendingTimers.length ? html`<section class="card" id="timers"><h2>Timers</h2>${timerTable(pendingTimers)}</section>` : ""}

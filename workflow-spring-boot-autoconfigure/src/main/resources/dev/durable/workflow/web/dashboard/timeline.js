@@ -57,7 +57,7 @@ function label(e) {
   switch (e.type) {
     case "ACTIVITY_SCHEDULED": return a.name;
     case "TIMER_STARTED": return "timer #" + a.seq;
-    case "START_CHILD": return (a.name || "child") + " " + (a.updateId || "");
+    case "START_CHILD": return a.name || "child";
     case "UPDATE_ACCEPTED": return "update " + (a.name || a.updateId);
     case "SIGNAL_RECEIVED": return "signal " + a.name;
     case "SIGNAL_EXTERNAL": return "signal " + (a.name || "") + " to another run";

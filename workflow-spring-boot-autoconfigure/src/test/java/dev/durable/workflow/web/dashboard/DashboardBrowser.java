@@ -1,0 +1,159 @@
+package dev.durable.workflow.web.dashboard;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The dashboard in a headless Chromium driven through the system's chromedriver (Debian's
+ * {@code chromium} and {@code chromium-driver}; never a browser or driver downloaded by Selenium
+ * Manager), with waits for what the page shows and screenshots kept under
+ * {@code target/dashboard-screenshots}.
+ */
+final class DashboardBrowser implements AutoCloseable {
+
+	static final Path SCREENSHOTS = Path.of("target", "dashboard-screenshots");
+
+	private static final int WIDTH = 1400;
+
+	private final ChromeDriver driver;
+
+	private final String baseUrl;
+
+	private final WebDriverWait wait;
+
+	private DashboardBrowser(ChromeDriver driver, String baseUrl) {
+		this.driver = driver;
+		this.baseUrl = baseUrl;
+		this.wait = new WebDriverWait(driver, Duration.ofSeconds(30), Duration.ofMillis(100));
+	}
+
+	/** The Chromium binary and its driver, when both are installed. */
+	static Optional<File[]> installed() {
+		File browser = Stream.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium")
+			.map(File::new).filter(File::canExecute).findFirst().orElse(null);
+		File driver = Stream.of("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
+			.map(File::new).filter(File::canExecute).findFirst().orElse(null);
+		return (browser != null && driver != null) ? Optional.of(new File[] { browser, driver }) : Optional.empty();
+	}
+
+	static DashboardBrowser open(File[] chromium, String baseUrl) {
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary(chromium[0]);
+		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+				"--hide-scrollbars", "--window-size=" + WIDTH + ",1000", "--lang=en-US");
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromium[1])
+			.usingAnyFreePort()
+			.build();
+		return new DashboardBrowser(new ChromeDriver(service, options), baseUrl);
+	}
+
+	/** Opens a route of the dashboard, e.g. {@code "/runs?type=shipment"}. */
+	void go(String route) {
+		this.driver.get(this.baseUrl + "/durable/ui#" + route);
+	}
+
+	String hash() {
+		return (String) this.driver.executeScript("return location.hash");
+	}
+
+	WebElement await(String css) {
+		return this.wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css)));
+	}
+
+	/** Waits until the element's text contains the text, and answers the element. */
+	WebElement awaitText(String css, String text) {
+		this.wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(css), text));
+		return this.driver.findElement(By.cssSelector(css));
+	}
+
+	void awaitGone(String css) {
+		this.wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector(css)));
+	}
+
+	List<WebElement> all(String css) {
+		return this.driver.findElements(By.cssSelector(css));
+	}
+
+	String text(String css) {
+		return await(css).getText();
+	}
+
+	void click(String css) {
+		this.wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector(css))).click();
+	}
+
+	void clickLink(String text) {
+		this.wait.until(ExpectedConditions.elementToBeClickable(By.linkText(text))).click();
+	}
+
+	void type(String css, String text) {
+		WebElement field = await(css);
+		field.clear();
+		field.sendKeys(text);
+	}
+
+	void select(String css, String visibleText) {
+		new Select(await(css)).selectByVisibleText(visibleText);
+	}
+
+	/** Waits until a select offers an option (the types are read after the page shows). */
+	void awaitOption(String css, String visibleText) {
+		this.wait.until((driver) -> new Select(driver.findElement(By.cssSelector(css))).getOptions()
+			.stream()
+			.anyMatch((option) -> option.getText().equals(visibleText)));
+	}
+
+	/** Confirms the open dialog, after filling its fields (id, value pairs). */
+	void confirm(String... fields) {
+		await("#confirm-dialog");
+		for (int i = 0; i + 1 < fields.length; i += 2) {
+			type(fields[i], fields[i + 1]);
+		}
+		click("#dialog-confirm");
+		awaitGone("#confirm-dialog");
+	}
+
+	/** A screenshot of the whole page, saved as {@code target/dashboard-screenshots/<name>.png}. */
+	Path screenshot(String name) {
+		try {
+			Files.createDirectories(SCREENSHOTS);
+			long height = (Long) ((JavascriptExecutor) this.driver)
+				.executeScript("return Math.ceil(document.documentElement.scrollHeight)");
+			this.driver.manage().window().setSize(new Dimension(WIDTH, (int) Math.min(Math.max(height, 700), 4000)));
+			File file = this.driver.getScreenshotAs(OutputType.FILE);
+			Path target = SCREENSHOTS.resolve(name + ".png");
+			Files.copy(file.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+			this.driver.manage().window().setSize(new Dimension(WIDTH, 1000));
+			return target;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.driver.quit();
+	}
+
+}
