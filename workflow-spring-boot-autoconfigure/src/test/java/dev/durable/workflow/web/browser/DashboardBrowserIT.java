@@ -1,4 +1,4 @@
-package dev.durable.workflow.web.dashboard;
+package dev.durable.workflow.web.browser;
 
 import java.io.File;
 import java.time.Duration;

@@ -1,20 +1,18 @@
-package dev.durable.workflow.web.dashboard;
+package dev.durable.workflow.web.browser;
 
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
-import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -133,17 +131,24 @@ final class DashboardBrowser implements AutoCloseable {
 		awaitGone("#confirm-dialog");
 	}
 
-	/** A screenshot of the whole page, saved as {@code target/dashboard-screenshots/<name>.png}. */
+	/**
+	 * A screenshot of the whole page (beyond the window, through Chromium's DevTools protocol),
+	 * saved as {@code target/dashboard-screenshots/<name>.png}; the notices of past actions are
+	 * cleared first.
+	 */
+	@SuppressWarnings("unchecked")
 	Path screenshot(String name) {
 		try {
 			Files.createDirectories(SCREENSHOTS);
-			long height = (Long) ((JavascriptExecutor) this.driver)
-				.executeScript("return Math.ceil(document.documentElement.scrollHeight)");
-			this.driver.manage().window().setSize(new Dimension(WIDTH, (int) Math.min(Math.max(height, 700), 4000)));
-			File file = this.driver.getScreenshotAs(OutputType.FILE);
+			this.driver.executeScript("document.getElementById('toasts').replaceChildren()");
+			Map<String, Object> metrics = this.driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
+			Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
+			double height = Math.min(((Number) size.get("height")).doubleValue(), 6000);
+			Map<String, Object> shot = this.driver.executeCdpCommand("Page.captureScreenshot",
+					Map.of("format", "png", "captureBeyondViewport", true, "clip",
+							Map.of("x", 0, "y", 0, "width", WIDTH, "height", height, "scale", 1)));
 			Path target = SCREENSHOTS.resolve(name + ".png");
-			Files.copy(file.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
-			this.driver.manage().window().setSize(new Dimension(WIDTH, 1000));
+			Files.write(target, Base64.getDecoder().decode((String) shot.get("data")));
 			return target;
 		}
 		catch (IOException ex) {

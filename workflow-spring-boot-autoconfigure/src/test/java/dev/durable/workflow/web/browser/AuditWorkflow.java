@@ -1,4 +1,4 @@
-package dev.durable.workflow.web.dashboard;
+package dev.durable.workflow.web.browser;
 
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
