@@ -13,16 +13,16 @@ export function renderActions(container, run, history, type, done) {
   mount(container, html`<h2>Actions</h2><div class="actions">
     <form class="action" id="query-form"><h4>Query</h4>
       ${nameInput("query-name", queries, "query name")}
-      <textarea id="query-arg" placeholder="argument (JSON), optional"></textarea>
+      <textarea id="query-arg" placeholder="argument (JSON), optional"></textarea><div class="small muted" id="query-hint"></div>
       <div><button id="query-go">Run query</button></div></form>
     ${allowed && open ? html`
     <form class="action" id="signal-form"><h4>Signal</h4>
       ${nameInput("signal-name", signals, "signal name")}
-      <textarea id="signal-payload" placeholder="payload (JSON), optional"></textarea>
+      <textarea id="signal-payload" placeholder="payload (JSON), optional"></textarea><div class="small muted" id="signal-hint"></div>
       <div><button id="signal-go">Send signal</button></div></form>
     <form class="action" id="update-form"><h4>Update</h4>
       ${nameInput("update-name", updates, "update name")}
-      <textarea id="update-arg" placeholder="argument (JSON), optional"></textarea>
+      <textarea id="update-arg" placeholder="argument (JSON), optional"></textarea><div class="small muted" id="update-hint"></div>
       <div><button id="update-go">Send update</button></div></form>
     <div class="action"><h4>Stop the run</h4>
       <p class="small muted">Cancel asks the workflow to stop (its code runs its cleanup); terminate closes it at once, no workflow code runs.</p>
@@ -35,6 +35,15 @@ export function renderActions(container, run, history, type, done) {
     ${!allowed ? html`<div class="action muted small" id="actions-off">${READ_ONLY ? "The API is read-only here (durable.workflow.web.read-only)."
       : "Signal, update, cancel, terminate and reset are off for you here: they need durable.workflow.web.operations-enabled, or the role durable.workflow.web.required-role names."}</div>` : ""}
   </div>`);
+
+  for (const [kind, field] of [["query", "query-arg"], ["signal", "signal-payload"], ["update", "update-arg"]]) {
+    const input = $(`#${kind}-name`, container);
+    if (input) {
+      const show = () => hint(container, type, kind, input.value.trim(), field);
+      input.addEventListener("input", show);
+      show();
+    }
+  }
 
   const path = `/workflows/${enc(run.workflowId)}`;
   const pin = query({ runId: run.runId });
@@ -122,6 +131,21 @@ export function renderActions(container, run, history, type, done) {
     mount($("#action-outcome"), html`<div class="panel bad" id="action-result"><b>${what} failed</b><div>${e.message}</div></div>`);
     toast(`${what} failed: ${e.message}`, true);
   }
+}
+
+/** What a handler takes, from the type's payload descriptions: its Java type and a JSON skeleton. */
+function hint(container, type, kind, name, field) {
+  const element = $(`#${kind}-hint`, container);
+  const payload = type && (type.payloads || []).find((p) => p.kind === kind && p.name === name);
+  const textarea = $("#" + field, container);
+  if (!payload) {
+    element.textContent = "";
+    return;
+  }
+  const example = payload.example === null || payload.example === undefined ? "" : JSON.stringify(payload.example);
+  mount(element, payload.payloadType === "none" ? html`takes no payload`
+    : html`takes <code>${payload.payloadType}</code>${example ? html` · e.g. <code>${example}</code>` : ""}`);
+  textarea.placeholder = payload.payloadType === "none" ? "no payload" : example ? "e.g. " + example : "payload (JSON)";
 }
 
 function nameInput(id, names, placeholder) {

@@ -71,7 +71,8 @@ function head(run) {
   const stuck = run.taskFailure ? html` <span class="status STUCK">TASK FAILING</span>` : "";
   return html`<h1><span id="run-title">${run.workflowId}</span> ${status(run.status)}${stuck}</h1>
     <p class="muted small">${run.workflowType} · run <span class="mono" id="run-id">${run.runId}</span> · started ${when(run.startTime)}
-      ${run.closeTime ? html` · closed ${when(run.closeTime)} after ${duration(took)}` : html` · running for ${duration(took)}`}</p>`;
+      ${run.closeTime ? html` · closed ${when(run.closeTime)} after ${duration(took)}` : html` · running for ${duration(took)}`}
+      ${run.parentWorkflowId ? html` · child of <a id="parent-link" href="${link("runs", { open: run.parentWorkflowId, run: run.parentRunId })}">${run.parentWorkflowId}</a>` : ""}</p>`;
 }
 
 function body(run, history, chain) {

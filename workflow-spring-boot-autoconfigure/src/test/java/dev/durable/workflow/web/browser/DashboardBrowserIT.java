@@ -181,6 +181,10 @@ class DashboardBrowserIT {
 		browser.awaitText("#children", "packing");
 		assertThat(browser.all("#run-chain tr")).hasSize(2);
 		browser.screenshot("run-children-and-chain");
+		browser.click("#children a");
+		browser.awaitText("#run-head", "child of fulfillment-1");
+		browser.click("#parent-link");
+		browser.awaitText("#run-title", "fulfillment-1");
 	}
 
 	@Test
