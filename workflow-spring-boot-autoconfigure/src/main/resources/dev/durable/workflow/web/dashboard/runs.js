@@ -106,7 +106,7 @@ function row(r, columns, base) {
     <td><a href="${link("runs", { ...base, open: r.workflowId, run: r.runId })}">${r.workflowId}</a></td><td>${r.workflowType}</td><td>${status(r.status)}</td>
     <td title="${r.startTime}">${when(r.startTime)}</td><td title="${r.closeTime || ""}">${when(r.closeTime)}</td>
     <td class="num">${closed !== null ? duration(closed) : html`<span class="muted">${duration(Date.now() - new Date(r.startTime))}</span>`}</td>
-    ${columns.length ? columns.map((c) => html`<td class="mono">${attributes[c] === undefined ? "" : preview(attributes[c], 40)}</td>`)
+    ${columns.length ? columns.map((c) => html`<td class="mono">${attributes[c] === undefined ? "" : typeof attributes[c] === "string" ? attributes[c] : preview(attributes[c], 40)}</td>`)
       : html`<td>${Object.entries(attributes).map(([k, v]) => html`<span class="chip">${k}=${preview(v, 30)}</span>`)}</td>`}
   </tr>`;
 }

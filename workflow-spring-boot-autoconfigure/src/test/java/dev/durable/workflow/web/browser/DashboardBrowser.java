@@ -70,6 +70,11 @@ final class DashboardBrowser implements AutoCloseable {
 		this.driver.get(this.baseUrl + "/durable/ui#" + route);
 	}
 
+	/** Runs a script that calls its callback (the last argument) and answers what it passed. */
+	Object async(String script) {
+		return this.driver.executeAsyncScript(script);
+	}
+
 	String hash() {
 		return (String) this.driver.executeScript("return location.hash");
 	}
