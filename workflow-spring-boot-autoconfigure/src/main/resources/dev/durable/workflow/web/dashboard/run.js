@@ -104,15 +104,22 @@ function body(run, history, chain) {
 
 /** The failure of a workflow task that keeps failing: non-determinism is told apart and explained. */
 function taskFailure(run) {
-  const nonDeterministic = /NonDeterministic/.test(run.taskFailure);
-  const task = /[Ww]orkflow task (\d+)/.exec(run.taskFailure);
+  const text = run.taskFailure;
+  const nonDeterministic = /NonDeterministic/.test(text);
+  const task = /[Ww]orkflow task (\d+)/.exec(text);
+  const mismatch = /issued (.+?) where its history holds (.+?): the workflow code/.exec(text);
+  const missing = /history holds (.+?) but the workflow code did not issue it/.exec(text);
+  const recorded = mismatch ? mismatch[2] : missing ? missing[1] : null;
+  const issued = mismatch ? mismatch[1] : missing ? "nothing" : null;
   return html`<div class="panel ${nonDeterministic ? "bad" : "warn"}" id="task-failure">
     <h4>${nonDeterministic ? "Non-determinism: the code no longer matches the recorded history" : "The workflow task is failing"}
       <span class="muted small">(attempt ${run.taskAttempts})</span></h4>
-    <div class="mono small">${run.taskFailure}</div>
-    ${nonDeterministic ? html`<p class="small">${task ? html`Workflow task <b>${task[1]}</b> issued other commands than the history recorded. ` : ""}
-      Deploy code that replays this history (guard the change with <code>Workflows.getVersion</code>), or reset the run to a
-      workflow task before the change. The run is retried with backoff meanwhile; nothing of it is lost.</p>`
+    ${nonDeterministic && recorded ? html`<dl class="props small" id="non-determinism">
+      ${task ? html`<dt>workflow task</dt><dd>${task[1]}</dd>` : ""}
+      <dt>history holds</dt><dd class="mono">${recorded}</dd><dt>the code now issues</dt><dd class="mono">${issued}</dd></dl>` : ""}
+    <div class="mono small">${text}</div>
+    ${nonDeterministic ? html`<p class="small">Deploy code that replays this history (guard the change with <code>Workflows.getVersion</code>),
+      or reset the run to a workflow task before the change. The task is retried with backoff meanwhile; nothing of the run is lost.</p>`
       : html`<p class="small">The run stays open and its task is retried with backoff: fix the code and deploy, or reset or terminate the run.</p>`}
   </div>`;
 }

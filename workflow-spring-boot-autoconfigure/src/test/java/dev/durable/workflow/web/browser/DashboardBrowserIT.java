@@ -288,4 +288,29 @@ class DashboardBrowserIT {
 		browser.screenshot("schedule");
 	}
 
+	@Test
+	@Order(9)
+	void aNonDeterministicTaskIsToldApartWithWhatHistoryHoldsAndWhatTheCodeIssues() {
+		var handle = this.client.start("pricing", "desk", StartOptions.withId("pricing-1"));
+		await().atMost(Duration.ofSeconds(30)).until(() -> handle.describe().workflowTasks() >= 2);
+		long secondTask = handle.history().stream().filter((e) -> e.workflowTask() == 2).findFirst().orElseThrow()
+			.eventId();
+		PricingWorkflow.secondRule = true;
+		try {
+			// the new run replays the first task with the changed code
+			handle.reset(secondTask, "replay with the new pricing rule");
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.client.handle("pricing-1").describe().taskFailure() != null);
+			browser.go("/runs?open=pricing-1");
+			browser.awaitText("#task-failure", "Non-determinism");
+			assertThat(browser.text("#task-failure")).contains("NonDeterministicWorkflowException");
+			assertThat(browser.text("#non-determinism")).contains("history holds", "reserve", "the code now issues", "ship");
+			assertThat(browser.text("#run-head")).contains("TASK FAILING");
+			browser.screenshot("run-non-deterministic");
+		}
+		finally {
+			PricingWorkflow.secondRule = false;
+		}
+	}
+
 }
