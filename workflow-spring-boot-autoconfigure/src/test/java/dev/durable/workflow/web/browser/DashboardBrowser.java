@@ -115,6 +115,12 @@ final class DashboardBrowser implements AutoCloseable {
 		field.sendKeys(text);
 	}
 
+	/** Sets an input's value as a script would (date and time inputs read keys by locale). */
+	void setValue(String css, String value) {
+		this.driver.executeScript("const e = document.querySelector(arguments[0]); e.value = arguments[1];"
+				+ " e.dispatchEvent(new Event('input', {bubbles: true}))", css, value);
+	}
+
 	void select(String css, String visibleText) {
 		new Select(await(css)).selectByVisibleText(visibleText);
 	}

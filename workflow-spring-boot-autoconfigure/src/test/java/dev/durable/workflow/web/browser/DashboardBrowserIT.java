@@ -286,6 +286,33 @@ class DashboardBrowserIT {
 		browser.awaitText("#recent-actions", "TRIGGERED");
 		assertThat(this.client.schedules().describe("nightly-invoice").schedule().paused()).isTrue();
 		browser.screenshot("schedule");
+
+		// a day of the spec (every 12 hours from midnight UTC), ending 12 hours ago: two actions
+		java.time.Instant end = java.time.Instant.now().minus(Duration.ofHours(12));
+		java.time.LocalDateTime local = java.time.LocalDateTime.ofInstant(end, java.time.ZoneId.systemDefault())
+			.withSecond(0).withNano(0);
+		browser.setValue("#backfill-start", local.minusDays(1).toString());
+		browser.setValue("#backfill-end", local.toString());
+		browser.click("#schedule-backfill");
+		browser.confirm();
+		browser.awaitText("#schedule-result", "backfilled: 2 action(s)");
+		browser.awaitText("#recent-actions", "BACKFILLED");
+
+		browser.click("#schedule-delete");
+		browser.confirm();
+		browser.awaitText("#schedules", "No schedules");
+		assertThat(this.client.schedules().list()).isEmpty();
+	}
+
+	@Test
+	@Order(10)
+	void cancelAsksTheWorkflowToStop() {
+		browser.go("/runs?open=shipment-1");
+		browser.awaitText("#run-title", "shipment-1");
+		browser.click("#cancel-go");
+		browser.confirm();
+		browser.awaitText("#run-head .status", "CANCELED");
+		assertThat(status("shipment-1")).isEqualTo(WorkflowStatus.CANCELED);
 	}
 
 	@Test
