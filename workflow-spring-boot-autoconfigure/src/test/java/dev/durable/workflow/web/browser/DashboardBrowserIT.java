@@ -2,6 +2,7 @@ package dev.durable.workflow.web.browser;
 
 import java.io.File;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.WebElement;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -45,6 +47,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 						+ "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration,"
 						+ "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+// the first test also waits for the application and the browser to start
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DashboardBrowserIT {
 
 	private static DashboardBrowser browser;
