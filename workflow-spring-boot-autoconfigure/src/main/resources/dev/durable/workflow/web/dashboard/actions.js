@@ -121,7 +121,7 @@ export function renderActions(container, run, history, type, done) {
       const result = await action();
       mount(outcome, html`<div class="panel ok" id="action-result"><b>${result.text}</b>${result.value !== undefined ? json(result.value) : ""}</div>`);
       toast(result.text);
-      if (refresh) setTimeout(() => done(result.newRunId), 300);
+      if (refresh) setTimeout(() => done(result.newRunId, result.text), 300);
     } catch (e) {
       failed(what, e);
     }

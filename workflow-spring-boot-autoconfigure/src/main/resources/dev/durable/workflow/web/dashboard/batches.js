@@ -152,6 +152,13 @@ function renderBatch(view, batchId) {
       return null;
     }
   };
-  load();
-  return poll(load, REFRESH_MS);
+  let running = true;
+  load().then((b) => { running = !b || b.state === "RUNNING"; });
+  // a closed batch does not change: polled only while it runs
+  return poll(async () => {
+    if (running) {
+      const b = await load();
+      running = !b || b.state === "RUNNING";
+    }
+  }, REFRESH_MS);
 }

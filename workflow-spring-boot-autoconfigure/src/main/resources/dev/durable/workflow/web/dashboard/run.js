@@ -8,6 +8,8 @@ import { children, compact, rawJson, timeline, timers } from "./timeline.js";
 import { $, $$, between, duration, failure, html, json, link, mount, poll, props, relative, status, when } from "./ui.js";
 
 const REFRESH_MS = 5000;
+/** The outcome of an action that opened another run (a reset), shown on that run's page. */
+let carried = null;
 const TABS = { timeline: "Timeline", events: "Events", json: "JSON" };
 
 export function renderRun(view, params) {
@@ -24,6 +26,10 @@ export function renderRun(view, params) {
     <section class="card" id="run-history"><div class="tabs" id="history-tabs">
       ${Object.entries(TABS).map(([key, name]) => html`<a href="${here({ tab: key === "timeline" ? "" : key })}" data-tab="${key}" class="${key === tab ? "active" : ""}">${name}</a>`)}
       <span class="spacer"></span><span class="muted small" id="history-count"></span></div><div id="history"></div></section>`);
+  if (carried) {
+    mount($("#action-outcome"), html`<div class="panel ok" id="action-result"><b>${carried}</b></div>`);
+    carried = null;
+  }
   const pin = query({ runId });
   let last = null;
   let actionsFor = null;
@@ -51,9 +57,11 @@ export function renderRun(view, params) {
       const offer = run.runId + run.status;
       if (offer !== actionsFor) {
         actionsFor = offer;
-        renderActions($("#run-actions-body"), run, history, types.find((t) => t.type === run.workflowType), (newRunId) => {
-          if (newRunId) location.hash = link("runs", { ...back, open: workflowId, run: newRunId });
-          else { last = null; load(); }
+        renderActions($("#run-actions-body"), run, history, types.find((t) => t.type === run.workflowType), (newRunId, text) => {
+          if (newRunId) {
+            carried = text;
+            location.hash = link("runs", { ...back, open: workflowId, run: newRunId });
+          } else { last = null; load(); }
         });
       }
       return run;
