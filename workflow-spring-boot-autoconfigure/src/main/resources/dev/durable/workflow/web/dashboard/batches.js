@@ -1,7 +1,7 @@
 // Batch operations: cancel, terminate, signal or reset every run a filter matches, as a tracked
 // operation of the server (REST /batches); the list shows their progress while any runs.
 import { ACTIONS, READ_ONLY, call, enc, get, query, workflowTypes } from "./api.js";
-import { $, confirmDialog, html, isoOf, json, link, localOf, mount, parseJson, poll, runLink, status, toast, when } from "./ui.js";
+import { $, confirmDialog, html, isoOf, json, link, localOf, mount, parseJson, poll, runLink, status, toast, when, textOf } from "./ui.js";
 
 const REFRESH_MS = 2000;
 const STATUSES = ["RUNNING", "COMPLETED", "FAILED", "CANCELED", "TERMINATED", "TIMED_OUT", "CONTINUED_AS_NEW"];
@@ -17,16 +17,16 @@ export function renderBatches(view, params) {
   const load = async () => {
     try {
       const list = await get("/batches?limit=50");
-      $("#batches-error").textContent = "";
+      textOf("#batches-error", "");
       mount($("#batches"), list.length ? html`<div class="table-wrap"><table id="batches-table"><thead><tr><th>batch</th><th>operation</th><th>state</th><th>progress</th>
         <th class="num">succeeded</th><th class="num">skipped</th><th class="num">failed</th><th>created</th></tr></thead><tbody>
         ${list.map((b) => html`<tr data-batch="${b.batchId}"><td><a href="${link("batches", { open: b.batchId })}">${b.batchId}</a></td><td>${b.operation}${b.signal ? " " + b.signal.name : ""}${b.resetTo ? " " + b.resetTo : ""}</td>
           <td>${state(b.state)}</td><td>${progress(b)}</td><td class="num">${b.succeeded}</td><td class="num">${b.skipped}</td>
           <td class="num ${b.failed ? "error" : ""}">${b.failed}</td><td class="small">${when(b.createdAt)}</td></tr>`)}
       </tbody></table></div>` : html`<p class="muted">No batch yet.</p>`);
-      $("#batches-updated").textContent = list.some((b) => b.state === "RUNNING") ? "refreshing while one runs" : "";
+      textOf("#batches-updated", list.some((b) => b.state === "RUNNING") ? "refreshing while one runs" : "");
     } catch (e) {
-      $("#batches-error").textContent = e.message;
+      textOf("#batches-error", e.message);
     }
   };
   load();
@@ -89,11 +89,11 @@ function wireForm(params) {
   $("#b-preview").onclick = async () => {
     try {
       const page = await matching();
-      $("#b-count").textContent = `${page.executions.length}${page.nextPageToken ? "+" : ""} run(s) match now`;
+      textOf("#b-count", `${page.executions.length}${page.nextPageToken ? "+" : ""} run(s) match now`);
       mount($("#b-preview-list"), html`<div class="table-wrap"><table id="b-preview-table"><tbody>${page.executions.slice(0, 20).map((r) => html`<tr><td><a href="${runLink(r.workflowId, r.runId)}">${r.workflowId}</a></td><td>${r.workflowType}</td><td>${status(r.status)}</td><td class="small">${when(r.startTime)}</td></tr>`)}</tbody></table></div>
         ${page.executions.length > 20 ? html`<p class="muted small">and more…</p>` : ""}`);
     } catch (e) {
-      $("#b-count").textContent = e.message;
+      textOf("#b-count", e.message);
     }
   };
   $("#batch-form").onsubmit = async (e) => {
@@ -148,7 +148,7 @@ function renderBatch(view, batchId) {
       }
       return b;
     } catch (e) {
-      $("#batch-error").textContent = e.message;
+      textOf("#batch-error", e.message);
       return null;
     }
   };

@@ -1,7 +1,7 @@
 // The overview: counts by status and type, the backlog, failing and stuck runs, nodes and queues,
 // refreshed every few seconds while the tab is visible.
 import { get } from "./api.js";
-import { $, duration, html, link, mount, poll, relative, runLink, status, time, when } from "./ui.js";
+import { $, duration, html, link, mount, poll, relative, runLink, status, time, when, textOf } from "./ui.js";
 
 const REFRESH_MS = 5000;
 const STATUSES = ["RUNNING", "COMPLETED", "FAILED", "CANCELED", "TERMINATED", "TIMED_OUT", "CONTINUED_AS_NEW"];
@@ -13,10 +13,10 @@ export function renderOverview(view) {
     try {
       const data = await get("/overview");
       mount($("#overview"), overview(data));
-      $("#overview-error").textContent = "";
-      $("#overview-updated").textContent = `updated ${time(new Date())} · refreshes every ${REFRESH_MS / 1000} s`;
+      textOf("#overview-error", "");
+      textOf("#overview-updated", `updated ${time(new Date())} · refreshes every ${REFRESH_MS / 1000} s`);
     } catch (e) {
-      $("#overview-error").textContent = e.message;
+      textOf("#overview-error", e.message);
     }
   };
   refresh();

@@ -5,7 +5,7 @@ import { enc, get, query, workflowTypes } from "./api.js";
 import { renderActions } from "./actions.js";
 import { listRoute } from "./runs.js";
 import { children, compact, rawJson, timeline, timers } from "./timeline.js";
-import { $, $$, between, duration, failure, html, json, link, mount, poll, props, relative, status, when } from "./ui.js";
+import { $, $$, between, duration, failure, html, json, link, mount, poll, props, relative, status, when, textOf } from "./ui.js";
 
 const REFRESH_MS = 5000;
 /** The outcome of an action that opened another run (a reset), shown on that run's page. */
@@ -41,13 +41,14 @@ export function renderRun(view, params) {
         get("/workflows" + query({ workflowIdPrefix: workflowId, pageSize: 100 })).then((p) => p.executions.filter((e) => e.workflowId === workflowId)),
         workflowTypes().catch(() => []),
       ]);
-      $("#run-error").textContent = "";
+      if (!$("#run-head")) return null; // the view was left meanwhile
+      textOf("#run-error", "");
       const state = JSON.stringify([run, history.length, chain.map((c) => c.status)]);
       if (state !== last) {
         last = state;
         mount($("#run-head"), head(run));
         mount($("#run-body"), body(run, history, chain));
-        $("#history-count").textContent = `${history.length} events`;
+        textOf("#history-count", `${history.length} events`);
         mount($("#history"), tab === "events" ? compact(history) : tab === "json" ? rawJson(history) : timeline(history, run));
         $$("#timeline tr.span").forEach((tr) => {
           tr.onclick = () => { const d = $(`#timeline tr[data-detail="${tr.dataset.span}"]`); d.hidden = !d.hidden; };
@@ -66,7 +67,7 @@ export function renderRun(view, params) {
       }
       return run;
     } catch (e) {
-      $("#run-error").textContent = e.message;
+      textOf("#run-error", e.message);
       return null;
     }
   };

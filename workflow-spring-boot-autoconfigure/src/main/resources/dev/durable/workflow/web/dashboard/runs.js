@@ -1,6 +1,6 @@
 // The run list: filters, chosen search-attribute columns and paging, all named by the URL.
 import { ACTIONS, get, query, workflowTypes } from "./api.js";
-import { $, between, duration, html, isoOf, link, localOf, mount, poll, preview, status, when } from "./ui.js";
+import { $, between, duration, html, isoOf, link, localOf, mount, poll, preview, status, when, textOf } from "./ui.js";
 
 const STATUSES = ["RUNNING", "COMPLETED", "FAILED", "CANCELED", "TERMINATED", "TIMED_OUT", "CONTINUED_AS_NEW"];
 /** The URL parameters that make the filter (the rest name the page, the columns or the open run). */
@@ -71,7 +71,8 @@ export function renderRuns(view, params) {
   const load = async () => {
     try {
       const page = await get("/workflows" + query({ ...listParams(params), pageSize: size, pageToken: token }));
-      $("#list-error").textContent = "";
+      if (!$("#runs")) return; // the view was left meanwhile
+      textOf("#list-error", "");
       mount($("#runs"), page.executions.length ? page.executions.map((r) => row(r, columns, listRoute(params)))
         : html`<tr><td colspan="${7 + Math.max(columns.length, 1)}" class="muted">No run matches.</td></tr>`);
       const base = { ...listRoute(params) };
@@ -84,9 +85,9 @@ export function renderRuns(view, params) {
         const before = pages[pages.length - 1];
         prev.href = link("runs", { ...base, page: before === "-" ? "" : before, pages: pages.slice(0, -1).join(",") });
       }
-      $("#page-info").textContent = `page ${pages.length + 1} · ${page.executions.length} run(s)`;
+      textOf("#page-info", `page ${pages.length + 1} · ${page.executions.length} run(s)`);
     } catch (e) {
-      $("#list-error").textContent = e.message;
+      textOf("#list-error", e.message);
       mount($("#runs"), "");
     }
   };

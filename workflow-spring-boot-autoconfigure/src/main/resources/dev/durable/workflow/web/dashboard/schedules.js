@@ -1,6 +1,6 @@
 // Schedules: the list, one schedule described, and pause, unpause, trigger, backfill and delete.
 import { ACTIONS, READ_ONLY, call, enc, get } from "./api.js";
-import { $, confirmDialog, html, isoOf, json, link, mount, relative, runLink, toast, when } from "./ui.js";
+import { $, confirmDialog, html, isoOf, json, link, mount, relative, runLink, toast, when, textOf } from "./ui.js";
 
 const OVERLAP = ["SKIP", "BUFFER_ONE", "BUFFER_ALL", "CANCEL_OTHER", "TERMINATE_OTHER", "ALLOW_ALL"];
 
@@ -14,7 +14,7 @@ export function renderSchedules(view, params) {
         <td class="small mono">${spec(s.spec)}</td><td>${s.paused ? html`<span class="status CANCELED">PAUSED</span>` : html`<span class="status RUNNING">ACTIVE</span>`}</td>
         <td title="${when(s.nextActionTime)}">${s.nextActionTime ? relative(s.nextActionTime) : html`<span class="muted">none</span>`}</td></tr>`)}
     </tbody></table></div>` : html`<p class="muted">No schedules. Create one with the client (<code>client.schedules().create(...)</code>) or <code>POST /durable/schedules</code>.</p>`);
-  }).catch((e) => { $("#schedules-error").textContent = e.message; });
+  }).catch((e) => { textOf("#schedules-error", e.message); });
   return null;
 }
 
@@ -30,6 +30,7 @@ function renderSchedule(view, scheduleId) {
   const path = `/schedules/${enc(scheduleId)}`;
   mount(view, html`<div class="breadcrumb"><a href="#/schedules">← schedules</a></div><div id="schedule-error" class="error"></div><div id="schedule"></div>`);
   const load = () => get(path).then((d) => {
+    if (!$("#schedule")) return; // the view was left meanwhile
     const s = d.schedule;
     const allowed = ACTIONS && !READ_ONLY;
     mount($("#schedule"), html`<h1>${d.scheduleId} ${s.paused ? html`<span class="status CANCELED">PAUSED</span>` : html`<span class="status RUNNING">ACTIVE</span>`}</h1>
@@ -94,7 +95,7 @@ function renderSchedule(view, scheduleId) {
       if (!await confirmDialog({ title: `Delete ${scheduleId}?`, body: html`<p>The schedule takes no further action; runs it started go on.</p>`, confirm: "Delete", danger: true })) return;
       outcome("Delete", async () => { await call(path, { method: "DELETE" }); return "deleted"; }, () => { location.hash = "#/schedules"; });
     };
-  }).catch((e) => { $("#schedule-error").textContent = e.message; });
+  }).catch((e) => { textOf("#schedule-error", e.message); });
   load();
   return null;
 }

@@ -25,9 +25,17 @@ export function html(strings, ...values) {
   return new Raw(out);
 }
 
+/** Renders into an element; a view left meanwhile (its elements gone) is skipped. */
 export function mount(element, content) {
+  if (!element) return null;
   element.innerHTML = render(content);
   return element;
+}
+
+/** Sets an element's text, unless the view it belongs to was left meanwhile. */
+export function textOf(selector, text) {
+  const element = document.querySelector(selector);
+  if (element) element.textContent = text;
 }
 
 export const $ = (selector, root = document) => root.querySelector(selector);

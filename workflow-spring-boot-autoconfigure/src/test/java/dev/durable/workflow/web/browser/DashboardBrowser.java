@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.logging.Level;
 import java.util.stream.Stream;
 
 import org.openqa.selenium.By;
@@ -17,6 +18,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -59,6 +62,8 @@ final class DashboardBrowser implements AutoCloseable {
 		options.setBinary(chromium[0]);
 		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 				"--hide-scrollbars", "--window-size=" + WIDTH + ",1000", "--lang=en-US");
+		// what the page's scripts log as errors, read back by browserErrors()
+		options.setCapability("goog:loggingPrefs", Map.of("browser", "SEVERE"));
 		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromium[1])
 			.usingAnyFreePort()
 			.build();
@@ -73,6 +78,14 @@ final class DashboardBrowser implements AutoCloseable {
 	/** Runs a script that calls its callback (the last argument) and answers what it passed. */
 	Object async(String script) {
 		return this.driver.executeAsyncScript(script);
+	}
+
+	/** The errors the page logged since the last call (a failed script, a failed request). */
+	List<String> browserErrors() {
+		return this.driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+			.filter((entry) -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+			.map(LogEntry::getMessage)
+			.toList();
 	}
 
 	String hash() {

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -81,6 +82,13 @@ class DashboardBrowserIT {
 		if (browser == null) {
 			File[] chromium = DashboardBrowser.installed().orElseThrow();
 			browser = DashboardBrowser.open(chromium, "http://localhost:" + this.port);
+		}
+	}
+
+	@AfterEach
+	void noScriptOrRequestFailed() {
+		if (browser != null) {
+			assertThat(browser.browserErrors()).as("errors the page logged").isEmpty();
 		}
 	}
 
