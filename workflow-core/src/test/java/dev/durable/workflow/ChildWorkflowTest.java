@@ -177,6 +177,17 @@ class ChildWorkflowTest {
 	}
 
 	@Test
+	void aChildsDescriptionNamesItsParentRun() {
+		WorkflowHandle<String> handle = this.engine.client().start(Parent::run, "ok", StartOptions.withId("p-named"));
+		handle.result(Duration.ofSeconds(15));
+		var child = this.engine.client().handle("child-a").describe();
+		assertThat(child.parentWorkflowId()).isEqualTo("p-named");
+		assertThat(child.parentRunId()).isEqualTo(handle.runId());
+		assertThat(handle.describe().parentWorkflowId()).isNull();
+		assertThat(handle.describe().parentRunId()).isNull();
+	}
+
+	@Test
 	void aFailedChildFailsWithItsCause() {
 		WorkflowHandle<String> handle = this.engine.client().start(Parent::run, "fail", StartOptions.withId("p-fail"));
 		assertThat(handle.result(Duration.ofSeconds(15))).isEqualTo("failed: child-fail <- child gave up");

@@ -24,7 +24,7 @@ public final class OperationAccessInterceptor implements HandlerInterceptor {
 	private static final List<Class<?>> CONTROLLERS = List.of(WorkflowRestController.class,
 			WorkflowMessageController.class, ScheduleRestController.class, ActivityCompletionController.class,
 			QueueRestController.class, DashboardController.class, BatchRestController.class,
-			DebounceRestController.class);
+			DebounceRestController.class, OverviewRestController.class);
 
 	private final WebAccess access;
 

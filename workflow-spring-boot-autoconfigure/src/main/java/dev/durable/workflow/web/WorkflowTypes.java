@@ -32,9 +32,23 @@ public final class WorkflowTypes {
 	 * @param updates update handler names
 	 * @param dynamicHandlers kinds with a dynamic handler (any name accepted)
 	 * @param receives signal names declared for {@code Workflows.receive}, also accepted
+	 * @param payloads the payload of each named signal, query and update handler, for people who
+	 * type one (the dashboard)
 	 */
 	record TypeInfo(String type, List<String> signals, List<String> queries, List<String> updates,
-			List<String> dynamicHandlers, List<Receive> receives) {
+			List<String> dynamicHandlers, List<Receive> receives, List<Payload> payloads) {
+	}
+
+	/**
+	 * The payload a named handler takes.
+	 *
+	 * @param kind {@code signal}, {@code query} or {@code update}
+	 * @param name the handler's name
+	 * @param payloadType the payload's Java type, without package names ({@code none} when the
+	 * handler takes none)
+	 * @param example a JSON skeleton of such a payload, or {@code null} when none can be told
+	 */
+	record Payload(String kind, String name, String payloadType, @Nullable Object example) {
 	}
 
 	/**
@@ -60,8 +74,24 @@ public final class WorkflowTypes {
 						.stream()
 						.map((r) -> new Receive(r.name(),
 								(r.payloadType() != null) ? r.payloadType().getTypeName() : null))
-						.toList()))
+						.toList(),
+					payloads(d)))
 			.toList();
+	}
+
+	private static List<Payload> payloads(WorkflowTypeInfo type) {
+		List<Payload> payloads = new java.util.ArrayList<>();
+		for (HandlerKind kind : List.of(HandlerKind.SIGNAL, HandlerKind.QUERY, HandlerKind.UPDATE)) {
+			type.named(kind).stream().filter((h) -> h.name() != null).sorted(java.util.Comparator.comparing(
+					WorkflowTypeInfo.Handler::name)).forEach((h) -> payloads.add(new Payload(kind.name().toLowerCase(
+							Locale.ROOT), h.name(), PayloadExamples.name(h.payloadType()),
+							PayloadExamples.example(h.payloadType()))));
+		}
+		for (WorkflowTypeInfo.Receive receive : type.receives()) {
+			payloads.add(new Payload("signal", receive.name(), PayloadExamples.name(receive.payloadType()),
+					PayloadExamples.example(receive.payloadType())));
+		}
+		return payloads;
 	}
 
 	private static List<String> names(WorkflowTypeInfo type, HandlerKind kind) {

@@ -32,8 +32,8 @@ class DashboardActionsPermissionTest {
 
 	private static boolean actions(WebAccess access, MockHttpServletRequest request) {
 		String page = page(access, request);
-		assertThat(page).containsAnyOf("const ACTIONS = true;", "const ACTIONS = false;");
-		return page.contains("const ACTIONS = true;");
+		assertThat(page).containsAnyOf("\"actions\":true", "\"actions\":false");
+		return page.contains("\"actions\":true");
 	}
 
 	@Test

@@ -75,12 +75,16 @@ class QueuesEndpointTest extends RestApiTestSupport {
 
 	@Test
 	void theDashboardShowsTheQueuesAndRefreshesThem() throws Exception {
-		this.mvc.perform(get("/durable/ui"))
+		// the overview module draws the queues of GET /overview and polls it
+		this.mvc.perform(get("/durable/ui/overview.js"))
 			.andExpect(status().isOk())
 			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()
 				.string(org.hamcrest.Matchers.allOf(org.hamcrest.Matchers.containsString("<h2>Queues"),
-						org.hamcrest.Matchers.containsString("call(\"/queues\")"),
-						org.hamcrest.Matchers.containsString("setInterval"))));
+						org.hamcrest.Matchers.containsString("get(\"/overview\")"),
+						org.hamcrest.Matchers.containsString("poll(refresh"))));
+		this.mvc.perform(get("/durable/overview"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.queues[?(@.name == 'reports')].limits.concurrency").value(contains(1)));
 	}
 
 }

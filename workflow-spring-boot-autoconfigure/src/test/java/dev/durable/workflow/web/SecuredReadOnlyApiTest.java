@@ -99,7 +99,7 @@ class SecuredReadOnlyApiTest {
 		this.mvc.perform(get("/durable/ui").header("Authorization", basic("ops", "secret")))
 			.andExpect(status().isOk())
 			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()
-				.string(org.hamcrest.Matchers.containsString("const READ_ONLY = true;")));
+				.string(org.hamcrest.Matchers.containsString("\"readOnly\":true,\"actions\":false")));
 		this.mvc.perform(get("/durable/workflows/ro-1").header("Authorization", basic("ops", "secret")))
 			.andExpect(status().isNotFound())
 			.andExpect(jsonPath("$.code").value("WORKFLOW_NOT_FOUND"));

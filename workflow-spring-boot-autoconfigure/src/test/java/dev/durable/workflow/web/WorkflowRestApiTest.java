@@ -233,8 +233,8 @@ class WorkflowRestApiTest extends RestApiTestSupport {
 			.andExpect(status().isOk())
 			.andExpect(header().string("Content-Type", org.hamcrest.Matchers.startsWith("text/html")))
 			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.content()
-				.string(org.hamcrest.Matchers.allOf(org.hamcrest.Matchers.containsString("const BASE = \"/durable\";"),
-						org.hamcrest.Matchers.containsString("const READ_ONLY = false;"))));
+				.string(org.hamcrest.Matchers.allOf(org.hamcrest.Matchers.containsString("\"basePath\":\"/durable\""),
+						org.hamcrest.Matchers.containsString("\"readOnly\":false"))));
 	}
 
 	@Test

@@ -44,10 +44,14 @@ public final class RunDescriber {
 	WorkflowDescription describe(RunRow row) {
 		List<PendingActivity> pending = row.isOpen() ? pendingActivities(row) : List.of();
 		VisibilityRepository.Stored attributes = this.runs.visibility().attributes(row.runId());
+		// a child's parent by its run row: one more read, for children only
+		String parentWorkflowId = (row.parentRunId() != null)
+				? this.runs.find(row.parentRunId()).map(RunRow::workflowId).orElse(null) : null;
 		return new WorkflowDescription(row.workflowId(), row.runId(), row.workflowType(), row.taskQueue(),
 				WorkflowStatus.valueOf(row.status()), row.createdAt(), row.closedAt(), row.historySeq(),
 				row.taskFailure(), Math.max(0, row.taskAttempt()), pending, row.unfinishedHandlers(),
-				Collections.unmodifiableMap(attributes.memo()), Attributes.searchView(attributes.searchAttributes()));
+				Collections.unmodifiableMap(attributes.memo()), Attributes.searchView(attributes.searchAttributes()),
+				parentWorkflowId, (parentWorkflowId != null) ? row.parentRunId() : null);
 	}
 
 	/**

@@ -241,6 +241,9 @@ final class GenericEndpoints {
 			}
 			case "GET /queues" -> doc.describe(QUEUES, "listQueues", "The flow-control and activity task queues", null)
 				.answers(200, "What each queue holds now", inferred);
+			case "GET /overview" -> doc.describe(WORKFLOWS, "overview", "Runs by type and status, backlog, nodes and queues",
+					"What the dashboard's overview shows (the actuator endpoint workflows tells the same)")
+				.answers(200, "The counts, the failing and stuck runs, the nodes and the queues", inferred);
 			default -> {
 				return false;
 			}

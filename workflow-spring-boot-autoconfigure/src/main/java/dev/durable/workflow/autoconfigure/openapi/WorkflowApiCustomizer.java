@@ -40,6 +40,7 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		// the dashboard is an HTML page, not part of the API
 		api.getPaths().remove(this.basePath + "/ui");
 		api.getPaths().remove(this.basePath + "/ui/");
+		api.getPaths().remove(this.basePath + "/ui/{file}");
 		// a group of the document without the generated endpoints gets none of their operations
 		PathItem start = api.getPaths().get(this.basePath + "/workflows");
 		if (start == null || start.getPost() == null) {

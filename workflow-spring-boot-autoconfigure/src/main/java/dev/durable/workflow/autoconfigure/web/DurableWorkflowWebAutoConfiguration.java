@@ -26,6 +26,7 @@ import dev.durable.workflow.web.ActivityCompletionController;
 import dev.durable.workflow.web.CallerRoles;
 import dev.durable.workflow.web.DashboardController;
 import dev.durable.workflow.web.OperationAccessInterceptor;
+import dev.durable.workflow.web.OverviewRestController;
 import dev.durable.workflow.web.BatchRestController;
 import dev.durable.workflow.web.DebounceRestController;
 import dev.durable.workflow.web.QueueRestController;
@@ -160,6 +161,13 @@ public final class DurableWorkflowWebAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueRestController durableWorkflowQueueController(WorkflowEngine engine) {
 		return new QueueRestController(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OverviewRestController durableWorkflowOverviewController(WorkflowEngine engine,
+			DurableWorkflowProperties properties) {
+		return new OverviewRestController(engine, properties.getHealth().getStuckAfter());
 	}
 
 	@Bean

@@ -1,0 +1,27 @@
+package dev.durable.workflow.web.browser;
+
+import javax.sql.DataSource;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+import dev.durable.workflow.test.EmbeddedPostgresSupport;
+
+/**
+ * The application the browser test drives: shipments that wait for an approval, invoices that
+ * fail, a ledger sync whose activity keeps failing, an audit whose workflow code is broken, and a
+ * fulfillment with child runs that continues as new.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import(Warehouse.class)
+public class DashboardApplication {
+
+	@Bean
+	DataSource dataSource() {
+		return EmbeddedPostgresSupport.dataSource();
+	}
+
+}
