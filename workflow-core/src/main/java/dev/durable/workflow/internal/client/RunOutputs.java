@@ -23,7 +23,7 @@ import dev.durable.workflow.internal.worker.ResultWaiters;
  * Reads what runs set and write for clients: events, waiting until one is set, and streams, in
  * order and live. Waiting readers are woken by the commits of outputs: in this JVM at once, from
  * other nodes by a PostgreSQL notification (see {@link ResultWaiters#outputsCommitted}); no reader
- * polls, but for a long safety re-read.
+ * polls (the node's listener wakes them all every 30 s, in case a notification was lost).
  */
 public final class RunOutputs {
 
@@ -75,7 +75,7 @@ public final class RunOutputs {
 				return this.outputs.event(runId, key)
 					.map((bytes) -> (T) this.payloads.decode(bytes, type, "the value of event '" + key + "'"));
 			}
-			if (!this.waiters.pause(changed, deadline, StreamReader.SAFETY_RECHECK_MILLIS)) {
+			if (!this.waiters.pause(changed, deadline, StreamReader.NO_RECHECK)) {
 				return Optional.empty();
 			}
 		}

@@ -26,10 +26,10 @@ final class StreamReader<T> implements Spliterator<StreamEntry<T>> {
 	private static final int PAGE = 256;
 
 	/**
-	 * A safety re-read for a notification lost (a failed send): notifications wake readers, this
-	 * only bounds how long a lost one can delay them.
+	 * Readers wait for a wake-up with no timer of their own: notifications wake them, and the
+	 * node's listener wakes every reader every 30 s in case one was lost (see WakeupChannel).
 	 */
-	static final long SAFETY_RECHECK_MILLIS = 30_000;
+	static final long NO_RECHECK = Long.MAX_VALUE;
 
 	private final OutputRepository outputs;
 
@@ -92,7 +92,7 @@ final class StreamReader<T> implements Spliterator<StreamEntry<T>> {
 				this.ended = !readPage();
 				continue;
 			}
-			this.waiters.pause(changed, Long.MAX_VALUE, SAFETY_RECHECK_MILLIS);
+			this.waiters.pause(changed, Long.MAX_VALUE, NO_RECHECK);
 		}
 		return false;
 	}

@@ -46,6 +46,9 @@ public final class WakeupChannel implements AutoCloseable {
 	/** Prefix of a target naming a run whose events or streams changed: {@code O:<run id>}. */
 	private static final String OUTPUT = "O:";
 
+	/** How often every reader of outputs on this node re-reads, in case a notification was lost. */
+	static final long OUTPUT_SWEEP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+
 	/** Past this many runs of one node in a batch, the node gets one wake-up for all (it polls). */
 	private static final int RUNS_PER_NODE = 16;
 
@@ -202,11 +205,18 @@ public final class WakeupChannel implements AutoCloseable {
 		onWakeup.run(); // anything sent while not listening
 		onOutput.accept(null);
 		long checked = System.nanoTime();
+		long swept = checked;
 		while (this.running) {
 			PGNotification[] notifications = pg.getNotifications(500);
 			if (System.nanoTime() - checked >= this.checkEveryNanos) {
 				check(connection);
 				checked = System.nanoTime();
+			}
+			if (System.nanoTime() - swept >= OUTPUT_SWEEP_NANOS) {
+				// one sweep for the node, no timer per reader: a notification is sent after its
+				// commit, so a node that died in between lost it; every reader re-reads
+				onOutput.accept(null);
+				swept = System.nanoTime();
 			}
 			if (notifications == null) {
 				continue;
