@@ -64,10 +64,11 @@ public final class BenchmarkMain {
 			the clients on a client-only node in this JVM. Options (defaults in brackets):
 			  --nodes=1,2,3              node counts measured, in order [1,2,3]
 			  --clients=N                client threads of the 3-step throughput [16]
-			  --warmup-ms=N / --measure-ms=N   unmeasured and measured time per node count [3000 / 8000]
+			  --warmup-ms=N / --measure-ms=N   unmeasured and measured time per node count [10000 / 8000]
 			  --signals=N                runs parked, then signalled one by one, per node count [200]
 			  --parked=N                 runs parked for the at-rest CPU, on the most nodes [20000]
 			  --rest-ms=N                each at-rest window [10000]
+			  --settle-ms=N              wait before each at-rest window [30000]
 			  --pool=N                   connections per node [2 x cores + 4]
 			""";
 
@@ -194,6 +195,7 @@ public final class BenchmarkMain {
 		int signals = o.signals();
 		int parked = o.parked();
 		Duration rest = o.rest();
+		Duration settle = o.settle();
 		int pool = o.pool();
 		for (String arg : args) {
 			String[] option = option(arg);
@@ -207,11 +209,12 @@ public final class BenchmarkMain {
 				case "signals" -> signals = number(name, value, 1);
 				case "parked" -> parked = number(name, value, 1);
 				case "rest-ms" -> rest = Duration.ofMillis(number(name, value, 1));
+				case "settle-ms" -> settle = Duration.ofMillis(number(name, value, 0));
 				case "pool" -> pool = number(name, value, 2);
 				default -> throw new IllegalArgumentException("Unknown option --" + name);
 			}
 		}
-		return new ScaleOutBenchmark.Options(nodes, clients, warmup, measure, signals, parked, rest, pool);
+		return new ScaleOutBenchmark.Options(nodes, clients, warmup, measure, signals, parked, rest, settle, pool);
 	}
 
 	/** An argument {@code --name=value} as its name and value. */

@@ -36,14 +36,16 @@ public final class ScaleOutBenchmark {
 	 * @param signals runs parked and then signalled one after another, per node count
 	 * @param parked runs parked for the at-rest measurement (on the most nodes)
 	 * @param rest each at-rest window
+	 * @param settle the wait before each at-rest window (the work of parking settles: evictions of
+	 * idle cached runs, autovacuum)
 	 * @param pool each node's pool size
 	 */
 	public record Options(List<Integer> nodes, int clients, Duration warmup, Duration measure, int signals,
-			int parked, Duration rest, int pool) {
+			int parked, Duration rest, Duration settle, int pool) {
 
 		public static Options defaults() {
-			return new Options(List.of(1, 2, 3), 16, Duration.ofSeconds(3), Duration.ofSeconds(8), 200, 20_000,
-					Duration.ofSeconds(10), 2 * Runtime.getRuntime().availableProcessors() + 4);
+			return new Options(List.of(1, 2, 3), 16, Duration.ofSeconds(10), Duration.ofSeconds(8), 200, 20_000,
+					Duration.ofSeconds(10), Duration.ofSeconds(30), 2 * Runtime.getRuntime().availableProcessors() + 4);
 		}
 
 	}
@@ -217,7 +219,7 @@ public final class ScaleOutBenchmark {
 	}
 
 	private Rest rest(int openRuns, CpuCounters server, List<NodeJvm> nodes) {
-		sleep(2_000); // the work that parked the runs settles
+		sleep(this.options.settle().toMillis());
 		long nodesBefore = nodes.stream().mapToLong(NodeJvm::cpuNanos).sum();
 		long serverBefore = server.read().postgresNanos();
 		long started = System.nanoTime();

@@ -20,7 +20,7 @@ class ScaleOutSmokeTest {
 	@Test
 	void oneAndTwoNodeJvmsRunTheWorkflowsAndAreReported() {
 		ScaleOutBenchmark.Options options = new ScaleOutBenchmark.Options(List.of(1, 2), 4, Duration.ofSeconds(1),
-				Duration.ofSeconds(4), 10, 50, Duration.ofSeconds(1), 4);
+				Duration.ofSeconds(4), 10, 50, Duration.ofSeconds(1), Duration.ofSeconds(1), 4);
 		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
 		ScaleOutBenchmark benchmark = new ScaleOutBenchmark(options, new PrintStream(buffer, true, StandardCharsets.UTF_8));
 
