@@ -27,6 +27,12 @@ public final class CpuCounters {
 		return this.postmasterPid > 0 && Files.isReadable(Path.of("/proc", Long.toString(this.postmasterPid), "stat"));
 	}
 
+	/** CPU nanoseconds (user and system) a process has used so far; 0 when it cannot be read. */
+	public static long processNanos(long pid) {
+		long[] fields = stat(pid);
+		return (fields != null) ? (long) ((fields[1] + fields[2]) * TICK_NANOS) : 0;
+	}
+
 	/** The process id of the postmaster, the parent of the backend with the given pid; 0 if unknown. */
 	public static long parentOf(long pid) {
 		long[] fields = stat(pid);

@@ -14,13 +14,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import dev.durable.benchmarks.compare.CpuCounters;
+
 /**
  * A {@link ScaleNode} in a JVM of its own, started with this JVM's Java and class path; its CPU
  * time read from {@code /proc} (Linux; zero elsewhere).
  */
 final class NodeJvm implements AutoCloseable {
-
-	private static final double TICK_NANOS = 1e9 / 100; // USER_HZ, 100 on Linux
 
 	private final Process process;
 
@@ -119,14 +119,7 @@ final class NodeJvm implements AutoCloseable {
 
 	/** CPU nanoseconds the node's JVM used so far. */
 	long cpuNanos() {
-		try {
-			String stat = Files.readString(Path.of("/proc", Long.toString(this.process.pid()), "stat"));
-			String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-			return (long) ((Long.parseLong(f[11]) + Long.parseLong(f[12])) * TICK_NANOS);
-		}
-		catch (IOException | RuntimeException ex) {
-			return 0;
-		}
+		return CpuCounters.processNanos(this.process.pid());
 	}
 
 	/** Closes the node's input (it shuts down) and waits for it; kills it after 20 s. */

@@ -83,7 +83,7 @@ final class LocalAttempts implements LocalActivityInvoker {
 
 	/** One attempt, on a virtual thread of its own that the task waits for. */
 	private byte[] attempt(ActivityInfo info, String activityType, byte[] input) throws Throwable {
-		FutureTask<byte[]> attempt = new FutureTask<>(() -> run(info, activityType, input));
+		FutureTask<byte[]> attempt = new FutureTask<>(() -> invoke(info, activityType, input));
 		Thread.ofVirtual().name("durable-local-activity").start(attempt);
 		try {
 			return attempt.get();
@@ -93,7 +93,7 @@ final class LocalAttempts implements LocalActivityInvoker {
 		}
 	}
 
-	private byte[] run(ActivityInfo info, String activityType, byte[] input) throws Exception {
+	private byte[] invoke(ActivityInfo info, String activityType, byte[] input) throws Exception {
 		ActivityAttempt attempt = new ActivityAttempt(info, null, this.payloads, (details) -> {
 		}, this.clock, () -> {
 			throw new IllegalStateException("Local activity " + activityType

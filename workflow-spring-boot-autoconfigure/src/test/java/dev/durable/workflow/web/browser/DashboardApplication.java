@@ -19,6 +19,17 @@ import dev.durable.workflow.test.EmbeddedPostgresSupport;
 @Import(Warehouse.class)
 public class DashboardApplication {
 
+	/**
+	 * The property that leaves Spring Security's auto-configurations out (it is on the test
+	 * classpath for other tests): the browser tests set the dashboard's access by properties alone.
+	 */
+	static final String WITHOUT_SECURITY = "spring.autoconfigure.exclude="
+			+ "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
+			+ "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration,"
+			+ "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration,"
+			+ "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration,"
+			+ "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration";
+
 	@Bean
 	DataSource dataSource() {
 		return EmbeddedPostgresSupport.dataSource();

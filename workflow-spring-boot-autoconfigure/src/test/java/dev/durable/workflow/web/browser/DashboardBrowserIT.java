@@ -41,12 +41,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @SpringBootTest(classes = DashboardApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "durable.workflow.schema=dashboard_it", "durable.workflow.embedded-postgres.enabled=false",
 				"durable.workflow.worker.poll-interval=100ms", "durable.workflow.web.operations-enabled=true",
-				"spring.autoconfigure.exclude="
-						+ "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
-						+ "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration,"
-						+ "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration,"
-						+ "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration,"
-						+ "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+				DashboardApplication.WITHOUT_SECURITY })
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 // the first test also waits for the application and the browser to start
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
