@@ -30,8 +30,10 @@ public final class BenchmarkMain {
 			(Durable, DBOS, Durable, DBOS), with workflows/s, p50 and p99, transactions and WAL flushes
 			per workflow, and the ratio Durable/DBOS. Options (defaults in brackets):
 			  --scenarios=a,b,...        steps3, steps20, queue8, taskqueue3, signal, parked, replay,
-			                             ceiling [all]
+			                             ceiling [all but queue8]
 			  --rounds=N                 rounds of each alternating scenario [2]
+			  --extra-rounds=N           of those, the rounds that also measure the steps scenarios'
+			                             local-activity and Flowable lines [1]
 			  --jvm-warmup-ms=N          each engine's unmeasured run of 3-step workflows before the
 			                             first measurement (half at 1 client, half at 16), for class
 			                             loading and the JIT [10000]
@@ -145,6 +147,7 @@ public final class BenchmarkMain {
 		ComparisonBenchmark.Options o = ComparisonBenchmark.Options.defaults();
 		List<String> scenarios = o.scenarios();
 		int rounds = o.rounds();
+		int extraRounds = o.extraRounds();
 		Duration warmup = o.warmup();
 		Duration jvmWarmup = o.jvmWarmup();
 		Duration measure = o.measure();
@@ -168,6 +171,7 @@ public final class BenchmarkMain {
 			switch (name) {
 				case "scenarios" -> scenarios = scenarios(value);
 				case "rounds" -> rounds = number(name, value, 1);
+				case "extra-rounds" -> extraRounds = number(name, value, 0);
 				case "jvm-warmup-ms" -> jvmWarmup = Duration.ofMillis(number(name, value, 0));
 				case "warmup-ms" -> warmup = Duration.ofMillis(number(name, value, 0));
 				case "measure-ms" -> measure = Duration.ofMillis(number(name, value, 1));
@@ -182,7 +186,7 @@ public final class BenchmarkMain {
 				default -> throw new IllegalArgumentException("Unknown option --" + name);
 			}
 		}
-		return new ComparisonBenchmark.Options(scenarios, rounds, jvmWarmup, warmup, measure, signals, parked,
+		return new ComparisonBenchmark.Options(scenarios, rounds, extraRounds, jvmWarmup, warmup, measure, signals, parked,
 				replayEvents, replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
 	}
 

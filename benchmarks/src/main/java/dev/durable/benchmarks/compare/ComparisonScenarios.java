@@ -31,10 +31,15 @@ final class ComparisonScenarios {
 		this.report = report;
 	}
 
-	/** Scenarios 1 and 2: workflows of {@code steps} no-op steps, started by {@code concurrency} clients. */
-	void steps(List<Supplier<? extends Contender>> engines, int steps, int concurrency) {
-		measure(steps + " steps, concurrency " + concurrency, "s" + steps + "-c" + concurrency, engines, concurrency,
-				(engine, id) -> engine.runSteps(id, steps));
+	/**
+	 * Scenarios 1 and 2: workflows of {@code steps} no-op steps, started by {@code concurrency}
+	 * clients. The {@code pair} (Durable, DBOS) alternates for every round; the {@code extras}
+	 * (local activities, Flowable) join the first {@code extraRounds} rounds only.
+	 */
+	void steps(List<Supplier<? extends Contender>> pair, List<Supplier<? extends Contender>> extras, int steps,
+			int concurrency) {
+		measure(steps + " steps, concurrency " + concurrency, "s" + steps + "-c" + concurrency, pair, extras,
+				concurrency, (engine, id) -> engine.runSteps(id, steps));
 	}
 
 	/**
@@ -72,8 +77,17 @@ final class ComparisonScenarios {
 	 */
 	private <C extends Contender> void measure(String scenario, String idPrefix, List<Supplier<? extends C>> engines,
 			int concurrency, BiConsumer<C, String> run) {
+		measure(scenario, idPrefix, engines, List.of(), concurrency, run);
+	}
+
+	private <C extends Contender> void measure(String scenario, String idPrefix, List<Supplier<? extends C>> engines,
+			List<Supplier<? extends C>> extras, int concurrency, BiConsumer<C, String> run) {
 		for (int round = 1; round <= this.options.rounds(); round++) {
-			for (Supplier<? extends C> factory : engines) {
+			List<Supplier<? extends C>> inRound = new ArrayList<>(engines);
+			if (round <= this.options.extraRounds()) {
+				inRound.addAll(extras);
+			}
+			for (Supplier<? extends C> factory : inRound) {
 				try (C engine = factory.get()) {
 					String prefix = idPrefix + "-" + shortId();
 					int count = warmUp(concurrency, (i) -> run.accept(engine, prefix + "-w" + i));
