@@ -47,7 +47,8 @@ public final class BenchmarkMain {
 			  --settle-ms=N              wait before reading the server's counters [500]
 			  --synchronous-commit=on|off, --fsync=on|off  [on, on: PostgreSQL's defaults]
 			  --statements               load pg_stat_statements and print the statements each engine
-			                             ran per workflow in the steps scenarios (a diagnosis, slower)
+			                             ran per workflow in the steps scenarios and per woken run in
+			                             the parked one (a diagnosis, slower)
 
 			signal-latency: signal-to-handler latency of Durable alone. Options (defaults in brackets):
 			  --variants=a,b,c           one-node, two-nodes, concurrent [all three]

@@ -146,7 +146,7 @@ public final class ComparisonBenchmark {
 								scenarios.taskQueue(durableTaskQueue, 16);
 							}
 							case "signal" -> scenarios.signal(engines);
-							case "parked" -> new ParkedScenario(this.counters, this.report).run(engines,
+							case "parked" -> new ParkedScenario(this.counters, this.report, this.options.statements()).run(engines,
 									this.options.parked());
 							case "replay" -> scenarios.replay(durable);
 							case "ceiling" -> scenarios.ceiling(database);

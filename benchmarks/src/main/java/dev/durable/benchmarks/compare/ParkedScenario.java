@@ -8,6 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import org.springframework.jdbc.core.JdbcTemplate;
+
 /** Scenario 4 of the comparison: many workflows parked at once, then all woken by signals. */
 final class ParkedScenario {
 
@@ -15,9 +17,16 @@ final class ParkedScenario {
 
 	private final ComparisonReport report;
 
-	ParkedScenario(PgCounters counters, ComparisonReport report) {
+	private final boolean statements;
+
+	/**
+	 * @param statements print the statements each engine ran per woken workflow (option
+	 * {@code --statements}; needs {@code pg_stat_statements})
+	 */
+	ParkedScenario(PgCounters counters, ComparisonReport report, boolean statements) {
 		this.counters = counters;
 		this.report = report;
+		this.statements = statements;
 	}
 
 	/**
@@ -58,7 +67,13 @@ final class ParkedScenario {
 		String notes = String.format("heap %,d B/run, database %,d B/run, platform threads %+d",
 				(heapAfter - heapBefore) / count, parkDelta.databaseBytes() / count, threadsAfter - threadsBefore);
 		this.report.record(parkScenario, engine.name(), 1, started, parkDelta, notes);
+		if (this.statements) {
+			new JdbcTemplate(engine.pool()).execute("SELECT pg_stat_statements_reset()");
+		}
 		ClientLoops.Loop woken = wake(engine, ids, senders);
+		if (this.statements) {
+			this.report.printStatements(engine, count);
+		}
 		PgCounters.Snapshot wakeDelta = this.counters.read(engine.database(), engine.pool()).minus(parked);
 		this.report.record(wakeScenario, engine.name(), 1, woken, wakeDelta,
 				"latency: signal sent to result seen by one client thread waiting in send order");
