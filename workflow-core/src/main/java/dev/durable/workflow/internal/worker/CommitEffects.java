@@ -111,6 +111,10 @@ final class CommitEffects {
 			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
 			this.executor.drop(slot);
 			this.waiters.closed(slot.runId(), commit.outcome());
+			if (commit.resultAwaited()) {
+				// a node that does not hold the run waits for it (never the case on the hot path)
+				this.waiters.closeAwaited(slot.runId());
+			}
 			this.outside.runClosed(slot.runId());
 			NewRun next = commit.continuedAs();
 			if (next != null && next.wakeAt() == null) {
