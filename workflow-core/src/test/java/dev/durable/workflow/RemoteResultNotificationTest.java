@@ -178,6 +178,19 @@ class RemoteResultNotificationTest {
 	}
 
 	@Test
+	void aRunTerminatedOnAnotherNodeWakesItsWaitersByNotification() throws Exception {
+		WorkflowEngine owner = owner(EngineHooks.NONE);
+		WorkflowEngine client = waiterNode(false);
+		WorkflowHandle<String> handle = client.client().start(Gate::run, "ended", StartOptions.withId("ended"));
+		await().atMost(PROMPTLY).until(() -> EngineInternals.node(owner).holdsRun(handle.runId()));
+		Future<String> result = waitFor(client, handle, null);
+		// closed without workflow code, in the terminating node's transaction: told after its commit
+		owner.client().handle("ended").terminate("enough");
+		assertThatThrownBy(() -> get(result)).isInstanceOf(WorkflowFailedException.class)
+			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TERMINATED));
+	}
+
+	@Test
 	void aWaiterFollowsAChainWhoseRunsCloseOnAnotherNode() throws Exception {
 		WorkflowEngine owner = owner(EngineHooks.NONE);
 		WorkflowEngine client = waiterNode(false);
