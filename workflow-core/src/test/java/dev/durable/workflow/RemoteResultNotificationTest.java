@@ -13,6 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.UpdateHandle;
+import dev.durable.workflow.client.UpdateOptions;
+import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
@@ -78,6 +81,36 @@ class RemoteResultNotificationTest {
 
 	}
 
+	/** Takes updates; an update "wait" completes only once the "release" signal came. */
+	@Workflow(value = "remote-board", receives = {"end"})
+	public static class Board {
+
+		private boolean released;
+
+		private int total;
+
+		@WorkflowRun
+		public int run() {
+			Workflows.receive("end", String.class);
+			return this.total;
+		}
+
+		@SignalMethod
+		public void release() {
+			this.released = true;
+		}
+
+		@UpdateMethod
+		public int add(String how) {
+			if ("wait".equals(how)) {
+				Workflows.await(() -> this.released);
+			}
+			this.total++;
+			return this.total;
+		}
+
+	}
+
 	/** Holds the next task commit of the node until released. */
 	static final class HoldingHooks implements EngineHooks {
 
@@ -107,7 +140,7 @@ class RemoteResultNotificationTest {
 	}
 
 	private WorkflowEngine owner(EngineHooks hooks) {
-		return this.engines.start(this.engines.builder().register(Gate.class, Chain.class).hooks(hooks));
+		return this.engines.start(this.engines.builder().register(Gate.class, Chain.class, Board.class).hooks(hooks));
 	}
 
 	/** A node that does not serve the types: a client-only one, or a worker of other types. */
@@ -175,6 +208,28 @@ class RemoteResultNotificationTest {
 		Future<String> result = waitFor(other, other.client().handle("worker", String.class), null);
 		handle.signal("go", "close");
 		assertThat(get(result)).isEqualTo("worker close");
+	}
+
+	@Test
+	void anUpdateOutcomeDecidedOnAnotherNodeArrivesByNotification() throws Exception {
+		WorkflowEngine owner = owner(EngineHooks.NONE);
+		WorkflowEngine client = waiterNode(false);
+		WorkflowHandle<Integer> handle = client.client().start(Board::run, StartOptions.withId("board"));
+		await().atMost(PROMPTLY).until(() -> EngineInternals.node(owner).holdsRun(handle.runId()));
+
+		// sent and completed at once on the owner, waited for here
+		Future<Integer> first = this.callers.submit(() -> handle.update(Board::add, "now"));
+		assertThat(get(first)).isEqualTo(1);
+
+		// accepted now, completed by a later task of the owner
+		UpdateHandle<Integer> later = handle.startUpdate(Board::add, "wait",
+				UpdateOptions.withId("later").waitFor(UpdateStage.ACCEPTED));
+		Future<Integer> result = this.callers.submit(() -> later.result());
+		await().atMost(PROMPTLY).until(() -> waiters(client).waiting() == 1);
+		handle.signal(Board::release);
+		assertThat(get(result)).isEqualTo(2);
+		assertThat(awaited(handle.runId())).isTrue();
+		Engines.assertReplays(owner, handle.runId());
 	}
 
 	@Test

@@ -18,6 +18,9 @@ public final class ResultWaiters {
 
 	private final Map<Object, CompletableFuture<Object>> waiters = new ConcurrentHashMap<>();
 
+	/** Update waiters (their keys) by the run held elsewhere that decides their update. */
+	private final Map<UUID, java.util.Set<String>> updatesByRun = new ConcurrentHashMap<>();
+
 	/** The futures callers pause on right now, with how many callers pause on each. */
 	private final Map<CompletableFuture<Object>, Integer> paused = new ConcurrentHashMap<>();
 
@@ -81,25 +84,42 @@ public final class ResultWaiters {
 	}
 
 	/**
-	 * A close this node committed found the run awaited by a node that does not hold it: that
-	 * node is told (after the commit), its waiters read the outcome.
+	 * A commit this node made (a close, or update outcomes) found the run awaited by a node that
+	 * does not hold it: the nodes are told (after the commit), their waiters read what changed.
 	 */
-	public void closeAwaited(UUID runId) {
+	public void awaitedCommitted(UUID runId) {
 		this.closeNews.accept(runId);
 	}
 
 	/**
-	 * Another node closed an awaited run: its waiters here read the outcome; {@code null}: any
-	 * run may have closed (the listener reconnected, or its periodic sweep), every waiter reads.
+	 * Registers an update waiter with the run that decides its update, held on another node: the
+	 * news of that run's commits ({@link #closedElsewhere}) wakes it.
+	 */
+	public void awaitUpdateOf(UUID runId, String updateKey) {
+		this.updatesByRun.computeIfAbsent(runId, (id) -> ConcurrentHashMap.newKeySet()).add(updateKey);
+	}
+
+	/**
+	 * Another node closed an awaited run or decided updates of it: its result and update waiters
+	 * here read what changed; {@code null}: anything may have changed (the listener reconnected,
+	 * or its periodic sweep), every result and update waiter reads.
 	 */
 	public void closedElsewhere(@Nullable UUID runId) {
 		if (runId != null) {
 			wake(runId);
+			java.util.Set<String> updates = this.updatesByRun.remove(runId);
+			if (updates != null) {
+				updates.forEach(this::closed);
+			}
 			return;
 		}
+		this.updatesByRun.clear();
 		for (Object key : this.waiters.keySet()) {
 			if (key instanceof UUID run) {
 				wake(run);
+			}
+			else if (key instanceof String update) {
+				closed(update);
 			}
 		}
 	}
