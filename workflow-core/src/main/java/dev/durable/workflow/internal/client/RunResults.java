@@ -61,14 +61,14 @@ public final class RunResults {
 					// woken without an outcome: wait anew, then read what changed
 					closed = this.waiters.future(runId);
 				}
-				if (!marked && !this.node.holdsRun(runId) && this.runs.awaited().mark(runId)) {
-					// open and held elsewhere: its close notifies this node, nothing to read yet
+				// read first: a run already closed (the common case) costs no mark
+				outcome = read(workflowId, runId);
+				if (!marked && "RUNNING".equals(outcome.status()) && !this.node.holdsRun(runId)) {
+					// open and held elsewhere: once marked, its close notifies this node
 					marked = true;
-				}
-				else {
-					UUID reading = runId;
-					outcome = this.runs.outcome(runId).orElseThrow(() -> new WorkflowNotFoundException(
-							"No run " + reading + " of workflow '" + workflowId + "'"));
+					if (!this.runs.awaited().mark(runId)) {
+						outcome = read(workflowId, runId); // it closed between the read and the mark
+					}
 				}
 			}
 			read = true;
@@ -89,6 +89,11 @@ public final class RunResults {
 						+ ") is still running after " + timeout, new TimeoutException());
 			}
 		}
+	}
+
+	private RunRepository.Outcome read(String workflowId, UUID runId) {
+		return this.runs.outcome(runId).orElseThrow(() -> new WorkflowNotFoundException(
+				"No run " + runId + " of workflow '" + workflowId + "'"));
 	}
 
 	private Object decode(String workflowId, UUID runId, RunRepository.Outcome outcome, Type type) {
