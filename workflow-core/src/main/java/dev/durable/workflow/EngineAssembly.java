@@ -84,6 +84,8 @@ final class EngineAssembly {
 		QueueStores queues = QueueStores.of(stores.jdbc(), config.schema());
 		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
 		ResultWaiters waiters = new ResultWaiters();
+		// a terminate or timeout of an awaited run tells the nodes (once this node sends news)
+		stores.runs().awaited().onClose(waiters::awaitedCommitted);
 		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads, stores, waiters,
 				hooks, listeners, migrate, queues, transactions);
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),

@@ -264,13 +264,15 @@ public final class MessageClient {
 		if (owner != null) {
 			this.waker.wake(row.runId(), owner.orElse(null));
 		}
-		UpdateHandleImpl<T> handle = new UpdateHandleImpl<>(this.dedup, this.namespace, this.payloads, this.waiters, row.workflowId(), updateId, resultType);
+		UpdateHandleImpl<T> handle = new UpdateHandleImpl<>(this.dedup, this.runs, this.node, this.namespace, this.payloads,
+				this.waiters, row.workflowId(), updateId, resultType);
 		handle.waitFor(options.waitForStage(), null);
 		return handle;
 	}
 
 	<T> UpdateHandleImpl<T> updateHandle(String workflowId, String updateId, Type resultType) {
-		return new UpdateHandleImpl<>(this.dedup, this.namespace, this.payloads, this.waiters, workflowId, updateId, resultType);
+		return new UpdateHandleImpl<>(this.dedup, this.runs, this.node, this.namespace, this.payloads, this.waiters,
+				workflowId, updateId, resultType);
 	}
 
 

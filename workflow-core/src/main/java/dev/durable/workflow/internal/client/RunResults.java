@@ -19,13 +19,12 @@ import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /**
  * Waits for a run's outcome and follows its chain (continue-as-new, workflow retry, cron): a run
- * held on this node hands its outcome over when it closes, others are re-read when a local close
- * wakes the waiter or every {@value #RECHECK_MILLIS} ms.
+ * held on this node hands its outcome over when it closes. A run held elsewhere is marked awaited
+ * first ({@link dev.durable.workflow.internal.store.AwaitedRuns#mark}); its close then notifies every node, and the waiter
+ * reads the outcome when that notification (or the listener's sweep for lost ones) wakes it. No
+ * waiter polls.
  */
 public final class RunResults {
-
-	/** How often a waiter re-reads a run closed by another node (in-JVM closes wake it at once). */
-	private static final long RECHECK_MILLIS = 500;
 
 	private final RunRepository runs;
 
@@ -54,6 +53,7 @@ public final class RunResults {
 		CompletableFuture<Object> closed = this.waiters.future(runId);
 		// a run open on this node hands its outcome over when it closes: no need to read it first
 		boolean read = !this.node.holdsRun(runId);
+		boolean marked = false;
 		while (true) {
 			RunRepository.Outcome outcome = ResultWaiters.handedOver(closed);
 			if (outcome == null && (read || closed.isDone())) {
@@ -61,9 +61,15 @@ public final class RunResults {
 					// woken without an outcome: wait anew, then read what changed
 					closed = this.waiters.future(runId);
 				}
-				UUID reading = runId;
-				outcome = this.runs.outcome(runId).orElseThrow(() -> new WorkflowNotFoundException(
-						"No run " + reading + " of workflow '" + workflowId + "'"));
+				// read first: a run already closed (the common case) costs no mark
+				outcome = read(workflowId, runId);
+				if (!marked && "RUNNING".equals(outcome.status()) && !this.node.holdsRun(runId)) {
+					// open and held elsewhere: once marked, its close notifies this node
+					marked = true;
+					if (!this.runs.awaited().mark(runId)) {
+						outcome = read(workflowId, runId); // it closed between the read and the mark
+					}
+				}
 			}
 			read = true;
 			if (outcome != null && !"RUNNING".equals(outcome.status())) {
@@ -75,13 +81,19 @@ public final class RunResults {
 				runId = outcome.nextRunId();
 				closed = this.waiters.future(runId);
 				read = !this.node.holdsRun(runId);
+				marked = false;
 				continue;
 			}
-			if (!this.waiters.pause(closed, deadline, RECHECK_MILLIS)) {
+			if (!this.waiters.pause(closed, deadline, this.waiters.resultRecheckMillis())) {
 				throw new WorkflowTimeoutException("Workflow " + workflowId + " (run " + runId
 						+ ") is still running after " + timeout, new TimeoutException());
 			}
 		}
+	}
+
+	private RunRepository.Outcome read(String workflowId, UUID runId) {
+		return this.runs.outcome(runId).orElseThrow(() -> new WorkflowNotFoundException(
+				"No run " + runId + " of workflow '" + workflowId + "'"));
 	}
 
 	private Object decode(String workflowId, UUID runId, RunRepository.Outcome outcome, Type type) {

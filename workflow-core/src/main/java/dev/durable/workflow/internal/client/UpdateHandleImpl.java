@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.client;
 
 import java.lang.reflect.Type;
 import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
@@ -18,12 +19,18 @@ import dev.durable.workflow.internal.store.DedupRepository;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
-/** An update by workflow id and update id; its outcome is read from the dedup record. */
+/**
+ * An update by workflow id and update id; its outcome is read from the dedup record. A waiter
+ * whose update is decided by a run held on another node marks that run awaited: the commit that
+ * decides the update (or closes the run) then notifies this node, and no waiter polls.
+ */
 final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 
-	private static final long RECHECK_MILLIS = 500;
-
 	private final DedupRepository dedup;
+
+	private final dev.durable.workflow.internal.store.RunRepository runs;
+
+	private final dev.durable.workflow.internal.worker.LocalNode node;
 
 	private final String namespace;
 
@@ -37,9 +44,12 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 
 	private final Type resultType;
 
-	UpdateHandleImpl(DedupRepository dedup, String namespace, Payloads payloads, ResultWaiters waiters,
-			String workflowId, String updateId, Type resultType) {
+	UpdateHandleImpl(DedupRepository dedup, dev.durable.workflow.internal.store.RunRepository runs,
+			dev.durable.workflow.internal.worker.LocalNode node, String namespace, Payloads payloads,
+			ResultWaiters waiters, String workflowId, String updateId, Type resultType) {
 		this.dedup = dedup;
+		this.runs = runs;
+		this.node = node;
 		this.namespace = namespace;
 		this.payloads = payloads;
 		this.waiters = waiters;
@@ -119,14 +129,25 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 	private UpdateRecord await(java.util.function.Predicate<UpdateRecord> done, Duration timeout) {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
 		String key = ResultWaiters.updateKey(this.workflowId, this.updateId);
+		boolean marked = false;
 		while (true) {
 			CompletableFuture<Object> progressed = this.waiters.future(key);
 			UpdateRecord record = record();
+			UUID run = record.runId();
+			if (!done.test(record) && run != null && !this.node.holdsRun(run)) {
+				// decided elsewhere: the news of that run's commits wakes this waiter
+				this.waiters.awaitUpdateOf(run, key);
+				if (!marked) {
+					marked = true;
+					this.runs.awaited().mark(run);
+					record = record(); // decided before the mark: no notification will come
+				}
+			}
 			if (done.test(record)) {
 				this.waiters.forget(key, progressed);
 				return record;
 			}
-			if (!this.waiters.pause(progressed, deadline, RECHECK_MILLIS)) {
+			if (!this.waiters.pause(progressed, deadline, this.waiters.resultRecheckMillis())) {
 				throw new WorkflowTimeoutException("Update '" + this.updateId + "' of workflow " + this.workflowId
 						+ " is still at stage " + record.stage() + " after " + timeout, new TimeoutException());
 			}

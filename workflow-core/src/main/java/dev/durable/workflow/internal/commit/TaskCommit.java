@@ -53,6 +53,10 @@ import dev.durable.workflow.internal.support.InternalJson;
  * with other commits.
  * @param outputs the events set and stream values written and streams closed by the task
  * (EVENT_SET, STREAM_WRITE and STREAM_CLOSED commands), in the order issued
+ * @param resultAwaited the run row's flag as the task read it: a node that does not hold the run
+ * waits for its outcome. A close requires the flag unchanged (a waiter that marked the run since
+ * fails the compare-and-set, and the task runs again), and one made with it set notifies the
+ * nodes after its commit.
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
@@ -62,7 +66,22 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 		List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
 		NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
 		List<External> externals, Attributes attributes, boolean tellsRelatives,
-		List<dev.durable.workflow.internal.history.Event> outputs) {
+		List<dev.durable.workflow.internal.history.Event> outputs, boolean resultAwaited) {
+
+	/** A commit of a run no other node waits for. */
+	public TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
+			byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
+			Map<Long, Instant> newTimers, List<StoredActivity> newActivities, List<StoredActivity> queuedActivities,
+			Instant nextWakeAt, boolean hasActivities, String closeStatus, byte[] result, byte[] failure,
+			String namespace, String workflowId, List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
+			NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
+			List<External> externals, Attributes attributes, boolean tellsRelatives,
+			List<dev.durable.workflow.internal.history.Event> outputs) {
+		this(runId, node, epoch, historySeq, seenInboxSeq, time, events, consumedInbox, removedTimers,
+				removedActivities, newTimers, newActivities, queuedActivities, nextWakeAt, hasActivities, closeStatus,
+				result, failure, namespace, workflowId, updates, unfinishedHandlers, continuedAs, carriedSignals,
+				childStarts, externals, attributes, tellsRelatives, outputs, false);
+	}
 
 	/** A commit without outputs. */
 	public TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,

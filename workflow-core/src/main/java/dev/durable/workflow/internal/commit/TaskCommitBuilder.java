@@ -228,7 +228,7 @@ public final class TaskCommitBuilder {
 				childStarts, externals, VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(
 						runner.visibility().memo(), runner.visibility().searchAttributes()) : null,
 				row.parentRunId() != null || runner.hasStartedChildren(),
-				events.stream().filter((e) -> e.type().isOutput()).toList());
+				events.stream().filter((e) -> e.type().isOutput()).toList(), row.resultAwaited());
 	}
 
 	/** The child run a START_CHILD command asks for, with its own queue, timeouts and retry policy. */

@@ -129,11 +129,15 @@ public final class TaskCommitRepository {
 				+ " has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0, task_failure = NULL,"
 				+ " status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
 				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND " + Sql.OPEN
-				+ " AND (NOT ? OR (inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = #.workflow_run.run_id"
-				+ " AND NOT (i.id = ANY(?)))))"), c.recordsHistory() ? 1 : 0, Sql.ts(c.nextWakeAt()), c.hasActivities(),
-				c.seenInboxSeq(), c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null, c.unfinishedHandlers(),
-				c.runId(), c.node(), c.epoch(), c.historySeq(), c.closes(), c.seenInboxSeq(),
-				this.jdbc.execute((java.sql.Connection con) -> con.createArrayOf("bigint", c.consumedInbox().toArray())));
+				+ " AND (NOT ? OR (inbox_seq = ? AND result_awaited = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"
+				+ " WHERE i.run_id = #.workflow_run.run_id AND NOT (i.id = ANY(?)))))"
+				// update outcomes too are told to the nodes that wait: with the flag the task read
+				+ " AND (NOT ? OR result_awaited = ?)"), c.recordsHistory() ? 1 : 0,
+				Sql.ts(c.nextWakeAt()), c.hasActivities(), c.seenInboxSeq(), c.closeStatus(),
+				c.closes() ? Sql.ts(c.time()) : null, c.unfinishedHandlers(), c.runId(), c.node(), c.epoch(),
+				c.historySeq(), c.closes(), c.seenInboxSeq(), c.resultAwaited(),
+				this.jdbc.execute((java.sql.Connection con) -> con.createArrayOf("bigint", c.consumedInbox().toArray())),
+				!c.updates().isEmpty(), c.resultAwaited());
 		if (updated != 1) {
 			return null;
 		}

@@ -144,7 +144,8 @@ final class TaskCommitStatement {
 					+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND " + Sql.OPEN);
 			if ((shape & CLOSES) != 0) {
 				// a run closes only when its inbox holds nothing the task did not see
-				sql.append(" AND inbox_seq = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"
+				// and only with the waiters' flag as the task read it (a close tells the waiting nodes)
+				sql.append(" AND inbox_seq = ? AND result_awaited = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"
 						+ " WHERE i.run_id = #.workflow_run.run_id"
 						+ (((shape & CLOSES_AFTER_INBOX) != 0) ? " AND NOT (i.id = ANY(?)))" : ")"));
 			}
@@ -338,6 +339,7 @@ final class TaskCommitStatement {
 		}
 		if ((shape & CLOSES) != 0) {
 			ps.setLong(i++, c.seenInboxSeq());
+			ps.setBoolean(i++, c.resultAwaited());
 		}
 		if ((shape & CLOSES_AFTER_INBOX) != 0) {
 			ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));

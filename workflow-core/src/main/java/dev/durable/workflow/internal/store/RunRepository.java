@@ -25,7 +25,7 @@ public final class RunRepository {
 	private static final String COLUMNS = "run_id, namespace, workflow_id, workflow_type, task_queue, status, owner_node,"
 			+ " epoch, history_seq, inbox_seq, pending_input, next_wake_at, task_attempt, task_failure, created_at,"
 			+ " closed_at, unfinished_handlers, parent_run_id, parent_seq, run_deadline, execution_deadline, attempt,"
-			+ " next_run_id";
+			+ " next_run_id, result_awaited";
 
 	private static final RowMapper<RunRow> ROW = RunRepository::mapRow;
 
@@ -35,10 +35,18 @@ public final class RunRepository {
 
 	private final VisibilityRepository visibility;
 
+	private final AwaitedRuns awaited;
+
 	public RunRepository(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.schema = schema;
 		this.visibility = new VisibilityRepository(jdbc, schema);
+		this.awaited = new AwaitedRuns(jdbc, schema);
+	}
+
+	/** The runs nodes that do not hold them wait for. */
+	public AwaitedRuns awaited() {
+		return this.awaited;
 	}
 
 	/** The visibility rows: memo, search attributes, list and count. */
@@ -66,7 +74,7 @@ public final class RunRepository {
 				rs.getString("task_failure"), Sql.instant(rs, "created_at"), Sql.instant(rs, "closed_at"),
 				rs.getInt("unfinished_handlers"), Sql.uuid(rs, "parent_run_id"), (Long) rs.getObject("parent_seq"),
 				Sql.instant(rs, "run_deadline"), Sql.instant(rs, "execution_deadline"), rs.getInt("attempt"),
-				Sql.uuid(rs, "next_run_id"));
+				Sql.uuid(rs, "next_run_id"), rs.getBoolean("result_awaited"));
 	}
 
 	public Optional<RunRow> find(UUID runId) {
@@ -304,7 +312,10 @@ public final class RunRepository {
 		List<Integer> seq = this.jdbc.query(q("UPDATE #.workflow_run SET status = ?, closed_at = ?,"
 				+ " epoch = epoch + 1, owner_node = NULL, history_seq = history_seq + 1, pending_input = false,"
 				+ " has_activities = false, next_wake_at = NULL WHERE run_id = ? AND " + Sql.OPEN
-				+ " RETURNING history_seq"), (rs, n) -> rs.getInt(1), status, Sql.ts(now), runId);
+				+ " RETURNING history_seq, result_awaited"), (rs, n) -> {
+					this.awaited.closing(runId, rs.getBoolean(2));
+					return rs.getInt(1);
+				}, status, Sql.ts(now), runId);
 		if (seq.isEmpty()) {
 			return null;
 		}

@@ -29,12 +29,14 @@ import java.util.UUID;
  * @param executionDeadline when the execution times out, or {@code null}
  * @param attempt the attempt number (workflow retries)
  * @param nextRunId the run that followed this one, or {@code null}
+ * @param resultAwaited whether a node that does not hold the run waits for its outcome (its
+ * close then notifies the nodes)
  */
 public record RunRow(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
 		String status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput, Instant nextWakeAt,
 		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt, int unfinishedHandlers,
 		UUID parentRunId, Long parentSeq, Instant runDeadline, Instant executionDeadline, int attempt,
-		UUID nextRunId) {
+		UUID nextRunId, boolean resultAwaited) {
 
 	/** The earlier of the run and execution deadlines, or {@code null}. */
 	public Instant deadline() {
@@ -56,7 +58,7 @@ public record RunRow(UUID runId, String namespace, String workflowId, String wor
 		return new RunRow(run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(),
 				"RUNNING", run.owner(), (run.owner() != null) ? 1L : 0L, 0, 0, false,
 				(run.wakeAt() != null) ? run.wakeAt() : run.createdAt(), 0, null, run.createdAt(), null, 0, null, null,
-				run.runDeadline(), run.executionDeadline(), run.attempt(), null);
+				run.runDeadline(), run.executionDeadline(), run.attempt(), null, false);
 	}
 
 	/** The row as a successful task commit that kept the run open left it. */
@@ -64,7 +66,7 @@ public record RunRow(UUID runId, String namespace, String workflowId, String wor
 		return new RunRow(this.runId, this.namespace, this.workflowId, this.workflowType, this.taskQueue, this.status,
 				this.owner, this.epoch, newHistorySeq, seenInboxSeq, false, this.nextWakeAt, 0, null, this.createdAt,
 				null, handlers, this.parentRunId, this.parentSeq, this.runDeadline, this.executionDeadline, this.attempt,
-				null);
+				null, this.resultAwaited);
 	}
 
 }

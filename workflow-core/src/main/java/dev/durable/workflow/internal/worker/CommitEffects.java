@@ -91,6 +91,10 @@ final class CommitEffects {
 		this.outside.activitiesCommitted(slot, runner, commit.removedActivities());
 		commit.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
+		if (commit.resultAwaited() && (commit.closes() || !commit.updates().isEmpty())) {
+			// a node that does not hold the run waits for it (never the case on the hot path)
+			this.waiters.awaitedCommitted(row.runId());
+		}
 		for (NewRun child : effects.startedChildren()) {
 			if (this.node.equals(child.owner())) {
 				this.executor.adopt(child.runId(), 1, false);

@@ -179,7 +179,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
 		this.wakeups = new WakeupChannel(this.dataSource, this.directDataSource, this.config.schema());
-		this.waiters.sendOutputNewsWith(this.wakeups::notifyOutputs);
+		this.waiters.sendNewsWith(this.wakeups::notifyOutputs, this.wakeups::notifyClosed);
 		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
 			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,
@@ -190,7 +190,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 				this.queues.startDispatcher(servedTypes(), (runId, epoch) -> this.executor.adopt(runId, epoch, false));
 			}
 			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken, this.taskQueues::woken,
-					(runId) -> this.executor.wakeOrPoll(runId, this::pollNow), this.waiters::outputsCommittedElsewhere);
+					(runId) -> this.executor.wakeOrPoll(runId, this::pollNow), this.waiters::outputsCommittedElsewhere,
+					this.waiters::closedElsewhere);
 			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes, this.retentionRun,
 					this.executor, this::servedTypes).start();
 			if (this.clock instanceof SettableClock settable) {
@@ -198,7 +199,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			}
 		}
 		else {
-			this.wakeups.listenForOutputs(this.nodeId, this.waiters::outputsCommittedElsewhere); // client only
+			this.wakeups.listenForOutputs(this.nodeId, this.waiters::outputsCommittedElsewhere, this.waiters::closedElsewhere);
 		}
 		this.stop = new NodeStop(new NodeStop.Parts(this.nodeId, this.config.shutdownTimeout(), this.poll,
 				this.heartbeat, this.queues, this.taskQueues, this.activityExecutor, this.executor, this.wake,
@@ -364,11 +365,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		return current != null && current.hasBegun();
 	}
 
-		/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
+	/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
 	public boolean isIdle() {
 		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
-				this.config.maxConcurrentActivities()) && this.queues.isIdle()
-				&& this.taskQueues.isIdle());
+				this.config.maxConcurrentActivities()) && this.queues.isIdle() && this.taskQueues.isIdle());
 	}
 
 	/** Whether activity code runs on this node, inline or claimed from a task queue; for the test kit's clock. */

@@ -10,14 +10,30 @@ import org.jspecify.annotations.Nullable;
 /**
  * Callers waiting for a run to close (by run id) or an update to progress (by update id), woken in
  * this JVM at once. A close decided by this node's own task commit hands its outcome over with the
- * wake-up, so the waiter need not read it back from the database.
+ * wake-up, so the waiter need not read it back from the database. A caller waiting for a run this
+ * node does not hold marks the run awaited; its close, wherever it is committed, then sends one
+ * notification that wakes the run's waiters on every node ({@link #closedElsewhere}).
  */
 public final class ResultWaiters {
 
 	private final Map<Object, CompletableFuture<Object>> waiters = new ConcurrentHashMap<>();
 
+	/** Update waiters (their keys) by the run held elsewhere that decides their update. */
+	private final Map<UUID, java.util.Set<String>> updatesByRun = new ConcurrentHashMap<>();
+
 	/** The futures callers pause on right now, with how many callers pause on each. */
 	private final Map<CompletableFuture<Object>, Integer> paused = new ConcurrentHashMap<>();
+
+	/**
+	 * How long a waiter for another node's close waits before it reads the run again by itself; by
+	 * default never: the close's notification wakes it, and the listener wakes every waiter when it
+	 * reconnects and every 30 seconds in case a notification was lost.
+	 */
+	private volatile long resultRecheckMillis = Long.MAX_VALUE;
+
+	/** Sends the news of an awaited run's close to the other nodes (set once the node listens). */
+	private volatile java.util.function.Consumer<UUID> closeNews = (runId) -> {
+	};
 
 	/** Sends the news of a run's new outputs to the other nodes (set once the node listens). */
 	private volatile java.util.function.Consumer<UUID> outputNews = (runId) -> {
@@ -32,10 +48,6 @@ public final class ResultWaiters {
 	private record OutputKey(UUID runId) {
 	}
 
-	/** Sets how the news of a run's new outputs reaches the other nodes (a notification). */
-	public void sendOutputNewsWith(java.util.function.Consumer<UUID> sender) {
-		this.outputNews = sender;
-	}
 
 	/**
 	 * A task of this node committed outputs of the run (or closed a run that has outputs): its
@@ -60,6 +72,80 @@ public final class ResultWaiters {
 				closed(key);
 			}
 		}
+	}
+
+	/**
+	 * Sets how the news of a run's new outputs and of an awaited run's close reach the other nodes
+	 * (notifications).
+	 */
+	public void sendNewsWith(java.util.function.Consumer<UUID> outputs, java.util.function.Consumer<UUID> closes) {
+		this.outputNews = outputs;
+		this.closeNews = closes;
+	}
+
+	/**
+	 * A commit this node made (a close, or update outcomes) found the run awaited by a node that
+	 * does not hold it: the nodes are told (after the commit), their waiters read what changed.
+	 */
+	public void awaitedCommitted(UUID runId) {
+		this.closeNews.accept(runId);
+	}
+
+	/**
+	 * Registers an update waiter with the run that decides its update, held on another node: the
+	 * news of that run's commits ({@link #closedElsewhere}) wakes it.
+	 */
+	public void awaitUpdateOf(UUID runId, String updateKey) {
+		this.updatesByRun.computeIfAbsent(runId, (id) -> ConcurrentHashMap.newKeySet()).add(updateKey);
+	}
+
+	/**
+	 * Another node closed an awaited run or decided updates of it: its result and update waiters
+	 * here read what changed; {@code null}: anything may have changed (the listener reconnected,
+	 * or its periodic sweep), every result and update waiter reads.
+	 */
+	public void closedElsewhere(@Nullable UUID runId) {
+		if (runId != null) {
+			wake(runId);
+			java.util.Set<String> updates = this.updatesByRun.remove(runId);
+			if (updates != null) {
+				updates.forEach(this::closed);
+			}
+			return;
+		}
+		this.updatesByRun.clear();
+		for (Object key : this.waiters.keySet()) {
+			if (key instanceof UUID run) {
+				wake(run);
+			}
+			else if (key instanceof String update) {
+				closed(update);
+			}
+		}
+	}
+
+	/**
+	 * Wakes the result waiters of a run without an outcome (they read the run): another node
+	 * closed it, or it left this node (a waiter then marks it awaited).
+	 */
+	public void wake(UUID runId) {
+		CompletableFuture<Object> future = this.waiters.remove(runId);
+		if (future != null) {
+			future.complete(null);
+		}
+	}
+
+	/**
+	 * How long a waiter for a run closed on another node pauses before it reads the run again by
+	 * itself, in case every notification and sweep failed ({@link Long#MAX_VALUE}: never).
+	 */
+	public long resultRecheckMillis() {
+		return this.resultRecheckMillis;
+	}
+
+	/** Sets the fallback re-read of {@link #resultRecheckMillis} (tests, or a node without LISTEN). */
+	public void recheckResultsEvery(java.time.Duration interval) {
+		this.resultRecheckMillis = interval.toMillis();
 	}
 
 	/** The key under which waiters of an update wait. */
@@ -109,8 +195,13 @@ public final class ResultWaiters {
 		}
 		this.paused.merge(future, 1, Integer::sum);
 		try {
-			future.get(Math.min(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1, recheckMillis),
-					java.util.concurrent.TimeUnit.MILLISECONDS);
+			if (deadlineNanos == Long.MAX_VALUE && recheckMillis == Long.MAX_VALUE) {
+				future.get(); // no timer: only a wake-up ends the pause
+			}
+			else {
+				future.get(Math.min(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1, recheckMillis),
+						java.util.concurrent.TimeUnit.MILLISECONDS);
+			}
 		}
 		catch (java.util.concurrent.TimeoutException ex) {
 			// re-read

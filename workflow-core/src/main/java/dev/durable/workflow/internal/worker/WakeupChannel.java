@@ -46,7 +46,10 @@ public final class WakeupChannel implements AutoCloseable {
 	/** Prefix of a target naming a run whose events or streams changed: {@code O:<run id>}. */
 	private static final String OUTPUT = "O:";
 
-	/** How often every reader of outputs on this node re-reads, in case a notification was lost. */
+	/** Prefix of a target naming a run that closed while another node awaited it: {@code C:<run id>}. */
+	private static final String CLOSED = "C:";
+
+	/** How often every reader of outputs and result waiter re-reads, in case a notification was lost. */
 	static final long OUTPUT_SWEEP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 
 	/** Past this many runs of one node in a batch, the node gets one wake-up for all (it polls). */
@@ -135,47 +138,45 @@ public final class WakeupChannel implements AutoCloseable {
 		notify(OUTPUT + runId);
 	}
 
+	/** Tells every node that an awaited run closed (its result waiters read the outcome). */
+	public void notifyClosed(UUID runId) {
+		notify(CLOSED + runId);
+	}
+
 	/** Asks the nodes serving an activity task queue to claim from it soon. */
 	public void notifyTaskQueue(String taskQueue) {
 		notify(TASK_QUEUE + taskQueue);
 	}
 
-	/**
-	 * Starts listening for notifications addressed to this node or to any node, for the queue
-	 * rounds other nodes ask for, and for activity task queues with new work.
-	 * @param onQueue gets the name of each flow-control queue a notification names
-	 * @param onTaskQueue gets the name of each activity task queue a notification names
-	 * @param onRun gets each run of this node a notification names
-	 */
-	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue,
-			Consumer<UUID> onRun) {
-		listen(self, onWakeup, onQueue, onTaskQueue, onRun, (runId) -> {
-		});
-	}
-
-	/** Listens only for the runs whose events or streams changed (a client-only node's readers). */
-	public void listenForOutputs(UUID self, Consumer<UUID> onOutput) {
+	/** Listens only for outputs and awaited closes (a client-only node's readers and result waiters). */
+	public void listenForOutputs(UUID self, Consumer<UUID> onOutput, Consumer<UUID> onClosed) {
 		listen(self, () -> {
 		}, (queue) -> {
 		}, (queue) -> {
 		}, (runId) -> {
-		}, onOutput);
+		}, onOutput, onClosed);
 	}
 
 	/**
-	 * Like {@link #listen(UUID, Runnable, Consumer, Consumer, Consumer)}, and for the runs whose
-	 * events or streams changed.
+	 * Starts listening for notifications addressed to this node or to any node, for the queue
+	 * rounds other nodes ask for, for activity task queues with new work, for the runs whose
+	 * events or streams changed and for awaited runs that closed.
+	 * @param onQueue gets the name of each flow-control queue a notification names
+	 * @param onTaskQueue gets the name of each activity task queue a notification names
+	 * @param onRun gets each run of this node a notification names
 	 * @param onOutput gets each run whose outputs a notification names, and {@code null} each time
 	 * the listener (re)connects (what was sent meanwhile is lost: every reader re-reads)
+	 * @param onClosed gets each awaited run that closed, and {@code null} each time the listener
+	 * (re)connects and every {@link #OUTPUT_SWEEP_NANOS} (every result waiter re-reads)
 	 */
 	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue,
-			Consumer<UUID> onRun, Consumer<UUID> onOutput) {
+			Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed) {
 		String me = self.toString();
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
 				try (Connection connection = this.listenDataSource.getConnection()) {
 					try {
-						listenOn(connection, me, onWakeup, onQueue, onTaskQueue, onRun, onOutput);
+						listenOn(connection, me, onWakeup, onQueue, onTaskQueue, onRun, onOutput, onClosed);
 					}
 					catch (SQLException | RuntimeException ex) {
 						if (this.running) {
@@ -197,13 +198,15 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	private void listenOn(Connection connection, String me, Runnable onWakeup, Consumer<String> onQueue,
-			Consumer<String> onTaskQueue, Consumer<UUID> onRun, Consumer<UUID> onOutput) throws SQLException {
+			Consumer<String> onTaskQueue, Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed)
+			throws SQLException {
 		connection.setAutoCommit(true);
 		// under the check's timeout: a pooled connection may be dead without the pool knowing
 		check(connection);
 		PGConnection pg = connection.unwrap(PGConnection.class);
 		onWakeup.run(); // anything sent while not listening
 		onOutput.accept(null);
+		onClosed.accept(null);
 		long checked = System.nanoTime();
 		long swept = checked;
 		while (this.running) {
@@ -216,6 +219,7 @@ public final class WakeupChannel implements AutoCloseable {
 				// one sweep for the node, no timer per reader: a notification is sent after its
 				// commit, so a node that died in between lost it; every reader re-reads
 				onOutput.accept(null);
+				onClosed.accept(null);
 				swept = System.nanoTime();
 			}
 			if (notifications == null) {
@@ -235,6 +239,9 @@ public final class WakeupChannel implements AutoCloseable {
 				}
 				else if (target.startsWith(OUTPUT)) {
 					onOutput.accept(UUID.fromString(target.substring(OUTPUT.length())));
+				}
+				else if (target.startsWith(CLOSED)) {
+					onClosed.accept(UUID.fromString(target.substring(CLOSED.length())));
 				}
 				else if (target.startsWith(TASK_QUEUE)) {
 					onTaskQueue.accept(target.substring(TASK_QUEUE.length()));

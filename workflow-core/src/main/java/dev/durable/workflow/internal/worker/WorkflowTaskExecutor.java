@@ -69,6 +69,8 @@ final class WorkflowTaskExecutor {
 
 	private final TaskFailures taskFailures;
 
+	private final ResultWaiters waiters;
+
 	/**
 	 * @param outside the activities of the runs and the other nodes, which tasks and their commits
 	 * set going
@@ -85,12 +87,13 @@ final class WorkflowTaskExecutor {
 		this.pool = pool;
 		this.listeners = listeners;
 		this.outside = outside;
+		this.waiters = waiters;
 		this.commits = new TaskCommitBuilder(node, workflows, runs, config.taskQueues());
 		this.runners = new Runners(workflows, factory, payloads, config, runs, tasks, outside::localActivities);
 		this.committer = new TaskCommitter(taskCommits, tx, hooks);
 		this.effects = new CommitEffects(node, clock, runs, tx, wake, waiters, listeners, config.historyLimits(),
 				outside, this);
-		this.eviction = new RunEviction(this.slots, ownership, node, config, clock, this::drop);
+		this.eviction = new RunEviction(this.slots, ownership, node, config, clock, this::evict);
 		this.taskFailures = new TaskFailures(ownership, node, clock, wake, listeners, this::schedule, this::lost);
 	}
 
@@ -246,7 +249,16 @@ final class WorkflowTaskExecutor {
 	/** Another node took the run (or it was terminated): stop everything this node does for it. */
 	void lost(RunSlot slot) {
 		log.info("Run {} is no longer owned by this node (epoch {}); evicting it", slot.runId(), slot.epoch());
+		evict(slot);
+	}
+
+	/**
+	 * The run leaves this node open: its result waiters here, which expected the outcome handed
+	 * over, read the run again (and mark it awaited, so that its close elsewhere notifies them).
+	 */
+	private void evict(RunSlot slot) {
 		drop(slot);
+		this.waiters.wake(slot.runId());
 	}
 
 	/**

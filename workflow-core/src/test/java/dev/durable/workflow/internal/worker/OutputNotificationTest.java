@@ -18,9 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The news of a run's new events and stream values between nodes: a notification names the run,
- * and each time the listener (re)connects, after which notifications sent meanwhile are lost,
- * every reader is told to read again ({@code null}).
+ * The news of a run's new events and stream values, and of an awaited run's close, between nodes:
+ * a notification names the run, and each time the listener (re)connects, after which
+ * notifications sent meanwhile are lost, every reader and result waiter is told to read again
+ * ({@code null}).
  */
 class OutputNotificationTest {
 
@@ -28,14 +29,21 @@ class OutputNotificationTest {
 	void aRunsOutputsReachTheOtherNodesAndAReconnectTellsEveryReaderToReadAgain() throws Exception {
 		String schema = TestDatabase.newSchema();
 		UUID run = UUID.randomUUID();
+		UUID awaited = UUID.randomUUID();
 		List<UUID> heard = new CopyOnWriteArrayList<>();
+		List<UUID> closes = new CopyOnWriteArrayList<>();
 		try (FreezingProxy proxy = new FreezingProxy(18520, 18549, TestDatabase.postgres().getPort());
 				WakeupChannel listening = new WakeupChannel(TestDatabase.dataSource(), direct(proxy.port()), schema,
 						Duration.ofMillis(500), 1);
 				WakeupChannel sending = new WakeupChannel(TestDatabase.dataSource(), TestDatabase.dataSource(),
 						schema)) {
-			listening.listenForOutputs(UUID.randomUUID(), (runId) -> heard.add((runId != null) ? runId : NONE));
-			await("listening").atMost(Duration.ofSeconds(10)).until(() -> heard.contains(NONE));
+			listening.listenForOutputs(UUID.randomUUID(), (runId) -> heard.add((runId != null) ? runId : NONE),
+					(runId) -> closes.add((runId != null) ? runId : NONE));
+			await("listening").atMost(Duration.ofSeconds(10)).until(() -> heard.contains(NONE) && closes.contains(NONE));
+			await("a close's notification names the run").atMost(Duration.ofSeconds(10)).until(() -> {
+				sending.notifyClosed(awaited);
+				return closes.contains(awaited);
+			});
 
 			await("a notification names the run").atMost(Duration.ofSeconds(10)).until(() -> {
 				sending.notifyOutputs(run);
@@ -44,9 +52,13 @@ class OutputNotificationTest {
 
 			proxy.freezeOpenConnections();
 			long before = heard.stream().filter(NONE::equals).count();
+			long closesBefore = closes.stream().filter(NONE::equals).count();
 			await("listening again: every reader reads again").atMost(Duration.ofSeconds(15))
 				.until(() -> heard.stream().filter(NONE::equals).count() > before);
+			await("and every result waiter").atMost(Duration.ofSeconds(5))
+				.until(() -> closes.stream().filter(NONE::equals).count() > closesBefore);
 			assertThat(heard).allMatch(Objects::nonNull).containsOnly(NONE, run);
+			assertThat(closes).containsOnly(NONE, awaited);
 		}
 	}
 
@@ -70,7 +82,8 @@ class OutputNotificationTest {
 
 		var readerAtTheEnd = waiters.future(ResultWaiters.outputKey(one));
 		List<UUID> sent = new CopyOnWriteArrayList<>();
-		waiters.sendOutputNewsWith(sent::add);
+		waiters.sendNewsWith(sent::add, (runId) -> {
+		});
 		waiters.closed(one);
 		assertThat(result).isDone();
 		assertThat(readerAtTheEnd).as("a closed run writes nothing more").isDone();

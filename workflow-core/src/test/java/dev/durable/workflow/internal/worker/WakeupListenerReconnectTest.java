@@ -31,6 +31,8 @@ class WakeupListenerReconnectTest {
 			channel.listen(self, wakeups::incrementAndGet, (q) -> {
 			}, (q) -> {
 			}, (r) -> {
+			}, (r) -> {
+			}, (r) -> {
 			});
 			await("listening").atMost(Duration.ofSeconds(10)).until(() -> wakeups.get() >= 1);
 			proxy.freezeOpenConnections();
