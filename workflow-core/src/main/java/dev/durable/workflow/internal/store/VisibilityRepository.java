@@ -27,7 +27,7 @@ import dev.durable.workflow.internal.support.Attributes;
  * Equality is a jsonpath predicate ({@code @@}, GIN index); ranges compare {@code ->} values of
  * the same JSON type (no index of their own: they narrow what the other conditions select).
  * Lists are keyset-paginated on {@code (start_time DESC, run_id DESC)}, which the indexes of
- * 008-visibility.sql serve.
+ * 008-visibility.sql and 017-visibility-indexes.sql serve (each justified by VisibilityIndexPlanTest).
  */
 public final class VisibilityRepository {
 
