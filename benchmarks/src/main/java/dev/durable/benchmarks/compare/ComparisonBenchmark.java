@@ -79,7 +79,7 @@ public final class ComparisonBenchmark {
 			database.createDatabase("bench_ceiling");
 			database.createDatabase("bench_flowable");
 			if (this.options.statements()) {
-				for (String db : List.of("bench_durable", "bench_dbos")) {
+				for (String db : List.of("bench_durable", "bench_dbos", "bench_flowable")) {
 					try (HikariDataSource ds = database.pool(db, "statements", 1)) {
 						new JdbcTemplate(ds).execute("CREATE EXTENSION pg_stat_statements");
 					}

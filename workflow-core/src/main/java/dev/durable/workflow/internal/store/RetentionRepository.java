@@ -17,10 +17,15 @@ public final class RetentionRepository {
 	 * One batch: the closed runs (oldest first, skipping rows another node is deleting or a
 	 * transaction holds), their side rows, then the deduplication records of their workflow ids
 	 * that no open or recent run still needs. Data-modifying CTEs all run, whether read or not.
+	 * The oldest closed runs are found through the visibility row's close time (index
+	 * {@code visibility_closed}, 017-visibility-indexes.sql), written in the commit that sets the run
+	 * row's {@code closed_at} to the same instant, so the hot run row needs no index of its own for
+	 * this; the run row is locked and its status checked as before.
 	 */
-	private static final String DELETE_BATCH = "WITH doomed AS (SELECT run_id, namespace, workflow_id"
-			+ " FROM #.workflow_run WHERE status <> 'RUNNING' AND closed_at < ? ORDER BY closed_at LIMIT ?"
-			+ " FOR UPDATE SKIP LOCKED),"
+	private static final String DELETE_BATCH = "WITH doomed AS (SELECT r.run_id, r.namespace, r.workflow_id"
+			+ " FROM #.visibility v JOIN #.workflow_run r ON r.run_id = v.run_id"
+			+ " WHERE v.close_time IS NOT NULL AND v.close_time < ? AND r.status <> 'RUNNING'"
+			+ " ORDER BY v.close_time LIMIT ? FOR UPDATE OF r SKIP LOCKED),"
 			+ " h AS (DELETE FROM #.history WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " p AS (DELETE FROM #.run_payload WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " v AS (DELETE FROM #.visibility WHERE run_id IN (SELECT run_id FROM doomed)),"
@@ -69,6 +74,11 @@ public final class RetentionRepository {
 		Integer deleted = this.jdbc.queryForObject(q(DELETE_BATCH), Integer.class, Sql.ts(closedBefore), limit,
 				Sql.ts(closedBefore));
 		return (deleted != null) ? deleted : 0;
+	}
+
+	/** The batch statement as issued (arguments: cutoff, limit, cutoff); package-private for plan tests. */
+	String deleteBatchStatement() {
+		return q(DELETE_BATCH);
 	}
 
 	/** Deletes up to {@code limit} inbox items whose run no longer exists. @return how many */
