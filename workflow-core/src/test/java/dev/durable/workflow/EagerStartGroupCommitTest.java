@@ -203,11 +203,14 @@ class EagerStartGroupCommitTest extends EagerStartFixture {
 
 	/**
 	 * Whether the starter waits for its commit: queued in the writer, or blocked in the database
-	 * (written on its own thread, or, without the group commit, in its own transaction).
+	 * (written on its own thread, or, without the group commit, in its own transaction, or waiting
+	 * for a connection of the pool while the others hold them).
 	 */
 	private static boolean waiting(Thread starter) {
 		List<StackTraceElement> stack = Arrays.asList(starter.getStackTrace());
-		return queued(starter) || stack.stream().anyMatch((f) -> f.getClassName().startsWith("org.postgresql.core."));
+		return queued(starter) || stack.stream()
+			.anyMatch((f) -> f.getClassName().startsWith("org.postgresql.core.")
+					|| f.getClassName().startsWith("com.zaxxer.hikari."));
 	}
 
 	/** Whether the starter's commit waits in the writer's queue (or in a batch a writer thread writes). */
