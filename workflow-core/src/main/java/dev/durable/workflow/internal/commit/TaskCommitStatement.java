@@ -120,6 +120,11 @@ final class TaskCommitStatement {
 		return sql(HISTORY | CLOSES);
 	}
 
+	/** The statement of a start whose first task closes the run, written alone (for plan tests). */
+	String closingStartStatement() {
+		return sql(STARTS | HISTORY | CLOSES | TELLS_NO_ONE);
+	}
+
 	private String sql(int shape) {
 		return this.statements.computeIfAbsent(shape, this::build);
 	}
