@@ -132,7 +132,7 @@ final class TaskCommitStatement {
 	private String build(int shape) {
 		StringBuilder sql = new StringBuilder();
 		if ((shape & STARTS) != 0) {
-			appendStart(sql, (shape & CLOSES) != 0);
+			StartedRunInsert.append(sql, (shape & CLOSES) != 0);
 		}
 		else {
 			sql.append("WITH u AS (UPDATE #.workflow_run SET history_seq = history_seq + ?,"
@@ -196,43 +196,6 @@ final class TaskCommitStatement {
 			sql.append(" SELECT NULL::uuid FROM u");
 		}
 		return Sql.q(this.schema, sql.toString());
-	}
-
-	/**
-	 * The parts that insert a run in the state its first task leaves it in. An open run of the id
-	 * makes them insert nothing: the unique index on open runs does it for a run that stays open
-	 * ({@code ON CONFLICT DO NOTHING}). A run its first task closes is inserted closed, which that
-	 * index does not cover, so the insert asks whether an open run holds the id. A start of the
-	 * same id still being written elsewhere is not seen; both then stand, as if the closed run had
-	 * started and ended before the other (a start that allows a duplicate id may follow a closed
-	 * run), and a start that returned before this statement began is seen.
-	 */
-	private static void appendStart(StringBuilder sql, boolean closes) {
-		sql.append("WITH u AS (INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
-				+ " status, owner_node, epoch, history_seq, next_wake_at, has_activities, pending_input,"
-				+ " unfinished_handlers, created_at, run_deadline, execution_deadline, attempt, closed_at)");
-		if (closes) {
-			sql.append(" SELECT ?::uuid, ?, ?, ?, ?, ?, ?::uuid, ?::bigint, ?::int, ?::timestamptz, ?::boolean, false,"
-					+ " ?::int, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::int, ?::timestamptz"
-					+ " WHERE NOT EXISTS (SELECT 1 FROM #.workflow_run o WHERE o.namespace = ? AND o.workflow_id = ?"
-					+ " AND o.status = 'RUNNING')");
-		}
-		else {
-			sql.append(" VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, ?, false, ?, ?, ?, ?, ?, NULL)"
-					+ " ON CONFLICT (namespace, workflow_id) WHERE status = 'RUNNING' DO NOTHING");
-		}
-		sql.append(" RETURNING run_id, namespace, workflow_id, parent_run_id, parent_seq)");
-		if (closes) {
-			sql.append(", p AS (INSERT INTO #.run_payload (run_id, input, options, result, failure)"
-					+ " SELECT run_id, ?, ?, ?, ? FROM u)"
-					+ ", v AS (INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status,"
-					+ " start_time, close_time) SELECT run_id, ?, ?, ?, ?, ?, ? FROM u)");
-		}
-		else {
-			sql.append(", p AS (INSERT INTO #.run_payload (run_id, input, options) SELECT run_id, ?, ? FROM u)"
-					+ ", v AS (INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status, start_time)"
-					+ " SELECT run_id, ?, ?, ?, 'RUNNING', ? FROM u)");
-		}
 	}
 
 	/**
@@ -336,7 +299,7 @@ final class TaskCommitStatement {
 		int i = 1;
 		boolean starts = run != null;
 		if (starts) {
-			i = bindStart(ps, i, (shape & CLOSES) != 0, run, c);
+			i = StartedRunInsert.bind(ps, i, (shape & CLOSES) != 0, run, c);
 		}
 		else {
 			ps.setInt(i++, c.recordsHistory() ? 1 : 0);
@@ -395,52 +358,6 @@ final class TaskCommitStatement {
 		if ((shape & PIPELINED) != 0) {
 			bindHistory(ps, i, c);
 		}
-	}
-
-	/** Binds the parts of {@link #appendStart}. */
-	private static int bindStart(PreparedStatement ps, int from, boolean closes, NewRun run, TaskCommit c)
-			throws SQLException {
-		int i = from;
-		ps.setObject(i++, run.runId());
-		ps.setString(i++, run.namespace());
-		ps.setString(i++, run.workflowId());
-		ps.setString(i++, run.workflowType());
-		ps.setString(i++, run.taskQueue());
-		if (closes) {
-			ps.setString(i++, c.closeStatus());
-		}
-		ps.setObject(i++, run.owner());
-		ps.setLong(i++, c.epoch());
-		ps.setInt(i++, c.historySeq() + (c.recordsHistory() ? 1 : 0));
-		ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
-		ps.setBoolean(i++, c.hasActivities());
-		ps.setInt(i++, c.unfinishedHandlers());
-		ps.setTimestamp(i++, Sql.ts(run.createdAt()));
-		ps.setTimestamp(i++, Sql.ts(run.runDeadline()));
-		ps.setTimestamp(i++, Sql.ts(run.executionDeadline()));
-		ps.setInt(i++, run.attempt());
-		if (closes) {
-			ps.setTimestamp(i++, Sql.ts(c.time()));
-			ps.setString(i++, run.namespace());
-			ps.setString(i++, run.workflowId());
-		}
-		ps.setBytes(i++, run.input());
-		ps.setBytes(i++, RunRepository.chainBytes(run));
-		if (closes) {
-			ps.setBytes(i++, c.result());
-			ps.setBytes(i++, c.failure());
-		}
-		ps.setString(i++, run.namespace());
-		ps.setString(i++, run.workflowId());
-		ps.setString(i++, run.workflowType());
-		if (closes) {
-			ps.setString(i++, c.closeStatus());
-		}
-		ps.setTimestamp(i++, Sql.ts(run.createdAt()));
-		if (closes) {
-			ps.setTimestamp(i++, Sql.ts(c.time()));
-		}
-		return i;
 	}
 
 	private static int bindHistory(PreparedStatement ps, int from, TaskCommit c) throws SQLException {
