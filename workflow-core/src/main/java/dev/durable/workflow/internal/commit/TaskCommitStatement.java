@@ -30,8 +30,9 @@ import dev.durable.workflow.internal.store.Sql;
  * commit has) and kept, so each connection prepares a handful of them once.
  *
  * <p>Two variants: a plain start inserts the run row already in the state its first task leaves
- * it in, with that task's rows ({@code INSERT ... ON CONFLICT DO NOTHING} on the open-id index
- * instead of the compare-and-set); and a pipelined form without result rows (any commit but a
+ * it in, with that task's rows, instead of the compare-and-set ({@code INSERT ... ON CONFLICT DO
+ * NOTHING} on the open-id index, or, when that task closes the run, an insert of the closed run
+ * unless an open run holds its id); and a pipelined form without result rows (any commit but a
  * close that tells a parent or children), whose last part is the history insert, so that the
  * group commit ({@link TaskWriter}) sends many commits of one shape in one JDBC batch.
  *
@@ -119,6 +120,11 @@ final class TaskCommitStatement {
 		return sql(HISTORY | CLOSES);
 	}
 
+	/** The statement of a start whose first task closes the run, written alone (for plan tests). */
+	String closingStartStatement() {
+		return sql(STARTS | HISTORY | CLOSES | TELLS_NO_ONE);
+	}
+
 	private String sql(int shape) {
 		return this.statements.computeIfAbsent(shape, this::build);
 	}
@@ -126,16 +132,7 @@ final class TaskCommitStatement {
 	private String build(int shape) {
 		StringBuilder sql = new StringBuilder();
 		if ((shape & STARTS) != 0) {
-			// the row as the first task leaves it; an open run of the id makes it insert nothing
-			sql.append("WITH u AS (INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
-					+ " status, owner_node, epoch, history_seq, next_wake_at, has_activities, pending_input,"
-					+ " unfinished_handlers, created_at, run_deadline, execution_deadline, attempt)"
-					+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, ?, false, ?, ?, ?, ?, ?)"
-					+ " ON CONFLICT (namespace, workflow_id) WHERE status = 'RUNNING' DO NOTHING"
-					+ " RETURNING run_id, namespace, workflow_id, parent_run_id, parent_seq)"
-					+ ", p AS (INSERT INTO #.run_payload (run_id, input, options) SELECT run_id, ?, ? FROM u)"
-					+ ", v AS (INSERT INTO #.visibility (run_id, namespace, workflow_id, workflow_type, status, start_time)"
-					+ " SELECT run_id, ?, ?, ?, 'RUNNING', ? FROM u)");
+			StartedRunInsert.append(sql, (shape & CLOSES) != 0);
 		}
 		else {
 			sql.append("WITH u AS (UPDATE #.workflow_run SET history_seq = history_seq + ?,"
@@ -168,7 +165,7 @@ final class TaskCommitStatement {
 					+ " timestamptz 'epoch' + t.micros * interval '1 microsecond'"
 					+ " FROM u, unnest(?::bigint[], ?::bigint[]) AS t(seq, micros))");
 		}
-		if ((shape & CLOSES) != 0) {
+		if ((shape & CLOSES) != 0 && (shape & STARTS) == 0) {
 			// the outcome and the cleared side tables
 			sql.append(", cp AS (UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id IN (SELECT run_id FROM u))"
 					+ ", cv AS (UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id IN (SELECT run_id FROM u))"
@@ -213,7 +210,7 @@ final class TaskCommitStatement {
 
 	/** Whether a start can be inserted with its first task's commit in one statement. */
 	static boolean fitsStart(NewRun run, TaskCommit c) {
-		return fits(c) && !c.closes() && c.consumedInbox().isEmpty() && c.removedTimers().isEmpty()
+		return fits(c) && !c.tellsRelatives() && c.consumedInbox().isEmpty() && c.removedTimers().isEmpty()
 				&& c.removedActivities().isEmpty() && run.memo().isEmpty() && run.searchAttributes().isEmpty()
 				&& run.requestId() == null && run.wakeAt() == null && run.owner() != null;
 	}
@@ -301,28 +298,9 @@ final class TaskCommitStatement {
 
 	private void bind(PreparedStatement ps, Connection con, int shape, NewRun run, TaskCommit c) throws SQLException {
 		int i = 1;
-		if (run != null) {
-			ps.setObject(i++, run.runId());
-			ps.setString(i++, run.namespace());
-			ps.setString(i++, run.workflowId());
-			ps.setString(i++, run.workflowType());
-			ps.setString(i++, run.taskQueue());
-			ps.setObject(i++, run.owner());
-			ps.setLong(i++, c.epoch());
-			ps.setInt(i++, c.historySeq() + (c.recordsHistory() ? 1 : 0));
-			ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
-			ps.setBoolean(i++, c.hasActivities());
-			ps.setInt(i++, c.unfinishedHandlers());
-			ps.setTimestamp(i++, Sql.ts(run.createdAt()));
-			ps.setTimestamp(i++, Sql.ts(run.runDeadline()));
-			ps.setTimestamp(i++, Sql.ts(run.executionDeadline()));
-			ps.setInt(i++, run.attempt());
-			ps.setBytes(i++, run.input());
-			ps.setBytes(i++, RunRepository.chainBytes(run));
-			ps.setString(i++, run.namespace());
-			ps.setString(i++, run.workflowId());
-			ps.setString(i++, run.workflowType());
-			ps.setTimestamp(i++, Sql.ts(run.createdAt()));
+		boolean starts = run != null;
+		if (starts) {
+			i = StartedRunInsert.bind(ps, i, (shape & CLOSES) != 0, run, c);
 		}
 		else {
 			ps.setInt(i++, c.recordsHistory() ? 1 : 0);
@@ -337,7 +315,7 @@ final class TaskCommitStatement {
 			ps.setLong(i++, c.epoch());
 			ps.setInt(i++, c.historySeq());
 		}
-		if ((shape & CLOSES) != 0) {
+		if ((shape & CLOSES) != 0 && !starts) {
 			ps.setLong(i++, c.seenInboxSeq());
 			ps.setBoolean(i++, c.resultAwaited());
 		}
@@ -364,7 +342,7 @@ final class TaskCommitStatement {
 			ps.setArray(i++, con.createArrayOf("bigint", seqs.toArray()));
 			ps.setArray(i++, con.createArrayOf("bigint", micros.toArray()));
 		}
-		if ((shape & CLOSES) != 0) {
+		if ((shape & CLOSES) != 0 && !starts) {
 			ps.setBytes(i++, c.result());
 			ps.setBytes(i++, c.failure());
 			ps.setString(i++, c.closeStatus());

@@ -37,9 +37,35 @@ class CloseStatementPlanTest {
 				+ " FROM generate_series(1, 10000) AS i");
 		jdbc.execute("ANALYZE " + this.engines.schema + ".dedup");
 
-		String sql = new TaskCommitStatement(this.engines.schema).closingStatement();
+		String plan = genericPlan(jdbc, new TaskCommitStatement(this.engines.schema).closingStatement());
+
+		assertThat(plan).contains("Update on dedup").doesNotContain("Seq Scan on dedup");
+	}
+
+	/**
+	 * A start whose first task closes the run is inserted closed, which the unique index of open
+	 * runs does not check: the statement looks for an open run of the id itself, and must find it
+	 * through that index, not by reading the runs of every workflow.
+	 */
+	@Test
+	void aStartThatClosesLooksForAnOpenRunOfItsIdByIndex() {
+		this.engines.start(this.engines.builder()); // migrates the schema
+		JdbcTemplate jdbc = this.engines.jdbc();
+		jdbc.update("INSERT INTO " + this.engines.schema + ".workflow_run (run_id, namespace, workflow_id,"
+				+ " workflow_type, task_queue, status, created_at) SELECT gen_random_uuid(), 'default', 'wf-' || i,"
+				+ " 'type', 'default', CASE WHEN i % 10 = 0 THEN 'RUNNING' ELSE 'COMPLETED' END, now()"
+				+ " FROM generate_series(1, 10000) AS i");
+		jdbc.execute("ANALYZE " + this.engines.schema + ".workflow_run");
+
+		String plan = genericPlan(jdbc, new TaskCommitStatement(this.engines.schema).closingStartStatement());
+
+		assertThat(plan).contains("workflow_run_open_id").doesNotContain("Seq Scan on workflow_run");
+	}
+
+	/** PostgreSQL's generic plan of the statement, the one a prepared statement settles on. */
+	private static String genericPlan(JdbcTemplate jdbc, String sql) {
 		int parameters = (int) sql.chars().filter((c) -> c == '?').count();
-		String plan = jdbc.execute((java.sql.Connection con) -> {
+		return jdbc.execute((java.sql.Connection con) -> {
 			try (java.sql.Statement statement = con.createStatement()) {
 				statement.execute("SET plan_cache_mode = force_generic_plan");
 				statement.execute("PREPARE closing AS " + numbered(sql));
@@ -55,8 +81,6 @@ class CloseStatementPlanTest {
 				return lines.toString();
 			}
 		});
-
-		assertThat(plan).contains("Update on dedup").doesNotContain("Seq Scan on dedup");
 	}
 
 	/** JDBC's {@code ?} placeholders as PostgreSQL's {@code $1, $2, ...}, which PREPARE takes. */
