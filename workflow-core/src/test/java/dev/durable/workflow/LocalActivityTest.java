@@ -10,10 +10,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StallingHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Local activities: run inside the workflow task that calls them, their outcomes committed with
@@ -103,6 +105,20 @@ class LocalActivityTest {
 			.register(LocalThatFails.class)
 			.registerActivities(new Steps())
 			.hooks(hooks));
+	}
+
+	@Test
+	void aStartWhoseFirstTaskClosedTheRunAnswersItsResultWithoutReadingTheRun() {
+		WorkflowEngine engine = start(new StallingHooks());
+		WorkflowHandle<String> handle = engine.client().start(LocalSteps::run, "x", StartOptions.withId("local-read"));
+		// the run was closed by the start's own task: its handle has the outcome already, so even
+		// with the run's rows gone (as retention would remove them) the result needs no read
+		this.engines.jdbc().update("DELETE FROM " + this.engines.schema + ".run_payload");
+		this.engines.jdbc().update("DELETE FROM " + this.engines.schema + ".workflow_run");
+		assertThat(handle.result(Duration.ofSeconds(5))).isEqualTo("x+1+2+3");
+		// a handle by id has no such outcome: it reads, and the run is gone
+		assertThatThrownBy(() -> engine.client().handle("local-read").result(Duration.ofSeconds(1)))
+			.isInstanceOf(WorkflowNotFoundException.class);
 	}
 
 	@Test

@@ -42,20 +42,24 @@ public final class RunResults {
 	}
 
 	/**
+	 * @param known the first run's outcome when the caller already has it (a start whose own first
+	 * task closed the run), else {@code null}
 	 * @param timeout how long to wait, or {@code null} for as long as it takes
 	 * @throws WorkflowFailedException when the last run of the chain did not complete
 	 * @throws WorkflowTimeoutException when the timeout passed first
 	 */
 	@SuppressWarnings("unchecked")
-	<T> T result(String workflowId, UUID firstRunId, Type type, Duration timeout) {
+	<T> T result(String workflowId, UUID firstRunId, RunRepository.Outcome known, Type type, Duration timeout) {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
 		UUID runId = firstRunId;
 		CompletableFuture<Object> closed = this.waiters.future(runId);
 		// a run open on this node hands its outcome over when it closes: no need to read it first
 		boolean read = !this.node.holdsRun(runId);
 		boolean marked = false;
+		RunRepository.Outcome given = known;
 		while (true) {
-			RunRepository.Outcome outcome = ResultWaiters.handedOver(closed);
+			RunRepository.Outcome outcome = (given != null) ? given : ResultWaiters.handedOver(closed);
+			given = null;
 			if (outcome == null && (read || closed.isDone())) {
 				if (closed.isDone()) {
 					// woken without an outcome: wait anew, then read what changed

@@ -96,7 +96,16 @@ public final class RunStarter {
 		this.interceptors = interceptors;
 	}
 
-	record Started(String workflowId, UUID runId) {
+	/**
+	 * @param closedWith the outcome when the start's own first task closed the run (a workflow of
+	 * local activities): the handle answers its result from it without reading the run
+	 */
+	record Started(String workflowId, UUID runId, RunRepository.Outcome closedWith) {
+
+		Started(String workflowId, UUID runId) {
+			this(workflowId, runId, null);
+		}
+
 	}
 
 	/**
@@ -163,7 +172,7 @@ public final class RunStarter {
 			}
 			if (Boolean.TRUE.equals(inserted)) {
 				firstTasks.adopt(first[0]);
-				return new Started(start.run().workflowId(), start.run().runId());
+				return new Started(start.run().workflowId(), start.run().runId(), first[0].closedWith());
 			}
 			if (Boolean.FALSE.equals(inserted)) {
 				WorkflowAlreadyStartedException conflict = DecideStart.alreadyRunning(start.run().workflowId(),
@@ -204,10 +213,9 @@ public final class RunStarter {
 		}
 		if (first[0] != null) {
 			firstTasks.adopt(first[0]);
+			return new Started(start.run().workflowId(), decision.runId(), first[0].closedWith());
 		}
-		else {
-			afterCommit(start, decision, message);
-		}
+		afterCommit(start, decision, message);
 		return new Started(start.run().workflowId(), decision.runId());
 	}
 

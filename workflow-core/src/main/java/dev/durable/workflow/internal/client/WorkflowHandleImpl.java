@@ -55,30 +55,35 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 
 	private final Type resultType;
 
+	/** The outcome the start's own first task closed the run with, or {@code null}. */
+	private final RunRepository.Outcome closedAtStart;
+
 	private WorkflowHandleImpl(HandleOperations operations, String workflowId, UUID knownRunId, boolean pinned,
-			Type resultType) {
+			Type resultType, RunRepository.Outcome closedAtStart) {
 		this.operations = operations;
 		this.workflowId = workflowId;
 		this.knownRunId = knownRunId;
 		this.pinned = pinned;
 		this.resultType = resultType;
+		this.closedAtStart = closedAtStart;
 	}
 
 	/** Follows the latest run of the workflow id; {@link #runId()} stays the run the start created. */
-	static <R> WorkflowHandleImpl<R> started(HandleOperations operations, String workflowId, UUID startedRunId,
+	static <R> WorkflowHandleImpl<R> started(HandleOperations operations, RunStarter.Started started,
 			Type resultType) {
-		return new WorkflowHandleImpl<>(operations, workflowId, startedRunId, false, resultType);
+		return new WorkflowHandleImpl<>(operations, started.workflowId(), started.runId(), false, resultType,
+				started.closedWith());
 	}
 
 	/** Follows the latest run of the workflow id. */
 	static <R> WorkflowHandleImpl<R> latest(HandleOperations operations, String workflowId, Type resultType) {
-		return new WorkflowHandleImpl<>(operations, workflowId, null, false, resultType);
+		return new WorkflowHandleImpl<>(operations, workflowId, null, false, resultType, null);
 	}
 
 	/** Addresses this run only (its {@link #result()} still follows its chain). */
 	static <R> WorkflowHandleImpl<R> pinned(HandleOperations operations, String workflowId, UUID runId,
 			Type resultType) {
-		return new WorkflowHandleImpl<>(operations, workflowId, runId, true, resultType);
+		return new WorkflowHandleImpl<>(operations, workflowId, runId, true, resultType, null);
 	}
 
 	@Override
@@ -114,7 +119,7 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	private <T> T result(Type type, Duration timeout) {
 		// a start's handle waits from its own run: a later run of a reused workflow id is not its result
 		UUID runId = (this.knownRunId != null) ? this.knownRunId : runId();
-		return this.operations.results().result(this.workflowId, runId, type, timeout);
+		return this.operations.results().result(this.workflowId, runId, this.closedAtStart, type, timeout);
 	}
 
 	@Override

@@ -15,6 +15,7 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.Errors;
 
@@ -70,6 +71,11 @@ public final class FirstTasks {
 			this.row = row;
 			this.runner = runner;
 			this.commit = commit;
+		}
+
+		/** The outcome the run closed with in this task (local activities only), or {@code null}. */
+		public RunRepository.Outcome closedWith() {
+			return this.commit.outcome();
 		}
 
 	}
