@@ -39,9 +39,17 @@ public final class ScaleOutBenchmark {
 	 * @param settle the wait before each at-rest window (the work of parking settles: evictions of
 	 * idle cached runs, autovacuum)
 	 * @param pool each node's pool size
+	 * @param clientsPerNode whether each node gets {@code clients} clients (the load grows with the
+	 * nodes) rather than a share of them (the same load spread over more nodes)
 	 */
 	public record Options(List<Integer> nodes, int clients, Duration warmup, Duration measure, int signals,
-			int parked, Duration rest, Duration settle, int pool) {
+			int parked, Duration rest, Duration settle, int pool, boolean clientsPerNode) {
+
+		/** The clients shared out over the nodes. */
+		public Options(List<Integer> nodes, int clients, Duration warmup, Duration measure, int signals, int parked,
+				Duration rest, Duration settle, int pool) {
+			this(nodes, clients, warmup, measure, signals, parked, rest, settle, pool, false);
+		}
 
 		public static Options defaults() {
 			return new Options(List.of(1, 2, 3), 16, Duration.ofSeconds(10), Duration.ofSeconds(8), 200, 20_000,
@@ -165,7 +173,8 @@ public final class ScaleOutBenchmark {
 		List<Thread> threads = new ArrayList<>();
 		for (int i = 0; i < nodes.size(); i++) {
 			NodeJvm node = nodes.get(i);
-			int share = this.options.clients() / nodes.size() + ((i < this.options.clients() % nodes.size()) ? 1 : 0);
+			int share = this.options.clientsPerNode() ? this.options.clients()
+					: this.options.clients() / nodes.size() + ((i < this.options.clients() % nodes.size()) ? 1 : 0);
 			String prefix = "steps-" + count + "-" + node.name() + "-";
 			threads.add(Thread.ofPlatform().start(() -> {
 				NodeJvm.Ran ran = node.runClients(share, this.options.warmup().toMillis(),

@@ -61,6 +61,8 @@ final class ThroughputProbe implements AutoCloseable {
 
 	private final long serverBefore;
 
+	private final long[] statsBefore;
+
 	ThroughputProbe(DataSource dataSource, List<NodeJvm> nodes, CpuCounters server, String prefix) {
 		this.dataSource = dataSource;
 		this.prefix = prefix;
@@ -68,6 +70,7 @@ final class ThroughputProbe implements AutoCloseable {
 		this.server = server;
 		this.nodesBefore = nodes.stream().mapToLong(NodeJvm::cpuNanos).sum();
 		this.serverBefore = server.read().postgresNanos();
+		this.statsBefore = stats();
 		this.listener = Thread.ofPlatform().daemon().name("probe-listen").start(this::listen);
 		this.sampler = Thread.ofPlatform().daemon().name("probe-sample").start(this::sample);
 		this.counter = Thread.ofPlatform().daemon().name("probe-count").start(this::count);
@@ -178,13 +181,47 @@ final class ThroughputProbe implements AutoCloseable {
 						counts[3]++;
 					}
 				}, prefix + "%");
+		// from the start (the run's creation) to its close as stored: the clients' latency less the
+		// time they took to learn of the close
+		java.util.Map<String, Object> lifetime = jdbc.queryForMap("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY"
+				+ " extract(epoch FROM closed_at - created_at) * 1000) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY"
+				+ " extract(epoch FROM closed_at - created_at) * 1000) AS p99 FROM durable.workflow_run WHERE workflow_id LIKE ?"
+				+ " AND closed_at IS NOT NULL", prefix + "%");
 		return String.format("%,d runs: %,d owned by another node than the starting one, %,d claimed again,"
-				+ " %,d still open", counts[0], counts[1], counts[2], counts[3]);
+				+ " %,d still open; start to stored close p50 %.1f ms, p99 %.1f ms", counts[0], counts[1], counts[2],
+				counts[3], number(lifetime.get("p50")), number(lifetime.get("p99")));
+	}
+
+	/**
+	 * Transactions committed in the database and WAL syncs of the server so far. A backend reports
+	 * its counts when it goes idle, at most once a second: over a phase of many seconds the
+	 * difference is close.
+	 */
+	private long[] stats() {
+		try {
+			return new JdbcTemplate(this.dataSource).queryForObject("SELECT (SELECT xact_commit FROM pg_stat_database"
+					+ " WHERE datname = current_database()), (SELECT wal_sync FROM pg_stat_wal)",
+					(row, i) -> new long[] { row.getLong(1), row.getLong(2) });
+		}
+		catch (RuntimeException ex) {
+			return new long[2];
+		}
+	}
+
+	private static double number(Object value) {
+		return (value instanceof Number n) ? n.doubleValue() : Double.NaN;
 	}
 
 	/** Stops probing and describes what it saw, over the given number of workflows completed. */
 	String finish(long workflows, double seconds) {
 		close();
+		try {
+			Thread.sleep(1100); // the backends report their last second
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		long[] statsAfter = stats();
 		long nodesUsed = this.nodes.stream().mapToLong(NodeJvm::cpuNanos).sum() - this.nodesBefore;
 		long serverUsed = this.server.read().postgresNanos() - this.serverBefore;
 		long total = Math.max(1, this.samples.sum());
@@ -197,9 +234,12 @@ final class ThroughputProbe implements AutoCloseable {
 			.map((e) -> String.format("%s %.0f/s", e.getKey(), e.getValue().sum() / seconds))
 			.collect(Collectors.joining(", "));
 		double perWorkflow = Math.max(1, workflows);
-		return String.format("CPU per workflow: nodes %.2f ms, PostgreSQL %.2f ms (nodes %.0f ms/s, PostgreSQL %.0f ms/s);"
+		return String.format("per workflow: %.2f transactions, %.2f WAL syncs (%.0f and %.0f per second);"
+				+ " CPU per workflow: nodes %.2f ms, PostgreSQL %.2f ms (nodes %.0f ms/s, PostgreSQL %.0f ms/s);"
 				+ " notifications: %s; nodes' connections (mean count by state, %d samples): %s;"
 				+ " completed per second: %s",
+				(statsAfter[0] - this.statsBefore[0]) / perWorkflow, (statsAfter[1] - this.statsBefore[1]) / perWorkflow,
+				(statsAfter[0] - this.statsBefore[0]) / seconds, (statsAfter[1] - this.statsBefore[1]) / seconds,
 				nodesUsed / 1e6 / perWorkflow, serverUsed / 1e6 / perWorkflow, nodesUsed / 1e6 / seconds,
 				serverUsed / 1e6 / seconds, notified.isEmpty() ? "none" : notified, total, waitShares,
 				this.perSecond);
