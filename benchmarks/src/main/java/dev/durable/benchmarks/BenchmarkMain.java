@@ -67,6 +67,7 @@ public final class BenchmarkMain {
 			the clients on a client-only node in this JVM. Options (defaults in brackets):
 			  --nodes=1,2,3              node counts measured, in order [1,2,3]
 			  --clients=N                client threads of the 3-step throughput [16]
+			  --clients-per-node=true    --clients on each node (16 on 1, 48 on 3) rather than shared [false]
 			  --warmup-ms=N / --measure-ms=N   unmeasured and measured time per node count [10000 / 8000]
 			  --signals=N                runs parked, then signalled one by one, per node count [200]
 			  --parked=N                 runs parked for the at-rest CPU, on the most nodes [20000]
@@ -202,6 +203,7 @@ public final class BenchmarkMain {
 		Duration rest = o.rest();
 		Duration settle = o.settle();
 		int pool = o.pool();
+		boolean clientsPerNode = o.clientsPerNode();
 		for (String arg : args) {
 			String[] option = option(arg);
 			String name = option[0];
@@ -216,10 +218,12 @@ public final class BenchmarkMain {
 				case "rest-ms" -> rest = Duration.ofMillis(number(name, value, 1));
 				case "settle-ms" -> settle = Duration.ofMillis(number(name, value, 0));
 				case "pool" -> pool = number(name, value, 2);
+				case "clients-per-node" -> clientsPerNode = Boolean.parseBoolean(value);
 				default -> throw new IllegalArgumentException("Unknown option --" + name);
 			}
 		}
-		return new ScaleOutBenchmark.Options(nodes, clients, warmup, measure, signals, parked, rest, settle, pool);
+		return new ScaleOutBenchmark.Options(nodes, clients, warmup, measure, signals, parked, rest, settle, pool,
+				clientsPerNode);
 	}
 
 	/** An argument {@code --name=value} as its name and value. */

@@ -20,11 +20,11 @@ import dev.durable.workflow.client.StartOptions;
 /**
  * One engine node of the scale-out benchmark, in a JVM of its own: the bench workflows and their
  * no-op activity, the engine's default settings, a pool of the given size. It prints
- * {@code READY} once started, then runs what its standard input asks, one line each:
+ * {@code READY} and its node id once started, then runs what its standard input asks, one line each:
  * {@code RUN clients warmupMs measureMs prefix} runs closed-loop clients on this node (each
  * starts a 3-step workflow, which runs here, and waits for its result) and answers
  * {@code DONE} with the latencies in microseconds of the workflows that completed in the
- * measured window. It stops when its parent closes its standard input.
+ * measured window and, after a {@code |}, the CPU the JVM used in that window by kind of thread. It stops when its parent closes its standard input.
  */
 public final class ScaleNode {
 
@@ -47,16 +47,18 @@ public final class ScaleNode {
 				.shutdownTimeout(Duration.ofSeconds(5))
 				.build()
 				.start();
-			System.out.println("READY");
+			System.out.println("READY " + engine.nodeId());
 			System.out.flush();
 			BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 			String line;
 			while ((line = in.readLine()) != null) {
 				String[] command = line.trim().split(" ");
 				if (command[0].equals("RUN")) {
+					String[] cpu = new String[1];
 					List<Long> latencies = run(engine, Integer.parseInt(command[1]), Long.parseLong(command[2]),
-							Long.parseLong(command[3]), command[4]);
-					System.out.println("DONE " + latencies.stream().map(String::valueOf).collect(Collectors.joining(",")));
+							Long.parseLong(command[3]), command[4], cpu);
+					System.out.println("DONE " + latencies.stream().map(String::valueOf).collect(Collectors.joining(","))
+							+ "|" + cpu[0]);
 					System.out.flush();
 				}
 			}
@@ -64,8 +66,12 @@ public final class ScaleNode {
 		}
 	}
 
-	private static List<Long> run(WorkflowEngine engine, int clients, long warmupMs, long measureMs, String prefix)
-			throws InterruptedException {
+	/**
+	 * @param cpu gets the CPU of this JVM in the measured window, by kind of thread (see
+	 * {@link ThreadCpu})
+	 */
+	private static List<Long> run(WorkflowEngine engine, int clients, long warmupMs, long measureMs, String prefix,
+			String[] cpu) throws InterruptedException {
 		AtomicInteger sequence = new AtomicInteger();
 		ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
 		long warmupEnd = System.nanoTime() + warmupMs * 1_000_000;
@@ -86,6 +92,10 @@ public final class ScaleNode {
 				}
 			}));
 		}
+		Thread.sleep(Math.max(0, (warmupEnd - System.nanoTime()) / 1_000_000));
+		java.util.Map<String, Long> before = ThreadCpu.read();
+		Thread.sleep(Math.max(0, (end - System.nanoTime()) / 1_000_000));
+		cpu[0] = ThreadCpu.used(before, ThreadCpu.read(), 8);
 		for (Thread thread : threads) {
 			thread.join();
 		}

@@ -39,9 +39,17 @@ public final class ScaleOutBenchmark {
 	 * @param settle the wait before each at-rest window (the work of parking settles: evictions of
 	 * idle cached runs, autovacuum)
 	 * @param pool each node's pool size
+	 * @param clientsPerNode whether each node gets {@code clients} clients (the load grows with the
+	 * nodes) rather than a share of them (the same load spread over more nodes)
 	 */
 	public record Options(List<Integer> nodes, int clients, Duration warmup, Duration measure, int signals,
-			int parked, Duration rest, Duration settle, int pool) {
+			int parked, Duration rest, Duration settle, int pool, boolean clientsPerNode) {
+
+		/** The clients shared out over the nodes. */
+		public Options(List<Integer> nodes, int clients, Duration warmup, Duration measure, int signals, int parked,
+				Duration rest, Duration settle, int pool) {
+			this(nodes, clients, warmup, measure, signals, parked, rest, settle, pool, false);
+		}
 
 		public static Options defaults() {
 			return new Options(List.of(1, 2, 3), 16, Duration.ofSeconds(10), Duration.ofSeconds(8), 200, 20_000,
@@ -93,6 +101,7 @@ public final class ScaleOutBenchmark {
 				// one after another: the first one creates the schema
 				nodes.add(NodeJvm.start(database.jdbcUrl(name), this.options.pool(), "node" + i));
 			}
+			warmEachAlone(nodes, count);
 			WorkflowEngine client = WorkflowEngine.builder()
 				.dataSource(clientPool)
 				.runWorkflows(false)
@@ -101,7 +110,19 @@ public final class ScaleOutBenchmark {
 				.build()
 				.start();
 			try {
+				JdbcTemplate jdbc = new JdbcTemplate(clientPool);
+				Long backend = jdbc.queryForObject("SELECT pg_backend_pid()", Long.class);
+				CpuCounters server = new CpuCounters((backend != null) ? CpuCounters.parentOf(backend) : 0);
+				String prefix = "steps-" + count + "-";
+				ThroughputProbe probe = new ThroughputProbe(clientPool, nodes, server, prefix);
+				long phaseStarted = System.nanoTime();
 				Throughput throughput = throughput(nodes, count);
+				double phaseSeconds = (System.nanoTime() - phaseStarted) / 1e9;
+				Integer completed = jdbc.queryForObject("SELECT count(*) FROM durable.workflow_run WHERE workflow_id LIKE ?"
+						+ " AND status = 'COMPLETED'", Integer.class, prefix + "%");
+				this.out.printf("  %d node(s), the throughput phase: %s%n    %s%n", count,
+						ThroughputProbe.placement(jdbc, nodes, prefix),
+						probe.finish((completed != null) ? completed : 0, phaseSeconds));
 				LatencyStats signal = signals(client, new JdbcTemplate(clientPool), count);
 				Row row = new Row(count, throughput.workflows(), throughput.perSecond(), throughput.latency(), signal);
 				this.rows.add(row);
@@ -126,6 +147,21 @@ public final class ScaleOutBenchmark {
 	}
 
 	/**
+	 * Runs all the clients on each node in turn, alone, for the warm-up time. A node JVM starts
+	 * cold: its JIT compilers need CPU and enough calls to compile the engine's hot paths. Warmed
+	 * together, three cold JVMs share the two cores and each runs a third of the workflows, so
+	 * after the common warm-up they were far from compiled (the first measurement of this benchmark
+	 * compared a warm single node with three cold ones). Alone, each node gets what the single
+	 * node gets; the common warm-up then follows as before.
+	 */
+	private void warmEachAlone(List<NodeJvm> nodes, int count) {
+		for (NodeJvm node : nodes) {
+			node.runClients(this.options.clients(), this.options.warmup().toMillis(), 0,
+					"warm-" + count + "-" + node.name() + "-");
+		}
+	}
+
+	/**
 	 * The clients, shared out over the nodes, each node running its share as closed loops (start a
 	 * 3-step workflow, wait for its result, start the next), as an application's nodes behind a
 	 * load balancer would: a run started on a node runs there. The workflows that complete in the
@@ -133,15 +169,23 @@ public final class ScaleOutBenchmark {
 	 */
 	private Throughput throughput(List<NodeJvm> nodes, int count) {
 		List<long[]> perNode = new java.util.concurrent.CopyOnWriteArrayList<>();
+		java.util.Map<String, String> cpu = new java.util.concurrent.ConcurrentSkipListMap<>();
 		List<Thread> threads = new ArrayList<>();
 		for (int i = 0; i < nodes.size(); i++) {
 			NodeJvm node = nodes.get(i);
-			int share = this.options.clients() / nodes.size() + ((i < this.options.clients() % nodes.size()) ? 1 : 0);
+			int share = this.options.clientsPerNode() ? this.options.clients()
+					: this.options.clients() / nodes.size() + ((i < this.options.clients() % nodes.size()) ? 1 : 0);
 			String prefix = "steps-" + count + "-" + node.name() + "-";
-			threads.add(Thread.ofPlatform().start(() -> perNode.add(node.runClients(share,
-					this.options.warmup().toMillis(), this.options.measure().toMillis(), prefix))));
+			threads.add(Thread.ofPlatform().start(() -> {
+				NodeJvm.Ran ran = node.runClients(share, this.options.warmup().toMillis(),
+						this.options.measure().toMillis(), prefix);
+				perNode.add(ran.latencies());
+				cpu.put(node.name(), ran.cpu());
+			}));
 		}
 		join(threads);
+		cpu.forEach((name, used) -> this.out.printf("    %s's CPU in the measured window, ms by kind of thread: %s%n", name,
+				used.replace(";", ", ")));
 		long[] all = perNode.stream().flatMapToLong(java.util.Arrays::stream).toArray();
 		return new Throughput(all.length, all.length / (this.options.measure().toNanos() / 1e9), LatencyStats.of(all));
 	}

@@ -36,6 +36,23 @@ class ScaleOutSmokeTest {
 		});
 		assertThat(benchmark.rests()).extracting(ScaleOutBenchmark.Rest::openRuns).containsExactly(0, 50);
 		assertThat(report).contains("| 1 | ", "| 2 | ", "| 50 | ");
+		// each node's clients start their runs on it: they run and close there
+		assertThat(report).contains("1 node(s), the throughput phase:", "2 node(s), the throughput phase:")
+			.doesNotContainPattern("[1-9][0-9,]* owned by another node")
+			.doesNotContainPattern("[1-9][0-9,]* claimed again")
+			.contains("CPU in the measured window, ms by kind of thread");
+	}
+
+	@Test
+	void threadKindsDropTheNumbersAndNotificationKindsFollowTheTargets() {
+		assertThat(ThreadCpu.kind("C2 CompilerThread0")).isEqualTo("C2 CompilerThread");
+		assertThat(ThreadCpu.kind("GC Thread#3")).isEqualTo("GC Thread");
+		assertThat(ThreadCpu.kind("durable-writer-1")).isEqualTo("durable-writer");
+		assertThat(ThreadCpu.kind("42")).isEqualTo("42");
+		assertThat(ThroughputProbe.kind("*")).isEqualTo("any node");
+		assertThat(ThroughputProbe.kind("0190c6a2-1111-7000-8000-000000000001")).isEqualTo("node");
+		assertThat(ThroughputProbe.kind("R:0190c6a2-1111-7000-8000-000000000001:x")).isEqualTo("run");
+		assertThat(ThroughputProbe.kind("O:0190c6a2-1111-7000-8000-000000000001")).isEqualTo("outputs");
 	}
 
 }
