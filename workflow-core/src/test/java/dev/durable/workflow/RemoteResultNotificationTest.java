@@ -12,6 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.EagerStartFixture.Chain;
+import dev.durable.workflow.EagerStartFixture.Waiter;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
@@ -50,36 +52,8 @@ class RemoteResultNotificationTest {
 		this.engines.close();
 	}
 
-	/** Waits for a "go" signal; "fail" fails the run. */
-	@Workflow(value = "remote-gate", receives = {"go"})
-	public static class Gate {
-
-		@WorkflowRun
-		public String run(String prefix) {
-			String go = Workflows.receive("go", String.class);
-			if ("fail".equals(go)) {
-				throw ApplicationFailure.newNonRetryableFailure("gave up on " + prefix, "GaveUp");
-			}
-			return prefix + " " + go;
-		}
-
-	}
-
-	/** Each run waits for a "go" signal, then continues as new until round 3. */
-	@Workflow(value = "remote-chain", receives = {"go"})
-	public static class Chain {
-
-		@WorkflowRun
-		public String run(int round) {
-			String go = Workflows.receive("go", String.class);
-			if (round < 3) {
-				Workflows.continueAsNew(round + 1);
-				throw new IllegalStateException("continueAsNew returned");
-			}
-			return "done " + round + " " + go;
-		}
-
-	}
+	// the workflows waiting for a "go" signal are EagerStartFixture's: Waiter ("fail" fails the
+	// run) and Chain (continues as new until round 3)
 
 	/** Takes updates; an update "wait" completes only once the "release" signal came. */
 	@Workflow(value = "remote-board", receives = {"end"})
@@ -140,7 +114,7 @@ class RemoteResultNotificationTest {
 	}
 
 	private WorkflowEngine owner(EngineHooks hooks) {
-		return this.engines.start(this.engines.builder().register(Gate.class, Chain.class, Board.class).hooks(hooks));
+		return this.engines.start(this.engines.builder().register(Waiter.class, Chain.class, Board.class).hooks(hooks));
 	}
 
 	/** A node that does not serve the types: a client-only one, or a worker of other types. */
@@ -179,7 +153,7 @@ class RemoteResultNotificationTest {
 	void aResultWaitedOnAClientOnlyNodeArrivesByNotification() throws Exception {
 		WorkflowEngine owner = owner(EngineHooks.NONE);
 		WorkflowEngine client = waiterNode(false);
-		WorkflowHandle<String> handle = client.client().start(Gate::run, "remote", StartOptions.withId("remote"));
+		WorkflowHandle<String> handle = client.client().start(Waiter::run, "remote", StartOptions.withId("remote"));
 		await().atMost(PROMPTLY).until(() -> EngineInternals.node(owner).holdsRun(handle.runId()));
 		assertThat(awaited(handle.runId())).as("nobody waits yet: the close will notify no one").isFalse();
 
@@ -191,7 +165,7 @@ class RemoteResultNotificationTest {
 		System.out.printf("remote result %.1f ms after the signal%n", (System.nanoTime() - signaled) / 1e6);
 
 		// a failure closed on the other node, waited for with a timeout
-		WorkflowHandle<String> failing = client.client().start(Gate::run, "remote", StartOptions.withId("remote-f"));
+		WorkflowHandle<String> failing = client.client().start(Waiter::run, "remote", StartOptions.withId("remote-f"));
 		await().atMost(PROMPTLY).until(() -> EngineInternals.node(owner).holdsRun(failing.runId()));
 		Future<String> failed = waitFor(client, failing, Duration.ofMinutes(5));
 		failing.signal("go", "fail");
@@ -204,7 +178,7 @@ class RemoteResultNotificationTest {
 	void aResultWaitedOnAWorkerOfOtherTypesArrivesByNotification() throws Exception {
 		WorkflowEngine owner = owner(EngineHooks.NONE);
 		WorkflowEngine other = waiterNode(true);
-		WorkflowHandle<String> handle = owner.client().start(Gate::run, "worker", StartOptions.withId("worker"));
+		WorkflowHandle<String> handle = owner.client().start(Waiter::run, "worker", StartOptions.withId("worker"));
 		Future<String> result = waitFor(other, other.client().handle("worker", String.class), null);
 		handle.signal("go", "close");
 		assertThat(get(result)).isEqualTo("worker close");
@@ -236,7 +210,7 @@ class RemoteResultNotificationTest {
 	void aRunTerminatedOnAnotherNodeWakesItsWaitersByNotification() throws Exception {
 		WorkflowEngine owner = owner(EngineHooks.NONE);
 		WorkflowEngine client = waiterNode(false);
-		WorkflowHandle<String> handle = client.client().start(Gate::run, "ended", StartOptions.withId("ended"));
+		WorkflowHandle<String> handle = client.client().start(Waiter::run, "ended", StartOptions.withId("ended"));
 		await().atMost(PROMPTLY).until(() -> EngineInternals.node(owner).holdsRun(handle.runId()));
 		Future<String> result = waitFor(client, handle, null);
 		// closed without workflow code, in the terminating node's transaction: told after its commit
@@ -268,7 +242,7 @@ class RemoteResultNotificationTest {
 	void aWaiterWithATimeoutGivesUpAndALaterOneGetsTheResult() throws Exception {
 		WorkflowEngine owner = owner(EngineHooks.NONE);
 		WorkflowEngine client = waiterNode(false);
-		WorkflowHandle<String> handle = client.client().start(Gate::run, "late", StartOptions.withId("late"));
+		WorkflowHandle<String> handle = client.client().start(Waiter::run, "late", StartOptions.withId("late"));
 		await().atMost(PROMPTLY).until(() -> EngineInternals.node(owner).holdsRun(handle.runId()));
 		assertThatThrownBy(() -> handle.result(Duration.ofMillis(300)))
 			.isInstanceOf(WorkflowHandle.WorkflowTimeoutException.class);
@@ -289,7 +263,7 @@ class RemoteResultNotificationTest {
 		waiters(owner).sendNewsWith((runId) -> {
 		}, (runId) -> {
 		});
-		WorkflowHandle<String> handle = client.client().start(Gate::run, "lost", StartOptions.withId("lost"));
+		WorkflowHandle<String> handle = client.client().start(Waiter::run, "lost", StartOptions.withId("lost"));
 		await().atMost(PROMPTLY).until(() -> EngineInternals.node(owner).holdsRun(handle.runId()));
 		Future<String> result = waitFor(client, handle, null);
 		handle.signal("go", "close");
@@ -307,7 +281,7 @@ class RemoteResultNotificationTest {
 		HoldingHooks hooks = new HoldingHooks();
 		WorkflowEngine owner = owner(hooks);
 		WorkflowEngine client = waiterNode(false);
-		WorkflowHandle<String> handle = client.client().start(Gate::run, "race", StartOptions.withId("race"));
+		WorkflowHandle<String> handle = client.client().start(Waiter::run, "race", StartOptions.withId("race"));
 		await().atMost(PROMPTLY).until(() -> EngineInternals.node(owner).holdsRun(handle.runId()));
 
 		// the closing task has read the run (not awaited) and is about to commit
