@@ -29,7 +29,15 @@ public final class CpuCounters {
 
 	/** CPU nanoseconds (user and system) a process has used so far; 0 when it cannot be read. */
 	public static long processNanos(long pid) {
-		long[] fields = stat(pid);
+		return cpuNanos(Path.of("/proc", Long.toString(pid), "stat"));
+	}
+
+	/**
+	 * CPU nanoseconds (user and system) in a {@code stat} file of {@code /proc}: a process's, or a
+	 * thread's ({@code /proc/self/task/<tid>/stat}); 0 when it cannot be read.
+	 */
+	public static long cpuNanos(Path statFile) {
+		long[] fields = stat(statFile);
 		return (fields != null) ? (long) ((fields[1] + fields[2]) * TICK_NANOS) : 0;
 	}
 
@@ -69,8 +77,12 @@ public final class CpuCounters {
 
 	/** ppid, utime, stime, cutime, cstime of a process, or null. */
 	private static long[] stat(long pid) {
+		return stat(Path.of("/proc", Long.toString(pid), "stat"));
+	}
+
+	private static long[] stat(Path file) {
 		try {
-			String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+			String stat = Files.readString(file);
 			// the command name (field 2) may hold spaces: the fields after it follow the last ')'
 			String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
 			// f[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16, cstime 17

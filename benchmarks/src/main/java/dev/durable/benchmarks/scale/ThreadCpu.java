@@ -8,6 +8,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.durable.benchmarks.compare.CpuCounters;
+
 /**
  * This JVM's CPU time by kind of thread, read from {@code /proc/self/task} (Linux; empty
  * elsewhere): a thread's kind is its name without a trailing number, so the JIT compiler threads,
@@ -16,8 +18,6 @@ import java.util.stream.Collectors;
  * running workflows, for one.
  */
 final class ThreadCpu {
-
-	private static final double TICK_MILLIS = 10; // USER_HZ, 100 on Linux
 
 	private ThreadCpu() {
 	}
@@ -29,9 +29,7 @@ final class ThreadCpu {
 			for (Path task : tasks) {
 				try {
 					String name = Files.readString(task.resolve("comm")).trim();
-					String stat = Files.readString(task.resolve("stat"));
-					String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-					long millis = (long) ((Long.parseLong(f[11]) + Long.parseLong(f[12])) * TICK_MILLIS);
+					long millis = CpuCounters.cpuNanos(task.resolve("stat")) / 1_000_000;
 					byKind.merge(kind(name), millis, Long::sum);
 				}
 				catch (IOException | RuntimeException ex) {

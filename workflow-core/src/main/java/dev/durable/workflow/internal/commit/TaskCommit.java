@@ -68,22 +68,7 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 		List<External> externals, Attributes attributes, boolean tellsRelatives,
 		List<dev.durable.workflow.internal.history.Event> outputs, boolean resultAwaited) {
 
-	/** A commit of a run no other node waits for. */
-	public TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
-			byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
-			Map<Long, Instant> newTimers, List<StoredActivity> newActivities, List<StoredActivity> queuedActivities,
-			Instant nextWakeAt, boolean hasActivities, String closeStatus, byte[] result, byte[] failure,
-			String namespace, String workflowId, List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
-			NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
-			List<External> externals, Attributes attributes, boolean tellsRelatives,
-			List<dev.durable.workflow.internal.history.Event> outputs) {
-		this(runId, node, epoch, historySeq, seenInboxSeq, time, events, consumedInbox, removedTimers,
-				removedActivities, newTimers, newActivities, queuedActivities, nextWakeAt, hasActivities, closeStatus,
-				result, failure, namespace, workflowId, updates, unfinishedHandlers, continuedAs, carriedSignals,
-				childStarts, externals, attributes, tellsRelatives, outputs, false);
-	}
-
-	/** A commit without outputs. */
+	/** A commit without outputs, of a run no other node waits for. */
 	public TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 			byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
 			Map<Long, Instant> newTimers, List<StoredActivity> newActivities, List<StoredActivity> queuedActivities,
@@ -94,7 +79,7 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 		this(runId, node, epoch, historySeq, seenInboxSeq, time, events, consumedInbox, removedTimers,
 				removedActivities, newTimers, newActivities, queuedActivities, nextWakeAt, hasActivities, closeStatus,
 				result, failure, namespace, workflowId, updates, unfinishedHandlers, continuedAs, carriedSignals,
-				childStarts, externals, attributes, tellsRelatives, List.of());
+				childStarts, externals, attributes, tellsRelatives, List.of(), false);
 	}
 
 	/**
