@@ -177,18 +177,21 @@ public final class MessageClient {
 	}
 
 	private void sendNow(RunRow row, String name, byte[] encoded, String idempotencyKey) {
-		Optional<UUID> owner = this.tx.execute((status) -> {
-			if (idempotencyKey != null && !this.dedup
-				.recordSignalKey(row.namespace(), row.workflowId(), idempotencyKey, row.runId())) {
+		// without a key the send is one statement: no transaction around it (one round trip)
+		Optional<UUID> owner = (idempotencyKey == null) ? sendToInbox(row, name, encoded) : this.tx.execute((status) -> {
+			if (!this.dedup.recordSignalKey(row.namespace(), row.workflowId(), idempotencyKey, row.runId())) {
 				return null; // a retried send: the first one was stored, nothing changes
 			}
-			return this.runs
-				.sendToInbox(row.runId(), InboxKind.SIGNAL, name, encoded)
-				.orElseThrow(() -> this.lookup.closed(row));
+			return sendToInbox(row, name, encoded);
 		});
 		if (owner != null) {
 			this.waker.wake(row.runId(), owner.orElse(null));
 		}
+	}
+
+	private Optional<UUID> sendToInbox(RunRow row, String name, byte[] encoded) {
+		return this.runs.sendToInbox(row.runId(), InboxKind.SIGNAL, name, encoded)
+			.orElseThrow(() -> this.lookup.closed(row));
 	}
 
 	/** How long a query waits for a just-started run's first workflow task (whose code builds the state). */

@@ -372,8 +372,9 @@ public final class RunRepository {
 	}
 
 	/**
-	 * Adds an item to an open run's inbox and marks the run as having pending input, in the same
-	 * statement that checks it is open.
+	 * Adds an item to an open run's inbox and marks the run as having pending input, in one
+	 * statement that checks it is open: the item is inserted only if the run row was updated, so
+	 * outside a transaction it is one round trip and one commit, and a closed run gets nothing.
 	 * @return the owner node (may be {@code null}), or empty when the run is closed
 	 */
 	public Optional<Optional<UUID>> sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload) {
@@ -383,14 +384,15 @@ public final class RunRepository {
 	/** Like {@link #sendToInbox(UUID, InboxKind, String, byte[])}, with an update id. */
 	public Optional<Optional<UUID>> sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload,
 			String messageId) {
-		List<UUID> owner = this.jdbc.query(q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1"
-				+ " WHERE run_id = ? AND " + Sql.OPEN + " RETURNING owner_node"), (rs, n) -> Sql.uuid(rs, "owner_node"),
-				runId);
+		// the row is updated (and locked) before the insert, in the order the two-statement form had
+		List<UUID> owner = this.jdbc.query(q("WITH u AS (UPDATE #.workflow_run SET pending_input = true,"
+				+ " inbox_seq = inbox_seq + 1 WHERE run_id = ? AND " + Sql.OPEN + " RETURNING run_id, owner_node),"
+				+ " i AS (INSERT INTO #.inbox (run_id, kind, name, payload, message_id)"
+				+ " SELECT run_id, ?::text, ?::text, ?::bytea, ?::text FROM u) SELECT owner_node FROM u"), (rs, n) -> Sql.uuid(rs, "owner_node"), runId, kind.stored(),
+				name, payload, messageId);
 		if (owner.isEmpty()) {
 			return Optional.empty();
 		}
-		this.jdbc.update(q("INSERT INTO #.inbox (run_id, kind, name, payload, message_id) VALUES (?, ?, ?, ?, ?)"),
-				runId, kind.stored(), name, payload, messageId);
 		return Optional.of(Optional.ofNullable(owner.get(0)));
 	}
 
