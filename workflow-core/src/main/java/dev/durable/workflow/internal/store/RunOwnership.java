@@ -111,10 +111,21 @@ public final class RunOwnership {
 				+ " AND epoch = ? AND inbox_seq = ? AND pending_input"), runId, node, epoch, seenInboxSeq);
 	}
 
-	/** Gives up ownership of a run (cache eviction, shutdown); fenced by the epoch. */
-	public boolean release(UUID runId, UUID node, long epoch) {
-		return this.jdbc.update(q("UPDATE #.workflow_run SET owner_node = NULL WHERE run_id = ? AND owner_node = ?"
-				+ " AND epoch = ?"), runId, node, epoch) == 1;
+	/**
+	 * Gives up ownership of runs (cache eviction, shutdown) in one statement, each fenced by its
+	 * epoch: the i-th run id with the i-th epoch. Found by primary key ({@code = ANY}), so the plan
+	 * stays a lookup per run whatever the statistics say.
+	 */
+	public void release(UUID node, UUID[] runIds, Long[] epochs) {
+		this.jdbc.update(q("UPDATE #.workflow_run SET owner_node = NULL WHERE run_id = ANY (?) AND owner_node = ?"
+				+ " AND epoch = (?::bigint[])[array_position(?::uuid[], run_id)]"),
+				(org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
+					java.sql.Array ids = ps.getConnection().createArrayOf("uuid", runIds);
+					ps.setArray(1, ids);
+					ps.setObject(2, node);
+					ps.setArray(3, ps.getConnection().createArrayOf("bigint", epochs));
+					ps.setArray(4, ids);
+				});
 	}
 
 	/**

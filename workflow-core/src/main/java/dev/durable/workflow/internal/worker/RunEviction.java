@@ -21,6 +21,9 @@ import dev.durable.workflow.internal.store.RunOwnership;
  */
 final class RunEviction {
 
+	/** The most runs one release statement gives up. */
+	static final int RELEASED_AT_ONCE = 500;
+
 	private final Map<UUID, RunSlot> slots;
 
 	private final RunOwnership ownership;
@@ -48,34 +51,64 @@ final class RunEviction {
 		List.copyOf(this.slots.values()).forEach(this.drop);
 	}
 
-	/** Evicts idle cached runs beyond the cache size or idle timeout, giving up their ownership. */
+	/**
+	 * Evicts idle cached runs beyond the cache size or idle timeout, giving up their ownership in
+	 * statements of up to {@link #RELEASED_AT_ONCE} runs (a node with thousands of parked runs
+	 * beyond its cache gives them up in a few commits, not one each).
+	 */
 	void evictIdle() {
-		for (RunSlot slot : toEvict(this.slots.values(), this.config.maxCachedRuns(),
-				this.config.cacheIdleTimeout(), this.clock.instant())) {
-			// under the task lock, and only if still idle: a task that began since the choice
-			// would otherwise use the runner while it is destroyed here
-			if (!slot.tryLockTask()) {
-				continue;
-			}
-			try {
-				if (!slot.isIdle()) {
+		List<RunSlot> held = new ArrayList<>();
+		try {
+			for (RunSlot slot : toEvict(this.slots.values(), this.config.maxCachedRuns(),
+					this.config.cacheIdleTimeout(), this.clock.instant())) {
+				// under the task lock, and only if still idle: a task that began since the choice
+				// would otherwise use the runner while it is destroyed here
+				if (!slot.tryLockTask()) {
 					continue;
 				}
-				this.ownership.release(slot.runId(), this.node, slot.epoch());
-				this.drop.accept(slot);
+				if (!slot.isIdle()) {
+					slot.unlockTask();
+					continue;
+				}
+				held.add(slot);
+				if (held.size() == RELEASED_AT_ONCE) {
+					releaseAndDrop(held);
+				}
 			}
-			finally {
-				slot.unlockTask();
-			}
+			releaseAndDrop(held);
+		}
+		finally {
+			held.forEach(RunSlot::unlockTask);
 		}
 	}
 
 	/** Releases every owned run at shutdown. */
 	void releaseAll() {
-		List.copyOf(this.slots.values()).forEach((slot) -> {
-			this.drop.accept(slot);
-			this.ownership.release(slot.runId(), this.node, slot.epoch());
-		});
+		List<RunSlot> all = List.copyOf(this.slots.values());
+		all.forEach(this.drop);
+		for (int from = 0; from < all.size(); from += RELEASED_AT_ONCE) {
+			release(all.subList(from, Math.min(all.size(), from + RELEASED_AT_ONCE)));
+		}
+	}
+
+	/** Releases and drops the held slots, then unlocks them and empties the list. */
+	private void releaseAndDrop(List<RunSlot> held) {
+		if (held.isEmpty()) {
+			return;
+		}
+		try {
+			release(held);
+			held.forEach(this.drop);
+		}
+		finally {
+			held.forEach(RunSlot::unlockTask);
+			held.clear();
+		}
+	}
+
+	private void release(List<RunSlot> slots) {
+		this.ownership.release(this.node, slots.stream().map(RunSlot::runId).toArray(UUID[]::new),
+				slots.stream().map(RunSlot::epoch).toArray(Long[]::new));
 	}
 
 	/**
