@@ -91,6 +91,26 @@ final class ComparisonReport {
 						(query.length() > 130) ? query.substring(0, 130) + "..." : query);
 			}
 		}
+		printTableWrites(jdbc);
+	}
+
+	/**
+	 * Rows written per table since the database was created (warm-ups included), and the share of
+	 * updates that were heap-only: an update that changes no indexed column (nor a column a partial
+	 * index's predicate reads) adds no index entries.
+	 */
+	private void printTableWrites(JdbcTemplate jdbc) {
+		List<Map<String, Object>> tables = jdbc.queryForList("""
+				SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del FROM pg_stat_user_tables
+				WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_upd + n_tup_ins DESC""");
+		this.out.println("    rows written per table (all rounds so far; inserts, updates, heap-only share, deletes):");
+		for (Map<String, Object> t : tables) {
+			long updates = ((Number) t.get("n_tup_upd")).longValue();
+			long hot = ((Number) t.get("n_tup_hot_upd")).longValue();
+			this.out.printf("    %-22s %,10d  %,10d  %5.1f%%  %,10d%n", t.get("relname"),
+					((Number) t.get("n_tup_ins")).longValue(), updates, (updates == 0) ? 0.0 : 100.0 * hot / updates,
+					((Number) t.get("n_tup_del")).longValue());
+		}
 	}
 
 	void printTable() {
