@@ -64,21 +64,27 @@ final class RecoverInlineActivities {
 	 * @param pending the activities the run's history leaves pending
 	 */
 	void recoverPending(RunSlot slot, String workflowId, List<ScheduledActivity> pending) {
+		List<ScheduledActivity> inline = new java.util.ArrayList<>();
+		for (ScheduledActivity scheduled : pending) {
+			if (scheduled.options().onTaskQueue()) {
+				// its row lives in the database until a worker hands its outcome to the inbox
+				slot.activityStored(scheduled.seq());
+			}
+			else if (!slot.isRunning(scheduled.seq())) {
+				inline.add(scheduled);
+			}
+		}
+		if (inline.isEmpty()) {
+			// most claimed runs wait for a signal or a timer: no activity rows to read
+			return;
+		}
 		java.util.Map<Long, StoredActivity> stored = new java.util.HashMap<>();
 		for (StoredActivity activity : this.store.pending(slot.runId())) {
 			stored.put(activity.seq(), activity);
 		}
 		java.util.Map<Long, ActivityRepository.AsyncAttempt> async = this.store.asyncAttempts(slot.runId());
 		java.util.Map<Long, byte[]> committed = this.store.transactionalResults(slot.runId());
-		for (ScheduledActivity scheduled : pending) {
-			if (scheduled.options().onTaskQueue()) {
-				// its row lives in the database until a worker hands its outcome to the inbox
-				slot.activityStored(scheduled.seq());
-				continue;
-			}
-			if (slot.isRunning(scheduled.seq())) {
-				continue;
-			}
+		for (ScheduledActivity scheduled : inline) {
 			byte[] result = committed.get(scheduled.seq());
 			if (result != null) {
 				// a transactional attempt committed its writes with this result: never run it again

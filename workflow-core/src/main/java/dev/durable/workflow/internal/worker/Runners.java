@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -45,13 +46,24 @@ final class Runners {
 
 	/** The run's runner, replayed up to the row's history; reads the run's chain once per slot. */
 	WorkflowRunner rebuild(RunSlot slot, RunRow row) {
-		if (!slot.chainKnown()) {
-			slot.knowChain(this.runs.chain(row.runId()));
+		List<TaskRecord> history;
+		if (row.historySeq() == 0) {
+			// a run that has not committed a task has no history to read
+			if (!slot.chainKnown()) {
+				slot.knowChain(this.runs.chain(row.runId()));
+			}
+			history = List.of();
 		}
-		// a run that has not committed a task has no history to read
+		else if (!slot.chainKnown()) {
+			TaskRepository.Replayable stored = this.tasks.chainAndHistory(row.runId());
+			slot.knowChain(stored.chain());
+			history = stored.history();
+		}
+		else {
+			history = this.tasks.history(row.runId());
+		}
 		return Replays.forTask(row, this.workflows.find(row.workflowType()), this.factory, this.payloads, this.config,
-				slot.chain(), (row.historySeq() == 0) ? List.of() : this.tasks.history(row.runId()),
-				this.localActivities.apply(slot));
+				slot.chain(), history, this.localActivities.apply(slot));
 	}
 
 }
