@@ -36,10 +36,12 @@ public final class TaskCommitRepository {
 	private volatile TaskWriter writer;
 
 	/**
-	 * Writer threads of the group commit: while one waits for its batch's WAL flush, the next
-	 * batch gathers and is written by another.
+	 * Commits waiting at which the group commit's second writer thread writes batches beside the
+	 * first: a quarter of a full batch. Measured on the benchmarks' 3-step workflows: a second
+	 * thread taking every waiting commit cost a fifth more CPU per workflow at 16 clients for no
+	 * throughput, and no second thread cost a sixth of the throughput at 64 (BENCHMARKS.md).
 	 */
-	private static final int WRITERS = 2;
+	static final int SECOND_WRITER_DEPTH = 16;
 
 	public TaskCommitRepository(JdbcTemplate jdbc, RunRepository runs, String schema) {
 		this.jdbc = jdbc;
@@ -85,9 +87,17 @@ public final class TaskCommitRepository {
 	 * Starts the node's group commit: from now on single-statement commits outside a transaction
 	 * are written by one writer thread, batched with the others waiting (see {@link TaskWriter}).
 	 */
-	public synchronized void startWriter(String threadName) {
+	public void startWriter(String threadName) {
+		startWriter(threadName, SECOND_WRITER_DEPTH);
+	}
+
+	/**
+	 * Starts the group commit with the writes waiting at which its second writer thread takes
+	 * batches beside the first.
+	 */
+	synchronized void startWriter(String threadName, int secondWriterDepth) {
 		if (this.writer == null) {
-			this.writer = new TaskWriter(this.jdbc, this.single, threadName, WRITERS);
+			this.writer = new TaskWriter(this.jdbc, this.single, threadName, secondWriterDepth);
 		}
 	}
 

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -25,9 +26,12 @@ import dev.durable.workflow.internal.support.Errors;
  * thread takes the oldest waiting commit with every other waiting commit of the same statement
  * shape and sends them as one JDBC batch: one round trip. In autocommit the statements of a
  * batch sent before one Sync are one implicit transaction, committed at that Sync: one commit and
- * one WAL flush for all, and no round trip for {@code BEGIN} or {@code COMMIT}. Two writer threads
- * write batches of different shapes side by side; commits of other shapes wait for the next free
- * thread. A shape whose statement binds arrays is written in an explicit transaction instead, so
+ * one WAL flush for all, and no round trip for {@code BEGIN} or {@code COMMIT}. The first writer
+ * thread takes every batch while it keeps up; a second one takes batches beside it only while
+ * many commits wait (a queue this deep means the first thread's flushes hold the commits back),
+ * so that under moderate load the waiting commits gather into larger batches: fewer transactions
+ * and WAL flushes per task for the same throughput (BENCHMARKS.md, "Group commit: one writer
+ * thread or two"). A shape whose statement binds arrays is written in an explicit transaction instead, so
  * that it can ask for PostgreSQL's generic plan ({@code SET LOCAL} needs a transaction block).
  *
  * <p>Each statement carries its own compare-and-set, so one run's stale commit writes nothing
@@ -55,6 +59,12 @@ public final class TaskWriter implements AutoCloseable {
 
 	private volatile boolean running = true;
 
+	/** Writes waiting at which the second writer thread starts taking batches beside the first. */
+	private final int secondWriterDepth;
+
+	/** Permits released as the queue reaches that depth: they wake the second writer thread. */
+	private final Semaphore deepQueue = new Semaphore(0);
+
 	/** Writes in progress (a batch of the writer threads, or a lone write on its caller's thread). */
 	private final AtomicInteger writing = new AtomicInteger();
 
@@ -70,12 +80,18 @@ public final class TaskWriter implements AutoCloseable {
 	private record Write(NewRun run, TaskCommit commit, String batchSql, CompletableFuture<List<UUID>> done) {
 	}
 
-	TaskWriter(JdbcTemplate jdbc, TaskCommitStatement statement, String name, int writers) {
+	/**
+	 * Starts the writer's two threads.
+	 * @param secondWriterDepth the writes waiting at which the second thread takes batches beside
+	 * the first (1: whenever a write waits)
+	 */
+	TaskWriter(JdbcTemplate jdbc, TaskCommitStatement statement, String name, int secondWriterDepth) {
 		this.jdbc = jdbc;
 		this.statement = statement;
-		this.threads = java.util.stream.IntStream.range(0, writers)
-			.mapToObj((i) -> Thread.ofPlatform().daemon().name(name + "-" + i).start(this::loop))
-			.toList();
+		this.secondWriterDepth = secondWriterDepth;
+		this.threads = List.of(
+				Thread.ofPlatform().daemon().name(name + "-0").start(() -> loop(this::takeNext)),
+				Thread.ofPlatform().daemon().name(name + "-1").start(() -> loop(this::takeWhenDeep)));
 	}
 
 	/**
@@ -101,6 +117,9 @@ public final class TaskWriter implements AutoCloseable {
 		String batchSql = TaskCommitStatement.pipelines(commit) ? this.statement.pipelinedSql(run, commit) : null;
 		Write write = new Write(run, commit, batchSql, new CompletableFuture<>());
 		this.queue.add(write);
+		if (this.queue.size() >= this.secondWriterDepth) {
+			this.deepQueue.release();
+		}
 		if (!this.running && this.queue.remove(write)) {
 			// queued as the writer stopped: its threads may have taken their last look at the queue
 			return writeAlone(write);
@@ -123,11 +142,36 @@ public final class TaskWriter implements AutoCloseable {
 		}
 	}
 
-	private void loop() {
+	/** How a writer thread waits for the oldest write it takes next; {@code null}: none yet. */
+	@FunctionalInterface
+	private interface Take {
+
+		Write next() throws InterruptedException;
+
+	}
+
+	/** The first writer thread: the oldest write as soon as there is one. */
+	private Write takeNext() throws InterruptedException {
+		return this.queue.poll(200, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * The second writer thread: the oldest write while the queue is deep, or once it was deep
+	 * since the thread last looked.
+	 */
+	private Write takeWhenDeep() throws InterruptedException {
+		if (this.queue.size() < this.secondWriterDepth && !this.deepQueue.tryAcquire(200, TimeUnit.MILLISECONDS)) {
+			return null;
+		}
+		this.deepQueue.drainPermits();
+		return this.queue.poll();
+	}
+
+	private void loop(Take take) {
 		List<Write> batch = new ArrayList<>();
 		while (this.running || !this.queue.isEmpty()) {
 			try {
-				Write first = this.queue.poll(200, TimeUnit.MILLISECONDS);
+				Write first = take.next();
 				if (first == null) {
 					continue;
 				}

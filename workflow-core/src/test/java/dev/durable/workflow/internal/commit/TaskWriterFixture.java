@@ -38,7 +38,8 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>To make a batch of exactly the commits a test chooses, the test first keeps every writer
  * busy ({@link #occupyWriters}): a lone commit on its caller's thread and one commit on each of
- * the two writer threads wait for row locks the test holds. Every commit made after that queues;
+ * the two writer threads wait for row locks the test holds (the writer is started so that its
+ * second thread takes a batch whenever a commit waits). Every commit made after that queues;
  * once the test releases the lock of one writer thread, that thread takes the oldest queued commit
  * with the others of its statement shape as one batch, then the next shape's, while the other
  * writer thread still waits.
@@ -73,7 +74,7 @@ abstract class TaskWriterFixture {
 	@BeforeEach
 	void migrate() {
 		new SchemaMigrator(TestDatabase.dataSource(), this.schema).migrate();
-		this.tasks.startWriter(WRITER);
+		this.tasks.startWriter(WRITER, 1);
 	}
 
 	@AfterEach

@@ -204,6 +204,46 @@ class TaskWriterTest extends TaskWriterFixture {
 	}
 
 	@Test
+	void theSecondWriterThreadTakesABatchOnlyOnceTheQueueIsDeep() throws Exception {
+		this.tasks.stopWriter();
+		this.tasks.startWriter(WRITER, 3);
+		UUID lone = insertRun("held-lone");
+		UUID held = insertRun("held-by-first-writer");
+		List<UUID> runs = List.of(insertRun("deep-0"), insertRun("deep-1"), insertRun("deep-2"));
+		Connection lock = lock(lone, held);
+		Caller loneCaller = commit("held-lone", secondTask(lone));
+		awaitLockWaits(1);
+		// one write waits: the first writer thread takes it, and it waits for the lock
+		Caller heldCaller = queue("held-by-first-writer", secondTask(held));
+		awaitLockWaits(2);
+
+		// two more wait: below the depth, the second thread leaves them to gather
+		List<Caller> deep = new ArrayList<>();
+		deep.add(queue("deep-0", secondTask(runs.get(0))));
+		deep.add(queue("deep-1", secondTask(runs.get(1))));
+		assertThat(deep).as("still queued").allMatch(Caller::queued);
+		// the third makes the queue deep: the second thread writes the three as one batch (at once:
+		// this caller may be done before a look at its thread could see it queued)
+		deep.add(commit("deep-2", secondTask(runs.get(2))));
+
+		for (Caller caller : deep) {
+			assertThat(caller.effects()).as(caller.thread.getName()).isNotNull();
+		}
+		runs.forEach(this::assertSecondTaskWritten);
+		assertOneBatch("one transaction with the three commits, while the first thread's write waits",
+				End.COMMITTED, 3);
+		assertThat(batches().get(0).thread().getName()).isEqualTo(WRITER + "-1");
+		assertThat(runs.stream().map((r) -> insertedBy(r, 2)).distinct()).as("transactions that wrote them")
+			.hasSize(1);
+		assertThat(heldCaller.result).isNotDone();
+
+		lock.commit();
+		assertThat(heldCaller.effects()).isNotNull();
+		assertThat(loneCaller.effects()).isNotNull();
+		assertSecondTaskWritten(held);
+	}
+
+	@Test
 	void afterTheWriterStoppedEachCommitIsWrittenOnItsCallersThread() throws Exception {
 		UUID held = insertRun("held");
 		UUID other = insertRun("other");
