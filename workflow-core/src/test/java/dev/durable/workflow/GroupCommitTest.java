@@ -76,7 +76,7 @@ class GroupCommitTest {
 
 		// while the test holds this lock no task commit can insert its history row: the first start
 		// to commit waits on its own thread, the next on the first writer thread, the others queue
-		// (and once 16 wait, the second writer thread takes them as one batch, which waits too)
+		// (and once 8 wait, the second writer thread takes them as one batch, which waits too)
 		List<CompletableFuture<WorkflowHandle<String>>> starts = new ArrayList<>();
 		List<Thread> starters = new ArrayList<>();
 		try (Connection lock = TestDatabase.dataSource().getConnection()) {

@@ -37,11 +37,14 @@ public final class TaskCommitRepository {
 
 	/**
 	 * Commits waiting at which the group commit's second writer thread writes batches beside the
-	 * first: a quarter of a full batch. Measured on the benchmarks' 3-step workflows: a second
-	 * thread taking every waiting commit cost a fifth more CPU per workflow at 16 clients for no
-	 * throughput, and no second thread cost a sixth of the throughput at 64 (BENCHMARKS.md).
+	 * first. Below it, waiting commits gather into larger batches on the first thread: fewer
+	 * transactions per task. Measured on the benchmarks' 3-step workflows (BENCHMARKS.md, "Group
+	 * commit: one writer thread or two"): where the WAL flush is slow, a second thread taking every
+	 * waiting commit cost a fifth more CPU per workflow at 16 clients for no throughput, and no
+	 * second thread cost a sixth of the throughput at 64; where it is fast, waiting for 16 commits
+	 * cost a tenth of the throughput at 16 clients, and 8 ran as fast as 1 with fewer transactions.
 	 */
-	static final int SECOND_WRITER_DEPTH = 16;
+	static final int SECOND_WRITER_DEPTH = 8;
 
 	public TaskCommitRepository(JdbcTemplate jdbc, RunRepository runs, String schema) {
 		this.jdbc = jdbc;
