@@ -289,8 +289,9 @@ class DashboardBrowserIT {
 		browser.click("#schedule-pause");
 		browser.awaitText("#schedule h1", "PAUSED");
 		browser.click("#schedule-trigger");
-		browser.awaitText("#schedule-result", "triggered: STARTED");
+		// the page reloads after the action (its recent actions show it), and the outcome stays
 		browser.awaitText("#recent-actions", "TRIGGERED");
+		browser.awaitText("#schedule-result", "triggered: STARTED");
 		assertThat(this.client.schedules().describe("nightly-invoice").schedule().paused()).isTrue();
 		browser.screenshot("schedule");
 
@@ -302,8 +303,8 @@ class DashboardBrowserIT {
 		browser.setValue("#backfill-end", local.toString());
 		browser.click("#schedule-backfill");
 		browser.confirm();
-		browser.awaitText("#schedule-result", "backfilled: 2 action(s)");
 		browser.awaitText("#recent-actions", "BACKFILLED");
+		browser.awaitText("#schedule-result", "backfilled: 2 action(s)");
 
 		browser.click("#schedule-delete");
 		browser.confirm();
