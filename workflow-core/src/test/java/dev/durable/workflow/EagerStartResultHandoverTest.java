@@ -77,11 +77,18 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 		return recorder.of(thread).stream().filter((s) -> s.seq() > closedAt).toList();
 	}
 
+	/**
+	 * A worker on the recording data source, once its wake-up listener has connected: when it
+	 * connects it wakes every result waiter to read (what was sent before it listened is lost),
+	 * which would be a read the handover tests do not expect if it came after their waiter parked.
+	 */
 	private WorkflowEngine recordedWorker(StatementRecorder recorder) {
-		return this.engines.start(this.engines.builder()
+		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
 			.register(Waiter.class, Chain.class)
 			.registerActivities(new Steps()));
+		await().until(() -> recorder.all().stream().anyMatch((s) -> s.thread().getName().equals("durable-listen")));
+		return engine;
 	}
 
 	@Test
