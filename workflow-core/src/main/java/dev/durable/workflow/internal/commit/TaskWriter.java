@@ -31,8 +31,9 @@ import dev.durable.workflow.internal.support.Errors;
  * many commits wait (a queue this deep means the first thread's flushes hold the commits back),
  * so that under moderate load the waiting commits gather into larger batches: fewer transactions
  * and WAL flushes per task for the same throughput (BENCHMARKS.md, "Group commit: one writer
- * thread or two"). A shape whose statement binds arrays is written in an explicit transaction instead, so
- * that it can ask for PostgreSQL's generic plan ({@code SET LOCAL} needs a transaction block).
+ * thread or two"). A shape whose statement binds arrays is written in an explicit transaction
+ * instead, so that it can ask for PostgreSQL's generic plan ({@code SET LOCAL} needs a transaction
+ * block).
  *
  * <p>Each statement carries its own compare-and-set, so one run's stale commit writes nothing
  * and leaves the others of its batch alone. When a statement fails, the batch rolls back and its

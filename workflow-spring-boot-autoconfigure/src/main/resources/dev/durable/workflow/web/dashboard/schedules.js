@@ -28,9 +28,9 @@ function spec(s) {
 
 function renderSchedule(view, scheduleId) {
   const path = `/schedules/${enc(scheduleId)}`;
-  mount(view, html`<div class="breadcrumb"><a href="#/schedules">← schedules</a></div><div id="schedule-error" class="error"></div><div id="schedule"></div>`);
-  // the last action's outcome: the page reloads after an action, and would otherwise wipe it
-  let shown = null;
+  // the outcome of an action stays outside what the reload after it renders again
+  mount(view, html`<div class="breadcrumb"><a href="#/schedules">← schedules</a></div><div id="schedule-error" class="error"></div><div id="schedule"></div>
+    ${ACTIONS && !READ_ONLY ? html`<div id="schedule-outcome" class="outcome"></div>` : ""}`);
   const load = () => get(path).then((d) => {
     if (!$("#schedule")) return; // the view was left meanwhile
     const s = d.schedule;
@@ -61,19 +61,16 @@ function renderSchedule(view, scheduleId) {
           <label class="field">to (exclusive)<input type="datetime-local" id="backfill-end"></label>
           <div><button class="plain" id="schedule-backfill">Backfill…</button></div></div>
         <div class="action"><h4>Delete</h4><p class="small muted">Runs it started go on.</p><div><button class="danger" id="schedule-delete">Delete…</button></div></div>
-      </div><div id="schedule-outcome" class="outcome"></div></section>` : ""}`);
+      </div></section>` : ""}`);
     if (!allowed) return;
-    if (shown) mount($("#schedule-outcome"), shown);
     const outcome = async (what, action, after = load) => {
       try {
         const text = await action();
-        shown = html`<div class="panel ok" id="schedule-result"><b>${text}</b></div>`;
-        mount($("#schedule-outcome"), shown);
+        mount($("#schedule-outcome"), html`<div class="panel ok" id="schedule-result"><b>${text}</b></div>`);
         toast(text);
         after();
       } catch (e) {
-        shown = html`<div class="panel bad" id="schedule-result"><b>${what} failed</b><div>${e.message}</div></div>`;
-        mount($("#schedule-outcome"), shown);
+        mount($("#schedule-outcome"), html`<div class="panel bad" id="schedule-result"><b>${what} failed</b><div>${e.message}</div></div>`);
         toast(`${what} failed: ${e.message}`, true);
       }
     };
