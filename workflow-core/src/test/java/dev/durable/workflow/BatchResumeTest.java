@@ -58,14 +58,26 @@ class BatchResumeTest {
 			R result = next.get();
 			if (call.operation() == ClientOperation.SIGNAL && this.signals.incrementAndGet() == 5) {
 				this.held.countDown();
-				try {
-					BatchResumeTest.this.release.await(60, TimeUnit.SECONDS);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
+				awaitReleaseThroughInterrupts();
 			}
 			return result;
+		}
+
+		/**
+		 * Holds the attempt until the test releases it, even when interrupted: node a's task
+		 * watchdog, on the engine clock the test moves for node b, may interrupt it, and an
+		 * interrupted attempt would go on at once and record its page before node b does.
+		 */
+		private void awaitReleaseThroughInterrupts() {
+			while (true) {
+				try {
+					BatchResumeTest.this.release.await(60, TimeUnit.SECONDS);
+					return;
+				}
+				catch (InterruptedException ex) {
+					// hold on: the abandoned attempt must outlive the node's stop
+				}
+			}
 		}
 
 		@Override
