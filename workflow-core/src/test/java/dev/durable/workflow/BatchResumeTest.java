@@ -64,9 +64,10 @@ class BatchResumeTest {
 		}
 
 		/**
-		 * Holds the attempt until the test releases it, even when interrupted: node a's task
-		 * watchdog, on the engine clock the test moves for node b, may interrupt it, and an
-		 * interrupted attempt would go on at once and record its page before node b does.
+		 * Holds the attempt until the test releases it, even when interrupted: node a's stop gives
+		 * the attempt up, and its thread can still be interrupted after that (in one clean-clone
+		 * run its next signal failed with "Closed by interrupt" and the attempt recorded its page,
+		 * with that failure, before node b did; what interrupted it was not found).
 		 */
 		private void awaitReleaseThroughInterrupts() {
 			while (true) {
