@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Kills worker JVMs with SIGKILL at random points while they run 500 transactional activities
- * (100 workflows of 5 steps), each inserting a row with a unique key into an application table,
+ * Kills worker JVMs with SIGKILL at random points (each while one of the worker's transactions is
+ * open) while they run 500 transactional activities (100 workflows of 5 steps), each inserting a
+ * row with a unique key into an application table,
  * each followed by a plain activity that logs its execution. Two workers are killed, a third
  * finishes. Afterwards: exactly 500 rows, 500 completed transactional steps, never a duplicate
  * key, while the plain activities show what at-least-once means: some ran twice.
@@ -73,12 +74,17 @@ class TransactionalActivityKillIT {
 				}
 				killAt = Math.min(ACTIVITIES - 60, killAt + 40 + random.nextInt(160));
 				int threshold = killAt;
-				await("worker " + n + " started all workflows and committed " + threshold + " rows").atMost(Duration.ofSeconds(60))
+				// the kill comes while the worker holds a transaction open: a random point alone may
+				// fall between transactions on a fast machine, and then no kill cuts one short
+				await("worker " + n + " started all workflows, committed " + threshold
+						+ " rows and holds a transaction open")
+					.atMost(Duration.ofSeconds(60))
 					.pollDelay(Duration.ZERO)
-					.pollInterval(Duration.ofMillis(10))
+					.pollInterval(Duration.ofMillis(5))
 					.until(() -> {
 						assertAlive(running, log);
-						return runs() == TransactionalWorker.WORKFLOWS && rows() >= threshold;
+						return runs() == TransactionalWorker.WORKFLOWS && rows() >= threshold
+								&& openTransactions(running.pid()) > 0;
 					});
 				worker.destroyForcibly(); // SIGKILL: no shutdown, transactions cut short
 				assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -176,6 +182,16 @@ class TransactionalActivityKillIT {
 	private int runs() {
 		return exists(this.schema + ".workflow_run")
 				? this.jdbc.queryForObject("SELECT count(*) FROM " + this.schema + ".workflow_run", Integer.class) : 0;
+	}
+
+	/**
+	 * Executions of the worker's transactional activity logged (autocommit, before the insert)
+	 * whose row is not committed yet: their transactions are open, as each stays open a while
+	 * after its insert.
+	 */
+	private int openTransactions(long pid) {
+		return this.jdbc.queryForObject("SELECT count(*) FROM " + this.app + ".txn_execution e WHERE e.pid = ?"
+				+ " AND NOT EXISTS (SELECT 1 FROM " + this.app + ".txn_row r WHERE r.key = e.key)", Integer.class, pid);
 	}
 
 	private int rows() {
