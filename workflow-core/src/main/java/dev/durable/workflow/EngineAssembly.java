@@ -35,6 +35,7 @@ import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
 import dev.durable.workflow.internal.schedule.ScheduleFirer;
 import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.schedule.ScheduleRepository;
+import dev.durable.workflow.internal.store.LatestRunSignal;
 import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.WakeTimes;
@@ -94,8 +95,9 @@ final class EngineAssembly {
 		RunLookup lookup = new RunLookup(stores.runs(), namespace);
 		HandleOperations handles = new HandleOperations(lookup,
 				new RunResults(stores.runs(), waiters, node, payloads),
-				new MessageClient(namespace, workflows, payloads, stores.runs(), stores.dedup(), stores.tx(), lookup, node,
-						node, waiters, listeners.interceptors()),
+				new MessageClient(namespace, workflows, payloads, stores.runs(), stores.dedup(), stores.tx(), lookup,
+						new LatestRunSignal(stores.jdbc(), config.schema()), node, node, waiters,
+						listeners.interceptors()),
 				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock,
 						listeners.interceptors()),
 				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter),

@@ -6,6 +6,7 @@ import java.lang.reflect.Type;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import dev.durable.workflow.WorkflowInterceptor.ClientOperation;
 import dev.durable.workflow.client.EncodedPayload;
@@ -18,6 +19,7 @@ import dev.durable.workflow.internal.registry.MessageHandlers.Handler;
 import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.store.InboxKind;
+import dev.durable.workflow.internal.store.LatestRunSignal;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.DedupRepository;
@@ -48,6 +50,8 @@ public final class MessageClient {
 
 	private final RunLookup lookup;
 
+	private final LatestRunSignal latest;
+
 	private final LocalNode node;
 
 	private final RunWaker waker;
@@ -57,8 +61,8 @@ public final class MessageClient {
 	private final Interceptors interceptors;
 
 	public MessageClient(String namespace, WorkflowRegistry workflows, Payloads payloads, RunRepository runs,
-			DedupRepository dedup, TransactionTemplate tx, RunLookup lookup, LocalNode node, RunWaker waker,
-			ResultWaiters waiters, Interceptors interceptors) {
+			DedupRepository dedup, TransactionTemplate tx, RunLookup lookup, LatestRunSignal latest, LocalNode node,
+			RunWaker waker, ResultWaiters waiters, Interceptors interceptors) {
 		this.namespace = namespace;
 		this.workflows = workflows;
 		this.payloads = payloads;
@@ -66,6 +70,7 @@ public final class MessageClient {
 		this.dedup = dedup;
 		this.tx = tx;
 		this.lookup = lookup;
+		this.latest = latest;
 		this.node = node;
 		this.waker = waker;
 		this.waiters = waiters;
@@ -167,6 +172,39 @@ public final class MessageClient {
 
 	void signal(RunRow row, String name, EncodedPayload payload, String idempotencyKey) {
 		send(row, name, encode(row.workflowType(), HandlerKind.SIGNAL, name, payload, false), idempotencyKey);
+	}
+
+	/**
+	 * A signal without idempotency key to the latest run of a workflow id whose type the caller
+	 * knows (a handle from a start): the payload is encoded with that type first, then one
+	 * statement finds the latest run and sends to it if it is open and of that type. Otherwise
+	 * (closed, another type's run under a reused id, no run) the run is read and the send goes as
+	 * it does for any handle, with its errors; so does a name the type does not take, which
+	 * another type's latest run may.
+	 * @param latestRun reads the latest run ({@code WorkflowNotFoundException} when there is none)
+	 */
+	void signalLatest(String workflowType, String workflowId, String name, Object payload,
+			Supplier<RunRow> latestRun) {
+		byte[] encoded;
+		try {
+			encoded = encode(workflowType, HandlerKind.SIGNAL, name, payload, false);
+		}
+		catch (UnknownHandlerException ex) {
+			signal(latestRun.get(), name, payload, null);
+			return;
+		}
+		this.interceptors.client(ClientOperation.SIGNAL, workflowType, workflowId, name, (headers) -> {
+			Optional<LatestRunSignal.Sent> sent = this.latest.send(this.namespace, workflowId, workflowType, name,
+					encoded);
+			if (sent.isPresent()) {
+				this.waker.wake(sent.get().runId(), sent.get().owner());
+				return null;
+			}
+			RunRow row = latestRun.get();
+			sendNow(row, name, row.workflowType().equals(workflowType) ? encoded
+					: encode(row.workflowType(), HandlerKind.SIGNAL, name, payload, false), null);
+			return null;
+		});
 	}
 
 	private void send(RunRow row, String name, byte[] encoded, String idempotencyKey) {

@@ -87,7 +87,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	private <R> WorkflowHandle<R> startTyped(Serializable reference, Object input, StartOptions options) {
 		WorkflowDefinition definition = definitionOf(reference);
 		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, options);
-		return WorkflowHandleImpl.started(this.operations, started, definition.resultType());
+		return WorkflowHandleImpl.started(this.operations, started, definition.typeName(), definition.resultType());
 	}
 
 	@Override
@@ -97,7 +97,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		Type inputType = (definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class;
 		RunStarter.Started started = this.starter.startRun(workflowType, inputType, input, options);
 		Type resultType = (definition != null) ? definition.resultType() : Object.class;
-		return WorkflowHandleImpl.started(this.operations, started, resultType);
+		return WorkflowHandleImpl.started(this.operations, started, workflowType, resultType);
 	}
 
 	@Override
@@ -123,7 +123,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 				signalPayload, false);
 		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, options,
 				new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
-		return WorkflowHandleImpl.started(this.operations, started, definition.resultType());
+		return WorkflowHandleImpl.started(this.operations, started, definition.typeName(), definition.resultType());
 	}
 
 	@Override
@@ -135,7 +135,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		RunStarter.Started started = this.starter.startRun(workflowType,
 				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input,
 				options, new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
-		return WorkflowHandleImpl.started(this.operations, started,
+		return WorkflowHandleImpl.started(this.operations, started, workflowType,
 				(definition != null) ? definition.resultType() : Object.class);
 	}
 

@@ -58,32 +58,36 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	/** The outcome the start's own first task closed the run with, or {@code null}. */
 	private final RunRepository.Outcome closedAtStart;
 
+	/** The workflow type a start's handle started, or {@code null} (a handle by id or pinned). */
+	private final String startedType;
+
 	private WorkflowHandleImpl(HandleOperations operations, String workflowId, UUID knownRunId, boolean pinned,
-			Type resultType, RunRepository.Outcome closedAtStart) {
+			Type resultType, RunRepository.Outcome closedAtStart, String startedType) {
 		this.operations = operations;
 		this.workflowId = workflowId;
 		this.knownRunId = knownRunId;
 		this.pinned = pinned;
 		this.resultType = resultType;
 		this.closedAtStart = closedAtStart;
+		this.startedType = startedType;
 	}
 
 	/** Follows the latest run of the workflow id; {@link #runId()} stays the run the start created. */
 	static <R> WorkflowHandleImpl<R> started(HandleOperations operations, RunStarter.Started started,
-			Type resultType) {
+			String workflowType, Type resultType) {
 		return new WorkflowHandleImpl<>(operations, started.workflowId(), started.runId(), false, resultType,
-				started.closedWith());
+				started.closedWith(), workflowType);
 	}
 
 	/** Follows the latest run of the workflow id. */
 	static <R> WorkflowHandleImpl<R> latest(HandleOperations operations, String workflowId, Type resultType) {
-		return new WorkflowHandleImpl<>(operations, workflowId, null, false, resultType, null);
+		return new WorkflowHandleImpl<>(operations, workflowId, null, false, resultType, null, null);
 	}
 
 	/** Addresses this run only (its {@link #result()} still follows its chain). */
 	static <R> WorkflowHandleImpl<R> pinned(HandleOperations operations, String workflowId, UUID runId,
 			Type resultType) {
-		return new WorkflowHandleImpl<>(operations, workflowId, runId, true, resultType, null);
+		return new WorkflowHandleImpl<>(operations, workflowId, runId, true, resultType, null, null);
 	}
 
 	@Override
@@ -138,6 +142,11 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 
 	@Override
 	public void signal(String signalName, Object payload, String idempotencyKey) {
+		if (idempotencyKey == null && this.startedType != null) {
+			// the type is known: the send finds the latest run itself (one round trip, not two)
+			messages().signalLatest(this.startedType, this.workflowId, signalName, payload, this::row);
+			return;
+		}
 		messages().signal(row(), signalName, payload, idempotencyKey);
 	}
 
