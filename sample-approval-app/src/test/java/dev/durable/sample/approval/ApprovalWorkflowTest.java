@@ -155,7 +155,7 @@ class ApprovalWorkflowTest {
 		handle.update(ApprovalWorkflow::decide, ApprovalDecision.reject(ALICE, "too long", true));
 		this.env.sleep(Duration.ofDays(1));
 		assertThat(handle.update(ApprovalWorkflow::resubmit, revised("v2"))).isEqualTo(1);
-		this.env.sleep(Duration.ZERO); // the run stores version 2 and asks alice again
+		this.env.timeSkipper().awaitQuiet(); // the run stores version 2 and asks alice again
 
 		assertThat(handle.query(ApprovalWorkflow::state).status()).isEqualTo(DocumentStatus.AWAITING_PRIMARY);
 		assertThatExceptionOfType(WorkflowUpdateRejectedException.class)
@@ -164,7 +164,7 @@ class ApprovalWorkflowTest {
 		handle.update(ApprovalWorkflow::decide, ApprovalDecision.reject(ALICE, "still too long", true));
 		this.env.sleep(Duration.ofHours(1));
 		assertThat(handle.update(ApprovalWorkflow::resubmit, revised("v3"))).isEqualTo(2);
-		this.env.sleep(Duration.ZERO);
+		this.env.timeSkipper().awaitQuiet();
 		handle.update(ApprovalWorkflow::decide, ApprovalDecision.approve(ALICE, "good"));
 
 		ApprovalState result = handle.result();
@@ -186,7 +186,7 @@ class ApprovalWorkflowTest {
 		this.env.sleep(Duration.ofHours(1));
 		handle.update(ApprovalWorkflow::decide, ApprovalDecision.reject(ALICE, "no", true));
 		handle.update(ApprovalWorkflow::resubmit, revised("v2"));
-		this.env.sleep(Duration.ZERO);
+		this.env.timeSkipper().awaitQuiet();
 		handle.update(ApprovalWorkflow::decide, ApprovalDecision.reject(ALICE, "still no", true));
 
 		ApprovalState result = handle.result();
@@ -203,7 +203,7 @@ class ApprovalWorkflowTest {
 		this.env.sleep(Duration.ofHours(13)); // one reminder
 		handle.update(ApprovalWorkflow::decide, ApprovalDecision.reject(ALICE, "typos", true));
 		handle.update(ApprovalWorkflow::resubmit, revised("v2"));
-		this.env.sleep(Duration.ZERO);
+		this.env.timeSkipper().awaitQuiet();
 
 		WorkflowClient client = this.env.client();
 		assertThat(client.handle(id(handle), firstRun).describe().status()).isEqualTo(WorkflowStatus.CONTINUED_AS_NEW);

@@ -1,7 +1,6 @@
 package dev.durable.sample.approval;
 
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -46,7 +45,7 @@ class SampleProblemsTest {
 	void errorsAreProblemsWithTheGeneratedApisCodes() {
 		assertThat(send(HttpMethod.POST, "/api/documents", MediaType.APPLICATION_JSON,
 				SUBMISSION.formatted("doc-problems-1")).getStatusCode()).isEqualTo(HttpStatus.CREATED);
-		this.time.sleep(Duration.ZERO);
+		this.time.awaitQuiet();
 
 		problem(send(HttpMethod.POST, "/api/documents/doc-problems-1/decision", MediaType.APPLICATION_JSON,
 				"{\"approver\":\"erin@example.com\",\"approved\":true}"), 422, "UPDATE_REJECTED");
