@@ -56,14 +56,8 @@ class SignalSendStatementTest {
 		return handle;
 	}
 
-	private List<Transaction> sentBy(TransactionRecorder recorder, Runnable send) {
-		int before = recorder.of(Thread.currentThread()).size();
-		send.run();
-		List<Transaction> all = recorder.of(Thread.currentThread());
-		return all.subList(before, all.size());
-	}
-
-	private static boolean sends(String statement) {
+	/** Whether the statement is a signal's send (shared with StartedHandleSignalTest). */
+	static boolean sends(String statement) {
 		return statement.contains("SET pending_input = true") && statement.contains(".inbox");
 	}
 
@@ -75,7 +69,7 @@ class SignalSendStatementTest {
 			.register(Receiving.class));
 		WorkflowHandle<String> handle = parked(engine, "one-statement");
 
-		List<Transaction> sent = sentBy(recorder, () -> handle.signal("go", "now"));
+		List<Transaction> sent = recorder.during(() -> handle.signal("go", "now"));
 
 		// the run's lookup, then the send: each alone, nothing else written
 		assertThat(sent).extracting(Transaction::end).containsOnly(End.AUTOCOMMIT);
@@ -97,8 +91,8 @@ class SignalSendStatementTest {
 		WorkflowHandle<String> handle = parked(engine, "keyed");
 		engine.shutdown(); // nothing takes the item: the inbox shows what was sent
 
-		List<Transaction> first = sentBy(recorder, () -> handle.signal("go", "first", "key-1"));
-		List<Transaction> retried = sentBy(recorder, () -> handle.signal("go", "retried", "key-1"));
+		List<Transaction> first = recorder.during(() -> handle.signal("go", "first", "key-1"));
+		List<Transaction> retried = recorder.during(() -> handle.signal("go", "retried", "key-1"));
 
 		assertThat(first).filteredOn((t) -> t.count(SignalSendStatementTest::sends) > 0)
 			.singleElement()

@@ -3,6 +3,7 @@ package dev.durable.workflow;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -74,26 +75,15 @@ class StartedHandleSignalTest {
 
 	}
 
-	private static boolean sends(String statement) {
-		return statement.contains("SET pending_input = true") && statement.contains(".inbox");
-	}
-
 	private static boolean looksUp(String statement) {
 		return statement.contains("ORDER BY created_at DESC");
-	}
-
-	private List<Transaction> sentBy(TransactionRecorder recorder, Runnable send) {
-		int before = recorder.of(Thread.currentThread()).size();
-		send.run();
-		List<Transaction> all = recorder.of(Thread.currentThread());
-		return all.subList(before, all.size());
 	}
 
 	private void parked(WorkflowEngine engine, int histories) {
 		await().until(() -> this.engines.count("history") == histories && EngineInternals.node(engine).isIdle());
 	}
 
-	private int historyOf(java.util.UUID runId) {
+	private int historyOf(UUID runId) {
 		return this.engines.jdbc()
 			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".history WHERE run_id = ?", Integer.class,
 					runId);
@@ -113,13 +103,13 @@ class StartedHandleSignalTest {
 		WorkflowHandle<String> handle = engine.client().start(Receiving::run, StartOptions.withId("one"));
 		parked(engine, 1);
 
-		List<Transaction> sent = sentBy(recorder, () -> handle.signal("go", "now"));
+		List<Transaction> sent = recorder.during(() -> handle.signal("go", "now"));
 
 		// one statement alone, which looks the run up and sends: no read of the run before it
 		assertThat(sent).singleElement().satisfies((t) -> {
 			assertThat(t.end()).isEqualTo(End.AUTOCOMMIT);
 			assertThat(t.statements()).singleElement().asString().satisfies((sql) -> {
-				assertThat(sends(sql)).isTrue();
+				assertThat(SignalSendStatementTest.sends(sql)).isTrue();
 				assertThat(looksUp(sql)).isTrue();
 			});
 		});
@@ -140,7 +130,7 @@ class StartedHandleSignalTest {
 				&& historyOf(engine.client().handle("chain").runId()) > 0 && EngineInternals.node(engine).isIdle());
 
 		// the handle's run continued as new: the statement finds the new one, of the same type
-		List<Transaction> sent = sentBy(recorder, () -> handle.signal("go", "second"));
+		List<Transaction> sent = recorder.during(() -> handle.signal("go", "second"));
 
 		assertThat(sent).singleElement().satisfies((t) -> assertThat(t.statements()).hasSize(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("2 second");

@@ -90,6 +90,14 @@ public final class TransactionRecorder {
 		return this.transactions.stream().filter((t) -> t.thread() == thread).toList();
 	}
 
+	/** The transactions that ended on the current thread while the action ran. */
+	public List<Transaction> during(Runnable action) {
+		int before = of(Thread.currentThread()).size();
+		action.run();
+		List<Transaction> all = of(Thread.currentThread());
+		return all.subList(before, all.size());
+	}
+
 	/** One connection: the statements of its transaction in progress. */
 	private final class Recording implements InvocationHandler {
 

@@ -167,7 +167,11 @@ public final class MessageClient {
 	}
 
 	void signal(RunRow row, String name, Object payload, String idempotencyKey) {
-		send(row, name, encode(row.workflowType(), HandlerKind.SIGNAL, name, payload, false), idempotencyKey);
+		send(row, name, signalPayload(row.workflowType(), name, payload), idempotencyKey);
+	}
+
+	private byte[] signalPayload(String workflowType, String name, Object payload) {
+		return encode(workflowType, HandlerKind.SIGNAL, name, payload, false);
 	}
 
 	void signal(RunRow row, String name, EncodedPayload payload, String idempotencyKey) {
@@ -187,7 +191,7 @@ public final class MessageClient {
 			Supplier<RunRow> latestRun) {
 		byte[] encoded;
 		try {
-			encoded = encode(workflowType, HandlerKind.SIGNAL, name, payload, false);
+			encoded = signalPayload(workflowType, name, payload);
 		}
 		catch (UnknownHandlerException ex) {
 			signal(latestRun.get(), name, payload, null);
@@ -201,8 +205,9 @@ public final class MessageClient {
 				return null;
 			}
 			RunRow row = latestRun.get();
-			sendNow(row, name, row.workflowType().equals(workflowType) ? encoded
-					: encode(row.workflowType(), HandlerKind.SIGNAL, name, payload, false), null);
+			sendNow(row, name,
+					row.workflowType().equals(workflowType) ? encoded : signalPayload(row.workflowType(), name, payload),
+					null);
 			return null;
 		});
 	}

@@ -10,8 +10,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * A signal to the latest run of a workflow id, found and sent by one statement. The caller knows
  * the workflow type (a handle from a start), so the payload is encoded before the run is read,
  * and the statement sends only to an open run of that type: the send of
- * {@link RunRepository#sendToInbox} (the run marked, the item inserted only if it was) with the
- * lookup of {@link RunRepository#findLatest} folded in, one round trip instead of two.
+ * {@link RunRepository#sendToInbox} ({@link InboxSendSql}) with the lookup of
+ * {@link RunRepository#findLatest} folded in, one round trip instead of two.
  */
 public final class LatestRunSignal {
 
@@ -25,14 +25,9 @@ public final class LatestRunSignal {
 
 	public LatestRunSignal(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
-		// the latest run as findLatest orders them; the row is updated (and locked) before the insert
-		this.sql = Sql.q(schema, "WITH r AS (SELECT run_id FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
-				+ " ORDER BY created_at DESC, run_id DESC LIMIT 1),"
-				+ " u AS (UPDATE #.workflow_run w SET pending_input = true, inbox_seq = w.inbox_seq + 1"
-				+ " WHERE w.run_id = (SELECT run_id FROM r) AND w.workflow_type = ? AND " + Sql.open("w")
-				+ " RETURNING w.run_id, w.owner_node),"
-				+ " i AS (INSERT INTO #.inbox (run_id, kind, name, payload) SELECT run_id, ?::text, ?::text, ?::bytea FROM u)"
-				+ " SELECT run_id, owner_node FROM u");
+		this.sql = InboxSendSql.statement(schema, "w.run_id = (SELECT run_id FROM #.workflow_run"
+				+ " WHERE namespace = ? AND workflow_id = ?" + InboxSendSql.LATEST_FIRST + " LIMIT 1)"
+				+ " AND w.workflow_type = ?");
 	}
 
 	/**
@@ -43,7 +38,7 @@ public final class LatestRunSignal {
 	public Optional<Sent> send(String namespace, String workflowId, String workflowType, String name, byte[] payload) {
 		List<Sent> sent = this.jdbc.query(this.sql,
 				(rs, n) -> new Sent(Sql.uuid(rs, "run_id"), Sql.uuid(rs, "owner_node")), namespace, workflowId,
-				workflowType, InboxKind.SIGNAL.stored(), name, payload);
+				workflowType, InboxKind.SIGNAL.stored(), name, payload, null);
 		return sent.stream().findFirst();
 	}
 

@@ -37,9 +37,12 @@ public final class RunRepository {
 
 	private final AwaitedRuns awaited;
 
+	private final String sendToInbox;
+
 	public RunRepository(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.schema = schema;
+		this.sendToInbox = InboxSendSql.statement(schema, "w.run_id = ?");
 		this.visibility = new VisibilityRepository(jdbc, schema);
 		this.awaited = new AwaitedRuns(jdbc, schema);
 	}
@@ -126,7 +129,7 @@ public final class RunRepository {
 	public Optional<RunRow> findLatest(String namespace, String workflowId) {
 		return this.jdbc
 			.query(q("SELECT " + COLUMNS + " FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
-					+ " ORDER BY created_at DESC, run_id DESC LIMIT 1"), ROW, namespace, workflowId)
+					+ InboxSendSql.LATEST_FIRST + " LIMIT 1"), ROW, namespace, workflowId)
 			.stream()
 			.findFirst();
 	}
@@ -384,12 +387,8 @@ public final class RunRepository {
 	/** Like {@link #sendToInbox(UUID, InboxKind, String, byte[])}, with an update id. */
 	public Optional<Optional<UUID>> sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload,
 			String messageId) {
-		// the row is updated (and locked) before the insert, in the order the two-statement form had
-		List<UUID> owner = this.jdbc.query(q("WITH u AS (UPDATE #.workflow_run SET pending_input = true,"
-				+ " inbox_seq = inbox_seq + 1 WHERE run_id = ? AND " + Sql.OPEN + " RETURNING run_id, owner_node),"
-				+ " i AS (INSERT INTO #.inbox (run_id, kind, name, payload, message_id)"
-				+ " SELECT run_id, ?::text, ?::text, ?::bytea, ?::text FROM u) SELECT owner_node FROM u"), (rs, n) -> Sql.uuid(rs, "owner_node"), runId, kind.stored(),
-				name, payload, messageId);
+		List<UUID> owner = this.jdbc.query(this.sendToInbox, (rs, n) -> Sql.uuid(rs, "owner_node"), runId,
+				kind.stored(), name, payload, messageId);
 		if (owner.isEmpty()) {
 			return Optional.empty();
 		}
