@@ -69,6 +69,11 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.VERSION_MARKER, null, changeId, null, null, null, version, null, null, null);
 	}
 
+	/** The workflow canceled an activity; the failure is the one it saw (with the attempts made). */
+	public static Event activityCancelRequested(long seq, FailureInfo failure) {
+		return new Event(EventType.ACTIVITY_CANCEL_REQUESTED, seq, null, null, failure, null, null, null, null, null);
+	}
+
 	public static Event cancelRequested(String reason) {
 		return new Event(EventType.CANCEL_REQUESTED, null, null, null, null, null, null, null, reason, null);
 	}

@@ -11,6 +11,7 @@ import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.support.Payloads;
 
@@ -18,6 +19,8 @@ import dev.durable.workflow.internal.support.Payloads;
  * Activities of a run. Transitions: scheduled (ACTIVITY_SCHEDULED command) to completed or failed
  * (ACTIVITY_COMPLETED / ACTIVITY_FAILED input), or to canceled (ACTIVITY_CANCEL_REQUESTED command
  * when its scope is canceled: the workflow sees the failure at once, the attempt's result is dropped).
+ * The cancel records the {@code ActivityFailure} the workflow sees, with the attempts made (the
+ * running one included), so that a replay sees the same.
  */
 final class ActivityStates {
 
@@ -31,9 +34,13 @@ final class ActivityStates {
 
 	private final Map<Long, Pending> pending = new LinkedHashMap<>();
 
-	ActivityStates(CommandRecorder commands, Payloads payloads) {
+	private final ActivityAttempts attempts;
+
+	/** @param attempts counts the attempts of an activity the workflow cancels (new tasks only) */
+	ActivityStates(CommandRecorder commands, Payloads payloads, ActivityAttempts attempts) {
 		this.commands = commands;
 		this.payloads = payloads;
+		this.attempts = attempts;
 	}
 
 	Promise<Object> schedule(long seq, String name, byte[] args, Type resultType, ActivityOptions options,
@@ -42,14 +49,32 @@ final class ActivityStates {
 		PromiseImpl<Object> promise = new PromiseImpl<>();
 		Runnable hook = () -> {
 			if (this.pending.remove(seq) != null) {
-				this.commands.emit(Event.of(EventType.ACTIVITY_CANCEL_REQUESTED, seq));
-				promise.fail(new ActivityFailure(name, seq, 0, new CanceledFailure(scope.reason())));
+				Event recorded = this.commands.emit(this.commands.isReplaying()
+						? Event.of(EventType.ACTIVITY_CANCEL_REQUESTED, seq)
+						: Event.activityCancelRequested(seq, FailureInfo.activity(name, seq, attemptsMade(seq),
+								FailureInfo.canceled(scope.reason()))));
+				// the count the cancel recorded (a history of before recorded none: 0, as it was then)
+				int attempts = (recorded.failure() != null && recorded.failure().attempt() != null)
+						? recorded.failure().attempt() : 0;
+				promise.fail(new ActivityFailure(name, seq, attempts, new CanceledFailure(scope.reason())));
 			}
 		};
 		this.pending.put(seq, new Pending(new ScheduledActivity(seq, name, args, options, now), resultType, promise,
 				scope, hook));
 		scope.onCancel(hook);
 		return promise;
+	}
+
+	/** How many attempts were made: the engine's count, read once, when the activity is canceled. */
+	private int attemptsMade(long seq) {
+		try {
+			return this.attempts.made(seq);
+		}
+		catch (RuntimeException ex) {
+			// the count cannot be recorded: the task fails (and is retried), whatever the code catches
+			throw this.commands.failTask(new WorkflowTaskFailedException(
+					"Could not read the attempts of activity " + seq + " to cancel it: " + ex.getMessage(), ex));
+		}
 	}
 
 	/** Applies an ACTIVITY_COMPLETED or ACTIVITY_FAILED input. @return false when no longer pending */

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import dev.durable.workflow.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventType;
 
 /**
  * The commands of the current workflow task. On a new task it records what the code issues; on
@@ -91,6 +92,23 @@ final class CommandRecorder {
 			this.closeEvent = recorded;
 		}
 		return recorded;
+	}
+
+	/**
+	 * Records the close of a run whose cancellation was requested ({@code WORKFLOW_CANCELED}). On
+	 * replay, a history that closed such a run as completed, failed or continued as new (recorded
+	 * before a canceled run closed canceled whatever its main method did) keeps its recorded close,
+	 * so that it still replays: the close is the last command of its task and nothing depends on it.
+	 */
+	Event emitCanceledClose(Event canceled) {
+		Event recorded = this.replaying ? this.expected.peek() : null;
+		if (recorded != null && (recorded.type() == EventType.WORKFLOW_COMPLETED
+				|| recorded.type() == EventType.WORKFLOW_FAILED || recorded.type() == EventType.CONTINUED_AS_NEW)) {
+			acceptExpected();
+			this.closeEvent = recorded;
+			return recorded;
+		}
+		return emit(canceled);
 	}
 
 	/** The next recorded command, without consuming it (replay only). */

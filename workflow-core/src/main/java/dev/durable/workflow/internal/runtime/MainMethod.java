@@ -17,8 +17,16 @@ import dev.durable.workflow.internal.support.Payloads;
 /**
  * The run's instance and main method: created with {@code @WorkflowInit} before any message of the
  * first activation, run on its own workflow thread, and closed by its return value or by what it
- * threw (a workflow failure — an {@code ApplicationFailure} or a type listed in
- * {@code failWorkflowExceptionTypes} —, a cancellation, or a bug that fails the task instead).
+ * threw (a workflow failure — an engine failure such as {@code ApplicationFailure} or
+ * {@code ActivityFailure}, or a type listed in {@code failWorkflowExceptionTypes} —, a
+ * cancellation, or a bug that fails the task instead).
+ * <p>
+ * A run whose cancellation was requested closes CANCELED when it ends because of it: its main
+ * method (or a signal handler) lets a {@code CanceledFailure} out, or a failure caused by one (an
+ * {@code ActivityFailure} or {@code ChildWorkflowFailure} of a canceled activity or child), or its
+ * main method returns or continues as new after the request (its result is dropped, as in
+ * Temporal's Java SDK). Any other failure it ends with (a cleanup that failed) fails it, so that
+ * the failure stays visible.
  */
 final class MainMethod {
 
@@ -75,8 +83,23 @@ final class MainMethod {
 		catch (IllegalAccessException ex) {
 			throw new IllegalStateException(ex);
 		}
+		if (this.rootScope.isCancelRequested()) {
+			// it returned after the cancel request: the run ends canceled, its result dropped
+			closeCanceled();
+			return;
+		}
 		byte[] encoded = this.payloads.encode(result, this.definition.resultType(), "the workflow result");
 		this.runner.emit(Event.completed(encoded));
+	}
+
+	/** Whether a cancellation was requested for the run (its root scope). */
+	boolean isCancelRequested() {
+		return this.rootScope.isCancelRequested();
+	}
+
+	/** Closes the run CANCELED, with the cancel request's reason. */
+	void closeCanceled() {
+		this.runner.emitCanceledClose(Event.failed(EventType.WORKFLOW_CANCELED, FailureInfo.canceled(this.rootScope.reason())));
 	}
 
 	void closeWithFailure(Throwable thrown) {
@@ -86,18 +109,46 @@ final class MainMethod {
 		if (thrown instanceof ContinueAsNewError) {
 			return; // the run already closed with CONTINUED_AS_NEW
 		}
-		if (thrown instanceof CanceledFailure && this.rootScope.isCancelRequested()) {
-			this.runner.emit(Event.failed(EventType.WORKFLOW_CANCELED, FailureInfo.canceled(this.rootScope.reason())));
+		if (this.rootScope.isCancelRequested() && isCausedByCancellation(thrown)) {
+			closeCanceled();
 		}
-		else if ((thrown instanceof WorkflowException && !(thrown instanceof NonDeterministicWorkflowException)
-				&& !(thrown instanceof PayloadException) && !(thrown instanceof WorkflowTaskFailedException))
-				|| isListedFailure(this.definition, thrown)) {
+		else if (failsRun(this.definition, thrown)) {
 			this.runner.emit(Event.failed(EventType.WORKFLOW_FAILED, Failures.toInfo(thrown, this.payloads.converter())));
 		}
 		else {
 			// not a workflow failure on purpose: fail the task so that a code fix can let the run continue
 			this.runner.coroutineFailed(null, thrown);
 		}
+	}
+
+	/**
+	 * Whether what workflow code threw fails the run (from the main method or a signal handler) or
+	 * the update (from an update handler) rather than the workflow task: an engine failure
+	 * ({@code ApplicationFailure}, {@code ActivityFailure}, {@code ChildWorkflowFailure},
+	 * {@code TimeoutFailure}, {@code CanceledFailure}, ...) or a type the workflow lists. Never
+	 * non-determinism, a payload that cannot be encoded or the engine's own task failures: a
+	 * deploy of fixed code mends those.
+	 */
+	static boolean failsRun(WorkflowDefinition definition, Throwable thrown) {
+		return (thrown instanceof WorkflowException && !(thrown instanceof NonDeterministicWorkflowException)
+				&& !(thrown instanceof PayloadException) && !(thrown instanceof WorkflowTaskFailedException))
+				|| isListedFailure(definition, thrown);
+	}
+
+	/**
+	 * Whether the failure is a {@code CanceledFailure} or was caused by one (the
+	 * {@code ActivityFailure} of a canceled activity, the {@code ChildWorkflowFailure} of a canceled
+	 * child).
+	 */
+	static boolean isCausedByCancellation(Throwable thrown) {
+		Throwable t = thrown;
+		for (int depth = 0; t != null && depth < 64; depth++) { // bounded: a cause chain may loop
+			if (t instanceof CanceledFailure) {
+				return true;
+			}
+			t = t.getCause();
+		}
+		return false;
 	}
 
 	/**

@@ -148,7 +148,14 @@ public final class WorkflowContext {
 		if (this.definition.inputType() == null && input != null) {
 			throw new IllegalArgumentException("Workflow type " + this.identity.workflowType() + " takes no input");
 		}
-		this.commands.emit(Event.continuedAsNew(this.payloads.encode(input, inputType, "the continue-as-new input")));
+		byte[] encoded = this.payloads.encode(input, inputType, "the continue-as-new input");
+		if (this.runner.isCancelRequested()) {
+			// the next run would not know of the cancel request: this run ends canceled instead
+			this.runner.closeCanceled();
+		}
+		else {
+			this.commands.emit(Event.continuedAsNew(encoded));
+		}
 		throw new ContinueAsNewError();
 	}
 

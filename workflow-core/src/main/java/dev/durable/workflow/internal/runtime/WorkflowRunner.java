@@ -65,6 +65,8 @@ public final class WorkflowRunner {
 
 	private final MessageStates messages;
 
+	private ActivityAttempts activityAttempts = ActivityAttempts.NONE;
+
 	private final WorkflowContext context;
 
 	public WorkflowRunner(RunIdentity identity, WorkflowDefinition definition, Function<Class<?>, Object> factory,
@@ -75,7 +77,7 @@ public final class WorkflowRunner {
 		this.scheduler = new DeterministicScheduler(taskTimeout.toMillis());
 		this.commands = new CommandRecorder(identity.runId());
 		this.timers = new TimerStates(this.commands);
-		this.activities = new ActivityStates(this.commands, payloads);
+		this.activities = new ActivityStates(this.commands, payloads, (seq) -> this.activityAttempts.made(seq));
 		this.messages = new MessageStates(this, definition, payloads);
 		MarkerStates markers = new MarkerStates(this.commands, payloads, identity.runId());
 		this.children = new ChildStates(this.commands, payloads);
@@ -236,6 +238,14 @@ public final class WorkflowRunner {
 		WorkflowThread.bind(this, null);
 	}
 
+	/**
+	 * What counts the attempts of an activity the workflow cancels in a new task (the node that
+	 * runs the run's tasks knows its running attempts); a runner that only replays needs none.
+	 */
+	public void countActivityAttemptsWith(ActivityAttempts attempts) {
+		this.activityAttempts = attempts;
+	}
+
 	/** Ends every workflow thread; the runner is unusable afterwards. */
 	public void destroy() {
 		this.scheduler.destroyAll();
@@ -273,6 +283,20 @@ public final class WorkflowRunner {
 
 	void closeWithFailure(Throwable thrown) {
 		this.main.closeWithFailure(thrown);
+	}
+
+	/** Whether a cancellation of the run was requested. */
+	boolean isCancelRequested() {
+		return this.rootScope.isCancelRequested();
+	}
+
+	/** Closes the run CANCELED (a continue-as-new after the cancel request does). */
+	void closeCanceled() {
+		this.main.closeCanceled();
+	}
+
+	void emitCanceledClose(Event canceled) {
+		this.commands.emitCanceledClose(canceled);
 	}
 
 	void coroutineFailed(Coroutine coroutine, Throwable thrown) {

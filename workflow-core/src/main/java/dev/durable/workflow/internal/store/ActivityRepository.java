@@ -190,6 +190,18 @@ public final class ActivityRepository {
 	public record AsyncAttempt(UUID token, Instant startedAt, Instant lastHeartbeatAt) {
 	}
 
+	/**
+	 * How many attempts of the activity were made, as its row says: the row's attempt when it was
+	 * started (claimed from its task queue, awaiting the completion client, or its result
+	 * committed), else the attempts before the one it waits to start; 0 without a row (an inline
+	 * activity's first attempt writes none) or when its first attempt never started.
+	 */
+	public int attemptsMade(UUID runId, long seq) {
+		return this.jdbc.query(q("SELECT CASE WHEN state IN ('STARTED', 'ASYNC', 'COMPLETED') THEN attempt"
+				+ " ELSE greatest(attempt - 1, 0) END AS made FROM #.activity WHERE run_id = ? AND seq = ?"),
+				(rs, n) -> rs.getInt("made"), runId, seq).stream().findFirst().orElse(0);
+	}
+
 	/** When the activity's row last recorded a heartbeat, or {@code null}. */
 	public Instant lastHeartbeatAt(UUID runId, long seq) {
 		return this.jdbc.query(q("SELECT last_heartbeat_at FROM #.activity WHERE run_id = ? AND seq = ?"),

@@ -22,6 +22,7 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.runtime.ActivityAttempts;
 import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
@@ -322,6 +323,18 @@ final class ActivityExecutor {
 		if (attempt != null && attempt.finish()) {
 			attempt.cancel();
 		}
+	}
+
+	/**
+	 * Counts the attempts of an activity the run's workflow cancels: an inline attempt running
+	 * here counts with its number; otherwise the activity's row says (a task-queue attempt claimed
+	 * by any node, an attempt awaiting the completion client, retries waiting), read only then.
+	 */
+	ActivityAttempts attempts(RunSlot slot) {
+		return (seq) -> {
+			ActivityAttempt running = slot.runningAttempt(seq);
+			return (running != null) ? running.info().attempt() : this.store.attemptsMade(slot.runId(), seq);
+		};
 	}
 
 	/** What runs the local activities of the run's workflow tasks (see {@link LocalAttempts}). */

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
 
+import dev.durable.workflow.internal.runtime.ActivityAttempts;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -40,6 +41,9 @@ interface RunEffects {
 	/** What runs the local activities of the run's workflow tasks on this node. */
 	LocalActivityInvoker localActivities(RunSlot slot);
 
+	/** Counts the attempts of an activity the run's workflow cancels (see {@link ActivityAttempts}). */
+	ActivityAttempts activityAttempts(RunSlot slot);
+
 	/** A run this node held closed (its flow-control queue, if it has one, has a free slot). */
 	void runClosed(UUID runId);
 
@@ -74,6 +78,11 @@ interface RunEffects {
 			@Override
 			public LocalActivityInvoker localActivities(RunSlot slot) {
 				return activities.local(slot);
+			}
+
+			@Override
+			public ActivityAttempts activityAttempts(RunSlot slot) {
+				return activities.attempts(slot);
 			}
 
 			@Override

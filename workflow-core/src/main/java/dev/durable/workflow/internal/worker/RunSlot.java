@@ -326,6 +326,11 @@ final class RunSlot implements OwnedRun {
 		return this.inflight.remove(seq);
 	}
 
+	/** The attempt running for the activity, or {@code null}. */
+	ActivityAttempt runningAttempt(long seq) {
+		return this.inflight.get(seq);
+	}
+
 	/** The activities with an attempt running. */
 	List<Long> runningActivities() {
 		return List.copyOf(this.inflight.keySet());

@@ -6,6 +6,7 @@ import java.util.function.Function;
 import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.runtime.ActivityAttempts;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.RunRepository;
@@ -33,8 +34,12 @@ final class Runners {
 
 	private final Function<RunSlot, LocalActivityInvoker> localActivities;
 
+	private final Function<RunSlot, ActivityAttempts> activityAttempts;
+
 	Runners(WorkflowRegistry workflows, Function<Class<?>, Object> factory, Payloads payloads, EngineSettings config,
-			RunRepository runs, TaskRepository tasks, Function<RunSlot, LocalActivityInvoker> localActivities) {
+			RunRepository runs, TaskRepository tasks, Function<RunSlot, LocalActivityInvoker> localActivities,
+			Function<RunSlot, ActivityAttempts> activityAttempts) {
+		this.activityAttempts = activityAttempts;
 		this.workflows = workflows;
 		this.factory = factory;
 		this.payloads = payloads;
@@ -62,8 +67,11 @@ final class Runners {
 		else {
 			history = this.tasks.history(row.runId());
 		}
-		return Replays.forTask(row, this.workflows.find(row.workflowType()), this.factory, this.payloads, this.config,
-				slot.chain(), history, this.localActivities.apply(slot));
+		WorkflowRunner runner = Replays.forTask(row, this.workflows.find(row.workflowType()), this.factory,
+				this.payloads, this.config, slot.chain(), history, this.localActivities.apply(slot));
+		// counted only by the tasks after the replay: a replayed cancel holds its count
+		runner.countActivityAttemptsWith(this.activityAttempts.apply(slot));
+		return runner;
 	}
 
 }

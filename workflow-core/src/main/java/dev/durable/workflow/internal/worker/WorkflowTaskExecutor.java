@@ -89,7 +89,8 @@ final class WorkflowTaskExecutor {
 		this.outside = outside;
 		this.waiters = waiters;
 		this.commits = new TaskCommitBuilder(node, workflows, runs, config.taskQueues());
-		this.runners = new Runners(workflows, factory, payloads, config, runs, tasks, outside::localActivities);
+		this.runners = new Runners(workflows, factory, payloads, config, runs, tasks, outside::localActivities,
+				outside::activityAttempts);
 		this.committer = new TaskCommitter(taskCommits, tx, hooks);
 		this.effects = new CommitEffects(node, clock, runs, tx, wake, waiters, listeners, config.historyLimits(),
 				outside, this);
