@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.EncodedValue;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.internal.history.Event;
@@ -77,8 +76,9 @@ final class MessageStates {
 				if (target instanceof ContinueAsNewError) {
 					return;
 				}
-				if (target instanceof ApplicationFailure || MainMethod.isListedFailure(this.definition, target)) {
-					// an ApplicationFailure (or a type listed to fail the workflow) from a signal handler fails the run
+				if (MainMethod.failsRun(this.definition, target)) {
+					// what fails the run from the main method (an ApplicationFailure, an ActivityFailure, a
+					// type listed to fail the workflow, a cancellation) fails it alike from a signal handler
 					this.runner.closeWithFailure(target);
 					return;
 				}
@@ -220,8 +220,8 @@ final class MessageStates {
 				if (target instanceof ContinueAsNewError) {
 					return;
 				}
-				if (target instanceof ApplicationFailure || MainMethod.isListedFailure(this.definition, target)) {
-					// fails this update only, the run going on
+				if (MainMethod.failsRun(this.definition, target)) {
+					// what would fail the run from the main method fails this update only, the run going on
 					this.runner.recordUpdateCompleted(event.messageId(), null,
 							Failures.toInfo(target, this.payloads.converter()));
 					return;
