@@ -34,7 +34,10 @@ public class ActivityFailure extends WorkflowException {
 		return this.activityId;
 	}
 
-	/** The number of attempts made. */
+	/**
+	 * The number of attempts made. For an activity its workflow canceled, the attempt running
+	 * then counts (0 when none had started).
+	 */
 	public int getAttempt() {
 		return this.attempt;
 	}

@@ -6,7 +6,14 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** Marks a workflow method as a message handler of this kind; takes zero or one parameter. */
+/**
+ * Marks a workflow method as a message handler of this kind; takes zero or one parameter. What
+ * the handler lets out fails the run as it would from the main method: an engine failure
+ * ({@code ApplicationFailure}, {@code ActivityFailure}, {@code ChildWorkflowFailure},
+ * {@code TimeoutFailure}, ...) or a type listed in {@code failWorkflowExceptionTypes}; after a
+ * cancel request, a {@code CanceledFailure} (or a failure caused by one) closes it CANCELED. Any
+ * other exception fails the workflow task, which is retried.
+ */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)

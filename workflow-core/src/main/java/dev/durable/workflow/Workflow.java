@@ -25,8 +25,9 @@ public @interface Workflow {
 	 * Exception types that fail the run when workflow code throws them (instances of subclasses
 	 * included), as an {@link ApplicationFailure} does: the run closes FAILED with a failure of
 	 * type the exception's class name, its message and stack trace. Any other exception that is
-	 * not an {@code ApplicationFailure} fails the workflow task instead, which is retried until
-	 * fixed code is deployed. Added to the engine's
+	 * not an engine failure ({@code ApplicationFailure}, {@code ActivityFailure},
+	 * {@code ChildWorkflowFailure}, {@code TimeoutFailure}, {@code CanceledFailure}, ...) fails the
+	 * workflow task instead, which is retried until fixed code is deployed. Added to the engine's
 	 * {@link WorkflowEngine.Builder#failWorkflowExceptionTypes(Class...) default}; from an update
 	 * handler such an exception fails the update only. Non-determinism and the engine's own task
 	 * failures always fail the task.

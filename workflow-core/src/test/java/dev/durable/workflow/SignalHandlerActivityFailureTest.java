@@ -6,6 +6,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.UpdateHandle;
+import dev.durable.workflow.client.UpdateOptions;
+import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
@@ -125,7 +128,9 @@ class SignalHandlerActivityFailureTest {
 		WorkflowHandle<String> handle = engine.client()
 			.start(CheckoutWorkflow::run, "update", StartOptions.withId("checkout-update"));
 
-		assertThatThrownBy(() -> handle.update(CheckoutWorkflow::chargeNow, "order-8"))
+		UpdateHandle<String> update = handle.startUpdate(CheckoutWorkflow::chargeNow, "order-8",
+				UpdateOptions.withId("charge-8").waitFor(UpdateStage.ACCEPTED));
+		assertThatThrownBy(() -> update.result(Duration.ofSeconds(20)))
 			.isInstanceOf(WorkflowUpdateFailedException.class)
 			.cause()
 			.isInstanceOf(ActivityFailure.class)

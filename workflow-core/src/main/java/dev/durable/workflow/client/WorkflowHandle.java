@@ -161,7 +161,11 @@ public interface WorkflowHandle<R> {
 	<T> UpdateHandle<T> updateHandle(String updateId, Class<T> resultType);
 
 	/**
-	 * Requests cancellation: the workflow sees {@code CanceledFailure} and may clean up.
+	 * Requests cancellation: the workflow sees {@code CanceledFailure} (an activity or child it
+	 * waits for fails with a failure caused by it) and may clean up. The run then closes CANCELED
+	 * when the cancellation ends it, or when it returns anyway; {@link #result()} throws
+	 * {@link WorkflowFailedException} with status CANCELED and a {@code CanceledFailure} cause
+	 * carrying the reason.
 	 * @param reason the reason, or {@code null}
 	 */
 	void cancel(@Nullable String reason);
