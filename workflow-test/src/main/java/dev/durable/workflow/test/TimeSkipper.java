@@ -25,13 +25,16 @@ import org.slf4j.LoggerFactory;
  * <p>"Every run waits for time" (quiescence) means: no engine of the test runs a workflow task,
  * an activity attempt or a clock-driven action, and no open run has unseen input or a due wake
  * time (checked twice in memory around one database check, with no progress in between).
- * Time then jumps to the earliest wake time of the open runs (timer, start delay, timeout),
- * activity retry or schedule firing. While any engine of the test runs activity code (an inline
+ * Time then jumps to the earliest wake time of the open runs (timer, start delay, timeout, the
+ * retry of a failed workflow task), activity retry or schedule firing. While any engine of the test runs activity code (an inline
  * attempt or one claimed from a task queue) the clock runs at real speed and never jumps, as
  * Temporal's test server does: a timer, a heartbeat or start-to-close timeout or a retry due
  * during a long activity fires at its time, as on a real clock, instead of when the activity
  * ends. This holds with automatic skipping off too: it is how the clock keeps time, not a skip.
- * A run whose workflow task keeps failing is not skipped to (its retry comes in its own time).
+ * A failed workflow task (an exception other than an {@code ApplicationFailure}, in the main
+ * method or a handler) is retried after its backoff: a caller waiting for that run's result or
+ * update has time jump to the retry, so a task that keeps failing moves the clock by its growing
+ * backoff (at most 10 minutes) after each real attempt, until the caller's wait ends.
  *
  * <p>Used by {@link TestWorkflowEnvironment} and by the Spring Boot test support.
  */

@@ -214,10 +214,11 @@ public final class TaskCommitRepository {
 					c.workflowId(), update.updateId());
 		}
 		if (c.closes()) {
-			wake.addAll(this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time()));
+			wake.addAll(this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time(),
+					c.continuedAs() != null));
 			if (c.continuedAs() != null) {
 				this.runs.insert(c.continuedAs());
-				this.runs.setNextRun(c.runId(), c.continuedAs().runId());
+				this.runs.continueChain(c.runId(), c.continuedAs().runId());
 				// the next run goes on with the events set so far (its streams start empty)
 				this.outputs.copyEvents(c.runId(), c.continuedAs().runId());
 				c.carriedSignals()

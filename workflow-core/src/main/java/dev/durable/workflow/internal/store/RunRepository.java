@@ -264,6 +264,19 @@ public final class RunRepository {
 		this.jdbc.update(q("UPDATE #.workflow_run SET next_run_id = ? WHERE run_id = ?"), nextRunId, runId);
 	}
 
+	/**
+	 * Links a closed run to the run that follows it in its chain (continue-as-new, retry, cron),
+	 * which inherits the closed run's place under its parent: the parent waits for the chain, not
+	 * for one run, so the run that ends the chain tells it, and the parent's close policy reaches
+	 * the chain's current run.
+	 */
+	public void continueChain(UUID runId, UUID nextRunId) {
+		setNextRun(runId, nextRunId);
+		this.jdbc.update(q("UPDATE #.workflow_run n SET parent_run_id = c.parent_run_id, parent_seq = c.parent_seq,"
+				+ " parent_close_policy = c.parent_close_policy FROM #.workflow_run c WHERE n.run_id = ?"
+				+ " AND c.run_id = ? AND c.parent_run_id IS NOT NULL"), nextRunId, runId);
+	}
+
 	public byte[] input(UUID runId) {
 		return this.jdbc.queryForObject(q("SELECT input FROM #.run_payload WHERE run_id = ?"), byte[].class, runId);
 	}
@@ -325,15 +338,20 @@ public final class RunRepository {
 		Event event = new Event(type, null, null, null, failure, null, null, null, reason, null);
 		this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
 				seq.get(0), Sql.ts(now), EventCodec.write(List.of(event)));
-		return closeSideTables(runId, status, null, InternalJson.write(failure), now);
+		return closeSideTables(runId, status, null, InternalJson.write(failure), now, false);
 	}
 
 	/**
 	 * Writes the outcome and clears what a closed run no longer needs; tells the parent of a child
-	 * and applies the parent close policy to open children, through their inboxes.
+	 * whose chain ends with this run and applies the parent close policy to open children, through
+	 * their inboxes.
+	 * @param chainGoesOn whether a next run follows this one (continue-as-new, retry, cron): it
+	 * carries the parent link on ({@link #continueChain}), and the parent hears only of the run
+	 * that ends the chain, as in Temporal
 	 * @return the runs that got inbox items and should be woken
 	 */
-	public List<UUID> closeSideTables(UUID runId, String status, byte[] result, byte[] failure, Instant now) {
+	public List<UUID> closeSideTables(UUID runId, String status, byte[] result, byte[] failure, Instant now,
+			boolean chainGoesOn) {
 		this.jdbc.update(q("UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id = ?"), result, failure, runId);
 		this.jdbc.update(q("UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id = ?"), status, Sql.ts(now),
 				runId);
@@ -347,18 +365,20 @@ public final class RunRepository {
 				+ " AND d.kind = 'UPDATE' AND d.run_id = r.run_id AND d.stage IN ('ADMITTED', 'ACCEPTED')"),
 				updateNotCompleted(status), runId);
 		List<UUID> woken = new java.util.ArrayList<>();
-		this.jdbc.query(q("SELECT parent_run_id, parent_seq FROM #.workflow_run WHERE run_id = ? AND parent_run_id"
-				+ " IS NOT NULL"), (rs) -> {
-					UUID parent = Sql.uuid(rs, "parent_run_id");
-					String seq = String.valueOf(rs.getLong("parent_seq"));
-					if ("COMPLETED".equals(status)) {
-						insertInbox(parent, InboxKind.CHILD_COMPLETED, seq, result, null);
-					}
-					else if (!"CONTINUED_AS_NEW".equals(status)) {
-						insertInbox(parent, InboxKind.CHILD_FAILED, seq, failure, status);
-					}
-					woken.add(parent);
-				}, runId);
+		if (!chainGoesOn) {
+			this.jdbc.query(q("SELECT parent_run_id, parent_seq FROM #.workflow_run WHERE run_id = ? AND parent_run_id"
+					+ " IS NOT NULL"), (rs) -> {
+						UUID parent = Sql.uuid(rs, "parent_run_id");
+						String seq = String.valueOf(rs.getLong("parent_seq"));
+						if ("COMPLETED".equals(status)) {
+							insertInbox(parent, InboxKind.CHILD_COMPLETED, seq, result, null);
+						}
+						else {
+							insertInbox(parent, InboxKind.CHILD_FAILED, seq, failure, status);
+						}
+						woken.add(parent);
+					}, runId);
+		}
 		String reason = "parent run " + runId + " closed: " + status;
 		woken.addAll(this.jdbc.query(q("INSERT INTO #.inbox (run_id, kind, payload)"
 				+ " SELECT run_id, CASE parent_close_policy WHEN 'TERMINATE' THEN 'TERMINATE' ELSE 'CANCEL' END, ?"

@@ -6,7 +6,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * What the open runs of a namespace wait for, by the engine clock: for the test kit's time
- * skipping. A run whose workflow task is failing is left out (its retry is not skipped to).
+ * skipping. The retry of a failed workflow task is one of these times: a caller waiting for the
+ * run's result or an update's outcome waits for that retry as for a timer.
  */
 public final class WakeTimes {
 
@@ -40,13 +41,16 @@ public final class WakeTimes {
 
 	/**
 	 * The earliest time after {@code now} at which something becomes runnable: a wake time of an
-	 * open run whose task is not failing, an activity retry, or a schedule's next firing.
+	 * open run (timer, start delay, timeout, or the retry of its failed workflow task, which the
+	 * failure records as its wake time), an activity retry, or a schedule's next firing.
 	 * @return the time, or {@code null} when nothing waits for a time
 	 */
 	public Instant next(String namespace, Instant now) {
 		return this.jdbc.query(Sql.q(this.schema, "SELECT min(t) AS next FROM ("
+				// whatever the task attempt: a failing task's retry time is its wake time (a run waiting
+				// in a flow-control queue has none)
 				+ "SELECT min(next_wake_at) AS t FROM #.workflow_run WHERE namespace = ? AND status = 'RUNNING'"
-				+ " AND task_attempt = 0 AND next_wake_at > ?"
+				+ " AND next_wake_at > ?"
 				+ " UNION ALL SELECT min(a.next_attempt_at) FROM #.activity a JOIN #.workflow_run r"
 				+ " ON r.run_id = a.run_id WHERE r.namespace = ? AND r.status = 'RUNNING' AND a.next_attempt_at > ?"
 				// the deadlines of task-queue attempts, which a sweep enforces
