@@ -38,7 +38,7 @@ final class EngineStatsReader {
 		String namespace = this.settings.namespace();
 		return new EngineStats(this.clock.instant(), this.stats.counts(namespace, workflowType),
 				backlog(workflowType, stuckAfter), this.stats.failing(namespace, workflowType, FAILING_EXAMPLES),
-				this.stats.nodes(workflowType, this.settings.deadAfter()));
+				this.stats.nodes(namespace, workflowType, this.settings.deadAfter()));
 	}
 
 	EngineStats.Backlog backlog(@Nullable String workflowType, Duration stuckAfter) {

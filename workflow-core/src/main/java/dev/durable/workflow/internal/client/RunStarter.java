@@ -254,11 +254,11 @@ public final class RunStarter {
 				() -> afterCommit(start, decision, null));
 	}
 
-	/** Fails unless some node serves the workflow type. */
+	/** Fails unless some node of the namespace serves the workflow type. */
 	public void checkStartable(String workflowType) {
-		if (this.workflows.find(workflowType) == null && !this.nodes.anyServes(workflowType)) {
+		if (this.workflows.find(workflowType) == null && !this.nodes.anyServes(this.namespace, workflowType)) {
 			throw new UnknownWorkflowTypeException("Unknown workflow type '" + workflowType
-					+ "': no node registered it (registered here: "
+					+ "': no node of namespace '" + this.namespace + "' registered it (registered here: "
 					+ WorkflowRegistry.withoutInternal(this.node.servedTypes()) + ")");
 		}
 	}

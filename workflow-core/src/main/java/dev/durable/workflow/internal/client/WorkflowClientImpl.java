@@ -172,8 +172,8 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	@Override
 	public WorkflowHandle<Object> handle(String workflowId, UUID runId) {
 		WorkflowIds.check(workflowId);
-		RunRow row = this.runs.find(runId)
-			.filter((r) -> r.workflowId().equals(workflowId))
+		RunRow row = this.operations.lookup()
+			.pinned(workflowId, runId)
 			.orElseThrow(() -> new WorkflowNotFoundException("No run " + runId + " of workflow " + workflowId));
 		Type resultType = Optional.ofNullable(this.workflows.find(row.workflowType()))
 			.map(WorkflowDefinition::resultType)

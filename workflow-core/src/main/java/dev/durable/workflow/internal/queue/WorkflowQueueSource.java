@@ -36,12 +36,12 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 
 	/**
 	 * The types a node admits (one parameter: its served types): those it serves by name, and,
-	 * with a dynamic workflow ({@code '*'}), those no live node serves by name, as
-	 * {@link RunOwnership#claim} takes them; the liveness bound is inlined as a number.
+	 * with a dynamic workflow ({@code '*'}), those no live node of the run's namespace serves by
+	 * name, as {@link RunOwnership#claim} takes them; the liveness bound is inlined as a number.
 	 */
 	private static String servedType(long deadAfterMillis) {
 		return "(q.workflow_type = ANY(?::text[]) OR ('*' = ANY(?::text[]) AND NOT EXISTS (SELECT 1 FROM #.node d"
-				+ " WHERE q.workflow_type = ANY(d.served_types) AND d.last_heartbeat > now() - make_interval(secs => "
+				+ " WHERE d.namespace = q.namespace AND q.workflow_type = ANY(d.served_types) AND d.last_heartbeat > now() - make_interval(secs => "
 				+ (deadAfterMillis / 1000.0) + "))))";
 	}
 

@@ -24,19 +24,21 @@ public final class NodeRepository {
 	}
 
 	/**
-	 * Registers the node, or registers it anew after it was declared dead.
+	 * Registers the node of a namespace, or registers it anew after it was declared dead.
 	 * @return the incarnation to heartbeat with
 	 */
-	public long register(UUID nodeId, String name, String buildId, Collection<String> types,
+	public long register(UUID nodeId, String namespace, String name, String buildId, Collection<String> types,
 			Collection<String> queues) {
-		return this.jdbc.query(q("INSERT INTO #.node (node_id, node_name, build_id, served_types, task_queues)"
-				+ " VALUES (?, ?, ?, ?, ?) ON CONFLICT (node_id) DO UPDATE SET incarnation = #.node.incarnation + 1,"
-				+ " last_heartbeat = now() RETURNING incarnation"), (PreparedStatementSetter) (ps) -> {
+		return this.jdbc.query(q("INSERT INTO #.node (node_id, namespace, node_name, build_id, served_types,"
+				+ " task_queues) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (node_id) DO UPDATE SET"
+				+ " incarnation = #.node.incarnation + 1, last_heartbeat = now() RETURNING incarnation"),
+				(PreparedStatementSetter) (ps) -> {
 					ps.setObject(1, nodeId);
-					ps.setString(2, name);
-					ps.setString(3, buildId);
-					ps.setArray(4, ps.getConnection().createArrayOf("text", types.toArray()));
-					ps.setArray(5, ps.getConnection().createArrayOf("text", queues.toArray()));
+					ps.setString(2, namespace);
+					ps.setString(3, name);
+					ps.setString(4, buildId);
+					ps.setArray(5, ps.getConnection().createArrayOf("text", types.toArray()));
+					ps.setArray(6, ps.getConnection().createArrayOf("text", queues.toArray()));
 				}, (rs, n) -> rs.getLong(1)).get(0);
 	}
 
@@ -54,18 +56,22 @@ public final class NodeRepository {
 		this.jdbc.update(q("DELETE FROM #.node WHERE node_id = ?"), nodeId);
 	}
 
-	/** Deletes rows of nodes dead for a long time. */
-	public int reap(long olderThanMillis) {
-		return this.jdbc.update(q("DELETE FROM #.node WHERE last_heartbeat < now() - make_interval(secs => ?)"),
-				olderThanMillis / 1000.0);
+	/**
+	 * Deletes rows of the namespace's nodes dead for a long time (and of nodes registered before
+	 * nodes named their namespace): another namespace's nodes are judged by its own nodes, with its
+	 * own dead-after.
+	 */
+	public int reap(String namespace, long olderThanMillis) {
+		return this.jdbc.update(q("DELETE FROM #.node WHERE (namespace = ? OR namespace IS NULL)"
+				+ " AND last_heartbeat < now() - make_interval(secs => ?)"), namespace, olderThanMillis / 1000.0);
 	}
 
-	/** Whether any node, alive or not, declared it serves the type. */
-	public boolean anyServes(String workflowType) {
+	/** Whether any node of the namespace, alive or not, declared it serves the type. */
+	public boolean anyServes(String namespace, String workflowType) {
 		// '*': a node with a dynamic workflow serves every type
-		List<Integer> found = this.jdbc.query(q("SELECT 1 FROM #.node WHERE ? = ANY(served_types) OR '*' = ANY(served_types)"
-				+ " LIMIT 1"),
-				(rs, n) -> 1, workflowType);
+		List<Integer> found = this.jdbc.query(q("SELECT 1 FROM #.node WHERE namespace = ?"
+				+ " AND (? = ANY(served_types) OR '*' = ANY(served_types)) LIMIT 1"), (rs, n) -> 1, namespace,
+				workflowType);
 		return !found.isEmpty();
 	}
 

@@ -14,17 +14,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public final class RetentionRepository {
 
 	/**
-	 * One batch: the closed runs (oldest first, skipping rows another node is deleting or a
+	 * One batch: the closed runs of a namespace (oldest first, skipping rows another node is deleting or a
 	 * transaction holds), their side rows, then the deduplication records of their workflow ids
 	 * that no open or recent run still needs. Data-modifying CTEs all run, whether read or not.
 	 * The oldest closed runs are found through the visibility row's close time (index
-	 * {@code visibility_closed}, 017-visibility-indexes.sql), written in the commit that sets the run
+	 * {@code visibility_closed}: namespace, close time), written in the commit that sets the run
 	 * row's {@code closed_at} to the same instant, so the hot run row needs no index of its own for
 	 * this; the run row is locked and its status checked as before.
 	 */
 	private static final String DELETE_BATCH = "WITH doomed AS (SELECT r.run_id, r.namespace, r.workflow_id"
 			+ " FROM #.visibility v JOIN #.workflow_run r ON r.run_id = v.run_id"
-			+ " WHERE v.close_time IS NOT NULL AND v.close_time < ? AND r.status <> 'RUNNING'"
+			+ " WHERE v.namespace = ? AND v.close_time IS NOT NULL AND v.close_time < ? AND r.status <> 'RUNNING'"
 			+ " ORDER BY v.close_time LIMIT ? FOR UPDATE OF r SKIP LOCKED),"
 			+ " h AS (DELETE FROM #.history WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " p AS (DELETE FROM #.run_payload WHERE run_id IN (SELECT run_id FROM doomed)),"
@@ -64,19 +64,23 @@ public final class RetentionRepository {
 	}
 
 	/**
-	 * Deletes up to {@code limit} runs closed before the cutoff, with their history, payloads,
-	 * visibility, inbox, timer, activity and queue rows, and the deduplication records of workflow ids
-	 * left without an open or recent run.
+	 * Deletes up to {@code limit} runs of the namespace closed before the cutoff, with their history,
+	 * payloads, visibility, inbox, timer, activity and queue rows, and the deduplication records of
+	 * workflow ids left without an open or recent run. Other namespaces sharing the schema keep
+	 * their runs for their own retention.
 	 * @param closedBefore the cutoff, from the engine's clock
 	 * @return how many runs were deleted
 	 */
-	public int deleteClosedBefore(Instant closedBefore, int limit) {
-		Integer deleted = this.jdbc.queryForObject(q(DELETE_BATCH), Integer.class, Sql.ts(closedBefore), limit,
-				Sql.ts(closedBefore));
+	public int deleteClosedBefore(String namespace, Instant closedBefore, int limit) {
+		Integer deleted = this.jdbc.queryForObject(q(DELETE_BATCH), Integer.class, namespace, Sql.ts(closedBefore),
+				limit, Sql.ts(closedBefore));
 		return (deleted != null) ? deleted : 0;
 	}
 
-	/** The batch statement as issued (arguments: cutoff, limit, cutoff); package-private for plan tests. */
+	/**
+	 * The batch statement as issued (arguments: namespace, cutoff, limit, cutoff); package-private
+	 * for plan tests.
+	 */
 	String deleteBatchStatement() {
 		return q(DELETE_BATCH);
 	}

@@ -54,16 +54,20 @@ public final class RunOwnership {
 			+ " FROM #.inbox i))))";
 
 	/**
-	 * Claims runnable runs whose owner is gone (never this node's own: those it picks up through
-	 * {@link #ownedRunnable}): runs with pending input, a due wake time or
-	 * activities to recover, of types and queues this node serves. Bumps each run's epoch.
+	 * Claims runnable runs of the namespace whose owner is gone (never this node's own: those it
+	 * picks up through {@link #ownedRunnable}): runs with pending input, a due wake time or
+	 * activities to recover, of types and queues this node serves. Bumps each run's epoch. Runs are
+	 * unique per namespace and nodes of several namespaces may share the schema and serve types and
+	 * queues of the same names: a run is taken over only by a node of its own namespace, and only
+	 * that namespace's nodes tell whether a type is served by name.
 	 */
-	public List<Claimed> claim(UUID node, String[] types, String[] queues, Instant now, long deadAfterMillis,
-			int limit) {
-		return this.jdbc.query(q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.status = 'RUNNING'"
+	public List<Claimed> claim(UUID node, String namespace, String[] types, String[] queues, Instant now,
+			long deadAfterMillis, int limit) {
+		return this.jdbc.query(q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.namespace = ?"
+				+ " AND r.status = 'RUNNING'"
 				// a node with a dynamic workflow ('*') also takes the types no live node serves by name
 				+ " AND (r.workflow_type = ANY(?) OR ('*' = ANY(?) AND NOT EXISTS (SELECT 1 FROM #.node d"
-				+ " WHERE r.workflow_type = ANY(d.served_types)"
+				+ " WHERE d.namespace = r.namespace AND r.workflow_type = ANY(d.served_types)"
 				+ " AND d.last_heartbeat > now() - make_interval(secs => ?))))"
 				+ " AND r.task_queue = ANY(?) AND " + HAS_WORK
 				+ " AND r.owner_node IS DISTINCT FROM ?"
@@ -74,15 +78,16 @@ public final class RunOwnership {
 				+ " UPDATE #.workflow_run w SET owner_node = ?, epoch = w.epoch + 1"
 				+ " WHERE w.run_id = ANY (ARRAY(SELECT run_id FROM c))"
 				+ " RETURNING w.run_id, w.epoch"), (org.springframework.jdbc.core.PreparedStatementSetter) (ps) -> {
-					ps.setArray(1, ps.getConnection().createArrayOf("text", types));
+					ps.setString(1, namespace);
 					ps.setArray(2, ps.getConnection().createArrayOf("text", types));
-					ps.setDouble(3, deadAfterMillis / 1000.0);
-					ps.setArray(4, ps.getConnection().createArrayOf("text", queues));
-					ps.setTimestamp(5, Sql.ts(now));
-					ps.setObject(6, node);
-					ps.setDouble(7, deadAfterMillis / 1000.0);
-					ps.setInt(8, limit);
-					ps.setObject(9, node);
+					ps.setArray(3, ps.getConnection().createArrayOf("text", types));
+					ps.setDouble(4, deadAfterMillis / 1000.0);
+					ps.setArray(5, ps.getConnection().createArrayOf("text", queues));
+					ps.setTimestamp(6, Sql.ts(now));
+					ps.setObject(7, node);
+					ps.setDouble(8, deadAfterMillis / 1000.0);
+					ps.setInt(9, limit);
+					ps.setObject(10, node);
 				}, (rs, n) -> new Claimed(Sql.uuid(rs, "run_id"), rs.getLong("epoch")));
 	}
 
@@ -95,14 +100,18 @@ public final class RunOwnership {
 	public record Owned(UUID runId, long epoch, boolean due) {
 	}
 
-	/** Runs this node owns that have input, a due wake time or activities: the fallback for lost wake-ups. */
-	public List<Owned> ownedRunnable(UUID node, Instant now) {
+	/**
+	 * Runs this node owns that have input, a due wake time or activities: the fallback for lost
+	 * wake-ups. The node owns runs of its namespace only; the namespace leads the indexes of runs
+	 * with work.
+	 */
+	public List<Owned> ownedRunnable(UUID node, String namespace, Instant now) {
 		// a run whose task is failing waits for its retry time, whatever input arrives
 		return this.jdbc.query(q("SELECT run_id, epoch, ((task_attempt = 0 AND (pending_input"
 				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR next_wake_at <= ?) AS due"
-				+ " FROM #.workflow_run r WHERE r.owner_node = ? AND r.status = 'RUNNING' AND " + HAS_WORK),
-				(rs, n) -> new Owned(Sql.uuid(rs, "run_id"), rs.getLong("epoch"), rs.getBoolean("due")), Sql.ts(now),
-				node, Sql.ts(now));
+				+ " FROM #.workflow_run r WHERE r.namespace = ? AND r.owner_node = ? AND r.status = 'RUNNING' AND "
+				+ HAS_WORK), (rs, n) -> new Owned(Sql.uuid(rs, "run_id"), rs.getLong("epoch"), rs.getBoolean("due")),
+				Sql.ts(now), namespace, node, Sql.ts(now));
 	}
 
 	/** Clears the pending-input flag when a task found nothing new, unless input arrived since. */

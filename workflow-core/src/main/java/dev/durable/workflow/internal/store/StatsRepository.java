@@ -44,7 +44,7 @@ public final class StatsRepository {
 			+ " task_failing_since FROM #.workflow_run WHERE namespace = ? AND status = 'RUNNING' AND task_attempt > 0";
 
 	private static final String NODES = "SELECT node_id, node_name, build_id, served_types, task_queues, started_at,"
-			+ " last_heartbeat, last_heartbeat > now() - make_interval(secs => ?) AS alive FROM #.node";
+			+ " last_heartbeat, last_heartbeat > now() - make_interval(secs => ?) AS alive FROM #.node WHERE namespace = ?";
 
 	private final JdbcTemplate jdbc;
 
@@ -107,11 +107,15 @@ public final class StatsRepository {
 				args.toArray());
 	}
 
-	/** The registered nodes (those serving the type, when given), oldest first. */
-	public List<EngineStats.Node> nodes(String workflowType, Duration deadAfter) {
-		String sql = NODES + ((workflowType != null) ? " WHERE ? = ANY(served_types)" : "") + " ORDER BY started_at";
+	/**
+	 * The registered nodes of the namespace (those serving the type, when given), oldest first:
+	 * nodes of other namespaces sharing the schema are not this namespace's workers.
+	 */
+	public List<EngineStats.Node> nodes(String namespace, String workflowType, Duration deadAfter) {
+		String sql = NODES + ((workflowType != null) ? " AND ? = ANY(served_types)" : "") + " ORDER BY started_at";
 		List<Object> args = new ArrayList<>();
 		args.add(deadAfter.toMillis() / 1000.0);
+		args.add(namespace);
 		if (workflowType != null) {
 			args.add(workflowType);
 		}

@@ -28,11 +28,11 @@ public final class WakeTimes {
 		Boolean due = this.jdbc.queryForObject(Sql.q(this.schema, "SELECT EXISTS (SELECT 1 FROM #.workflow_run r"
 				+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND ((r.task_attempt = 0 AND (r.pending_input"
 				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR r.next_wake_at <= ?))"
-				// a due attempt: inline, or on a task queue that some node serves
+				// a due attempt: inline, or on a task queue that some node of the namespace serves
 				+ " OR EXISTS (SELECT 1 FROM #.activity a JOIN #.workflow_run r ON r.run_id = a.run_id"
 				+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND a.next_attempt_at <= ? AND a.state = 'SCHEDULED'"
-				+ " AND (a.task_queue IS NULL OR EXISTS (SELECT 1 FROM #.node n"
-				+ " WHERE 'activity:' || a.task_queue = ANY(n.task_queues))))"
+				+ " AND (a.task_queue IS NULL OR EXISTS (SELECT 1 FROM #.node n WHERE n.namespace = r.namespace"
+				+ " AND 'activity:' || a.task_queue = ANY(n.task_queues))))"
 				+ " OR EXISTS (SELECT 1 FROM #.schedule s WHERE s.namespace = ? AND NOT s.paused"
 				+ " AND s.next_run_at <= ?)"), Boolean.class, namespace, Sql.ts(now), namespace, Sql.ts(now),
 				namespace, Sql.ts(now));

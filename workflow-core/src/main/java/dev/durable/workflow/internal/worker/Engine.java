@@ -155,7 +155,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.nodes = stores.nodes();
 		this.tx = stores.tx();
 		this.waiters = waiters;
-		this.retentionRun = new Retention(stores.retention(), config.retention(), clock);
+		this.retentionRun = new Retention(stores.retention(), config.namespace(), config.retention(), clock);
 		this.defaultFactory = new DefaultWorkflowFactory(activityRegistry);
 		this.factory = (factory != null) ? factory : this.defaultFactory::instantiate;
 	}

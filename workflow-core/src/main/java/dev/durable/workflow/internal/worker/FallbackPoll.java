@@ -86,7 +86,7 @@ final class FallbackPoll implements AutoCloseable {
 				pollOnce(woken);
 				if (System.nanoTime() - lastReap > TimeUnit.MINUTES.toNanos(1)) {
 					lastReap = System.nanoTime();
-					this.nodes.reap(this.config.deadAfter().toMillis() * 100);
+					this.nodes.reap(this.config.namespace(), this.config.deadAfter().toMillis() * 100);
 					this.retention.run(() -> this.running);
 				}
 			}
@@ -122,8 +122,8 @@ final class FallbackPoll implements AutoCloseable {
 		if (types.length > 0) {
 			int batchSize;
 			do {
-				var batch = this.ownership.claim(this.nodeId, types, queues, now, this.config.deadAfter().toMillis(),
-						CLAIM_BATCH);
+				var batch = this.ownership.claim(this.nodeId, this.config.namespace(), types, queues, now,
+						this.config.deadAfter().toMillis(), CLAIM_BATCH);
 				batch.forEach((c) -> {
 					claimed.add(c.runId());
 					this.executor.adopt(c.runId(), c.epoch(), true);
@@ -132,7 +132,7 @@ final class FallbackPoll implements AutoCloseable {
 			}
 			while (batchSize == CLAIM_BATCH && this.running);
 		}
-		for (RunOwnership.Owned owned : this.ownership.ownedRunnable(this.nodeId, now)) {
+		for (RunOwnership.Owned owned : this.ownership.ownedRunnable(this.nodeId, this.config.namespace(), now)) {
 			RunSlot slot = this.executor.slots().get(owned.runId());
 			if (slot == null || slot.epoch() != owned.epoch()) {
 				this.executor.adopt(owned.runId(), owned.epoch(), true);

@@ -66,8 +66,8 @@ final class NodeHeartbeat implements AutoCloseable {
 		String name = ManagementFactory.getRuntimeMXBean().getName();
 		java.util.Set<String> queues = new java.util.LinkedHashSet<>(this.config.taskQueues());
 		this.config.activityTaskQueues().forEach((queue) -> queues.add("activity:" + queue));
-		this.incarnation = this.nodes.register(this.nodeId, name, this.config.buildId(), this.servedTypes.get(),
-				queues);
+		this.incarnation = this.nodes.register(this.nodeId, this.config.namespace(), name, this.config.buildId(),
+				this.servedTypes.get(), queues);
 	}
 
 	private void loop() {

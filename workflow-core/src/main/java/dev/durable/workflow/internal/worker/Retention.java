@@ -22,12 +22,16 @@ final class Retention {
 
 	private final RetentionRepository store;
 
+	/** Whose closed runs go: each namespace's nodes apply their own retention to its runs only. */
+	private final String namespace;
+
 	private final Duration keep;
 
 	private final Clock clock;
 
-	Retention(RetentionRepository store, Duration keep, Clock clock) {
+	Retention(RetentionRepository store, String namespace, Duration keep, Clock clock) {
 		this.store = store;
+		this.namespace = namespace;
 		this.keep = keep;
 		this.clock = clock;
 	}
@@ -66,7 +70,7 @@ final class Retention {
 		if (this.keep == null || this.keep.isZero() || this.keep.isNegative()) {
 			return 0;
 		}
-		int deleted = this.store.deleteClosedBefore(this.clock.instant().minus(this.keep), BATCH);
+		int deleted = this.store.deleteClosedBefore(this.namespace, this.clock.instant().minus(this.keep), BATCH);
 		if (deleted < BATCH) {
 			this.store.deleteOrphanedInbox(BATCH);
 		}

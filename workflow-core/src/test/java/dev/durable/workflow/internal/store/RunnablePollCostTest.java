@@ -82,7 +82,7 @@ class RunnablePollCostTest {
 
 		for (String plans : PLANS) {
 			Map<String, Long> read = inOneTransaction(plans, (runs) -> {
-				List<RunOwnership.Owned> owned = runs.ownedRunnable(this.self, this.now);
+				List<RunOwnership.Owned> owned = runs.ownedRunnable(this.self, "default", this.now);
 				assertThat(owned).extracting(RunOwnership.Owned::runId)
 					.containsExactlyInAnyOrder(input, inbox, due, activities);
 				assertThat(owned).filteredOn(RunOwnership.Owned::due)
@@ -110,7 +110,7 @@ class RunnablePollCostTest {
 		UUID claimer = UUID.randomUUID();
 		for (String plans : PLANS) {
 			Map<String, Long> read = inOneTransaction(plans, (runs) -> {
-				List<RunOwnership.Claimed> claimed = runs.claim(claimer, new String[] { TYPE },
+				List<RunOwnership.Claimed> claimed = runs.claim(claimer, "default", new String[] { TYPE },
 						new String[] { "default" }, this.now, 30_000, 100);
 				assertThat(claimed).extracting(RunOwnership.Claimed::runId)
 					.containsExactlyInAnyOrder(input, inbox, due, activities, ownerless);

@@ -201,7 +201,7 @@ class VisibilityIndexPlanTest {
 		assertList(WorkflowFilter.all().in("customer", List.of("c-42", "c-43")), "visibility_search", PAGE);
 	}
 
-	// retention: the oldest closed runs, across namespaces, a batch at a time
+	// retention: the oldest closed runs of the namespace, a batch at a time
 
 	@Test
 	void retentionReadsABatchOfTheOldestClosedRunsByCloseTime() {
@@ -211,7 +211,7 @@ class VisibilityIndexPlanTest {
 			boolean auto = con.getAutoCommit();
 			con.setAutoCommit(false);
 			try {
-				return explainOn(con, sql, List.of(cutoff, 500, cutoff));
+				return explainOn(con, sql, List.of(this.namespace, cutoff, 500, cutoff));
 			}
 			finally {
 				con.rollback();

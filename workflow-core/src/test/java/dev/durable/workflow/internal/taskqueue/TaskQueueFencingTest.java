@@ -87,7 +87,7 @@ class TaskQueueFencingTest {
 
 	private UUID liveNode() {
 		UUID node = UUID.randomUUID();
-		this.nodes.register(node, "test", null, Set.of(), Set.of());
+		this.nodes.register(node, "default", "test", null, Set.of(), Set.of());
 		return node;
 	}
 
