@@ -68,7 +68,8 @@ public final class ChaosHarness {
 			int port = this.options.firstPort() + 1;
 			for (int i = 1; i <= this.options.nodes(); i++) {
 				port = PostgresServer.freePort(port);
-				nodes.add(new NodeProcess("node" + i, port++, database, this.options.logDirectory()));
+				nodes.add(new NodeProcess("node" + i, port++, database, this.options.logDirectory(),
+						this.options.clockOffset(i)));
 			}
 			try {
 				for (NodeProcess node : nodes) {

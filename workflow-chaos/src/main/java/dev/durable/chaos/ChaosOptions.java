@@ -26,10 +26,12 @@ import org.jspecify.annotations.Nullable;
  * then skipped), or {@code null}
  * @param databaseUser its user
  * @param databasePassword its password
+ * @param clockSkew how far the engine clocks of the first two nodes are off: node1 ahead by it,
+ * node2 behind by it (the others right); zero for none
  */
 record ChaosOptions(int workflows, int nodes, Duration duration, int kills, int databaseRestarts, Duration cut,
 		boolean pause, Duration timer, Duration settle, int firstPort, Path logDirectory, long seed,
-		@Nullable String databaseUrl, String databaseUser, String databasePassword) {
+		@Nullable String databaseUrl, String databaseUser, String databasePassword, Duration clockSkew) {
 
 	/** The node's {@code dead-after} (application.yaml): a pause must outlast it. */
 	static final Duration DEAD_AFTER = Duration.ofSeconds(6);
@@ -37,13 +39,14 @@ record ChaosOptions(int workflows, int nodes, Duration duration, int kills, int 
 	/** The full run: every fault, the sizes of the reliability issue. */
 	static ChaosOptions full() {
 		return new ChaosOptions(1000, 3, Duration.ofMinutes(4), -1, 2, Duration.ofSeconds(30), true,
-				Duration.ofSeconds(2), Duration.ofMinutes(5), 18100, Path.of("target", "chaos"), 42, null, "postgres", "");
+				Duration.ofSeconds(2), Duration.ofMinutes(5), 18100, Path.of("target", "chaos"), 42, null, "postgres", "",
+				Duration.ZERO);
 	}
 
 	/** The CI version: a minute, a few hundred workflows, 2 nodes, 3 kills, one database restart. */
 	static ChaosOptions smoke(Path logDirectory) {
 		return new ChaosOptions(300, 2, Duration.ofSeconds(60), 3, 1, Duration.ZERO, false, Duration.ofSeconds(1),
-				Duration.ofMinutes(4), 18100, logDirectory, 7, null, "postgres", "");
+				Duration.ofMinutes(4), 18100, logDirectory, 7, null, "postgres", "", Duration.ZERO);
 	}
 
 	/** The full run with {@code --name=value} arguments applied (names as the components). */
@@ -65,17 +68,27 @@ record ChaosOptions(int workflows, int nodes, Duration duration, int kills, int 
 				Path.of(given.getOrDefault("logDirectory", d.logDirectory().toString())),
 				Long.parseLong(given.getOrDefault("seed", "" + d.seed())), given.get("databaseUrl"),
 				given.getOrDefault("databaseUser", d.databaseUser()),
-				given.getOrDefault("databasePassword", d.databasePassword()));
+				given.getOrDefault("databasePassword", d.databasePassword()),
+				duration(given, "clockSkew", d.clockSkew()));
 		given.keySet()
 			.stream()
 			.filter((k) -> !java.util.Set.of("workflows", "nodes", "duration", "kills", "databaseRestarts", "cut",
 					"pause", "timer", "settle", "firstPort", "logDirectory", "seed", "databaseUrl", "databaseUser",
-					"databasePassword").contains(k))
+					"databasePassword", "clockSkew").contains(k))
 			.findFirst()
 			.ifPresent((k) -> {
 				throw new IllegalArgumentException("Unknown option --" + k);
 			});
 		return options;
+	}
+
+	/** How far node {@code n}'s (1-based) engine clock is off: see {@code clockSkew}. */
+	Duration clockOffset(int n) {
+		return switch (n) {
+			case 1 -> this.clockSkew;
+			case 2 -> this.clockSkew.negated();
+			default -> Duration.ZERO;
+		};
 	}
 
 	private static int integer(Map<String, String> given, String name, int fallback) {

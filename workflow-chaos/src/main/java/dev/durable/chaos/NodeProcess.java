@@ -34,7 +34,10 @@ final class NodeProcess {
 
 	private volatile boolean ready;
 
-	NodeProcess(String name, int httpPort, ChaosDatabase database, Path logDirectory) {
+	/**
+	 * @param clockOffset how far the node's engine clock is off the machine's (zero: not at all)
+	 */
+	NodeProcess(String name, int httpPort, ChaosDatabase database, Path logDirectory, Duration clockOffset) {
 		this.name = name;
 		this.httpPort = httpPort;
 		this.log = logDirectory.resolve(name + ".log");
@@ -45,6 +48,9 @@ final class NodeProcess {
 				"--spring.datasource.url=" + database.url() + (database.url().contains("?") ? "&" : "?")
 						+ "ApplicationName=chaos-" + name,
 				"--spring.datasource.username=" + database.user(), "--spring.datasource.password=" + database.password()));
+		if (!clockOffset.isZero()) {
+			this.command.add("--chaos.clock-offset=" + clockOffset);
+		}
 	}
 
 	/** Starts the JVM and waits until it answers its health endpoint, starting it again if it exits. */

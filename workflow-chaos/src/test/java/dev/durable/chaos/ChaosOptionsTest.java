@@ -32,6 +32,16 @@ class ChaosOptionsTest {
 	}
 
 	@Test
+	void aClockSkewPutsTheFirstNodeAheadAndTheSecondBehind() {
+		ChaosOptions options = ChaosOptions.parse(new String[] { "--clockSkew=PT30S" });
+		assertThat(options.clockSkew()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(options.clockOffset(1)).isEqualTo(Duration.ofSeconds(30));
+		assertThat(options.clockOffset(2)).isEqualTo(Duration.ofSeconds(-30));
+		assertThat(options.clockOffset(3)).isZero();
+		assertThat(ChaosOptions.parse(new String[0]).clockOffset(1)).isZero();
+	}
+
+	@Test
 	void unknownOrMalformedArgumentsAreRefused() {
 		assertThatThrownBy(() -> ChaosOptions.parse(new String[] { "--workflow=5" }))
 			.hasMessageContaining("Unknown option --workflow");

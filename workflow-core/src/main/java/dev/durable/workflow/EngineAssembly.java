@@ -35,6 +35,7 @@ import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
 import dev.durable.workflow.internal.schedule.ScheduleFirer;
 import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.schedule.ScheduleRepository;
+import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.LatestRunSignal;
 import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.store.Stores;
@@ -66,10 +67,10 @@ final class EngineAssembly {
 	 * @param activityImplementations the registered activity implementations
 	 * @param factory how workflow instances are created, or {@code null} for constructor injection
 	 */
-	static EngineParts assemble(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
-			List<Class<?>> workflowClasses, List<Object> activityImplementations, ActivityOptions activityDefaults,
-			@Nullable Function<Class<?>, Object> factory, PayloadConverter converter, EngineHooks hooks, Listeners listeners,
-			boolean migrate, TransactionalSettings transactions) {
+	static EngineParts assemble(EngineSettings config, DataSource dataSource, DataSource directDataSource,
+			Clock nodeClock, List<Class<?>> workflowClasses, List<Object> activityImplementations,
+			ActivityOptions activityDefaults, @Nullable Function<Class<?>, Object> factory, PayloadConverter converter,
+			EngineHooks hooks, Listeners listeners, boolean migrate, TransactionalSettings transactions) {
 		WorkflowRegistry workflows = new WorkflowRegistry(config.failWorkflowExceptionTypes());
 		workflowClasses.forEach(workflows::register);
 		if (config.workerEnabled() && config.runsWorkflows() && !workflowClasses.isEmpty()) {
@@ -82,6 +83,9 @@ final class EngineAssembly {
 		activityImplementations.forEach(activities::register);
 		String namespace = config.namespace();
 		Stores stores = Stores.of(dataSource, config.schema());
+		// every time the engine schedules is compared across nodes: it is read on the database's clock,
+		// unless a test moves time with a settable clock (then that clock is the one truth)
+		Clock clock = (nodeClock instanceof SettableClock) ? nodeClock : new DatabaseClock(nodeClock, stores.jdbc());
 		QueueStores queues = QueueStores.of(stores.jdbc(), config.schema());
 		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
 		ResultWaiters waiters = new ResultWaiters();

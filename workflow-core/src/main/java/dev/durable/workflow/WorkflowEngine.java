@@ -292,7 +292,11 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
-		/** The clock for everything the engine schedules; a {@link SettableClock} lets tests skip time. */
+		/**
+		 * The clock for everything the engine schedules; a {@link SettableClock} lets tests skip time.
+		 * Any other clock is corrected to the database's clock (its offset measured at start and with
+		 * every heartbeat), so that nodes whose clocks disagree still agree on when things are due.
+		 */
 		public Builder clock(Clock clock) {
 			this.clock = clock;
 			return this;

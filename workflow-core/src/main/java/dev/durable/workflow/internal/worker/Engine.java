@@ -31,6 +31,7 @@ import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.NodeDatabase;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
@@ -165,6 +166,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			return;
 		}
 		NodeDatabase.prepare(this.dataSource, this.directDataSource, this.config.schema(), this.migrate);
+		// before anything is scheduled: the first times written are on the database's clock
+		Runnable measureClock = (this.clock instanceof DatabaseClock database) ? database::measure : () -> {
+		};
+		measureClock.run();
 		this.running = true;
 		this.taskCommits.startWriter("durable-writer");
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
@@ -183,7 +188,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
 			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,
-					() -> this.executor.eviction().evictAll()).start();
+					() -> this.executor.eviction().evictAll(), measureClock).start();
 			this.taskQueues.start(this.config, this.activityRegistry, this.stores, this.payloads, this.clock, this.nodeId,
 					this.heartbeat::incarnation, this.listeners, this::wake, this.wakeups);
 			if (this.config.runsWorkflows() && !servedTypes().isEmpty()) {

@@ -34,6 +34,8 @@ final class NodeHeartbeat implements AutoCloseable {
 
 	private final Runnable onDeclaredDead;
 
+	private final Runnable measureClock;
+
 	private volatile long incarnation;
 
 	private volatile boolean running = true;
@@ -41,13 +43,14 @@ final class NodeHeartbeat implements AutoCloseable {
 	private Thread thread;
 
 	NodeHeartbeat(EngineSettings config, UUID nodeId, NodeRepository nodes, EngineHooks hooks,
-			Supplier<Set<String>> servedTypes, Runnable onDeclaredDead) {
+			Supplier<Set<String>> servedTypes, Runnable onDeclaredDead, Runnable measureClock) {
 		this.config = config;
 		this.nodeId = nodeId;
 		this.nodes = nodes;
 		this.hooks = hooks;
 		this.servedTypes = servedTypes;
 		this.onDeclaredDead = onDeclaredDead;
+		this.measureClock = measureClock;
 	}
 
 	/** Registers the node and starts heartbeating. */
@@ -84,6 +87,8 @@ final class NodeHeartbeat implements AutoCloseable {
 					this.onDeclaredDead.run();
 					register();
 				}
+				// the node's clock may have been stepped or drifted: the engine's times stay the database's
+				this.measureClock.run();
 			}
 			catch (InterruptedException ex) {
 				return;

@@ -1,0 +1,143 @@
+package dev.durable.workflow.internal.store;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.durable.workflow.internal.support.Errors;
+
+/**
+ * The node's clock corrected to the database's: every time the engine schedules or judges (a
+ * timer's due time, a start delay, a timeout, a retry, a rate window, a schedule's next fire) is
+ * compared across nodes through the rows it writes, so it must not depend on one node's clock
+ * being right. The node's clock keeps its resolution and speed; only its offset to
+ * {@code clock_timestamp()} is measured, at start and with every heartbeat.
+ *
+ * <p>A measurement reads the node's clock before ({@code t0}) and after ({@code t1}) one round
+ * trip that reads the database's: the true offset lies in {@code [db - t1, db - t0]}. While the
+ * measurements agree (their intervals overlap) the offset's interval is their intersection, which
+ * only narrows, so the corrected time does not jitter with each round trip; a measurement that
+ * disagrees (the node's clock was stepped, or drifted out of the interval) starts anew from its
+ * own interval. The clock uses the interval's middle: the corrected time is off the database's by
+ * at most half the interval, at most half the round trip of the last measurement that started
+ * anew (sub-millisecond on a local network; {@link #bound()} reports it), plus the drift of the
+ * two clocks since the last heartbeat.
+ */
+public final class DatabaseClock extends Clock {
+
+	private static final Logger log = LoggerFactory.getLogger(DatabaseClock.class);
+
+	/** The offset is noted in the log when it is at least this large: the node's clock is wrong. */
+	private static final Duration NOTABLE = Duration.ofSeconds(1);
+
+	private final Clock node;
+
+	private final JdbcTemplate jdbc;
+
+	/** Database minus node, in microseconds, and its error bound; shared with the clock's other zones. */
+	private final AtomicReference<Offset> offset;
+
+	/** The true offset lies in {@code [low, high]} (microseconds); the clock uses its middle. */
+	private record Offset(long low, long high) {
+
+		static final Offset UNKNOWN = new Offset(0, -1);
+
+		boolean known() {
+			return this.low <= this.high;
+		}
+
+		long micros() {
+			return known() ? this.low + (this.high - this.low) / 2 : 0;
+		}
+
+		long boundMicros() {
+			return known() ? (this.high - this.low + 1) / 2 : Long.MAX_VALUE;
+		}
+
+	}
+
+	public DatabaseClock(Clock node, JdbcTemplate jdbc) {
+		this(node, jdbc, new AtomicReference<>(Offset.UNKNOWN));
+	}
+
+	private DatabaseClock(Clock node, JdbcTemplate jdbc, AtomicReference<Offset> offset) {
+		this.node = node;
+		this.jdbc = jdbc;
+		this.offset = offset;
+	}
+
+	/**
+	 * Measures the offset to the database's clock. A failed measurement keeps the offset in use
+	 * (the next heartbeat tries again); it never throws.
+	 */
+	public void measure() {
+		try {
+			long t0 = micros(this.node.instant());
+			Timestamp db = this.jdbc.queryForObject("SELECT clock_timestamp()", Timestamp.class);
+			long t1 = micros(this.node.instant());
+			long dbMicros = micros(db.toInstant());
+			long low = dbMicros - t1 - 1; // the node's readings are cut to whole microseconds
+			long high = dbMicros - t0;
+			Offset current = this.offset.get();
+			if (current.known() && low <= current.high() && high >= current.low()) {
+				// both hold the true offset: so does their intersection, a tighter bound
+				low = Math.max(low, current.low());
+				high = Math.min(high, current.high());
+			}
+			Offset measured = new Offset(low, high);
+			this.offset.set(measured);
+			if (Math.abs(measured.micros() - current.micros()) >= NOTABLE.toNanos() / 1000) {
+				log.warn("This node's clock is {} off the database's (within {}): the engine uses the database's",
+						Duration.of(-measured.micros(), ChronoUnit.MICROS),
+						Duration.of(measured.boundMicros(), ChronoUnit.MICROS));
+			}
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not read the database's clock: {}", Errors.rootMessage(ex));
+		}
+	}
+
+	/** The database's time minus the node's, as last measured. */
+	public Duration offset() {
+		return Duration.of(this.offset.get().micros(), ChronoUnit.MICROS);
+	}
+
+	/** How far the corrected time may be off the database's (half the measurement's round trip). */
+	public Duration bound() {
+		long bound = this.offset.get().boundMicros();
+		return (bound == Long.MAX_VALUE) ? ChronoUnit.FOREVER.getDuration() : Duration.of(bound, ChronoUnit.MICROS);
+	}
+
+	private static long micros(Instant instant) {
+		return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
+	}
+
+	@Override
+	public Instant instant() {
+		return this.node.instant().plus(this.offset.get().micros(), ChronoUnit.MICROS);
+	}
+
+	@Override
+	public long millis() {
+		return instant().toEpochMilli();
+	}
+
+	@Override
+	public ZoneId getZone() {
+		return this.node.getZone();
+	}
+
+	@Override
+	public Clock withZone(ZoneId zone) {
+		return (zone.equals(getZone())) ? this : new DatabaseClock(this.node.withZone(zone), this.jdbc, this.offset);
+	}
+
+}
