@@ -139,12 +139,15 @@ class FencingTest {
 		WorkflowHandle<String> handle = a.client().start(QuickWorkflow::run, StartOptions.withId("closing"));
 		// the task that closes the run (commit 2, after the step completed) is in flight...
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
-		// ...when a cancel is accepted: the close must be refused and the task run again with it
+		// ...when a cancel is accepted: the close must be refused and the task run again with it,
+		// which sees the request: the run returns after it, so it closes CANCELED
 		a.client().handle("closing").cancel("too late?");
 		hooks.release();
-		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("only@a");
+		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
+			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED));
 		assertThat(handle.history()).extracting(HistoryEvent::type)
-			.containsSubsequence("ACTIVITY_COMPLETED", "CANCEL_REQUESTED", "WORKFLOW_COMPLETED");
+			.containsSubsequence("ACTIVITY_COMPLETED", "CANCEL_REQUESTED", "WORKFLOW_CANCELED")
+			.doesNotContain("WORKFLOW_COMPLETED");
 		assertThat(this.engines.count("inbox")).isZero();
 		Engines.assertReplays(a, handle.runId());
 	}

@@ -92,14 +92,10 @@ final class MainMethod {
 		this.runner.emit(Event.completed(encoded));
 	}
 
-	/** Whether a cancellation was requested for the run (its root scope). */
-	boolean isCancelRequested() {
-		return this.rootScope.isCancelRequested();
-	}
-
 	/** Closes the run CANCELED, with the cancel request's reason. */
 	void closeCanceled() {
-		this.runner.emitCanceledClose(Event.failed(EventType.WORKFLOW_CANCELED, FailureInfo.canceled(this.rootScope.reason())));
+		this.runner.emitCanceledClose(
+				Event.failed(EventType.WORKFLOW_CANCELED, FailureInfo.canceled(this.rootScope.reason())));
 	}
 
 	void closeWithFailure(Throwable thrown) {
