@@ -87,7 +87,7 @@ public final class ActivityRepository {
 		return upsert(activity, activity.attempt() + 1, nextAttemptAt, failure, lastHeartbeat, null, node, epoch,
 				"attempt = EXCLUDED.attempt, next_attempt_at = EXCLUDED.next_attempt_at,"
 						+ " last_failure = EXCLUDED.last_failure, state = 'SCHEDULED', token = NULL, claimed_by = NULL,"
-						+ " started_at = NULL");
+						+ " started_at = NULL, last_heartbeat_at = NULL");
 	}
 
 	/**
@@ -140,9 +140,11 @@ public final class ActivityRepository {
 	 */
 	public boolean retryAsync(StoredActivity activity, UUID token, Instant nextAttemptAt, byte[] failure,
 			byte[] lastHeartbeat, UUID node, long epoch) {
-		return this.jdbc.update(q("UPDATE #.activity a SET attempt = attempt + 1, next_attempt_at = ?, last_failure = ?,"
-				+ " heartbeat_details = COALESCE(?, heartbeat_details), state = 'SCHEDULED', token = NULL,"
-				+ " claimed_by = NULL, started_at = NULL FROM #.workflow_run r WHERE a.run_id = ? AND a.seq = ?"
+		// the run's row has an attempt column too (its own retries): the activity's columns are qualified
+		return this.jdbc.update(q("UPDATE #.activity a SET attempt = a.attempt + 1, next_attempt_at = ?, last_failure = ?,"
+				+ " heartbeat_details = COALESCE(?, a.heartbeat_details), state = 'SCHEDULED', token = NULL,"
+				+ " claimed_by = NULL, started_at = NULL, last_heartbeat_at = NULL FROM #.workflow_run r"
+				+ " WHERE a.run_id = ? AND a.seq = ?"
 				+ " AND a.token = ? AND r.run_id = a.run_id AND r.owner_node = ? AND r.epoch = ?"), Sql.ts(nextAttemptAt),
 				failure, lastHeartbeat, activity.runId(), activity.seq(), token, node, epoch) == 1;
 	}
@@ -190,10 +192,12 @@ public final class ActivityRepository {
 	public record AsyncAttempt(UUID token, Instant startedAt, Instant lastHeartbeatAt) {
 	}
 
-	/** When the activity's row last recorded a heartbeat, or {@code null}. */
+	/** When the activity's row last recorded a heartbeat, or {@code null} (no row, or no heartbeat yet). */
 	public Instant lastHeartbeatAt(UUID runId, long seq) {
-		return this.jdbc.query(q("SELECT last_heartbeat_at FROM #.activity WHERE run_id = ? AND seq = ?"),
-				(rs, n) -> Sql.instant(rs, "last_heartbeat_at"), runId, seq).stream().findFirst().orElse(null);
+		// a row without a heartbeat maps to null, which a stream's findFirst would refuse
+		List<Instant> found = this.jdbc.query(q("SELECT last_heartbeat_at FROM #.activity WHERE run_id = ? AND seq = ?"),
+				(rs, n) -> Sql.instant(rs, "last_heartbeat_at"), runId, seq);
+		return found.isEmpty() ? null : found.get(0);
 	}
 
 	/** The run's inline attempts that wait for the completion client, by activity seq. */
