@@ -36,6 +36,35 @@ public final class ActivityRepository {
 	}
 
 	/**
+	 * A pending activity's row as describe shows it.
+	 *
+	 * @param seq the activity's seq
+	 * @param activityType its type
+	 * @param taskQueue its task queue, or {@code null} (inline)
+	 * @param attempt the attempt running or next (0: never attempted)
+	 * @param scheduledAt when it was first scheduled
+	 * @param nextAttemptAt when the next attempt is due
+	 * @param lastFailure the last failed attempt's failure (JSON), or {@code null}
+	 * @param state SCHEDULED, STARTED, ASYNC or COMPLETED, as the table's changesets describe them
+	 * @param startedAt when the attempt was claimed or gave out its token, or {@code null}
+	 * @param lastHeartbeatAt when it last heartbeated, or {@code null}
+	 */
+	public record Described(long seq, String activityType, String taskQueue, int attempt, Instant scheduledAt,
+			Instant nextAttemptAt, byte[] lastFailure, String state, Instant startedAt, Instant lastHeartbeatAt) {
+	}
+
+	/** The run's activity rows, inline and on task queues, for describe. */
+	public List<Described> described(UUID runId) {
+		return this.jdbc.query(q("SELECT seq, activity_type, task_queue, attempt, scheduled_at, next_attempt_at,"
+				+ " last_failure, state, started_at, last_heartbeat_at FROM #.activity WHERE run_id = ? ORDER BY seq"),
+				(rs, n) -> new Described(rs.getLong("seq"), rs.getString("activity_type"), rs.getString("task_queue"),
+						rs.getInt("attempt"), Sql.instant(rs, "scheduled_at"), Sql.instant(rs, "next_attempt_at"),
+						rs.getBytes("last_failure"), rs.getString("state"), Sql.instant(rs, "started_at"),
+						Sql.instant(rs, "last_heartbeat_at")),
+				runId);
+	}
+
+	/**
 	 * Writes the rows of activities scheduled on a task queue, due at once (inside the scheduling
 	 * task's commit, or a reset's transaction). Their timeouts are copied to columns, so that any
 	 * node can enforce them with one query.
