@@ -104,7 +104,7 @@ final class EngineAssembly {
 						listeners.interceptors()),
 				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock,
 						listeners.interceptors()),
-				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter),
+				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter, clock),
 				new dev.durable.workflow.internal.client.RunOutputs(
 						new dev.durable.workflow.internal.store.OutputRepository(stores.jdbc(), config.schema()),
 						stores.runs(), waiters, payloads));

@@ -49,6 +49,15 @@ class ActivityCompletionEndpointTest extends RestApiTestSupport {
 		String token = startPayment("pay-complete");
 		applied(json(post("/durable/activities/heartbeat"),
 				"{\"token\":\"" + token + "\",\"details\":{\"step\":\"authorized\"}}"), true);
+		// describe shows what the run waits for: the attempt the gateway is to complete
+		await().untilAsserted(() -> this.mvc.perform(get("/durable/workflows/pay-complete"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.pendingActivities.length()").value(1))
+			.andExpect(jsonPath("$.pendingActivities[0].activityType").value("charge"))
+			.andExpect(jsonPath("$.pendingActivities[0].state").value("AWAITING_COMPLETION"))
+			.andExpect(jsonPath("$.pendingActivities[0].attempt").value(1))
+			.andExpect(jsonPath("$.pendingActivities[0].lastStartedTime").isNotEmpty())
+			.andExpect(jsonPath("$.pendingActivities[0].lastHeartbeatTime").isNotEmpty()));
 		applied(json(post("/durable/activities/complete"), "{\"token\":\"" + token + "\",\"result\":\"receipt-7\"}"),
 				true);
 		// a retried callback changes nothing

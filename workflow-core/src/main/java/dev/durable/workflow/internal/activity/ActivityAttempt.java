@@ -142,6 +142,14 @@ public final class ActivityAttempt implements ActivityContext {
 		}
 	}
 
+	/**
+	 * An attempt taken over from another node's row: its heartbeat timeout counts from the last
+	 * heartbeat (or start) the row recorded, not from the takeover.
+	 */
+	public void resumedFrom(java.time.Instant lastHeartbeatAt) {
+		this.lastHeartbeatAt = lastHeartbeatAt;
+	}
+
 	/** What gives this attempt's task token (as given to the constructor). */
 	public java.util.function.Supplier<String> tokenSource() {
 		return this.taskToken;

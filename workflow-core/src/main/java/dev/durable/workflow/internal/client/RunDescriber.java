@@ -1,5 +1,7 @@
 package dev.durable.workflow.internal.client;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,6 +10,7 @@ import java.util.Map;
 import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.PendingActivity;
+import dev.durable.workflow.client.PendingActivityState;
 import dev.durable.workflow.client.WorkflowDescription;
 import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.history.Event;
@@ -16,7 +19,6 @@ import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
-import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.store.VisibilityRepository;
 import dev.durable.workflow.internal.support.Attributes;
@@ -33,11 +35,16 @@ public final class RunDescriber {
 
 	private final PayloadConverter converter;
 
-	public RunDescriber(RunRepository runs, TaskRepository tasks, ActivityRepository activities, PayloadConverter converter) {
+	private final Clock clock;
+
+	/** @param clock the engine clock, which activities' retry times are on */
+	public RunDescriber(RunRepository runs, TaskRepository tasks, ActivityRepository activities, PayloadConverter converter,
+			Clock clock) {
 		this.runs = runs;
 		this.tasks = tasks;
 		this.activities = activities;
 		this.converter = converter;
+		this.clock = clock;
 	}
 
 	/** (a run waiting in a flow-control queue has no failed attempts: its negative marker shows as 0) */
@@ -55,31 +62,63 @@ public final class RunDescriber {
 	}
 
 	/**
-	 * The activities the run's history leaves awaited, with the attempt, retry time and last
-	 * failure of their row when they have one (an inline activity's first attempt has none).
+	 * The activities the run's history leaves awaited, with what their row tells when they have
+	 * one: attempt, retry time, last failure, state, task queue, start and heartbeat. A task-queue
+	 * activity always has a row until its outcome reaches the run; an inline activity's first
+	 * attempt has none. A run with neither (the run row's flag says no inline activity is
+	 * pending) has no history to read.
 	 */
 	private List<PendingActivity> pendingActivities(RunRow row) {
-		if (!this.runs.hasActivities(row.runId())) {
-			return List.of(); // no history to read
+		List<ActivityRepository.Described> rows = this.activities.described(row.runId());
+		if (rows.isEmpty() && !this.runs.hasActivities(row.runId())) {
+			return List.of();
 		}
 		Map<Long, PendingActivity> pending = new LinkedHashMap<>();
 		for (TaskRecord task : this.tasks.history(row.runId())) {
 			for (Event event : task.events()) {
 				switch (event.type()) {
-					case ACTIVITY_SCHEDULED -> pending.put(event.seq(),
-							new PendingActivity(event.seq(), event.name(), 1, task.time(), task.time(), null));
+					case ACTIVITY_SCHEDULED -> pending.put(event.seq(), scheduled(row, event, task.time()));
 					case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> pending.remove(event.seq());
 					default -> {
 					}
 				}
 			}
 		}
-		for (StoredActivity a : this.activities.pending(row.runId())) {
+		Instant now = this.clock.instant();
+		for (ActivityRepository.Described a : rows) {
 			pending.computeIfPresent(a.seq(), (seq, scheduled) -> new PendingActivity(a.seq(), a.activityType(),
 					a.attempt(), a.scheduledAt(), a.nextAttemptAt(),
-					(a.lastFailure() != null) ? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null));
+					(a.lastFailure() != null) ? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null,
+					state(row, a, now), a.taskQueue(), a.startedAt(), a.lastHeartbeatAt()));
 		}
 		return List.copyOf(pending.values());
+	}
+
+	/**
+	 * An activity as its scheduling recorded it, before any row says more: an inline one's first
+	 * attempt runs on the run's owner; a task-queue one without a row has had its outcome handed
+	 * to the run, which has not taken it yet.
+	 */
+	private static PendingActivity scheduled(RunRow row, Event event, Instant at) {
+		String taskQueue = (event.options() != null) ? event.options().taskQueue() : null;
+		PendingActivityState state = (taskQueue == null && row.owner() != null) ? PendingActivityState.STARTED
+				: PendingActivityState.SCHEDULED;
+		return new PendingActivity(event.seq(), event.name(), 1, at, at, null, state, taskQueue, null, null);
+	}
+
+	/**
+	 * A row's state for describe. A task-queue row says it (waiting for a claim, claimed, waiting
+	 * for the completion client). An inline row says so only while its attempt waits for the
+	 * completion client; otherwise its attempt runs when it is due and a node owns the run.
+	 */
+	private static PendingActivityState state(RunRow row, ActivityRepository.Described a, Instant now) {
+		return switch (a.state()) {
+			case "ASYNC" -> PendingActivityState.AWAITING_COMPLETION;
+			// COMPLETED: a transactional attempt committed; its result is on its way to the history
+			case "STARTED", "COMPLETED" -> PendingActivityState.STARTED;
+			default -> (a.taskQueue() == null && a.attempt() > 0 && row.owner() != null
+					&& !a.nextAttemptAt().isAfter(now)) ? PendingActivityState.STARTED : PendingActivityState.SCHEDULED;
+		};
 	}
 
 	List<HistoryEvent> history(RunRow row) {

@@ -36,6 +36,35 @@ public final class ActivityRepository {
 	}
 
 	/**
+	 * A pending activity's row as describe shows it.
+	 *
+	 * @param seq the activity's seq
+	 * @param activityType its type
+	 * @param taskQueue its task queue, or {@code null} (inline)
+	 * @param attempt the attempt running or next (0: never attempted)
+	 * @param scheduledAt when it was first scheduled
+	 * @param nextAttemptAt when the next attempt is due
+	 * @param lastFailure the last failed attempt's failure (JSON), or {@code null}
+	 * @param state SCHEDULED, STARTED, ASYNC or COMPLETED, as the table's changesets describe them
+	 * @param startedAt when the attempt was claimed or gave out its token, or {@code null}
+	 * @param lastHeartbeatAt when it last heartbeated, or {@code null}
+	 */
+	public record Described(long seq, String activityType, String taskQueue, int attempt, Instant scheduledAt,
+			Instant nextAttemptAt, byte[] lastFailure, String state, Instant startedAt, Instant lastHeartbeatAt) {
+	}
+
+	/** The run's activity rows, inline and on task queues, for describe. */
+	public List<Described> described(UUID runId) {
+		return this.jdbc.query(q("SELECT seq, activity_type, task_queue, attempt, scheduled_at, next_attempt_at,"
+				+ " last_failure, state, started_at, last_heartbeat_at FROM #.activity WHERE run_id = ? ORDER BY seq"),
+				(rs, n) -> new Described(rs.getLong("seq"), rs.getString("activity_type"), rs.getString("task_queue"),
+						rs.getInt("attempt"), Sql.instant(rs, "scheduled_at"), Sql.instant(rs, "next_attempt_at"),
+						rs.getBytes("last_failure"), rs.getString("state"), Sql.instant(rs, "started_at"),
+						Sql.instant(rs, "last_heartbeat_at")),
+				runId);
+	}
+
+	/**
 	 * Writes the rows of activities scheduled on a task queue, due at once (inside the scheduling
 	 * task's commit, or a reset's transaction). Their timeouts are copied to columns, so that any
 	 * node can enforce them with one query.
@@ -87,7 +116,7 @@ public final class ActivityRepository {
 		return upsert(activity, activity.attempt() + 1, nextAttemptAt, failure, lastHeartbeat, null, node, epoch,
 				"attempt = EXCLUDED.attempt, next_attempt_at = EXCLUDED.next_attempt_at,"
 						+ " last_failure = EXCLUDED.last_failure, state = 'SCHEDULED', token = NULL, claimed_by = NULL,"
-						+ " started_at = NULL");
+						+ " started_at = NULL, last_heartbeat_at = NULL");
 	}
 
 	/**
@@ -140,9 +169,11 @@ public final class ActivityRepository {
 	 */
 	public boolean retryAsync(StoredActivity activity, UUID token, Instant nextAttemptAt, byte[] failure,
 			byte[] lastHeartbeat, UUID node, long epoch) {
-		return this.jdbc.update(q("UPDATE #.activity a SET attempt = attempt + 1, next_attempt_at = ?, last_failure = ?,"
-				+ " heartbeat_details = COALESCE(?, heartbeat_details), state = 'SCHEDULED', token = NULL,"
-				+ " claimed_by = NULL, started_at = NULL FROM #.workflow_run r WHERE a.run_id = ? AND a.seq = ?"
+		// the run's row has an attempt column too (its own retries): the activity's columns are qualified
+		return this.jdbc.update(q("UPDATE #.activity a SET attempt = a.attempt + 1, next_attempt_at = ?, last_failure = ?,"
+				+ " heartbeat_details = COALESCE(?, a.heartbeat_details), state = 'SCHEDULED', token = NULL,"
+				+ " claimed_by = NULL, started_at = NULL, last_heartbeat_at = NULL FROM #.workflow_run r"
+				+ " WHERE a.run_id = ? AND a.seq = ?"
 				+ " AND a.token = ? AND r.run_id = a.run_id AND r.owner_node = ? AND r.epoch = ?"), Sql.ts(nextAttemptAt),
 				failure, lastHeartbeat, activity.runId(), activity.seq(), token, node, epoch) == 1;
 	}
@@ -202,10 +233,12 @@ public final class ActivityRepository {
 				(rs, n) -> rs.getInt("made"), runId, seq).stream().findFirst().orElse(0);
 	}
 
-	/** When the activity's row last recorded a heartbeat, or {@code null}. */
+	/** When the activity's row last recorded a heartbeat, or {@code null} (no row, or no heartbeat yet). */
 	public Instant lastHeartbeatAt(UUID runId, long seq) {
-		return this.jdbc.query(q("SELECT last_heartbeat_at FROM #.activity WHERE run_id = ? AND seq = ?"),
-				(rs, n) -> Sql.instant(rs, "last_heartbeat_at"), runId, seq).stream().findFirst().orElse(null);
+		// a row without a heartbeat maps to null, which a stream's findFirst would refuse
+		List<Instant> found = this.jdbc.query(q("SELECT last_heartbeat_at FROM #.activity WHERE run_id = ? AND seq = ?"),
+				(rs, n) -> Sql.instant(rs, "last_heartbeat_at"), runId, seq);
+		return found.isEmpty() ? null : found.get(0);
 	}
 
 	/** The run's inline attempts that wait for the completion client, by activity seq. */

@@ -5,10 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.ActivityInfo;
@@ -27,6 +30,7 @@ import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.StoredActivity;
+import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.support.RunMdc;
 
@@ -270,24 +274,41 @@ final class ActivityExecutor {
 
 	private void armHeartbeatCheck(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout,
 			UUID tokenInRow) {
-		this.wake.schedule(attempt.lastHeartbeatAt().plus(timeout), () -> {
-			if (attempt.isFinished()) {
+		this.wake.schedule(attempt.lastHeartbeatAt().plus(timeout),
+				() -> checkHeartbeat(slot, activity, attempt, timeout, tokenInRow));
+	}
+
+	private void checkHeartbeat(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout,
+			UUID tokenInRow) {
+		if (attempt.isFinished() || slot.isDead()) {
+			return;
+		}
+		if (attempt.completesAsynchronously()) {
+			// the completion client's heartbeats reach the row, not this node
+			Instant recorded;
+			try {
+				recorded = this.store.lastHeartbeatAt(activity.runId(), activity.seq());
+			}
+			catch (DataAccessException ex) {
+				// without the row the attempt may not be timed out: look again, by wall-clock time,
+				// as a failed attempt's retry is recorded again (nothing else would check it)
+				log.warn("Could not read the last heartbeat of activity {} (seq {}) of run {}; looking again in {}: {}",
+						activity.activityType(), activity.seq(), activity.runId(), AttemptFailures.MAX_RECORD_RETRY,
+						Errors.rootMessage(ex));
+				CompletableFuture.delayedExecutor(AttemptFailures.MAX_RECORD_RETRY.toMillis(), TimeUnit.MILLISECONDS,
+						this.threads).execute(() -> checkHeartbeat(slot, activity, attempt, timeout, tokenInRow));
 				return;
 			}
-			if (attempt.completesAsynchronously()) {
-				// the completion client's heartbeats reach the row, not this node
-				Instant recorded = this.store.lastHeartbeatAt(activity.runId(), activity.seq());
-				if (recorded != null) {
-					attempt.heartbeatRecordedAt(recorded);
-				}
+			if (recorded != null) {
+				attempt.heartbeatRecordedAt(recorded);
 			}
-			if (attempt.lastHeartbeatAt().plus(timeout).isAfter(this.clock.instant())) {
-				armHeartbeatCheck(slot, activity, attempt, timeout, tokenInRow);
-			}
-			else {
-				timeout(slot, activity, attempt, TimeoutType.HEARTBEAT, tokenInRow);
-			}
-		});
+		}
+		if (attempt.lastHeartbeatAt().plus(timeout).isAfter(this.clock.instant())) {
+			armHeartbeatCheck(slot, activity, attempt, timeout, tokenInRow);
+		}
+		else {
+			timeout(slot, activity, attempt, TimeoutType.HEARTBEAT, tokenInRow);
+		}
 	}
 
 	private void timeout(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, TimeoutType type,

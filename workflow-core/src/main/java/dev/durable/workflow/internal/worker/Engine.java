@@ -397,6 +397,15 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		return this.executor;
 	}
 
+	/**
+	 * Whether an action the engine clock made due (a timer's wake-up, an activity's retry, timeout
+	 * or heartbeat check) waits to run or runs; for tests that move the clock.
+	 */
+	public boolean hasDueActions() {
+		WakeScheduler current = this.wake;
+		return current != null && current.isBusy();
+	}
+
 	/** How many runs this node holds in memory; for tests and metrics. */
 	public int cachedRuns() {
 		return (this.executor != null) ? this.executor.slots().size() : 0;

@@ -123,6 +123,9 @@ final class RecoverInlineActivities {
 		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads, (details) -> {
 		}, this.clock, token::encode);
 		attempt.doNotCompleteOnReturn();
+		java.time.Instant lastHeartbeat = waiting.lastHeartbeatAt();
+		attempt.resumedFrom((lastHeartbeat != null && lastHeartbeat.isAfter(waiting.startedAt())) ? lastHeartbeat
+				: waiting.startedAt());
 		slot.attemptStarted(activity.seq(), attempt);
 		this.executor.armTimeouts(slot, activity, attempt, activity.options(), waiting.startedAt(), waiting.token());
 	}

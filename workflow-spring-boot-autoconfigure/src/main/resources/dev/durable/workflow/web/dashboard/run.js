@@ -152,9 +152,14 @@ function runChain(chain, current) {
     <td>${status(r.status)}</td><td class="small">${when(r.startTime)}</td></tr>`)}</tbody></table>`;
 }
 
+// SCHEDULED: waits for its attempt to start (a claim on its task queue, or its retry time);
+// STARTED: an attempt runs; AWAITING_COMPLETION: the completion client decides the attempt
+const ACTIVITY_STATES = { SCHEDULED: "scheduled", STARTED: "started", AWAITING_COMPLETION: "awaiting completion" };
+
 function pending(activities) {
-  return html`<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>activity</th><th class="num">attempt</th><th>scheduled</th><th>next attempt</th><th>last failure</th></tr></thead><tbody>
-    ${activities.map((a) => html`<tr><td class="num">${a.activityId}</td><td><b>${a.activityType}</b></td><td class="num attempt">${a.attempt}</td>
+  return html`<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>activity</th><th>state</th><th class="num">attempt</th><th>scheduled</th><th>next attempt</th><th>last failure</th></tr></thead><tbody>
+    ${activities.map((a) => html`<tr><td class="num">${a.activityId}</td><td><b>${a.activityType}</b>${a.taskQueue ? html` <span class="muted small">on ${a.taskQueue}</span>` : ""}</td>
+      <td class="activity-state" title="${a.lastHeartbeatTime ? "last heartbeat " + when(a.lastHeartbeatTime) : ""}">${ACTIVITY_STATES[a.state] || a.state || ""}</td><td class="num attempt">${a.attempt}</td>
       <td title="${when(a.scheduledTime)}">${relative(a.scheduledTime)}</td><td title="${when(a.nextAttemptTime)}">${relative(a.nextAttemptTime)}</td>
       <td class="error small last-failure">${a.lastFailure || ""}</td></tr>`)}
   </tbody></table></div>`;
