@@ -49,6 +49,17 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 	/** SQL state of a refused connection: class 08, what callers already read as an outage. */
 	private static final String UNABLE_TO_CONNECT = "08001";
 
+	/** The engine's connections are closed: the node is fenced. */
+	public static final class FencedException extends SQLTransientConnectionException {
+
+		private static final long serialVersionUID = 1L;
+
+		FencedException(String reason) {
+			super(reason, UNABLE_TO_CONNECT);
+		}
+
+	}
+
 	private final DataSource target;
 
 	private final int timeoutMillis;
@@ -114,7 +125,7 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 	private EngineDataSource openOrThrow() throws SQLException {
 		String reason = (this.gate != null) ? this.gate.closedReason() : null;
 		if (reason != null) {
-			throw new SQLTransientConnectionException(reason, UNABLE_TO_CONNECT);
+			throw new FencedException(reason);
 		}
 		return this;
 	}
