@@ -8,7 +8,6 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -19,6 +18,8 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.InfrastructureProxy;
+
+import dev.durable.workflow.internal.support.NodeFencedException;
 
 /**
  * The connections the engine's own statements run on: those of the application's data source,
@@ -46,19 +47,6 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 
 	}
 
-	/** SQL state of a refused connection: class 08, what callers already read as an outage. */
-	private static final String UNABLE_TO_CONNECT = "08001";
-
-	/** The engine's connections are closed: the node is fenced. */
-	public static final class FencedException extends SQLTransientConnectionException {
-
-		private static final long serialVersionUID = 1L;
-
-		FencedException(String reason) {
-			super(reason, UNABLE_TO_CONNECT);
-		}
-
-	}
 
 	private final DataSource target;
 
@@ -125,7 +113,7 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 	private EngineDataSource openOrThrow() throws SQLException {
 		String reason = (this.gate != null) ? this.gate.closedReason() : null;
 		if (reason != null) {
-			throw new FencedException(reason);
+			throw new NodeFencedException(reason);
 		}
 		return this;
 	}

@@ -8,12 +8,12 @@ public final class Errors {
 
 	/**
 	 * Whether the failure is the engine's own refusal to reach the database while the node is
-	 * fenced (see {@code EngineDataSource}): expected then, and not worth a warning each round.
+	 * fenced (see {@link NodeFencedException}): expected then, and not worth a warning each round.
 	 */
 	public static boolean fenced(Throwable t) {
 		int depth = 0;
 		for (Throwable cause = t; cause != null && depth < 20; cause = cause.getCause(), depth++) {
-			if (cause instanceof dev.durable.workflow.internal.store.EngineDataSource.FencedException) {
+			if (cause instanceof NodeFencedException) {
 				return true;
 			}
 		}

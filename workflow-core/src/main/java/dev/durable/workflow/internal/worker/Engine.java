@@ -191,7 +191,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
-		this.wakeups = new WakeupChannel(this.engineData, this.directDataSource, this.config.schema());
+		this.wakeups = WakeupChannel.forNode(this.engineData, this.directDataSource, this.config);
 		this.waiters.sendNewsWith(this.wakeups::notifyOutputs, this.wakeups::notifyClosed);
 		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
