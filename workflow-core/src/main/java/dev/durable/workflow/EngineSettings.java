@@ -75,8 +75,9 @@ public record EngineSettings(String namespace, String schema, boolean workerEnab
 	/**
 	 * How long a worker node goes on working without a heartbeat the database answered: one
 	 * heartbeat interval less than {@code deadAfter}. Past it the node fences itself (claims,
-	 * starts and commits nothing, aborts its statements under way and evicts its cached runs)
-	 * before other nodes may take its runs over; the next heartbeat the database answers lifts the
+	 * starts and commits nothing and evicts its cached runs; when the database does not answer, it
+	 * also aborts its statements under way and fails its client's calls at once) before other
+	 * nodes may take its runs over; the next heartbeat the database answers lifts the
 	 * fence. Measured from when the renewing heartbeat was sent, on the node's monotonic clock.
 	 */
 	public Duration lease() {

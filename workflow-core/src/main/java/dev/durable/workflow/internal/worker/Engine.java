@@ -223,12 +223,14 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	}
 
 	/**
-	 * The lease ran out (see {@link NodeLease}): statements under way are aborted rather than left
-	 * to their timeout, and the cached runs are evicted (another node takes them over, or this one
-	 * claims them again once its heartbeat is answered).
+	 * The lease ran out (see {@link NodeLease}): when the database does not answer, statements under
+	 * way are aborted rather than left to their timeout; the cached runs are evicted (another node
+	 * takes them over, or this one claims them again once its heartbeat is answered).
 	 */
 	private void fenced() {
-		this.engineData.abortAll();
+		if (this.lease.closedReason() != null) {
+			this.engineData.abortAll();
+		}
 		this.executor.eviction().evictAll();
 	}
 

@@ -110,6 +110,7 @@ final class NodeHeartbeat implements AutoCloseable {
 	private void beat() {
 		long sent = System.nanoTime();
 		boolean fenced = this.lease.isFenced();
+		this.lease.sending();
 		if (fenced) {
 			// a read first: where only the answers are lost (a one-way partition), renewing the row
 			// would keep other nodes from taking over the runs this node no longer runs
@@ -122,6 +123,7 @@ final class NodeHeartbeat implements AutoCloseable {
 			}
 		}
 		else {
+			this.lease.answered();
 			log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering anew",
 					this.nodeId, this.config.deadAfter());
 			this.onDeclaredDead.run();

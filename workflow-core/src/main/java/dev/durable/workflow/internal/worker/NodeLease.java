@@ -17,9 +17,12 @@ import dev.durable.workflow.internal.store.EngineDataSource;
  * clock moves.
  * <p>
  * While the lease has run out the node is fenced: it claims nothing, starts no workflow task or
- * activity attempt, commits nothing and takes no database connection for the engine, so callers
- * of its client are answered at once (see {@link EngineDataSource}). A heartbeat the database
- * answers lifts the fence. A node that is not a worker has no lease and is never fenced.
+ * activity attempt and commits nothing. When it is fenced because the database does not answer
+ * (its last heartbeat failed or still waits for the answer) it also takes no database connection
+ * for the engine, so callers of its client are answered at once (see {@link EngineDataSource});
+ * a node whose heartbeat is merely late (a stalled thread, a pause) still serves its callers, each
+ * statement bounded by the statement timeout. A heartbeat the database answers lifts the fence. A
+ * node that is not a worker has no lease and is never fenced.
  */
 public final class NodeLease implements EngineDataSource.Gate {
 
@@ -30,6 +33,9 @@ public final class NodeLease implements EngineDataSource.Gate {
 	/** When the last renewing heartbeat was sent (System.nanoTime); meaningful once {@link #held}. */
 	private volatile long renewedAt;
 
+	/** Whether the last heartbeat sent got no answer yet (failed, or still waiting). */
+	private volatile boolean unanswered;
+
 	/** Whether the node heartbeats at all (a worker that started): before, nothing is fenced. */
 	private volatile boolean held;
 
@@ -38,8 +44,19 @@ public final class NodeLease implements EngineDataSource.Gate {
 		this.leaseNanos = this.lease.toNanos();
 	}
 
+	/** A heartbeat is sent now. */
+	void sending() {
+		this.unanswered = true;
+	}
+
+	/** The database answered the heartbeat sent last (it may have declared the node dead). */
+	void answered() {
+		this.unanswered = false;
+	}
+
 	/** A heartbeat sent at {@code sentAt} (System.nanoTime) was recorded by the database. */
 	void renewed(long sentAt) {
+		this.unanswered = false;
 		if (!this.held || sentAt - this.renewedAt > 0) {
 			this.renewedAt = sentAt;
 		}
@@ -69,13 +86,16 @@ public final class NodeLease implements EngineDataSource.Gate {
 		return this.lease;
 	}
 
+	/** Why a fenced node does nothing. */
+	String reason() {
+		return "This node could not renew its heartbeat for " + this.lease + ": it does no work until the database"
+				+ " answers its heartbeat again";
+	}
+
+	/** Closed only when fenced because the database does not answer (see the class comment). */
 	@Override
 	public @Nullable String closedReason() {
-		if (!isFenced()) {
-			return null;
-		}
-		return "This node could not renew its heartbeat for " + this.lease + ": the database does not answer it, so it"
-				+ " does no work and answers no calls until it does";
+		return (this.unanswered && isFenced()) ? reason() : null;
 	}
 
 }

@@ -57,9 +57,8 @@ final class TaskCommitter {
 	 * stops by itself before that may happen.
 	 */
 	private void refuseWhenFenced() {
-		String reason = this.lease.closedReason();
-		if (reason != null) {
-			throw new DataAccessResourceFailureException(reason);
+		if (this.lease.isFenced()) {
+			throw new DataAccessResourceFailureException(this.lease.reason());
 		}
 	}
 
