@@ -91,8 +91,10 @@ class LostAttemptTest {
 		// the first attempt of an inline activity has no row: the takeover starts from the history
 		assertThat(this.engines.count("activity")).isZero();
 		hooks.stallHeartbeats = true;
-		this.engines.start(this.engines.builder().register(PayWorkflow.class).registerActivities(new Payment("b")));
-		return handle;
+		WorkflowEngine b = this.engines
+			.start(this.engines.builder().register(PayWorkflow.class).registerActivities(new Payment("b")));
+		// observed through b: a, its heartbeat stalled past its lease, fences itself and answers no calls
+		return b.client().handle(handle.workflowId(), String.class);
 	}
 
 	@Test

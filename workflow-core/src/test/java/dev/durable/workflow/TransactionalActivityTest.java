@@ -290,11 +290,12 @@ class TransactionalActivityTest {
 		await().until(() -> EXECUTIONS.size() == 1);
 		// node a freezes (its heartbeats stop) while its attempt holds the transaction open; b takes the run over
 		hooks.stallHeartbeats = true;
-		engine("b");
-		await().until(() -> !handle.describe().pendingActivities().isEmpty()
-				&& handle.describe().pendingActivities().get(0).attempt() == 2);
+		// observed through b: a, its heartbeat stalled past its lease, fences itself and answers no calls
+		WorkflowHandle<String> seen = engine("b").client().handle("w6", String.class);
+		await().until(() -> !seen.describe().pendingActivities().isEmpty()
+				&& seen.describe().pendingActivities().get(0).attempt() == 2);
 		this.engines.clock.advance(Duration.ofSeconds(5));
-		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("reserved r6 on b");
+		assertThat(seen.result(Duration.ofSeconds(20))).isEqualTo("reserved r6 on b");
 		// a's attempt ends: its fenced completion write finds the run gone, and its insert rolls back
 		hold.countDown();
 		await().until(() -> ENDINGS.size() == 2);
@@ -315,7 +316,8 @@ class TransactionalActivityTest {
 		assertThat(ENDINGS).containsExactly("committed");
 		assertThat(this.engines.count("activity")).isOne();
 		WorkflowEngine b = engine("b");
-		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("reserved r7 on a");
+		// observed through b: a, its heartbeat stalled past its lease, fences itself and answers no calls
+		assertThat(b.client().handle("w7", String.class).result(Duration.ofSeconds(20))).isEqualTo("reserved r7 on a");
 		assertThat(EXECUTIONS).containsExactly("a:r7:1");
 		assertThat(rows()).containsExactly("r7@a", "r7-jdbc@a");
 		hooks.release();

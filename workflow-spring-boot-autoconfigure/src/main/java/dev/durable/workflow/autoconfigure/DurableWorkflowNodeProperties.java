@@ -16,9 +16,20 @@ public class DurableWorkflowNodeProperties {
 
 	/**
 	 * Silence after which other nodes count this node as dead and take over its runs. Must be
-	 * longer than the heartbeat interval.
+	 * longer than the heartbeat interval. A node whose heartbeats get no answer stops working by
+	 * itself one heartbeat interval earlier (its lease): it claims, starts and commits nothing and
+	 * answers its callers 503 until a heartbeat is answered again.
 	 */
 	private Duration deadAfter = Duration.ofSeconds(30);
+
+	/**
+	 * How long one of the engine's statements waits for the database's answer before it fails as
+	 * if the database were unreachable (the network timeout of the connections the engine takes
+	 * from the DataSource, restored when it gives them back, so the application's own statements
+	 * keep theirs). Bounds how long a silent network, such as a partition that drops packets,
+	 * holds a caller. Default: 10s, or dead-after minus the heartbeat interval when that is shorter.
+	 */
+	private Duration statementTimeout;
 
 	public Duration getHeartbeatInterval() {
 		return this.heartbeatInterval;
@@ -26,6 +37,14 @@ public class DurableWorkflowNodeProperties {
 
 	public void setHeartbeatInterval(Duration heartbeatInterval) {
 		this.heartbeatInterval = heartbeatInterval;
+	}
+
+	public Duration getStatementTimeout() {
+		return this.statementTimeout;
+	}
+
+	public void setStatementTimeout(Duration statementTimeout) {
+		this.statementTimeout = statementTimeout;
 	}
 
 	public Duration getDeadAfter() {

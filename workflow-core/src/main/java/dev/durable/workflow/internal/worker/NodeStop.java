@@ -125,6 +125,11 @@ final class NodeStop {
 			catch (RuntimeException ex) {
 				log.warn("Could not release the runs of node {}: {}", parts.nodeId(), Errors.rootMessage(ex));
 			}
+			finally {
+				// a release that failed (the database unreachable, the node fenced) must not leave the
+				// heartbeat running: it would register the stopped node anew once the database answers
+				parts.heartbeat().close();
+			}
 		}
 		parts.wakeups().close();
 		log.info("Durable workflow engine stopped: node {}, {} ms after the stop began", parts.nodeId(),

@@ -17,6 +17,7 @@ import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
@@ -92,6 +93,18 @@ public final class WakeupChannel implements AutoCloseable {
 	 */
 	public WakeupChannel(DataSource dataSource, DataSource listenDataSource, String schema) {
 		this(dataSource, listenDataSource, schema, CHECK_EVERY, CHECK_TIMEOUT_SECONDS);
+	}
+
+	/**
+	 * The channel of a node: its idle listening connection is checked at least once a lease (a
+	 * listener that missed notifications for longer than that could not have done the work anyway),
+	 * each check waiting no longer than a statement may.
+	 */
+	static WakeupChannel forNode(DataSource dataSource, DataSource listenDataSource, EngineSettings config) {
+		Duration checkEvery = (config.lease().compareTo(CHECK_EVERY) < 0) ? config.lease() : CHECK_EVERY;
+		long timeoutSeconds = Math.max(1, Math.min(CHECK_TIMEOUT_SECONDS,
+				(config.statementTimeout().toMillis() + 999) / 1000));
+		return new WakeupChannel(dataSource, listenDataSource, config.schema(), checkEvery, (int) timeoutSeconds);
 	}
 
 	WakeupChannel(DataSource dataSource, DataSource listenDataSource, String schema, Duration checkEvery,

@@ -9,7 +9,8 @@ import dev.durable.workflow.autoconfigure.DurableWorkflowHealthProperties;
 
 /**
  * Health of the durable workflow engine: DOWN when the engine is not running (not started yet, or
- * stopped) or the database cannot be read; OUT_OF_SERVICE when the backlog of runnable runs or
+ * stopped), when it fenced itself (its heartbeat got no answer for its lease, see
+ * {@link WorkflowEngine#isFenced()}) or the database cannot be read; OUT_OF_SERVICE when the backlog of runnable runs or
  * the number of stuck runs exceeds its threshold; UP otherwise. The details hold the numbers.
  */
 public class WorkflowEngineHealthIndicator extends AbstractHealthIndicator {
@@ -34,6 +35,13 @@ public class WorkflowEngineHealthIndicator extends AbstractHealthIndicator {
 		builder.withDetail("nodeId", this.engine.nodeId());
 		if (!this.engine.isRunning()) {
 			builder.down().withDetail("reason", "the workflow engine is not running");
+			return;
+		}
+		if (this.engine.isFenced()) {
+			// no query: the node takes no connection while fenced, and the database did not answer it
+			builder.down()
+				.withDetail("reason", "the database has not answered this node's heartbeat for "
+						+ this.engine.settings().lease() + ": it does no work and answers 503 until it does");
 			return;
 		}
 		EngineStats.Backlog backlog = this.engine.backlog(null, this.thresholds.getStuckAfter());
