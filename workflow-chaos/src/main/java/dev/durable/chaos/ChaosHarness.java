@@ -98,34 +98,9 @@ public final class ChaosHarness {
 							this.options.logDirectory(), ChaosNetwork.launcher(i), ChaosNetwork.address(i)));
 				}
 			}
+			// closed after the nodes stop, so that their shutdown does not see the database vanish
 			try (DelayProxy closed = proxy) {
-				for (NodeProcess node : nodes) {
-					node.start(Duration.ofMinutes(3)); // one after another: the first one migrates the schema
-				}
-				this.report.line("nodes up after " + ChaosChecks.since(started).toSeconds() + " s");
-				try (Connection connection = database.connect()) {
-					FencingAudit.install(connection);
-				}
-				NetworkFaults networkFaults = null;
-				if (network != null) {
-					List<Integer> databasePorts = new ArrayList<>(List.of(((PostgresServer) database).port));
-					if (proxy != null) {
-						databasePorts.add(proxy.port());
-					}
-					Duration length = Duration.ofSeconds(Math.min(30, Math.max(10, this.options.duration().toSeconds() / 6)));
-					networkFaults = new NetworkFaults(network, proxy, (proxy != null) ? nodes.get(nodes.size() - 1) : null,
-							databasePorts, nodes, database, this.outages, this.report, length);
-				}
-				drive(database, nodes, networkFaults);
-			}
-			finally {
-				for (NodeProcess node : nodes) {
-					node.stop();
-				}
-				this.report.line("node logs: " + this.options.logDirectory().toAbsolutePath());
-				if (!this.report.passed()) {
-					this.report.line("database log tail:\n" + database.logTail(30));
-				}
+				runNodes(database, network, proxy, nodes, started);
 			}
 		}
 		finally {
@@ -137,6 +112,40 @@ public final class ChaosHarness {
 		Files.writeString(this.options.logDirectory().resolve("report.txt"), this.report.render(),
 				StandardCharsets.UTF_8);
 		return this.report;
+	}
+
+	/** Starts the nodes, installs the audit, drives the traffic and the faults, checks; stops the nodes. */
+	private void runNodes(ChaosDatabase database, @Nullable ChaosNetwork network, @Nullable DelayProxy proxy,
+			List<NodeProcess> nodes, long started) throws Exception {
+		try {
+			for (NodeProcess node : nodes) {
+				node.start(Duration.ofMinutes(3)); // one after another: the first one migrates the schema
+			}
+			this.report.line("nodes up after " + ChaosChecks.since(started).toSeconds() + " s");
+			try (Connection connection = database.connect()) {
+				FencingAudit.install(connection);
+			}
+			NetworkFaults networkFaults = null;
+			if (network != null) {
+				List<Integer> databasePorts = new ArrayList<>(List.of(((PostgresServer) database).port));
+				if (proxy != null) {
+					databasePorts.add(proxy.port());
+				}
+				Duration length = Duration.ofSeconds(Math.min(30, Math.max(10, this.options.duration().toSeconds() / 6)));
+				networkFaults = new NetworkFaults(network, proxy, (proxy != null) ? nodes.get(nodes.size() - 1) : null,
+						databasePorts, nodes, database, this.outages, this.report, length);
+			}
+			drive(database, nodes, networkFaults);
+		}
+		finally {
+			for (NodeProcess node : nodes) {
+				node.stop();
+			}
+			this.report.line("node logs: " + this.options.logDirectory().toAbsolutePath());
+			if (!this.report.passed()) {
+				this.report.line("database log tail:\n" + database.logTail(30));
+			}
+		}
 	}
 
 	/**

@@ -54,6 +54,25 @@ final class ChaosNetwork implements AutoCloseable {
 		if (executable("iptables") == null) {
 			return "no `iptables` command (install iptables)";
 		}
+		// root in a container may still lack the right to make namespaces or rules: try both
+		String probe = PREFIX + "-probe";
+		try {
+			removeLeftovers();
+			run("ip", "netns", "add", probe);
+			run("ip", "netns", "exec", probe, "iptables", "-A", "INPUT", "-m", "statistic", "--mode", "random",
+					"--probability", "0.01", "-j", "DROP");
+		}
+		catch (IOException ex) {
+			return "cannot make a network namespace with an iptables statistic rule here: " + ex.getMessage();
+		}
+		finally {
+			try {
+				removeLeftovers();
+			}
+			catch (IOException ex) {
+				// reported by the run's own cleanup
+			}
+		}
 		return null;
 	}
 

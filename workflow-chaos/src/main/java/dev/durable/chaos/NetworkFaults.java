@@ -49,7 +49,8 @@ final class NetworkFaults {
 	record Partition(String node, String how, Instant from, Instant to, List<String> ownedRuns) {
 	}
 
-	private record Probe(long atMillis, String answer) {
+	/** A probe sent {@code atMillis} into the partition, answered (or given up) {@code tookMillis} later. */
+	private record Probe(long atMillis, long tookMillis, String answer) {
 	}
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -111,11 +112,14 @@ final class NetworkFaults {
 		Duration lasting = ChaosOptions.DEAD_AFTER.plus(extra);
 		List<String> owned = ownedRuns(node);
 		Outages.Window window = this.outages.begin(node.name, how);
-		Instant from = Instant.now();
 		List<Probe> probes = new CopyOnWriteArrayList<>();
 		Thread prober;
+		Instant from;
 		try {
 			this.network.partitionFromDatabase(index(node), this.databasePorts, true, !oneWay);
+			// from when the rules hold (adding them takes a while on a loaded machine)
+			from = Instant.now();
+			this.outages.partitioned(window, from);
 			prober = Thread.ofVirtual().start(() -> probe(node, from, lasting, probes));
 			Thread.sleep(lasting.toMillis());
 		}
@@ -130,7 +134,7 @@ final class NetworkFaults {
 		this.report.line(node.name + ": " + how + " for " + lasting.toSeconds() + " s (dead-after "
 				+ ChaosOptions.DEAD_AFTER.toSeconds() + " s), then healed; it owned " + owned.size()
 				+ " open runs at its start");
-		judgeProbes(node, how, probes);
+		judgeProbes(node, how, lasting, probes);
 	}
 
 	/** The open runs {@code node} owns now (its node ids found through the heartbeat audit). */
@@ -152,7 +156,7 @@ final class NetworkFaults {
 
 	/** Asks the node's REST API (a read that needs the database) every second while it is cut off. */
 	private void probe(NodeProcess node, Instant from, Duration lasting, List<Probe> probes) {
-		long end = from.plus(lasting).minus(PROBE_TIMEOUT).toEpochMilli();
+		long end = from.plus(lasting).minusSeconds(1).toEpochMilli();
 		int n = 0;
 		while (System.currentTimeMillis() < end) {
 			long at = System.currentTimeMillis() - from.toEpochMilli();
@@ -174,7 +178,7 @@ final class NetworkFaults {
 			catch (InterruptedException ex) {
 				return;
 			}
-			probes.add(new Probe(at, answer));
+			probes.add(new Probe(at, System.currentTimeMillis() - from.toEpochMilli() - at, answer));
 			long next = from.toEpochMilli() + at + 1000 - System.currentTimeMillis();
 			if (next > 0) {
 				try {
@@ -187,16 +191,23 @@ final class NetworkFaults {
 		}
 	}
 
-	/** Reports the probes' answers; a probe sent after the lease ran out that got no answer is a violation. */
-	private void judgeProbes(NodeProcess node, String how, List<Probe> probes) {
+	/**
+	 * Reports the probes' answers. A probe sent after the lease ran out that got no answer, or
+	 * another answer than 503 before the heal, is a violation.
+	 */
+	private void judgeProbes(NodeProcess node, String how, Duration lasting, List<Probe> probes) {
 		Map<String, Integer> answers = new TreeMap<>();
 		probes.forEach((p) -> answers.merge(p.answer(), 1, Integer::sum));
 		this.report.line("  REST probes of " + node.name + " during its " + how + " (timeout "
 				+ PROBE_TIMEOUT.toSeconds() + " s, one a second): " + answers + "; "
-				+ probes.stream().map((p) -> "+" + p.atMillis() / 100 / 10.0 + "s " + p.answer()).toList());
+				+ probes.stream()
+					.map((p) -> "+" + p.atMillis() / 100 / 10.0 + "s " + p.answer() + " in " + p.tookMillis() + " ms")
+					.toList());
 		long leaseMillis = ChaosOptions.DEAD_AFTER.toMillis();
 		for (Probe probe : probes) {
-			if (probe.atMillis() >= leaseMillis && !probe.answer().equals("503")) {
+			boolean answeredBeforeHeal = probe.atMillis() + probe.tookMillis() < lasting.toMillis();
+			if (probe.atMillis() >= leaseMillis && !probe.answer().equals("503")
+					&& (probe.answer().equals("hang") || answeredBeforeHeal)) {
 				this.report.violation(node.name + " answered a REST probe sent " + probe.atMillis() / 100 / 10.0
 						+ " s into its " + how + ", after its lease ran out, with " + probe.answer() + " instead of 503");
 			}
