@@ -22,7 +22,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The chaos harness: a PostgreSQL server and N engine JVMs of {@link ChaosApplication}, M workflows
  * driven over REST while {@link Faults} hurts the nodes and the database, then
- * {@link ChaosChecks}. Prints the report and exits 1 on any violation.
+ * {@link ChaosChecks}. Prints the report and exits 1 on any violation. With {@code --network=true}
+ * (as root, with {@code ip} and {@code iptables}) each node runs in a network namespace of its own
+ * ({@link ChaosNetwork}) and the plan adds the network faults ({@link NetworkFaults}); where that
+ * cannot be built, the report says why and the run goes on, on loopback, without them.
  *
  * <pre>./mvnw -pl workflow-chaos -am compile spring-boot:run -Dspring-boot.run.arguments="--workflows=1000 --nodes=3"</pre>
  */
