@@ -42,6 +42,8 @@ import dev.durable.workflow.internal.store.WakeTimes;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.Listeners;
+import dev.durable.workflow.internal.worker.NodeLease;
+import dev.durable.workflow.internal.store.EngineDataSource;
 import dev.durable.workflow.internal.worker.NodeQuiescence;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.spi.EngineHooks;
@@ -81,14 +83,17 @@ final class EngineAssembly {
 		ActivityRegistry activities = new ActivityRegistry(activityDefaults);
 		activityImplementations.forEach(activities::register);
 		String namespace = config.namespace();
-		Stores stores = Stores.of(dataSource, config.schema());
+		// a worker's lease closes the engine's connections while it is fenced; a client has none
+		NodeLease lease = new NodeLease(config);
+		EngineDataSource engineData = new EngineDataSource(dataSource, config.statementTimeout(), lease);
+		Stores stores = Stores.of(engineData, config.schema());
 		QueueStores queues = QueueStores.of(stores.jdbc(), config.schema());
 		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
 		ResultWaiters waiters = new ResultWaiters();
 		// a terminate or timeout of an awaited run tells the nodes (once this node sends news)
 		stores.runs().awaited().onClose(waiters::awaitedCommitted);
 		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads, stores, waiters,
-				hooks, listeners, migrate, queues, transactions);
+				hooks, listeners, migrate, queues, transactions, engineData, lease);
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
 				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,
 				listeners.interceptors());

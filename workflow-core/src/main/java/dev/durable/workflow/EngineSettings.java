@@ -34,13 +34,16 @@ import org.jspecify.annotations.Nullable;
  * @param queues the flow-control queues this node declares (written to the database at start)
  * @param failWorkflowExceptionTypes exception types that fail the run, not the workflow task, when
  * workflow code of any type throws them (see {@link Workflow#failWorkflowExceptionTypes()})
+ * @param statementTimeout how long one of the engine's statements may wait for the database's
+ * answer before it fails as if the database were unreachable ({@code null}: the default, see
+ * {@link #defaultStatementTimeout})
  */
 public record EngineSettings(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
 		int maxConcurrentActivities, int maxCachedRuns, Duration cacheIdleTimeout, Duration pollInterval,
 		Duration heartbeatInterval, Duration deadAfter, Duration taskTimeout, int maxPayloadBytes,
 		Duration shutdownTimeout, @Nullable String buildId, HistoryLimits historyLimits, Duration retention,
 		boolean runsWorkflows, Set<String> activityTaskQueues, List<QueueDefinition> queues,
-		List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+		List<Class<? extends Throwable>> failWorkflowExceptionTypes, Duration statementTimeout) {
 
 	public EngineSettings {
 		activityTaskQueues = Set.copyOf(activityTaskQueues);
@@ -50,6 +53,34 @@ public record EngineSettings(String namespace, String schema, boolean workerEnab
 			throw new IllegalArgumentException("heartbeatInterval (" + heartbeatInterval
 					+ ") must be shorter than deadAfter (" + deadAfter + ")");
 		}
+		if (statementTimeout == null) {
+			statementTimeout = defaultStatementTimeout(heartbeatInterval, deadAfter);
+		}
+		if (statementTimeout.isNegative() || statementTimeout.isZero()) {
+			throw new IllegalArgumentException("statementTimeout must be positive: " + statementTimeout);
+		}
+	}
+
+	/**
+	 * The default statement timeout: ten seconds, or the {@link #lease() lease} when it is shorter
+	 * (a statement cannot usefully outlast it: the node aborts its statements when it fences
+	 * itself).
+	 */
+	public static Duration defaultStatementTimeout(Duration heartbeatInterval, Duration deadAfter) {
+		Duration lease = deadAfter.minus(heartbeatInterval);
+		Duration tenSeconds = Duration.ofSeconds(10);
+		return (lease.compareTo(tenSeconds) < 0) ? lease : tenSeconds;
+	}
+
+	/**
+	 * How long a worker node goes on working without a heartbeat the database answered: one
+	 * heartbeat interval less than {@code deadAfter}. Past it the node fences itself (claims,
+	 * starts and commits nothing, aborts its statements under way and evicts its cached runs)
+	 * before other nodes may take its runs over; the next heartbeat the database answers lifts the
+	 * fence. Measured from when the renewing heartbeat was sent, on the node's monotonic clock.
+	 */
+	public Duration lease() {
+		return this.deadAfter.minus(this.heartbeatInterval);
 	}
 
 	/**

@@ -35,6 +35,7 @@ abstract class NodeSettingsBuilder<B extends NodeSettingsBuilder<B>> {
 	private Duration heartbeatInterval = Duration.ofSeconds(5);
 	private Duration deadAfter = Duration.ofSeconds(30);
 	private @Nullable String buildId;
+	private @Nullable Duration statementTimeout;
 
 	// runs and their history
 	private EngineSettings.HistoryLimits historyLimits = EngineSettings.HistoryLimits.DEFAULT;
@@ -99,9 +100,25 @@ abstract class NodeSettingsBuilder<B extends NodeSettingsBuilder<B>> {
 		return self();
 	}
 
-	/** Silence after which other nodes take over this node's runs. */
+	/**
+	 * Silence after which other nodes take over this node's runs. The node itself stops working
+	 * one heartbeat interval earlier when its heartbeats get no answer (see
+	 * {@link EngineSettings#lease()}).
+	 */
 	public B deadAfter(Duration value) {
 		this.deadAfter = value;
+		return self();
+	}
+
+	/**
+	 * How long one of the engine's statements may wait for the database's answer (the network
+	 * timeout of the connections the engine takes from the data source, restored when it gives them
+	 * back); past it the statement fails as if the database were unreachable. A network partition
+	 * drops packets rather than closing connections, so without it a statement would wait for TCP
+	 * to give up. Default: ten seconds, or {@link EngineSettings#lease()} when that is shorter.
+	 */
+	public B statementTimeout(Duration value) {
+		this.statementTimeout = value;
 		return self();
 	}
 
@@ -157,7 +174,7 @@ abstract class NodeSettingsBuilder<B extends NodeSettingsBuilder<B>> {
 				this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
 				this.heartbeatInterval, this.deadAfter, this.taskTimeout, maxPayloadBytes, this.shutdownTimeout,
 				this.buildId, this.historyLimits, this.retention, this.runWorkflows, this.activityTaskQueues,
-				List.copyOf(this.queues.values()), this.failWorkflowExceptionTypes);
+				List.copyOf(this.queues.values()), this.failWorkflowExceptionTypes, this.statementTimeout);
 	}
 
 }

@@ -98,6 +98,18 @@ public final class WorkflowEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Whether this worker node fenced itself: the database has not answered its heartbeat for
+	 * {@link EngineSettings#lease()}, so other nodes may soon take its runs over. Fenced, the node
+	 * claims, starts and commits nothing, has evicted its cached runs, and its client fails at
+	 * once as when the database is unreachable (a {@code DataAccessResourceFailureException}); it
+	 * works again, registering anew if it was declared dead, once a heartbeat is answered. Always
+	 * false on a node that is not a worker.
+	 */
+	public boolean isFenced() {
+		return this.parts.node().isFenced();
+	}
+
+	/**
 	 * The durable proxy of a registered activity bean: calls from workflow code are scheduled,
 	 * others run directly.
 	 */

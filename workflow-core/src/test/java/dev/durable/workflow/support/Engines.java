@@ -39,6 +39,8 @@ public final class Engines implements AutoCloseable {
 			.heartbeatInterval(Duration.ofMillis(200))
 			.deadAfter(Duration.ofSeconds(1))
 			.taskTimeout(Duration.ofSeconds(5))
+			// longer than the lease these intervals leave: a loaded test machine's slow statement is no outage
+			.statementTimeout(Duration.ofSeconds(5))
 			.shutdownTimeout(Duration.ofSeconds(5));
 	}
 

@@ -190,7 +190,12 @@ public final class QueueDispatcher implements AutoCloseable {
 				dueRateWindows().forEach((name) -> batch.putIfAbsent(name, Trigger.OTHER));
 			}
 			catch (RuntimeException ex) {
-				log.warn("Reading the queues to admit from failed: {}", Errors.rootMessage(ex));
+				if (Errors.fenced(ex)) {
+					log.debug("Skipped while the node is fenced: {}", Errors.rootMessage(ex));
+				}
+				else {
+					log.warn("Reading the queues to admit from failed: {}", Errors.rootMessage(ex));
+				}
 			}
 			batch.forEach((queue, trigger) -> {
 				try {

@@ -88,7 +88,12 @@ public final class ScheduleLoop implements AutoCloseable {
 				}
 			}
 			catch (RuntimeException ex) {
-				log.warn("Firing schedules failed: {}", Errors.rootMessage(ex));
+				if (Errors.fenced(ex)) {
+					log.debug("Skipped while the node is fenced: {}", Errors.rootMessage(ex));
+				}
+				else {
+					log.warn("Firing schedules failed: {}", Errors.rootMessage(ex));
+				}
 			}
 			synchronized (this.signal) {
 				try {

@@ -50,6 +50,11 @@ public final class NodeRepository {
 				deadAfterMillis / 1000.0) == 1;
 	}
 
+	/** Fails when the database does not answer; changes nothing (see {@code NodeHeartbeat}). */
+	public void probe() {
+		this.jdbc.queryForObject("SELECT 1", Integer.class);
+	}
+
 	public void unregister(UUID nodeId) {
 		this.jdbc.update(q("DELETE FROM #.node WHERE node_id = ?"), nodeId);
 	}

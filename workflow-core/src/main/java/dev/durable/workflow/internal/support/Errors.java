@@ -6,6 +6,20 @@ public final class Errors {
 	private Errors() {
 	}
 
+	/**
+	 * Whether the failure is the engine's own refusal to reach the database while the node is
+	 * fenced (see {@code EngineDataSource}): expected then, and not worth a warning each round.
+	 */
+	public static boolean fenced(Throwable t) {
+		int depth = 0;
+		for (Throwable cause = t; cause != null && depth < 20; cause = cause.getCause(), depth++) {
+			if (cause instanceof dev.durable.workflow.internal.store.EngineDataSource.FencedException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** The innermost cause's class and message: what the database or the code actually said. */
 	public static String rootMessage(Throwable t) {
 		Throwable root = t;

@@ -192,7 +192,12 @@ public final class ActivityTaskWorker implements AutoCloseable {
 				round();
 			}
 			catch (RuntimeException ex) {
-				log.warn("Claiming or sweeping task-queue activities failed: {}", Errors.rootMessage(ex));
+				if (Errors.fenced(ex)) {
+					log.debug("Skipped while the node is fenced: {}", Errors.rootMessage(ex));
+				}
+				else {
+					log.warn("Claiming or sweeping task-queue activities failed: {}", Errors.rootMessage(ex));
+				}
 			}
 			synchronized (this.signal) {
 				try {

@@ -65,6 +65,9 @@ final class ActivityExecutor {
 	/** Attempts launched and not yet ended (a launched attempt may still wait for its thread or permit). */
 	private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
+	/** Fenced, the node starts no attempt (see {@link NodeLease}). */
+	private final NodeLease lease;
+
 	/** Set when the node begins to stop: no attempt starts from then on (see {@link #drain}). */
 	private volatile boolean draining;
 
@@ -72,7 +75,9 @@ final class ActivityExecutor {
 	private final java.util.concurrent.Executor threads = (work) -> Thread.ofVirtual().name("durable-activity").start(work);
 
 	ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
-			WakeScheduler wake, UUID node, int maxConcurrent, Listeners listeners, TransactionalSettings transactions) {
+			WakeScheduler wake, UUID node, int maxConcurrent, Listeners listeners, TransactionalSettings transactions,
+			NodeLease lease) {
+		this.lease = lease;
 		this.invoker = new ActivityInvoker(registry, payloads);
 		this.store = store;
 		this.rows = new InlineActivityRows(store, clock, node);
@@ -131,7 +136,7 @@ final class ActivityExecutor {
 	}
 
 	private void launch(RunSlot slot, String workflowId, StoredActivity activity) {
-		if (slot.isDead() || slot.isRunning(activity.seq())) {
+		if (slot.isDead() || slot.isRunning(activity.seq()) || this.lease.isFenced()) {
 			return;
 		}
 		if (this.draining) {

@@ -27,6 +27,8 @@ import dev.durable.workflow.SettableClock;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.ActivityRepository;
+import dev.durable.workflow.internal.store.EngineDataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.NodeDatabase;
 import dev.durable.workflow.internal.store.RunOwnership;
@@ -121,18 +123,28 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private final Runnable clockListener = this::clockMoved;
 
+	private final NodeLease lease;
+
+	private final EngineDataSource engineData;
+
 	/**
 	 * @param factory how workflow instances are created, or {@code null} for constructor
 	 * injection of the registered activities
 	 * @param migrate whether {@link #start()} creates and upgrades the schema
 	 * @param directDataSource connections that bypass a transaction-mode pooler, for LISTEN and
 	 * the schema migration; the same as {@code dataSource} when there is no such pooler
+	 * @param engineData the connections of {@code dataSource} the engine's own statements take,
+	 * which {@code stores} run on (bounded by the statement timeout, closed while {@code lease} ran out)
+	 * @param lease the node's lease, which its heartbeat renews
 	 */
 	public Engine(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
 			WorkflowRegistry workflows, ActivityRegistry activityRegistry, Function<Class<?>, Object> factory,
 			Payloads payloads, Stores stores, ResultWaiters waiters, EngineHooks hooks, Listeners listeners,
-			boolean migrate, QueueStores queues, dev.durable.workflow.internal.activity.TransactionalSettings transactions) {
+			boolean migrate, QueueStores queues, dev.durable.workflow.internal.activity.TransactionalSettings transactions,
+			EngineDataSource engineData, NodeLease lease) {
 		this.transactions = transactions;
+		this.engineData = engineData;
+		this.lease = lease;
 		this.config = config;
 		this.dataSource = dataSource;
 		this.directDataSource = directDataSource;
@@ -170,20 +182,22 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
 		this.wake = new WakeScheduler(this.clock, this.taskPool);
 		this.activityExecutor = new ActivityExecutor(this.activityRegistry, this.activities, this.payloads, this.clock,
-				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners, this.transactions);
+				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners, this.transactions,
+				this.lease);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
 				this.payloads, this.runs, this.ownership, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
 				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null),
-						this.taskQueues::queued, this.queues::closed));
+						this.taskQueues::queued, this.queues::closed), this.lease);
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
 		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
 				this.payloads, this.config);
-		this.wakeups = new WakeupChannel(this.dataSource, this.directDataSource, this.config.schema());
+		this.wakeups = new WakeupChannel(this.engineData, this.directDataSource, this.config.schema());
 		this.waiters.sendNewsWith(this.wakeups::notifyOutputs, this.wakeups::notifyClosed);
 		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
-			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId, this.nodes, this.hooks, this::servedTypes,
-					() -> this.executor.eviction().evictAll()).start();
+			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId,
+					new NodeRepository(new JdbcTemplate(this.engineData.ungated()), this.config.schema()), this.hooks,
+					this::servedTypes, () -> this.executor.eviction().evictAll(), this.lease, this::fenced).start();
 			this.taskQueues.start(this.config, this.activityRegistry, this.stores, this.payloads, this.clock, this.nodeId,
 					this.heartbeat::incarnation, this.listeners, this::wake, this.wakeups);
 			if (this.config.runsWorkflows() && !servedTypes().isEmpty()) {
@@ -193,7 +207,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 					(runId) -> this.executor.wakeOrPoll(runId, this::pollNow), this.waiters::outputsCommittedElsewhere,
 					this.waiters::closedElsewhere);
 			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes, this.retentionRun,
-					this.executor, this::servedTypes).start();
+					this.executor, this::servedTypes, this.lease).start();
 			if (this.clock instanceof SettableClock settable) {
 				settable.onChange(this.clockListener);
 			}
@@ -206,6 +220,26 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 				this.wakeups, this.queries, this.taskPool, this.taskCommits, this.ownership, this.nodes));
 		log.info("Durable workflow engine started: node {}, namespace '{}', schema '{}', serving {}", this.nodeId,
 				this.config.namespace(), this.config.schema(), WorkflowRegistry.withoutInternal(servedTypes()));
+	}
+
+	/**
+	 * The lease ran out (see {@link NodeLease}): statements under way are aborted rather than left
+	 * to their timeout, and the cached runs are evicted (another node takes them over, or this one
+	 * claims them again once its heartbeat is answered).
+	 */
+	private void fenced() {
+		this.engineData.abortAll();
+		this.executor.eviction().evictAll();
+	}
+
+	/** Whether the node's lease ran out: it does no work and its client fails at once (see {@link NodeLease}). */
+	public boolean isFenced() {
+		return this.lease.isFenced();
+	}
+
+	/** The lease of this node (for the reasons of its health). */
+	public NodeLease lease() {
+		return this.lease;
 	}
 
 	@Override

@@ -44,6 +44,8 @@ final class FallbackPoll implements AutoCloseable {
 
 	private final Supplier<Set<String>> servedTypes;
 
+	private final NodeLease lease;
+
 	private final Object signal = new Object();
 
 	private boolean requested;
@@ -53,7 +55,8 @@ final class FallbackPoll implements AutoCloseable {
 	private Thread thread;
 
 	FallbackPoll(EngineSettings config, UUID nodeId, Clock clock, RunOwnership ownership, NodeRepository nodes,
-			Retention retention, WorkflowTaskExecutor executor, Supplier<Set<String>> servedTypes) {
+			Retention retention, WorkflowTaskExecutor executor, Supplier<Set<String>> servedTypes, NodeLease lease) {
+		this.lease = lease;
 		this.config = config;
 		this.nodeId = nodeId;
 		this.clock = clock;
@@ -83,6 +86,13 @@ final class FallbackPoll implements AutoCloseable {
 		boolean woken = true;
 		while (this.running) {
 			try {
+				if (this.lease.isFenced()) {
+					// a fenced node claims nothing, not even its own runs back: see NodeLease
+					if (!pause()) {
+						return;
+					}
+					continue;
+				}
 				pollOnce(woken);
 				if (System.nanoTime() - lastReap > TimeUnit.MINUTES.toNanos(1)) {
 					lastReap = System.nanoTime();
@@ -147,6 +157,19 @@ final class FallbackPoll implements AutoCloseable {
 			}
 		}
 		this.executor.eviction().evictIdle();
+	}
+
+	/** Waits a poll interval; false when interrupted (closed). */
+	private boolean pause() {
+		synchronized (this.signal) {
+			try {
+				this.signal.wait(this.config.pollInterval().toMillis());
+				return true;
+			}
+			catch (InterruptedException ex) {
+				return false;
+			}
+		}
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package dev.durable.workflow.internal.worker;
 import java.lang.management.ManagementFactory;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -14,9 +15,11 @@ import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.spi.EngineHooks;
 
 /**
- * The node's registration and heartbeat. A heartbeat that finds the node declared dead (its row
- * stale: other nodes may have taken its runs and its activity attempts) evicts everything and
- * registers anew, under a new incarnation.
+ * The node's registration, heartbeat and lease. A heartbeat that finds the node declared dead (its
+ * row stale: other nodes may have taken its runs and its activity attempts) evicts everything and
+ * registers anew, under a new incarnation. Each heartbeat the database answers renews the node's
+ * {@link NodeLease}; a watch fences the node the moment the lease runs out (the heartbeat thread
+ * may itself be stuck in a statement then), and a heartbeat answered later lifts the fence.
  */
 final class NodeHeartbeat implements AutoCloseable {
 
@@ -34,26 +37,39 @@ final class NodeHeartbeat implements AutoCloseable {
 
 	private final Runnable onDeclaredDead;
 
+	private final NodeLease lease;
+
+	private final Runnable onFenced;
+
 	private volatile long incarnation;
 
 	private volatile boolean running = true;
 
 	private Thread thread;
 
+	private Thread watch;
+
+	/**
+	 * @param nodes node rows, on connections the fence does not close (the heartbeat lifts it)
+	 * @param onFenced what the node does when its lease runs out
+	 */
 	NodeHeartbeat(EngineSettings config, UUID nodeId, NodeRepository nodes, EngineHooks hooks,
-			Supplier<Set<String>> servedTypes, Runnable onDeclaredDead) {
+			Supplier<Set<String>> servedTypes, Runnable onDeclaredDead, NodeLease lease, Runnable onFenced) {
 		this.config = config;
 		this.nodeId = nodeId;
 		this.nodes = nodes;
 		this.hooks = hooks;
 		this.servedTypes = servedTypes;
 		this.onDeclaredDead = onDeclaredDead;
+		this.lease = lease;
+		this.onFenced = onFenced;
 	}
 
 	/** Registers the node and starts heartbeating. */
 	NodeHeartbeat start() {
 		register();
 		this.thread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::loop);
+		this.watch = Thread.ofPlatform().daemon().name("durable-lease").start(this::watch);
 		return this;
 	}
 
@@ -66,8 +82,10 @@ final class NodeHeartbeat implements AutoCloseable {
 		String name = ManagementFactory.getRuntimeMXBean().getName();
 		java.util.Set<String> queues = new java.util.LinkedHashSet<>(this.config.taskQueues());
 		this.config.activityTaskQueues().forEach((queue) -> queues.add("activity:" + queue));
+		long sent = System.nanoTime();
 		this.incarnation = this.nodes.register(this.nodeId, name, this.config.buildId(), this.servedTypes.get(),
 				queues);
+		this.lease.renewed(sent);
 	}
 
 	private void loop() {
@@ -78,12 +96,7 @@ final class NodeHeartbeat implements AutoCloseable {
 				if (!this.running) {
 					return;
 				}
-				if (!this.nodes.heartbeat(this.nodeId, this.incarnation, this.config.deadAfter().toMillis())) {
-					log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering"
-							+ " anew", this.nodeId, this.config.deadAfter());
-					this.onDeclaredDead.run();
-					register();
-				}
+				beat();
 			}
 			catch (InterruptedException ex) {
 				return;
@@ -94,11 +107,69 @@ final class NodeHeartbeat implements AutoCloseable {
 		}
 	}
 
+	private void beat() {
+		long sent = System.nanoTime();
+		boolean fenced = this.lease.isFenced();
+		if (fenced) {
+			// a read first: where only the answers are lost (a one-way partition), renewing the row
+			// would keep other nodes from taking over the runs this node no longer runs
+			this.nodes.probe();
+		}
+		if (this.nodes.heartbeat(this.nodeId, this.incarnation, this.config.deadAfter().toMillis())) {
+			this.lease.renewed(sent);
+			if (fenced) {
+				log.info("Node {} renewed its heartbeat again: it works again", this.nodeId);
+			}
+		}
+		else {
+			log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering anew",
+					this.nodeId, this.config.deadAfter());
+			this.onDeclaredDead.run();
+			register();
+		}
+	}
+
+	/** Fences the node when its lease runs out, once per lapse. */
+	private void watch() {
+		boolean fenced = false;
+		while (this.running) {
+			long remaining = this.lease.remainingNanos();
+			try {
+				if (remaining > 0) {
+					fenced = false;
+					TimeUnit.NANOSECONDS.sleep(remaining);
+				}
+				else {
+					if (!fenced) {
+						fenced = true;
+						log.warn("Node {} could not renew its heartbeat for {} (another node may take its runs over"
+								+ " after {}): it stops working until the database answers it again", this.nodeId,
+								this.lease.length(), this.config.deadAfter());
+						this.onFenced.run();
+					}
+					// until a heartbeat renews the lease
+					TimeUnit.NANOSECONDS.sleep(Math.max(TimeUnit.MILLISECONDS.toNanos(10),
+							this.config.heartbeatInterval().toNanos() / 10));
+				}
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			catch (RuntimeException ex) {
+				log.warn("Fencing node {} failed: {}", this.nodeId, Errors.rootMessage(ex), ex);
+			}
+		}
+	}
+
 	@Override
 	public void close() {
 		this.running = false;
+		this.lease.released();
 		if (this.thread != null) {
 			this.thread.interrupt();
+		}
+		if (this.watch != null) {
+			this.watch.interrupt();
 		}
 	}
 

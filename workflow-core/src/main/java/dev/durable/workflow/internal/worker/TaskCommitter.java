@@ -3,6 +3,7 @@ package dev.durable.workflow.internal.worker;
 import dev.durable.workflow.spi.EngineHooks;
 import java.util.UUID;
 
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
@@ -20,10 +21,13 @@ final class TaskCommitter {
 
 	private final EngineHooks hooks;
 
-	TaskCommitter(TaskCommitRepository commits, TransactionTemplate tx, EngineHooks hooks) {
+	private final NodeLease lease;
+
+	TaskCommitter(TaskCommitRepository commits, TransactionTemplate tx, EngineHooks hooks, NodeLease lease) {
 		this.commits = commits;
 		this.tx = tx;
 		this.hooks = hooks;
+		this.lease = lease;
 	}
 
 	/**
@@ -33,16 +37,30 @@ final class TaskCommitter {
 	TaskCommit.Effects commit(UUID runId, TaskCommit commit) {
 		if (TaskCommitRepository.isSingleStatement(commit)) {
 			this.hooks.beforeTaskCommit(runId);
+			refuseWhenFenced();
 			return this.commits.commitAlone(commit);
 		}
 		return this.tx.execute((status) -> {
 			this.hooks.beforeTaskCommit(runId);
+			refuseWhenFenced();
 			TaskCommit.Effects done = this.commits.commit(commit);
 			if (done == null) {
 				status.setRollbackOnly();
 			}
 			return done;
 		});
+	}
+
+	/**
+	 * A fenced node commits nothing, even a task that began before its lease ran out: the epoch's
+	 * compare-and-set would refuse the commit once another node took the run over, but the node
+	 * stops by itself before that may happen.
+	 */
+	private void refuseWhenFenced() {
+		String reason = this.lease.closedReason();
+		if (reason != null) {
+			throw new DataAccessResourceFailureException(reason);
+		}
 	}
 
 }

@@ -71,6 +71,8 @@ final class WorkflowTaskExecutor {
 
 	private final ResultWaiters waiters;
 
+	private final NodeLease lease;
+
 	/**
 	 * @param outside the activities of the runs and the other nodes, which tasks and their commits
 	 * set going
@@ -78,7 +80,9 @@ final class WorkflowTaskExecutor {
 	WorkflowTaskExecutor(EngineSettings config, UUID node, Clock clock, WorkflowRegistry workflows,
 			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, RunOwnership ownership,
 			TaskRepository tasks, TaskCommitRepository taskCommits, TransactionTemplate tx, WakeScheduler wake,
-			ResultWaiters waiters, EngineHooks hooks, ExecutorService pool, Listeners listeners, RunEffects outside) {
+			ResultWaiters waiters, EngineHooks hooks, ExecutorService pool, Listeners listeners, RunEffects outside,
+			NodeLease lease) {
+		this.lease = lease;
 		this.config = config;
 		this.node = node;
 		this.clock = clock;
@@ -90,7 +94,7 @@ final class WorkflowTaskExecutor {
 		this.waiters = waiters;
 		this.commits = new TaskCommitBuilder(node, workflows, runs, config.taskQueues());
 		this.runners = new Runners(workflows, factory, payloads, config, runs, tasks, outside::localActivities);
-		this.committer = new TaskCommitter(taskCommits, tx, hooks);
+		this.committer = new TaskCommitter(taskCommits, tx, hooks, lease);
 		this.effects = new CommitEffects(node, clock, runs, tx, wake, waiters, listeners, config.historyLimits(),
 				outside, this);
 		this.eviction = new RunEviction(this.slots, ownership, node, config, clock, this::evict);
@@ -205,7 +209,8 @@ final class WorkflowTaskExecutor {
 		slot.beginRun();
 		slot.lockTask();
 		try {
-			if (!slot.isDead() && !slot.waitsForRetry(this.clock.instant())) {
+			// a fenced node starts no task: its runs may soon be another node's (see NodeLease)
+			if (!slot.isDead() && !slot.waitsForRetry(this.clock.instant()) && !this.lease.isFenced()) {
 				new WorkflowTask(slot, this.node, this.clock, this.runs, this.ownership, this.runners, this.commits,
 						this.committer, this.taskFailures, this.effects, this.outside, this, this.listeners).run();
 			}

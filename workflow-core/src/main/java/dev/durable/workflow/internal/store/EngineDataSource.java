@@ -1,0 +1,238 @@
+package dev.durable.workflow.internal.store;
+
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.InfrastructureProxy;
+
+/**
+ * The connections the engine's own statements run on: those of the application's data source,
+ * each under a network timeout while the engine holds it, and none at all while the node is
+ * fenced. A network partition drops packets rather than resetting connections, so without the
+ * timeout a statement would wait for TCP to give up, many minutes; the timeout is the connection's
+ * ({@link Connection#setNetworkTimeout}), set when the engine takes it and restored when it gives
+ * it back, so that the application's own statements on the same data source keep their settings.
+ * A connection the engine joins (the transaction of a transactional activity, or one an
+ * application's transaction holds) is not the engine's and is left as it is.
+ * <p>
+ * As an {@link InfrastructureProxy} of the application's data source it is the same data source
+ * to Spring's transaction synchronization: a transaction the engine starts binds its connection
+ * where the application's code finds it, and the engine's statements join the application's
+ * transactions as before.
+ */
+public final class EngineDataSource implements DataSource, InfrastructureProxy {
+
+	/** Whether the engine may take connections now. */
+	@FunctionalInterface
+	public interface Gate {
+
+		/** Why the engine may take no connection now, or {@code null} when it may. */
+		@Nullable String closedReason();
+
+	}
+
+	/** SQL state of a refused connection: class 08, what callers already read as an outage. */
+	private static final String UNABLE_TO_CONNECT = "08001";
+
+	/** The engine's connections are closed: the node is fenced. */
+	public static final class FencedException extends SQLTransientConnectionException {
+
+		private static final long serialVersionUID = 1L;
+
+		FencedException(String reason) {
+			super(reason, UNABLE_TO_CONNECT);
+		}
+
+	}
+
+	private final DataSource target;
+
+	private final int timeoutMillis;
+
+	private final @Nullable Gate gate;
+
+	/** The connections the engine holds now (shared by the gated and the ungated view). */
+	private final Set<Connection> held;
+
+	/**
+	 * @param target the application's data source
+	 * @param statementTimeout how long one of the engine's statements may wait for the database
+	 * @param gate what closes the engine's access while the node is fenced
+	 */
+	public EngineDataSource(DataSource target, Duration statementTimeout, Gate gate) {
+		this(target, (int) Math.min(Integer.MAX_VALUE, Math.max(1, statementTimeout.toMillis())), gate,
+				ConcurrentHashMap.newKeySet());
+	}
+
+	private EngineDataSource(DataSource target, int timeoutMillis, @Nullable Gate gate, Set<Connection> held) {
+		this.target = target;
+		this.timeoutMillis = timeoutMillis;
+		this.gate = gate;
+		this.held = held;
+	}
+
+	/**
+	 * The same connections without the gate: the heartbeat's, which must reach the database while
+	 * the node is fenced (its success is what lifts the fence).
+	 */
+	public EngineDataSource ungated() {
+		return new EngineDataSource(this.target, this.timeoutMillis, null, this.held);
+	}
+
+	/**
+	 * Aborts every connection the engine holds now (the node fenced itself): statements waiting
+	 * on a silent network fail at once instead of at their timeout, and nothing more is sent on
+	 * them. Each abort runs on a thread of its own, as closing a socket may block.
+	 */
+	public void abortAll() {
+		for (Connection connection : List.copyOf(this.held)) {
+			Thread.ofVirtual().name("durable-abort").start(() -> {
+				try {
+					connection.abort(Runnable::run);
+				}
+				catch (SQLException | RuntimeException ex) {
+					// already closed or broken: nothing to stop
+				}
+			});
+		}
+	}
+
+	@Override
+	public Connection getConnection() throws SQLException {
+		return held(openOrThrow().target.getConnection());
+	}
+
+	@Override
+	public Connection getConnection(String username, String password) throws SQLException {
+		return held(openOrThrow().target.getConnection(username, password));
+	}
+
+	private EngineDataSource openOrThrow() throws SQLException {
+		String reason = (this.gate != null) ? this.gate.closedReason() : null;
+		if (reason != null) {
+			throw new FencedException(reason);
+		}
+		return this;
+	}
+
+	private Connection held(Connection connection) throws SQLException {
+		int previous;
+		try {
+			previous = connection.getNetworkTimeout();
+			connection.setNetworkTimeout(Runnable::run, this.timeoutMillis);
+		}
+		catch (SQLException | RuntimeException ex) {
+			connection.close();
+			throw ex;
+		}
+		this.held.add(connection);
+		return (Connection) Proxy.newProxyInstance(EngineDataSource.class.getClassLoader(),
+				new Class<?>[] { Connection.class }, new Held(connection, previous));
+	}
+
+	/** The engine's hold of a connection: gives it back with its own network timeout. */
+	private final class Held implements InvocationHandler {
+
+		private final Connection connection;
+
+		private final int previousTimeout;
+
+		Held(Connection connection, int previousTimeout) {
+			this.connection = connection;
+			this.previousTimeout = previousTimeout;
+		}
+
+		@Override
+		public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+			switch (method.getName()) {
+				case "equals":
+					return proxy == args[0];
+				case "hashCode":
+					return System.identityHashCode(proxy);
+				case "toString":
+					return "engine's " + this.connection;
+				case "close":
+					release();
+					break;
+				default:
+					break;
+			}
+			try {
+				return method.invoke(this.connection, args);
+			}
+			catch (InvocationTargetException ex) {
+				throw ex.getTargetException();
+			}
+		}
+
+		private void release() {
+			if (EngineDataSource.this.held.remove(this.connection)) {
+				try {
+					if (!this.connection.isClosed()) {
+						this.connection.setNetworkTimeout(Runnable::run, this.previousTimeout);
+					}
+				}
+				catch (SQLException | RuntimeException ex) {
+					// broken: closing it below lets the pool see it
+				}
+			}
+		}
+
+	}
+
+	@Override
+	public Object getWrappedObject() {
+		return this.target;
+	}
+
+	@Override
+	public PrintWriter getLogWriter() throws SQLException {
+		return this.target.getLogWriter();
+	}
+
+	@Override
+	public void setLogWriter(PrintWriter out) throws SQLException {
+		this.target.setLogWriter(out);
+	}
+
+	@Override
+	public void setLoginTimeout(int seconds) throws SQLException {
+		this.target.setLoginTimeout(seconds);
+	}
+
+	@Override
+	public int getLoginTimeout() throws SQLException {
+		return this.target.getLoginTimeout();
+	}
+
+	@Override
+	public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+		return this.target.getParentLogger();
+	}
+
+	@Override
+	public <T> T unwrap(Class<T> type) throws SQLException {
+		return type.isInstance(this) ? type.cast(this) : this.target.unwrap(type);
+	}
+
+	@Override
+	public boolean isWrapperFor(Class<?> type) throws SQLException {
+		return type.isInstance(this) || this.target.isWrapperFor(type);
+	}
+
+}
