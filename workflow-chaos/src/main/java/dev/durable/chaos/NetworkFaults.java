@@ -50,7 +50,7 @@ final class NetworkFaults {
 	}
 
 	/** A probe sent {@code atMillis} into the partition, answered (or given up) {@code tookMillis} later. */
-	private record Probe(long atMillis, long tookMillis, String answer) {
+	record Probe(long atMillis, long tookMillis, String answer) {
 	}
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -134,7 +134,7 @@ final class NetworkFaults {
 		this.report.line(node.name + ": " + how + " for " + lasting.toSeconds() + " s (dead-after "
 				+ ChaosOptions.DEAD_AFTER.toSeconds() + " s), then healed; it owned " + owned.size()
 				+ " open runs at its start");
-		judgeProbes(node, how, lasting, probes);
+		judgeProbes(node.name, how, lasting, probes, this.report);
 	}
 
 	/** The open runs {@code node} owns now (its node ids found through the heartbeat audit). */
@@ -195,10 +195,10 @@ final class NetworkFaults {
 	 * Reports the probes' answers. A probe sent after the lease ran out that got no answer, or
 	 * another answer than 503 before the heal, is a violation.
 	 */
-	private void judgeProbes(NodeProcess node, String how, Duration lasting, List<Probe> probes) {
+	static void judgeProbes(String node, String how, Duration lasting, List<Probe> probes, ChaosReport report) {
 		Map<String, Integer> answers = new TreeMap<>();
 		probes.forEach((p) -> answers.merge(p.answer(), 1, Integer::sum));
-		this.report.line("  REST probes of " + node.name + " during its " + how + " (timeout "
+		report.line("  REST probes of " + node + " during its " + how + " (timeout "
 				+ PROBE_TIMEOUT.toSeconds() + " s, one a second): " + answers + "; "
 				+ probes.stream()
 					.map((p) -> "+" + p.atMillis() / 100 / 10.0 + "s " + p.answer() + " in " + p.tookMillis() + " ms")
@@ -208,12 +208,12 @@ final class NetworkFaults {
 			boolean answeredBeforeHeal = probe.atMillis() + probe.tookMillis() < lasting.toMillis();
 			if (probe.atMillis() >= leaseMillis && !probe.answer().equals("503")
 					&& (probe.answer().equals("hang") || answeredBeforeHeal)) {
-				this.report.violation(node.name + " answered a REST probe sent " + probe.atMillis() / 100 / 10.0
+				report.violation(node + " answered a REST probe sent " + probe.atMillis() / 100 / 10.0
 						+ " s into its " + how + ", after its lease ran out, with " + probe.answer() + " instead of 503");
 			}
 		}
 		if (probes.isEmpty()) {
-			this.report.violation("no REST probe of " + node.name + " during its " + how);
+			report.violation("no REST probe of " + node + " during its " + how);
 		}
 	}
 
