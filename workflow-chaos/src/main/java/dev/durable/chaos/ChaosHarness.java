@@ -1,5 +1,7 @@
 package dev.durable.chaos;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.sql.Connection;
@@ -15,10 +17,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The chaos harness: a PostgreSQL server and N engine JVMs of {@link ChaosApplication}, M workflows
  * driven over REST while {@link Faults} hurts the nodes and the database, then
- * {@link ChaosChecks}. Prints the report and exits 1 on any violation.
+ * {@link ChaosChecks}. Prints the report and exits 1 on any violation. With {@code --network=true}
+ * (as root, with {@code ip} and {@code iptables}) each node runs in a network namespace of its own
+ * ({@link ChaosNetwork}) and the plan adds the network faults ({@link NetworkFaults}); where that
+ * cannot be built, the report says why and the run goes on, on loopback, without them.
  *
  * <pre>./mvnw -pl workflow-chaos -am compile spring-boot:run -Dspring-boot.run.arguments="--workflows=1000 --nodes=3"</pre>
  */
@@ -57,38 +64,53 @@ public final class ChaosHarness {
 		}
 		long started = System.nanoTime();
 		this.report.line("options: " + this.options);
-		try (ChaosDatabase database = (this.options.databaseUrl() != null)
-				? new ChaosDatabase.External(this.options.databaseUrl(), this.options.databaseUser(),
-						this.options.databasePassword())
-				: PostgresServer.start(this.options.firstPort())) {
+		ChaosNetwork network = network();
+		Thread cleanup = null;
+		if (network != null) {
+			// a harness stopped with SIGTERM or Ctrl-C leaves no namespace behind (SIGKILL: the next run removes it)
+			cleanup = new Thread(network::close, "chaos-network-cleanup");
+			Runtime.getRuntime().addShutdownHook(cleanup);
+		}
+		try (ChaosNetwork closesLast = network;
+				ChaosDatabase database = (this.options.databaseUrl() != null)
+						? new ChaosDatabase.External(this.options.databaseUrl(), this.options.databaseUser(),
+								this.options.databasePassword())
+						: PostgresServer.start(this.options.firstPort(), (network != null) ? ChaosNetwork.HOST : null)) {
 			try (Connection connection = database.connect()) {
 				ChaosChecks.createSideTable(connection);
+			}
+			DelayProxy proxy = null;
+			if (network != null && this.options.network().contains("latency")) {
+				// the last node reaches the database through it; it forwards at once until the latency fault
+				proxy = new DelayProxy(ChaosNetwork.HOST, PostgresServer.freePort(this.options.firstPort() + 50),
+						new InetSocketAddress("127.0.0.1", ((PostgresServer) database).port));
 			}
 			List<NodeProcess> nodes = new ArrayList<>();
 			int port = this.options.firstPort() + 1;
 			for (int i = 1; i <= this.options.nodes(); i++) {
 				port = PostgresServer.freePort(port);
-				nodes.add(new NodeProcess("node" + i, port++, database, this.options.logDirectory(),
-						this.options.clockOffset(i)));
+				String name = "node" + i;
+				if (network == null) {
+					nodes.add(new NodeProcess(name, port++, database, this.options.logDirectory(),
+							this.options.clockOffset(i)));
+				}
+				else {
+					int databasePort = (proxy != null && i == this.options.nodes()) ? proxy.port()
+							: ((PostgresServer) database).port;
+					nodes.add(new NodeProcess(name, port++, database,
+							"jdbc:postgresql://" + ChaosNetwork.HOST + ":" + databasePort + "/postgres",
+							this.options.logDirectory(), ChaosNetwork.launcher(i), ChaosNetwork.address(i),
+							this.options.clockOffset(i)));
+				}
 			}
-			try {
-				for (NodeProcess node : nodes) {
-					node.start(Duration.ofMinutes(3)); // one after another: the first one migrates the schema
-				}
-				this.report.line("nodes up after " + ChaosChecks.since(started).toSeconds() + " s");
-				try (Connection connection = database.connect()) {
-					FencingAudit.install(connection);
-				}
-				drive(database, nodes);
+			// closed after the nodes stop, so that their shutdown does not see the database vanish
+			try (DelayProxy closed = proxy) {
+				runNodes(database, network, proxy, nodes, started);
 			}
-			finally {
-				for (NodeProcess node : nodes) {
-					node.stop();
-				}
-				this.report.line("node logs: " + this.options.logDirectory().toAbsolutePath());
-				if (!this.report.passed()) {
-					this.report.line("database log tail:\n" + database.logTail(30));
-				}
+		}
+		finally {
+			if (cleanup != null) {
+				Runtime.getRuntime().removeShutdownHook(cleanup);
 			}
 		}
 		this.report.line("total " + ChaosChecks.since(started).toSeconds() + " s");
@@ -97,9 +119,61 @@ public final class ChaosHarness {
 		return this.report;
 	}
 
-	private void drive(ChaosDatabase database, List<NodeProcess> nodes) throws Exception {
+	/** Starts the nodes, installs the audit, drives the traffic and the faults, checks; stops the nodes. */
+	private void runNodes(ChaosDatabase database, @Nullable ChaosNetwork network, @Nullable DelayProxy proxy,
+			List<NodeProcess> nodes, long started) throws Exception {
+		try {
+			for (NodeProcess node : nodes) {
+				node.start(Duration.ofMinutes(3)); // one after another: the first one migrates the schema
+			}
+			this.report.line("nodes up after " + ChaosChecks.since(started).toSeconds() + " s");
+			try (Connection connection = database.connect()) {
+				FencingAudit.install(connection);
+			}
+			NetworkFaults networkFaults = null;
+			if (network != null) {
+				List<Integer> databasePorts = new ArrayList<>(List.of(((PostgresServer) database).port));
+				if (proxy != null) {
+					databasePorts.add(proxy.port());
+				}
+				Duration length = Duration.ofSeconds(Math.min(30, Math.max(10, this.options.duration().toSeconds() / 6)));
+				networkFaults = new NetworkFaults(network, proxy, (proxy != null) ? nodes.get(nodes.size() - 1) : null,
+						databasePorts, nodes, database, this.outages, this.report, length);
+			}
+			drive(database, nodes, networkFaults);
+		}
+		finally {
+			for (NodeProcess node : nodes) {
+				node.stop();
+			}
+			this.report.line("node logs: " + this.options.logDirectory().toAbsolutePath());
+			if (!this.report.passed()) {
+				this.report.line("database log tail:\n" + database.logTail(30));
+			}
+		}
+	}
+
+	/**
+	 * The chaos network when the options ask for network faults and this machine allows it; else
+	 * says why and returns null (the run goes on, on loopback, without them).
+	 */
+	private @Nullable ChaosNetwork network() throws IOException {
+		if (this.options.network().isEmpty()) {
+			return null;
+		}
+		String unavailable = (this.options.databaseUrl() != null) ? "a database given by URL"
+				: ChaosNetwork.unavailableReason();
+		if (unavailable != null) {
+			this.report.line("network faults SKIPPED: " + unavailable + "; the nodes and the database share loopback");
+			return null;
+		}
+		return ChaosNetwork.create(this.options.nodes(), this.report);
+	}
+
+	private void drive(ChaosDatabase database, List<NodeProcess> nodes, @Nullable NetworkFaults network)
+			throws Exception {
 		ChaosChecks checks = new ChaosChecks(database, this.report);
-		Faults faults = new Faults(this.options, nodes, database, this.outages, this.report);
+		Faults faults = new Faults(this.options, nodes, database, this.outages, this.report, network);
 		Traffic traffic = new Traffic(nodes, this.outages, this.report, this.options.seed());
 		String prefix = "chaos-" + Long.toString(System.currentTimeMillis(), 36) + "-";
 		Thread faulting = Thread.ofPlatform().name("faults").start(() -> {
@@ -134,6 +208,9 @@ public final class ChaosHarness {
 		checks.afterRun(this.options.workflows());
 		try (Connection connection = database.connect()) {
 			FencingAudit.check(connection, this.report);
+			if (network != null) {
+				network.check(connection);
+			}
 		}
 		checks.takeovers(faults.kills());
 		checks.logs(nodes, this.outages);

@@ -2,7 +2,9 @@ package dev.durable.chaos;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -28,25 +30,61 @@ import org.jspecify.annotations.Nullable;
  * @param databasePassword its password
  * @param clockSkew how far the engine clocks of the first two nodes are off: node1 ahead by it,
  * node2 behind by it (the others right); zero for none
+ * @param network the network faults ({@link #NETWORK_FAULTS}); none: the nodes and the database
+ * share the host's loopback, as without the option
  */
 record ChaosOptions(int workflows, int nodes, Duration duration, int kills, int databaseRestarts, Duration cut,
 		boolean pause, Duration timer, Duration settle, int firstPort, Path logDirectory, long seed,
-		@Nullable String databaseUrl, String databaseUser, String databasePassword, Duration clockSkew) {
+		@Nullable String databaseUrl, String databaseUser, String databasePassword, Duration clockSkew,
+		List<String> network) {
 
 	/** The node's {@code dead-after} (application.yaml): a pause must outlast it. */
 	static final Duration DEAD_AFTER = Duration.ofSeconds(6);
+
+	/**
+	 * The network faults, in the order of the plan: one node partitioned from the database (both
+	 * ways) past {@code dead-after}; the nodes partitioned from each other, not from the database;
+	 * one node not hearing the database (its answers dropped, what it sends arrives) past
+	 * {@code dead-after}; 2% packet loss on one node's link; 10-15 ms latency between one node and
+	 * the database.
+	 */
+	static final List<String> NETWORK_FAULTS = List.of("partition", "nodes", "one-way", "loss", "latency");
+
+	/** The first port of a run with network faults (the database's, then the nodes' and the proxy's). */
+	static final int NETWORK_FIRST_PORT = 18400;
+
+	ChaosOptions {
+		network = List.copyOf(network);
+		for (String fault : network) {
+			if (!NETWORK_FAULTS.contains(fault)) {
+				throw new IllegalArgumentException("Unknown network fault " + fault + ": expected true, false or some of "
+						+ String.join(",", NETWORK_FAULTS));
+			}
+		}
+	}
 
 	/** The full run: every fault, the sizes of the reliability issue. */
 	static ChaosOptions full() {
 		return new ChaosOptions(1000, 3, Duration.ofMinutes(4), -1, 2, Duration.ofSeconds(30), true,
 				Duration.ofSeconds(2), Duration.ofMinutes(5), 18100, Path.of("target", "chaos"), 42, null, "postgres", "",
-				Duration.ZERO);
+				Duration.ZERO, List.of());
 	}
 
 	/** The CI version: a minute, a few hundred workflows, 2 nodes, 3 kills, one database restart. */
 	static ChaosOptions smoke(Path logDirectory) {
 		return new ChaosOptions(300, 2, Duration.ofSeconds(60), 3, 1, Duration.ZERO, false, Duration.ofSeconds(1),
-				Duration.ofMinutes(4), 18100, logDirectory, 7, null, "postgres", "", Duration.ZERO);
+				Duration.ofMinutes(4), 18100, logDirectory, 7, null, "postgres", "", Duration.ZERO, List.of());
+	}
+
+	/**
+	 * The CI version of the network faults: 2 nodes, 300 workflows over 90 s, no kill or restart;
+	 * one node partitioned from the database past {@code dead-after}, a one-way partition, 2% loss
+	 * and 10 ms latency on one link.
+	 */
+	static ChaosOptions networkSmoke(Path logDirectory) {
+		return new ChaosOptions(300, 2, Duration.ofSeconds(90), 0, 0, Duration.ZERO, false, Duration.ofSeconds(1),
+				Duration.ofMinutes(4), NETWORK_FIRST_PORT, logDirectory, 11, null, "postgres", "", Duration.ZERO,
+				List.of("partition", "one-way", "loss", "latency"));
 	}
 
 	/** The full run with {@code --name=value} arguments applied (names as the components). */
@@ -59,22 +97,28 @@ record ChaosOptions(int workflows, int nodes, Duration duration, int kills, int 
 			given.put(arg.substring(2, arg.indexOf('=')), arg.substring(arg.indexOf('=') + 1));
 		}
 		ChaosOptions d = full();
+		List<String> network = switch (given.getOrDefault("network", "false")) {
+			case "false", "" -> List.of();
+			case "true" -> NETWORK_FAULTS;
+			default -> Arrays.asList(given.get("network").split(","));
+		};
+		int firstPort = network.isEmpty() ? d.firstPort() : NETWORK_FIRST_PORT;
 		ChaosOptions options = new ChaosOptions(integer(given, "workflows", d.workflows()),
 				integer(given, "nodes", d.nodes()), duration(given, "duration", d.duration()),
 				integer(given, "kills", d.kills()), integer(given, "databaseRestarts", d.databaseRestarts()),
 				duration(given, "cut", d.cut()), Boolean.parseBoolean(given.getOrDefault("pause", "" + d.pause())),
 				duration(given, "timer", d.timer()), duration(given, "settle", d.settle()),
-				integer(given, "firstPort", d.firstPort()),
+				integer(given, "firstPort", firstPort),
 				Path.of(given.getOrDefault("logDirectory", d.logDirectory().toString())),
 				Long.parseLong(given.getOrDefault("seed", "" + d.seed())), given.get("databaseUrl"),
 				given.getOrDefault("databaseUser", d.databaseUser()),
 				given.getOrDefault("databasePassword", d.databasePassword()),
-				duration(given, "clockSkew", d.clockSkew()));
+				duration(given, "clockSkew", d.clockSkew()), network);
 		given.keySet()
 			.stream()
 			.filter((k) -> !java.util.Set.of("workflows", "nodes", "duration", "kills", "databaseRestarts", "cut",
 					"pause", "timer", "settle", "firstPort", "logDirectory", "seed", "databaseUrl", "databaseUser",
-					"databasePassword", "clockSkew").contains(k))
+					"databasePassword", "clockSkew", "network").contains(k))
 			.findFirst()
 			.ifPresent((k) -> {
 				throw new IllegalArgumentException("Unknown option --" + k);

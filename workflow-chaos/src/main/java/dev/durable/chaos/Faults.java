@@ -10,11 +10,14 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Applies the faults of a chaos run, one after another on a plan drawn from the seed: SIGKILL of a
  * random node (started again 1-3 s later), database restarts ({@code fast}, then
  * {@code immediate}), one node's connections terminated as they appear, and a node paused past
- * {@code dead-after}. Never takes the last serving node away, so the run always makes progress.
+ * {@code dead-after}; with a chaos network, the network faults of {@link NetworkFaults}. Never takes
+ * the last serving node away, so the run always makes progress.
  */
 final class Faults {
 
@@ -41,8 +44,17 @@ final class Faults {
 
 	private final List<Thread> restarts = new CopyOnWriteArrayList<>();
 
+	private final @Nullable NetworkFaults network;
+
 	Faults(ChaosOptions options, List<NodeProcess> nodes, ChaosDatabase database, Outages outages,
 			ChaosReport report) {
+		this(options, nodes, database, outages, report, null);
+	}
+
+	/** With {@code network} (null: on loopback), the plan holds the options' network faults too. */
+	Faults(ChaosOptions options, List<NodeProcess> nodes, ChaosDatabase database, Outages outages,
+			ChaosReport report, @Nullable NetworkFaults network) {
+		this.network = network;
 		this.options = options;
 		this.nodes = nodes;
 		this.database = database;
@@ -99,6 +111,16 @@ final class Faults {
 		if (this.options.pause()) {
 			plan.add(new Planned(duration * 70 / 100, "pause"));
 		}
+		if (this.network != null) {
+			// each at its own share of the duration, in the order of NETWORK_FAULTS
+			long[] percent = { 12, 28, 40, 60, 80 };
+			for (int i = 0; i < ChaosOptions.NETWORK_FAULTS.size(); i++) {
+				String fault = ChaosOptions.NETWORK_FAULTS.get(i);
+				if (this.options.network().contains(fault)) {
+					plan.add(new Planned(duration * percent[i] / 100, "network-" + fault));
+				}
+			}
+		}
 		plan.sort(Comparator.comparingLong(Planned::atMillis));
 		return plan;
 	}
@@ -110,6 +132,21 @@ final class Faults {
 			case "restart-immediate" -> restartDatabase("immediate");
 			case "cut" -> cut();
 			case "pause" -> pause();
+			case "network-partition", "network-one-way", "network-loss" -> {
+				NodeProcess node = victim();
+				if (node == null) {
+					this.report.line(kind + " skipped: fewer than two nodes serving");
+				}
+				else if (kind.equals("network-loss")) {
+					this.network.loss(node);
+				}
+				else {
+					boolean oneWay = kind.equals("network-one-way");
+					this.network.partitionFromDatabase(node, oneWay, Duration.ofSeconds(oneWay ? 4 : 6));
+				}
+			}
+			case "network-nodes" -> this.network.partitionNodes();
+			case "network-latency" -> this.network.latency();
 			default -> throw new IllegalStateException(kind);
 		}
 	}

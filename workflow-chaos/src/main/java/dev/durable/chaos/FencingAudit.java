@@ -28,6 +28,15 @@ final class FencingAudit {
 			statement.execute("CREATE TABLE IF NOT EXISTS chaos.history_writer (run_id uuid NOT NULL, seq int NOT NULL,"
 					+ " epoch bigint, node text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp(),"
 					+ " PRIMARY KEY (run_id, seq))");
+			// when each node last renewed its lease, for the network partitions' check (NetworkFaults)
+			statement.execute("CREATE TABLE IF NOT EXISTS chaos.node_heartbeat (node_id uuid NOT NULL, node text NOT NULL,"
+					+ " last_heartbeat timestamptz NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
+			statement.execute("CREATE OR REPLACE FUNCTION chaos.audit_heartbeat() RETURNS trigger LANGUAGE plpgsql AS $$"
+					+ " BEGIN INSERT INTO chaos.node_heartbeat (node_id, node, last_heartbeat)"
+					+ " VALUES (NEW.node_id, current_setting('application_name'), NEW.last_heartbeat); RETURN NULL; END $$");
+			statement.execute("DROP TRIGGER IF EXISTS chaos_node_heartbeat ON durable.node");
+			statement.execute("CREATE TRIGGER chaos_node_heartbeat AFTER INSERT OR UPDATE ON durable.node"
+					+ " FOR EACH ROW EXECUTE FUNCTION chaos.audit_heartbeat()");
 			statement.execute("CREATE OR REPLACE FUNCTION chaos.audit_epoch() RETURNS trigger LANGUAGE plpgsql AS $$"
 					+ " BEGIN INSERT INTO chaos.run_epoch (run_id, epoch, node)"
 					+ " VALUES (NEW.run_id, NEW.epoch, current_setting('application_name'))"

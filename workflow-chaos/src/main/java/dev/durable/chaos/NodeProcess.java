@@ -26,6 +26,9 @@ final class NodeProcess {
 
 	final Path log;
 
+	/** The address the harness reaches it at: loopback, or its address in its network namespace. */
+	final String address;
+
 	private final List<String> command;
 
 	private volatile Process process;
@@ -34,18 +37,27 @@ final class NodeProcess {
 
 	private volatile boolean ready;
 
+	NodeProcess(String name, int httpPort, ChaosDatabase database, Path logDirectory, Duration clockOffset) {
+		this(name, httpPort, database, database.url(), logDirectory, List.of(), "127.0.0.1", clockOffset);
+	}
+
 	/**
+	 * A node started through {@code launcher} (e.g. {@code ip netns exec <namespace>}), reached at
+	 * {@code address}, its pool connecting to {@code databaseUrl}.
 	 * @param clockOffset how far the node's engine clock is off the machine's (zero: not at all)
 	 */
-	NodeProcess(String name, int httpPort, ChaosDatabase database, Path logDirectory, Duration clockOffset) {
+	NodeProcess(String name, int httpPort, ChaosDatabase database, String databaseUrl, Path logDirectory,
+			List<String> launcher, String address, Duration clockOffset) {
 		this.name = name;
 		this.httpPort = httpPort;
+		this.address = address;
 		this.log = logDirectory.resolve(name + ".log");
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		this.command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+		this.command = new ArrayList<>(launcher);
+		this.command.addAll(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 				"-cp", System.getProperty("java.class.path"), ChaosApplication.class.getName(),
 				"--server.port=" + httpPort, "--chaos.node=" + name,
-				"--spring.datasource.url=" + database.url() + (database.url().contains("?") ? "&" : "?")
+				"--spring.datasource.url=" + databaseUrl + (databaseUrl.contains("?") ? "&" : "?")
 						+ "ApplicationName=chaos-" + name,
 				"--spring.datasource.username=" + database.user(), "--spring.datasource.password=" + database.password()));
 		if (!clockOffset.isZero()) {
@@ -90,7 +102,7 @@ final class NodeProcess {
 	}
 
 	String baseUrl() {
-		return "http://127.0.0.1:" + this.httpPort;
+		return "http://" + this.address + ":" + this.httpPort;
 	}
 
 	/** Whether requests may go to it: started, answering, not paused. */

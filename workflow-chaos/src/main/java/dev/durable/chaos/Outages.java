@@ -25,6 +25,9 @@ final class Outages {
 
 		volatile @Nullable Instant to;
 
+		/** For a network partition of {@code node} from the database: when its rules held. */
+		volatile @Nullable Instant partitioned;
+
 		Window(Instant from, @Nullable String node, String what) {
 			this.from = from;
 			this.node = node;
@@ -49,6 +52,27 @@ final class Outages {
 
 	void end(Window window) {
 		window.to = Instant.now();
+	}
+
+	/** Marks {@code window} as a network partition of its node from the database, in force from {@code at}. */
+	void partitioned(Window window, Instant at) {
+		window.partitioned = at;
+	}
+
+	/**
+	 * Whether {@code node} was partitioned from the database at that time, past {@code dead-after}
+	 * (its lease ran out): it must answer at once (503), not hang.
+	 */
+	boolean partitionedPastLease(Instant at, String node) {
+		for (Window window : this.windows) {
+			Instant from = window.partitioned;
+			Instant to = window.to;
+			if (from != null && node.equals(window.node) && !at.isBefore(from.plus(ChaosOptions.DEAD_AFTER))
+					&& (to == null || at.isBefore(to))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Whether {@code node} (null: any) was inside a window at that time, grace included. */

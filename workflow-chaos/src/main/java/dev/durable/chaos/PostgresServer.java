@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The harness's own PostgreSQL server, in a directory of its own, controlled with the server's own
@@ -47,17 +48,31 @@ final class PostgresServer implements ChaosDatabase {
 		}
 	}
 
-	/** Initializes and starts a server on the first free port from {@code firstPort}. */
+	/** Initializes and starts a server on the first free port from {@code firstPort}, on loopback. */
 	static PostgresServer start(int firstPort) throws IOException {
+		return start(firstPort, null);
+	}
+
+	/**
+	 * Initializes and starts a server on the first free port from {@code firstPort}, listening on
+	 * loopback and, when given, on {@code networkAddress} too (the host's address on the chaos
+	 * network's bridge), where it trusts that address's /24.
+	 */
+	static PostgresServer start(int firstPort, @Nullable String networkAddress) throws IOException {
 		PostgresServer server = new PostgresServer(binaries(), freePort(firstPort));
 		try {
 			server.tool("initdb", "-D", server.data().toString(), "-U", "postgres", "--auth=trust", "-E", "UTF8",
 					"--locale=C", "--no-sync");
 			Files.writeString(server.data().resolve("postgresql.conf"),
-					String.join("\n", "", "listen_addresses = '127.0.0.1'", "port = " + server.port,
+					String.join("\n", "", "listen_addresses = '127.0.0.1" + ((networkAddress != null) ? "," + networkAddress : "") + "'", "port = " + server.port,
 							"unix_socket_directories = '" + server.dir + "'", "max_connections = 200",
 							"fsync = off", "synchronous_commit = on", "shared_buffers = 128MB", ""),
 					StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+			if (networkAddress != null) {
+				Files.writeString(server.data().resolve("pg_hba.conf"),
+						"\nhost all all " + networkAddress.substring(0, networkAddress.lastIndexOf('.')) + ".0/24 trust\n",
+						StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+			}
 			server.startServer();
 			return server;
 		}

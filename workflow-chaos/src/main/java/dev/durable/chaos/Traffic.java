@@ -6,6 +6,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,8 +73,18 @@ final class Traffic {
 				.POST(HttpRequest.BodyPublishers.ofString(body))
 				.build();
 			HttpResponse<String> response;
+			Instant sent = Instant.now();
 			try {
 				response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
+			}
+			catch (HttpTimeoutException ex) {
+				if (this.outages.partitionedPastLease(sent, node.name)) {
+					this.report.violation(what + " " + key + " sent to " + node.name + " at " + sent
+							+ ", partitioned from the database past its lease, got no answer within 15 s (not 503)");
+				}
+				this.report.count("requests retried after no answer within 15 s");
+				Thread.sleep(100);
+				continue;
 			}
 			catch (IOException ex) {
 				// the node died, paused or restarts: another one takes the retry

@@ -42,6 +42,18 @@ class ChaosOptionsTest {
 	}
 
 	@Test
+	void networkFaultsAreAllOrANamedFewAndMoveThePorts() {
+		assertThat(ChaosOptions.full().network()).isEmpty();
+		ChaosOptions all = ChaosOptions.parse(new String[] { "--network=true" });
+		assertThat(all.network()).isEqualTo(ChaosOptions.NETWORK_FAULTS);
+		assertThat(all.firstPort()).isEqualTo(ChaosOptions.NETWORK_FIRST_PORT);
+		assertThat(ChaosOptions.parse(new String[] { "--network=partition,loss" }).network())
+			.containsExactly("partition", "loss");
+		assertThatThrownBy(() -> ChaosOptions.parse(new String[] { "--network=netem" }))
+			.hasMessageContaining("Unknown network fault netem");
+	}
+
+	@Test
 	void unknownOrMalformedArgumentsAreRefused() {
 		assertThatThrownBy(() -> ChaosOptions.parse(new String[] { "--workflow=5" }))
 			.hasMessageContaining("Unknown option --workflow");
