@@ -297,6 +297,17 @@ class NamespaceIsolationTest {
 	}
 
 	@Test
+	void aDynamicWorkflowAdmitsFromAQueueTheTypesNoNodeOfItsOwnNamespaceServesByName() {
+		this.engines.start(in("beta").register(TypedWorkflow.class).queue(QueueDefinition.named("gate")));
+		this.engines.start(in("alpha").register(CatchAllWorkflow.class).queue(QueueDefinition.named("gate")));
+		WorkflowEngine alphaClient = this.engines.start(in("alpha").worker(false));
+
+		WorkflowHandle<Object> handle = alphaClient.client()
+			.start("ns-typed", "x", StartOptions.builder().workflowId("typed-3").queue("gate").build());
+		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("dynamic ns-typed");
+	}
+
+	@Test
 	void theStatsListOnlyTheNodesOfTheirNamespace() {
 		WorkflowEngine alpha = node("alpha", "alpha");
 		WorkflowEngine beta = node("beta", "beta");
