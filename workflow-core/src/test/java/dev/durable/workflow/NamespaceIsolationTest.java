@@ -297,6 +297,17 @@ class NamespaceIsolationTest {
 	}
 
 	@Test
+	void aDynamicWorkflowAdmitsFromAQueueTheTypesNoNodeOfItsOwnNamespaceServesByName() {
+		this.engines.start(in("beta").register(TypedWorkflow.class).queue(QueueDefinition.named("gate")));
+		this.engines.start(in("alpha").register(CatchAllWorkflow.class).queue(QueueDefinition.named("gate")));
+		WorkflowEngine alphaClient = this.engines.start(in("alpha").worker(false));
+
+		WorkflowHandle<Object> handle = alphaClient.client()
+			.start("ns-typed", "x", StartOptions.builder().workflowId("typed-3").queue("gate").build());
+		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("dynamic ns-typed");
+	}
+
+	@Test
 	void theStatsListOnlyTheNodesOfTheirNamespace() {
 		WorkflowEngine alpha = node("alpha", "alpha");
 		WorkflowEngine beta = node("beta", "beta");
@@ -321,6 +332,33 @@ class NamespaceIsolationTest {
 		assertThat(beta.client().handle("kept").describe().status()).isEqualTo(WorkflowStatus.COMPLETED);
 		assertThat(beta.client().count(WorkflowFilter.all())).isEqualTo(1);
 		assertThat(alpha.client().count(WorkflowFilter.all())).isZero();
+	}
+
+	@Test
+	void housekeepingForgetsOnlyTheLongDeadNodesOfItsNamespace() {
+		// a run of alpha closed two days ago, past alpha's retention: its deletion marks the end of
+		// the housekeeping round that a node runs first thing, right after forgetting dead nodes
+		WorkflowEngine alpha0 = this.engines.start(in("alpha").register(QuickWorkflow.class));
+		assertThat(alpha0.client().start(QuickWorkflow::run, "a", StartOptions.withId("old")).result()).isEqualTo("a");
+		alpha0.shutdown();
+		// beta's node heartbeats every 20 minutes and counts as dead after an hour
+		WorkflowEngine beta = this.engines.start(in("beta").register(QuickWorkflow.class)
+			.heartbeatInterval(Duration.ofMinutes(20))
+			.deadAfter(Duration.ofHours(1)));
+		this.engines.jdbc()
+			.update("UPDATE " + this.engines.schema + ".node SET last_heartbeat = now() - interval '10 minutes'"
+					+ " WHERE node_id = ?", beta.nodeId());
+		this.engines.clock.advance(Duration.ofDays(2));
+
+		// alpha's nodes count a node as dead after a second: by their reckoning beta's is long dead
+		this.engines.start(in("alpha").register(QuickWorkflow.class).retention(Duration.ofDays(1)));
+		await().until(() -> this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".workflow_run WHERE namespace = 'alpha'",
+					Integer.class) == 0);
+		assertThat(this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".node WHERE node_id = ?", Integer.class,
+					beta.nodeId()))
+			.as("beta's node row").isEqualTo(1);
 	}
 
 	@Test
