@@ -51,6 +51,9 @@ class ClockSkewIT {
 	/** How far after its time by the database's clock a decision may take effect. */
 	private static final Duration LATE = Duration.ofSeconds(8);
 
+	/** How much later than its admission a run's first activity may read the database's clock. */
+	private static final Duration START_LAG = Duration.ofMillis(1500);
+
 	private final Engines engines = new Engines();
 
 	@AfterEach
@@ -213,12 +216,14 @@ class ClockSkewIT {
 	}
 
 	/**
-	 * A queue's rate limit holds across nodes 60 seconds apart: no three starts of a queue of
-	 * two per four seconds fall within four seconds of the database's clock.
+	 * A queue's rate limit holds across nodes 60 seconds apart: of a queue of two starts per six
+	 * seconds, no three start within six seconds of the database's clock. A start is read by its
+	 * run's first activity, after a workflow task: on a loaded machine that lags the admission by
+	 * up to a second or so, hence the allowance of {@link #START_LAG}.
 	 */
 	@Test
 	void aRateLimitHoldsAcrossSkewedNodes() {
-		Duration period = Duration.ofSeconds(4);
+		Duration period = Duration.ofSeconds(6);
 		QueueDefinition limited = QueueDefinition.named("skewed").withRateLimit(2, period);
 		this.engines.start(node(SKEW).queue(limited));
 		this.engines.start(node(SKEW.negated()).queue(limited));
@@ -233,7 +238,7 @@ class ClockSkewIT {
 		for (int i = 0; i + 2 < starts.size(); i++) {
 			assertThat(Duration.between(starts.get(i), starts.get(i + 2)))
 				.as("time between starts %d and %d of %s", i, i + 2, starts)
-				.isGreaterThanOrEqualTo(period.minus(BOUND));
+				.isGreaterThanOrEqualTo(period.minus(BOUND).minus(START_LAG));
 		}
 	}
 
