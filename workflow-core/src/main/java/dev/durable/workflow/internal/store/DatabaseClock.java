@@ -76,25 +76,18 @@ public final class DatabaseClock extends Clock {
 
 	/**
 	 * Measures the offset to the database's clock. A failed measurement keeps the offset in use
-	 * (the next heartbeat tries again); it never throws.
+	 * (the next heartbeat tries again); it never throws. The first one takes a few round trips:
+	 * the first of a JVM is slow, and its interval would bound the clock until the next heartbeat.
 	 */
 	public void measure() {
 		try {
-			long t0 = micros(this.node.instant());
-			Timestamp db = this.jdbc.queryForObject("SELECT clock_timestamp()", Timestamp.class);
-			long t1 = micros(this.node.instant());
-			long dbMicros = micros(db.toInstant());
-			long low = dbMicros - t1 - 1; // the node's readings are cut to whole microseconds
-			long high = dbMicros - t0;
-			Offset current = this.offset.get();
-			if (current.known() && low <= current.high() && high >= current.low()) {
-				// both hold the true offset: so does their intersection, a tighter bound
-				low = Math.max(low, current.low());
-				high = Math.min(high, current.high());
+			Offset before = this.offset.get();
+			int samples = before.known() ? 1 : 3;
+			for (int i = 0; i < samples; i++) {
+				sample();
 			}
-			Offset measured = new Offset(low, high);
-			this.offset.set(measured);
-			if (Math.abs(measured.micros() - current.micros()) >= NOTABLE.toNanos() / 1000) {
+			Offset measured = this.offset.get();
+			if (Math.abs(measured.micros() - before.micros()) >= NOTABLE.toNanos() / 1000) {
 				log.warn("This node's clock is {} off the database's (within {}): the engine uses the database's",
 						Duration.of(-measured.micros(), ChronoUnit.MICROS),
 						Duration.of(measured.boundMicros(), ChronoUnit.MICROS));
@@ -103,6 +96,22 @@ public final class DatabaseClock extends Clock {
 		catch (RuntimeException ex) {
 			log.warn("Could not read the database's clock: {}", Errors.rootMessage(ex));
 		}
+	}
+
+	private void sample() {
+		long t0 = micros(this.node.instant());
+		Timestamp db = this.jdbc.queryForObject("SELECT clock_timestamp()", Timestamp.class);
+		long t1 = micros(this.node.instant());
+		long dbMicros = micros(db.toInstant());
+		long low = dbMicros - t1 - 1; // the node's readings are cut to whole microseconds
+		long high = dbMicros - t0;
+		Offset current = this.offset.get();
+		if (current.known() && low <= current.high() && high >= current.low()) {
+			// both hold the true offset: so does their intersection, a tighter bound
+			low = Math.max(low, current.low());
+			high = Math.min(high, current.high());
+		}
+		this.offset.set(new Offset(low, high));
 	}
 
 	/** The database's time minus the node's, as last measured. */
