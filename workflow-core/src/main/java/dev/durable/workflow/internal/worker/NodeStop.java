@@ -93,7 +93,7 @@ final class NodeStop {
 		// 2. the attempts under way end, or the timeout passes
 		boolean ended = await(() -> parts.activities().inFlight() == 0 && !parts.taskQueues().anyRunning(), deadline);
 		// 3. the tasks their outcomes woke commit them (what those tasks schedule does not start)
-		await(() -> !parts.executor().anyTaskBusy(), Math.max(deadline, System.nanoTime() + COMMIT_GRACE.toNanos()));
+		await(() -> !parts.executor().anyTaskBusy() && !parts.executor().anyLeavingTask(), Math.max(deadline, System.nanoTime() + COMMIT_GRACE.toNanos()));
 		if (!ended) {
 			int inline = parts.activities().inFlight();
 			if (inline > 0) {
