@@ -38,6 +38,9 @@ final class NodeHeartbeat implements AutoCloseable {
 
 	private volatile boolean running = true;
 
+	/** Set once the node's stop began: it heartbeats on, but never registers anew. */
+	private volatile boolean stopping;
+
 	private Thread thread;
 
 	NodeHeartbeat(EngineSettings config, UUID nodeId, NodeRepository nodes, EngineHooks hooks,
@@ -79,6 +82,14 @@ final class NodeHeartbeat implements AutoCloseable {
 					return;
 				}
 				if (!this.nodes.heartbeat(this.nodeId, this.incarnation, this.config.deadAfter().toMillis())) {
+					if (this.stopping || !this.running) {
+						// the stop releases what is left and unregisters: a node registered anew would
+						// outlive the shutdown as a live node that never heartbeats again
+						log.warn("Node {} was declared dead while stopping: evicting all runs, heartbeating no more",
+								this.nodeId);
+						this.onDeclaredDead.run();
+						return;
+					}
 					log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering"
 							+ " anew", this.nodeId, this.config.deadAfter());
 					this.onDeclaredDead.run();
@@ -94,12 +105,23 @@ final class NodeHeartbeat implements AutoCloseable {
 		}
 	}
 
+	/** The node's stop began: it heartbeats on while it waits, but a node declared dead stops heartbeating. */
+	void stopping() {
+		this.stopping = true;
+	}
+
+	/**
+	 * Stops heartbeating and waits for a heartbeat under way (bounded): once this returns, no
+	 * heartbeat or registration of the node reaches the database, so the node can unregister.
+	 */
 	@Override
 	public void close() {
+		this.stopping = true;
 		this.running = false;
 		if (this.thread != null) {
 			this.thread.interrupt();
 		}
+		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }
