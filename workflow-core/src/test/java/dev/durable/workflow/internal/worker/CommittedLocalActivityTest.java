@@ -30,7 +30,9 @@ import static org.awaitility.Awaitility.await;
  * that commit is under way. The node evicts the run and registers anew; as no other node took the
  * run, its poll takes it up again at the same epoch. The new task must wait for the one whose
  * commit is under way: started beside it, it read the history without the activity's marker and
- * ran the activity a second time, while the first task's commit went through.
+ * ran the activity a second time, while the first task's commit went through. Likewise a close
+ * whose compare-and-set failed only because a node began to wait for the run's result meanwhile
+ * is made again with that flag, without running the task's code (and its local activities) again.
  */
 class CommittedLocalActivityTest {
 
@@ -134,6 +136,32 @@ class CommittedLocalActivityTest {
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("x+1+2");
 		assertThat(EXECUTIONS).containsExactly("step1#1", "step2#1");
 		assertThat(this.engines.count("history")).isEqualTo(2);
+	}
+
+	@Test
+	void aCloseThatAWaiterElsewhereRacedIsMadeAgainWithoutRunningTheLocalActivityAgain() throws Exception {
+		WorkflowEngine engine = this.engines.start(this.engines.builder()
+			.register(AroundATimer.class)
+			.registerActivities(new Steps())
+			.hooks(this.hooks));
+		Engine node = EngineInternals.node(engine);
+		WorkflowHandle<String> handle = engine.client()
+			.start(AroundATimer::run, "x", StartOptions.withId("committed-local-awaited"));
+		await().until(() -> this.engines.count("history") == 1);
+		UUID runId = handle.describe().runId();
+
+		// the timer fires: the task runs step 2 and would close the run; its commit is held...
+		this.hooks.armed = true;
+		this.engines.clock.advance(Duration.ofMinutes(1));
+		assertThat(this.hooks.held.await(10, TimeUnit.SECONDS)).isTrue();
+		// ...while a node that does not hold the run begins to wait for its result and marks it
+		this.engines.jdbc()
+			.update("UPDATE " + this.engines.schema + ".workflow_run SET result_awaited = true WHERE run_id = ?", runId);
+		this.hooks.release.countDown();
+
+		await().until(() -> this.engines.count("history") == 2 && node.isIdle());
+		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("x+1+2");
+		assertThat(EXECUTIONS).containsExactly("step1#1", "step2#1");
 	}
 
 	private long incarnation(Engine node) {
