@@ -60,7 +60,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 */
 	public synchronized void beginShutdown() {
 		if (this.parts.node().isRunning()) {
-			this.parts.scheduleLoop().close();
+			this.parts.scheduleLoop().beginStop();
 			this.parts.node().beginShutdown();
 		}
 	}

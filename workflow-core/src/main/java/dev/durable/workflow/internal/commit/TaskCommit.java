@@ -55,8 +55,8 @@ import dev.durable.workflow.internal.support.InternalJson;
  * (EVENT_SET, STREAM_WRITE and STREAM_CLOSED commands), in the order issued
  * @param resultAwaited the run row's flag as the task read it: a node that does not hold the run
  * waits for its outcome. A close requires the flag unchanged (a waiter that marked the run since
- * fails the compare-and-set, and the task runs again), and one made with it set notifies the
- * nodes after its commit.
+ * fails the compare-and-set; the task then makes the same commit again with the flag set, see
+ * {@link #awaited}), and one made with it set notifies the nodes after its commit.
  */
 public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
 		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
@@ -80,6 +80,16 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 				removedActivities, newTimers, newActivities, queuedActivities, nextWakeAt, hasActivities, closeStatus,
 				result, failure, namespace, workflowId, updates, unfinishedHandlers, continuedAs, carriedSignals,
 				childStarts, externals, attributes, tellsRelatives, List.of(), false);
+	}
+
+	/** The same commit, made for a run a node waits for (see {@code resultAwaited}). */
+	public TaskCommit awaited() {
+		return new TaskCommit(this.runId, this.node, this.epoch, this.historySeq, this.seenInboxSeq, this.time,
+				this.events, this.consumedInbox, this.removedTimers, this.removedActivities, this.newTimers,
+				this.newActivities, this.queuedActivities, this.nextWakeAt, this.hasActivities, this.closeStatus,
+				this.result, this.failure, this.namespace, this.workflowId, this.updates, this.unfinishedHandlers,
+				this.continuedAs, this.carriedSignals, this.childStarts, this.externals, this.attributes,
+				this.tellsRelatives, this.outputs, true);
 	}
 
 	/**

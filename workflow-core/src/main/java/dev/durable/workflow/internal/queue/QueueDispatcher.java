@@ -287,12 +287,18 @@ public final class QueueDispatcher implements AutoCloseable {
 		}
 	}
 
+	/** Begins the stop at once: no new round starts; {@link #awaitStopped} waits for the one under way. */
 	@Override
 	public void close() {
 		this.running = false;
 		if (this.thread != null) {
 			this.thread.interrupt();
 		}
+	}
+
+	/** Waits (bounded) until the dispatcher's thread ended. */
+	public void awaitStopped() {
+		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

@@ -152,8 +152,8 @@ public final class ScheduleLoop implements AutoCloseable {
 		return this.firer.fire(() -> Optional.of(read), true, List.of(), null) != null;
 	}
 
-	@Override
-	public void close() {
+	/** Begins the stop at once: no new round starts; {@link #close} also waits for the one under way. */
+	public void beginStop() {
 		this.running = false;
 		if (this.clock instanceof SettableClock settable) {
 			settable.removeListener(this.clockListener);
@@ -161,6 +161,13 @@ public final class ScheduleLoop implements AutoCloseable {
 		if (this.thread != null) {
 			this.thread.interrupt();
 		}
+	}
+
+	/** Stops the loop and waits (bounded) for the round under way: no step is fired after this returns. */
+	@Override
+	public void close() {
+		beginStop();
+		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

@@ -366,6 +366,7 @@ public final class ActivityTaskWorker implements AutoCloseable {
 		if (this.thread != null) {
 			this.thread.interrupt();
 		}
+		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

@@ -97,8 +97,13 @@ final class AttemptFailures {
 					Errors.rootMessage(ex));
 			Duration after = recordRetry.multipliedBy(2);
 			CompletableFuture.delayedExecutor(recordRetry.toMillis(), TimeUnit.MILLISECONDS, this.threads)
-				.execute(() -> failed(slot, workflowId, activity, lastHeartbeat, failure, tokenInRow,
-						(after.compareTo(MAX_RECORD_RETRY) > 0) ? MAX_RECORD_RETRY : after));
+				.execute(() -> {
+					// a run let go meanwhile (released at shutdown, lost): its next owner retries it
+					if (!slot.isDead()) {
+						failed(slot, workflowId, activity, lastHeartbeat, failure, tokenInRow,
+								(after.compareTo(MAX_RECORD_RETRY) > 0) ? MAX_RECORD_RETRY : after);
+					}
+				});
 			return;
 		}
 		if (!persisted) {

@@ -172,12 +172,18 @@ final class FallbackPoll implements AutoCloseable {
 		}
 	}
 
+	/** Begins the stop at once: no new round starts (a round under way ends; see {@link #awaitStopped}). */
 	@Override
 	public void close() {
 		this.running = false;
 		if (this.thread != null) {
 			this.thread.interrupt();
 		}
+	}
+
+	/** Waits (bounded) for the round under way, which may still claim or adopt runs, to end. */
+	void awaitStopped() {
+		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

@@ -151,9 +151,7 @@ public final class FirstTasks {
 		finally {
 			slot.unlockTask();
 			slot.usedAt(this.clock.instant());
-			if (slot.endRun()) {
-				this.executor.submit(slot);
-			}
+			this.executor.taskEnded(slot);
 			this.listeners.taskEnded();
 		}
 	}
@@ -172,7 +170,7 @@ public final class FirstTasks {
 		this.executor.drop(slot);
 		task.runner.destroy();
 		slot.unlockTask();
-		slot.endRun();
+		this.executor.taskEnded(slot);
 		this.listeners.taskFailed(failure);
 		this.listeners.taskEnded();
 	}

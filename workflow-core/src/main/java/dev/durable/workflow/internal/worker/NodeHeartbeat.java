@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.store.NodeRepository;
+import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.spi.EngineHooks;
 
@@ -46,6 +47,9 @@ final class NodeHeartbeat implements AutoCloseable {
 	private volatile long incarnation;
 
 	private volatile boolean running = true;
+
+	/** Set once the node's stop began: it heartbeats on, but never registers anew. */
+	private volatile boolean stopping;
 
 	private Thread thread;
 
@@ -100,7 +104,9 @@ final class NodeHeartbeat implements AutoCloseable {
 				if (!this.running) {
 					return;
 				}
-				beat();
+				if (!beat()) {
+					return;
+				}
 				// the node's clock may have been stepped or drifted: the engine's times stay the database's
 				this.measureClock.run();
 			}
@@ -113,7 +119,8 @@ final class NodeHeartbeat implements AutoCloseable {
 		}
 	}
 
-	private void beat() {
+	/** One heartbeat; false when the node, declared dead while it stops, heartbeats no more. */
+	private boolean beat() {
 		long sent = System.nanoTime();
 		boolean fenced = this.lease.isFenced();
 		this.lease.sending();
@@ -127,14 +134,21 @@ final class NodeHeartbeat implements AutoCloseable {
 			if (fenced) {
 				log.info("Node {} renewed its heartbeat again: it works again", this.nodeId);
 			}
+			return true;
 		}
-		else {
-			this.lease.answered();
-			log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering anew",
-					this.nodeId, this.config.deadAfter());
+		this.lease.answered();
+		if (this.stopping || !this.running) {
+			// the stop releases what is left and unregisters: a node registered anew would outlive
+			// the shutdown as a live node that never heartbeats again
+			log.warn("Node {} was declared dead while stopping: evicting all runs, heartbeating no more", this.nodeId);
 			this.onDeclaredDead.run();
-			register();
+			return false;
 		}
+		log.warn("Node {} was declared dead (heartbeat older than {}): evicting all runs and registering anew",
+				this.nodeId, this.config.deadAfter());
+		this.onDeclaredDead.run();
+		register();
+		return true;
 	}
 
 	/** Fences the node when its lease runs out, once per lapse. */
@@ -169,8 +183,18 @@ final class NodeHeartbeat implements AutoCloseable {
 		}
 	}
 
+	/** The node's stop began: it heartbeats on while it waits, but a node declared dead stops heartbeating. */
+	void stopping() {
+		this.stopping = true;
+	}
+
+	/**
+	 * Stops heartbeating and waits for a heartbeat under way (bounded): once this returns, no
+	 * heartbeat or registration of the node reaches the database, so the node can unregister.
+	 */
 	@Override
 	public void close() {
+		this.stopping = true;
 		this.running = false;
 		this.lease.released();
 		if (this.thread != null) {
@@ -179,6 +203,8 @@ final class NodeHeartbeat implements AutoCloseable {
 		if (this.watch != null) {
 			this.watch.interrupt();
 		}
+		BackgroundThreads.awaitEnded(this.thread);
+		BackgroundThreads.awaitEnded(this.watch);
 	}
 
 }

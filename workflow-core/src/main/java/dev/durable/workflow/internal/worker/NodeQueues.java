@@ -29,6 +29,9 @@ final class NodeQueues implements AutoCloseable {
 
 	private volatile QueueDispatcher dispatcher;
 
+	/** The dispatcher whose stop {@link #close} began, for {@link #awaitStopped}. */
+	private volatile QueueDispatcher stopping;
+
 	private volatile WakeupChannel wakeups;
 
 	NodeQueues(EngineSettings config, UUID nodeId, Clock clock, TransactionTemplate tx, QueueStores stores) {
@@ -97,13 +100,23 @@ final class NodeQueues implements AutoCloseable {
 		return current == null || current.isIdle();
 	}
 
+	/** Begins the stop of the dispatcher at once; {@link #awaitStopped} waits for it. */
 	@Override
 	public void close() {
 		QueueDispatcher current = this.dispatcher;
 		if (current != null) {
 			current.close();
+			this.stopping = current;
 		}
 		this.dispatcher = null;
+	}
+
+	/** Waits (bounded) until the dispatcher stopped by {@link #close} ended. */
+	void awaitStopped() {
+		QueueDispatcher current = this.stopping;
+		if (current != null) {
+			current.awaitStopped();
+		}
 	}
 
 }

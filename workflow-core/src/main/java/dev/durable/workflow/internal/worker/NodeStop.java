@@ -32,7 +32,11 @@ import dev.durable.workflow.internal.support.Errors;
  * Attempts still running at the timeout are given up: the node that takes their run over, or
  * the sweep of their task queue, retries them by their retry policy, so they may run again
  * (activities are at-least-once). The node keeps heartbeating while it waits, so that no other
- * node declares it dead and takes its runs from under the attempts it lets finish.
+ * node declares it dead and takes its runs from under the attempts it lets finish; a node declared
+ * dead all the same stops heartbeating and never registers anew. Every background loop of the node
+ * (poll, queue dispatcher, wake-ups, task-queue worker, heartbeat, notifications, group commit) has
+ * ended, or was reported stuck past a bound, before the stop returns: nothing of the node reaches
+ * the database afterwards.
  */
 final class NodeStop {
 
@@ -77,6 +81,9 @@ final class NodeStop {
 		if (this.parts.poll() != null) {
 			this.parts.poll().close();
 		}
+		if (this.parts.heartbeat() != null) {
+			this.parts.heartbeat().stopping();
+		}
 		this.parts.queues().close();
 		this.parts.taskQueues().stopClaiming();
 		this.parts.activities().drain();
@@ -93,7 +100,7 @@ final class NodeStop {
 		// 2. the attempts under way end, or the timeout passes
 		boolean ended = await(() -> parts.activities().inFlight() == 0 && !parts.taskQueues().anyRunning(), deadline);
 		// 3. the tasks their outcomes woke commit them (what those tasks schedule does not start)
-		await(() -> !parts.executor().anyTaskBusy(), Math.max(deadline, System.nanoTime() + COMMIT_GRACE.toNanos()));
+		await(() -> !parts.executor().anyTaskBusy() && !parts.executor().anyLeavingTask(), Math.max(deadline, System.nanoTime() + COMMIT_GRACE.toNanos()));
 		if (!ended) {
 			int inline = parts.activities().inFlight();
 			if (inline > 0) {
@@ -101,7 +108,12 @@ final class NodeStop {
 						+ " the node that takes their runs over retries them", inline, parts.timeout());
 			}
 		}
-		// the node's machinery stops
+		// the node's machinery stops: every loop was told to at the begin or is told now, and each is
+		// awaited (bounded), so that none of them reaches the database once the stop returns
+		if (worker) {
+			parts.poll().awaitStopped();
+		}
+		parts.queues().awaitStopped();
 		parts.wake().close();
 		parts.taskQueues().close();
 		parts.queries().clear();
@@ -118,6 +130,7 @@ final class NodeStop {
 			try {
 				parts.executor().eviction().releaseAll();
 				parts.ownership().releaseAll(parts.nodeId());
+				// a heartbeat under way ends first: one after the unregister would register the node anew
 				parts.heartbeat().close();
 				parts.nodes().unregister(parts.nodeId());
 				parts.wakeups().notifyNode(null);

@@ -24,6 +24,9 @@ final class Quiescence {
 				return false;
 			}
 		}
+		if (executor.anyLeavingTask()) {
+			return false;
+		}
 		// an attempt may have ended between the checks: its slot is scheduled before it lets go
 		return activities.available() >= maxActivities && !wake.isBusy();
 	}

@@ -24,7 +24,8 @@ import dev.durable.workflow.internal.store.RunRow;
 
 /**
  * A run this node owns: the epoch it holds, the cached runner (if any), inputs handed over in
- * memory (activity completions) and the activities running for it. Tasks of one run never overlap.
+ * memory (activity completions) and the activities running for it. Tasks of one run never overlap,
+ * not even across the run's slots on a node (see {@link WorkflowTaskExecutor#adopt}).
  */
 final class RunSlot implements OwnedRun {
 
@@ -88,6 +89,12 @@ final class RunSlot implements OwnedRun {
 	private boolean scheduled;
 
 	private boolean running;
+
+	/**
+	 * What takes the run up again on this node once the running task of this slot, let go while it
+	 * ran, ends (see {@link #deferUntilTaskEnds}); guarded by this slot's monitor.
+	 */
+	private List<Runnable> successors = List.of();
 
 	/**
 	 * @param inputArrived what schedules the slot's next task when an input is handed over in
@@ -394,6 +401,34 @@ final class RunSlot implements OwnedRun {
 
 	synchronized boolean isBusy() {
 		return this.running || this.scheduled;
+	}
+
+	/** Whether a task of the slot runs now (it may be let go already and still commit). */
+	synchronized boolean isTaskRunning() {
+		return this.running;
+	}
+
+	/**
+	 * Defers what takes the run up again on this node (a new slot) until the task that runs for this
+	 * let-go slot ends: tasks of one run never overlap on a node, even across its slots, or the new
+	 * one would read the history without what the running one is committing.
+	 * @return false when no task runs any more (the caller goes on at once)
+	 */
+	synchronized boolean deferUntilTaskEnds(Runnable takeUpAgain) {
+		if (!this.running) {
+			return false;
+		}
+		List<Runnable> next = new ArrayList<>(this.successors);
+		next.add(takeUpAgain);
+		this.successors = next;
+		return true;
+	}
+
+	/** After {@link #endRun}: what was deferred until the task ended, to run now (once). */
+	synchronized List<Runnable> takeSuccessors() {
+		List<Runnable> next = this.successors;
+		this.successors = List.of();
+		return next;
 	}
 
 	/** Whether neither a task nor an activity attempt is queued or running for the run. */

@@ -135,6 +135,7 @@ public final class WakeScheduler implements AutoCloseable {
 			settable.removeListener(this.clockListener);
 		}
 		this.thread.interrupt();
+		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

@@ -402,6 +402,8 @@ public final class WakeupChannel implements AutoCloseable {
 			Thread.currentThread().interrupt();
 		}
 		this.sender.interrupt();
+		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.sender);
+		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.listener);
 	}
 
 }

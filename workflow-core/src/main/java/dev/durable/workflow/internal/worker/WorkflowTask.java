@@ -175,23 +175,30 @@ final class WorkflowTask {
 
 	private void commit(RunRow row, WorkflowRunner runner, TaskCommit commit, List<Event> handedOver) {
 		RunSlot slot = this.slot;
-		TaskCommit.Effects done;
-		try {
-			done = this.committer.commit(slot.runId(), commit);
-		}
-		catch (RuntimeException ex) {
-			// outcome unknown: replay from what the database really holds; inputs handed over in
-			// memory go back to the mailbox (if the commit did land they are stale and dropped)
-			slot.forgetRunner();
-			slot.restore(handedOver);
-			throw ex;
+		TaskCommit made = commit;
+		TaskCommit.Effects done = write(made, handedOver);
+		RunRow now = null;
+		if (done == null && !made.resultAwaited()) {
+			now = this.runs.find(slot.runId()).orElse(null);
+			if (now != null && now.resultAwaited() && now.isOpen() && this.node.equals(now.owner())
+					&& now.epoch() == slot.epoch() && now.historySeq() == row.historySeq()
+					&& now.inboxSeq() == made.seenInboxSeq()) {
+				// a node began to wait for the run since the task read it: the same commit, made with
+				// the flag (it then tells that node), needs no new run of the code, which would run
+				// the task's local activities again. Its compare-and-set still checks everything else.
+				made = made.awaited();
+				done = write(made, handedOver);
+				now = null;
+			}
 		}
 		if (done != null) {
-			this.effects.committed(slot, row, runner, commit, done);
+			this.effects.committed(slot, row, runner, made, done);
 			return;
 		}
 		slot.destroyRunner();
-		RunRow now = this.runs.find(slot.runId()).orElse(null);
+		if (now == null) {
+			now = this.runs.find(slot.runId()).orElse(null);
+		}
 		if (now != null && now.isOpen() && this.node.equals(now.owner()) && now.epoch() == slot.epoch()
 				&& now.historySeq() == row.historySeq()) {
 			// new input arrived while the task tried to close the run: run the task again with it
@@ -200,6 +207,20 @@ final class WorkflowTask {
 		}
 		else {
 			this.executor.lost(slot);
+		}
+	}
+
+	/** Writes the commit; when its outcome is unknown, forgets the runner and throws. */
+	private TaskCommit.Effects write(TaskCommit commit, List<Event> handedOver) {
+		try {
+			return this.committer.commit(this.slot.runId(), commit);
+		}
+		catch (RuntimeException ex) {
+			// outcome unknown: replay from what the database really holds; inputs handed over in
+			// memory go back to the mailbox (if the commit did land they are stale and dropped)
+			this.slot.forgetRunner();
+			this.slot.restore(handedOver);
+			throw ex;
 		}
 	}
 

@@ -57,6 +57,12 @@ final class WorkflowTaskExecutor {
 
 	private final Map<UUID, RunSlot> slots = new ConcurrentHashMap<>();
 
+	/**
+	 * Slots let go (the node was declared dead, the run was lost or closed) while a task of theirs
+	 * still ran, until it ends: the run is taken up again here only after it (see {@link #adopt}).
+	 */
+	private final Map<UUID, RunSlot> leaving = new ConcurrentHashMap<>();
+
 	private final TaskCommitBuilder commits;
 
 	private final Runners runners;
@@ -120,6 +126,16 @@ final class WorkflowTaskExecutor {
 		return false;
 	}
 
+	/** Whether a task of a let-go slot still runs (it may commit, and a run waits to be taken up after it). */
+	boolean anyLeavingTask() {
+		for (RunSlot slot : this.leaving.values()) {
+			if (slot.isTaskRunning()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** Whether a live slot of the run is cached here. */
 	boolean holds(UUID runId) {
 		RunSlot slot = this.slots.get(runId);
@@ -131,8 +147,15 @@ final class WorkflowTaskExecutor {
 		return RunSlot.starting(run, epoch, this::scheduleKeepingCache);
 	}
 
-	/** Takes a run this node just started or claimed and schedules its task. */
+	/**
+	 * Takes a run this node just started or claimed and schedules its task. When a task of the
+	 * run's previous slot here still runs (the slot was let go under it: the node was declared dead,
+	 * or the run lost), the run is taken up only once that task ended: that task may be committing
+	 * (the run was not taken by another node, so its compare-and-set holds), and a task beside it
+	 * would read the history without that commit and run its local activities again.
+	 */
 	void adopt(UUID runId, long epoch, boolean recoverActivities) {
+		RunSlot[] runningBefore = new RunSlot[1];
 		RunSlot slot = this.slots.compute(runId, (id, existing) -> {
 			if (existing != null && existing.epoch() == epoch && !existing.isDead()) {
 				return existing;
@@ -140,8 +163,19 @@ final class WorkflowTaskExecutor {
 			if (existing != null) {
 				discard(existing);
 			}
+			RunSlot before = this.leaving.get(id);
+			if (before != null && before.isTaskRunning()) {
+				runningBefore[0] = before;
+				return null;
+			}
 			return new RunSlot(id, epoch, recoverActivities, this::scheduleKeepingCache);
 		});
+		if (slot == null) {
+			if (!runningBefore[0].deferUntilTaskEnds(() -> adopt(runId, epoch, recoverActivities))) {
+				adopt(runId, epoch, recoverActivities); // the task ended meanwhile
+			}
+			return;
+		}
 		schedule(slot);
 	}
 
@@ -231,9 +265,22 @@ final class WorkflowTaskExecutor {
 			this.listeners.taskEnded();
 			slot.unlockTask();
 			slot.usedAt(this.clock.instant());
-			if (slot.endRun()) {
-				submit(slot);
-			}
+			taskEnded(slot);
+		}
+	}
+
+	/**
+	 * After a task of the slot (also a first task, see {@link FirstTasks}): submits the next one it
+	 * asked for; when the slot was let go meanwhile, takes the run up again if that was deferred
+	 * until now.
+	 */
+	void taskEnded(RunSlot slot) {
+		if (slot.endRun()) {
+			submit(slot);
+		}
+		if (slot.isDead()) {
+			this.leaving.remove(slot.runId(), slot);
+			slot.takeSuccessors().forEach(Runnable::run);
 		}
 	}
 
@@ -273,6 +320,12 @@ final class WorkflowTaskExecutor {
 	 */
 	void discard(RunSlot slot) {
 		slot.markDead();
+		// a task still running for it is waited for before the run is taken up again here; put
+		// first, then looked at: a task that ended meanwhile takes it out itself, or it is taken out here
+		this.leaving.put(slot.runId(), slot);
+		if (!slot.isTaskRunning()) {
+			this.leaving.remove(slot.runId(), slot);
+		}
 		for (Long seq : slot.runningActivities()) {
 			this.outside.cancelActivity(slot, seq);
 		}
