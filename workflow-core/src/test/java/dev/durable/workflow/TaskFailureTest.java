@@ -2,6 +2,7 @@ package dev.durable.workflow;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,8 @@ class TaskFailureTest {
 
 	@AfterEach
 	void close() {
+		// first the threads the task timeout abandoned: they end with their test, not in the next
+		BlockingWorkflow.gate.open.countDown();
 		this.engines.close();
 	}
 
@@ -48,8 +51,9 @@ class TaskFailureTest {
 
 	/**
 	 * Blocks its thread instead of using Workflows.sleep, until the test that started it ends: only
-	 * the task timeout can end its task, however slow the machine. Each test has a gate of its own,
-	 * so a thread abandoned by one test (it is not interrupted) cannot mark another test's gate.
+	 * the task timeout can end its task within the test's wait, however slow the machine. Each test
+	 * has a gate of its own, so a thread abandoned by one test (it is not interrupted) cannot mark
+	 * another test's gate.
 	 */
 	@Workflow("blocking")
 	public static class BlockingWorkflow {
@@ -60,7 +64,9 @@ class TaskFailureTest {
 		public String run() {
 			Gate mine = gate;
 			try {
-				mine.open.await();
+				// bounded far beyond the test's wait for the failure: if the timeout did not end the
+				// task, the start returns at last and the test fails instead of hanging
+				mine.open.await(1, TimeUnit.MINUTES);
 				mine.passed = true;
 			}
 			catch (InterruptedException ex) {
@@ -79,12 +85,6 @@ class TaskFailureTest {
 		/** Whether a run's code got past the gate (its task then did not need the timeout to end). */
 		volatile boolean passed;
 
-	}
-
-	@AfterEach
-	void releaseBlockedThreads() {
-		// the threads the task timeout abandoned end with their test, not some seconds into the next
-		BlockingWorkflow.gate.open.countDown();
 	}
 
 	@Test
