@@ -1,6 +1,8 @@
 package dev.durable.workflow;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,8 @@ class TaskFailureTest {
 
 	@AfterEach
 	void close() {
+		// first the threads the task timeout abandoned: they end with their test, not in the next
+		BlockingWorkflow.gate.open.countDown();
 		this.engines.close();
 	}
 
@@ -45,24 +49,41 @@ class TaskFailureTest {
 
 	}
 
-	/** Blocks its thread instead of using Workflows.sleep. */
+	/**
+	 * Blocks its thread instead of using Workflows.sleep, until the test that started it ends: only
+	 * the task timeout can end its task within the test's wait, however slow the machine. Each test
+	 * has a gate of its own, so a thread abandoned by one test (it is not interrupted) cannot mark
+	 * another test's gate.
+	 */
 	@Workflow("blocking")
 	public static class BlockingWorkflow {
 
-		/** Whether a run's code got past its sleep (the task then did not need the timeout to end). */
-		static volatile boolean sleptThrough;
+		static volatile Gate gate = new Gate();
 
 		@WorkflowRun
 		public String run() {
+			Gate mine = gate;
 			try {
-				Thread.sleep(3_000);
+				// bounded far beyond the test's wait for the failure: if the timeout did not end the
+				// task, the start returns at last and the test fails instead of hanging
+				mine.open.await(1, TimeUnit.MINUTES);
+				mine.passed = true;
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
-			sleptThrough = true;
 			return "never";
 		}
+
+	}
+
+	/** What a test's blocking runs wait for, and whether one got past it. */
+	static final class Gate {
+
+		final CountDownLatch open = new CountDownLatch(1);
+
+		/** Whether a run's code got past the gate (its task then did not need the timeout to end). */
+		volatile boolean passed;
 
 	}
 
@@ -85,21 +106,23 @@ class TaskFailureTest {
 
 	@Test
 	void codeThatDoesNotYieldFailsTheTaskAfterTheTaskTimeout() {
-		BlockingWorkflow.sleptThrough = false;
+		Gate gate = BlockingWorkflow.gate = new Gate();
 		WorkflowEngine engine = this.engines
 			.start(this.engines.builder().register(BlockingWorkflow.class).taskTimeout(Duration.ofMillis(300)));
 		WorkflowHandle<String> handle = engine.client().start(BlockingWorkflow::run, StartOptions.withId("blocking"));
 		await().until(() -> handle.describe().taskFailure() != null);
 		// the timeout ended the task while the code still blocked, not the code's own return
-		assertThat(BlockingWorkflow.sleptThrough).as("the code got past its sleep first").isFalse();
+		assertThat(gate.passed).as("the code got past its gate first").isFalse();
 		assertThat(handle.describe().taskFailure()).contains("did not yield within the task timeout");
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
 	}
 
 	@Test
 	void aStartsOwnTaskTimeoutOverridesTheEngines() {
-		// the engine would let the three-second task finish; this workflow's own limit is shorter
-		WorkflowEngine engine = this.engines.start(this.engines.builder().register(BlockingWorkflow.class));
+		// the engine's limit outlasts the test's wait; this workflow's own limit is shorter
+		BlockingWorkflow.gate = new Gate();
+		WorkflowEngine engine = this.engines
+			.start(this.engines.builder().register(BlockingWorkflow.class).taskTimeout(Duration.ofMinutes(5)));
 		WorkflowHandle<String> handle = engine.client()
 			.start(BlockingWorkflow::run, StartOptions.builder()
 				.workflowId("blocking-own-timeout")

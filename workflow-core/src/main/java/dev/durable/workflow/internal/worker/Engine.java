@@ -407,10 +407,14 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		return current != null && current.hasBegun();
 	}
 
-	/** Whether nothing runs on this node right now (no task, activity or due action); for the test kit. */
+	/**
+	 * Whether nothing runs on this node right now (no task, activity, due action or poll round a
+	 * wake-up asked for); for the test kit.
+	 */
 	public boolean isIdle() {
 		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
-				this.config.maxConcurrentActivities()) && this.queues.isIdle() && this.taskQueues.isIdle());
+				this.config.maxConcurrentActivities()) && this.queues.isIdle() && this.taskQueues.isIdle()
+				&& (this.poll == null || this.poll.isIdle()));
 	}
 
 	/** Whether activity code runs on this node, inline or claimed from a task queue; for the test kit's clock. */

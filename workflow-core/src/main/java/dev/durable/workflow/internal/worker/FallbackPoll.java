@@ -50,6 +50,12 @@ final class FallbackPoll implements AutoCloseable {
 
 	private boolean requested;
 
+	/**
+	 * Whether a round a wake-up asked for is under way (guarded by {@link #signal}; set where the
+	 * request is taken, so that the two never both read false in between); the first round is one.
+	 */
+	private boolean wokenRoundRunning = true;
+
 	private volatile boolean running = true;
 
 	private Thread thread;
@@ -104,6 +110,7 @@ final class FallbackPoll implements AutoCloseable {
 				log.warn("Polling for runnable workflows failed: {}", Errors.rootMessage(ex));
 			}
 			synchronized (this.signal) {
+				this.wokenRoundRunning = false;
 				try {
 					// a wake-up that came while polling is not lost: poll again at once
 					if (!this.requested) {
@@ -111,11 +118,25 @@ final class FallbackPoll implements AutoCloseable {
 					}
 					woken = this.requested;
 					this.requested = false;
+					this.wokenRoundRunning = woken;
 				}
 				catch (InterruptedException ex) {
 					return;
 				}
 			}
+		}
+	}
+
+	/**
+	 * Whether no round is asked for or under way that a wake-up asked for (the test kit's
+	 * quiescence). Such a round schedules a run's task again even while one runs (its input may
+	 * have come after that task read), from what it read before that task committed: until it
+	 * ends, a task may still start that nothing in the database announces. A round of the poll
+	 * interval schedules only runs the database shows due, which the quiescence check reads.
+	 */
+	boolean isIdle() {
+		synchronized (this.signal) {
+			return !this.requested && !this.wokenRoundRunning;
 		}
 	}
 
