@@ -37,13 +37,18 @@ import org.jspecify.annotations.Nullable;
  * @param statementTimeout how long one of the engine's statements may wait for the database's
  * answer before it fails as if the database were unreachable ({@code null}: the default, see
  * {@link #defaultStatementTimeout})
+ * @param idleInTransactionTimeout how long the database lets a session of the engine stay idle in
+ * a transaction before it ends it (so a node cut off by a network partition does not keep its
+ * locks); zero or negative: the engine sets no session timeouts ({@code null}: the default, see
+ * {@link #defaultIdleInTransactionTimeout})
  */
 public record EngineSettings(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
 		int maxConcurrentActivities, int maxCachedRuns, Duration cacheIdleTimeout, Duration pollInterval,
 		Duration heartbeatInterval, Duration deadAfter, Duration taskTimeout, int maxPayloadBytes,
 		Duration shutdownTimeout, @Nullable String buildId, HistoryLimits historyLimits, Duration retention,
 		boolean runsWorkflows, Set<String> activityTaskQueues, List<QueueDefinition> queues,
-		List<Class<? extends Throwable>> failWorkflowExceptionTypes, Duration statementTimeout) {
+		List<Class<? extends Throwable>> failWorkflowExceptionTypes, Duration statementTimeout,
+		Duration idleInTransactionTimeout) {
 
 	public EngineSettings {
 		activityTaskQueues = Set.copyOf(activityTaskQueues);
@@ -59,6 +64,22 @@ public record EngineSettings(String namespace, String schema, boolean workerEnab
 		if (statementTimeout.isNegative() || statementTimeout.isZero()) {
 			throw new IllegalArgumentException("statementTimeout must be positive: " + statementTimeout);
 		}
+		if (idleInTransactionTimeout == null) {
+			idleInTransactionTimeout = defaultIdleInTransactionTimeout(deadAfter.minus(heartbeatInterval),
+					statementTimeout);
+		}
+	}
+
+	/**
+	 * The default idle-in-transaction timeout: half the statement timeout or half the
+	 * {@link #lease() lease}, whichever is shorter, and at least a second. A silent node's
+	 * transaction then ends before another node's statement waiting on its locks times out, and
+	 * long before other nodes take its runs over.
+	 */
+	public static Duration defaultIdleInTransactionTimeout(Duration lease, Duration statementTimeout) {
+		Duration shorter = (lease.compareTo(statementTimeout) < 0) ? lease : statementTimeout;
+		Duration half = shorter.dividedBy(2);
+		return (half.compareTo(Duration.ofSeconds(1)) < 0) ? Duration.ofSeconds(1) : half;
 	}
 
 	/**

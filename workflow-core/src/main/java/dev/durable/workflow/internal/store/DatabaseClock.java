@@ -79,9 +79,17 @@ public final class DatabaseClock extends Clock {
 	 * (the next heartbeat tries again); it never throws.
 	 */
 	public void measure() {
+		measure(this.jdbc);
+	}
+
+	/**
+	 * Measures the offset over the given connections (the heartbeat's own, which does not wait
+	 * for a pooled one behind the work).
+	 */
+	public void measure(JdbcTemplate over) {
 		try {
 			long t0 = micros(this.node.instant());
-			Timestamp db = this.jdbc.queryForObject("SELECT clock_timestamp()", Timestamp.class);
+			Timestamp db = over.queryForObject("SELECT clock_timestamp()", Timestamp.class);
 			long t1 = micros(this.node.instant());
 			long dbMicros = micros(db.toInstant());
 			long low = dbMicros - t1 - 1; // the node's readings are cut to whole microseconds
