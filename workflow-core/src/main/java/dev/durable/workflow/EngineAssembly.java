@@ -45,6 +45,7 @@ import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.NodeLease;
 import dev.durable.workflow.internal.store.EngineDataSource;
+import dev.durable.workflow.internal.store.SessionTimeouts;
 import dev.durable.workflow.internal.worker.NodeQuiescence;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.spi.EngineHooks;
@@ -86,7 +87,8 @@ final class EngineAssembly {
 		String namespace = config.namespace();
 		// a worker's lease closes the engine's connections while it is fenced; a client has none
 		NodeLease lease = new NodeLease(config);
-		EngineDataSource engineData = new EngineDataSource(dataSource, config.statementTimeout(), lease);
+		EngineDataSource engineData = new EngineDataSource(dataSource, config.statementTimeout(), lease,
+				SessionTimeouts.of(config.idleInTransactionTimeout(), config.statementTimeout()));
 		Stores stores = Stores.of(engineData, config.schema());
 		// every time the engine schedules is compared across nodes: it is read on the database's clock,
 		// unless a test moves time with a settable clock (then that clock is the one truth)

@@ -37,13 +37,18 @@ import org.jspecify.annotations.Nullable;
  * @param statementTimeout how long one of the engine's statements may wait for the database's
  * answer before it fails as if the database were unreachable ({@code null}: the default, see
  * {@link #defaultStatementTimeout})
+ * @param idleInTransactionTimeout how long the database lets a session of the engine stay idle in
+ * a transaction before it ends it (so a node cut off by a network partition does not keep its
+ * locks); zero or negative: the engine sets no session timeouts ({@code null}: the default, see
+ * {@link #defaultIdleInTransactionTimeout})
  */
 public record EngineSettings(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
 		int maxConcurrentActivities, int maxCachedRuns, Duration cacheIdleTimeout, Duration pollInterval,
 		Duration heartbeatInterval, Duration deadAfter, Duration taskTimeout, int maxPayloadBytes,
 		Duration shutdownTimeout, @Nullable String buildId, HistoryLimits historyLimits, Duration retention,
 		boolean runsWorkflows, Set<String> activityTaskQueues, List<QueueDefinition> queues,
-		List<Class<? extends Throwable>> failWorkflowExceptionTypes, Duration statementTimeout) {
+		List<Class<? extends Throwable>> failWorkflowExceptionTypes, Duration statementTimeout,
+		Duration idleInTransactionTimeout) {
 
 	public EngineSettings {
 		activityTaskQueues = Set.copyOf(activityTaskQueues);
@@ -59,6 +64,21 @@ public record EngineSettings(String namespace, String schema, boolean workerEnab
 		if (statementTimeout.isNegative() || statementTimeout.isZero()) {
 			throw new IllegalArgumentException("statementTimeout must be positive: " + statementTimeout);
 		}
+		if (idleInTransactionTimeout == null) {
+			idleInTransactionTimeout = defaultIdleInTransactionTimeout(deadAfter.minus(heartbeatInterval));
+		}
+	}
+
+	/**
+	 * The default idle-in-transaction timeout: the {@link #lease() lease}, at least a second. The
+	 * setting ends the application's own transactions on the same pooled connections too when they
+	 * stay idle that long, so the default is generous; it is the backstop for a node that stopped
+	 * while its kernel still answers (a paused process), whose runs others take over after
+	 * {@code deadAfter} anyway. A node cut off by a partition is found sooner by the TCP
+	 * keepalives, which follow the statement timeout (see {@code SessionTimeouts}).
+	 */
+	public static Duration defaultIdleInTransactionTimeout(Duration lease) {
+		return (lease.compareTo(Duration.ofSeconds(1)) < 0) ? Duration.ofSeconds(1) : lease;
 	}
 
 	/**

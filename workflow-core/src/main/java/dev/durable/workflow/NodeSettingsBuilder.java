@@ -36,6 +36,7 @@ abstract class NodeSettingsBuilder<B extends NodeSettingsBuilder<B>> {
 	private Duration deadAfter = Duration.ofSeconds(30);
 	private @Nullable String buildId;
 	private @Nullable Duration statementTimeout;
+	private @Nullable Duration idleInTransactionTimeout;
 
 	// runs and their history
 	private EngineSettings.HistoryLimits historyLimits = EngineSettings.HistoryLimits.DEFAULT;
@@ -122,6 +123,25 @@ abstract class NodeSettingsBuilder<B extends NodeSettingsBuilder<B>> {
 		return self();
 	}
 
+	/**
+	 * How long the database lets one of the engine's sessions stay idle inside a transaction before
+	 * it ends the session (PostgreSQL's {@code idle_in_transaction_session_timeout}), set together
+	 * with TCP keepalives and a TCP user timeout that follow the statement timeout (a third of it
+	 * idle, then two probes a second apart; they end only sessions whose peer is gone). A node cut
+	 * off by a network partition cannot roll back its open transactions, and the server is not told
+	 * it is gone: without them their locks would hold the statements of healthy nodes until TCP
+	 * gives up.
+	 * Each physical connection gets the settings once, the first time the engine takes it; they are
+	 * session settings, so the application's own transactions on the same pooled connections are
+	 * ended too when they stay idle that long (a transactional activity's transaction included). Zero
+	 * turns all the settings off (for a transaction-pooling proxy, whose own timeouts then apply).
+	 * Default: the lease (dead-after minus the heartbeat interval), at least a second.
+	 */
+	public B idleInTransactionTimeout(Duration value) {
+		this.idleInTransactionTimeout = value;
+		return self();
+	}
+
 	/** How long workflow code may run without yielding in one workflow task. */
 	public B taskTimeout(Duration value) {
 		this.taskTimeout = value;
@@ -174,7 +194,8 @@ abstract class NodeSettingsBuilder<B extends NodeSettingsBuilder<B>> {
 				this.maxConcurrentActivities, this.maxCachedRuns, this.cacheIdleTimeout, this.pollInterval,
 				this.heartbeatInterval, this.deadAfter, this.taskTimeout, maxPayloadBytes, this.shutdownTimeout,
 				this.buildId, this.historyLimits, this.retention, this.runWorkflows, this.activityTaskQueues,
-				List.copyOf(this.queues.values()), this.failWorkflowExceptionTypes, this.statementTimeout);
+				List.copyOf(this.queues.values()), this.failWorkflowExceptionTypes, this.statementTimeout,
+				this.idleInTransactionTimeout);
 	}
 
 }

@@ -263,12 +263,15 @@ public final class WorkflowEngine implements AutoCloseable {
 		/**
 		 * Connections straight to PostgreSQL for when {@link #dataSource(DataSource)} goes through a
 		 * transaction-mode pooler such as PgBouncer. The engine takes from it the one connection it
-		 * keeps for LISTEN (a LISTEN through such a pooler never delivers) and the connection of the
-		 * schema migration (Liquibase and the migration's advisory lock are session state); every
-		 * other statement still goes through the pooled data source. Setting it also makes
+		 * keeps for LISTEN (a LISTEN through such a pooler never delivers), the connection of the
+		 * schema migration (Liquibase and the migration's advisory lock are session state) and the
+		 * one a worker node keeps for its heartbeat (renewing its lease must not wait behind the
+		 * work for a pooled connection; it is opened anew after a failure); every other statement
+		 * still goes through the pooled data source. Setting it also makes
 		 * {@code start()} check that the pooled data source keeps the driver's prepared statements
 		 * working (fails fast, naming {@code prepareThreshold=0}, when it does not). Default: the data
-		 * source itself. A pool of one or two connections is enough.
+		 * source itself (then those connections are held out of it for as long as the engine runs).
+		 * A pool of two or three connections is enough.
 		 */
 		public Builder directDataSource(DataSource directDataSource) {
 			this.directDataSource = directDataSource;

@@ -120,6 +120,7 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(node::getHeartbeatInterval).to(builder::heartbeatInterval);
 		map.from(node::getDeadAfter).to(builder::deadAfter);
 		map.from(node::getStatementTimeout).to(builder::statementTimeout);
+		map.from(node::getIdleInTransactionTimeout).to(builder::idleInTransactionTimeout);
 		properties.getQueues().forEach((name, queue) -> builder.queue(queue.toDefinition(name)));
 		DurableWorkflowActivityProperties.Transactional transactional = properties.getActivity().getTransactional();
 		builder.transactionalActivities(transactional.getIsolation(), transactional.getSerializationRetries());

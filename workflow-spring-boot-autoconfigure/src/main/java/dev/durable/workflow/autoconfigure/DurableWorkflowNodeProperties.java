@@ -31,6 +31,26 @@ public class DurableWorkflowNodeProperties {
 	 */
 	private Duration statementTimeout;
 
+	/**
+	 * How long the database lets one of the engine's sessions stay idle inside a transaction
+	 * before it ends it (PostgreSQL's idle_in_transaction_session_timeout, set with TCP keepalives
+	 * and a TCP user timeout that follow the statement timeout), so that a node cut off by a network partition does not keep its transactions'
+	 * locks while healthy nodes wait on them. Set once on each physical connection the engine
+	 * takes from the DataSource: they are session settings, so the application's own transactions
+	 * on those pooled connections (a transactional activity's included) are ended too when they
+	 * stay idle that long. 0 turns them all off. Default: dead-after minus the heartbeat interval,
+	 * at least 1s.
+	 */
+	private Duration idleInTransactionTimeout;
+
+	public Duration getIdleInTransactionTimeout() {
+		return this.idleInTransactionTimeout;
+	}
+
+	public void setIdleInTransactionTimeout(Duration idleInTransactionTimeout) {
+		this.idleInTransactionTimeout = idleInTransactionTimeout;
+	}
+
 	public Duration getHeartbeatInterval() {
 		return this.heartbeatInterval;
 	}

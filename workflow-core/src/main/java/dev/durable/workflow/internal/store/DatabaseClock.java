@@ -80,11 +80,19 @@ public final class DatabaseClock extends Clock {
 	 * the first of a JVM is slow, and its interval would bound the clock until the next heartbeat.
 	 */
 	public void measure() {
+		measure(this.jdbc);
+	}
+
+	/**
+	 * Measures the offset over the given connections (the heartbeat's own, which does not wait
+	 * for a pooled one behind the work).
+	 */
+	public void measure(JdbcTemplate over) {
 		try {
 			Offset before = this.offset.get();
 			int samples = before.known() ? 1 : 3;
 			for (int i = 0; i < samples; i++) {
-				sample();
+				sample(over);
 			}
 			Offset measured = this.offset.get();
 			if (Math.abs(measured.micros() - before.micros()) >= NOTABLE.toNanos() / 1000) {
@@ -98,9 +106,9 @@ public final class DatabaseClock extends Clock {
 		}
 	}
 
-	private void sample() {
+	private void sample(JdbcTemplate over) {
 		long t0 = micros(this.node.instant());
-		Timestamp db = this.jdbc.queryForObject("SELECT clock_timestamp()", Timestamp.class);
+		Timestamp db = over.queryForObject("SELECT clock_timestamp()", Timestamp.class);
 		long t1 = micros(this.node.instant());
 		long dbMicros = micros(db.toInstant());
 		long low = dbMicros - t1 - 1; // the node's readings are cut to whole microseconds

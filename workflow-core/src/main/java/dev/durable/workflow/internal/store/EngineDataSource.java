@@ -10,13 +10,18 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.List;
+import java.sql.Statement;
+import java.util.Collections;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.postgresql.PGConnection;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.InfrastructureProxy;
 
 import dev.durable.workflow.internal.support.NodeFencedException;
@@ -30,6 +35,13 @@ import dev.durable.workflow.internal.support.NodeFencedException;
  * it back, so that the application's own statements on the same data source keep their settings.
  * A connection the engine joins (the transaction of a transactional activity, or one an
  * application's transaction holds) is not the engine's and is left as it is.
+ * <p>
+ * The server must also learn that a silent node is gone: a partitioned node's open transactions
+ * would otherwise keep their row and unique-key locks, and the statements of healthy nodes wait on
+ * them, until TCP gives up. So each physical connection the engine takes gets, once (the first time
+ * the engine takes it, in one round trip), the {@link SessionTimeouts} of the engine's settings:
+ * {@code idle_in_transaction_session_timeout} and TCP keepalive and user timeouts. They are session
+ * settings, so the application's own statements on the same pooled connection see them too.
  * <p>
  * As an {@link InfrastructureProxy} of the application's data source it is the same data source
  * to Spring's transaction synchronization: a transaction the engine starts binds its connection
@@ -57,21 +69,42 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 	/** The connections the engine holds now (shared by the gated and the ungated view). */
 	private final Set<Connection> held;
 
+	/** The session settings each physical connection gets once (none: the engine sets nothing). */
+	private final @Nullable SessionTimeouts sessions;
+
+	/** The physical connections that got them (weakly: the pool may close and drop them). */
+	private final Set<Object> configured;
+
 	/**
 	 * @param target the application's data source
 	 * @param statementTimeout how long one of the engine's statements may wait for the database
 	 * @param gate what closes the engine's access while the node is fenced
 	 */
 	public EngineDataSource(DataSource target, Duration statementTimeout, Gate gate) {
-		this(target, (int) Math.min(Integer.MAX_VALUE, Math.max(1, statementTimeout.toMillis())), gate,
-				ConcurrentHashMap.newKeySet());
+		this(target, statementTimeout, gate, null);
 	}
 
-	private EngineDataSource(DataSource target, int timeoutMillis, @Nullable Gate gate, Set<Connection> held) {
+	/**
+	 * @param target the application's data source
+	 * @param statementTimeout how long one of the engine's statements may wait for the database
+	 * @param gate what closes the engine's access while the node is fenced
+	 * @param sessions the session settings of the engine's physical connections ({@code null}: none)
+	 */
+	public EngineDataSource(DataSource target, Duration statementTimeout, Gate gate,
+			@Nullable SessionTimeouts sessions) {
+		this(target, (int) Math.min(Integer.MAX_VALUE, Math.max(1, statementTimeout.toMillis())), gate,
+				ConcurrentHashMap.newKeySet(), sessions, Collections.newSetFromMap(Collections.synchronizedMap(
+						new WeakHashMap<>())));
+	}
+
+	private EngineDataSource(DataSource target, int timeoutMillis, @Nullable Gate gate, Set<Connection> held,
+			@Nullable SessionTimeouts sessions, Set<Object> configured) {
 		this.target = target;
 		this.timeoutMillis = timeoutMillis;
 		this.gate = gate;
 		this.held = held;
+		this.sessions = sessions;
+		this.configured = configured;
 	}
 
 	/**
@@ -79,7 +112,7 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 	 * the node is fenced (its success is what lifts the fence).
 	 */
 	public EngineDataSource ungated() {
-		return new EngineDataSource(this.target, this.timeoutMillis, null, this.held);
+		return new EngineDataSource(this.target, this.timeoutMillis, null, this.held, this.sessions, this.configured);
 	}
 
 	/**
@@ -123,6 +156,7 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 		try {
 			previous = connection.getNetworkTimeout();
 			connection.setNetworkTimeout(Runnable::run, this.timeoutMillis);
+			configure(connection);
 		}
 		catch (SQLException | RuntimeException ex) {
 			connection.close();
@@ -131,6 +165,34 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 		this.held.add(connection);
 		return (Connection) Proxy.newProxyInstance(EngineDataSource.class.getClassLoader(),
 				new Class<?>[] { Connection.class }, new Held(connection, previous));
+	}
+
+	/**
+	 * Gives a physical connection the session settings the first time the engine takes it: one
+	 * round trip per physical connection, none on later takes. Only a connection in auto-commit
+	 * mode (a SET in a transaction would roll back with it) of the PostgreSQL driver (its physical
+	 * connection is what is remembered) gets them.
+	 */
+	private void configure(Connection connection) throws SQLException {
+		if (this.sessions == null || !connection.isWrapperFor(PGConnection.class)) {
+			return;
+		}
+		PGConnection physical = connection.unwrap(PGConnection.class);
+		if (this.configured.contains(physical) || !connection.getAutoCommit()) {
+			return;
+		}
+		try (Statement statement = connection.createStatement()) {
+			statement.execute(this.sessions.sql());
+		}
+		catch (SQLException ex) {
+			if (connection.isClosed() || !connection.isValid(1)) {
+				throw ex;
+			}
+			// a server without one of the settings (or a pooler refusing it): the connection works without
+			LoggerFactory.getLogger(EngineDataSource.class)
+				.warn("Could not set the engine's session timeouts ({}): {}", this.sessions.sql(), ex.getMessage());
+		}
+		this.configured.add(physical);
 	}
 
 	/** The engine's hold of a connection: gives it back with its own network timeout. */

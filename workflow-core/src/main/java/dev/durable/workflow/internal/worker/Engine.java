@@ -27,6 +27,7 @@ import dev.durable.workflow.SettableClock;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.ActivityRepository;
+import dev.durable.workflow.internal.store.DedicatedConnection;
 import dev.durable.workflow.internal.store.EngineDataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.workflow.internal.store.NodeRepository;
@@ -200,10 +201,17 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.waiters.sendNewsWith(this.wakeups::notifyOutputs, this.wakeups::notifyClosed);
 		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
+			// the heartbeat's own connection: renewing the lease must not wait behind the work for the pool
+			DedicatedConnection heartbeatConnection = new DedicatedConnection(this.directDataSource,
+					this.config.statementTimeout());
+			JdbcTemplate heartbeatJdbc = new JdbcTemplate(heartbeatConnection);
+			Runnable measureOnHeartbeat = (this.clock instanceof DatabaseClock database)
+					? () -> database.measure(heartbeatJdbc) : () -> {
+					};
 			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId,
-					new NodeRepository(new JdbcTemplate(this.engineData.ungated()), this.config.schema()), this.hooks,
-					this::servedTypes, () -> this.executor.eviction().evictAll(), measureClock, this.lease,
-					this::fenced).start();
+					new NodeRepository(heartbeatJdbc, this.config.schema()), this.hooks, this::servedTypes,
+					() -> this.executor.eviction().evictAll(), measureOnHeartbeat, this.lease, this::fenced,
+					heartbeatConnection).start();
 			this.taskQueues.start(this.config, this.activityRegistry, this.stores, this.payloads, this.clock, this.nodeId,
 					this.heartbeat::incarnation, this.listeners, this::wake, this.wakeups);
 			if (this.config.runsWorkflows() && !servedTypes().isEmpty()) {
@@ -248,6 +256,11 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	/** The lease of this node (for the reasons of its health). */
 	public NodeLease lease() {
 		return this.lease;
+	}
+
+	/** The connections the engine's own statements run on (gated by the lease). */
+	public EngineDataSource engineDataSource() {
+		return this.engineData;
 	}
 
 	@Override

@@ -44,6 +44,8 @@ final class NodeHeartbeat implements AutoCloseable {
 
 	private final Runnable onFenced;
 
+	private final AutoCloseable connection;
+
 	private volatile long incarnation;
 
 	private volatile boolean running = true;
@@ -56,12 +58,14 @@ final class NodeHeartbeat implements AutoCloseable {
 	private Thread watch;
 
 	/**
-	 * @param nodes node rows, on connections the fence does not close (the heartbeat lifts it)
+	 * @param nodes node rows, on the heartbeat's own connection: the fence does not close it (the
+	 * heartbeat lifts the fence), and a busy pool does not keep the heartbeat waiting
 	 * @param onFenced what the node does when its lease runs out
+	 * @param connection the heartbeat's own connection, closed with the heartbeat
 	 */
 	NodeHeartbeat(EngineSettings config, UUID nodeId, NodeRepository nodes, EngineHooks hooks,
 			Supplier<Set<String>> servedTypes, Runnable onDeclaredDead, Runnable measureClock, NodeLease lease,
-			Runnable onFenced) {
+			Runnable onFenced, AutoCloseable connection) {
 		this.config = config;
 		this.nodeId = nodeId;
 		this.nodes = nodes;
@@ -71,6 +75,7 @@ final class NodeHeartbeat implements AutoCloseable {
 		this.measureClock = measureClock;
 		this.lease = lease;
 		this.onFenced = onFenced;
+		this.connection = connection;
 	}
 
 	/** Registers the node and starts heartbeating. */
@@ -205,6 +210,12 @@ final class NodeHeartbeat implements AutoCloseable {
 		}
 		BackgroundThreads.awaitEnded(this.thread);
 		BackgroundThreads.awaitEnded(this.watch);
+		try {
+			this.connection.close();
+		}
+		catch (Exception ex) {
+			log.debug("Closing the heartbeat's connection of node {} failed: {}", this.nodeId, ex.toString());
+		}
 	}
 
 }
