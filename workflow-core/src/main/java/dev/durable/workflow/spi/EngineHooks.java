@@ -16,6 +16,13 @@ public interface EngineHooks {
 	default void beforeTaskCommit(UUID runId) {
 	}
 
+	/**
+	 * Called after a workflow task's commit was written, before its effects (the activities it
+	 * scheduled start): what it throws reaches the engine as a commit whose acknowledgment was lost.
+	 */
+	default void afterTaskCommit(UUID runId) {
+	}
+
 	/** Called before each node heartbeat. */
 	default void beforeHeartbeat() {
 	}

@@ -200,7 +200,14 @@ public final class RunStarter {
 		}
 		catch (DuplicateKeyException ex) {
 			abandon(firstTasks, first[0], ex);
-			// another start of the same id committed first
+			// another start of the same id committed first: when it carried this start's request id
+			// (a caller's retry that ran while the first attempt's transaction was still open, on
+			// another node or connection, so the lookup by request id could not see it), it is this
+			// start's own run, answered as that lookup answers
+			Optional<RunRow> same = sameRequest(start);
+			if (same.isPresent()) {
+				return new Started(start.run().workflowId(), same.get().runId());
+			}
 			Optional<RunRow> open = openRun(start.run());
 			if (start.options().idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING && open.isPresent()) {
 				return new Started(start.run().workflowId(), open.get().runId());
@@ -217,6 +224,13 @@ public final class RunStarter {
 		}
 		afterCommit(start, decision, message);
 		return new Started(start.run().workflowId(), decision.runId());
+	}
+
+	/** The run a start with the same request id made, if the start has one. */
+	private Optional<RunRow> sameRequest(PreparedStart start) {
+		String requestId = start.options().requestId();
+		return (requestId == null) ? Optional.empty()
+				: this.runs.findByRequestId(start.run().namespace(), start.run().workflowId(), requestId);
 	}
 
 	/** The open run that holds a new run's workflow id (after a start was refused for it). */

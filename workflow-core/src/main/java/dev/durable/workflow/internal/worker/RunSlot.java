@@ -21,6 +21,7 @@ import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.StoredActivity;
 
 /**
  * A run this node owns: the epoch it holds, the cached runner (if any), inputs handed over in
@@ -41,6 +42,9 @@ final class RunSlot implements OwnedRun {
 
 	/** Whether the pending activities must be reloaded from the store (after a claim). */
 	private boolean recoverActivities;
+
+	/** See {@link #commitOutcomeUnknown}; under the task lock. */
+	private List<StoredActivity> unconfirmedActivities = List.of();
 
 	private volatile boolean dead;
 
@@ -183,11 +187,39 @@ final class RunSlot implements OwnedRun {
 		this.lastUsed = time;
 	}
 
-	/** Whether the pending activities must be reloaded from the store; true once after a claim. */
-	boolean takeActivityRecovery() {
-		boolean recover = this.recoverActivities;
+	/**
+	 * Whether the pending activities must be reloaded from the store: after a claim, until
+	 * {@link #activitiesRecovered} (a recovery the database failed is tried again by the next task).
+	 */
+	boolean activityRecoveryDue() {
+		return this.recoverActivities;
+	}
+
+	/** The pending activities were taken over: later tasks start only what they schedule. */
+	void activitiesRecovered() {
 		this.recoverActivities = false;
-		return recover;
+	}
+
+	/**
+	 * A commit's outcome is unknown (its acknowledgment was lost): it may have stored the
+	 * activities it scheduled although none was started. Under the task lock.
+	 */
+	void commitOutcomeUnknown(List<StoredActivity> scheduled) {
+		if (!scheduled.isEmpty()) {
+			List<StoredActivity> unconfirmed = new ArrayList<>(this.unconfirmedActivities);
+			unconfirmed.addAll(scheduled);
+			this.unconfirmedActivities = List.copyOf(unconfirmed);
+		}
+	}
+
+	/**
+	 * The activities commits of unknown outcome scheduled (see {@link #commitOutcomeUnknown}), taken
+	 * once the run is replayed from what the database holds: those it awaits were committed.
+	 */
+	List<StoredActivity> takeUnconfirmedActivities() {
+		List<StoredActivity> unconfirmed = this.unconfirmedActivities;
+		this.unconfirmedActivities = List.of();
+		return unconfirmed;
 	}
 
 	// ---- what a task starts from ------------------------------------------------------------

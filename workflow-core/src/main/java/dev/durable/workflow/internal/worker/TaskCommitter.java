@@ -38,9 +38,9 @@ final class TaskCommitter {
 		if (TaskCommitRepository.isSingleStatement(commit)) {
 			this.hooks.beforeTaskCommit(runId);
 			refuseWhenFenced();
-			return this.commits.commitAlone(commit);
+			return written(runId, this.commits.commitAlone(commit));
 		}
-		return this.tx.execute((status) -> {
+		return written(runId, this.tx.execute((status) -> {
 			this.hooks.beforeTaskCommit(runId);
 			refuseWhenFenced();
 			TaskCommit.Effects done = this.commits.commit(commit);
@@ -48,7 +48,14 @@ final class TaskCommitter {
 				status.setRollbackOnly();
 			}
 			return done;
-		});
+		}));
+	}
+
+	private TaskCommit.Effects written(UUID runId, TaskCommit.Effects done) {
+		if (done != null) {
+			this.hooks.afterTaskCommit(runId);
+		}
+		return done;
 	}
 
 	/**

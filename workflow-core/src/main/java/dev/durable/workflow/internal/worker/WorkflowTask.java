@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.durable.workflow.internal.support.RunMdc;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
@@ -21,6 +24,7 @@ import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.StoredActivity;
 
 /**
  * One workflow task of a run this node owns: read the run row and its inbox (unless the cached
@@ -30,6 +34,8 @@ import dev.durable.workflow.internal.store.RunRow;
  * retries), a failure of the code is recorded ({@link TaskFailures}).
  */
 final class WorkflowTask {
+
+	private static final Logger log = LoggerFactory.getLogger(WorkflowTask.class);
 
 	private final RunSlot slot;
 
@@ -143,10 +149,13 @@ final class WorkflowTask {
 			if (runner == null) {
 				runner = this.runners.rebuild(slot, row);
 				slot.useRunner(runner);
+				startUnconfirmed(row, runner);
 			}
-			if (slot.takeActivityRecovery()) {
-				// after a claim: restart the activities the previous owner had scheduled
+			if (slot.activityRecoveryDue()) {
+				// after a claim: restart the activities the previous owner had scheduled; cleared
+				// only once done, so that a task the database failed here recovers them again
 				this.outside.recoverActivities(slot, row.workflowId(), runner.pendingScheduledActivities());
+				slot.activitiesRecovered();
 			}
 			List<Event> candidates = this.commits.candidates(row, runner, handedOver, inbox, now);
 			if (candidates.isEmpty()) {
@@ -217,10 +226,29 @@ final class WorkflowTask {
 		}
 		catch (RuntimeException ex) {
 			// outcome unknown: replay from what the database really holds; inputs handed over in
-			// memory go back to the mailbox (if the commit did land they are stale and dropped)
+			// memory go back to the mailbox (if the commit did land they are stale and dropped),
+			// and the activities it scheduled start after the replay if it did land
 			this.slot.forgetRunner();
 			this.slot.restore(handedOver);
+			this.slot.commitOutcomeUnknown(commit.newActivities());
 			throw ex;
+		}
+	}
+
+	/**
+	 * After the replay that follows a commit of unknown outcome: the activities it scheduled that
+	 * the stored history awaits were committed, but nothing started them (their start follows the
+	 * commit's acknowledgment), and no other node recovers them while this one owns the run.
+	 * Those the history does not hold were not committed; the task that runs now schedules its
+	 * own again.
+	 */
+	private void startUnconfirmed(RunRow row, WorkflowRunner runner) {
+		for (StoredActivity activity : this.slot.takeUnconfirmedActivities()) {
+			if (runner.isActivityPending(activity.seq()) && !this.slot.isRunning(activity.seq())) {
+				log.info("Activity {} (seq {}) of run {} was committed although its commit reported a failure;"
+						+ " starting it", activity.activityType(), activity.seq(), row.runId());
+				this.outside.startActivity(this.slot, row.workflowId(), activity);
+			}
 		}
 	}
 

@@ -67,9 +67,11 @@ class RunSlotTest {
 	}
 
 	@Test
-	void theActivityRecoveryOfAClaimIsTakenOnce() {
-		assertThat(this.slot.takeActivityRecovery()).isTrue();
-		assertThat(this.slot.takeActivityRecovery()).isFalse();
+	void theActivityRecoveryOfAClaimIsDueUntilDone() {
+		assertThat(this.slot.activityRecoveryDue()).isTrue();
+		assertThat(this.slot.activityRecoveryDue()).as("a recovery the database failed is tried again").isTrue();
+		this.slot.activitiesRecovered();
+		assertThat(this.slot.activityRecoveryDue()).isFalse();
 	}
 
 	@Test
