@@ -156,7 +156,7 @@ public final class DatabaseClock extends Clock {
 		}
 	}
 
-	/** Whether the offset was measured: until then the clock is the node's own. */
+	/** Whether the offset was measured. */
 	public boolean isMeasured() {
 		return this.offset.get().known();
 	}
@@ -192,8 +192,17 @@ public final class DatabaseClock extends Clock {
 		return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
 	}
 
+	/**
+	 * The node's time corrected by the measured offset. A clock not yet measured (read before the
+	 * engine started, by its client) measures first: a time written on the node's own clock would
+	 * hold back what other nodes schedule after it. Should that fail, the database is unlikely to
+	 * take the write either; the node's time is returned and the next read measures again.
+	 */
 	@Override
 	public Instant instant() {
+		if (!this.offset.get().known()) {
+			measure();
+		}
 		return this.node.instant().plus(this.offset.get().micros(), ChronoUnit.MICROS);
 	}
 

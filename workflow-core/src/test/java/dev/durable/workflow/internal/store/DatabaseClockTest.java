@@ -46,6 +46,18 @@ class DatabaseClockTest {
 	}
 
 	@Test
+	void aClockReadBeforeAnyMeasurementMeasuresFirst() {
+		DatabaseClock clock = new DatabaseClock(this.ahead, new JdbcTemplate(new FailingClockReads(0).dataSource));
+		java.time.Instant read = clock.instant();
+		java.time.Instant db = new JdbcTemplate(new FailingClockReads(0).dataSource)
+			.queryForObject("SELECT clock_timestamp()", java.sql.Timestamp.class)
+			.toInstant();
+		assertThat(Duration.between(read, db).abs()).as("the database's %s after the clock's %s", db, read)
+			.isLessThan(BOUND);
+		assertThat(clock.isMeasured()).isTrue();
+	}
+
+	@Test
 	void aLaterFailedMeasurementKeepsTheOffsetMeasured() {
 		FailingClockReads database = new FailingClockReads(0);
 		DatabaseClock clock = new DatabaseClock(this.ahead, new JdbcTemplate(database.dataSource));
