@@ -2,6 +2,7 @@ package dev.durable.workflow;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -159,6 +160,17 @@ public final class WorkflowEngine implements AutoCloseable {
 	 */
 	public List<QueueInfo> queues() {
 		return this.parts.stats().queues();
+	}
+
+	/**
+	 * The engine clock's time: the database's clock as this node reads it (its own clock
+	 * corrected by the offset it measures), or the {@link SettableClock} given to
+	 * {@link Builder#clock}. The times the engine writes and shows ({@link #queues()},
+	 * {@link #stats}, a run's description) are on it, so an age computed against it agrees on
+	 * every node whatever its own clock says.
+	 */
+	public Instant now() {
+		return this.parts.node().clock().instant();
 	}
 
 	/** The settings this node was built with. */

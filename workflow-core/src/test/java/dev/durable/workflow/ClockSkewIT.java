@@ -4,6 +4,8 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +25,9 @@ import dev.durable.workflow.client.ScheduleSpec;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowDescription;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.support.FailingClockReads;
 import dev.durable.workflow.support.StallingHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -139,11 +143,60 @@ class ClockSkewIT {
 
 	}
 
+	/** Fails every attempt. */
+	@Activity
+	public static class Failing {
+
+		public String fail(String id) {
+			throw new IllegalStateException("simulated failure of " + id);
+		}
+
+	}
+
+	/** Calls an activity that fails, retried after {@link #BACKOFF}. */
+	@Workflow("skew-retrying")
+	public static class RetryingWorkflow {
+
+		static final Duration BACKOFF = Duration.ofSeconds(20);
+
+		@WorkflowRun
+		public String run(String id) {
+			ActivityOptions options = ActivityOptions.builder()
+				.startToCloseTimeout(Duration.ofSeconds(10))
+				.retryPolicy(new RetryPolicy(BACKOFF, 2.0, null, 0, List.of()))
+				.build();
+			return Workflows.activity("fail", options).execute(String.class, id);
+		}
+
+	}
+
+	/** The system clock moved by an offset a test sets: a node's clock stepped while it runs. */
+	static final class SteppedClock extends Clock {
+
+		volatile Duration offset = Duration.ZERO;
+
+		@Override
+		public Instant instant() {
+			return Clock.systemUTC().instant().plus(this.offset);
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			return this;
+		}
+
+	}
+
 	private WorkflowEngine.Builder node(Duration skew) {
 		return this.engines.builder()
 			.clock(Clock.offset(Clock.systemUTC(), skew))
-			.register(TimerWorkflow.class, WaiterWorkflow.class, StampWorkflow.class)
-			.registerActivities(new DbTime(this.engines.jdbc()));
+			.register(TimerWorkflow.class, WaiterWorkflow.class, StampWorkflow.class, RetryingWorkflow.class)
+			.registerActivities(new DbTime(this.engines.jdbc()), new Failing());
 	}
 
 	private static Instant read(String tag) {
@@ -308,6 +361,77 @@ class ClockSkewIT {
 			assertOnTime(db, described.startTime(), "the start time on the node " + skew + " off");
 			node.shutdown();
 		}
+	}
+
+	/**
+	 * An engine whose first reads of the database's clock fail (its pool exhausted, the database
+	 * slow) does not serve on its own clock, 30 seconds ahead: it reads again until the database
+	 * answers, and its first run's times are the database's. Its heartbeat, which would measure
+	 * too, is a minute away.
+	 */
+	@Test
+	void anEngineWhoseFirstClockReadsFailStillServesOnTheDatabasesClock() {
+		FailingClockReads database = new FailingClockReads(3);
+		WorkflowEngine node = this.engines.start(node(SKEW).dataSource(database.dataSource)
+			.heartbeatInterval(Duration.ofMinutes(1))
+			.deadAfter(Duration.ofMinutes(3)));
+		WorkflowHandle<String> handle = node.client().start(StampWorkflow::run, "x", StartOptions.withId("first"));
+		String[] shown = handle.result(Duration.ofSeconds(20)).split(" ");
+		Instant db = Instant.parse(shown[1]);
+		assertOnTime(db, Instant.parse(shown[0]), "Workflows.now() in the first task");
+		assertOnTime(db, node.client().handle("first").describe().startTime(), "the first start time");
+		assertThat(database.failures).as("clock reads left to fail").hasValue(0);
+	}
+
+	/**
+	 * A client-only engine (no heartbeat) whose node clock is stepped 30 seconds ahead after it
+	 * started measures again and writes its times on the database's clock: a start delay it
+	 * gives is due by the database's clock.
+	 */
+	@Test
+	void aClientOnlyEngineMeasuresTheDatabasesClockAgainWhenItsClockIsStepped() {
+		SteppedClock clock = new SteppedClock();
+		WorkflowEngine client = this.engines.start(this.engines.builder().clock(clock).worker(false));
+		this.engines.start(node(Duration.ZERO));
+		clock.offset = SKEW;
+		Clock engineClock = EngineInternals.node(client).clock();
+		await().until(() -> Duration.between(dbNow(), engineClock.instant()).abs().compareTo(BOUND) < 0);
+		Duration delay = Duration.ofSeconds(2);
+		Instant before = dbNow();
+		client.client()
+			.start(StampWorkflow::run, "x", StartOptions.builder().workflowId("delayed").startDelay(delay).build());
+		await().atMost(delay.plus(LATE).plus(Duration.ofSeconds(5))).until(() -> DbTime.READS.containsKey("delayed"));
+		Instant started = read("delayed");
+		assertOnTime(started, before.plus(delay), "the delayed start");
+	}
+
+	private Instant dbNow() {
+		return this.engines.jdbc().queryForObject("SELECT clock_timestamp()", Timestamp.class).toInstant();
+	}
+
+	/**
+	 * A run described through the node 30 seconds ahead and through the node 30 seconds behind
+	 * shows the same times and states (what the REST API and the dashboard show of it): its start
+	 * time, and its activity waiting for a retry, with its time and the state judged on it.
+	 */
+	@Test
+	void aRunDescribedThroughSkewedNodesShowsTheSameTimes() {
+		WorkflowEngine ahead = this.engines.start(node(SKEW));
+		WorkflowEngine behind = this.engines.start(node(SKEW.negated()));
+		Instant before = dbNow();
+		ahead.client().start(RetryingWorkflow::run, "r", StartOptions.withId("described"));
+		await().until(() -> behind.client().handle("described").describe().pendingActivities().stream()
+			.anyMatch((a) -> a.lastFailure() != null));
+		WorkflowDescription throughAhead = ahead.client().handle("described").describe();
+		WorkflowDescription throughBehind = behind.client().handle("described").describe();
+		assertThat(throughAhead).isEqualTo(throughBehind);
+		assertThat(throughAhead.status()).isEqualTo(WorkflowStatus.RUNNING);
+		assertOnTime(throughAhead.startTime(), before, "the start time");
+		assertThat(throughAhead.pendingActivities()).singleElement().satisfies((a) -> {
+			assertThat(a.state()).as("state of the activity waiting for its retry")
+				.isEqualTo(dev.durable.workflow.client.PendingActivityState.SCHEDULED);
+			assertOnTime(a.nextAttemptTime(), before.plus(RetryingWorkflow.BACKOFF), "the retry's time");
+		});
 	}
 
 }

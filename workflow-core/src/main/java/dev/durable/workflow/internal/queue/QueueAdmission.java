@@ -23,7 +23,9 @@ import dev.durable.workflow.internal.store.Sql;
  * <p>Contract for callers (the workflow dispatcher, the activity claim): call
  * {@link #admit} inside a transaction and do nothing slow after it in that transaction (the row
  * lock holds every other round of the queue back until commit); hand the admitted items on only
- * after the commit; every time comes from the engine clock ({@code now}), never the database's.
+ * after the commit; every time comes from the caller's {@code now}, the engine clock, never from
+ * SQL's {@code now()}: the engine clock is the database's (corrected by its measured offset) or a
+ * test's settable clock, and the rate window's starts, written by every node, are all on it.
  */
 public final class QueueAdmission {
 

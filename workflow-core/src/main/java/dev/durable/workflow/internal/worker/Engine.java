@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.worker;
 
 import dev.durable.workflow.spi.EngineHooks;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -48,6 +49,12 @@ import dev.durable.workflow.internal.queue.QueueWaker;
 public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private static final Logger log = LoggerFactory.getLogger(Engine.class);
+
+	/**
+	 * How long {@link #start()} keeps trying to read the database's clock before it fails: the
+	 * engine serves only once its times are on the database's clock.
+	 */
+	private static final Duration CLOCK_PATIENCE = Duration.ofMinutes(1);
 
 	private final EngineSettings config;
 
@@ -119,6 +126,9 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private volatile NodeStop stop;
 
+	/** A client-only engine's measurements of the database's clock (a worker's heartbeat does them). */
+	private ClockRefresh clockRefresh;
+
 	private final NodeTaskQueues taskQueues;
 
 	private final NodeQueues queues;
@@ -179,10 +189,14 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			return;
 		}
 		NodeDatabase.prepare(this.dataSource, this.directDataSource, this.config.schema(), this.migrate);
-		// before anything is scheduled: the first times written are on the database's clock
-		Runnable measureClock = (this.clock instanceof DatabaseClock database) ? database::measure : () -> {
+		// before anything is scheduled: the first times written are on the database's clock, so the
+		// engine does not serve until a measurement succeeded
+		Runnable measureClock = () -> {
 		};
-		measureClock.run();
+		if (this.clock instanceof DatabaseClock database) {
+			database.measureFirst(CLOCK_PATIENCE);
+			measureClock = database::measure;
+		}
 		this.running = true;
 		this.taskCommits.startWriter("durable-writer");
 		this.taskPool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("durable-task-", 0).factory());
@@ -227,6 +241,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			}
 		}
 		else {
+			// no heartbeat: the clock is measured again on its own
+			if (this.clock instanceof DatabaseClock) {
+				this.clockRefresh = new ClockRefresh(measureClock, this.config.heartbeatInterval()).start();
+			}
 			this.wakeups.listenForOutputs(this.nodeId, this.waiters::outputsCommittedElsewhere, this.waiters::closedElsewhere);
 		}
 		this.stop = new NodeStop(new NodeStop.Parts(this.nodeId, this.config.shutdownTimeout(), this.poll,
@@ -371,6 +389,12 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (current != null) {
 			current.finish();
 		}
+		ClockRefresh refresh = this.clockRefresh;
+		if (refresh != null) {
+			// its statement is bounded by the statement timeout
+			refresh.stop(this.config.statementTimeout().plusSeconds(1));
+			this.clockRefresh = null;
+		}
 	}
 
 	/** The durable proxy of the registered activity bean assignable to the type. */
@@ -395,6 +419,11 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		RunRow row = this.runs.find(runId).orElseThrow(() -> new IllegalArgumentException("No run " + runId));
 		return Replays.fromScratch(row, this.workflows.find(row.workflowType()), this.factory, this.payloads,
 				this.config, this.tasks.history(runId));
+	}
+
+	/** The engine clock: the database's, or the settable clock a test moves. */
+	public Clock clock() {
+		return this.clock;
 	}
 
 	public EngineSettings config() {

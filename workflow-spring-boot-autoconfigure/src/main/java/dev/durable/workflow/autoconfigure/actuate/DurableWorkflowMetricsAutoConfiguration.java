@@ -64,7 +64,8 @@ public final class DurableWorkflowMetricsAutoConfiguration {
 		@ConditionalOnBean(WorkflowEngine.class)
 		@ConditionalOnMissingBean
 		QueueMetrics durableWorkflowQueueMetrics(ObjectProvider<WorkflowEngine> engine) {
-			return new QueueMetrics(() -> engine.getObject().queues(), QueueMetrics.DEFAULT_REFRESH);
+			return new QueueMetrics(() -> engine.getObject().queues(), () -> engine.getObject().now(),
+					QueueMetrics.DEFAULT_REFRESH);
 		}
 
 	}

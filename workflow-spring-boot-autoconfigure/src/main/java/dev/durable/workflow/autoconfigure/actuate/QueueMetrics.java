@@ -45,6 +45,8 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 
 	private final Supplier<List<QueueInfo>> queues;
 
+	private final Supplier<Instant> now;
+
 	private final Duration refresh;
 
 	private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
@@ -54,12 +56,25 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 	private @Nullable ScheduledExecutorService scheduler;
 
 	/**
-	 * Creates the gauges' source.
+	 * Creates the gauges' source, counting the oldest item's age on this JVM's clock.
 	 * @param queues what the snapshot is read from, typically {@link WorkflowEngine#queues()}
 	 * @param refresh how often it is read
 	 */
 	public QueueMetrics(Supplier<List<QueueInfo>> queues, Duration refresh) {
+		this(queues, Instant::now, refresh);
+	}
+
+	/**
+	 * Creates the gauges' source.
+	 * @param queues what the snapshot is read from, typically {@link WorkflowEngine#queues()}
+	 * @param now the clock the queues' times are on, typically {@link WorkflowEngine#now()}: the
+	 * oldest item's age is counted on it, so that it agrees on every node whatever the node's own
+	 * clock says
+	 * @param refresh how often it is read
+	 */
+	public QueueMetrics(Supplier<List<QueueInfo>> queues, Supplier<Instant> now, Duration refresh) {
 		this.queues = queues;
+		this.now = now;
 		this.refresh = refresh;
 	}
 
@@ -88,7 +103,7 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 		gauge(registry, "durable.workflow.queue.running", "Items of the queue running, workflows and activities",
 				name, QueueInfo::running);
 		gauge(registry, "durable.workflow.queue.oldest.age", "Seconds the item waiting longest in the queue has waited",
-				name, QueueMetrics::oldestAgeSeconds);
+				name, this::oldestAgeSeconds);
 	}
 
 	private void gauge(MeterRegistry registry, String meter, String description, String name,
@@ -99,12 +114,12 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 		}).description(description).tag("queue", name).strongReference(true).register(registry);
 	}
 
-	private static double oldestAgeSeconds(QueueInfo queue) {
+	private double oldestAgeSeconds(QueueInfo queue) {
 		Instant since = queue.oldestWaitingSince();
 		if (since == null) {
 			return 0;
 		}
-		return Math.max(0, Duration.between(since, Instant.now()).toMillis() / 1000.0);
+		return Math.max(0, Duration.between(since, this.now.get()).toMillis() / 1000.0);
 	}
 
 	private void refreshQuietly() {

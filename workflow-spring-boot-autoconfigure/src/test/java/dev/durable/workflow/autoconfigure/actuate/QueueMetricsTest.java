@@ -91,6 +91,22 @@ class QueueMetricsTest {
 		assertThat(gauge(later, "durable.workflow.queue.depth", "gpu")).isEqualTo(5);
 	}
 
+	/**
+	 * The queues' times are on the engine clock (the database's): the oldest item's age is counted
+	 * on it, not on this node's clock, which may be far off.
+	 */
+	@Test
+	void theOldestAgeIsCountedOnTheEngineClock() {
+		Instant engineNow = Instant.parse("2026-01-01T00:01:30Z");
+		Source source = new Source();
+		source.queues.set(List.of(queue("reports", 1, 0, 0, 0, Instant.parse("2026-01-01T00:00:00Z"))));
+		QueueMetrics metrics = new QueueMetrics(source::read, () -> engineNow, Duration.ofHours(1));
+		MeterRegistry registry = new SimpleMeterRegistry();
+		metrics.bindTo(registry);
+		metrics.refresh();
+		assertThat(gauge(registry, "durable.workflow.queue.oldest.age", "reports")).isEqualTo(90.0);
+	}
+
 	@Test
 	void whileRunningTheSnapshotIsRefreshedInTheBackgroundAndAFailedReadKeepsTheLastValues() {
 		Source source = new Source();
