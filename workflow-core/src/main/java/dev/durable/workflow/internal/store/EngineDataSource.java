@@ -219,6 +219,14 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 				case "close":
 					release();
 					break;
+				case "rollback":
+					if (args == null && this.connection.isClosed()) {
+						// aborted by the fence, or broken: its transaction ended with it on the server.
+						// A rollback that threw here would replace the statement's own failure (Spring's
+						// transaction template logs that as an ERROR) with "Connection is closed"
+						return null;
+					}
+					break;
 				default:
 					break;
 			}
