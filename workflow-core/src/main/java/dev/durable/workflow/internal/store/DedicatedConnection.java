@@ -1,6 +1,5 @@
 package dev.durable.workflow.internal.store;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -9,11 +8,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
-import java.util.logging.Logger;
 
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * One connection kept for one purpose, outside the pool the engine's work takes its connections
@@ -25,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * database restart). Used by one thread at a time; closing what {@link #getConnection()} returns
  * keeps the connection.
  */
-public final class DedicatedConnection implements DataSource, AutoCloseable {
+public final class DedicatedConnection extends DelegatingDataSource implements AutoCloseable {
 
 	private final DataSource source;
 
@@ -42,6 +41,7 @@ public final class DedicatedConnection implements DataSource, AutoCloseable {
 	 * @param statementTimeout how long a statement on it may wait for the database
 	 */
 	public DedicatedConnection(DataSource source, Duration statementTimeout) {
+		super(source);
 		this.source = source;
 		this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, statementTimeout.toMillis()));
 	}
@@ -171,44 +171,6 @@ public final class DedicatedConnection implements DataSource, AutoCloseable {
 			});
 		}
 
-	}
-
-	@Override
-	public PrintWriter getLogWriter() throws SQLException {
-		return this.source.getLogWriter();
-	}
-
-	@Override
-	public void setLogWriter(PrintWriter out) throws SQLException {
-		this.source.setLogWriter(out);
-	}
-
-	@Override
-	public void setLoginTimeout(int seconds) throws SQLException {
-		this.source.setLoginTimeout(seconds);
-	}
-
-	@Override
-	public int getLoginTimeout() throws SQLException {
-		return this.source.getLoginTimeout();
-	}
-
-	@Override
-	public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-		return this.source.getParentLogger();
-	}
-
-	@Override
-	public <T> T unwrap(Class<T> type) throws SQLException {
-		if (type.isInstance(this)) {
-			return type.cast(this);
-		}
-		throw new SQLException("Not a wrapper for " + type);
-	}
-
-	@Override
-	public boolean isWrapperFor(Class<?> type) {
-		return type.isInstance(this);
 	}
 
 }

@@ -1,13 +1,11 @@
 package dev.durable.workflow.internal.store;
 
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;
 import java.util.List;
 import java.sql.Statement;
@@ -15,7 +13,6 @@ import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Logger;
 
 import javax.sql.DataSource;
 
@@ -23,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.InfrastructureProxy;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import dev.durable.workflow.internal.support.NodeFencedException;
 
@@ -48,7 +46,7 @@ import dev.durable.workflow.internal.support.NodeFencedException;
  * where the application's code finds it, and the engine's statements join the application's
  * transactions as before.
  */
-public final class EngineDataSource implements DataSource, InfrastructureProxy {
+public final class EngineDataSource extends DelegatingDataSource implements InfrastructureProxy {
 
 	/** Whether the engine may take connections now. */
 	@FunctionalInterface
@@ -58,7 +56,6 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 		@Nullable String closedReason();
 
 	}
-
 
 	private final DataSource target;
 
@@ -99,6 +96,7 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 
 	private EngineDataSource(DataSource target, int timeoutMillis, @Nullable Gate gate, Set<Connection> held,
 			@Nullable SessionTimeouts sessions, Set<Object> configured) {
+		super(target);
 		this.target = target;
 		this.timeoutMillis = timeoutMillis;
 		this.gate = gate;
@@ -256,41 +254,6 @@ public final class EngineDataSource implements DataSource, InfrastructureProxy {
 	@Override
 	public Object getWrappedObject() {
 		return this.target;
-	}
-
-	@Override
-	public PrintWriter getLogWriter() throws SQLException {
-		return this.target.getLogWriter();
-	}
-
-	@Override
-	public void setLogWriter(PrintWriter out) throws SQLException {
-		this.target.setLogWriter(out);
-	}
-
-	@Override
-	public void setLoginTimeout(int seconds) throws SQLException {
-		this.target.setLoginTimeout(seconds);
-	}
-
-	@Override
-	public int getLoginTimeout() throws SQLException {
-		return this.target.getLoginTimeout();
-	}
-
-	@Override
-	public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-		return this.target.getParentLogger();
-	}
-
-	@Override
-	public <T> T unwrap(Class<T> type) throws SQLException {
-		return type.isInstance(this) ? type.cast(this) : this.target.unwrap(type);
-	}
-
-	@Override
-	public boolean isWrapperFor(Class<?> type) throws SQLException {
-		return type.isInstance(this) || this.target.isWrapperFor(type);
 	}
 
 }
