@@ -85,6 +85,8 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 	private WorkflowEngine recordedWorker(StatementRecorder recorder) {
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
+			// the statements counted are the engine's own: no once-per-connection session settings among them
+			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Waiter.class, Chain.class)
 			.registerActivities(new Steps()));
 		await().until(() -> recorder.all().stream().anyMatch((s) -> s.thread().getName().equals("durable-listen")));

@@ -66,6 +66,8 @@ class SignalSendStatementTest {
 		TransactionRecorder recorder = new TransactionRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
+			// the statements counted are the engine's own: no once-per-connection session settings among them
+			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Receiving.class));
 		WorkflowHandle<String> handle = parked(engine, "one-statement");
 
@@ -86,6 +88,8 @@ class SignalSendStatementTest {
 		TransactionRecorder recorder = new TransactionRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
+			// the statements counted are the engine's own: no once-per-connection session settings among them
+			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Receiving.class)
 			.pollInterval(Duration.ofHours(1)));
 		WorkflowHandle<String> handle = parked(engine, "keyed");

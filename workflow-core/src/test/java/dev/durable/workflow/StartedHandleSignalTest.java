@@ -99,6 +99,8 @@ class StartedHandleSignalTest {
 		TransactionRecorder recorder = new TransactionRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
+			// the statements counted are the engine's own: no once-per-connection session settings among them
+			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Receiving.class));
 		WorkflowHandle<String> handle = engine.client().start(Receiving::run, StartOptions.withId("one"));
 		parked(engine, 1);
@@ -122,6 +124,8 @@ class StartedHandleSignalTest {
 		TransactionRecorder recorder = new TransactionRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
+			// the statements counted are the engine's own: no once-per-connection session settings among them
+			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Chain.class));
 		WorkflowHandle<String> handle = engine.client().start(Chain::run, 1, StartOptions.withId("chain"));
 		parked(engine, 1);
