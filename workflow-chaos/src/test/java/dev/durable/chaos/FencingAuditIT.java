@@ -27,6 +27,8 @@ class FencingAuditIT {
 				statement.execute("CREATE TABLE durable.workflow_run (run_id uuid PRIMARY KEY, epoch bigint NOT NULL)");
 				statement.execute("CREATE TABLE durable.history (run_id uuid NOT NULL, seq int NOT NULL,"
 						+ " PRIMARY KEY (run_id, seq))");
+				// the audit also writes down the nodes' heartbeats (for the network partitions' check)
+				statement.execute("CREATE TABLE durable.node (node_id uuid PRIMARY KEY, last_heartbeat timestamptz)");
 				FencingAudit.install(admin);
 			}
 			String run = "'00000000-0000-0000-0000-000000000001'";
