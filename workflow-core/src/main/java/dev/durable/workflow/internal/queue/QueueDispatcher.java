@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
@@ -298,7 +299,7 @@ public final class QueueDispatcher implements AutoCloseable {
 
 	/** Waits (bounded) until the dispatcher's thread ended. */
 	public void awaitStopped() {
-		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
+		BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.SettableClock;
+import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
@@ -167,7 +168,7 @@ public final class ScheduleLoop implements AutoCloseable {
 	@Override
 	public void close() {
 		beginStop();
-		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
+		BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

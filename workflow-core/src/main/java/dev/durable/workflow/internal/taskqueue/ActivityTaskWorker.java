@@ -22,6 +22,7 @@ import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.queue.QueueAdmission;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.Payloads;
 
@@ -366,7 +367,7 @@ public final class ActivityTaskWorker implements AutoCloseable {
 		if (this.thread != null) {
 			this.thread.interrupt();
 		}
-		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
+		BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunOwnership;
+import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
@@ -204,7 +205,7 @@ final class FallbackPoll implements AutoCloseable {
 
 	/** Waits (bounded) for the round under way, which may still claim or adopt runs, to end. */
 	void awaitStopped() {
-		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
+		BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

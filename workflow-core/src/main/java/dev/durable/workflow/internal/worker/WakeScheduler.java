@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.durable.workflow.SettableClock;
+import dev.durable.workflow.internal.support.BackgroundThreads;
 
 /**
  * Runs actions at instants of the engine clock: timer wake-ups, activity retries and timeouts.
@@ -135,7 +136,7 @@ public final class WakeScheduler implements AutoCloseable {
 			settable.removeListener(this.clockListener);
 		}
 		this.thread.interrupt();
-		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.thread);
+		BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

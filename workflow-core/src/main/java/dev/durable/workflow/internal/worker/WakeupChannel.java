@@ -18,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
@@ -402,8 +403,8 @@ public final class WakeupChannel implements AutoCloseable {
 			Thread.currentThread().interrupt();
 		}
 		this.sender.interrupt();
-		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.sender);
-		dev.durable.workflow.internal.support.BackgroundThreads.awaitEnded(this.listener);
+		BackgroundThreads.awaitEnded(this.sender);
+		BackgroundThreads.awaitEnded(this.listener);
 	}
 
 }
