@@ -8,10 +8,12 @@ import dev.durable.benchmarks.compare.ComparisonBenchmark;
 import dev.durable.benchmarks.scale.ScaleOutBenchmark;
 
 /**
- * Entry point of the load harness: {@code BenchmarkMain <benchmark> [--option=value ...]}.
+ * Entry point of the load harness:
+ * {@code BenchmarkMain <benchmark> [--option=value ...]}.
  * <p>
  * Benchmarks: {@code compare} (Durable and DBOS Transact side by side, see
- * {@link ComparisonBenchmark}) and {@code signal-latency} (see {@link SignalLatencyBenchmark}).
+ * {@link ComparisonBenchmark}) and {@code signal-latency} (see
+ * {@link SignalLatencyBenchmark}).
  */
 public final class BenchmarkMain {
 
@@ -188,8 +190,8 @@ public final class BenchmarkMain {
 				default -> throw new IllegalArgumentException("Unknown option --" + name);
 			}
 		}
-		return new ComparisonBenchmark.Options(scenarios, rounds, extraRounds, jvmWarmup, warmup, measure, signals, parked,
-				replayEvents, replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
+		return new ComparisonBenchmark.Options(scenarios, rounds, extraRounds, jvmWarmup, warmup, measure, signals,
+				parked, replayEvents, replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
 	}
 
 	static ScaleOutBenchmark.Options parseScaleOut(String[] args) {
@@ -239,7 +241,8 @@ public final class BenchmarkMain {
 		List<String> scenarios = List.of(value.split(","));
 		for (String scenario : scenarios) {
 			if (!ComparisonBenchmark.SCENARIOS.contains(scenario)) {
-				throw new IllegalArgumentException("Unknown scenario '" + scenario + "' " + ComparisonBenchmark.SCENARIOS);
+				throw new IllegalArgumentException(
+						"Unknown scenario '" + scenario + "' " + ComparisonBenchmark.SCENARIOS);
 			}
 		}
 		return scenarios;
@@ -249,7 +252,8 @@ public final class BenchmarkMain {
 		List<String> variants = List.of(value.split(","));
 		for (String variant : variants) {
 			if (!List.of("one-node", "two-nodes", "concurrent").contains(variant)) {
-				throw new IllegalArgumentException("Unknown variant '" + variant + "' (one-node, two-nodes, concurrent)");
+				throw new IllegalArgumentException(
+						"Unknown variant '" + variant + "' (one-node, two-nodes, concurrent)");
 			}
 		}
 		return variants;

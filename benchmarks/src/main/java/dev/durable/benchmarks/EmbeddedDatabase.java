@@ -10,8 +10,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * An embedded PostgreSQL (io.zonky.test, binaries from Maven) on a temporary data directory,
- * deleted on close, and HikariCP pools to it (one per engine node).
+ * An embedded PostgreSQL (io.zonky.test, binaries from Maven) on a temporary data
+ * directory, deleted on close, and HikariCP pools to it (one per engine node).
  */
 public final class EmbeddedDatabase implements AutoCloseable {
 
@@ -22,10 +22,10 @@ public final class EmbeddedDatabase implements AutoCloseable {
 	}
 
 	/**
-	 * Starts the server. The embedded library turns both durability settings off by default;
-	 * PostgreSQL's own defaults are both on.
-	 * @param synchronousCommit {@code synchronous_commit}: {@code on} (a commit waits for its WAL
-	 * flush) or {@code off}
+	 * Starts the server. The embedded library turns both durability settings off by
+	 * default; PostgreSQL's own defaults are both on.
+	 * @param synchronousCommit {@code synchronous_commit}: {@code on} (a commit waits for
+	 * its WAL flush) or {@code off}
 	 * @param fsync {@code fsync}: {@code on} (WAL flushes reach the disk) or {@code off}
 	 */
 	public static EmbeddedDatabase start(String synchronousCommit, String fsync) {
@@ -33,8 +33,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
 	}
 
 	/**
-	 * {@link #start(String, String)}, optionally with {@code pg_stat_statements} loaded (it ships
-	 * with the embedded binaries), for a breakdown of what the engines run.
+	 * {@link #start(String, String)}, optionally with {@code pg_stat_statements} loaded
+	 * (it ships with the embedded binaries), for a breakdown of what the engines run.
 	 */
 	public static EmbeddedDatabase start(String synchronousCommit, String fsync, boolean statements) {
 		try {
@@ -64,7 +64,10 @@ public final class EmbeddedDatabase implements AutoCloseable {
 		return pool(database, name, size, size);
 	}
 
-	/** A new pool that opens {@code idle} connections and more, up to {@code size}, on demand. */
+	/**
+	 * A new pool that opens {@code idle} connections and more, up to {@code size}, on
+	 * demand.
+	 */
 	public HikariDataSource pool(String database, String name, int size, int idle) {
 		HikariConfig config = new HikariConfig();
 		config.setPoolName(name);
@@ -75,12 +78,17 @@ public final class EmbeddedDatabase implements AutoCloseable {
 		return new HikariDataSource(config);
 	}
 
-	/** The JDBC URL of one database of the server (user {@code postgres}, no password). */
+	/**
+	 * The JDBC URL of one database of the server (user {@code postgres}, no password).
+	 */
 	public String jdbcUrl(String database) {
 		return this.postgres.getJdbcUrl("postgres", database);
 	}
 
-	/** Creates an empty database on the server, so that each engine's counters are its own. */
+	/**
+	 * Creates an empty database on the server, so that each engine's counters are its
+	 * own.
+	 */
 	public void createDatabase(String database) {
 		try (HikariDataSource ds = pool("create-database", 1)) {
 			new JdbcTemplate(ds).execute("CREATE DATABASE " + database);

@@ -24,7 +24,10 @@ final class HandlerProbe {
 	private HandlerProbe() {
 	}
 
-	/** Forgets everything; sequence numbers {@code 0 .. capacity - 1} may be reported next. */
+	/**
+	 * Forgets everything; sequence numbers {@code 0 .. capacity - 1} may be reported
+	 * next.
+	 */
 	static void reset(int capacity) {
 		handledAt = new AtomicLongArray(capacity);
 		handledCount.set(0);
@@ -94,7 +97,9 @@ final class HandlerProbe {
 		}
 	}
 
-	/** Waits until at least {@code count} signals were handled; false after the timeout. */
+	/**
+	 * Waits until at least {@code count} signals were handled; false after the timeout.
+	 */
 	static boolean awaitCount(int count, long timeoutNanos) {
 		long deadline = System.nanoTime() + timeoutNanos;
 		waiter = Thread.currentThread();

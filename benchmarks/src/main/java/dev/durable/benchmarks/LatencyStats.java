@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 /**
  * Percentiles of a set of latencies (nearest rank), in nanoseconds.
+ *
  * @param count how many latencies
  * @param p50 the median
  * @param p90 the 90th percentile

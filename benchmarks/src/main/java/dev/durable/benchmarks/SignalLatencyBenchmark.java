@@ -19,18 +19,20 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 
 /**
- * Signal-to-handler latency: from just before {@code WorkflowHandle.signal(...)} is called to
- * the moment the workflow's {@code @SignalMethod} handler runs, in three variants.
+ * Signal-to-handler latency: from just before {@code WorkflowHandle.signal(...)} is
+ * called to the moment the workflow's {@code @SignalMethod} handler runs, in three
+ * variants.
  * <ol>
  * <li>{@code one-node}: one node sends to a run it owns (the in-JVM direct hand-off),
  * sequentially: send, wait until the handler ran, next.</li>
- * <li>{@code two-nodes}: two nodes on one database; the run is owned by node A, the signals are
- * sent from node B (the LISTEN/NOTIFY path), sequentially.</li>
+ * <li>{@code two-nodes}: two nodes on one database; the run is owned by node A, the
+ * signals are sent from node B (the LISTEN/NOTIFY path), sequentially.</li>
  * <li>{@code concurrent}: one node, many runs, several threads sending as fast as
  * {@code signal(...)} returns (throughput, and latency under that load).</li>
  * </ol>
- * The engines keep their default settings; in particular the poll interval stays at its default
- * (1 s), so a latency near a second means the fallback poll did the work, not a wake-up.
+ * The engines keep their default settings; in particular the poll interval stays at its
+ * default (1 s), so a latency near a second means the fallback poll did the work, not a
+ * wake-up.
  */
 final class SignalLatencyBenchmark {
 
@@ -52,7 +54,10 @@ final class SignalLatencyBenchmark {
 		this.nodes = new SignalNodes(this.report);
 	}
 
-	/** Runs the selected variants and prints the report; returns false when the engine misbehaved. */
+	/**
+	 * Runs the selected variants and prints the report; returns false when the engine
+	 * misbehaved.
+	 */
 	boolean run() {
 		int cores = Runtime.getRuntime().availableProcessors();
 		this.out.printf("signal-latency: %s%n", ZonedDateTime.now().format(DateTimeFormatter.RFC_1123_DATE_TIME));
@@ -63,7 +68,8 @@ final class SignalLatencyBenchmark {
 				this.options.poolSize());
 		this.out.printf("load average at start: %s%n", Machine.loadAverage());
 		long begin = System.nanoTime();
-		try (EmbeddedDatabase database = EmbeddedDatabase.start(this.options.synchronousCommit(), this.options.fsync())) {
+		try (EmbeddedDatabase database = EmbeddedDatabase.start(this.options.synchronousCommit(),
+				this.options.fsync())) {
 			this.out.printf("database: embedded %s, same machine%n", database.describe());
 			for (String variant : this.options.variants()) {
 				long start = System.nanoTime();
@@ -71,17 +77,20 @@ final class SignalLatencyBenchmark {
 					case "one-node" -> oneNode(database);
 					case "two-nodes" -> twoNodes(database);
 					case "concurrent" -> concurrent(database);
-					default -> throw new IllegalArgumentException("Unknown variant '" + variant
-							+ "' (one-node, two-nodes, concurrent)");
+					default -> throw new IllegalArgumentException(
+							"Unknown variant '" + variant + "' (one-node, two-nodes, concurrent)");
 				}
 				this.out.printf("  %s done in %.1f s%n", variant, (System.nanoTime() - start) / 1e9);
 			}
 		}
-		this.out.printf("load average at end: %s (other processes on the machine skew the numbers)%n", Machine.loadAverage());
+		this.out.printf("load average at end: %s (other processes on the machine skew the numbers)%n",
+				Machine.loadAverage());
 		this.out.println();
 		this.report.printTable();
-		this.out.printf("%nlatency = from just before WorkflowHandle.signal(...) to the @SignalMethod handler running;"
-				+ " send = how long signal(...) took to return; total time %.1f s%n", (System.nanoTime() - begin) / 1e9);
+		this.out.printf(
+				"%nlatency = from just before WorkflowHandle.signal(...) to the @SignalMethod handler running;"
+						+ " send = how long signal(...) took to return; total time %.1f s%n",
+				(System.nanoTime() - begin) / 1e9);
 		if (this.report.problems().isEmpty()) {
 			this.out.println("no signal lost, none handled twice, none slower than 900 ms");
 			return true;
@@ -122,8 +131,8 @@ final class SignalLatencyBenchmark {
 	}
 
 	/**
-	 * Starts one run on {@code owner}, sends the signals from {@code sender} one at a time, and
-	 * waits for each handler before the next send.
+	 * Starts one run on {@code owner}, sends the signals from {@code sender} one at a
+	 * time, and waits for each handler before the next send.
 	 */
 	private void sequential(String name, WorkflowEngine owner, WorkflowEngine sender) {
 		int warmup = this.options.warmup();
@@ -232,10 +241,10 @@ final class SignalLatencyBenchmark {
 	}
 
 	/**
-	 * Sends signals {@code from .. to - 1} from several threads, signal {@code seq} to run
-	 * {@code seq % runs}; each thread sends its next signal as soon as the previous send returned.
-	 * Returns how many were sent (all of them unless the deadline passed); {@code sentAt[seq]} is
-	 * left 0 for a signal not sent.
+	 * Sends signals {@code from .. to - 1} from several threads, signal {@code seq} to
+	 * run {@code seq % runs}; each thread sends its next signal as soon as the previous
+	 * send returned. Returns how many were sent (all of them unless the deadline passed);
+	 * {@code sentAt[seq]} is left 0 for a signal not sent.
 	 */
 	private int blast(List<WorkflowHandle<Long>> handles, int threads, int from, int to, long[] sentAt, long[] sends,
 			long deadline) {
@@ -249,7 +258,8 @@ final class SignalLatencyBenchmark {
 				while (failure.get() == null && System.nanoTime() < deadline && (seq = next.getAndIncrement()) < to) {
 					long before = System.nanoTime();
 					try {
-						handles.get(seq % handles.size()).signal(SignalSinkWorkflow::ping, new SignalSinkWorkflow.Ping(seq));
+						handles.get(seq % handles.size())
+							.signal(SignalSinkWorkflow::ping, new SignalSinkWorkflow.Ping(seq));
 					}
 					catch (RuntimeException ex) {
 						failure.compareAndSet(null, ex);
@@ -281,8 +291,8 @@ final class SignalLatencyBenchmark {
 		if (HandlerProbe.awaitCount(count, left)) {
 			return true;
 		}
-		this.report.problem(name + ": only " + HandlerProbe.handledCount() + " of " + count
-				+ " handlers ran within " + TimeUnit.NANOSECONDS.toSeconds(left) + " s");
+		this.report.problem(name + ": only " + HandlerProbe.handledCount() + " of " + count + " handlers ran within "
+				+ TimeUnit.NANOSECONDS.toSeconds(left) + " s");
 		return false;
 	}
 
@@ -292,6 +302,7 @@ final class SignalLatencyBenchmark {
 
 	/**
 	 * What to run.
+	 *
 	 * @param variants which variants, in order: one-node, two-nodes, concurrent
 	 * @param warmup sequential variants: signals sent before measuring
 	 * @param signals sequential variants: signals measured

@@ -10,12 +10,15 @@ import java.util.concurrent.TimeUnit;
 import dev.durable.workflow.client.WorkflowHandle;
 
 /**
- * What the signal-latency variants found: a latency row per variant, the table of them, and the
- * problems (lost, duplicated or slow signals).
+ * What the signal-latency variants found: a latency row per variant, the table of them,
+ * and the problems (lost, duplicated or slow signals).
  */
 final class SignalLatencyReport {
 
-	/** A latency at or above this suggests the 1 s fallback poll, not a wake-up, delivered the signal. */
+	/**
+	 * A latency at or above this suggests the 1 s fallback poll, not a wake-up, delivered
+	 * the signal.
+	 */
 	private static final long POLL_SUSPECT_NANOS = TimeUnit.MILLISECONDS.toNanos(900);
 
 	private final PrintStream out;
@@ -84,7 +87,8 @@ final class SignalLatencyReport {
 	}
 
 	void printTable() {
-		this.out.println("| variant | signals | p50 ms | p90 ms | p99 ms | max ms | throughput signals/s | send p50 ms |");
+		this.out
+			.println("| variant | signals | p50 ms | p90 ms | p99 ms | max ms | throughput signals/s | send p50 ms |");
 		this.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
 		for (Result result : this.results) {
 			LatencyStats l = result.latency();

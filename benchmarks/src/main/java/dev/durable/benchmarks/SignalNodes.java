@@ -10,7 +10,9 @@ import com.zaxxer.hikari.HikariDataSource;
 
 import dev.durable.workflow.WorkflowEngine;
 
-/** The engine nodes of the signal-latency benchmark, each with where it keeps its runs. */
+/**
+ * The engine nodes of the signal-latency benchmark, each with where it keeps its runs.
+ */
 final class SignalNodes {
 
 	private final SignalLatencyReport report;
@@ -22,8 +24,9 @@ final class SignalNodes {
 	}
 
 	/**
-	 * Checks the run is owned by the node that started it, so the variants measure the path they
-	 * name. Reads the owner column of the engine's run table (no compatibility promise).
+	 * Checks the run is owned by the node that started it, so the variants measure the
+	 * path they name. Reads the owner column of the engine's run table (no compatibility
+	 * promise).
 	 */
 	void checkOwner(String name, WorkflowEngine owner, UUID runId) {
 		NodeDatabase where = this.databases.get(owner);
@@ -31,8 +34,8 @@ final class SignalNodes {
 			.query("SELECT owner_node FROM " + where.schema() + ".workflow_run WHERE run_id = ?",
 					(rs) -> rs.next() ? rs.getObject(1, UUID.class) : null, runId);
 		if (!owner.nodeId().equals(actual)) {
-			this.report.problem(name + ": the run is owned by " + actual + ", not by the starting node "
-					+ owner.nodeId());
+			this.report
+				.problem(name + ": the run is owned by " + actual + ", not by the starting node " + owner.nodeId());
 		}
 	}
 

@@ -8,9 +8,10 @@ import dev.durable.workflow.Workflows;
 /**
  * Waits for signals in a loop until told to stop; returns how many pings it received.
  * <p>
- * The {@code ping} handler reports to {@link HandlerProbe} when it ran. That is a wall-clock
- * side channel out of workflow code: non-deterministic, allowed here only because it measures
- * and changes nothing the workflow records. Real workflows must never do this.
+ * The {@code ping} handler reports to {@link HandlerProbe} when it ran. That is a
+ * wall-clock side channel out of workflow code: non-deterministic, allowed here only
+ * because it measures and changes nothing the workflow records. Real workflows must never
+ * do this.
  */
 @Workflow("signal-sink")
 public class SignalSinkWorkflow {
@@ -41,6 +42,7 @@ public class SignalSinkWorkflow {
 
 	/**
 	 * The payload of a ping.
+	 *
 	 * @param seq the benchmark's sequence number of the signal
 	 */
 	public record Ping(int seq) {

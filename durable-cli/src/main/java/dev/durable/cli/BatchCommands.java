@@ -11,8 +11,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code batch start|list|describe|cancel}: batch operations, a cancel, terminate, signal or
- * reset of every run a filter matches, tracked by the server ({@code /batches}).
+ * {@code batch start|list|describe|cancel}: batch operations, a cancel, terminate, signal
+ * or reset of every run a filter matches, tracked by the server ({@code /batches}).
  */
 final class BatchCommands {
 
@@ -28,8 +28,8 @@ final class BatchCommands {
 			case "list" -> list(call);
 			case "describe" -> show(call, false);
 			case "cancel" -> show(call, true);
-			default -> throw CliException.usage("Unknown batch command '" + action
-					+ "'; the batch commands are start, list, describe, cancel");
+			default -> throw CliException
+				.usage("Unknown batch command '" + action + "'; the batch commands are start, list, describe, cancel");
 		}
 	}
 
@@ -89,11 +89,12 @@ final class BatchCommands {
 	private static void list(Invocation call) {
 		CommandLine line = call.line().allowOnly("limit").atMost(2);
 		JsonNode batches = call.api().get("/batches" + DurableApi.query("limit", line.number("limit")));
-		call.out().listing(batches,
-				new String[] { "BATCH ID", "OPERATION", "STATE", "TOTAL", "PROCESSED", "SUCCEEDED", "SKIPPED", "FAILED",
-						"CREATED" },
-				new String[] { "batchId", "operation", "state", "total", "processed", "succeeded", "skipped", "failed",
-						"createdAt" });
+		call.out()
+			.listing(batches,
+					new String[] { "BATCH ID", "OPERATION", "STATE", "TOTAL", "PROCESSED", "SUCCEEDED", "SKIPPED",
+							"FAILED", "CREATED" },
+					new String[] { "batchId", "operation", "state", "total", "processed", "succeeded", "skipped",
+							"failed", "createdAt" });
 	}
 
 	private static void show(Invocation call, boolean cancel) {

@@ -5,8 +5,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Why a command stopped, with the exit code it ends with and, for an error answer of the server,
- * its problem body ({@code code}, {@code detail}, ...).
+ * Why a command stopped, with the exit code it ends with and, for an error answer of the
+ * server, its problem body ({@code code}, {@code detail}, ...).
  */
 final class CliException extends RuntimeException {
 

@@ -12,9 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The words of a command line: positional arguments and {@code --name value} (or
- * {@code --name=value}) options, which may stand anywhere; {@code --} ends the options. Flags
- * take no value; a negative number is an argument. A command names the options it takes ({@link #allowOnly}), so a misspelt one is
- * a usage error rather than ignored.
+ * {@code --name=value}) options, which may stand anywhere; {@code --} ends the options.
+ * Flags take no value; a negative number is an argument. A command names the options it
+ * takes ({@link #allowOnly}), so a misspelt one is a usage error rather than ignored.
  */
 final class CommandLine {
 

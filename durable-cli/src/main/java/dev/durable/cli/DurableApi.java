@@ -23,20 +23,25 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.NullNode;
 
 /**
- * The REST API of a running application, over {@link HttpClient}: every call answers the JSON
- * body of a 2xx answer, and turns anything else into a {@link CliException} with the exit code
- * of {@link ExitCode} (the server's problem body kept).
+ * The REST API of a running application, over {@link HttpClient}: every call answers the
+ * JSON body of a 2xx answer, and turns anything else into a {@link CliException} with the
+ * exit code of {@link ExitCode} (the server's problem body kept).
  */
 final class DurableApi {
 
-	/** The base path the starter serves its endpoints under unless the application changes it. */
+	/**
+	 * The base path the starter serves its endpoints under unless the application changes
+	 * it.
+	 */
 	static final String DEFAULT_BASE_PATH = "/durable";
 
 	static final String DEFAULT_URL = "http://localhost:8080" + DEFAULT_BASE_PATH;
 
 	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
-	/** Longer than the longest wait the server holds a request (60 seconds for a result). */
+	/**
+	 * Longer than the longest wait the server holds a request (60 seconds for a result).
+	 */
 	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(90);
 
 	private final URI base;
@@ -58,16 +63,18 @@ final class DurableApi {
 	}
 
 	/**
-	 * The API a command line and the environment name: {@code --url} or {@code DURABLE_URL} (a
-	 * URL without a path gets {@code /durable}); {@code --token} or {@code DURABLE_TOKEN} (bearer),
-	 * or {@code --user name[:password]} or {@code DURABLE_USER} with {@code DURABLE_PASSWORD} (basic).
+	 * The API a command line and the environment name: {@code --url} or
+	 * {@code DURABLE_URL} (a URL without a path gets {@code /durable}); {@code --token}
+	 * or {@code DURABLE_TOKEN} (bearer), or {@code --user name[:password]} or
+	 * {@code DURABLE_USER} with {@code DURABLE_PASSWORD} (basic).
 	 */
 	static DurableApi of(CommandLine line, Map<String, String> env, JsonMapper json) {
 		String url = line.option("url", env.getOrDefault("DURABLE_URL", DEFAULT_URL));
 		String token = line.option("token", env.getOrDefault("DURABLE_TOKEN", ""));
 		String user = line.option("user", env.getOrDefault("DURABLE_USER", ""));
 		if (!token.isEmpty() && !user.isEmpty()) {
-			throw CliException.usage("Give a bearer token (--token, DURABLE_TOKEN) or a user (--user, DURABLE_USER), not both");
+			throw CliException
+				.usage("Give a bearer token (--token, DURABLE_TOKEN) or a user (--user, DURABLE_USER), not both");
 		}
 		String authorization = null;
 		if (!token.isEmpty()) {
@@ -105,7 +112,10 @@ final class DurableApi {
 		return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
 	}
 
-	/** A query string of the pairs whose value is not {@code null}; a collection value repeats the name. */
+	/**
+	 * A query string of the pairs whose value is not {@code null}; a collection value
+	 * repeats the name.
+	 */
 	static String query(Object... namesAndValues) {
 		StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
 		for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -146,7 +156,6 @@ final class DurableApi {
 
 	/**
 	 * Sends a request and reads its answer.
-	 *
 	 * @param method the HTTP method
 	 * @param pathAndQuery below the base URL, with its query string
 	 * @param body a JSON body, or {@code null} for none
@@ -204,8 +213,8 @@ final class DurableApi {
 			if (response.statusCode() >= 400) {
 				return this.json.getNodeFactory().objectNode().put("detail", text.strip());
 			}
-			throw new CliException(ExitCode.ERROR, "The server answered something that is not JSON (HTTP "
-					+ response.statusCode() + ")", null, ex);
+			throw new CliException(ExitCode.ERROR,
+					"The server answered something that is not JSON (HTTP " + response.statusCode() + ")", null, ex);
 		}
 	}
 
@@ -222,7 +231,10 @@ final class DurableApi {
 		return new CliException(ExitCode.ofStatus(status), message, problem.isObject() ? problem : null, null);
 	}
 
-	/** What went wrong with the connection, in words: the JDK's exceptions often have no message. */
+	/**
+	 * What went wrong with the connection, in words: the JDK's exceptions often have no
+	 * message.
+	 */
 	private static String describe(IOException ex) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
 			if (cause instanceof java.nio.channels.UnresolvedAddressException

@@ -11,9 +11,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code durable} command: lists, inspects and operates the workflows, batches and
- * schedules of a running application through its REST API. {@link #main} exits with the code of
- * {@link ExitCode}; {@link #run} does the same work and answers the code, for a caller in the
- * same JVM (a test, a tool of one's own).
+ * schedules of a running application through its REST API. {@link #main} exits with the
+ * code of {@link ExitCode}; {@link #run} does the same work and answers the code, for a
+ * caller in the same JVM (a test, a tool of one's own).
  */
 public final class DurableCli {
 
@@ -31,7 +31,6 @@ public final class DurableCli {
 
 	/**
 	 * Runs the command line and exits with its code.
-	 *
 	 * @param args the command line
 	 */
 	public static void main(String[] args) {
@@ -40,12 +39,11 @@ public final class DurableCli {
 
 	/**
 	 * Runs a command line.
-	 *
 	 * @param args the command line
 	 * @param out where results go
 	 * @param err where errors go
-	 * @param env the environment: {@code DURABLE_URL}, {@code DURABLE_TOKEN}, {@code DURABLE_USER},
-	 * {@code DURABLE_PASSWORD}, {@code DURABLE_OUTPUT}
+	 * @param env the environment: {@code DURABLE_URL}, {@code DURABLE_TOKEN},
+	 * {@code DURABLE_USER}, {@code DURABLE_PASSWORD}, {@code DURABLE_OUTPUT}
 	 * @return the exit code ({@link ExitCode})
 	 */
 	public static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
@@ -66,8 +64,8 @@ public final class DurableCli {
 			if (action == null) {
 				throw CliException.usage("Unknown command '" + command + "'");
 			}
-			output = new Output(out, Output.Format.of(line.option("output", env.getOrDefault("DURABLE_OUTPUT", "table"))),
-					json);
+			output = new Output(out,
+					Output.Format.of(line.option("output", env.getOrDefault("DURABLE_OUTPUT", "table"))), json);
 			action.accept(new Invocation(line, DurableApi.of(line, env, json), output));
 			return ExitCode.OK;
 		}

@@ -6,19 +6,33 @@ public final class ExitCode {
 	/** The command did what it was asked. */
 	public static final int OK = 0;
 
-	/** Anything else that went wrong (an answer the tool cannot read, an interrupted wait). */
+	/**
+	 * Anything else that went wrong (an answer the tool cannot read, an interrupted
+	 * wait).
+	 */
 	public static final int ERROR = 1;
 
-	/** The command line is wrong: an unknown command or option, a missing argument, bad JSON. */
+	/**
+	 * The command line is wrong: an unknown command or option, a missing argument, bad
+	 * JSON.
+	 */
 	public static final int USAGE = 2;
 
-	/** The server answered 404: no such workflow, run, handler, update, batch or schedule. */
+	/**
+	 * The server answered 404: no such workflow, run, handler, update, batch or schedule.
+	 */
 	public static final int NOT_FOUND = 3;
 
-	/** The server refused the request with another 4xx: a conflict, a closed run, a rejected update, no permission. */
+	/**
+	 * The server refused the request with another 4xx: a conflict, a closed run, a
+	 * rejected update, no permission.
+	 */
 	public static final int REJECTED = 4;
 
-	/** The server could not be reached, timed out or answered 5xx (database unavailable, say). */
+	/**
+	 * The server could not be reached, timed out or answered 5xx (database unavailable,
+	 * say).
+	 */
 	public static final int UNAVAILABLE = 5;
 
 	private ExitCode() {
@@ -26,9 +40,9 @@ public final class ExitCode {
 
 	/**
 	 * The exit code for an HTTP error status.
-	 *
 	 * @param status the status of the answer
-	 * @return {@link #NOT_FOUND}, {@link #REJECTED}, {@link #UNAVAILABLE} or {@link #ERROR}
+	 * @return {@link #NOT_FOUND}, {@link #REJECTED}, {@link #UNAVAILABLE} or
+	 * {@link #ERROR}
 	 */
 	public static int ofStatus(int status) {
 		if (status == 404) {

@@ -9,10 +9,11 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code history}: a run's events, one a line; with {@code --follow}, the run's events as they
- * are recorded, polled every {@code --interval}, until the run closes. Following pins the run
- * that is the latest when it begins, so a reset or continue-as-new ends it rather than mixing two
- * runs' events. In JSON, the whole history is an array; followed, one event a line (JSON Lines).
+ * {@code history}: a run's events, one a line; with {@code --follow}, the run's events as
+ * they are recorded, polled every {@code --interval}, until the run closes. Following
+ * pins the run that is the latest when it begins, so a reset or continue-as-new ends it
+ * rather than mixing two runs' events. In JSON, the whole history is an array; followed,
+ * one event a line (JSON Lines).
  */
 final class HistoryCommand {
 
@@ -109,8 +110,9 @@ final class HistoryCommand {
 	}
 
 	private void header() {
-		this.call.out().line(String.format(Locale.ROOT, "%-6s %-5s %-30s %-32s %s", "EVENT", "TASK", "TIME", "TYPE",
-				"ATTRIBUTES"));
+		this.call.out()
+			.line(String.format(Locale.ROOT, "%-6s %-5s %-30s %-32s %s", "EVENT", "TASK", "TIME", "TYPE",
+					"ATTRIBUTES"));
 	}
 
 	private void print(JsonNode event) {
@@ -118,9 +120,12 @@ final class HistoryCommand {
 		if (attributes.length() > MAX_ATTRIBUTES) {
 			attributes = attributes.substring(0, MAX_ATTRIBUTES - 3) + "...";
 		}
-		this.call.out().line(String.format(Locale.ROOT, "%-6s %-5s %-30s %-32s %s", Output.text(event.path("eventId")),
-				Output.text(event.path("workflowTask")), Output.text(event.path("time")),
-				Output.text(event.path("type")), attributes).stripTrailing());
+		this.call.out()
+			.line(String
+				.format(Locale.ROOT, "%-6s %-5s %-30s %-32s %s", Output.text(event.path("eventId")),
+						Output.text(event.path("workflowTask")), Output.text(event.path("time")),
+						Output.text(event.path("type")), attributes)
+				.stripTrailing());
 	}
 
 	/** An interval: {@code 500ms}, {@code 2s}, {@code 1m}, or ISO-8601 ({@code PT2S}). */
@@ -152,8 +157,8 @@ final class HistoryCommand {
 			return interval;
 		}
 		catch (NumberFormatException | DateTimeParseException ex) {
-			throw CliException.usage("--interval must be a positive duration such as 500ms, 2s, 1m or PT2S, not '"
-					+ text + "'");
+			throw CliException
+				.usage("--interval must be a positive duration such as 500ms, 2s, 1m or PT2S, not '" + text + "'");
 		}
 	}
 

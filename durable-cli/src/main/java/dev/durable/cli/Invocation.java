@@ -15,7 +15,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 record Invocation(CommandLine line, DurableApi api, Output out) {
 
-	/** A JSON argument (a payload, options); not JSON, a usage error saying how to quote a string. */
+	/**
+	 * A JSON argument (a payload, options); not JSON, a usage error saying how to quote a
+	 * string.
+	 */
 	@Nullable JsonNode json(@Nullable String text, String what) {
 		if (text == null) {
 			return null;

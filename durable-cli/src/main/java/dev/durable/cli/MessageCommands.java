@@ -9,8 +9,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The messages to a run: {@code signal}, {@code query} and {@code update}, each
- * {@code <workflow-id> <name> [payload-json]}. Without {@code --run-id} a message goes to the
- * latest run of the workflow id.
+ * {@code <workflow-id> <name> [payload-json]}. Without {@code --run-id} a message goes to
+ * the latest run of the workflow id.
  */
 final class MessageCommands {
 

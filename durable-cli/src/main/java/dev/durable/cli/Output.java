@@ -11,8 +11,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What a command prints on standard output: a table or {@code key: value} lines for a person
- * (the default), or the server's JSON for a script ({@code --output json}).
+ * What a command prints on standard output: a table or {@code key: value} lines for a
+ * person (the default), or the server's JSON for a script ({@code --output json}).
  */
 final class Output {
 
@@ -32,7 +32,10 @@ final class Output {
 
 	}
 
-	/** Longest cell of a table column before it is cut (the JSON output has the whole value). */
+	/**
+	 * Longest cell of a table column before it is cut (the JSON output has the whole
+	 * value).
+	 */
 	private static final int MAX_CELL = 80;
 
 	private final PrintStream out;
@@ -110,7 +113,10 @@ final class Output {
 		this.out.flush();
 	}
 
-	/** The value as JSON in JSON mode, else its nodes as a table (see {@link #table(JsonNode, String[], String[])}). */
+	/**
+	 * The value as JSON in JSON mode, else its nodes as a table (see
+	 * {@link #table(JsonNode, String[], String[])}).
+	 */
 	void listing(JsonNode array, String[] headers, String[] fields) {
 		if (isJson()) {
 			json(array);
@@ -129,8 +135,8 @@ final class Output {
 	}
 
 	/**
-	 * A JSON value as text: a string as it is, nothing for null or absent, an array of plain
-	 * values as those values joined by commas, anything else as compact JSON.
+	 * A JSON value as text: a string as it is, nothing for null or absent, an array of
+	 * plain values as those values joined by commas, anything else as compact JSON.
 	 */
 	static String text(JsonNode node) {
 		if (node.isMissingNode() || node.isNull()) {

@@ -38,8 +38,9 @@ final class ScheduleCommands {
 	private static void list(Invocation call) {
 		call.line().allowOnly().atMost(2);
 		JsonNode schedules = call.api().get("/schedules");
-		call.out().listing(schedules, new String[] { "SCHEDULE ID", "WORKFLOW TYPE", "PAUSED", "NEXT ACTION" },
-				new String[] { "scheduleId", "workflowType", "paused", "nextActionTime" });
+		call.out()
+			.listing(schedules, new String[] { "SCHEDULE ID", "WORKFLOW TYPE", "PAUSED", "NEXT ACTION" },
+					new String[] { "scheduleId", "workflowType", "paused", "nextActionTime" });
 	}
 
 	private static void describe(Invocation call) {

@@ -8,8 +8,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The commands on runs: {@code types}, {@code list}, {@code describe}, {@code start},
- * {@code result}, {@code cancel}, {@code terminate} and {@code reset}. ({@code history} is
- * {@link HistoryCommand}; signals, queries and updates are {@link MessageCommands}.)
+ * {@code result}, {@code cancel}, {@code terminate} and {@code reset}. ({@code history}
+ * is {@link HistoryCommand}; signals, queries and updates are {@link MessageCommands}.)
  */
 final class WorkflowCommands {
 
@@ -19,8 +19,9 @@ final class WorkflowCommands {
 	static void types(Invocation call) {
 		call.line().allowOnly().atMost(1);
 		JsonNode types = call.api().get("/workflow-types");
-		call.out().listing(types, new String[] { "TYPE", "SIGNALS", "QUERIES", "UPDATES" },
-				new String[] { "type", "signals", "queries", "updates" });
+		call.out()
+			.listing(types, new String[] { "TYPE", "SIGNALS", "QUERIES", "UPDATES" },
+					new String[] { "type", "signals", "queries", "updates" });
 	}
 
 	static void list(Invocation call) {
@@ -36,9 +37,10 @@ final class WorkflowCommands {
 			call.out().json(page);
 			return;
 		}
-		call.out().table(page.path("executions"),
-				new String[] { "WORKFLOW ID", "TYPE", "STATUS", "STARTED", "CLOSED", "RUN ID" },
-				new String[] { "workflowId", "workflowType", "status", "startTime", "closeTime", "runId" });
+		call.out()
+			.table(page.path("executions"),
+					new String[] { "WORKFLOW ID", "TYPE", "STATUS", "STARTED", "CLOSED", "RUN ID" },
+					new String[] { "workflowId", "workflowType", "status", "startTime", "closeTime", "runId" });
 		String next = Output.text(page.path("nextPageToken"));
 		if (!next.isEmpty()) {
 			call.out().line("");
@@ -49,7 +51,8 @@ final class WorkflowCommands {
 	static void describe(Invocation call) {
 		CommandLine line = call.line().allowOnly("run-id").atMost(2);
 		String workflowId = line.required(1, "workflow id");
-		JsonNode run = call.api().get(Invocation.workflow(workflowId) + DurableApi.query("runId", line.option("run-id")));
+		JsonNode run = call.api()
+			.get(Invocation.workflow(workflowId) + DurableApi.query("runId", line.option("run-id")));
 		if (call.out().isJson()) {
 			call.out().json(run);
 			return;
@@ -105,8 +108,9 @@ final class WorkflowCommands {
 			call.out().json(started);
 			return;
 		}
-		call.out().fields("Workflow ID", Output.text(started.path("workflowId")), "Run ID",
-				Output.text(started.path("runId")));
+		call.out()
+			.fields("Workflow ID", Output.text(started.path("workflowId")), "Run ID",
+					Output.text(started.path("runId")));
 	}
 
 	static void result(Invocation call) {
@@ -143,8 +147,9 @@ final class WorkflowCommands {
 		String workflowId = line.required(1, "workflow id");
 		ObjectNode body = call.object();
 		body.put("reason", line.option("reason"));
-		call.api().post(Invocation.workflow(workflowId) + "/" + operation + DurableApi.query("runId", line.option("run-id")),
-				body);
+		call.api()
+			.post(Invocation.workflow(workflowId) + "/" + operation + DurableApi.query("runId", line.option("run-id")),
+					body);
 		if (call.out().isJson()) {
 			call.out().json(call.object().put("workflowId", workflowId).put("operation", operation).put("done", true));
 			return;
@@ -157,7 +162,8 @@ final class WorkflowCommands {
 		String workflowId = line.required(1, "workflow id");
 		Integer eventId = line.number("event-id");
 		if (eventId == null) {
-			throw CliException.usage("reset needs --event-id N: an event of the workflow task to run again (see durable history)");
+			throw CliException
+				.usage("reset needs --event-id N: an event of the workflow task to run again (see durable history)");
 		}
 		ObjectNode body = call.object();
 		body.put("eventId", eventId.longValue());
@@ -168,8 +174,9 @@ final class WorkflowCommands {
 			call.out().json(started);
 			return;
 		}
-		call.out().fields("Workflow ID", Output.text(started.path("workflowId")), "New run ID",
-				Output.text(started.path("runId")));
+		call.out()
+			.fields("Workflow ID", Output.text(started.path("workflowId")), "New run ID",
+					Output.text(started.path("runId")));
 	}
 
 }

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the tool sends and how it reads answers, against a small HTTP server of the JDK that
- * records each request and answers what the test says: the base URL, bearer and basic
- * authentication from flags and the environment, query strings and headers, and the exit codes
- * of 401, 503, a 500 that is not JSON and a 200 that is not JSON.
+ * What the tool sends and how it reads answers, against a small HTTP server of the JDK
+ * that records each request and answers what the test says: the base URL, bearer and
+ * basic authentication from flags and the environment, query strings and headers, and the
+ * exit codes of 401, 503, a 500 that is not JSON and a 200 that is not JSON.
  */
 class CliConnectionTest {
 
@@ -71,8 +71,9 @@ class CliConnectionTest {
 				headers.put(name, value);
 			}
 		}
-		this.received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath()
-				+ ((exchange.getRequestURI().getRawQuery() != null) ? "?" + exchange.getRequestURI().getRawQuery() : ""),
+		this.received.add(new Received(exchange.getRequestMethod(),
+				exchange.getRequestURI().getRawPath() + ((exchange.getRequestURI().getRawQuery() != null)
+						? "?" + exchange.getRequestURI().getRawQuery() : ""),
 				exchange.getRequestHeaders().getFirst("Authorization"),
 				exchange.getRequestHeaders().getFirst("Content-Type"), headers,
 				new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
@@ -159,8 +160,10 @@ class CliConnectionTest {
 
 		this.status = 200;
 		this.answer = "{\"updateId\":\"u-1\",\"stage\":\"ACCEPTED\"}";
-		assertThat(cli(Map.of(), "update", "order-1", "setQuantity", "5", "--update-id", "u-1", "--wait-for",
-				"accepted").out()).contains("ACCEPTED");
+		assertThat(
+				cli(Map.of(), "update", "order-1", "setQuantity", "5", "--update-id", "u-1", "--wait-for", "accepted")
+					.out())
+			.contains("ACCEPTED");
 		assertThat(last().uri()).isEqualTo("/durable/workflows/order-1/updates/setQuantity?waitFor=accepted");
 		assertThat(last().headers()).containsEntry("Update-Id", "u-1");
 		assertThat(last().body()).isEqualTo("5");

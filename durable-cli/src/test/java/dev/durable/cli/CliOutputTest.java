@@ -13,7 +13,9 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The tool's table output, the text of JSON values in it, and the command line's words. */
+/**
+ * The tool's table output, the text of JSON values in it, and the command line's words.
+ */
 class CliOutputTest {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -30,7 +32,8 @@ class CliOutputTest {
 	@Test
 	void tablesAlignTheirColumnsAndCutLongCells() {
 		this.output.table(JSON.readTree("[{\"id\":\"a\",\"note\":\"short\"},{\"id\":\"longer-id\",\"note\":\""
-				+ "x".repeat(200) + "\"},{\"id\":\"c\"}]"), new String[] { "ID", "NOTE" }, new String[] { "id", "note" });
+				+ "x".repeat(200) + "\"},{\"id\":\"c\"}]"), new String[] { "ID", "NOTE" },
+				new String[] { "id", "note" });
 		List<String> lines = printed().lines().toList();
 		assertThat(lines).hasSize(4);
 		assertThat(lines.get(0)).isEqualTo("ID         NOTE");
@@ -58,14 +61,15 @@ class CliOutputTest {
 
 	@Test
 	void optionsStandAnywhereAndDoubleDashEndsThem() {
-		CommandLine line = CommandLine.parse(new String[] { "-o", "json", "signal", "--run-id=r-1", "w-1", "note", "--",
-				"-5" });
+		CommandLine line = CommandLine
+			.parse(new String[] { "-o", "json", "signal", "--run-id=r-1", "w-1", "note", "--", "-5" });
 		assertThat(line.option("output")).isEqualTo("json");
 		assertThat(line.option("run-id")).isEqualTo("r-1");
 		assertThat(List.of(line.positional(0), line.positional(1), line.positional(2), line.positional(3)))
 			.containsExactly("signal", "w-1", "note", "-5");
 		assertThat(CommandLine.parse(new String[] { "history", "w", "-f" }).flag("follow")).isTrue();
-		assertThat(CommandLine.parse(new String[] { "update", "w", "setPriority", "-1.5" }).positional(3)).isEqualTo("-1.5");
+		assertThat(CommandLine.parse(new String[] { "update", "w", "setPriority", "-1.5" }).positional(3))
+			.isEqualTo("-1.5");
 		assertThatThrownBy(() -> CommandLine.parse(new String[] { "--follow=yes" })).isInstanceOf(CliException.class)
 			.hasMessageContaining("takes no value");
 		assertThatThrownBy(() -> CommandLine.parse(new String[] { "-x" })).hasMessageContaining("Unknown option -x");

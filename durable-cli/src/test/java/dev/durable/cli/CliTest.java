@@ -22,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The {@code durable} tool against a real application: every command, table and JSON output,
- * and the exit codes of a missing run, a refused request, a bad command line and a server that
- * is not there.
+ * The {@code durable} tool against a real application: every command, table and JSON
+ * output, and the exit codes of a missing run, a refused request, a bad command line and
+ * a server that is not there.
  */
 class CliTest extends CliTestSupport {
 
@@ -115,16 +115,18 @@ class CliTest extends CliTestSupport {
 		ByteArrayOutputStream err = new ByteArrayOutputStream();
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try {
-			Future<Integer> follow = executor.submit(() -> DurableCli.run(
-					new String[] { "history", "follow-t", "--follow", "--interval", "100ms" },
-					new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-					Map.of("DURABLE_URL", "http://localhost:" + this.port)));
+			Future<Integer> follow = executor
+				.submit(() -> DurableCli.run(new String[] { "history", "follow-t", "--follow", "--interval", "100ms" },
+						new PrintStream(out, true, StandardCharsets.UTF_8),
+						new PrintStream(err, true, StandardCharsets.UTF_8),
+						Map.of("DURABLE_URL", "http://localhost:" + this.port)));
 			await().atMost(WAIT).until(() -> out.toString(StandardCharsets.UTF_8).contains("WORKFLOW_STARTED"));
 			ok("signal", "follow-t", "addNote", "\"followed\"");
 			await().atMost(WAIT).until(() -> out.toString(StandardCharsets.UTF_8).contains("SIGNAL_RECEIVED"));
 			assertThat(follow).isNotDone();
 			ok("signal", "follow-t", "close");
-			assertThat(follow.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8)).isZero();
+			assertThat(follow.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as(err.toString(StandardCharsets.UTF_8))
+				.isZero();
 		}
 		finally {
 			executor.shutdownNow();
@@ -249,8 +251,8 @@ class CliTest extends CliTestSupport {
 		assertThat(described.out()).contains("Schedule ID:", "cli-nightly", "Overlap policy:", "ALLOW_ALL",
 				"Remaining actions:", "unlimited", "Next action times:");
 
-		assertThat(ok("schedules", "pause", "cli-nightly", "--note", "maintenance").out()).contains("Paused:",
-				"true", "maintenance");
+		assertThat(ok("schedules", "pause", "cli-nightly", "--note", "maintenance").out()).contains("Paused:", "true",
+				"maintenance");
 		JsonNode paused = ok("-o", "json", "schedules", "describe", "cli-nightly").json();
 		assertThat(paused.path("schedule").path("paused").asBoolean()).isTrue();
 		assertThat(paused.path("schedule").path("note").asString()).isEqualTo("maintenance");
@@ -260,7 +262,8 @@ class CliTest extends CliTestSupport {
 		Run triggered = ok("schedules", "trigger", "cli-nightly");
 		assertThat(triggered.out()).contains("TRIGGERED", "STARTED", "sched-ticket-");
 		JsonNode backfilled = ok("-o", "json", "schedules", "backfill", "cli-nightly", "--start",
-				"2026-01-01T00:00:00Z", "--end", "2026-01-03T00:00:00Z", "--overlap", "allow-all").json();
+				"2026-01-01T00:00:00Z", "--end", "2026-01-03T00:00:00Z", "--overlap", "allow-all")
+			.json();
 		assertThat(backfilled.size()).isEqualTo(2);
 		assertThat(backfilled.get(0).path("workflowId").asString()).isEqualTo("sched-ticket-2026-01-01T03:00:00Z");
 		assertThat(backfilled.get(1).path("outcome").asString()).isEqualTo("STARTED");
@@ -327,7 +330,8 @@ class CliTest extends CliTestSupport {
 		}
 		Run refused = cli(Map.of(), "--url", "http://127.0.0.1:" + closedPort, "list");
 		assertThat(refused.exitCode()).as("%s", refused).isEqualTo(ExitCode.UNAVAILABLE);
-		assertThat(refused.err()).contains("Cannot reach http://127.0.0.1:" + closedPort + "/durable: connection refused");
+		assertThat(refused.err())
+			.contains("Cannot reach http://127.0.0.1:" + closedPort + "/durable: connection refused");
 		Run unknownHost = cli(Map.of("DURABLE_URL", "http://no-such-host.invalid:8080"), "list");
 		assertThat(unknownHost.exitCode()).as("%s", unknownHost).isEqualTo(ExitCode.UNAVAILABLE);
 		assertThat(unknownHost.err()).contains("unknown host");

@@ -21,15 +21,18 @@ import dev.durable.cli.app.CliTestApplication;
 
 /**
  * A real application on a random port (the starter, its embedded PostgreSQL, every
- * operation allowed) and the tool run in this JVM against it: {@link #cli} answers the exit code
- * and what it printed.
+ * operation allowed) and the tool run in this JVM against it: {@link #cli} answers the
+ * exit code and what it printed.
  */
 @SpringBootTest(classes = CliTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "durable.workflow.schema=cli", "durable.workflow.embedded-postgres.port=0",
 				"durable.workflow.worker.poll-interval=100ms", "durable.workflow.web.operations-enabled=true" })
 abstract class CliTestSupport {
 
-	/** A database of this JVM's own under target/, so that no run sees the workflows of another. */
+	/**
+	 * A database of this JVM's own under target/, so that no run sees the workflows of
+	 * another.
+	 */
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) {
 		registry.add("durable.workflow.embedded-postgres.data-directory",
@@ -61,7 +64,10 @@ abstract class CliTestSupport {
 
 	}
 
-	/** Runs the tool with DURABLE_URL naming the application (host and port only: /durable is added). */
+	/**
+	 * Runs the tool with DURABLE_URL naming the application (host and port only: /durable
+	 * is added).
+	 */
 	Run cli(String... args) {
 		return cli(Map.of("DURABLE_URL", "http://localhost:" + this.port), args);
 	}

@@ -18,8 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The packaged tool as a person runs it: {@code java -jar target/durable-cli-*.jar} and the
- * {@code bin/durable} script, each in a JVM of its own, against the test application.
+ * The packaged tool as a person runs it: {@code java -jar target/durable-cli-*.jar} and
+ * the {@code bin/durable} script, each in a JVM of its own, against the test application.
  */
 class DurableJarIT extends CliTestSupport {
 

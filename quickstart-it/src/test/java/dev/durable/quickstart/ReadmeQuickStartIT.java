@@ -17,13 +17,14 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's quick start, copied literally, is a working application: its snippets are written
- * to an empty directory, a test of its own is added ({@code src/it/quickstart-app}), and a child
- * Maven builds and tests it against this build's artifacts (installed into a repository under
- * {@code target/} by maven-invoker-plugin, never into the user's), with every other artifact read
- * from this build's local repository or Maven Central. That test runs a workflow to its result
- * and checks that the application gets the Liquibase version of {@code durable-bom}, not the 5.x
- * that Spring Boot manages.
+ * The README's quick start, copied literally, is a working application: its snippets are
+ * written to an empty directory, a test of its own is added
+ * ({@code src/it/quickstart-app}), and a child Maven builds and tests it against this
+ * build's artifacts (installed into a repository under {@code target/} by
+ * maven-invoker-plugin, never into the user's), with every other artifact read from this
+ * build's local repository or Maven Central. That test runs a workflow to its result and
+ * checks that the application gets the Liquibase version of {@code durable-bom}, not the
+ * 5.x that Spring Boot manages.
  */
 class ReadmeQuickStartIT {
 
@@ -64,26 +65,30 @@ class ReadmeQuickStartIT {
 		assertThat(exit).as("the quick-start build failed; its log (%s) ends with:%n%s", log, tail(output, 80))
 			.isZero();
 		// the application's own test ran, both methods
-		assertThat(output).containsPattern("Tests run: 2, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.shop.ShopApplicationTests");
+		assertThat(output).containsPattern(
+				"Tests run: 2, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.shop.ShopApplicationTests");
 	}
 
 	@Test
 	void parentBuildUsesTheLiquibaseVersionOfTheBom() throws Exception {
-		// durable-parent repeats the version as <liquibase.version> (the Boot parent's management
-		// wins over the BOM it imports); this module's classpath is resolved by that management
+		// durable-parent repeats the version as <liquibase.version> (the Boot parent's
+		// management
+		// wins over the BOM it imports); this module's classpath is resolved by that
+		// management
 		String jar = liquibase.Liquibase.class.getProtectionDomain().getCodeSource().getLocation().getPath();
 		assertThat(jar).endsWith("/liquibase-core-" + bomLiquibaseVersion() + ".jar");
 	}
 
 	private static int maven(Path app, Path settings, Path log) throws Exception {
 		Path mavenHome = path("quickstart.maven-home");
-		List<String> command = new ArrayList<>(List.of(mavenHome.resolve("bin/mvn").toString(), "-B", "-ntp",
-				"-Dstyle.color=never", "-s", settings.toString(),
-				"-Dmaven.repo.local=" + path("quickstart.repository"), "verify"));
+		List<String> command = new ArrayList<>(
+				List.of(mavenHome.resolve("bin/mvn").toString(), "-B", "-ntp", "-Dstyle.color=never", "-s",
+						settings.toString(), "-Dmaven.repo.local=" + path("quickstart.repository"), "verify"));
 		ProcessBuilder builder = new ProcessBuilder(command).directory(app.toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile());
-		// the JDK this test runs on (the build's, 21 or newer), whatever JAVA_HOME the shell had
+		// the JDK this test runs on (the build's, 21 or newer), whatever JAVA_HOME the
+		// shell had
 		builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
 		builder.environment().remove("MAVEN_ARGS");
 		Process process = builder.start();
@@ -95,9 +100,9 @@ class ReadmeQuickStartIT {
 	}
 
 	/**
-	 * Settings of the child build: this build's local repository is read as a remote repository
-	 * before Maven Central, so that what is here already is copied, not downloaded (a local
-	 * repository has no checksum files, hence no checksum check).
+	 * Settings of the child build: this build's local repository is read as a remote
+	 * repository before Maven Central, so that what is here already is copied, not
+	 * downloaded (a local repository has no checksum files, hence no checksum check).
 	 */
 	private static String settings(Path localRepository) {
 		String repository = """

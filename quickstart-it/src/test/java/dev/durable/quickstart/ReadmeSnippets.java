@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * The files of the README's quick start: every fenced code block preceded by a
- * {@code <!-- quickstart:file PATH -->} comment is the content of the file at PATH, as a reader
- * would copy it.
+ * {@code <!-- quickstart:file PATH -->} comment is the content of the file at PATH, as a
+ * reader would copy it.
  */
 final class ReadmeSnippets {
 

@@ -11,9 +11,9 @@ import org.springframework.context.annotation.Bean;
 import dev.durable.workflow.autoconfigure.WorkflowEngineCustomizer;
 
 /**
- * One engine node of the chaos harness: an ordinary Spring Boot application with the starter, its
- * workflows and activities, and nothing else. The harness starts several of these as processes
- * and hurts them.
+ * One engine node of the chaos harness: an ordinary Spring Boot application with the
+ * starter, its workflows and activities, and nothing else. The harness starts several of
+ * these as processes and hurts them.
  */
 @SpringBootApplication
 public class ChaosApplication {
@@ -23,8 +23,9 @@ public class ChaosApplication {
 	}
 
 	/**
-	 * The engine's clock off the machine's by {@code chaos.clock-offset} (an ISO-8601 duration, may
-	 * be negative): a node whose clock is wrong, as the harness's {@code --clockSkew} asks.
+	 * The engine's clock off the machine's by {@code chaos.clock-offset} (an ISO-8601
+	 * duration, may be negative): a node whose clock is wrong, as the harness's
+	 * {@code --clockSkew} asks.
 	 */
 	@Bean
 	WorkflowEngineCustomizer chaosClockOffset(@Value("${chaos.clock-offset:PT0S}") Duration offset) {

@@ -20,10 +20,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What must hold after a chaos run, read from the database the nodes shared and from their logs:
- * every run closed and completed once, with the signal it was sent, each signal received once,
- * no step, child or completion recorded twice, every step executed (at least once), one run per
- * workflow id, and no ERROR line outside a database outage.
+ * What must hold after a chaos run, read from the database the nodes shared and from
+ * their logs: every run closed and completed once, with the signal it was sent, each
+ * signal received once, no step, child or completion recorded twice, every step executed
+ * (at least once), one run per workflow id, and no ERROR line outside a database outage.
  */
 final class ChaosChecks {
 
@@ -47,7 +47,10 @@ final class ChaosChecks {
 		}
 	}
 
-	/** Workflow ids with more than one open run right now (sampled while the faults go on). */
+	/**
+	 * Workflow ids with more than one open run right now (sampled while the faults go
+	 * on).
+	 */
 	List<String> twoOpenRuns(Connection connection) throws SQLException {
 		List<String> ids = new ArrayList<>();
 		try (Statement statement = connection.createStatement();
@@ -90,9 +93,10 @@ final class ChaosChecks {
 				String status = rows.getString(2);
 				byStatus.merge(status, 1, Integer::sum);
 				runsPerId.merge(id, 1, Integer::sum);
-				if ("COMPLETED".equals(status) && !("\"" + ChaosHarness.signalPayload(id) + "\"").equals(rows.getString(3))) {
-					this.report.violation("run " + id + " completed with " + rows.getString(3)
-							+ ", not the signal it was sent");
+				if ("COMPLETED".equals(status)
+						&& !("\"" + ChaosHarness.signalPayload(id) + "\"").equals(rows.getString(3))) {
+					this.report.violation(
+							"run " + id + " completed with " + rows.getString(3) + ", not the signal it was sent");
 				}
 				else if (!"COMPLETED".equals(status)) {
 					this.report.violation("run " + id + " is " + status);
@@ -176,8 +180,9 @@ final class ChaosChecks {
 	}
 
 	/**
-	 * For each SIGKILL, how long until another node executed the next step of a run whose last
-	 * step before the kill was on the killed node (takeover plus the time to that step).
+	 * For each SIGKILL, how long until another node executed the next step of a run whose
+	 * last step before the kill was on the killed node (takeover plus the time to that
+	 * step).
 	 */
 	void takeovers(List<Faults.Kill> kills) throws SQLException {
 		List<Long> millis = new ArrayList<>();
@@ -206,9 +211,11 @@ final class ChaosChecks {
 			this.report.line("takeover: no run was mid-way on a killed node");
 			return;
 		}
-		this.report.line(String.format("takeover after SIGKILL (kill to the next step on another node, %d runs):"
-				+ " p50 %.1f s, p90 %.1f s, max %.1f s", millis.size(), millis.get(millis.size() / 2) / 1000.0,
-				millis.get(millis.size() * 9 / 10) / 1000.0, millis.get(millis.size() - 1) / 1000.0));
+		this.report.line(String.format(
+				"takeover after SIGKILL (kill to the next step on another node, %d runs):"
+						+ " p50 %.1f s, p90 %.1f s, max %.1f s",
+				millis.size(), millis.get(millis.size() / 2) / 1000.0, millis.get(millis.size() * 9 / 10) / 1000.0,
+				millis.get(millis.size() - 1) / 1000.0));
 	}
 
 	/** ERROR lines of the node logs; outside a database outage each is a violation. */

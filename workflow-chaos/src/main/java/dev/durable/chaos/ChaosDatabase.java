@@ -6,9 +6,9 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 
 /**
- * The database the nodes share: the harness's own server, which it can restart, or one given by
- * URL ({@code --databaseUrl}), where the database restarts are skipped (the other faults need only
- * the right to terminate the nodes' backends).
+ * The database the nodes share: the harness's own server, which it can restart, or one
+ * given by URL ({@code --databaseUrl}), where the database restarts are skipped (the
+ * other faults need only the right to terminate the nodes' backends).
  */
 interface ChaosDatabase extends AutoCloseable {
 

@@ -20,12 +20,13 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The chaos harness: a PostgreSQL server and N engine JVMs of {@link ChaosApplication}, M workflows
- * driven over REST while {@link Faults} hurts the nodes and the database, then
- * {@link ChaosChecks}. Prints the report and exits 1 on any violation. With {@code --network=true}
- * (as root, with {@code ip} and {@code iptables}) each node runs in a network namespace of its own
- * ({@link ChaosNetwork}) and the plan adds the network faults ({@link NetworkFaults}); where that
- * cannot be built, the report says why and the run goes on, on loopback, without them.
+ * The chaos harness: a PostgreSQL server and N engine JVMs of {@link ChaosApplication}, M
+ * workflows driven over REST while {@link Faults} hurts the nodes and the database, then
+ * {@link ChaosChecks}. Prints the report and exits 1 on any violation. With
+ * {@code --network=true} (as root, with {@code ip} and {@code iptables}) each node runs
+ * in a network namespace of its own ({@link ChaosNetwork}) and the plan adds the network
+ * faults ({@link NetworkFaults}); where that cannot be built, the report says why and the
+ * run goes on, on loopback, without them.
  *
  * <pre>./mvnw -pl workflow-chaos -am compile spring-boot:run -Dspring-boot.run.arguments="--workflows=1000 --nodes=3"</pre>
  */
@@ -56,7 +57,8 @@ public final class ChaosHarness {
 
 	ChaosReport run() throws Exception {
 		Files.createDirectories(this.options.logDirectory());
-		// the logs of an earlier run would be read as this run's (their ERROR lines outside its outages)
+		// the logs of an earlier run would be read as this run's (their ERROR lines
+		// outside its outages)
 		try (var old = Files.newDirectoryStream(this.options.logDirectory(), "{node*.log,report.txt}")) {
 			for (var file : old) {
 				Files.delete(file);
@@ -67,7 +69,8 @@ public final class ChaosHarness {
 		ChaosNetwork network = network();
 		Thread cleanup = null;
 		if (network != null) {
-			// a harness stopped with SIGTERM or Ctrl-C leaves no namespace behind (SIGKILL: the next run removes it)
+			// a harness stopped with SIGTERM or Ctrl-C leaves no namespace behind
+			// (SIGKILL: the next run removes it)
 			cleanup = new Thread(network::close, "chaos-network-cleanup");
 			Runtime.getRuntime().addShutdownHook(cleanup);
 		}
@@ -75,13 +78,15 @@ public final class ChaosHarness {
 				ChaosDatabase database = (this.options.databaseUrl() != null)
 						? new ChaosDatabase.External(this.options.databaseUrl(), this.options.databaseUser(),
 								this.options.databasePassword())
-						: PostgresServer.start(this.options.firstPort(), (network != null) ? ChaosNetwork.HOST : null)) {
+						: PostgresServer.start(this.options.firstPort(),
+								(network != null) ? ChaosNetwork.HOST : null)) {
 			try (Connection connection = database.connect()) {
 				ChaosChecks.createSideTable(connection);
 			}
 			DelayProxy proxy = null;
 			if (network != null && this.options.network().contains("latency")) {
-				// the last node reaches the database through it; it forwards at once until the latency fault
+				// the last node reaches the database through it; it forwards at once
+				// until the latency fault
 				proxy = new DelayProxy(ChaosNetwork.HOST, PostgresServer.freePort(this.options.firstPort() + 50),
 						new InetSocketAddress("127.0.0.1", ((PostgresServer) database).port));
 			}
@@ -103,7 +108,8 @@ public final class ChaosHarness {
 							this.options.clockOffset(i)));
 				}
 			}
-			// closed after the nodes stop, so that their shutdown does not see the database vanish
+			// closed after the nodes stop, so that their shutdown does not see the
+			// database vanish
 			try (DelayProxy closed = proxy) {
 				runNodes(database, network, proxy, nodes, started);
 			}
@@ -119,12 +125,16 @@ public final class ChaosHarness {
 		return this.report;
 	}
 
-	/** Starts the nodes, installs the audit, drives the traffic and the faults, checks; stops the nodes. */
+	/**
+	 * Starts the nodes, installs the audit, drives the traffic and the faults, checks;
+	 * stops the nodes.
+	 */
 	private void runNodes(ChaosDatabase database, @Nullable ChaosNetwork network, @Nullable DelayProxy proxy,
 			List<NodeProcess> nodes, long started) throws Exception {
 		try {
 			for (NodeProcess node : nodes) {
-				node.start(Duration.ofMinutes(3)); // one after another: the first one migrates the schema
+				node.start(Duration.ofMinutes(3)); // one after another: the first one
+													// migrates the schema
 			}
 			this.report.line("nodes up after " + ChaosChecks.since(started).toSeconds() + " s");
 			try (Connection connection = database.connect()) {
@@ -136,7 +146,8 @@ public final class ChaosHarness {
 				if (proxy != null) {
 					databasePorts.add(proxy.port());
 				}
-				Duration length = Duration.ofSeconds(Math.min(30, Math.max(10, this.options.duration().toSeconds() / 6)));
+				Duration length = Duration
+					.ofSeconds(Math.min(30, Math.max(10, this.options.duration().toSeconds() / 6)));
 				networkFaults = new NetworkFaults(network, proxy, (proxy != null) ? nodes.get(nodes.size() - 1) : null,
 						databasePorts, nodes, database, this.outages, this.report, length);
 			}
@@ -154,8 +165,8 @@ public final class ChaosHarness {
 	}
 
 	/**
-	 * The chaos network when the options ask for network faults and this machine allows it; else
-	 * says why and returns null (the run goes on, on loopback, without them).
+	 * The chaos network when the options ask for network faults and this machine allows
+	 * it; else says why and returns null (the run goes on, on loopback, without them).
 	 */
 	private @Nullable ChaosNetwork network() throws IOException {
 		if (this.options.network().isEmpty()) {
@@ -217,9 +228,9 @@ public final class ChaosHarness {
 	}
 
 	/**
-	 * Starts the runs at an even rate over the first 60% of the duration; a third get their signal
-	 * right after the start (before their wait), the others once their timer is past; every fifth
-	 * signal is sent twice with the same idempotency key.
+	 * Starts the runs at an even rate over the first 60% of the duration; a third get
+	 * their signal right after the start (before their wait), the others once their timer
+	 * is past; every fifth signal is sent twice with the same idempotency key.
 	 */
 	private void sendAll(Traffic traffic, String prefix) throws InterruptedException {
 		Random random = new Random(this.options.seed());
@@ -314,7 +325,10 @@ public final class ChaosHarness {
 
 	}
 
-	/** Samples, every second while faults go on, whether any workflow id has two open runs. */
+	/**
+	 * Samples, every second while faults go on, whether any workflow id has two open
+	 * runs.
+	 */
 	private final class Sampler {
 
 		private final ChaosDatabase database;
@@ -338,8 +352,8 @@ public final class ChaosHarness {
 					try (Connection connection = this.database.connect()) {
 						List<String> twice = this.checks.twoOpenRuns(connection);
 						this.samples++;
-						twice.forEach((id) -> ChaosHarness.this.report.violation("two open runs of " + id
-								+ " at " + Instant.now()));
+						twice.forEach((id) -> ChaosHarness.this.report
+							.violation("two open runs of " + id + " at " + Instant.now()));
 					}
 					catch (Exception ex) {
 						// the database restarts: the next sample

@@ -11,23 +11,26 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The nodes' own network: one network namespace per node ({@code dchaos-n<i>}), each joined by a
- * veth pair to a bridge ({@code dchaos-br}) on which the host has {@value #HOST}. The database
- * listens on that address, and the harness reaches the nodes' HTTP ports at theirs
- * ({@code 10.231.77.<10+i>}). The namespaces have no route beyond that /24, so nothing a node
- * sends leaves the bridge. Faults are {@code iptables} rules inside a node's namespace, in the
- * chains {@code DCHAOS-IN} and {@code DCHAOS-OUT} that its {@code INPUT} and {@code OUTPUT} jump to:
- * packets dropped, never connections reset.
+ * The nodes' own network: one network namespace per node ({@code dchaos-n<i>}), each
+ * joined by a veth pair to a bridge ({@code dchaos-br}) on which the host has
+ * {@value #HOST}. The database listens on that address, and the harness reaches the
+ * nodes' HTTP ports at theirs ({@code 10.231.77.<10+i>}). The namespaces have no route
+ * beyond that /24, so nothing a node sends leaves the bridge. Faults are {@code iptables}
+ * rules inside a node's namespace, in the chains {@code DCHAOS-IN} and {@code DCHAOS-OUT}
+ * that its {@code INPUT} and {@code OUTPUT} jump to: packets dropped, never connections
+ * reset.
  * <p>
- * Needs root, {@code ip} (iproute2) and {@code iptables} with the {@code statistic} match. Every
- * name starts with {@value #PREFIX}: what a killed run left behind is removed by that prefix
- * before a new run builds its own, and again at the end.
+ * Needs root, {@code ip} (iproute2) and {@code iptables} with the {@code statistic}
+ * match. Every name starts with {@value #PREFIX}: what a killed run left behind is
+ * removed by that prefix before a new run builds its own, and again at the end.
  */
 final class ChaosNetwork implements AutoCloseable {
 
 	static final String PREFIX = "dchaos";
 
-	/** The host's address on the bridge: the database and the delaying proxy listen on it. */
+	/**
+	 * The host's address on the bridge: the database and the delaying proxy listen on it.
+	 */
 	static final String HOST = "10.231.77.1";
 
 	private static final String SUBNET_PREFIX = "10.231.77.";
@@ -54,7 +57,8 @@ final class ChaosNetwork implements AutoCloseable {
 		if (executable("iptables") == null) {
 			return "no `iptables` command (install iptables)";
 		}
-		// root in a container may still lack the right to make namespaces or rules: try both
+		// root in a container may still lack the right to make namespaces or rules: try
+		// both
 		String probe = PREFIX + "-probe";
 		try {
 			removeLeftovers();
@@ -86,7 +90,10 @@ final class ChaosNetwork implements AutoCloseable {
 		return null;
 	}
 
-	/** Removes the leftovers of an earlier run, then builds the bridge and one namespace per node. */
+	/**
+	 * Removes the leftovers of an earlier run, then builds the bridge and one namespace
+	 * per node.
+	 */
 	static ChaosNetwork create(int nodes, ChaosReport report) throws IOException {
 		removeLeftovers();
 		ChaosNetwork network = new ChaosNetwork(nodes, report);
@@ -97,7 +104,8 @@ final class ChaosNetwork implements AutoCloseable {
 			for (int i = 1; i <= nodes; i++) {
 				String ns = namespace(i);
 				run("ip", "netns", "add", ns);
-				run("ip", "link", "add", PREFIX + "-v" + i, "type", "veth", "peer", "name", PREFIX + "-e" + i, "netns", ns);
+				run("ip", "link", "add", PREFIX + "-v" + i, "type", "veth", "peer", "name", PREFIX + "-e" + i, "netns",
+						ns);
 				run("ip", "link", "set", PREFIX + "-v" + i, "master", BRIDGE, "up");
 				run("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up");
 				run("ip", "netns", "exec", ns, "ip", "addr", "add", address(i) + "/24", "dev", PREFIX + "-e" + i);
@@ -131,8 +139,9 @@ final class ChaosNetwork implements AutoCloseable {
 	}
 
 	/**
-	 * Drops the database's packets in node {@code i}'s namespace (the server's port and the
-	 * proxy's, on the host address): {@code in} its answers, {@code out} what the node sends it.
+	 * Drops the database's packets in node {@code i}'s namespace (the server's port and
+	 * the proxy's, on the host address): {@code in} its answers, {@code out} what the
+	 * node sends it.
 	 */
 	void partitionFromDatabase(int node, List<Integer> databasePorts, boolean in, boolean out) throws IOException {
 		String ns = namespace(node);
@@ -148,13 +157,17 @@ final class ChaosNetwork implements AutoCloseable {
 		}
 	}
 
-	/** Drops every packet between the nodes (both ways), not those to and from the host. */
+	/**
+	 * Drops every packet between the nodes (both ways), not those to and from the host.
+	 */
 	void partitionNodes() throws IOException {
 		for (int i = 1; i <= this.nodes; i++) {
 			for (int j = 1; j <= this.nodes; j++) {
 				if (i != j) {
-					run("ip", "netns", "exec", namespace(i), "iptables", "-A", "DCHAOS-OUT", "-d", address(j), "-j", "DROP");
-					run("ip", "netns", "exec", namespace(i), "iptables", "-A", "DCHAOS-IN", "-s", address(j), "-j", "DROP");
+					run("ip", "netns", "exec", namespace(i), "iptables", "-A", "DCHAOS-OUT", "-d", address(j), "-j",
+							"DROP");
+					run("ip", "netns", "exec", namespace(i), "iptables", "-A", "DCHAOS-IN", "-s", address(j), "-j",
+							"DROP");
 				}
 			}
 		}
@@ -211,7 +224,8 @@ final class ChaosNetwork implements AutoCloseable {
 						run("ip", "link", "del", name);
 					}
 					catch (IOException ex) {
-						// a veth end goes with its peer's namespace: gone between the listing and now
+						// a veth end goes with its peer's namespace: gone between the
+						// listing and now
 					}
 				}
 			}
@@ -237,8 +251,8 @@ final class ChaosNetwork implements AutoCloseable {
 			throw new IOException("Interrupted: " + String.join(" ", command), ex);
 		}
 		if (process.exitValue() != 0) {
-			throw new IOException("Failed (exit " + process.exitValue() + "): " + String.join(" ", command) + ": "
-					+ output.strip());
+			throw new IOException(
+					"Failed (exit " + process.exitValue() + "): " + String.join(" ", command) + ": " + output.strip());
 		}
 		return new ArrayList<>(output.lines().toList());
 	}

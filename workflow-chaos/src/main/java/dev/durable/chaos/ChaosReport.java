@@ -10,8 +10,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What a chaos run saw: violations (any one fails the run), and the figures printed with it.
- * Thread-safe: the traffic, the faults and the checks write to it at once.
+ * What a chaos run saw: violations (any one fails the run), and the figures printed with
+ * it. Thread-safe: the traffic, the faults and the checks write to it at once.
  */
 final class ChaosReport {
 

@@ -8,9 +8,10 @@ import dev.durable.workflow.ActivityContext;
 import dev.durable.workflow.ActivityInfo;
 
 /**
- * The chaos runs' activity: every execution inserts (workflow id, step, attempt, node) into
- * {@code chaos.step_execution} before it returns, so that an execution the engine repeats shows
- * as a second row (activities are at least once; the harness reports how often).
+ * The chaos runs' activity: every execution inserts (workflow id, step, attempt, node)
+ * into {@code chaos.step_execution} before it returns, so that an execution the engine
+ * repeats shows as a second row (activities are at least once; the harness reports how
+ * often).
  */
 @Activity
 public class ChaosSteps {

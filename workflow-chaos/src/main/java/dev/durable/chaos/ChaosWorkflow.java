@@ -8,10 +8,11 @@ import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 
 /**
- * What each chaos run does: five activities, a durable timer, a wait for the signal {@value #SIGNAL},
- * a child workflow (one activity) and a final activity. Each kind of recorded step the engine has
- * is on the path, so a fault anywhere lands on one of them. The result is the signal's payload,
- * which tells the harness that the signal it sent is the one the run received.
+ * What each chaos run does: five activities, a durable timer, a wait for the signal
+ * {@value #SIGNAL}, a child workflow (one activity) and a final activity. Each kind of
+ * recorded step the engine has is on the path, so a fault anywhere lands on one of them.
+ * The result is the signal's payload, which tells the harness that the signal it sent is
+ * the one the run received.
  */
 @Workflow(value = ChaosWorkflow.TYPE, receives = ChaosWorkflow.SIGNAL)
 public class ChaosWorkflow {

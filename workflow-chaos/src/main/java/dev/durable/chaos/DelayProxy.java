@@ -16,11 +16,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A TCP proxy that delays: each chunk read from one side is written to the other once the set
- * delay, plus a random jitter, has passed, in order per direction (a chunk never overtakes the one
- * before it). The kernel here has no {@code netem} qdisc, so latency between a node and the
- * database is made by sending that node's connections through this. With no delay set it forwards
- * at once.
+ * A TCP proxy that delays: each chunk read from one side is written to the other once the
+ * set delay, plus a random jitter, has passed, in order per direction (a chunk never
+ * overtakes the one before it). The kernel here has no {@code netem} qdisc, so latency
+ * between a node and the database is made by sending that node's connections through
+ * this. With no delay set it forwards at once.
  */
 final class DelayProxy implements AutoCloseable {
 
@@ -49,7 +49,10 @@ final class DelayProxy implements AutoCloseable {
 		return this.server.getLocalPort();
 	}
 
-	/** Each chunk waits {@code delayMillis} plus up to {@code jitterMillis} more; zero: none. */
+	/**
+	 * Each chunk waits {@code delayMillis} plus up to {@code jitterMillis} more; zero:
+	 * none.
+	 */
 	void delay(long delayMillis, long jitterMillis) {
 		this.delayNanos = TimeUnit.MILLISECONDS.toNanos(delayMillis);
 		this.jitterNanos = TimeUnit.MILLISECONDS.toNanos(jitterMillis);
@@ -80,7 +83,9 @@ final class DelayProxy implements AutoCloseable {
 		}
 	}
 
-	/** A reader that stamps each chunk with its due time and a writer that sends it then. */
+	/**
+	 * A reader that stamps each chunk with its due time and a writer that sends it then.
+	 */
 	private void pipe(Socket from, Socket to) {
 		BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
 		Thread.ofVirtual().start(() -> {

@@ -13,11 +13,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Applies the faults of a chaos run, one after another on a plan drawn from the seed: SIGKILL of a
- * random node (started again 1-3 s later), database restarts ({@code fast}, then
- * {@code immediate}), one node's connections terminated as they appear, and a node paused past
- * {@code dead-after}; with a chaos network, the network faults of {@link NetworkFaults}. Never takes
- * the last serving node away, so the run always makes progress.
+ * Applies the faults of a chaos run, one after another on a plan drawn from the seed:
+ * SIGKILL of a random node (started again 1-3 s later), database restarts ({@code fast},
+ * then {@code immediate}), one node's connections terminated as they appear, and a node
+ * paused past {@code dead-after}; with a chaos network, the network faults of
+ * {@link NetworkFaults}. Never takes the last serving node away, so the run always makes
+ * progress.
  */
 final class Faults {
 
@@ -46,14 +47,16 @@ final class Faults {
 
 	private final @Nullable NetworkFaults network;
 
-	Faults(ChaosOptions options, List<NodeProcess> nodes, ChaosDatabase database, Outages outages,
-			ChaosReport report) {
+	Faults(ChaosOptions options, List<NodeProcess> nodes, ChaosDatabase database, Outages outages, ChaosReport report) {
 		this(options, nodes, database, outages, report, null);
 	}
 
-	/** With {@code network} (null: on loopback), the plan holds the options' network faults too. */
-	Faults(ChaosOptions options, List<NodeProcess> nodes, ChaosDatabase database, Outages outages,
-			ChaosReport report, @Nullable NetworkFaults network) {
+	/**
+	 * With {@code network} (null: on loopback), the plan holds the options' network
+	 * faults too.
+	 */
+	Faults(ChaosOptions options, List<NodeProcess> nodes, ChaosDatabase database, Outages outages, ChaosReport report,
+			@Nullable NetworkFaults network) {
 		this.network = network;
 		this.options = options;
 		this.nodes = nodes;
@@ -177,7 +180,8 @@ final class Faults {
 			}
 		});
 		this.restarts.add(restart);
-		restart.join(); // one fault at a time: the next victim is drawn among nodes that serve
+		restart.join(); // one fault at a time: the next victim is drawn among nodes that
+						// serve
 	}
 
 	private void restartDatabase(String mode) throws Exception {
@@ -194,8 +198,8 @@ final class Faults {
 			this.outages.end(window);
 		}
 		this.report.count("faults: database restart -m " + mode);
-		this.report.line(String.format("database restart -m %s took %d ms", mode,
-				(System.nanoTime() - started) / 1_000_000));
+		this.report
+			.line(String.format("database restart -m %s took %d ms", mode, (System.nanoTime() - started) / 1_000_000));
 	}
 
 	private void cut() throws Exception {

@@ -8,19 +8,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Proves the fencing from the database itself: triggers write down which node (its connections'
- * {@code application_name}) moved each run to each epoch, and which node wrote each history row
- * and at which epoch of its run. A history row written by a node other than the one that claimed
- * the epoch it was written at is a node writing for a run it had lost (a paused node waking up,
- * a killed node's late commit): a violation. The triggers commit or roll back with the engine's
- * own statements, so only what the engine committed is audited.
+ * Proves the fencing from the database itself: triggers write down which node (its
+ * connections' {@code application_name}) moved each run to each epoch, and which node
+ * wrote each history row and at which epoch of its run. A history row written by a node
+ * other than the one that claimed the epoch it was written at is a node writing for a run
+ * it had lost (a paused node waking up, a killed node's late commit): a violation. The
+ * triggers commit or roll back with the engine's own statements, so only what the engine
+ * committed is audited.
  */
 final class FencingAudit {
 
 	private FencingAudit() {
 	}
 
-	/** Installs the audit once the nodes have created the engine's schema, before any traffic. */
+	/**
+	 * Installs the audit once the nodes have created the engine's schema, before any
+	 * traffic.
+	 */
 	static void install(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("CREATE TABLE IF NOT EXISTS chaos.run_epoch (run_id uuid NOT NULL, epoch bigint NOT NULL,"
@@ -28,12 +32,15 @@ final class FencingAudit {
 			statement.execute("CREATE TABLE IF NOT EXISTS chaos.history_writer (run_id uuid NOT NULL, seq int NOT NULL,"
 					+ " epoch bigint, node text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp(),"
 					+ " PRIMARY KEY (run_id, seq))");
-			// when each node last renewed its lease, for the network partitions' check (NetworkFaults)
-			statement.execute("CREATE TABLE IF NOT EXISTS chaos.node_heartbeat (node_id uuid NOT NULL, node text NOT NULL,"
-					+ " last_heartbeat timestamptz NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
-			statement.execute("CREATE OR REPLACE FUNCTION chaos.audit_heartbeat() RETURNS trigger LANGUAGE plpgsql AS $$"
-					+ " BEGIN INSERT INTO chaos.node_heartbeat (node_id, node, last_heartbeat)"
-					+ " VALUES (NEW.node_id, current_setting('application_name'), NEW.last_heartbeat); RETURN NULL; END $$");
+			// when each node last renewed its lease, for the network partitions' check
+			// (NetworkFaults)
+			statement
+				.execute("CREATE TABLE IF NOT EXISTS chaos.node_heartbeat (node_id uuid NOT NULL, node text NOT NULL,"
+						+ " last_heartbeat timestamptz NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())");
+			statement
+				.execute("CREATE OR REPLACE FUNCTION chaos.audit_heartbeat() RETURNS trigger LANGUAGE plpgsql AS $$"
+						+ " BEGIN INSERT INTO chaos.node_heartbeat (node_id, node, last_heartbeat)"
+						+ " VALUES (NEW.node_id, current_setting('application_name'), NEW.last_heartbeat); RETURN NULL; END $$");
 			statement.execute("DROP TRIGGER IF EXISTS chaos_node_heartbeat ON durable.node");
 			statement.execute("CREATE TRIGGER chaos_node_heartbeat AFTER INSERT OR UPDATE ON durable.node"
 					+ " FOR EACH ROW EXECUTE FUNCTION chaos.audit_heartbeat()");
@@ -57,7 +64,9 @@ final class FencingAudit {
 		}
 	}
 
-	/** History rows written by a node that did not hold the epoch they were written at. */
+	/**
+	 * History rows written by a node that did not hold the epoch they were written at.
+	 */
 	static void check(Connection connection, ChaosReport report) throws SQLException {
 		List<String> stale = new ArrayList<>();
 		long audited;
@@ -82,7 +91,8 @@ final class FencingAudit {
 		}
 		stale.forEach((row) -> report.violation("fencing: " + row));
 		report.line("fencing: " + audited + " history rows audited against " + epochs + " epoch changes, "
-				+ (stale.isEmpty() ? "each written by the node that held its run's epoch" : "STALE WRITES (first 20 above)"));
+				+ (stale.isEmpty() ? "each written by the node that held its run's epoch"
+						: "STALE WRITES (first 20 above)"));
 	}
 
 }

@@ -22,34 +22,47 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The faults a network does, on {@link ChaosNetwork}: a node partitioned from the database (both
- * ways, or only the database's answers dropped) past {@code dead-after} while it keeps running,
- * the nodes partitioned from each other, packet loss on a node's link, latency between a node and
- * the database (through {@link DelayProxy}). A partition from the database is an outage window for
- * that node. During one, the harness asks the node's REST API every second, with a short timeout,
- * and records whether it answers {@code 503} or hangs: once its lease has run out, a hang is a
- * violation. After the run, {@link #check} requires that the partitioned node wrote no history
- * row and claimed no run from the end of its lease to the heal, and that another node took over
- * the runs it owned.
+ * The faults a network does, on {@link ChaosNetwork}: a node partitioned from the
+ * database (both ways, or only the database's answers dropped) past {@code dead-after}
+ * while it keeps running, the nodes partitioned from each other, packet loss on a node's
+ * link, latency between a node and the database (through {@link DelayProxy}). A partition
+ * from the database is an outage window for that node. During one, the harness asks the
+ * node's REST API every second, with a short timeout, and records whether it answers
+ * {@code 503} or hangs: once its lease has run out, a hang is a violation. After the run,
+ * {@link #check} requires that the partitioned node wrote no history row and claimed no
+ * run from the end of its lease to the heal, and that another node took over the runs it
+ * owned.
  */
 final class NetworkFaults {
 
-	/** How long a probe of a partitioned node waits for an answer before it counts as a hang. */
+	/**
+	 * How long a probe of a partitioned node waits for an answer before it counts as a
+	 * hang.
+	 */
 	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
 	/** The loss on one node's link. */
 	static final double LOSS = 0.02;
 
-	/** The latency added between one node and the database, plus up to {@link #JITTER_MILLIS}. */
+	/**
+	 * The latency added between one node and the database, plus up to
+	 * {@link #JITTER_MILLIS}.
+	 */
 	static final long LATENCY_MILLIS = 10;
 
 	static final long JITTER_MILLIS = 5;
 
-	/** A partition of a node from the database: who, how, when, and the runs it owned at its start. */
+	/**
+	 * A partition of a node from the database: who, how, when, and the runs it owned at
+	 * its start.
+	 */
 	record Partition(String node, String how, Instant from, Instant to, List<String> ownedRuns) {
 	}
 
-	/** A probe sent {@code atMillis} into the partition, answered (or given up) {@code tookMillis} later. */
+	/**
+	 * A probe sent {@code atMillis} into the partition, answered (or given up)
+	 * {@code tookMillis} later.
+	 */
 	record Probe(long atMillis, long tookMillis, String answer) {
 	}
 
@@ -76,8 +89,10 @@ final class NetworkFaults {
 	private final List<Partition> partitions = new CopyOnWriteArrayList<>();
 
 	/**
-	 * @param proxy the delaying proxy {@code proxied} reaches the database through, or {@code null}
-	 * @param databasePorts the ports a partition from the database drops (the server's, the proxy's)
+	 * @param proxy the delaying proxy {@code proxied} reaches the database through, or
+	 * {@code null}
+	 * @param databasePorts the ports a partition from the database drops (the server's,
+	 * the proxy's)
 	 * @param length how long the nodes' partition, the loss and the latency last
 	 */
 	NetworkFaults(ChaosNetwork network, @Nullable DelayProxy proxy, @Nullable NodeProcess proxied,
@@ -103,8 +118,9 @@ final class NetworkFaults {
 	}
 
 	/**
-	 * Partitions {@code node} from the database for {@code dead-after} plus {@code extra}: both
-	 * ways, or ({@code oneWay}) only the database's answers dropped, what the node sends arriving.
+	 * Partitions {@code node} from the database for {@code dead-after} plus
+	 * {@code extra}: both ways, or ({@code oneWay}) only the database's answers dropped,
+	 * what the node sends arriving.
 	 */
 	void partitionFromDatabase(NodeProcess node, boolean oneWay, Duration extra) throws Exception {
 		String how = oneWay ? "one-way partition (the database's packets to it dropped)"
@@ -137,13 +153,17 @@ final class NetworkFaults {
 		judgeProbes(node.name, how, lasting, probes, this.report);
 	}
 
-	/** The open runs {@code node} owns now (its node ids found through the heartbeat audit). */
+	/**
+	 * The open runs {@code node} owns now (its node ids found through the heartbeat
+	 * audit).
+	 */
 	private List<String> ownedRuns(NodeProcess node) throws SQLException {
 		List<String> runs = new ArrayList<>();
 		try (Connection connection = this.database.connect();
-				PreparedStatement statement = connection.prepareStatement("SELECT run_id::text FROM durable.workflow_run"
-						+ " WHERE status = 'RUNNING' AND owner_node IN (SELECT node_id FROM chaos.node_heartbeat"
-						+ " WHERE node = ?)")) {
+				PreparedStatement statement = connection
+					.prepareStatement("SELECT run_id::text FROM durable.workflow_run"
+							+ " WHERE status = 'RUNNING' AND owner_node IN (SELECT node_id FROM chaos.node_heartbeat"
+							+ " WHERE node = ?)")) {
 			statement.setString(1, "chaos-" + node.name);
 			try (ResultSet rows = statement.executeQuery()) {
 				while (rows.next()) {
@@ -154,7 +174,10 @@ final class NetworkFaults {
 		return runs;
 	}
 
-	/** Asks the node's REST API (a read that needs the database) every second while it is cut off. */
+	/**
+	 * Asks the node's REST API (a read that needs the database) every second while it is
+	 * cut off.
+	 */
 	private void probe(NodeProcess node, Instant from, Duration lasting, List<Probe> probes) {
 		long end = from.plus(lasting).minusSeconds(1).toEpochMilli();
 		int n = 0;
@@ -192,14 +215,14 @@ final class NetworkFaults {
 	}
 
 	/**
-	 * Reports the probes' answers. A probe sent after the lease ran out that got no answer, or
-	 * another answer than 503 before the heal, is a violation.
+	 * Reports the probes' answers. A probe sent after the lease ran out that got no
+	 * answer, or another answer than 503 before the heal, is a violation.
 	 */
 	static void judgeProbes(String node, String how, Duration lasting, List<Probe> probes, ChaosReport report) {
 		Map<String, Integer> answers = new TreeMap<>();
 		probes.forEach((p) -> answers.merge(p.answer(), 1, Integer::sum));
-		report.line("  REST probes of " + node + " during its " + how + " (timeout "
-				+ PROBE_TIMEOUT.toSeconds() + " s, one a second): " + answers + "; "
+		report.line("  REST probes of " + node + " during its " + how + " (timeout " + PROBE_TIMEOUT.toSeconds()
+				+ " s, one a second): " + answers + "; "
 				+ probes.stream()
 					.map((p) -> "+" + p.atMillis() / 100 / 10.0 + "s " + p.answer() + " in " + p.tookMillis() + " ms")
 					.toList());
@@ -208,8 +231,8 @@ final class NetworkFaults {
 			boolean answeredBeforeHeal = probe.atMillis() + probe.tookMillis() < lasting.toMillis();
 			if (probe.atMillis() >= leaseMillis && !probe.answer().equals("503")
 					&& (probe.answer().equals("hang") || answeredBeforeHeal)) {
-				report.violation(node + " answered a REST probe sent " + probe.atMillis() / 100 / 10.0
-						+ " s into its " + how + ", after its lease ran out, with " + probe.answer() + " instead of 503");
+				report.violation(node + " answered a REST probe sent " + probe.atMillis() / 100 / 10.0 + " s into its "
+						+ how + ", after its lease ran out, with " + probe.answer() + " instead of 503");
 			}
 		}
 		if (probes.isEmpty()) {
@@ -227,8 +250,8 @@ final class NetworkFaults {
 			this.network.healAll();
 		}
 		this.report.count("faults: network nodes partitioned from each other");
-		this.report.line("nodes partitioned from each other (not from the database) for " + this.length.toSeconds()
-				+ " s");
+		this.report
+			.line("nodes partitioned from each other (not from the database) for " + this.length.toSeconds() + " s");
 	}
 
 	/** Packet loss on {@code node}'s link, both ways. */
@@ -264,16 +287,16 @@ final class NetworkFaults {
 	}
 
 	/**
-	 * After the run: from the end of its lease (its last heartbeat written plus {@code dead-after})
-	 * to the heal, a partitioned node wrote no history row and claimed no run, and another node
-	 * took over at least one of the runs it owned.
+	 * After the run: from the end of its lease (its last heartbeat written plus
+	 * {@code dead-after}) to the heal, a partitioned node wrote no history row and
+	 * claimed no run, and another node took over at least one of the runs it owned.
 	 */
 	void check(Connection connection) throws SQLException {
 		for (Partition partition : this.partitions) {
 			String application = "chaos-" + partition.node();
 			Timestamp lastRenewal;
-			try (PreparedStatement statement = connection.prepareStatement("SELECT max(last_heartbeat) FROM"
-					+ " chaos.node_heartbeat WHERE node = ? AND at < ?")) {
+			try (PreparedStatement statement = connection.prepareStatement(
+					"SELECT max(last_heartbeat) FROM" + " chaos.node_heartbeat WHERE node = ? AND at < ?")) {
 				statement.setString(1, application);
 				statement.setTimestamp(2, Timestamp.from(partition.to()));
 				try (ResultSet rows = statement.executeQuery()) {
@@ -282,7 +305,8 @@ final class NetworkFaults {
 				}
 			}
 			if (lastRenewal == null) {
-				this.report.violation("no heartbeat of " + partition.node() + " recorded before its " + partition.how());
+				this.report
+					.violation("no heartbeat of " + partition.node() + " recorded before its " + partition.how());
 				continue;
 			}
 			Instant leaseEnd = lastRenewal.toInstant().plus(ChaosOptions.DEAD_AFTER);
@@ -307,9 +331,8 @@ final class NetworkFaults {
 					+ " taken over by another node%s", partition.node(), partition.how(),
 					seconds(partition.from(), lastRenewal.toInstant()), seconds(partition.from(), leaseEnd),
 					seconds(partition.from(), partition.to()), writes, claims, takenOver, partition.ownedRuns().size(),
-					(firstTakeover != null)
-							? String.format(" (the first %.1f s into it)", seconds(partition.from(), firstTakeover.toInstant()))
-							: ""));
+					(firstTakeover != null) ? String.format(" (the first %.1f s into it)",
+							seconds(partition.from(), firstTakeover.toInstant())) : ""));
 			if (writes > 0 || claims > 0) {
 				this.report.violation(partition.node() + " wrote " + writes + " history rows and claimed " + claims
 						+ " runs after its lease ran out during its " + partition.how() + " (it must stop by itself)");
@@ -323,8 +346,8 @@ final class NetworkFaults {
 
 	private static long count(Connection connection, String table, String application, Instant from, Instant to)
 			throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement(
-				"SELECT count(*) FROM " + table + " WHERE node = ? AND at > ? AND at < ?")) {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT count(*) FROM " + table + " WHERE node = ? AND at > ? AND at < ?")) {
 			statement.setString(1, application);
 			statement.setTimestamp(2, Timestamp.from(from));
 			statement.setTimestamp(3, Timestamp.from(to));

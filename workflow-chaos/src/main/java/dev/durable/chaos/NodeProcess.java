@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One engine JVM of the chaos application, started as a process with the harness's class path.
- * Its database connections carry {@code ApplicationName=chaos-<name>}, which is how the harness
- * finds them to cut them. Its output goes to {@code <name>.log}, appended across restarts.
+ * One engine JVM of the chaos application, started as a process with the harness's class
+ * path. Its database connections carry {@code ApplicationName=chaos-<name>}, which is how
+ * the harness finds them to cut them. Its output goes to {@code <name>.log}, appended
+ * across restarts.
  */
 final class NodeProcess {
 
@@ -26,7 +27,10 @@ final class NodeProcess {
 
 	final Path log;
 
-	/** The address the harness reaches it at: loopback, or its address in its network namespace. */
+	/**
+	 * The address the harness reaches it at: loopback, or its address in its network
+	 * namespace.
+	 */
 	final String address;
 
 	private final List<String> command;
@@ -42,9 +46,10 @@ final class NodeProcess {
 	}
 
 	/**
-	 * A node started through {@code launcher} (e.g. {@code ip netns exec <namespace>}), reached at
-	 * {@code address}, its pool connecting to {@code databaseUrl}.
-	 * @param clockOffset how far the node's engine clock is off the machine's (zero: not at all)
+	 * A node started through {@code launcher} (e.g. {@code ip netns exec <namespace>}),
+	 * reached at {@code address}, its pool connecting to {@code databaseUrl}.
+	 * @param clockOffset how far the node's engine clock is off the machine's (zero: not
+	 * at all)
 	 */
 	NodeProcess(String name, int httpPort, ChaosDatabase database, String databaseUrl, Path logDirectory,
 			List<String> launcher, String address, Duration clockOffset) {
@@ -54,18 +59,22 @@ final class NodeProcess {
 		this.log = logDirectory.resolve(name + ".log");
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		this.command = new ArrayList<>(launcher);
-		this.command.addAll(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-				"-cp", System.getProperty("java.class.path"), ChaosApplication.class.getName(),
-				"--server.port=" + httpPort, "--chaos.node=" + name,
+		this.command.addAll(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+				System.getProperty("java.class.path"), ChaosApplication.class.getName(), "--server.port=" + httpPort,
+				"--chaos.node=" + name,
 				"--spring.datasource.url=" + databaseUrl + (databaseUrl.contains("?") ? "&" : "?")
 						+ "ApplicationName=chaos-" + name,
-				"--spring.datasource.username=" + database.user(), "--spring.datasource.password=" + database.password()));
+				"--spring.datasource.username=" + database.user(),
+				"--spring.datasource.password=" + database.password()));
 		if (!clockOffset.isZero()) {
 			this.command.add("--chaos.clock-offset=" + clockOffset);
 		}
 	}
 
-	/** Starts the JVM and waits until it answers its health endpoint, starting it again if it exits. */
+	/**
+	 * Starts the JVM and waits until it answers its health endpoint, starting it again if
+	 * it exits.
+	 */
 	void start(Duration timeout) throws IOException, InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (System.nanoTime() < deadline) {
@@ -87,9 +96,9 @@ final class NodeProcess {
 
 	private boolean healthy() {
 		try {
-			HttpResponse<Void> response = HTTP.send(
-					HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health")).timeout(Duration.ofSeconds(2)).build(),
-					HttpResponse.BodyHandlers.discarding());
+			HttpResponse<Void> response = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health"))
+				.timeout(Duration.ofSeconds(2))
+				.build(), HttpResponse.BodyHandlers.discarding());
 			return response.statusCode() == 200;
 		}
 		catch (IOException ex) {

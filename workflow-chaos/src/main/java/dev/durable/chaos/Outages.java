@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * When the harness itself made the database unreachable (a restart for every node, cut
- * connections for one): a 5xx or an ERROR line inside such a window, plus a grace period for the
- * pools to notice, is the expected answer; outside, it is a defect.
+ * connections for one): a 5xx or an ERROR line inside such a window, plus a grace period
+ * for the pools to notice, is the expected answer; outside, it is a defect.
  */
 final class Outages {
 
@@ -25,7 +25,9 @@ final class Outages {
 
 		volatile @Nullable Instant to;
 
-		/** For a network partition of {@code node} from the database: when its rules held. */
+		/**
+		 * For a network partition of {@code node} from the database: when its rules held.
+		 */
 		volatile @Nullable Instant partitioned;
 
 		Window(Instant from, @Nullable String node, String what) {
@@ -54,14 +56,17 @@ final class Outages {
 		window.to = Instant.now();
 	}
 
-	/** Marks {@code window} as a network partition of its node from the database, in force from {@code at}. */
+	/**
+	 * Marks {@code window} as a network partition of its node from the database, in force
+	 * from {@code at}.
+	 */
 	void partitioned(Window window, Instant at) {
 		window.partitioned = at;
 	}
 
 	/**
-	 * Whether {@code node} was partitioned from the database at that time, past {@code dead-after}
-	 * (its lease ran out): it must answer at once (503), not hang.
+	 * Whether {@code node} was partitioned from the database at that time, past
+	 * {@code dead-after} (its lease ran out): it must answer at once (503), not hang.
 	 */
 	boolean partitionedPastLease(Instant at, String node) {
 		for (Window window : this.windows) {
@@ -75,7 +80,9 @@ final class Outages {
 		return false;
 	}
 
-	/** Whether {@code node} (null: any) was inside a window at that time, grace included. */
+	/**
+	 * Whether {@code node} (null: any) was inside a window at that time, grace included.
+	 */
 	boolean covers(Instant at, @Nullable String node) {
 		for (Window window : this.windows) {
 			Instant to = window.to;

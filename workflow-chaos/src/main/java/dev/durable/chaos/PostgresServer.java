@@ -19,12 +19,12 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The harness's own PostgreSQL server, in a directory of its own, controlled with the server's own
- * {@code pg_ctl} so that it can be restarted under load: {@code -m fast} (sessions ended, a
- * checkpoint) and {@code -m immediate} (processes quit at once, crash recovery on start). The
- * binaries are {@code -Dchaos.pg.bin}, Debian's {@code /usr/lib/postgresql/<version>/bin}, or the
- * embedded (zonky) bundle's. PostgreSQL refuses to run as root: as root, the tools run as the
- * {@code postgres} user.
+ * The harness's own PostgreSQL server, in a directory of its own, controlled with the
+ * server's own {@code pg_ctl} so that it can be restarted under load: {@code -m fast}
+ * (sessions ended, a checkpoint) and {@code -m immediate} (processes quit at once, crash
+ * recovery on start). The binaries are {@code -Dchaos.pg.bin}, Debian's
+ * {@code /usr/lib/postgresql/<version>/bin}, or the embedded (zonky) bundle's. PostgreSQL
+ * refuses to run as root: as root, the tools run as the {@code postgres} user.
  */
 final class PostgresServer implements ChaosDatabase {
 
@@ -48,15 +48,18 @@ final class PostgresServer implements ChaosDatabase {
 		}
 	}
 
-	/** Initializes and starts a server on the first free port from {@code firstPort}, on loopback. */
+	/**
+	 * Initializes and starts a server on the first free port from {@code firstPort}, on
+	 * loopback.
+	 */
 	static PostgresServer start(int firstPort) throws IOException {
 		return start(firstPort, null);
 	}
 
 	/**
-	 * Initializes and starts a server on the first free port from {@code firstPort}, listening on
-	 * loopback and, when given, on {@code networkAddress} too (the host's address on the chaos
-	 * network's bridge), where it trusts that address's /24.
+	 * Initializes and starts a server on the first free port from {@code firstPort},
+	 * listening on loopback and, when given, on {@code networkAddress} too (the host's
+	 * address on the chaos network's bridge), where it trusts that address's /24.
 	 */
 	static PostgresServer start(int firstPort, @Nullable String networkAddress) throws IOException {
 		PostgresServer server = new PostgresServer(binaries(), freePort(firstPort));
@@ -64,13 +67,17 @@ final class PostgresServer implements ChaosDatabase {
 			server.tool("initdb", "-D", server.data().toString(), "-U", "postgres", "--auth=trust", "-E", "UTF8",
 					"--locale=C", "--no-sync");
 			Files.writeString(server.data().resolve("postgresql.conf"),
-					String.join("\n", "", "listen_addresses = '127.0.0.1" + ((networkAddress != null) ? "," + networkAddress : "") + "'", "port = " + server.port,
-							"unix_socket_directories = '" + server.dir + "'", "max_connections = 200",
-							"fsync = off", "synchronous_commit = on", "shared_buffers = 128MB", ""),
+					String.join("\n", "",
+							"listen_addresses = '127.0.0.1" + ((networkAddress != null) ? "," + networkAddress : "")
+									+ "'",
+							"port = " + server.port, "unix_socket_directories = '" + server.dir + "'",
+							"max_connections = 200", "fsync = off", "synchronous_commit = on", "shared_buffers = 128MB",
+							""),
 					StandardCharsets.UTF_8, StandardOpenOption.APPEND);
 			if (networkAddress != null) {
-				Files.writeString(server.data().resolve("pg_hba.conf"),
-						"\nhost all all " + networkAddress.substring(0, networkAddress.lastIndexOf('.')) + ".0/24 trust\n",
+				Files.writeString(
+						server.data().resolve("pg_hba.conf"), "\nhost all all "
+								+ networkAddress.substring(0, networkAddress.lastIndexOf('.')) + ".0/24 trust\n",
 						StandardCharsets.UTF_8, StandardOpenOption.APPEND);
 			}
 			server.startServer();
@@ -140,7 +147,8 @@ final class PostgresServer implements ChaosDatabase {
 		if (found.isPresent()) {
 			return found.get();
 		}
-		// the embedded bundle unpacks itself on its first start; one start and stop leaves its binaries
+		// the embedded bundle unpacks itself on its first start; one start and stop
+		// leaves its binaries
 		try (EmbeddedPostgres unpacked = EmbeddedPostgres.builder().start()) {
 			// nothing to do with it
 		}

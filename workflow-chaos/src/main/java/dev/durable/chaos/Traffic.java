@@ -16,10 +16,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The clients: starts and signals over the generated REST API of whichever node serves, retried
- * (with the same idempotency key) across connection failures and 5xx answers, as a careful client
- * would. Every 5xx is recorded, and is a violation unless the harness had made the database
- * unreachable for that node then.
+ * The clients: starts and signals over the generated REST API of whichever node serves,
+ * retried (with the same idempotency key) across connection failures and 5xx answers, as
+ * a careful client would. Every 5xx is recorded, and is a violation unless the harness
+ * had made the database unreachable for that node then.
  */
 final class Traffic {
 
@@ -51,7 +51,9 @@ final class Traffic {
 		post("/durable/workflows", body, workflowId, "start");
 	}
 
-	/** Sends the run its signal; a second call with the same key must be delivered once. */
+	/**
+	 * Sends the run its signal; a second call with the same key must be delivered once.
+	 */
 	void signal(String workflowId, String payload, String key) throws InterruptedException {
 		String path = "/durable/workflows/" + URLEncoder.encode(workflowId, StandardCharsets.UTF_8) + "/signals/"
 				+ ChaosWorkflow.SIGNAL;

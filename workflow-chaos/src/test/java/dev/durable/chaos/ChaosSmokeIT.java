@@ -7,10 +7,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The chaos harness's CI version: a real PostgreSQL server, 2 engine JVMs, 300 workflows over a
- * minute with 3 SIGKILLs and a database restart, and every check of the full run (nothing lost,
- * nothing completed or recorded twice, no 5xx or ERROR outside the outage). The report is printed
- * and kept in {@code target/chaos-smoke/report.txt}.
+ * The chaos harness's CI version: a real PostgreSQL server, 2 engine JVMs, 300 workflows
+ * over a minute with 3 SIGKILLs and a database restart, and every check of the full run
+ * (nothing lost, nothing completed or recorded twice, no 5xx or ERROR outside the
+ * outage). The report is printed and kept in {@code target/chaos-smoke/report.txt}.
  */
 class ChaosSmokeIT {
 

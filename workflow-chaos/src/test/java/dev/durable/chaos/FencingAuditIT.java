@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The fencing audit of the chaos harness catches a stale write: a node that writes a run's history
- * after another node moved the run to a new epoch is reported, and the ordinary sequence (the
- * claimer writes at its epoch) is not. Run on the harness's own server, against a stand-in of the
- * engine's two tables (the audit reads nothing else).
+ * The fencing audit of the chaos harness catches a stale write: a node that writes a
+ * run's history after another node moved the run to a new epoch is reported, and the
+ * ordinary sequence (the claimer writes at its epoch) is not. Run on the harness's own
+ * server, against a stand-in of the engine's two tables (the audit reads nothing else).
  */
 class FencingAuditIT {
 
@@ -27,7 +27,8 @@ class FencingAuditIT {
 				statement.execute("CREATE TABLE durable.workflow_run (run_id uuid PRIMARY KEY, epoch bigint NOT NULL)");
 				statement.execute("CREATE TABLE durable.history (run_id uuid NOT NULL, seq int NOT NULL,"
 						+ " PRIMARY KEY (run_id, seq))");
-				// the audit also writes down the nodes' heartbeats (for the network partitions' check)
+				// the audit also writes down the nodes' heartbeats (for the network
+				// partitions' check)
 				statement.execute("CREATE TABLE durable.node (node_id uuid PRIMARY KEY, last_heartbeat timestamptz)");
 				FencingAudit.install(admin);
 			}

@@ -8,13 +8,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The network faults' CI version: 2 engine JVMs in network namespaces of their own, 300 workflows
- * over 90 s while one node is partitioned from the database past {@code dead-after} (both ways),
- * then another partition drops only the database's packets to a node, then 2% loss on one link and
- * 10 ms latency on one node's connections. Every check of the chaos harness, plus: a partitioned
- * node answers its REST callers 503 (not a hang) once its lease ran out, writes and claims nothing
- * from then until the heal, and another node takes its runs over. Needs root, {@code ip} and
- * {@code iptables}; skipped otherwise. The report is kept in {@code target/chaos-network/report.txt}.
+ * The network faults' CI version: 2 engine JVMs in network namespaces of their own, 300
+ * workflows over 90 s while one node is partitioned from the database past
+ * {@code dead-after} (both ways), then another partition drops only the database's
+ * packets to a node, then 2% loss on one link and 10 ms latency on one node's
+ * connections. Every check of the chaos harness, plus: a partitioned node answers its
+ * REST callers 503 (not a hang) once its lease ran out, writes and claims nothing from
+ * then until the heal, and another node takes its runs over. Needs root, {@code ip} and
+ * {@code iptables}; skipped otherwise. The report is kept in
+ * {@code target/chaos-network/report.txt}.
  */
 class NetworkPartitionIT {
 

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How the network faults judge a partitioned node: a REST call sent once its lease ran out must
- * get 503, not hang and not an answer it could only have read from the database; calls before the
- * lease ran out, or answered after the heal, may be anything.
+ * How the network faults judge a partitioned node: a REST call sent once its lease ran
+ * out must get 503, not hang and not an answer it could only have read from the database;
+ * calls before the lease ran out, or answered after the heal, may be anything.
  */
 class NetworkProbeJudgementTest {
 
@@ -22,8 +22,9 @@ class NetworkProbeJudgementTest {
 	@Test
 	void aHangOrAnAnswerFromTheDatabaseAfterTheLeaseRanOutIsAViolation() {
 		ChaosReport report = new ChaosReport();
-		NetworkFaults.judgeProbes("node2", "partition", LASTING, List.of(new NetworkFaults.Probe(0, 5000, "hang"),
-				new NetworkFaults.Probe(AFTER_LEASE, 5000, "hang"), new NetworkFaults.Probe(AFTER_LEASE + 1000, 20, "404")),
+		NetworkFaults.judgeProbes("node2", "partition", LASTING,
+				List.of(new NetworkFaults.Probe(0, 5000, "hang"), new NetworkFaults.Probe(AFTER_LEASE, 5000, "hang"),
+						new NetworkFaults.Probe(AFTER_LEASE + 1000, 20, "404")),
 				report);
 		assertThat(report.violations()).hasSize(2);
 		assertThat(report.violations().get(0)).contains("node2").contains("with hang instead of 503");
@@ -33,9 +34,10 @@ class NetworkProbeJudgementTest {
 	@Test
 	void fast503sAndAnswersAfterTheHealPass() {
 		ChaosReport report = new ChaosReport();
-		NetworkFaults.judgeProbes("node2", "partition", LASTING, List.of(new NetworkFaults.Probe(0, 3000, "503"),
-				new NetworkFaults.Probe(AFTER_LEASE, 30, "503"),
-				new NetworkFaults.Probe(LASTING.toMillis() - 500, 900, "404")), report);
+		NetworkFaults.judgeProbes("node2", "partition", LASTING,
+				List.of(new NetworkFaults.Probe(0, 3000, "503"), new NetworkFaults.Probe(AFTER_LEASE, 30, "503"),
+						new NetworkFaults.Probe(LASTING.toMillis() - 500, 900, "404")),
+				report);
 		assertThat(report.violations()).isEmpty();
 	}
 

@@ -17,7 +17,9 @@ public interface ActivityContext {
 	/** Records progress; the details are handed to the next attempt after a failure. */
 	void heartbeat(@Nullable Object details);
 
-	/** The details of the last heartbeat of this or an earlier attempt, or {@code null}. */
+	/**
+	 * The details of the last heartbeat of this or an earlier attempt, or {@code null}.
+	 */
 	<T> @Nullable T heartbeatDetails(Class<T> type);
 
 	/** The details of the last heartbeat, for generic types. */
@@ -28,23 +30,25 @@ public interface ActivityContext {
 
 	/**
 	 * The token that names this attempt to an
-	 * {@link dev.durable.workflow.client.ActivityCompletionClient}: opaque, URL-safe, valid until
-	 * the attempt's outcome is recorded (completed, failed, timed out or canceled).
+	 * {@link dev.durable.workflow.client.ActivityCompletionClient}: opaque, URL-safe,
+	 * valid until the attempt's outcome is recorded (completed, failed, timed out or
+	 * canceled).
 	 */
 	String taskToken();
 
 	/**
-	 * Declares that the method's return does not complete the attempt: its outcome comes later,
-	 * from any node, through {@link dev.durable.workflow.client.ActivityCompletionClient} with
-	 * {@link #taskToken()}. The attempt's timeouts still apply (start-to-close, heartbeat,
-	 * schedule-to-close), and heartbeats through the client count. A failure thrown by the method
-	 * still fails the attempt.
+	 * Declares that the method's return does not complete the attempt: its outcome comes
+	 * later, from any node, through
+	 * {@link dev.durable.workflow.client.ActivityCompletionClient} with
+	 * {@link #taskToken()}. The attempt's timeouts still apply (start-to-close,
+	 * heartbeat, schedule-to-close), and heartbeats through the client count. A failure
+	 * thrown by the method still fails the attempt.
 	 */
 	void doNotCompleteOnReturn();
 
 	/**
-	 * Where {@link #current()} gets the running attempt: implemented by the engine and found with
-	 * {@link java.util.ServiceLoader}; not for applications.
+	 * Where {@link #current()} gets the running attempt: implemented by the engine and
+	 * found with {@link java.util.ServiceLoader}; not for applications.
 	 */
 	interface Provider {
 

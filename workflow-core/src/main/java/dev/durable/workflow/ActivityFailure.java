@@ -2,7 +2,10 @@ package dev.durable.workflow;
 
 import org.jspecify.annotations.Nullable;
 
-/** An activity failed for good (attempts exhausted, non-retryable, timed out or canceled); see the cause. */
+/**
+ * An activity failed for good (attempts exhausted, non-retryable, timed out or canceled);
+ * see the cause.
+ */
 public class ActivityFailure extends WorkflowException {
 
 	private final String activityType;
@@ -35,8 +38,8 @@ public class ActivityFailure extends WorkflowException {
 	}
 
 	/**
-	 * The number of attempts made. For an activity its workflow canceled, the attempt running
-	 * then counts (0 when none had started).
+	 * The number of attempts made. For an activity its workflow canceled, the attempt
+	 * running then counts (0 when none had started).
 	 */
 	public int getAttempt() {
 		return this.attempt;

@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Optional per-method activity options. Durations are ISO-8601 ({@code "PT30S"}); an empty string
- * or zero keeps the default.
+ * Optional per-method activity options. Durations are ISO-8601 ({@code "PT30S"}); an
+ * empty string or zero keeps the default.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -40,27 +40,34 @@ public @interface ActivityMethod {
 	String maximumInterval() default "";
 
 	/**
-	 * The activity task queue it runs on: written to the {@code activity} table by the task's commit
-	 * and claimed by a node serving the queue ({@code durable.workflow.worker.activity-task-queues}).
-	 * Empty: inline on the node that owns the run.
+	 * The activity task queue it runs on: written to the {@code activity} table by the
+	 * task's commit and claimed by a node serving the queue
+	 * ({@code durable.workflow.worker.activity-task-queues}). Empty: inline on the node
+	 * that owns the run.
 	 */
 	String taskQueue() default "";
 
-	/** Maximum time an attempt on a task queue waits to be claimed, from when it is due. */
+	/**
+	 * Maximum time an attempt on a task queue waits to be claimed, from when it is due.
+	 */
 	String scheduleToStartTimeout() default "";
 
-	/** Failure types ({@link ApplicationFailure#getType()} or exception class names) never retried. */
+	/**
+	 * Failure types ({@link ApplicationFailure#getType()} or exception class names) never
+	 * retried.
+	 */
 	String[] nonRetryableErrorTypes() default {};
 
 	/**
 	 * Runs each attempt in a database transaction on the engine's {@code DataSource} (the
-	 * application's own database) and records the activity's completion in that same transaction:
-	 * the activity's database writes and its recorded result commit together or not at all, so
-	 * they happen exactly once across crashes, retries and takeovers. The activity reaches the
-	 * transaction through {@link ActivityTransaction#connection()}, or, under Spring, through any
-	 * {@code JdbcTemplate} or {@code DataSourceUtils} on the same {@code DataSource}. Only for
-	 * inline activities (not on a {@link #taskQueue()}); what else the activity does (HTTP calls,
-	 * messages) stays at least once.
+	 * application's own database) and records the activity's completion in that same
+	 * transaction: the activity's database writes and its recorded result commit together
+	 * or not at all, so they happen exactly once across crashes, retries and takeovers.
+	 * The activity reaches the transaction through
+	 * {@link ActivityTransaction#connection()}, or, under Spring, through any
+	 * {@code JdbcTemplate} or {@code DataSourceUtils} on the same {@code DataSource}.
+	 * Only for inline activities (not on a {@link #taskQueue()}); what else the activity
+	 * does (HTTP calls, messages) stays at least once.
 	 */
 	boolean transactional() default false;
 
@@ -72,10 +79,11 @@ public @interface ActivityMethod {
 	TransactionIsolation isolation() default TransactionIsolation.DEFAULT;
 
 	/**
-	 * How many times a {@link #transactional()} activity's transaction is run again at once when
-	 * PostgreSQL aborts it for a serialization failure or a deadlock (SQLState {@code 40001} or
-	 * {@code 40P01}), before the attempt counts as failed; negative takes the engine's default.
-	 * These runs again are not attempts: the retry policy sees only the last one's failure.
+	 * How many times a {@link #transactional()} activity's transaction is run again at
+	 * once when PostgreSQL aborts it for a serialization failure or a deadlock (SQLState
+	 * {@code 40001} or {@code 40P01}), before the attempt counts as failed; negative
+	 * takes the engine's default. These runs again are not attempts: the retry policy
+	 * sees only the last one's failure.
 	 */
 	int serializationRetries() default -1;
 

@@ -5,21 +5,23 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Options of an activity call. {@code null} timeouts mean "none"; a {@code null} retry policy
- * given to the constructor means {@link RetryPolicy#DEFAULT}.
+ * Options of an activity call. {@code null} timeouts mean "none"; a {@code null} retry
+ * policy given to the constructor means {@link RetryPolicy#DEFAULT}.
  *
  * @param startToCloseTimeout maximum time of one attempt
  * @param scheduleToCloseTimeout maximum time of all attempts, from the first schedule
  * @param heartbeatTimeout maximum time between heartbeats of a running attempt
  * @param retryPolicy how failed attempts are retried
- * @param scheduleToStartTimeout maximum time an attempt of a task-queue activity waits for a
- * worker to claim it, from when it is due; not retried (a {@link TimeoutFailure} of type
- * {@link TimeoutType#SCHEDULE_TO_START}). Inline activities start at once and ignore it.
- * @param taskQueue the activity task queue it runs on, claimed by any node serving that queue;
- * {@code null}: inline, on the node that owns the run
- * @param priority the order among waiting attempts of a task queue: a higher value is claimed first
- * @param partitionKey the fairness key of a task queue limited by a queue with per-partition
- * concurrency, or {@code null}
+ * @param scheduleToStartTimeout maximum time an attempt of a task-queue activity waits
+ * for a worker to claim it, from when it is due; not retried (a {@link TimeoutFailure} of
+ * type {@link TimeoutType#SCHEDULE_TO_START}). Inline activities start at once and ignore
+ * it.
+ * @param taskQueue the activity task queue it runs on, claimed by any node serving that
+ * queue; {@code null}: inline, on the node that owns the run
+ * @param priority the order among waiting attempts of a task queue: a higher value is
+ * claimed first
+ * @param partitionKey the fairness key of a task queue limited by a queue with
+ * per-partition concurrency, or {@code null}
  */
 public record ActivityOptions(@Nullable Duration startToCloseTimeout, @Nullable Duration scheduleToCloseTimeout,
 		@Nullable Duration heartbeatTimeout, RetryPolicy retryPolicy, @Nullable Duration scheduleToStartTimeout,
@@ -28,7 +30,10 @@ public record ActivityOptions(@Nullable Duration startToCloseTimeout, @Nullable 
 	/** No timeouts, the default retry policy, inline. */
 	public static final ActivityOptions DEFAULT = new ActivityOptions(null, null, null, RetryPolicy.DEFAULT);
 
-	/** The canonical constructor; a {@code null} retry policy is {@link RetryPolicy#DEFAULT}. */
+	/**
+	 * The canonical constructor; a {@code null} retry policy is
+	 * {@link RetryPolicy#DEFAULT}.
+	 */
 	public ActivityOptions(@Nullable Duration startToCloseTimeout, @Nullable Duration scheduleToCloseTimeout,
 			@Nullable Duration heartbeatTimeout, @Nullable RetryPolicy retryPolicy,
 			@Nullable Duration scheduleToStartTimeout, @Nullable String taskQueue, int priority,
@@ -52,7 +57,10 @@ public record ActivityOptions(@Nullable Duration startToCloseTimeout, @Nullable 
 		this(startToCloseTimeout, scheduleToCloseTimeout, heartbeatTimeout, retryPolicy, null, null, 0, null);
 	}
 
-	/** Whether the activity runs on a task queue (claimed by a serving node) rather than inline. */
+	/**
+	 * Whether the activity runs on a task queue (claimed by a serving node) rather than
+	 * inline.
+	 */
 	public boolean onTaskQueue() {
 		return this.taskQueue != null;
 	}
@@ -120,7 +128,8 @@ public record ActivityOptions(@Nullable Duration startToCloseTimeout, @Nullable 
 		}
 
 		/**
-		 * Maximum time an attempt of a task-queue activity waits to be claimed; {@code null}: none.
+		 * Maximum time an attempt of a task-queue activity waits to be claimed;
+		 * {@code null}: none.
 		 */
 		public Builder scheduleToStartTimeout(@Nullable Duration value) {
 			this.scheduleToStartTimeout = value;
@@ -133,7 +142,9 @@ public record ActivityOptions(@Nullable Duration startToCloseTimeout, @Nullable 
 			return this;
 		}
 
-		/** Higher is claimed first among waiting attempts of its task queue; default 0. */
+		/**
+		 * Higher is claimed first among waiting attempts of its task queue; default 0.
+		 */
 		public Builder priority(int value) {
 			this.priority = value;
 			return this;

@@ -11,12 +11,12 @@ import org.springframework.jdbc.datasource.DataSourceUtils;
 import dev.durable.workflow.internal.activity.TransactionScope;
 
 /**
- * The transaction of the {@link ActivityMethod#transactional() transactional activity} running on
- * the current thread, for code that uses plain JDBC (without Spring, or without a
- * {@code JdbcTemplate}):
+ * The transaction of the {@link ActivityMethod#transactional() transactional activity}
+ * running on the current thread, for code that uses plain JDBC (without Spring, or
+ * without a {@code JdbcTemplate}):
  *
  * <pre>{@code
- * @ActivityMethod(transactional = true)
+ * &#64;ActivityMethod(transactional = true)
  * public void reserve(String orderId) {
  *     try (PreparedStatement insert = ActivityTransaction.connection()
  *             .prepareStatement("INSERT INTO reservation (order_id) VALUES (?)")) {
@@ -26,10 +26,10 @@ import dev.durable.workflow.internal.activity.TransactionScope;
  * }
  * }</pre>
  *
- * The engine commits the transaction after the method returns, together with the record of the
- * activity's completion, and rolls it back when the method throws. Code under Spring reaches the
- * same transaction through any {@code JdbcTemplate} or {@code DataSourceUtils} on the engine's
- * {@code DataSource}.
+ * The engine commits the transaction after the method returns, together with the record
+ * of the activity's completion, and rolls it back when the method throws. Code under
+ * Spring reaches the same transaction through any {@code JdbcTemplate} or
+ * {@code DataSourceUtils} on the engine's {@code DataSource}.
  */
 public final class ActivityTransaction {
 
@@ -42,9 +42,9 @@ public final class ActivityTransaction {
 	}
 
 	/**
-	 * The connection of the current transactional activity's transaction. Do not commit, roll back
-	 * or change its auto-commit mode: the engine does; closing it does nothing (the engine
-	 * releases it), so try-with-resources is safe.
+	 * The connection of the current transactional activity's transaction. Do not commit,
+	 * roll back or change its auto-commit mode: the engine does; closing it does nothing
+	 * (the engine releases it), so try-with-resources is safe.
 	 * @throws IllegalStateException outside a transactional activity's attempt
 	 */
 	public static Connection connection() {

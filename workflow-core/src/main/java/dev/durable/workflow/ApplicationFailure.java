@@ -3,9 +3,10 @@ package dev.durable.workflow;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A failure thrown on purpose by user code. It crosses activity, child and update boundaries
- * intact, as the cause of the boundary's failure. Any other exception thrown by an activity is
- * converted to an {@code ApplicationFailure} whose type is the exception's class name.
+ * A failure thrown on purpose by user code. It crosses activity, child and update
+ * boundaries intact, as the cause of the boundary's failure. Any other exception thrown
+ * by an activity is converted to an {@code ApplicationFailure} whose type is the
+ * exception's class name.
  */
 public class ApplicationFailure extends WorkflowException {
 
@@ -26,20 +27,25 @@ public class ApplicationFailure extends WorkflowException {
 		this.originalStackTrace = originalStackTrace;
 	}
 
-	/** A retryable failure of the given type ({@code null}: {@code "ApplicationFailure"}). */
+	/**
+	 * A retryable failure of the given type ({@code null}: {@code "ApplicationFailure"}).
+	 */
 	public static ApplicationFailure newFailure(String message, @Nullable String type) {
 		return new ApplicationFailure(message, type, false, null, null, null);
 	}
 
 	/**
-	 * A retryable failure of the given type ({@code null}: {@code "ApplicationFailure"}) with
-	 * details (serialized when it crosses a boundary; {@code null}: none).
+	 * A retryable failure of the given type ({@code null}: {@code "ApplicationFailure"})
+	 * with details (serialized when it crosses a boundary; {@code null}: none).
 	 */
 	public static ApplicationFailure newFailure(String message, @Nullable String type, @Nullable Object details) {
 		return new ApplicationFailure(message, type, false, EncodedValue.of(details), null, null);
 	}
 
-	/** A failure that is never retried, of the given type ({@code null}: {@code "ApplicationFailure"}). */
+	/**
+	 * A failure that is never retried, of the given type ({@code null}:
+	 * {@code "ApplicationFailure"}).
+	 */
 	public static ApplicationFailure newNonRetryableFailure(String message, @Nullable String type) {
 		return new ApplicationFailure(message, type, true, null, null, null);
 	}
@@ -52,12 +58,14 @@ public class ApplicationFailure extends WorkflowException {
 
 	/**
 	 * Rebuilds a failure from its recorded form; used by the engine.
-	 * @param message the message, may be {@code null} (an exception converted without one)
+	 * @param message the message, may be {@code null} (an exception converted without
+	 * one)
 	 * @param type the failure type; {@code null}: {@code "ApplicationFailure"}
 	 * @param nonRetryable whether retries are forbidden
 	 * @param details the details, may be {@code null}
 	 * @param cause the cause, may be {@code null}
-	 * @param originalStackTrace the stack trace where it was first thrown, may be {@code null}
+	 * @param originalStackTrace the stack trace where it was first thrown, may be
+	 * {@code null}
 	 * @return the failure
 	 */
 	public static ApplicationFailure restore(@Nullable String message, @Nullable String type, boolean nonRetryable,
@@ -65,7 +73,10 @@ public class ApplicationFailure extends WorkflowException {
 		return new ApplicationFailure(message, type, nonRetryable, details, cause, originalStackTrace);
 	}
 
-	/** The failure type: chosen by the thrower, or the class name of a converted exception. */
+	/**
+	 * The failure type: chosen by the thrower, or the class name of a converted
+	 * exception.
+	 */
 	public String getType() {
 		return this.type;
 	}

@@ -10,7 +10,10 @@ public interface ChildHandle<R> {
 	/** The child's workflow id. */
 	String workflowId();
 
-	/** Completes with the child's run id once it started; fails with ChildWorkflowFailure if it could not. */
+	/**
+	 * Completes with the child's run id once it started; fails with ChildWorkflowFailure
+	 * if it could not.
+	 */
 	Promise<String> started();
 
 	/** Completes with the child's result, or fails with {@link ChildWorkflowFailure}. */

@@ -8,20 +8,22 @@ import org.jspecify.annotations.Nullable;
  * Options of a child workflow.
  *
  * @param workflowId the child's workflow id; when null, a deterministic random UUID
- * @param parentClosePolicy what happens to the child when the parent closes first; TERMINATE
- * when {@code null} is given
- * @param executionTimeout the longest the child's whole execution (continue-as-new included) may
- * take; past it the child closes TIMED_OUT and the parent sees a {@link ChildWorkflowFailure};
- * unlimited when null
+ * @param parentClosePolicy what happens to the child when the parent closes first;
+ * TERMINATE when {@code null} is given
+ * @param executionTimeout the longest the child's whole execution (continue-as-new
+ * included) may take; past it the child closes TIMED_OUT and the parent sees a
+ * {@link ChildWorkflowFailure}; unlimited when null
  * @param runTimeout the longest one run of the child may take; unlimited when null
- * @param taskTimeout how long one workflow task of the child may run; the engine's when null
+ * @param taskTimeout how long one workflow task of the child may run; the engine's when
+ * null
  * @param taskQueue the child's task queue; the parent's when null
- * @param retryPolicy when set, a failed child run is retried as a new run of the same workflow id;
- * when null, it is not retried
- * @param idReusePolicy whether the child may reuse the id of a closed run: ALLOW_DUPLICATE
- * (default, also when null), ALLOW_DUPLICATE_FAILED_ONLY or REJECT_DUPLICATE; a refusal fails the child's start
- * (never the parent's task). TERMINATE_IF_RUNNING is not offered: a parent does not close other
- * runs from its own commit
+ * @param retryPolicy when set, a failed child run is retried as a new run of the same
+ * workflow id; when null, it is not retried
+ * @param idReusePolicy whether the child may reuse the id of a closed run:
+ * ALLOW_DUPLICATE (default, also when null), ALLOW_DUPLICATE_FAILED_ONLY or
+ * REJECT_DUPLICATE; a refusal fails the child's start (never the parent's task).
+ * TERMINATE_IF_RUNNING is not offered: a parent does not close other runs from its own
+ * commit
  */
 public record ChildOptions(@Nullable String workflowId, ParentClosePolicy parentClosePolicy,
 		@Nullable Duration executionTimeout, @Nullable Duration runTimeout, @Nullable Duration taskTimeout,
@@ -57,7 +59,8 @@ public record ChildOptions(@Nullable String workflowId, ParentClosePolicy parent
 
 	/**
 	 * Options with an id and a close policy, everything else inherited or unlimited.
-	 * @param workflowId the child's workflow id; {@code null}: a deterministic random UUID
+	 * @param workflowId the child's workflow id; {@code null}: a deterministic random
+	 * UUID
 	 * @param parentClosePolicy the close policy; {@code null}: TERMINATE
 	 */
 	public ChildOptions(@Nullable String workflowId, @Nullable ParentClosePolicy parentClosePolicy) {
@@ -110,7 +113,10 @@ public record ChildOptions(@Nullable String workflowId, ParentClosePolicy parent
 				this.taskTimeout, this.taskQueue, this.retryPolicy, policy);
 	}
 
-	/** Whether options beyond the id and close policy are set (they are recorded with the start). */
+	/**
+	 * Whether options beyond the id and close policy are set (they are recorded with the
+	 * start).
+	 */
 	public boolean hasRunOptions() {
 		return this.executionTimeout != null || this.runTimeout != null || this.taskTimeout != null
 				|| this.taskQueue != null || this.retryPolicy != null || this.idReusePolicy != null;

@@ -3,8 +3,8 @@ package dev.durable.workflow;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A child workflow did not complete successfully (failed, canceled, terminated, timed out) or
- * could not start because its workflow id is in use; see the cause.
+ * A child workflow did not complete successfully (failed, canceled, terminated, timed
+ * out) or could not start because its workflow id is in use; see the cause.
  */
 public class ChildWorkflowFailure extends WorkflowException {
 

@@ -4,7 +4,9 @@ import java.lang.reflect.Type;
 
 import org.jspecify.annotations.Nullable;
 
-/** A payload not yet converted to a Java type: failure details, dynamic handler arguments. */
+/**
+ * A payload not yet converted to a Java type: failure details, dynamic handler arguments.
+ */
 public final class EncodedValue {
 
 	private final byte @Nullable [] payload;
@@ -19,7 +21,10 @@ public final class EncodedValue {
 		this.raw = raw;
 	}
 
-	/** Wraps encoded bytes; {@code null} bytes (a message without payload) convert to {@code null}. */
+	/**
+	 * Wraps encoded bytes; {@code null} bytes (a message without payload) convert to
+	 * {@code null}.
+	 */
 	public static EncodedValue of(byte @Nullable [] payload, PayloadConverter converter) {
 		return new EncodedValue(payload, converter, null);
 	}
@@ -29,12 +34,18 @@ public final class EncodedValue {
 		return (value != null) ? new EncodedValue(null, null, value) : null;
 	}
 
-	/** The value converted to the given type; {@code null} when the payload is {@code null}. */
+	/**
+	 * The value converted to the given type; {@code null} when the payload is
+	 * {@code null}.
+	 */
 	public <T> @Nullable T get(Class<T> type) {
 		return type.cast(get((Type) type));
 	}
 
-	/** The value converted to the given generic type; {@code null} when the payload is {@code null}. */
+	/**
+	 * The value converted to the given generic type; {@code null} when the payload is
+	 * {@code null}.
+	 */
 	public @Nullable Object get(Type type) {
 		if (this.converter == null) {
 			return this.raw;

@@ -20,9 +20,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link PayloadConverter} that encrypts the bytes of another converter (by default
- * {@link PayloadConverter#json()}) with AES-GCM, so that inputs, results, activity arguments and
- * results, signal, update and query payloads, side effect values, heartbeat details and failure
- * details are stored in the database only as ciphertext.
+ * {@link PayloadConverter#json()}) with AES-GCM, so that inputs, results, activity
+ * arguments and results, signal, update and query payloads, side effect values, heartbeat
+ * details and failure details are stored in the database only as ciphertext.
  *
  * <pre>{@code
  * PayloadConverter converter = EncryptingPayloadConverter.builder()
@@ -33,29 +33,30 @@ import org.jspecify.annotations.Nullable;
  * WorkflowEngine.builder().payloadConverter(converter)...
  * }</pre>
  *
- * <h2>Stored format (version 1)</h2>
- * {@code 0xFF 'D' 'P' 'E'} (a magic prefix), one format version byte ({@code 1}), one byte with
- * the length of the key id, the key id (UTF-8), a random 96-bit nonce, then the ciphertext with its
- * 128-bit tag. The header (magic, version, key id) is the associated data, so a changed key id or
- * version fails authentication instead of being tried with another key.
+ * <h2>Stored format (version 1)</h2> {@code 0xFF 'D' 'P' 'E'} (a magic prefix), one
+ * format version byte ({@code 1}), one byte with the length of the key id, the key id
+ * (UTF-8), a random 96-bit nonce, then the ciphertext with its 128-bit tag. The header
+ * (magic, version, key id) is the associated data, so a changed key id or version fails
+ * authentication instead of being tried with another key.
  *
- * <h2>Key rotation</h2>
- * Each payload names the key it was encrypted with, and decryption picks the key by that id. To
- * rotate: add the new key, make it current, keep the old keys for reading. Payloads written under
- * an old key stay as they are (they are not re-encrypted); drop an old key only when no run that
- * may still read its payloads is kept (open runs, and closed runs within the retention). A payload
- * whose key is not configured fails with a {@link PayloadException} naming the key id (never the
- * key).
+ * <h2>Key rotation</h2> Each payload names the key it was encrypted with, and decryption
+ * picks the key by that id. To rotate: add the new key, make it current, keep the old
+ * keys for reading. Payloads written under an old key stay as they are (they are not
+ * re-encrypted); drop an old key only when no run that may still read its payloads is
+ * kept (open runs, and closed runs within the retention). A payload whose key is not
+ * configured fails with a {@link PayloadException} naming the key id (never the key).
  *
- * <h2>Payloads written before encryption</h2>
- * Payloads without the magic prefix are handed to the wrapped converter as they are, so runs
- * started before encryption was turned on continue. The prefix cannot begin a payload of the JSON
- * converter (a UTF-8 text never contains the byte {@code 0xFF}). Call
- * {@link Builder#rejectUnencrypted(boolean) rejectUnencrypted(true)} once no such run is left, to
- * refuse them.
+ * <h2>Payloads written before encryption</h2> Payloads without the magic prefix are
+ * handed to the wrapped converter as they are, so runs started before encryption was
+ * turned on continue. The prefix cannot begin a payload of the JSON converter (a UTF-8
+ * text never contains the byte {@code 0xFF}). Call
+ * {@link Builder#rejectUnencrypted(boolean) rejectUnencrypted(true)} once no such run is
+ * left, to refuse them.
  *
- * <p>A {@code null} value stays a {@code null} payload (not encrypted). Each encryption uses a new
- * random nonce: rotate a key before it encrypted about 2<sup>32</sup> payloads. Thread-safe.
+ * <p>
+ * A {@code null} value stays a {@code null} payload (not encrypted). Each encryption uses
+ * a new random nonce: rotate a key before it encrypted about 2<sup>32</sup> payloads.
+ * Thread-safe.
  */
 public final class EncryptingPayloadConverter implements PayloadConverter {
 
@@ -87,8 +88,8 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 		this.keys = Map.copyOf(builder.keys);
 		this.currentKeyId = Objects.requireNonNull(builder.currentKeyId, "currentKey(id) is required");
 		if (!this.keys.containsKey(this.currentKeyId)) {
-			throw new IllegalArgumentException("The current key id '" + this.currentKeyId + "' has no key; known ids: "
-					+ builder.keys.keySet());
+			throw new IllegalArgumentException(
+					"The current key id '" + this.currentKeyId + "' has no key; known ids: " + builder.keys.keySet());
 		}
 		this.currentHeader = header(this.currentKeyId);
 		this.rejectUnencrypted = builder.rejectUnencrypted;
@@ -100,8 +101,8 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 	}
 
 	/**
-	 * The id of the key a payload was encrypted with, or {@code null} when the payload is not
-	 * encrypted (no magic prefix). Reads the header only; does not check the payload.
+	 * The id of the key a payload was encrypted with, or {@code null} when the payload is
+	 * not encrypted (no magic prefix). Reads the header only; does not check the payload.
 	 * @throws PayloadException when the payload has the prefix but a malformed header
 	 */
 	public static @Nullable String keyId(byte @Nullable [] payload) {
@@ -172,12 +173,13 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 	}
 
 	/**
-	 * Decrypts a payload into the bytes of the wrapped converter; a payload without the magic
-	 * prefix (written before encryption) is returned as it is unless unencrypted payloads are
-	 * rejected.
+	 * Decrypts a payload into the bytes of the wrapped converter; a payload without the
+	 * magic prefix (written before encryption) is returned as it is unless unencrypted
+	 * payloads are rejected.
 	 * @return the wrapped converter's bytes, {@code null} for {@code null}
-	 * @throws PayloadUnreadableException when the key id is unknown, the payload was altered or
-	 * does not decrypt with that key, or it is unencrypted and those are rejected
+	 * @throws PayloadUnreadableException when the key id is unknown, the payload was
+	 * altered or does not decrypt with that key, or it is unencrypted and those are
+	 * rejected
 	 */
 	public byte @Nullable [] decrypt(byte @Nullable [] payload) {
 		if (payload == null) {
@@ -185,22 +187,23 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 		}
 		if (!isEncrypted(payload)) {
 			if (this.rejectUnencrypted) {
-				throw new PayloadUnreadableException("The payload is not encrypted, and unencrypted payloads are rejected"
-						+ " (rejectUnencrypted)", null);
+				throw new PayloadUnreadableException(
+						"The payload is not encrypted, and unencrypted payloads are rejected" + " (rejectUnencrypted)",
+						null);
 			}
 			return payload;
 		}
 		Header header = parse(payload);
 		SecretKey key = this.keys.get(header.keyId);
 		if (key == null) {
-			throw new PayloadUnreadableException("The payload is encrypted with unknown key id '" + header.keyId
-					+ "' (this converter has " + this.keys.keySet().stream().sorted().toList()
-					+ "); add that key to read it", null);
+			throw new PayloadUnreadableException(
+					"The payload is encrypted with unknown key id '" + header.keyId + "' (this converter has "
+							+ this.keys.keySet().stream().sorted().toList() + "); add that key to read it",
+					null);
 		}
 		try {
 			Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-			cipher.init(Cipher.DECRYPT_MODE, key,
-					new GCMParameterSpec(TAG_BITS, payload, header.length, NONCE_BYTES));
+			cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(TAG_BITS, payload, header.length, NONCE_BYTES));
 			cipher.updateAAD(payload, 0, header.length);
 			int offset = header.length + NONCE_BYTES;
 			return cipher.doFinal(payload, offset, payload.length - offset);
@@ -211,8 +214,9 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 					+ "' is not the key it was written with", null);
 		}
 		catch (GeneralSecurityException ex) {
-			throw new PayloadUnreadableException("Cannot decrypt a payload with key id '" + header.keyId + "': "
-					+ ex.getClass().getSimpleName(), null);
+			throw new PayloadUnreadableException(
+					"Cannot decrypt a payload with key id '" + header.keyId + "': " + ex.getClass().getSimpleName(),
+					null);
 		}
 	}
 
@@ -269,8 +273,8 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 		 */
 		public Builder key(String id, byte[] key) {
 			if (id == null || !KEY_ID.matcher(id).matches()) {
-				throw new IllegalArgumentException("A key id is 1 to 64 characters of A-Z a-z 0-9 . _ - (got '" + id
-						+ "')");
+				throw new IllegalArgumentException(
+						"A key id is 1 to 64 characters of A-Z a-z 0-9 . _ - (got '" + id + "')");
 			}
 			if (key == null || (key.length != 16 && key.length != 24 && key.length != 32)) {
 				throw new IllegalArgumentException("Key '" + id + "' must be 16, 24 or 32 bytes (AES-128/192/256), not "
@@ -280,27 +284,36 @@ public final class EncryptingPayloadConverter implements PayloadConverter {
 			return this;
 		}
 
-		/** Adds every key of the map (key id to key bytes); see {@link #key(String, byte[])}. */
+		/**
+		 * Adds every key of the map (key id to key bytes); see
+		 * {@link #key(String, byte[])}.
+		 */
 		public Builder keys(Map<String, byte[]> keys) {
 			keys.forEach(this::key);
 			return this;
 		}
 
-		/** The id of the key that encrypts new payloads; it must be one of the added keys. */
+		/**
+		 * The id of the key that encrypts new payloads; it must be one of the added keys.
+		 */
 		public Builder currentKey(String id) {
 			this.currentKeyId = id;
 			return this;
 		}
 
-		/** The converter whose bytes are encrypted; {@link PayloadConverter#json()} by default. */
+		/**
+		 * The converter whose bytes are encrypted; {@link PayloadConverter#json()} by
+		 * default.
+		 */
 		public Builder delegate(PayloadConverter delegate) {
 			this.delegate = Objects.requireNonNull(delegate, "delegate");
 			return this;
 		}
 
 		/**
-		 * Whether payloads without the magic prefix (written before encryption was turned on) are
-		 * refused instead of read as the wrapped converter's bytes; {@code false} by default.
+		 * Whether payloads without the magic prefix (written before encryption was turned
+		 * on) are refused instead of read as the wrapped converter's bytes; {@code false}
+		 * by default.
 		 */
 		public Builder rejectUnencrypted(boolean reject) {
 			this.rejectUnencrypted = reject;

@@ -51,13 +51,17 @@ import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.spi.EngineHooks;
 
 /**
- * The one place the engine's object graph is wired, for {@link WorkflowEngine.Builder#build()}:
- * the shared stores, the node, the client with the behaviours its handles delegate to, and the
- * schedules. Every object gets its collaborators through its constructor.
+ * The one place the engine's object graph is wired, for
+ * {@link WorkflowEngine.Builder#build()}: the shared stores, the node, the client with
+ * the behaviours its handles delegate to, and the schedules. Every object gets its
+ * collaborators through its constructor.
  */
 final class EngineAssembly {
 
-	/** The engine's JSON converter, for {@link PayloadConverter#json()} (the API's way to it). */
+	/**
+	 * The engine's JSON converter, for {@link PayloadConverter#json()} (the API's way to
+	 * it).
+	 */
 	static PayloadConverter jsonConverter() {
 		return dev.durable.workflow.internal.support.JsonPayloadConverter.DEFAULT;
 	}
@@ -68,7 +72,8 @@ final class EngineAssembly {
 	/**
 	 * @param workflowClasses the registered workflow classes
 	 * @param activityImplementations the registered activity implementations
-	 * @param factory how workflow instances are created, or {@code null} for constructor injection
+	 * @param factory how workflow instances are created, or {@code null} for constructor
+	 * injection
 	 */
 	static EngineParts assemble(EngineSettings config, DataSource dataSource, DataSource directDataSource,
 			Clock nodeClock, List<Class<?>> workflowClasses, List<Object> activityImplementations,
@@ -85,27 +90,30 @@ final class EngineAssembly {
 		ActivityRegistry activities = new ActivityRegistry(activityDefaults);
 		activityImplementations.forEach(activities::register);
 		String namespace = config.namespace();
-		// a worker's lease closes the engine's connections while it is fenced; a client has none
+		// a worker's lease closes the engine's connections while it is fenced; a client
+		// has none
 		NodeLease lease = new NodeLease(config);
 		EngineDataSource engineData = new EngineDataSource(dataSource, config.statementTimeout(), lease,
 				SessionTimeouts.of(config.idleInTransactionTimeout(), config.statementTimeout()));
 		Stores stores = Stores.of(engineData, config.schema());
-		// every time the engine schedules is compared across nodes: it is read on the database's clock,
-		// unless a test moves time with a settable clock (then that clock is the one truth)
+		// every time the engine schedules is compared across nodes: it is read on the
+		// database's clock,
+		// unless a test moves time with a settable clock (then that clock is the one
+		// truth)
 		Clock clock = (nodeClock instanceof SettableClock) ? nodeClock : new DatabaseClock(nodeClock, stores.jdbc());
 		QueueStores queues = QueueStores.of(stores.jdbc(), config.schema());
 		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
 		ResultWaiters waiters = new ResultWaiters();
-		// a terminate or timeout of an awaited run tells the nodes (once this node sends news)
+		// a terminate or timeout of an awaited run tells the nodes (once this node sends
+		// news)
 		stores.runs().awaited().onClose(waiters::awaitedCommitted);
-		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads, stores, waiters,
-				hooks, listeners, migrate, queues, transactions, engineData, lease);
+		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads,
+				stores, waiters, hooks, listeners, migrate, queues, transactions, engineData, lease);
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
 				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,
 				listeners.interceptors());
 		RunLookup lookup = new RunLookup(stores.runs(), namespace);
-		HandleOperations handles = new HandleOperations(lookup,
-				new RunResults(stores.runs(), waiters, node, payloads),
+		HandleOperations handles = new HandleOperations(lookup, new RunResults(stores.runs(), waiters, node, payloads),
 				new MessageClient(namespace, workflows, payloads, stores.runs(), stores.dedup(), stores.tx(), lookup,
 						new LatestRunSignal(stores.jdbc(), config.schema()), node, node, waiters,
 						listeners.interceptors()),
@@ -117,7 +125,8 @@ final class EngineAssembly {
 						stores.runs(), waiters, payloads));
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
-		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter, scheduleRows);
+		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter,
+				scheduleRows);
 		Debouncer debouncer = new Debouncer(namespace, clock, jdbc, config.schema(), starter, payloads, stores.tx());
 		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval(),
 				debouncer);
@@ -129,10 +138,12 @@ final class EngineAssembly {
 				node);
 		BatchRepository batchRows = new BatchRepository(jdbc, config.schema());
 		WorkflowClientImpl client = new WorkflowClientImpl(starter, handles, workflows, stores.runs(), namespace,
-				schedules, completions, debouncer, new Batches(namespace, batchRows,
-						(type, input, options) -> starter.startInTransaction(type, input, options).afterCommit(), payloads,
-						stores.tx(), clock));
-		// the batch pages call the client, so their activity is registered once the client exists
+				schedules, completions, debouncer,
+				new Batches(namespace, batchRows,
+						(type, input, options) -> starter.startInTransaction(type, input, options).afterCommit(),
+						payloads, stores.tx(), clock));
+		// the batch pages call the client, so their activity is registered once the
+		// client exists
 		activities.register(new BatchRunner(namespace, batchRows, client, payloads, clock));
 		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, node::activitiesInFlight, waiters,
 				new WakeTimes(jdbc, config.schema()), namespace);

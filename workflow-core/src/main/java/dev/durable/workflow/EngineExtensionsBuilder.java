@@ -7,8 +7,9 @@ import java.util.Objects;
 import dev.durable.workflow.spi.EngineHooks;
 
 /**
- * The part of {@link WorkflowEngine.Builder} that adds application code around the engine's
- * work: listeners that observe it, interceptors that wrap it, and the test seams.
+ * The part of {@link WorkflowEngine.Builder} that adds application code around the
+ * engine's work: listeners that observe it, interceptors that wrap it, and the test
+ * seams.
  *
  * @param <B> the builder type
  */
@@ -25,7 +26,8 @@ abstract class EngineExtensionsBuilder<B extends EngineExtensionsBuilder<B>> ext
 
 	/**
 	 * Adds a listener to what this node does (runs started and closed, workflow tasks,
-	 * activity attempts), for metrics and tracing. Listeners are called in the order added.
+	 * activity attempts), for metrics and tracing. Listeners are called in the order
+	 * added.
 	 */
 	public final B listener(WorkflowEngineListener listener) {
 		this.listeners.add(Objects.requireNonNull(listener, "listener"));
@@ -34,8 +36,8 @@ abstract class EngineExtensionsBuilder<B extends EngineExtensionsBuilder<B>> ext
 
 	/**
 	 * Adds an interceptor around this engine's client calls, workflow tasks and activity
-	 * attempts, with the headers it carries from a start to the run's work. The first added is
-	 * the outermost.
+	 * attempts, with the headers it carries from a start to the run's work. The first
+	 * added is the outermost.
 	 */
 	public final B interceptor(WorkflowInterceptor interceptor) {
 		this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));

@@ -11,14 +11,16 @@ import org.jspecify.annotations.Nullable;
 import dev.durable.workflow.client.WorkflowStatus;
 
 /**
- * What the runs of a namespace look like right now, as the database holds them: for operators,
- * health checks and the actuator endpoint. Read with {@link WorkflowEngine#stats}.
+ * What the runs of a namespace look like right now, as the database holds them: for
+ * operators, health checks and the actuator endpoint. Read with
+ * {@link WorkflowEngine#stats}.
  *
  * @param time when the numbers were read (engine clock)
- * @param runs run counts by type and status: the open runs, and the closed ones the retention
- * still keeps
+ * @param runs run counts by type and status: the open runs, and the closed ones the
+ * retention still keeps
  * @param backlog runnable runs waiting for a workflow task, and failing ones
- * @param failingRuns a few of the runs whose workflow task is failing, the longest failing first
+ * @param failingRuns a few of the runs whose workflow task is failing, the longest
+ * failing first
  * @param nodes the registered nodes (for a type: the nodes that serve it)
  */
 public record EngineStats(Instant time, List<RunCount> runs, Backlog backlog, List<FailingRun> failingRuns,
@@ -37,12 +39,15 @@ public record EngineStats(Instant time, List<RunCount> runs, Backlog backlog, Li
 	/**
 	 * The runs waiting for a workflow task.
 	 *
-	 * @param runnable open runs with new input or a due wake time (timer, start, retry) whose
-	 * workflow task is not failing: the work the workers have not caught up with
-	 * @param oldestWaiting how long the longest-waiting of them has waited, zero when none waits
-	 * @param failing open runs whose workflow task failed at its last attempt and is retried
-	 * with backoff (a bug in workflow code, a non-deterministic change, a task timeout)
-	 * @param stuck failing runs whose task has failed for longer than the threshold asked for
+	 * @param runnable open runs with new input or a due wake time (timer, start, retry)
+	 * whose workflow task is not failing: the work the workers have not caught up with
+	 * @param oldestWaiting how long the longest-waiting of them has waited, zero when
+	 * none waits
+	 * @param failing open runs whose workflow task failed at its last attempt and is
+	 * retried with backoff (a bug in workflow code, a non-deterministic change, a task
+	 * timeout)
+	 * @param stuck failing runs whose task has failed for longer than the threshold asked
+	 * for
 	 */
 	public record Backlog(long runnable, Duration oldestWaiting, long failing, long stuck) {
 	}
@@ -74,8 +79,8 @@ public record EngineStats(Instant time, List<RunCount> runs, Backlog backlog, Li
 	 * @param lastHeartbeat its last heartbeat (database clock)
 	 * @param alive whether its last heartbeat is more recent than the dead-after interval
 	 */
-	public record Node(UUID nodeId, String name, @Nullable String buildId, Set<String> servedTypes, Set<String> taskQueues,
-			Instant startedAt, Instant lastHeartbeat, boolean alive) {
+	public record Node(UUID nodeId, String name, @Nullable String buildId, Set<String> servedTypes,
+			Set<String> taskQueues, Instant startedAt, Instant lastHeartbeat, boolean alive) {
 	}
 
 	/** The number of runs with the status, over all types. */

@@ -46,7 +46,10 @@ final class EngineStatsReader {
 		return this.stats.backlog(this.settings.namespace(), workflowType, now, now.minus(stuckAfter));
 	}
 
-	/** The declared queues of the namespace, and the activity task queues with work, by the engine clock. */
+	/**
+	 * The declared queues of the namespace, and the activity task queues with work, by
+	 * the engine clock.
+	 */
 	List<QueueInfo> queues() {
 		String namespace = this.settings.namespace();
 		Instant now = this.clock.instant();

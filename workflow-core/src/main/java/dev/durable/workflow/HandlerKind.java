@@ -1,6 +1,9 @@
 package dev.durable.workflow;
 
-/** The kinds of message a workflow handles: {@code @SignalMethod}, {@code @QueryMethod} and {@code @UpdateMethod}. */
+/**
+ * The kinds of message a workflow handles: {@code @SignalMethod}, {@code @QueryMethod}
+ * and {@code @UpdateMethod}.
+ */
 public enum HandlerKind {
 
 	SIGNAL, QUERY, UPDATE

@@ -3,11 +3,12 @@ package dev.durable.workflow;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An activity the engine cannot register: a bean that is not {@code @Activity}, a method whose
- * parameters or result cannot be recorded, an invalid {@code @ActivityMethod} duration, two
- * methods of one activity type name, a dynamic activity with the wrong signature. Thrown when the
- * activity is registered ({@link WorkflowEngine.Builder#registerActivities}, in Spring Boot while
- * the engine bean is created), or when a workflow's activity interface is first used. The message
+ * An activity the engine cannot register: a bean that is not {@code @Activity}, a method
+ * whose parameters or result cannot be recorded, an invalid {@code @ActivityMethod}
+ * duration, two methods of one activity type name, a dynamic activity with the wrong
+ * signature. Thrown when the activity is registered
+ * ({@link WorkflowEngine.Builder#registerActivities}, in Spring Boot while the engine
+ * bean is created), or when a workflow's activity interface is first used. The message
  * names the type, the method where there is one, and the rule it breaks.
  * <p>
  * An {@link IllegalArgumentException}, as this was before it had a type of its own.
@@ -19,8 +20,8 @@ public class InvalidActivityDefinitionException extends IllegalArgumentException
 	private final String activityClassName;
 
 	/**
-	 * @param activityClass the activity type (the class or interface carrying {@code @Activity}),
-	 * or the class of a bean that is not one
+	 * @param activityClass the activity type (the class or interface carrying
+	 * {@code @Activity}), or the class of a bean that is not one
 	 * @param message what is wrong: the type, the method and the rule
 	 */
 	public InvalidActivityDefinitionException(Class<?> activityClass, String message) {
@@ -28,8 +29,8 @@ public class InvalidActivityDefinitionException extends IllegalArgumentException
 	}
 
 	/**
-	 * @param activityClass the activity type (the class or interface carrying {@code @Activity}),
-	 * or the class of a bean that is not one
+	 * @param activityClass the activity type (the class or interface carrying
+	 * {@code @Activity}), or the class of a bean that is not one
 	 * @param message what is wrong: the type, the method and the rule
 	 * @param cause the underlying failure, or {@code null}
 	 */

@@ -3,12 +3,13 @@ package dev.durable.workflow;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A workflow class the engine cannot run: not {@code @Workflow}, no or two {@code @WorkflowRun}
- * methods, a handler or run method whose parameters or result cannot be recorded, two handlers of
- * one name, a type name declared twice. Thrown when the class is registered (by
- * {@link WorkflowEngine.Builder#register} or {@link WorkflowEngine.Builder#build()}, in Spring
- * Boot while the engine bean is created), before anything runs. The message names the class, the
- * method where there is one, and the rule it breaks.
+ * A workflow class the engine cannot run: not {@code @Workflow}, no or two
+ * {@code @WorkflowRun} methods, a handler or run method whose parameters or result cannot
+ * be recorded, two handlers of one name, a type name declared twice. Thrown when the
+ * class is registered (by {@link WorkflowEngine.Builder#register} or
+ * {@link WorkflowEngine.Builder#build()}, in Spring Boot while the engine bean is
+ * created), before anything runs. The message names the class, the method where there is
+ * one, and the rule it breaks.
  * <p>
  * An {@link IllegalArgumentException}, as this was before it had a type of its own.
  */

@@ -10,10 +10,10 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 
 /**
- * Carries chosen MDC entries of the thread that starts a run (a tenant, a user, a request id) to
- * every workflow task and activity attempt of the run, on any node: the start stores them in its
- * headers (as {@code mdc.<key>}), and they are put in the MDC around each piece of work, the
- * thread's own entries restored afterwards. In Spring Boot, set
+ * Carries chosen MDC entries of the thread that starts a run (a tenant, a user, a request
+ * id) to every workflow task and activity attempt of the run, on any node: the start
+ * stores them in its headers (as {@code mdc.<key>}), and they are put in the MDC around
+ * each piece of work, the thread's own entries restored afterwards. In Spring Boot, set
  * {@code durable.workflow.propagation.mdc-keys}.
  */
 public final class MdcPropagatingInterceptor implements WorkflowInterceptor {
@@ -22,7 +22,9 @@ public final class MdcPropagatingInterceptor implements WorkflowInterceptor {
 
 	private final List<String> keys;
 
-	/** @param keys the MDC keys to carry */
+	/**
+	 * @param keys the MDC keys to carry
+	 */
 	public MdcPropagatingInterceptor(List<String> keys) {
 		this.keys = List.copyOf(keys);
 	}

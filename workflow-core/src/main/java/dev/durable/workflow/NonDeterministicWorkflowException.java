@@ -3,9 +3,9 @@ package dev.durable.workflow;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Workflow code did not issue the commands its recorded history holds. The workflow task fails
- * and is retried with backoff; the run stays open and visible with this reason until the code is
- * fixed (or versioned with {@link Workflows#getVersion}).
+ * Workflow code did not issue the commands its recorded history holds. The workflow task
+ * fails and is retried with backoff; the run stays open and visible with this reason
+ * until the code is fixed (or versioned with {@link Workflows#getVersion}).
  */
 public class NonDeterministicWorkflowException extends WorkflowException {
 
@@ -21,9 +21,12 @@ public class NonDeterministicWorkflowException extends WorkflowException {
 
 	/**
 	 * @param message the message
-	 * @param workflowTask the workflow task (from 1) whose commands differ, or 0 when unknown
-	 * @param recordedCommand the command history holds there, or {@code null} when it holds none
-	 * @param issuedCommand the command the code issued instead, or {@code null} when it issued none
+	 * @param workflowTask the workflow task (from 1) whose commands differ, or 0 when
+	 * unknown
+	 * @param recordedCommand the command history holds there, or {@code null} when it
+	 * holds none
+	 * @param issuedCommand the command the code issued instead, or {@code null} when it
+	 * issued none
 	 */
 	public NonDeterministicWorkflowException(String message, int workflowTask, @Nullable String recordedCommand,
 			@Nullable String issuedCommand) {
@@ -38,12 +41,18 @@ public class NonDeterministicWorkflowException extends WorkflowException {
 		return this.workflowTask;
 	}
 
-	/** The command recorded in history where the code differed (e.g. {@code TIMER_STARTED#2}), or {@code null}. */
+	/**
+	 * The command recorded in history where the code differed (e.g.
+	 * {@code TIMER_STARTED#2}), or {@code null}.
+	 */
 	public @Nullable String recordedCommand() {
 		return this.recordedCommand;
 	}
 
-	/** The command the code issued instead (e.g. {@code ACTIVITY_SCHEDULED#2(greet)}), or {@code null}. */
+	/**
+	 * The command the code issued instead (e.g. {@code ACTIVITY_SCHEDULED#2(greet)}), or
+	 * {@code null}.
+	 */
 	public @Nullable String issuedCommand() {
 		return this.issuedCommand;
 	}

@@ -7,8 +7,9 @@ import java.util.Collection;
 import java.util.function.Function;
 
 /**
- * The result of an asynchronous workflow operation (activity, timer, {@link Workflows#async}).
- * Only valid inside workflow code; {@link #get()} blocks durably.
+ * The result of an asynchronous workflow operation (activity, timer,
+ * {@link Workflows#async}). Only valid inside workflow code; {@link #get()} blocks
+ * durably.
  *
  * @param <T> the value type
  */
@@ -37,10 +38,9 @@ public interface Promise<T> {
 	}
 
 	/**
-	 * A promise that completes like the first of the given promises to complete: with its value or
-	 * its failure. Given promises of different types, {@code T} is their common supertype
-	 * ({@code Object} at worst).
-	 *
+	 * A promise that completes like the first of the given promises to complete: with its
+	 * value or its failure. Given promises of different types, {@code T} is their common
+	 * supertype ({@code Object} at worst).
 	 * @param <T> the value type
 	 * @throws IllegalArgumentException when no promise is given
 	 */
@@ -49,10 +49,9 @@ public interface Promise<T> {
 	}
 
 	/**
-	 * A promise that completes like the first of the given promises to complete: with its value or
-	 * its failure. Given promises of different types, {@code T} is their common supertype
-	 * ({@code Object} at worst).
-	 *
+	 * A promise that completes like the first of the given promises to complete: with its
+	 * value or its failure. Given promises of different types, {@code T} is their common
+	 * supertype ({@code Object} at worst).
 	 * @param <T> the value type
 	 * @throws IllegalArgumentException when no promise is given
 	 */
@@ -62,8 +61,8 @@ public interface Promise<T> {
 	}
 
 	/**
-	 * What {@link #allOf} and {@link #anyOf} run on: implemented by the engine's workflow runtime
-	 * and found with {@link java.util.ServiceLoader}; not for applications.
+	 * What {@link #allOf} and {@link #anyOf} run on: implemented by the engine's workflow
+	 * runtime and found with {@link java.util.ServiceLoader}; not for applications.
 	 */
 	interface Combinators {
 

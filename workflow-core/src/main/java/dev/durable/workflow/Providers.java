@@ -4,9 +4,10 @@ import java.util.ServiceLoader;
 
 /**
  * The engine's implementations of what the public API's static entry points need
- * ({@link ActivityContext.Provider}, {@link Promise.Combinators}), found once per interface with
- * {@link ServiceLoader} in the API's own class loader: the API names no engine class, so the
- * engine can implement the API's interfaces without the two depending on each other.
+ * ({@link ActivityContext.Provider}, {@link Promise.Combinators}), found once per
+ * interface with {@link ServiceLoader} in the API's own class loader: the API names no
+ * engine class, so the engine can implement the API's interfaces without the two
+ * depending on each other.
  */
 final class Providers {
 

@@ -7,28 +7,30 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A named flow-control queue and its limits. Workflow starts join it with
- * {@code StartOptions.queue(name)}; activities on the task queue of the same name are limited by
- * it too. Every limit is enforced in the database, across all nodes: a node admits work from a
- * queue only inside a transaction that holds the queue's row, so limits hold exactly however many
- * nodes dequeue at once. A zero limit means "no limit".
+ * {@code StartOptions.queue(name)}; activities on the task queue of the same name are
+ * limited by it too. Every limit is enforced in the database, across all nodes: a node
+ * admits work from a queue only inside a transaction that holds the queue's row, so
+ * limits hold exactly however many nodes dequeue at once. A zero limit means "no limit".
  *
- * <p>Nodes declaring the same queue write their definition to the database when they start; the
- * last node started wins, so declare a queue with the same limits everywhere.
+ * <p>
+ * Nodes declaring the same queue write their definition to the database when they start;
+ * the last node started wins, so declare a queue with the same limits everywhere.
  *
  * @param name 1-100 letters, digits and {@code ._:-}
- * @param concurrency how many items of the queue run at once across the cluster (a workflow from
- * its admission to its close, an activity attempt from its claim to its outcome); 0: unlimited
- * @param perNodeConcurrency how many items run at once on one node; 0: unlimited. A dead node's
- * activity attempts free their slots within {@code dead-after}; a queued workflow keeps its slot
- * while open, on whichever node takes it over
- * @param rateLimit how many items may start per {@code ratePeriod}, cluster-wide (a sliding
- * window); 0: unlimited
+ * @param concurrency how many items of the queue run at once across the cluster (a
+ * workflow from its admission to its close, an activity attempt from its claim to its
+ * outcome); 0: unlimited
+ * @param perNodeConcurrency how many items run at once on one node; 0: unlimited. A dead
+ * node's activity attempts free their slots within {@code dead-after}; a queued workflow
+ * keeps its slot while open, on whichever node takes it over
+ * @param rateLimit how many items may start per {@code ratePeriod}, cluster-wide (a
+ * sliding window); 0: unlimited
  * @param ratePeriod the window of the rate limit
- * @param partitionConcurrency how many items of one partition key run at once; 0: unlimited.
- * A partition at its limit does not hold back the others
+ * @param partitionConcurrency how many items of one partition key run at once; 0:
+ * unlimited. A partition at its limit does not hold back the others
  */
-public record QueueDefinition(String name, int concurrency, int perNodeConcurrency, int rateLimit,
-		Duration ratePeriod, int partitionConcurrency) {
+public record QueueDefinition(String name, int concurrency, int perNodeConcurrency, int rateLimit, Duration ratePeriod,
+		int partitionConcurrency) {
 
 	private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
 
@@ -61,7 +63,10 @@ public record QueueDefinition(String name, int concurrency, int perNodeConcurren
 				this.partitionConcurrency);
 	}
 
-	/** With a cluster-wide rate limit: at most {@code starts} per {@code period} (0: unlimited). */
+	/**
+	 * With a cluster-wide rate limit: at most {@code starts} per {@code period} (0:
+	 * unlimited).
+	 */
 	public QueueDefinition withRateLimit(int starts, Duration period) {
 		return new QueueDefinition(this.name, this.concurrency, this.perNodeConcurrency, starts, period,
 				this.partitionConcurrency);

@@ -12,8 +12,8 @@ import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 
 /**
- * The public view of the workflow types registered on a node: the application's, never the
- * engine's own ({@link WorkflowRegistry#INTERNAL_TYPES}), which run all the same.
+ * The public view of the workflow types registered on a node: the application's, never
+ * the engine's own ({@link WorkflowRegistry#INTERNAL_TYPES}), which run all the same.
  */
 final class RegisteredWorkflowTypes {
 
@@ -34,11 +34,13 @@ final class RegisteredWorkflowTypes {
 
 	Optional<WorkflowTypeInfo> find(String name) {
 		if (WorkflowRegistry.isInternal(name)) {
-			return Optional.empty(); // started by the engine only, never by name from a tool
+			return Optional.empty(); // started by the engine only, never by name from a
+										// tool
 		}
 		WorkflowDefinition definition = this.registry.find(name);
 		if (definition != null && definition.isDynamic() && !definition.typeName().equals(name)) {
-			// the dynamic workflow, under the name asked for: its input is taken as sent (any JSON value)
+			// the dynamic workflow, under the name asked for: its input is taken as sent
+			// (any JSON value)
 			WorkflowTypeInfo dynamic = info(definition);
 			return Optional.of(new WorkflowTypeInfo(name, dynamic.workflowClass(), Object.class, dynamic.resultType(),
 					dynamic.handlers(), dynamic.receives()));
@@ -52,8 +54,8 @@ final class RegisteredWorkflowTypes {
 		for (HandlerKind kind : HandlerKind.values()) {
 			for (String name : all.names(kind)) {
 				MessageHandlers.Handler handler = all.find(kind, name);
-				handlers.add(new WorkflowTypeInfo.Handler(kind, name, handler.payloadType(), false, resultType(kind,
-						handler)));
+				handlers.add(new WorkflowTypeInfo.Handler(kind, name, handler.payloadType(), false,
+						resultType(kind, handler)));
 			}
 			if (all.hasDynamic(kind)) {
 				handlers.add(new WorkflowTypeInfo.Handler(kind, null, EncodedValue.class, true));

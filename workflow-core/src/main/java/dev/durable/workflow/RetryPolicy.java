@@ -7,15 +7,16 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How failed activity attempts are retried. Defaults follow Temporal: 1 s initial interval,
- * coefficient 2.0, maximum interval 100 times the initial one, unlimited attempts.
+ * How failed activity attempts are retried. Defaults follow Temporal: 1 s initial
+ * interval, coefficient 2.0, maximum interval 100 times the initial one, unlimited
+ * attempts.
  *
  * @param initialInterval delay before the first retry
  * @param backoffCoefficient multiplier applied to the delay after each attempt
  * @param maximumInterval upper bound of the delay; {@code null} means 100 x initial
  * @param maximumAttempts attempts in total including the first; 0 means unlimited
- * @param nonRetryableErrorTypes failure types that are never retried; none when {@code null} is
- * given
+ * @param nonRetryableErrorTypes failure types that are never retried; none when
+ * {@code null} is given
  */
 public record RetryPolicy(Duration initialInterval, double backoffCoefficient, @Nullable Duration maximumInterval,
 		int maximumAttempts, List<String> nonRetryableErrorTypes) {
@@ -51,7 +52,8 @@ public record RetryPolicy(Duration initialInterval, double backoffCoefficient, @
 
 	/** The delay after the given failed attempt (1-based) before the next one. */
 	public Duration backoff(int failedAttempt) {
-		double millis = this.initialInterval.toMillis() * Math.pow(this.backoffCoefficient, Math.max(0, failedAttempt - 1));
+		double millis = this.initialInterval.toMillis()
+				* Math.pow(this.backoffCoefficient, Math.max(0, failedAttempt - 1));
 		long capped = (long) Math.min(millis, effectiveMaximumInterval().toMillis());
 		return Duration.ofMillis(Math.max(capped, 1));
 	}

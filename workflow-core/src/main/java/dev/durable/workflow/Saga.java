@@ -7,8 +7,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Compensations for the steps a workflow has done, undone on failure: register one after each
- * step succeeds, and call {@link #compensate()} when the workflow gives up.
+ * Compensations for the steps a workflow has done, undone on failure: register one after
+ * each step succeeds, and call {@link #compensate()} when the workflow gives up.
  *
  * <pre>{@code
  * Saga saga = new Saga(Saga.Options.DEFAULT);
@@ -24,11 +24,12 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  *
- * Only for workflow code: compensations run as ordinary workflow code, so the activities they
- * call are recorded and replay the same way. A saga holds no durable state of
- * its own; replay registers the same compensations again because the workflow code does. To
+ * Only for workflow code: compensations run as ordinary workflow code, so the activities
+ * they call are recorded and replay the same way. A saga holds no durable state of its
+ * own; replay registers the same compensations again because the workflow code does. To
  * compensate a cancelled run, call {@link #compensate()} in
- * {@link Workflows#newDetachedCancellationScope}, where its activities are not cancelled with it.
+ * {@link Workflows#newDetachedCancellationScope}, where its activities are not cancelled
+ * with it.
  */
 public final class Saga {
 
@@ -41,12 +42,17 @@ public final class Saga {
 		this(Options.DEFAULT);
 	}
 
-	/** @param options whether compensations run in parallel and whether a failure stops the rest */
+	/**
+	 * @param options whether compensations run in parallel and whether a failure stops
+	 * the rest
+	 */
 	public Saga(Options options) {
 		this.options = options;
 	}
 
-	/** @param compensation a call undoing a step done */
+	/**
+	 * @param compensation a call undoing a step done
+	 */
 	public void addCompensation(Runnable compensation) {
 		this.compensations.add(compensation);
 	}
@@ -81,14 +87,15 @@ public final class Saga {
 	}
 
 	/**
-	 * Runs the compensations added so far: last added first, one after the other, or all at once
-	 * with {@link Options#parallelCompensation}. Each call runs them again; the saga keeps them.
-	 *
-	 * @throws CompensationException when a compensation failed: its cause is the first failure,
-	 * later ones are suppressed. Without {@link Options#continueWithError} the first failure stops
-	 * the compensations not yet started (in parallel, all have started: it is thrown without
-	 * waiting for the others). A {@link NonDeterministicWorkflowException} is no compensation
-	 * failure: it propagates at once.
+	 * Runs the compensations added so far: last added first, one after the other, or all
+	 * at once with {@link Options#parallelCompensation}. Each call runs them again; the
+	 * saga keeps them.
+	 * @throws CompensationException when a compensation failed: its cause is the first
+	 * failure, later ones are suppressed. Without {@link Options#continueWithError} the
+	 * first failure stops the compensations not yet started (in parallel, all have
+	 * started: it is thrown without waiting for the others). A
+	 * {@link NonDeterministicWorkflowException} is no compensation failure: it propagates
+	 * at once.
 	 */
 	public void compensate() {
 		List<Runnable> reversed = new ArrayList<>(this.compensations);
@@ -109,7 +116,8 @@ public final class Saga {
 				compensation.run();
 			}
 			catch (NonDeterministicWorkflowException ex) {
-				// a bug in the workflow code, not a failed compensation: the workflow task must fail
+				// a bug in the workflow code, not a failed compensation: the workflow
+				// task must fail
 				throw ex;
 			}
 			catch (RuntimeException ex) {
@@ -128,7 +136,8 @@ public final class Saga {
 			running.add(Workflows.async(compensation));
 		}
 		if (this.options.continueWithError()) {
-			// every compensation gets its chance, so the saga reports only once all have ended
+			// every compensation gets its chance, so the saga reports only once all have
+			// ended
 			for (Promise<Void> promise : running) {
 				try {
 					promise.get();
@@ -143,7 +152,8 @@ public final class Saga {
 				Promise.allOf(running).get();
 			}
 			catch (RuntimeException ex) {
-				// allOf fails on the first failure; the failures seen by then are the ones reported
+				// allOf fails on the first failure; the failures seen by then are the
+				// ones reported
 			}
 		}
 		List<RuntimeException> failures = new ArrayList<>();
@@ -162,22 +172,26 @@ public final class Saga {
 	/**
 	 * How a saga compensates.
 	 *
-	 * @param parallelCompensation run all compensations at once on their own workflow threads
-	 * ({@link Workflows#async}) instead of one after the other, last added first
-	 * @param continueWithError run the other compensations when one fails, instead of stopping at
-	 * the first failure
+	 * @param parallelCompensation run all compensations at once on their own workflow
+	 * threads ({@link Workflows#async}) instead of one after the other, last added first
+	 * @param continueWithError run the other compensations when one fails, instead of
+	 * stopping at the first failure
 	 */
 	public record Options(boolean parallelCompensation, boolean continueWithError) {
 
 		/** Sequential, stopping at the first failure. */
 		public static final Options DEFAULT = new Options(false, false);
 
-		/** @return these options with {@code parallelCompensation} set */
+		/**
+		 * @return these options with {@code parallelCompensation} set
+		 */
 		public Options withParallelCompensation(boolean parallelCompensation) {
 			return new Options(parallelCompensation, this.continueWithError);
 		}
 
-		/** @return these options with {@code continueWithError} set */
+		/**
+		 * @return these options with {@code continueWithError} set
+		 */
 		public Options withContinueWithError(boolean continueWithError) {
 			return new Options(this.parallelCompensation, continueWithError);
 		}
@@ -185,12 +199,14 @@ public final class Saga {
 	}
 
 	/**
-	 * A compensation failed. The cause is the first failure (in compensation order); the others
-	 * are {@linkplain #getSuppressed() suppressed}.
+	 * A compensation failed. The cause is the first failure (in compensation order); the
+	 * others are {@linkplain #getSuppressed() suppressed}.
 	 */
 	public static class CompensationException extends WorkflowException {
 
-		/** @param cause the first compensation failure */
+		/**
+		 * @param cause the first compensation failure
+		 */
 		public CompensationException(Throwable cause) {
 			super("Compensation failed: " + cause.getMessage(), cause);
 		}

@@ -9,16 +9,17 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A clock tests can move. The engine watches it: timers, retries and timeouts due at the new time
- * fire right after {@link #advance} or {@link #set}. It stands still unless moved, or runs at real
- * speed between {@link #startRunning()} and {@link #stopRunning()} (the test kit runs it while
- * activity code runs, so that what comes due during an activity fires on time).
+ * A clock tests can move. The engine watches it: timers, retries and timeouts due at the
+ * new time fire right after {@link #advance} or {@link #set}. It stands still unless
+ * moved, or runs at real speed between {@link #startRunning()} and {@link #stopRunning()}
+ * (the test kit runs it while activity code runs, so that what comes due during an
+ * activity fires on time).
  */
 public final class SettableClock extends Clock {
 
 	/**
-	 * The time at {@code nanos} (a {@link System#nanoTime()} reading) and whether it runs from
-	 * there; one immutable value, so a reader never mixes two states.
+	 * The time at {@code nanos} (a {@link System#nanoTime()} reading) and whether it runs
+	 * from there; one immutable value, so a reader never mixes two states.
 	 */
 	private record State(Instant base, long nanos, boolean running) {
 
@@ -27,7 +28,8 @@ public final class SettableClock extends Clock {
 				return this.base;
 			}
 			long elapsed = nowNanos - this.nanos;
-			// whole microseconds: what PostgreSQL stores, so a time read back equals the one written
+			// whole microseconds: what PostgreSQL stores, so a time read back equals the
+			// one written
 			return this.base.plusNanos(elapsed - elapsed % 1000);
 		}
 
@@ -54,7 +56,10 @@ public final class SettableClock extends Clock {
 		moveTo(this.state.at(nanos).plus(duration), nanos);
 	}
 
-	/** Sets the clock; it may not go backwards. A running clock goes on running from there. */
+	/**
+	 * Sets the clock; it may not go backwards. A running clock goes on running from
+	 * there.
+	 */
 	public synchronized void set(Instant instant) {
 		long nanos = System.nanoTime();
 		Instant now = this.state.at(nanos);
@@ -70,8 +75,9 @@ public final class SettableClock extends Clock {
 	}
 
 	/**
-	 * Lets the clock run at real speed from its current time (idempotent). The listeners are not
-	 * called: the engine's waits are measured on this clock, so they end on time as it runs.
+	 * Lets the clock run at real speed from its current time (idempotent). The listeners
+	 * are not called: the engine's waits are measured on this clock, so they end on time
+	 * as it runs.
 	 */
 	public synchronized void startRunning() {
 		if (!this.state.running()) {

@@ -4,20 +4,22 @@ import java.lang.reflect.Type;
 import java.util.Objects;
 
 /**
- * A signal name a workflow takes with {@link Workflows#receive(Signal)}, with its payload type.
- * Declared as a {@code static final} field of the workflow class (or of a superclass or an
- * interface it implements), it both declares the name, so that clients may send it (see
- * {@link Workflow#receives()}), and types both ends: the client sends with
- * {@code handle.signal(APPROVAL, decision)}, the workflow takes it with
- * {@code Workflows.receive(APPROVAL)}, and payloads sent as JSON (the REST API) are converted to
- * the declared type.
+ * A signal name a workflow takes with {@link Workflows#receive(Signal)}, with its payload
+ * type. Declared as a {@code static final} field of the workflow class (or of a
+ * superclass or an interface it implements), it both declares the name, so that clients
+ * may send it (see {@link Workflow#receives()}), and types both ends: the client sends
+ * with {@code handle.signal(APPROVAL, decision)}, the workflow takes it with
+ * {@code Workflows.receive(APPROVAL)}, and payloads sent as JSON (the REST API) are
+ * converted to the declared type.
  *
  * <pre>{@code
- * @Workflow
+ * &#64;Workflow
  * public class ExpenseWorkflow {
  *     public static final Signal<Decision> APPROVAL = Signal.of("approval", Decision.class);
  *
- *     @WorkflowRun
+ *
+
+&#64;WorkflowRun
  *     public String run(Expense expense) {
  *         Decision decision = Workflows.receive(APPROVAL);
  *         ...

@@ -6,7 +6,9 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** Validates an update before it is accepted; must not block; throwing rejects the update. */
+/**
+ * Validates an update before it is accepted; must not block; throwing rejects the update.
+ */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)

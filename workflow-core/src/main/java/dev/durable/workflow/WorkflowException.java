@@ -5,7 +5,9 @@ import org.jspecify.annotations.Nullable;
 /** Base of every exception the engine and the client throw. Unchecked. */
 public class WorkflowException extends RuntimeException {
 
-	/** @param message the message, or {@code null} */
+	/**
+	 * @param message the message, or {@code null}
+	 */
 	public WorkflowException(@Nullable String message) {
 		super(message);
 	}

@@ -13,8 +13,8 @@ import java.util.UUID;
  * @param taskQueue the task queue
  * @param historyLength the number of events recorded so far
  * @param continueAsNewSuggested whether the history is past the suggested size
- * @param searchAttributes the run's search attributes: those it started with and its upserts so
- * far (times as Instant, whole numbers as Long)
+ * @param searchAttributes the run's search attributes: those it started with and its
+ * upserts so far (times as Instant, whole numbers as Long)
  * @param memo the run's memo: the one it started with and its upserts so far
  */
 public record WorkflowInfo(String namespace, String workflowId, UUID runId, String workflowType, String taskQueue,

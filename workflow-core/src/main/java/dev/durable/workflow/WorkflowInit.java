@@ -7,8 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Optional initializer: runs before the run method and before any handler, receiving the same
- * input as the run method.
+ * Optional initializer: runs before the run method and before any handler, receiving the
+ * same input as the run method.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

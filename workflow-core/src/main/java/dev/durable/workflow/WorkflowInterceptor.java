@@ -7,26 +7,26 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Wraps what an engine does for an application: the calls of its client, the workflow tasks it
- * runs and the activity attempts it runs, with headers that carry context from the caller to
- * the work (a trace context, logging context, a tenant or a user). Register with
- * {@link WorkflowEngine.Builder#interceptor}; in Spring Boot every bean of this type is
- * registered, in {@code @Order}.
+ * Wraps what an engine does for an application: the calls of its client, the workflow
+ * tasks it runs and the activity attempts it runs, with headers that carry context from
+ * the caller to the work (a trace context, logging context, a tenant or a user). Register
+ * with {@link WorkflowEngine.Builder#interceptor}; in Spring Boot every bean of this type
+ * is registered, in {@code @Order}.
  * <p>
- * Headers are strings. Those an interceptor puts in {@link ClientCall#headers()} of a start
- * (including signal-with-start and update-with-start) are stored with the run: every workflow
- * task of the run and every activity attempt it schedules sees them, on any node, after any
- * restart; its child workflows, its continue-as-new runs, its retries and its cron runs inherit
- * them. Headers of other client calls (signal, query, update, cancel, terminate, reset) are seen
- * by the client interceptors only.
+ * Headers are strings. Those an interceptor puts in {@link ClientCall#headers()} of a
+ * start (including signal-with-start and update-with-start) are stored with the run:
+ * every workflow task of the run and every activity attempt it schedules sees them, on
+ * any node, after any restart; its child workflows, its continue-as-new runs, its retries
+ * and its cron runs inherit them. Headers of other client calls (signal, query, update,
+ * cancel, terminate, reset) are seen by the client interceptors only.
  * <p>
  * Interceptors run in the order registered, the first outermost. Each method must call
- * {@code next} exactly once, on the calling thread, and return its result (or throw what it
- * threw): an interceptor may observe and decorate a call, never skip or repeat it. Workflow
- * tasks and activity attempts are intercepted on the node that runs them, never while a run is
- * replayed for a query; workflow code itself runs on threads of its own, which see the
- * {@code workflowId} and {@code runId} logging context but not what a task interceptor sets.
- * Every method has a pass-through default.
+ * {@code next} exactly once, on the calling thread, and return its result (or throw what
+ * it threw): an interceptor may observe and decorate a call, never skip or repeat it.
+ * Workflow tasks and activity attempts are intercepted on the node that runs them, never
+ * while a run is replayed for a query; workflow code itself runs on threads of its own,
+ * which see the {@code workflowId} and {@code runId} logging context but not what a task
+ * interceptor sets. Every method has a pass-through default.
  */
 public interface WorkflowInterceptor {
 
@@ -41,8 +41,8 @@ public interface WorkflowInterceptor {
 	}
 
 	/**
-	 * Around one workflow task of a run, on the node's thread that runs it (reading the run,
-	 * replaying it if it is not cached, running its code, committing).
+	 * Around one workflow task of a run, on the node's thread that runs it (reading the
+	 * run, replaying it if it is not cached, running its code, committing).
 	 * @param call the run and its headers
 	 * @param next the task itself
 	 */
@@ -103,13 +103,14 @@ public interface WorkflowInterceptor {
 	 *
 	 * @param operation what is called
 	 * @param workflowType the workflow type
-	 * @param workflowId the workflow id; {@code null} for a start that lets the engine choose it
+	 * @param workflowId the workflow id; {@code null} for a start that lets the engine
+	 * choose it
 	 * @param name the signal, query or update name, or {@code null}
-	 * @param headers the headers of the call, mutable: what interceptors add to a start is stored
-	 * with the run
+	 * @param headers the headers of the call, mutable: what interceptors add to a start
+	 * is stored with the run
 	 */
-	record ClientCall(ClientOperation operation, String workflowType, @Nullable String workflowId, @Nullable String name,
-			Map<String, String> headers) {
+	record ClientCall(ClientOperation operation, String workflowType, @Nullable String workflowId,
+			@Nullable String name, Map<String, String> headers) {
 	}
 
 	/**
@@ -125,7 +126,8 @@ public interface WorkflowInterceptor {
 	 * An activity attempt about to run.
 	 *
 	 * @param activity the attempt
-	 * @param headers the headers the start of its run stored (read-only; empty when it had none)
+	 * @param headers the headers the start of its run stored (read-only; empty when it
+	 * had none)
 	 */
 	record ActivityCall(ActivityInfo activity, Map<String, String> headers) {
 	}

@@ -1,8 +1,8 @@
 package dev.durable.workflow;
 
 /**
- * A deterministic mutex for workflow code, to serialize blocking handlers that share state
- * ({@link Workflows#newLock()}). Waiting for it is durable like any other wait.
+ * A deterministic mutex for workflow code, to serialize blocking handlers that share
+ * state ({@link Workflows#newLock()}). Waiting for it is durable like any other wait.
  */
 public interface WorkflowLock {
 

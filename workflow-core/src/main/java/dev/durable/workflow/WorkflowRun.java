@@ -6,7 +6,10 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/** The main method of a workflow: takes zero or one parameter; its return value is the result. */
+/**
+ * The main method of a workflow: takes zero or one parameter; its return value is the
+ * result.
+ */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)

@@ -6,21 +6,26 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * A durable semaphore for workflow code: at most {@code capacity} holders of a named resource
- * across all workflows, built on workflow-id uniqueness. Each held permit is a child run with the
- * workflow id {@code permit:{resource}:{slot}}; the database refuses a second open run with that
- * id, so acquiring is atomic. Slots are probed in {@link Workflows#random()} order (deterministic,
- * spread across callers); when all are busy the caller sleeps with backoff and tries again.
- * A permit ends on {@link Permit#release()} (a signal pinned to the permit's run), when its lease
- * runs out, or when the holder's run closes (parent close policy TERMINATE). The permit's run id is
- * a fencing token for the resource: pass it to activities so a holder whose lease expired is
- * refused there. The permit run also has an execution timeout a little past the lease: should its
- * own timer never fire (its workflow tasks keep failing, say), the engine still closes it and the
- * slot frees. Register {@link PermitWorkflow} on the nodes (the engine does it by itself).
+ * A durable semaphore for workflow code: at most {@code capacity} holders of a named
+ * resource across all workflows, built on workflow-id uniqueness. Each held permit is a
+ * child run with the workflow id {@code permit:{resource}:{slot}}; the database refuses a
+ * second open run with that id, so acquiring is atomic. Slots are probed in
+ * {@link Workflows#random()} order (deterministic, spread across callers); when all are
+ * busy the caller sleeps with backoff and tries again. A permit ends on
+ * {@link Permit#release()} (a signal pinned to the permit's run), when its lease runs
+ * out, or when the holder's run closes (parent close policy TERMINATE). The permit's run
+ * id is a fencing token for the resource: pass it to activities so a holder whose lease
+ * expired is refused there. The permit run also has an execution timeout a little past
+ * the lease: should its own timer never fire (its workflow tasks keep failing, say), the
+ * engine still closes it and the slot frees. Register {@link PermitWorkflow} on the nodes
+ * (the engine does it by itself).
  */
 public final class WorkflowSemaphore {
 
-	/** How long past its lease a permit run may live before the engine closes it regardless. */
+	/**
+	 * How long past its lease a permit run may live before the engine closes it
+	 * regardless.
+	 */
 	static final Duration BACKSTOP_MARGIN = Duration.ofMinutes(1);
 
 	private final String resource;
@@ -88,7 +93,10 @@ public final class WorkflowSemaphore {
 	 */
 	public record Permit(String slot, String workflowId, String runId) implements AutoCloseable {
 
-		/** Frees the slot; the signal is pinned to this permit's run, never to a later holder's. */
+		/**
+		 * Frees the slot; the signal is pinned to this permit's run, never to a later
+		 * holder's.
+		 */
 		public void release() {
 			Workflows.signalExternal(this.workflowId, this.runId, "release", null).get();
 		}

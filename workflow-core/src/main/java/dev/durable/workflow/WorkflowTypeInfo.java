@@ -10,8 +10,8 @@ import dev.durable.workflow.client.Functions;
 import dev.durable.workflow.internal.client.WorkflowDefinitions;
 
 /**
- * A workflow type registered on this node, as tools built on the engine (the REST API, the
- * dashboard) need it: its name, payload types and message handlers.
+ * A workflow type registered on this node, as tools built on the engine (the REST API,
+ * the dashboard) need it: its name, payload types and message handlers.
  *
  * @param name the type name
  * @param workflowClass the {@code @Workflow} class
@@ -36,9 +36,9 @@ public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Ty
 	}
 
 	/**
-	 * Whether a client may send a signal of this name: a named or dynamic signal handler takes
-	 * it, or it is declared for {@code Workflows.receive}. Other names are rejected with
-	 * {@code UnknownHandlerException}.
+	 * Whether a client may send a signal of this name: a named or dynamic signal handler
+	 * takes it, or it is declared for {@code Workflows.receive}. Other names are rejected
+	 * with {@code UnknownHandlerException}.
 	 */
 	public boolean acceptsSignal(String signalName) {
 		return handler(HandlerKind.SIGNAL, signalName).isPresent() || receive(signalName).isPresent();
@@ -50,9 +50,11 @@ public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Ty
 	}
 
 	/**
-	 * The type name of the workflow whose {@code @WorkflowRun} method is referenced, such as
-	 * {@code OrderWorkflow::run}: the {@code @Workflow} value, or the class's simple name.
-	 * @throws IllegalArgumentException when the method is not a {@code @WorkflowRun} method
+	 * The type name of the workflow whose {@code @WorkflowRun} method is referenced, such
+	 * as {@code OrderWorkflow::run}: the {@code @Workflow} value, or the class's simple
+	 * name.
+	 * @throws IllegalArgumentException when the method is not a {@code @WorkflowRun}
+	 * method
 	 */
 	public static String nameOf(Functions.Func1<?, ?, ?> runMethod) {
 		return WorkflowDefinitions.definition(runMethod).typeName();
@@ -63,20 +65,25 @@ public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Ty
 		return WorkflowDefinitions.definition(runMethod).typeName();
 	}
 
-	/** The handlers of one kind with a name (not the dynamic one), in declaration order. */
+	/**
+	 * The handlers of one kind with a name (not the dynamic one), in declaration order.
+	 */
 	public List<Handler> named(HandlerKind kind) {
 		return this.handlers.stream().filter((h) -> h.kind() == kind && !h.dynamic()).toList();
 	}
 
-	/** Whether a dynamic handler of the kind takes the messages no named handler matches. */
+	/**
+	 * Whether a dynamic handler of the kind takes the messages no named handler matches.
+	 */
 	public boolean hasDynamic(HandlerKind kind) {
 		return this.handlers.stream().anyMatch((h) -> h.kind() == kind && h.dynamic());
 	}
 
 	/**
-	 * The handler a message of this kind and name goes to: the named one, else the dynamic one.
-	 * Empty when there is none; a signal without handler waits for {@code Workflows.receive} when
-	 * its name is {@linkplain #receive(String) declared} (then even when a dynamic handler exists).
+	 * The handler a message of this kind and name goes to: the named one, else the
+	 * dynamic one. Empty when there is none; a signal without handler waits for
+	 * {@code Workflows.receive} when its name is {@linkplain #receive(String) declared}
+	 * (then even when a dynamic handler exists).
 	 */
 	public Optional<Handler> handler(HandlerKind kind, String messageName) {
 		Optional<Handler> named = this.handlers.stream()
@@ -91,16 +98,20 @@ public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Ty
 	 *
 	 * @param kind signal, query or update
 	 * @param name the message name, or {@code null} for the dynamic handler
-	 * @param payloadType the parameter type, {@code null} when it takes none; {@link EncodedValue}
-	 * for a dynamic handler
-	 * @param dynamic whether it takes every message of its kind that no named handler matches
-	 * @param resultType what a query or update handler returns, {@code null} for a signal handler
-	 * and a handler returning {@code void}
+	 * @param payloadType the parameter type, {@code null} when it takes none;
+	 * {@link EncodedValue} for a dynamic handler
+	 * @param dynamic whether it takes every message of its kind that no named handler
+	 * matches
+	 * @param resultType what a query or update handler returns, {@code null} for a signal
+	 * handler and a handler returning {@code void}
 	 */
 	public record Handler(HandlerKind kind, @Nullable String name, @Nullable Type payloadType, boolean dynamic,
 			@Nullable Type resultType) {
 
-		/** A handler whose result type is not known (a signal handler, or one returning nothing). */
+		/**
+		 * A handler whose result type is not known (a signal handler, or one returning
+		 * nothing).
+		 */
 		public Handler(HandlerKind kind, @Nullable String name, @Nullable Type payloadType, boolean dynamic) {
 			this(kind, name, payloadType, dynamic, null);
 		}
@@ -111,8 +122,8 @@ public record WorkflowTypeInfo(String name, Class<?> workflowClass, @Nullable Ty
 	 * A signal name declared for {@code Workflows.receive}.
 	 *
 	 * @param name the signal name
-	 * @param payloadType the payload type of a {@link Signal} field; {@code null} for a name of
-	 * {@code @Workflow(receives)}, whose payload the receiving call types
+	 * @param payloadType the payload type of a {@link Signal} field; {@code null} for a
+	 * name of {@code @Workflow(receives)}, whose payload the receiving call types
 	 */
 	public record Receive(String name, @Nullable Type payloadType) {
 	}

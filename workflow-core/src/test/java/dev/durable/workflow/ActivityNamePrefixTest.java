@@ -13,7 +13,10 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Two activity types with methods of the same name, told apart by {@code @Activity(namePrefix)}. */
+/**
+ * Two activity types with methods of the same name, told apart by
+ * {@code @Activity(namePrefix)}.
+ */
 class ActivityNamePrefixTest {
 
 	private final Engines engines = new Engines();

@@ -17,9 +17,9 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Activities on a task queue limited by the flow-control queue of the same name: the limits hold
- * across the nodes that claim (an admission round under the queue row's lock), checked by a table
- * the activities write while they run.
+ * Activities on a task queue limited by the flow-control queue of the same name: the
+ * limits hold across the nodes that claim (an admission round under the queue row's
+ * lock), checked by a table the activities write while they run.
  */
 class ActivityQueueLimitTest {
 
@@ -56,7 +56,10 @@ class ActivityQueueLimitTest {
 
 	}
 
-	/** Counts the attempts in flight in the database, with the peak, around 100 ms of work. */
+	/**
+	 * Counts the attempts in flight in the database, with the peak, around 100 ms of
+	 * work.
+	 */
 	public static class CountingPayments implements Payments {
 
 		@Override
@@ -123,16 +126,18 @@ class ActivityQueueLimitTest {
 		Engines.assertReplays(workflows, handles.get(0).runId());
 	}
 
-	/** Charges on a partition (a customer); the "blocked" customer's charge waits for a release. */
+	/**
+	 * Charges on a partition (a customer); the "blocked" customer's charge waits for a
+	 * release.
+	 */
 	@Workflow("pay-customer")
 	public static class PayCustomerWorkflow {
 
 		@WorkflowRun
 		public String run(String customer) {
-			return Workflows.activities(Payments.class, ActivityOptions.builder()
-				.taskQueue(QUEUE)
-				.partitionKey(customer)
-				.build()).charge(customer);
+			return Workflows
+				.activities(Payments.class, ActivityOptions.builder().taskQueue(QUEUE).partitionKey(customer).build())
+				.charge(customer);
 		}
 
 	}
@@ -170,16 +175,19 @@ class ActivityQueueLimitTest {
 		WorkflowHandle<String> blocked = workflows.client()
 			.start(PayCustomerWorkflow::run, "blocked", StartOptions.withId("blocked-1"));
 		org.awaitility.Awaitility.await()
-			.until(() -> jdbc.queryForObject("SELECT count(*) FROM " + this.engines.schema
-					+ ".activity WHERE state = 'STARTED'", Integer.class) == 1);
+			.until(() -> jdbc.queryForObject(
+					"SELECT count(*) FROM " + this.engines.schema + ".activity WHERE state = 'STARTED'",
+					Integer.class) == 1);
 		WorkflowHandle<String> second = workflows.client()
 			.start(PayCustomerWorkflow::run, "blocked", StartOptions.withId("blocked-2"));
 		WorkflowHandle<String> other = workflows.client()
 			.start(PayCustomerWorkflow::run, "free", StartOptions.withId("free-customer"));
-		// the other customer's charge runs while the blocked customer's second one waits its turn
+		// the other customer's charge runs while the blocked customer's second one waits
+		// its turn
 		assertThat(other.result(Duration.ofSeconds(20))).isEqualTo("charged free");
-		assertThat(jdbc.queryForObject("SELECT count(*) FROM " + this.engines.schema
-				+ ".activity WHERE state = 'SCHEDULED'", Integer.class)).isEqualTo(1);
+		assertThat(jdbc.queryForObject(
+				"SELECT count(*) FROM " + this.engines.schema + ".activity WHERE state = 'SCHEDULED'", Integer.class))
+			.isEqualTo(1);
 		RELEASE.countDown();
 		assertThat(blocked.result(Duration.ofSeconds(20))).isEqualTo("charged blocked");
 		assertThat(second.result(Duration.ofSeconds(20))).isEqualTo("charged blocked");
@@ -197,8 +205,7 @@ class ActivityQueueLimitTest {
 			handles.add(workflows.client().start(PayWorkflow::run, "order-" + i, StartOptions.withId("free-" + i)));
 		}
 		handles.forEach((handle) -> handle.result(Duration.ofSeconds(60)));
-		assertThat(jdbc.queryForObject("SELECT peak FROM " + table + " WHERE id = 1", Integer.class))
-			.isGreaterThan(3);
+		assertThat(jdbc.queryForObject("SELECT peak FROM " + table + " WHERE id = 1", Integer.class)).isGreaterThan(3);
 	}
 
 }

@@ -17,10 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An inline activity's failed attempt whose retry cannot be recorded because the database is
- * briefly unreachable (found by the chaos harness): the engine records it again once the
- * database answers, and the activity retries on the node that still owns the run, instead of
- * waiting for that node to die.
+ * An inline activity's failed attempt whose retry cannot be recorded because the database
+ * is briefly unreachable (found by the chaos harness): the engine records it again once
+ * the database answers, and the activity retries on the node that still owns the run,
+ * instead of waiting for that node to die.
  */
 class ActivityRetryRecordFailureTest {
 
@@ -67,8 +67,10 @@ class ActivityRetryRecordFailureTest {
 
 	@Test
 	void aRetryTheDatabaseRefusedIsRecordedOnceItAnswers() {
-		// the statement that records a failed attempt and its retry time (see ActivityRepository)
-		FailingStatements database = new FailingStatements(TestDatabase.dataSource(), "last_failure = EXCLUDED.last_failure");
+		// the statement that records a failed attempt and its retry time (see
+		// ActivityRepository)
+		FailingStatements database = new FailingStatements(TestDatabase.dataSource(),
+				"last_failure = EXCLUDED.last_failure");
 		database.failNext(3);
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(database.dataSource())
@@ -76,7 +78,8 @@ class ActivityRetryRecordFailureTest {
 			.registerActivities(new Flaky()));
 		WorkflowHandle<String> handle = engine.client().start(FlakyWorkflow::run, "x", StartOptions.withId("flaky-1"));
 
-		// recorded after the database refused it three times: attempt 2 waits for its retry time
+		// recorded after the database refused it three times: attempt 2 waits for its
+		// retry time
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> !handle.describe().pendingActivities().isEmpty()
 					&& handle.describe().pendingActivities().get(0).attempt() == 2);

@@ -14,9 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * An activity that starts another workflow on the same node and waits for its result. The
- * engine runs an activity's outcome's task, and a task's activity, on the thread that made them
- * runnable; work the activity's own code causes (here the inner workflow's first activity,
- * scheduled by its eager start) must not wait for that thread, which is blocked in the activity.
+ * engine runs an activity's outcome's task, and a task's activity, on the thread that
+ * made them runnable; work the activity's own code causes (here the inner workflow's
+ * first activity, scheduled by its eager start) must not wait for that thread, which is
+ * blocked in the activity.
  */
 class ActivityStartsWorkflowTest {
 

@@ -24,9 +24,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Activities on task queues: written by the scheduling task's commit, claimed by the nodes that
- * serve the queue (worker-only nodes included), their outcomes handed to the run through its
- * inbox; timeouts, retries, cancellation and dead workers enforced across nodes.
+ * Activities on task queues: written by the scheduling task's commit, claimed by the
+ * nodes that serve the queue (worker-only nodes included), their outcomes handed to the
+ * run through its inbox; timeouts, retries, cancellation and dead workers enforced across
+ * nodes.
  */
 class ActivityTaskQueueTest {
 
@@ -143,7 +144,7 @@ class ActivityTaskQueueTest {
 	}
 
 	/** Waits for a signal, then cancels the scope of a running remote activity. */
-	@Workflow(value = "cancel-render", receives = {"stop"})
+	@Workflow(value = "cancel-render", receives = { "stop" })
 	public static class CancelRenderWorkflow {
 
 		@WorkflowRun
@@ -172,10 +173,11 @@ class ActivityTaskQueueTest {
 
 		@WorkflowRun
 		public String run(String scene) {
-			GpuActivities gpu = Workflows.activities(GpuActivities.class, ActivityOptions.builder()
-				.taskQueue("nobody")
-				.scheduleToStartTimeout(Duration.ofSeconds(5))
-				.build());
+			GpuActivities gpu = Workflows.activities(GpuActivities.class,
+					ActivityOptions.builder()
+						.taskQueue("nobody")
+						.scheduleToStartTimeout(Duration.ofSeconds(5))
+						.build());
 			try {
 				return gpu.render(scene);
 			}
@@ -189,7 +191,8 @@ class ActivityTaskQueueTest {
 
 	private WorkflowEngine workflowNode() {
 		return this.engines.start(this.engines.builder()
-			.register(RenderWorkflow.class, SlowRenderWorkflow.class, CancelRenderWorkflow.class, UnservedWorkflow.class));
+			.register(RenderWorkflow.class, SlowRenderWorkflow.class, CancelRenderWorkflow.class,
+					UnservedWorkflow.class));
 	}
 
 	private WorkflowEngine gpuNode(String name) {
@@ -212,7 +215,8 @@ class ActivityTaskQueueTest {
 			.start(RenderWorkflow::run, "scene-1", StartOptions.withId("render-1"));
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("scene-1 rendered on gpu-1 attempt 1");
 		assertThat(Gpu.CALLS.get("scene-1")).containsExactly("gpu-1");
-		// the outcome went through the inbox and the run's own commit deleted what was left
+		// the outcome went through the inbox and the run's own commit deleted what was
+		// left
 		assertThat(this.engines.count("activity")).isZero();
 		assertThat(this.engines.count("inbox")).isZero();
 		Engines.assertReplays(workflows, handle.runId());
@@ -243,11 +247,13 @@ class ActivityTaskQueueTest {
 		WorkflowHandle<String> handle = workflows.client()
 			.start(RenderWorkflow::run, "scene-3", StartOptions.withId("render-3"));
 		await().until(() -> Gpu.CALLS.getOrDefault("scene-3", List.of()).size() == 1);
-		// the retry waits in the row for its time (1 s initial interval, by the engine clock)
+		// the retry waits in the row for its time (1 s initial interval, by the engine
+		// clock)
 		await().until(() -> this.engines.jdbc()
 			.queryForObject("SELECT attempt FROM " + this.engines.schema + ".activity", Integer.class) == 2);
 		assertThat(this.engines.jdbc()
-			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class)).isEqualTo("SCHEDULED");
+			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class))
+			.isEqualTo("SCHEDULED");
 		this.engines.clock.advance(Duration.ofSeconds(1));
 		await().until(() -> Gpu.CALLS.get("scene-3").size() == 2);
 		this.engines.clock.advance(Duration.ofSeconds(2));
@@ -263,7 +269,8 @@ class ActivityTaskQueueTest {
 			.start(UnservedWorkflow::run, "scene-4", StartOptions.withId("unserved-1"));
 		await().until(() -> this.engines.count("activity") == 1);
 		this.engines.clock.advance(Duration.ofSeconds(4));
-		// sweeps ran (a move of the clock asks for one, and the poll interval is 100 ms): not yet due
+		// sweeps ran (a move of the clock asks for one, and the poll interval is 100 ms):
+		// not yet due
 		await().pollDelay(Duration.ofMillis(300)).until(() -> true);
 		assertThat(this.engines.count("activity")).isEqualTo(1);
 		this.engines.clock.advance(Duration.ofSeconds(2));
@@ -280,7 +287,8 @@ class ActivityTaskQueueTest {
 		WorkflowHandle<String> handle = workflows.client()
 			.start(SlowRenderWorkflow::run, "scene-5", StartOptions.withId("slow-1"));
 		await().until(() -> Gpu.CALLS.getOrDefault("scene-5", List.of()).size() == 1);
-		// no heartbeat for 2 s: a sweep times the attempt out and schedules the retry (1 s backoff)
+		// no heartbeat for 2 s: a sweep times the attempt out and schedules the retry (1
+		// s backoff)
 		this.engines.clock.advance(Duration.ofSeconds(3));
 		await().until(() -> this.engines.jdbc()
 			.queryForObject("SELECT attempt FROM " + this.engines.schema + ".activity", Integer.class) == 2);
@@ -316,7 +324,8 @@ class ActivityTaskQueueTest {
 			.start(SlowRenderWorkflow::run, "scene-7", StartOptions.withId("dead-1"));
 		await().until(() -> Gpu.CALLS.getOrDefault("scene-7", List.of()).size() == 1);
 		gpuNode("gpu-2");
-		// the first worker stops heartbeating: after dead-after (1 s) a sweep retries its attempt
+		// the first worker stops heartbeating: after dead-after (1 s) a sweep retries its
+		// attempt
 		stalled.stallHeartbeats = true;
 		await().atMost(Duration.ofSeconds(15))
 			.until(() -> this.engines.jdbc()
@@ -347,10 +356,13 @@ class ActivityTaskQueueTest {
 
 		@WorkflowRun
 		public String run(String scene) {
-			return Workflows.activities(GpuActivities.class, ActivityOptions.builder()
-				.taskQueue("gpu")
-				.retryPolicy(RetryPolicy.builder().maximumAttempts(1).build())
-				.build()).render(scene);
+			return Workflows
+				.activities(GpuActivities.class,
+						ActivityOptions.builder()
+							.taskQueue("gpu")
+							.retryPolicy(RetryPolicy.builder().maximumAttempts(1).build())
+							.build())
+				.render(scene);
 		}
 
 	}

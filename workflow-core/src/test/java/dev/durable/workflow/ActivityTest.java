@@ -20,7 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Activities: results, retries with persisted attempts, timeouts, non-retryable failures, heartbeats. */
+/**
+ * Activities: results, retries with persisted attempts, timeouts, non-retryable failures,
+ * heartbeats.
+ */
 class ActivityTest {
 
 	private final Engines engines = new Engines();
@@ -192,7 +195,10 @@ class ActivityTest {
 			};
 		}
 
-		/** Runs the activity in a scope canceled five seconds in; the run stays open an hour after. */
+		/**
+		 * Runs the activity in a scope canceled five seconds in; the run stays open an
+		 * hour after.
+		 */
 		private String canceledAfterFiveSeconds(Runnable activity) {
 			CancellationScope scope = Workflows.newCancellationScope(activity);
 			Workflows.async(() -> {
@@ -214,8 +220,7 @@ class ActivityTest {
 	private final StepsImpl impl = new StepsImpl();
 
 	private WorkflowEngine engine() {
-		return this.engines
-			.start(this.engines.builder().register(CallerWorkflow.class).registerActivities(this.impl));
+		return this.engines.start(this.engines.builder().register(CallerWorkflow.class).registerActivities(this.impl));
 	}
 
 	private WorkflowHandle<String> start(WorkflowEngine engine, String which) {
@@ -291,7 +296,8 @@ class ActivityTest {
 		WorkflowEngine engine = engine();
 		WorkflowHandle<String> handle = start(engine, "slow");
 		await().until(() -> this.impl.slowCalls.get() == 1);
-		// the first attempt of an inline activity writes no row: the history says it is awaited
+		// the first attempt of an inline activity writes no row: the history says it is
+		// awaited
 		assertThat(this.engines.count("activity")).isZero();
 		assertThat(handle.describe().pendingActivities()).singleElement()
 			.satisfies((pending) -> assertThat(pending.attempt()).isEqualTo(1))
@@ -306,7 +312,8 @@ class ActivityTest {
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
 			.rootCause()
 			.isInstanceOf(TimeoutFailure.class)
-			.satisfies((ex) -> assertThat(((TimeoutFailure) ex).getTimeoutType()).isEqualTo(TimeoutType.START_TO_CLOSE));
+			.satisfies(
+					(ex) -> assertThat(((TimeoutFailure) ex).getTimeoutType()).isEqualTo(TimeoutType.START_TO_CLOSE));
 		Engines.assertReplays(engine, handle.runId());
 	}
 
@@ -316,7 +323,8 @@ class ActivityTest {
 		WorkflowHandle<String> handle = start(engine, "canceled");
 		await().until(() -> this.impl.slowCalls.get() == 1);
 		this.engines.clock.advance(Duration.ofSeconds(5));
-		// the attempt has no row; the commit that canceled it interrupts it, the run going on
+		// the attempt has no row; the commit that canceled it interrupts it, the run
+		// going on
 		await().until(() -> this.impl.slowInterrupted.get() == 1);
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
 		assertThat(handle.describe().pendingActivities()).isEmpty();
@@ -331,11 +339,13 @@ class ActivityTest {
 	void aCanceledActivityWaitingForItsRetryIsNotRetried() {
 		WorkflowEngine engine = engine();
 		WorkflowHandle<String> handle = start(engine, "retry-canceled");
-		await().until(() -> attemptOf(handle) == 2); // the retry is due 10 s after the failure
+		await().until(() -> attemptOf(handle) == 2); // the retry is due 10 s after the
+														// failure
 		this.engines.clock.advance(Duration.ofSeconds(5));
 		await().until(() -> handle.describe().pendingActivities().isEmpty());
 		this.engines.clock.advance(Duration.ofSeconds(10));
-		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+		await().during(Duration.ofMillis(300))
+			.atMost(Duration.ofSeconds(5))
 			.until(() -> this.impl.deadlineCalls.get() == 1);
 		this.engines.clock.advance(Duration.ofHours(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("canceled: enough");
@@ -351,7 +361,8 @@ class ActivityTest {
 		await().until(() -> this.impl.slowCalls.get() == 1);
 		this.engines.clock.advance(Duration.ofSeconds(5));
 		await().until(() -> this.impl.lateHeartbeats.get() == 1);
-		// a row written now would outlive the activity: nothing deletes it before the run closes
+		// a row written now would outlive the activity: nothing deletes it before the run
+		// closes
 		assertThat(this.engines.count("activity")).isZero();
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
 		this.engines.clock.advance(Duration.ofHours(1));

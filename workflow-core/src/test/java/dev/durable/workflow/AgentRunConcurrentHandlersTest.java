@@ -21,7 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Two changeGoal handlers at once, with and without a lock, drained or cut off when the run returns. */
+/**
+ * Two changeGoal handlers at once, with and without a lock, drained or cut off when the
+ * run returns.
+ */
 class AgentRunConcurrentHandlersTest extends AgentRunFixture {
 
 	/**
@@ -37,20 +40,23 @@ class AgentRunConcurrentHandlersTest extends AgentRunFixture {
 	}
 
 	/**
-	 * Starts an agent, lets it do one step, then delivers update A, update B and a pause signal so
-	 * that ONE workflow task sees all three, in that order; A's activity is held at a gate.
+	 * Starts an agent, lets it do one step, then delivers update A, update B and a pause
+	 * signal so that ONE workflow task sees all three, in that order; A's activity is
+	 * held at a gate.
 	 * <p>
-	 * How this is made deterministic: a workflow task takes the run's whole inbox at once, ordered
-	 * by arrival. So the worker is stopped, the three messages are stored through a client-only
-	 * node while no worker runs, and only then a new worker is started: its first task applies
-	 * A, B and pause together. {@code startUpdate} waits for ACCEPTED, which needs a worker, so
-	 * each update is sent from its own thread; the test waits until each one is stored (its inbox
-	 * row) before it sends the next, which fixes the order A, B, pause.
+	 * How this is made deterministic: a workflow task takes the run's whole inbox at
+	 * once, ordered by arrival. So the worker is stopped, the three messages are stored
+	 * through a client-only node while no worker runs, and only then a new worker is
+	 * started: its first task applies A, B and pause together. {@code startUpdate} waits
+	 * for ACCEPTED, which needs a worker, so each update is sent from its own thread; the
+	 * test waits until each one is stored (its inbox row) before it sends the next, which
+	 * fixes the order A, B, pause.
 	 */
 	private Delivered startAndDeliver(String workflowId, boolean lockGoal, boolean drainHandlers) throws Exception {
 		WorkflowEngine first = worker();
 		WorkflowHandle<String> started = first.client()
-			.start(AgentRun::run, new AgentInput("ship v1", 10, lockGoal, drainHandlers), StartOptions.withId(workflowId));
+			.start(AgentRun::run, new AgentInput("ship v1", 10, lockGoal, drainHandlers),
+					StartOptions.withId(workflowId));
 		awaitStep(started, 1);
 		this.tools.hold(GOAL_A);
 		first.shutdown();
@@ -75,7 +81,8 @@ class AgentRunConcurrentHandlersTest extends AgentRunFixture {
 		UpdateHandle<String> updateB = b.get(20, TimeUnit.SECONDS);
 		assertThat(updateA.stage()).isEqualTo(UpdateStage.ACCEPTED);
 
-		// the two UPDATE_ACCEPTED events and the pause: one workflow task, in the order received
+		// the two UPDATE_ACCEPTED events and the pause: one workflow task, in the order
+		// received
 		List<HistoryEvent> history = handle.history();
 		HistoryEvent acceptedA = accepted(history, GOAL_A);
 		HistoryEvent acceptedB = accepted(history, GOAL_B);
@@ -95,7 +102,8 @@ class AgentRunConcurrentHandlersTest extends AgentRunFixture {
 	void withoutALockTheOlderGoalOverwritesTheNewer() throws Exception {
 		Delivered run = startAndDeliver("agent-5-5-unlocked", false, true);
 		WorkflowHandle<String> handle = run.handle();
-		// A's handler started first and yielded at its activity; B's ran to its own activity, which
+		// A's handler started first and yielded at its activity; B's ran to its own
+		// activity, which
 		// finishes first: B writes its goal
 		assertThat(events(handle.history(), "ACTIVITY_SCHEDULED", "rewriteContext")).hasSize(2);
 		assertThat(run.b().result(Duration.ofSeconds(10))).isEqualTo(GOAL_B);
@@ -120,7 +128,8 @@ class AgentRunConcurrentHandlersTest extends AgentRunFixture {
 	void withALockTheLaterGoalWinsAndTheRunDrainsItsHandlersBeforeItCompletes() throws Exception {
 		Delivered run = startAndDeliver("agent-5-5-locked", true, true);
 		WorkflowHandle<String> handle = run.handle();
-		// A holds the lock while it awaits its activity; B waits for the lock, its activity is not scheduled
+		// A holds the lock while it awaits its activity; B waits for the lock, its
+		// activity is not scheduled
 		assertThat(events(handle.history(), "ACTIVITY_SCHEDULED", "rewriteContext")).hasSize(1);
 
 		// the main loop ends while A's handler still awaits its activity: it drains first
@@ -131,9 +140,11 @@ class AgentRunConcurrentHandlersTest extends AgentRunFixture {
 		assertThat(types(handle)).doesNotContain("UPDATE_COMPLETED", "WORKFLOW_COMPLETED");
 
 		this.tools.release(GOAL_A);
-		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("goal '" + GOAL_B + "', 1 steps, cancelled, notes ["
-				+ "goal changed from 'ship v1' to '" + GOAL_A + "', goal changed from '" + GOAL_A + "' to '" + GOAL_B + "']");
-		// both callers got their answers: A completed, then B read A's goal and replaced it
+		assertThat(handle.result(Duration.ofSeconds(10)))
+			.isEqualTo("goal '" + GOAL_B + "', 1 steps, cancelled, notes [" + "goal changed from 'ship v1' to '"
+					+ GOAL_A + "', goal changed from '" + GOAL_A + "' to '" + GOAL_B + "']");
+		// both callers got their answers: A completed, then B read A's goal and replaced
+		// it
 		assertThat(run.a().result(Duration.ofSeconds(10))).isEqualTo(GOAL_A);
 		assertThat(run.b().result(Duration.ofSeconds(10))).isEqualTo(GOAL_B);
 		List<String> types = types(handle);
@@ -144,8 +155,8 @@ class AgentRunConcurrentHandlersTest extends AgentRunFixture {
 	}
 
 	/**
-	 * The main loop returns while A awaits its activity and B waits for the lock: both handlers are
-	 * cut off when the run completes.
+	 * The main loop returns while A awaits its activity and B waits for the lock: both
+	 * handlers are cut off when the run completes.
 	 */
 	private Delivered completeWithoutDraining(String workflowId) throws Exception {
 		Delivered run = startAndDeliver(workflowId, true, false);
@@ -161,12 +172,16 @@ class AgentRunConcurrentHandlersTest extends AgentRunFixture {
 		WorkflowHandle<String> handle = run.handle();
 		assertThat(types(handle)).doesNotContain("UPDATE_COMPLETED");
 		assertThat(types(handle)).last().isEqualTo("WORKFLOW_COMPLETED");
-		// their callers learn the run closed before the updates completed (Temporal: "Not Found")
-		assertThatThrownBy(() -> run.a().result(Duration.ofSeconds(10))).isInstanceOf(WorkflowUpdateFailedException.class)
+		// their callers learn the run closed before the updates completed (Temporal: "Not
+		// Found")
+		assertThatThrownBy(() -> run.a().result(Duration.ofSeconds(10)))
+			.isInstanceOf(WorkflowUpdateFailedException.class)
 			.hasMessageContaining("closed");
-		assertThatThrownBy(() -> run.b().result(Duration.ofSeconds(10))).isInstanceOf(WorkflowUpdateFailedException.class)
+		assertThatThrownBy(() -> run.b().result(Duration.ofSeconds(10)))
+			.isInstanceOf(WorkflowUpdateFailedException.class)
 			.hasMessageContaining("closed");
-		assertThat(handle.query(AgentRun::status).goal()).as("A's activity result is never applied").isEqualTo("ship v1");
+		assertThat(handle.query(AgentRun::status).goal()).as("A's activity result is never applied")
+			.isEqualTo("ship v1");
 		Engines.assertReplays(run.worker(), handle.runId());
 	}
 

@@ -23,11 +23,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What the agent-run tests ({@link AgentRunMessagesTest}, {@link AgentRunConcurrentHandlersTest})
- * share: the agent run, its activities, and helpers that drive it and read its history.
+ * What the agent-run tests ({@link AgentRunMessagesTest},
+ * {@link AgentRunConcurrentHandlersTest}) share: the agent run, its activities, and
+ * helpers that drive it and read its history.
  *
- * <p>The agent run is the signals, queries and updates example: a run you can pause, question and re-instruct while it runs, and that keeps its messages across
- * worker deaths. Time is the fixture's settable clock: every step of the agent "thinks" one
+ * <p>
+ * The agent run is the signals, queries and updates example: a run you can pause,
+ * question and re-instruct while it runs, and that keeps its messages across worker
+ * deaths. Time is the fixture's settable clock: every step of the agent "thinks" one
  * minute of workflow time, so the tests move the loop on by advancing the clock.
  */
 abstract class AgentRunFixture {
@@ -50,14 +53,16 @@ abstract class AgentRunFixture {
 		this.engines.close();
 	}
 
-	// ---- the agent -------------------------------------------------------------------------------
+	// ---- the agent
+	// -------------------------------------------------------------------------------
 
 	/**
 	 * The input of a run.
 	 *
 	 * @param goal the initial goal
 	 * @param maxSteps steps after which the agent is done
-	 * @param lockGoal whether changeGoal serializes its read-modify-write with a workflow lock
+	 * @param lockGoal whether changeGoal serializes its read-modify-write with a workflow
+	 * lock
 	 * @param drainHandlers whether the run waits for running handlers before it returns
 	 */
 	public record AgentInput(String goal, int maxSteps, boolean lockGoal, boolean drainHandlers) {
@@ -68,7 +73,10 @@ abstract class AgentRunFixture {
 
 	}
 
-	/** A note for the agent's context; commandId is minted once per user command and reused on every retry. */
+	/**
+	 * A note for the agent's context; commandId is minted once per user command and
+	 * reused on every retry.
+	 */
 	public record InjectContext(String text, String commandId) {
 	}
 
@@ -80,7 +88,9 @@ abstract class AgentRunFixture {
 	public record AgentStatus(String goal, int step, boolean paused, boolean cancelled, List<String> injected) {
 	}
 
-	/** The agent's activities: an LLM or tool step, and a context rewrite for a new goal. */
+	/**
+	 * The agent's activities: an LLM or tool step, and a context rewrite for a new goal.
+	 */
 	@Activity
 	public static class AgentTools {
 
@@ -97,7 +107,10 @@ abstract class AgentRunFixture {
 			return done;
 		}
 
-		/** Rewrites the context summary for a new goal; held at a gate when the test asks for it. */
+		/**
+		 * Rewrites the context summary for a new goal; held at a gate when the test asks
+		 * for it.
+		 */
 		public String rewriteContext(String fromGoal, String toGoal) {
 			started(toGoal).countDown();
 			CountDownLatch gate = this.gates.get(toGoal);
@@ -136,8 +149,8 @@ abstract class AgentRunFixture {
 	}
 
 	/**
-	 * The agent run of the reference, in Java: signals for control, a query for status, an update
-	 * for a change the caller must see confirmed.
+	 * The agent run of the reference, in Java: signals for control, a query for status,
+	 * an update for a change the caller must see confirmed.
 	 */
 	@Workflow("agent-run")
 	public static class AgentRun {
@@ -168,7 +181,10 @@ abstract class AgentRunFixture {
 			this.tools = tools;
 		}
 
-		/** Runs before any handler: messages may be delivered before the main method first runs. */
+		/**
+		 * Runs before any handler: messages may be delivered before the main method first
+		 * runs.
+		 */
 		@WorkflowInit
 		public void init(AgentInput input) {
 			this.goal = input.goal();
@@ -186,7 +202,8 @@ abstract class AgentRunFixture {
 				if (this.cancelled) {
 					break;
 				}
-				this.tools.nextStep(this.goal, this.step + 1); // an LLM or tool call: an activity
+				this.tools.nextStep(this.goal, this.step + 1); // an LLM or tool call: an
+																// activity
 				this.step++;
 				// the step's minute of workflow time, cut short by cancelRun
 				Workflows.await(Duration.ofMinutes(1), () -> this.cancelled);
@@ -236,7 +253,8 @@ abstract class AgentRunFixture {
 			try {
 				this.processedCommandIds.add(command.commandId());
 				String previous = this.goal;
-				this.tools.rewriteContext(previous, command.goal()); // the handler blocks here
+				this.tools.rewriteContext(previous, command.goal()); // the handler blocks
+																		// here
 				this.goal = command.goal();
 				this.injected.add("goal changed from '" + previous + "' to '" + this.goal + "'");
 				return this.goal;
@@ -262,13 +280,17 @@ abstract class AgentRunFixture {
 
 	}
 
-	// ---- fixtures --------------------------------------------------------------------------------
+	// ---- fixtures
+	// --------------------------------------------------------------------------------
 
 	WorkflowEngine worker() {
 		return this.engines.start(this.engines.builder().register(AgentRun.class).registerActivities(this.tools));
 	}
 
-	/** A node that serves the API (signals, queries by replay, updates) but runs no workflow. */
+	/**
+	 * A node that serves the API (signals, queries by replay, updates) but runs no
+	 * workflow.
+	 */
 	WorkflowEngine clientOnly() {
 		return this.engines
 			.start(this.engines.builder().register(AgentRun.class).registerActivities(this.tools).worker(false));
@@ -278,9 +300,13 @@ abstract class AgentRunFixture {
 		this.engines.clock.advance(Duration.ofMinutes(1));
 	}
 
-	/** Waits until the agent has done this many steps and thinks (its minute's timer is stored). */
+	/**
+	 * Waits until the agent has done this many steps and thinks (its minute's timer is
+	 * stored).
+	 */
 	void awaitStep(WorkflowHandle<String> handle, int step) {
-		// a query needs the first workflow task committed: before it, there is no state to answer from
+		// a query needs the first workflow task committed: before it, there is no state
+		// to answer from
 		await().until(() -> handle.describe().workflowTasks() > 0);
 		await().until(() -> handle.query(AgentRun::status).step() == step && this.engines.count("timer") == 1);
 	}

@@ -18,10 +18,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** An agent run driven by messages: control signals, the status query, the changeGoal update and retried messages. */
+/**
+ * An agent run driven by messages: control signals, the status query, the changeGoal
+ * update and retried messages.
+ */
 class AgentRunMessagesTest extends AgentRunFixture {
 
-	// ---- 5.1 -------------------------------------------------------------------------------------
+	// ---- 5.1
+	// -------------------------------------------------------------------------------------
 
 	@Test
 	void pauseResumeAndCancelRunSignalsAndTheStatusQueryDriveTheLoop() {
@@ -32,13 +36,15 @@ class AgentRunMessagesTest extends AgentRunFixture {
 		assertThat(handle.query(AgentRun::status))
 			.isEqualTo(new AgentStatus("fix the flaky test", 1, false, false, List.of()));
 
-		// pause: the handler flips a flag; when the step's minute is over the loop blocks on it
+		// pause: the handler flips a flag; when the step's minute is over the loop blocks
+		// on it
 		handle.signal(AgentRun::pause);
 		await().until(() -> handle.query(AgentRun::status).paused());
 		nextMinute();
 		await().until(() -> count(handle, "TIMER_FIRED", null) == 1);
 		this.engines.clock.advance(Duration.ofHours(1));
-		assertThat(handle.query(AgentRun::status)).isEqualTo(new AgentStatus("fix the flaky test", 1, true, false, List.of()));
+		assertThat(handle.query(AgentRun::status))
+			.isEqualTo(new AgentStatus("fix the flaky test", 1, true, false, List.of()));
 		assertThat(count(handle, "ACTIVITY_SCHEDULED", "nextStep")).as("no step while paused").isEqualTo(1);
 		assertThat(this.engines.count("timer")).isZero();
 
@@ -54,9 +60,11 @@ class AgentRunMessagesTest extends AgentRunFixture {
 		awaitStep(handle, 2);
 		assertThat(handle.query(AgentRun::status).paused()).isFalse();
 
-		// cancelRun: cuts the step's minute short, the loop ends and the run returns its summary
+		// cancelRun: cuts the step's minute short, the loop ends and the run returns its
+		// summary
 		handle.signal(AgentRun::cancelRun);
-		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("goal 'fix the flaky test', 2 steps, cancelled, notes []");
+		assertThat(handle.result(Duration.ofSeconds(10)))
+			.isEqualTo("goal 'fix the flaky test', 2 steps, cancelled, notes []");
 		assertThat(handle.query(AgentRun::status).cancelled()).isTrue();
 		List<HistoryEvent> history = handle.history();
 		assertThat(events(history, "SIGNAL_RECEIVED", null)).extracting((e) -> e.attributes().get("name"))
@@ -67,7 +75,8 @@ class AgentRunMessagesTest extends AgentRunFixture {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- 5.2 -------------------------------------------------------------------------------------
+	// ---- 5.2
+	// -------------------------------------------------------------------------------------
 
 	@Test
 	void aPausedRunWaitsForItsResumeWhileNoWorkerRuns() {
@@ -81,10 +90,12 @@ class AgentRunMessagesTest extends AgentRunFixture {
 		// the loop now blocks on "not paused"
 		await().until(() -> count(handle, "TIMER_FIRED", null) == 1);
 
-		// every worker disappears: nothing polls for this run and no process holds its state
+		// every worker disappears: nothing polls for this run and no process holds its
+		// state
 		first.shutdown();
 		assertThat(this.engines.jdbc()
-			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".workflow_run WHERE owner_node IS NOT NULL",
+			.queryForObject(
+					"SELECT count(*) FROM " + this.engines.schema + ".workflow_run WHERE owner_node IS NOT NULL",
 					Integer.class))
 			.isZero();
 
@@ -100,22 +111,23 @@ class AgentRunMessagesTest extends AgentRunFixture {
 			.isEqualTo(new AgentStatus("migrate the build", 1, true, false, List.of()));
 		assertThat(remote.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
 
-		// a worker starts later: it replays history to step 1, sees the resume, runs step 2
+		// a worker starts later: it replays history to step 1, sees the resume, runs step
+		// 2
 		WorkflowEngine second = worker();
 		awaitStep(remote, 2);
 		nextMinute();
 		assertThat(remote.result(Duration.ofSeconds(10))).isEqualTo("goal 'migrate the build', 2 steps, notes []");
 		assertThat(this.engines.count("inbox")).isZero();
 
-		// the resume that waited: recorded when the new worker took it, two days after the pause
+		// the resume that waited: recorded when the new worker took it, two days after
+		// the pause
 		List<HistoryEvent> history = remote.history();
 		HistoryEvent pause = events(history, "SIGNAL_RECEIVED", "pause").get(0);
 		List<HistoryEvent> resumes = events(history, "SIGNAL_RECEIVED", "resume");
 		assertThat(resumes).hasSize(1);
 		HistoryEvent resume = resumes.get(0);
 		assertThat(Duration.between(pause.time(), resume.time())).isGreaterThanOrEqualTo(Duration.ofDays(2));
-		assertThat(history.subList((int) pause.eventId(), (int) resume.eventId() - 1))
-			.as("nothing ran while paused")
+		assertThat(history.subList((int) pause.eventId(), (int) resume.eventId() - 1)).as("nothing ran while paused")
 			.extracting(HistoryEvent::type)
 			.containsExactly("TIMER_FIRED");
 		assertThat(history).filteredOn((e) -> e.workflowTask() == resume.workflowTask())
@@ -125,7 +137,8 @@ class AgentRunMessagesTest extends AgentRunFixture {
 		Engines.assertReplays(second, remote.runId());
 	}
 
-	// ---- 5.3 -------------------------------------------------------------------------------------
+	// ---- 5.3
+	// -------------------------------------------------------------------------------------
 
 	@Test
 	void changeGoalIsAnUpdateWhoseValidatorRejectsBlankGoalsWithoutAnEvent() {
@@ -134,7 +147,8 @@ class AgentRunMessagesTest extends AgentRunFixture {
 			.start(AgentRun::run, AgentInput.of("write the docs", 10), StartOptions.withId("agent-5-3"));
 		awaitStep(handle, 1);
 
-		// rejected: the caller gets the validator's failure, the workflow has no trace of it
+		// rejected: the caller gets the validator's failure, the workflow has no trace of
+		// it
 		List<HistoryEvent> before = handle.history();
 		assertThatThrownBy(() -> handle.update(AgentRun::changeGoal, new ChangeGoal("   ", "cmd-9f20")))
 			.isInstanceOf(WorkflowUpdateRejectedException.class)
@@ -151,7 +165,8 @@ class AgentRunMessagesTest extends AgentRunFixture {
 			.hasMessageContaining("goal must not be empty");
 		assertThat(handle.query(AgentRun::status).goal()).isEqualTo("write the docs");
 
-		// accepted: recorded, run (with its activity), and the caller gets the handler's value
+		// accepted: recorded, run (with its activity), and the caller gets the handler's
+		// value
 		assertThat(handle.update(AgentRun::changeGoal, new ChangeGoal("write the tests first", "cmd-9f1e")))
 			.isEqualTo("write the tests first");
 		AgentStatus status = handle.query(AgentRun::status);
@@ -168,11 +183,13 @@ class AgentRunMessagesTest extends AgentRunFixture {
 		assertThat(this.tools.steps).containsExactly("step 1 towards 'write the docs'",
 				"step 2 towards 'write the tests first'");
 		handle.signal(AgentRun::cancelRun);
-		assertThat(handle.result(Duration.ofSeconds(10))).startsWith("goal 'write the tests first', 2 steps, cancelled");
+		assertThat(handle.result(Duration.ofSeconds(10)))
+			.startsWith("goal 'write the tests first', 2 steps, cancelled");
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- 5.4 -------------------------------------------------------------------------------------
+	// ---- 5.4
+	// -------------------------------------------------------------------------------------
 
 	@Test
 	void aRetriedInjectContextIsDeduplicatedByCommandIdInWorkflowState() {
@@ -181,7 +198,8 @@ class AgentRunMessagesTest extends AgentRunFixture {
 			.start(AgentRun::run, AgentInput.of("answer the ticket", 10), StartOptions.withId("agent-5-4"));
 		awaitStep(handle, 1);
 
-		// the connection broke after the signal was recorded: the client's retry loop sends it again
+		// the connection broke after the signal was recorded: the client's retry loop
+		// sends it again
 		InjectContext note = new InjectContext("the customer is on the EU cluster", "cmd-7c01");
 		handle.signal(AgentRun::injectContext, note);
 		handle.signal(AgentRun::injectContext, note);
@@ -192,28 +210,33 @@ class AgentRunMessagesTest extends AgentRunFixture {
 		InjectContext keyed = new InjectContext("the ticket is a duplicate of #42", "cmd-7c02");
 		handle.signal(AgentRun::injectContext, keyed, "send-7c02");
 		handle.signal(AgentRun::injectContext, keyed, "send-7c02");
-		// a later signal: inbox items are taken in order, so once it is in history the keyed ones are too
+		// a later signal: inbox items are taken in order, so once it is in history the
+		// keyed ones are too
 		handle.signal(AgentRun::injectContext, new InjectContext("marker", "cmd-7c03"));
 		await().until(() -> injected(handle, "cmd-7c03") == 1);
 		assertThat(injected(handle, "cmd-7c02")).isEqualTo(1);
-		assertThat(handle.query(AgentRun::status).injected())
-			.containsExactly("the customer is on the EU cluster", "the ticket is a duplicate of #42", "marker");
+		assertThat(handle.query(AgentRun::status).injected()).containsExactly("the customer is on the EU cluster",
+				"the ticket is a duplicate of #42", "marker");
 
-		// the same shape for changeGoal: the update completed, the response was lost, a new request
-		// with the same command id is answered from workflow state and adds no second note
+		// the same shape for changeGoal: the update completed, the response was lost, a
+		// new request
+		// with the same command id is answered from workflow state and adds no second
+		// note
 		ChangeGoal change = new ChangeGoal("reply in German", "cmd-7c04");
 		assertThat(handle.update(AgentRun::changeGoal, change)).isEqualTo("reply in German");
 		assertThat(handle.update(AgentRun::changeGoal, change)).isEqualTo("reply in German");
 		assertThat(events(handle.history(), "UPDATE_ACCEPTED", "changeGoal")).hasSize(2);
 		assertThat(events(handle.history(), "ACTIVITY_SCHEDULED", "rewriteContext")).hasSize(1);
-		// and a retry with the same update id is answered by the engine from the stored outcome
+		// and a retry with the same update id is answered by the engine from the stored
+		// outcome
 		ChangeGoal other = new ChangeGoal("reply in French", "cmd-7c05");
 		UpdateOptions sameId = UpdateOptions.withId("update-7c05").waitFor(UpdateStage.COMPLETED);
 		assertThat(handle.startUpdate(AgentRun::changeGoal, other, sameId).result()).isEqualTo("reply in French");
 		assertThat(handle.startUpdate(AgentRun::changeGoal, other, sameId).result()).isEqualTo("reply in French");
 		assertThat(events(handle.history(), "UPDATE_ACCEPTED", "changeGoal")).hasSize(3);
 		assertThat(handle.query(AgentRun::status).injected()).containsExactly("the customer is on the EU cluster",
-				"the ticket is a duplicate of #42", "marker", "goal changed from 'answer the ticket' to 'reply in German'",
+				"the ticket is a duplicate of #42", "marker",
+				"goal changed from 'answer the ticket' to 'reply in German'",
 				"goal changed from 'reply in German' to 'reply in French'");
 
 		handle.signal(AgentRun::cancelRun);

@@ -22,8 +22,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Activities completed asynchronously: the method returns after
- * {@link ActivityContext#doNotCompleteOnReturn()}, and the attempt's outcome comes later through
- * {@link ActivityCompletionClient} from another node, once.
+ * {@link ActivityContext#doNotCompleteOnReturn()}, and the attempt's outcome comes later
+ * through {@link ActivityCompletionClient} from another node, once.
  */
 class AsyncCompletionTest {
 
@@ -131,7 +131,10 @@ class AsyncCompletionTest {
 		return this.engines.start(this.engines.builder().worker(false)).client().activityCompletion();
 	}
 
-	/** Waits until the attempt's method returned and its row waits for the completion client. */
+	/**
+	 * Waits until the attempt's method returned and its row waits for the completion
+	 * client.
+	 */
 	private void awaitAsynchronous() {
 		await().until(() -> "ASYNC".equals(this.engines.jdbc()
 			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class)));
@@ -184,7 +187,8 @@ class AsyncCompletionTest {
 		assertThat(completions.fail(token(), ApplicationFailure.newFailure("not now", "Busy"))).isTrue();
 		// both wait for their retry time (1 s, by the engine clock)
 		await().until(() -> this.engines.jdbc()
-			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".activity WHERE attempt = 2", Integer.class) == 2);
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".activity WHERE attempt = 2",
+					Integer.class) == 2);
 		this.engines.clock.advance(Duration.ofSeconds(1));
 		assertThat(inline.result(Duration.ofSeconds(20))).isEqualTo("answered at once on attempt 2");
 		assertThat(remote.result(Duration.ofSeconds(20))).isEqualTo("answered at once on attempt 2");
@@ -196,7 +200,8 @@ class AsyncCompletionTest {
 		WorkflowEngine node = node();
 		ActivityCompletionClient completions = otherNode();
 		WorkflowHandle<String> handle = node.client().start(AskWorkflow::run, "remote", StartOptions.withId("ask-5"));
-		assertThat(completions.fail(token(), ApplicationFailure.newNonRetryableFailure("rejected", "Rejected"))).isTrue();
+		assertThat(completions.fail(token(), ApplicationFailure.newNonRetryableFailure("rejected", "Rejected")))
+			.isTrue();
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(20))).isInstanceOf(WorkflowFailedException.class)
 			.hasRootCauseMessage("rejected");
 	}
@@ -204,11 +209,11 @@ class AsyncCompletionTest {
 	@Test
 	void anAsynchronousAttemptStillTimesOut() throws Exception {
 		WorkflowEngine node = node();
-		WorkflowHandle<String> handle = node.client()
-			.start(AskWorkflow::run, "deadline", StartOptions.withId("ask-6"));
+		WorkflowHandle<String> handle = node.client().start(AskWorkflow::run, "deadline", StartOptions.withId("ask-6"));
 		String token = token();
 		awaitAsynchronous();
-		// nobody answers within the start-to-close timeout: the attempt times out and is retried
+		// nobody answers within the start-to-close timeout: the attempt times out and is
+		// retried
 		this.engines.clock.advance(Duration.ofSeconds(11));
 		await().until(() -> this.engines.jdbc()
 			.queryForObject("SELECT attempt FROM " + this.engines.schema + ".activity", Integer.class) == 2);
@@ -229,7 +234,8 @@ class AsyncCompletionTest {
 			this.engines.clock.advance(Duration.ofSeconds(3));
 			assertThat(completions.heartbeat(token, "reading, page " + i)).isTrue();
 		}
-		// 9 s after the start, past the 5 s heartbeat timeout of a silent attempt: still the first attempt
+		// 9 s after the start, past the 5 s heartbeat timeout of a silent attempt: still
+		// the first attempt
 		await().pollDelay(Duration.ofMillis(300)).until(() -> true);
 		assertThat(ATTEMPTS).hasValue(1);
 		assertThat(completions.complete(token, "read it all")).isTrue();

@@ -25,11 +25,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An inline activity (no task queue) whose attempt completes asynchronously, through
- * {@link ActivityCompletionClient}, still obeys its timeouts: when nobody answers within its
- * start-to-close timeout, or it stops heartbeating (or never heartbeats) for its heartbeat
- * timeout, the attempt fails and its retry policy decides, as for a task-queue activity: the next
- * attempt runs at its retry time, and the run fails once the attempts are used up. The same holds
- * on a node that took the run over while such an attempt waited.
+ * {@link ActivityCompletionClient}, still obeys its timeouts: when nobody answers within
+ * its start-to-close timeout, or it stops heartbeating (or never heartbeats) for its
+ * heartbeat timeout, the attempt fails and its retry policy decides, as for a task-queue
+ * activity: the next attempt runs at its retry time, and the run fails once the attempts
+ * are used up. The same holds on a node that took the run over while such an attempt
+ * waited.
  */
 class AsyncCompletionTimeoutTest {
 
@@ -136,7 +137,10 @@ class AsyncCompletionTimeoutTest {
 		return token;
 	}
 
-	/** Waits until the attempt's method returned and its row waits for the completion client. */
+	/**
+	 * Waits until the attempt's method returned and its row waits for the completion
+	 * client.
+	 */
 	private void awaitAsynchronous() {
 		await().until(() -> "ASYNC".equals(this.engines.jdbc()
 			.queryForObject("SELECT state FROM " + this.engines.schema + ".activity", String.class)));
@@ -151,7 +155,10 @@ class AsyncCompletionTimeoutTest {
 		return handle.describe().pendingActivities().get(0);
 	}
 
-	/** Waits until every action the moved clock made due on the node (its heartbeat checks) has run. */
+	/**
+	 * Waits until every action the moved clock made due on the node (its heartbeat
+	 * checks) has run.
+	 */
 	private static void awaitDueActions(WorkflowEngine node) {
 		await().until(() -> !EngineInternals.node(node).hasDueActions());
 	}
@@ -159,7 +166,8 @@ class AsyncCompletionTimeoutTest {
 	@Test
 	void anUnansweredAttemptTimesOutAfterItsStartToCloseTimeoutAndIsRetried() throws Exception {
 		WorkflowEngine node = node(null);
-		WorkflowHandle<String> handle = node.client().start(ReviewWorkflow::run, "deadline", StartOptions.withId("r-1"));
+		WorkflowHandle<String> handle = node.client()
+			.start(ReviewWorkflow::run, "deadline", StartOptions.withId("r-1"));
 		String token = token();
 		awaitAsynchronous();
 		this.engines.clock.advance(Duration.ofSeconds(11));
@@ -185,7 +193,8 @@ class AsyncCompletionTimeoutTest {
 		awaitAsynchronous();
 		this.engines.clock.advance(Duration.ofSeconds(3));
 		assertThat(completions.heartbeat(token, "page 3")).isTrue();
-		// 6 s after the start, past the 5 s of a silent attempt, 3 s after the heartbeat: alive
+		// 6 s after the start, past the 5 s of a silent attempt, 3 s after the heartbeat:
+		// alive
 		this.engines.clock.advance(Duration.ofSeconds(3));
 		awaitDueActions(node);
 		assertThat(completions.heartbeat(token, null)).isTrue();
@@ -236,7 +245,8 @@ class AsyncCompletionTimeoutTest {
 			.satisfies((ex) -> assertThat(((ActivityFailure) ex).getAttempt()).isEqualTo(2))
 			.rootCause()
 			.isInstanceOf(TimeoutFailure.class)
-			.satisfies((ex) -> assertThat(((TimeoutFailure) ex).getTimeoutType()).isEqualTo(TimeoutType.START_TO_CLOSE));
+			.satisfies(
+					(ex) -> assertThat(((TimeoutFailure) ex).getTimeoutType()).isEqualTo(TimeoutType.START_TO_CLOSE));
 		assertThat(CALLS).containsExactly("nobody:1", "nobody:2");
 		Engines.assertReplays(node, handle.runId());
 	}
@@ -245,7 +255,8 @@ class AsyncCompletionTimeoutTest {
 	void theNodeThatTakesTheRunOverTimesTheWaitingAttemptOut() throws Exception {
 		StallingHooks hooks = new StallingHooks();
 		WorkflowEngine first = node(hooks);
-		WorkflowHandle<String> handle = first.client().start(ReviewWorkflow::run, "deadline", StartOptions.withId("r-5"));
+		WorkflowHandle<String> handle = first.client()
+			.start(ReviewWorkflow::run, "deadline", StartOptions.withId("r-5"));
 		String token = token();
 		awaitAsynchronous();
 		// the first node stops heartbeating (frozen, cut off): another takes the run over

@@ -35,9 +35,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Batch operations: cancel, terminate, signal and reset of every run a filter matches, a page at
- * a time, with progress counts; a retried start returns the batch, a different request under the
- * same id is refused; the batch run replays.
+ * Batch operations: cancel, terminate, signal and reset of every run a filter matches, a
+ * page at a time, with progress counts; a retried start returns the batch, a different
+ * request under the same id is refused; the batch run replays.
  */
 class BatchOperationTest {
 
@@ -103,7 +103,8 @@ class BatchOperationTest {
 			assertThat(client.handle("ta-" + i).describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
 			assertThat(client.handle("tb-" + i).describe().status()).isEqualTo(WorkflowStatus.RUNNING);
 		}
-		// the batch's own run matched no filter of the application and stays out of its counts
+		// the batch's own run matched no filter of the application and stays out of its
+		// counts
 		assertThat(client.handle(BatchWorkflow.workflowId(done.batchId())).describe().workflowType())
 			.isEqualTo("durable-batch");
 	}
@@ -117,12 +118,13 @@ class BatchOperationTest {
 		}
 		client.start("batch-other", null, StartOptions.withId("s-other"));
 
-		BatchStatus done = closed(client, client.startBatch(
-				BatchRequest.signal(WorkflowFilter.all().workflowIdPrefix("s-"), "poke", "hello").withPageSize(3))
+		BatchStatus done = closed(client, client
+			.startBatch(
+					BatchRequest.signal(WorkflowFilter.all().workflowIdPrefix("s-"), "poke", "hello").withPageSize(3))
 			.batchId());
 
-		assertThat(List.of(done.total(), done.succeeded(), done.skipped(), done.failed()))
-			.containsExactly(5L, 4L, 0L, 1L);
+		assertThat(List.of(done.total(), done.succeeded(), done.skipped(), done.failed())).containsExactly(5L, 4L, 0L,
+				1L);
 		assertThat(done.recentFailures()).singleElement().satisfies((failure) -> {
 			assertThat(failure.workflowId()).isEqualTo("s-other");
 			assertThat(failure.message()).contains("poke");
@@ -132,8 +134,7 @@ class BatchOperationTest {
 			await().until(() -> pokes(client, id).size() == 1);
 			assertThat(pokes(client, id)).containsExactly("hello");
 		}
-		Engines.assertReplays(engine,
-				client.handle(BatchWorkflow.workflowId(done.batchId())).describe().runId());
+		Engines.assertReplays(engine, client.handle(BatchWorkflow.workflowId(done.batchId())).describe().runId());
 	}
 
 	@Test
@@ -145,9 +146,11 @@ class BatchOperationTest {
 		await().until(() -> pokes(client, "r-1").size() == 1);
 		UUID firstRun = first.runId();
 
-		BatchStatus done = closed(client, client.startBatch(
-				BatchRequest.reset(WorkflowFilter.all().workflowIdPrefix("r-"), ResetPoint.LAST_WORKFLOW_TASK, "redo"))
-			.batchId());
+		BatchStatus done = closed(client,
+				client
+					.startBatch(BatchRequest.reset(WorkflowFilter.all().workflowIdPrefix("r-"),
+							ResetPoint.LAST_WORKFLOW_TASK, "redo"))
+					.batchId());
 
 		assertThat(List.of(done.total(), done.succeeded(), done.failed())).containsExactly(2L, 2L, 0L);
 		assertThat(client.handle("r-1").describe().runId()).isNotEqualTo(firstRun);
@@ -155,11 +158,13 @@ class BatchOperationTest {
 		// the signal received before the last task is delivered again: nothing is lost
 		await().until(() -> pokes(client, "r-1").equals(List.of("before")));
 		assertThat(client.handle("r-1", firstRun).describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
-		// a second batch over the old (pinned) runs only: each is no longer the latest of its id
-		BatchStatus again = closed(client, client.startBatch(BatchRequest
-			.reset(WorkflowFilter.all().workflowIdPrefix("r-").status(WorkflowStatus.TERMINATED),
-					ResetPoint.FIRST_WORKFLOW_TASK, "again"))
-			.batchId());
+		// a second batch over the old (pinned) runs only: each is no longer the latest of
+		// its id
+		BatchStatus again = closed(client,
+				client.startBatch(BatchRequest.reset(
+						WorkflowFilter.all().workflowIdPrefix("r-").status(WorkflowStatus.TERMINATED),
+						ResetPoint.FIRST_WORKFLOW_TASK, "again"))
+					.batchId());
 		assertThat(List.of(again.total(), again.succeeded(), again.skipped())).containsExactly(2L, 0L, 2L);
 	}
 
@@ -190,8 +195,10 @@ class BatchOperationTest {
 		assertThatThrownBy(() -> client.startBatch(BatchRequest.terminate(filter, null).withBatchId("same")))
 			.isInstanceOf(BatchIdConflictException.class);
 		closed(client, "same");
-		assertThat(this.engines.jdbc().queryForObject("SELECT count(*) FROM " + this.engines.schema
-				+ ".workflow_run WHERE workflow_type = 'durable-batch'", Integer.class)).isEqualTo(1);
+		assertThat(this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema
+					+ ".workflow_run WHERE workflow_type = 'durable-batch'", Integer.class))
+			.isEqualTo(1);
 	}
 
 	@Test
@@ -207,7 +214,8 @@ class BatchOperationTest {
 		assertThat(client.describeBatch("b1").operation()).isEqualTo(BatchOperation.CANCEL);
 		assertThatThrownBy(() -> client.describeBatch("nope")).isInstanceOf(BatchNotFoundException.class);
 		assertThatThrownBy(() -> client.cancelBatch("nope")).isInstanceOf(BatchNotFoundException.class);
-		assertThatThrownBy(() -> client.startBatch(BatchRequest.cancel(WorkflowFilter.all(), null).withBatchId("bad id")))
+		assertThatThrownBy(
+				() -> client.startBatch(BatchRequest.cancel(WorkflowFilter.all(), null).withBatchId("bad id")))
 			.isInstanceOf(InvalidWorkflowIdException.class);
 		assertThatThrownBy(() -> BatchRequest.signal(WorkflowFilter.all(), " ", null))
 			.isInstanceOf(IllegalArgumentException.class);

@@ -26,11 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A batch survives its node: node a stops in the middle of a page (two of its signals sent, the
- * page not recorded), node b on the same database takes the batch run over, redoes that page and
- * finishes; every run got the signal exactly once (the redone sends are deduplicated by their
- * idempotency keys) and every page counts once, even when node a's abandoned attempt ends after
- * all. The batch run replays.
+ * A batch survives its node: node a stops in the middle of a page (two of its signals
+ * sent, the page not recorded), node b on the same database takes the batch run over,
+ * redoes that page and finishes; every run got the signal exactly once (the redone sends
+ * are deduplicated by their idempotency keys) and every page counts once, even when node
+ * a's abandoned attempt ends after all. The batch run replays.
  */
 class BatchResumeTest {
 
@@ -44,7 +44,9 @@ class BatchResumeTest {
 		this.engines.close();
 	}
 
-	/** On node a: holds the fifth signal (the second of the second page) once it was sent. */
+	/**
+	 * On node a: holds the fifth signal (the second of the second page) once it was sent.
+	 */
 	private final class StopMidPage implements WorkflowInterceptor {
 
 		final AtomicInteger signals = new AtomicInteger();
@@ -64,10 +66,11 @@ class BatchResumeTest {
 		}
 
 		/**
-		 * Holds the attempt until the test releases it, even when interrupted: node a's stop gives
-		 * the attempt up, and its thread can still be interrupted after that (in one clean-clone
-		 * run its next signal failed with "Closed by interrupt" and the attempt recorded its page,
-		 * with that failure, before node b did; what interrupted it was not found).
+		 * Holds the attempt until the test releases it, even when interrupted: node a's
+		 * stop gives the attempt up, and its thread can still be interrupted after that
+		 * (in one clean-clone run its next signal failed with "Closed by interrupt" and
+		 * the attempt recorded its page, with that failure, before node b did; what
+		 * interrupted it was not found).
 		 */
 		private void awaitReleaseThroughInterrupts() {
 			while (true) {
@@ -82,8 +85,8 @@ class BatchResumeTest {
 		}
 
 		@Override
-		public @Nullable Object interceptActivity(ActivityCall call, java.util.concurrent.Callable<@Nullable Object> next)
-				throws Exception {
+		public @Nullable Object interceptActivity(ActivityCall call,
+				java.util.concurrent.Callable<@Nullable Object> next) throws Exception {
 			try {
 				return next.call();
 			}
@@ -111,9 +114,10 @@ class BatchResumeTest {
 		for (int i = 0; i < 7; i++) {
 			target(a.client(), "m-" + i, "a");
 		}
-		a.client().startBatch(BatchRequest.signal(WorkflowFilter.ofType("batch-target"), "poke", "once")
-			.withBatchId("resume")
-			.withPageSize(3));
+		a.client()
+			.startBatch(BatchRequest.signal(WorkflowFilter.ofType("batch-target"), "poke", "once")
+				.withBatchId("resume")
+				.withPageSize(3));
 		assertThat(stop.held.await(30, TimeUnit.SECONDS)).as("node a sent five signals").isTrue();
 		assertThat(a.client().describeBatch("resume").processed()).as("the first page only is recorded").isEqualTo(3);
 
@@ -131,7 +135,8 @@ class BatchResumeTest {
 		assertThat(done.state()).isEqualTo(BatchState.COMPLETED);
 		assertThat(List.of(done.total(), done.processed(), done.succeeded(), done.skipped(), done.failed()))
 			.containsExactly(7L, 7L, 7L, 0L, 0L);
-		// node a's abandoned attempt now ends: its page was recorded by b, so it counts nothing
+		// node a's abandoned attempt now ends: its page was recorded by b, so it counts
+		// nothing
 		this.release.countDown();
 		assertThat(stop.attemptEnded.await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(client.describeBatch("resume").processed()).isEqualTo(7);

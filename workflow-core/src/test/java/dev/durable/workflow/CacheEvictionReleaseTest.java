@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A node gives up the idle runs beyond its cache in a few statements, each run fenced by its
- * epoch: thousands of parked runs beyond the cache cost a handful of commits, not one each. The
- * released runs are taken up again by their next wake-up.
+ * A node gives up the idle runs beyond its cache in a few statements, each run fenced by
+ * its epoch: thousands of parked runs beyond the cache cost a handful of commits, not one
+ * each. The released runs are taken up again by their next wake-up.
  */
 class CacheEvictionReleaseTest {
 
@@ -35,7 +35,7 @@ class CacheEvictionReleaseTest {
 	}
 
 	/** Returns what its first signal carried. */
-	@Workflow(value = "eviction-release", receives = {"go"})
+	@Workflow(value = "eviction-release", receives = { "go" })
 	public static class Receiving {
 
 		@WorkflowRun
@@ -49,14 +49,16 @@ class CacheEvictionReleaseTest {
 	private StatementRecorder recorder;
 
 	/**
-	 * A node that polls (and evicts) only when woken: the test says when. Its first round (at
-	 * start) is over before the test goes on, so no round of its own evicts what the test parks.
+	 * A node that polls (and evicts) only when woken: the test says when. Its first round
+	 * (at start) is over before the test goes on, so no round of its own evicts what the
+	 * test parks.
 	 */
 	private WorkflowEngine node(javax.sql.DataSource dataSource, int cached) {
 		this.recorder = new StatementRecorder(dataSource);
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(this.recorder.dataSource())
-			// the statements counted are the engine's own: no once-per-connection session settings among them
+			// the statements counted are the engine's own: no once-per-connection session
+			// settings among them
 			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Receiving.class)
 			.maxCachedRuns(cached)
@@ -77,7 +79,10 @@ class CacheEvictionReleaseTest {
 		return handles;
 	}
 
-	/** Asks the node for a round of its poll (a wake-up for no run in particular), which ends by evicting. */
+	/**
+	 * Asks the node for a round of its poll (a wake-up for no run in particular), which
+	 * ends by evicting.
+	 */
 	private static void pollRound(WorkflowEngine engine) {
 		EngineInternals.node(engine).wake(UUID.randomUUID(), null);
 	}

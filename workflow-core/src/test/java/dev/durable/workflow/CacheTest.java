@@ -18,7 +18,10 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The sticky cache: first task on the starting node, eviction, replay on the next wake, quiet logs. */
+/**
+ * The sticky cache: first task on the starting node, eviction, replay on the next wake,
+ * quiet logs.
+ */
 class CacheTest {
 
 	private final Engines engines = new Engines();
@@ -100,8 +103,8 @@ class CacheTest {
 				Engines.assertReplays(engine, handle.runId());
 			}
 			assertThat(logs.list).hasSize(12);
-			assertThat(logs.list).allSatisfy((event) -> assertThat(event.getMDCPropertyMap()).containsKeys("workflowId",
-					"runId"));
+			assertThat(logs.list)
+				.allSatisfy((event) -> assertThat(event.getMDCPropertyMap()).containsKeys("workflowId", "runId"));
 		}
 		finally {
 			logger.detachAppender(logs);

@@ -29,10 +29,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A run whose cancellation was requested closes CANCELED when it ends because of it: the
- * {@code CanceledFailure}, or the {@code ActivityFailure} of the activity it was blocked on, leaves
- * its main method, or the main method returns after the request. The {@code ActivityFailure} of a
- * canceled activity counts the attempt that was running. Another failure after the request (a
- * cleanup that failed) still fails the run.
+ * {@code CanceledFailure}, or the {@code ActivityFailure} of the activity it was blocked
+ * on, leaves its main method, or the main method returns after the request. The
+ * {@code ActivityFailure} of a canceled activity counts the attempt that was running.
+ * Another failure after the request (a cleanup that failed) still fails the run.
  */
 class CancelBlockedRunTest {
 
@@ -127,7 +127,9 @@ class CancelBlockedRunTest {
 
 	}
 
-	/** Blocks as its input says; remembers what the cancel threw at it (a query reads it). */
+	/**
+	 * Blocks as its input says; remembers what the cancel threw at it (a query reads it).
+	 */
 	@Workflow("cancel-blocked")
 	public static class BlockedWorkflow {
 
@@ -181,9 +183,8 @@ class CancelBlockedRunTest {
 	}
 
 	private WorkflowEngine engine() {
-		return this.engines.start(this.engines.builder()
-			.register(BlockedWorkflow.class)
-			.registerActivities(new Inline()));
+		return this.engines
+			.start(this.engines.builder().register(BlockedWorkflow.class).registerActivities(new Inline()));
 	}
 
 	private void remoteWorker() {
@@ -197,10 +198,14 @@ class CancelBlockedRunTest {
 		return engine.client().start(BlockedWorkflow::run, mode, StartOptions.withId("blocked-" + mode));
 	}
 
-	/** The caller's result() throws WorkflowFailedException, status CANCELED, cause the reason's CanceledFailure. */
+	/**
+	 * The caller's result() throws WorkflowFailedException, status CANCELED, cause the
+	 * reason's CanceledFailure.
+	 */
 	private static void assertCanceled(WorkflowHandle<String> handle, String reason) {
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(20))).isInstanceOf(WorkflowFailedException.class)
-			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED))
+			.satisfies(
+					(ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED))
 			.cause()
 			.isInstanceOf(CanceledFailure.class)
 			.hasMessage(reason);
@@ -241,7 +246,8 @@ class CancelBlockedRunTest {
 		handle.cancel("no longer needed");
 
 		assertCanceled(handle, "no longer needed");
-		// the commit deleted the activity's row: the worker finds its attempt gone and stops it
+		// the commit deleted the activity's row: the worker finds its attempt gone and
+		// stops it
 		await().until(() -> Holds.interrupted.get() == 1);
 		assertThat(handle.query(BlockedWorkflow::seen))
 			.isEqualTo("ActivityFailure after 1 attempt(s) <- CanceledFailure: no longer needed");
@@ -338,14 +344,18 @@ class CancelBlockedRunTest {
 		handle.cancel("please stop");
 		assertCanceled(handle, "please stop");
 
-		// the history as an engine of before recorded it: the caught cancel returned, COMPLETED
+		// the history as an engine of before recorded it: the caught cancel returned,
+		// COMPLETED
 		rewriteClose(handle.runId(), Event.completed("\"caught the cancel\"".getBytes()));
 
 		Engines.assertReplays(engine, handle.runId());
 		assertThat(handle.query(BlockedWorkflow::seen)).isEqualTo("CanceledFailure: please stop");
 	}
 
-	/** Replaces the run's recorded close command, as another version of the engine would have written it. */
+	/**
+	 * Replaces the run's recorded close command, as another version of the engine would
+	 * have written it.
+	 */
 	private void rewriteClose(UUID runId, Event close) {
 		Map<String, Object> last = this.engines.jdbc()
 			.queryForMap("SELECT seq, events FROM " + this.engines.schema

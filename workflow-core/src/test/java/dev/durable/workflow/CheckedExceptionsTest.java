@@ -13,9 +13,9 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Methods that declare checked exceptions: method references to them compile where the API takes
- * one, and a checked exception of an activity reaches the workflow as an ActivityFailure whose
- * cause is an ApplicationFailure of the exception's type.
+ * Methods that declare checked exceptions: method references to them compile where the
+ * API takes one, and a checked exception of an activity reaches the workflow as an
+ * ActivityFailure whose cause is an ApplicationFailure of the exception's type.
  */
 class CheckedExceptionsTest {
 
@@ -76,8 +76,7 @@ class CheckedExceptionsTest {
 			.registerActivities(files));
 		WorkflowHandle<String> handle = engine.client()
 			.start(ReadsViaChildWorkflow::run, "a.txt", StartOptions.withId("checked-1"));
-		assertThat(handle.result(Duration.ofSeconds(20)))
-			.isEqualTo("failed: java.io.IOException: no such file: a.txt");
+		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("failed: java.io.IOException: no such file: a.txt");
 		Engines.assertReplays(engine, handle.runId());
 	}
 

@@ -14,7 +14,10 @@ import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Children whose run methods return nothing or take no input: every overload of startChild and executeChild. */
+/**
+ * Children whose run methods return nothing or take no input: every overload of
+ * startChild and executeChild.
+ */
 class ChildOverloadsTest {
 
 	private final Engines engines = new Engines();
@@ -91,7 +94,8 @@ class ChildOverloadsTest {
 			Workflows.executeChild(NoInputVoidChild::run, ChildOptions.withId(id + "-b"));
 			String noInput = Workflows.executeChild(NoInputChild::run, ChildOptions.withId(id + "-c"));
 			ChildHandle<Void> started = Workflows.startChild(VoidChild::run, "started", ChildOptions.withId(id + "-d"));
-			ChildHandle<Void> startedNoInput = Workflows.startChild(NoInputVoidChild::run, ChildOptions.withId(id + "-e"));
+			ChildHandle<Void> startedNoInput = Workflows.startChild(NoInputVoidChild::run,
+					ChildOptions.withId(id + "-e"));
 			started.result().get();
 			startedNoInput.result().get();
 			return noInput;
@@ -104,8 +108,7 @@ class ChildOverloadsTest {
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.register(OverloadsParent.class, VoidChild.class, NoInputChild.class, NoInputVoidChild.class)
 			.registerActivities(new Recorder()));
-		WorkflowHandle<String> handle = engine.client()
-			.start(OverloadsParent::run, "p", StartOptions.withId("p"));
+		WorkflowHandle<String> handle = engine.client().start(OverloadsParent::run, "p", StartOptions.withId("p"));
 		assertThat(handle.result(Duration.ofSeconds(30))).isEqualTo("no input");
 		assertThat(DONE).containsExactlyInAnyOrder("void with input", "nothing at all", "started", "nothing at all");
 		Engines.assertReplays(engine, handle.runId());

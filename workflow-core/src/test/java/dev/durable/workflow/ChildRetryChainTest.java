@@ -20,12 +20,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A parent waits for its child's whole chain (retries under the child's retry policy,
- * continue-as-new) and sees the outcome of the run that ends it, as in Temporal; the chain's
- * current run stays the parent's child for the parent close policy.
+ * continue-as-new) and sees the outcome of the run that ends it, as in Temporal; the
+ * chain's current run stays the parent's child for the parent close policy.
  */
 class ChildRetryChainTest {
 
-	/** The child's runs, counted across its chain (a side effect, so replay reads the count). */
+	/**
+	 * The child's runs, counted across its chain (a side effect, so replay reads the
+	 * count).
+	 */
 	static final AtomicInteger RUNS = new AtomicInteger();
 
 	private final Engines engines = new Engines();
@@ -48,8 +51,8 @@ class ChildRetryChainTest {
 	}
 
 	/**
-	 * Fails its first two runs ("twice"), every run ("always"), or continues as new until its
-	 * third run ("continue").
+	 * Fails its first two runs ("twice"), every run ("always"), or continues as new until
+	 * its third run ("continue").
 	 */
 	@Workflow("chain-child")
 	public static class ChainChild {
@@ -75,21 +78,22 @@ class ChildRetryChainTest {
 
 	}
 
-	/** Starts the child with a retry policy of 3 attempts and reports its first run and outcome. */
+	/**
+	 * Starts the child with a retry policy of 3 attempts and reports its first run and
+	 * outcome.
+	 */
 	@Workflow("chain-parent")
 	public static class ChainParent {
 
 		@WorkflowRun
 		public String run(String mode) {
-			ChildHandle<String> child = Workflows.startChild(ChainChild::run, mode,
-					ChildOptions.withId("child-" + mode)
-						.withRetryPolicy(RetryPolicy.builder()
-							.initialInterval(Duration.ofSeconds(10))
-							.maximumAttempts(3)
-							.build()));
+			ChildHandle<String> child = Workflows.startChild(ChainChild::run, mode, ChildOptions.withId("child-" + mode)
+				.withRetryPolicy(
+						RetryPolicy.builder().initialInterval(Duration.ofSeconds(10)).maximumAttempts(3).build()));
 			String firstRun = child.started().get();
 			if (mode.equals("always")) {
-				// a wait that a cancellation of the parent ends (the parent then closes CANCELED)
+				// a wait that a cancellation of the parent ends (the parent then closes
+				// CANCELED)
 				Workflows.await(() -> child.result().isCompleted());
 			}
 			try {
@@ -116,7 +120,8 @@ class ChildRetryChainTest {
 	/** Waits until the child's retry run is pending, with the parent still waiting. */
 	private void awaitRetryPending(WorkflowHandle<String> parent, String childId, int runs) {
 		await().until(() -> runs(childId).size() == runs);
-		// the retry run is the parent's child: its description names the parent, which waits on
+		// the retry run is the parent's child: its description names the parent, which
+		// waits on
 		assertThat(this.engine.client().handle(childId).describe().parentRunId()).isEqualTo(parent.runId());
 		assertThat(this.engine.client().handle(childId).describe().status()).isEqualTo(WorkflowStatus.RUNNING);
 		assertThat(parent.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
@@ -125,15 +130,17 @@ class ChildRetryChainTest {
 
 	@Test
 	void theParentGetsTheResultOfTheRetryThatSucceeds() {
-		WorkflowHandle<String> parent = this.engine.client().start(ChainParent::run, "twice",
-				StartOptions.withId("parent-twice"));
+		WorkflowHandle<String> parent = this.engine.client()
+			.start(ChainParent::run, "twice", StartOptions.withId("parent-twice"));
 		awaitRetryPending(parent, "child-twice", 2);
 		this.engines.clock.advance(Duration.ofSeconds(10));
 		awaitRetryPending(parent, "child-twice", 3);
 		this.engines.clock.advance(Duration.ofSeconds(20));
 		List<Map<String, Object>> runs = runs("child-twice");
-		// the parent's handle names the chain's first run, as Temporal's child execution does
-		assertThat(parent.result(Duration.ofSeconds(15))).isEqualTo(runs.get(0).get("run_id") + " -> child done at run 3");
+		// the parent's handle names the chain's first run, as Temporal's child execution
+		// does
+		assertThat(parent.result(Duration.ofSeconds(15)))
+			.isEqualTo(runs.get(0).get("run_id") + " -> child done at run 3");
 		assertThat(runs("child-twice")).extracting((r) -> r.get("status") + "/" + r.get("attempt"))
 			.containsExactly("FAILED/1", "FAILED/2", "COMPLETED/3");
 		assertThat(runs("child-twice")).extracting((r) -> r.get("parent_run_id")).containsOnly(parent.runId());
@@ -146,8 +153,8 @@ class ChildRetryChainTest {
 
 	@Test
 	void theParentGetsTheLastFailureWhenEveryAttemptFails() {
-		WorkflowHandle<String> parent = this.engine.client().start(ChainParent::run, "always",
-				StartOptions.withId("parent-always"));
+		WorkflowHandle<String> parent = this.engine.client()
+			.start(ChainParent::run, "always", StartOptions.withId("parent-always"));
 		awaitRetryPending(parent, "child-always", 2);
 		this.engines.clock.advance(Duration.ofSeconds(10));
 		awaitRetryPending(parent, "child-always", 3);
@@ -162,8 +169,8 @@ class ChildRetryChainTest {
 
 	@Test
 	void theParentGetsTheResultOfTheRunAChildContinuedAsNewInto() {
-		WorkflowHandle<String> parent = this.engine.client().start(ChainParent::run, "continue",
-				StartOptions.withId("parent-continue"));
+		WorkflowHandle<String> parent = this.engine.client()
+			.start(ChainParent::run, "continue", StartOptions.withId("parent-continue"));
 		String result = parent.result(Duration.ofSeconds(15));
 		List<Map<String, Object>> runs = runs("child-continue");
 		assertThat(result).isEqualTo(runs.get(0).get("run_id") + " -> child done at run 3");
@@ -175,36 +182,36 @@ class ChildRetryChainTest {
 
 	@Test
 	void cancellingTheParentReachesTheChildsPendingRetry() {
-		WorkflowHandle<String> parent = this.engine.client().start(ChainParent::run, "always",
-				StartOptions.withId("parent-canceled"));
+		WorkflowHandle<String> parent = this.engine.client()
+			.start(ChainParent::run, "always", StartOptions.withId("parent-canceled"));
 		awaitRetryPending(parent, "child-always", 2);
 		parent.cancel("no longer needed");
 		await().until(() -> parent.describe().status().isClosed());
 		assertThat(parent.describe().status()).isEqualTo(WorkflowStatus.CANCELED);
-		// the parent close policy (TERMINATE) reaches the chain's current run, not its closed first one
+		// the parent close policy (TERMINATE) reaches the chain's current run, not its
+		// closed first one
 		await().until(() -> this.engine.client().handle("child-always").describe().status().isClosed());
-		assertThat(runs("child-always")).extracting((r) -> r.get("status"))
-			.containsExactly("FAILED", "TERMINATED");
+		assertThat(runs("child-always")).extracting((r) -> r.get("status")).containsExactly("FAILED", "TERMINATED");
 	}
 
 	@Test
 	void terminatingTheParentTerminatesTheChildsPendingRetry() {
-		WorkflowHandle<String> parent = this.engine.client().start(ChainParent::run, "twice",
-				StartOptions.withId("parent-terminated"));
+		WorkflowHandle<String> parent = this.engine.client()
+			.start(ChainParent::run, "twice", StartOptions.withId("parent-terminated"));
 		awaitRetryPending(parent, "child-twice", 2);
 		parent.terminate("operator");
 		await().until(() -> this.engine.client().handle("child-twice").describe().status().isClosed());
-		assertThat(runs("child-twice")).extracting((r) -> r.get("status"))
-			.containsExactly("FAILED", "TERMINATED");
+		assertThat(runs("child-twice")).extracting((r) -> r.get("status")).containsExactly("FAILED", "TERMINATED");
 	}
 
 	@Test
 	void aRestartWhileTheRetryIsPendingDeliversTheOutcomeOnce() {
-		WorkflowHandle<String> parent = this.engine.client().start(ChainParent::run, "twice",
-				StartOptions.withId("parent-restart"));
+		WorkflowHandle<String> parent = this.engine.client()
+			.start(ChainParent::run, "twice", StartOptions.withId("parent-restart"));
 		awaitRetryPending(parent, "child-twice", 2);
 		this.engine.shutdown();
-		// another node takes the parent and the pending retry over; the parent replays its history
+		// another node takes the parent and the pending retry over; the parent replays
+		// its history
 		this.engine = this.engines.start(registered(this.engines.builder()));
 		this.engines.clock.advance(Duration.ofSeconds(10));
 		await().until(() -> runs("child-twice").size() == 3);

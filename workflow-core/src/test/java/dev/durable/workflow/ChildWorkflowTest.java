@@ -54,7 +54,7 @@ class ChildWorkflowTest {
 	}
 
 	/** Waits for a "note" signal, or for a week. */
-	@Workflow(value = "receiver", receives = {"note"})
+	@Workflow(value = "receiver", receives = { "note" })
 	public static class Receiver {
 
 		@WorkflowRun
@@ -118,10 +118,10 @@ class ChildWorkflowTest {
 				}
 				case "timeout" -> {
 					try {
-						return Workflows.executeChild(Child::run, new Job("slow", "sleep"), ChildOptions
-							.withId("child-slow")
-							.withRunTimeout(Duration.ofHours(1))
-							.withExecutionTimeout(Duration.ofHours(2)));
+						return Workflows.executeChild(Child::run, new Job("slow", "sleep"),
+								ChildOptions.withId("child-slow")
+									.withRunTimeout(Duration.ofHours(1))
+									.withExecutionTimeout(Duration.ofHours(2)));
 					}
 					catch (ChildWorkflowFailure failure) {
 						return "timed out: " + failure.getCause().getClass().getSimpleName() + " "
@@ -129,7 +129,8 @@ class ChildWorkflowTest {
 					}
 				}
 				case "reuse" -> {
-					String first = Workflows.executeChild(Child::run, new Job("r", "ok"), ChildOptions.withId("child-once"));
+					String first = Workflows.executeChild(Child::run, new Job("r", "ok"),
+							ChildOptions.withId("child-once"));
 					StringBuilder out = new StringBuilder(first);
 					for (WorkflowIdReusePolicy policy : new WorkflowIdReusePolicy[] {
 							WorkflowIdReusePolicy.REJECT_DUPLICATE, WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
@@ -150,14 +151,17 @@ class ChildWorkflowTest {
 							ChildOptions.withId("child-queued").withTaskQueue("elsewhere"));
 				}
 				case "wait" -> {
-					Workflows.startChild(Child::run, new Job("v", "sleep"), ChildOptions.withId("victim")).started().get();
+					Workflows.startChild(Child::run, new Job("v", "sleep"), ChildOptions.withId("victim"))
+						.started()
+						.get();
 					Workflows.sleep(Duration.ofDays(7));
 					return "woke";
 				}
 				default -> {
 					ParentClosePolicy policy = ParentClosePolicy.valueOf(mode);
-					Workflows.startChild(Child::run, new Job("p", "sleep"),
-							ChildOptions.withId("orphan-" + mode).withParentClosePolicy(policy))
+					Workflows
+						.startChild(Child::run, new Job("p", "sleep"),
+								ChildOptions.withId("orphan-" + mode).withParentClosePolicy(policy))
 						.started()
 						.get();
 					return "left " + policy;
@@ -219,22 +223,29 @@ class ChildWorkflowTest {
 
 	@Test
 	void aChildsIdReusePolicyRefusesTheIdOfAClosedRunAsAStartFailure() {
-		WorkflowHandle<String> handle = this.engine.client().start(Parent::run, "reuse", StartOptions.withId("p-reuse"));
-		assertThat(handle.result(Duration.ofSeconds(15))).isEqualTo("rr refused:WorkflowIdReuse refused:WorkflowIdReuse ss");
+		WorkflowHandle<String> handle = this.engine.client()
+			.start(Parent::run, "reuse", StartOptions.withId("p-reuse"));
+		assertThat(handle.result(Duration.ofSeconds(15)))
+			.isEqualTo("rr refused:WorkflowIdReuse refused:WorkflowIdReuse ss");
 		assertThat(handle.describe().taskAttempts()).isZero();
 		Engines.assertReplays(this.engine, handle.runId());
-		org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChildOptions.withId("x")
-			.withIdReusePolicy(WorkflowIdReusePolicy.TERMINATE_IF_RUNNING)).isInstanceOf(IllegalArgumentException.class);
+		org.assertj.core.api.Assertions
+			.assertThatThrownBy(
+					() -> ChildOptions.withId("x").withIdReusePolicy(WorkflowIdReusePolicy.TERMINATE_IF_RUNNING))
+			.isInstanceOf(IllegalArgumentException.class);
 	}
 
 	@Test
 	void aChildOnAnotherTaskQueueWaitsForANodeServingIt() {
-		WorkflowHandle<String> handle = this.engine.client().start(Parent::run, "queue", StartOptions.withId("p-queue"));
+		WorkflowHandle<String> handle = this.engine.client()
+			.start(Parent::run, "queue", StartOptions.withId("p-queue"));
 		await().ignoreExceptions()
 			.until(() -> this.engine.client().handle("child-queued").describe().status() == WorkflowStatus.RUNNING);
 		assertThat(this.engine.client().handle("child-queued").describe().taskQueue()).isEqualTo("elsewhere");
-		assertThat(this.engines.jdbc().queryForObject("SELECT history_seq FROM " + this.engines.schema
-				+ ".workflow_run WHERE workflow_id = 'child-queued'", Integer.class)).isZero();
+		assertThat(this.engines.jdbc()
+			.queryForObject("SELECT history_seq FROM " + this.engines.schema
+					+ ".workflow_run WHERE workflow_id = 'child-queued'", Integer.class))
+			.isZero();
 		this.engines.start(this.engines.builder().register(Child.class).taskQueues("elsewhere"));
 		assertThat(handle.result(Duration.ofSeconds(15))).isEqualTo("qq");
 		Engines.assertReplays(this.engine, handle.runId());

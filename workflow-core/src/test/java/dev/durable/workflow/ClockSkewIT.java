@@ -34,16 +34,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Nodes whose clocks disagree with the database's, one 30 seconds ahead and one 30 seconds
- * behind, still agree on when things are due: every durable decision is judged on the database's
- * clock. Each check reads {@code clock_timestamp()} where the decision took effect (an activity
- * right after it) and compares it with the time the decision was due by the database's clock.
+ * Nodes whose clocks disagree with the database's, one 30 seconds ahead and one 30
+ * seconds behind, still agree on when things are due: every durable decision is judged on
+ * the database's clock. Each check reads {@code clock_timestamp()} where the decision
+ * took effect (an activity right after it) and compares it with the time the decision was
+ * due by the database's clock.
  *
- * <p>Real time, not a settable clock: the point is the database's clock, which a test cannot move.
- * The engine corrects each node's clock by an offset measured over round trips, so its times are
- * off the database's by at most half a round trip: sub-millisecond on this loopback, but
- * {@link #BOUND} allows for a round trip stretched by a loaded machine; "not much later" allows for
- * the poll interval and a loaded machine ({@link #LATE}). Both are far below the skew.
+ * <p>
+ * Real time, not a settable clock: the point is the database's clock, which a test cannot
+ * move. The engine corrects each node's clock by an offset measured over round trips, so
+ * its times are off the database's by at most half a round trip: sub-millisecond on this
+ * loopback, but {@link #BOUND} allows for a round trip stretched by a loaded machine;
+ * "not much later" allows for the poll interval and a loaded machine ({@link #LATE}).
+ * Both are far below the skew.
  */
 class ClockSkewIT {
 
@@ -55,7 +58,10 @@ class ClockSkewIT {
 	/** How far after its time by the database's clock a decision may take effect. */
 	private static final Duration LATE = Duration.ofSeconds(8);
 
-	/** How much later than its admission a run's first activity may read the database's clock. */
+	/**
+	 * How much later than its admission a run's first activity may read the database's
+	 * clock.
+	 */
 	private static final Duration START_LAG = Duration.ofMillis(1500);
 
 	private final Engines engines = new Engines();
@@ -125,7 +131,10 @@ class ClockSkewIT {
 
 	}
 
-	/** Reads the database's clock under its workflow id; returns its own time and the reading. */
+	/**
+	 * Reads the database's clock under its workflow id; returns its own time and the
+	 * reading.
+	 */
 	@Workflow("skew-stamp")
 	public static class StampWorkflow {
 
@@ -170,7 +179,10 @@ class ClockSkewIT {
 
 	}
 
-	/** The system clock moved by an offset a test sets: a node's clock stepped while it runs. */
+	/**
+	 * The system clock moved by an offset a test sets: a node's clock stepped while it
+	 * runs.
+	 */
 	static final class SteppedClock extends Clock {
 
 		volatile Duration offset = Duration.ZERO;
@@ -212,8 +224,9 @@ class ClockSkewIT {
 	}
 
 	/**
-	 * A timer set on one node and fired on another, whichever way their clocks disagree, fires
-	 * its sleep after the reading before it by the database's clock: not early, not a minute late.
+	 * A timer set on one node and fired on another, whichever way their clocks disagree,
+	 * fires its sleep after the reading before it by the database's clock: not early, not
+	 * a minute late.
 	 */
 	@Test
 	void aTimerHandedToAnotherNodeFiresOnTimeByTheDatabasesClock() {
@@ -224,9 +237,12 @@ class ClockSkewIT {
 	private void handOverTimer(String id, Duration setter, Duration firer) {
 		WorkflowEngine first = this.engines.start(node(setter));
 		first.client().start(TimerWorkflow::run, id, StartOptions.withId(id));
-		await().until(() -> this.engines.jdbc()
-			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".timer t JOIN " + this.engines.schema
-					+ ".workflow_run r USING (run_id) WHERE r.workflow_id = ?", Integer.class, id) == 1);
+		await().until(
+				() -> this.engines.jdbc()
+					.queryForObject(
+							"SELECT count(*) FROM " + this.engines.schema + ".timer t JOIN " + this.engines.schema
+									+ ".workflow_run r USING (run_id) WHERE r.workflow_id = ?",
+							Integer.class, id) == 1);
 		first.shutdown(); // releases the run: the other node fires its timer
 		WorkflowEngine second = this.engines.start(node(firer));
 		await().atMost(TimerWorkflow.SLEEP.plus(LATE).plus(Duration.ofSeconds(5)))
@@ -237,7 +253,8 @@ class ClockSkewIT {
 
 	/**
 	 * A node that stops heartbeating loses its run to a node 60 seconds behind it after
-	 * dead-after by the database's clock, counted from its last heartbeat: not early, not late.
+	 * dead-after by the database's clock, counted from its last heartbeat: not early, not
+	 * late.
 	 */
 	@Test
 	void aTakeoverHappensDeadAfterTheLastHeartbeatByTheDatabasesClock() {
@@ -250,7 +267,8 @@ class ClockSkewIT {
 		await().until(() -> handle.describe().workflowTasks() == 1);
 		UUID aheadId = ahead.parts().node().nodeId();
 		String lastBeat = "SELECT last_heartbeat FROM " + this.engines.schema + ".node WHERE node_id = ?";
-		// the node is stuck: no more heartbeats, and its task for the signal never commits
+		// the node is stuck: no more heartbeats, and its task for the signal never
+		// commits
 		hooks.stallHeartbeats = true;
 		hooks.stallCommits = true;
 		await().until(() -> this.engines.jdbc()
@@ -269,11 +287,12 @@ class ClockSkewIT {
 	}
 
 	/**
-	 * A queue's rate limit holds across nodes 60 seconds apart: of a queue of two starts per ten
-	 * seconds, no three start within ten seconds of the database's clock. The node behind admits
-	 * the first two; the node ahead joins while they fill the window. A start is read by its run's
-	 * first activity, after a workflow task: on a loaded machine that lags the admission by up to a
-	 * second or so, hence the allowance of {@link #START_LAG}.
+	 * A queue's rate limit holds across nodes 60 seconds apart: of a queue of two starts
+	 * per ten seconds, no three start within ten seconds of the database's clock. The
+	 * node behind admits the first two; the node ahead joins while they fill the window.
+	 * A start is read by its run's first activity, after a workflow task: on a loaded
+	 * machine that lags the admission by up to a second or so, hence the allowance of
+	 * {@link #START_LAG}.
 	 */
 	@Test
 	void aRateLimitHoldsAcrossSkewedNodes() {
@@ -283,11 +302,13 @@ class ClockSkewIT {
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false).queue(limited));
 		for (int i = 0; i < 8; i++) {
 			client.client()
-				.start(StampWorkflow::run, "r", StartOptions.builder().workflowId("rated-" + i).queue("skewed").build());
+				.start(StampWorkflow::run, "r",
+						StartOptions.builder().workflowId("rated-" + i).queue("skewed").build());
 		}
 		await().until(() -> startsOf("rated-").size() >= 2);
 		this.engines.start(node(SKEW).queue(limited));
-		// two windows' worth: a third start in the first window shows in its first seconds already
+		// two windows' worth: a third start in the first window shows in its first
+		// seconds already
 		await().atMost(period.plus(LATE).plus(Duration.ofSeconds(5))).until(() -> startsOf("rated-").size() >= 4);
 		List<Instant> starts = startsOf("rated-");
 		for (int i = 0; i + 2 < starts.size(); i++) {
@@ -309,8 +330,8 @@ class ClockSkewIT {
 	}
 
 	/**
-	 * A schedule served by nodes 60 seconds apart starts each of its times once, at that time by
-	 * the database's clock.
+	 * A schedule served by nodes 60 seconds apart starts each of its times once, at that
+	 * time by the database's clock.
 	 */
 	@Test
 	void aScheduleFiresEachTimeOnceAtItsTimeByTheDatabasesClock() {
@@ -318,9 +339,11 @@ class ClockSkewIT {
 		this.engines.start(node(SKEW.negated()));
 		ahead.client()
 			.schedules()
-			.create("skewed", Schedule
-				.of(ScheduleSpec.every(Duration.ofSeconds(4)), ScheduleAction.startWorkflow(StampWorkflow::run, "s"))
-				.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL));
+			.create("skewed",
+					Schedule
+						.of(ScheduleSpec.every(Duration.ofSeconds(4)),
+								ScheduleAction.startWorkflow(StampWorkflow::run, "s"))
+						.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL));
 		await().atMost(Duration.ofSeconds(8).plus(LATE).plus(Duration.ofSeconds(5)))
 			.until(() -> ahead.client()
 				.schedules()
@@ -364,10 +387,10 @@ class ClockSkewIT {
 	}
 
 	/**
-	 * An engine whose first reads of the database's clock fail (its pool exhausted, the database
-	 * slow) does not serve on its own clock, 30 seconds ahead: it reads again until the database
-	 * answers, and its first run's times are the database's. Its heartbeat, which would measure
-	 * too, is a minute away.
+	 * An engine whose first reads of the database's clock fail (its pool exhausted, the
+	 * database slow) does not serve on its own clock, 30 seconds ahead: it reads again
+	 * until the database answers, and its first run's times are the database's. Its
+	 * heartbeat, which would measure too, is a minute away.
 	 */
 	@Test
 	void anEngineWhoseFirstClockReadsFailStillServesOnTheDatabasesClock() {
@@ -384,9 +407,9 @@ class ClockSkewIT {
 	}
 
 	/**
-	 * A client-only engine (no heartbeat) whose node clock is stepped 30 seconds ahead after it
-	 * started measures again and writes its times on the database's clock: a start delay it
-	 * gives is due by the database's clock.
+	 * A client-only engine (no heartbeat) whose node clock is stepped 30 seconds ahead
+	 * after it started measures again and writes its times on the database's clock: a
+	 * start delay it gives is due by the database's clock.
 	 */
 	@Test
 	void aClientOnlyEngineMeasuresTheDatabasesClockAgainWhenItsClockIsStepped() {
@@ -410,9 +433,10 @@ class ClockSkewIT {
 	}
 
 	/**
-	 * A run described through the node 30 seconds ahead and through the node 30 seconds behind
-	 * shows the same times and states (what the REST API and the dashboard show of it): its start
-	 * time, and its activity waiting for a retry, with its time and the state judged on it.
+	 * A run described through the node 30 seconds ahead and through the node 30 seconds
+	 * behind shows the same times and states (what the REST API and the dashboard show of
+	 * it): its start time, and its activity waiting for a retry, with its time and the
+	 * state judged on it.
 	 */
 	@Test
 	void aRunDescribedThroughSkewedNodesShowsTheSameTimes() {
@@ -420,7 +444,11 @@ class ClockSkewIT {
 		WorkflowEngine behind = this.engines.start(node(SKEW.negated()));
 		Instant before = dbNow();
 		ahead.client().start(RetryingWorkflow::run, "r", StartOptions.withId("described"));
-		await().until(() -> behind.client().handle("described").describe().pendingActivities().stream()
+		await().until(() -> behind.client()
+			.handle("described")
+			.describe()
+			.pendingActivities()
+			.stream()
 			.anyMatch((a) -> a.lastFailure() != null));
 		WorkflowDescription throughAhead = ahead.client().handle("described").describe();
 		WorkflowDescription throughBehind = behind.client().handle("described").describe();

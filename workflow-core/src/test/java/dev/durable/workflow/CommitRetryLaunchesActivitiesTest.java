@@ -17,11 +17,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A workflow task whose commit reached the database but whose acknowledgment was lost (the
- * connection dropped after the server committed): the node retries the task from what the
- * database holds, and the inline activity the committed task scheduled runs, once, although its
- * start, which follows the acknowledgment, never happened. Nothing else would run it: the node
- * still owns the run, so no other node recovers its activities.
+ * A workflow task whose commit reached the database but whose acknowledgment was lost
+ * (the connection dropped after the server committed): the node retries the task from
+ * what the database holds, and the inline activity the committed task scheduled runs,
+ * once, although its start, which follows the acknowledgment, never happened. Nothing
+ * else would run it: the node still owns the run, so no other node recovers its
+ * activities.
  */
 class CommitRetryLaunchesActivitiesTest {
 
@@ -62,7 +63,10 @@ class CommitRetryLaunchesActivitiesTest {
 
 	}
 
-	/** Loses the acknowledgment of the next commit of one run: it is written, and the node hears a failure. */
+	/**
+	 * Loses the acknowledgment of the next commit of one run: it is written, and the node
+	 * hears a failure.
+	 */
 	static final class LosingAcknowledgments implements EngineHooks {
 
 		volatile UUID loseNextOf;
@@ -90,8 +94,8 @@ class CommitRetryLaunchesActivitiesTest {
 	@Test
 	void theActivityOfACommitWhoseAcknowledgmentWasLostRunsOnce() {
 		LosingAcknowledgments hooks = new LosingAcknowledgments();
-		WorkflowEngine engine = this.engines.start(
-				this.engines.builder().register(ShipOnGo.class).registerActivities(new Shipping()).hooks(hooks));
+		WorkflowEngine engine = this.engines
+			.start(this.engines.builder().register(ShipOnGo.class).registerActivities(new Shipping()).hooks(hooks));
 		WorkflowHandle<String> handle = engine.client().start(ShipOnGo::run, "order-1", StartOptions.withId("order-1"));
 		await().until(() -> historySeq(handle.runId()) >= 1);
 		long before = historySeq(handle.runId());
@@ -109,7 +113,8 @@ class CommitRetryLaunchesActivitiesTest {
 
 	@Test
 	void aCommitWhoseOutcomeWasUnknownAndThatDidNotLandSchedulesItsActivityOnce() {
-		// the failure before the write: nothing was stored, the task runs again and schedules anew
+		// the failure before the write: nothing was stored, the task runs again and
+		// schedules anew
 		AtomicInteger failed = new AtomicInteger();
 		AtomicInteger armed = new AtomicInteger();
 		EngineHooks hooks = new EngineHooks() {
@@ -120,8 +125,8 @@ class CommitRetryLaunchesActivitiesTest {
 				}
 			}
 		};
-		WorkflowEngine engine = this.engines.start(
-				this.engines.builder().register(ShipOnGo.class).registerActivities(new Shipping()).hooks(hooks));
+		WorkflowEngine engine = this.engines
+			.start(this.engines.builder().register(ShipOnGo.class).registerActivities(new Shipping()).hooks(hooks));
 		WorkflowHandle<String> handle = engine.client().start(ShipOnGo::run, "order-2", StartOptions.withId("order-2"));
 		await().until(() -> historySeq(handle.runId()) >= 1);
 		armed.set(1);

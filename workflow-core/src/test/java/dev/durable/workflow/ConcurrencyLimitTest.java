@@ -16,8 +16,8 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A queue's concurrency holds across the cluster: three nodes on one database admit from one
- * queue at once, and never more of its workflows are in flight than the limit.
+ * A queue's concurrency holds across the cluster: three nodes on one database admit from
+ * one queue at once, and never more of its workflows are in flight than the limit.
  */
 class ConcurrencyLimitTest {
 
@@ -41,7 +41,8 @@ class ConcurrencyLimitTest {
 				// frequent fallback rounds: the three nodes' rounds overlap all the time
 				.pollInterval(Duration.ofMillis(10))));
 		}
-		// a client-only node starts them: every start notifies all three dispatchers, which race
+		// a client-only node starts them: every start notifies all three dispatchers,
+		// which race
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false).queue(payments));
 		List<WorkflowHandle<String>> handles = new ArrayList<>();
 		for (int i = 0; i < 50; i++) {

@@ -18,7 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Continue-as-new: same workflow id, new run, fresh history, state carried as the input. */
+/**
+ * Continue-as-new: same workflow id, new run, fresh history, state carried as the input.
+ */
 class ContinueAsNewTest {
 
 	private final Engines engines = new Engines();
@@ -40,8 +42,11 @@ class ContinueAsNewTest {
 	public record Progress(int round, int total, List<String> items) {
 	}
 
-	/** Adds its round to the total, takes one buffered item per run, continues until round 3. */
-	@Workflow(value = "rounds", receives = {"item"})
+	/**
+	 * Adds its round to the total, takes one buffered item per run, continues until round
+	 * 3.
+	 */
+	@Workflow(value = "rounds", receives = { "item" })
 	public static class Rounds {
 
 		private final Work work;
@@ -120,7 +125,8 @@ class ContinueAsNewTest {
 		@UpdateMethod
 		public String changeGoal(String goal) {
 			this.next = true;
-			int length = this.work.add(goal.length(), 0); // the handler blocks on an activity
+			int length = this.work.add(goal.length(), 0); // the handler blocks on an
+															// activity
 			this.goal = goal + ":" + length;
 			return this.goal;
 		}
@@ -132,11 +138,12 @@ class ContinueAsNewTest {
 		WorkflowEngine engine = this.engines
 			.start(this.engines.builder().register(Draining.class).registerActivities(new Work()));
 		WorkflowHandle<String> handle = engine.client().start(Draining::run, "start", StartOptions.withId("draining"));
-		// the update makes the main method move on while its handler still waits for the activity:
-		// the main method waits for it, so the update completes in the first run and its goal carries over
+		// the update makes the main method move on while its handler still waits for the
+		// activity:
+		// the main method waits for it, so the update completes in the first run and its
+		// goal carries over
 		assertThat(handle.update(Draining::changeGoal, "first")).isEqualTo("first:5");
-		assertThat(engine.client().handle("draining").update("changeGoal", "final", String.class))
-			.isEqualTo("final:5");
+		assertThat(engine.client().handle("draining").update("changeGoal", "final", String.class)).isEqualTo("final:5");
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("final:5");
 		List<java.util.Map<String, Object>> runs = this.engines.jdbc()
 			.queryForList("SELECT run_id, unfinished_handlers FROM " + this.engines.schema
@@ -180,13 +187,16 @@ class ContinueAsNewTest {
 		WorkflowHandle<Integer> suggested = engine.client().start(Busy::run, 1, StartOptions.withId("busy"));
 		assertThat(suggested.result(Duration.ofSeconds(30))).isEqualTo(3);
 		assertThat(this.engines.jdbc()
-			.queryForObject("SELECT count(*) FROM " + this.engines.schema
-					+ ".workflow_run WHERE workflow_id = 'busy' AND status = 'CONTINUED_AS_NEW'", Integer.class))
+			.queryForObject(
+					"SELECT count(*) FROM " + this.engines.schema
+							+ ".workflow_run WHERE workflow_id = 'busy' AND status = 'CONTINUED_AS_NEW'",
+					Integer.class))
 			.isEqualTo(2);
 
 		WorkflowHandle<Integer> runaway = engine.client().start(Busy::run, -1, StartOptions.withId("runaway"));
 		assertThatThrownBy(() -> runaway.result(Duration.ofSeconds(30))).isInstanceOf(WorkflowFailedException.class)
-			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TERMINATED))
+			.satisfies(
+					(ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TERMINATED))
 			.cause()
 			.hasMessageContaining("exceeds the limit of 60 events");
 		await().until(() -> engine.cachedRuns() == 0);

@@ -29,12 +29,13 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Kills a worker JVM with SIGKILL in the middle of 200 workflows of 5 sequential activities, lets
- * a second worker JVM take over, and requires every workflow to complete exactly once with the
- * right result, with no activity lost and only the activities cut short by the kill run again,
- * once, on the second worker.
+ * Kills a worker JVM with SIGKILL in the middle of 200 workflows of 5 sequential
+ * activities, lets a second worker JVM take over, and requires every workflow to complete
+ * exactly once with the right result, with no activity lost and only the activities cut
+ * short by the kill run again, once, on the second worker.
  *
- * <p>The workers' output is in {@code target/crash-recovery-it/<schema>/worker-N.log}.
+ * <p>
+ * The workers' output is in {@code target/crash-recovery-it/<schema>/worker-N.log}.
  */
 class CrashRecoveryIT {
 
@@ -69,8 +70,10 @@ class CrashRecoveryIT {
 			long firstPid = first.pid();
 			progress("started worker %d (start mode), output in %s", firstPid, firstLog);
 			Process firstProcess = first;
-			// kill once all runs exist, a good part of the activities ran and some workflows are complete;
-			// the slowest workflows need over 5 s after their start, so many are far from complete then
+			// kill once all runs exist, a good part of the activities ran and some
+			// workflows are complete;
+			// the slowest workflows need over 5 s after their start, so many are far from
+			// complete then
 			await("the first worker started all workflows, ran " + KILL_AFTER_ACTIVITIES
 					+ " activities and completed a workflow")
 				.atMost(Duration.ofSeconds(60))
@@ -99,14 +102,14 @@ class CrashRecoveryIT {
 			assertThat(completedAtKill).as("workflows complete at the kill (the kill must be mid-way)")
 				.isBetween(1, CrashWorker.WORKFLOWS - 1);
 
-			// 3. a second worker, serving only, takes the runs over once the first node is stale
+			// 3. a second worker, serving only, takes the runs over once the first node
+			// is stale
 			Path secondLog = dir.resolve("worker-2.log");
 			second = launch(url, "serve", secondLog);
 			long secondPid = second.pid();
 			progress("started worker %d (serve mode), output in %s", secondPid, secondLog);
 			Process secondProcess = second;
-			await("all workflows completed on the second worker")
-				.atMost(Duration.ofSeconds(120))
+			await("all workflows completed on the second worker").atMost(Duration.ofSeconds(120))
 				.pollInterval(Duration.ofMillis(200))
 				.until(() -> {
 					assertAlive(secondProcess, secondLog);
@@ -118,7 +121,8 @@ class CrashRecoveryIT {
 			second.destroyForcibly();
 			second.waitFor(30, TimeUnit.SECONDS);
 
-			// 4. exactly one run per workflow id, completed, with the right result and a clean history
+			// 4. exactly one run per workflow id, completed, with the right result and a
+			// clean history
 			List<Map<String, Object>> runs = this.jdbc.queryForList(
 					"SELECT workflow_id, status, run_id FROM " + this.schema + ".workflow_run ORDER BY workflow_id");
 			assertThat(runs).extracting((r) -> (String) r.get("workflow_id"))
@@ -128,7 +132,8 @@ class CrashRecoveryIT {
 			assertThat(runs).extracting((r) -> (String) r.get("status")).containsOnly("COMPLETED");
 			checkResultsAndHistories(runs);
 
-			// 5. activities: all ran; only those cut short by the kill ran again, once, on the second worker
+			// 5. activities: all ran; only those cut short by the kill ran again, once,
+			// on the second worker
 			checkExecutions(executions(), firstPid, secondPid, killedAt, loggedAtKill);
 			progress("checked");
 		}
@@ -154,7 +159,12 @@ class CrashRecoveryIT {
 				assertThat(client.client().handle(workflowId, String.class).result(Duration.ofSeconds(5)))
 					.as("result of %s", workflowId)
 					.isEqualTo(CrashWorker.expectedResult(index));
-				List<String> types = client.client().handle(workflowId).history().stream().map(HistoryEvent::type).toList();
+				List<String> types = client.client()
+					.handle(workflowId)
+					.history()
+					.stream()
+					.map(HistoryEvent::type)
+					.toList();
 				assertThat(types).as("history of %s", workflowId)
 					.filteredOn("ACTIVITY_SCHEDULED"::equals)
 					.hasSize(CrashWorker.STEPS);
@@ -172,7 +182,8 @@ class CrashRecoveryIT {
 	private void checkExecutions(List<Execution> executions, long firstPid, long secondPid, Instant killedAt,
 			int loggedAtKill) {
 		assertThat(executions).extracting(Execution::pid).containsOnly(firstPid, secondPid);
-		// (an insert the database was executing at the kill may still commit just after it)
+		// (an insert the database was executing at the kill may still commit just after
+		// it)
 		assertThat(executions).filteredOn((e) -> e.pid() == firstPid)
 			.as("executions on the first worker")
 			.hasSizeGreaterThanOrEqualTo(loggedAtKill)
@@ -194,8 +205,7 @@ class CrashRecoveryIT {
 		for (Map.Entry<String, Map<Integer, List<Execution>>> workflow : byWorkflow.entrySet()) {
 			String workflowId = workflow.getKey();
 			Map<Integer, List<Execution>> steps = workflow.getValue();
-			assertThat(steps.keySet()).as("steps of %s that ran", workflowId)
-				.containsExactly(1, 2, 3, 4, 5);
+			assertThat(steps.keySet()).as("steps of %s that ran", workflowId).containsExactly(1, 2, 3, 4, 5);
 			int twice = 0;
 			Instant previousLast = Instant.MIN;
 			for (Map.Entry<Integer, List<Execution>> step : steps.entrySet()) {
@@ -210,11 +220,13 @@ class CrashRecoveryIT {
 					assertThat(earlier.startedAt()).as("first execution of " + what).isBefore(killedAt);
 					assertThat(later.pid()).as("second execution of " + what).isEqualTo(secondPid);
 				}
-				// sequential: a step starts only after the previous one's (last) execution started
+				// sequential: a step starts only after the previous one's (last)
+				// execution started
 				assertThat(runs.get(0).startedAt()).as("start of " + what).isAfter(previousLast);
 				if (step.getKey() > 1 && runs.get(0).pid() == runs.get(runs.size() - 1).pid()
 						&& steps.get(step.getKey() - 1).stream().allMatch((e) -> e.pid() == runs.get(0).pid())) {
-					// from one step's start to the next one's, less the step's work: the engine's overhead
+					// from one step's start to the next one's, less the step's work: the
+					// engine's overhead
 					long gap = Duration.between(previousLast, runs.get(0).startedAt()).toMillis();
 					int index = Integer.parseInt(workflowId.substring("crash-".length()));
 					overheads.computeIfAbsent(runs.get(0).pid(), (k) -> new ArrayList<>())
@@ -227,17 +239,24 @@ class CrashRecoveryIT {
 		}
 		overheads.forEach((pid, values) -> {
 			values.sort(null);
-			progress("worker %d: from the end of a step to the start of the next: median %d ms, p90 %d ms, max %d ms"
-					+ " (%d steps)", pid, values.get(values.size() / 2), values.get(values.size() * 9 / 10),
+			progress(
+					"worker %d: from the end of a step to the start of the next: median %d ms, p90 %d ms, max %d ms"
+							+ " (%d steps)",
+					pid, values.get(values.size() / 2), values.get(values.size() * 9 / 10),
 					values.get(values.size() - 1), values.size());
 		});
 		Instant firstStart = executions.get(0).startedAt();
-		Instant firstOnSecond = executions.stream().filter((e) -> e.pid() == secondPid).findFirst().orElseThrow().startedAt();
+		Instant firstOnSecond = executions.stream()
+			.filter((e) -> e.pid() == secondPid)
+			.findFirst()
+			.orElseThrow()
+			.startedAt();
 		Instant last = executions.get(executions.size() - 1).startedAt();
 		progress("attempt numbers of the executions on the second worker that re-ran an activity: %s",
 				reExecutedAttempts(secondPid, byWorkflow));
-		progress("%d activity executions in all, %d re-executed after the kill; first activity at %s, kill %d ms"
-				+ " later, first activity on the second worker %d ms after the kill, last one %d ms after it",
+		progress(
+				"%d activity executions in all, %d re-executed after the kill; first activity at %s, kill %d ms"
+						+ " later, first activity on the second worker %d ms after the kill, last one %d ms after it",
 				executions.size(), reRun, firstStart, Duration.between(firstStart, killedAt).toMillis(),
 				Duration.between(killedAt, firstOnSecond).toMillis(), Duration.between(killedAt, last).toMillis());
 		assertThat(executions).hasSize(CrashWorker.WORKFLOWS * CrashWorker.STEPS + reRun);
@@ -317,8 +336,8 @@ class CrashRecoveryIT {
 	/** The rows of a table, 0 while the first worker has not created it. */
 	private int count(String table) {
 		Boolean exists = this.jdbc.queryForObject("SELECT to_regclass(?) IS NOT NULL", Boolean.class, table);
-		return Boolean.TRUE.equals(exists)
-				? this.jdbc.queryForObject("SELECT count(*) FROM " + table, Integer.class) : 0;
+		return Boolean.TRUE.equals(exists) ? this.jdbc.queryForObject("SELECT count(*) FROM " + table, Integer.class)
+				: 0;
 	}
 
 	private int runCount() {

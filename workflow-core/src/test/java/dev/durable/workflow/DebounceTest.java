@@ -24,10 +24,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Debounced starts: calls with one key within the delay collapse into one run with the last
- * input, started once the calls stop for the delay or when the window reaches its maximum wait;
- * calls from two nodes on one database collapse too, and exactly one run starts. Time is the
- * engine's settable clock.
+ * Debounced starts: calls with one key within the delay collapse into one run with the
+ * last input, started once the calls stop for the delay or when the window reaches its
+ * maximum wait; calls from two nodes on one database collapse too, and exactly one run
+ * starts. Time is the engine's settable clock.
  */
 class DebounceTest {
 
@@ -104,7 +104,8 @@ class DebounceTest {
 	void aSteadyStreamOfCallsStartsARunAtTheMaximumWait() {
 		WorkflowClient client = engine().client();
 		DebouncedStart call = null;
-		// a call every 5 s, each before the 10 s delay is up: only the 25 s bound fires the window
+		// a call every 5 s, each before the 10 s delay is up: only the 25 s bound fires
+		// the window
 		for (int second = 0; second <= 20; second += 5) {
 			call = client.debounce(ReindexWorkflow::run, "at " + second, options("feed"));
 			this.engines.clock.advance(Duration.ofSeconds(5));
@@ -148,10 +149,12 @@ class DebounceTest {
 			}
 		}
 		assertThat(results).extracting(DebouncedStart::workflowId).containsOnly(results.get(0).workflowId());
-		assertThat(results).extracting(DebouncedStart::calls).containsExactlyInAnyOrderElementsOf(
-				java.util.stream.IntStream.rangeClosed(1, 40).boxed().toList());
+		assertThat(results).extracting(DebouncedStart::calls)
+			.containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.rangeClosed(1, 40).boxed().toList());
 		// the last call to reach the database (the 40th) gave the run its input
-		int lastCall = java.util.stream.IntStream.range(0, 40).filter((i) -> results.get(i).calls() == 40).findFirst()
+		int lastCall = java.util.stream.IntStream.range(0, 40)
+			.filter((i) -> results.get(i).calls() == 40)
+			.findFirst()
 			.getAsInt();
 		this.engines.clock.advance(DELAY);
 		await().until(() -> windows() == 0);
@@ -169,8 +172,10 @@ class DebounceTest {
 		assertThat(call.workflowId()).isEqualTo("reindex-catalog");
 		this.engines.clock.advance(DELAY);
 		await().until(() -> runs() == 1);
-		assertThat(client.handle("reindex-catalog", String.class).result(Duration.ofSeconds(20))).isEqualTo("reindexed x");
-		// the id policy refuses a second run of the id: the window closes without a run, once
+		assertThat(client.handle("reindex-catalog", String.class).result(Duration.ofSeconds(20)))
+			.isEqualTo("reindexed x");
+		// the id policy refuses a second run of the id: the window closes without a run,
+		// once
 		DebounceOptions rejecting = options("named").withStartOptions(StartOptions.builder()
 			.workflowId("reindex-catalog")
 			.idReusePolicy(dev.durable.workflow.client.WorkflowIdReusePolicy.REJECT_DUPLICATE)
@@ -179,7 +184,8 @@ class DebounceTest {
 		this.engines.clock.advance(DELAY);
 		await().until(() -> windows() == 0);
 		assertThat(runs()).isOne();
-		assertThat(client.handle("reindex-catalog", String.class).result(Duration.ofSeconds(20))).isEqualTo("reindexed x");
+		assertThat(client.handle("reindex-catalog", String.class).result(Duration.ofSeconds(20)))
+			.isEqualTo("reindexed x");
 	}
 
 	@Test

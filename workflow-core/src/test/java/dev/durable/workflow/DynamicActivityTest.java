@@ -68,9 +68,8 @@ class DynamicActivityTest {
 
 	@Test
 	void aWorkerWithADynamicActivityClaimsAnyTypeOfItsQueue() {
-		WorkflowEngine workflows = this.engines.start(this.engines.builder()
-			.register(CallsAnyWorkflow.class)
-			.registerActivities(new Named()));
+		WorkflowEngine workflows = this.engines
+			.start(this.engines.builder().register(CallsAnyWorkflow.class).registerActivities(new Named()));
 		this.engines.start(this.engines.builder()
 			.runWorkflows(false)
 			.activityTaskQueues("any")

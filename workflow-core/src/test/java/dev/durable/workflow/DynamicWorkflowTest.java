@@ -14,7 +14,10 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** {@code @Workflow(dynamic = true)} runs the starts of every type name no named workflow has. */
+/**
+ * {@code @Workflow(dynamic = true)} runs the starts of every type name no named workflow
+ * has.
+ */
 class DynamicWorkflowTest {
 
 	private final Engines engines = new Engines();
@@ -37,7 +40,9 @@ class DynamicWorkflowTest {
 
 	}
 
-	/** Gets the type name and the input as sent; waits for a "go" signal when asked to. */
+	/**
+	 * Gets the type name and the input as sent; waits for a "go" signal when asked to.
+	 */
 	@Workflow(value = "catch-all", dynamic = true)
 	public static class CatchAllWorkflow {
 
@@ -88,7 +93,8 @@ class DynamicWorkflowTest {
 		org.awaitility.Awaitility.await().until(() -> handle.describe().workflowTasks() >= 1);
 		first.shutdown();
 		WorkflowEngine second = node();
-		// a client-only node accepts any type: a node with a dynamic workflow serves every type
+		// a client-only node accepts any type: a node with a dynamic workflow serves
+		// every type
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false));
 		assertThat(client.client().start("audit", new Order("o-4", 1), StartOptions.withId("dyn-5")).runId())
 			.isNotNull();
@@ -112,7 +118,8 @@ class DynamicWorkflowTest {
 	@Test
 	void aQueuedTypeThatALiveNodeServesByNameIsNotAdmittedByTheDynamicNode() {
 		QueueDefinition bulk = QueueDefinition.named("bulk").withConcurrency(4);
-		WorkflowEngine dynamic = this.engines.start(this.engines.builder().register(CatchAllWorkflow.class).queue(bulk));
+		WorkflowEngine dynamic = this.engines
+			.start(this.engines.builder().register(CatchAllWorkflow.class).queue(bulk));
 		WorkflowEngine named = this.engines.start(this.engines.builder().register(NamedWorkflow.class).queue(bulk));
 		WorkflowHandle<Object> handle = dynamic.client()
 			.start("named", "y", StartOptions.builder().workflowId("dyn-8").queue("bulk").build());

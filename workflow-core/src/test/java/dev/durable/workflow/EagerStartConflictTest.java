@@ -19,7 +19,10 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Duplicate and concurrent starts of one workflow id: the unique index of open runs lets one run start. */
+/**
+ * Duplicate and concurrent starts of one workflow id: the unique index of open runs lets
+ * one run start.
+ */
 class EagerStartConflictTest extends EagerStartFixture {
 
 	@Test
@@ -36,17 +39,19 @@ class EagerStartConflictTest extends EagerStartFixture {
 				assertThat(((WorkflowAlreadyStartedException) ex).getExistingRunId()).isEqualTo(first.runId());
 				assertThat(((WorkflowAlreadyStartedException) ex).getWorkflowId()).isEqualTo("dup");
 			});
-		// the refused start's first task ran and came to its commit (the run and the task are one
+		// the refused start's first task ran and came to its commit (the run and the task
+		// are one
 		// insert), and the insert wrote nothing: no row of it is left
 		assertThat(hooks.threads).hasSize(2);
 		assertOnlyTheFirstRun();
 
 		// USE_EXISTING returns the open run
 		WorkflowHandle<String> existing = engine.client()
-			.start(Waiter::run, "third", StartOptions.builder()
-				.workflowId("dup")
-				.idConflictPolicy(WorkflowIdConflictPolicy.USE_EXISTING)
-				.build());
+			.start(Waiter::run, "third",
+					StartOptions.builder()
+						.workflowId("dup")
+						.idConflictPolicy(WorkflowIdConflictPolicy.USE_EXISTING)
+						.build());
 		assertThat(existing.runId()).isEqualTo(first.runId());
 		// a start that may use an open run decides first: no first task ran
 		assertThat(hooks.threads).hasSize(2);
@@ -60,7 +65,8 @@ class EagerStartConflictTest extends EagerStartFixture {
 				.isEqualTo(first.runId()));
 		assertOnlyTheFirstRun();
 
-		// the index covers open runs only: once closed, the id starts again (ALLOW_DUPLICATE)
+		// the index covers open runs only: once closed, the id starts again
+		// (ALLOW_DUPLICATE)
 		first.signal("go", "now");
 		assertThat(first.result(Duration.ofSeconds(10))).isEqualTo("first now");
 		WorkflowHandle<String> again = engine.client().start(Waiter::run, "again", StartOptions.withId("dup"));
@@ -110,7 +116,8 @@ class EagerStartConflictTest extends EagerStartFixture {
 		UUID winner = started.get(0).runId();
 		assertThat(refused).hasSize(starters - 1)
 			.allSatisfy((ex) -> assertThat(ex.getExistingRunId()).isEqualTo(winner));
-		// every racer's first task came to its commit (each is one insert with its run); only the
+		// every racer's first task came to its commit (each is one insert with its run);
+		// only the
 		// winner's wrote anything
 		assertOnlyTheFirstRun();
 		assertThat(hooks.threads).hasSize(starters);

@@ -17,10 +17,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** An eager first task that fails, in workflow code or at its commit: what is kept, retried and reported. */
+/**
+ * An eager first task that fails, in workflow code or at its commit: what is kept,
+ * retried and reported.
+ */
 class EagerStartFailureTest extends EagerStartFixture {
 
-	// ---- a first task that fails in workflow code -----------------------------------------------
+	// ---- a first task that fails in workflow code
+	// -----------------------------------------------
 
 	@Test
 	void aFirstTaskThatFailsInWorkflowCodeLeavesTheRunStartedAndRetriesItWithBackoff() {
@@ -30,7 +34,8 @@ class EagerStartFailureTest extends EagerStartFixture {
 		Instant startedAt = this.engines.clock.instant();
 		WorkflowHandle<String> handle = engine.client().start(BuggyWorkflow::run, StartOptions.withId("eager-buggy"));
 
-		// the start committed although its first task failed: the run is stored, with nothing of the task
+		// the start committed although its first task failed: the run is stored, with
+		// nothing of the task
 		assertThat(this.engines.count("workflow_run")).isEqualTo(1);
 		assertThat(this.engines.count("run_payload")).isEqualTo(1);
 		assertThat(this.engines.count("visibility")).isEqualTo(1);
@@ -56,7 +61,8 @@ class EagerStartFailureTest extends EagerStartFixture {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- a crash at the first task's commit -----------------------------------------------------
+	// ---- a crash at the first task's commit
+	// -----------------------------------------------------
 
 	@Test
 	void aCrashAtTheFirstTasksCommitFailsTheStartAndLeavesNoRun() {
@@ -83,7 +89,8 @@ class EagerStartFailureTest extends EagerStartFixture {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- listeners around an eager first task ----------------------------------------------------
+	// ---- listeners around an eager first task
+	// ----------------------------------------------------
 
 	@Test
 	void anEagerFirstTaskThatFailsIsReportedFailedToListeners() {

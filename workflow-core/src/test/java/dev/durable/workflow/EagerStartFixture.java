@@ -23,14 +23,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the eager start tests ({@link EagerStartTest}, {@link EagerStartFailureTest},
- * {@link EagerStartConflictTest}, {@link EagerStartResultHandoverTest}) share: the workflows and
- * the activity they start, hooks that see every task commit, a listener that counts workflow tasks,
- * and what the database holds.
+ * {@link EagerStartConflictTest}, {@link EagerStartResultHandoverTest}) share: the
+ * workflows and the activity they start, hooks that see every task commit, a listener
+ * that counts workflow tasks, and what the database holds.
  *
- * <p>Eager start (DESIGN section 5, "Start on the starting node"): a start on a node that serves the
- * type runs the run's first workflow task inside the start's transaction, so the start and that
- * task are one commit; a close decided on this node hands its outcome to the callers waiting for
- * the result in this JVM.
+ * <p>
+ * Eager start (DESIGN section 5, "Start on the starting node"): a start on a node that
+ * serves the type runs the run's first workflow task inside the start's transaction, so
+ * the start and that task are one commit; a close decided on this node hands its outcome
+ * to the callers waiting for the result in this JVM.
  */
 abstract class EagerStartFixture {
 
@@ -75,7 +76,7 @@ abstract class EagerStartFixture {
 	}
 
 	/** Waits for a "go" signal; "fail" fails the run. */
-	@Workflow(value = "eager-waiter", receives = {"go"})
+	@Workflow(value = "eager-waiter", receives = { "go" })
 	public static class Waiter {
 
 		@WorkflowRun
@@ -90,7 +91,7 @@ abstract class EagerStartFixture {
 	}
 
 	/** Each run waits for a "go" signal, then continues as new until round 3. */
-	@Workflow(value = "eager-chain", receives = {"go"})
+	@Workflow(value = "eager-chain", receives = { "go" })
 	public static class Chain {
 
 		@WorkflowRun
@@ -105,7 +106,10 @@ abstract class EagerStartFixture {
 
 	}
 
-	/** Sleeps; counts how often its code was left (returned, or unwound when its run was dropped). */
+	/**
+	 * Sleeps; counts how often its code was left (returned, or unwound when its run was
+	 * dropped).
+	 */
 	@Workflow("eager-unwinding")
 	public static class Unwinding {
 
@@ -141,7 +145,10 @@ abstract class EagerStartFixture {
 
 	}
 
-	/** Writes down the thread of every task commit; may fail one, as if the connection dropped. */
+	/**
+	 * Writes down the thread of every task commit; may fail one, as if the connection
+	 * dropped.
+	 */
 	static final class CommitHooks implements EngineHooks {
 
 		final List<Thread> threads = new CopyOnWriteArrayList<>();

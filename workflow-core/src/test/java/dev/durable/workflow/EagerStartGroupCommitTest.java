@@ -25,11 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Eager starts whose first task closes the run (a workflow of local activities completes in it)
- * go through the group commit like every other eager start: the run is inserted closed, with its
- * history and outcome, in one statement, and starts made at the same time share a transaction.
- * A start refused in a batch (its id held by an open run) is refused alone; a failed commit
- * leaves nothing, as before.
+ * Eager starts whose first task closes the run (a workflow of local activities completes
+ * in it) go through the group commit like every other eager start: the run is inserted
+ * closed, with its history and outcome, in one statement, and starts made at the same
+ * time share a transaction. A start refused in a batch (its id held by an open run) is
+ * refused alone; a failed commit leaves nothing, as before.
  */
 class EagerStartGroupCommitTest extends EagerStartFixture {
 
@@ -48,10 +48,8 @@ class EagerStartGroupCommitTest extends EagerStartFixture {
 	}
 
 	private WorkflowEngine engine(CommitHooks hooks, Steps steps) {
-		return this.engines.start(this.engines.builder()
-			.register(LocalSteps.class, Waiter.class)
-			.registerActivities(steps)
-			.hooks(hooks));
+		return this.engines.start(
+				this.engines.builder().register(LocalSteps.class, Waiter.class).registerActivities(steps).hooks(hooks));
 	}
 
 	@Test
@@ -60,27 +58,31 @@ class EagerStartGroupCommitTest extends EagerStartFixture {
 		WorkflowEngine engine = engine(new CommitHooks(), steps);
 		List<CompletableFuture<WorkflowHandle<String>>> starts = new ArrayList<>();
 		List<Thread> starters = new ArrayList<>();
-		// while the test holds this lock no start can insert its history row: each waits, on its
+		// while the test holds this lock no start can insert its history row: each waits,
+		// on its
 		// own thread, in the writer's queue or in the database
 		try (Connection lock = lockHistory()) {
 			for (int i = 0; i < RUNS; i++) {
 				starters.add(start(engine, "local-" + i, starts));
 			}
-			await().atMost(Duration.ofSeconds(30)).until(() -> starters.stream().allMatch(EagerStartGroupCommitTest::waiting));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> starters.stream().allMatch(EagerStartGroupCommitTest::waiting));
 			lock.commit();
 		}
 
 		for (int i = 0; i < RUNS; i++) {
 			WorkflowHandle<String> handle = starts.get(i).get(30, TimeUnit.SECONDS);
-			assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("step local-%d-a, step local-%d-b, step local-%d-c",
-					i, i, i);
+			assertThat(handle.result(Duration.ofSeconds(10)))
+				.isEqualTo("step local-%d-a, step local-%d-b, step local-%d-c", i, i, i);
 			assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.COMPLETED);
 			assertThat(handle.describe().workflowTasks()).as("one task, the start's").isEqualTo(1);
 			Engines.assertReplays(engine, handle.runId());
 		}
 		assertThat(steps.calls).hasValue(3 * RUNS);
-		// each run was inserted closed, with its history and outcome, by one statement: the run row
-		// and the history row carry one transaction id (xmin), and the starts share transactions
+		// each run was inserted closed, with its history and outcome, by one statement:
+		// the run row
+		// and the history row carry one transaction id (xmin), and the starts share
+		// transactions
 		// (at most one on a caller's thread and two per writer thread, for 30 starts)
 		assertThat(this.engines.jdbc()
 			.queryForObject("SELECT count(*) FROM " + table("workflow_run") + " r JOIN " + table("history")
@@ -99,18 +101,21 @@ class EagerStartGroupCommitTest extends EagerStartFixture {
 		WorkflowHandle<String> open = engine.client().start(Waiter::run, "holder", StartOptions.withId("taken"));
 		List<CompletableFuture<WorkflowHandle<String>>> starts = new ArrayList<>();
 		try (Connection lock = lockHistory()) {
-			// two starts, one at a time, occupy the caller's thread and the first writer thread...
+			// two starts, one at a time, occupy the caller's thread and the first writer
+			// thread...
 			for (int i = 0; i < 2; i++) {
 				Thread starter = start(engine, "busy-" + i, starts);
 				int busyWriters = i;
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> waiting(starter) && writersInDatabase() >= busyWriters);
 			}
-			// ...so these three queue (too few for the second writer thread), and the first writer
+			// ...so these three queue (too few for the second writer thread), and the
+			// first writer
 			// thread, once free, takes them as one batch
 			List<Thread> queued = List.of(start(engine, "before", starts), start(engine, "taken", starts),
 					start(engine, "after", starts));
-			await().atMost(Duration.ofSeconds(30)).until(() -> queued.stream().allMatch(EagerStartGroupCommitTest::queued));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> queued.stream().allMatch(EagerStartGroupCommitTest::queued));
 			lock.commit();
 		}
 
@@ -203,9 +208,9 @@ class EagerStartGroupCommitTest extends EagerStartFixture {
 	}
 
 	/**
-	 * Whether the starter waits for its commit: queued in the writer, or blocked in the database
-	 * (written on its own thread, or, without the group commit, in its own transaction, or waiting
-	 * for a connection of the pool while the others hold them).
+	 * Whether the starter waits for its commit: queued in the writer, or blocked in the
+	 * database (written on its own thread, or, without the group commit, in its own
+	 * transaction, or waiting for a connection of the pool while the others hold them).
 	 */
 	private static boolean waiting(Thread starter) {
 		List<StackTraceElement> stack = Arrays.asList(starter.getStackTrace());
@@ -214,7 +219,10 @@ class EagerStartGroupCommitTest extends EagerStartFixture {
 					|| f.getClassName().startsWith("com.zaxxer.hikari."));
 	}
 
-	/** Whether the starter's commit waits in the writer's queue (or in a batch a writer thread writes). */
+	/**
+	 * Whether the starter's commit waits in the writer's queue (or in a batch a writer
+	 * thread writes).
+	 */
 	private static boolean queued(Thread starter) {
 		List<StackTraceElement> stack = Arrays.asList(starter.getStackTrace());
 		return stack.stream().anyMatch((f) -> is(f, TaskWriter.class.getName(), "write"))

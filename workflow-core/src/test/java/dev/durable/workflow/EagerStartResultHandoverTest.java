@@ -24,10 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** A result waited for in this JVM: handed over by the node that closed the run, else read from the database. */
+/**
+ * A result waited for in this JVM: handed over by the node that closed the run, else read
+ * from the database.
+ */
 class EagerStartResultHandoverTest extends EagerStartFixture {
 
-	/** Calls the result on a thread of its own, so that what that thread reads can be told apart. */
+	/**
+	 * Calls the result on a thread of its own, so that what that thread reads can be told
+	 * apart.
+	 */
 	private <T> Waiting<T> waitOn(Callable<T> result) throws Exception {
 		CountDownLatch begun = new CountDownLatch(1);
 		Thread[] thread = new Thread[1];
@@ -57,8 +63,9 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 	}
 
 	/**
-	 * Waits until one caller waits for a result, looking often: a waiter re-reads on its own every
-	 * half second, and what it read before its first pause is what the handover tests look at.
+	 * Waits until one caller waits for a result, looking often: a waiter re-reads on its
+	 * own every half second, and what it read before its first pause is what the handover
+	 * tests look at.
 	 */
 	private static void awaitParked(WorkflowEngine engine) {
 		await().pollDelay(Duration.ZERO)
@@ -66,7 +73,10 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 			.until(() -> engine.parts().node().waiters().waiting() == 1);
 	}
 
-	/** The statements the thread prepared after the run's close was written (the closing commit). */
+	/**
+	 * The statements the thread prepared after the run's close was written (the closing
+	 * commit).
+	 */
 	private static List<StatementRecorder.Statement> readAfterClose(StatementRecorder recorder, Thread thread) {
 		long closedAt = recorder.all()
 			.stream()
@@ -78,14 +88,16 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 	}
 
 	/**
-	 * A worker on the recording data source, once its wake-up listener has connected: when it
-	 * connects it wakes every result waiter to read (what was sent before it listened is lost),
-	 * which would be a read the handover tests do not expect if it came after their waiter parked.
+	 * A worker on the recording data source, once its wake-up listener has connected:
+	 * when it connects it wakes every result waiter to read (what was sent before it
+	 * listened is lost), which would be a read the handover tests do not expect if it
+	 * came after their waiter parked.
 	 */
 	private WorkflowEngine recordedWorker(StatementRecorder recorder) {
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
-			// the statements counted are the engine's own: no once-per-connection session settings among them
+			// the statements counted are the engine's own: no once-per-connection session
+			// settings among them
 			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Waiter.class, Chain.class)
 			.registerActivities(new Steps()));
@@ -115,7 +127,8 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 	void aFailureIsHandedOverAsWorkflowFailedExceptionWithItsCause() throws Exception {
 		StatementRecorder recorder = new StatementRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = recordedWorker(recorder);
-		WorkflowHandle<String> handle = engine.client().start(Waiter::run, "failing", StartOptions.withId("failed-over"));
+		WorkflowHandle<String> handle = engine.client()
+			.start(Waiter::run, "failing", StartOptions.withId("failed-over"));
 		Waiting<String> waiting = waitOn(() -> handle.result(Duration.ofSeconds(30)));
 		awaitParked(engine);
 		assertThat(recorder.of(waiting.thread())).isEmpty();
@@ -125,7 +138,8 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 			WorkflowFailedException failed = (WorkflowFailedException) ex;
 			assertThat(failed.getStatus()).isEqualTo(WorkflowStatus.FAILED);
 			assertThat(failed.getRunId()).isEqualTo(handle.runId());
-			assertThat(failed.getCause()).isInstanceOf(ApplicationFailure.class).hasMessageContaining("gave up on failing");
+			assertThat(failed.getCause()).isInstanceOf(ApplicationFailure.class)
+				.hasMessageContaining("gave up on failing");
 			assertThat(((ApplicationFailure) failed.getCause()).getType()).isEqualTo("GaveUp");
 		});
 		assertThat(readAfterClose(recorder, waiting.thread())).isEmpty();

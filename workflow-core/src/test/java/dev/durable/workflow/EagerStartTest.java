@@ -19,17 +19,22 @@ import dev.durable.workflow.support.TestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Which starts are eager (the first task commits with the start) and which leave that task to a worker. */
+/**
+ * Which starts are eager (the first task commits with the start) and which leave that
+ * task to a worker.
+ */
 class EagerStartTest extends EagerStartFixture {
 
-	// ---- the first task commits with the start -------------------------------------------------
+	// ---- the first task commits with the start
+	// -------------------------------------------------
 
 	@Test
 	void aLocalStartCommitsItsFirstTaskWithTheStart() {
 		CommitHooks hooks = new CommitHooks();
 		Steps steps = new Steps();
 		StatementRecorder recorder = new StatementRecorder(TestDatabase.dataSource());
-		// without session settings: they are sent once on each physical connection the engine takes
+		// without session settings: they are sent once on each physical connection the
+		// engine takes
 		// first (whichever statement that is), not with every start
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
@@ -44,7 +49,8 @@ class EagerStartTest extends EagerStartFixture {
 			.skip(before)
 			.map(StatementRecorder.Statement::sql)
 			.toList();
-		// the run's rows and its first task's as one statement: no look-up of earlier runs (the
+		// the run's rows and its first task's as one statement: no look-up of earlier
+		// runs (the
 		// unique index refuses a duplicate) and nothing read back
 		String schema = this.engines.schema;
 		assertThat(started).as("statements of the start").hasSize(1);
@@ -52,7 +58,8 @@ class EagerStartTest extends EagerStartFixture {
 			.contains("INSERT INTO " + schema + ".run_payload ", "INSERT INTO " + schema + ".visibility ",
 					"INSERT INTO " + schema + ".history ", "INSERT INTO " + schema + ".timer ");
 
-		// no waiting: when start returns, its first task has committed, on the caller's thread
+		// no waiting: when start returns, its first task has committed, on the caller's
+		// thread
 		assertThat(hooks.threads).containsExactly(Thread.currentThread());
 		assertThat(handle.describe().workflowTasks()).isEqualTo(1);
 		assertThat(types(handle)).containsSubsequence("WORKFLOW_STARTED", "TIMER_STARTED");
@@ -72,7 +79,8 @@ class EagerStartTest extends EagerStartFixture {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- starts that are not eager ---------------------------------------------------------------
+	// ---- starts that are not eager
+	// ---------------------------------------------------------------
 
 	@Test
 	void aStartFromAClientOnlyNodeLeavesTheFirstTaskToAWorker() throws Exception {
@@ -86,8 +94,7 @@ class EagerStartTest extends EagerStartFixture {
 			.register(Sleeper.class)
 			.registerActivities(new Steps())
 			.hooks(clientHooks));
-		WorkflowHandle<String> handle = client.client()
-			.start(Sleeper::run, "bob", StartOptions.withId("from-client"));
+		WorkflowHandle<String> handle = client.client().start(Sleeper::run, "bob", StartOptions.withId("from-client"));
 		assertThat(clientHooks.threads).isEmpty();
 
 		// the start wrote the run only; the client node holds nothing
@@ -119,14 +126,13 @@ class EagerStartTest extends EagerStartFixture {
 		WorkflowHandle<String> withMemo = engine.client()
 			.start(Waiter::run, "memo", StartOptions.builder().workflowId("memo").memo(Map.of("k", "v")).build());
 		WorkflowHandle<String> withAttributes = engine.client()
-			.start(Waiter::run, "attributes", StartOptions.builder()
-				.workflowId("attributes")
-				.searchAttributes(Map.of("region", "eu"))
-				.build());
+			.start(Waiter::run, "attributes",
+					StartOptions.builder().workflowId("attributes").searchAttributes(Map.of("region", "eu")).build());
 		WorkflowHandle<String> signalled = engine.client()
 			.signalWithStart(Waiter::run, "signalled", StartOptions.withId("signalled"), "go", "now");
 		WorkflowHandle<String> otherQueue = engine.client()
-			.start(Waiter::run, "queue", StartOptions.builder().workflowId("other-queue").taskQueue("elsewhere").build());
+			.start(Waiter::run, "queue",
+					StartOptions.builder().workflowId("other-queue").taskQueue("elsewhere").build());
 		assertThat(hooks.threads).as("no task committed on the caller's thread").doesNotContain(caller);
 
 		// they run the ordinary way
@@ -150,7 +156,8 @@ class EagerStartTest extends EagerStartFixture {
 		}
 	}
 
-	// ---- a start inside the caller's own transaction ---------------------------------------------
+	// ---- a start inside the caller's own transaction
+	// ---------------------------------------------
 
 	private TransactionTemplate callersTransaction() {
 		return new TransactionTemplate(new DataSourceTransactionManager(TestDatabase.dataSource()));
@@ -181,7 +188,8 @@ class EagerStartTest extends EagerStartFixture {
 		WorkflowHandle<String> handle = callersTransaction().execute((status) -> {
 			WorkflowHandle<String> started = engine.client()
 				.start(OneStep::run, "joined", StartOptions.withId("joined"));
-			// the caller's transaction goes on a while: its step must not run before it commits
+			// the caller's transaction goes on a while: its step must not run before it
+			// commits
 			await("no step run").during(Duration.ofMillis(500))
 				.atMost(Duration.ofSeconds(2))
 				.until(() -> steps.calls.get() == 0);

@@ -24,14 +24,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An engine with an {@link EncryptingPayloadConverter}: what it stores holds no plaintext of the
- * payloads, results and history read back decrypted, keys rotate without breaking runs, a removed
- * key fails clearly, and payloads written before encryption stay readable.
+ * An engine with an {@link EncryptingPayloadConverter}: what it stores holds no plaintext
+ * of the payloads, results and history read back decrypted, keys rotate without breaking
+ * runs, a removed key fails clearly, and payloads written before encryption stay
+ * readable.
  */
 @Timeout(120)
 class EncryptedPayloadsTest {
 
-	/** A string every payload of the scenario carries; it must never reach the database in clear. */
+	/**
+	 * A string every payload of the scenario carries; it must never reach the database in
+	 * clear.
+	 */
 	static final String MARKER = "Zebra-Quokka-7731";
 
 	static final byte[] KEY_A = bytes(1);
@@ -45,7 +49,10 @@ class EncryptedPayloadsTest {
 		this.engines.close();
 	}
 
-	/** Activities whose arguments, results, heartbeats and failure details carry the marker. */
+	/**
+	 * Activities whose arguments, results, heartbeats and failure details carry the
+	 * marker.
+	 */
 	@Activity
 	public static class Stamper {
 
@@ -53,7 +60,10 @@ class EncryptedPayloadsTest {
 			return "stamped " + note;
 		}
 
-		/** Heartbeats and fails its first attempt (the details and failure stored for the retry). */
+		/**
+		 * Heartbeats and fails its first attempt (the details and failure stored for the
+		 * retry).
+		 */
 		@ActivityMethod(initialInterval = "PT1M", maxAttempts = 3)
 		public String retried(String note) {
 			ActivityContext context = ActivityContext.current();
@@ -70,7 +80,9 @@ class EncryptedPayloadsTest {
 	public record Order(String id, String note) {
 	}
 
-	/** Runs an activity, takes an update and a signal, answers a query, returns all of it. */
+	/**
+	 * Runs an activity, takes an update and a signal, answers a query, returns all of it.
+	 */
 	@Workflow("encrypted-order")
 	public static class OrderFlow {
 
@@ -146,14 +158,14 @@ class EncryptedPayloadsTest {
 		WorkflowEngine worker = start(converter("a", Map.of("a", KEY_A)));
 		WorkflowHandle<String> again = worker.client().handle("enc-1", String.class);
 		assertThat(again.update(OrderFlow::rename, MARKER + " update")).isEqualTo("renamed " + MARKER + " update");
-		assertThat(again.result(Duration.ofSeconds(30))).isEqualTo("stamped " + MARKER + " input / " + MARKER
-				+ " signal / renamed " + MARKER + " update");
+		assertThat(again.result(Duration.ofSeconds(30)))
+			.isEqualTo("stamped " + MARKER + " input / " + MARKER + " signal / renamed " + MARKER + " update");
 		assertThat(plaintextColumns()).as("columns with the marker in clear").isEmpty();
 
 		// what people read is decrypted: the history shows the values
 		List<HistoryEvent> history = again.history();
-		assertThat(attribute(history, "WORKFLOW_STARTED", "payload")).isEqualTo(Map.of("id", "o-1", "note", MARKER
-				+ " input"));
+		assertThat(attribute(history, "WORKFLOW_STARTED", "payload"))
+			.isEqualTo(Map.of("id", "o-1", "note", MARKER + " input"));
 		assertThat(attribute(history, "ACTIVITY_SCHEDULED", "arguments")).isEqualTo(List.of(MARKER + " input"));
 		assertThat(attribute(history, "SIGNAL_RECEIVED", "payload")).isEqualTo(MARKER + " signal");
 		assertThat(attribute(history, "WORKFLOW_COMPLETED", "payload")).asString().contains(MARKER + " update");
@@ -165,18 +177,25 @@ class EncryptedPayloadsTest {
 		WorkflowEngine engine = start(converter("a", Map.of("a", KEY_A)));
 		WorkflowHandle<String> handle = engine.client()
 			.start(OrderFlow::run, new Order("retried-1", MARKER + " input"), StartOptions.withId("enc-retry"));
-		// the failed first attempt waits a minute (of the settable clock) with its row: input,
+		// the failed first attempt waits a minute (of the settable clock) with its row:
+		// input,
 		// heartbeat details and last failure
-		await().atMost(Duration.ofSeconds(30)).until(() -> this.engines.jdbc()
-			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".activity WHERE last_failure IS NOT NULL"
-					+ " AND heartbeat_details IS NOT NULL AND input IS NOT NULL", Integer.class) == 1);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.engines.jdbc()
+				.queryForObject(
+						"SELECT count(*) FROM " + this.engines.schema + ".activity WHERE last_failure IS NOT NULL"
+								+ " AND heartbeat_details IS NOT NULL AND input IS NOT NULL",
+						Integer.class) == 1);
 		assertThat(plaintextColumns()).as("columns with the marker in clear").isEmpty();
 		this.engines.clock.advance(Duration.ofMinutes(2));
 		assertThat(handle.result(Duration.ofSeconds(30))).isEqualTo("retried " + MARKER + " input heartbeat");
 		assertThat(plaintextColumns()).as("columns with the marker in clear").isEmpty();
 	}
 
-	/** Proves {@link #plaintextColumns()} finds the marker when payloads are not encrypted. */
+	/**
+	 * Proves {@link #plaintextColumns()} finds the marker when payloads are not
+	 * encrypted.
+	 */
 	@Test
 	void theScanFindsThePlaintextOfAnUnencryptedEngine() {
 		WorkflowEngine engine = start(PayloadConverter.json());
@@ -234,7 +253,8 @@ class EncryptedPayloadsTest {
 			.containsEntry("$undecodable", ((Map<?, ?>) payload).get("$undecodable"));
 		assertThat((String) ((Map<?, ?>) payload).get("$undecodable")).contains("unknown key id 'a'");
 
-		// the open run's next task cannot decode its input: it is stuck with that reason, not lost
+		// the open run's next task cannot decode its input: it is stuck with that reason,
+		// not lost
 		WorkflowHandle<String> stuck = after.client().handle("removed-2", String.class);
 		stuck.signal(OrderFlow::note, "s");
 		await().atMost(Duration.ofSeconds(30)).until(() -> stuck.describe().taskFailure() != null);
@@ -260,17 +280,17 @@ class EncryptedPayloadsTest {
 		encrypting.shutdown();
 
 		// once no such run is left, unencrypted payloads can be refused
-		WorkflowEngine strict = start(EncryptingPayloadConverter.builder()
-			.key("a", KEY_A)
-			.currentKey("a")
-			.rejectUnencrypted(true)
-			.build());
+		WorkflowEngine strict = start(
+				EncryptingPayloadConverter.builder().key("a", KEY_A).currentKey("a").rejectUnencrypted(true).build());
 		WorkflowHandle<String> old = strict.client().handle("before-1", String.class);
 		assertThat(old.result(Duration.ofSeconds(5))).contains("renamed update");
 		assertThat(attribute(old.history(), "WORKFLOW_STARTED", "payload")).asString().contains("not encrypted");
 	}
 
-	/** The table.column names (bytea and jsonb) of the test schema with the marker in clear or in base64. */
+	/**
+	 * The table.column names (bytea and jsonb) of the test schema with the marker in
+	 * clear or in base64.
+	 */
 	private List<String> plaintextColumns() {
 		List<String> found = new ArrayList<>();
 		List<Map<String, Object>> columns = this.engines.jdbc()
@@ -303,7 +323,10 @@ class EncryptedPayloadsTest {
 
 	private static final Pattern BASE64 = Pattern.compile("[A-Za-z0-9+/]{12,}={0,2}");
 
-	/** The marker in clear, or inside base64 (payloads nest: an event payload, packed arguments). */
+	/**
+	 * The marker in clear, or inside base64 (payloads nest: an event payload, packed
+	 * arguments).
+	 */
 	private static boolean containsMarker(byte[] bytes, int depth) {
 		String text = new String(bytes, StandardCharsets.ISO_8859_1);
 		if (text.contains(MARKER)) {
@@ -329,8 +352,9 @@ class EncryptedPayloadsTest {
 	/** The key id of the stored input or result of the run of that workflow id. */
 	private String keyIdOfStored(String workflowId, String column) {
 		byte[] payload = this.engines.jdbc()
-			.queryForObject("SELECT p." + column + " FROM " + this.engines.schema + ".run_payload p JOIN "
-					+ this.engines.schema + ".workflow_run r ON r.run_id = p.run_id WHERE r.workflow_id = ?",
+			.queryForObject(
+					"SELECT p." + column + " FROM " + this.engines.schema + ".run_payload p JOIN " + this.engines.schema
+							+ ".workflow_run r ON r.run_id = p.run_id WHERE r.workflow_id = ?",
 					byte[].class, workflowId);
 		return EncryptingPayloadConverter.keyId(payload);
 	}

@@ -12,7 +12,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The stored format of {@link EncryptingPayloadConverter}: header, nonce, authentication, keys. */
+/**
+ * The stored format of {@link EncryptingPayloadConverter}: header, nonce, authentication,
+ * keys.
+ */
 class EncryptingPayloadConverterTest {
 
 	private static final byte[] K1 = key(1);
@@ -24,20 +27,27 @@ class EncryptingPayloadConverterTest {
 
 	@Test
 	void roundTripsThroughTheWrappedConverter() {
-		EncryptingPayloadConverter converter = EncryptingPayloadConverter.builder().key("k1", K1).currentKey("k1").build();
+		EncryptingPayloadConverter converter = EncryptingPayloadConverter.builder()
+			.key("k1", K1)
+			.currentKey("k1")
+			.build();
 		byte[] payload = converter.toPayload(new Item("bolts", 3), Item.class);
 		assertThat(new String(payload, StandardCharsets.ISO_8859_1)).doesNotContain("bolts");
 		assertThat(EncryptingPayloadConverter.isEncrypted(payload)).isTrue();
 		assertThat(EncryptingPayloadConverter.keyId(payload)).isEqualTo("k1");
 		assertThat(converter.fromPayload(payload, Item.class)).isEqualTo(new Item("bolts", 3));
-		assertThat(converter.decrypt(payload)).isEqualTo(PayloadConverter.json().toPayload(new Item("bolts", 3), Item.class));
+		assertThat(converter.decrypt(payload))
+			.isEqualTo(PayloadConverter.json().toPayload(new Item("bolts", 3), Item.class));
 		assertThat(converter.toPayload(null, Item.class)).isNull();
 		assertThat(converter.fromPayload(null, Item.class)).isNull();
 	}
 
 	@Test
 	void eachPayloadHasItsOwnNonce() {
-		EncryptingPayloadConverter converter = EncryptingPayloadConverter.builder().key("k1", K1).currentKey("k1").build();
+		EncryptingPayloadConverter converter = EncryptingPayloadConverter.builder()
+			.key("k1", K1)
+			.currentKey("k1")
+			.build();
 		byte[] first = converter.toPayload("same", String.class);
 		byte[] second = converter.toPayload("same", String.class);
 		assertThat(first).isNotEqualTo(second);
@@ -59,7 +69,10 @@ class EncryptingPayloadConverterTest {
 
 	@Test
 	void anUnknownKeyIdFailsNamingTheIdNeverTheKey() {
-		byte[] written = EncryptingPayloadConverter.builder().key("k1", K1).currentKey("k1").build()
+		byte[] written = EncryptingPayloadConverter.builder()
+			.key("k1", K1)
+			.currentKey("k1")
+			.build()
 			.toPayload("secret", String.class);
 		EncryptingPayloadConverter other = EncryptingPayloadConverter.builder().key("k2", K2).currentKey("k2").build();
 		assertThatThrownBy(() -> other.fromPayload(written, String.class)).isInstanceOf(PayloadException.class)
@@ -72,23 +85,29 @@ class EncryptingPayloadConverterTest {
 
 	@Test
 	void alteredPayloadsAndSwappedKeysFailAuthentication() {
-		EncryptingPayloadConverter converter = EncryptingPayloadConverter.builder().key("k1", K1).currentKey("k1").build();
+		EncryptingPayloadConverter converter = EncryptingPayloadConverter.builder()
+			.key("k1", K1)
+			.currentKey("k1")
+			.build();
 		byte[] payload = converter.toPayload("amount 100", String.class);
 		byte[] flipped = payload.clone();
 		flipped[flipped.length - 20] ^= 1;
 		assertThatThrownBy(() -> converter.fromPayload(flipped, String.class)).isInstanceOf(PayloadException.class)
 			.hasMessageContaining("does not authenticate");
-		// the header is associated data: another key id with the same key bytes does not decrypt
+		// the header is associated data: another key id with the same key bytes does not
+		// decrypt
 		EncryptingPayloadConverter twin = EncryptingPayloadConverter.builder()
 			.keys(Map.of("k1", K1, "k9", K1))
 			.currentKey("k9")
 			.build();
 		byte[] relabelled = payload.clone();
 		relabelled[7] = '9';
-		assertThatThrownBy(() -> twin.fromPayload(relabelled, String.class)).hasMessageContaining("does not authenticate");
+		assertThatThrownBy(() -> twin.fromPayload(relabelled, String.class))
+			.hasMessageContaining("does not authenticate");
 		// the same id with other key bytes
 		EncryptingPayloadConverter wrong = EncryptingPayloadConverter.builder().key("k1", K2).currentKey("k1").build();
-		assertThatThrownBy(() -> wrong.fromPayload(payload, String.class)).hasMessageContaining("does not authenticate");
+		assertThatThrownBy(() -> wrong.fromPayload(payload, String.class))
+			.hasMessageContaining("does not authenticate");
 		assertThatThrownBy(() -> converter.fromPayload(Arrays.copyOf(payload, 10), String.class))
 			.hasMessageContaining("truncated");
 		byte[] future = payload.clone();
@@ -101,7 +120,10 @@ class EncryptingPayloadConverterTest {
 		byte[] plain = PayloadConverter.json().toPayload(List.of("a", "b"), Object.class);
 		assertThat(EncryptingPayloadConverter.isEncrypted(plain)).isFalse();
 		assertThat(EncryptingPayloadConverter.keyId(plain)).isNull();
-		assertThat(EncryptingPayloadConverter.builder().key("k1", K1).currentKey("k1").build()
+		assertThat(EncryptingPayloadConverter.builder()
+			.key("k1", K1)
+			.currentKey("k1")
+			.build()
 			.fromPayload(plain, Object.class)).isEqualTo(List.of("a", "b"));
 		EncryptingPayloadConverter strict = EncryptingPayloadConverter.builder()
 			.key("k1", K1)
@@ -114,7 +136,8 @@ class EncryptingPayloadConverterTest {
 
 	@Test
 	void badKeysAndIdsAreRefusedWhenBuilding() {
-		assertThatIllegalArgumentException().isThrownBy(() -> EncryptingPayloadConverter.builder().key("k1", new byte[15]))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> EncryptingPayloadConverter.builder().key("k1", new byte[15]))
 			.withMessageContaining("16, 24 or 32 bytes");
 		assertThatIllegalArgumentException().isThrownBy(() -> EncryptingPayloadConverter.builder().key("k 1", K1))
 			.withMessageContaining("key id");
@@ -124,7 +147,10 @@ class EncryptingPayloadConverterTest {
 		assertThatThrownBy(() -> EncryptingPayloadConverter.builder().key("k1", K1).build())
 			.isInstanceOf(NullPointerException.class);
 		// AES-128 and AES-192 keys work too
-		EncryptingPayloadConverter short16 = EncryptingPayloadConverter.builder().key("s", new byte[16]).currentKey("s").build();
+		EncryptingPayloadConverter short16 = EncryptingPayloadConverter.builder()
+			.key("s", new byte[16])
+			.currentKey("s")
+			.build();
 		assertThat(short16.fromPayload(short16.toPayload("x", String.class), String.class)).isEqualTo("x");
 	}
 

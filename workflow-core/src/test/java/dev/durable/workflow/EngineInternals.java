@@ -4,8 +4,8 @@ import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.worker.Engine;
 
 /**
- * The engine's own tests reach the node behind a {@link WorkflowEngine} through here: the public
- * API has no door to it.
+ * The engine's own tests reach the node behind a {@link WorkflowEngine} through here: the
+ * public API has no door to it.
  */
 public final class EngineInternals {
 

@@ -20,11 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * How a node stops ({@code WorkflowEngine.shutdown}): it takes no new work at once, lets the
- * attempts under way finish (up to the shutdown timeout) and commits their outcomes, then
- * releases its runs, so that another node takes them at once. Every node here has a
- * {@code dead-after} of a minute: a run the stopping node did not release could not be taken
- * within the tests' waits.
+ * How a node stops ({@code WorkflowEngine.shutdown}): it takes no new work at once, lets
+ * the attempts under way finish (up to the shutdown timeout) and commits their outcomes,
+ * then releases its runs, so that another node takes them at once. Every node here has a
+ * {@code dead-after} of a minute: a run the stopping node did not release could not be
+ * taken within the tests' waits.
  */
 class EngineShutdownTest {
 
@@ -147,7 +147,8 @@ class EngineShutdownTest {
 		await().until(() -> EXECUTIONS.contains("a:first:1"));
 
 		CompletableFuture<Duration> stopped = stopping(a);
-		release.countDown(); // the attempt ends during the stop: its outcome commits, the next step does not start
+		release.countDown(); // the attempt ends during the stop: its outcome commits, the
+								// next step does not start
 		Duration took = stopped.get(20, TimeUnit.SECONDS);
 
 		assertThat(took).as("the stop waits for the attempt, not for the timeout").isLessThan(Duration.ofSeconds(10));
@@ -162,7 +163,8 @@ class EngineShutdownTest {
 
 		this.engines.start(node("b", Duration.ofSeconds(10)));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("x-first-second");
-		// the first step ran once; the second is the first attempt on b, not one lost with a
+		// the first step ran once; the second is the first attempt on b, not one lost
+		// with a
 		assertThat(EXECUTIONS).containsExactly("a:first:1", "b:second:1");
 	}
 
@@ -195,12 +197,14 @@ class EngineShutdownTest {
 		assertThat(took).as("the stop ends at the timeout").isBetween(Duration.ofSeconds(1), Duration.ofSeconds(4));
 		assertThat(owner(handle.runId())).isNull();
 		this.engines.start(node("b", Duration.ofSeconds(10)));
-		// the given-up attempt counts as lost: its retry comes after the backoff of the engine's clock
+		// the given-up attempt counts as lost: its retry comes after the backoff of the
+		// engine's clock
 		await().until(() -> !handle.describe().pendingActivities().isEmpty()
 				&& handle.describe().pendingActivities().get(0).attempt() == 2);
 		this.engines.clock.advance(Duration.ofSeconds(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("z-first-second");
-		release.countDown(); // node a's abandoned attempt now ends: its outcome is dropped
+		release.countDown(); // node a's abandoned attempt now ends: its outcome is
+								// dropped
 		assertThat(EXECUTIONS).containsExactly("a:first:1", "b:first:2", "b:second:1");
 	}
 

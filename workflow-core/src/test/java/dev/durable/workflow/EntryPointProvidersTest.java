@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 /**
- * The static entry points that reach the engine through interfaces it implements (found with
- * ServiceLoader, so that the API names no engine class): both implementations are on the class
- * path, and each answers as the entry point promises outside its context.
+ * The static entry points that reach the engine through interfaces it implements (found
+ * with ServiceLoader, so that the API names no engine class): both implementations are on
+ * the class path, and each answers as the entry point promises outside its context.
  */
 class EntryPointProvidersTest {
 

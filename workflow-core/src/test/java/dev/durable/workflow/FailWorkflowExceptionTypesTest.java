@@ -19,8 +19,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Exception types listed in {@code @Workflow(failWorkflowExceptionTypes)} or the engine's
- * default fail the run like an {@code ApplicationFailure}; any other exception still fails the
- * workflow task, which is retried.
+ * default fail the run like an {@code ApplicationFailure}; any other exception still
+ * fails the workflow task, which is retried.
  */
 class FailWorkflowExceptionTypesTest {
 
@@ -40,7 +40,9 @@ class FailWorkflowExceptionTypesTest {
 
 	}
 
-	/** Throws what its input names; lists IllegalStateException (its subclasses included). */
+	/**
+	 * Throws what its input names; lists IllegalStateException (its subclasses included).
+	 */
 	@Workflow(value = "listing", failWorkflowExceptionTypes = IllegalStateException.class)
 	public static class ListingWorkflow {
 
@@ -177,7 +179,8 @@ class FailWorkflowExceptionTypesTest {
 	@Test
 	void aListedTypeFromASignalHandlerFailsTheRun() {
 		WorkflowEngine engine = engine();
-		WorkflowHandle<String> handle = engine.client().start(HandlersWorkflow::run, StartOptions.withId("fail-signal"));
+		WorkflowHandle<String> handle = engine.client()
+			.start(HandlersWorkflow::run, StartOptions.withId("fail-signal"));
 		handle.signal(HandlersWorkflow::explode, "from the signal");
 		ApplicationFailure failure = failureOf(handle);
 		assertThat(failure.getType()).isEqualTo("java.lang.IllegalStateException");
@@ -188,12 +191,14 @@ class FailWorkflowExceptionTypesTest {
 	@Test
 	void aListedTypeFromAnUpdateHandlerFailsOnlyThatUpdate() {
 		WorkflowEngine engine = engine();
-		WorkflowHandle<String> handle = engine.client().start(HandlersWorkflow::run, StartOptions.withId("fail-update"));
+		WorkflowHandle<String> handle = engine.client()
+			.start(HandlersWorkflow::run, StartOptions.withId("fail-update"));
 		assertThatThrownBy(() -> handle.update(HandlersWorkflow::refuse, "not now"))
 			.isInstanceOf(WorkflowUpdateFailedException.class)
 			.satisfies((ex) -> {
 				assertThat(ex.getCause()).isInstanceOf(ApplicationFailure.class).hasMessage("not now");
-				assertThat(((ApplicationFailure) ex.getCause()).getType()).isEqualTo(OverdrawnException.class.getName());
+				assertThat(((ApplicationFailure) ex.getCause()).getType())
+					.isEqualTo(OverdrawnException.class.getName());
 			});
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
 		assertThat(handle.describe().taskFailure()).isNull();

@@ -21,9 +21,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The invariants that make durability true (DESIGN section 5), each shown by a stalled node:
- * the epoch compare-and-set on every task commit, the pending-input flag checked when a run
- * closes, and inbox items consumed by id.
+ * The invariants that make durability true (DESIGN section 5), each shown by a stalled
+ * node: the epoch compare-and-set on every task commit, the pending-input flag checked
+ * when a run closes, and inbox items consumed by id.
  */
 class FencingTest {
 
@@ -104,7 +104,8 @@ class FencingTest {
 		WorkflowHandle<String> handle = a.client().start(FencedWorkflow::run, StartOptions.withId("fenced-1"));
 		await().until(() -> this.engines.count("timer") == 1);
 
-		// node a freezes: its heartbeats stop, and the task that handles the timer hangs before its commit
+		// node a freezes: its heartbeats stop, and the task that handles the timer hangs
+		// before its commit
 		stalled.stallHeartbeats = true;
 		stalled.stallCommits = true;
 		this.engines.clock.advance(Duration.ofHours(1));
@@ -112,7 +113,8 @@ class FencingTest {
 
 		// node b sees a's heartbeat go stale, takes the run over and finishes it
 		WorkflowEngine b = node("b", new StallingHooks());
-		// observed through b: a, its heartbeat stalled past its lease, has fenced itself and answers no calls
+		// observed through b: a, its heartbeat stalled past its lease, has fenced itself
+		// and answers no calls
 		WorkflowHandle<String> seen = b.client().handle("fenced-1", String.class);
 		assertThat(seen.result(Duration.ofSeconds(20))).isEqualTo("first@a second@b");
 		List<Map<String, Object>> before = historyRows();
@@ -139,14 +141,17 @@ class FencingTest {
 		hooks.stallCommitNumber = 2;
 		WorkflowEngine a = node("a", hooks);
 		WorkflowHandle<String> handle = a.client().start(QuickWorkflow::run, StartOptions.withId("closing"));
-		// the task that closes the run (commit 2, after the step completed) is in flight...
+		// the task that closes the run (commit 2, after the step completed) is in
+		// flight...
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
-		// ...when a cancel is accepted: the close must be refused and the task run again with it,
+		// ...when a cancel is accepted: the close must be refused and the task run again
+		// with it,
 		// which sees the request: the run returns after it, so it closes CANCELED
 		a.client().handle("closing").cancel("too late?");
 		hooks.release();
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
-			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED));
+			.satisfies(
+					(ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED));
 		assertThat(handle.history()).extracting(HistoryEvent::type)
 			.containsSubsequence("ACTIVITY_COMPLETED", "CANCEL_REQUESTED", "WORKFLOW_CANCELED")
 			.doesNotContain("WORKFLOW_COMPLETED");
@@ -160,13 +165,16 @@ class FencingTest {
 		hooks.stallCommitNumber = 2;
 		WorkflowEngine a = node("a", hooks);
 		WorkflowHandle<String> handle = a.client().start(FencedWorkflow::run, StartOptions.withId("consumed-by-id"));
-		// the task that records the first step's completion and starts the timer is stalled...
+		// the task that records the first step's completion and starts the timer is
+		// stalled...
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
-		// ...while a cancel arrives; the task commits without it and must leave it in the inbox
+		// ...while a cancel arrives; the task commits without it and must leave it in the
+		// inbox
 		a.client().handle("consumed-by-id").cancel("stop sleeping");
 		hooks.release();
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
-			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED));
+			.satisfies(
+					(ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED));
 		assertThat(handle.history()).extracting(HistoryEvent::type)
 			.containsSubsequence("TIMER_STARTED", "CANCEL_REQUESTED", "TIMER_CANCELED", "WORKFLOW_CANCELED");
 		Engines.assertReplays(a, handle.runId());

@@ -13,7 +13,10 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The first event of a run says how long its first workflow task waited (Temporal's firstWorkflowTaskBackoff). */
+/**
+ * The first event of a run says how long its first workflow task waited (Temporal's
+ * firstWorkflowTaskBackoff).
+ */
 class FirstWorkflowTaskBackoffTest {
 
 	private final Engines engines = new Engines();
@@ -41,10 +44,8 @@ class FirstWorkflowTaskBackoffTest {
 	void aDelayedStartRecordsItsDelay() {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(BackoffWorkflow.class));
 		WorkflowHandle<String> handle = engine.client()
-			.start(BackoffWorkflow::run, "later", StartOptions.builder()
-				.workflowId("backoff-1")
-				.startDelay(Duration.ofHours(2))
-				.build());
+			.start(BackoffWorkflow::run, "later",
+					StartOptions.builder().workflowId("backoff-1").startDelay(Duration.ofHours(2)).build());
 		this.engines.clock.advance(Duration.ofHours(2));
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("later");
 		HistoryEvent started = started(handle);

@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Group commit on a running engine (DESIGN section 5, "Performance rules"): runs that commit at
- * the same time share transactions, and every one of them still ends with the right result and
- * history. (TaskWriterTest covers a batch's failures and the writer's stop.)
+ * Group commit on a running engine (DESIGN section 5, "Performance rules"): runs that
+ * commit at the same time share transactions, and every one of them still ends with the
+ * right result and history. (TaskWriterTest covers a batch's failures and the writer's
+ * stop.)
  */
 class GroupCommitTest {
 
@@ -62,7 +63,8 @@ class GroupCommitTest {
 
 		@WorkflowRun
 		public String run(String name) {
-			return this.steps.step(name + "-a") + " " + this.steps.step(name + "-b") + " " + this.steps.step(name + "-c");
+			return this.steps.step(name + "-a") + " " + this.steps.step(name + "-b") + " "
+					+ this.steps.step(name + "-c");
 		}
 
 	}
@@ -70,13 +72,16 @@ class GroupCommitTest {
 	@Test
 	void runsCommittingAtOnceShareTransactionsAndAllEndRight() throws Exception {
 		Steps steps = new Steps();
-		WorkflowEngine engine = this.engines.start(this.engines.builder().register(ThreeSteps.class)
-			.registerActivities(steps));
+		WorkflowEngine engine = this.engines
+			.start(this.engines.builder().register(ThreeSteps.class).registerActivities(steps));
 		String history = this.engines.schema + ".history";
 
-		// while the test holds this lock no task commit can insert its history row: the first start
-		// to commit waits on its own thread, the next on the first writer thread, the others queue
-		// (and once 8 wait, the second writer thread takes them as one batch, which waits too)
+		// while the test holds this lock no task commit can insert its history row: the
+		// first start
+		// to commit waits on its own thread, the next on the first writer thread, the
+		// others queue
+		// (and once 8 wait, the second writer thread takes them as one batch, which waits
+		// too)
 		List<CompletableFuture<WorkflowHandle<String>>> starts = new ArrayList<>();
 		List<Thread> starters = new ArrayList<>();
 		try (Connection lock = TestDatabase.dataSource().getConnection()) {
@@ -114,9 +119,12 @@ class GroupCommitTest {
 		}
 		assertThat(steps.calls).as("every step ran once").hasValue(3 * RUNS);
 
-		// the rows a transaction inserted carry its id (xmin): the 30 starts, each inserted with its
-		// first task, went in at most 5 transactions: the one written on its caller's thread, one
-		// per writer thread while the lock was held, and what queued meanwhile, taken by the two
+		// the rows a transaction inserted carry its id (xmin): the 30 starts, each
+		// inserted with its
+		// first task, went in at most 5 transactions: the one written on its caller's
+		// thread, one
+		// per writer thread while the lock was held, and what queued meanwhile, taken by
+		// the two
 		// writer threads once free
 		List<Map<String, Object>> transactions = this.engines.jdbc()
 			.queryForList("SELECT xmin::text AS tx, count(*) AS runs FROM " + history + " WHERE seq = 1"
@@ -126,15 +134,14 @@ class GroupCommitTest {
 	}
 
 	/**
-	 * Whether the thread's commit is in the writer: written on this thread, or queued (waiting for
-	 * its batch, possibly being written by a writer thread).
+	 * Whether the thread's commit is in the writer: written on this thread, or queued
+	 * (waiting for its batch, possibly being written by a writer thread).
 	 */
 	private static boolean insideTaskWriter(Thread thread) {
 		List<StackTraceElement> stack = Arrays.asList(thread.getStackTrace());
-		return stack.stream().anyMatch((f) -> is(f, TaskWriter.class.getName(), "write"))
-				&& stack.stream()
-					.anyMatch((f) -> is(f, CompletableFuture.class.getName(), "get")
-							|| is(f, TaskWriter.class.getPackageName() + ".TaskCommitStatement", "execute"));
+		return stack.stream().anyMatch((f) -> is(f, TaskWriter.class.getName(), "write")) && stack.stream()
+			.anyMatch((f) -> is(f, CompletableFuture.class.getName(), "get")
+					|| is(f, TaskWriter.class.getPackageName() + ".TaskCommitStatement", "execute"));
 	}
 
 	private static boolean is(StackTraceElement frame, String className, String methodName) {

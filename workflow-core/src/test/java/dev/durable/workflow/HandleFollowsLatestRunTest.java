@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A handle from {@code start()} or {@code handle(workflowId)} addresses the latest run for every
- * call, so it reaches the run a continue-as-new started; {@code handle(workflowId, runId)} stays
- * on its run (issue 18).
+ * A handle from {@code start()} or {@code handle(workflowId)} addresses the latest run
+ * for every call, so it reaches the run a continue-as-new started;
+ * {@code handle(workflowId, runId)} stays on its run (issue 18).
  */
 class HandleFollowsLatestRunTest {
 
@@ -33,7 +33,10 @@ class HandleFollowsLatestRunTest {
 		this.engines.close();
 	}
 
-	/** Continues as new once after the "advance" signal; the second run waits for the note "finish". */
+	/**
+	 * Continues as new once after the "advance" signal; the second run waits for the note
+	 * "finish".
+	 */
 	@Workflow("phased")
 	public static class Phased {
 
@@ -119,9 +122,11 @@ class HandleFollowsLatestRunTest {
 
 		handle.cancel("enough");
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
-			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED));
+			.satisfies(
+					(ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED));
 		assertThat(handle.describe().runId()).isEqualTo(second);
-		// the latest run is closed now: a signal through the unpinned handle is refused as well
+		// the latest run is closed now: a signal through the unpinned handle is refused
+		// as well
 		assertThatThrownBy(() -> handle.signal(Phased::note, "late")).isInstanceOf(WorkflowClosedException.class);
 		Engines.assertReplays(engine, first);
 		Engines.assertReplays(engine, second);
@@ -147,8 +152,7 @@ class HandleFollowsLatestRunTest {
 	@Test
 	void aHandleWithTheFirstRunIdStaysOnIt() {
 		WorkflowEngine engine = engine();
-		WorkflowHandle<String> started = engine.client()
-			.start(Phased::run, 1, StartOptions.withId("phased-pinned"));
+		WorkflowHandle<String> started = engine.client().start(Phased::run, 1, StartOptions.withId("phased-pinned"));
 		UUID first = continued(engine, started);
 		WorkflowHandle<Object> pinned = engine.client().handle("phased-pinned", first);
 

@@ -20,10 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A node whose pool is exhausted by other work (an overloaded machine, a burst of requests) still
- * renews its lease: its heartbeat has a connection of its own and does not wait behind the work
- * for a pooled one, so the node neither fences itself nor is declared dead while the database
- * answers.
+ * A node whose pool is exhausted by other work (an overloaded machine, a burst of
+ * requests) still renews its lease: its heartbeat has a connection of its own and does
+ * not wait behind the work for a pooled one, so the node neither fences itself nor is
+ * declared dead while the database answers.
  */
 class HeartbeatOwnConnectionTest {
 
@@ -73,7 +73,8 @@ class HeartbeatOwnConnectionTest {
 		config.setJdbcUrl(TestDatabase.jdbcUrl());
 		config.setUsername("postgres");
 		config.setMaximumPoolSize(3);
-		// a waiting request gives up after a while, as an application's pool is configured
+		// a waiting request gives up after a while, as an application's pool is
+		// configured
 		config.setConnectionTimeout(500);
 		this.pool = new HikariDataSource(config);
 		// a lease of 2.8 s: other nodes would take the runs over after 3 s of silence

@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The engine's own workflow types {@code durable-permit} (the permits of
- * {@link WorkflowSemaphore}) and {@code durable-batch} (batch operations) is left out of the type listings, the known types of errors, the
- * startup log and the nodes' served types in the stats; it still runs the semaphore.
+ * {@link WorkflowSemaphore}) and {@code durable-batch} (batch operations) is left out of
+ * the type listings, the known types of errors, the startup log and the nodes' served
+ * types in the stats; it still runs the semaphore.
  */
 class InternalWorkflowTypeHiddenTest {
 
@@ -68,9 +69,9 @@ class InternalWorkflowTypeHiddenTest {
 
 	@Test
 	void theSemaphoresTypeIsTheEnginesOwnAndNamedAsSuch() {
-		assertThat(WorkflowRegistry.INTERNAL_TYPES)
-			.containsExactlyInAnyOrder(WorkflowSemaphore.PermitWorkflow.class.getAnnotation(Workflow.class).value(),
-					dev.durable.workflow.internal.batch.BatchWorkflow.class.getAnnotation(Workflow.class).value());
+		assertThat(WorkflowRegistry.INTERNAL_TYPES).containsExactlyInAnyOrder(
+				WorkflowSemaphore.PermitWorkflow.class.getAnnotation(Workflow.class).value(),
+				dev.durable.workflow.internal.batch.BatchWorkflow.class.getAnnotation(Workflow.class).value());
 	}
 
 	@Test
@@ -108,7 +109,8 @@ class InternalWorkflowTypeHiddenTest {
 			.isInstanceOf(UnknownWorkflowTypeException.class)
 			.hasMessageContaining("hidden-app")
 			.hasMessageNotContaining("durable-permit");
-		// a run of a type this node does not know (started by a client-only node that declares it):
+		// a run of a type this node does not know (started by a client-only node that
+		// declares it):
 		// the message names the types this node knows
 		elsewhere.client().start("hidden-elsewhere", null, StartOptions.withId("elsewhere-1"));
 		EncodedPayload nothing = (type) -> null;
@@ -124,7 +126,9 @@ class InternalWorkflowTypeHiddenTest {
 		WorkflowHandle<String> user = engine.client().start(PermitUser::run, "u", StartOptions.withId("user-1"));
 
 		assertThat(user.result(Duration.ofSeconds(30))).isEqualTo("u held slot 0");
-		assertThat(engine.client().handle(WorkflowSemaphore.permitWorkflowId("hidden-pool", "0")).describe()
+		assertThat(engine.client()
+			.handle(WorkflowSemaphore.permitWorkflowId("hidden-pool", "0"))
+			.describe()
 			.workflowType()).isEqualTo("durable-permit");
 		Engines.assertReplays(engine, user.runId());
 	}

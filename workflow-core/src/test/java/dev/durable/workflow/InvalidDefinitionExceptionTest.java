@@ -11,9 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * Registration refuses an invalid workflow class or activity with a public exception type that
- * names the class and keeps the rule's message, whichever rule refused it (the class itself, a
- * handler, a payload type, a name declared twice).
+ * Registration refuses an invalid workflow class or activity with a public exception type
+ * that names the class and keeps the rule's message, whichever rule refused it (the class
+ * itself, a handler, a payload type, a name declared twice).
  */
 class InvalidDefinitionExceptionTest {
 
@@ -108,7 +108,8 @@ class InvalidDefinitionExceptionTest {
 		InvalidWorkflowDefinitionException ex = catchThrowableOfType(InvalidWorkflowDefinitionException.class,
 				() -> this.engines.builder().register(VoidQuery.class).build());
 		assertThat(ex.workflowClassName()).isEqualTo(VoidQuery.class.getName());
-		assertThat(ex).hasMessageContaining("@QueryMethod").hasMessageContaining("status()")
+		assertThat(ex).hasMessageContaining("@QueryMethod")
+			.hasMessageContaining("status()")
 			.hasMessageContaining("must return a value");
 		// the stack is the rule's, not the conversion's
 		assertThat(ex.getStackTrace()[0].getClassName()).endsWith("MessageHandlers");

@@ -18,10 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Local activities: run inside the workflow task that calls them, their outcomes committed with
- * it (several in a row cost one commit), read back on replay without running again, retried at
- * once within the task, and run again when the task that ran them did not commit (the weaker
- * guarantee they trade for the saved commits).
+ * Local activities: run inside the workflow task that calls them, their outcomes
+ * committed with it (several in a row cost one commit), read back on replay without
+ * running again, retried at once within the task, and run again when the task that ran
+ * them did not commit (the weaker guarantee they trade for the saved commits).
  */
 class LocalActivityTest {
 
@@ -111,8 +111,10 @@ class LocalActivityTest {
 	void aStartWhoseFirstTaskClosedTheRunAnswersItsResultWithoutReadingTheRun() {
 		WorkflowEngine engine = start(new StallingHooks());
 		WorkflowHandle<String> handle = engine.client().start(LocalSteps::run, "x", StartOptions.withId("local-read"));
-		// the run was closed by the start's own task: its handle has the outcome already, so even
-		// with the run's rows gone (as retention would remove them) the result needs no read
+		// the run was closed by the start's own task: its handle has the outcome already,
+		// so even
+		// with the run's rows gone (as retention would remove them) the result needs no
+		// read
 		this.engines.jdbc().update("DELETE FROM " + this.engines.schema + ".run_payload");
 		this.engines.jdbc().update("DELETE FROM " + this.engines.schema + ".workflow_run");
 		assertThat(handle.result(Duration.ofSeconds(5))).isEqualTo("x+1+2+3");
@@ -126,7 +128,8 @@ class LocalActivityTest {
 		WorkflowEngine engine = start(new StallingHooks());
 		WorkflowHandle<String> handle = engine.client().start(LocalSteps::run, "x", StartOptions.withId("local-1"));
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("x+1+2+3");
-		// the start's task ran the three steps and closed the run: one commit, one history row
+		// the start's task ran the three steps and closed the run: one commit, one
+		// history row
 		assertThat(this.engines.count("history")).isEqualTo(1);
 		assertThat(this.engines.count("activity")).isZero();
 		assertThat(EXECUTIONS).containsExactly("step1#1", "step2#1", "step3#1");
@@ -165,7 +168,8 @@ class LocalActivityTest {
 			.start(LocalAroundATimer::run, "x", StartOptions.withId("local-4"));
 		this.engines.clock.advance(Duration.ofMinutes(1));
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("x+1+2");
-		// step 1 committed with the start; step 2 ran in the task that failed and in its retry
+		// step 1 committed with the start; step 2 ran in the task that failed and in its
+		// retry
 		assertThat(EXECUTIONS).containsExactly("step1#1", "step2#1", "step2#1");
 		Engines.assertReplays(engine, handle.describe().runId());
 	}

@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An attempt running on a node that dies counts as a failed attempt on the node that takes the
- * run over: the retry policy (backoff, maximum attempts) applies, and the attempt number tells.
+ * An attempt running on a node that dies counts as a failed attempt on the node that
+ * takes the run over: the retry policy (backoff, maximum attempts) applies, and the
+ * attempt number tells.
  */
 class LostAttemptTest {
 
@@ -84,16 +85,18 @@ class LostAttemptTest {
 
 	private WorkflowHandle<String> startOnAFreezingNode(String order) {
 		StallingHooks hooks = new StallingHooks();
-		WorkflowEngine a = this.engines
-			.start(this.engines.builder().register(PayWorkflow.class).registerActivities(new Payment("a")).hooks(hooks));
+		WorkflowEngine a = this.engines.start(
+				this.engines.builder().register(PayWorkflow.class).registerActivities(new Payment("a")).hooks(hooks));
 		WorkflowHandle<String> handle = a.client().start(PayWorkflow::run, order, StartOptions.withId(order));
 		await().until(() -> EXECUTIONS.size() == 1);
-		// the first attempt of an inline activity has no row: the takeover starts from the history
+		// the first attempt of an inline activity has no row: the takeover starts from
+		// the history
 		assertThat(this.engines.count("activity")).isZero();
 		hooks.stallHeartbeats = true;
 		WorkflowEngine b = this.engines
 			.start(this.engines.builder().register(PayWorkflow.class).registerActivities(new Payment("b")));
-		// observed through b: a, its heartbeat stalled past its lease, fences itself and answers no calls
+		// observed through b: a, its heartbeat stalled past its lease, fences itself and
+		// answers no calls
 		return b.client().handle(handle.workflowId(), String.class);
 	}
 

@@ -18,10 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * The MDC names the run while the engine runs its code: workflow code sees {@code workflowId},
- * {@code runId} and {@code workflowType}; an activity, inline or claimed from a task queue, also
- * {@code activityType}, {@code activityId} and {@code activityAttempt}. What the thread's MDC
- * held before comes back afterwards: the entries a caller set survive a call into the engine.
+ * The MDC names the run while the engine runs its code: workflow code sees
+ * {@code workflowId}, {@code runId} and {@code workflowType}; an activity, inline or
+ * claimed from a task queue, also {@code activityType}, {@code activityId} and
+ * {@code activityAttempt}. What the thread's MDC held before comes back afterwards: the
+ * entries a caller set survive a call into the engine.
  */
 class MdcContextTest {
 
@@ -85,11 +86,11 @@ class MdcContextTest {
 		assertThat(SEEN.get("workflow")).contains(entry("workflowId", "mdc-1"), entry("runId", runId),
 				entry("workflowType", "mdc-greeting"));
 		assertThat(SEEN.get("inline")).contains(entry("workflowId", "mdc-1"), entry("runId", runId),
-				entry("workflowType", "mdc-greeting"), entry("activityType", "greet"),
-				entry("activityId", "1"), entry("activityAttempt", "1"));
+				entry("workflowType", "mdc-greeting"), entry("activityType", "greet"), entry("activityId", "1"),
+				entry("activityAttempt", "1"));
 		assertThat(SEEN.get("queued")).contains(entry("workflowId", "mdc-1"), entry("runId", runId),
-				entry("workflowType", "mdc-greeting"), entry("activityType", "shout"),
-				entry("activityId", "2"), entry("activityAttempt", "1"));
+				entry("workflowType", "mdc-greeting"), entry("activityType", "shout"), entry("activityId", "2"),
+				entry("activityAttempt", "1"));
 	}
 
 	@Test
@@ -104,7 +105,8 @@ class MdcContextTest {
 		WorkflowHandle<String> handle = engine.client()
 			.start(GreetingWorkflow::run, "bob", StartOptions.withId("mdc-2"));
 
-		// the first task ran on this thread (an eager start) and set the run's entries while it did
+		// the first task ran on this thread (an eager start) and set the run's entries
+		// while it did
 		assertThat(MDC.get("workflowId")).isEqualTo("the-callers-own");
 		assertThat(MDC.get("requestId")).isEqualTo("req-7");
 		assertThat(MDC.get("runId")).isNull();

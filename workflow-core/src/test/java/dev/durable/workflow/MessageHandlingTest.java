@@ -22,10 +22,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * How a run handles messages (DESIGN 4.2, reference/signals-queries-updates.txt): signal-with-start,
- * the order of handlers and the main method within an activation, blocking handlers and their lock,
- * draining handlers, failures thrown by signal handlers, dynamic handlers, and signals from another
- * node.
+ * How a run handles messages (DESIGN 4.2, reference/signals-queries-updates.txt):
+ * signal-with-start, the order of handlers and the main method within an activation,
+ * blocking handlers and their lock, draining handlers, failures thrown by signal
+ * handlers, dynamic handlers, and signals from another node.
  */
 @Timeout(120)
 class MessageHandlingTest {
@@ -37,7 +37,9 @@ class MessageHandlingTest {
 		this.engines.close();
 	}
 
-	/** Records what the main method saw when it first ran, and waits for more greetings. */
+	/**
+	 * Records what the main method saw when it first ran, and waits for more greetings.
+	 */
 	@Workflow("mh-greeter")
 	public static class Greeter {
 
@@ -94,7 +96,10 @@ class MessageHandlingTest {
 
 	}
 
-	/** A blocking read-modify-write in a signal handler, with or without the workflow lock. */
+	/**
+	 * A blocking read-modify-write in a signal handler, with or without the workflow
+	 * lock.
+	 */
 	@Workflow("mh-interleave")
 	public static class Interleaving {
 
@@ -278,7 +283,8 @@ class MessageHandlingTest {
 		return handle.history().stream().map(HistoryEvent::type).toList();
 	}
 
-	// ---- signal-with-start -------------------------------------------------------------------
+	// ---- signal-with-start
+	// -------------------------------------------------------------------
 
 	@Test
 	void signalWithStartRunsTheHandlerBeforeTheMainMethodAndSignalsAnOpenRun() {
@@ -309,20 +315,23 @@ class MessageHandlingTest {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- order within an activation ----------------------------------------------------------
+	// ---- order within an activation
+	// ----------------------------------------------------------
 
 	@Test
 	void signalsOfOneActivationAreHandledInOrderBeforeTheMainMethodResumes() throws Exception {
 		StallingHooks hooks = new StallingHooks();
 		hooks.stallCommitNumber = 1;
 		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks));
-		// started from a client-only node, so that the first task is the worker's own (not run
+		// started from a client-only node, so that the first task is the worker's own
+		// (not run
 		// eagerly in the start's transaction)
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false));
 		client.client().start(Ordered::run, StartOptions.withId("ordered"));
 		@SuppressWarnings({ "unchecked", "rawtypes" })
 		WorkflowHandle<List<String>> handle = (WorkflowHandle) engine.client().handle("ordered", List.class);
-		// the first task is held at its commit while three signals arrive: the next task gets them all
+		// the first task is held at its commit while three signals arrive: the next task
+		// gets them all
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
 		handle.signal(Ordered::note, "a");
 		handle.signal(Ordered::note, "b");
@@ -341,7 +350,8 @@ class MessageHandlingTest {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- blocking handlers -------------------------------------------------------------------
+	// ---- blocking handlers
+	// -------------------------------------------------------------------
 
 	@Test
 	void blockingHandlersInterleaveAtEngineCalls() {
@@ -354,7 +364,8 @@ class MessageHandlingTest {
 		assertThat(handle.query(Interleaving::log)).containsExactly("A read 0", "B read 0");
 		this.engines.clock.advance(Duration.ofMinutes(1));
 		List<String> log = handle.result(Duration.ofSeconds(10));
-		// both read before either wrote: a lost update, because they switched at the sleep
+		// both read before either wrote: a lost update, because they switched at the
+		// sleep
 		assertThat(log).hasSize(5).startsWith("A read 0", "B read 0").endsWith("value 1");
 		assertThat(log.subList(2, 4)).containsExactlyInAnyOrder("A wrote 1", "B wrote 1");
 		Engines.assertReplays(engine, handle.runId());
@@ -408,7 +419,8 @@ class MessageHandlingTest {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- failures in signal handlers ---------------------------------------------------------
+	// ---- failures in signal handlers
+	// ---------------------------------------------------------
 
 	@Test
 	void anApplicationFailureThrownBySignalHandlerFailsTheRun() {
@@ -445,7 +457,8 @@ class MessageHandlingTest {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- dynamic handlers --------------------------------------------------------------------
+	// ---- dynamic handlers
+	// --------------------------------------------------------------------
 
 	@Test
 	void dynamicHandlersReceiveWhatNoNamedHandlerMatches() {
@@ -464,7 +477,8 @@ class MessageHandlingTest {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- signals across nodes ----------------------------------------------------------------
+	// ---- signals across nodes
+	// ----------------------------------------------------------------
 
 	@Test
 	void aSignalFromAClientOnlyNodeReachesTheWorkerByNotification() {

@@ -25,7 +25,7 @@ class MessagesSmokeTest {
 		this.engines.close();
 	}
 
-	@Workflow(value = "chat", receives = {"line"})
+	@Workflow(value = "chat", receives = { "line" })
 	public static class Chat {
 
 		private final List<String> lines = new ArrayList<>();

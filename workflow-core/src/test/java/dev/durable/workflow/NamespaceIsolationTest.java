@@ -32,9 +32,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Namespaces sharing one schema: nodes of namespace {@code alpha} and of namespace {@code beta},
- * registering workflow types, activities and task queues of the same names, each see and touch
- * only the runs, activities, schedules and nodes of their own namespace.
+ * Namespaces sharing one schema: nodes of namespace {@code alpha} and of namespace
+ * {@code beta}, registering workflow types, activities and task queues of the same names,
+ * each see and touch only the runs, activities, schedules and nodes of their own
+ * namespace.
  */
 class NamespaceIsolationTest {
 
@@ -180,11 +181,14 @@ class NamespaceIsolationTest {
 		return this.engines.builder().namespace(namespace);
 	}
 
-	/** A node of the namespace serving the common types, its activities recording the node's name. */
+	/**
+	 * A node of the namespace serving the common types, its activities recording the
+	 * node's name.
+	 */
 	private WorkflowEngine node(String namespace, String name) {
-		return this.engines.start(in(namespace)
-			.register(SleepyWorkflow.class, WaiterWorkflow.class, QuickWorkflow.class)
-			.registerActivities(new Recorder(name)));
+		return this.engines
+			.start(in(namespace).register(SleepyWorkflow.class, WaiterWorkflow.class, QuickWorkflow.class)
+				.registerActivities(new Recorder(name)));
 	}
 
 	private static String namespaceOf(UUID runId, Engines engines) {
@@ -205,11 +209,11 @@ class NamespaceIsolationTest {
 		WorkflowHandle<String> handle = alpha1.client()
 			.start(SleepyWorkflow::run, "sleeper", StartOptions.withId("sleeper"));
 		await().until(() -> this.engines.count("timer") == 1);
-		// a node of beta serving the same type and activity names; its poll rounds are the test's
-		WorkflowEngine beta = this.engines
-			.start(in("beta").pollInterval(Duration.ofHours(1))
-				.register(SleepyWorkflow.class)
-				.registerActivities(new Recorder("beta")));
+		// a node of beta serving the same type and activity names; its poll rounds are
+		// the test's
+		WorkflowEngine beta = this.engines.start(in("beta").pollInterval(Duration.ofHours(1))
+			.register(SleepyWorkflow.class)
+			.registerActivities(new Recorder("beta")));
 		alpha1.shutdown(); // releases the run
 		this.engines.clock.advance(Duration.ofDays(31)); // its timer is due
 
@@ -336,8 +340,10 @@ class NamespaceIsolationTest {
 
 	@Test
 	void housekeepingForgetsOnlyTheLongDeadNodesOfItsNamespace() {
-		// a run of alpha closed two days ago, past alpha's retention: its deletion marks the end of
-		// the housekeeping round that a node runs first thing, right after forgetting dead nodes
+		// a run of alpha closed two days ago, past alpha's retention: its deletion marks
+		// the end of
+		// the housekeeping round that a node runs first thing, right after forgetting
+		// dead nodes
 		WorkflowEngine alpha0 = this.engines.start(in("alpha").register(QuickWorkflow.class));
 		assertThat(alpha0.client().start(QuickWorkflow::run, "a", StartOptions.withId("old")).result()).isEqualTo("a");
 		alpha0.shutdown();
@@ -350,7 +356,8 @@ class NamespaceIsolationTest {
 					+ " WHERE node_id = ?", beta.nodeId());
 		this.engines.clock.advance(Duration.ofDays(2));
 
-		// alpha's nodes count a node as dead after a second: by their reckoning beta's is long dead
+		// alpha's nodes count a node as dead after a second: by their reckoning beta's is
+		// long dead
 		this.engines.start(in("alpha").register(QuickWorkflow.class).retention(Duration.ofDays(1)));
 		await().until(() -> this.engines.jdbc()
 			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".workflow_run WHERE namespace = 'alpha'",
@@ -358,22 +365,26 @@ class NamespaceIsolationTest {
 		assertThat(this.engines.jdbc()
 			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".node WHERE node_id = ?", Integer.class,
 					beta.nodeId()))
-			.as("beta's node row").isEqualTo(1);
+			.as("beta's node row")
+			.isEqualTo(1);
 	}
 
 	@Test
 	void aTaskQueueActivityIsNeitherRunByNorDueThroughAnotherNamespacesWorkers() {
 		WorkflowEngine alpha = this.engines.start(in("alpha").register(RenderWorkflow.class));
-		this.engines.start(in("beta").runWorkflows(false).activityTaskQueues("ns-gpu").registerActivities(new Gpu("beta")));
+		this.engines
+			.start(in("beta").runWorkflows(false).activityTaskQueues("ns-gpu").registerActivities(new Gpu("beta")));
 		WorkflowHandle<String> handle = alpha.client().start(RenderWorkflow::run, "scene", StartOptions.withId("r"));
 		await().until(() -> this.engines.count("activity") == 1 && EngineInternals.node(alpha).isIdle()
 				&& handle.describe().workflowTasks() == 1);
 
-		// no node of alpha serves the queue: nothing of alpha's can run now (the test kit's time
+		// no node of alpha serves the queue: nothing of alpha's can run now (the test
+		// kit's time
 		// skipping asks this)
 		assertThat(alpha.quiescence().anyDue(this.engines.clock.instant())).isFalse();
 
-		this.engines.start(in("alpha").runWorkflows(false).activityTaskQueues("ns-gpu").registerActivities(new Gpu("alpha")));
+		this.engines
+			.start(in("alpha").runWorkflows(false).activityTaskQueues("ns-gpu").registerActivities(new Gpu("alpha")));
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("scene rendered on alpha");
 		assertThat(Gpu.CALLS.get("scene")).containsExactly("alpha");
 	}
@@ -382,10 +393,14 @@ class NamespaceIsolationTest {
 	void schedulesAreOnesOwnNamespacesAndStartRunsInIt() {
 		WorkflowEngine alpha = node("alpha", "alpha");
 		WorkflowEngine beta = node("beta", "beta");
-		alpha.client().schedules().create("nightly", Schedule.of(ScheduleSpec.every(Duration.ofHours(1)),
-				ScheduleAction.startWorkflow(QuickWorkflow::run, "from alpha")));
-		beta.client().schedules().create("nightly", Schedule.of(ScheduleSpec.every(Duration.ofDays(1)),
-				ScheduleAction.startWorkflow(QuickWorkflow::run, "from beta")));
+		alpha.client()
+			.schedules()
+			.create("nightly", Schedule.of(ScheduleSpec.every(Duration.ofHours(1)),
+					ScheduleAction.startWorkflow(QuickWorkflow::run, "from alpha")));
+		beta.client()
+			.schedules()
+			.create("nightly", Schedule.of(ScheduleSpec.every(Duration.ofDays(1)),
+					ScheduleAction.startWorkflow(QuickWorkflow::run, "from beta")));
 		assertThat(alpha.client().schedules().list()).extracting(ScheduleSummary::spec)
 			.containsExactly(ScheduleSpec.every(Duration.ofHours(1)));
 

@@ -16,8 +16,8 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A result that is not a data object (a thread, a stream) fails the attempt for good with a
- * {@code PayloadException}, instead of completing with Jackson's dump of its getters.
+ * A result that is not a data object (a thread, a stream) fails the attempt for good with
+ * a {@code PayloadException}, instead of completing with Jackson's dump of its getters.
  */
 class NonDataPayloadTest {
 
@@ -32,7 +32,10 @@ class NonDataPayloadTest {
 	public record Reading(String sensor, double value) {
 	}
 
-	/** Activities declared as returning {@code Object}, so only the returned value can be checked. */
+	/**
+	 * Activities declared as returning {@code Object}, so only the returned value can be
+	 * checked.
+	 */
 	@Activity
 	public interface Sources {
 

@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A deployed change of workflow code meets runs recorded by the old code: an incompatible change
- * makes the run stuck (not corrupted), and getVersion lets the same change deploy safely.
+ * A deployed change of workflow code meets runs recorded by the old code: an incompatible
+ * change makes the run stuck (not corrupted), and getVersion lets the same change deploy
+ * safely.
  */
 class NonDeterminismTest {
 
@@ -63,7 +64,10 @@ class NonDeterminismTest {
 
 	}
 
-	/** The same type with the first step replaced, without versioning: incompatible with old runs. */
+	/**
+	 * The same type with the first step replaced, without versioning: incompatible with
+	 * old runs.
+	 */
 	@Workflow("evolving")
 	public static class Version2Unsafe {
 

@@ -21,17 +21,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A statement that finds one run by its id uses the run's primary key, however many runs are
- * open and whatever the statistics say. The trap: the partial indexes over open runs
- * ({@code WHERE status = 'RUNNING'}) look almost free to the planner when the statistics were taken
- * while few runs were open, and a statement that tests {@code status = 'RUNNING'} by id then scans
- * one of them whole and filters it by id. A benchmark hit it with 10,000 runs waiting for a signal:
- * every signal sent and every task commit read all 10,000.
+ * A statement that finds one run by its id uses the run's primary key, however many runs
+ * are open and whatever the statistics say. The trap: the partial indexes over open runs
+ * ({@code WHERE status = 'RUNNING'}) look almost free to the planner when the statistics
+ * were taken while few runs were open, and a statement that tests
+ * {@code status = 'RUNNING'} by id then scans one of them whole and filters it by id. A
+ * benchmark hit it with 10,000 runs waiting for a signal: every signal sent and every
+ * task commit read all 10,000.
  *
- * <p>The test sets the trap (statistics taken with 20,000 closed runs and no open one, autovacuum
- * off, then 10,000 open runs)
- * and counts what the engine's statements read from the open-id index while a run is started,
- * signalled and closed.
+ * <p>
+ * The test sets the trap (statistics taken with 20,000 closed runs and no open one,
+ * autovacuum off, then 10,000 open runs) and counts what the engine's statements read
+ * from the open-id index while a run is started, signalled and closed.
  */
 class OpenRunLookupTest {
 
@@ -47,7 +48,7 @@ class OpenRunLookupTest {
 		this.engines.close();
 	}
 
-	@Workflow(value = "open-run-lookup", receives = {"go"})
+	@Workflow(value = "open-run-lookup", receives = { "go" })
 	public static class Waiter {
 
 		@WorkflowRun
@@ -59,25 +60,29 @@ class OpenRunLookupTest {
 
 	@Test
 	void signallingAndClosingARunDoNotScanTheOpenRuns() {
-		// no polls: the run is woken in this JVM, and the polls' own scans of open runs stay out of the count.
-		// The connections the engine keeps (LISTEN, the heartbeat's) come from a direct data source of
+		// no polls: the run is woken in this JVM, and the polls' own scans of open runs
+		// stay out of the count.
+		// The connections the engine keeps (LISTEN, the heartbeat's) come from a direct
+		// data source of
 		// their own name, which the wait for the pool's backends to end leaves out
 		PGSimpleDataSource direct = new PGSimpleDataSource();
 		direct.setURL(TestDatabase.jdbcUrl() + "&ApplicationName=" + KEPT);
-		WorkflowEngine engine = this.engines.start(
-				this.engines.builder().register(Waiter.class).pollInterval(Duration.ofHours(1)).directDataSource(direct));
+		WorkflowEngine engine = this.engines.start(this.engines.builder()
+			.register(Waiter.class)
+			.pollInterval(Duration.ofHours(1))
+			.directDataSource(direct));
 		JdbcTemplate jdbc = this.engines.jdbc();
 		String runs = this.engines.schema + ".workflow_run";
 		jdbc.execute("ALTER TABLE " + runs + " SET (autovacuum_enabled = false)");
-		// statistics of a table that holds many runs, all closed: the open-run indexes look empty
+		// statistics of a table that holds many runs, all closed: the open-run indexes
+		// look empty
 		insertRuns(jdbc, "COMPLETED", 2 * OPEN_RUNS);
 		jdbc.execute("VACUUM ANALYZE " + runs);
 		insertRuns(jdbc, "RUNNING", OPEN_RUNS);
 
 		long before = openIdEntriesRead(jdbc);
 
-		WorkflowHandle<String> handle = engine.client()
-			.start(Waiter::run, "hello", StartOptions.withId("signalled"));
+		WorkflowHandle<String> handle = engine.client().start(Waiter::run, "hello", StartOptions.withId("signalled"));
 		handle.signal("go", "world");
 
 		assertThat(handle.result()).isEqualTo("hello world");
@@ -95,9 +100,9 @@ class OpenRunLookupTest {
 	}
 
 	/**
-	 * Index entries read from the open-id index so far. A backend reports its counters when it
-	 * ends (otherwise at most once a second, or ten seconds later), so the pool's idle connections
-	 * are replaced first.
+	 * Index entries read from the open-id index so far. A backend reports its counters
+	 * when it ends (otherwise at most once a second, or ten seconds later), so the pool's
+	 * idle connections are replaced first.
 	 */
 	private long openIdEntriesRead(JdbcTemplate jdbc) {
 		HikariDataSource pool = (HikariDataSource) TestDatabase.dataSource();
@@ -110,8 +115,9 @@ class OpenRunLookupTest {
 		return jdbc.execute((Connection con) -> {
 			try (Statement statement = con.createStatement()) {
 				statement.execute("SELECT pg_stat_clear_snapshot()");
-				try (ResultSet rs = statement.executeQuery("SELECT idx_tup_read FROM pg_stat_user_indexes"
-						+ " WHERE schemaname = '" + this.engines.schema + "' AND indexrelname = 'workflow_run_open_id'")) {
+				try (ResultSet rs = statement
+					.executeQuery("SELECT idx_tup_read FROM pg_stat_user_indexes" + " WHERE schemaname = '"
+							+ this.engines.schema + "' AND indexrelname = 'workflow_run_open_id'")) {
 					rs.next();
 					return rs.getLong(1);
 				}

@@ -20,11 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A node cut off by a partition that drops packets cannot roll back the transaction it has open,
- * and the server is not told it is gone: the server must end that transaction by itself, soon
- * enough that another node's statements waiting on its locks (a run's row, an open run's unique
- * workflow id) go through within their statement timeout instead of failing as if the database
- * were unreachable, while nothing is wrong with the database or the other node.
+ * A node cut off by a partition that drops packets cannot roll back the transaction it
+ * has open, and the server is not told it is gone: the server must end that transaction
+ * by itself, soon enough that another node's statements waiting on its locks (a run's
+ * row, an open run's unique workflow id) go through within their statement timeout
+ * instead of failing as if the database were unreachable, while nothing is wrong with the
+ * database or the other node.
  */
 class PartitionedNodeReleasesLocksTest {
 
@@ -68,9 +69,12 @@ class PartitionedNodeReleasesLocksTest {
 	}
 
 	private WorkflowEngine.Builder node() {
-		// a chaos run's settings: a lease of 5 s, the statement timeout it leaves (5 s), and an idle
-		// timeout below it. The proxy's blackhole keeps its socket to the server open and answering,
-		// so the TCP keepalives that find a real partition cannot find this one: the idle timeout does
+		// a chaos run's settings: a lease of 5 s, the statement timeout it leaves (5 s),
+		// and an idle
+		// timeout below it. The proxy's blackhole keeps its socket to the server open and
+		// answering,
+		// so the TCP keepalives that find a real partition cannot find this one: the idle
+		// timeout does
 		return this.engines.builder()
 			.register(WaitingWorkflow.class)
 			.heartbeatInterval(Duration.ofSeconds(1))
@@ -83,14 +87,15 @@ class PartitionedNodeReleasesLocksTest {
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void anotherNodesStatementsGetTheLocksOfAPartitionedNodesOpenTransaction() throws Exception {
 		this.proxy = new PartitionProxy(TestDatabase.postgres().getPort());
-		this.partitionedPool = TestDatabase.pool("jdbc:postgresql://127.0.0.1:" + this.proxy.port()
-				+ "/postgres?user=postgres", 4);
+		this.partitionedPool = TestDatabase
+			.pool("jdbc:postgresql://127.0.0.1:" + this.proxy.port() + "/postgres?user=postgres", 4);
 		WorkflowEngine a = this.engines.start(node().dataSource(this.partitionedPool));
 		WorkflowEngine b = this.engines.start(node());
 		WorkflowHandle<String> held = a.client().start(WaitingWorkflow::run, "held", StartOptions.withId("held"));
 		await().until(() -> this.engines.count("timer") == 1);
 
-		// node a has one of its transactions open, holding the run's row and a new open run's id
+		// node a has one of its transactions open, holding the run's row and a new open
+		// run's id
 		// (as a commit under way would), when the partition cuts it off
 		Connection open = EngineInternals.node(a).engineDataSource().getConnection();
 		try {
@@ -106,8 +111,10 @@ class PartitionedNodeReleasesLocksTest {
 			}
 			this.proxy.partition();
 
-			// node b, which the partition does not touch, signals the run and starts the id: its
-			// statements wait on a's locks only until the server ends a's silent transaction
+			// node b, which the partition does not touch, signals the run and starts the
+			// id: its
+			// statements wait on a's locks only until the server ends a's silent
+			// transaction
 			b.client().handle("held").signal("go", "from b");
 			WorkflowHandle<String> fresh = b.client()
 				.start(WaitingWorkflow::run, "fresh", StartOptions.withId("fresh"));

@@ -26,11 +26,12 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * A node cut off from its database by a partition that drops packets (no connection is reset)
- * for longer than {@code deadAfter} stops by itself once its lease runs out: it evicts its runs,
- * claims and commits nothing, and its client fails at once as with the database unreachable,
- * instead of hanging; another node takes its runs over and nothing runs twice. Healed, the node
- * serves again, and nothing it held before the partition is written.
+ * A node cut off from its database by a partition that drops packets (no connection is
+ * reset) for longer than {@code deadAfter} stops by itself once its lease runs out: it
+ * evicts its runs, claims and commits nothing, and its client fails at once as with the
+ * database unreachable, instead of hanging; another node takes its runs over and nothing
+ * runs twice. Healed, the node serves again, and nothing it held before the partition is
+ * written.
  */
 class PartitionedNodeSelfFencingTest {
 
@@ -95,7 +96,8 @@ class PartitionedNodeSelfFencingTest {
 	}
 
 	private WorkflowEngine.Builder node(String name) {
-		// both nodes judge staleness alike; the heartbeat interval leaves a lease of 2.75 s
+		// both nodes judge staleness alike; the heartbeat interval leaves a lease of 2.75
+		// s
 		return this.engines.builder()
 			.register(DayWorkflow.class)
 			.registerActivities(new Steps(name))
@@ -114,8 +116,8 @@ class PartitionedNodeSelfFencingTest {
 		Steps.RAN.clear();
 		this.proxy = new PartitionProxy(TestDatabase.postgres().getPort());
 		// the application's pool as configured by default (30 s to wait for a connection)
-		this.partitionedPool = TestDatabase.pool("jdbc:postgresql://127.0.0.1:" + this.proxy.port()
-				+ "/postgres?user=postgres", 4);
+		this.partitionedPool = TestDatabase
+			.pool("jdbc:postgresql://127.0.0.1:" + this.proxy.port() + "/postgres?user=postgres", 4);
 		WorkflowEngine a = this.engines.start(node("a").dataSource(this.partitionedPool));
 		List<String> ids = List.of("cut-1", "cut-2", "cut-3");
 		for (String id : ids) {
@@ -128,12 +130,14 @@ class PartitionedNodeSelfFencingTest {
 		WorkflowEngine b = this.engines.start(node("b"));
 		this.engines.clock.advance(Duration.ofDays(1));
 
-		// a's lease runs out: it evicts its runs by itself, though it cannot learn it was declared dead
+		// a's lease runs out: it evicts its runs by itself, though it cannot learn it was
+		// declared dead
 		await().atMost(Duration.ofSeconds(30)).until(() -> a.cachedRuns() == 0);
-		// and a call through it fails at once, as with the database unreachable, instead of hanging
-		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThatThrownBy(
-				() -> a.client().handle(ids.get(0)).describe())
-			.isInstanceOf(DataAccessResourceFailureException.class));
+		// and a call through it fails at once, as with the database unreachable, instead
+		// of hanging
+		assertTimeoutPreemptively(Duration.ofSeconds(5),
+				() -> assertThatThrownBy(() -> a.client().handle(ids.get(0)).describe())
+					.isInstanceOf(DataAccessResourceFailureException.class));
 
 		// b takes the runs over and finishes them; every step ran once
 		for (String id : ids) {
@@ -146,9 +150,11 @@ class PartitionedNodeSelfFencingTest {
 
 		// healed, a registers anew and serves its callers again
 		this.proxy.heal();
-		await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> this.engines.jdbc()
-			.queryForObject("SELECT incarnation FROM " + this.engines.schema + ".node WHERE node_id = ?", Long.class,
-					a.nodeId()) >= 2);
+		await().atMost(Duration.ofSeconds(60))
+			.ignoreExceptions()
+			.until(() -> this.engines.jdbc()
+				.queryForObject("SELECT incarnation FROM " + this.engines.schema + ".node WHERE node_id = ?",
+						Long.class, a.nodeId()) >= 2);
 		WorkflowHandle<String> after = await().atMost(Duration.ofSeconds(60))
 			.ignoreExceptions()
 			.until(() -> a.client().start(DayWorkflow::run, "healed", StartOptions.withId("healed")), (h) -> true);
@@ -157,7 +163,8 @@ class PartitionedNodeSelfFencingTest {
 			return after.describe().status().isClosed();
 		});
 		assertThat(after.result(Duration.ofSeconds(10))).matches("before@(a|b) after@(a|b)");
-		// nothing a held from before the partition was written: the runs b finished are as b left them
+		// nothing a held from before the partition was written: the runs b finished are
+		// as b left them
 		assertThat(history().stream().filter((row) -> !row.get("run_id").equals(after.runId())).toList())
 			.usingRecursiveComparison()
 			.isEqualTo(settled);

@@ -23,10 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code describe().pendingActivities()} lists every activity a run waits for, on a task queue
- * or not: one waiting to be claimed (no node serves its queue), one whose attempt runs, one whose
- * attempt waits for the completion client, one waiting for its retry; each with its state,
- * attempt, last failure, retry time and, where recorded, its start and last heartbeat.
+ * {@code describe().pendingActivities()} lists every activity a run waits for, on a task
+ * queue or not: one waiting to be claimed (no node serves its queue), one whose attempt
+ * runs, one whose attempt waits for the completion client, one waiting for its retry;
+ * each with its state, attempt, last failure, retry time and, where recorded, its start
+ * and last heartbeat.
  */
 class PendingActivitiesTest {
 
@@ -60,8 +61,8 @@ class PendingActivitiesTest {
 	}
 
 	/**
-	 * "async" hands its token out; "block" runs until the test ends; anything else answers at
-	 * once.
+	 * "async" hands its token out; "block" runs until the test ends; anything else
+	 * answers at once.
 	 */
 	public static class Renderer implements Renders {
 
@@ -110,7 +111,10 @@ class PendingActivitiesTest {
 			this.renders = renders;
 		}
 
-		/** "queue:async" renders "async" on the task queue; "here:block" inline, and so on. */
+		/**
+		 * "queue:async" renders "async" on the task queue; "here:block" inline, and so
+		 * on.
+		 */
 		@WorkflowRun
 		public String run(String how) {
 			String scene = how.substring(how.indexOf(':') + 1);
@@ -137,7 +141,10 @@ class PendingActivitiesTest {
 		return token;
 	}
 
-	/** Waits until describe lists the run's one pending activity in the state, and returns it. */
+	/**
+	 * Waits until describe lists the run's one pending activity in the state, and returns
+	 * it.
+	 */
 	private static PendingActivity awaitPending(WorkflowHandle<?> handle, PendingActivityState state, int attempt) {
 		await().atMost(Duration.ofSeconds(20)).until(() -> {
 			List<PendingActivity> pending = handle.describe().pendingActivities();
@@ -158,7 +165,8 @@ class PendingActivitiesTest {
 	void aTaskQueueActivityNoNodeClaimsIsListedAsScheduled() {
 		WorkflowEngine node = node(false);
 		Instant start = this.engines.clock.instant();
-		WorkflowHandle<String> handle = node.client().start(SceneWorkflow::run, "queue:quick", StartOptions.withId("s-1"));
+		WorkflowHandle<String> handle = node.client()
+			.start(SceneWorkflow::run, "queue:quick", StartOptions.withId("s-1"));
 		await().until(() -> waitingOnGpu(node) == 1);
 		assertThat(handle.describe().pendingActivities()).singleElement().satisfies((pending) -> {
 			assertThat(pending.activityType()).isEqualTo("render");
@@ -180,7 +188,8 @@ class PendingActivitiesTest {
 	void aClaimedTaskQueueAttemptIsListedAsStarted() {
 		WorkflowEngine node = node(true);
 		Instant start = this.engines.clock.instant();
-		WorkflowHandle<String> handle = node.client().start(SceneWorkflow::run, "queue:block", StartOptions.withId("s-2"));
+		WorkflowHandle<String> handle = node.client()
+			.start(SceneWorkflow::run, "queue:block", StartOptions.withId("s-2"));
 		PendingActivity pending = awaitPending(handle, PendingActivityState.STARTED, 1);
 		assertThat(pending.taskQueue()).isEqualTo("gpu");
 		assertThat(pending.lastStartedTime()).isEqualTo(start);
@@ -193,7 +202,8 @@ class PendingActivitiesTest {
 		WorkflowEngine node = node(true);
 		ActivityCompletionClient completions = otherNode();
 		Instant start = this.engines.clock.instant();
-		WorkflowHandle<String> handle = node.client().start(SceneWorkflow::run, "queue:async", StartOptions.withId("s-3"));
+		WorkflowHandle<String> handle = node.client()
+			.start(SceneWorkflow::run, "queue:async", StartOptions.withId("s-3"));
 		String token = token();
 		PendingActivity waiting = awaitPending(handle, PendingActivityState.AWAITING_COMPLETION, 1);
 		assertThat(waiting.taskQueue()).isEqualTo("gpu");
@@ -201,8 +211,7 @@ class PendingActivitiesTest {
 		assertThat(waiting.lastHeartbeatTime()).isNull();
 		this.engines.clock.advance(Duration.ofSeconds(2));
 		assertThat(completions.heartbeat(token, "half done")).isTrue();
-		assertThat(handle.describe().pendingActivities().get(0).lastHeartbeatTime())
-			.isEqualTo(start.plusSeconds(2));
+		assertThat(handle.describe().pendingActivities().get(0).lastHeartbeatTime()).isEqualTo(start.plusSeconds(2));
 		// failed through the client: back in its queue, due at its retry time
 		assertThat(completions.fail(token, ApplicationFailure.newFailure("GPU overheated", "Overheated"))).isTrue();
 		PendingActivity retry = awaitPending(handle, PendingActivityState.SCHEDULED, 2);
@@ -219,12 +228,14 @@ class PendingActivitiesTest {
 		WorkflowEngine node = node(false);
 		ActivityCompletionClient completions = otherNode();
 		Instant start = this.engines.clock.instant();
-		WorkflowHandle<String> blocked = node.client().start(SceneWorkflow::run, "here:block", StartOptions.withId("s-4"));
+		WorkflowHandle<String> blocked = node.client()
+			.start(SceneWorkflow::run, "here:block", StartOptions.withId("s-4"));
 		PendingActivity runningHere = awaitPending(blocked, PendingActivityState.STARTED, 1);
 		assertThat(runningHere.taskQueue()).isNull();
 		assertThat(runningHere.scheduledTime()).isEqualTo(start);
 
-		WorkflowHandle<String> async = node.client().start(SceneWorkflow::run, "here:async", StartOptions.withId("s-5"));
+		WorkflowHandle<String> async = node.client()
+			.start(SceneWorkflow::run, "here:async", StartOptions.withId("s-5"));
 		String token = token();
 		PendingActivity waiting = awaitPending(async, PendingActivityState.AWAITING_COMPLETION, 1);
 		assertThat(waiting.taskQueue()).isNull();

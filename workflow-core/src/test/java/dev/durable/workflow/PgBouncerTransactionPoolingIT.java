@@ -27,14 +27,16 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Two engines whose data source goes through a real PgBouncer in transaction pooling mode (four
- * server sessions for all their connections), with the direct data source for LISTEN and the
- * schema migration: starts, inline and task-queue activities, timers, signals, queries, updates,
- * child workflows, continue-as-new, a schedule and a flow-control queue all complete, and replay.
- * A pooled URL without {@code prepareThreshold=0} fails the start with the setting named
- * (Debian 12 ships PgBouncer 1.18, which does not track prepared statements).
+ * Two engines whose data source goes through a real PgBouncer in transaction pooling mode
+ * (four server sessions for all their connections), with the direct data source for
+ * LISTEN and the schema migration: starts, inline and task-queue activities, timers,
+ * signals, queries, updates, child workflows, continue-as-new, a schedule and a
+ * flow-control queue all complete, and replay. A pooled URL without
+ * {@code prepareThreshold=0} fails the start with the setting named (Debian 12 ships
+ * PgBouncer 1.18, which does not track prepared statements).
  *
- * <p>Skipped when no pgbouncer executable is found; CI ({@code .ci/run}) installs Debian's.
+ * <p>
+ * Skipped when no pgbouncer executable is found; CI ({@code .ci/run}) installs Debian's.
  */
 class PgBouncerTransactionPoolingIT {
 
@@ -51,8 +53,9 @@ class PgBouncerTransactionPoolingIT {
 	@BeforeAll
 	static void startPgBouncer() {
 		var binary = PgBouncer.binary();
-		assumeTrue(binary.isPresent(), "pgbouncer not found (install Debian's pgbouncer package, or set -Dpgbouncer.path):"
-				+ " skipping the PgBouncer transaction pooling test");
+		assumeTrue(binary.isPresent(),
+				"pgbouncer not found (install Debian's pgbouncer package, or set -Dpgbouncer.path):"
+						+ " skipping the PgBouncer transaction pooling test");
 		bouncer = PgBouncer.start(binary.get(), TestDatabase.postgres().getPort(), 4);
 		pooled = TestDatabase.pool(bouncer.jdbcUrl() + "&prepareThreshold=0&ApplicationName=pgb-pooled", 16);
 		direct = TestDatabase.pool(TestDatabase.jdbcUrl() + "&ApplicationName=pgb-direct", 4);
@@ -117,7 +120,10 @@ class PgBouncerTransactionPoolingIT {
 
 	}
 
-	/** Every kind of command in one run (after a continue-as-new): the engine's core paths. */
+	/**
+	 * Every kind of command in one run (after a continue-as-new): the engine's core
+	 * paths.
+	 */
 	@Workflow("pgb-order")
 	public static class OrderWorkflow {
 
@@ -225,24 +231,33 @@ class PgBouncerTransactionPoolingIT {
 		}
 
 		// a schedule fires as the settable clock moves
-		first.client().schedules().create("pgb-every10", Schedule.of(ScheduleSpec.every(Duration.ofMinutes(10)),
-				ScheduleAction.startWorkflow(ScheduleFixtures.Tick::run, "t")));
+		first.client()
+			.schedules()
+			.create("pgb-every10", Schedule.of(ScheduleSpec.every(Duration.ofMinutes(10)),
+					ScheduleAction.startWorkflow(ScheduleFixtures.Tick::run, "t")));
 		assertThat(first.client().schedules().describe("pgb-every10").nextActionTimes().get(0))
 			.isEqualTo(this.engines.clock.instant().plus(Duration.ofMinutes(5)));
-		// (to each firing time exactly: a firing later than the catch-up window would be skipped)
+		// (to each firing time exactly: a firing later than the catch-up window would be
+		// skipped)
 		this.engines.clock.advance(Duration.ofMinutes(5));
-		await().atMost(Duration.ofSeconds(60)).until(() -> ScheduleFixtures.workflowIds(this.engines, "pgb-every10").size() == 1);
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> ScheduleFixtures.workflowIds(this.engines, "pgb-every10").size() == 1);
 		this.engines.clock.advance(Duration.ofMinutes(10));
-		await().atMost(Duration.ofSeconds(60)).until(() -> ScheduleFixtures.workflowIds(this.engines, "pgb-every10").size() == 2);
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> ScheduleFixtures.workflowIds(this.engines, "pgb-every10").size() == 2);
 		await().atMost(Duration.ofSeconds(60))
 			.until(() -> this.engines.jdbc()
-				.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".workflow_run WHERE workflow_type = 'sched-tick'"
-						+ " AND status = 'COMPLETED'", Integer.class) == 2);
+				.queryForObject(
+						"SELECT count(*) FROM " + this.engines.schema
+								+ ".workflow_run WHERE workflow_type = 'sched-tick'" + " AND status = 'COMPLETED'",
+						Integer.class) == 2);
 
-		// each engine listens on a direct session, never on one of PgBouncer's server sessions
+		// each engine listens on a direct session, never on one of PgBouncer's server
+		// sessions
 		assertThat(this.engines.jdbc()
 			.queryForList("SELECT application_name FROM pg_stat_activity WHERE query = 'LISTEN durable_"
-					+ this.engines.schema + "'", String.class)).containsExactly("pgb-direct", "pgb-direct");
+					+ this.engines.schema + "'", String.class))
+			.containsExactly("pgb-direct", "pgb-direct");
 	}
 
 	@Test
@@ -260,7 +275,9 @@ class PgBouncerTransactionPoolingIT {
 			.hasMessageContaining("max_prepared_statements");
 		assertThat(this.engines.jdbc()
 			.queryForObject("SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?", Integer.class,
-					this.engines.schema)).as("nothing migrated").isZero();
+					this.engines.schema))
+			.as("nothing migrated")
+			.isZero();
 	}
 
 	@Test
@@ -268,10 +285,8 @@ class PgBouncerTransactionPoolingIT {
 	void theSameUrlDirectToPostgresPassesTheCheck() {
 		HikariDataSource withThreshold = TestDatabase.pool(TestDatabase.jdbcUrl(), 4);
 		this.extraPools.add(withThreshold);
-		WorkflowEngine engine = this.engines.start(this.engines.builder()
-			.dataSource(withThreshold)
-			.directDataSource(direct)
-			.register(Part.class));
+		WorkflowEngine engine = this.engines
+			.start(this.engines.builder().dataSource(withThreshold).directDataSource(direct).register(Part.class));
 		assertThat(engine.client().start(Part::run, "d", StartOptions.withId("d")).result(Duration.ofSeconds(30)))
 			.isEqualTo("d!");
 	}

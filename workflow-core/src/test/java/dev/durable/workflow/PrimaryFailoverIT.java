@@ -34,14 +34,17 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * PostgreSQL failover under load: a primary and a streaming replica, two engines on a multi-host
- * JDBC URL with {@code targetServerType=primary}; mid-way the primary is killed ({@code pg_ctl stop
- * -m immediate}) and the replica promoted. With synchronous replication every run completes once,
- * no acknowledged signal is lost, and only activities in flight at the kill run again. With
- * asynchronous replication the test measures what a promotion of a lagging replica loses.
+ * PostgreSQL failover under load: a primary and a streaming replica, two engines on a
+ * multi-host JDBC URL with {@code targetServerType=primary}; mid-way the primary is
+ * killed ({@code pg_ctl stop
+ * -m immediate}) and the replica promoted. With synchronous replication every run
+ * completes once, no acknowledged signal is lost, and only activities in flight at the
+ * kill run again. With asynchronous replication the test measures what a promotion of a
+ * lagging replica loses.
  *
- * <p>Needs PostgreSQL binaries with {@code pg_basebackup} (see {@link PostgresCluster}); skipped
- * when there are none. Uses ports 18400-18449.
+ * <p>
+ * Needs PostgreSQL binaries with {@code pg_basebackup} (see {@link PostgresCluster});
+ * skipped when there are none. Uses ports 18400-18449.
  */
 class PrimaryFailoverIT {
 
@@ -55,7 +58,9 @@ class PrimaryFailoverIT {
 
 	private static final String LOG = "failover_log.execution";
 
-	/** How long the wake-up listeners are kept off the new primary after the promotion. */
+	/**
+	 * How long the wake-up listeners are kept off the new primary after the promotion.
+	 */
 	private static final Duration LISTENER_GAP = Duration.ofSeconds(3);
 
 	private final long began = System.nanoTime();
@@ -103,7 +108,8 @@ class PrimaryFailoverIT {
 				throw new IllegalStateException("Cannot log step " + step + " of " + info.workflowId(), ex);
 			}
 			try {
-				Thread.sleep(300); // the activity's "work": keeps activities in flight at the kill
+				Thread.sleep(300); // the activity's "work": keeps activities in flight at
+									// the kill
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -115,7 +121,7 @@ class PrimaryFailoverIT {
 	}
 
 	/** An activity, a timer, an activity, a signal, an activity. */
-	@Workflow(value = "failover-chain", receives = {"go"})
+	@Workflow(value = "failover-chain", receives = { "go" })
 	public static class Chain {
 
 		private final Steps steps;
@@ -175,16 +181,17 @@ class PrimaryFailoverIT {
 		for (int i = 0; i < WORKFLOWS / 2; i++) {
 			first.client().handle(id(i)).signal("go", "go" + i, "go-" + i);
 		}
-		await("every first step ran and some second steps")
-			.atMost(Duration.ofSeconds(60))
+		await("every first step ran and some second steps").atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> count(logPool, "step = 1") == WORKFLOWS && count(logPool, "step = 2") >= WORKFLOWS / 4);
 
 		Instant killStarted = Instant.now();
 		cluster.killPrimary();
-		// (pg_ctl returns once the primary's processes are gone: any later commit is the new primary's)
+		// (pg_ctl returns once the primary's processes are gone: any later commit is the
+		// new primary's)
 		Instant killedAt = Instant.now();
-		// the other half of the signals is sent from the kill on, while there is no primary
+		// the other half of the signals is sent from the kill on, while there is no
+		// primary
 		AtomicInteger failedSignalAttempts = new AtomicInteger();
 		AtomicInteger acceptedSignals = new AtomicInteger();
 		Thread signaller = Thread.ofPlatform().name("failover-signals").start(() -> {
@@ -198,11 +205,11 @@ class PrimaryFailoverIT {
 		progress("killed the primary at %s (pg_ctl took %d ms); replica promoted %d ms later", killedAt,
 				millis(killStarted, killedAt), millis(killedAt, promotedAt));
 
-		// a gap without wake-ups: the listeners are kept off the new primary, the fallback poll must carry the work
+		// a gap without wake-ups: the listeners are kept off the new primary, the
+		// fallback poll must carry the work
 		int terminated = keepListenersOff(cluster.replicaPort, LISTENER_GAP);
 		Instant gapEnd = Instant.now();
-		await("both engines LISTEN on the new primary")
-			.atMost(Duration.ofSeconds(30))
+		await("both engines LISTEN on the new primary").atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> listeners(cluster.replicaPort) == 2);
 		Instant listening = Instant.now();
@@ -212,8 +219,7 @@ class PrimaryFailoverIT {
 		progress("signals sent from the kill on: %d attempts failed and were retried (same idempotency key)",
 				failedSignalAttempts.get());
 
-		await("every run completed on the new primary")
-			.atMost(Duration.ofSeconds(90))
+		await("every run completed on the new primary").atMost(Duration.ofSeconds(90))
 			.pollInterval(Duration.ofMillis(200))
 			.until(() -> completed(cluster.replicaPort) == WORKFLOWS);
 		this.driving = false;
@@ -223,11 +229,12 @@ class PrimaryFailoverIT {
 			Instant firstCommit = firstCommitAfter(newPrimary, killedAt);
 			Instant firstActivity = firstExecutionAfter(newPrimary, killedAt);
 			int commitsInGap = commitsBetween(newPrimary, promotedAt, gapEnd);
-			progress("recovery: first engine commit on the new primary %d ms after the kill, first activity %d ms"
-					+ " after it; %d listening connections cut in the %d ms gap, %d engine commits made in it;"
-					+ " both listeners back %d ms after the gap", millis(killedAt, firstCommit),
-					millis(killedAt, firstActivity), terminated, LISTENER_GAP.toMillis(), commitsInGap,
-					millis(gapEnd, listening));
+			progress(
+					"recovery: first engine commit on the new primary %d ms after the kill, first activity %d ms"
+							+ " after it; %d listening connections cut in the %d ms gap, %d engine commits made in it;"
+							+ " both listeners back %d ms after the gap",
+					millis(killedAt, firstCommit), millis(killedAt, firstActivity), terminated, LISTENER_GAP.toMillis(),
+					commitsInGap, millis(gapEnd, listening));
 			assertThat(firstCommit).as("first engine commit on the new primary").isAfter(killedAt);
 			assertThat(commitsInGap).as("engine commits while no wake-up listener was connected").isPositive();
 		}
@@ -264,8 +271,10 @@ class PrimaryFailoverIT {
 		try (Connection newPrimary = PostgresCluster.connect(cluster.replicaPort)) {
 			int keptRuns = runs(newPrimary, "kept-%");
 			int behindRuns = runs(newPrimary, "behind-%");
-			progress("after the promotion: %d of %d starts replicated before the lag survive; %d of %d acknowledged"
-					+ " starts lost", keptRuns, kept, acknowledgedWhileBehind - behindRuns, acknowledgedWhileBehind);
+			progress(
+					"after the promotion: %d of %d starts replicated before the lag survive; %d of %d acknowledged"
+							+ " starts lost",
+					keptRuns, kept, acknowledgedWhileBehind - behindRuns, acknowledgedWhileBehind);
 			assertThat(keptRuns).as("starts the replica had replayed").isEqualTo(kept);
 			assertThat(acknowledgedWhileBehind - behindRuns).as("acknowledged starts lost by the promotion")
 				.isEqualTo(acknowledgedWhileBehind);
@@ -299,11 +308,12 @@ class PrimaryFailoverIT {
 			assertThat(steps.keySet()).as("steps of %s that ran", id).containsExactly(1, 2, 3);
 			steps.forEach((step, runs) -> {
 				if (runs.size() > 1) {
-					// at least once: a step runs again only when an execution was cut short by the kill
+					// at least once: a step runs again only when an execution was cut
+					// short by the kill
 					assertThat(runs.get(0).startedAt()).as("first execution of step %d of %s: %s", step, id, runs)
 						.isBefore(killedAt);
-					duplicates.add(id + " step " + step + " attempts "
-							+ runs.stream().map(Execution::attempt).toList());
+					duplicates
+						.add(id + " step " + step + " attempts " + runs.stream().map(Execution::attempt).toList());
 				}
 			});
 		});
@@ -326,7 +336,10 @@ class PrimaryFailoverIT {
 		}
 	}
 
-	/** Fires the workflows' timers and activity retries: workflow time runs 50 times faster. */
+	/**
+	 * Fires the workflows' timers and activity retries: workflow time runs 50 times
+	 * faster.
+	 */
 	private Thread driveTheClock() {
 		return Thread.ofPlatform().daemon().name("failover-clock").start(() -> {
 			while (this.driving) {
@@ -352,9 +365,9 @@ class PrimaryFailoverIT {
 	}
 
 	/**
-	 * The production settings in small: connections to a dead server fail in seconds, and the
-	 * driver re-checks which host is the primary every second instead of trusting what it saw
-	 * before the failover for {@code hostRecheckSeconds} (10 s by default).
+	 * The production settings in small: connections to a dead server fail in seconds, and
+	 * the driver re-checks which host is the primary every second instead of trusting
+	 * what it saw before the failover for {@code hostRecheckSeconds} (10 s by default).
 	 */
 	static HikariDataSource pool(PostgresCluster cluster, int size) {
 		HikariConfig config = new HikariConfig();
@@ -379,8 +392,9 @@ class PrimaryFailoverIT {
 		await("the replica streams (" + syncState + ")").atMost(Duration.ofSeconds(30)).until(() -> {
 			try (Connection primary = PostgresCluster.connect(cluster.primaryPort);
 					ResultSet rs = primary.createStatement()
-						.executeQuery("SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming' AND sync_state = '"
-								+ syncState + "'")) {
+						.executeQuery(
+								"SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming' AND sync_state = '"
+										+ syncState + "'")) {
 				rs.next();
 				return rs.getInt(1) == 1;
 			}
@@ -401,7 +415,8 @@ class PrimaryFailoverIT {
 
 	private static int count(DataSource dataSource, String where) throws SQLException {
 		try (Connection connection = dataSource.getConnection();
-				ResultSet rs = connection.createStatement().executeQuery("SELECT count(DISTINCT workflow_id) FROM " + LOG + " WHERE " + where)) {
+				ResultSet rs = connection.createStatement()
+					.executeQuery("SELECT count(DISTINCT workflow_id) FROM " + LOG + " WHERE " + where)) {
 			rs.next();
 			return rs.getInt(1);
 		}
@@ -430,13 +445,17 @@ class PrimaryFailoverIT {
 	private static int listeners(int port) throws SQLException {
 		try (Connection connection = PostgresCluster.connect(port);
 				ResultSet rs = connection.createStatement()
-					.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE query = 'LISTEN durable_" + SCHEMA + "'")) {
+					.executeQuery(
+							"SELECT count(*) FROM pg_stat_activity WHERE query = 'LISTEN durable_" + SCHEMA + "'")) {
 			rs.next();
 			return rs.getInt(1);
 		}
 	}
 
-	/** Terminates every listening connection on the server as soon as it appears, for a while. */
+	/**
+	 * Terminates every listening connection on the server as soon as it appears, for a
+	 * while.
+	 */
 	private static int keepListenersOff(int port, Duration gap) throws SQLException {
 		int terminated = 0;
 		long end = System.nanoTime() + gap.toNanos();
@@ -466,7 +485,10 @@ class PrimaryFailoverIT {
 		}
 	}
 
-	/** The first commit of an engine table's row after the kill (track_commit_timestamp is on). */
+	/**
+	 * The first commit of an engine table's row after the kill (track_commit_timestamp is
+	 * on).
+	 */
 	private static Instant firstCommitAfter(Connection connection, Instant killedAt) throws SQLException {
 		try (PreparedStatement query = connection.prepareStatement("SELECT min(pg_xact_commit_timestamp(xmin)) FROM "
 				+ SCHEMA + ".history WHERE pg_xact_commit_timestamp(xmin) > ?")) {
@@ -493,10 +515,11 @@ class PrimaryFailoverIT {
 		List<Execution> executions = new ArrayList<>();
 		try (Connection connection = dataSource.getConnection();
 				ResultSet rs = connection.createStatement()
-					.executeQuery("SELECT workflow_id, step, attempt, started_at FROM " + LOG + " ORDER BY started_at, id")) {
+					.executeQuery(
+							"SELECT workflow_id, step, attempt, started_at FROM " + LOG + " ORDER BY started_at, id")) {
 			while (rs.next()) {
-				executions.add(new Execution(rs.getString(1), rs.getInt(2), rs.getInt(3),
-						rs.getTimestamp(4).toInstant()));
+				executions
+					.add(new Execution(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getTimestamp(4).toInstant()));
 			}
 		}
 		return executions;

@@ -12,7 +12,9 @@ import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@link Promise#anyOf} keeps the value type: no cast in workflow code; the race replays. */
+/**
+ * {@link Promise#anyOf} keeps the value type: no cast in workflow code; the race replays.
+ */
 class PromiseAnyOfTest {
 
 	private final Engines engines = new Engines();
@@ -39,7 +41,9 @@ class PromiseAnyOfTest {
 
 	}
 
-	/** Races activities against day-long timers with each overload; the activities win. */
+	/**
+	 * Races activities against day-long timers with each overload; the activities win.
+	 */
 	@Workflow("any-of")
 	public static class RaceWorkflow {
 
@@ -58,8 +62,10 @@ class PromiseAnyOfTest {
 					Workflows.async(() -> this.tasks.square(3)));
 			int square = Promise.anyOf(squares).get();
 			// promises of different types: the common supertype
-			Number number = Promise.anyOf(Workflows.newTimer(Duration.ofDays(2)).thenApply((v) -> 0),
-					Workflows.async(() -> this.tasks.twice(21L))).get();
+			Number number = Promise
+				.anyOf(Workflows.newTimer(Duration.ofDays(2)).thenApply((v) -> 0),
+						Workflows.async(() -> this.tasks.twice(21L)))
+				.get();
 			String failure;
 			try {
 				failure = Promise.anyOf(Workflows.async(this::boom), slow).get();

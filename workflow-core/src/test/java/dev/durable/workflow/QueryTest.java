@@ -23,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Queries (DESIGN 4.1 and 4.2): read committed state, never add history, answered by the live
- * cached instance or by a read-only replay on any node that knows the type, open or closed; a
- * query that tries to block fails and changes nothing.
+ * Queries (DESIGN 4.1 and 4.2): read committed state, never add history, answered by the
+ * live cached instance or by a read-only replay on any node that knows the type, open or
+ * closed; a query that tries to block fails and changes nothing.
  */
 @Timeout(120)
 class QueryTest {
@@ -47,10 +47,13 @@ class QueryTest {
 	}
 
 	/** Waits for "go", runs a step, collects notes until "finish". */
-	@Workflow(value = "q-notes", receives = {"go"})
+	@Workflow(value = "q-notes", receives = { "go" })
 	public static class Notes {
 
-		/** Instances created: a query answered by replay creates one, the live instance does not. */
+		/**
+		 * Instances created: a query answered by replay creates one, the live instance
+		 * does not.
+		 */
 		static final AtomicInteger INSTANCES = new AtomicInteger();
 
 		private final Steps steps;
@@ -130,8 +133,8 @@ class QueryTest {
 
 	/** A node that knows the type but runs nothing: it answers queries by replay only. */
 	private WorkflowEngine reader() {
-		return this.engines.start(
-				this.engines.builder().register(Notes.class).registerActivities(new Steps()).worker(false));
+		return this.engines
+			.start(this.engines.builder().register(Notes.class).registerActivities(new Steps()).worker(false));
 	}
 
 	private WorkflowHandle<List<String>> startWaiting(WorkflowEngine engine, String id) {
@@ -148,7 +151,8 @@ class QueryTest {
 
 	@Test
 	void aQueryRightAfterAStartWaitsForTheFirstWorkflowTask() throws Exception {
-		// started from a node that does not run workflows: no task runs until a worker comes
+		// started from a node that does not run workflows: no task runs until a worker
+		// comes
 		WorkflowEngine reader = reader();
 		WorkflowHandle<List<String>> handle = reader.client().start(Notes::run, StartOptions.withId("just-started"));
 		java.util.concurrent.CompletableFuture<String> stage = java.util.concurrent.CompletableFuture
@@ -266,8 +270,7 @@ class QueryTest {
 		// the state as it was when the run was terminated
 		assertThat(terminated.query(Notes::stage)).isEqualTo("working");
 		assertThat(terminated.query(Notes::notes)).containsExactly("step done");
-		assertThat(reader.client().handle("closed-terminated").query("noteAt", 0, String.class))
-			.isEqualTo("step done");
+		assertThat(reader.client().handle("closed-terminated").query("noteAt", 0, String.class)).isEqualTo("step done");
 		Engines.assertReplays(engine, completed.runId());
 		Engines.assertReplays(engine, terminated.runId());
 	}

@@ -5,9 +5,10 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * What queued workflows did, for the flow-control tests: an activity that records, in a side
- * table of the test's schema, when it began and ended (database clock), on which node and for
- * which partition, and the most of them in flight at once computed from those intervals.
+ * What queued workflows did, for the flow-control tests: an activity that records, in a
+ * side table of the test's schema, when it began and ended (database clock), on which
+ * node and for which partition, and the most of them in flight at once computed from
+ * those intervals.
  */
 final class QueueFlights {
 
@@ -18,7 +19,9 @@ final class QueueFlights {
 	QueueFlights(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.table = schema + ".flight";
-		jdbc.execute("CREATE SCHEMA IF NOT EXISTS " + schema); // (the first engine's start migrates the rest)
+		jdbc.execute("CREATE SCHEMA IF NOT EXISTS " + schema); // (the first engine's
+																// start migrates the
+																// rest)
 		jdbc.execute("CREATE TABLE " + this.table + " (id uuid PRIMARY KEY, workflow_id text NOT NULL,"
 				+ " node text NOT NULL, partition_key text, began timestamptz NOT NULL, ended timestamptz)");
 	}
@@ -38,24 +41,26 @@ final class QueueFlights {
 
 		public String fly(String workflowId, String partition, long millis) {
 			UUID id = UUID.randomUUID();
-			this.flights.jdbc.update("INSERT INTO " + this.flights.table
-					+ " (id, workflow_id, node, partition_key, began) VALUES (?, ?, ?, ?, clock_timestamp())", id,
-					workflowId, this.node, partition);
+			this.flights.jdbc.update(
+					"INSERT INTO " + this.flights.table
+							+ " (id, workflow_id, node, partition_key, began) VALUES (?, ?, ?, ?, clock_timestamp())",
+					id, workflowId, this.node, partition);
 			try {
 				Thread.sleep(millis);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
-			this.flights.jdbc.update("UPDATE " + this.flights.table + " SET ended = clock_timestamp() WHERE id = ?", id);
+			this.flights.jdbc.update("UPDATE " + this.flights.table + " SET ended = clock_timestamp() WHERE id = ?",
+					id);
 			return workflowId + "@" + this.node;
 		}
 
 	}
 
 	/**
-	 * A workflow that flies once (after the signal {@code open} when gated): its slot is held from
-	 * its admission to its close, the flight inside.
+	 * A workflow that flies once (after the signal {@code open} when gated): its slot is
+	 * held from its admission to its close, the flight inside.
 	 */
 	@Workflow("queue-flight")
 	public static class FlightWorkflow {
@@ -108,8 +113,8 @@ final class QueueFlights {
 	}
 
 	/**
-	 * The most flights in the air at once, among those matching the condition on the table's columns
-	 * (an unfinished flight counts until now).
+	 * The most flights in the air at once, among those matching the condition on the
+	 * table's columns (an unfinished flight counts until now).
 	 */
 	long maxInFlight(String condition) {
 		Long max = this.jdbc.queryForObject("SELECT coalesce(max((SELECT count(*) FROM " + this.table + " o WHERE "
@@ -123,8 +128,8 @@ final class QueueFlights {
 	}
 
 	long count(String condition) {
-		Long count = this.jdbc.queryForObject("SELECT count(*) FROM " + this.table + " f WHERE "
-				+ condition.replace("#", "f"), Long.class);
+		Long count = this.jdbc.queryForObject(
+				"SELECT count(*) FROM " + this.table + " f WHERE " + condition.replace("#", "f"), Long.class);
 		return (count != null) ? count : 0;
 	}
 

@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Per-partition concurrency: a partition at its limit holds back its own runs only; the runs of
- * other partitions, queued behind them, still run.
+ * Per-partition concurrency: a partition at its limit holds back its own runs only; the
+ * runs of other partitions, queued behind them, still run.
  */
 class QueuePartitionTest {
 
@@ -37,7 +37,8 @@ class QueuePartitionTest {
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false).queue(tenants));
 		// partition x: the first waits for a signal, the second queues behind it ...
 		WorkflowHandle<String> x1 = client.client()
-			.start(FlightWorkflow::run, new Trip("x", 0, true), QueueFlights.into("tenants", "x1").partitionKey("x").build());
+			.start(FlightWorkflow::run, new Trip("x", 0, true),
+					QueueFlights.into("tenants", "x1").partitionKey("x").build());
 		await().until(() -> x1.describe().workflowTasks() == 1);
 		WorkflowHandle<String> x2 = client.client()
 			.start(FlightWorkflow::run, new Trip("x", 0), QueueFlights.into("tenants", "x2").partitionKey("x").build());
@@ -46,8 +47,8 @@ class QueuePartitionTest {
 		for (int i = 1; i <= 4; i++) {
 			this.engines.clock.advance(Duration.ofMillis(1));
 			ys.add(client.client()
-				.start(FlightWorkflow::run, new Trip("y", 30), QueueFlights.into("tenants", "y" + i).partitionKey("y")
-					.build()));
+				.start(FlightWorkflow::run, new Trip("y", 30),
+						QueueFlights.into("tenants", "y" + i).partitionKey("y").build()));
 		}
 		for (WorkflowHandle<String> y : ys) {
 			assertThat(y.result(Duration.ofSeconds(20))).startsWith(y.workflowId() + "@");

@@ -14,7 +14,10 @@ import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Per-node concurrency limits each node on its own: two nodes of 2 run up to 4 together, never 3 on one. */
+/**
+ * Per-node concurrency limits each node on its own: two nodes of 2 run up to 4 together,
+ * never 3 on one.
+ */
 class QueuePerNodeTest {
 
 	private final Engines engines = new Engines();

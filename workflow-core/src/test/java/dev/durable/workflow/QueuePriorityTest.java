@@ -14,7 +14,10 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Runs waiting in a queue are admitted by priority, higher first, and in order of arrival within one. */
+/**
+ * Runs waiting in a queue are admitted by priority, higher first, and in order of arrival
+ * within one.
+ */
 class QueuePriorityTest {
 
 	private final Engines engines = new Engines();
@@ -37,8 +40,11 @@ class QueuePriorityTest {
 				"p-1-low:-1");
 		for (String arrival : arrivals) {
 			String[] idAndPriority = arrival.split(":");
-			a.client().start(FlightWorkflow::run, new Trip(null, 0),
-					QueueFlights.into("single", idAndPriority[0]).priority(Integer.parseInt(idAndPriority[1])).build());
+			a.client()
+				.start(FlightWorkflow::run, new Trip(null, 0),
+						QueueFlights.into("single", idAndPriority[0])
+							.priority(Integer.parseInt(idAndPriority[1]))
+							.build());
 			this.engines.clock.advance(Duration.ofMillis(1)); // distinct arrival times
 		}
 		this.engines.clock.advance(Duration.ofSeconds(5));

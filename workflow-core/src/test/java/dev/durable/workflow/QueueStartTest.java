@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Starts into a flow-control queue: the run is stored at once (visible, its workflow id taken,
- * deduplicated) but runs only once admitted; bad queue options change nothing; the read model.
+ * Starts into a flow-control queue: the run is stored at once (visible, its workflow id
+ * taken, deduplicated) but runs only once admitted; bad queue options change nothing; the
+ * read model.
  */
 class QueueStartTest {
 
@@ -141,7 +142,8 @@ class QueueStartTest {
 	@Test
 	void signalWithStartIntoAQueueWaitsWithItsSignal() {
 		WorkflowEngine engine = node(QueueDefinition.named("sws").withConcurrency(1));
-		WorkflowHandle<String> blocker = engine.client().start(FlightWorkflow::run, GATED, inQueue("sws-blocker", "sws"));
+		WorkflowHandle<String> blocker = engine.client()
+			.start(FlightWorkflow::run, GATED, inQueue("sws-blocker", "sws"));
 		WorkflowHandle<Object> started = engine.client()
 			.signalWithStart("queue-flight", GATED, inQueue("sws-1", "sws"), "open", null);
 		this.engines.clock.advance(Duration.ofSeconds(5));
@@ -170,10 +172,11 @@ class QueueStartTest {
 	@Test
 	void nodesDeclareTheirQueuesAtStartTheLastOneWins() {
 		node(QueueDefinition.named("shared").withConcurrency(1));
-		WorkflowEngine later = node(QueueDefinition.named("shared").withConcurrency(4).withRateLimit(2,
-				Duration.ofMinutes(1)));
+		WorkflowEngine later = node(
+				QueueDefinition.named("shared").withConcurrency(4).withRateLimit(2, Duration.ofMinutes(1)));
 		assertThat(later.queues()).extracting(QueueInfo::definition)
-			.containsExactly(QueueDefinition.named("shared").withConcurrency(4).withRateLimit(2, Duration.ofMinutes(1)));
+			.containsExactly(
+					QueueDefinition.named("shared").withConcurrency(4).withRateLimit(2, Duration.ofMinutes(1)));
 	}
 
 }

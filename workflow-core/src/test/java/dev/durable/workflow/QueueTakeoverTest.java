@@ -15,9 +15,9 @@ import dev.durable.workflow.support.StallingHooks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A node that dies holding admitted runs: another node takes them over by the ordinary claim and
- * finishes them, and they keep their slots until they close, so the queue never runs more than its
- * limit meanwhile.
+ * A node that dies holding admitted runs: another node takes them over by the ordinary
+ * claim and finishes them, and they keep their slots until they close, so the queue never
+ * runs more than its limit meanwhile.
  */
 class QueueTakeoverTest {
 
@@ -50,7 +50,8 @@ class QueueTakeoverTest {
 			.until(() -> first.describe().workflowTasks() == 1 && second.describe().workflowTasks() == 1);
 		AtomicLong mostHeld = sampleHeldSlots();
 
-		// a freezes: no heartbeat, no commit; b comes and, once a is stale, may take its runs
+		// a freezes: no heartbeat, no commit; b comes and, once a is stale, may take its
+		// runs
 		this.frozen.stallHeartbeats = true;
 		this.frozen.stallCommits = true;
 		WorkflowEngine b = this.engines.start(QueueFlights.node(this.engines.builder(), flights, "b", pair));
@@ -67,7 +68,9 @@ class QueueTakeoverTest {
 		Engines.assertReplays(b, first.runId());
 	}
 
-	/** Samples, until the test ends, how many admitted runs of the queue are open at once. */
+	/**
+	 * Samples, until the test ends, how many admitted runs of the queue are open at once.
+	 */
 	private AtomicLong sampleHeldSlots() {
 		AtomicLong most = new AtomicLong();
 		String held = "SELECT count(*) FROM " + this.engines.schema + ".queued_run q JOIN " + this.engines.schema

@@ -13,9 +13,9 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Admission rounds are asked for, not polled: a start hands its queue to the local dispatcher or
- * notifies the other nodes, and the close of a run a node admitted hands its slot on at once. The
- * workers here poll once an hour, and the clock does not move.
+ * Admission rounds are asked for, not polled: a start hands its queue to the local
+ * dispatcher or notifies the other nodes, and the close of a run a node admitted hands
+ * its slot on at once. The workers here poll once an hour, and the clock does not move.
  */
 class QueueWakeupTest {
 
@@ -30,8 +30,8 @@ class QueueWakeupTest {
 	void startsAndClosesWakeTheDispatchersWithoutAPoll() {
 		QueueFlights flights = new QueueFlights(this.engines.jdbc(), this.engines.schema);
 		QueueDefinition one = QueueDefinition.named("one").withConcurrency(1);
-		WorkflowEngine worker = this.engines.start(
-				QueueFlights.node(this.engines.builder(), flights, "worker", one).pollInterval(Duration.ofHours(1)));
+		WorkflowEngine worker = this.engines
+			.start(QueueFlights.node(this.engines.builder(), flights, "worker", one).pollInterval(Duration.ofHours(1)));
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false).queue(one));
 		// from another node: a notification
 		WorkflowHandle<String> remote = client.client()

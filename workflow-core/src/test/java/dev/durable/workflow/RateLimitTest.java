@@ -15,9 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A queue's rate limit holds across the cluster, as a sliding window of the engine clock: three
- * nodes admit from one queue of 5 starts per second while the test moves the clock through 20
- * seconds; no second of it sees more than 5 admissions, and the 20 seconds see 100 within 10%.
+ * A queue's rate limit holds across the cluster, as a sliding window of the engine clock:
+ * three nodes admit from one queue of 5 starts per second while the test moves the clock
+ * through 20 seconds; no second of it sees more than 5 admissions, and the 20 seconds see
+ * 100 within 10%.
  */
 class RateLimitTest {
 
@@ -37,10 +38,12 @@ class RateLimitTest {
 		}
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false).queue(limited));
 		Instant t0 = this.engines.clock.instant();
-		// more than 20 seconds can admit; they wait for a signal once admitted, holding their rows
+		// more than 20 seconds can admit; they wait for a signal once admitted, holding
+		// their rows
 		for (int i = 0; i < 150; i++) {
-			client.client().start(FlightWorkflow::run, new Trip(null, 0, true),
-					QueueFlights.into("limited", "rated-" + i).build());
+			client.client()
+				.start(FlightWorkflow::run, new Trip(null, 0, true),
+						QueueFlights.into("limited", "rated-" + i).build());
 		}
 		await().until(this::admitted, (n) -> n >= 5);
 		Thread.sleep(200); // the other nodes' rounds of the same instant
@@ -50,18 +53,22 @@ class RateLimitTest {
 			this.engines.clock.advance(Duration.ofMillis(50));
 			Thread.sleep(15);
 		}
-		// the rounds at the end of the 20 seconds are not counted: only admissions inside them
+		// the rounds at the end of the 20 seconds are not counted: only admissions inside
+		// them
 		String admissions = "SELECT admitted_at FROM " + this.engines.schema + ".queued_run WHERE state = 'ADMITTED'"
 				+ " AND admitted_at < '" + end + "'";
 		long inWindow = this.engines.jdbc().queryForObject("SELECT count(*) FROM (" + admissions + ") a", Long.class);
 		assertThat(inWindow).as("admissions in 20 s at 5 per second").isBetween(90L, 110L);
 		long busiestSecond = this.engines.jdbc()
-			.queryForObject("SELECT max((SELECT count(*) FROM (" + admissions + ") b WHERE b.admitted_at >= a.admitted_at"
-					+ " AND b.admitted_at < a.admitted_at + interval '1 second')) FROM (" + admissions + ") a", Long.class);
+			.queryForObject(
+					"SELECT max((SELECT count(*) FROM (" + admissions + ") b WHERE b.admitted_at >= a.admitted_at"
+							+ " AND b.admitted_at < a.admitted_at + interval '1 second')) FROM (" + admissions + ") a",
+					Long.class);
 		assertThat(busiestSecond).as("admissions in the busiest second").isEqualTo(5);
-		assertThat(this.engines.jdbc()
-			.queryForList("SELECT DISTINCT admitted_by FROM " + this.engines.schema + ".queued_run WHERE admitted_by"
-					+ " IS NOT NULL", String.class))
+		assertThat(
+				this.engines.jdbc()
+					.queryForList("SELECT DISTINCT admitted_by FROM " + this.engines.schema
+							+ ".queued_run WHERE admitted_by" + " IS NOT NULL", String.class))
 			.as("nodes that admitted")
 			.hasSizeGreaterThanOrEqualTo(2);
 	}

@@ -20,9 +20,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A node takes over a run whose inline activity was running on a node that froze, and the
- * database fails it while it reads the activity's rows (the pool exhausted, a connection cut): the
- * task fails and is retried, and the retry takes the activity over. The node owns the run from the
- * claim on, so no other node would ever recover it.
+ * database fails it while it reads the activity's rows (the pool exhausted, a connection
+ * cut): the task fails and is retried, and the retry takes the activity over. The node
+ * owns the run from the claim on, so no other node would ever recover it.
  */
 class RecoveryRetryLaunchesActivitiesTest {
 
@@ -88,8 +88,8 @@ class RecoveryRetryLaunchesActivitiesTest {
 	@Test
 	void aTakeoverWhoseActivityReadFailedRecoversTheActivityOnTheTaskRetry() {
 		StallingHooks hooks = new StallingHooks();
-		WorkflowEngine a = this.engines
-			.start(this.engines.builder().register(PackWorkflow.class).registerActivities(new Packing("a")).hooks(hooks));
+		WorkflowEngine a = this.engines.start(
+				this.engines.builder().register(PackWorkflow.class).registerActivities(new Packing("a")).hooks(hooks));
 		WorkflowHandle<String> started = a.client().start(PackWorkflow::run, "order-1", StartOptions.withId("order-1"));
 		await().until(() -> EXECUTIONS.size() == 1);
 
@@ -105,7 +105,8 @@ class RecoveryRetryLaunchesActivitiesTest {
 		WorkflowHandle<String> handle = b.client().handle(started.workflowId(), String.class);
 		await().until(() -> failing.failed() == 1 && taskAttempt(handle) == 1);
 
-		// the task's retry takes the activity over: the attempt on a counts as lost, the retry runs on b
+		// the task's retry takes the activity over: the attempt on a counts as lost, the
+		// retry runs on b
 		this.engines.clock.advance(Duration.ofSeconds(1));
 		await().until(() -> !handle.describe().pendingActivities().isEmpty()
 				&& handle.describe().pendingActivities().get(0).attempt() == 2);

@@ -30,14 +30,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A result waited for on a node that does not hold the run (two engines on one database): the
- * waiter marks the run awaited, the close, committed on the other node, sends one notification,
- * and the waiter reads the outcome when it arrives. The waiters' own re-read is set to an hour, so
- * these tests pass only by notification (or by the sweep the listener runs for lost ones).
+ * A result waited for on a node that does not hold the run (two engines on one database):
+ * the waiter marks the run awaited, the close, committed on the other node, sends one
+ * notification, and the waiter reads the outcome when it arrives. The waiters' own
+ * re-read is set to an hour, so these tests pass only by notification (or by the sweep
+ * the listener runs for lost ones).
  */
 class RemoteResultNotificationTest {
 
-	/** Far beyond every wait of these tests: a waiter that is not notified stays asleep. */
+	/**
+	 * Far beyond every wait of these tests: a waiter that is not notified stays asleep.
+	 */
 	private static final Duration NO_RECHECK = Duration.ofHours(1);
 
 	private static final Duration PROMPTLY = Duration.ofSeconds(10);
@@ -52,11 +55,12 @@ class RemoteResultNotificationTest {
 		this.engines.close();
 	}
 
-	// the workflows waiting for a "go" signal are EagerStartFixture's: Waiter ("fail" fails the
+	// the workflows waiting for a "go" signal are EagerStartFixture's: Waiter ("fail"
+	// fails the
 	// run) and Chain (continues as new until round 3)
 
 	/** Takes updates; an update "wait" completes only once the "release" signal came. */
-	@Workflow(value = "remote-board", receives = {"end"})
+	@Workflow(value = "remote-board", receives = { "end" })
 	public static class Board {
 
 		private boolean released;
@@ -117,7 +121,10 @@ class RemoteResultNotificationTest {
 		return this.engines.start(this.engines.builder().register(Waiter.class, Chain.class, Board.class).hooks(hooks));
 	}
 
-	/** A node that does not serve the types: a client-only one, or a worker of other types. */
+	/**
+	 * A node that does not serve the types: a client-only one, or a worker of other
+	 * types.
+	 */
 	private WorkflowEngine waiterNode(boolean worker) {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().worker(worker));
 		waiters(engine).recheckResultsEvery(NO_RECHECK);
@@ -136,8 +143,9 @@ class RemoteResultNotificationTest {
 	}
 
 	private boolean awaited(UUID runId) {
-		return Boolean.TRUE.equals(this.engines.jdbc().queryForObject("SELECT result_awaited FROM "
-				+ this.engines.schema + ".workflow_run WHERE run_id = ?", Boolean.class, runId));
+		return Boolean.TRUE.equals(this.engines.jdbc()
+			.queryForObject("SELECT result_awaited FROM " + this.engines.schema + ".workflow_run WHERE run_id = ?",
+					Boolean.class, runId));
 	}
 
 	private static <T> T get(Future<T> future) throws Exception {
@@ -213,10 +221,12 @@ class RemoteResultNotificationTest {
 		WorkflowHandle<String> handle = client.client().start(Waiter::run, "ended", StartOptions.withId("ended"));
 		await().atMost(PROMPTLY).until(() -> EngineInternals.node(owner).holdsRun(handle.runId()));
 		Future<String> result = waitFor(client, handle, null);
-		// closed without workflow code, in the terminating node's transaction: told after its commit
+		// closed without workflow code, in the terminating node's transaction: told after
+		// its commit
 		owner.client().handle("ended").terminate("enough");
 		assertThatThrownBy(() -> get(result)).isInstanceOf(WorkflowFailedException.class)
-			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TERMINATED));
+			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus())
+				.isEqualTo(WorkflowStatus.TERMINATED));
 	}
 
 	@Test
@@ -259,7 +269,8 @@ class RemoteResultNotificationTest {
 	void aLostNotificationIsMadeUpByTheListenersSweep() throws Exception {
 		WorkflowEngine owner = owner(EngineHooks.NONE);
 		WorkflowEngine client = waiterNode(false);
-		// the owner's news of the close never leaves it (as when it dies right after the commit)
+		// the owner's news of the close never leaves it (as when it dies right after the
+		// commit)
 		waiters(owner).sendNewsWith((runId) -> {
 		}, (runId) -> {
 		});
@@ -293,13 +304,16 @@ class RemoteResultNotificationTest {
 		assertThat(awaited(handle.runId())).isTrue();
 		hooks.release.countDown();
 
-		// the close finds the flag changed, runs its task again, and notifies with the close
+		// the close finds the flag changed, runs its task again, and notifies with the
+		// close
 		assertThat(get(result)).isEqualTo("race close");
 		assertThat(hooks.commits.get()).as("the stale close wrote nothing and was tried again")
 			.isGreaterThan(commitsBefore);
 		Engines.assertReplays(owner, handle.runId());
-		assertThat(this.engines.jdbc().queryForObject("SELECT count(*) FROM " + this.engines.schema
-				+ ".history WHERE run_id = ?", Integer.class, handle.runId())).as("one first task, one close")
+		assertThat(this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".history WHERE run_id = ?", Integer.class,
+					handle.runId()))
+			.as("one first task, one close")
 			.isEqualTo(2);
 	}
 

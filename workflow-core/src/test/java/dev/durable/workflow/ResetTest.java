@@ -22,8 +22,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Reset to a workflow-task boundary: the kept history replays (same random seed), pending
- * activities and timers come back, signals after the boundary are re-applied, children move to the
- * new run, and bad reset points change nothing.
+ * activities and timers come back, signals after the boundary are re-applied, children
+ * move to the new run, and bad reset points change nothing.
  */
 class ResetTest {
 
@@ -72,7 +72,7 @@ class ResetTest {
 	}
 
 	/** Reserves with a random ticket, waits for "go", then ships. */
-	@Workflow(value = "ordering", receives = {"go"})
+	@Workflow(value = "ordering", receives = { "go" })
 	public static class Ordering {
 
 		private final Steps steps;
@@ -112,7 +112,7 @@ class ResetTest {
 	}
 
 	/** Waits for "finish". */
-	@Workflow(value = "reset-child", receives = {"finish"})
+	@Workflow(value = "reset-child", receives = { "finish" })
 	public static class Child {
 
 		@WorkflowRun
@@ -123,7 +123,7 @@ class ResetTest {
 	}
 
 	/** Starts a child with a fixed id, then waits for "more" and for the child. */
-	@Workflow(value = "reset-parent", receives = {"more"})
+	@Workflow(value = "reset-parent", receives = { "more" })
 	public static class Parent {
 
 		@WorkflowRun
@@ -181,7 +181,8 @@ class ResetTest {
 		var newRun = handle.reset(1, "run it all again");
 		assertThat(handle.result(Duration.ofSeconds(10))).contains("after first");
 		assertThat(this.steps.reserved).hasValue(2);
-		// the idempotency key stays recorded for the workflow id: a retried send is still a no-op
+		// the idempotency key stays recorded for the workflow id: a retried send is still
+		// a no-op
 		handle.signal("go", "first", "signal-key-2");
 		List<HistoryEvent> history = this.engine.client().handle("order-2", newRun).history();
 		assertThat(history).filteredOn((e) -> e.type().equals("SIGNAL_RECEIVED")).hasSize(1);
@@ -191,10 +192,11 @@ class ResetTest {
 	@Test
 	void resetOfAnOpenRunTerminatesItAndRecreatesItsPendingTimer() {
 		WorkflowHandle<String> handle = this.engine.client()
-			.start(Napping::run, StartOptions.builder()
-				.workflowId("nap")
-				.searchAttributes(java.util.Map.of("owner", "ops"))
-				.build());
+			.start(Napping::run,
+					StartOptions.builder()
+						.workflowId("nap")
+						.searchAttributes(java.util.Map.of("owner", "ops"))
+						.build());
 		await().until(() -> this.engines.count("timer") == 1);
 		handle.signal("note", "remember the milk");
 		await().until(() -> handle.history().stream().anyMatch((e) -> e.type().equals("SIGNAL_RECEIVED")));
@@ -209,12 +211,13 @@ class ResetTest {
 			assertThat(e.attributes().get("reason").toString()).contains("reset to event").contains("operator asked");
 		});
 		// the start values and the upserts of the kept tasks
-		assertThat(this.engine.client().handle("nap").describe().searchAttributes())
-			.containsEntry("owner", "ops")
+		assertThat(this.engine.client().handle("nap").describe().searchAttributes()).containsEntry("owner", "ops")
 			.containsEntry("stage", "napping");
-		// the timer started in the kept task is pending again, with its original fire time
-		await().until(() -> this.engines.jdbc().queryForObject("SELECT count(*) FROM " + this.engines.schema
-				+ ".timer WHERE run_id = ?", Integer.class, newRun) == 1);
+		// the timer started in the kept task is pending again, with its original fire
+		// time
+		await().until(() -> this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".timer WHERE run_id = ?", Integer.class,
+					newRun) == 1);
 		this.engines.clock.advance(Duration.ofHours(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("woke with note remember the milk");
 		Engines.assertReplays(this.engine, newRun);

@@ -24,9 +24,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Retention (DESIGN 4.1): closed runs, their history and deduplication records are deleted after
- * the retention, in small batches; open and recently closed runs, and the deduplication records
- * of workflow ids still in use, stay.
+ * Retention (DESIGN 4.1): closed runs, their history and deduplication records are
+ * deleted after the retention, in small batches; open and recently closed runs, and the
+ * deduplication records of workflow ids still in use, stay.
  */
 @Timeout(120)
 class RetentionTest {
@@ -42,7 +42,7 @@ class RetentionTest {
 	}
 
 	/** Receives {@code count} signals named "item" and joins them. */
-	@Workflow(value = "ret-receiver", receives = {"item"})
+	@Workflow(value = "ret-receiver", receives = { "item" })
 	public static class Receiver {
 
 		private final List<String> received = new ArrayList<>();
@@ -68,8 +68,11 @@ class RetentionTest {
 
 		@WorkflowRun
 		public String run(String childId) {
-			Workflows.startChild(Receiver::run, 1, ChildOptions.withId(childId)
-				.withParentClosePolicy(ParentClosePolicy.ABANDON)).started().get();
+			Workflows
+				.startChild(Receiver::run, 1,
+						ChildOptions.withId(childId).withParentClosePolicy(ParentClosePolicy.ABANDON))
+				.started()
+				.get();
 			return "left " + childId;
 		}
 
@@ -81,7 +84,10 @@ class RetentionTest {
 			.start(this.engines.builder().register(Receiver.class, Parent.class).retention(Duration.ZERO));
 	}
 
-	/** A client-only node with the default retention: no background loop, retention on demand. */
+	/**
+	 * A client-only node with the default retention: no background loop, retention on
+	 * demand.
+	 */
 	private WorkflowEngine janitor() {
 		return this.engines.start(this.engines.builder().worker(false));
 	}
@@ -102,8 +108,9 @@ class RetentionTest {
 		this.engines.jdbc()
 			.update("INSERT INTO " + this.engines.schema + ".inbox (run_id, kind, name) VALUES (?, 'CHILD_COMPLETED',"
 					+ " '9')", doneRun);
-		this.engines.jdbc().update("INSERT INTO " + this.engines.schema + ".timer (run_id, seq, fire_at) VALUES (?, 7, ?)",
-				doneRun, Timestamp.from(this.engines.clock.instant()));
+		this.engines.jdbc()
+			.update("INSERT INTO " + this.engines.schema + ".timer (run_id, seq, fire_at) VALUES (?, 7, ?)", doneRun,
+					Timestamp.from(this.engines.clock.instant()));
 		this.engines.jdbc()
 			.update("INSERT INTO " + this.engines.schema + ".activity (run_id, seq, activity_type, scheduled_at,"
 					+ " next_attempt_at) VALUES (?, 8, 'leftover', ?, ?)", doneRun,
@@ -170,7 +177,8 @@ class RetentionTest {
 		reusedSecond.signal("item", "r2", "reused-2");
 		assertThat(reusedSecond.result(Duration.ofSeconds(10))).isEqualTo("r2");
 
-		// the abandoned child of the deleted parent still works; its report to the parent is dropped
+		// the abandoned child of the deleted parent still works; its report to the parent
+		// is dropped
 		assertThat(child.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
 		child.signal("item", "c1");
 		assertThat(child.result(Duration.ofSeconds(10))).isEqualTo("c1");
@@ -182,7 +190,8 @@ class RetentionTest {
 		open.signal("item", "o2", "open-2");
 		assertThat(open.result(Duration.ofSeconds(10))).isEqualTo("o1,o2");
 
-		// day 15 less an hour: the second run of "twice" (day 5) goes, and the keys of "twice" with it
+		// day 15 less an hour: the second run of "twice" (day 5) goes, and the keys of
+		// "twice" with it
 		this.engines.clock.advance(Duration.ofDays(7).minusHours(1));
 		assertThat(janitor.parts().node().retainOnce()).isEqualTo(1);
 		assertThat(dedupKeys()).containsExactlyInAnyOrder("open/open-key", "open/open-2", "reused/reused-1",
@@ -221,8 +230,7 @@ class RetentionTest {
 		while (deleted > 0);
 		assertThat(batches).containsExactly(500, 500, 200, 0);
 		assertThat(this.engines.jdbc()
-			.queryForList("SELECT workflow_id FROM " + this.engines.schema + ".workflow_run", String.class))
-			.hasSize(15)
+			.queryForList("SELECT workflow_id FROM " + this.engines.schema + ".workflow_run", String.class)).hasSize(15)
 			.allMatch((id) -> id.startsWith("recent-") || id.startsWith("open-"));
 		assertThat(this.engines.count("dedup")).isEqualTo(15);
 	}
@@ -240,7 +248,10 @@ class RetentionTest {
 		assertThat(this.engines.count("history")).isZero();
 	}
 
-	/** Inserts closed runs directly, each with a payload, visibility, history, inbox and dedup row. */
+	/**
+	 * Inserts closed runs directly, each with a payload, visibility, history, inbox and
+	 * dedup row.
+	 */
 	private void insertClosedRuns(String prefix, int count, Instant closedAt) {
 		insertRuns(prefix, count, "COMPLETED", closedAt.minus(Duration.ofMinutes(1)), closedAt);
 	}
@@ -257,15 +268,15 @@ class RetentionTest {
 			.queryForObject("WITH r AS (INSERT INTO " + s + ".workflow_run (run_id, namespace, workflow_id,"
 					+ " workflow_type, task_queue, status, created_at, closed_at) SELECT gen_random_uuid(), 'default',"
 					+ " ? || g, 'bulk', 'default', ?, ?, ?::timestamptz FROM generate_series(1, ?) g"
-					+ " RETURNING run_id, workflow_id),"
-					+ " p AS (INSERT INTO " + s + ".run_payload (run_id, input, result)"
-					+ " SELECT run_id, decode('01', 'hex'), decode('02', 'hex') FROM r),"
-					+ " v AS (INSERT INTO " + s + ".visibility (run_id, namespace, workflow_id, workflow_type, status,"
+					+ " RETURNING run_id, workflow_id)," + " p AS (INSERT INTO " + s
+					+ ".run_payload (run_id, input, result)"
+					+ " SELECT run_id, decode('01', 'hex'), decode('02', 'hex') FROM r)," + " v AS (INSERT INTO " + s
+					+ ".visibility (run_id, namespace, workflow_id, workflow_type, status,"
 					+ " start_time, close_time) SELECT run_id, 'default', workflow_id, 'bulk', ?, ?, ?::timestamptz FROM r),"
 					+ " h AS (INSERT INTO " + s + ".history (run_id, seq, created_at, events)"
-					+ " SELECT run_id, 1, ?, decode('00', 'hex') FROM r),"
-					+ " i AS (INSERT INTO " + s + ".inbox (run_id, kind, name) SELECT run_id, 'SIGNAL', 'item' FROM r),"
-					+ " d AS (INSERT INTO " + s + ".dedup (namespace, workflow_id, kind, dedup_key, run_id, stage)"
+					+ " SELECT run_id, 1, ?, decode('00', 'hex') FROM r)," + " i AS (INSERT INTO " + s
+					+ ".inbox (run_id, kind, name) SELECT run_id, 'SIGNAL', 'item' FROM r)," + " d AS (INSERT INTO " + s
+					+ ".dedup (namespace, workflow_id, kind, dedup_key, run_id, stage)"
 					+ " SELECT 'default', workflow_id, 'SIGNAL', 'key', run_id, 'COMPLETED' FROM r)"
 					+ " SELECT count(*) FROM r", Integer.class, prefix, status, created, closed, count, status, created,
 					closed, created);
@@ -287,7 +298,8 @@ class RetentionTest {
 
 	private List<String> dedupKeys() {
 		return this.engines.jdbc()
-			.queryForList("SELECT workflow_id || '/' || dedup_key FROM " + this.engines.schema + ".dedup", String.class);
+			.queryForList("SELECT workflow_id || '/' || dedup_key FROM " + this.engines.schema + ".dedup",
+					String.class);
 	}
 
 }

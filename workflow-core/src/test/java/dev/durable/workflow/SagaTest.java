@@ -17,7 +17,10 @@ import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@link Saga}: order, parallelism, failing compensations, activities in compensations, replay. */
+/**
+ * {@link Saga}: order, parallelism, failing compensations, activities in compensations,
+ * replay.
+ */
 class SagaTest {
 
 	private final Engines engines = new Engines();
@@ -53,9 +56,10 @@ class SagaTest {
 	}
 
 	/**
-	 * Registers a compensation per step named in the plan ("local:x" runs in workflow code only),
-	 * compensates with the options the plan starts with ("seq"/"par", "stop"/"continue"), and
-	 * returns what ran in workflow code, in order, and how the saga failed.
+	 * Registers a compensation per step named in the plan ("local:x" runs in workflow
+	 * code only), compensates with the options the plan starts with ("seq"/"par",
+	 * "stop"/"continue"), and returns what ran in workflow code, in order, and how the
+	 * saga failed.
 	 */
 	@Workflow("saga")
 	public static class SagaWorkflow {
@@ -130,7 +134,8 @@ class SagaTest {
 	@Test
 	void parallelStartsEveryCompensationBeforeAnyActivityReturns() {
 		String result = run(engine(), "par stop a b c");
-		// each compensation blocks on its activity, so all three start before the first ends
+		// each compensation blocks on its activity, so all three start before the first
+		// ends
 		assertThat(result.substring(0, result.indexOf(" | ")).split(",")).startsWith("start c", "start b", "start a")
 			.containsOnlyOnce("end a", "end b", "end c");
 		assertThat(result).endsWith("| ok");

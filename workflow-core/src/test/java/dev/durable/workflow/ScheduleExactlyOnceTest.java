@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Each firing starts exactly once: two engines on one database and clock, racing loops, stale
- * steps replayed, repeated backfills. Also daylight-saving transitions.
+ * Each firing starts exactly once: two engines on one database and clock, racing loops,
+ * stale steps replayed, repeated backfills. Also daylight-saving transitions.
  */
 class ScheduleExactlyOnceTest {
 
@@ -68,7 +68,8 @@ class ScheduleExactlyOnceTest {
 		AtomicBoolean stop = new AtomicBoolean();
 		ExecutorService threads = Executors.newFixedThreadPool(4);
 		List<Future<?>> racers = new ArrayList<>();
-		// besides both background loops, four threads step both engines as fast as they can
+		// besides both background loops, four threads step both engines as fast as they
+		// can
 		for (ScheduleLoop loop : List.of(loopA, loopB, loopA, loopB)) {
 			racers.add(threads.submit(() -> {
 				while (!stop.get()) {
@@ -157,7 +158,8 @@ class ScheduleExactlyOnceTest {
 		Instant end = start.plus(Duration.ofMinutes(4));
 		assertThat(engine.client().schedules().backfill("again", start, end)).hasSize(4);
 		await().until(() -> engine.client().schedules().describe("again").runningWorkflowIds().isEmpty());
-		// the runs closed, so only the firing records stand between a retried backfill and duplicates
+		// the runs closed, so only the firing records stand between a retried backfill
+		// and duplicates
 		assertThat(engine.client().schedules().backfill("again", start, end.plus(Duration.ofMinutes(1))))
 			.extracting(ScheduleActionResult::workflowId)
 			.containsExactly("again-2025-12-30T00:04:00Z");
@@ -168,14 +170,18 @@ class ScheduleExactlyOnceTest {
 	void daylightSavingTransitionsFireEachLocalTimeOnce() {
 		this.engines.clock.set(Instant.parse("2026-03-28T12:00:00Z"));
 		WorkflowEngine engine = startEngine();
-		// 02:30 does not exist in Berlin on 2026-03-29: it fires at 03:30 local (01:30 UTC)
-		engine.client().schedules().create("spring", Schedule.of(
-				ScheduleSpec.cron("0 30 2 * * *", ZoneId.of("Europe/Berlin")),
-				ScheduleAction.startWorkflow(Tick::run, "s"))
-			.withCatchupWindow(Duration.ofDays(2))
-			.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL));
-		assertThat(engine.client().schedules().describe("spring").nextActionTimes()).startsWith(
-				Instant.parse("2026-03-29T01:30:00Z"), Instant.parse("2026-03-30T00:30:00Z"));
+		// 02:30 does not exist in Berlin on 2026-03-29: it fires at 03:30 local (01:30
+		// UTC)
+		engine.client()
+			.schedules()
+			.create("spring",
+					Schedule
+						.of(ScheduleSpec.cron("0 30 2 * * *", ZoneId.of("Europe/Berlin")),
+								ScheduleAction.startWorkflow(Tick::run, "s"))
+						.withCatchupWindow(Duration.ofDays(2))
+						.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL));
+		assertThat(engine.client().schedules().describe("spring").nextActionTimes())
+			.startsWith(Instant.parse("2026-03-29T01:30:00Z"), Instant.parse("2026-03-30T00:30:00Z"));
 		for (int hour = 0; hour < 48; hour++) {
 			this.engines.clock.advance(Duration.ofHours(1));
 			engine.parts().scheduleLoop().tick();
@@ -184,15 +190,19 @@ class ScheduleExactlyOnceTest {
 		assertThat(workflowIds(this.engines, "spring")).containsExactly("spring-2026-03-29T01:30:00Z",
 				"spring-2026-03-30T00:30:00Z");
 
-		// 01:30 happens twice in New York on 2026-11-01: only the first (EDT, 05:30 UTC) fires
+		// 01:30 happens twice in New York on 2026-11-01: only the first (EDT, 05:30 UTC)
+		// fires
 		this.engines.clock.set(Instant.parse("2026-10-31T12:00:00Z"));
-		engine.client().schedules().create("fall", Schedule.of(
-				ScheduleSpec.cron("0 30 1 * * *", ZoneId.of("America/New_York")),
-				ScheduleAction.startWorkflow(Tick::run, "f"))
-			.withCatchupWindow(Duration.ofDays(2))
-			.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL));
-		assertThat(engine.client().schedules().describe("fall").nextActionTimes()).startsWith(
-				Instant.parse("2026-11-01T05:30:00Z"), Instant.parse("2026-11-02T06:30:00Z"));
+		engine.client()
+			.schedules()
+			.create("fall",
+					Schedule
+						.of(ScheduleSpec.cron("0 30 1 * * *", ZoneId.of("America/New_York")),
+								ScheduleAction.startWorkflow(Tick::run, "f"))
+						.withCatchupWindow(Duration.ofDays(2))
+						.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL));
+		assertThat(engine.client().schedules().describe("fall").nextActionTimes())
+			.startsWith(Instant.parse("2026-11-01T05:30:00Z"), Instant.parse("2026-11-02T06:30:00Z"));
 		for (int quarter = 0; quarter < 4 * 48; quarter++) {
 			this.engines.clock.advance(Duration.ofMinutes(15));
 			engine.parts().scheduleLoop().tick();

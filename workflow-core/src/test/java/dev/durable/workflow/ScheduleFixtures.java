@@ -43,7 +43,10 @@ final class ScheduleFixtures {
 
 	}
 
-	/** The runs whose workflow id starts with the prefix: workflow id, status, created_at; by id. */
+	/**
+	 * The runs whose workflow id starts with the prefix: workflow id, status, created_at;
+	 * by id.
+	 */
 	static List<Map<String, Object>> runs(Engines engines, String prefix) {
 		return engines.jdbc()
 			.queryForList("SELECT workflow_id, status, created_at, run_id FROM " + engines.schema

@@ -32,10 +32,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Limited actions: a schedule with N remaining actions starts N workflows at its spec's times and
- * then takes no more scheduled actions, whatever the clock does, however many engines race, and
- * across a restart or a step that fails before its commit; triggers and backfills neither count
- * nor stop; an update gives more.
+ * Limited actions: a schedule with N remaining actions starts N workflows at its spec's
+ * times and then takes no more scheduled actions, whatever the clock does, however many
+ * engines race, and across a restart or a step that fails before its commit; triggers and
+ * backfills neither count nor stop; an update gives more.
  */
 class ScheduleLimitedActionsTest {
 
@@ -126,7 +126,8 @@ class ScheduleLimitedActionsTest {
 					barrier.await();
 					return b.parts().scheduleLoop().fireDue(readB);
 				});
-				// one step commits (or, once the limit is used, one empty step); never both
+				// one step commits (or, once the limit is used, one empty step); never
+				// both
 				assertThat(List.of(first.get(), second.get())).containsOnlyOnce(true);
 				a.parts().scheduleLoop().tick();
 				b.parts().scheduleLoop().tick();
@@ -184,11 +185,14 @@ class ScheduleLimitedActionsTest {
 		engine.parts().scheduleLoop().close(); // only this test steps the schedule
 		engine.client().schedules().create("crash", everyMinute(2));
 		String schema = this.engines.schema;
-		// the state write of a step fails after the step started the workflow: a crash before the commit
-		this.engines.jdbc().execute("CREATE FUNCTION " + schema + ".crash() RETURNS trigger LANGUAGE plpgsql AS"
-				+ " $$ BEGIN RAISE EXCEPTION 'crash before commit'; END $$");
-		this.engines.jdbc().execute("CREATE TRIGGER crash BEFORE UPDATE OF state ON " + schema
-				+ ".schedule FOR EACH ROW EXECUTE FUNCTION " + schema + ".crash()");
+		// the state write of a step fails after the step started the workflow: a crash
+		// before the commit
+		this.engines.jdbc()
+			.execute("CREATE FUNCTION " + schema + ".crash() RETURNS trigger LANGUAGE plpgsql AS"
+					+ " $$ BEGIN RAISE EXCEPTION 'crash before commit'; END $$");
+		this.engines.jdbc()
+			.execute("CREATE TRIGGER crash BEFORE UPDATE OF state ON " + schema
+					+ ".schedule FOR EACH ROW EXECUTE FUNCTION " + schema + ".crash()");
 		this.engines.clock.advance(Duration.ofMinutes(1));
 		engine.parts().scheduleLoop().tick();
 		assertThat(workflowIds(this.engines, "crash")).isEmpty();
@@ -267,10 +271,10 @@ class ScheduleLimitedActionsTest {
 	void aBufferedFiringPastTheLimitIsSkippedAndTriggersStillStart() {
 		WorkflowEngine engine = startEngine();
 		ScheduleClient schedules = engine.client().schedules();
-		schedules.create("buf", Schedule.of(ScheduleSpec.every(Duration.ofMinutes(1)),
-				ScheduleAction.startWorkflow(Blocker::run, "b"))
-			.withOverlapPolicy(ScheduleOverlapPolicy.BUFFER_ALL)
-			.withRemainingActions(1));
+		schedules.create("buf",
+				Schedule.of(ScheduleSpec.every(Duration.ofMinutes(1)), ScheduleAction.startWorkflow(Blocker::run, "b"))
+					.withOverlapPolicy(ScheduleOverlapPolicy.BUFFER_ALL)
+					.withRemainingActions(1));
 		String manual = schedules.trigger("buf").workflowId();
 		// 00:01 and 00:02 wait for the triggered run; one action remains for them
 		for (int minute = 1; minute <= 2; minute++) {

@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Overlap policies, with a workflow that runs until released by a signal: firings every minute
- * at 00:01, 00:02, 00:03 while the first run is still open.
+ * Overlap policies, with a workflow that runs until released by a signal: firings every
+ * minute at 00:01, 00:02, 00:03 while the first run is still open.
  */
 class ScheduleOverlapTest {
 
@@ -48,8 +48,9 @@ class ScheduleOverlapTest {
 	private void startWith(ScheduleOverlapPolicy policy) {
 		this.engine = this.engines.start(this.engines.builder().register(Blocker.class));
 		this.schedules = this.engine.client().schedules();
-		this.schedules.create("o", Schedule.of(ScheduleSpec.every(Duration.ofMinutes(1)),
-				ScheduleAction.startWorkflow(Blocker::run, "x")).withOverlapPolicy(policy));
+		this.schedules.create("o",
+				Schedule.of(ScheduleSpec.every(Duration.ofMinutes(1)), ScheduleAction.startWorkflow(Blocker::run, "x"))
+					.withOverlapPolicy(policy));
 		minute();
 		await().until(() -> workflowIds(this.engines, "o").equals(List.of(FIRST)));
 	}
@@ -93,7 +94,8 @@ class ScheduleOverlapTest {
 		assertThat(waiting.bufferedCount()).isEqualTo(1);
 		assertThat(waiting.skippedCount()).isEqualTo(1);
 		release(FIRST);
-		// the buffered firing starts once the poll sees the run closed; no clock move needed
+		// the buffered firing starts once the poll sees the run closed; no clock move
+		// needed
 		await().until(() -> workflowIds(this.engines, "o").equals(List.of(FIRST, SECOND)));
 		assertThat(describe().bufferedCount()).isZero();
 		assertThat(describe().runningWorkflowIds()).containsExactly(SECOND);

@@ -27,9 +27,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A spec of several cron expressions, structured calendars and intervals fires at the union of
- * their times, each time once, less the times of its skips, in its time zone; bad specs are
- * refused with a message that names the problem.
+ * A spec of several cron expressions, structured calendars and intervals fires at the
+ * union of their times, each time once, less the times of its skips, in its time zone;
+ * bad specs are refused with a message that names the problem.
  */
 class ScheduleSpecCompositionTest {
 
@@ -50,9 +50,10 @@ class ScheduleSpecCompositionTest {
 	}
 
 	private void create(String id, ScheduleSpec spec) {
-		this.schedules.create(id, Schedule.of(spec, ScheduleAction.startWorkflow(Tick::run, id))
-			.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL)
-			.withCatchupWindow(Duration.ofDays(1)));
+		this.schedules.create(id,
+				Schedule.of(spec, ScheduleAction.startWorkflow(Tick::run, id))
+					.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL)
+					.withCatchupWindow(Duration.ofDays(1)));
 	}
 
 	private static List<Instant> instants(String... times) {
@@ -66,12 +67,13 @@ class ScheduleSpecCompositionTest {
 	@Test
 	void severalCalendarsAndIntervalsFireAtTheUnionOfTheirTimesEachOnce() {
 		start();
-		create("u", ScheduleSpec.builder()
-			.cron("0 0 9 * * *")
-			.calendar(ScheduleCalendar.builder().hour("9").minute("30").comment("half past nine").build())
-			.interval(Duration.ofHours(6))
-			.cron("0 12 * * *") // also a time of the interval: fires once
-			.build());
+		create("u",
+				ScheduleSpec.builder()
+					.cron("0 0 9 * * *")
+					.calendar(ScheduleCalendar.builder().hour("9").minute("30").comment("half past nine").build())
+					.interval(Duration.ofHours(6))
+					.cron("0 12 * * *") // also a time of the interval: fires once
+					.build());
 		assertThat(this.schedules.describe("u").nextActionTimes()).isEqualTo(instants("2026-01-01T06:00:00Z",
 				"2026-01-01T09:00:00Z", "2026-01-01T09:30:00Z", "2026-01-01T12:00:00Z", "2026-01-01T18:00:00Z"));
 		for (int hour = 0; hour < 24; hour++) {
@@ -80,8 +82,7 @@ class ScheduleSpecCompositionTest {
 		}
 		await().until(() -> workflowIds(this.engines, "u").size() >= 6);
 		assertThat(workflowIds(this.engines, "u")).containsExactly("u-2026-01-01T06:00:00Z", "u-2026-01-01T09:00:00Z",
-				"u-2026-01-01T09:30:00Z", "u-2026-01-01T12:00:00Z", "u-2026-01-01T18:00:00Z",
-				"u-2026-01-02T00:00:00Z");
+				"u-2026-01-01T09:30:00Z", "u-2026-01-01T12:00:00Z", "u-2026-01-01T18:00:00Z", "u-2026-01-02T00:00:00Z");
 		ScheduleDescription description = this.schedules.describe("u");
 		assertThat(description.actionCount()).isEqualTo(6);
 		assertThat(description.skippedCount()).isZero();
@@ -113,16 +114,18 @@ class ScheduleSpecCompositionTest {
 			}
 		}
 		assertThat(backfilled).isEqualTo(expected);
-		// stepped past 14:00: 12:00, 12:30 and 13:00 are skipped, not counted as missed or skipped
+		// stepped past 14:00: 12:00, 12:30 and 13:00 are skipped, not counted as missed
+		// or skipped
 		this.engines.clock.advance(Duration.ofHours(14).plusMinutes(30));
 		this.engine.parts().scheduleLoop().tick();
-		await().until(() -> this.schedules.describe("s").nextActionTimes().get(0)
+		await().until(() -> this.schedules.describe("s")
+			.nextActionTimes()
+			.get(0)
 			.equals(Instant.parse("2026-01-01T15:00:00Z")));
-		assertThat(workflowIds(this.engines, "s").stream().filter((id) -> id.startsWith("s-2026")))
-			.containsExactly("s-2026-01-01T01:00:00Z", "s-2026-01-01T02:00:00Z", "s-2026-01-01T04:00:00Z",
-					"s-2026-01-01T05:00:00Z", "s-2026-01-01T06:00:00Z", "s-2026-01-01T07:00:00Z",
-					"s-2026-01-01T08:00:00Z", "s-2026-01-01T09:00:00Z", "s-2026-01-01T10:00:00Z",
-					"s-2026-01-01T11:00:00Z", "s-2026-01-01T14:00:00Z");
+		assertThat(workflowIds(this.engines, "s").stream().filter((id) -> id.startsWith("s-2026"))).containsExactly(
+				"s-2026-01-01T01:00:00Z", "s-2026-01-01T02:00:00Z", "s-2026-01-01T04:00:00Z", "s-2026-01-01T05:00:00Z",
+				"s-2026-01-01T06:00:00Z", "s-2026-01-01T07:00:00Z", "s-2026-01-01T08:00:00Z", "s-2026-01-01T09:00:00Z",
+				"s-2026-01-01T10:00:00Z", "s-2026-01-01T11:00:00Z", "s-2026-01-01T14:00:00Z");
 		assertThat(this.schedules.describe("s").missedCount()).isZero();
 	}
 
@@ -139,7 +142,8 @@ class ScheduleSpecCompositionTest {
 	void calendarsAndSkipsUseTheSpecsTimeZoneAndIntervalsTheEpoch() {
 		this.engines.clock.set(Instant.parse("2026-01-01T20:30:00Z"));
 		start();
-		// hour 0 in Berlin is 23:00 UTC in winter; 09:00 in Berlin is 08:00 UTC, also a time of the interval
+		// hour 0 in Berlin is 23:00 UTC in winter; 09:00 in Berlin is 08:00 UTC, also a
+		// time of the interval
 		ScheduleSpec berlin = ScheduleSpec.builder()
 			.calendar(ScheduleCalendar.builder().hour("9").build())
 			.interval(Duration.ofHours(1))
@@ -154,10 +158,12 @@ class ScheduleSpecCompositionTest {
 				"2026-01-01T22:00:00Z", "2026-01-01T23:00:00Z", "2026-01-02T01:00:00Z", "2026-01-02T02:00:00Z"));
 		this.engines.clock.set(Instant.parse("2026-01-02T07:30:00Z"));
 		this.engine.parts().scheduleLoop().tick();
-		await().until(() -> this.schedules.describe("berlin").nextActionTimes().get(0)
+		await().until(() -> this.schedules.describe("berlin")
+			.nextActionTimes()
+			.get(0)
 			.equals(Instant.parse("2026-01-02T08:00:00Z")));
-		assertThat(this.schedules.describe("berlin").nextActionTimes()).startsWith(
-				instants("2026-01-02T08:00:00Z", "2026-01-02T09:00:00Z").toArray(Instant[]::new));
+		assertThat(this.schedules.describe("berlin").nextActionTimes())
+			.startsWith(instants("2026-01-02T08:00:00Z", "2026-01-02T09:00:00Z").toArray(Instant[]::new));
 	}
 
 	@Test
@@ -173,8 +179,8 @@ class ScheduleSpecCompositionTest {
 		assertThat(office.second()).isEqualTo("0");
 		assertThat(office.comment()).isEqualTo("office hours");
 		assertThat(new ScheduleCalendar(null, null, "6", null, null, null, null).toCron()).isEqualTo("0 0 6 * * *");
-		assertThat(ScheduleCalendar.cron("30 6 * * 1-5")).isEqualTo(
-				ScheduleCalendar.builder().minute("30").hour("6").dayOfWeek("1-5").build());
+		assertThat(ScheduleCalendar.cron("30 6 * * 1-5"))
+			.isEqualTo(ScheduleCalendar.builder().minute("30").hour("6").dayOfWeek("1-5").build());
 		assertThat(ScheduleCalendar.cron("15 30 6 1 JAN *").toCron()).isEqualTo("15 30 6 1 JAN *");
 		assertThat(ScheduleCalendar.cron("@hourly").toCron()).isEqualTo("0 0 * * * *");
 		assertThat(ScheduleCalendar.cron("@daily")).isEqualTo(ScheduleCalendar.builder().build());

@@ -44,16 +44,21 @@ class ScheduleStoredSpecCompatibilityTest {
 		this.schedules = this.engine.client().schedules();
 	}
 
-	/** Creates a schedule, then puts the spec and state JSON the earlier code wrote in its row. */
+	/**
+	 * Creates a schedule, then puts the spec and state JSON the earlier code wrote in its
+	 * row.
+	 */
 	private void storeOldForm(String scheduleId, String specJson) {
-		this.schedules.create(scheduleId, Schedule.of(ScheduleSpec.every(Duration.ofDays(365)),
-				ScheduleAction.startWorkflow(Tick::run, scheduleId))
-			.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL)
-			.withCatchupWindow(Duration.ofDays(1)));
+		this.schedules.create(scheduleId,
+				Schedule
+					.of(ScheduleSpec.every(Duration.ofDays(365)), ScheduleAction.startWorkflow(Tick::run, scheduleId))
+					.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL)
+					.withCatchupWindow(Duration.ofDays(1)));
 		String state = "{\"cursor\":\"2026-01-01T00:00:00Z\",\"buffer\":[],\"actions\":0,\"skipped\":0,\"missed\":0}";
 		assertThat(this.engines.jdbc()
 			.update("UPDATE " + this.engines.schema + ".schedule SET spec = ?::jsonb, state = ?::jsonb,"
-					+ " next_run_at = NULL WHERE schedule_id = ?", specJson, state, scheduleId)).isEqualTo(1);
+					+ " next_run_at = NULL WHERE schedule_id = ?", specJson, state, scheduleId))
+			.isEqualTo(1);
 	}
 
 	@Test
@@ -72,13 +77,15 @@ class ScheduleStoredSpecCompatibilityTest {
 		assertThat(description.remainingActions()).isNull();
 		// 02:00 in Berlin is 01:00 UTC
 		assertThat(description.nextActionTimes()).startsWith(Instant.parse("2026-01-01T01:00:00Z"));
-		// an update (here: a pause and an unpause) stores the new form, which reads back the same
+		// an update (here: a pause and an unpause) stores the new form, which reads back
+		// the same
 		this.schedules.pause("old-cron", null);
 		this.schedules.unpause("old-cron", null);
 		assertThat(this.schedules.describe("old-cron").schedule().spec()).isEqualTo(spec);
 		assertThat(this.engines.jdbc()
 			.queryForObject("SELECT spec->>'cronExpression' FROM " + this.engines.schema
-					+ ".schedule WHERE schedule_id = 'old-cron'", String.class)).isNull();
+					+ ".schedule WHERE schedule_id = 'old-cron'", String.class))
+			.isNull();
 		this.engines.clock.advance(Duration.ofHours(1));
 		this.engine.parts().scheduleLoop().tick();
 		await().until(() -> workflowIds(this.engines, "old-cron").contains("old-cron-2026-01-01T01:00:00Z"));
@@ -94,11 +101,13 @@ class ScheduleStoredSpecCompatibilityTest {
 		assertThat(spec.interval()).isEqualTo(Duration.ofMinutes(10));
 		assertThat(spec.offset()).isEqualTo(Duration.ofMinutes(3));
 		assertThat(spec.cronExpressions()).isEmpty();
-		assertThat(this.schedules.describe("old-every").nextActionTimes()).startsWith(
-				Instant.parse("2026-01-01T00:03:00Z"), Instant.parse("2026-01-01T00:13:00Z"));
+		assertThat(this.schedules.describe("old-every").nextActionTimes())
+			.startsWith(Instant.parse("2026-01-01T00:03:00Z"), Instant.parse("2026-01-01T00:13:00Z"));
 		// the loop steps a row with an old state (no remaining actions: unlimited)
-		this.engines.jdbc().update("UPDATE " + this.engines.schema + ".schedule SET next_run_at = ?"
-				+ " WHERE schedule_id = 'old-every'", java.sql.Timestamp.from(Instant.parse("2026-01-01T00:03:00Z")));
+		this.engines.jdbc()
+			.update("UPDATE " + this.engines.schema + ".schedule SET next_run_at = ?"
+					+ " WHERE schedule_id = 'old-every'",
+					java.sql.Timestamp.from(Instant.parse("2026-01-01T00:03:00Z")));
 		this.engines.clock.advance(Duration.ofMinutes(14));
 		this.engine.parts().scheduleLoop().tick();
 		await().until(() -> workflowIds(this.engines, "old-every").size() == 2);
@@ -109,7 +118,8 @@ class ScheduleStoredSpecCompatibilityTest {
 	@Test
 	void anOldCronSpecWithCronTzReadsInTheSpecsZoneAsBefore() {
 		start();
-		// the single-source spec evaluated the fields in its time zone and ignored the prefix
+		// the single-source spec evaluated the fields in its time zone and ignored the
+		// prefix
 		storeOldForm("old-tz", "{\"cronExpression\":\"CRON_TZ=Asia/Tokyo 0 0 9 * * *\",\"offset\":\"PT0S\","
 				+ "\"timeZone\":\"UTC\"}");
 		ScheduleDescription description = this.schedules.describe("old-tz");

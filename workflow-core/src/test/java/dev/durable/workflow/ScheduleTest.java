@@ -30,7 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Schedules: spec times, bounds, jitter, catch-up, the client's operations, bad input, replay. */
+/**
+ * Schedules: spec times, bounds, jitter, catch-up, the client's operations, bad input,
+ * replay.
+ */
 class ScheduleTest {
 
 	private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -64,10 +67,10 @@ class ScheduleTest {
 	}
 
 	/**
-	 * Waits for a scheduled run to close and returns its result. Before the clock moves to a
-	 * schedule's next time the run of the previous one must have closed: under the default
-	 * overlap policy (SKIP) a time at which it is still open is skipped, and on a loaded machine a
-	 * run can take longer to close than a test takes to move the clock.
+	 * Waits for a scheduled run to close and returns its result. Before the clock moves
+	 * to a schedule's next time the run of the previous one must have closed: under the
+	 * default overlap policy (SKIP) a time at which it is still open is skipped, and on a
+	 * loaded machine a run can take longer to close than a test takes to move the clock.
 	 */
 	private String closed(String workflowId) {
 		return this.engine.client().handle(workflowId, String.class).result(Duration.ofSeconds(10));
@@ -76,11 +79,11 @@ class ScheduleTest {
 	@Test
 	void aCronScheduleInATimeZoneFiresAtEachTimeAsTheClockMoves() {
 		start();
-		this.schedules.create("berlin", Schedule.of(ScheduleSpec.cron("0 0 9 * * *", ZoneId.of("Europe/Berlin")),
-				tick("morning")));
+		this.schedules.create("berlin",
+				Schedule.of(ScheduleSpec.cron("0 0 9 * * *", ZoneId.of("Europe/Berlin")), tick("morning")));
 		// 09:00 in Berlin is 08:00 UTC in winter
-		assertThat(this.schedules.describe("berlin").nextActionTimes()).startsWith(
-				Instant.parse("2026-01-01T08:00:00Z"), Instant.parse("2026-01-02T08:00:00Z"));
+		assertThat(this.schedules.describe("berlin").nextActionTimes())
+			.startsWith(Instant.parse("2026-01-01T08:00:00Z"), Instant.parse("2026-01-02T08:00:00Z"));
 		advance(Duration.ofHours(7).plusMinutes(59));
 		assertThat(loop().tick()).isZero();
 		advance(Duration.ofMinutes(1));
@@ -100,11 +103,11 @@ class ScheduleTest {
 	@Test
 	void anIntervalWithAnOffsetFiresAtItsPhase() {
 		start();
-		this.schedules.create("every10", Schedule.of(ScheduleSpec.every(Duration.ofMinutes(10), Duration.ofMinutes(3)),
-				tick("i")));
-		assertThat(this.schedules.describe("every10").nextActionTimes()).containsExactly(
-				T0.plus(Duration.ofMinutes(3)), T0.plus(Duration.ofMinutes(13)), T0.plus(Duration.ofMinutes(23)),
-				T0.plus(Duration.ofMinutes(33)), T0.plus(Duration.ofMinutes(43)));
+		this.schedules.create("every10",
+				Schedule.of(ScheduleSpec.every(Duration.ofMinutes(10), Duration.ofMinutes(3)), tick("i")));
+		assertThat(this.schedules.describe("every10").nextActionTimes()).containsExactly(T0.plus(Duration.ofMinutes(3)),
+				T0.plus(Duration.ofMinutes(13)), T0.plus(Duration.ofMinutes(23)), T0.plus(Duration.ofMinutes(33)),
+				T0.plus(Duration.ofMinutes(43)));
 		advance(Duration.ofMinutes(3));
 		await().until(() -> workflowIds(this.engines, "every10").size() == 1);
 		assertThat(closed("every10-2026-01-01T00:03:00Z")).isEqualTo("i@2026-01-01T00:03:00Z");
@@ -117,11 +120,12 @@ class ScheduleTest {
 	@Test
 	void startAndEndBoundTheTimes() {
 		start();
-		this.schedules.create("bounded", Schedule.of(ScheduleSpec.every(Duration.ofMinutes(1))
-			.withStartAt(T0.plus(Duration.ofMinutes(5)))
-			.withEndAt(T0.plus(Duration.ofMinutes(8))), tick("b")));
-		assertThat(this.schedules.describe("bounded").nextActionTimes()).containsExactly(
-				T0.plus(Duration.ofMinutes(5)), T0.plus(Duration.ofMinutes(6)), T0.plus(Duration.ofMinutes(7)));
+		this.schedules.create("bounded",
+				Schedule.of(ScheduleSpec.every(Duration.ofMinutes(1))
+					.withStartAt(T0.plus(Duration.ofMinutes(5)))
+					.withEndAt(T0.plus(Duration.ofMinutes(8))), tick("b")));
+		assertThat(this.schedules.describe("bounded").nextActionTimes()).containsExactly(T0.plus(Duration.ofMinutes(5)),
+				T0.plus(Duration.ofMinutes(6)), T0.plus(Duration.ofMinutes(7)));
 		for (int minute = 1; minute <= 10; minute++) {
 			advance(Duration.ofMinutes(1));
 			loop().tick();
@@ -150,7 +154,8 @@ class ScheduleTest {
 			Instant nominal = T0.plus(Duration.ofHours(i + 1));
 			assertThat(times.get(i)).isBetween(nominal, nominal.plus(jitter).minusMillis(1));
 		}
-		assertThat(times.stream().map((t) -> Duration.between(T0, t).toMinutes() % 60).distinct()).hasSizeGreaterThan(1);
+		assertThat(times.stream().map((t) -> Duration.between(T0, t).toMinutes() % 60).distinct())
+			.hasSizeGreaterThan(1);
 		Instant due = times.get(0);
 		this.engines.clock.set(due.minusMillis(1));
 		assertThat(loop().tick()).isZero();
@@ -202,8 +207,10 @@ class ScheduleTest {
 		this.schedules.unpause("ops", "done");
 		advance(Duration.ofMinutes(1));
 		loop().tick();
-		await().until(() -> this.schedules.describe("ops").nextActionTimes().get(0).isAfter(this.engines.clock.instant()));
-		// 00:04 overlaps the triggered run: skipped (times during the pause are not caught up)
+		await()
+			.until(() -> this.schedules.describe("ops").nextActionTimes().get(0).isAfter(this.engines.clock.instant()));
+		// 00:04 overlaps the triggered run: skipped (times during the pause are not
+		// caught up)
 		ScheduleDescription described = this.schedules.describe("ops");
 		assertThat(described.schedule().paused()).isFalse();
 		assertThat(described.recentActions().get(0).nominalTime()).isEqualTo(T0.plus(Duration.ofMinutes(4)));
@@ -222,9 +229,10 @@ class ScheduleTest {
 		assertThat(this.schedules.describe("ops").runningWorkflowIds()).hasSize(4);
 
 		// update: another spec and input; the next times are computed from now
-		this.schedules.update("ops", (s) -> s.withSpec(ScheduleSpec.every(Duration.ofHours(1)))
-			.withAction(s.action().withInput("hourly"))
-			.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL));
+		this.schedules.update("ops",
+				(s) -> s.withSpec(ScheduleSpec.every(Duration.ofHours(1)))
+					.withAction(s.action().withInput("hourly"))
+					.withOverlapPolicy(ScheduleOverlapPolicy.ALLOW_ALL));
 		ScheduleDescription updated = this.schedules.describe("ops");
 		assertThat(updated.nextActionTimes().get(0)).isEqualTo(T0.plus(Duration.ofHours(1)));
 		assertThat(updated.schedule().action().input()).isEqualTo("hourly");
@@ -252,7 +260,8 @@ class ScheduleTest {
 		}
 		assertThat(this.schedules.describe("pruned").recentActions()).hasSize(10);
 		await().until(() -> this.schedules.describe("pruned").runningWorkflowIds().isEmpty());
-		// records of running workflows are kept for the overlap policy; closed ones beyond ten go
+		// records of running workflows are kept for the overlap policy; closed ones
+		// beyond ten go
 		this.schedules.trigger("pruned", ScheduleOverlapPolicy.ALLOW_ALL);
 		assertThat(this.engines.count("schedule_action")).isEqualTo(10);
 		assertThat(this.schedules.describe("pruned").actionCount()).isEqualTo(16);
@@ -271,19 +280,23 @@ class ScheduleTest {
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("Invalid time zone");
 		assertThatThrownBy(() -> ScheduleSpec.every(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-		assertThatThrownBy(() -> ScheduleSpec.every(Duration.ofSeconds(-5))).isInstanceOf(IllegalArgumentException.class);
+		assertThatThrownBy(() -> ScheduleSpec.every(Duration.ofSeconds(-5)))
+			.isInstanceOf(IllegalArgumentException.class);
 		assertThatThrownBy(() -> ScheduleSpec.every(Duration.ofMinutes(1), Duration.ofMinutes(1)))
 			.isInstanceOf(IllegalArgumentException.class);
 		assertThatThrownBy(() -> this.schedules.create("bad id!", good)).isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("Invalid schedule id");
 		assertThatThrownBy(() -> this.schedules.create("x".repeat(256), good))
 			.isInstanceOf(IllegalArgumentException.class);
-		assertThatThrownBy(() -> this.schedules.create("prefixed", good.withAction(tick("g").withWorkflowIdPrefix("a b"))))
+		assertThatThrownBy(
+				() -> this.schedules.create("prefixed", good.withAction(tick("g").withWorkflowIdPrefix("a b"))))
 			.isInstanceOf(IllegalArgumentException.class);
 		assertThat(this.engines.count("schedule")).isZero();
 		this.schedules.create("good", good);
-		assertThatThrownBy(() -> this.schedules.create("good", good)).isInstanceOf(ScheduleAlreadyExistsException.class);
-		assertThatThrownBy(() -> this.schedules.update("good", (s) -> s.withAction(ScheduleAction.startWorkflow("no-such", null))))
+		assertThatThrownBy(() -> this.schedules.create("good", good))
+			.isInstanceOf(ScheduleAlreadyExistsException.class);
+		assertThatThrownBy(
+				() -> this.schedules.update("good", (s) -> s.withAction(ScheduleAction.startWorkflow("no-such", null))))
 			.isInstanceOf(UnknownWorkflowTypeException.class);
 		assertThatThrownBy(() -> this.schedules.backfill("good", T0, T0)).isInstanceOf(IllegalArgumentException.class);
 		assertThatThrownBy(() -> this.schedules.pause("missing", null)).isInstanceOf(ScheduleNotFoundException.class);

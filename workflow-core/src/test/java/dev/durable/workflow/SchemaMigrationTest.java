@@ -15,7 +15,10 @@ import dev.durable.workflow.support.TestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The engine's own changelog, run by several nodes at once or after a node died mid-migration. */
+/**
+ * The engine's own changelog, run by several nodes at once or after a node died
+ * mid-migration.
+ */
 class SchemaMigrationTest {
 
 	private int tables(String schema) {
@@ -31,8 +34,9 @@ class SchemaMigrationTest {
 		List<String> names = TestDatabase.jdbc()
 			.queryForList("SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1",
 					String.class, schema);
-		assertThat(names).contains("workflow_run", "run_payload", "history", "inbox", "dedup", "timer", "activity",
-				"visibility", "schedule", "node", "durable_changelog", "durable_changelog_lock")
+		assertThat(names)
+			.contains("workflow_run", "run_payload", "history", "inbox", "dedup", "timer", "activity", "visibility",
+					"schedule", "node", "durable_changelog", "durable_changelog_lock")
 			.doesNotContain("databasechangelog");
 		// idempotent
 		new SchemaMigrator(TestDatabase.dataSource(), schema).migrate();
@@ -42,7 +46,8 @@ class SchemaMigrationTest {
 	@Test
 	void theMigrationLeavesTheConnectionsSearchPathAsItFoundIt() throws Exception {
 		String schema = TestDatabase.newSchema();
-		// one connection: the migration borrows the very connection the application gets next
+		// one connection: the migration borrows the very connection the application gets
+		// next
 		com.zaxxer.hikari.HikariDataSource single = TestDatabase.pool(TestDatabase.jdbcUrl(), 1);
 		try (single) {
 			String before;

@@ -24,12 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Nothing of a node runs after {@code shutdown()} returns: every background loop was told to stop
- * and has ended, and none of them reaches the database any more. In particular the heartbeat: one
- * under way as the node unregistered found its row gone, took the node for declared dead and
- * registered it anew, leaving a live node that never heartbeats again (and, once the schema was
- * dropped, statements against tables that no longer exist); one that found the node declared dead
- * while it stopped registered it anew as well.
+ * Nothing of a node runs after {@code shutdown()} returns: every background loop was told
+ * to stop and has ended, and none of them reaches the database any more. In particular
+ * the heartbeat: one under way as the node unregistered found its row gone, took the node
+ * for declared dead and registered it anew, leaving a live node that never heartbeats
+ * again (and, once the schema was dropped, statements against tables that no longer
+ * exist); one that found the node declared dead while it stopped registered it anew as
+ * well.
  */
 class ShutdownStopsBackgroundLoopsTest {
 
@@ -55,7 +56,8 @@ class ShutdownStopsBackgroundLoopsTest {
 
 		public String hold(String input) {
 			started.countDown();
-			// a cancellation (the node evicting its runs) does not end it: the stop waits for it
+			// a cancellation (the node evicting its runs) does not end it: the stop waits
+			// for it
 			while (true) {
 				try {
 					release.await(60, TimeUnit.SECONDS);
@@ -99,12 +101,13 @@ class ShutdownStopsBackgroundLoopsTest {
 
 	@Test
 	void aHeartbeatUnderWayEndsBeforeTheNodeUnregistersAndDoesNotRegisterItAnew() throws Exception {
-		WorkflowEngine engine = this.engines.start(this.engines.builder().register(HeldByAnActivity.class)
-			.registerActivities(new Held()));
+		WorkflowEngine engine = this.engines
+			.start(this.engines.builder().register(HeldByAnActivity.class).registerActivities(new Held()));
 		UUID node = engine.nodeId();
 		Thread heartbeat = engineThread("durable-heartbeat");
 		long key = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
-		// the next heartbeat is held inside the database, before its row is touched, until the test
+		// the next heartbeat is held inside the database, before its row is touched,
+		// until the test
 		// lets it go: a heartbeat under way, as on a loaded machine
 		try (Connection holder = TestDatabase.dataSource().getConnection()) {
 			try (Statement statement = holder.createStatement()) {
@@ -115,12 +118,16 @@ class ShutdownStopsBackgroundLoopsTest {
 				statement.execute("CREATE TRIGGER hold_heartbeat BEFORE UPDATE ON " + this.engines.schema
 						+ ".node FOR EACH STATEMENT EXECUTE FUNCTION " + this.engines.schema + ".hold_heartbeat()");
 			}
-			await().until(() -> this.engines.jdbc()
-				.queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-						+ " AND ((classid::bigint << 32) | objid::bigint) = ?", Integer.class, key) > 0);
+			await().until(
+					() -> this.engines.jdbc()
+						.queryForObject(
+								"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+										+ " AND ((classid::bigint << 32) | objid::bigint) = ?",
+								Integer.class, key) > 0);
 
 			Thread stop = Thread.ofPlatform().name("test-shutdown").start(engine::shutdown);
-			// until the stop unregistered the node (it did not wait for the heartbeat), or it waits for
+			// until the stop unregistered the node (it did not wait for the heartbeat),
+			// or it waits for
 			// the heartbeat to end before it unregisters
 			await().until(() -> !nodeRegistered(node) || waitsForTheHeartbeat(stop));
 			try (Statement statement = holder.createStatement()) {
@@ -136,7 +143,8 @@ class ShutdownStopsBackgroundLoopsTest {
 	@Test
 	void aNodeDeclaredDeadWhileItStopsDoesNotRegisterAnew() throws Exception {
 		CountingHooks hooks = new CountingHooks();
-		WorkflowEngine engine = this.engines.start(this.engines.builder().register(HeldByAnActivity.class)
+		WorkflowEngine engine = this.engines.start(this.engines.builder()
+			.register(HeldByAnActivity.class)
 			.registerActivities(new Held())
 			.hooks(hooks)
 			.shutdownTimeout(java.time.Duration.ofMinutes(1)));
@@ -153,7 +161,8 @@ class ShutdownStopsBackgroundLoopsTest {
 			.update("UPDATE " + this.engines.schema + ".node SET last_heartbeat = now() - interval '1 hour'"
 					+ " WHERE node_id = ?", node);
 		int beats = hooks.beats.get();
-		// the next heartbeat finds the node declared dead; the one after it shows what it did
+		// the next heartbeat finds the node declared dead; the one after it shows what it
+		// did
 		await().until(() -> hooks.beats.get() >= beats + 2 || !heartbeat.isAlive());
 		assertThat(incarnation(node)).as("incarnation after the node was declared dead while stopping")
 			.isEqualTo(incarnation);
@@ -174,7 +183,10 @@ class ShutdownStopsBackgroundLoopsTest {
 			.orElseThrow();
 	}
 
-	/** No thread the engine started in this test is alive (the JVM-wide yield watchdog aside). */
+	/**
+	 * No thread the engine started in this test is alive (the JVM-wide yield watchdog
+	 * aside).
+	 */
 	private void assertNoEngineThreadAlive() {
 		List<String> alive = Thread.getAllStackTraces()
 			.keySet()

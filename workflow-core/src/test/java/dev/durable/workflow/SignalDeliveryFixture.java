@@ -12,13 +12,15 @@ import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.support.Engines;
 
 /**
- * What the signal delivery tests ({@link SignalDeliveryTest}, {@link SignalDeliveryRaceTest},
- * {@link SignalDeliveryTimeoutTest}) share: the receiving workflows, the engines that run them,
- * and what history and the database hold.
+ * What the signal delivery tests ({@link SignalDeliveryTest},
+ * {@link SignalDeliveryRaceTest}, {@link SignalDeliveryTimeoutTest}) share: the receiving
+ * workflows, the engines that run them, and what history and the database hold.
  *
- * <p>The delivery rules of signals without a handler (reference/postgres-signal-delivery.txt, DESIGN
- * 4.2): buffered, FIFO per name, idempotent with a key, rejected by closed runs, and no lost
- * wake-up between a send and the task that parks the run.
+ * <p>
+ * The delivery rules of signals without a handler
+ * (reference/postgres-signal-delivery.txt, DESIGN 4.2): buffered, FIFO per name,
+ * idempotent with a key, rejected by closed runs, and no lost wake-up between a send and
+ * the task that parks the run.
  */
 abstract class SignalDeliveryFixture {
 
@@ -30,7 +32,7 @@ abstract class SignalDeliveryFixture {
 	}
 
 	/** Receives {@code count} signals named "item", in order. */
-	@Workflow(value = "sd-receiver", receives = {"item"})
+	@Workflow(value = "sd-receiver", receives = { "item" })
 	public static class Receiver {
 
 		private final List<String> received = new ArrayList<>();
@@ -50,8 +52,11 @@ abstract class SignalDeliveryFixture {
 
 	}
 
-	/** Sleeps an hour before it asks for anything: every signal sent meanwhile must wait for it. */
-	@Workflow(value = "sd-late", receives = {"item"})
+	/**
+	 * Sleeps an hour before it asks for anything: every signal sent meanwhile must wait
+	 * for it.
+	 */
+	@Workflow(value = "sd-late", receives = { "item" })
 	public static class LateReceiver {
 
 		@WorkflowRun
@@ -62,8 +67,10 @@ abstract class SignalDeliveryFixture {
 
 	}
 
-	/** Sleeps, then receives from two names in an order unrelated to the sending order. */
-	@Workflow(value = "sd-fifo", receives = {"b", "a"})
+	/**
+	 * Sleeps, then receives from two names in an order unrelated to the sending order.
+	 */
+	@Workflow(value = "sd-fifo", receives = { "b", "a" })
 	public static class FifoReceiver {
 
 		@WorkflowRun
@@ -81,7 +88,7 @@ abstract class SignalDeliveryFixture {
 	}
 
 	/** Completes, fails, or waits (to be canceled or terminated). */
-	@Workflow(value = "sd-terminal", receives = {"never"})
+	@Workflow(value = "sd-terminal", receives = { "never" })
 	public static class Terminal {
 
 		@WorkflowRun
@@ -96,7 +103,7 @@ abstract class SignalDeliveryFixture {
 	}
 
 	/** Waits at most ten minutes for a signal. */
-	@Workflow(value = "sd-timeout", receives = {"item"})
+	@Workflow(value = "sd-timeout", receives = { "item" })
 	public static class TimedReceiver {
 
 		@WorkflowRun
@@ -108,10 +115,11 @@ abstract class SignalDeliveryFixture {
 	}
 
 	/**
-	 * The confirmation-deadline pattern: a signal raced against a timer. When the timer wins the
-	 * signal promise is not consumed: a later "confirm" stays buffered for the next receive.
+	 * The confirmation-deadline pattern: a signal raced against a timer. When the timer
+	 * wins the signal promise is not consumed: a later "confirm" stays buffered for the
+	 * next receive.
 	 */
-	@Workflow(value = "sd-deadline", receives = {"confirm"})
+	@Workflow(value = "sd-deadline", receives = { "confirm" })
 	public static class Deadline {
 
 		private Promise<String> confirm;
@@ -148,7 +156,10 @@ abstract class SignalDeliveryFixture {
 			return this.outcome;
 		}
 
-		/** Whether the losing signal promise sees a buffered signal (it must not have taken it). */
+		/**
+		 * Whether the losing signal promise sees a buffered signal (it must not have
+		 * taken it).
+		 */
 		@QueryMethod
 		public boolean confirmReady() {
 			return this.confirm != null && this.confirm.isCompleted();
@@ -179,7 +190,8 @@ abstract class SignalDeliveryFixture {
 
 	int signalKeys() {
 		return this.engines.jdbc()
-			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".dedup WHERE kind = 'SIGNAL'", Integer.class);
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".dedup WHERE kind = 'SIGNAL'",
+					Integer.class);
 	}
 
 }

@@ -22,13 +22,17 @@ import dev.durable.workflow.support.StallingHooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** No lost wake-up: a signal sent while the parking task commits, or right after the start, is taken. */
+/**
+ * No lost wake-up: a signal sent while the parking task commits, or right after the
+ * start, is taken.
+ */
 @Timeout(120)
 class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 
 	/**
-	 * The task timeout of the workers whose commit a test holds: long enough that a loaded machine
-	 * does not end the held task before the signal has been sent into the gap.
+	 * The task timeout of the workers whose commit a test holds: long enough that a
+	 * loaded machine does not end the held task before the signal has been sent into the
+	 * gap.
 	 */
 	private static final Duration HELD = Duration.ofSeconds(60);
 
@@ -37,11 +41,13 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 		StallingHooks hooks = new StallingHooks();
 		hooks.stallCommitNumber = 1;
 		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).taskTimeout(HELD));
-		// started from a node that does not work: a local start would run the first task, and hold its
+		// started from a node that does not work: a local start would run the first task,
+		// and hold its
 		// commit, inside start(), before the run exists for a signal to find
 		WorkflowHandle<List<String>> handle = starter().client()
 			.start(Receiver::run, 1, StartOptions.withId("parking"));
-		// the worker's first task ran the code up to receive(): its commit, which parks the run, is held...
+		// the worker's first task ran the code up to receive(): its commit, which parks
+		// the run, is held...
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
 		// ...while the signal is stored, on the node that runs the task
 		engine.client().handle("parking").signal("item", "in the gap");
@@ -59,8 +65,10 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 	void aSignalFromAnotherNodeSentWhileTheParkingTaskCommitsIsNotLost() throws Exception {
 		StallingHooks hooks = new StallingHooks();
 		hooks.stallCommitNumber = 1;
-		// the worker polls once an hour: only the pending-input flag and the notification can save the signal
-		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).taskTimeout(HELD).pollInterval(Duration.ofHours(1)));
+		// the worker polls once an hour: only the pending-input flag and the notification
+		// can save the signal
+		WorkflowEngine engine = worker(
+				this.engines.builder().hooks(hooks).taskTimeout(HELD).pollInterval(Duration.ofHours(1)));
 		WorkflowEngine client = starter();
 		WorkflowHandle<List<String>> handle = client.client()
 			.start(Receiver::run, 1, StartOptions.withId("parking-remote"));
@@ -78,11 +86,14 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 	@Test
 	void aSignalWhoseWakeUpIsLostWhileTheParkingTaskCommitsIsFoundByTheFallbackPoll() throws Exception {
 		StallingHooks hooks = new StallingHooks();
-		// the second task parks the run on its second receive(); the first one parked it on its first
+		// the second task parks the run on its second receive(); the first one parked it
+		// on its first
 		hooks.stallCommitNumber = 2;
-		// polls every half second, and a round of the interval leaves a run to its running task: once the
+		// polls every half second, and a round of the interval leaves a run to its
+		// running task: once the
 		// commit is written, a round must find the run by what the database says of it
-		WorkflowEngine engine = worker(this.engines.builder().hooks(hooks).taskTimeout(HELD).pollInterval(Duration.ofMillis(500)));
+		WorkflowEngine engine = worker(
+				this.engines.builder().hooks(hooks).taskTimeout(HELD).pollInterval(Duration.ofMillis(500)));
 		WorkflowEngine client = starter();
 		WorkflowHandle<List<String>> handle = client.client()
 			.start(Receiver::run, 2, StartOptions.withId("parking-unheard"));
@@ -94,7 +105,8 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 		dropListeners();
 		client.client().handle("parking-unheard").signal("item", "unheard");
 		assertThat(hooks.holding()).isTrue();
-		// ...and the task that did not see it parks the run: the run must still be found as having input
+		// ...and the task that did not see it parks the run: the run must still be found
+		// as having input
 		hooks.release();
 		assertThat(handle.result(Duration.ofSeconds(10))).containsExactly("heard", "unheard");
 		assertThat(handle.history()).filteredOn((e) -> e.type().equals("SIGNAL_RECEIVED"))
@@ -103,7 +115,10 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	/** Ends the connections that listen for this test's wake-ups (they reconnect about a second later). */
+	/**
+	 * Ends the connections that listen for this test's wake-ups (they reconnect about a
+	 * second later).
+	 */
 	private void dropListeners() {
 		JdbcTemplate jdbc = this.engines.jdbc();
 		List<Integer> listeners = jdbc.queryForList("SELECT pid FROM pg_stat_activity WHERE query = ?", Integer.class,
@@ -114,7 +129,10 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 				Integer.class, (Object) listeners.toArray(Integer[]::new)) == 0);
 	}
 
-	/** A node that does not work and knows the receiver: its starts leave the first task to a worker. */
+	/**
+	 * A node that does not work and knows the receiver: its starts leave the first task
+	 * to a worker.
+	 */
 	private WorkflowEngine starter() {
 		return this.engines.start(this.engines.builder().worker(false).register(Receiver.class));
 	}
@@ -172,7 +190,8 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 			List<WorkflowHandle<List<String>>> handles = new ArrayList<>();
 			for (int i = 0; i < runs; i++) {
 				String id = "concurrent-" + i;
-				WorkflowHandle<List<String>> handle = owner.client().start(Receiver::run, senders, StartOptions.withId(id));
+				WorkflowHandle<List<String>> handle = owner.client()
+					.start(Receiver::run, senders, StartOptions.withId(id));
 				handles.add(handle);
 				CyclicBarrier barrier = new CyclicBarrier(senders);
 				List<CompletableFuture<Void>> sends = new ArrayList<>();
@@ -215,7 +234,8 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 				WorkflowEngine starter = (i % 2 == 0) ? owner : other;
 				WorkflowEngine sender = (i % 3 == 0) ? owner : other;
 				started.add(CompletableFuture.supplyAsync(() -> {
-					WorkflowHandle<List<String>> handle = starter.client().start(Receiver::run, 1, StartOptions.withId(id));
+					WorkflowHandle<List<String>> handle = starter.client()
+						.start(Receiver::run, 1, StartOptions.withId(id));
 					sender.client().handle(id).signal("item", id);
 					return handle;
 				}, threads));
@@ -247,8 +267,10 @@ class SignalDeliveryRaceTest extends SignalDeliveryFixture {
 						+ this.engines.jdbc()
 							.queryForList("SELECT * FROM " + this.engines.schema + ".workflow_run WHERE run_id = ?",
 									handle.runId())
-						+ " inbox " + this.engines.jdbc()
-							.queryForList("SELECT id, kind, name FROM " + this.engines.schema + ".inbox WHERE run_id = ?",
+						+ " inbox "
+						+ this.engines.jdbc()
+							.queryForList(
+									"SELECT id, kind, name FROM " + this.engines.schema + ".inbox WHERE run_id = ?",
 									handle.runId()),
 						ex);
 			}

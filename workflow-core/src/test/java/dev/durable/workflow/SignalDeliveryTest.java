@@ -17,11 +17,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Signals without a handler: buffered, taken FIFO per name, idempotent with a key, rejected by closed runs. */
+/**
+ * Signals without a handler: buffered, taken FIFO per name, idempotent with a key,
+ * rejected by closed runs.
+ */
 @Timeout(120)
 class SignalDeliveryTest extends SignalDeliveryFixture {
 
-	// ---- buffered ----------------------------------------------------------------------------
+	// ---- buffered
+	// ----------------------------------------------------------------------------
 
 	@Test
 	void aSignalSentBeforeTheWorkflowWaitsForItIsKeptEvenAcrossARestart() {
@@ -45,7 +49,8 @@ class SignalDeliveryTest extends SignalDeliveryFixture {
 		Engines.assertReplays(second, handle.runId());
 	}
 
-	// ---- FIFO per name -----------------------------------------------------------------------
+	// ---- FIFO per name
+	// -----------------------------------------------------------------------
 
 	@Test
 	void signalsOfOneNameAreTakenInOrderOnePerReceiveAndNamesAreIndependent() {
@@ -66,7 +71,8 @@ class SignalDeliveryTest extends SignalDeliveryFixture {
 	@Test
 	void signalsArrivingOneByOneWhileTheWorkflowWaitsAreTakenInOrder() {
 		WorkflowEngine engine = worker();
-		WorkflowHandle<List<String>> handle = engine.client().start(Receiver::run, 3, StartOptions.withId("one-by-one"));
+		WorkflowHandle<List<String>> handle = engine.client()
+			.start(Receiver::run, 3, StartOptions.withId("one-by-one"));
 		await().until(() -> handle.describe().workflowTasks() == 1);
 		handle.signal("item", "first");
 		await().until(() -> handle.query(Receiver::received).size() == 1);
@@ -76,14 +82,16 @@ class SignalDeliveryTest extends SignalDeliveryFixture {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- idempotent with a key ---------------------------------------------------------------
+	// ---- idempotent with a key
+	// ---------------------------------------------------------------
 
 	@Test
 	void aRetriedSendWithTheSameKeyBuffersNothingEvenAfterTheFirstWasConsumed() {
 		WorkflowEngine engine = worker();
 		WorkflowHandle<List<String>> handle = engine.client().start(Receiver::run, 2, StartOptions.withId("keyed"));
 		handle.signal("item", "a", "key-1");
-		handle.signal("item", "a", "key-1"); // the sender retries before the first was consumed
+		handle.signal("item", "a", "key-1"); // the sender retries before the first was
+												// consumed
 		await().until(() -> handle.query(Receiver::received).equals(List.of("a")));
 		handle.signal("item", "a", "key-1"); // and again after it was consumed
 		assertThat(this.engines.count("inbox")).as("a duplicate writes nothing to the inbox").isZero();
@@ -109,7 +117,8 @@ class SignalDeliveryTest extends SignalDeliveryFixture {
 		Engines.assertReplays(engine, two.runId());
 	}
 
-	// ---- terminal runs reject signals --------------------------------------------------------
+	// ---- terminal runs reject signals
+	// --------------------------------------------------------
 
 	@Test
 	void closedRunsRejectSignalsAndNothingIsWritten() {
@@ -118,7 +127,8 @@ class SignalDeliveryTest extends SignalDeliveryFixture {
 			.start(Terminal::run, "complete", StartOptions.withId("closed-completed"));
 		assertThat(completed.result(Duration.ofSeconds(10))).isEqualTo("done");
 
-		WorkflowHandle<String> failed = engine.client().start(Terminal::run, "fail", StartOptions.withId("closed-failed"));
+		WorkflowHandle<String> failed = engine.client()
+			.start(Terminal::run, "fail", StartOptions.withId("closed-failed"));
 		assertThatThrownBy(() -> failed.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class);
 
 		WorkflowHandle<String> canceled = engine.client()
@@ -146,7 +156,8 @@ class SignalDeliveryTest extends SignalDeliveryFixture {
 				.hasMessageContaining(handle.describe().status().name());
 			assertThatThrownBy(() -> handle.signal("never", "too late", "late-key"))
 				.isInstanceOf(WorkflowClosedException.class);
-			// the same from a node that does not know the workflow type, by a handle on the workflow id
+			// the same from a node that does not know the workflow type, by a handle on
+			// the workflow id
 			assertThatThrownBy(() -> client.client().handle(handle.workflowId()).signal("never", "too late"))
 				.isInstanceOf(WorkflowClosedException.class);
 			assertThat(handle.history()).hasSize(events);

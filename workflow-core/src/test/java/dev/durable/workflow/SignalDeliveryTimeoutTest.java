@@ -13,11 +13,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** A signal against a timer: receive with a timeout, and a confirmation raced against a deadline. */
+/**
+ * A signal against a timer: receive with a timeout, and a confirmation raced against a
+ * deadline.
+ */
 @Timeout(120)
 class SignalDeliveryTimeoutTest extends SignalDeliveryFixture {
 
-	// ---- receive with a timeout --------------------------------------------------------------
+	// ---- receive with a timeout
+	// --------------------------------------------------------------
 
 	@Test
 	void receiveWithATimeoutReturnsEmptyOnceTheTimeoutPassed() {
@@ -47,7 +51,8 @@ class SignalDeliveryTimeoutTest extends SignalDeliveryFixture {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- confirmation deadline ---------------------------------------------------------------
+	// ---- confirmation deadline
+	// ---------------------------------------------------------------
 
 	@Test
 	void whenTheDeadlineWinsALaterConfirmationIsNotConsumedByTheLosingPromise() {

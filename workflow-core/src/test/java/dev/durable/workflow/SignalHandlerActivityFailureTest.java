@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * An engine failure (an {@code ActivityFailure} here) that workflow code lets out fails the run
- * alike from the main method and from a signal handler, and fails only the update from an update
- * handler; the workflow task is never failed and retried for it.
+ * An engine failure (an {@code ActivityFailure} here) that workflow code lets out fails
+ * the run alike from the main method and from a signal handler, and fails only the update
+ * from an update handler; the workflow task is never failed and retried for it.
  */
 class SignalHandlerActivityFailureTest {
 
@@ -83,9 +83,8 @@ class SignalHandlerActivityFailureTest {
 	}
 
 	private WorkflowEngine engine() {
-		return this.engines.start(this.engines.builder()
-			.register(CheckoutWorkflow.class)
-			.registerActivities(new Payments()));
+		return this.engines
+			.start(this.engines.builder().register(CheckoutWorkflow.class).registerActivities(new Payments()));
 	}
 
 	private static void assertFailedByTheActivity(WorkflowHandle<String> handle, String order) {

@@ -23,9 +23,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Signal names a workflow takes with {@code Workflows.receive} are declared
- * ({@code @Workflow(receives)} or a {@code static final Signal} field): a client's signal to a name
- * nothing takes is rejected with {@link UnknownHandlerException} and stores nothing, and workflow
- * code receiving an undeclared name fails its task.
+ * ({@code @Workflow(receives)} or a {@code static final Signal} field): a client's signal
+ * to a name nothing takes is rejected with {@link UnknownHandlerException} and stores
+ * nothing, and workflow code receiving an undeclared name fails its task.
  */
 @Timeout(120)
 class SignalNameDeclarationTest {
@@ -54,7 +54,10 @@ class SignalNameDeclarationTest {
 		return List.of();
 	}
 
-	/** Receives an annotation-declared name, a typed one, and one declared by its interface. */
+	/**
+	 * Receives an annotation-declared name, a typed one, and one declared by its
+	 * interface.
+	 */
 	@Workflow(value = "sn-approval", receives = "comment")
 	public static class Approval implements Escalations {
 
@@ -78,7 +81,10 @@ class SignalNameDeclarationTest {
 
 	}
 
-	/** Takes any name through its dynamic handler; "answer" is declared, so it waits for receive. */
+	/**
+	 * Takes any name through its dynamic handler; "answer" is declared, so it waits for
+	 * receive.
+	 */
 	@Workflow(value = "sn-dynamic", receives = "answer")
 	public static class AnyName {
 
@@ -135,7 +141,8 @@ class SignalNameDeclarationTest {
 		return this.engines.count(table);
 	}
 
-	// ---- rejected --------------------------------------------------------------------------------
+	// ---- rejected
+	// --------------------------------------------------------------------------------
 
 	@Test
 	void aTypoIsRejectedAndNothingIsStored() {
@@ -163,7 +170,8 @@ class SignalNameDeclarationTest {
 		assertThat(rows("dedup")).isZero();
 		assertThat(runRow("typo")).as("pending input and inbox sequence").isEqualTo(before);
 		assertThat(handle.history()).hasSize(history);
-		// the key of a rejected send is not used up: the same key sends once the name is right
+		// the key of a rejected send is not used up: the same key sends once the name is
+		// right
 		handle.signal("comment", "looks fine", "key-1");
 		await().until(() -> handle.history().stream().anyMatch((e) -> e.type().equals("SIGNAL_RECEIVED")));
 	}
@@ -187,11 +195,12 @@ class SignalNameDeclarationTest {
 					new Decision(false, "bob"));
 		handle.signal("comment", "too dear");
 		handle.signal(Escalations.ESCALATE, List.of());
-		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("taxi: too dear, rejected by bob, escalated to [],"
-				+ " notes []");
+		assertThat(handle.result(Duration.ofSeconds(20)))
+			.isEqualTo("taxi: too dear, rejected by bob, escalated to []," + " notes []");
 	}
 
-	// ---- accepted --------------------------------------------------------------------------------
+	// ---- accepted
+	// --------------------------------------------------------------------------------
 
 	@Test
 	void declaredNamesAreReceivedWithTheirDeclaredTypesAndReplay() {
@@ -199,7 +208,8 @@ class SignalNameDeclarationTest {
 		WorkflowHandle<String> handle = engine.client().start(Approval::run, "hotel", StartOptions.withId("declared"));
 		handle.signal("note", "urgent");
 		handle.signal("comment", "fine");
-		// a gateway (the REST API) is asked for the Signal field's type to convert its body to
+		// a gateway (the REST API) is asked for the Signal field's type to convert its
+		// body to
 		List<Type> asked = new ArrayList<>();
 		handle.signalEncoded("decision", (type) -> {
 			asked.add(type);
@@ -240,7 +250,8 @@ class SignalNameDeclarationTest {
 		assertThat(engine.workflowType("sn-dynamic").orElseThrow().acceptsSignal("anything")).isTrue();
 	}
 
-	// ---- undeclared receive -----------------------------------------------------------------------
+	// ---- undeclared receive
+	// -----------------------------------------------------------------------
 
 	@Test
 	void receivingAnUndeclaredNameFailsTheTaskUntilTheDeclarationIsAdded() {
@@ -264,7 +275,8 @@ class SignalNameDeclarationTest {
 		Engines.assertReplays(second, handle.runId());
 	}
 
-	// ---- registration ----------------------------------------------------------------------------
+	// ---- registration
+	// ----------------------------------------------------------------------------
 
 	@Workflow(value = "sn-blank", receives = " ")
 	public static class BlankName {

@@ -22,9 +22,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Sending a signal: the inbox item and the run's pending-input mark are one statement, which
- * inserts the item only if it marked an open run. Without an idempotency key it runs alone in
- * autocommit (one round trip); with a key, the key's record and the send are one transaction.
+ * Sending a signal: the inbox item and the run's pending-input mark are one statement,
+ * which inserts the item only if it marked an open run. Without an idempotency key it
+ * runs alone in autocommit (one round trip); with a key, the key's record and the send
+ * are one transaction.
  */
 class SignalSendStatementTest {
 
@@ -36,7 +37,7 @@ class SignalSendStatementTest {
 	}
 
 	/** Returns what its first signal carried. */
-	@Workflow(value = "signal-send", receives = {"go"})
+	@Workflow(value = "signal-send", receives = { "go" })
 	public static class Receiving {
 
 		@WorkflowRun
@@ -66,7 +67,8 @@ class SignalSendStatementTest {
 		TransactionRecorder recorder = new TransactionRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
-			// the statements counted are the engine's own: no once-per-connection session settings among them
+			// the statements counted are the engine's own: no once-per-connection session
+			// settings among them
 			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Receiving.class));
 		WorkflowHandle<String> handle = parked(engine, "one-statement");
@@ -88,7 +90,8 @@ class SignalSendStatementTest {
 		TransactionRecorder recorder = new TransactionRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
-			// the statements counted are the engine's own: no once-per-connection session settings among them
+			// the statements counted are the engine's own: no once-per-connection session
+			// settings among them
 			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Receiving.class)
 			.pollInterval(Duration.ofHours(1)));
@@ -107,19 +110,20 @@ class SignalSendStatementTest {
 		// a retried key writes nothing and does not reach the send
 		assertThat(retried).allSatisfy((t) -> assertThat(t.count(SignalSendStatementTest::sends)).isZero());
 		assertThat(this.engines.count("inbox")).isEqualTo(1);
-		assertThat(this.engines.jdbc().queryForObject("SELECT convert_from(payload, 'UTF8') FROM " + table("inbox"),
-				String.class)).contains("first");
+		assertThat(this.engines.jdbc()
+			.queryForObject("SELECT convert_from(payload, 'UTF8') FROM " + table("inbox"), String.class))
+			.contains("first");
 	}
 
 	@Test
 	void aSignalToARunClosedBetweenItsLookupAndItsSendWritesNothing() {
 		WorkflowEngine[] engine = new WorkflowEngine[1];
-		// the run is terminated by another caller right before the send's statement is prepared
+		// the run is terminated by another caller right before the send's statement is
+		// prepared
 		BeforeStatement closing = new BeforeStatement(TestDatabase.dataSource(), "SET pending_input = true",
 				() -> engine[0].client().handle("closing").terminate("closed meanwhile"));
-		engine[0] = this.engines.start(this.engines.builder()
-			.dataSource(closing.dataSource())
-			.register(Receiving.class));
+		engine[0] = this.engines
+			.start(this.engines.builder().dataSource(closing.dataSource()).register(Receiving.class));
 		WorkflowHandle<String> handle = parked(engine[0], "closing");
 		Map<String, Object> before = this.engines.jdbc()
 			.queryForMap("SELECT inbox_seq, pending_input FROM " + table("workflow_run"));
@@ -129,8 +133,8 @@ class SignalSendStatementTest {
 
 		assertThat(closing.fired()).isTrue();
 		assertThat(this.engines.count("inbox")).isZero();
-		assertThat(this.engines.jdbc()
-			.queryForMap("SELECT inbox_seq, pending_input FROM " + table("workflow_run"))).isEqualTo(before);
+		assertThat(this.engines.jdbc().queryForMap("SELECT inbox_seq, pending_input FROM " + table("workflow_run")))
+			.isEqualTo(before);
 	}
 
 }

@@ -23,11 +23,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A task commit that touches only its own run is one SQL statement in autocommit; its
- * compare-and-set on the run row ({@code owner_node, epoch, history_seq, status}) is all that
- * fences it. A row changed behind the owner's back between its read and its commit makes that
- * statement write nothing, and the owner evicts the run.
+ * compare-and-set on the run row ({@code owner_node, epoch, history_seq, status}) is all
+ * that fences it. A row changed behind the owner's back between its read and its commit
+ * makes that statement write nothing, and the owner evicts the run.
  *
- * <p>(FencingTest covers the same path with a real takeover, where owner, epoch and history
+ * <p>
+ * (FencingTest covers the same path with a real takeover, where owner, epoch and history
  * sequence all differ; here one column changes at a time.)
  */
 class SingleStatementCommitTest {
@@ -58,7 +59,7 @@ class SingleStatementCommitTest {
 	}
 
 	/** Waits for a signal, then one step. */
-	@Workflow(value = "single-statement", receives = {"go"})
+	@Workflow(value = "single-statement", receives = { "go" })
 	public static class SignalThenStep {
 
 		private final Steps steps;
@@ -76,21 +77,24 @@ class SingleStatementCommitTest {
 	}
 
 	/**
-	 * A node that polls once an hour: after it evicts a run nothing of its own brings the run
-	 * back, so what its refused commit left behind can be looked at.
+	 * A node that polls once an hour: after it evicts a run nothing of its own brings the
+	 * run back, so what its refused commit left behind can be looked at.
 	 */
 	private WorkflowEngine node(String name, StallingHooks hooks) {
 		StatementRecorder recorder = new StatementRecorder(TestDatabase.dataSource());
 		WorkflowEngine node = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
-			// the statements counted are the engine's own: no once-per-connection session settings among them
+			// the statements counted are the engine's own: no once-per-connection session
+			// settings among them
 			.idleInTransactionTimeout(Duration.ZERO)
 			.register(SignalThenStep.class)
 			.registerActivities(new Steps(name))
 			.hooks(hooks)
 			.pollInterval(Duration.ofHours(1)));
-		// its first poll (at start) is done before the test goes on: a late one would find the
-		// evicted run and take it up again before the test looked at what the refusal left
+		// its first poll (at start) is done before the test goes on: a late one would
+		// find the
+		// evicted run and take it up again before the test looked at what the refusal
+		// left
 		await().until(() -> recorder.all()
 			.stream()
 			.anyMatch((statement) -> statement.sql().startsWith("SELECT run_id, epoch, ((task_attempt = 0")));
@@ -119,7 +123,8 @@ class SingleStatementCommitTest {
 
 	@Test
 	void aCommitRefusedForAnOwnerChangedBehindTheOwnersBackWritesNothing() throws Exception {
-		// a node id no node has: the run looks orphaned, so the next node to poll claims it
+		// a node id no node has: the run looks orphaned, so the next node to poll claims
+		// it
 		refusedAfter("UPDATE " + table("workflow_run") + " SET owner_node = '" + UUID.randomUUID() + "'", null);
 	}
 
@@ -138,13 +143,14 @@ class SingleStatementCommitTest {
 
 	/**
 	 * @param behindTheBack changes the run row while the owner's commit is held
-	 * @param putBack undoes it after the checks (when the change alone would leave the run
-	 * inconsistent), or {@code null}
+	 * @param putBack undoes it after the checks (when the change alone would leave the
+	 * run inconsistent), or {@code null}
 	 */
 	private void refusedAfter(String behindTheBack, String putBack) throws Exception {
 		Steps.CALLS.set(0);
 		StallingHooks hooks = new StallingHooks();
-		// commit 1 is the first task, with the start; commit 2 takes the signal and schedules the step
+		// commit 1 is the first task, with the start; commit 2 takes the signal and
+		// schedules the step
 		hooks.stallCommitNumber = 2;
 		WorkflowEngine a = node("a", hooks);
 		WorkflowHandle<String> handle = a.client().start(SignalThenStep::run, StartOptions.withId("behind-the-back"));
@@ -159,7 +165,8 @@ class SingleStatementCommitTest {
 		assertThat(this.engines.count("inbox")).isEqualTo(1);
 		hooks.release();
 
-		// the statement matched no row: no history row, no activity, the signal still in the inbox
+		// the statement matched no row: no history row, no activity, the signal still in
+		// the inbox
 		await().until(() -> !a.parts().node().holdsRun(handle.runId()) || this.engines.count("history") != 1);
 		assertThat(a.parts().node().holdsRun(handle.runId())).as("the owner evicted the run").isFalse();
 		assertThat(a.cachedRuns()).isZero();
@@ -175,9 +182,8 @@ class SingleStatementCommitTest {
 			this.engines.jdbc().update(putBack);
 		}
 		a.shutdown();
-		WorkflowEngine b = this.engines.start(this.engines.builder()
-			.register(SignalThenStep.class)
-			.registerActivities(new Steps("b")));
+		WorkflowEngine b = this.engines
+			.start(this.engines.builder().register(SignalThenStep.class).registerActivities(new Steps("b")));
 		assertThat(b.client().handle("behind-the-back", String.class).result(Duration.ofSeconds(20)))
 			.isEqualTo("first@b");
 		assertThat(Steps.CALLS).hasValue(1);

@@ -25,7 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Starting runs: id reuse and conflict policies, request ids, and bad input that must write nothing. */
+/**
+ * Starting runs: id reuse and conflict policies, request ids, and bad input that must
+ * write nothing.
+ */
 class StartPolicyTest {
 
 	private final Engines engines = new Engines();
@@ -39,7 +42,9 @@ class StartPolicyTest {
 		this.engines.close();
 	}
 
-	/** Waits for a day, or fails on request; takes a "poke" signal that it leaves unread. */
+	/**
+	 * Waits for a day, or fails on request; takes a "poke" signal that it leaves unread.
+	 */
 	@Workflow(value = "waiter", receives = "poke")
 	public static class WaiterWorkflow {
 
@@ -138,7 +143,8 @@ class StartPolicyTest {
 		assertThat(this.client.start(WaiterWorkflow::run, "now", StartOptions.withId("a.b_c:d@e-f")).result())
 			.isEqualTo("done now");
 		assertNothingWritten(1);
-		assertThatThrownBy(() -> this.client.handle("unknown-id").describe()).isInstanceOf(WorkflowNotFoundException.class);
+		assertThatThrownBy(() -> this.client.handle("unknown-id").describe())
+			.isInstanceOf(WorkflowNotFoundException.class);
 	}
 
 	@Test
@@ -154,10 +160,11 @@ class StartPolicyTest {
 	@Test
 	void conflictPolicyUseExistingReturnsTheOpenRun() {
 		WorkflowHandle<String> first = this.client.start(WaiterWorkflow::run, "wait", StartOptions.withId("dup"));
-		WorkflowHandle<String> second = this.client.start(WaiterWorkflow::run, "wait", StartOptions.builder()
-			.workflowId("dup")
-			.idConflictPolicy(WorkflowIdConflictPolicy.USE_EXISTING)
-			.build());
+		WorkflowHandle<String> second = this.client.start(WaiterWorkflow::run, "wait",
+				StartOptions.builder()
+					.workflowId("dup")
+					.idConflictPolicy(WorkflowIdConflictPolicy.USE_EXISTING)
+					.build());
 		assertThat(second.runId()).isEqualTo(first.runId());
 		assertNothingWritten(1);
 	}
@@ -165,13 +172,15 @@ class StartPolicyTest {
 	@Test
 	void conflictPolicyTerminateExistingReplacesTheOpenRun() {
 		WorkflowHandle<String> first = this.client.start(WaiterWorkflow::run, "wait", StartOptions.withId("dup"));
-		WorkflowHandle<String> second = this.client.start(WaiterWorkflow::run, "now", StartOptions.builder()
-			.workflowId("dup")
-			.idConflictPolicy(WorkflowIdConflictPolicy.TERMINATE_EXISTING)
-			.build());
+		WorkflowHandle<String> second = this.client.start(WaiterWorkflow::run, "now",
+				StartOptions.builder()
+					.workflowId("dup")
+					.idConflictPolicy(WorkflowIdConflictPolicy.TERMINATE_EXISTING)
+					.build());
 		assertThat(second.runId()).isNotEqualTo(first.runId());
 		assertThat(second.result(Duration.ofSeconds(10))).isEqualTo("done now");
-		// the first handle follows the workflow id to the new run: the replaced run is read by its id
+		// the first handle follows the workflow id to the new run: the replaced run is
+		// read by its id
 		assertThat(first.describe().runId()).isEqualTo(second.runId());
 		assertThat(this.client.handle("dup", first.runId()).describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
 		assertThat(this.client.handle("dup").runId()).isEqualTo(second.runId());
@@ -186,7 +195,10 @@ class StartPolicyTest {
 		// REJECT_DUPLICATE refuses any earlier run
 		int before = runs();
 		assertThatThrownBy(() -> this.client.start(WaiterWorkflow::run, "now",
-				StartOptions.builder().workflowId("done-once").idReusePolicy(WorkflowIdReusePolicy.REJECT_DUPLICATE).build()))
+				StartOptions.builder()
+					.workflowId("done-once")
+					.idReusePolicy(WorkflowIdReusePolicy.REJECT_DUPLICATE)
+					.build()))
 			.isInstanceOf(WorkflowAlreadyStartedException.class)
 			.hasMessageContaining("REJECT_DUPLICATE");
 		// ALLOW_DUPLICATE_FAILED_ONLY refuses after a success, allows after a failure
@@ -202,15 +214,15 @@ class StartPolicyTest {
 			.cause()
 			.isInstanceOf(ApplicationFailure.class)
 			.hasMessage("asked to fail");
-		assertThat(this.client
-			.start(WaiterWorkflow::run, "retry", failedOnly.toBuilder().workflowId("fails").build())
+		assertThat(this.client.start(WaiterWorkflow::run, "retry", failedOnly.toBuilder().workflowId("fails").build())
 			.result(Duration.ofSeconds(10))).isEqualTo("done retry");
 		// TERMINATE_IF_RUNNING replaces an open run
 		WorkflowHandle<String> open = this.client.start(WaiterWorkflow::run, "wait", StartOptions.withId("open"));
-		WorkflowHandle<String> replacement = this.client.start(WaiterWorkflow::run, "now", StartOptions.builder()
-			.workflowId("open")
-			.idReusePolicy(WorkflowIdReusePolicy.TERMINATE_IF_RUNNING)
-			.build());
+		WorkflowHandle<String> replacement = this.client.start(WaiterWorkflow::run, "now",
+				StartOptions.builder()
+					.workflowId("open")
+					.idReusePolicy(WorkflowIdReusePolicy.TERMINATE_IF_RUNNING)
+					.build());
 		assertThat(replacement.result(Duration.ofSeconds(10))).isEqualTo("done now");
 		assertThat(this.client.handle("open", open.runId()).describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
 	}
@@ -251,7 +263,8 @@ class StartPolicyTest {
 				WorkflowIdConflictPolicy.USE_EXISTING, Duration.ofMinutes(1), "queue-1", Duration.ofHours(2),
 				Duration.ofHours(1), RetryPolicy.DEFAULT, "0 2 * * *", Duration.ofSeconds(3), Map.of("note", "n"),
 				Map.of("customer", "c"));
-		// the canonical constructor names every component: a new one breaks this test until it is set
+		// the canonical constructor names every component: a new one breaks this test
+		// until it is set
 		assertThat(full.toBuilder().build()).isEqualTo(full);
 	}
 

@@ -24,11 +24,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A start retried with the same request id while the first attempt's transaction is still open
- * (its node stalled, or cut off from the caller after it sent the insert): the retry, on another
- * node, cannot see the first run, waits on the unique index of open runs, and once the first
- * commits gets the same run, as a retry after the commit would. A start with another request id
- * still conflicts.
+ * A start retried with the same request id while the first attempt's transaction is still
+ * open (its node stalled, or cut off from the caller after it sent the insert): the
+ * retry, on another node, cannot see the first run, waits on the unique index of open
+ * runs, and once the first commits gets the same run, as a retry after the commit would.
+ * A start with another request id still conflicts.
  */
 class StartRetryRaceTest {
 
@@ -46,17 +46,21 @@ class StartRetryRaceTest {
 		return StartOptions.builder().workflowId("order").requestId(requestId).build();
 	}
 
-	/** Whether a start's insert of a run waits for another transaction (the unique index). */
+	/**
+	 * Whether a start's insert of a run waits for another transaction (the unique index).
+	 */
 	private boolean insertWaits() {
 		return this.engines.jdbc()
-			.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-					+ " AND query LIKE 'INSERT INTO " + this.engines.schema + ".workflow_run%'", Integer.class) > 0;
+			.queryForObject(
+					"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+							+ " AND query LIKE 'INSERT INTO " + this.engines.schema + ".workflow_run%'",
+					Integer.class) > 0;
 	}
 
 	/**
-	 * Starts on a node whose start transaction stalls after it inserted the run (at its first task's
-	 * commit), then the given start on a client-only node, which waits on the unique index; then the
-	 * first transaction commits.
+	 * Starts on a node whose start transaction stalls after it inserted the run (at its
+	 * first task's commit), then the given start on a client-only node, which waits on
+	 * the unique index; then the first transaction commits.
 	 * @return the first start's handle and the second start's outcome
 	 */
 	private Future<WorkflowHandle<String>> raceWithStalledStart(StartOptions second, WorkflowHandle<?>[] first)
@@ -67,7 +71,8 @@ class StartRetryRaceTest {
 		WorkflowEngine retrying = this.engines.start(this.engines.builder().worker(false));
 		Future<WorkflowHandle<String>> firstStart = this.callers
 			.submit(() -> stalled.client().start(Waiter::run, "first", request("request-1")));
-		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).as("the first start holds its transaction").isTrue();
+		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).as("the first start holds its transaction")
+			.isTrue();
 
 		Future<WorkflowHandle<String>> secondStart = this.callers
 			.submit(() -> retrying.client().start(Waiter::run, "second", second));
@@ -98,7 +103,8 @@ class StartRetryRaceTest {
 
 	@Test
 	void aRetriedSignalWithStartWaitingOnTheFirstAttemptsInsertGetsTheSameRunSignaledOnce() throws Exception {
-		// the first attempt's transaction stalls after it inserted the run, before its signal
+		// the first attempt's transaction stalls after it inserted the run, before its
+		// signal
 		CountDownLatch held = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		BeforeStatement stalling = new BeforeStatement(TestDatabase.dataSource(),
@@ -115,8 +121,8 @@ class StartRetryRaceTest {
 		WorkflowEngine stalled = this.engines
 			.start(this.engines.builder().dataSource(stalling.dataSource()).worker(false));
 		WorkflowEngine retrying = this.engines.start(this.engines.builder().worker(false));
-		Future<WorkflowHandle<String>> firstStart = this.callers.submit(
-				() -> stalled.client().signalWithStart(Waiter::run, "first", request("request-1"), "go", "now"));
+		Future<WorkflowHandle<String>> firstStart = this.callers
+			.submit(() -> stalled.client().signalWithStart(Waiter::run, "first", request("request-1"), "go", "now"));
 		assertThat(held.await(10, TimeUnit.SECONDS)).as("the first attempt holds its transaction").isTrue();
 
 		Future<WorkflowHandle<String>> secondStart = this.callers.submit(
@@ -129,7 +135,8 @@ class StartRetryRaceTest {
 		assertThat(this.engines.count("workflow_run")).isEqualTo(1);
 		assertThat(retried.result(Duration.ofSeconds(10))).isEqualTo("first now");
 		assertThat(retried.history().stream().filter((event) -> event.type().contains("SIGNAL")).toList())
-			.as("the retry's signal is the first's").hasSize(1);
+			.as("the retry's signal is the first's")
+			.hasSize(1);
 	}
 
 	@Test

@@ -23,10 +23,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A signal through the handle a start returned: the handle knows the workflow type, so one
- * statement finds the latest run of the id and sends to it if it is open and of that type. A
- * closed run, a run of another type under a reused id, or a name the type does not take go the
- * way of any handle (the run read first), with the same outcome.
+ * A signal through the handle a start returned: the handle knows the workflow type, so
+ * one statement finds the latest run of the id and sends to it if it is open and of that
+ * type. A closed run, a run of another type under a reused id, or a name the type does
+ * not take go the way of any handle (the run read first), with the same outcome.
  */
 class StartedHandleSignalTest {
 
@@ -38,7 +38,7 @@ class StartedHandleSignalTest {
 	}
 
 	/** Returns what its first "go" carried. */
-	@Workflow(value = "started-signal", receives = {"go"})
+	@Workflow(value = "started-signal", receives = { "go" })
 	public static class Receiving {
 
 		@WorkflowRun
@@ -48,8 +48,11 @@ class StartedHandleSignalTest {
 
 	}
 
-	/** Continues as new at each "go" until round 2, then returns the round and the last "go". */
-	@Workflow(value = "started-signal-chain", receives = {"go"})
+	/**
+	 * Continues as new at each "go" until round 2, then returns the round and the last
+	 * "go".
+	 */
+	@Workflow(value = "started-signal-chain", receives = { "go" })
 	public static class Chain {
 
 		@WorkflowRun
@@ -64,8 +67,11 @@ class StartedHandleSignalTest {
 
 	}
 
-	/** Another type, which takes none of Receiving's names; the id of a closed Receiving is reused for it. */
-	@Workflow(value = "started-signal-other", receives = {"only-other", "ping"})
+	/**
+	 * Another type, which takes none of Receiving's names; the id of a closed Receiving
+	 * is reused for it.
+	 */
+	@Workflow(value = "started-signal-other", receives = { "only-other", "ping" })
 	public static class Other {
 
 		@WorkflowRun
@@ -99,7 +105,8 @@ class StartedHandleSignalTest {
 		TransactionRecorder recorder = new TransactionRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
-			// the statements counted are the engine's own: no once-per-connection session settings among them
+			// the statements counted are the engine's own: no once-per-connection session
+			// settings among them
 			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Receiving.class));
 		WorkflowHandle<String> handle = engine.client().start(Receiving::run, StartOptions.withId("one"));
@@ -107,7 +114,8 @@ class StartedHandleSignalTest {
 
 		List<Transaction> sent = recorder.during(() -> handle.signal("go", "now"));
 
-		// one statement alone, which looks the run up and sends: no read of the run before it
+		// one statement alone, which looks the run up and sends: no read of the run
+		// before it
 		assertThat(sent).singleElement().satisfies((t) -> {
 			assertThat(t.end()).isEqualTo(End.AUTOCOMMIT);
 			assertThat(t.statements()).singleElement().asString().satisfies((sql) -> {
@@ -124,7 +132,8 @@ class StartedHandleSignalTest {
 		TransactionRecorder recorder = new TransactionRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(recorder.dataSource())
-			// the statements counted are the engine's own: no once-per-connection session settings among them
+			// the statements counted are the engine's own: no once-per-connection session
+			// settings among them
 			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Chain.class));
 		WorkflowHandle<String> handle = engine.client().start(Chain::run, 1, StartOptions.withId("chain"));
@@ -133,7 +142,8 @@ class StartedHandleSignalTest {
 		await().until(() -> !engine.client().handle("chain").runId().equals(handle.runId())
 				&& historyOf(engine.client().handle("chain").runId()) > 0 && EngineInternals.node(engine).isIdle());
 
-		// the handle's run continued as new: the statement finds the new one, of the same type
+		// the handle's run continued as new: the statement finds the new one, of the same
+		// type
 		List<Transaction> sent = recorder.during(() -> handle.signal("go", "second"));
 
 		assertThat(sent).singleElement().satisfies((t) -> assertThat(t.statements()).hasSize(1));
@@ -180,7 +190,8 @@ class StartedHandleSignalTest {
 		first.terminate("make room");
 		WorkflowHandle<String> other = engine.client().start(Other::run, StartOptions.withId("reused"));
 
-		// "go" is the first handle's type's name, not Other's: the statement's type check sends
+		// "go" is the first handle's type's name, not Other's: the statement's type check
+		// sends
 		// nothing, and the send by the latest run's read refuses it
 		assertThatExceptionOfType(UnknownHandlerException.class).isThrownBy(() -> first.signal("go", "wrong"))
 			.withMessageContaining("started-signal-other");

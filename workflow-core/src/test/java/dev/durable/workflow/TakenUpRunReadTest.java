@@ -18,10 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a node reads to take up a run it does not hold in memory (evicted from its cache, or
- * claimed from a node that stopped): the run's chain and its history in one statement, and the
- * rows of its activities only when its history leaves inline activities to recover. A parked run
- * woken by a signal reads no activity rows.
+ * What a node reads to take up a run it does not hold in memory (evicted from its cache,
+ * or claimed from a node that stopped): the run's chain and its history in one statement,
+ * and the rows of its activities only when its history leaves inline activities to
+ * recover. A parked run woken by a signal reads no activity rows.
  */
 class TakenUpRunReadTest {
 
@@ -35,7 +35,7 @@ class TakenUpRunReadTest {
 	}
 
 	/** Waits for a signal; fails (retryably) when told to. */
-	@Workflow(value = "taken-up-read", receives = {"go"})
+	@Workflow(value = "taken-up-read", receives = { "go" })
 	public static class Parked {
 
 		@WorkflowRun
@@ -49,12 +49,15 @@ class TakenUpRunReadTest {
 
 	}
 
-	/** A node that caches no idle run: each parked run is released by the next poll round. */
+	/**
+	 * A node that caches no idle run: each parked run is released by the next poll round.
+	 */
 	private WorkflowEngine node() {
 		this.recorder = new StatementRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = this.engines.start(this.engines.builder()
 			.dataSource(this.recorder.dataSource())
-			// the statements counted are the engine's own: no once-per-connection session settings among them
+			// the statements counted are the engine's own: no once-per-connection session
+			// settings among them
 			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Parked.class)
 			.maxCachedRuns(0)
@@ -65,7 +68,10 @@ class TakenUpRunReadTest {
 		return engine;
 	}
 
-	/** Parks the run, then has the node release it (a poll round evicts the idle runs beyond the cache). */
+	/**
+	 * Parks the run, then has the node release it (a poll round evicts the idle runs
+	 * beyond the cache).
+	 */
 	private void parkAndRelease(WorkflowEngine engine, WorkflowHandle<String> handle) {
 		await().until(() -> this.engines.count("history") > 0 && EngineInternals.node(engine).isIdle());
 		EngineInternals.node(engine).wake(UUID.randomUUID(), null);
@@ -98,8 +104,10 @@ class TakenUpRunReadTest {
 			.singleElement()
 			.satisfies((sql) -> assertThat(sql).contains("FROM " + this.engines.schema + ".run_payload"));
 		assertThat(read).noneMatch((sql) -> sql.startsWith("SELECT options FROM"));
-		// (the close deletes the run's activity rows, whatever they are: a write, not a read)
-		assertThat(read).noneMatch((sql) -> sql.startsWith("SELECT") && sql.contains(this.engines.schema + ".activity "));
+		// (the close deletes the run's activity rows, whatever they are: a write, not a
+		// read)
+		assertThat(read)
+			.noneMatch((sql) -> sql.startsWith("SELECT") && sql.contains(this.engines.schema + ".activity "));
 		Engines.assertReplays(engine, handle.runId());
 	}
 
@@ -107,15 +115,18 @@ class TakenUpRunReadTest {
 	void theChainReadWithTheHistoryStillRetriesTheRun() {
 		WorkflowEngine engine = node();
 		WorkflowHandle<String> handle = engine.client()
-			.start(Parked::run, StartOptions.builder()
-				.workflowId("retried")
-				.retryPolicy(RetryPolicy.builder().initialInterval(Duration.ofSeconds(5)).maximumAttempts(3).build())
-				.build());
+			.start(Parked::run,
+					StartOptions.builder()
+						.workflowId("retried")
+						.retryPolicy(
+								RetryPolicy.builder().initialInterval(Duration.ofSeconds(5)).maximumAttempts(3).build())
+						.build());
 		parkAndRelease(engine, handle);
 
 		handle.signal("go", "fail");
 
-		// the retry policy lives in the chain: without it the failure would end the workflow
+		// the retry policy lives in the chain: without it the failure would end the
+		// workflow
 		await().until(() -> this.engines.jdbc()
 			.queryForList("SELECT status, attempt FROM " + this.engines.schema
 					+ ".workflow_run WHERE workflow_id = 'retried' ORDER BY attempt")

@@ -17,7 +17,10 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Runs outlive the node that started them: restarts, and several nodes sharing one database. */
+/**
+ * Runs outlive the node that started them: restarts, and several nodes sharing one
+ * database.
+ */
 class TakeoverTest {
 
 	private final Engines engines = new Engines();
@@ -40,7 +43,8 @@ class TakeoverTest {
 		}
 
 		public String record(String workflowId, String step) {
-			EXECUTIONS.computeIfAbsent(workflowId + "/" + step, (k) -> new java.util.concurrent.CopyOnWriteArrayList<>())
+			EXECUTIONS
+				.computeIfAbsent(workflowId + "/" + step, (k) -> new java.util.concurrent.CopyOnWriteArrayList<>())
 				.add(this.node);
 			return step + "@" + this.node;
 		}
@@ -87,7 +91,8 @@ class TakeoverTest {
 	@Test
 	void aShutdownReleasesItsOpenRunsAndWritesNoClosedOne() {
 		WorkflowEngine node = node("leaving");
-		WorkflowHandle<String> closed = node.client().start(SleepyWorkflow::run, "done-1", StartOptions.withId("done-1"));
+		WorkflowHandle<String> closed = node.client()
+			.start(SleepyWorkflow::run, "done-1", StartOptions.withId("done-1"));
 		await().until(() -> this.engines.count("timer") == 1);
 		this.engines.clock.advance(Duration.ofDays(30));
 		assertThat(closed.result(Duration.ofSeconds(10))).isEqualTo("before@leaving after@leaving");
@@ -126,7 +131,8 @@ class TakeoverTest {
 		this.engines.clock.advance(Duration.ofDays(30));
 		List<UUID> owners = new ArrayList<>();
 		for (WorkflowHandle<String> handle : handles) {
-			// keep time moving while waiting: a node slowed down by the load may lose its runs to the
+			// keep time moving while waiting: a node slowed down by the load may lose its
+			// runs to the
 			// other one, whose retry of the interrupted step then waits for its backoff
 			await().atMost(Duration.ofSeconds(30)).until(() -> {
 				this.engines.clock.advance(Duration.ofSeconds(1));

@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A bug in workflow code (an unexpected exception, a blocking call) fails the workflow task, not
- * the run: the run stays open and visible with the reason, and is retried with backoff.
+ * A bug in workflow code (an unexpected exception, a blocking call) fails the workflow
+ * task, not the run: the run stays open and visible with the reason, and is retried with
+ * backoff.
  */
 class TaskFailureTest {
 
@@ -27,7 +28,8 @@ class TaskFailureTest {
 
 	@AfterEach
 	void close() {
-		// first the threads the task timeout abandoned: they end with their test, not in the next
+		// first the threads the task timeout abandoned: they end with their test, not in
+		// the next
 		BlockingWorkflow.gate.open.countDown();
 		this.engines.close();
 	}
@@ -50,10 +52,10 @@ class TaskFailureTest {
 	}
 
 	/**
-	 * Blocks its thread instead of using Workflows.sleep, until the test that started it ends: only
-	 * the task timeout can end its task within the test's wait, however slow the machine. Each test
-	 * has a gate of its own, so a thread abandoned by one test (it is not interrupted) cannot mark
-	 * another test's gate.
+	 * Blocks its thread instead of using Workflows.sleep, until the test that started it
+	 * ends: only the task timeout can end its task within the test's wait, however slow
+	 * the machine. Each test has a gate of its own, so a thread abandoned by one test (it
+	 * is not interrupted) cannot mark another test's gate.
 	 */
 	@Workflow("blocking")
 	public static class BlockingWorkflow {
@@ -64,7 +66,8 @@ class TaskFailureTest {
 		public String run() {
 			Gate mine = gate;
 			try {
-				// bounded far beyond the test's wait for the failure: if the timeout did not end the
+				// bounded far beyond the test's wait for the failure: if the timeout did
+				// not end the
 				// task, the start returns at last and the test fails instead of hanging
 				mine.open.await(1, TimeUnit.MINUTES);
 				mine.passed = true;
@@ -82,7 +85,10 @@ class TaskFailureTest {
 
 		final CountDownLatch open = new CountDownLatch(1);
 
-		/** Whether a run's code got past the gate (its task then did not need the timeout to end). */
+		/**
+		 * Whether a run's code got past the gate (its task then did not need the timeout
+		 * to end).
+		 */
 		volatile boolean passed;
 
 	}
@@ -111,7 +117,8 @@ class TaskFailureTest {
 			.start(this.engines.builder().register(BlockingWorkflow.class).taskTimeout(Duration.ofMillis(300)));
 		WorkflowHandle<String> handle = engine.client().start(BlockingWorkflow::run, StartOptions.withId("blocking"));
 		await().until(() -> handle.describe().taskFailure() != null);
-		// the timeout ended the task while the code still blocked, not the code's own return
+		// the timeout ended the task while the code still blocked, not the code's own
+		// return
 		assertThat(gate.passed).as("the code got past its gate first").isFalse();
 		assertThat(handle.describe().taskFailure()).contains("did not yield within the task timeout");
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
@@ -119,15 +126,17 @@ class TaskFailureTest {
 
 	@Test
 	void aStartsOwnTaskTimeoutOverridesTheEngines() {
-		// the engine's limit outlasts the test's wait; this workflow's own limit is shorter
+		// the engine's limit outlasts the test's wait; this workflow's own limit is
+		// shorter
 		BlockingWorkflow.gate = new Gate();
 		WorkflowEngine engine = this.engines
 			.start(this.engines.builder().register(BlockingWorkflow.class).taskTimeout(Duration.ofMinutes(5)));
 		WorkflowHandle<String> handle = engine.client()
-			.start(BlockingWorkflow::run, StartOptions.builder()
-				.workflowId("blocking-own-timeout")
-				.taskTimeout(Duration.ofMillis(300))
-				.build());
+			.start(BlockingWorkflow::run,
+					StartOptions.builder()
+						.workflowId("blocking-own-timeout")
+						.taskTimeout(Duration.ofMillis(300))
+						.build());
 		await().until(() -> handle.describe().taskFailure() != null);
 		assertThat(handle.describe().taskFailure()).contains("did not yield within the task timeout");
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);

@@ -23,10 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two real JVMs on one database: this one runs the workflows (and no activity of the task queue),
- * a worker-only JVM runs the task queue's activities. The worker is killed with SIGKILL while its
- * attempts run; a second worker JVM retries exactly those attempts, and every workflow completes
- * once. The workers' output is in {@code target/task-queue-it/<schema>/worker-N.log}.
+ * Two real JVMs on one database: this one runs the workflows (and no activity of the task
+ * queue), a worker-only JVM runs the task queue's activities. The worker is killed with
+ * SIGKILL while its attempts run; a second worker JVM retries exactly those attempts, and
+ * every workflow completes once. The workers' output is in
+ * {@code target/task-queue-it/<schema>/worker-N.log}.
  */
 class TaskQueueWorkerIT {
 
@@ -75,11 +76,13 @@ class TaskQueueWorkerIT {
 			assertThat(workflows.settings().activityTaskQueues()).isEmpty();
 			List<WorkflowHandle<String>> handles = new ArrayList<>();
 			for (int i = 0; i < WORKFLOWS; i++) {
-				handles.add(workflows.client().start(RenderWorkflow::run, "scene-" + i, StartOptions.withId("it-" + i)));
+				handles
+					.add(workflows.client().start(RenderWorkflow::run, "scene-" + i, StartOptions.withId("it-" + i)));
 			}
 			first = launch(url, dir.resolve("worker-1.log"));
 			long firstPid = first.pid();
-			// the first worker runs 4 attempts at once: kill it while they run (1.5 s each)
+			// the first worker runs 4 attempts at once: kill it while they run (1.5 s
+			// each)
 			await().atMost(Duration.ofSeconds(60))
 				.pollInterval(Duration.ofMillis(20))
 				.until(() -> count("SELECT count(*) FROM " + log + " WHERE pid = " + firstPid) == 4);
@@ -89,9 +92,11 @@ class TaskQueueWorkerIT {
 			second = launch(url, dir.resolve("worker-2.log"));
 			long secondPid = second.pid();
 			for (WorkflowHandle<String> handle : handles) {
-				assertThat(handle.result(Duration.ofSeconds(90))).startsWith(handle.workflowId().replace("it-", "scene-") + "@");
+				assertThat(handle.result(Duration.ofSeconds(90)))
+					.startsWith(handle.workflowId().replace("it-", "scene-") + "@");
 			}
-			// every workflow completed once; the killed attempts ran again on the second worker, as attempt 2
+			// every workflow completed once; the killed attempts ran again on the second
+			// worker, as attempt 2
 			assertThat(count("SELECT count(*) FROM " + this.schema + ".workflow_run WHERE status = 'COMPLETED'"))
 				.isEqualTo(WORKFLOWS);
 			for (String workflowId : killed) {
@@ -123,8 +128,9 @@ class TaskQueueWorkerIT {
 			.info()
 			.command()
 			.orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-				TaskQueueWorker.class.getName(), url, this.schema, Long.toString(ProcessHandle.current().pid()));
+		List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp",
+				System.getProperty("java.class.path"), TaskQueueWorker.class.getName(), url, this.schema,
+				Long.toString(ProcessHandle.current().pid()));
 		Files.writeString(output, "", StandardCharsets.UTF_8);
 		return new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.to(output.toFile()))

@@ -22,14 +22,15 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Kills worker JVMs with SIGKILL at random points (each while one of the worker's transactions is
- * open) while they run 500 transactional activities (100 workflows of 5 steps), each inserting a
- * row with a unique key into an application table,
- * each followed by a plain activity that logs its execution. Two workers are killed, a third
- * finishes. Afterwards: exactly 500 rows, 500 completed transactional steps, never a duplicate
- * key, while the plain activities show what at-least-once means: some ran twice.
+ * Kills worker JVMs with SIGKILL at random points (each while one of the worker's
+ * transactions is open) while they run 500 transactional activities (100 workflows of 5
+ * steps), each inserting a row with a unique key into an application table, each followed
+ * by a plain activity that logs its execution. Two workers are killed, a third finishes.
+ * Afterwards: exactly 500 rows, 500 completed transactional steps, never a duplicate key,
+ * while the plain activities show what at-least-once means: some ran twice.
  *
- * <p>The workers' output is in {@code target/transactional-kill-it/<schema>/worker-N.log}.
+ * <p>
+ * The workers' output is in {@code target/transactional-kill-it/<schema>/worker-N.log}.
  */
 class TransactionalActivityKillIT {
 
@@ -74,8 +75,10 @@ class TransactionalActivityKillIT {
 				}
 				killAt = Math.min(ACTIVITIES - 60, killAt + 40 + random.nextInt(160));
 				int threshold = killAt;
-				// the kill comes while the worker holds a transaction open: a random point alone may
-				// fall between transactions on a fast machine, and then no kill cuts one short
+				// the kill comes while the worker holds a transaction open: a random
+				// point alone may
+				// fall between transactions on a fast machine, and then no kill cuts one
+				// short
 				await("worker " + n + " started all workflows, committed " + threshold
 						+ " rows and holds a transaction open")
 					.atMost(Duration.ofSeconds(60))
@@ -97,7 +100,8 @@ class TransactionalActivityKillIT {
 
 			// exactly once for the transactional activity's writes
 			assertThat(rows()).as("rows of the transactional activities").isEqualTo(ACTIVITIES);
-			assertThat(this.jdbc.queryForObject("SELECT count(DISTINCT key) FROM " + this.app + ".txn_row", Integer.class))
+			assertThat(
+					this.jdbc.queryForObject("SELECT count(DISTINCT key) FROM " + this.app + ".txn_row", Integer.class))
 				.isEqualTo(ACTIVITIES);
 			for (int n = 1; n <= 3; n++) {
 				assertThat(Files.readString(dir.resolve("worker-" + n + ".log"), StandardCharsets.UTF_8))
@@ -111,10 +115,11 @@ class TransactionalActivityKillIT {
 				.isGreaterThan(ACTIVITIES);
 			checkHistories();
 
-			// at least once for the plain one: the executions cut short by a kill ran again
+			// at least once for the plain one: the executions cut short by a kill ran
+			// again
 			int plainExecutions = count("plain_execution");
-			int plainKeys = this.jdbc
-				.queryForObject("SELECT count(DISTINCT key) FROM " + this.app + ".plain_execution", Integer.class);
+			int plainKeys = this.jdbc.queryForObject("SELECT count(DISTINCT key) FROM " + this.app + ".plain_execution",
+					Integer.class);
 			progress("plain: %d executions of %d steps, %d of them duplicates", plainExecutions, plainKeys,
 					plainExecutions - plainKeys);
 			assertThat(plainKeys).isEqualTo(ACTIVITIES);
@@ -130,7 +135,10 @@ class TransactionalActivityKillIT {
 		}
 	}
 
-	/** 500 completed transactional steps: every workflow completed with its keys, 5 + 5 completions. */
+	/**
+	 * 500 completed transactional steps: every workflow completed with its keys, 5 + 5
+	 * completions.
+	 */
 	private void checkHistories() {
 		try (WorkflowEngine client = WorkflowEngine.builder()
 			.dataSource(TestDatabase.dataSource())
@@ -185,13 +193,15 @@ class TransactionalActivityKillIT {
 	}
 
 	/**
-	 * Executions of the worker's transactional activity logged (autocommit, before the insert)
-	 * whose row is not committed yet: their transactions are open, as each stays open a while
-	 * after its insert.
+	 * Executions of the worker's transactional activity logged (autocommit, before the
+	 * insert) whose row is not committed yet: their transactions are open, as each stays
+	 * open a while after its insert.
 	 */
 	private int openTransactions(long pid) {
-		return this.jdbc.queryForObject("SELECT count(*) FROM " + this.app + ".txn_execution e WHERE e.pid = ?"
-				+ " AND NOT EXISTS (SELECT 1 FROM " + this.app + ".txn_row r WHERE r.key = e.key)", Integer.class, pid);
+		return this.jdbc.queryForObject(
+				"SELECT count(*) FROM " + this.app + ".txn_execution e WHERE e.pid = ?"
+						+ " AND NOT EXISTS (SELECT 1 FROM " + this.app + ".txn_row r WHERE r.key = e.key)",
+				Integer.class, pid);
 	}
 
 	private int rows() {

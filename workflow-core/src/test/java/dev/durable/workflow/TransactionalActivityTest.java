@@ -29,17 +29,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Transactional activities: the activity's writes on the application's tables and the record of
- * its completion commit in one transaction, so they happen exactly once: rolled back together on
- * a failure, run again on a serialization failure, rolled back when the attempt is stale (its run
- * moved to another node), and never run again once committed, even when the node dies before the
- * result reaches the history.
+ * Transactional activities: the activity's writes on the application's tables and the
+ * record of its completion commit in one transaction, so they happen exactly once: rolled
+ * back together on a failure, run again on a serialization failure, rolled back when the
+ * attempt is stale (its run moved to another node), and never run again once committed,
+ * even when the node dies before the result reaches the history.
  */
 class TransactionalActivityTest {
 
 	static final List<String> EXECUTIONS = new CopyOnWriteArrayList<>();
 
-	/** How each transaction of the activities ended (TransactionSynchronization status names). */
+	/**
+	 * How each transaction of the activities ended (TransactionSynchronization status
+	 * names).
+	 */
 	static final List<String> ENDINGS = new CopyOnWriteArrayList<>();
 
 	static volatile CountDownLatch hold = new CountDownLatch(0);
@@ -57,7 +60,8 @@ class TransactionalActivityTest {
 		table = this.engines.schema + "_app.reservation";
 		this.jdbc.execute("CREATE SCHEMA " + this.engines.schema + "_app");
 		this.jdbc.execute("CREATE TABLE " + table + " (id text PRIMARY KEY, node text NOT NULL)");
-		this.jdbc.execute("CREATE TABLE " + this.engines.schema + "_app.counter (id int PRIMARY KEY, value int NOT NULL)");
+		this.jdbc
+			.execute("CREATE TABLE " + this.engines.schema + "_app.counter (id int PRIMARY KEY, value int NOT NULL)");
 		this.jdbc.update("INSERT INTO " + this.engines.schema + "_app.counter VALUES (1, 0)");
 	}
 
@@ -81,7 +85,10 @@ class TransactionalActivityTest {
 			this.node = node;
 		}
 
-		/** Inserts through Spring's JdbcTemplate (joins the transaction) and through plain JDBC. */
+		/**
+		 * Inserts through Spring's JdbcTemplate (joins the transaction) and through plain
+		 * JDBC.
+		 */
 		@ActivityMethod(transactional = true)
 		public String reserve(String id) throws SQLException {
 			record(id);
@@ -97,14 +104,18 @@ class TransactionalActivityTest {
 			}
 			StallingHooks hooks = stallAfterCommit;
 			if (hooks != null) {
-				// the node freezes right after this transaction commits: its next task commit and its heartbeats
+				// the node freezes right after this transaction commits: its next task
+				// commit and its heartbeats
 				hooks.stallCommits = true;
 				hooks.stallHeartbeats = true;
 			}
 			return "reserved " + id + " on " + this.node;
 		}
 
-		/** Inserts, then fails its first attempt: the insert must roll back, or the second attempt's collides. */
+		/**
+		 * Inserts, then fails its first attempt: the insert must roll back, or the second
+		 * attempt's collides.
+		 */
 		@ActivityMethod(transactional = true, maxAttempts = 2, initialInterval = "PT1S")
 		public String reserveFailingOnce(String id) {
 			record(id);
@@ -123,16 +134,17 @@ class TransactionalActivityTest {
 		}
 
 		/**
-		 * Repeatable read: the first run of the transaction reads the counter, another transaction
-		 * changes it, then this one's update aborts with a serialization failure (40001).
+		 * Repeatable read: the first run of the transaction reads the counter, another
+		 * transaction changes it, then this one's update aborts with a serialization
+		 * failure (40001).
 		 */
 		@ActivityMethod(transactional = true, isolation = TransactionIsolation.REPEATABLE_READ, maxAttempts = 1)
 		public int increment(String id) throws SQLException {
 			return incrementWithConflict(id);
 		}
 
-		@ActivityMethod(transactional = true, isolation = TransactionIsolation.REPEATABLE_READ, serializationRetries = 0,
-				maxAttempts = 2, initialInterval = "PT1S")
+		@ActivityMethod(transactional = true, isolation = TransactionIsolation.REPEATABLE_READ,
+				serializationRetries = 0, maxAttempts = 2, initialInterval = "PT1S")
 		public int incrementNoRunAgain(String id) throws SQLException {
 			return incrementWithConflict(id);
 		}
@@ -145,14 +157,18 @@ class TransactionalActivityTest {
 				// a concurrent writer, outside the activity's transaction
 				try (Connection other = TestDatabase.dataSource().getConnection()) {
 					other.setAutoCommit(true);
-					other.createStatement().executeUpdate("UPDATE " + counter + " SET value = value + 100 WHERE id = 1");
+					other.createStatement()
+						.executeUpdate("UPDATE " + counter + " SET value = value + 100 WHERE id = 1");
 				}
 			}
 			this.app.update("UPDATE " + counter + " SET value = value + 1 WHERE id = 1");
 			return before + 1;
 		}
 
-		/** Holds its transaction open until released: its run may move to another node meanwhile. */
+		/**
+		 * Holds its transaction open until released: its run may move to another node
+		 * meanwhile.
+		 */
 		@ActivityMethod(transactional = true, maxAttempts = 3, initialInterval = "PT5S")
 		public String reserveSlowly(String id) throws InterruptedException {
 			record(id);
@@ -233,7 +249,8 @@ class TransactionalActivityTest {
 		await().until(() -> EXECUTIONS.size() == 1 && ENDINGS.size() == 1);
 		assertThat(rows()).isEmpty();
 		this.engines.clock.advance(Duration.ofSeconds(1));
-		// the first attempt's insert rolled back, else the second one's would violate the primary key
+		// the first attempt's insert rolled back, else the second one's would violate the
+		// primary key
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("reserved r2");
 		assertThat(rows()).containsExactly("r2@a");
 		assertThat(EXECUTIONS).containsExactly("a:r2:1", "a:r2:2");
@@ -244,7 +261,8 @@ class TransactionalActivityTest {
 	@Test
 	void aFinalFailureLeavesNoWrites() {
 		WorkflowEngine engine = engine("a");
-		WorkflowHandle<String> handle = engine.client().start(ReserveWorkflow::run, "fail:r3", StartOptions.withId("w3"));
+		WorkflowHandle<String> handle = engine.client()
+			.start(ReserveWorkflow::run, "fail:r3", StartOptions.withId("w3"));
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(20))).isInstanceOf(WorkflowFailedException.class)
 			.cause()
 			.isInstanceOf(ActivityFailure.class)
@@ -260,7 +278,8 @@ class TransactionalActivityTest {
 		WorkflowEngine engine = engine("a");
 		WorkflowHandle<String> handle = engine.client()
 			.start(ReserveWorkflow::run, "increment:c1", StartOptions.withId("w4"));
-		// the second run read the concurrent writer's 100 (maxAttempts = 1: no second attempt was allowed)
+		// the second run read the concurrent writer's 100 (maxAttempts = 1: no second
+		// attempt was allowed)
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("101");
 		assertThat(EXECUTIONS).containsExactly("a:c1:1", "a:c1:1");
 		assertThat(ENDINGS).containsExactly("rolled back", "committed");
@@ -288,15 +307,18 @@ class TransactionalActivityTest {
 		WorkflowEngine a = engine("a", this.engines.builder().hooks(hooks));
 		WorkflowHandle<String> handle = a.client().start(ReserveWorkflow::run, "slow:r6", StartOptions.withId("w6"));
 		await().until(() -> EXECUTIONS.size() == 1);
-		// node a freezes (its heartbeats stop) while its attempt holds the transaction open; b takes the run over
+		// node a freezes (its heartbeats stop) while its attempt holds the transaction
+		// open; b takes the run over
 		hooks.stallHeartbeats = true;
-		// observed through b: a, its heartbeat stalled past its lease, fences itself and answers no calls
+		// observed through b: a, its heartbeat stalled past its lease, fences itself and
+		// answers no calls
 		WorkflowHandle<String> seen = engine("b").client().handle("w6", String.class);
 		await().until(() -> !seen.describe().pendingActivities().isEmpty()
 				&& seen.describe().pendingActivities().get(0).attempt() == 2);
 		this.engines.clock.advance(Duration.ofSeconds(5));
 		assertThat(seen.result(Duration.ofSeconds(20))).isEqualTo("reserved r6 on b");
-		// a's attempt ends: its fenced completion write finds the run gone, and its insert rolls back
+		// a's attempt ends: its fenced completion write finds the run gone, and its
+		// insert rolls back
 		hold.countDown();
 		await().until(() -> ENDINGS.size() == 2);
 		assertThat(ENDINGS).containsExactlyInAnyOrder("committed", "rolled back");
@@ -311,12 +333,14 @@ class TransactionalActivityTest {
 		stallAfterCommit = hooks;
 		WorkflowEngine a = engine("a", this.engines.builder().hooks(hooks));
 		WorkflowHandle<String> handle = a.client().start(ReserveWorkflow::run, "ok:r7", StartOptions.withId("w7"));
-		// a committed the activity's transaction, then froze before the result reached the history
+		// a committed the activity's transaction, then froze before the result reached
+		// the history
 		await().until(() -> ENDINGS.size() == 1);
 		assertThat(ENDINGS).containsExactly("committed");
 		assertThat(this.engines.count("activity")).isOne();
 		WorkflowEngine b = engine("b");
-		// observed through b: a, its heartbeat stalled past its lease, fences itself and answers no calls
+		// observed through b: a, its heartbeat stalled past its lease, fences itself and
+		// answers no calls
 		assertThat(b.client().handle("w7", String.class).result(Duration.ofSeconds(20))).isEqualTo("reserved r7 on a");
 		assertThat(EXECUTIONS).containsExactly("a:r7:1");
 		assertThat(rows()).containsExactly("r7@a", "r7-jdbc@a");

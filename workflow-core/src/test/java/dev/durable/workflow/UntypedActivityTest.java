@@ -15,7 +15,10 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Activities called by their type name, without an interface: {@code Workflows.activity(name, options)}. */
+/**
+ * Activities called by their type name, without an interface:
+ * {@code Workflows.activity(name, options)}.
+ */
 class UntypedActivityTest {
 
 	private final Engines engines = new Engines();
@@ -72,9 +75,8 @@ class UntypedActivityTest {
 
 	@Test
 	void anActivityIsCalledByItsNameAndItsResultConverted() {
-		WorkflowEngine engine = this.engines.start(this.engines.builder()
-			.register(UntypedBillingWorkflow.class)
-			.registerActivities(new Billing()));
+		WorkflowEngine engine = this.engines
+			.start(this.engines.builder().register(UntypedBillingWorkflow.class).registerActivities(new Billing()));
 		WorkflowHandle<String> handle = engine.client()
 			.start(UntypedBillingWorkflow::run, "o-1", StartOptions.withId("untyped-1"));
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("o-1 42 EUR 6 9");

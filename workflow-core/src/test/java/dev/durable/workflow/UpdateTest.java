@@ -31,9 +31,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Updates (DESIGN 4.2, reference/signals-queries-updates.txt "Update, up close"): validation
- * without a trace, the ACCEPTED and COMPLETED stages, dedupe by update id, failures of the handler,
- * and update-with-start.
+ * Updates (DESIGN 4.2, reference/signals-queries-updates.txt "Update, up close"):
+ * validation without a trace, the ACCEPTED and COMPLETED stages, dedupe by update id,
+ * failures of the handler, and update-with-start.
  */
 @Timeout(120)
 class UpdateTest {
@@ -75,7 +75,10 @@ class UpdateTest {
 
 	}
 
-	/** A total changed by updates; closes on the "finish" signal once its handlers are done. */
+	/**
+	 * A total changed by updates; closes on the "finish" signal once its handlers are
+	 * done.
+	 */
 	@Workflow("up-counter")
 	public static class Counter {
 
@@ -172,7 +175,8 @@ class UpdateTest {
 
 	private int updateRecords() {
 		return this.engines.jdbc()
-			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".dedup WHERE kind = 'UPDATE'", Integer.class);
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".dedup WHERE kind = 'UPDATE'",
+					Integer.class);
 	}
 
 	private static Duration backoffOf(int attempts) {
@@ -180,7 +184,8 @@ class UpdateTest {
 		return (backoff.compareTo(Duration.ofMinutes(10)) > 0) ? Duration.ofMinutes(10) : backoff;
 	}
 
-	// ---- validation --------------------------------------------------------------------------
+	// ---- validation
+	// --------------------------------------------------------------------------
 
 	@Test
 	void aRejectedUpdateLeavesNoEventAndReachesTheCaller() {
@@ -202,14 +207,15 @@ class UpdateTest {
 			.isInstanceOf(WorkflowUpdateRejectedException.class);
 
 		assertThat(handle.update(Counter::add, 2)).isEqualTo(2);
-		assertThat(handle.history()).extracting(HistoryEvent::type).containsSubsequence("UPDATE_ACCEPTED",
-				"UPDATE_COMPLETED");
+		assertThat(handle.history()).extracting(HistoryEvent::type)
+			.containsSubsequence("UPDATE_ACCEPTED", "UPDATE_COMPLETED");
 		handle.signal(Counter::finish);
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo(2);
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- stages --------------------------------------------------------------------------------
+	// ---- stages
+	// --------------------------------------------------------------------------------
 
 	@Test
 	void startUpdateReturnsOnceAcceptedAndTheResultComesLater() throws Exception {
@@ -238,12 +244,16 @@ class UpdateTest {
 		UpdateHandle<String> update = slowUpdateInItsActivity(handle, "slow-cut");
 
 		handle.terminate("stop");
-		assertThatThrownBy(() -> update.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowUpdateFailedException.class)
+		assertThatThrownBy(() -> update.result(Duration.ofSeconds(10)))
+			.isInstanceOf(WorkflowUpdateFailedException.class)
 			.hasMessageContaining("closed (TERMINATED) before the update completed");
 		assertThat(update.stage()).isEqualTo(UpdateStage.COMPLETED);
 	}
 
-	/** Starts a {@code slow} update, accepted, and waits until its handler is in its activity (the gate). */
+	/**
+	 * Starts a {@code slow} update, accepted, and waits until its handler is in its
+	 * activity (the gate).
+	 */
 	private static UpdateHandle<String> slowUpdateInItsActivity(WorkflowHandle<Integer> handle, String updateId)
 			throws InterruptedException {
 		Gate.entered = new CountDownLatch(1);
@@ -254,7 +264,8 @@ class UpdateTest {
 		return update;
 	}
 
-	// ---- dedupe --------------------------------------------------------------------------------
+	// ---- dedupe
+	// --------------------------------------------------------------------------------
 
 	@Test
 	void aRetriedUpdateIdGetsTheStoredOutcomeWithoutRunningTheHandlerAgain() {
@@ -286,7 +297,8 @@ class UpdateTest {
 		Engines.assertReplays(engine, other.runId());
 	}
 
-	// ---- failures of the handler ---------------------------------------------------------------
+	// ---- failures of the handler
+	// ---------------------------------------------------------------
 
 	@Test
 	void anApplicationFailureFailsOnlyThatUpdate() {
@@ -351,7 +363,8 @@ class UpdateTest {
 		Engines.assertReplays(engine, handle.runId());
 	}
 
-	// ---- unknown names, closed runs ------------------------------------------------------------
+	// ---- unknown names, closed runs
+	// ------------------------------------------------------------
 
 	@Test
 	void anUpdateWithAnUnknownNameIsRejected() {
@@ -392,7 +405,8 @@ class UpdateTest {
 		Engines.assertReplays(engine, terminated.runId());
 	}
 
-	// ---- update-with-start ---------------------------------------------------------------------
+	// ---- update-with-start
+	// ---------------------------------------------------------------------
 
 	@Test
 	void updateWithStartStartsTheRunOrUpdatesTheOpenOne() {
@@ -423,21 +437,22 @@ class UpdateTest {
 	@Test
 	void updateWithStartWithTheFailPolicyStartsOrFailsWholly() {
 		WorkflowEngine engine = worker();
-		StartOptions options = StartOptions.withId("fail-policy"); // idConflictPolicy FAIL, the default
+		StartOptions options = StartOptions.withId("fail-policy"); // idConflictPolicy
+																	// FAIL, the default
 		UpdateHandle<Integer> first = engine.client()
 			.updateWithStart(Counter::run, 10, options, "add", 5, Integer.class, null);
 		assertThat(first.result(Duration.ofSeconds(10))).isEqualTo(15);
 		WorkflowHandle<Integer> handle = engine.client().handle("fail-policy", Integer.class);
 		// the run is open: the call fails, and the update is neither admitted nor run
 		assertThatThrownBy(() -> engine.client()
-			.updateWithStart(Counter::run, 10, options, "add", 7, Integer.class,
-					UpdateOptions.withId("second-update")))
+			.updateWithStart(Counter::run, 10, options, "add", 7, Integer.class, UpdateOptions.withId("second-update")))
 			.isInstanceOf(WorkflowAlreadyStartedException.class);
 		assertThat(this.engines.count("workflow_run")).isEqualTo(1);
 		assertThat(count(handle, "UPDATE_ACCEPTED")).isEqualTo(1);
 		assertThat(this.engines.jdbc()
 			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".dedup WHERE dedup_key = 'second-update'",
-					Integer.class)).isZero();
+					Integer.class))
+			.isZero();
 		handle.signal(Counter::finish);
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo(15);
 		Engines.assertReplays(engine, handle.runId());

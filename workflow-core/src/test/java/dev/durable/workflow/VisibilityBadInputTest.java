@@ -17,7 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Bad or hostile input to memo, search attributes and listing: rejected, it writes and finds nothing. */
+/**
+ * Bad or hostile input to memo, search attributes and listing: rejected, it writes and
+ * finds nothing.
+ */
 class VisibilityBadInputTest extends VisibilityFixture {
 
 	@Test
@@ -37,10 +40,13 @@ class VisibilityBadInputTest extends VisibilityFixture {
 			.hasMessageContaining("'id'")
 			.hasMessageContaining("java.util.UUID")
 			.hasMessageContaining("use String, Long");
-		assertThatThrownBy(() -> client.start(Waiter::run, "x", StartOptions.builder()
-			.workflowId("bad")
-			.searchAttributes(Map.of("nested", List.of(List.of("a"))))
-			.build())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'nested'");
+		assertThatThrownBy(() -> client.start(Waiter::run, "x",
+				StartOptions.builder()
+					.workflowId("bad")
+					.searchAttributes(Map.of("nested", List.of(List.of("a"))))
+					.build()))
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("'nested'");
 		assertThatThrownBy(() -> client.start(Waiter::run, "x",
 				StartOptions.builder().workflowId("bad").searchAttributes(Map.of("nan", Double.NaN)).build()))
 			.isInstanceOf(IllegalArgumentException.class)

@@ -16,10 +16,12 @@ import dev.durable.workflow.support.Engines;
 
 /**
  * What the visibility tests ({@link VisibilityTest}, {@link VisibilityListTest},
- * {@link VisibilityBadInputTest}) share: the workflows that write memo and search attributes, an
- * engine that runs them all, and the workflow ids a listing returns.
+ * {@link VisibilityBadInputTest}) share: the workflows that write memo and search
+ * attributes, an engine that runs them all, and the workflow ids a listing returns.
  *
- * <p>Memo, search attributes, their upserts from workflow code, and listing and counting runs.
+ * <p>
+ * Memo, search attributes, their upserts from workflow code, and listing and counting
+ * runs.
  */
 abstract class VisibilityFixture {
 
@@ -48,7 +50,7 @@ abstract class VisibilityFixture {
 	}
 
 	/** Upserts over three tasks, with removals, and answers what it sees. */
-	@Workflow(value = "order", receives = {"next", "done"})
+	@Workflow(value = "order", receives = { "next", "done" })
 	public static class OrderWorkflow {
 
 		@WorkflowRun
@@ -81,7 +83,7 @@ abstract class VisibilityFixture {
 	}
 
 	/** Waits until stopped. */
-	@Workflow(value = "waiter", receives = {"stop"})
+	@Workflow(value = "waiter", receives = { "stop" })
 	public static class Waiter {
 
 		@WorkflowRun
@@ -92,7 +94,7 @@ abstract class VisibilityFixture {
 	}
 
 	/** Another type. */
-	@Workflow(value = "other-waiter", receives = {"stop"})
+	@Workflow(value = "other-waiter", receives = { "stop" })
 	public static class OtherWaiter {
 
 		@WorkflowRun
@@ -114,7 +116,7 @@ abstract class VisibilityFixture {
 	}
 
 	/** Upserts the key it is given (for bad input). */
-	@Workflow(value = "bad-upsert", receives = {"go"})
+	@Workflow(value = "bad-upsert", receives = { "go" })
 	public static class BadUpsert {
 
 		@WorkflowRun
@@ -132,7 +134,10 @@ abstract class VisibilityFixture {
 
 	}
 
-	/** Upserts what the static field says: changing it between run and replay is non-deterministic. */
+	/**
+	 * Upserts what the static field says: changing it between run and replay is
+	 * non-deterministic.
+	 */
 	@Workflow("flip")
 	public static class Flip {
 

@@ -20,7 +20,10 @@ import dev.durable.workflow.client.WorkflowStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Listing and counting runs: filters by type, status, times, id prefix and attributes, and keyset pages. */
+/**
+ * Listing and counting runs: filters by type, status, times, id prefix and attributes,
+ * and keyset pages.
+ */
 class VisibilityListTest extends VisibilityFixture {
 
 	@Test
@@ -35,7 +38,8 @@ class VisibilityListTest extends VisibilityFixture {
 				.searchAttributes(Map.of("n", i, "score", i * 1.5, "name", "name-" + i, "at",
 						t0.plus(Duration.ofHours(i)), "parity", (i % 2 == 0) ? "even" : "odd"))
 				.build();
-			handles.add((i < 3) ? client.start(Waiter::run, "x", options) : client.start(OtherWaiter::run, "x", options));
+			handles
+				.add((i < 3) ? client.start(Waiter::run, "x", options) : client.start(OtherWaiter::run, "x", options));
 			this.engines.clock.advance(Duration.ofSeconds(10));
 		}
 		handles.get(1).signal("stop", "done");
@@ -44,7 +48,8 @@ class VisibilityListTest extends VisibilityFixture {
 		assertThat(handles.get(4).result(Duration.ofSeconds(10))).isEqualTo("done");
 		handles.get(5).terminate("enough");
 
-		assertThat(ids(client, WorkflowFilter.all())).as("newest first").containsExactly("a5", "a_4", "a3", "a2", "a1", "a0");
+		assertThat(ids(client, WorkflowFilter.all())).as("newest first")
+			.containsExactly("a5", "a_4", "a3", "a2", "a1", "a0");
 		assertThat(ids(client, WorkflowFilter.ofType("waiter"))).containsExactly("a2", "a1", "a0");
 		assertThat(ids(client, WorkflowFilter.all().status(WorkflowStatus.RUNNING))).containsExactly("a3", "a2", "a0");
 		assertThat(ids(client, WorkflowFilter.all().status(WorkflowStatus.COMPLETED, WorkflowStatus.TERMINATED)))
@@ -52,10 +57,12 @@ class VisibilityListTest extends VisibilityFixture {
 		assertThat(ids(client, WorkflowFilter.all().status(WorkflowStatus.TERMINATED))).containsExactly("a5");
 		assertThat(ids(client, WorkflowFilter.all().startedBetween(t0.plusSeconds(10), t0.plusSeconds(30))))
 			.containsExactly("a2", "a1");
-		assertThat(ids(client, WorkflowFilter.all().startedBetween(t0.plusSeconds(40), null))).containsExactly("a5", "a_4");
+		assertThat(ids(client, WorkflowFilter.all().startedBetween(t0.plusSeconds(40), null))).containsExactly("a5",
+				"a_4");
 		assertThat(ids(client, WorkflowFilter.all().closedBetween(t0, null))).containsExactly("a5", "a_4", "a1");
 		assertThat(ids(client, WorkflowFilter.all().closedBetween(null, t0))).isEmpty();
-		assertThat(ids(client, WorkflowFilter.all().workflowIdPrefix("a_"))).as("_ is no wildcard").containsExactly("a_4");
+		assertThat(ids(client, WorkflowFilter.all().workflowIdPrefix("a_"))).as("_ is no wildcard")
+			.containsExactly("a_4");
 		assertThat(ids(client, WorkflowFilter.all().workflowIdPrefix("%"))).as("% is no wildcard").isEmpty();
 		assertThat(ids(client, WorkflowFilter.all().gt("n", 3))).containsExactly("a5", "a_4");
 		assertThat(ids(client, WorkflowFilter.all().ge("n", 3).le("n", 4L))).containsExactly("a_4", "a3");
@@ -65,11 +72,13 @@ class VisibilityListTest extends VisibilityFixture {
 		assertThat(ids(client, WorkflowFilter.all().gt("name", 2))).as("a number never matches a string attribute")
 			.isEmpty();
 		assertThat(ids(client, WorkflowFilter.all().ge("name", "name-4"))).containsExactly("a5", "a_4");
-		assertThat(ids(client, WorkflowFilter.all().ge("at", t0.plus(Duration.ofHours(2)))
-			.lt("at", t0.plus(Duration.ofHours(4))))).containsExactly("a3", "a2");
+		assertThat(ids(client,
+				WorkflowFilter.all().ge("at", t0.plus(Duration.ofHours(2))).lt("at", t0.plus(Duration.ofHours(4)))))
+			.containsExactly("a3", "a2");
 		assertThat(ids(client, WorkflowFilter.all().in("n", List.of(0, 5, 99)))).containsExactly("a5", "a0");
 		assertThat(ids(client, WorkflowFilter.all().in("n", List.of()))).isEmpty();
-		assertThat(ids(client, WorkflowFilter.ofType("other-waiter").eq("parity", "odd").status(WorkflowStatus.RUNNING)))
+		assertThat(
+				ids(client, WorkflowFilter.ofType("other-waiter").eq("parity", "odd").status(WorkflowStatus.RUNNING)))
 			.containsExactly("a3");
 		assertThat(ids(client, WorkflowFilter.all().eq("missing", "x"))).isEmpty();
 		assertThat(client.count(WorkflowFilter.all())).isEqualTo(6);
@@ -86,13 +95,12 @@ class VisibilityListTest extends VisibilityFixture {
 		WorkflowClient client = engine().client();
 		List<String> started = new ArrayList<>();
 		for (int i = 0; i < 25; i++) {
-			client.start(Quick::run, "x", StartOptions.builder()
-				.workflowId("p" + i)
-				.searchAttributes(Map.of("batch", "one"))
-				.build());
+			client.start(Quick::run, "x",
+					StartOptions.builder().workflowId("p" + i).searchAttributes(Map.of("batch", "one")).build());
 			started.add(0, "p" + i);
 			if (i % 3 == 0) {
-				this.engines.clock.advance(Duration.ofSeconds(1)); // some runs share a start time
+				this.engines.clock.advance(Duration.ofSeconds(1)); // some runs share a
+																	// start time
 			}
 		}
 		WorkflowFilter filter = WorkflowFilter.all().eq("batch", "one");
@@ -101,10 +109,8 @@ class VisibilityListTest extends VisibilityFixture {
 		assertThat(first.nextPageToken()).isNotNull();
 		// runs started between pages are newer: they do not shift the pages that follow
 		for (int i = 0; i < 5; i++) {
-			client.start(Quick::run, "x", StartOptions.builder()
-				.workflowId("late" + i)
-				.searchAttributes(Map.of("batch", "one"))
-				.build());
+			client.start(Quick::run, "x",
+					StartOptions.builder().workflowId("late" + i).searchAttributes(Map.of("batch", "one")).build());
 		}
 		WorkflowPage second = client.list(filter, 10, first.nextPageToken());
 		WorkflowPage third = client.list(filter, 10, second.nextPageToken());

@@ -24,7 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Memo and search attributes: written at start, upserted from workflow code, carried to the next run or not. */
+/**
+ * Memo and search attributes: written at start, upserted from workflow code, carried to
+ * the next run or not.
+ */
 class VisibilityTest extends VisibilityFixture {
 
 	@Test
@@ -40,11 +43,12 @@ class VisibilityTest extends VisibilityFixture {
 		attributes.put("shipBy", OffsetDateTime.of(2026, 3, 2, 12, 0, 0, 0, ZoneOffset.ofHours(2)));
 		attributes.put("tags", List.of("a", "b"));
 		attributes.put("ignored", null);
-		WorkflowHandle<String> handle = client.start(Waiter::run, "x", StartOptions.builder()
-			.workflowId("typed")
-			.searchAttributes(attributes)
-			.memo(Map.of("note", new Note("ada", 1), "text", "hello"))
-			.build());
+		WorkflowHandle<String> handle = client.start(Waiter::run, "x",
+				StartOptions.builder()
+					.workflowId("typed")
+					.searchAttributes(attributes)
+					.memo(Map.of("note", new Note("ada", 1), "text", "hello"))
+					.build());
 
 		WorkflowDescription description = handle.describe();
 		assertThat(description.searchAttributes()).containsEntry("customer", "c-1")
@@ -58,8 +62,10 @@ class VisibilityTest extends VisibilityFixture {
 		assertThat(description.memo()).containsEntry("text", "hello")
 			.containsEntry("note", Map.of("by", "ada", "priority", 1L));
 		String stored = this.engines.jdbc()
-			.queryForObject("SELECT search_attributes ->> 'due' FROM " + this.engines.schema + ".visibility", String.class);
-		assertThat(stored).as("fixed-width UTC text, so ranges compare as times").isEqualTo("2026-03-01T10:15:30.123456Z");
+			.queryForObject("SELECT search_attributes ->> 'due' FROM " + this.engines.schema + ".visibility",
+					String.class);
+		assertThat(stored).as("fixed-width UTC text, so ranges compare as times")
+			.isEqualTo("2026-03-01T10:15:30.123456Z");
 
 		WorkflowExecution listed = client.list(WorkflowFilter.all().eq("customer", "c-1"), 10, null)
 			.executions()
@@ -69,7 +75,8 @@ class VisibilityTest extends VisibilityFixture {
 		assertThat(listed.status()).isEqualTo(WorkflowStatus.RUNNING);
 		assertThat(listed.searchAttributes()).isEqualTo(description.searchAttributes());
 		assertThat(listed.memo()).isEqualTo(description.memo());
-		assertThat(ids(client, WorkflowFilter.all().eq("tags", "b"))).as("a keyword list contains").containsExactly("typed");
+		assertThat(ids(client, WorkflowFilter.all().eq("tags", "b"))).as("a keyword list contains")
+			.containsExactly("typed");
 		assertThat(ids(client, WorkflowFilter.all().eq("amount", 42L))).containsExactly("typed");
 		assertThat(ids(client, WorkflowFilter.all().eq("vip", true))).containsExactly("typed");
 		assertThat(ids(client, WorkflowFilter.all().eq("due", due))).as("the same time, truncated the same way")
@@ -80,15 +87,16 @@ class VisibilityTest extends VisibilityFixture {
 	void upsertsAreRecordedReplayedAndCommittedWithTheirTask() {
 		WorkflowEngine engine = engine();
 		WorkflowClient client = engine.client();
-		WorkflowHandle<String> handle = client.start(OrderWorkflow::run, "o", StartOptions.builder()
-			.workflowId("order-1")
-			.searchAttributes(Map.of("customer", "c-7", "region", "eu"))
-			.memo(Map.of("source", "test"))
-			.build());
+		WorkflowHandle<String> handle = client.start(OrderWorkflow::run, "o",
+				StartOptions.builder()
+					.workflowId("order-1")
+					.searchAttributes(Map.of("customer", "c-7", "region", "eu"))
+					.memo(Map.of("source", "test"))
+					.build());
 		await().until(() -> "received".equals(handle.describe().searchAttributes().get("stage")));
 		WorkflowDescription first = handle.describe();
-		assertThat(first.searchAttributes()).isEqualTo(Map.of("customer", "c-7", "region", "eu", "stage", "received",
-				"amount", 10L));
+		assertThat(first.searchAttributes())
+			.isEqualTo(Map.of("customer", "c-7", "region", "eu", "stage", "received", "amount", 10L));
 		assertThat(first.memo()).isEqualTo(Map.of("source", "test", "note", "first", "steps", List.of(1L, 2L)));
 		assertThat(ids(client, WorkflowFilter.ofType("order").eq("customer", "c-7"))).containsExactly("order-1");
 
@@ -96,10 +104,10 @@ class VisibilityTest extends VisibilityFixture {
 		handle.signal("next", "go");
 		await().until(() -> "paid".equals(handle.describe().searchAttributes().get("stage")));
 		WorkflowDescription second = handle.describe();
-		assertThat(second.searchAttributes()).isEqualTo(Map.of("region", "eu", "stage", "paid", "amount", 25.5,
-				"tags", List.of("rush", "gift"), "paidAt", paidAt));
-		assertThat(second.memo()).isEqualTo(Map.of("source", "test", "steps", List.of(1L, 2L), "by",
-				Map.of("by", "ada", "priority", 2L)));
+		assertThat(second.searchAttributes()).isEqualTo(Map.of("region", "eu", "stage", "paid", "amount", 25.5, "tags",
+				List.of("rush", "gift"), "paidAt", paidAt));
+		assertThat(second.memo())
+			.isEqualTo(Map.of("source", "test", "steps", List.of(1L, 2L), "by", Map.of("by", "ada", "priority", 2L)));
 		assertThat(handle.query("attributes", null, Map.class)).containsEntry("stage", "paid")
 			.containsEntry("amount", 25.5)
 			.doesNotContainKey("customer");
@@ -143,20 +151,27 @@ class VisibilityTest extends VisibilityFixture {
 	void continueAsNewCarriesCurrentValuesAndARetryStartsWithTheStartValues() {
 		WorkflowClient client = engine().client();
 		WorkflowHandle<String> chain = client.start(Chain::run, 0,
-				StartOptions.builder().workflowId("chain").searchAttributes(Map.of("batch", "b1")).memo(Map.of("m", 1)).build());
+				StartOptions.builder()
+					.workflowId("chain")
+					.searchAttributes(Map.of("batch", "b1"))
+					.memo(Map.of("m", 1))
+					.build());
 		assertThat(chain.result(Duration.ofSeconds(10))).isEqualTo("{batch=b1, n=1}");
 		List<WorkflowExecution> runs = client.list(WorkflowFilter.all().eq("batch", "b1"), 10, null).executions();
 		assertThat(runs).extracting(WorkflowExecution::status)
-			.containsExactly(WorkflowStatus.COMPLETED, WorkflowStatus.CONTINUED_AS_NEW, WorkflowStatus.CONTINUED_AS_NEW);
+			.containsExactly(WorkflowStatus.COMPLETED, WorkflowStatus.CONTINUED_AS_NEW,
+					WorkflowStatus.CONTINUED_AS_NEW);
 		assertThat(runs).extracting((e) -> e.searchAttributes().get("n")).containsExactly(2L, 1L, 0L);
 		assertThat(runs).extracting((e) -> e.memo().get("m")).containsOnly(1L);
 
 		ATTEMPTS.set(0);
-		WorkflowHandle<String> retried = client.start(RetriedUpsert::run, "x", StartOptions.builder()
-			.workflowId("retried")
-			.searchAttributes(Map.of("batch", "b2"))
-			.retryPolicy(RetryPolicy.builder().initialInterval(Duration.ofSeconds(5)).maximumAttempts(3).build())
-			.build());
+		WorkflowHandle<String> retried = client.start(RetriedUpsert::run, "x",
+				StartOptions.builder()
+					.workflowId("retried")
+					.searchAttributes(Map.of("batch", "b2"))
+					.retryPolicy(
+							RetryPolicy.builder().initialInterval(Duration.ofSeconds(5)).maximumAttempts(3).build())
+					.build());
 		await().until(() -> client.count(WorkflowFilter.all().eq("batch", "b2")) == 2);
 		this.engines.clock.advance(Duration.ofSeconds(5));
 		assertThat(retried.result(Duration.ofSeconds(10))).as("the retry started without the failed run's upsert")

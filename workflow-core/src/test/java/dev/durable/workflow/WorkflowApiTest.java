@@ -23,7 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** The Workflows.* API: timers, await, deterministic values, async fan-out, cancellation, terminate. */
+/**
+ * The Workflows.* API: timers, await, deterministic values, async fan-out, cancellation,
+ * terminate.
+ */
 class WorkflowApiTest {
 
 	private final Engines engines = new Engines();
@@ -94,8 +97,10 @@ class WorkflowApiTest {
 			}
 			Promise.allOf(squares).get();
 			int sum = squares.stream().mapToInt(Promise::get).sum();
-			Object first = Promise.anyOf(Workflows.async(() -> this.tasks.echo("fast")),
-					Workflows.newTimer(Duration.ofDays(1)).thenApply((v) -> "slow")).get();
+			Object first = Promise
+				.anyOf(Workflows.async(() -> this.tasks.echo("fast")),
+						Workflows.newTimer(Duration.ofDays(1)).thenApply((v) -> "slow"))
+				.get();
 			return sum + " " + first;
 		}
 
@@ -225,7 +230,8 @@ class WorkflowApiTest {
 		await().until(() -> this.engines.count("timer") == 1);
 		handle.cancel("customer asked");
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
-			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED))
+			.satisfies(
+					(ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.CANCELED))
 			.cause()
 			.isInstanceOf(CanceledFailure.class)
 			.hasMessage("customer asked");

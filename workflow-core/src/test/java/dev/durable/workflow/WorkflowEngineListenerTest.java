@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link WorkflowEngineListener}: the events of runs, workflow tasks and activity attempts, once
- * each and never on replay; a listener that throws breaks nothing.
+ * {@link WorkflowEngineListener}: the events of runs, workflow tasks and activity
+ * attempts, once each and never on replay; a listener that throws breaks nothing.
  */
 class WorkflowEngineListenerTest {
 
@@ -183,8 +183,9 @@ class WorkflowEngineListenerTest {
 		assertThat(recorder.of("runStarted")).containsExactly("runStarted listened listened-1");
 		assertThat(recorder.of("runClosed")).containsExactly("runClosed listened COMPLETED");
 		assertThat(recorder.of("activity")).containsExactly("activity retried 1",
-				"activityEnded retried first attempt fails", "activityFailed retried 1 java.lang.IllegalStateException true",
-				"activity retried 2", "activityEnded retried ok");
+				"activityEnded retried first attempt fails",
+				"activityFailed retried 1 java.lang.IllegalStateException true", "activity retried 2",
+				"activityEnded retried ok");
 		// the first task schedules the activity, the second completes the run
 		assertThat(recorder.of("task")).containsSubsequence("task listened", "taskEnded listened ok", "task listened",
 				"taskEnded listened ok");

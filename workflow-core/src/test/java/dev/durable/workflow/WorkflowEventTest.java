@@ -18,15 +18,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Workflows.setEvent and WorkflowHandle.getEvent: recorded in history, stored with the task's
- * commit, read by waiting clients that are woken by the commit (on another node by a PostgreSQL
- * notification), on open and closed runs.
+ * Workflows.setEvent and WorkflowHandle.getEvent: recorded in history, stored with the
+ * task's commit, read by waiting clients that are woken by the commit (on another node by
+ * a PostgreSQL notification), on open and closed runs.
  */
 class WorkflowEventTest {
 
 	/**
-	 * Longer than any wait in these tests but shorter than the readers' safety re-read (30 s): a
-	 * waiter that returns in time was woken by a notification, not by re-reading.
+	 * Longer than any wait in these tests but shorter than the readers' safety re-read
+	 * (30 s): a waiter that returns in time was woken by a notification, not by
+	 * re-reading.
 	 */
 	private static final Duration WOKEN_WELL_BEFORE = Duration.ofSeconds(10);
 
@@ -97,7 +98,8 @@ class WorkflowEventTest {
 	@Test
 	void aWaitingClientIsWokenByTheCommitThatSetsTheEvent() {
 		WorkflowEngine engine = engine();
-		WorkflowHandle<String> handle = engine.client().start(ApprovalWorkflow::run, "doc-1", StartOptions.withId("a-1"));
+		WorkflowHandle<String> handle = engine.client()
+			.start(ApprovalWorkflow::run, "doc-1", StartOptions.withId("a-1"));
 		assertThat(handle.getEvent("status", String.class, WOKEN_WELL_BEFORE)).contains("submitted");
 
 		CompletableFuture<Optional<Decision>> waiting = CompletableFuture
@@ -139,7 +141,8 @@ class WorkflowEventTest {
 	@Test
 	void closedRunsAnswerAtOnceWithTheValueOrNothing() {
 		WorkflowEngine engine = engine();
-		WorkflowHandle<String> handle = engine.client().start(ApprovalWorkflow::run, "doc-3", StartOptions.withId("a-3"));
+		WorkflowHandle<String> handle = engine.client()
+			.start(ApprovalWorkflow::run, "doc-3", StartOptions.withId("a-3"));
 		handle.signal("decide", new Decision("cy", false));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("doc-3:cy");
 		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.COMPLETED);
@@ -156,17 +159,21 @@ class WorkflowEventTest {
 	@Test
 	void eventsAreRecordedAndAReplayStoresNothingAgain() {
 		WorkflowEngine engine = engine();
-		WorkflowHandle<String> handle = engine.client().start(ApprovalWorkflow::run, "doc-4", StartOptions.withId("a-4"));
+		WorkflowHandle<String> handle = engine.client()
+			.start(ApprovalWorkflow::run, "doc-4", StartOptions.withId("a-4"));
 		assertThat(handle.getEvent("status", String.class, WOKEN_WELL_BEFORE)).contains("submitted");
 		engine.shutdown();
 
-		// another node takes the run over: it replays the first task (setEvent again) before the signal
+		// another node takes the run over: it replays the first task (setEvent again)
+		// before the signal
 		WorkflowEngine next = engine();
 		WorkflowHandle<Object> again = next.client().handle("a-4");
 		again.signal("decide", new Decision("dee", true));
 		assertThat(again.result(String.class)).isEqualTo("doc-4:dee");
-		assertThat(this.engines.jdbc().queryForList("SELECT event_key FROM " + this.engines.schema
-				+ ".workflow_event ORDER BY event_key", String.class)).containsExactly("decision", "status");
+		assertThat(this.engines.jdbc()
+			.queryForList("SELECT event_key FROM " + this.engines.schema + ".workflow_event ORDER BY event_key",
+					String.class))
+			.containsExactly("decision", "status");
 		assertThat(again.history()).extracting("type").filteredOn("EVENT_SET"::equals).hasSize(3);
 		Engines.assertReplays(next, handle.runId());
 	}
@@ -179,7 +186,8 @@ class WorkflowEventTest {
 		assertThat(latest.getEvent("round-2", Integer.class, WOKEN_WELL_BEFORE)).contains(2);
 		assertThat(latest.getEvent("round-0", Integer.class, Duration.ZERO)).as("carried over").contains(0);
 		assertThat(engine.client().handle("chain", handle.runId()).getEvent("round-1", Integer.class, Duration.ZERO))
-			.as("the first run, pinned, never set it").isEmpty();
+			.as("the first run, pinned, never set it")
+			.isEmpty();
 		assertThat(handle.getEvent("round-1", Integer.class, Duration.ZERO)).contains(1);
 
 		CompletableFuture<Optional<String>> done = CompletableFuture
@@ -192,7 +200,8 @@ class WorkflowEventTest {
 	void badKeysAndUnknownWorkflowsAreRefused() {
 		WorkflowEngine engine = engine();
 		assertThat(engine.client().execute(BadKeyWorkflow::run, StartOptions.DEFAULT)).contains("Invalid event key");
-		WorkflowHandle<String> handle = engine.client().start(ApprovalWorkflow::run, "doc-5", StartOptions.withId("a-5"));
+		WorkflowHandle<String> handle = engine.client()
+			.start(ApprovalWorkflow::run, "doc-5", StartOptions.withId("a-5"));
 		assertThatThrownBy(() -> handle.getEvent("a/b", String.class, Duration.ZERO))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("Invalid event key");

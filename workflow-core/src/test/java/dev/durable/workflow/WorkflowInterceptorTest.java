@@ -20,16 +20,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Interceptors wrap client calls, workflow tasks and activity attempts; the headers a start's
- * interceptor sets are stored with the run and reach its tasks and activities on any node,
- * inline or on a task queue, its children and its continued runs, after a restart too.
+ * Interceptors wrap client calls, workflow tasks and activity attempts; the headers a
+ * start's interceptor sets are stored with the run and reach its tasks and activities on
+ * any node, inline or on a task queue, its children and its continued runs, after a
+ * restart too.
  */
 class WorkflowInterceptorTest {
 
 	/** The caller's context the interceptor carries, like a tenant or a trace id. */
 	static final ThreadLocal<String> TENANT = new ThreadLocal<>();
 
-	/** What each intercepted piece of work saw: kind, name, tenant header, tenant current. */
+	/**
+	 * What each intercepted piece of work saw: kind, name, tenant header, tenant current.
+	 */
 	static final List<String> SEEN = new CopyOnWriteArrayList<>();
 
 	private final Engines engines = new Engines();
@@ -45,7 +48,10 @@ class WorkflowInterceptorTest {
 		this.engines.close();
 	}
 
-	/** Puts the caller's tenant in the headers of a start; makes the run's tenant current around its work. */
+	/**
+	 * Puts the caller's tenant in the headers of a start; makes the run's tenant current
+	 * around its work.
+	 */
 	static final class TenantInterceptor implements WorkflowInterceptor {
 
 		@Override
@@ -231,11 +237,13 @@ class WorkflowInterceptorTest {
 	@Test
 	void aStartWithoutHeadersStoresNoChain() {
 		WorkflowEngine engine = this.engines.start(node(new TenantInterceptor()));
-		WorkflowHandle<String> handle = engine.client().start(ChildWorkflow::run, "plain", StartOptions.withId("tenant-4"));
+		WorkflowHandle<String> handle = engine.client()
+			.start(ChildWorkflow::run, "plain", StartOptions.withId("tenant-4"));
 		assertThat(handle.result()).isEqualTo("plain=null");
 		assertThat(this.engines.jdbc()
 			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".run_payload WHERE options IS NOT NULL",
-					Integer.class)).isZero();
+					Integer.class))
+			.isZero();
 		assertThat(ClientOperation.SIGNAL_WITH_START.starts()).isTrue();
 		assertThat(ClientOperation.SIGNAL.starts()).isFalse();
 	}
@@ -272,12 +280,15 @@ class WorkflowInterceptorTest {
 		}));
 		WorkflowHandle<String> handle = engine.client().start(ChildWorkflow::run, "y", StartOptions.withId("tenant-7"));
 		await().until(() -> calls.get() == 1);
-		this.engines.clock.advance(Duration.ofSeconds(2)); // past the first retry's backoff
+		this.engines.clock.advance(Duration.ofSeconds(2)); // past the first retry's
+															// backoff
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("y=null");
 		assertThat(calls).hasValue(2);
 	}
 
-	/** Records entering and leaving; makes its own name current for what runs inside it. */
+	/**
+	 * Records entering and leaving; makes its own name current for what runs inside it.
+	 */
 	static final class Nesting implements WorkflowInterceptor {
 
 		private final String name;

@@ -69,10 +69,11 @@ class WorkflowRetryAndCronTest {
 	void aFailedRunIsRetriedWithBackoffUntilItSucceeds() {
 		RUNS.set(0);
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(FlakyWorkflow.class));
-		WorkflowHandle<String> handle = engine.client().start(FlakyWorkflow::run, "retried", StartOptions.builder()
-			.workflowId("retried")
-			.retryPolicy(RetryPolicy.builder().initialInterval(Duration.ofSeconds(10)).maximumAttempts(5).build())
-			.build());
+		WorkflowHandle<String> handle = engine.client()
+			.start(FlakyWorkflow::run, "retried", StartOptions.builder()
+				.workflowId("retried")
+				.retryPolicy(RetryPolicy.builder().initialInterval(Duration.ofSeconds(10)).maximumAttempts(5).build())
+				.build());
 		await().until(() -> runs("retried").size() == 2);
 		this.engines.clock.advance(Duration.ofSeconds(10));
 		await().until(() -> runs("retried").size() == 3);
@@ -87,10 +88,12 @@ class WorkflowRetryAndCronTest {
 	void aNonRetryableFailureEndsTheChain() {
 		RUNS.set(0);
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(FlakyWorkflow.class));
-		WorkflowHandle<String> handle = engine.client().start(FlakyWorkflow::run, "fatal", StartOptions.builder()
-			.workflowId("fatal")
-			.retryPolicy(RetryPolicy.builder().maximumAttempts(5).build())
-			.build());
+		WorkflowHandle<String> handle = engine.client()
+			.start(FlakyWorkflow::run, "fatal",
+					StartOptions.builder()
+						.workflowId("fatal")
+						.retryPolicy(RetryPolicy.builder().maximumAttempts(5).build())
+						.build());
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class);
 		assertThat(runs("fatal")).hasSize(1);
 	}
@@ -99,10 +102,8 @@ class WorkflowRetryAndCronTest {
 	void aCronWorkflowRunsAtEachTimeOfItsSchedule() {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(Ticking.class));
 		// the test clock starts at 2026-01-01T00:00:00Z
-		engine.client().start(Ticking::run, "tick", StartOptions.builder()
-			.workflowId("cron")
-			.cronSchedule("*/5 * * * *")
-			.build());
+		engine.client()
+			.start(Ticking::run, "tick", StartOptions.builder().workflowId("cron").cronSchedule("*/5 * * * *").build());
 		assertThat(runs("cron")).hasSize(1);
 		this.engines.clock.advance(Duration.ofMinutes(5));
 		await().until(() -> runs("cron").size() == 2);
@@ -113,37 +114,47 @@ class WorkflowRetryAndCronTest {
 		assertThat(engine.client().handle("cron").describe().status().isClosed()).isFalse();
 		assertThat(((java.sql.Timestamp) runs.get(2).get("created_at")).toInstant())
 			.isEqualTo(Instant.parse("2026-01-01T00:10:00Z"));
-		assertThatThrownBy(() -> engine.client().start(Ticking::run, "bad",
-				StartOptions.builder().workflowId("bad-cron").cronSchedule("every minute").build()))
+		assertThatThrownBy(() -> engine.client()
+			.start(Ticking::run, "bad",
+					StartOptions.builder().workflowId("bad-cron").cronSchedule("every minute").build()))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("Invalid cron schedule");
 	}
 
 	private Instant nextWake(String workflowId) {
 		return this.engines.jdbc()
-			.queryForObject("SELECT next_wake_at FROM " + this.engines.schema
-					+ ".workflow_run WHERE workflow_id = ? AND status = 'RUNNING'", java.sql.Timestamp.class, workflowId)
+			.queryForObject(
+					"SELECT next_wake_at FROM " + this.engines.schema
+							+ ".workflow_run WHERE workflow_id = ? AND status = 'RUNNING'",
+					java.sql.Timestamp.class, workflowId)
 			.toInstant();
 	}
 
 	@Test
 	void aCronScheduleFollowsItsTimeZoneAcrossADaylightSavingChange() {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(Ticking.class));
-		// Saturday 2026-03-07, 10:00 in New York (EST, UTC-5); clocks go forward on Sunday 03-08
+		// Saturday 2026-03-07, 10:00 in New York (EST, UTC-5); clocks go forward on
+		// Sunday 03-08
 		this.engines.clock.set(Instant.parse("2026-03-07T15:00:00Z"));
-		engine.client().start(Ticking::run, "tick", StartOptions.builder()
-			.workflowId("cron-ny")
-			.cronSchedule("CRON_TZ=America/New_York 0 9 * * *")
-			.build());
+		engine.client()
+			.start(Ticking::run, "tick",
+					StartOptions.builder()
+						.workflowId("cron-ny")
+						.cronSchedule("CRON_TZ=America/New_York 0 9 * * *")
+						.build());
 		// 9:00 EDT (UTC-4) on Sunday
 		assertThat(nextWake("cron-ny")).isEqualTo(Instant.parse("2026-03-08T13:00:00Z"));
 		this.engines.clock.set(Instant.parse("2026-03-08T13:00:00Z"));
 		await().until(() -> runs("cron-ny").size() == 2);
 		assertThat(nextWake("cron-ny")).isEqualTo(Instant.parse("2026-03-09T13:00:00Z"));
-		assertThatThrownBy(() -> engine.client().start(Ticking::run, "bad", StartOptions.builder()
-			.workflowId("bad-zone")
-			.cronSchedule("CRON_TZ=Mars/Olympus 0 9 * * *")
-			.build())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Invalid time zone");
+		assertThatThrownBy(() -> engine.client()
+			.start(Ticking::run, "bad",
+					StartOptions.builder()
+						.workflowId("bad-zone")
+						.cronSchedule("CRON_TZ=Mars/Olympus 0 9 * * *")
+						.build()))
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("Invalid time zone");
 	}
 
 }

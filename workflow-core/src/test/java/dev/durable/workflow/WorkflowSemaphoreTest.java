@@ -18,7 +18,10 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The durable semaphore: never more holders than permits, checked by a fencing-token table. */
+/**
+ * The durable semaphore: never more holders than permits, checked by a fencing-token
+ * table.
+ */
 class WorkflowSemaphoreTest {
 
 	static final AtomicInteger HOLDERS = new AtomicInteger();
@@ -107,7 +110,8 @@ class WorkflowSemaphoreTest {
 			holders.add(engine.client().start(GpuUser::run, "holder-" + i, StartOptions.withId("holder-" + i)));
 		}
 		await().until(() -> HOLDERS.get() == 3);
-		// the backstop: each permit run closes by itself a minute past its ten-minute lease
+		// the backstop: each permit run closes by itself a minute past its ten-minute
+		// lease
 		assertThat(this.engines.jdbc()
 			.queryForList("SELECT extract(epoch FROM execution_deadline - created_at)::int AS s FROM "
 					+ this.engines.schema + ".workflow_run WHERE workflow_id LIKE 'permit:gpu-pool:%'", Integer.class))

@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Workflows.stream(key).write/close and WorkflowHandle.readStream: values in order from any
- * offset, live; a replay or a retried task writes nothing twice.
+ * Workflows.stream(key).write/close and WorkflowHandle.readStream: values in order from
+ * any offset, live; a replay or a retried task writes nothing twice.
  */
 class WorkflowStreamTest {
 
@@ -63,7 +63,10 @@ class WorkflowStreamTest {
 
 	}
 
-	/** Writes, then fails its workflow task (a bug) until fixed: the write never committed. */
+	/**
+	 * Writes, then fails its workflow task (a bug) until fixed: the write never
+	 * committed.
+	 */
 	@Workflow("stream-crashing")
 	public static class CrashingWorkflow {
 
@@ -118,8 +121,9 @@ class WorkflowStreamTest {
 	}
 
 	private List<String> logRows() {
-		return this.engines.jdbc().queryForList("SELECT stream_offset || ':' || coalesce(convert_from(value, 'UTF8'), 'end')"
-				+ " FROM " + this.engines.schema + ".workflow_stream ORDER BY stream_offset", String.class);
+		return this.engines.jdbc()
+			.queryForList("SELECT stream_offset || ':' || coalesce(convert_from(value, 'UTF8'), 'end')" + " FROM "
+					+ this.engines.schema + ".workflow_stream ORDER BY stream_offset", String.class);
 	}
 
 	@Test
@@ -130,16 +134,19 @@ class WorkflowStreamTest {
 		await().until(() -> this.engines.count("timer") == 1);
 		assertThat(logRows()).containsExactly("0:\"first\"");
 
-		// node a freezes after its code wrote "second" and closed the stream, before the commit
+		// node a freezes after its code wrote "second" and closed the stream, before the
+		// commit
 		dying.stallHeartbeats = true;
 		dying.stallCommits = true;
 		this.engines.clock.advance(Duration.ofHours(1));
 		assertThat(dying.commitStalled.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 		assertThat(logRows()).as("nothing of the stalled task is visible").containsExactly("0:\"first\"");
 
-		// node b takes the run over: it replays the first write (storing nothing) and writes the rest once
+		// node b takes the run over: it replays the first write (storing nothing) and
+		// writes the rest once
 		WorkflowEngine b = node(new dev.durable.workflow.support.StallingHooks());
-		// (through b: a, its heartbeat stalled past its lease, has fenced itself and answers no calls)
+		// (through b: a, its heartbeat stalled past its lease, has fenced itself and
+		// answers no calls)
 		assertThat(b.client().handle("timed", String.class).result(Duration.ofSeconds(20))).isEqualTo("done");
 		assertThat(logRows()).containsExactly("0:\"first\"", "1:\"second\"", "2:end");
 
@@ -185,7 +192,8 @@ class WorkflowStreamTest {
 		WorkflowHandle<String> handle = engine.client().start(ProgressWorkflow::run, 3, StartOptions.withId("p-1"));
 		CompletableFuture<List<Integer>> live = CompletableFuture
 			.supplyAsync(() -> steps(handle.readStream("progress", 0, Progress.class)));
-		await().until(() -> this.engines.count("workflow_stream") == 3 && engine.parts().node().waiters().waiting() == 1);
+		await()
+			.until(() -> this.engines.count("workflow_stream") == 3 && engine.parts().node().waiters().waiting() == 1);
 		assertThat(live).as("blocked for values not written yet").isNotDone();
 		try (Stream<StreamEntry<Progress>> firstTwo = handle.readStream("progress", 1, Progress.class)) {
 			assertThat(firstTwo.limit(2).map((e) -> e.value().step()).toList()).containsExactly(1, 2);
@@ -206,13 +214,17 @@ class WorkflowStreamTest {
 		await().until(() -> this.engines.count("workflow_stream") == 2);
 		engine.shutdown();
 
-		// the next node replays the first task (its two writes) before it takes the signal
+		// the next node replays the first task (its two writes) before it takes the
+		// signal
 		WorkflowEngine next = engine();
 		WorkflowHandle<Object> again = next.client().handle("p-2");
 		again.signal("more", "go");
 		assertThat(again.result(String.class)).isEqualTo("closed at 4");
-		assertThat(this.engines.jdbc().queryForList("SELECT stream_offset FROM " + this.engines.schema
-				+ ".workflow_stream ORDER BY stream_offset", Long.class)).as("four values and the end, once each")
+		assertThat(
+				this.engines.jdbc()
+					.queryForList("SELECT stream_offset FROM " + this.engines.schema
+							+ ".workflow_stream ORDER BY stream_offset", Long.class))
+			.as("four values and the end, once each")
 			.containsExactly(0L, 1L, 2L, 3L, 4L);
 		assertThat(steps(again.readStream("progress", 0, Progress.class))).containsExactly(0, 1, 2, 3);
 		assertThat(again.history()).extracting("type").filteredOn("STREAM_WRITE"::equals).hasSize(4);
@@ -232,7 +244,9 @@ class WorkflowStreamTest {
 		CrashingWorkflow.fixed = true;
 		this.engines.clock.advance(Duration.ofSeconds(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("ok");
-		assertThat(CrashingWorkflow.OFFSETS).as("every attempt wrote at offset 0").containsOnly(0L).hasSizeGreaterThan(1);
+		assertThat(CrashingWorkflow.OFFSETS).as("every attempt wrote at offset 0")
+			.containsOnly(0L)
+			.hasSizeGreaterThan(1);
 		assertThat(handle.readStream("log", 0, String.class).map(StreamEntry::value).toList())
 			.containsExactly("before the crash", "after");
 		Engines.assertReplays(engine, handle.runId());
@@ -246,13 +260,16 @@ class WorkflowStreamTest {
 		handle.signal("more", "go");
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("closed at 4");
 
-		// the last task (the second half and the close) runs again; the first task's writes are kept
+		// the last task (the second half and the close) runs again; the first task's
+		// writes are kept
 		java.util.UUID reset = handle.reset(dev.durable.workflow.client.ResetPoint.LAST_WORKFLOW_TASK, "again");
 		WorkflowHandle<Object> again = engine.client().handle("p-reset", reset);
 		assertThat(again.result(String.class)).isEqualTo("closed at 4");
 		assertThat(steps(again.readStream("progress", 0, Progress.class))).containsExactly(0, 1, 2, 3);
-		assertThat(this.engines.jdbc().queryForObject("SELECT count(*) FROM " + this.engines.schema
-				+ ".workflow_stream WHERE run_id = ?", Integer.class, reset)).isEqualTo(5);
+		assertThat(this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".workflow_stream WHERE run_id = ?",
+					Integer.class, reset))
+			.isEqualTo(5);
 	}
 
 	@Test
@@ -298,7 +315,8 @@ class WorkflowStreamTest {
 
 		});
 		await().until(() -> received.size() == 1);
-		// a second value is there to deliver: one request, one value (a wrong publisher sends more)
+		// a second value is there to deliver: one request, one value (a wrong publisher
+		// sends more)
 		await().until(() -> this.engines.count("workflow_stream") == 2);
 		await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> received.size() == 1);
 		assertThat(received).containsExactly(0);
@@ -316,13 +334,17 @@ class WorkflowStreamTest {
 		await().until(() -> this.engines.count("timer") == 1);
 		this.engines.clock.advance(Duration.ofMinutes(1));
 		assertThat(done.result(Duration.ofSeconds(10))).isEqualTo("done");
-		this.engines.jdbc().update("INSERT INTO " + this.engines.schema + ".workflow_event (run_id, event_key, namespace,"
-				+ " workflow_id, value, updated_at) VALUES (?, 'status', 'default', 'done', '\"x\"'::bytea, now())",
-				done.runId());
+		this.engines.jdbc()
+			.update("INSERT INTO " + this.engines.schema + ".workflow_event (run_id, event_key, namespace,"
+					+ " workflow_id, value, updated_at) VALUES (?, 'status', 'default', 'done', '\"x\"'::bytea, now())",
+					done.runId());
 		this.engines.clock.advance(Duration.ofDays(8));
 		assertThat(engine.parts().node().retainOnce()).isEqualTo(1);
-		assertThat(this.engines.jdbc().queryForList("SELECT DISTINCT run_id FROM " + this.engines.schema
-				+ ".workflow_stream", java.util.UUID.class)).as("the open run's stream stays").containsExactly(kept.runId());
+		assertThat(this.engines.jdbc()
+			.queryForList("SELECT DISTINCT run_id FROM " + this.engines.schema + ".workflow_stream",
+					java.util.UUID.class))
+			.as("the open run's stream stays")
+			.containsExactly(kept.runId());
 		assertThat(this.engines.count("workflow_event")).isZero();
 	}
 

@@ -15,7 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** Run and execution timeouts close the run TIMED_OUT, distinct from the workflow's own waits. */
+/**
+ * Run and execution timeouts close the run TIMED_OUT, distinct from the workflow's own
+ * waits.
+ */
 class WorkflowTimeoutTest {
 
 	private final Engines engines = new Engines();
@@ -25,8 +28,11 @@ class WorkflowTimeoutTest {
 		this.engines.close();
 	}
 
-	/** Waits for a confirmation with its own deadline, then continues as new while asked to. */
-	@Workflow(value = "confirming", receives = {"confirm"})
+	/**
+	 * Waits for a confirmation with its own deadline, then continues as new while asked
+	 * to.
+	 */
+	@Workflow(value = "confirming", receives = { "confirm" })
 	public static class Confirming {
 
 		@WorkflowRun
@@ -47,7 +53,8 @@ class WorkflowTimeoutTest {
 	@Test
 	void theWorkflowsOwnWaitExpiresWithoutTimingTheRunOut() {
 		WorkflowHandle<String> handle = engine().client()
-			.start(Confirming::run, 0, StartOptions.builder().workflowId("own-wait").runTimeout(Duration.ofHours(2)).build());
+			.start(Confirming::run, 0,
+					StartOptions.builder().workflowId("own-wait").runTimeout(Duration.ofHours(2)).build());
 		await().until(() -> this.engines.count("timer") == 1);
 		this.engines.clock.advance(Duration.ofHours(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("expired");
@@ -57,11 +64,13 @@ class WorkflowTimeoutTest {
 	void aRunTimeoutClosesTheRunTimedOut() {
 		WorkflowEngine engine = engine();
 		WorkflowHandle<String> handle = engine.client()
-			.start(Confirming::run, 0, StartOptions.builder().workflowId("run-timeout").runTimeout(Duration.ofMinutes(30)).build());
+			.start(Confirming::run, 0,
+					StartOptions.builder().workflowId("run-timeout").runTimeout(Duration.ofMinutes(30)).build());
 		await().until(() -> this.engines.count("timer") == 1);
 		this.engines.clock.advance(Duration.ofMinutes(30));
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
-			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TIMED_OUT))
+			.satisfies(
+					(ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TIMED_OUT))
 			.cause()
 			.isInstanceOf(TimeoutFailure.class)
 			.hasMessageContaining("workflow run timeout");
@@ -74,20 +83,25 @@ class WorkflowTimeoutTest {
 	void anExecutionTimeoutSpansContinueAsNew() {
 		WorkflowEngine engine = engine();
 		WorkflowHandle<String> handle = engine.client()
-			.start(Confirming::run, 5, StartOptions.builder()
-				.workflowId("execution-timeout")
-				.executionTimeout(Duration.ofMinutes(150))
-				.build());
-		// each run waits an hour for a confirmation that never comes, then continues as new
+			.start(Confirming::run, 5,
+					StartOptions.builder()
+						.workflowId("execution-timeout")
+						.executionTimeout(Duration.ofMinutes(150))
+						.build());
+		// each run waits an hour for a confirmation that never comes, then continues as
+		// new
 		await().until(() -> this.engines.count("timer") == 1);
 		this.engines.clock.advance(Duration.ofHours(1));
-		await().until(() -> this.engines.count("timer") == 1 && engine.client().handle("execution-timeout").runId() != handle.runId());
+		await().until(() -> this.engines.count("timer") == 1
+				&& engine.client().handle("execution-timeout").runId() != handle.runId());
 		this.engines.clock.advance(Duration.ofHours(1));
-		await().until(() -> this.engines.jdbc().queryForObject("SELECT count(*) FROM " + this.engines.schema
-				+ ".workflow_run WHERE workflow_id = 'execution-timeout'", Integer.class) == 3);
+		await().until(() -> this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM " + this.engines.schema
+					+ ".workflow_run WHERE workflow_id = 'execution-timeout'", Integer.class) == 3);
 		this.engines.clock.advance(Duration.ofMinutes(30));
 		assertThatThrownBy(() -> handle.result(Duration.ofSeconds(10))).isInstanceOf(WorkflowFailedException.class)
-			.satisfies((ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TIMED_OUT))
+			.satisfies(
+					(ex) -> assertThat(((WorkflowFailedException) ex).getStatus()).isEqualTo(WorkflowStatus.TIMED_OUT))
 			.cause()
 			.hasMessageContaining("workflow execution timeout");
 	}

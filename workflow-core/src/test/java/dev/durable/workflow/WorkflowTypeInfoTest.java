@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.support.Engines;
 
-/** The public read model of registered workflow types: names, payload types and handlers. */
+/**
+ * The public read model of registered workflow types: names, payload types and handlers.
+ */
 class WorkflowTypeInfoTest {
 
 	/** An order line. */
@@ -64,8 +66,7 @@ class WorkflowTypeInfoTest {
 	void aNodeListsItsTypesByNameWithTheirHandlersAndPayloadTypes() {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(Order.class, Bare.class));
 
-		assertThat(engine.workflowTypes()).extracting(WorkflowTypeInfo::name)
-			.containsExactly("Bare", "typed-order");
+		assertThat(engine.workflowTypes()).extracting(WorkflowTypeInfo::name).containsExactly("Bare", "typed-order");
 		WorkflowTypeInfo order = engine.workflowType("typed-order").orElseThrow();
 		assertThat(order.workflowClass()).isEqualTo(Order.class);
 		assertThat(order.inputType()).isEqualTo(Line.class);

@@ -8,7 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
-/** Closed-loop clients of the comparison: platform threads that run operations and time each one. */
+/**
+ * Closed-loop clients of the comparison: platform threads that run operations and time
+ * each one.
+ */
 final class ClientLoops {
 
 	private ClientLoops() {
@@ -16,6 +19,7 @@ final class ClientLoops {
 
 	/**
 	 * One measured loop.
+	 *
 	 * @param count operations (workflows)
 	 * @param nanos wall time of the loop
 	 * @param latencies each operation's latency
@@ -23,7 +27,10 @@ final class ClientLoops {
 	record Loop(int count, long nanos, long[] latencies) {
 	}
 
-	/** Runs {@code count} operations on {@code concurrency} platform threads; each op's latency. */
+	/**
+	 * Runs {@code count} operations on {@code concurrency} platform threads; each op's
+	 * latency.
+	 */
 	static Loop loop(int concurrency, int count, IntConsumer op) {
 		long[] latencies = new long[count];
 		AtomicInteger next = new AtomicInteger();

@@ -10,23 +10,30 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.benchmarks.LatencyStats;
 
 /**
- * What the comparison prints: a line per measurement as it is made, the statements an engine ran
- * (option {@code --statements}), and the closing table with each engine's rounds pooled and the
- * ratio Durable / DBOS per scenario.
+ * What the comparison prints: a line per measurement as it is made, the statements an
+ * engine ran (option {@code --statements}), and the closing table with each engine's
+ * rounds pooled and the ratio Durable / DBOS per scenario.
  */
 final class ComparisonReport {
 
-	/** The engines' names in the report; the ratio line divides the first's numbers by the second's. */
+	/**
+	 * The engines' names in the report; the ratio line divides the first's numbers by the
+	 * second's.
+	 */
 	static final String DURABLE = "Durable";
 
 	static final String DBOS = "DBOS";
 
-	/** Durable with each step a local activity (opt-in, a weaker guarantee): a row of its own. */
+	/**
+	 * Durable with each step a local activity (opt-in, a weaker guarantee): a row of its
+	 * own.
+	 */
 	static final String DURABLE_LOCAL = "Durable local activities";
 
 	/**
-	 * The labels of the ratio lines of a Durable-only scenario (see {@link #compareWith}): its
-	 * Durable line over DBOS's line of the reference scenario, and over Durable's.
+	 * The labels of the ratio lines of a Durable-only scenario (see
+	 * {@link #compareWith}): its Durable line over DBOS's line of the reference scenario,
+	 * and over Durable's.
 	 */
 	static final String AGAINST_DBOS_INLINE = "**ratio Durable/DBOS inline steps (same run)**";
 
@@ -34,7 +41,10 @@ final class ComparisonReport {
 
 	private final PrintStream out;
 
-	/** Accumulated measurements, by scenario then engine, in the order they were first made. */
+	/**
+	 * Accumulated measurements, by scenario then engine, in the order they were first
+	 * made.
+	 */
 	private final Map<String, Map<String, Tally>> tallies = new LinkedHashMap<>();
 
 	/** Durable-only scenarios and the scenario whose lines they are set against. */
@@ -50,8 +60,8 @@ final class ComparisonReport {
 	}
 
 	/**
-	 * Sets the Durable line of a scenario that DBOS cannot run against both lines of another
-	 * scenario of the same run (when it ran): DBOS's, and Durable's own.
+	 * Sets the Durable line of a scenario that DBOS cannot run against both lines of
+	 * another scenario of the same run (when it ran): DBOS's, and Durable's own.
 	 */
 	void compareWith(String scenario, String reference) {
 		this.comparedWith.put(scenario, reference);
@@ -63,14 +73,19 @@ final class ComparisonReport {
 			.computeIfAbsent(engine, (e) -> new Tally());
 		tally.add(loop, delta, notes);
 		LatencyStats stats = LatencyStats.of(loop.latencies());
-		this.out.printf("  %-45s %-8s round %d: %,7d workflows %8.0f/s  p50 %7s ms  p99 %7s ms  %5.2f tx/wf  "
-				+ "%5.2f WAL flushes/wf  CPU %s ms/wf%s%n", scenario, engine, round, loop.count(),
-				loop.count() / (loop.nanos() / 1e9), LatencyStats.millis(stats.p50()), LatencyStats.millis(stats.p99()),
+		this.out.printf(
+				"  %-45s %-8s round %d: %,7d workflows %8.0f/s  p50 %7s ms  p99 %7s ms  %5.2f tx/wf  "
+						+ "%5.2f WAL flushes/wf  CPU %s ms/wf%s%n",
+				scenario, engine, round, loop.count(), loop.count() / (loop.nanos() / 1e9),
+				LatencyStats.millis(stats.p50()), LatencyStats.millis(stats.p99()),
 				delta.xactCommit() / (double) loop.count(), delta.walSync() / (double) loop.count(),
 				cpu(delta.cpu(), loop.count()), (notes != null) ? "  (" + notes + ")" : "");
 	}
 
-	/** The statements the engine ran in the measurement just made, per workflow (option --statements). */
+	/**
+	 * The statements the engine ran in the measurement just made, per workflow (option
+	 * --statements).
+	 */
 	void printStatements(Contender engine, int workflows) {
 		JdbcTemplate jdbc = new JdbcTemplate(engine.pool());
 		List<Map<String, Object>> rows = jdbc.queryForList("""
@@ -78,7 +93,8 @@ final class ComparisonReport {
 				FROM pg_stat_statements
 				WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
 				  AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC LIMIT 25""");
-		this.out.printf("    statements per workflow (%s, %d workflows; calls, then planning + execution ms per call):%n",
+		this.out.printf(
+				"    statements per workflow (%s, %d workflows; calls, then planning + execution ms per call):%n",
 				engine.name(), workflows);
 		for (Map<String, Object> row : rows) {
 			double perWorkflow = ((Number) row.get("calls")).doubleValue() / workflows;
@@ -95,9 +111,9 @@ final class ComparisonReport {
 	}
 
 	/**
-	 * Rows written per table since the database was created (warm-ups included), and the share of
-	 * updates that were heap-only: an update that changes no indexed column (nor a column a partial
-	 * index's predicate reads) adds no index entries.
+	 * Rows written per table since the database was created (warm-ups included), and the
+	 * share of updates that were heap-only: an update that changes no indexed column (nor
+	 * a column a partial index's predicate reads) adds no index entries.
 	 */
 	private void printTableWrites(JdbcTemplate jdbc) {
 		List<Map<String, Object>> tables = jdbc.queryForList("""
@@ -149,7 +165,8 @@ final class ComparisonReport {
 				ratio(a.perSecond(), b.perSecond()), ratio(a.stats().p50(), b.stats().p50()),
 				ratio(a.stats().p99(), b.stats().p99()),
 				ratio(a.transactionsPerWorkflow(), b.transactionsPerWorkflow()),
-				ratio(a.walFlushesPerWorkflow(), b.walFlushesPerWorkflow()), ratio(a.cpuPerWorkflow(), b.cpuPerWorkflow()));
+				ratio(a.walFlushesPerWorkflow(), b.walFlushesPerWorkflow()),
+				ratio(a.cpuPerWorkflow(), b.cpuPerWorkflow()));
 	}
 
 	/** CPU per workflow: this JVM + the PostgreSQL server, in milliseconds. */

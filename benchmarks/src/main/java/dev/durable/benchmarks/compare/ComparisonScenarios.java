@@ -14,8 +14,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.benchmarks.EmbeddedDatabase;
 
 /**
- * The measured scenarios of the comparison but the parked one ({@link ParkedScenario}): each
- * warms up, reads the counters, runs its loop and records the row of the report.
+ * The measured scenarios of the comparison but the parked one ({@link ParkedScenario}):
+ * each warms up, reads the counters, runs its loop and records the row of the report.
  */
 final class ComparisonScenarios {
 
@@ -32,9 +32,10 @@ final class ComparisonScenarios {
 	}
 
 	/**
-	 * Scenarios 1 and 2: workflows of {@code steps} no-op steps, started by {@code concurrency}
-	 * clients. The {@code pair} (Durable, DBOS) alternates for every round; the {@code extras}
-	 * (local activities, Flowable) join the first {@code extraRounds} rounds only.
+	 * Scenarios 1 and 2: workflows of {@code steps} no-op steps, started by
+	 * {@code concurrency} clients. The {@code pair} (Durable, DBOS) alternates for every
+	 * round; the {@code extras} (local activities, Flowable) join the first
+	 * {@code extraRounds} rounds only.
 	 */
 	void steps(List<Supplier<? extends Contender>> pair, List<Supplier<? extends Contender>> extras, int steps,
 			int concurrency) {
@@ -56,9 +57,9 @@ final class ComparisonScenarios {
 	}
 
 	/**
-	 * Durable only: the 3-step workflow whose steps are activities on a task queue served by a
-	 * second node. DBOS has no remote worker pool, so the report sets this line against the
-	 * inline 3-step lines of the same run, DBOS's and Durable's.
+	 * Durable only: the 3-step workflow whose steps are activities on a task queue served
+	 * by a second node. DBOS has no remote worker pool, so the report sets this line
+	 * against the inline 3-step lines of the same run, DBOS's and Durable's.
 	 */
 	void taskQueue(Supplier<DurableContender> factory, int concurrency) {
 		String scenario = taskQueueScenario(concurrency);
@@ -72,8 +73,9 @@ final class ComparisonScenarios {
 	}
 
 	/**
-	 * One alternating scenario: for each round and engine, starts the engine, warms it up (which
-	 * also tells how many workflows fill the measured time), measures and records the line.
+	 * One alternating scenario: for each round and engine, starts the engine, warms it up
+	 * (which also tells how many workflows fill the measured time), measures and records
+	 * the line.
 	 */
 	private <C extends Contender> void measure(String scenario, String idPrefix, List<Supplier<? extends C>> engines,
 			int concurrency, BiConsumer<C, String> run) {
@@ -96,7 +98,8 @@ final class ComparisonScenarios {
 					if (breakdown) {
 						new JdbcTemplate(engine.pool()).execute("SELECT pg_stat_statements_reset()");
 					}
-					ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, (i) -> run.accept(engine, prefix + "-m" + i));
+					ClientLoops.Loop measured = ClientLoops.loop(concurrency, count,
+							(i) -> run.accept(engine, prefix + "-m" + i));
 					PgCounters.Snapshot delta = this.counters.read(engine).minus(before);
 					this.report.record(scenario, engine.name(), round, measured, delta, null);
 					if (breakdown) {
@@ -108,8 +111,8 @@ final class ComparisonScenarios {
 	}
 
 	/**
-	 * Scenario 3: workflows parked on a signal; the client sends the signal and waits for the
-	 * result, one workflow at a time.
+	 * Scenario 3: workflows parked on a signal; the client sends the signal and waits for
+	 * the result, one workflow at a time.
 	 */
 	void signal(List<Supplier<? extends Contender>> engines) {
 		String scenario = "signal to completion, concurrency 1";
@@ -137,7 +140,10 @@ final class ComparisonScenarios {
 		}
 	}
 
-	/** Scenario 5 (Durable only): replay of one run's history of about the given number of events. */
+	/**
+	 * Scenario 5 (Durable only): replay of one run's history of about the given number of
+	 * events.
+	 */
 	void replay(Supplier<DurableContender> factory) {
 		try (DurableContender durable = factory.get()) {
 			replay(durable);
@@ -156,13 +162,14 @@ final class ComparisonScenarios {
 		ClientLoops.Loop measured = ClientLoops.loop(1, this.options.replays(), (i) -> durable.replay(runId));
 		PgCounters.Snapshot delta = this.counters.read(durable.database(), durable.pool()).minus(before);
 		double eventsPerSecond = events * (double) measured.count() / (measured.nanos() / 1e9);
-		this.report.record(String.format("replay of a %,d-event history", events), ComparisonReport.DURABLE, 1, measured, delta,
-				String.format("%,.0f events/s; one row = one replay", eventsPerSecond));
+		this.report.record(String.format("replay of a %,d-event history", events), ComparisonReport.DURABLE, 1,
+				measured, delta, String.format("%,.0f events/s; one row = one replay", eventsPerSecond));
 	}
 
 	/**
-	 * The database's own ceiling for comparison: one single-row INSERT per transaction over JDBC
-	 * (the zonky binaries ship no pgbench), at concurrency 1 and 16, on a database of its own.
+	 * The database's own ceiling for comparison: one single-row INSERT per transaction
+	 * over JDBC (the zonky binaries ship no pgbench), at concurrency 1 and 16, on a
+	 * database of its own.
 	 */
 	void ceiling(EmbeddedDatabase database) {
 		for (int concurrency : new int[] { 1, 16 }) {
@@ -174,15 +181,16 @@ final class ComparisonScenarios {
 				PgCounters.Snapshot before = this.counters.read("bench_ceiling", pool);
 				ClientLoops.Loop measured = ClientLoops.loop(concurrency, count, insert);
 				PgCounters.Snapshot delta = this.counters.read("bench_ceiling", pool).minus(before);
-				this.report.record("single-row insert per transaction (JDBC), concurrency " + concurrency, "PostgreSQL", 1,
-						measured, delta, "the ceiling: one row = one transaction");
+				this.report.record("single-row insert per transaction (JDBC), concurrency " + concurrency, "PostgreSQL",
+						1, measured, delta, "the ceiling: one row = one transaction");
 			}
 		}
 	}
 
 	/**
-	 * Runs the operation for the warm-up time and returns how many operations fill the measured
-	 * time at the rate seen (at least 10 per client). No warm-up time: one per client.
+	 * Runs the operation for the warm-up time and returns how many operations fill the
+	 * measured time at the rate seen (at least 10 per client). No warm-up time: one per
+	 * client.
 	 */
 	private int warmUp(int concurrency, IntConsumer op) {
 		if (this.options.warmup().isZero()) {
@@ -202,8 +210,8 @@ final class ComparisonScenarios {
 		ParkProbe.reset();
 		ClientLoops.loop(concurrency, count, (i) -> engine.startWaiting(ids.get(i)));
 		if (!ParkProbe.await(count, 2, TimeUnit.MINUTES)) {
-			throw new IllegalStateException(engine.name() + ": only " + ParkProbe.count() + " of " + count
-					+ " workflows reached their wait");
+			throw new IllegalStateException(
+					engine.name() + ": only " + ParkProbe.count() + " of " + count + " workflows reached their wait");
 		}
 		return ids;
 	}

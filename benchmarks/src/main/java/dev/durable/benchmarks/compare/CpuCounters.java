@@ -8,9 +8,10 @@ import java.nio.file.Path;
 
 /**
  * CPU time of this JVM and of the benchmark's PostgreSQL server (its postmaster, its live
- * processes, and the processes that already exited, which the kernel adds to the postmaster's
- * children times), read from {@code /proc} (Linux). On two cores the CPU each workflow costs
- * bounds the throughput: at most 2,000 ms of CPU per second of wall time, for both together.
+ * processes, and the processes that already exited, which the kernel adds to the
+ * postmaster's children times), read from {@code /proc} (Linux). On two cores the CPU
+ * each workflow costs bounds the throughput: at most 2,000 ms of CPU per second of wall
+ * time, for both together.
  */
 public final class CpuCounters {
 
@@ -27,21 +28,28 @@ public final class CpuCounters {
 		return this.postmasterPid > 0 && Files.isReadable(Path.of("/proc", Long.toString(this.postmasterPid), "stat"));
 	}
 
-	/** CPU nanoseconds (user and system) a process has used so far; 0 when it cannot be read. */
+	/**
+	 * CPU nanoseconds (user and system) a process has used so far; 0 when it cannot be
+	 * read.
+	 */
 	public static long processNanos(long pid) {
 		return cpuNanos(Path.of("/proc", Long.toString(pid), "stat"));
 	}
 
 	/**
-	 * CPU nanoseconds (user and system) in a {@code stat} file of {@code /proc}: a process's, or a
-	 * thread's ({@code /proc/self/task/<tid>/stat}); 0 when it cannot be read.
+	 * CPU nanoseconds (user and system) in a {@code stat} file of {@code /proc}: a
+	 * process's, or a thread's ({@code /proc/self/task/<tid>/stat}); 0 when it cannot be
+	 * read.
 	 */
 	public static long cpuNanos(Path statFile) {
 		long[] fields = stat(statFile);
 		return (fields != null) ? (long) ((fields[1] + fields[2]) * TICK_NANOS) : 0;
 	}
 
-	/** The process id of the postmaster, the parent of the backend with the given pid; 0 if unknown. */
+	/**
+	 * The process id of the postmaster, the parent of the backend with the given pid; 0
+	 * if unknown.
+	 */
 	public static long parentOf(long pid) {
 		long[] fields = stat(pid);
 		return (fields != null) ? fields[0] : 0;
@@ -70,7 +78,8 @@ public final class CpuCounters {
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			// a process that exited while listed: its time went to the postmaster's children times
+			// a process that exited while listed: its time went to the postmaster's
+			// children times
 		}
 		return new Reading(jvm, (long) (ticks * TICK_NANOS));
 	}
@@ -83,9 +92,11 @@ public final class CpuCounters {
 	private static long[] stat(Path file) {
 		try {
 			String stat = Files.readString(file);
-			// the command name (field 2) may hold spaces: the fields after it follow the last ')'
+			// the command name (field 2) may hold spaces: the fields after it follow the
+			// last ')'
 			String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-			// f[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16, cstime 17
+			// f[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16,
+			// cstime 17
 			return new long[] { Long.parseLong(f[1]), Long.parseLong(f[11]), Long.parseLong(f[12]),
 					Long.parseLong(f[13]), Long.parseLong(f[14]) };
 		}
@@ -96,6 +107,7 @@ public final class CpuCounters {
 
 	/**
 	 * CPU time used up to one moment.
+	 *
 	 * @param jvmNanos this JVM (both engines, the clients and the harness)
 	 * @param postgresNanos the PostgreSQL server
 	 */

@@ -6,8 +6,8 @@ import dev.dbos.transact.DBOS;
 import dev.dbos.transact.workflow.Workflow;
 
 /**
- * The scenarios' workflows written for DBOS Transact: steps through {@link DBOS#runStep}, the
- * signal through {@link DBOS#recv} (sent by {@link DBOS#send} from the client).
+ * The scenarios' workflows written for DBOS Transact: steps through {@link DBOS#runStep},
+ * the signal through {@link DBOS#recv} (sent by {@link DBOS#send} from the client).
  */
 public class DbosBenchImpl implements DbosBench {
 

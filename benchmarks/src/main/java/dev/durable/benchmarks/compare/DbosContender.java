@@ -12,9 +12,9 @@ import dev.dbos.transact.workflow.Queue;
 import dev.dbos.transact.workflow.WorkflowHandle;
 
 /**
- * DBOS Transact Java in this JVM, on its own database of the shared server, with a pool of the
- * same size as Durable's. Its application version is pinned, so that a launch does not try to
- * recover the workflows an earlier launch left.
+ * DBOS Transact Java in this JVM, on its own database of the shared server, with a pool
+ * of the same size as Durable's. Its application version is pinned, so that a launch does
+ * not try to recover the workflows an earlier launch left.
  */
 final class DbosContender extends PooledContender {
 
@@ -24,7 +24,10 @@ final class DbosContender extends PooledContender {
 
 	private final DbosBench workflows;
 
-	/** The queue of the queue scenario, registered only by the engine built for it; null otherwise. */
+	/**
+	 * The queue of the queue scenario, registered only by the engine built for it; null
+	 * otherwise.
+	 */
 	private final Queue queue;
 
 	private final Map<String, WorkflowHandle<String, RuntimeException>> waiting = new ConcurrentHashMap<>();
@@ -35,8 +38,9 @@ final class DbosContender extends PooledContender {
 	}
 
 	/**
-	 * The engine of the queue scenario: it registers the queue before its launch,
-	 * with DBOS's default polling interval; only this one, since every registered queue is polled.
+	 * The engine of the queue scenario: it registers the queue before its launch, with
+	 * DBOS's default polling interval; only this one, since every registered queue is
+	 * polled.
 	 */
 	static DbosContender withQueue(HikariDataSource pool, String jdbcUrl, String database) {
 		return new DbosContender(pool, jdbcUrl, database, true);
@@ -75,7 +79,9 @@ final class DbosContender extends PooledContender {
 		if (this.queue == null) {
 			throw new IllegalStateException("This DBOS engine was built without the queue " + QUEUE);
 		}
-		this.dbos.startWorkflow(() -> this.workflows.steps(steps), new StartWorkflowOptions(workflowId).withQueue(this.queue))
+		this.dbos
+			.startWorkflow(() -> this.workflows.steps(steps),
+					new StartWorkflowOptions(workflowId).withQueue(this.queue))
 			.getResult();
 	}
 

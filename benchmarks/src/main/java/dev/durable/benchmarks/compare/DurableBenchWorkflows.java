@@ -14,7 +14,10 @@ import dev.durable.workflow.Workflows;
 /** The scenarios' workflows and their no-op activity, written for Durable. */
 public final class DurableBenchWorkflows {
 
-	/** The activity task queue of {@link TaskQueueSteps}, served by a second engine of its own. */
+	/**
+	 * The activity task queue of {@link TaskQueueSteps}, served by a second engine of its
+	 * own.
+	 */
 	public static final String TASK_QUEUE = "bench-tq";
 
 	private DurableBenchWorkflows() {
@@ -31,9 +34,10 @@ public final class DurableBenchWorkflows {
 	}
 
 	/**
-	 * The same no-op step on the task queue {@value #TASK_QUEUE}: the workflow's node writes the
-	 * attempt to the database and a node serving that queue claims and runs it. A type name of its
-	 * own, so that the engine never takes it for the inline {@code noop} the workflow node registers.
+	 * The same no-op step on the task queue {@value #TASK_QUEUE}: the workflow's node
+	 * writes the attempt to the database and a node serving that queue claims and runs
+	 * it. A type name of its own, so that the engine never takes it for the inline
+	 * {@code noop} the workflow node registers.
 	 */
 	@Activity
 	public interface TaskQueueSteps {
@@ -43,7 +47,9 @@ public final class DurableBenchWorkflows {
 
 	}
 
-	/** The task-queue no-op, registered only on the node that serves {@value #TASK_QUEUE}. */
+	/**
+	 * The task-queue no-op, registered only on the node that serves {@value #TASK_QUEUE}.
+	 */
 	public static class TaskQueueNoopSteps implements TaskQueueSteps {
 
 		@Override
@@ -71,8 +77,9 @@ public final class DurableBenchWorkflows {
 	}
 
 	/**
-	 * Runs {@code steps} no-op steps as local activities, one after another: they run in the
-	 * start's workflow task and commit with it (opt-in, a weaker guarantee: see the README).
+	 * Runs {@code steps} no-op steps as local activities, one after another: they run in
+	 * the start's workflow task and commit with it (opt-in, a weaker guarantee: see the
+	 * README).
 	 */
 	@Workflow("bench-local-steps")
 	public static class LocalStepsWorkflow {
@@ -102,7 +109,10 @@ public final class DurableBenchWorkflows {
 
 	}
 
-	/** The steps workflows' body: {@code count} steps, each after the previous one's result. */
+	/**
+	 * The steps workflows' body: {@code count} steps, each after the previous one's
+	 * result.
+	 */
 	static int oneAfterAnother(int count, IntUnaryOperator step) {
 		int sum = 0;
 		for (int i = 0; i < count; i++) {
@@ -112,7 +122,7 @@ public final class DurableBenchWorkflows {
 	}
 
 	/** Waits for the signal {@code go} and returns its payload. */
-	@Workflow(value = "bench-wait", receives = {"go"})
+	@Workflow(value = "bench-wait", receives = { "go" })
 	public static class WaitWorkflow {
 
 		@WorkflowRun
@@ -126,8 +136,9 @@ public final class DurableBenchWorkflows {
 	}
 
 	/**
-	 * Builds a long history for the replay scenario: {@code batches} rounds of {@code width}
-	 * no-op steps started together (each step records a scheduled and a completed event).
+	 * Builds a long history for the replay scenario: {@code batches} rounds of
+	 * {@code width} no-op steps started together (each step records a scheduled and a
+	 * completed event).
 	 */
 	@Workflow("bench-long-history")
 	public static class LongHistoryWorkflow {
@@ -160,6 +171,7 @@ public final class DurableBenchWorkflows {
 
 	/**
 	 * The shape of a long history.
+	 *
 	 * @param batches rounds of steps, one after another
 	 * @param width steps started together in each round
 	 */

@@ -14,8 +14,9 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 
 /**
- * Durable, one node in this JVM with the engine's default settings, on its own database of the
- * shared server; for the task-queue scenario, a second node that only serves the task queue.
+ * Durable, one node in this JVM with the engine's default settings, on its own database
+ * of the shared server; for the task-queue scenario, a second node that only serves the
+ * task queue.
  */
 final class DurableContender extends PooledContender {
 
@@ -23,7 +24,10 @@ final class DurableContender extends PooledContender {
 
 	private final WorkflowEngine engine;
 
-	/** The worker-only node of the task-queue scenario, with a pool of its own; null otherwise. */
+	/**
+	 * The worker-only node of the task-queue scenario, with a pool of its own; null
+	 * otherwise.
+	 */
 	private final WorkflowEngine taskQueueWorker;
 
 	private final HikariDataSource workerPool;
@@ -32,38 +36,46 @@ final class DurableContender extends PooledContender {
 
 	private final boolean queueDeclared;
 
-	/** Whether the steps scenarios run their steps as local activities (a row of its own). */
+	/**
+	 * Whether the steps scenarios run their steps as local activities (a row of its own).
+	 */
 	private final boolean localSteps;
 
-	/** The node of every scenario, with nothing but the bench workflows and their activity. */
+	/**
+	 * The node of every scenario, with nothing but the bench workflows and their
+	 * activity.
+	 */
 	DurableContender(HikariDataSource pool, String database) {
 		this(pool, database, false, null, false);
 	}
 
-	/** The node of the steps scenarios' local-activity row: each step a local activity. */
+	/**
+	 * The node of the steps scenarios' local-activity row: each step a local activity.
+	 */
 	static DurableContender withLocalSteps(HikariDataSource pool, String database) {
 		return new DurableContender(pool, database, false, null, true);
 	}
 
 	/**
-	 * The node of the queue scenario, which declares its flow-control queue (only this one, so that
-	 * the other scenarios run without queue machinery).
+	 * The node of the queue scenario, which declares its flow-control queue (only this
+	 * one, so that the other scenarios run without queue machinery).
 	 */
 	static DurableContender withQueue(HikariDataSource pool, String database) {
 		return new DurableContender(pool, database, true, null, false);
 	}
 
 	/**
-	 * The node of the task-queue scenario and a second node on {@code workerPool} that runs no
-	 * workflow and serves the task queue of {@link DurableBenchWorkflows.TaskQueueSteps}, as a
-	 * worker JVM would; the first node does not serve it.
+	 * The node of the task-queue scenario and a second node on {@code workerPool} that
+	 * runs no workflow and serves the task queue of
+	 * {@link DurableBenchWorkflows.TaskQueueSteps}, as a worker JVM would; the first node
+	 * does not serve it.
 	 */
 	static DurableContender withTaskQueueWorker(HikariDataSource pool, HikariDataSource workerPool, String database) {
 		return new DurableContender(pool, database, false, workerPool, false);
 	}
 
-	private DurableContender(HikariDataSource pool, String database, boolean declareQueue,
-			HikariDataSource workerPool, boolean localSteps) {
+	private DurableContender(HikariDataSource pool, String database, boolean declareQueue, HikariDataSource workerPool,
+			boolean localSteps) {
 		super(pool, database);
 		this.localSteps = localSteps;
 		WorkflowEngine.Builder builder = WorkflowEngine.builder()
@@ -123,7 +135,10 @@ final class DurableContender extends PooledContender {
 			.result(RESULT_TIMEOUT);
 	}
 
-	/** Starts a workflow of {@code steps} no-op steps on the task queue and waits for its result. */
+	/**
+	 * Starts a workflow of {@code steps} no-op steps on the task queue and waits for its
+	 * result.
+	 */
 	void runTaskQueueSteps(String workflowId, int steps) {
 		if (this.taskQueueWorker == null) {
 			throw new IllegalStateException("This Durable node was built without a node serving the task queue");
@@ -150,7 +165,10 @@ final class DurableContender extends PooledContender {
 		this.waiting.remove(workflowId);
 	}
 
-	/** Runs a workflow whose history has about {@code 2 x batches x width} step events; returns its run id. */
+	/**
+	 * Runs a workflow whose history has about {@code 2 x batches x width} step events;
+	 * returns its run id.
+	 */
 	UUID buildLongHistory(String workflowId, int batches, int width) {
 		WorkflowHandle<Integer> handle = this.engine.client()
 			.start(DurableBenchWorkflows.LongHistoryWorkflow::run, new DurableBenchWorkflows.Shape(batches, width),
@@ -159,14 +177,18 @@ final class DurableContender extends PooledContender {
 		return handle.runId();
 	}
 
-	/** Replays a run's stored history from scratch on a fresh instance; returns the events replayed. */
+	/**
+	 * Replays a run's stored history from scratch on a fresh instance; returns the events
+	 * replayed.
+	 */
 	int replay(UUID runId) {
 		return this.engine.replay(runId);
 	}
 
 	@Override
 	void stopEngine() {
-		// the workflow node first, so that no attempt is scheduled for a worker already gone
+		// the workflow node first, so that no attempt is scheduled for a worker already
+		// gone
 		try {
 			this.engine.shutdown();
 		}

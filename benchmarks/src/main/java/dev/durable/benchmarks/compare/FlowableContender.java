@@ -18,14 +18,15 @@ import org.flowable.engine.delegate.JavaDelegate;
 import org.flowable.engine.impl.cfg.StandaloneProcessEngineConfiguration;
 
 /**
- * Flowable's embedded BPMN engine (no Spring integration) on its own database of the shared
- * server, with a pool that may grow beyond the others' (see {@link #maxPoolSize}). The steps
- * workflows are processes of no-op Java service tasks in a row. With {@code async}, each task is
- * {@code flowable:async}: a job committed before it runs, executed by the engine's async
- * executor, so each step's outcome is durable before the next starts (the like-for-like mode). Without, the whole process runs in
- * the start's one transaction (a weaker guarantee: a crash loses every step). The history level
- * is Flowable's default ({@code audit}). A run counts as done when the transaction that ends the
- * process has committed.
+ * Flowable's embedded BPMN engine (no Spring integration) on its own database of the
+ * shared server, with a pool that may grow beyond the others' (see {@link #maxPoolSize}).
+ * The steps workflows are processes of no-op Java service tasks in a row. With
+ * {@code async}, each task is {@code flowable:async}: a job committed before it runs,
+ * executed by the engine's async executor, so each step's outcome is durable before the
+ * next starts (the like-for-like mode). Without, the whole process runs in the start's
+ * one transaction (a weaker guarantee: a crash loses every step). The history level is
+ * Flowable's default ({@code audit}). A run counts as done when the transaction that ends
+ * the process has committed.
  */
 final class FlowableContender extends PooledContender {
 
@@ -34,7 +35,10 @@ final class FlowableContender extends PooledContender {
 
 	static final String ONE_TRANSACTION = "Flowable one tx";
 
-	/** Completions by business key (the workflow id), completed after the ending transaction's commit. */
+	/**
+	 * Completions by business key (the workflow id), completed after the ending
+	 * transaction's commit.
+	 */
 	private static final Map<String, CompletableFuture<Void>> DONE = new ConcurrentHashMap<>();
 
 	private final boolean async;
@@ -47,8 +51,10 @@ final class FlowableContender extends PooledContender {
 		StandaloneProcessEngineConfiguration config = new StandaloneProcessEngineConfiguration();
 		config.setDataSource(pool);
 		config.setDatabaseSchemaUpdate(ProcessEngineConfiguration.DB_SCHEMA_UPDATE_TRUE);
-		// the default id generator takes a block of ids in a transaction of its own, under a lock,
-		// while the caller holds its connection: with more clients than connections, the pool
+		// the default id generator takes a block of ids in a transaction of its own,
+		// under a lock,
+		// while the caller holds its connection: with more clients than connections, the
+		// pool
 		// starves (Flowable recommends this generator for concurrent use anyway)
 		config.setIdGenerator(new StrongUuidGenerator());
 		config.setAsyncExecutorActivate(async);
@@ -65,13 +71,14 @@ final class FlowableContender extends PooledContender {
 	}
 
 	/**
-	 * The most connections Flowable's pool may open: one for every client and every executor
-	 * thread, plus one each of them may hold at the same time, plus the acquisition threads'.
-	 * A transaction that adds an asynchronous job tells the async executor after its commit in a
-	 * transaction of its own ({@code REQUIRES_NEW}) while its first connection is still held, so a
-	 * thread may hold two; with the others' pool size (and even twice it), 16 clients each holding
-	 * one and waiting for a second starved the pool for its 30 s connection timeout. The pool opens
-	 * the others' pool size at start and grows only when Flowable asks for more.
+	 * The most connections Flowable's pool may open: one for every client and every
+	 * executor thread, plus one each of them may hold at the same time, plus the
+	 * acquisition threads'. A transaction that adds an asynchronous job tells the async
+	 * executor after its commit in a transaction of its own ({@code REQUIRES_NEW}) while
+	 * its first connection is still held, so a thread may hold two; with the others' pool
+	 * size (and even twice it), 16 clients each holding one and waiting for a second
+	 * starved the pool for its 30 s connection timeout. The pool opens the others' pool
+	 * size at start and grows only when Flowable asks for more.
 	 */
 	static int maxPoolSize(int executorThreads, int maxClients) {
 		return maxClients + executorThreads + 2;
@@ -81,7 +88,9 @@ final class FlowableContender extends PooledContender {
 		return "steps" + steps + (this.async ? "async" : "tx");
 	}
 
-	/** A process of {@code steps} no-op service tasks in a row, each asynchronous or not. */
+	/**
+	 * A process of {@code steps} no-op service tasks in a row, each asynchronous or not.
+	 */
 	static String process(String key, int steps, boolean async) {
 		StringBuilder xml = new StringBuilder("""
 				<?xml version="1.0" encoding="UTF-8"?>
@@ -92,11 +101,20 @@ final class FlowableContender extends PooledContender {
 				""".formatted(key));
 		String previous = "start";
 		for (int i = 1; i <= steps; i++) {
-			xml.append("    <serviceTask id=\"step").append(i).append("\" flowable:class=\"")
-				.append(Noop.class.getName()).append("\" flowable:async=\"").append(async)
+			xml.append("    <serviceTask id=\"step")
+				.append(i)
+				.append("\" flowable:class=\"")
+				.append(Noop.class.getName())
+				.append("\" flowable:async=\"")
+				.append(async)
 				.append("\" flowable:exclusive=\"false\"/>\n");
-			xml.append("    <sequenceFlow id=\"f").append(i).append("\" sourceRef=\"").append(previous)
-				.append("\" targetRef=\"step").append(i).append("\"/>\n");
+			xml.append("    <sequenceFlow id=\"f")
+				.append(i)
+				.append("\" sourceRef=\"")
+				.append(previous)
+				.append("\" targetRef=\"step")
+				.append(i)
+				.append("\"/>\n");
 			previous = "step" + i;
 		}
 		xml.append("    <endEvent id=\"end\"><extensionElements><flowable:executionListener event=\"end\" class=\"")
@@ -161,9 +179,9 @@ final class FlowableContender extends PooledContender {
 	}
 
 	/**
-	 * The end of a process: its client is told once the ending transaction has committed, by a
-	 * close listener of the command (a transaction listener would run in a command of its own,
-	 * which takes a second connection while the first is still held).
+	 * The end of a process: its client is told once the ending transaction has committed,
+	 * by a close listener of the command (a transaction listener would run in a command
+	 * of its own, which takes a second connection while the first is still held).
 	 */
 	public static final class Ended implements ExecutionListener {
 

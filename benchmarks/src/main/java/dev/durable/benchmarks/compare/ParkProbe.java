@@ -4,9 +4,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The benchmark's side channel out of workflow code: how many waiting workflows reached their
- * wait (outside replay). Non-deterministic on purpose, allowed only because it measures and
- * changes nothing the workflows record; real workflows must never do this.
+ * The benchmark's side channel out of workflow code: how many waiting workflows reached
+ * their wait (outside replay). Non-deterministic on purpose, allowed only because it
+ * measures and changes nothing the workflows record; real workflows must never do this.
  */
 final class ParkProbe {
 
@@ -23,7 +23,9 @@ final class ParkProbe {
 		reached.incrementAndGet();
 	}
 
-	/** Waits until {@code count} workflows reached their wait; false after the timeout. */
+	/**
+	 * Waits until {@code count} workflows reached their wait; false after the timeout.
+	 */
 	static boolean await(int count, long timeout, TimeUnit unit) {
 		long deadline = System.nanoTime() + unit.toNanos(timeout);
 		while (reached.get() < count) {

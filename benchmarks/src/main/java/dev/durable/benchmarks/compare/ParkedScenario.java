@@ -10,7 +10,9 @@ import java.util.function.Supplier;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Scenario 4 of the comparison: many workflows parked at once, then all woken by signals. */
+/**
+ * Scenario 4 of the comparison: many workflows parked at once, then all woken by signals.
+ */
 final class ParkedScenario {
 
 	private final PgCounters counters;
@@ -30,8 +32,8 @@ final class ParkedScenario {
 	}
 
 	/**
-	 * Many workflows parked on a signal at once (heap and database bytes per parked
-	 * run), then all woken: 16 threads send the signals while one client thread waits for the
+	 * Many workflows parked on a signal at once (heap and database bytes per parked run),
+	 * then all woken: 16 threads send the signals while one client thread waits for the
 	 * results in send order. Once per engine (it is the longest scenario).
 	 */
 	void run(List<Supplier<? extends Contender>> engines, int count) {
@@ -57,8 +59,8 @@ final class ParkedScenario {
 		PgCounters.Snapshot before = this.counters.read(engine.database(), engine.pool());
 		ClientLoops.Loop started = ClientLoops.loop(senders, count, (i) -> engine.startWaiting(ids.get(i)));
 		if (!ParkProbe.await(count, 10, TimeUnit.MINUTES)) {
-			throw new IllegalStateException(engine.name() + ": only " + ParkProbe.count() + " of " + count
-					+ " workflows reached their wait");
+			throw new IllegalStateException(
+					engine.name() + ": only " + ParkProbe.count() + " of " + count + " workflows reached their wait");
 		}
 		PgCounters.Snapshot parked = this.counters.read(engine.database(), engine.pool());
 		long heapAfter = ClientLoops.usedHeapAfterGc();

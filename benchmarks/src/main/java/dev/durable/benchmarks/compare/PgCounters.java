@@ -14,13 +14,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * The server's counters that a scenario is charged with, read over a connection to the
  * {@code postgres} database (so reading them adds nothing to the engines' databases).
  * <p>
- * A backend adds its counts to the shared statistics when it goes idle, but at most once a
- * second: what it did in its last second stays pending for up to 10 s (PostgreSQL's
- * {@code PGSTAT_IDLE_INTERVAL}), or until it exits. So before each reading the idle connections
- * of the engine's pool are evicted (their backends exit and report everything) and the pool
- * refills. A new connection commits a transaction of its own while it starts; that cost is
- * calibrated once ({@link #calibrate}) and subtracted, so the transactions reported are the
- * engine's.
+ * A backend adds its counts to the shared statistics when it goes idle, but at most once
+ * a second: what it did in its last second stays pending for up to 10 s (PostgreSQL's
+ * {@code PGSTAT_IDLE_INTERVAL}), or until it exits. So before each reading the idle
+ * connections of the engine's pool are evicted (their backends exit and report
+ * everything) and the pool refills. A new connection commits a transaction of its own
+ * while it starts; that cost is calibrated once ({@link #calibrate}) and subtracted, so
+ * the transactions reported are the engine's.
  */
 final class PgCounters implements AutoCloseable {
 
@@ -52,8 +52,8 @@ final class PgCounters implements AutoCloseable {
 	}
 
 	/**
-	 * Measures what a new connection adds to {@code xact_commit} by itself, with an idle pool
-	 * on an otherwise unused database.
+	 * Measures what a new connection adds to {@code xact_commit} by itself, with an idle
+	 * pool on an otherwise unused database.
 	 */
 	double calibrate(HikariDataSource idlePool, String database) {
 		Snapshot before = read(database, idlePool);
@@ -78,14 +78,17 @@ final class PgCounters implements AutoCloseable {
 	}
 
 	/**
-	 * Settles, makes the pool's connections report their counts (by replacing them), then reads
-	 * the counters of one database and of the server's WAL.
+	 * Settles, makes the pool's connections report their counts (by replacing them), then
+	 * reads the counters of one database and of the server's WAL.
 	 */
 	Snapshot read(String database, HikariDataSource enginePool) {
 		return read(database, List.of(enginePool));
 	}
 
-	/** {@link #read(String, HikariDataSource)} of an engine, with every pool its nodes use. */
+	/**
+	 * {@link #read(String, HikariDataSource)} of an engine, with every pool its nodes
+	 * use.
+	 */
 	Snapshot read(Contender engine) {
 		return read(engine.database(), engine.pools());
 	}
@@ -101,7 +104,10 @@ final class PgCounters implements AutoCloseable {
 		return new Snapshot(Math.round(raw.xactCommit() - added), raw.walSync(), raw.databaseBytes(), raw.cpu());
 	}
 
-	/** Evicts the idle connections and waits until the pool has refilled; returns how many were replaced. */
+	/**
+	 * Evicts the idle connections and waits until the pool has refilled; returns how many
+	 * were replaced.
+	 */
 	private int flush(HikariDataSource enginePool) {
 		HikariPoolMXBean mx = enginePool.getHikariPoolMXBean();
 		int idle = mx.getIdleConnections();
@@ -141,7 +147,9 @@ final class PgCounters implements AutoCloseable {
 
 	/**
 	 * The counters at one moment.
-	 * @param xactCommit committed transactions of the database ({@code pg_stat_database.xact_commit})
+	 *
+	 * @param xactCommit committed transactions of the database
+	 * ({@code pg_stat_database.xact_commit})
 	 * @param walSync WAL flushes of the whole server ({@code pg_stat_wal.wal_sync})
 	 * @param databaseBytes {@code pg_database_size}
 	 * @param cpu CPU time used by this JVM and by the server

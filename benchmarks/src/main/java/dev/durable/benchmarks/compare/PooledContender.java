@@ -3,8 +3,8 @@ package dev.durable.benchmarks.compare;
 import com.zaxxer.hikari.HikariDataSource;
 
 /**
- * What both contenders share: their database on the shared server, their connection pool, and
- * the close rules of {@link Contender} (the pool closes after the engine stops).
+ * What both contenders share: their database on the shared server, their connection pool,
+ * and the close rules of {@link Contender} (the pool closes after the engine stops).
  */
 abstract class PooledContender implements Contender {
 

@@ -6,7 +6,9 @@ import java.util.List;
 
 import dev.durable.benchmarks.LatencyStats;
 
-/** The rounds of one engine in one scenario, pooled: all workflows over all measured time. */
+/**
+ * The rounds of one engine in one scenario, pooled: all workflows over all measured time.
+ */
 final class Tally {
 
 	private int count;

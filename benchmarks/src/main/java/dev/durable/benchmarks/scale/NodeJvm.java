@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 import dev.durable.benchmarks.compare.CpuCounters;
 
 /**
- * A {@link ScaleNode} in a JVM of its own, started with this JVM's Java and class path; its CPU
- * time read from {@code /proc} (Linux; zero elsewhere).
+ * A {@link ScaleNode} in a JVM of its own, started with this JVM's Java and class path;
+ * its CPU time read from {@code /proc} (Linux; zero elsewhere).
  */
 final class NodeJvm implements AutoCloseable {
 
@@ -42,7 +42,8 @@ final class NodeJvm implements AutoCloseable {
 	static NodeJvm start(String jdbcUrl, int poolSize, String name) {
 		String java = ProcessHandle.current().info().command().orElse("java");
 		List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx1g"));
-		// e.g. -Ddurable.scale.node-jvm-options=-XX:StartFlightRecording=filename=/tmp/,settings=profile
+		// e.g.
+		// -Ddurable.scale.node-jvm-options=-XX:StartFlightRecording=filename=/tmp/,settings=profile
 		String extra = System.getProperty("durable.scale.node-jvm-options", "").trim();
 		if (!extra.isEmpty()) {
 			command.addAll(List.of(extra.split("\\s+")));
@@ -53,7 +54,8 @@ final class NodeJvm implements AutoCloseable {
 		builder.redirectErrorStream(true);
 		try {
 			Process process = builder.start();
-			BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+			BufferedReader out = new BufferedReader(
+					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
 			CompletableFuture<UUID> ready = new CompletableFuture<>();
 			BlockingQueue<String> answers = new LinkedBlockingQueue<>();
 			Path log = Files.createTempFile("durable-scale-" + name, ".log");
@@ -74,8 +76,8 @@ final class NodeJvm implements AutoCloseable {
 	}
 
 	/**
-	 * Copies the node's output to its log file, says when it printed READY (its node id; null when
-	 * it ended first), and hands its answers ({@code DONE ...}) over.
+	 * Copies the node's output to its log file, says when it printed READY (its node id;
+	 * null when it ended first), and hands its answers ({@code DONE ...}) over.
 	 */
 	private static void drain(BufferedReader out, Path log, CompletableFuture<UUID> ready,
 			BlockingQueue<String> answers) {
@@ -110,13 +112,17 @@ final class NodeJvm implements AutoCloseable {
 
 	/**
 	 * What the node's clients did.
+	 *
 	 * @param latencies in nanoseconds, of the workflows completed in the measured window
 	 * @param cpu the node's CPU in that window by kind of thread, {@code kind=ms;...}
 	 */
 	record Ran(long[] latencies, String cpu) {
 	}
 
-	/** Runs closed-loop clients on the node (see {@link ScaleNode}) and returns what they did. */
+	/**
+	 * Runs closed-loop clients on the node (see {@link ScaleNode}) and returns what they
+	 * did.
+	 */
 	Ran runClients(int clients, long warmupMs, long measureMs, String prefix) {
 		try {
 			var in = this.process.getOutputStream();

@@ -18,20 +18,24 @@ import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.StartOptions;
 
 /**
- * One engine node of the scale-out benchmark, in a JVM of its own: the bench workflows and their
- * no-op activity, the engine's default settings, a pool of the given size. It prints
- * {@code READY} and its node id once started, then runs what its standard input asks, one line each:
- * {@code RUN clients warmupMs measureMs prefix} runs closed-loop clients on this node (each
- * starts a 3-step workflow, which runs here, and waits for its result) and answers
- * {@code DONE} with the latencies in microseconds of the workflows that completed in the
- * measured window and, after a {@code |}, the CPU the JVM used in that window by kind of thread. It stops when its parent closes its standard input.
+ * One engine node of the scale-out benchmark, in a JVM of its own: the bench workflows
+ * and their no-op activity, the engine's default settings, a pool of the given size. It
+ * prints {@code READY} and its node id once started, then runs what its standard input
+ * asks, one line each: {@code RUN clients warmupMs measureMs prefix} runs closed-loop
+ * clients on this node (each starts a 3-step workflow, which runs here, and waits for its
+ * result) and answers {@code DONE} with the latencies in microseconds of the workflows
+ * that completed in the measured window and, after a {@code |}, the CPU the JVM used in
+ * that window by kind of thread. It stops when its parent closes its standard input.
  */
 public final class ScaleNode {
 
 	private ScaleNode() {
 	}
 
-	/** @param args the JDBC URL, the pool size, the node's name (its connections' application name) */
+	/**
+	 * @param args the JDBC URL, the pool size, the node's name (its connections'
+	 * application name)
+	 */
 	public static void main(String[] args) throws Exception {
 		HikariConfig config = new HikariConfig();
 		config.setPoolName(args[2]);
@@ -57,8 +61,8 @@ public final class ScaleNode {
 					String[] cpu = new String[1];
 					List<Long> latencies = run(engine, Integer.parseInt(command[1]), Long.parseLong(command[2]),
 							Long.parseLong(command[3]), command[4], cpu);
-					System.out.println("DONE " + latencies.stream().map(String::valueOf).collect(Collectors.joining(","))
-							+ "|" + cpu[0]);
+					System.out.println("DONE "
+							+ latencies.stream().map(String::valueOf).collect(Collectors.joining(",")) + "|" + cpu[0]);
 					System.out.flush();
 				}
 			}

@@ -19,12 +19,12 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 
 /**
- * Durable on 1, 2 and 3 engine nodes, each a JVM of its own, on one PostgreSQL: the 3-step
- * throughput and p50 of a fixed number of clients shared out over the nodes (each node runs the
- * workflows its clients start), the latency of a signal sent from another node (a client-only
- * node in this JVM, {@code runWorkflows(false)}) to a parked run, and, on the most nodes, the
- * CPU the nodes and the server spend at rest (polls, heartbeats) with no open run and with many
- * parked runs.
+ * Durable on 1, 2 and 3 engine nodes, each a JVM of its own, on one PostgreSQL: the
+ * 3-step throughput and p50 of a fixed number of clients shared out over the nodes (each
+ * node runs the workflows its clients start), the latency of a signal sent from another
+ * node (a client-only node in this JVM, {@code runWorkflows(false)}) to a parked run,
+ * and, on the most nodes, the CPU the nodes and the server spend at rest (polls,
+ * heartbeats) with no open run and with many parked runs.
  */
 public final class ScaleOutBenchmark {
 
@@ -36,14 +36,15 @@ public final class ScaleOutBenchmark {
 	 * @param signals runs parked and then signalled one after another, per node count
 	 * @param parked runs parked for the at-rest measurement (on the most nodes)
 	 * @param rest each at-rest window
-	 * @param settle the wait before each at-rest window (the work of parking settles: evictions of
-	 * idle cached runs, autovacuum)
+	 * @param settle the wait before each at-rest window (the work of parking settles:
+	 * evictions of idle cached runs, autovacuum)
 	 * @param pool each node's pool size
-	 * @param clientsPerNode whether each node gets {@code clients} clients (the load grows with the
-	 * nodes) rather than a share of them (the same load spread over more nodes)
+	 * @param clientsPerNode whether each node gets {@code clients} clients (the load
+	 * grows with the nodes) rather than a share of them (the same load spread over more
+	 * nodes)
 	 */
-	public record Options(List<Integer> nodes, int clients, Duration warmup, Duration measure, int signals,
-			int parked, Duration rest, Duration settle, int pool, boolean clientsPerNode) {
+	public record Options(List<Integer> nodes, int clients, Duration warmup, Duration measure, int signals, int parked,
+			Duration rest, Duration settle, int pool, boolean clientsPerNode) {
 
 		/** The clients shared out over the nodes. */
 		public Options(List<Integer> nodes, int clients, Duration warmup, Duration measure, int signals, int parked,
@@ -118,15 +119,17 @@ public final class ScaleOutBenchmark {
 				long phaseStarted = System.nanoTime();
 				Throughput throughput = throughput(nodes, count);
 				double phaseSeconds = (System.nanoTime() - phaseStarted) / 1e9;
-				Integer completed = jdbc.queryForObject("SELECT count(*) FROM durable.workflow_run WHERE workflow_id LIKE ?"
-						+ " AND status = 'COMPLETED'", Integer.class, prefix + "%");
+				Integer completed = jdbc
+					.queryForObject("SELECT count(*) FROM durable.workflow_run WHERE workflow_id LIKE ?"
+							+ " AND status = 'COMPLETED'", Integer.class, prefix + "%");
 				this.out.printf("  %d node(s), the throughput phase: %s%n    %s%n", count,
 						ThroughputProbe.placement(jdbc, nodes, prefix),
 						probe.finish((completed != null) ? completed : 0, phaseSeconds));
 				LatencyStats signal = signals(client, new JdbcTemplate(clientPool), count);
 				Row row = new Row(count, throughput.workflows(), throughput.perSecond(), throughput.latency(), signal);
 				this.rows.add(row);
-				this.out.printf("  %d node(s): %,d workflows, %.0f/s, p50 %s ms, p99 %s ms; signal p50 %s ms, p99 %s ms%n",
+				this.out.printf(
+						"  %d node(s): %,d workflows, %.0f/s, p50 %s ms, p99 %s ms; signal p50 %s ms, p99 %s ms%n",
 						count, row.workflows(), row.perSecond(), LatencyStats.millis(row.latency().p50()),
 						LatencyStats.millis(row.latency().p99()), LatencyStats.millis(signal.p50()),
 						LatencyStats.millis(signal.p99()));
@@ -147,12 +150,13 @@ public final class ScaleOutBenchmark {
 	}
 
 	/**
-	 * Runs all the clients on each node in turn, alone, for the warm-up time. A node JVM starts
-	 * cold: its JIT compilers need CPU and enough calls to compile the engine's hot paths. Warmed
-	 * together, three cold JVMs share the two cores and each runs a third of the workflows, so
-	 * after the common warm-up they were far from compiled (the first measurement of this benchmark
-	 * compared a warm single node with three cold ones). Alone, each node gets what the single
-	 * node gets; the common warm-up then follows as before.
+	 * Runs all the clients on each node in turn, alone, for the warm-up time. A node JVM
+	 * starts cold: its JIT compilers need CPU and enough calls to compile the engine's
+	 * hot paths. Warmed together, three cold JVMs share the two cores and each runs a
+	 * third of the workflows, so after the common warm-up they were far from compiled
+	 * (the first measurement of this benchmark compared a warm single node with three
+	 * cold ones). Alone, each node gets what the single node gets; the common warm-up
+	 * then follows as before.
 	 */
 	private void warmEachAlone(List<NodeJvm> nodes, int count) {
 		for (NodeJvm node : nodes) {
@@ -162,10 +166,10 @@ public final class ScaleOutBenchmark {
 	}
 
 	/**
-	 * The clients, shared out over the nodes, each node running its share as closed loops (start a
-	 * 3-step workflow, wait for its result, start the next), as an application's nodes behind a
-	 * load balancer would: a run started on a node runs there. The workflows that complete in the
-	 * measured window, over its length.
+	 * The clients, shared out over the nodes, each node running its share as closed loops
+	 * (start a 3-step workflow, wait for its result, start the next), as an application's
+	 * nodes behind a load balancer would: a run started on a node runs there. The
+	 * workflows that complete in the measured window, over its length.
 	 */
 	private Throughput throughput(List<NodeJvm> nodes, int count) {
 		List<long[]> perNode = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -184,16 +188,17 @@ public final class ScaleOutBenchmark {
 			}));
 		}
 		join(threads);
-		cpu.forEach((name, used) -> this.out.printf("    %s's CPU in the measured window, ms by kind of thread: %s%n", name,
-				used.replace(";", ", ")));
+		cpu.forEach((name, used) -> this.out.printf("    %s's CPU in the measured window, ms by kind of thread: %s%n",
+				name, used.replace(";", ", ")));
 		long[] all = perNode.stream().flatMapToLong(java.util.Arrays::stream).toArray();
 		return new Throughput(all.length, all.length / (this.options.measure().toNanos() / 1e9), LatencyStats.of(all));
 	}
 
 	/**
-	 * Parks runs on the nodes from this client-only node, then signals them one after another;
-	 * the latency of each is from just before its signal was sent to the time of the workflow
-	 * task, on the node that owns the run, that received it and closed the run ({@code closed_at}).
+	 * Parks runs on the nodes from this client-only node, then signals them one after
+	 * another; the latency of each is from just before its signal was sent to the time of
+	 * the workflow task, on the node that owns the run, that received it and closed the
+	 * run ({@code closed_at}).
 	 */
 	private LatencyStats signals(WorkflowEngine client, JdbcTemplate jdbc, int count) {
 		String prefix = "wait-" + count + "-";
@@ -204,20 +209,28 @@ public final class ScaleOutBenchmark {
 			handle.signal("go", "now");
 		}
 		long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-		while (jdbc.queryForObject("SELECT count(*) FROM durable.workflow_run WHERE workflow_id LIKE ? AND"
-				+ " status = 'RUNNING'", Integer.class, prefix + "%") > 0) {
+		while (jdbc.queryForObject(
+				"SELECT count(*) FROM durable.workflow_run WHERE workflow_id LIKE ? AND" + " status = 'RUNNING'",
+				Integer.class, prefix + "%") > 0) {
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException("signalled runs still open after 2 minutes");
 			}
 			sleep(100);
 		}
-		long[] latencies = jdbc.query("SELECT workflow_id, closed_at FROM durable.workflow_run WHERE workflow_id LIKE ?",
-				(row, i) -> Duration.between(sent.get(row.getString(1)), row.getTimestamp(2).toInstant()).toNanos(),
-				prefix + "%").stream().mapToLong(Long::longValue).toArray();
+		long[] latencies = jdbc
+			.query("SELECT workflow_id, closed_at FROM durable.workflow_run WHERE workflow_id LIKE ?",
+					(row, i) -> Duration.between(sent.get(row.getString(1)), row.getTimestamp(2).toInstant()).toNanos(),
+					prefix + "%")
+			.stream()
+			.mapToLong(Long::longValue)
+			.toArray();
 		return LatencyStats.of(latencies);
 	}
 
-	/** Starts waiting runs from 16 threads and returns once every one waits (its first task committed). */
+	/**
+	 * Starts waiting runs from 16 threads and returns once every one waits (its first
+	 * task committed).
+	 */
 	private List<WorkflowHandle<String>> park(WorkflowEngine client, JdbcTemplate jdbc, String prefix, int runs) {
 		List<WorkflowHandle<String>> handles = new ArrayList<>(runs);
 		for (int i = 0; i < runs; i++) {
@@ -249,7 +262,10 @@ public final class ScaleOutBenchmark {
 				+ " history_seq >= 1 AND status = 'RUNNING'", Integer.class, prefix + "%");
 	}
 
-	/** CPU of the nodes and the server at rest: with no open run, then with the parked runs. */
+	/**
+	 * CPU of the nodes and the server at rest: with no open run, then with the parked
+	 * runs.
+	 */
 	private void atRest(WorkflowEngine client, JdbcTemplate jdbc, List<NodeJvm> nodes) {
 		Long backend = jdbc.queryForObject("SELECT pg_backend_pid()", Long.class);
 		CpuCounters server = new CpuCounters((backend != null) ? CpuCounters.parentOf(backend) : 0);
@@ -281,7 +297,8 @@ public final class ScaleOutBenchmark {
 		this.out.println("|---:|---:|---:|---:|---:|---:|---:|");
 		for (Row row : this.rows) {
 			this.out.printf("| %d | %.0f | %s | %s | %s | %s | %s |%n", row.nodes(), row.perSecond(),
-					(one != null && one.perSecond() > 0) ? String.format("%.2fx", row.perSecond() / one.perSecond()) : "",
+					(one != null && one.perSecond() > 0) ? String.format("%.2fx", row.perSecond() / one.perSecond())
+							: "",
 					LatencyStats.millis(row.latency().p50()), LatencyStats.millis(row.latency().p99()),
 					LatencyStats.millis(row.signal().p50()), LatencyStats.millis(row.signal().p99()));
 		}

@@ -12,10 +12,10 @@ import dev.durable.benchmarks.compare.CpuCounters;
 
 /**
  * This JVM's CPU time by kind of thread, read from {@code /proc/self/task} (Linux; empty
- * elsewhere): a thread's kind is its name without a trailing number, so the JIT compiler threads,
- * the GC threads, the virtual threads' carriers and the engine's own threads each add up. It
- * tells what a node spends its CPU on without a profiler: compiling and collecting rather than
- * running workflows, for one.
+ * elsewhere): a thread's kind is its name without a trailing number, so the JIT compiler
+ * threads, the GC threads, the virtual threads' carriers and the engine's own threads
+ * each add up. It tells what a node spends its CPU on without a profiler: compiling and
+ * collecting rather than running workflows, for one.
  */
 final class ThreadCpu {
 
@@ -43,13 +43,18 @@ final class ThreadCpu {
 		return byKind;
 	}
 
-	/** A thread's name without its trailing number and separators ("C2 CompilerThre", "GC Thread"). */
+	/**
+	 * A thread's name without its trailing number and separators ("C2 CompilerThre", "GC
+	 * Thread").
+	 */
 	static String kind(String name) {
 		String kind = name.replaceAll("[#\\-_ ]*[0-9]+$", "");
 		return kind.isEmpty() ? name : kind;
 	}
 
-	/** The CPU used between two readings, the largest kinds first, as {@code kind=ms;...}. */
+	/**
+	 * The CPU used between two readings, the largest kinds first, as {@code kind=ms;...}.
+	 */
 	static String used(Map<String, Long> before, Map<String, Long> after, int kinds) {
 		return after.entrySet()
 			.stream()

@@ -20,12 +20,13 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.benchmarks.compare.CpuCounters;
 
 /**
- * What the throughput measurement of one node count did besides completing workflows, to tell
- * where the time went: the CPU of the node JVMs and of the server per workflow, the engine's
- * notifications by kind (a listening connection of its own), how often the nodes' connections
- * were seen in each wait state (sampled from {@code pg_stat_activity}), and afterwards where the
- * runs ran: how many ended owned by another node than the one whose clients started them, and
- * how many were claimed more than once (epoch above 1).
+ * What the throughput measurement of one node count did besides completing workflows, to
+ * tell where the time went: the CPU of the node JVMs and of the server per workflow, the
+ * engine's notifications by kind (a listening connection of its own), how often the
+ * nodes' connections were seen in each wait state (sampled from
+ * {@code pg_stat_activity}), and afterwards where the runs ran: how many ended owned by
+ * another node than the one whose clients started them, and how many were claimed more
+ * than once (epoch above 1).
  */
 final class ThroughputProbe implements AutoCloseable {
 
@@ -163,7 +164,9 @@ final class ThroughputProbe implements AutoCloseable {
 		}
 	}
 
-	/** Where the runs started with the prefix ran, by the node ids the node JVMs reported. */
+	/**
+	 * Where the runs started with the prefix ran, by the node ids the node JVMs reported.
+	 */
 	static String placement(JdbcTemplate jdbc, List<NodeJvm> nodes, String prefix) {
 		Map<String, UUID> ids = nodes.stream().collect(Collectors.toMap(NodeJvm::name, NodeJvm::nodeId));
 		long[] counts = new long[4]; // runs, owned elsewhere, claimed again, still open
@@ -181,26 +184,29 @@ final class ThroughputProbe implements AutoCloseable {
 						counts[3]++;
 					}
 				}, prefix + "%");
-		// from the start (the run's creation) to its close as stored: the clients' latency less the
+		// from the start (the run's creation) to its close as stored: the clients'
+		// latency less the
 		// time they took to learn of the close
 		java.util.Map<String, Object> lifetime = jdbc.queryForMap("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY"
 				+ " extract(epoch FROM closed_at - created_at) * 1000) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY"
 				+ " extract(epoch FROM closed_at - created_at) * 1000) AS p99 FROM durable.workflow_run WHERE workflow_id LIKE ?"
 				+ " AND closed_at IS NOT NULL", prefix + "%");
-		return String.format("%,d runs: %,d owned by another node than the starting one, %,d claimed again,"
-				+ " %,d still open; start to stored close p50 %.1f ms, p99 %.1f ms", counts[0], counts[1], counts[2],
-				counts[3], number(lifetime.get("p50")), number(lifetime.get("p99")));
+		return String.format(
+				"%,d runs: %,d owned by another node than the starting one, %,d claimed again,"
+						+ " %,d still open; start to stored close p50 %.1f ms, p99 %.1f ms",
+				counts[0], counts[1], counts[2], counts[3], number(lifetime.get("p50")), number(lifetime.get("p99")));
 	}
 
 	/**
-	 * Transactions committed in the database and WAL syncs of the server so far. A backend reports
-	 * its counts when it goes idle, at most once a second: over a phase of many seconds the
-	 * difference is close.
+	 * Transactions committed in the database and WAL syncs of the server so far. A
+	 * backend reports its counts when it goes idle, at most once a second: over a phase
+	 * of many seconds the difference is close.
 	 */
 	private long[] stats() {
 		try {
-			return new JdbcTemplate(this.dataSource).queryForObject("SELECT (SELECT xact_commit FROM pg_stat_database"
-					+ " WHERE datname = current_database()), (SELECT wal_sync FROM pg_stat_wal)",
+			return new JdbcTemplate(this.dataSource).queryForObject(
+					"SELECT (SELECT xact_commit FROM pg_stat_database"
+							+ " WHERE datname = current_database()), (SELECT wal_sync FROM pg_stat_wal)",
 					(row, i) -> new long[] { row.getLong(1), row.getLong(2) });
 		}
 		catch (RuntimeException ex) {
@@ -212,7 +218,10 @@ final class ThroughputProbe implements AutoCloseable {
 		return (value instanceof Number n) ? n.doubleValue() : Double.NaN;
 	}
 
-	/** Stops probing and describes what it saw, over the given number of workflows completed. */
+	/**
+	 * Stops probing and describes what it saw, over the given number of workflows
+	 * completed.
+	 */
 	String finish(long workflows, double seconds) {
 		close();
 		try {
@@ -237,12 +246,11 @@ final class ThroughputProbe implements AutoCloseable {
 		return String.format("per workflow: %.2f transactions, %.2f WAL syncs (%.0f and %.0f per second);"
 				+ " CPU per workflow: nodes %.2f ms, PostgreSQL %.2f ms (nodes %.0f ms/s, PostgreSQL %.0f ms/s);"
 				+ " notifications: %s; nodes' connections (mean count by state, %d samples): %s;"
-				+ " completed per second: %s",
-				(statsAfter[0] - this.statsBefore[0]) / perWorkflow, (statsAfter[1] - this.statsBefore[1]) / perWorkflow,
-				(statsAfter[0] - this.statsBefore[0]) / seconds, (statsAfter[1] - this.statsBefore[1]) / seconds,
-				nodesUsed / 1e6 / perWorkflow, serverUsed / 1e6 / perWorkflow, nodesUsed / 1e6 / seconds,
-				serverUsed / 1e6 / seconds, notified.isEmpty() ? "none" : notified, total, waitShares,
-				this.perSecond);
+				+ " completed per second: %s", (statsAfter[0] - this.statsBefore[0]) / perWorkflow,
+				(statsAfter[1] - this.statsBefore[1]) / perWorkflow, (statsAfter[0] - this.statsBefore[0]) / seconds,
+				(statsAfter[1] - this.statsBefore[1]) / seconds, nodesUsed / 1e6 / perWorkflow,
+				serverUsed / 1e6 / perWorkflow, nodesUsed / 1e6 / seconds, serverUsed / 1e6 / seconds,
+				notified.isEmpty() ? "none" : notified, total, waitShares, this.perSecond);
 	}
 
 	@Override

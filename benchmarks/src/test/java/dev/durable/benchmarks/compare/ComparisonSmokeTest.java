@@ -11,18 +11,18 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The comparison with tiny counts, as part of the normal build: every scenario runs on both
- * engines (the replay and the task queue on Durable only; the steps also with local activities
- * and on Flowable in its two modes) and the report has its lines. It measures nothing worth
- * reading (no warm-up to speak of, counters read without settling).
+ * The comparison with tiny counts, as part of the normal build: every scenario runs on
+ * both engines (the replay and the task queue on Durable only; the steps also with local
+ * activities and on Flowable in its two modes) and the report has its lines. It measures
+ * nothing worth reading (no warm-up to speak of, counters read without settling).
  */
 class ComparisonSmokeTest {
 
 	@Test
 	void everyScenarioCompletesOnBothEnginesAndIsReported() {
 		ComparisonBenchmark.Options options = new ComparisonBenchmark.Options(ComparisonBenchmark.SCENARIOS, 1, 1,
-				Duration.ZERO, Duration.ZERO, Duration.ofMillis(200), 3, 20, 200, 2, 4, Duration.ZERO, "off", "off", false,
-				false);
+				Duration.ZERO, Duration.ZERO, Duration.ofMillis(200), 3, 20, 200, 2, 4, Duration.ZERO, "off", "off",
+				false, false);
 		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
 		ComparisonBenchmark benchmark = new ComparisonBenchmark(options,
 				new PrintStream(buffer, true, StandardCharsets.UTF_8));
@@ -45,7 +45,8 @@ class ComparisonSmokeTest {
 				assertThat(engines).as(scenario).containsOnlyKeys("Durable");
 			}
 			else if (scenario.contains("task queue")) {
-				// DBOS has no remote worker pool: the line is set against both inline 3-step lines
+				// DBOS has no remote worker pool: the line is set against both inline
+				// 3-step lines
 				assertThat(engines).as(scenario).containsOnlyKeys("Durable");
 				assertThat(report).contains("| " + scenario + " | " + ComparisonReport.AGAINST_DBOS_INLINE + " |",
 						"| " + scenario + " | " + ComparisonReport.AGAINST_DURABLE_INLINE + " |");
@@ -58,9 +59,11 @@ class ComparisonSmokeTest {
 				assertThat(engines).as(scenario).containsOnlyKeys("Durable", "DBOS", ComparisonReport.DURABLE_LOCAL);
 			}
 			else if (scenario.contains(" steps, concurrency")) {
-				// local activities, and the second peer in its two modes, run the steps scenarios
-				assertThat(engines).as(scenario).containsOnlyKeys("Durable", "DBOS", ComparisonReport.DURABLE_LOCAL,
-						FlowableContender.ASYNC, FlowableContender.ONE_TRANSACTION);
+				// local activities, and the second peer in its two modes, run the steps
+				// scenarios
+				assertThat(engines).as(scenario)
+					.containsOnlyKeys("Durable", "DBOS", ComparisonReport.DURABLE_LOCAL, FlowableContender.ASYNC,
+							FlowableContender.ONE_TRANSACTION);
 				assertThat(report).contains("| " + scenario + " | **ratio Durable/DBOS** |",
 						"| " + scenario + " | **ratio Durable local activities/DBOS** |",
 						"| " + scenario + " | **ratio Durable/" + FlowableContender.ASYNC + "** |",

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The scale-out benchmark with tiny counts, as part of the normal build: node JVMs start, run the
- * clients' workflows and signals, the at-rest readings are taken, and the report has its lines.
- * It measures nothing worth reading.
+ * The scale-out benchmark with tiny counts, as part of the normal build: node JVMs start,
+ * run the clients' workflows and signals, the at-rest readings are taken, and the report
+ * has its lines. It measures nothing worth reading.
  */
 class ScaleOutSmokeTest {
 
@@ -22,7 +22,8 @@ class ScaleOutSmokeTest {
 		ScaleOutBenchmark.Options options = new ScaleOutBenchmark.Options(List.of(1, 2), 4, Duration.ofSeconds(1),
 				Duration.ofSeconds(4), 10, 50, Duration.ofSeconds(1), Duration.ofSeconds(1), 4);
 		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-		ScaleOutBenchmark benchmark = new ScaleOutBenchmark(options, new PrintStream(buffer, true, StandardCharsets.UTF_8));
+		ScaleOutBenchmark benchmark = new ScaleOutBenchmark(options,
+				new PrintStream(buffer, true, StandardCharsets.UTF_8));
 
 		boolean ok = benchmark.run();
 

@@ -11,7 +11,9 @@ import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 
-/** A support ticket that collects notes until it is closed; its priority can be updated. */
+/**
+ * A support ticket that collects notes until it is closed; its priority can be updated.
+ */
 @Workflow("ticket")
 public class TicketWorkflow {
 

@@ -6,10 +6,10 @@ import dev.durable.workflow.Activity;
 import dev.durable.workflow.ActivityMethod;
 
 /**
- * What an approval does outside the workflow: store the document and send messages. Called from
- * {@link ApprovalWorkflow}, each call is durable (recorded, retried, never repeated once done).
- * The application's implementation is {@link SimulatedApprovalActivities}; tests register their
- * own.
+ * What an approval does outside the workflow: store the document and send messages.
+ * Called from {@link ApprovalWorkflow}, each call is durable (recorded, retried, never
+ * repeated once done). The application's implementation is
+ * {@link SimulatedApprovalActivities}; tests register their own.
  */
 @Activity
 public interface ApprovalActivities {
@@ -53,6 +53,7 @@ public interface ApprovalActivities {
 
 	/**
 	 * A request for a decision.
+	 *
 	 * @param documentId the document
 	 * @param title its title
 	 * @param approver who is asked

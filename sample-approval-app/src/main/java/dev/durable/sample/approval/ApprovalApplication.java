@@ -5,11 +5,11 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 /**
- * The sample approval application: document approval with SLA timers, reminders, escalation
- * and resubmission ({@link ApprovalWorkflow}), driven over HTTP ({@link DocumentController}),
- * with its rules in {@code application.yaml} ({@link ApprovalProperties}). With no
- * {@code spring.datasource.url} it runs on an embedded PostgreSQL server whose data is kept in
- * {@code .durable/pgdata}.
+ * The sample approval application: document approval with SLA timers, reminders,
+ * escalation and resubmission ({@link ApprovalWorkflow}), driven over HTTP
+ * ({@link DocumentController}), with its rules in {@code application.yaml}
+ * ({@link ApprovalProperties}). With no {@code spring.datasource.url} it runs on an
+ * embedded PostgreSQL server whose data is kept in {@code .durable/pgdata}.
  */
 @SpringBootApplication
 @EnableConfigurationProperties(ApprovalProperties.class)

@@ -2,6 +2,7 @@ package dev.durable.sample.approval;
 
 /**
  * What an approver decided.
+ *
  * @param approver who decides; must be the approver of the current stage
  * @param approved whether the document is approved
  * @param comment an optional comment, kept in the audit trail

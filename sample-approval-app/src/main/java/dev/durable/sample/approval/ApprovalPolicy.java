@@ -4,18 +4,21 @@ import java.time.Duration;
 
 /**
  * The rules one approval follows, fixed when the document is submitted (from
- * {@link ApprovalProperties}) and carried in its {@link ApprovalState}, so that a change of the
- * configuration applies to new submissions only and a run never changes its rules half-way.
+ * {@link ApprovalProperties}) and carried in its {@link ApprovalState}, so that a change
+ * of the configuration applies to new submissions only and a run never changes its rules
+ * half-way.
+ *
  * @param primaryApprover who decides first
  * @param backupApprover who decides once the primary approver let the SLA pass
  * @param sla how long the primary approver has
  * @param backupSla how long the backup approver has
- * @param reminderInterval how often the current approver is reminded while the decision is
- * awaited (zero or negative: never)
- * @param resubmissionWindow how long the author has to resubmit after a rejection that allows it
+ * @param reminderInterval how often the current approver is reminded while the decision
+ * is awaited (zero or negative: never)
+ * @param resubmissionWindow how long the author has to resubmit after a rejection that
+ * allows it
  * @param maxResubmissions how many resubmissions a document may have in all
- * @param continueAsNewAfterResubmissions continue as new after this many resubmissions in one run
- * (zero: only when the engine suggests it)
+ * @param continueAsNewAfterResubmissions continue as new after this many resubmissions in
+ * one run (zero: only when the engine suggests it)
  */
 public record ApprovalPolicy(String primaryApprover, String backupApprover, Duration sla, Duration backupSla,
 		Duration reminderInterval, Duration resubmissionWindow, int maxResubmissions,

@@ -5,9 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Everything an approval knows: what the query returns, what the run returns at its end, and
- * what a run passes whole to the next one when it continues as new (the input of
+ * Everything an approval knows: what the query returns, what the run returns at its end,
+ * and what a run passes whole to the next one when it continues as new (the input of
  * {@link ApprovalWorkflow#run}). Immutable: every change makes a new state.
+ *
  * @param submission the document as last submitted
  * @param policy the rules of this approval
  * @param status where it stands
@@ -31,8 +32,8 @@ public record ApprovalState(DocumentSubmission submission, ApprovalPolicy policy
 	}
 
 	/**
-	 * The state of a document just submitted, to start its approval with (the workflow writes
-	 * the first line of the audit trail).
+	 * The state of a document just submitted, to start its approval with (the workflow
+	 * writes the first line of the audit trail).
 	 */
 	public static ApprovalState submitted(DocumentSubmission submission, ApprovalPolicy policy) {
 		return new ApprovalState(submission, policy, DocumentStatus.SUBMITTED, null, null, null, null, List.of(), 0,
@@ -88,7 +89,10 @@ public record ApprovalState(DocumentSubmission submission, ApprovalPolicy policy
 				this.continuedAsNew);
 	}
 
-	/** This state after a revised version came: not stored yet, no decision yet, one more resubmission. */
+	/**
+	 * This state after a revised version came: not stored yet, no decision yet, one more
+	 * resubmission.
+	 */
 	public ApprovalState resubmitted(DocumentSubmission revised) {
 		return new ApprovalState(revised, this.policy, DocumentStatus.SUBMITTED, null, null, null, null,
 				this.auditTrail, this.resubmissionCount + 1, false, this.remindersSent, this.continuedAsNew);

@@ -23,21 +23,23 @@ import dev.durable.workflow.WorkflowStream;
 import dev.durable.workflow.Workflows;
 
 /**
- * A document's approval, with SLAs: store the document, ask the primary approver, and wait for a
- * decision within the SLA while a reminder loop (its own coroutine, in a cancellation scope)
- * reminds the approver on an interval. A decision cancels the reminders at once. When the SLA
- * passes, the approval escalates to the backup approver with a SLA of its own; when that passes
- * too, the document is rejected automatically. A rejection may allow a revised version within
- * a window; each resubmission goes round again.
+ * A document's approval, with SLAs: store the document, ask the primary approver, and
+ * wait for a decision within the SLA while a reminder loop (its own coroutine, in a
+ * cancellation scope) reminds the approver on an interval. A decision cancels the
+ * reminders at once. When the SLA passes, the approval escalates to the backup approver
+ * with a SLA of its own; when that passes too, the document is rejected automatically. A
+ * rejection may allow a revised version within a window; each resubmission goes round
+ * again.
  * <p>
- * The whole {@link ApprovalState} is the input of {@link #run}: a run that grew long (the engine
- * suggests it, or after {@link ApprovalPolicy#continueAsNewAfterResubmissions()} resubmissions)
- * continues as new with it at a safe point (between resubmissions, with no handler running), and
- * the audit trail goes on in the next run.
+ * The whole {@link ApprovalState} is the input of {@link #run}: a run that grew long (the
+ * engine suggests it, or after {@link ApprovalPolicy#continueAsNewAfterResubmissions()}
+ * resubmissions) continues as new with it at a safe point (between resubmissions, with no
+ * handler running), and the audit trail goes on in the next run.
  * <p>
- * Decisions come through the {@code decide} update (validated: the approver of the current stage,
- * while a decision is awaited; the caller learns it took effect) or, fire and forget, the
- * {@code decision} signal (an invalid one is only written to the audit trail).
+ * Decisions come through the {@code decide} update (validated: the approver of the
+ * current stage, while a decision is awaited; the caller learns it took effect) or, fire
+ * and forget, the {@code decision} signal (an invalid one is only written to the audit
+ * trail).
  */
 @Workflow("document-approval")
 public class ApprovalWorkflow {
@@ -56,7 +58,10 @@ public class ApprovalWorkflow {
 	/** The decision taken for the stage awaited, until the main method reads it. */
 	private ApprovalDecision pendingDecision;
 
-	/** A revised version received while resubmission is awaited, until the main method reads it. */
+	/**
+	 * A revised version received while resubmission is awaited, until the main method
+	 * reads it.
+	 */
 	private DocumentSubmission pendingResubmission;
 
 	public ApprovalWorkflow(ApprovalActivities activities) {
@@ -70,7 +75,8 @@ public class ApprovalWorkflow {
 
 	@WorkflowRun
 	public ApprovalState run(ApprovalState input) {
-		// a run continued as new streams the trail it carries again, so offsets count over all runs
+		// a run continued as new streams the trail it carries again, so offsets count
+		// over all runs
 		publishAudit();
 		if (this.state.auditTrail().isEmpty()) {
 			audit(this.state.audit(now(), "SUBMITTED", this.state.submission().author(),
@@ -114,7 +120,10 @@ public class ApprovalWorkflow {
 		}
 	}
 
-	/** The primary approver, then the backup: the decision taken, or {@code null} when both SLAs passed. */
+	/**
+	 * The primary approver, then the backup: the decision taken, or {@code null} when
+	 * both SLAs passed.
+	 */
 	private ApprovalDecision review() {
 		ApprovalDecision decision = awaitDecision(ApprovalStage.PRIMARY);
 		if (decision != null) {
@@ -125,13 +134,16 @@ public class ApprovalWorkflow {
 		return awaitDecision(ApprovalStage.BACKUP);
 	}
 
-	/** One stage: notify its approver, remind on an interval, and wait for the decision within its SLA. */
+	/**
+	 * One stage: notify its approver, remind on an interval, and wait for the decision
+	 * within its SLA.
+	 */
 	private ApprovalDecision awaitDecision(ApprovalStage stage) {
 		Instant deadline = now().plus(this.state.policy().slaOf(stage));
 		this.pendingDecision = null;
 		this.state = this.state.awaiting(stage, deadline);
-		audit(this.state.audit(now(), (stage == ApprovalStage.PRIMARY) ? "AWAITING_PRIMARY" : "ESCALATED",
-				SYSTEM, this.state.currentApprover() + " to decide by " + deadline));
+		audit(this.state.audit(now(), (stage == ApprovalStage.PRIMARY) ? "AWAITING_PRIMARY" : "ESCALATED", SYSTEM,
+				this.state.currentApprover() + " to decide by " + deadline));
 		ApprovalNotice notice = new ApprovalNotice(this.state.documentId(), this.state.submission().title(),
 				this.state.currentApprover(), stage, deadline);
 		this.activities.notifyApprover(notice);
@@ -156,7 +168,10 @@ public class ApprovalWorkflow {
 		return this.pendingDecision;
 	}
 
-	/** The reminder loop of one stage; runs until its scope is canceled or the deadline comes. */
+	/**
+	 * The reminder loop of one stage; runs until its scope is canceled or the deadline
+	 * comes.
+	 */
 	private void remind(ApprovalNotice notice) {
 		if (!this.state.policy().remindsApprovers()) {
 			return;
@@ -181,7 +196,10 @@ public class ApprovalWorkflow {
 		}
 	}
 
-	/** After a rejection that allows it: the revised version, or {@code null} when the window closed. */
+	/**
+	 * After a rejection that allows it: the revised version, or {@code null} when the
+	 * window closed.
+	 */
 	private DocumentSubmission awaitResubmission(ApprovalDecision rejection) {
 		Duration window = this.state.policy().resubmissionWindow();
 		Instant until = now().plus(window);
@@ -203,21 +221,24 @@ public class ApprovalWorkflow {
 
 	private ApprovalState close(DocumentStatus status, String event, String actor, String detail) {
 		audit(this.state.withStatus(status).audit(now(), event, actor, text(detail)));
-		this.activities.notifyAuthor(this.state.documentId(), this.state.submission().author(), status,
-				text(detail));
+		this.activities.notifyAuthor(this.state.documentId(), this.state.submission().author(), status, text(detail));
 		logger.info("Document {}: {}", this.state.documentId(), status);
 		Workflows.await(Workflows::allHandlersFinished);
 		return this.state;
 	}
 
-	/** The approval as it stands: status, whose decision is awaited until when, the audit trail. */
+	/**
+	 * The approval as it stands: status, whose decision is awaited until when, the audit
+	 * trail.
+	 */
 	@QueryMethod
 	public ApprovalState state() {
 		return this.state;
 	}
 
 	/**
-	 * Takes a decision, and answers once the workflow took it (what an approval link calls).
+	 * Takes a decision, and answers once the workflow took it (what an approval link
+	 * calls).
 	 * @param decision the decision
 	 * @return what was taken
 	 */
@@ -243,15 +264,16 @@ public class ApprovalWorkflow {
 	}
 
 	/**
-	 * Takes a decision, fire and forget; one that cannot count is only written to the audit trail.
+	 * Takes a decision, fire and forget; one that cannot count is only written to the
+	 * audit trail.
 	 * @param decision the decision
 	 */
 	@SignalMethod
 	public void decision(ApprovalDecision decision) {
 		String problem = problemWith(decision);
 		if (problem != null) {
-			audit(this.state.audit(now(), "DECISION_IGNORED",
-					(decision != null) ? decision.approver() : null, problem));
+			audit(this.state.audit(now(), "DECISION_IGNORED", (decision != null) ? decision.approver() : null,
+					problem));
 			return;
 		}
 		this.pendingDecision = decision;
@@ -313,9 +335,10 @@ public class ApprovalWorkflow {
 	}
 
 	/**
-	 * The state after a change that added to the audit trail: the new lines also go to the
-	 * {@code audit} stream, which clients read live (Server-Sent Events at
-	 * {@code /durable/workflows/{id}/streams/audit}); the line at offset n is the trail's n-th.
+	 * The state after a change that added to the audit trail: the new lines also go to
+	 * the {@code audit} stream, which clients read live (Server-Sent Events at
+	 * {@code /durable/workflows/{id}/streams/audit}); the line at offset n is the trail's
+	 * n-th.
 	 */
 	private void audit(ApprovalState next) {
 		this.state = next;

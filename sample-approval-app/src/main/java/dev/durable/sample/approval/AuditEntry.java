@@ -4,6 +4,7 @@ import java.time.Instant;
 
 /**
  * One line of a document's audit trail.
+ *
  * @param at when, in workflow time
  * @param event what happened, for example {@code ESCALATED}
  * @param actor who did it ({@code system} for timers and the workflow itself)

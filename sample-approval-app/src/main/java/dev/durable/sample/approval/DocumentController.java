@@ -20,9 +20,10 @@ import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.web.DurableProblems;
 
 /**
- * The approval API, on {@link WorkflowClient}: submit a document, read its state, decide (what an
- * approval link calls; through the {@code decide} update, so the answer says whether the decision
- * counted) and resubmit after a rejection. The document id is the workflow id.
+ * The approval API, on {@link WorkflowClient}: submit a document, read its state, decide
+ * (what an approval link calls; through the {@code decide} update, so the answer says
+ * whether the decision counted) and resubmit after a rejection. The document id is the
+ * workflow id.
  */
 @RestController
 @RequestMapping("/api/documents")
@@ -55,7 +56,10 @@ class DocumentController {
 		return this.client.handle(documentId, ApprovalState.class).query(ApprovalWorkflow::state);
 	}
 
-	/** Decides; answers once the workflow took the decision, or 422 UPDATE_REJECTED with why it does not count. */
+	/**
+	 * Decides; answers once the workflow took the decision, or 422 UPDATE_REJECTED with
+	 * why it does not count.
+	 */
 	@PostMapping("/{documentId}/decision")
 	DecisionReceipt decide(@PathVariable String documentId, @RequestBody ApprovalDecision decision) {
 		return this.client.handle(documentId, ApprovalState.class).update(ApprovalWorkflow::decide, decision);
@@ -69,8 +73,9 @@ class DocumentController {
 	}
 
 	/**
-	 * Errors as the generated {@code /durable} endpoints answer them: problem details with a
-	 * stable {@code code}; a decision the workflow refuses is 422 UPDATE_REJECTED with the reason.
+	 * Errors as the generated {@code /durable} endpoints answer them: problem details
+	 * with a stable {@code code}; a decision the workflow refuses is 422 UPDATE_REJECTED
+	 * with the reason.
 	 */
 	@ExceptionHandler(Exception.class)
 	ResponseEntity<ProblemDetail> problem(Exception ex) {
@@ -79,6 +84,7 @@ class DocumentController {
 
 	/**
 	 * A document just submitted.
+	 *
 	 * @param documentId the document id (the workflow id)
 	 * @param runId the run id
 	 */
@@ -87,6 +93,7 @@ class DocumentController {
 
 	/**
 	 * A resubmission accepted.
+	 *
 	 * @param documentId the document id
 	 * @param resubmission its number (1 for the first)
 	 */

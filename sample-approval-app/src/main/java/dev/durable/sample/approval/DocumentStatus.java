@@ -9,10 +9,16 @@ public enum DocumentStatus {
 	/** Waiting for the primary approver's decision, within the SLA. */
 	AWAITING_PRIMARY,
 
-	/** The primary approver let the SLA pass; waiting for the backup approver, within the backup SLA. */
+	/**
+	 * The primary approver let the SLA pass; waiting for the backup approver, within the
+	 * backup SLA.
+	 */
 	ESCALATED,
 
-	/** Rejected with a chance to resubmit; waiting for a revised version, within the resubmission window. */
+	/**
+	 * Rejected with a chance to resubmit; waiting for a revised version, within the
+	 * resubmission window.
+	 */
 	AWAITING_RESUBMISSION,
 
 	/** Approved (final). */

@@ -2,6 +2,7 @@ package dev.durable.sample.approval;
 
 /**
  * A document sent for approval, or a revised version of it sent again after a rejection.
+ *
  * @param documentId the document id, also the workflow id (generated when absent)
  * @param title the title
  * @param author who submitted it; told of the outcome

@@ -13,7 +13,10 @@ import dev.durable.workflow.test.spring.DurableWorkflowTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The sample serves its OpenAPI document, with the approval workflow's operations, and Swagger UI. */
+/**
+ * The sample serves its OpenAPI document, with the approval workflow's operations, and
+ * Swagger UI.
+ */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @DurableWorkflowTest
 class ApiDocumentationTest {
@@ -27,8 +30,8 @@ class ApiDocumentationTest {
 		ResponseEntity<String> document = http.get().uri("/v3/api-docs").retrieve().toEntity(String.class);
 		assertThat(document.getStatusCode()).isEqualTo(HttpStatus.OK);
 		assertThat(document.getBody()).contains("\"StartRequest.document-approval\"",
-				"\"/durable/workflows/{workflowId}/updates/decide\"", "\"/durable/workflows/{workflowId}/queries/state\"",
-				"\"/api/documents\"");
+				"\"/durable/workflows/{workflowId}/updates/decide\"",
+				"\"/durable/workflows/{workflowId}/queries/state\"", "\"/api/documents\"");
 
 		ResponseEntity<String> ui = http.get().uri("/swagger-ui/index.html").retrieve().toEntity(String.class);
 		assertThat(ui.getStatusCode()).isEqualTo(HttpStatus.OK);

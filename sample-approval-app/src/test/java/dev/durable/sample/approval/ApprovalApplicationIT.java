@@ -9,7 +9,9 @@ import dev.durable.workflow.WorkflowEngine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The application boots on its embedded PostgreSQL (a fresh data directory, a free port). */
+/**
+ * The application boots on its embedded PostgreSQL (a fresh data directory, a free port).
+ */
 @SpringBootTest(properties = { "durable.workflow.embedded-postgres.data-directory=target/it-${random.uuid}/pgdata",
 		"durable.workflow.embedded-postgres.port=0" })
 class ApprovalApplicationIT {

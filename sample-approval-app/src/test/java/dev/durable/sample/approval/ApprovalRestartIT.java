@@ -24,10 +24,10 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An approval survives a crash of the real application: the sample started as its own process
- * (a fresh embedded PostgreSQL data directory, free ports), a document submitted, the process
- * killed with {@code kill -9}, a new process started on the same data directory, the decision
- * taken there, and the run completes, its document stored once.
+ * An approval survives a crash of the real application: the sample started as its own
+ * process (a fresh embedded PostgreSQL data directory, free ports), a document submitted,
+ * the process killed with {@code kill -9}, a new process started on the same data
+ * directory, the decision taken there, and the run completes, its document stored once.
  */
 class ApprovalRestartIT {
 

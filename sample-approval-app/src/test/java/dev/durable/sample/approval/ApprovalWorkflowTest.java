@@ -27,12 +27,14 @@ import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Every path of {@link ApprovalWorkflow}, on the test kit's time-skipping clock (48 hours take
- * milliseconds), with {@link RecordingApprovalActivities} counting what was sent.
+ * Every path of {@link ApprovalWorkflow}, on the test kit's time-skipping clock (48 hours
+ * take milliseconds), with {@link RecordingApprovalActivities} counting what was sent.
  */
 class ApprovalWorkflowTest {
 
-	/** The activities' real time counts on the test clock (a few ms on top of the timers). */
+	/**
+	 * The activities' real time counts on the test clock (a few ms on top of the timers).
+	 */
 	private static final TemporalUnitOffset ACTIVITY_TIME = within(10, ChronoUnit.SECONDS);
 
 	@RegisterExtension
@@ -80,7 +82,8 @@ class ApprovalWorkflowTest {
 		assertThat(auditStream(handle, 2)).isEqualTo(result.auditTrail().subList(2, 4));
 		assertThat(result.documentStored()).isTrue();
 		assertThat(this.activities.stored).hasSize(1);
-		assertThat(this.activities.notices).extracting(ApprovalActivities.ApprovalNotice::approver).containsExactly(ALICE);
+		assertThat(this.activities.notices).extracting(ApprovalActivities.ApprovalNotice::approver)
+			.containsExactly(ALICE);
 		assertThat(this.activities.reminders).isEmpty();
 		assertThat(this.activities.authorNotices).containsExactly(DocumentStatus.APPROVED);
 	}
@@ -95,7 +98,8 @@ class ApprovalWorkflowTest {
 		assertThat(escalated.currentApprover()).isEqualTo(BOB);
 		assertThat(escalated.deadline()).isCloseTo(this.start.plus(Duration.ofHours(96)), ACTIVITY_TIME);
 		assertThat(events(escalated)).contains("SLA_PASSED", "ESCALATED");
-		assertThat(this.activities.remindersTo(ALICE)).isEqualTo(3); // at 12, 24 and 36 hours
+		assertThat(this.activities.remindersTo(ALICE)).isEqualTo(3); // at 12, 24 and 36
+																		// hours
 		assertThat(this.activities.notices).extracting(ApprovalActivities.ApprovalNotice::stage)
 			.containsExactly(ApprovalStage.PRIMARY, ApprovalStage.BACKUP);
 
@@ -108,7 +112,8 @@ class ApprovalWorkflowTest {
 		assertThat(result.status()).isEqualTo(DocumentStatus.APPROVED);
 		assertThat(result.decision().approver()).isEqualTo(BOB);
 		assertThat(result.stage()).isEqualTo(ApprovalStage.BACKUP);
-		assertThat(this.activities.remindersTo(BOB)).isZero(); // decided 1 hour into the backup SLA
+		assertThat(this.activities.remindersTo(BOB)).isZero(); // decided 1 hour into the
+																// backup SLA
 	}
 
 	@Test
@@ -133,7 +138,8 @@ class ApprovalWorkflowTest {
 		assertThat(this.activities.remindersTo(ALICE)).isEqualTo(2);
 
 		handle.update(ApprovalWorkflow::decide, ApprovalDecision.reject(ALICE, "needs a summary", true));
-		// the run now waits up to 7 days for a revised version: no reminder in all that time
+		// the run now waits up to 7 days for a revised version: no reminder in all that
+		// time
 		this.env.sleep(Duration.ofDays(5));
 		assertThat(handle.query(ApprovalWorkflow::state).status()).isEqualTo(DocumentStatus.AWAITING_RESUBMISSION);
 		assertThat(this.activities.reminders).hasSize(2);
@@ -155,7 +161,8 @@ class ApprovalWorkflowTest {
 		handle.update(ApprovalWorkflow::decide, ApprovalDecision.reject(ALICE, "too long", true));
 		this.env.sleep(Duration.ofDays(1));
 		assertThat(handle.update(ApprovalWorkflow::resubmit, revised("v2"))).isEqualTo(1);
-		this.env.timeSkipper().awaitQuiet(); // the run stores version 2 and asks alice again
+		this.env.timeSkipper().awaitQuiet(); // the run stores version 2 and asks alice
+												// again
 
 		assertThat(handle.query(ApprovalWorkflow::state).status()).isEqualTo(DocumentStatus.AWAITING_PRIMARY);
 		assertThatExceptionOfType(WorkflowUpdateRejectedException.class)
@@ -207,7 +214,8 @@ class ApprovalWorkflowTest {
 
 		WorkflowClient client = this.env.client();
 		assertThat(client.handle(id(handle), firstRun).describe().status()).isEqualTo(WorkflowStatus.CONTINUED_AS_NEW);
-		// the handle of the start and a handle by workflow id follow the latest run; one pinned to the
+		// the handle of the start and a handle by workflow id follow the latest run; one
+		// pinned to the
 		// first run still reads that run's state
 		WorkflowHandle<ApprovalState> latest = client.handle(id(handle), ApprovalState.class);
 		assertThat(latest.describe().runId()).isNotEqualTo(firstRun).isEqualTo(handle.describe().runId());
@@ -218,8 +226,8 @@ class ApprovalWorkflowTest {
 		ApprovalState continued = latest.query(ApprovalWorkflow::state);
 		assertThat(continued.continuedAsNew()).isEqualTo(1);
 		assertThat(continued.status()).isEqualTo(DocumentStatus.AWAITING_PRIMARY);
-		assertThat(events(continued)).containsExactly("SUBMITTED", "STORED", "AWAITING_PRIMARY", "REMINDED",
-				"REJECTED", "RESUBMITTED", "CONTINUED_AS_NEW", "STORED", "AWAITING_PRIMARY");
+		assertThat(events(continued)).containsExactly("SUBMITTED", "STORED", "AWAITING_PRIMARY", "REMINDED", "REJECTED",
+				"RESUBMITTED", "CONTINUED_AS_NEW", "STORED", "AWAITING_PRIMARY");
 
 		latest.update(ApprovalWorkflow::decide, ApprovalDecision.approve(ALICE, "good now"));
 		ApprovalState result = handle.result(); // follows the chain to the last run
@@ -230,8 +238,7 @@ class ApprovalWorkflowTest {
 		assertThat(result.auditTrail().getFirst().at()).isEqualTo(this.start);
 		assertThat(auditStream(latest, 0)).as("the latest run streams the trail it carried, then its own lines")
 			.isEqualTo(result.auditTrail());
-		assertThat(auditStream(client.handle(id(handle), firstRun), 0))
-			.isEqualTo(continued.auditTrail().subList(0, 7));
+		assertThat(auditStream(client.handle(id(handle), firstRun), 0)).isEqualTo(continued.auditTrail().subList(0, 7));
 	}
 
 	private static List<AuditEntry> auditStream(WorkflowHandle<?> handle, long from) {

@@ -27,9 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * The application's API on the time-skipping clock ({@code @DurableWorkflowTest}), with its
- * rules from configuration: submit, read the state, decide through the update (a wrong approver
- * gets 422), escalate, resubmit.
+ * The application's API on the time-skipping clock ({@code @DurableWorkflowTest}), with
+ * its rules from configuration: submit, read the state, decide through the update (a
+ * wrong approver gets 422), escalate, resubmit.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "approval.sla=6h", "approval.backup-sla=3h", "approval.reminder-interval=2h",
@@ -38,7 +38,9 @@ import static org.assertj.core.api.Assertions.within;
 @DurableWorkflowTest
 class DocumentControllerTest {
 
-	/** The activities' real time counts on the test clock (a few ms on top of the timers). */
+	/**
+	 * The activities' real time counts on the test clock (a few ms on top of the timers).
+	 */
 	private static final TemporalUnitOffset ACTIVITY_TIME = within(10, ChronoUnit.SECONDS);
 
 	private static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
@@ -61,7 +63,8 @@ class DocumentControllerTest {
 		Map<String, Object> state = state(id);
 		assertThat(state.get("status")).isEqualTo("AWAITING_PRIMARY");
 		assertThat(state.get("currentApprover")).isEqualTo("dana@example.com");
-		assertThat(Instant.parse((String) state.get("deadline"))).isCloseTo(start.plus(Duration.ofHours(6)), ACTIVITY_TIME);
+		assertThat(Instant.parse((String) state.get("deadline"))).isCloseTo(start.plus(Duration.ofHours(6)),
+				ACTIVITY_TIME);
 
 		ResponseEntity<Map<String, Object>> wrong = decide(id, "erin@example.com", true);
 		assertThat(wrong.getStatusCode()).isEqualTo(HttpStatus.UNPROCESSABLE_CONTENT);
@@ -80,7 +83,8 @@ class DocumentControllerTest {
 
 		ApprovalState result = this.client.handle(id, ApprovalState.class).result();
 		assertThat(result.status()).isEqualTo(DocumentStatus.APPROVED);
-		assertThat(state(id).get("status")).isEqualTo("APPROVED"); // the query also reads a closed run
+		assertThat(state(id).get("status")).isEqualTo("APPROVED"); // the query also reads
+																	// a closed run
 	}
 
 	@Test
@@ -123,7 +127,8 @@ class DocumentControllerTest {
 			.toEntity(JSON);
 		assertThat(decided.getBody()).containsEntry("approved", false);
 		ApprovalState result = this.client.handle(id, ApprovalState.class).result();
-		assertThat(result.status()).isEqualTo(DocumentStatus.REJECTED); // no resubmission unless allowed
+		assertThat(result.status()).isEqualTo(DocumentStatus.REJECTED); // no resubmission
+																		// unless allowed
 	}
 
 	@Test

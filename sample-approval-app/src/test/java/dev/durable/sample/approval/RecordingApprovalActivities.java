@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The activities for tests: they record every call, so that a test can count the reminders sent
- * and see who was notified of what.
+ * The activities for tests: they record every call, so that a test can count the
+ * reminders sent and see who was notified of what.
  */
 class RecordingApprovalActivities implements ApprovalActivities {
 

@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The actuator endpoints the README's operations sections use are exposed by the sample's
- * configuration: health with the engine's contributor and its details, workflows and metrics
- * (same application as DocumentControllerTest).
+ * configuration: health with the engine's contributor and its details, workflows and
+ * metrics (same application as DocumentControllerTest).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "approval.sla=6h", "approval.backup-sla=3h", "approval.reminder-interval=2h",

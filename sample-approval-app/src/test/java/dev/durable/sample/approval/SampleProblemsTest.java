@@ -21,9 +21,9 @@ import dev.durable.workflow.test.spring.DurableWorkflowTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The approval API answers errors as the generated {@code /durable} endpoints do: problem details
- * with a stable {@code code}, a refused decision 422 {@code UPDATE_REJECTED}, and no class name in
- * any body (same application as DocumentControllerTest).
+ * The approval API answers errors as the generated {@code /durable} endpoints do: problem
+ * details with a stable {@code code}, a refused decision 422 {@code UPDATE_REJECTED}, and
+ * no class name in any body (same application as DocumentControllerTest).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "approval.sla=6h", "approval.backup-sla=3h", "approval.reminder-interval=2h",
@@ -44,7 +44,8 @@ class SampleProblemsTest {
 	@Test
 	void errorsAreProblemsWithTheGeneratedApisCodes() {
 		assertThat(send(HttpMethod.POST, "/api/documents", MediaType.APPLICATION_JSON,
-				SUBMISSION.formatted("doc-problems-1")).getStatusCode()).isEqualTo(HttpStatus.CREATED);
+				SUBMISSION.formatted("doc-problems-1"))
+			.getStatusCode()).isEqualTo(HttpStatus.CREATED);
 		this.time.awaitQuiet();
 
 		problem(send(HttpMethod.POST, "/api/documents/doc-problems-1/decision", MediaType.APPLICATION_JSON,
@@ -53,8 +54,8 @@ class SampleProblemsTest {
 				SUBMISSION.formatted("doc-problems-1")), 409, "WORKFLOW_ALREADY_STARTED");
 		problem(send(HttpMethod.GET, "/api/documents/no-such-document", null, null), 404, "WORKFLOW_NOT_FOUND");
 		problem(send(HttpMethod.GET, "/api/documents/bad id!", null, null), 400, "INVALID_ID");
-		problem(send(HttpMethod.POST, "/api/documents", MediaType.APPLICATION_JSON,
-				SUBMISSION.formatted("bad id!")), 400, "INVALID_ID");
+		problem(send(HttpMethod.POST, "/api/documents", MediaType.APPLICATION_JSON, SUBMISSION.formatted("bad id!")),
+				400, "INVALID_ID");
 		problem(send(HttpMethod.POST, "/api/documents", MediaType.APPLICATION_JSON, "{"), 400, "INVALID_PAYLOAD");
 		problem(send(HttpMethod.POST, "/api/documents", MediaType.TEXT_PLAIN, SUBMISSION.formatted("doc-plain")), 415,
 				"INVALID_PAYLOAD");
@@ -79,7 +80,8 @@ class SampleProblemsTest {
 		assertThat(response.getStatusCode().value()).as(response.getBody()).isEqualTo(status);
 		assertThat(response.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
 		assertThat(response.getBody()).contains("\"code\":\"" + code + "\"").contains("\"detail\":");
-		// a rejected update's "failure" is what the application's validator threw (its type is the
+		// a rejected update's "failure" is what the application's validator threw (its
+		// type is the
 		// application's own exception class); the rest is the API's and names no class
 		String own = response.getBody().replaceAll(",\"failure\":\\{.*\\}}$", "}");
 		for (String leak : List.of("dev.durable", "java.", "$", "Exception", "\tat ")) {

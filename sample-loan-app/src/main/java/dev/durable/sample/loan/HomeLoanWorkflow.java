@@ -30,17 +30,18 @@ import dev.durable.workflow.Workflows;
 
 /**
  * A home loan, from application to closing: verify the income, check the credit, order an
- * appraisal, search the title, underwrite, wait out the closing disclosure period (a durable
- * timer), and close.
+ * appraisal, search the title, underwrite, wait out the closing disclosure period (a
+ * durable timer), and close.
  * <p>
- * Pause and fix: every step runs through {@link #recoverableStep}. When a step fails for a reason
- * no retry can cure (a non-retryable {@link ApplicationFailure}: a bad SSN, an unknown employer, a
- * parcel that does not exist), the loan records the failure, advertises it in its search
- * attributes ({@code LoanStatus=PENDING_FIX}, {@code FailedActivity}) and waits durably, holding
- * no thread, for a {@link #fix} signal; the fix patches the application and the step runs again.
- * Transient faults are retried by the activity retry policy; a step that exhausts it, a
- * cancellation, or a bug in this class is not recoverable: the completed steps are compensated in
- * reverse order by a {@link Saga} (in a detached cancellation scope, so that a cancelled loan still
+ * Pause and fix: every step runs through {@link #recoverableStep}. When a step fails for
+ * a reason no retry can cure (a non-retryable {@link ApplicationFailure}: a bad SSN, an
+ * unknown employer, a parcel that does not exist), the loan records the failure,
+ * advertises it in its search attributes ({@code LoanStatus=PENDING_FIX},
+ * {@code FailedActivity}) and waits durably, holding no thread, for a {@link #fix}
+ * signal; the fix patches the application and the step runs again. Transient faults are
+ * retried by the activity retry policy; a step that exhausts it, a cancellation, or a bug
+ * in this class is not recoverable: the completed steps are compensated in reverse order
+ * by a {@link Saga} (in a detached cancellation scope, so that a cancelled loan still
  * cleans up) and the loan fails.
  */
 @Workflow("home-loan")
@@ -73,7 +74,10 @@ public class HomeLoanWorkflow {
 
 	private final List<String> compensatedActivities = new ArrayList<>();
 
-	/** Undoes the completed steps; a step that cannot be undone must not keep the others from it. */
+	/**
+	 * Undoes the completed steps; a step that cannot be undone must not keep the others
+	 * from it.
+	 */
 	private final Saga saga = new Saga(Saga.Options.DEFAULT.withContinueWithError(true));
 
 	private final List<FixEntry> fixHistory = new ArrayList<>();
@@ -134,9 +138,9 @@ public class HomeLoanWorkflow {
 	}
 
 	/**
-	 * Corrects the application while a step waits for a fix; the step then runs again. A fix whose
-	 * id was seen before is ignored; one naming an unknown field is recorded as rejected and does
-	 * not wake the step.
+	 * Corrects the application while a step waits for a fix; the step then runs again. A
+	 * fix whose id was seen before is ignored; one naming an unknown field is recorded as
+	 * rejected and does not wake the step.
 	 */
 	@SignalMethod
 	public void fix(RetryUpdate update) {
@@ -156,12 +160,15 @@ public class HomeLoanWorkflow {
 				return;
 			}
 		}
-		this.fixHistory.add(new FixEntry(this.failedActivity, update.key(), oldValue, update.value(),
-				this.failureMessage, id));
+		this.fixHistory
+			.add(new FixEntry(this.failedActivity, update.key(), oldValue, update.value(), this.failureMessage, id));
 		this.fixesReceived++;
 	}
 
-	/** The loan's state: status, steps done, the failure waiting for a fix, the fixes applied. */
+	/**
+	 * The loan's state: status, steps done, the failure waiting for a fix, the fixes
+	 * applied.
+	 */
 	@QueryMethod
 	public LoanState state() {
 		return new LoanState(this.status, this.failedActivity, this.failureMessage,
@@ -170,9 +177,9 @@ public class HomeLoanWorkflow {
 	}
 
 	/**
-	 * Runs one step until it succeeds: on a failure no retry can cure, waits for a fix and runs
-	 * the step again on the corrected application. Anything else (retries exhausted,
-	 * cancellation, a bug here) propagates.
+	 * Runs one step until it succeeds: on a failure no retry can cure, waits for a fix
+	 * and runs the step again on the corrected application. Anything else (retries
+	 * exhausted, cancellation, a bug here) propagates.
 	 */
 	private <T> T recoverableStep(String activity, LoanStatus reached, Supplier<T> call) {
 		while (true) {
@@ -204,13 +211,17 @@ public class HomeLoanWorkflow {
 		}
 	}
 
-	/** Undoes the completed steps, last first; only steps that completed have anything to undo. */
+	/**
+	 * Undoes the completed steps, last first; only steps that completed have anything to
+	 * undo.
+	 */
 	private void compensateAll() {
 		try {
 			this.saga.compensate();
 		}
 		catch (Saga.CompensationException ex) {
-			// each failure was logged with its step; the loan fails with its own failure, and a step
+			// each failure was logged with its step; the loan fails with its own failure,
+			// and a step
 			// left undone is for an operator to clean up
 		}
 	}

@@ -17,17 +17,17 @@ import dev.durable.workflow.ActivityMethod;
 import dev.durable.workflow.ApplicationFailure;
 
 /**
- * The steps of a home loan, talking to (simulated) outside parties: the employer, the credit
- * bureau, the appraiser, the title company, underwriting and closing. A bean made by the
- * auto-configuration, since the class carries {@code @Activity}; called from
- * {@link HomeLoanWorkflow}, each call is durable: recorded, retried on failure, never repeated
- * once done.
+ * The steps of a home loan, talking to (simulated) outside parties: the employer, the
+ * credit bureau, the appraiser, the title company, underwriting and closing. A bean made
+ * by the auto-configuration, since the class carries {@code @Activity}; called from
+ * {@link HomeLoanWorkflow}, each call is durable: recorded, retried on failure, never
+ * repeated once done.
  * <p>
  * A step that cannot succeed with the data given (an SSN in the wrong format, an unknown
- * employer, a parcel id that does not exist) throws a non-retryable {@link ApplicationFailure}:
- * the workflow pauses for a fix. Transient faults, injected at {@code loan.transient-failure-rate},
- * throw any other exception and are retried by the policy of {@code loan.retry}. The rules come
- * from {@link LoanProperties}.
+ * employer, a parcel id that does not exist) throws a non-retryable
+ * {@link ApplicationFailure}: the workflow pauses for a fix. Transient faults, injected
+ * at {@code loan.transient-failure-rate}, throw any other exception and are retried by
+ * the policy of {@code loan.retry}. The rules come from {@link LoanProperties}.
  */
 @Activity
 public class LoanActivities {
@@ -44,11 +44,14 @@ public class LoanActivities {
 		this.properties = properties;
 	}
 
-	/** The employer confirms the income; an employer outside {@code loan.known-employers} cannot. */
+	/**
+	 * The employer confirms the income; an employer outside {@code loan.known-employers}
+	 * cannot.
+	 */
 	@ActivityMethod
 	public IncomeVerification verifyIncome(LoanApplication application) {
-		work("verifyIncome", "verifying the income of " + application.applicantName() + " with "
-				+ application.employerName());
+		work("verifyIncome",
+				"verifying the income of " + application.applicantName() + " with " + application.employerName());
 		String employer = application.employerName();
 		if (employer == null || this.properties.getKnownEmployers().stream().noneMatch(employer::equalsIgnoreCase)) {
 			throw ApplicationFailure.newNonRetryableFailure(
@@ -63,7 +66,10 @@ public class LoanActivities {
 		return new IncomeVerification(employer, monthly);
 	}
 
-	/** The credit bureau reports the score; it knows valid SSNs only ({@code 123-45-6789}). */
+	/**
+	 * The credit bureau reports the score; it knows valid SSNs only
+	 * ({@code 123-45-6789}).
+	 */
 	@ActivityMethod
 	public CreditReport checkCredit(LoanApplication application) {
 		work("checkCredit", "checking the credit of " + application.applicantName());
@@ -75,7 +81,10 @@ public class LoanActivities {
 		return new CreditReport("Simulated Credit Bureau", score);
 	}
 
-	/** An appraiser values the property; a parcel id outside {@code loan.property-ids} does not exist. */
+	/**
+	 * An appraiser values the property; a parcel id outside {@code loan.property-ids}
+	 * does not exist.
+	 */
 	@ActivityMethod
 	public Appraisal orderAppraisal(LoanApplication application) {
 		work("orderAppraisal", "appraising " + application.propertyAddress());
@@ -101,8 +110,8 @@ public class LoanActivities {
 
 	/** Underwriting decides, from what the other steps found. */
 	@ActivityMethod
-	public UnderwritingDecision underwrite(LoanApplication application, IncomeVerification income,
-			CreditReport credit, Appraisal appraisal, TitleSearch title) {
+	public UnderwritingDecision underwrite(LoanApplication application, IncomeVerification income, CreditReport credit,
+			Appraisal appraisal, TitleSearch title) {
 		work("underwrite", "underwriting " + application.applicationId());
 		if (application.loanAmount() == null || application.loanAmount().signum() <= 0) {
 			throw ApplicationFailure.newNonRetryableFailure(
@@ -153,8 +162,8 @@ public class LoanActivities {
 	}
 
 	/**
-	 * Undoes a completed step (saga compensation): withdraws the verification request, the
-	 * credit inquiry, the appraisal order, the title hold or the underwriting file.
+	 * Undoes a completed step (saga compensation): withdraws the verification request,
+	 * the credit inquiry, the appraisal order, the title hold or the underwriting file.
 	 * @return what was undone
 	 */
 	@ActivityMethod
@@ -178,7 +187,10 @@ public class LoanActivities {
 		}
 	}
 
-	/** Simulates the outside call: takes its time, and sometimes fails in a way worth retrying. */
+	/**
+	 * Simulates the outside call: takes its time, and sometimes fails in a way worth
+	 * retrying.
+	 */
 	private void work(String activity, String what) {
 		ActivityContext context = ActivityContext.current();
 		logger.info("{} (workflow {}, attempt {})", what, context.info().workflowId(), context.info().attempt());
@@ -210,6 +222,7 @@ public class LoanActivities {
 
 	/**
 	 * The employer's answer.
+	 *
 	 * @param employer the employer
 	 * @param monthlyIncome the confirmed monthly income
 	 */
@@ -218,6 +231,7 @@ public class LoanActivities {
 
 	/**
 	 * The credit bureau's answer.
+	 *
 	 * @param bureau the bureau
 	 * @param score the credit score
 	 */
@@ -226,6 +240,7 @@ public class LoanActivities {
 
 	/**
 	 * The appraiser's answer.
+	 *
 	 * @param appraiser the appraiser
 	 * @param value the appraised value of the property
 	 */
@@ -234,6 +249,7 @@ public class LoanActivities {
 
 	/**
 	 * The title company's answer.
+	 *
 	 * @param titleCompany the title company
 	 * @param liens liens on the property; none for a clear title
 	 */
@@ -242,6 +258,7 @@ public class LoanActivities {
 
 	/**
 	 * Underwriting's decision.
+	 *
 	 * @param approved whether the loan is approved
 	 * @param interestRate the annual interest rate in percent, when approved
 	 * @param reason the grounds
@@ -256,6 +273,7 @@ public class LoanActivities {
 
 	/**
 	 * The funded loan.
+	 *
 	 * @param loanNumber the loan number
 	 */
 	public record ClosedLoan(String loanNumber) {

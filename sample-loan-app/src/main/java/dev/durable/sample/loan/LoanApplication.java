@@ -16,9 +16,9 @@ import java.time.Duration;
  * @param propertyId the property's parcel id
  * @param loanAmount the amount to borrow in dollars
  * @param downPayment the down payment in dollars
- * @param closingWaitingPeriod the waiting period between the approval (closing disclosure) and
- * the closing; {@link #DEFAULT_CLOSING_WAITING_PERIOD} when {@code null} (the controller fills it
- * in from {@code loan.closing-waiting-period})
+ * @param closingWaitingPeriod the waiting period between the approval (closing
+ * disclosure) and the closing; {@link #DEFAULT_CLOSING_WAITING_PERIOD} when {@code null}
+ * (the controller fills it in from {@code loan.closing-waiting-period})
  */
 public record LoanApplication(String applicationId, String applicantName, String ssn, String employerName,
 		BigDecimal annualIncome, String propertyAddress, String propertyId, BigDecimal loanAmount,
@@ -47,10 +47,12 @@ public record LoanApplication(String applicationId, String applicantName, String
 
 	/**
 	 * This application with one field replaced, as a fix asks.
-	 * @param field one of {@code applicantName, ssn, employerName, annualIncome, propertyAddress,
+	 * @param field one of
+	 * {@code applicantName, ssn, employerName, annualIncome, propertyAddress,
 	 * propertyId, loanAmount, downPayment}
 	 * @param value the new value (a number for the amounts)
-	 * @throws IllegalArgumentException for another field, or an amount that is not a number
+	 * @throws IllegalArgumentException for another field, or an amount that is not a
+	 * number
 	 */
 	public LoanApplication with(String field, String value) {
 		String name = this.applicantName;
@@ -70,13 +72,16 @@ public record LoanApplication(String applicationId, String applicantName, String
 			case "propertyId" -> property = value;
 			case "loanAmount" -> amount = amount(field, value);
 			case "downPayment" -> down = amount(field, value);
-			default -> throw new IllegalArgumentException("No field '" + field + "' can be fixed in a loan application");
+			default ->
+				throw new IllegalArgumentException("No field '" + field + "' can be fixed in a loan application");
 		}
 		return new LoanApplication(this.applicationId, name, ssn, employer, income, address, property, amount, down,
 				this.closingWaitingPeriod);
 	}
 
-	/** The current value of a field {@link #with(String, String)} can replace, as text. */
+	/**
+	 * The current value of a field {@link #with(String, String)} can replace, as text.
+	 */
 	public String get(String field) {
 		Object value = switch (String.valueOf(field)) {
 			case "applicantName" -> this.applicantName;
@@ -87,7 +92,8 @@ public record LoanApplication(String applicationId, String applicantName, String
 			case "propertyId" -> this.propertyId;
 			case "loanAmount" -> this.loanAmount;
 			case "downPayment" -> this.downPayment;
-			default -> throw new IllegalArgumentException("No field '" + field + "' can be fixed in a loan application");
+			default ->
+				throw new IllegalArgumentException("No field '" + field + "' can be fixed in a loan application");
 		};
 		return (value != null) ? value.toString() : null;
 	}

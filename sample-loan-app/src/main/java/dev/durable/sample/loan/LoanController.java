@@ -32,8 +32,8 @@ import dev.durable.workflow.web.DurableProblems;
 
 /**
  * The sample's own API, built on {@link WorkflowClient} (the generated {@code /durable}
- * endpoints are served beside it). See {@code sample-loan-app/README.md} for a walk through it
- * with curl.
+ * endpoints are served beside it). See {@code sample-loan-app/README.md} for a walk
+ * through it with curl.
  */
 @RestController
 @RequestMapping("/api/workflows")
@@ -41,7 +41,10 @@ class LoanController {
 
 	private static final String WORKFLOW_TYPE = "home-loan";
 
-	/** The longest a request waits for a loan to close (as the generated endpoints cap theirs). */
+	/**
+	 * The longest a request waits for a loan to close (as the generated endpoints cap
+	 * theirs).
+	 */
 	private static final Duration MAX_WAIT = Duration.ofSeconds(60);
 
 	private final WorkflowClient client;
@@ -54,8 +57,9 @@ class LoanController {
 	}
 
 	/**
-	 * Starts a home loan with its search attributes set from the start; the application id
-	 * (generated when absent) is the workflow id. Without a body, an example application is used.
+	 * Starts a home loan with its search attributes set from the start; the application
+	 * id (generated when absent) is the workflow id. Without a body, an example
+	 * application is used.
 	 */
 	@PostMapping
 	ResponseEntity<StartedLoan> start(@RequestBody(required = false) LoanApplication body) {
@@ -70,7 +74,10 @@ class LoanController {
 				HomeLoanWorkflow.FAILED_ACTIVITY_ATTRIBUTE, "", HomeLoanWorkflow.APPLICANT_ATTRIBUTE,
 				String.valueOf(application.applicantName()));
 		WorkflowHandle<LoanResult> handle = this.client.start(HomeLoanWorkflow::run, application,
-				StartOptions.builder().workflowId(application.applicationId()).searchAttributes(searchAttributes).build());
+				StartOptions.builder()
+					.workflowId(application.applicationId())
+					.searchAttributes(searchAttributes)
+					.build());
 		StartedLoan started = new StartedLoan(handle.workflowId(), handle.runId());
 		return ResponseEntity.created(URI.create("/api/workflows/" + handle.workflowId())).body(started);
 	}
@@ -82,8 +89,8 @@ class LoanController {
 	}
 
 	/**
-	 * Finds loans by search attributes, for example the ones waiting for a fix of their credit
-	 * check: {@code ?status=PENDING_FIX&failedActivity=checkCredit}.
+	 * Finds loans by search attributes, for example the ones waiting for a fix of their
+	 * credit check: {@code ?status=PENDING_FIX&failedActivity=checkCredit}.
 	 */
 	@GetMapping("/search")
 	LoanPage search(@RequestParam(required = false) String failedActivity,
@@ -109,17 +116,18 @@ class LoanController {
 	@PostMapping("/{workflowId}/fix")
 	ResponseEntity<RetryUpdate> fix(@PathVariable String workflowId, @RequestBody RetryUpdate body) {
 		if (body.key() != null) {
-			LoanApplication.example(null).with(body.key(), body.value()); // IllegalArgumentException: 400
+			LoanApplication.example(null).with(body.key(), body.value()); // IllegalArgumentException:
+																			// 400
 		}
-		RetryUpdate update = (body.id() != null) ? body : new RetryUpdate(body.key(), body.value(),
-				UUID.randomUUID().toString());
+		RetryUpdate update = (body.id() != null) ? body
+				: new RetryUpdate(body.key(), body.value(), UUID.randomUUID().toString());
 		this.client.handle(workflowId).signal(HomeLoanWorkflow::fix, update, "fix-" + update.id());
 		return ResponseEntity.accepted().body(update);
 	}
 
 	/**
-	 * Describes a loan (latest run): its description, its state (a query), and the result or the
-	 * failure once it is closed.
+	 * Describes a loan (latest run): its description, its state (a query), and the result
+	 * or the failure once it is closed.
 	 * @param wait how long to wait for the loan to close, for example {@code PT30S}
 	 */
 	@GetMapping("/{workflowId}")
@@ -164,9 +172,9 @@ class LoanController {
 	}
 
 	/**
-	 * Errors as the generated {@code /durable} endpoints answer them: problem details with a
-	 * stable {@code code} (404 WORKFLOW_NOT_FOUND, 400 INVALID_ID or INVALID_PAYLOAD, 409
-	 * WORKFLOW_CLOSED, ...).
+	 * Errors as the generated {@code /durable} endpoints answer them: problem details
+	 * with a stable {@code code} (404 WORKFLOW_NOT_FOUND, 400 INVALID_ID or
+	 * INVALID_PAYLOAD, 409 WORKFLOW_CLOSED, ...).
 	 */
 	@ExceptionHandler(Exception.class)
 	ResponseEntity<ProblemDetail> problem(Exception ex) {
@@ -175,6 +183,7 @@ class LoanController {
 
 	/**
 	 * A loan just started.
+	 *
 	 * @param workflowId the workflow id (the application id)
 	 * @param runId the run id
 	 */
@@ -183,6 +192,7 @@ class LoanController {
 
 	/**
 	 * One loan in a list.
+	 *
 	 * @param workflowId the workflow id
 	 * @param runId the run id
 	 * @param status the run's status
@@ -204,6 +214,7 @@ class LoanController {
 
 	/**
 	 * A page of loans.
+	 *
 	 * @param loans the loans, newest first
 	 * @param nextPageToken the token of the next page, {@code null} after the last
 	 */
@@ -212,6 +223,7 @@ class LoanController {
 
 	/**
 	 * What is known of a loan.
+	 *
 	 * @param workflow the run's description: status, times, pending activities
 	 * @param state the loan's state (the {@code state} query)
 	 * @param result the result, once completed

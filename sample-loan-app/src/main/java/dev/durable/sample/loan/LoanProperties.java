@@ -12,28 +12,33 @@ import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.RetryPolicy;
 
 /**
- * The sample's settings, under {@code loan.} in {@code application.yaml}: durations, the retry
- * policy of the steps, the rules of the simulated outside systems, and the rate of injected
- * transient faults.
+ * The sample's settings, under {@code loan.} in {@code application.yaml}: durations, the
+ * retry policy of the steps, the rules of the simulated outside systems, and the rate of
+ * injected transient faults.
  */
 @ConfigurationProperties("loan")
 public class LoanProperties {
 
-	/** Closing disclosure waiting period between approval and closing (the law asks for 3 days). */
+	/**
+	 * Closing disclosure waiting period between approval and closing (the law asks for 3
+	 * days).
+	 */
 	private Duration closingWaitingPeriod = Duration.ofDays(3);
 
 	/** How long each simulated outside call takes. */
 	private Duration simulatedWork = Duration.ofMillis(500);
 
-	/** Probability (0 to 1) that an attempt of a step fails with a transient fault, retried by policy. */
+	/**
+	 * Probability (0 to 1) that an attempt of a step fails with a transient fault,
+	 * retried by policy.
+	 */
 	private double transientFailureRate = 0.2;
 
 	/** The steps the transient faults hit; empty for all. */
 	private Set<String> transientFailureActivities = new LinkedHashSet<>();
 
 	/** Employers that answer income verification requests. */
-	private Set<String> knownEmployers = new LinkedHashSet<>(
-			List.of("Analytical Engines Ltd", "US Navy", "Acme Corp"));
+	private Set<String> knownEmployers = new LinkedHashSet<>(List.of("Analytical Engines Ltd", "US Navy", "Acme Corp"));
 
 	/** Parcel ids the appraiser and the title company know. */
 	private Set<String> propertyIds = new LinkedHashSet<>(List.of("PARCEL-1843", "P-7", "PARCEL-42"));
@@ -47,7 +52,10 @@ public class LoanProperties {
 	/** How long one attempt of a step may take. */
 	private Duration startToCloseTimeout = Duration.ofSeconds(30);
 
-	/** The retry policy of every step (transient faults only: a bad field is never retried). */
+	/**
+	 * The retry policy of every step (transient faults only: a bad field is never
+	 * retried).
+	 */
 	private final Retry retry = new Retry();
 
 	public Duration getClosingWaitingPeriod() {

@@ -23,7 +23,10 @@ public enum LoanStatus {
 	/** Declined by underwriting. */
 	DENIED,
 
-	/** A step failed for good and waits for a correction of the application (pause-and-fix). */
+	/**
+	 * A step failed for good and waits for a correction of the application
+	 * (pause-and-fix).
+	 */
 	PENDING_FIX,
 
 	/** A step failed for good. */

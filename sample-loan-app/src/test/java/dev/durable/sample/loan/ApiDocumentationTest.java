@@ -13,7 +13,10 @@ import dev.durable.workflow.test.spring.DurableWorkflowTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The sample serves its OpenAPI document, with the loan workflow's operations, and Swagger UI. */
+/**
+ * The sample serves its OpenAPI document, with the loan workflow's operations, and
+ * Swagger UI.
+ */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "loan.simulated-work=0s", "loan.transient-failure-rate=0" })
 @DurableWorkflowTest

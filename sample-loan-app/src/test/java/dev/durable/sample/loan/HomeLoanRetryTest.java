@@ -21,10 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Transient faults: retried by the policy of {@code loan.retry} (its long back-off skipped by the
- * test clock), and, once the policy gives up, a loan that fails for good with its completed steps
- * compensated in reverse order. The fault rate is changed per test on the {@link LoanProperties}
- * bean, which the activities read at every attempt.
+ * Transient faults: retried by the policy of {@code loan.retry} (its long back-off
+ * skipped by the test clock), and, once the policy gives up, a loan that fails for good
+ * with its completed steps compensated in reverse order. The fault rate is changed per
+ * test on the {@link LoanProperties} bean, which the activities read at every attempt.
  */
 @SpringBootTest(properties = { "loan.simulated-work=0s", "loan.transient-failure-rate=0",
 		"loan.retry.initial-interval=PT1M", "loan.retry.maximum-attempts=3", "durable.workflow.web.enabled=false" })
@@ -71,7 +71,8 @@ class HomeLoanRetryTest {
 				assertThat(failure.getActivityType()).isEqualTo("underwrite");
 				assertThat(failure.getAttempt()).isEqualTo(3);
 			});
-		// two back-offs of a minute each (the second capped by loan.retry.maximum-interval), skipped
+		// two back-offs of a minute each (the second capped by
+		// loan.retry.maximum-interval), skipped
 		assertThat(this.time.currentTime()).isAfterOrEqualTo(start.plus(Duration.ofMinutes(2)));
 		LoanState state = handle.query(HomeLoanWorkflow::state);
 		assertThat(state.status()).isEqualTo(LoanStatus.FAILED);

@@ -28,15 +28,16 @@ import dev.durable.workflow.client.WorkflowHandle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample end to end: the application on its embedded PostgreSQL (a fresh data directory
- * under {@code target/} and a free port), loans started over HTTP (with transient faults injected
- * and retried) and followed to their end, a bad SSN found in the search and fixed over HTTP.
+ * The sample end to end: the application on its embedded PostgreSQL (a fresh data
+ * directory under {@code target/} and a free port), loans started over HTTP (with
+ * transient faults injected and retried) and followed to their end, a bad SSN found in
+ * the search and fixed over HTTP.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "durable.workflow.embedded-postgres.data-directory=target/it-${random.uuid}/pgdata",
 				"durable.workflow.embedded-postgres.port=0", "loan.closing-waiting-period=PT1S",
-				"loan.simulated-work=PT0.02S", "loan.transient-failure-rate=0.2",
-				"loan.retry.initial-interval=PT0.1S", "loan.retry.maximum-attempts=20" })
+				"loan.simulated-work=PT0.02S", "loan.transient-failure-rate=0.2", "loan.retry.initial-interval=PT0.1S",
+				"loan.retry.maximum-attempts=20" })
 class HomeLoanWorkflowIT {
 
 	private static final Duration RESULT_TIMEOUT = Duration.ofSeconds(60);
@@ -87,10 +88,12 @@ class HomeLoanWorkflowIT {
 		assertThat(handle.history()).extracting(HistoryEvent::type).contains("TIMER_STARTED", "TIMER_FIRED");
 
 		Map<String, Object> view = http().get().uri("/api/workflows/{id}", workflowId).retrieve().body(JSON);
-		assertThat(view).extractingByKey("workflow").asInstanceOf(InstanceOfAssertFactories.MAP)
+		assertThat(view).extractingByKey("workflow")
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
 			.containsEntry("status", "COMPLETED")
 			.containsEntry("workflowType", "home-loan");
-		assertThat(view).extractingByKey("result").asInstanceOf(InstanceOfAssertFactories.MAP)
+		assertThat(view).extractingByKey("result")
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
 			.containsEntry("status", "CLOSED")
 			.containsEntry("loanNumber", result.loanNumber());
 	}
@@ -100,7 +103,8 @@ class HomeLoanWorkflowIT {
 		Map<String, Object> started = http().post().uri("/api/workflows").retrieve().body(JSON);
 		String workflowId = (String) started.get("workflowId");
 		Map<String, Object> view = http().get().uri("/api/workflows/{id}?wait=PT60S", workflowId).retrieve().body(JSON);
-		assertThat(view).extractingByKey("result").asInstanceOf(InstanceOfAssertFactories.MAP)
+		assertThat(view).extractingByKey("result")
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
 			.containsEntry("status", "CLOSED");
 	}
 
@@ -138,7 +142,8 @@ class HomeLoanWorkflowIT {
 				.anyMatch((loan) -> workflowId.equals(((Map<?, ?>) loan).get("workflowId")));
 		});
 		Map<String, Object> view = http().get().uri("/api/workflows/{id}", workflowId).retrieve().body(JSON);
-		assertThat(view).extractingByKey("state").asInstanceOf(InstanceOfAssertFactories.MAP)
+		assertThat(view).extractingByKey("state")
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
 			.containsEntry("status", "PENDING_FIX")
 			.containsEntry("failedActivity", "checkCredit");
 

@@ -29,9 +29,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Every path of {@link HomeLoanWorkflow} on the application itself, with the test kit's
- * time-skipping clock (the three-day closing waiting period takes no time): each step's failure
- * and fix, repeated and duplicated fixes, cancellation with compensation, and the search that
- * finds loans waiting for a fix. No transient faults here (see {@link HomeLoanRetryTest}).
+ * time-skipping clock (the three-day closing waiting period takes no time): each step's
+ * failure and fix, repeated and duplicated fixes, cancellation with compensation, and the
+ * search that finds loans waiting for a fix. No transient faults here (see
+ * {@link HomeLoanRetryTest}).
  */
 @SpringBootTest(properties = { "loan.simulated-work=0s", "loan.transient-failure-rate=0",
 		"loan.closing-waiting-period=P3D", "durable.workflow.web.enabled=false" })
@@ -63,10 +64,11 @@ class HomeLoanWorkflowTest {
 	}
 
 	@ParameterizedTest(name = "{1} fails on a bad {0} and goes on after a fix")
-	@CsvSource(delimiter = '|', value = { "employerName | verifyIncome | Nowhere Inc | US Navy",
-			"ssn | checkCredit | 123456789 | 123-45-6789", "propertyId | orderAppraisal | P-404 | P-7",
-			"propertyAddress | searchTitle | '' | 1 Main St", "loanAmount | underwrite | 5000000 | 300000",
-			"applicantName | closeLoan | '' | Grace Hopper" })
+	@CsvSource(delimiter = '|',
+			value = { "employerName | verifyIncome | Nowhere Inc | US Navy",
+					"ssn | checkCredit | 123456789 | 123-45-6789", "propertyId | orderAppraisal | P-404 | P-7",
+					"propertyAddress | searchTitle | '' | 1 Main St", "loanAmount | underwrite | 5000000 | 300000",
+					"applicantName | closeLoan | '' | Grace Hopper" })
 	void pausesForAFixOfEachStepAndRetriesIt(String field, String activity, String bad, String good) {
 		WorkflowHandle<LoanResult> handle = start(application().with(field, bad));
 		LoanState paused = awaitPendingFix(handle, activity);
@@ -103,7 +105,8 @@ class HomeLoanWorkflowTest {
 					&& handle.query(HomeLoanWorkflow::state).status() == LoanStatus.PENDING_FIX);
 		LoanState stillPaused = awaitPendingFix(handle, "checkCredit");
 		assertThat(stillPaused.failureMessage()).contains("000-12-3456");
-		// the same fix again (a client retry, say): recorded once, and it does not wake the step
+		// the same fix again (a client retry, say): recorded once, and it does not wake
+		// the step
 		handle.signal(HomeLoanWorkflow::fix, new RetryUpdate("ssn", "000-12-3456", "fix-1"));
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.controller.fix(handle.workflowId(), new RetryUpdate("shoeSize", "42", null)));
@@ -117,16 +120,16 @@ class HomeLoanWorkflowTest {
 
 	@Test
 	void takesFixesOfSuccessiveSteps() {
-		WorkflowHandle<LoanResult> handle = start(application().with("employerName", "Nowhere Inc")
-			.with("propertyId", "P-404"));
+		WorkflowHandle<LoanResult> handle = start(
+				application().with("employerName", "Nowhere Inc").with("propertyId", "P-404"));
 		awaitPendingFix(handle, "verifyIncome");
 		this.controller.fix(handle.workflowId(), new RetryUpdate("employerName", "Acme Corp", null));
 		awaitPendingFix(handle, "orderAppraisal");
 		this.controller.fix(handle.workflowId(), new RetryUpdate("propertyId", "PARCEL-42", null));
 		LoanResult result = handle.result();
 		assertThat(result.status()).isEqualTo(LoanStatus.CLOSED);
-		assertThat(result.fixHistory()).extracting(FixEntry::activity).containsExactly("verifyIncome",
-				"orderAppraisal");
+		assertThat(result.fixHistory()).extracting(FixEntry::activity)
+			.containsExactly("verifyIncome", "orderAppraisal");
 	}
 
 	@Test
@@ -178,14 +181,16 @@ class HomeLoanWorkflowTest {
 	}
 
 	private LoanState awaitPendingFix(WorkflowHandle<LoanResult> handle, String activity) {
-		// lets a pending timer (the closing waiting period) fire; returns once every run is quiet
+		// lets a pending timer (the closing waiting period) fire; returns once every run
+		// is quiet
 		this.time.sleep(Duration.ofDays(4));
 		AtomicReference<LoanState> state = new AtomicReference<>();
 		await().atMost(Duration.ofSeconds(30)).until(() -> {
 			state.set(handle.query(HomeLoanWorkflow::state));
 			return state.get().status() == LoanStatus.PENDING_FIX && activity.equals(state.get().failedActivity());
 		});
-		await().atMost(Duration.ofSeconds(30)).until(() -> "PENDING_FIX".equals(summary(handle.workflowId()).loanStatus()));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> "PENDING_FIX".equals(summary(handle.workflowId()).loanStatus()));
 		assertThat(summary(handle.workflowId()).failedActivity()).isEqualTo(activity);
 		return state.get();
 	}

@@ -24,10 +24,10 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample survives {@code kill -9}: the application runs as a separate process on a fresh
- * data directory, a loan with a bad SSN pauses for a fix, the process is killed with SIGKILL,
- * a second process starts on the same data directory, the fix is sent to it, and the loan
- * completes, with the steps done before the crash not run again.
+ * The sample survives {@code kill -9}: the application runs as a separate process on a
+ * fresh data directory, a loan with a bad SSN pauses for a fix, the process is killed
+ * with SIGKILL, a second process starts on the same data directory, the fix is sent to
+ * it, and the loan completes, with the steps done before the crash not run again.
  */
 class LoanRestartIT {
 
@@ -44,7 +44,8 @@ class LoanRestartIT {
 	void stopProcesses() throws InterruptedException {
 		for (Process process : this.processes) {
 			if (process.isAlive()) {
-				process.destroy(); // SIGTERM: the application stops its embedded PostgreSQL
+				process.destroy(); // SIGTERM: the application stops its embedded
+									// PostgreSQL
 				if (!process.waitFor(30, TimeUnit.SECONDS)) {
 					process.destroyForcibly();
 				}
@@ -66,7 +67,9 @@ class LoanRestartIT {
 			.body(HomeLoanWorkflowTest.application().withApplicationId(workflowId).with("ssn", "12-345-678"))
 			.retrieve()
 			.toBodilessEntity();
-		Awaitility.await().atMost(STARTUP_TIMEOUT).until(() -> "PENDING_FIX".equals(state(http, workflowId).get("status")));
+		Awaitility.await()
+			.atMost(STARTUP_TIMEOUT)
+			.until(() -> "PENDING_FIX".equals(state(http, workflowId).get("status")));
 		assertThat(state(http, workflowId).get("completedActivities")).asInstanceOf(InstanceOfAssertFactories.LIST)
 			.containsExactly("verifyIncome");
 
@@ -76,18 +79,18 @@ class LoanRestartIT {
 
 		Process second = startApplication(dataDirectory, "second");
 		RestClient again = RestClient.create("http://localhost:" + awaitReady(second));
-		Awaitility.await().atMost(STARTUP_TIMEOUT).until(() -> "PENDING_FIX".equals(state(again, workflowId).get("status")));
+		Awaitility.await()
+			.atMost(STARTUP_TIMEOUT)
+			.until(() -> "PENDING_FIX".equals(state(again, workflowId).get("status")));
 		again.post()
 			.uri("/api/workflows/{id}/fix", workflowId)
 			.contentType(MediaType.APPLICATION_JSON)
 			.body(Map.of("key", "ssn", "value", "123-45-6789", "id", "restart-fix"))
 			.retrieve()
 			.toBodilessEntity();
-		Map<String, Object> view = again.get()
-			.uri("/api/workflows/{id}?wait=PT90S", workflowId)
-			.retrieve()
-			.body(JSON);
-		assertThat(view).extractingByKey("result").asInstanceOf(InstanceOfAssertFactories.MAP)
+		Map<String, Object> view = again.get().uri("/api/workflows/{id}?wait=PT90S", workflowId).retrieve().body(JSON);
+		assertThat(view).extractingByKey("result")
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
 			.containsEntry("status", "CLOSED")
 			.extractingByKey("completedActivities")
 			.asInstanceOf(InstanceOfAssertFactories.LIST)

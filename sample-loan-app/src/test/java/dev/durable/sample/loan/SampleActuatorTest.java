@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The actuator endpoints the README's operations sections use are exposed by the sample's
- * configuration: health with the engine's contributor and its details, workflows and metrics
- * (same application as SampleProblemsTest).
+ * configuration: health with the engine's contributor and its details, workflows and
+ * metrics (same application as SampleProblemsTest).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "loan.simulated-work=0s", "loan.transient-failure-rate=0" })

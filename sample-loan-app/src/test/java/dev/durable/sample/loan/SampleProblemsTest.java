@@ -19,8 +19,8 @@ import dev.durable.workflow.test.spring.DurableWorkflowTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The loan API answers errors as the generated {@code /durable} endpoints do: problem details
- * with a stable {@code code}, and no class name in any body.
+ * The loan API answers errors as the generated {@code /durable} endpoints do: problem
+ * details with a stable {@code code}, and no class name in any body.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "loan.simulated-work=0s", "loan.transient-failure-rate=0" })
@@ -43,7 +43,8 @@ class SampleProblemsTest {
 		problem(send(HttpMethod.GET, "/api/workflows/loan-problems-1?wait=forever", null, null), 400,
 				"INVALID_PAYLOAD");
 		problem(send(HttpMethod.GET, "/api/workflows/search?status=SLEEPING", null, null), 400, "INVALID_PAYLOAD");
-		// a NUL character reaches the database through the search: refused by it, a 400 all the same
+		// a NUL character reaches the database through the search: refused by it, a 400
+		// all the same
 		problem(send(HttpMethod.GET, "/api/workflows/search?applicant=Ada%00", null, null), 400, "INVALID_PAYLOAD");
 		problem(send(HttpMethod.GET, "/api/workflows?pageSize=many", null, null), 400, "INVALID_PAYLOAD");
 		problem(send(HttpMethod.POST, "/api/workflows", MediaType.APPLICATION_JSON, "{"), 400, "INVALID_PAYLOAD");
@@ -71,7 +72,8 @@ class SampleProblemsTest {
 		assertThat(response.getStatusCode().value()).as(response.getBody()).isEqualTo(status);
 		assertThat(response.getHeaders().getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON);
 		assertThat(response.getBody()).contains("\"code\":\"" + code + "\"").contains("\"detail\":");
-		// a rejected update's "failure" is what the application's validator threw (its type is the
+		// a rejected update's "failure" is what the application's validator threw (its
+		// type is the
 		// application's own exception class); the rest is the API's and names no class
 		String own = response.getBody().replaceAll(",\"failure\":\\{.*\\}}$", "}");
 		for (String leak : List.of("dev.durable", "java.", "$", "Exception", "\tat ")) {

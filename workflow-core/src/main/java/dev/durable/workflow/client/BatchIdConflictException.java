@@ -3,8 +3,9 @@ package dev.durable.workflow.client;
 import dev.durable.workflow.WorkflowException;
 
 /**
- * A batch with this id exists already with a different request: a retry of the same request
- * returns the existing batch instead, so this means two different batches were given one id.
+ * A batch with this id exists already with a different request: a retry of the same
+ * request returns the existing batch instead, so this means two different batches were
+ * given one id.
  */
 public class BatchIdConflictException extends WorkflowException {
 

@@ -10,14 +10,15 @@ public enum BatchOperation {
 	TERMINATE,
 
 	/**
-	 * Sends one signal to each open run, with an idempotency key made of the batch id and the
-	 * workflow id, so a page retried after a crash never delivers twice; a closed run is skipped.
+	 * Sends one signal to each open run, with an idempotency key made of the batch id and
+	 * the workflow id, so a page retried after a crash never delivers twice; a closed run
+	 * is skipped.
 	 */
 	SIGNAL,
 
 	/**
-	 * Resets each run (open or closed) to a {@link ResetPoint}; a run that is no longer the latest
-	 * of its workflow id (reset already, or continued as new) is skipped.
+	 * Resets each run (open or closed) to a {@link ResetPoint}; a run that is no longer
+	 * the latest of its workflow id (reset already, or continued as new) is skipped.
 	 */
 	RESET
 

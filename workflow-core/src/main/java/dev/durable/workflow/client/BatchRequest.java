@@ -5,29 +5,29 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A batch operation: one {@link BatchOperation} applied to every run a {@link WorkflowFilter}
- * matches, started by {@link WorkflowClient#startBatch}. Immutable; build one with the static
- * factories and refine it with the {@code with...} methods:
- * <pre>{@code
+ * A batch operation: one {@link BatchOperation} applied to every run a
+ * {@link WorkflowFilter} matches, started by {@link WorkflowClient#startBatch}.
+ * Immutable; build one with the static factories and refine it with the {@code with...}
+ * methods: <pre>{@code
  * BatchStatus batch = client.startBatch(BatchRequest
  *     .signal(WorkflowFilter.ofType("order").status(WorkflowStatus.RUNNING), "expedite", null)
  *     .withBatchId("expedite-2026-12-03"));
- * }</pre>
- * The runs are taken newest first, a page at a time, as {@link WorkflowClient#list} returns them;
- * a run started after the batch began is not taken. The engine's own runs (the batch's, the
- * semaphore's permits) are never taken.
+ * }</pre> The runs are taken newest first, a page at a time, as
+ * {@link WorkflowClient#list} returns them; a run started after the batch began is not
+ * taken. The engine's own runs (the batch's, the semaphore's permits) are never taken.
  *
- * @param batchId the batch id, or {@code null} for a generated one; starting the same id again
- * with the same request returns the existing batch (safe to retry)
+ * @param batchId the batch id, or {@code null} for a generated one; starting the same id
+ * again with the same request returns the existing batch (safe to retry)
  * @param operation what is done to each run
  * @param filter which runs
  * @param reason recorded with each cancel, terminate or reset, or {@code null}
  * @param signalName the signal sent, for {@link BatchOperation#SIGNAL}; else {@code null}
- * @param signalPayload the signal's payload (a JSON-like value: it is stored as JSON and converted
- * to each handler's parameter type), or {@code null}
- * @param resetPoint where each run is reset to, for {@link BatchOperation#RESET}; else {@code null}
- * @param pageSize how many runs are taken at a time (1 to 1,000): each page is one activity of
- * the batch and one update of its progress
+ * @param signalPayload the signal's payload (a JSON-like value: it is stored as JSON and
+ * converted to each handler's parameter type), or {@code null}
+ * @param resetPoint where each run is reset to, for {@link BatchOperation#RESET}; else
+ * {@code null}
+ * @param pageSize how many runs are taken at a time (1 to 1,000): each page is one
+ * activity of the batch and one update of its progress
  */
 public record BatchRequest(@Nullable String batchId, BatchOperation operation, WorkflowFilter filter,
 		@Nullable String reason, @Nullable String signalName, @Nullable Object signalPayload,
@@ -38,8 +38,8 @@ public record BatchRequest(@Nullable String batchId, BatchOperation operation, W
 
 	/**
 	 * The canonical constructor: checks the operation's own fields.
-	 * @throws IllegalArgumentException for a signal without a name, a reset without a reset point,
-	 * or a page size out of range
+	 * @throws IllegalArgumentException for a signal without a name, a reset without a
+	 * reset point, or a page size out of range
 	 */
 	public BatchRequest {
 		Objects.requireNonNull(operation, "operation");
@@ -83,7 +83,10 @@ public record BatchRequest(@Nullable String batchId, BatchOperation operation, W
 				Objects.requireNonNull(resetPoint, "resetPoint"), DEFAULT_PAGE_SIZE);
 	}
 
-	/** This request with a caller-chosen batch id, so that a retried start finds the batch it started. */
+	/**
+	 * This request with a caller-chosen batch id, so that a retried start finds the batch
+	 * it started.
+	 */
 	public BatchRequest withBatchId(String batchId) {
 		return new BatchRequest(Objects.requireNonNull(batchId, "batchId"), this.operation, this.filter, this.reason,
 				this.signalName, this.signalPayload, this.resetPoint, this.pageSize);
@@ -91,8 +94,8 @@ public record BatchRequest(@Nullable String batchId, BatchOperation operation, W
 
 	/** This request with a reason recorded with each cancel, terminate or reset. */
 	public BatchRequest withReason(@Nullable String reason) {
-		return new BatchRequest(this.batchId, this.operation, this.filter, reason, this.signalName,
-				this.signalPayload, this.resetPoint, this.pageSize);
+		return new BatchRequest(this.batchId, this.operation, this.filter, reason, this.signalName, this.signalPayload,
+				this.resetPoint, this.pageSize);
 	}
 
 	/** This request taking this many runs at a time (1 to 1,000). */

@@ -9,7 +9,10 @@ public enum BatchState {
 	/** Every matching run was processed. */
 	COMPLETED,
 
-	/** Stopped by {@link WorkflowClient#cancelBatch}; the runs processed so far keep the operation. */
+	/**
+	 * Stopped by {@link WorkflowClient#cancelBatch}; the runs processed so far keep the
+	 * operation.
+	 */
 	CANCELED,
 
 	/** Stopped because the filter could not be listed (a bad filter value, say). */

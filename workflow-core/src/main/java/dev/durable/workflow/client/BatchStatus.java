@@ -6,12 +6,12 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A batch and its progress, as stored after each page (read without replaying anything). The
- * counts grow a page at a time: {@code total} is the number of matching runs taken so far (the
- * whole set is known only once the batch completes), {@code processed} = {@code succeeded} +
- * {@code skipped} + {@code failed}. A page redone after a crash counts once; what its first
- * attempt did before the crash shows as skipped (a closed run, a run reset already) or succeeded
- * again (a deduplicated signal).
+ * A batch and its progress, as stored after each page (read without replaying anything).
+ * The counts grow a page at a time: {@code total} is the number of matching runs taken so
+ * far (the whole set is known only once the batch completes), {@code processed} =
+ * {@code succeeded} + {@code skipped} + {@code failed}. A page redone after a crash
+ * counts once; what its first attempt did before the crash shows as skipped (a closed
+ * run, a run reset already) or succeeded again (a deduplicated signal).
  *
  * @param batchId the batch id
  * @param request the request, with its batch id
@@ -19,9 +19,11 @@ import org.jspecify.annotations.Nullable;
  * @param total matching runs taken so far
  * @param processed runs the operation was applied to, or tried on
  * @param succeeded runs it was applied to
- * @param skipped runs it did not apply to (closed, or no longer the latest run of their id)
+ * @param skipped runs it did not apply to (closed, or no longer the latest run of their
+ * id)
  * @param failed runs where it failed
- * @param recentFailures the latest failures (up to {@link #RECENT_FAILURES}), oldest first
+ * @param recentFailures the latest failures (up to {@link #RECENT_FAILURES}), oldest
+ * first
  * @param createdAt when the batch was started
  * @param closedAt when it completed, was canceled or failed, or {@code null}
  */

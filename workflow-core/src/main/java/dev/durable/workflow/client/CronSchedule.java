@@ -11,9 +11,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.scheduling.support.CronExpression;
 
 /**
- * A cron expression as {@link StartOptions#cronSchedule()} and {@link ScheduleSpec} take it: 5
- * fields (minute precision) or 6 (with seconds), optionally preceded by {@code CRON_TZ=<zone id>}
- * (UTC otherwise).
+ * A cron expression as {@link StartOptions#cronSchedule()} and {@link ScheduleSpec} take
+ * it: 5 fields (minute precision) or 6 (with seconds), optionally preceded by
+ * {@code CRON_TZ=<zone id>} (UTC otherwise).
  */
 public final class CronSchedule {
 
@@ -53,7 +53,8 @@ public final class CronSchedule {
 	}
 
 	/**
-	 * The time zone of the expression: UTC unless it starts with {@code CRON_TZ=<zone id>}.
+	 * The time zone of the expression: UTC unless it starts with
+	 * {@code CRON_TZ=<zone id>}.
 	 * @throws IllegalArgumentException for an unknown zone
 	 */
 	public ZoneId zone() {
@@ -66,14 +67,15 @@ public final class CronSchedule {
 			return ZoneId.of(id);
 		}
 		catch (DateTimeException ex) {
-			throw new IllegalArgumentException("Invalid time zone '" + id + "' in cron schedule '" + this.expression
-					+ "'", ex);
+			throw new IllegalArgumentException(
+					"Invalid time zone '" + id + "' in cron schedule '" + this.expression + "'", ex);
 		}
 	}
 
 	/**
-	 * The first time of the schedule after the instant, in the expression's zone (which decides
-	 * what "9 o'clock" is, daylight-saving transitions included); {@code null} when there is none.
+	 * The first time of the schedule after the instant, in the expression's zone (which
+	 * decides what "9 o'clock" is, daylight-saving transitions included); {@code null}
+	 * when there is none.
 	 */
 	public @Nullable Instant next(Instant after) {
 		ZonedDateTime next = this.fields.next(after.atZone(zone()));
@@ -81,8 +83,9 @@ public final class CronSchedule {
 	}
 
 	/**
-	 * The first wall-clock time of the fields after the given one, whatever the expression's zone
-	 * (for a caller that applies its own zone); {@code null} when there is none.
+	 * The first wall-clock time of the fields after the given one, whatever the
+	 * expression's zone (for a caller that applies its own zone); {@code null} when there
+	 * is none.
 	 */
 	public @Nullable LocalDateTime next(LocalDateTime after) {
 		return this.fields.next(after);

@@ -4,9 +4,10 @@ import java.io.Serializable;
 
 /**
  * Method references to workflow methods, for typed client calls such as
- * {@code client.start(HomeLoanWorkflow::run, input, options)}. Serializable so the engine can
- * read which method they name. The engine never calls them, so the methods they name may declare
- * checked exceptions ({@code throws Exception} here only lets such references compile).
+ * {@code client.start(HomeLoanWorkflow::run, input, options)}. Serializable so the engine
+ * can read which method they name. The engine never calls them, so the methods they name
+ * may declare checked exceptions ({@code throws Exception} here only lets such references
+ * compile).
  */
 public final class Functions {
 

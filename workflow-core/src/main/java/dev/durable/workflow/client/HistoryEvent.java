@@ -10,7 +10,8 @@ import java.util.Map;
  * @param workflowTask the workflow task that recorded it
  * @param time the task's time
  * @param type the event type (WORKFLOW_STARTED, ACTIVITY_SCHEDULED, TIMER_FIRED, ...)
- * @param attributes the event's attributes; payloads decoded as JSON values where possible
+ * @param attributes the event's attributes; payloads decoded as JSON values where
+ * possible
  */
 public record HistoryEvent(long eventId, int workflowTask, Instant time, String type, Map<String, Object> attributes) {
 

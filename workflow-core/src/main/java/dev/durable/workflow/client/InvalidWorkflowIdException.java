@@ -2,7 +2,10 @@ package dev.durable.workflow.client;
 
 import dev.durable.workflow.WorkflowException;
 
-/** The workflow id is empty, too long or has characters other than letters, digits and {@code ._:@-}. */
+/**
+ * The workflow id is empty, too long or has characters other than letters, digits and
+ * {@code ._:@-}.
+ */
 public class InvalidWorkflowIdException extends WorkflowException {
 
 	public InvalidWorkflowIdException(String message) {

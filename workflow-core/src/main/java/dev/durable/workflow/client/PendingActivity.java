@@ -13,20 +13,25 @@ import org.jspecify.annotations.Nullable;
  * @param scheduledTime when it was first scheduled
  * @param nextAttemptTime when the next attempt may start
  * @param lastFailure a description of the last failed attempt, or {@code null}
- * @param state whether its attempt waits to start, runs, or waits for the completion client
- * @param taskQueue the task queue its attempts are claimed from, or {@code null} when the node
- * that owns the run runs them
- * @param lastStartedTime when the current attempt was claimed, or gave out its task token, or
- * {@code null} when that is not recorded (an attempt without a task queue that runs without one)
- * @param lastHeartbeatTime when the current attempt last heartbeated, as far as recorded (the
- * heartbeats of an attempt without a task queue are recorded at most once a second), or
- * {@code null}
+ * @param state whether its attempt waits to start, runs, or waits for the completion
+ * client
+ * @param taskQueue the task queue its attempts are claimed from, or {@code null} when the
+ * node that owns the run runs them
+ * @param lastStartedTime when the current attempt was claimed, or gave out its task
+ * token, or {@code null} when that is not recorded (an attempt without a task queue that
+ * runs without one)
+ * @param lastHeartbeatTime when the current attempt last heartbeated, as far as recorded
+ * (the heartbeats of an attempt without a task queue are recorded at most once a second),
+ * or {@code null}
  */
 public record PendingActivity(long activityId, String activityType, int attempt, Instant scheduledTime,
 		Instant nextAttemptTime, @Nullable String lastFailure, PendingActivityState state, @Nullable String taskQueue,
 		@Nullable Instant lastStartedTime, @Nullable Instant lastHeartbeatTime) {
 
-	/** A pending activity known by its attempt and times only: scheduled, without a task queue. */
+	/**
+	 * A pending activity known by its attempt and times only: scheduled, without a task
+	 * queue.
+	 */
 	public PendingActivity(long activityId, String activityType, int attempt, Instant scheduledTime,
 			Instant nextAttemptTime, @Nullable String lastFailure) {
 		this(activityId, activityType, attempt, scheduledTime, nextAttemptTime, lastFailure,

@@ -2,7 +2,10 @@ package dev.durable.workflow.client;
 
 import dev.durable.workflow.WorkflowException;
 
-/** The query handler threw, tried to block or issue a command, or the run could not be replayed. */
+/**
+ * The query handler threw, tried to block or issue a command, or the run could not be
+ * replayed.
+ */
 public class QueryFailedException extends WorkflowException {
 
 	public QueryFailedException(String message) {

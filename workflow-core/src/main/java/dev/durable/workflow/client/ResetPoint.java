@@ -1,8 +1,8 @@
 package dev.durable.workflow.client;
 
 /**
- * A workflow-task boundary named without an event id, resolved per run from its history: what a
- * batch reset takes, and {@link WorkflowHandle#reset(ResetPoint, String)}.
+ * A workflow-task boundary named without an event id, resolved per run from its history:
+ * what a batch reset takes, and {@link WorkflowHandle#reset(ResetPoint, String)}.
  */
 public enum ResetPoint {
 
@@ -10,8 +10,9 @@ public enum ResetPoint {
 	FIRST_WORKFLOW_TASK,
 
 	/**
-	 * The last workflow task written by workflow code (a terminate or a timeout is not one): that
-	 * task runs again with the current code, e.g. after a fix for a task that kept failing.
+	 * The last workflow task written by workflow code (a terminate or a timeout is not
+	 * one): that task runs again with the current code, e.g. after a fix for a task that
+	 * kept failing.
 	 */
 	LAST_WORKFLOW_TASK
 

@@ -6,8 +6,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A schedule: when it fires, what it starts, and its policies.
- * <pre>{@code
+ * A schedule: when it fires, what it starts, and its policies. <pre>{@code
  * Schedule.of(ScheduleSpec.cron("0 2 * * *", ZoneId.of("Europe/Berlin")),
  *         ScheduleAction.startWorkflow(ReportWorkflow::run, request))
  *     .withOverlapPolicy(ScheduleOverlapPolicy.BUFFER_ONE)
@@ -17,14 +16,16 @@ import org.jspecify.annotations.Nullable;
  * @param action what it starts
  * @param overlapPolicy what a firing does while an earlier workflow of the schedule runs;
  * {@code null}: {@link ScheduleOverlapPolicy#SKIP}
- * @param catchupWindow after the engine was down (or every worker was), firings late by more
- * than this are skipped (counted as missed); {@code null}: {@link #DEFAULT_CATCHUP_WINDOW}
- * @param paused whether it is paused (no firing until unpaused; triggers and backfills still work)
+ * @param catchupWindow after the engine was down (or every worker was), firings late by
+ * more than this are skipped (counted as missed); {@code null}:
+ * {@link #DEFAULT_CATCHUP_WINDOW}
+ * @param paused whether it is paused (no firing until unpaused; triggers and backfills
+ * still work)
  * @param note why it was paused, or any note; {@code null}: none
- * @param remainingActions limited actions: how many more workflows the spec's times may start
- * (each start of a scheduled firing counts one; at zero the schedule takes no more scheduled
- * actions, while triggers and backfills still start and do not count); {@code null}: unlimited.
- * Describe shows what remains; an update may give more.
+ * @param remainingActions limited actions: how many more workflows the spec's times may
+ * start (each start of a scheduled firing counts one; at zero the schedule takes no more
+ * scheduled actions, while triggers and backfills still start and do not count);
+ * {@code null}: unlimited. Describe shows what remains; an update may give more.
  */
 public record Schedule(ScheduleSpec spec, ScheduleAction action, ScheduleOverlapPolicy overlapPolicy,
 		Duration catchupWindow, boolean paused, @Nullable String note, @Nullable Long remainingActions) {
@@ -33,9 +34,11 @@ public record Schedule(ScheduleSpec spec, ScheduleAction action, ScheduleOverlap
 	public static final Duration DEFAULT_CATCHUP_WINDOW = Duration.ofMinutes(1);
 
 	/**
-	 * The canonical constructor; a {@code null} overlap policy is {@link ScheduleOverlapPolicy#SKIP},
-	 * a {@code null} catch-up window {@link #DEFAULT_CATCHUP_WINDOW}.
-	 * @throws IllegalArgumentException for a negative catch-up window or remaining actions
+	 * The canonical constructor; a {@code null} overlap policy is
+	 * {@link ScheduleOverlapPolicy#SKIP}, a {@code null} catch-up window
+	 * {@link #DEFAULT_CATCHUP_WINDOW}.
+	 * @throws IllegalArgumentException for a negative catch-up window or remaining
+	 * actions
 	 */
 	public Schedule(ScheduleSpec spec, ScheduleAction action, @Nullable ScheduleOverlapPolicy overlapPolicy,
 			@Nullable Duration catchupWindow, boolean paused, @Nullable String note, @Nullable Long remainingActions) {
@@ -47,8 +50,8 @@ public record Schedule(ScheduleSpec spec, ScheduleAction action, ScheduleOverlap
 			throw new IllegalArgumentException("The catch-up window must not be negative: " + catchupWindow);
 		}
 		if (remainingActions != null && remainingActions < 0) {
-			throw new IllegalArgumentException("The remaining actions of a schedule must not be negative: "
-					+ remainingActions);
+			throw new IllegalArgumentException(
+					"The remaining actions of a schedule must not be negative: " + remainingActions);
 		}
 		this.spec = spec;
 		this.action = action;
@@ -59,7 +62,10 @@ public record Schedule(ScheduleSpec spec, ScheduleAction action, ScheduleOverlap
 		this.remainingActions = remainingActions;
 	}
 
-	/** A schedule with unlimited actions (the constructor of the record before limited actions). */
+	/**
+	 * A schedule with unlimited actions (the constructor of the record before limited
+	 * actions).
+	 */
 	public Schedule(ScheduleSpec spec, ScheduleAction action, @Nullable ScheduleOverlapPolicy overlapPolicy,
 			@Nullable Duration catchupWindow, boolean paused, @Nullable String note) {
 		this(spec, action, overlapPolicy, catchupWindow, paused, note, null);
@@ -86,7 +92,10 @@ public record Schedule(ScheduleSpec spec, ScheduleAction action, ScheduleOverlap
 				this.remainingActions);
 	}
 
-	/** This schedule with another catch-up window ({@code null}: {@link #DEFAULT_CATCHUP_WINDOW}). */
+	/**
+	 * This schedule with another catch-up window ({@code null}:
+	 * {@link #DEFAULT_CATCHUP_WINDOW}).
+	 */
 	public Schedule withCatchupWindow(@Nullable Duration value) {
 		return new Schedule(this.spec, this.action, this.overlapPolicy, value, this.paused, this.note,
 				this.remainingActions);

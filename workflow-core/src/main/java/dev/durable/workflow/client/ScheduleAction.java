@@ -10,12 +10,13 @@ import dev.durable.workflow.WorkflowTypeInfo;
 
 /**
  * What a schedule does when it fires: start a workflow. The workflow id of each start is
- * {@code {workflowIdPrefix}-{nominal time}}, for instance {@code nightly-report-2026-01-01T02:00:00Z},
- * so each firing is its own workflow and a firing's workflow is easy to find.
+ * {@code {workflowIdPrefix}-{nominal time}}, for instance
+ * {@code nightly-report-2026-01-01T02:00:00Z}, so each firing is its own workflow and a
+ * firing's workflow is easy to find.
  *
  * @param workflowType the workflow type name
- * @param input the input of each run (encoded when the schedule is created or updated), or
- * {@code null} for none
+ * @param input the input of each run (encoded when the schedule is created or updated),
+ * or {@code null} for none
  * @param workflowIdPrefix the prefix of the workflow ids; {@code null}: the schedule id
  * @param taskQueue the task queue of the runs; {@code null}: the default queue
  * @param executionTimeout the execution timeout of each run, or {@code null}

@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One firing of a schedule and what came of it.
  *
- * @param nominalTime the time the firing stands for (the spec's time; the trigger or backfill time)
+ * @param nominalTime the time the firing stands for (the spec's time; the trigger or
+ * backfill time)
  * @param actualTime when it was processed (engine clock)
  * @param origin scheduled, triggered or backfilled
  * @param outcome started, waiting for the running workflow (buffered), or skipped

@@ -6,17 +6,17 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A structured calendar of a {@link ScheduleSpec}: the times whose second, minute, hour, day of
- * the month, month and day of the week all match, in the spec's time zone. Each field is one
- * cron field (Spring's {@code CronExpression} syntax): a value ({@code "0"}, {@code "MON"}), a
- * range ({@code "9-17"}, {@code "MON-FRI"}), a list ({@code "1,15"}), a step (<code>"*&#47;15"</code>,
- * {@code "0-30/10"}) or {@code "*"}. A field left out takes Temporal's default: second, minute
- * and hour {@code "0"}, the others {@code "*"}, so an empty calendar is midnight every day.
- * <pre>{@code
+ * A structured calendar of a {@link ScheduleSpec}: the times whose second, minute, hour,
+ * day of the month, month and day of the week all match, in the spec's time zone. Each
+ * field is one cron field (Spring's {@code CronExpression} syntax): a value ({@code "0"},
+ * {@code "MON"}), a range ({@code "9-17"}, {@code "MON-FRI"}), a list ({@code "1,15"}), a
+ * step (<code>"*&#47;15"</code>, {@code "0-30/10"}) or {@code "*"}. A field left out
+ * takes Temporal's default: second, minute and hour {@code "0"}, the others {@code "*"},
+ * so an empty calendar is midnight every day. <pre>{@code
  * ScheduleCalendar.builder().hour("9-17").minute("0,30").dayOfWeek("MON-FRI").comment("office hours").build()
  * ScheduleCalendar.cron("0 12 * * SAT,SUN")   // the fields of a cron expression, e.g. for a skip
- * }</pre>
- * Days of the week count from Sunday, 0 (or 7), to Saturday, 6; months from 1 to 12.
+ * }</pre> Days of the week count from Sunday, 0 (or 7), to Saturday, 6; months from 1 to
+ * 12.
  *
  * @param second seconds, 0-59; {@code null}: {@code "0"}
  * @param minute minutes, 0-59; {@code null}: {@code "0"}
@@ -36,12 +36,11 @@ public record ScheduleCalendar(String second, String minute, String hour, String
 
 	/**
 	 * The canonical constructor: a {@code null} field takes its default.
-	 * @throws IllegalArgumentException when a field is blank, holds spaces, or the fields are not a
-	 * valid cron expression
+	 * @throws IllegalArgumentException when a field is blank, holds spaces, or the fields
+	 * are not a valid cron expression
 	 */
 	public ScheduleCalendar(@Nullable String second, @Nullable String minute, @Nullable String hour,
-			@Nullable String dayOfMonth, @Nullable String month, @Nullable String dayOfWeek,
-			@Nullable String comment) {
+			@Nullable String dayOfMonth, @Nullable String month, @Nullable String dayOfWeek, @Nullable String comment) {
 		this.second = field("second", second, "0");
 		this.minute = field("minute", minute, "0");
 		this.hour = field("hour", hour, "0");
@@ -76,9 +75,9 @@ public record ScheduleCalendar(String second, String minute, String hour, String
 	}
 
 	/**
-	 * The fields of a cron expression: 6 fields with seconds, 5 without (second 0), or one of
-	 * Spring's macros ({@code @daily}, {@code @hourly}, ...). The time zone is the spec's, so
-	 * {@code CRON_TZ=} is refused.
+	 * The fields of a cron expression: 6 fields with seconds, 5 without (second 0), or
+	 * one of Spring's macros ({@code @daily}, {@code @hourly}, ...). The time zone is the
+	 * spec's, so {@code CRON_TZ=} is refused.
 	 * @throws IllegalArgumentException when it is not such an expression
 	 */
 	public static ScheduleCalendar cron(String expression) {
@@ -166,7 +165,9 @@ public record ScheduleCalendar(String second, String minute, String hour, String
 			return this;
 		}
 
-		/** Days of the week, 0-7 (0 and 7 are Sunday) or SUN-SAT (default {@code "*"}). */
+		/**
+		 * Days of the week, 0-7 (0 and 7 are Sunday) or SUN-SAT (default {@code "*"}).
+		 */
 		public Builder dayOfWeek(String value) {
 			this.dayOfWeek = value;
 			return this;
@@ -178,7 +179,9 @@ public record ScheduleCalendar(String second, String minute, String hour, String
 			return this;
 		}
 
-		/** @throws IllegalArgumentException when the fields are not a valid calendar */
+		/**
+		 * @throws IllegalArgumentException when the fields are not a valid calendar
+		 */
 		public ScheduleCalendar build() {
 			return new ScheduleCalendar(this.second, this.minute, this.hour, this.dayOfMonth, this.month,
 					this.dayOfWeek, this.comment);

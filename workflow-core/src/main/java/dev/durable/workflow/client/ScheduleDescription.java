@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * @param updatedAt when it was last changed by a person (create, update, pause, unpause)
  */
 public record ScheduleDescription(String scheduleId, Schedule schedule, List<Instant> nextActionTimes,
-		List<ScheduleActionResult> recentActions, List<String> runningWorkflowIds, long actionCount,
-		long skippedCount, long missedCount, int bufferedCount, Instant createdAt, Instant updatedAt) {
+		List<ScheduleActionResult> recentActions, List<String> runningWorkflowIds, long actionCount, long skippedCount,
+		long missedCount, int bufferedCount, Instant createdAt, Instant updatedAt) {
 
 	public ScheduleDescription {
 		nextActionTimes = List.copyOf(nextActionTimes);
@@ -32,8 +32,8 @@ public record ScheduleDescription(String scheduleId, Schedule schedule, List<Ins
 
 	/**
 	 * Limited actions: how many more workflows the spec's times may start ({@code 0}: the
-	 * schedule takes no more scheduled actions until an update gives it more), or {@code null}
-	 * when unlimited. The same as {@code schedule().remainingActions()}.
+	 * schedule takes no more scheduled actions until an update gives it more), or
+	 * {@code null} when unlimited. The same as {@code schedule().remainingActions()}.
 	 */
 	public @Nullable Long remainingActions() {
 		return this.schedule.remainingActions();

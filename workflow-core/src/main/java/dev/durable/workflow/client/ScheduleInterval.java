@@ -6,8 +6,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A fixed interval of a {@link ScheduleSpec}, counted from the Unix epoch plus the offset, in
- * UTC whatever the spec's time zone: {@code ScheduleInterval.of(Duration.ofHours(1),
+ * A fixed interval of a {@link ScheduleSpec}, counted from the Unix epoch plus the
+ * offset, in UTC whatever the spec's time zone:
+ * {@code ScheduleInterval.of(Duration.ofHours(1),
  * Duration.ofMinutes(15))} fires at a quarter past every hour.
  *
  * @param every the interval; positive, whole milliseconds
@@ -17,7 +18,8 @@ public record ScheduleInterval(Duration every, Duration offset) {
 
 	/**
 	 * The canonical constructor; a {@code null} offset is zero.
-	 * @throws IllegalArgumentException when the interval is not positive or the offset not within it
+	 * @throws IllegalArgumentException when the interval is not positive or the offset
+	 * not within it
 	 */
 	public ScheduleInterval(Duration every, @Nullable Duration offset) {
 		if (every == null || every.isNegative() || every.isZero() || every.toMillis() == 0) {

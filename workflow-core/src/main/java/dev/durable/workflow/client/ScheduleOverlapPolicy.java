@@ -10,17 +10,20 @@ public enum ScheduleOverlapPolicy {
 	SKIP,
 
 	/**
-	 * Start once the running workflow closes; at most one firing waits, later ones are skipped
-	 * while it does.
+	 * Start once the running workflow closes; at most one firing waits, later ones are
+	 * skipped while it does.
 	 */
 	BUFFER_ONE,
 
-	/** Start every firing, one after another: each waits for the previous workflow to close. */
+	/**
+	 * Start every firing, one after another: each waits for the previous workflow to
+	 * close.
+	 */
 	BUFFER_ALL,
 
 	/**
-	 * Request cancellation of the running workflow, and start once it closed. Only the latest
-	 * waiting firing is kept.
+	 * Request cancellation of the running workflow, and start once it closed. Only the
+	 * latest waiting firing is kept.
 	 */
 	CANCEL_OTHER,
 

@@ -11,10 +11,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * When a schedule fires: the union of the times of its cron expressions, structured calendars
- * and intervals (a time two of them match fires once), less the times a {@code skip} calendar
- * matches, within {@code [startAt, endAt)}.
- * <pre>{@code
+ * When a schedule fires: the union of the times of its cron expressions, structured
+ * calendars and intervals (a time two of them match fires once), less the times a
+ * {@code skip} calendar matches, within {@code [startAt, endAt)}. <pre>{@code
  * ScheduleSpec.builder()
  *     .cron("0 30 2 * * *")                                        // 02:30 every night
  *     .calendar(ScheduleCalendar.builder().hour("9-17").minute("30").dayOfWeek("MON-FRI").build())
@@ -24,29 +23,31 @@ import org.jspecify.annotations.Nullable;
  *     .build();
  * }</pre>
  * <p>
- * Cron expressions are Spring's ({@code CronExpression}): 6 fields with seconds, or 5 fields
- * (minute precision, like Unix cron). They, the structured calendars and the skips are evaluated
- * in wall-clock time of the spec's one time zone: each local time fires once. A time skipped by a
- * daylight-saving jump forward fires as late as the jump (02:30 becomes 03:30); in the hour
- * repeated when clocks go back, only the first pass fires. A skip matches the local time a firing
- * would happen at.
+ * Cron expressions are Spring's ({@code CronExpression}): 6 fields with seconds, or 5
+ * fields (minute precision, like Unix cron). They, the structured calendars and the skips
+ * are evaluated in wall-clock time of the spec's one time zone: each local time fires
+ * once. A time skipped by a daylight-saving jump forward fires as late as the jump (02:30
+ * becomes 03:30); in the hour repeated when clocks go back, only the first pass fires. A
+ * skip matches the local time a firing would happen at.
  * <p>
  * Intervals count from the Unix epoch, plus their offset, whatever the time zone:
- * {@code every(Duration.ofHours(1), Duration.ofMinutes(15))} fires at a quarter past every hour.
+ * {@code every(Duration.ofHours(1), Duration.ofMinutes(15))} fires at a quarter past
+ * every hour.
  * <p>
- * Skips are checked time by time: skips that exclude more than 10,000 consecutive times of the
- * spec (a calendar every minute skipped for a week) end the schedule there (with a warning in
- * the log).
+ * Skips are checked time by time: skips that exclude more than 10,000 consecutive times
+ * of the spec (a calendar every minute skipped for a week) end the schedule there (with a
+ * warning in the log).
  *
  * @param cronExpressions cron expressions, kept as given; {@code null}: none
  * @param calendars structured calendars; {@code null}: none
  * @param intervals intervals; {@code null}: none
  * @param skip calendars whose times do not fire; {@code null}: none
- * @param timeZone the zone of the cron expressions, calendars and skips; {@code null}: UTC
+ * @param timeZone the zone of the cron expressions, calendars and skips; {@code null}:
+ * UTC
  * @param startAt no firing before this instant; {@code null}: no bound
  * @param endAt no firing at or after this instant; {@code null}: no bound
- * @param jitter each firing is delayed by a random amount below this (the same for a given
- * schedule and time, so every node agrees); {@code null}: none
+ * @param jitter each firing is delayed by a random amount below this (the same for a
+ * given schedule and time, so every node agrees); {@code null}: none
  */
 public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> calendars,
 		List<ScheduleInterval> intervals, List<ScheduleCalendar> skip, ZoneId timeZone, @Nullable Instant startAt,
@@ -56,9 +57,10 @@ public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> 
 	public static final ZoneId UTC = ZoneId.of("UTC");
 
 	/**
-	 * The canonical constructor; {@code null} lists are empty, a {@code null} time zone is UTC.
-	 * @throws IllegalArgumentException when there is no cron expression, calendar or interval, an
-	 * expression does not parse, or the bounds or jitter are invalid
+	 * The canonical constructor; {@code null} lists are empty, a {@code null} time zone
+	 * is UTC.
+	 * @throws IllegalArgumentException when there is no cron expression, calendar or
+	 * interval, an expression does not parse, or the bounds or jitter are invalid
 	 */
 	public ScheduleSpec(@Nullable List<String> cronExpressions, @Nullable List<ScheduleCalendar> calendars,
 			@Nullable List<ScheduleInterval> intervals, @Nullable List<ScheduleCalendar> skip,
@@ -80,7 +82,8 @@ public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> 
 		}
 		timeZone = (timeZone != null) ? timeZone : UTC;
 		if (startAt != null && endAt != null && !startAt.isBefore(endAt)) {
-			throw new IllegalArgumentException("A schedule's startAt " + startAt + " must be before its endAt " + endAt);
+			throw new IllegalArgumentException(
+					"A schedule's startAt " + startAt + " must be before its endAt " + endAt);
 		}
 		if (jitter != null && jitter.isNegative()) {
 			throw new IllegalArgumentException("The jitter of a schedule must not be negative: " + jitter);
@@ -96,8 +99,8 @@ public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> 
 	}
 
 	/**
-	 * The constructor of the single-source spec this record used to be: a cron expression or an
-	 * interval with its offset (both: their union).
+	 * The constructor of the single-source spec this record used to be: a cron expression
+	 * or an interval with its offset (both: their union).
 	 * @deprecated use {@link #cron}, {@link #every} or {@link #builder()}
 	 */
 	@Deprecated
@@ -143,7 +146,9 @@ public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> 
 				null);
 	}
 
-	/** A builder of a spec with several cron expressions, calendars, intervals and skips. */
+	/**
+	 * A builder of a spec with several cron expressions, calendars, intervals and skips.
+	 */
 	public static Builder builder() {
 		return new Builder();
 	}
@@ -172,8 +177,8 @@ public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> 
 	}
 
 	/**
-	 * The interval of a spec that is one interval and nothing else (as {@link #every} makes);
-	 * otherwise {@code null}.
+	 * The interval of a spec that is one interval and nothing else (as {@link #every}
+	 * makes); otherwise {@code null}.
 	 */
 	public @Nullable Duration interval() {
 		return single().map(ScheduleInterval::every).orElse(null);
@@ -209,14 +214,17 @@ public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> 
 		return toBuilder().endAt(value).build();
 	}
 
-	/** This spec, each firing delayed by a random amount below the jitter ({@code null}: none). */
+	/**
+	 * This spec, each firing delayed by a random amount below the jitter ({@code null}:
+	 * none).
+	 */
 	public ScheduleSpec withJitter(@Nullable Duration value) {
 		return toBuilder().jitter(value).build();
 	}
 
 	/**
-	 * Builds a {@link ScheduleSpec}; each call of {@code cron}, {@code calendar}, {@code interval}
-	 * and {@code skip} adds one.
+	 * Builds a {@link ScheduleSpec}; each call of {@code cron}, {@code calendar},
+	 * {@code interval} and {@code skip} adds one.
 	 */
 	public static final class Builder {
 
@@ -273,7 +281,9 @@ public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> 
 			return this;
 		}
 
-		/** Adds a cron expression whose times do not fire ({@link ScheduleCalendar#cron}). */
+		/**
+		 * Adds a cron expression whose times do not fire ({@link ScheduleCalendar#cron}).
+		 */
 		public Builder skipCron(String expression) {
 			return skip(ScheduleCalendar.cron(expression));
 		}
@@ -315,7 +325,10 @@ public record ScheduleSpec(List<String> cronExpressions, List<ScheduleCalendar> 
 			return this;
 		}
 
-		/** @throws IllegalArgumentException when the spec is invalid (see the record's constructor) */
+		/**
+		 * @throws IllegalArgumentException when the spec is invalid (see the record's
+		 * constructor)
+		 */
 		public ScheduleSpec build() {
 			return new ScheduleSpec(this.cronExpressions, this.calendars, this.intervals, this.skip, this.timeZone,
 					this.startAt, this.endAt, this.jitter);

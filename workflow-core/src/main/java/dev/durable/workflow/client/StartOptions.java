@@ -10,43 +10,47 @@ import org.jspecify.annotations.Nullable;
 /**
  * Options of a start.
  *
- * @param workflowId the workflow id: 1-255 letters, digits and {@code ._:@-}; random UUID when null
- * @param requestId a retried start with the same request id returns the run it started; no
- * deduplication when null
- * @param idReusePolicy policy when earlier runs with the id are closed; ALLOW_DUPLICATE when null
- * is given
+ * @param workflowId the workflow id: 1-255 letters, digits and {@code ._:@-}; random UUID
+ * when null
+ * @param requestId a retried start with the same request id returns the run it started;
+ * no deduplication when null
+ * @param idReusePolicy policy when earlier runs with the id are closed; ALLOW_DUPLICATE
+ * when null is given
  * @param idConflictPolicy policy when a run with the id is open; FAIL when null is given
  * @param startDelay how long to wait before the first workflow task; none when null
  * @param taskQueue only nodes serving this queue run it; {@code "default"} when null
- * @param executionTimeout the longest the whole execution may take, continue-as-new included;
- * past it the run closes TIMED_OUT; unlimited when null
+ * @param executionTimeout the longest the whole execution may take, continue-as-new
+ * included; past it the run closes TIMED_OUT; unlimited when null
  * @param runTimeout the longest this run may take; unlimited when null
- * @param retryPolicy when set, a failed run is followed by a new run of the same workflow id
- * after the policy's backoff, until it succeeds or the policy gives up
- * @param cronSchedule when set (5-field cron, or 6 fields with seconds; UTC), a new run of the
- * same workflow id starts at each next time after the previous run closed; UTC unless the
- * expression starts with {@code CRON_TZ=<zone id>}, e.g. {@code "CRON_TZ=Europe/Paris 0 9 * * MON-FRI"}
- * @param taskTimeout how long one workflow task of this workflow may run before it is failed and
- * retried; the engine's {@code taskTimeout} when null. Kept by continue-as-new, retries and cron
- * @param memo values shown with the run (describe, list), not searchable; any JSON-writable
- * values; empty when null
- * @param searchAttributes values the run can be listed by ({@link WorkflowClient#list}): String,
- * Long, Integer, Double, Boolean, Instant, OffsetDateTime, or a List of those; keys of 1-64
- * letters, digits and underscores; empty when null. Continue-as-new carries the run's current
- * memo and search attributes to the next run; retries and cron runs start with these.
- * @param queue the flow-control queue the start joins: the run waits, stored, until the queue's
- * limits (concurrency, per-node concurrency, rate, per-partition concurrency) admit it, and holds
- * its slot until it closes; {@code null}: it runs at once. Continue-as-new, retries and cron runs
- * of a queued run run without queueing again.
- * @param priority the order among runs waiting in the queue: a higher value is admitted first;
- * equal priorities in order of arrival
- * @param partitionKey the fairness key within the queue (a tenant, a customer): a queue with
- * per-partition concurrency limits each key on its own, so one key at its limit does not hold
- * back the others; {@code null}: no partition
+ * @param retryPolicy when set, a failed run is followed by a new run of the same workflow
+ * id after the policy's backoff, until it succeeds or the policy gives up
+ * @param cronSchedule when set (5-field cron, or 6 fields with seconds; UTC), a new run
+ * of the same workflow id starts at each next time after the previous run closed; UTC
+ * unless the expression starts with {@code CRON_TZ=<zone id>}, e.g.
+ * {@code "CRON_TZ=Europe/Paris 0 9 * * MON-FRI"}
+ * @param taskTimeout how long one workflow task of this workflow may run before it is
+ * failed and retried; the engine's {@code taskTimeout} when null. Kept by
+ * continue-as-new, retries and cron
+ * @param memo values shown with the run (describe, list), not searchable; any
+ * JSON-writable values; empty when null
+ * @param searchAttributes values the run can be listed by ({@link WorkflowClient#list}):
+ * String, Long, Integer, Double, Boolean, Instant, OffsetDateTime, or a List of those;
+ * keys of 1-64 letters, digits and underscores; empty when null. Continue-as-new carries
+ * the run's current memo and search attributes to the next run; retries and cron runs
+ * start with these.
+ * @param queue the flow-control queue the start joins: the run waits, stored, until the
+ * queue's limits (concurrency, per-node concurrency, rate, per-partition concurrency)
+ * admit it, and holds its slot until it closes; {@code null}: it runs at once.
+ * Continue-as-new, retries and cron runs of a queued run run without queueing again.
+ * @param priority the order among runs waiting in the queue: a higher value is admitted
+ * first; equal priorities in order of arrival
+ * @param partitionKey the fairness key within the queue (a tenant, a customer): a queue
+ * with per-partition concurrency limits each key on its own, so one key at its limit does
+ * not hold back the others; {@code null}: no partition
  */
-public record StartOptions(@Nullable String workflowId, @Nullable String requestId,
-		WorkflowIdReusePolicy idReusePolicy, WorkflowIdConflictPolicy idConflictPolicy, @Nullable Duration startDelay,
-		@Nullable String taskQueue, @Nullable Duration executionTimeout, @Nullable Duration runTimeout,
+public record StartOptions(@Nullable String workflowId, @Nullable String requestId, WorkflowIdReusePolicy idReusePolicy,
+		WorkflowIdConflictPolicy idConflictPolicy, @Nullable Duration startDelay, @Nullable String taskQueue,
+		@Nullable Duration executionTimeout, @Nullable Duration runTimeout,
 		dev.durable.workflow.@Nullable RetryPolicy retryPolicy, @Nullable String cronSchedule,
 		@Nullable Duration taskTimeout, Map<String, Object> memo, Map<String, Object> searchAttributes,
 		@Nullable String queue, int priority, @Nullable String partitionKey) {
@@ -252,13 +256,18 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 			return this;
 		}
 
-		/** Values the run can be listed by; see {@link StartOptions#searchAttributes()}; {@code null}: none. */
+		/**
+		 * Values the run can be listed by; see {@link StartOptions#searchAttributes()};
+		 * {@code null}: none.
+		 */
 		public Builder searchAttributes(@Nullable Map<String, ?> value) {
 			this.searchAttributes = copy(value);
 			return this;
 		}
 
-		/** The flow-control queue the start joins; {@code null}: none, it runs at once. */
+		/**
+		 * The flow-control queue the start joins; {@code null}: none, it runs at once.
+		 */
 		public Builder queue(@Nullable String value) {
 			this.queue = value;
 			return this;

@@ -2,7 +2,9 @@ package dev.durable.workflow.client;
 
 import dev.durable.workflow.WorkflowException;
 
-/** The workflow has no signal, query or update handler of that name (and no dynamic one). */
+/**
+ * The workflow has no signal, query or update handler of that name (and no dynamic one).
+ */
 public class UnknownHandlerException extends WorkflowException {
 
 	public UnknownHandlerException(String message) {

@@ -21,14 +21,17 @@ public interface UpdateHandle<T> {
 	/**
 	 * Waits for the outcome.
 	 * @throws WorkflowUpdateRejectedException when the validator rejected it
-	 * @throws WorkflowUpdateFailedException when its handler failed (or the run closed first)
+	 * @throws WorkflowUpdateFailedException when its handler failed (or the run closed
+	 * first)
 	 */
 	T result();
 
 	/**
 	 * Waits at most the given time.
-	 * @param timeout how long to wait; {@code null}: as long as it takes, like {@link #result()}
-	 * @throws WorkflowHandle.WorkflowTimeoutException when the update has not completed in time
+	 * @param timeout how long to wait; {@code null}: as long as it takes, like
+	 * {@link #result()}
+	 * @throws WorkflowHandle.WorkflowTimeoutException when the update has not completed
+	 * in time
 	 */
 	T result(@Nullable Duration timeout);
 

@@ -5,10 +5,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Options of an update.
  *
- * @param updateId the update id; a retried update with the same id gets the stored outcome;
- * random when null
- * @param waitForStage the stage {@code startUpdate} waits for (default ACCEPTED, also when
- * {@code null} is given)
+ * @param updateId the update id; a retried update with the same id gets the stored
+ * outcome; random when null
+ * @param waitForStage the stage {@code startUpdate} waits for (default ACCEPTED, also
+ * when {@code null} is given)
  */
 public record UpdateOptions(@Nullable String updateId, UpdateStage waitForStage) {
 

@@ -16,7 +16,8 @@ public class WorkflowAlreadyStartedException extends WorkflowException {
 	/**
 	 * @param message the message
 	 * @param workflowId the workflow id
-	 * @param existingRunId the run that blocks the start, or {@code null} when it is not known
+	 * @param existingRunId the run that blocks the start, or {@code null} when it is not
+	 * known
 	 */
 	public WorkflowAlreadyStartedException(String message, String workflowId, @Nullable UUID existingRunId) {
 		super(message);

@@ -23,17 +23,17 @@ import org.jspecify.annotations.Nullable;
  * @param pendingActivities activities not yet finished
  * @param unfinishedHandlers signal or update handlers still running when the run closed
  * @param memo the run's memo, with the upserts its workflow tasks committed
- * @param searchAttributes the run's search attributes, with the upserts its workflow tasks
- * committed (times as Instant, whole numbers as Long)
+ * @param searchAttributes the run's search attributes, with the upserts its workflow
+ * tasks committed (times as Instant, whole numbers as Long)
  * @param parentWorkflowId the workflow id of the run that started this one as a child, or
  * {@code null}
  * @param parentRunId that parent run, or {@code null}
  */
 public record WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
 		WorkflowStatus status, Instant startTime, @Nullable Instant closeTime, int workflowTasks,
-		@Nullable String taskFailure,
-		int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers, Map<String, Object> memo,
-		Map<String, Object> searchAttributes, @Nullable String parentWorkflowId, @Nullable UUID parentRunId) {
+		@Nullable String taskFailure, int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers,
+		Map<String, Object> memo, Map<String, Object> searchAttributes, @Nullable String parentWorkflowId,
+		@Nullable UUID parentRunId) {
 
 	/** A description of a run that no parent started. */
 	public WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,

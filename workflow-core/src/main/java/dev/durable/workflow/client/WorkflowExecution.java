@@ -16,9 +16,11 @@ import org.jspecify.annotations.Nullable;
  * @param startTime when it was created
  * @param closeTime when it closed, or {@code null}
  * @param memo the memo (JSON values: maps, lists, strings, numbers, booleans)
- * @param searchAttributes the search attributes (times as {@link Instant}, whole numbers as Long)
+ * @param searchAttributes the search attributes (times as {@link Instant}, whole numbers
+ * as Long)
  */
 public record WorkflowExecution(String workflowId, UUID runId, String workflowType, WorkflowStatus status,
-		Instant startTime, @Nullable Instant closeTime, Map<String, Object> memo, Map<String, Object> searchAttributes) {
+		Instant startTime, @Nullable Instant closeTime, Map<String, Object> memo,
+		Map<String, Object> searchAttributes) {
 
 }

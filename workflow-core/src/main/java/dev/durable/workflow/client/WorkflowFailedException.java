@@ -7,9 +7,9 @@ import org.jspecify.annotations.Nullable;
 import dev.durable.workflow.WorkflowException;
 
 /**
- * The run did not complete successfully: failed, canceled, terminated or timed out. The cause
- * is the failure as the workflow saw it ({@code ApplicationFailure}, {@code ActivityFailure},
- * {@code CanceledFailure}, {@code TerminatedFailure}, ...).
+ * The run did not complete successfully: failed, canceled, terminated or timed out. The
+ * cause is the failure as the workflow saw it ({@code ApplicationFailure},
+ * {@code ActivityFailure}, {@code CanceledFailure}, {@code TerminatedFailure}, ...).
  */
 public class WorkflowFailedException extends WorkflowException {
 
@@ -23,7 +23,8 @@ public class WorkflowFailedException extends WorkflowException {
 	 * @param workflowId the workflow id
 	 * @param runId the run that closed
 	 * @param status how it closed
-	 * @param cause the failure as the workflow saw it, or {@code null} when none was recorded
+	 * @param cause the failure as the workflow saw it, or {@code null} when none was
+	 * recorded
 	 */
 	public WorkflowFailedException(String workflowId, UUID runId, WorkflowStatus status, @Nullable Throwable cause) {
 		super("Workflow " + workflowId + " (run " + runId + ") " + status.name().toLowerCase()

@@ -11,20 +11,20 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Which runs {@link WorkflowClient#list} and {@link WorkflowClient#count} return. Immutable: each
- * method returns a new filter with one more condition, and all conditions must hold.
- * <pre>{@code
+ * Which runs {@link WorkflowClient#list} and {@link WorkflowClient#count} return.
+ * Immutable: each method returns a new filter with one more condition, and all conditions
+ * must hold. <pre>{@code
  * WorkflowFilter filter = WorkflowFilter.all()
  *     .type("order")
  *     .status(WorkflowStatus.RUNNING)
  *     .startedBetween(from, to)
  *     .eq("customerId", "c-42")
  *     .ge("amount", 100);
- * }</pre>
- * Search attribute conditions compare typed values: a number matches numbers only, a string
- * strings only, a time ({@link Instant}, {@link java.time.OffsetDateTime}) times only. Equality
- * on a list attribute (a keyword list) matches when the list contains the value. Attribute names
- * and values are always sent to the database as bound parameters.
+ * }</pre> Search attribute conditions compare typed values: a number matches numbers
+ * only, a string strings only, a time ({@link Instant}, {@link java.time.OffsetDateTime})
+ * times only. Equality on a list attribute (a keyword list) matches when the list
+ * contains the value. Attribute names and values are always sent to the database as bound
+ * parameters.
  *
  * @param type the workflow type, or {@code null} for any
  * @param statuses the statuses, empty for any (also when {@code null} is given)
@@ -68,9 +68,8 @@ public record WorkflowFilter(@Nullable String type, Set<WorkflowStatus> statuses
 
 	/** Only runs of this workflow type. */
 	public WorkflowFilter type(String workflowType) {
-		return new WorkflowFilter(Objects.requireNonNull(workflowType, "workflowType"), this.statuses,
-				this.startedFrom, this.startedTo, this.closedFrom, this.closedTo, this.workflowIdPrefix,
-				this.conditions);
+		return new WorkflowFilter(Objects.requireNonNull(workflowType, "workflowType"), this.statuses, this.startedFrom,
+				this.startedTo, this.closedFrom, this.closedTo, this.workflowIdPrefix, this.conditions);
 	}
 
 	/** Only runs in one of these statuses. */
@@ -86,7 +85,10 @@ public record WorkflowFilter(@Nullable String type, Set<WorkflowStatus> statuses
 				this.workflowIdPrefix, this.conditions);
 	}
 
-	/** Only runs closed in {@code [from, to)}; either bound may be {@code null}. Open runs never match. */
+	/**
+	 * Only runs closed in {@code [from, to)}; either bound may be {@code null}. Open runs
+	 * never match.
+	 */
 	public WorkflowFilter closedBetween(@Nullable Instant from, @Nullable Instant to) {
 		return new WorkflowFilter(this.type, this.statuses, this.startedFrom, this.startedTo, from, to,
 				this.workflowIdPrefix, this.conditions);
@@ -141,8 +143,8 @@ public record WorkflowFilter(@Nullable String type, Set<WorkflowStatus> statuses
 
 	private static Object checkValue(String attribute, @Nullable Object value) {
 		if (value == null) {
-			throw new IllegalArgumentException("Search attribute condition on '" + attribute
-					+ "' needs a value, not null");
+			throw new IllegalArgumentException(
+					"Search attribute condition on '" + attribute + "' needs a value, not null");
 		}
 		return value;
 	}

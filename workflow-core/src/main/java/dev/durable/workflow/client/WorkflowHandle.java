@@ -10,11 +10,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A run, reached by workflow id or pinned to a run id. A handle from {@code start()} or
- * {@link WorkflowClient#handle(String)} addresses the latest run of the workflow id for every call
- * (signal, query, update, cancel, terminate, reset, describe, history), so it reaches the run a
- * continue-as-new, workflow retry or cron started; {@link WorkflowClient#handle(String, UUID)}
- * addresses that run only, and a message or lifecycle call to it after it closed throws
- * {@link WorkflowClosedException}. {@link #result()} follows the chain either way.
+ * {@link WorkflowClient#handle(String)} addresses the latest run of the workflow id for
+ * every call (signal, query, update, cancel, terminate, reset, describe, history), so it
+ * reaches the run a continue-as-new, workflow retry or cron started;
+ * {@link WorkflowClient#handle(String, UUID)} addresses that run only, and a message or
+ * lifecycle call to it after it closed throws {@link WorkflowClosedException}.
+ * {@link #result()} follows the chain either way.
  *
  * @param <R> the result type
  */
@@ -23,21 +24,24 @@ public interface WorkflowHandle<R> {
 	String workflowId();
 
 	/**
-	 * The run id: the pinned run; for a handle from {@code start()}, the run the start created (or
-	 * found, with USE_EXISTING), even after it continued as new; for a handle by workflow id, the
-	 * latest run at the time of the call. {@link #describe()} names the run the handle addresses now.
+	 * The run id: the pinned run; for a handle from {@code start()}, the run the start
+	 * created (or found, with USE_EXISTING), even after it continued as new; for a handle
+	 * by workflow id, the latest run at the time of the call. {@link #describe()} names
+	 * the run the handle addresses now.
 	 */
 	UUID runId();
 
 	/**
 	 * Waits for the run to close and returns its result.
-	 * @throws WorkflowFailedException when it failed, was canceled, terminated or timed out
+	 * @throws WorkflowFailedException when it failed, was canceled, terminated or timed
+	 * out
 	 */
 	R result();
 
 	/**
 	 * Waits at most the given time.
-	 * @param timeout how long to wait; {@code null}: as long as it takes, like {@link #result()}
+	 * @param timeout how long to wait; {@code null}: as long as it takes, like
+	 * {@link #result()}
 	 * @throws WorkflowTimeoutException when the run is still open after the timeout
 	 */
 	R result(@Nullable Duration timeout);
@@ -45,31 +49,36 @@ public interface WorkflowHandle<R> {
 	/** The result converted to the given type. */
 	<T> T result(Class<T> type);
 
-	/** Completes with the result, or exceptionally with {@link WorkflowFailedException}. */
+	/**
+	 * Completes with the result, or exceptionally with {@link WorkflowFailedException}.
+	 */
 	CompletableFuture<R> resultAsync();
 
 	/**
-	 * Sends a signal ({@code null} payload: none). It is stored before this returns; a signal to a
-	 * closed run throws {@link WorkflowClosedException}. When this node registers the workflow
-	 * type, the name must be one the type takes (a {@code @SignalMethod}, a dynamic one, or a name
-	 * declared for {@code Workflows.receive} by {@code @Workflow(receives)} or a {@code Signal}
-	 * field); a node that does not register the type cannot check the name and sends it as is.
-	 * @throws UnknownHandlerException when the type takes no signal of that name (nothing is stored)
+	 * Sends a signal ({@code null} payload: none). It is stored before this returns; a
+	 * signal to a closed run throws {@link WorkflowClosedException}. When this node
+	 * registers the workflow type, the name must be one the type takes (a
+	 * {@code @SignalMethod}, a dynamic one, or a name declared for
+	 * {@code Workflows.receive} by {@code @Workflow(receives)} or a {@code Signal}
+	 * field); a node that does not register the type cannot check the name and sends it
+	 * as is.
+	 * @throws UnknownHandlerException when the type takes no signal of that name (nothing
+	 * is stored)
 	 */
 	void signal(String signalName, @Nullable Object payload);
 
 	/**
-	 * Sends a signal with an idempotency key, scoped to the workflow id: a retried send with the
-	 * same key changes nothing, even after the first was consumed. A {@code null} payload is none,
-	 * a {@code null} key sends without deduplication.
-	 * @throws UnknownHandlerException when the type takes no signal of that name (nothing is
-	 * stored, the key not recorded)
+	 * Sends a signal with an idempotency key, scoped to the workflow id: a retried send
+	 * with the same key changes nothing, even after the first was consumed. A
+	 * {@code null} payload is none, a {@code null} key sends without deduplication.
+	 * @throws UnknownHandlerException when the type takes no signal of that name (nothing
+	 * is stored, the key not recorded)
 	 */
 	void signal(String signalName, @Nullable Object payload, @Nullable String idempotencyKey);
 
 	/**
-	 * Sends a signal declared by a {@link dev.durable.workflow.Signal} field of the workflow
-	 * class, received there with {@code Workflows.receive(signal)}; see
+	 * Sends a signal declared by a {@link dev.durable.workflow.Signal} field of the
+	 * workflow class, received there with {@code Workflows.receive(signal)}; see
 	 * {@link #signal(String, Object)}.
 	 * @throws UnknownHandlerException when the run's type does not declare the signal
 	 */
@@ -78,7 +87,8 @@ public interface WorkflowHandle<R> {
 	}
 
 	/**
-	 * Sends a declared signal with an idempotency key; see {@link #signal(String, Object, String)}.
+	 * Sends a declared signal with an idempotency key; see
+	 * {@link #signal(String, Object, String)}.
 	 * @throws UnknownHandlerException when the run's type does not declare the signal
 	 */
 	default <T> void signal(dev.durable.workflow.Signal<T> signal, @Nullable T payload,
@@ -87,10 +97,11 @@ public interface WorkflowHandle<R> {
 	}
 
 	/**
-	 * Sends a signal whose payload the caller converts once the handler is known, for gateways
-	 * such as the REST API: one read of the run, one handler lookup. A {@code null} idempotency
-	 * key sends without deduplication.
-	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this node
+	 * Sends a signal whose payload the caller converts once the handler is known, for
+	 * gateways such as the REST API: one read of the run, one handler lookup. A
+	 * {@code null} idempotency key sends without deduplication.
+	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this
+	 * node
 	 * @throws UnknownHandlerException when the type takes no signal of that name
 	 */
 	void signalEncoded(String signalName, EncodedPayload payload, @Nullable String idempotencyKey);
@@ -119,7 +130,8 @@ public interface WorkflowHandle<R> {
 	/**
 	 * Runs a query whose argument the caller converts once the handler is known (see
 	 * {@link #signalEncoded}); the result is decoded as the given type.
-	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this node
+	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this
+	 * node
 	 * @throws UnknownHandlerException when the type has no such query
 	 */
 	<T> T queryEncoded(String queryName, EncodedPayload argument, Class<T> resultType);
@@ -130,7 +142,10 @@ public interface WorkflowHandle<R> {
 	/** Sends an update without argument and waits for its result. */
 	<W, T> T update(Functions.Func0<W, T> updateMethod);
 
-	/** Sends an update by name, with an argument ({@code null}: none), and waits for its result. */
+	/**
+	 * Sends an update by name, with an argument ({@code null}: none), and waits for its
+	 * result.
+	 */
 	<T> T update(String updateName, @Nullable Object argument, Class<T> resultType);
 
 	/**
@@ -141,17 +156,18 @@ public interface WorkflowHandle<R> {
 			@Nullable UpdateOptions options);
 
 	/**
-	 * Sends an update by name, with an argument ({@code null}: none), and waits for the stage the
-	 * options name; {@code null} options are {@link UpdateOptions#defaults()}.
+	 * Sends an update by name, with an argument ({@code null}: none), and waits for the
+	 * stage the options name; {@code null} options are {@link UpdateOptions#defaults()}.
 	 */
 	<T> UpdateHandle<T> startUpdate(String updateName, @Nullable Object argument, Class<T> resultType,
 			@Nullable UpdateOptions options);
 
 	/**
 	 * Sends an update whose argument the caller converts once the handler is known (see
-	 * {@link #signalEncoded}) and waits for the stage the options name; {@code null} options are
-	 * {@link UpdateOptions#defaults()}.
-	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this node
+	 * {@link #signalEncoded}) and waits for the stage the options name; {@code null}
+	 * options are {@link UpdateOptions#defaults()}.
+	 * @throws UnknownWorkflowTypeException when the run's type is not registered on this
+	 * node
 	 * @throws UnknownHandlerException when the type has no such update
 	 */
 	<T> UpdateHandle<T> startUpdateEncoded(String updateName, EncodedPayload argument, Class<T> resultType,
@@ -161,11 +177,11 @@ public interface WorkflowHandle<R> {
 	<T> UpdateHandle<T> updateHandle(String updateId, Class<T> resultType);
 
 	/**
-	 * Requests cancellation: the workflow sees {@code CanceledFailure} (an activity or child it
-	 * waits for fails with a failure caused by it) and may clean up. The run then closes CANCELED
-	 * when the cancellation ends it, or when it returns anyway; {@link #result()} throws
-	 * {@link WorkflowFailedException} with status CANCELED and a {@code CanceledFailure} cause
-	 * carrying the reason.
+	 * Requests cancellation: the workflow sees {@code CanceledFailure} (an activity or
+	 * child it waits for fails with a failure caused by it) and may clean up. The run
+	 * then closes CANCELED when the cancellation ends it, or when it returns anyway;
+	 * {@link #result()} throws {@link WorkflowFailedException} with status CANCELED and a
+	 * {@code CanceledFailure} cause carrying the reason.
 	 * @param reason the reason, or {@code null}
 	 */
 	void cancel(@Nullable String reason);
@@ -177,30 +193,33 @@ public interface WorkflowHandle<R> {
 	void terminate(@Nullable String reason);
 
 	/**
-	 * Resets the workflow to a workflow-task boundary, in one transaction: the run (it must be the
-	 * latest run of the workflow id, open or closed) is terminated if open, and a new run of the same
-	 * workflow id starts with the history recorded before the workflow task that holds
-	 * {@code eventId}. That task and the ones after it run again with the current code: timers and
-	 * activities pending at the boundary are recreated, signals received after it are delivered
-	 * again in their order (their idempotency keys stay recorded), updates and cancel requests after
-	 * it are not. Children started before the boundary belong to the new run; children started
-	 * after it are closed by their parent close policy. A handle that follows the workflow id, and
+	 * Resets the workflow to a workflow-task boundary, in one transaction: the run (it
+	 * must be the latest run of the workflow id, open or closed) is terminated if open,
+	 * and a new run of the same workflow id starts with the history recorded before the
+	 * workflow task that holds {@code eventId}. That task and the ones after it run again
+	 * with the current code: timers and activities pending at the boundary are recreated,
+	 * signals received after it are delivered again in their order (their idempotency
+	 * keys stay recorded), updates and cancel requests after it are not. Children started
+	 * before the boundary belong to the new run; children started after it are closed by
+	 * their parent close policy. A handle that follows the workflow id, and
 	 * {@link #result()}, follow the new run.
 	 * @param eventId an event id from {@link #history()}; 1 starts the workflow over
 	 * @param reason recorded in the terminated run's history, or {@code null}
 	 * @return the new run's id
-	 * @throws IllegalArgumentException when the run has no such event, or it was not written by a
-	 * workflow task (terminate, timeout)
-	 * @throws IllegalStateException when this handle is pinned to a run that is not the latest
+	 * @throws IllegalArgumentException when the run has no such event, or it was not
+	 * written by a workflow task (terminate, timeout)
+	 * @throws IllegalStateException when this handle is pinned to a run that is not the
+	 * latest
 	 */
 	UUID reset(long eventId, @Nullable String reason);
 
 	/**
-	 * Resets the workflow to a workflow-task boundary named by a {@link ResetPoint}, resolved from
-	 * this run's history; otherwise as {@link #reset(long, String)}.
+	 * Resets the workflow to a workflow-task boundary named by a {@link ResetPoint},
+	 * resolved from this run's history; otherwise as {@link #reset(long, String)}.
 	 * @return the new run's id
 	 * @throws IllegalArgumentException when the history has no such workflow task
-	 * @throws IllegalStateException when this handle is pinned to a run that is not the latest
+	 * @throws IllegalStateException when this handle is pinned to a run that is not the
+	 * latest
 	 */
 	UUID reset(ResetPoint point, @Nullable String reason);
 
@@ -210,26 +229,29 @@ public interface WorkflowHandle<R> {
 
 	/** Thrown by {@link #result(Duration)} when the run is still open. */
 	/**
-	 * The value of an event the workflow sets with {@code Workflows.setEvent}, waiting until it is
-	 * set: the caller is woken by the commit that sets it (on this node at once, from other nodes by
-	 * a PostgreSQL notification), not by polling. Works on closed runs too. A handle by workflow id
-	 * reads the latest run and, when that run closes without the event, goes on to the run that
-	 * follows it (continue-as-new carries the events set so far); a pinned handle reads its run only.
+	 * The value of an event the workflow sets with {@code Workflows.setEvent}, waiting
+	 * until it is set: the caller is woken by the commit that sets it (on this node at
+	 * once, from other nodes by a PostgreSQL notification), not by polling. Works on
+	 * closed runs too. A handle by workflow id reads the latest run and, when that run
+	 * closes without the event, goes on to the run that follows it (continue-as-new
+	 * carries the events set so far); a pinned handle reads its run only.
 	 * @param key the event's key
 	 * @param type the value's type
 	 * @param timeout how long to wait; {@link Duration#ZERO} reads without waiting
-	 * @return the value, or empty when the timeout passed or the run closed without setting it
+	 * @return the value, or empty when the timeout passed or the run closed without
+	 * setting it
 	 * @throws WorkflowNotFoundException when there is no such workflow or run
 	 * @throws IllegalArgumentException for a bad key or a negative timeout
 	 */
 	<T> java.util.Optional<T> getEvent(String key, Class<T> type, Duration timeout);
 
 	/**
-	 * The values of a stream the workflow writes with {@code Workflows.stream(key)}, in order from
-	 * an offset: a blocking, live {@code Stream} that waits for values not yet written and ends
-	 * when the workflow closes the stream or the run closes. Values are seen once the workflow task
-	 * that wrote them has committed. Close the stream (try-with-resources) to stop reading early.
-	 * Reads the run the handle addresses now (the latest, or the pinned one).
+	 * The values of a stream the workflow writes with {@code Workflows.stream(key)}, in
+	 * order from an offset: a blocking, live {@code Stream} that waits for values not yet
+	 * written and ends when the workflow closes the stream or the run closes. Values are
+	 * seen once the workflow task that wrote them has committed. Close the stream
+	 * (try-with-resources) to stop reading early. Reads the run the handle addresses now
+	 * (the latest, or the pinned one).
 	 * @param key the stream's key
 	 * @param fromOffset the first offset to read (0: from the start)
 	 * @param type the values' type
@@ -238,15 +260,18 @@ public interface WorkflowHandle<R> {
 	 */
 	<T> java.util.stream.Stream<StreamEntry<T>> readStream(String key, long fromOffset, Class<T> type);
 
-	/** {@link #readStream(String, long, Class)} with values as the payload converter reads them untyped. */
+	/**
+	 * {@link #readStream(String, long, Class)} with values as the payload converter reads
+	 * them untyped.
+	 */
 	default java.util.stream.Stream<StreamEntry<Object>> readStream(String key, long fromOffset) {
 		return readStream(key, fromOffset, Object.class);
 	}
 
 	/**
-	 * {@link #readStream(String, long, Class)} as a reactive-streams publisher: each subscriber
-	 * reads from the offset on a virtual thread of its own, as fast as it requests, and completes
-	 * when the stream ends.
+	 * {@link #readStream(String, long, Class)} as a reactive-streams publisher: each
+	 * subscriber reads from the offset on a virtual thread of its own, as fast as it
+	 * requests, and completes when the stream ends.
 	 */
 	<T> java.util.concurrent.Flow.Publisher<StreamEntry<T>> publishStream(String key, long fromOffset, Class<T> type);
 

@@ -1,6 +1,8 @@
 package dev.durable.workflow.client;
 
-/** Whether a workflow id may start a new run when earlier runs with that id are closed. */
+/**
+ * Whether a workflow id may start a new run when earlier runs with that id are closed.
+ */
 public enum WorkflowIdReusePolicy {
 
 	/** Always allowed (the default). */

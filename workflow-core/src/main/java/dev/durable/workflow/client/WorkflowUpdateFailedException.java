@@ -2,7 +2,10 @@ package dev.durable.workflow.client;
 
 import dev.durable.workflow.WorkflowException;
 
-/** The update was accepted but its handler failed with an {@code ApplicationFailure} (the cause), or the run closed before it completed. */
+/**
+ * The update was accepted but its handler failed with an {@code ApplicationFailure} (the
+ * cause), or the run closed before it completed.
+ */
 public class WorkflowUpdateFailedException extends WorkflowException {
 
 	public WorkflowUpdateFailedException(String message) {

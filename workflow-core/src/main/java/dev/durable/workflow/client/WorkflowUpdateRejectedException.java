@@ -2,7 +2,10 @@ package dev.durable.workflow.client;
 
 import dev.durable.workflow.WorkflowException;
 
-/** The update validator rejected the update; nothing was recorded in history. The cause is the validator's failure. */
+/**
+ * The update validator rejected the update; nothing was recorded in history. The cause is
+ * the validator's failure.
+ */
 public class WorkflowUpdateRejectedException extends WorkflowException {
 
 	public WorkflowUpdateRejectedException(String message) {

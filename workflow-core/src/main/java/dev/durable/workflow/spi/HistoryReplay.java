@@ -20,15 +20,19 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.EngineSettings;
 
 /**
- * Replay of exported histories without a database, for the test kit's {@code WorkflowReplayer}:
- * the engine's own state machine replays the recorded workflow tasks against the current code.
+ * Replay of exported histories without a database, for the test kit's
+ * {@code WorkflowReplayer}: the engine's own state machine replays the recorded workflow
+ * tasks against the current code.
  */
 public final class HistoryReplay {
 
 	private HistoryReplay() {
 	}
 
-	/** Reads the JSON of a {@code List<HistoryEvent>}, as {@code handle.history()} or the REST API export it. */
+	/**
+	 * Reads the JSON of a {@code List<HistoryEvent>}, as {@code handle.history()} or the
+	 * REST API export it.
+	 */
 	public static List<HistoryEvent> parse(String json) {
 		return HistoryImport.parse(json);
 	}
@@ -36,20 +40,21 @@ public final class HistoryReplay {
 	/**
 	 * Replays one history against the workflow class.
 	 * @param factory creates the workflow instance (called with the workflow class)
-	 * @throws NonDeterministicWorkflowException when the code issues other commands than the
-	 * history holds, naming the workflow task and both commands
+	 * @throws NonDeterministicWorkflowException when the code issues other commands than
+	 * the history holds, naming the workflow task and both commands
 	 */
 	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory) {
 		replay(workflowClass, history, factory, List.of());
 	}
 
 	/**
-	 * Replays one history against the workflow class, with the engine-wide exception types that
-	 * fail a run (the engine's {@code failWorkflowExceptionTypes}): a run that such an exception
-	 * failed replays only when its type is listed here as it was on the engine that ran it.
+	 * Replays one history against the workflow class, with the engine-wide exception
+	 * types that fail a run (the engine's {@code failWorkflowExceptionTypes}): a run that
+	 * such an exception failed replays only when its type is listed here as it was on the
+	 * engine that ran it.
 	 * @param factory creates the workflow instance (called with the workflow class)
-	 * @throws NonDeterministicWorkflowException when the code issues other commands than the
-	 * history holds, naming the workflow task and both commands
+	 * @throws NonDeterministicWorkflowException when the code issues other commands than
+	 * the history holds, naming the workflow task and both commands
 	 */
 	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory,
 			List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
@@ -57,16 +62,18 @@ public final class HistoryReplay {
 	}
 
 	/**
-	 * Replays one history against the workflow class with the engine-wide exception types that
-	 * fail a run and the payload converter of the engine that ran it. An exported payload is
-	 * either its decoded JSON value, encoded again with this converter, or an object with the
-	 * stored bytes ({@code {"$encoded": ...}}, written when the exporting node could not decode
-	 * it: an unknown key, a converter that does not write JSON), decoded by this converter.
+	 * Replays one history against the workflow class with the engine-wide exception types
+	 * that fail a run and the payload converter of the engine that ran it. An exported
+	 * payload is either its decoded JSON value, encoded again with this converter, or an
+	 * object with the stored bytes ({@code {"$encoded": ...}}, written when the exporting
+	 * node could not decode it: an unknown key, a converter that does not write JSON),
+	 * decoded by this converter.
 	 * @param factory creates the workflow instance (called with the workflow class)
 	 * @param converter the converter of the engine that ran the history, e.g. an
-	 * {@link dev.durable.workflow.EncryptingPayloadConverter} with the keys of its payloads
-	 * @throws NonDeterministicWorkflowException when the code issues other commands than the
-	 * history holds, naming the workflow task and both commands
+	 * {@link dev.durable.workflow.EncryptingPayloadConverter} with the keys of its
+	 * payloads
+	 * @throws NonDeterministicWorkflowException when the code issues other commands than
+	 * the history holds, naming the workflow task and both commands
 	 */
 	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory,
 			List<Class<? extends Throwable>> failWorkflowExceptionTypes, PayloadConverter converter) {
@@ -97,9 +104,10 @@ public final class HistoryReplay {
 	private static RuntimeException explain(RuntimeException failure, TaskRecord record, RunIdentity identity) {
 		for (Throwable t = failure; t != null; t = t.getCause()) {
 			if (t instanceof NonDeterministicWorkflowException nd) {
-				return new NonDeterministicWorkflowException("Workflow task " + record.seq() + " of "
-						+ identity.workflowType() + " run " + identity.runId() + " does not replay: " + nd.getMessage()
-						+ "; recorded commands of the task: " + record.commands().stream().map((e) -> e.describe()).toList(),
+				return new NonDeterministicWorkflowException(
+						"Workflow task " + record.seq() + " of " + identity.workflowType() + " run " + identity.runId()
+								+ " does not replay: " + nd.getMessage() + "; recorded commands of the task: "
+								+ record.commands().stream().map((e) -> e.describe()).toList(),
 						record.seq(), nd.recordedCommand(), nd.issuedCommand());
 			}
 		}
@@ -107,8 +115,8 @@ public final class HistoryReplay {
 	}
 
 	/**
-	 * The durable proxy of a stand-in for an activity type: in replayed workflow code its calls
-	 * only issue commands, as they do in a worker.
+	 * The durable proxy of a stand-in for an activity type: in replayed workflow code its
+	 * calls only issue commands, as they do in a worker.
 	 * @param activityType the {@code @Activity} type a workflow constructor takes
 	 * @param stub an instance of it that is never called on replay
 	 */

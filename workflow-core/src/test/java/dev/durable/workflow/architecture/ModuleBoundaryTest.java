@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The modules built on workflow-core (the Spring module, the test kits, the samples, the
  * benchmarks) use only its public packages ({@code dev.durable.workflow},
- * {@code dev.durable.workflow.client}) and the SPIs it declares ({@code dev.durable.workflow.spi}):
- * no source file of theirs, main or test, names {@code dev.durable.workflow.internal}.
+ * {@code dev.durable.workflow.client}) and the SPIs it declares
+ * ({@code dev.durable.workflow.spi}): no source file of theirs, main or test, names
+ * {@code dev.durable.workflow.internal}.
  */
 class ModuleBoundaryTest {
 
@@ -56,7 +57,10 @@ class ModuleBoundaryTest {
 		return INTERNAL.matcher(line).find();
 	}
 
-	/** The checkout's root: the parent of this module's directory (Maven runs tests in the module). */
+	/**
+	 * The checkout's root: the parent of this module's directory (Maven runs tests in the
+	 * module).
+	 */
 	static Path repositoryRoot() {
 		Path module = Path.of("").toAbsolutePath();
 		Path root = module.getParent();

@@ -9,8 +9,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The engine's internal packages form layers, not a knot: no package of
- * {@code dev.durable.workflow.internal} depends on another that depends back on it. The public API packages sit above them; their calls into the runtime (the static
- * {@code Workflows} API, {@code Promise}, the wiring in {@code WorkflowEngine}) are the way in.
+ * {@code dev.durable.workflow.internal} depends on another that depends back on it. The
+ * public API packages sit above them; their calls into the runtime (the static
+ * {@code Workflows} API, {@code Promise}, the wiring in {@code WorkflowEngine}) are the
+ * way in.
  */
 class PackageCycleTest {
 

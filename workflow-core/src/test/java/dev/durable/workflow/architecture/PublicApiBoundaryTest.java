@@ -10,10 +10,11 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * The public API reaches the engine's internals only where it must: the client package not at
- * all, the root package only in its entry points (the static workflow API, the engine's wiring
- * and its read models). {@code Promise.allOf} and {@code ActivityContext.current()} reach the
- * engine through interfaces it implements, found with {@code ServiceLoader}.
+ * The public API reaches the engine's internals only where it must: the client package
+ * not at all, the root package only in its entry points (the static workflow API, the
+ * engine's wiring and its read models). {@code Promise.allOf} and
+ * {@code ActivityContext.current()} reach the engine through interfaces it implements,
+ * found with {@code ServiceLoader}.
  */
 class PublicApiBoundaryTest {
 

@@ -22,14 +22,15 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.support.TestDatabase;
 
 /**
- * The worker JVM of {@code CrashRecoveryIT}: a workflow node on a given schema, killed with
- * SIGKILL by the test. Arguments: {@code <jdbcUrl> <schema> <mode> <testPid>} where mode is
- * {@code start} (start {@link #WORKFLOWS} workflows, then serve) or {@code serve} (serve only).
- * Serves until killed (or until the test JVM exits).
+ * The worker JVM of {@code CrashRecoveryIT}: a workflow node on a given schema, killed
+ * with SIGKILL by the test. Arguments: {@code <jdbcUrl> <schema> <mode> <testPid>} where
+ * mode is {@code start} (start {@link #WORKFLOWS} workflows, then serve) or {@code serve}
+ * (serve only). Serves until killed (or until the test JVM exits).
  *
- * <p>Every activity execution inserts a row into {@code <schema>_log.activity_log} (created by the
- * worker) with its own autocommit statement, before it does its work, so that executions cut
- * short by the kill are on record too.
+ * <p>
+ * Every activity execution inserts a row into {@code <schema>_log.activity_log} (created
+ * by the worker) with its own autocommit statement, before it does its work, so that
+ * executions cut short by the kill are on record too.
  */
 public final class CrashWorker {
 
@@ -54,7 +55,10 @@ public final class CrashWorker {
 		return schema + "_log.activity_log";
 	}
 
-	/** What step {@code step} returns for the accumulated value {@code acc}: derived from its input. */
+	/**
+	 * What step {@code step} returns for the accumulated value {@code acc}: derived from
+	 * its input.
+	 */
 	public static String stepValue(String acc, int step) {
 		return acc + "|" + step + ":" + Integer.toHexString((acc + "#" + step).hashCode());
 	}
@@ -69,16 +73,20 @@ public final class CrashWorker {
 	}
 
 	/**
-	 * How long one step of workflow {@code index} works: one workflow in eight is fast (20 ms), the
-	 * others take 150 ms to 1,050 ms per step, so that when the test kills the first worker some
-	 * workflows are complete and others are far from it, with many activities in flight.
+	 * How long one step of workflow {@code index} works: one workflow in eight is fast
+	 * (20 ms), the others take 150 ms to 1,050 ms per step, so that when the test kills
+	 * the first worker some workflows are complete and others are far from it, with many
+	 * activities in flight.
 	 */
 	public static long stepMillis(int index) {
 		int group = index % 8;
 		return (group == 0) ? 20 : 150L * group;
 	}
 
-	/** The activities: each execution is logged, then works, then returns a value derived from its input. */
+	/**
+	 * The activities: each execution is logged, then works, then returns a value derived
+	 * from its input.
+	 */
 	@Activity
 	public interface ChainSteps {
 
@@ -157,8 +165,10 @@ public final class CrashWorker {
 			.schema(schema)
 			.pollInterval(Duration.ofMillis(100))
 			.heartbeatInterval(Duration.ofMillis(200))
-			// generous: on a loaded 2-core machine a live worker can miss heartbeats for a second or more,
-			// and a worker declared dead re-runs its activities (at least once, as promised)
+			// generous: on a loaded 2-core machine a live worker can miss heartbeats for
+			// a second or more,
+			// and a worker declared dead re-runs its activities (at least once, as
+			// promised)
 			.deadAfter(Duration.ofSeconds(5))
 			.maxConcurrentActivities(WORKFLOWS)
 			.register(ChainWorkflow.class)
@@ -205,8 +215,9 @@ public final class CrashWorker {
 	}
 
 	/**
-	 * A worker never outlives the test that started it, even when that JVM dies without its
-	 * finally blocks: it halts when the test JVM exits, and after {@link #MAX_LIFETIME} anyway.
+	 * A worker never outlives the test that started it, even when that JVM dies without
+	 * its finally blocks: it halts when the test JVM exits, and after
+	 * {@link #MAX_LIFETIME} anyway.
 	 */
 	static void exitWithTheTest(long testPid) {
 		ProcessHandle.of(testPid)

@@ -17,9 +17,10 @@ import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.support.TestDatabase;
 
 /**
- * The worker-only JVM of {@code TaskQueueWorkerIT}: runs no workflow, only the activities of task
- * queue {@link #QUEUE}, each logged (workflow id, attempt, pid) before it works for 1.5 s.
- * Arguments: {@code <jdbcUrl> <schema> <testPid>}. Serves until killed (or the test JVM exits).
+ * The worker-only JVM of {@code TaskQueueWorkerIT}: runs no workflow, only the activities
+ * of task queue {@link #QUEUE}, each logged (workflow id, attempt, pid) before it works
+ * for 1.5 s. Arguments: {@code <jdbcUrl> <schema> <testPid>}. Serves until killed (or the
+ * test JVM exits).
  */
 public final class TaskQueueWorker {
 
@@ -28,7 +29,10 @@ public final class TaskQueueWorker {
 	private TaskQueueWorker() {
 	}
 
-	/** Implemented only in the worker JVMs; the workflow JVM schedules it by its interface. */
+	/**
+	 * Implemented only in the worker JVMs; the workflow JVM schedules it by its
+	 * interface.
+	 */
 	@Activity
 	public interface Renders {
 

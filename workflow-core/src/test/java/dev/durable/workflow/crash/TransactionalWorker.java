@@ -22,13 +22,16 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.support.TestDatabase;
 
 /**
- * The worker JVM of {@code TransactionalActivityKillIT}: a node that runs {@link #WORKFLOWS}
- * workflows of {@link #STEPS} steps, each step a transactional activity that inserts a row with a
- * unique key into an application table, then a plain activity that logs its execution (at least
- * once). Arguments: {@code <jdbcUrl> <schema> start|serve <testPid>}; serves until killed.
+ * The worker JVM of {@code TransactionalActivityKillIT}: a node that runs
+ * {@link #WORKFLOWS} workflows of {@link #STEPS} steps, each step a transactional
+ * activity that inserts a row with a unique key into an application table, then a plain
+ * activity that logs its execution (at least once). Arguments:
+ * {@code <jdbcUrl> <schema> start|serve <testPid>}; serves until killed.
  *
- * <p>Every execution of either activity is also logged with its own autocommit insert on another
- * pool, before it does its work, so that executions cut short by a kill are on record.
+ * <p>
+ * Every execution of either activity is also logged with its own autocommit insert on
+ * another pool, before it does its work, so that executions cut short by a kill are on
+ * record.
  */
 public final class TransactionalWorker {
 
@@ -36,7 +39,9 @@ public final class TransactionalWorker {
 
 	public static final int STEPS = 5;
 
-	/** Printed (and fails the test) when a transactional insert ever meets its own key. */
+	/**
+	 * Printed (and fails the test) when a transactional insert ever meets its own key.
+	 */
 	public static final String DUPLICATE_KEY = "DUPLICATE KEY";
 
 	private TransactionalWorker() {
@@ -68,8 +73,8 @@ public final class TransactionalWorker {
 		private final long pid = ProcessHandle.current().pid();
 
 		/**
-		 * @param engineDataSource the engine's own data source: the transactional insert joins the
-		 * activity's transaction through it
+		 * @param engineDataSource the engine's own data source: the transactional insert
+		 * joins the activity's transaction through it
 		 * @param logDataSource another pool, for the autocommit log of executions
 		 */
 		public Steps(DataSource engineDataSource, DataSource logDataSource, String schema) {
@@ -91,7 +96,8 @@ public final class TransactionalWorker {
 				System.out.flush();
 				throw ex;
 			}
-			pause(20 + (index * 7 + step * 13) % 60); // the transaction stays open meanwhile
+			pause(20 + (index * 7 + step * 13) % 60); // the transaction stays open
+														// meanwhile
 			return key;
 		}
 

@@ -8,8 +8,9 @@ import javax.sql.DataSource;
 
 /**
  * A data source that runs an action once, on the preparing thread, just before the first
- * statement containing a given piece of SQL is prepared: to put another session's change exactly
- * between two statements of the engine (a run closed between a sender's lookup and its send).
+ * statement containing a given piece of SQL is prepared: to put another session's change
+ * exactly between two statements of the engine (a run closed between a sender's lookup
+ * and its send).
  */
 public final class BeforeStatement {
 

@@ -18,8 +18,8 @@ import dev.durable.workflow.internal.worker.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Engines of one test, on one fresh schema, with short intervals and a settable clock; closed
- * after the test.
+ * Engines of one test, on one fresh schema, with short intervals and a settable clock;
+ * closed after the test.
  */
 public final class Engines implements AutoCloseable {
 
@@ -39,7 +39,8 @@ public final class Engines implements AutoCloseable {
 			.heartbeatInterval(Duration.ofMillis(200))
 			.deadAfter(Duration.ofSeconds(1))
 			.taskTimeout(Duration.ofSeconds(5))
-			// longer than the lease these intervals leave: a loaded test machine's slow statement is no outage
+			// longer than the lease these intervals leave: a loaded test machine's slow
+			// statement is no outage
 			.statementTimeout(Duration.ofSeconds(5))
 			.shutdownTimeout(Duration.ofSeconds(5));
 	}
@@ -60,8 +61,8 @@ public final class Engines implements AutoCloseable {
 	}
 
 	/**
-	 * Replays the run's stored history from scratch on a fresh instance and requires the code to
-	 * issue exactly the recorded commands, task by task.
+	 * Replays the run's stored history from scratch on a fresh instance and requires the
+	 * code to issue exactly the recorded commands, task by task.
 	 */
 	public static void assertReplays(WorkflowEngine engine, UUID runId) {
 		List<Engine.ReplayedTask> tasks = EngineInternals.node(engine).replay(runId);
@@ -73,8 +74,9 @@ public final class Engines implements AutoCloseable {
 			for (int i = 0; i < recorded.size(); i++) {
 				Event r = recorded.get(i);
 				Event c = issued.get(i);
-				assertThat(c.sameCommand(r)).as("command %d of task %d: %s vs %s", i, task.record().seq(),
-						c.describe(), r.describe()).isTrue();
+				assertThat(c.sameCommand(r))
+					.as("command %d of task %d: %s vs %s", i, task.record().seq(), c.describe(), r.describe())
+					.isTrue();
 				if (r.type() != EventType.SIDE_EFFECT && r.type() != EventType.VERSION_MARKER) {
 					assertThat(c.payload()).as("payload of %s", r.describe()).isEqualTo(r.payload());
 				}

@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
- * The test database, whose first {@code failures} reads of the database's clock (the engine's
- * {@code SELECT clock_timestamp()}) fail as a connection the pool could not give would: the
- * schema migration and everything else pass.
+ * The test database, whose first {@code failures} reads of the database's clock (the
+ * engine's {@code SELECT clock_timestamp()}) fail as a connection the pool could not give
+ * would: the schema migration and everything else pass.
  */
 public final class FailingClockReads {
 
@@ -23,7 +23,9 @@ public final class FailingClockReads {
 
 	public final DataSource dataSource;
 
-	/** @param failures how many of the first reads of the clock fail */
+	/**
+	 * @param failures how many of the first reads of the clock fail
+	 */
 	public FailingClockReads(int failures) {
 		this.failures = new AtomicInteger(failures);
 		this.dataSource = proxy(DataSource.class, TestDatabase.dataSource(), (target, method, args) -> {

@@ -8,9 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 
 /**
- * A data source whose statements containing a given piece of SQL fail, a set number of times, as
- * they would while the database restarts or a node's connections are cut (SQLState 08006): to
- * show what the engine does when one particular write cannot reach the database.
+ * A data source whose statements containing a given piece of SQL fail, a set number of
+ * times, as they would while the database restarts or a node's connections are cut
+ * (SQLState 08006): to show what the engine does when one particular write cannot reach
+ * the database.
  */
 public final class FailingStatements {
 

@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP proxy to a local server whose open connections can be frozen: from then on it drops every
- * byte both ways but keeps the sockets open, as a server that vanished without a FIN or RST (a
- * crashed or partitioned host) looks to its clients. New connections pass again.
+ * A TCP proxy to a local server whose open connections can be frozen: from then on it
+ * drops every byte both ways but keeps the sockets open, as a server that vanished
+ * without a FIN or RST (a crashed or partitioned host) looks to its clients. New
+ * connections pass again.
  */
 public final class FreezingProxy implements AutoCloseable {
 

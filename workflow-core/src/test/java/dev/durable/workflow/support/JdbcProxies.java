@@ -9,7 +9,10 @@ import java.sql.SQLException;
 
 import javax.sql.DataSource;
 
-/** What the recording data sources of the tests share: a proxy per connection, identity, unwrapping. */
+/**
+ * What the recording data sources of the tests share: a proxy per connection, identity,
+ * unwrapping.
+ */
 final class JdbcProxies {
 
 	/** Makes the handler of one connection's proxy. */
@@ -22,7 +25,9 @@ final class JdbcProxies {
 	private JdbcProxies() {
 	}
 
-	/** A data source whose connections are proxies with handlers made by {@code handler}. */
+	/**
+	 * A data source whose connections are proxies with handlers made by {@code handler}.
+	 */
 	static DataSource dataSource(DataSource target, ConnectionHandler handler) {
 		return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
 				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
@@ -38,7 +43,10 @@ final class JdbcProxies {
 				});
 	}
 
-	/** Whether the method is {@code equals} or {@code hashCode}, which a proxy answers itself. */
+	/**
+	 * Whether the method is {@code equals} or {@code hashCode}, which a proxy answers
+	 * itself.
+	 */
 	static boolean isIdentity(Method method) {
 		return method.getName().equals("equals") || method.getName().equals("hashCode");
 	}
@@ -48,7 +56,9 @@ final class JdbcProxies {
 		return method.getName().equals("equals") ? (Object) (proxy == args[0]) : System.identityHashCode(proxy);
 	}
 
-	/** The SQL text a JDBC call was given as its first argument, else {@code otherwise}. */
+	/**
+	 * The SQL text a JDBC call was given as its first argument, else {@code otherwise}.
+	 */
 	static String sql(Object[] args, String otherwise) {
 		return (args != null && args.length > 0 && args[0] instanceof String text) ? text : otherwise;
 	}

@@ -16,10 +16,11 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * A real PgBouncer (Debian's {@code pgbouncer} package) in transaction pooling mode in front of
- * a PostgreSQL on 127.0.0.1, run as a child process for a test. PgBouncer refuses to run as root,
- * so as root (CI) it is started with {@code -u nobody}; its files are then made readable to that
- * user. Its output goes to {@code target/pgbouncer-it/pgbouncer.log}.
+ * A real PgBouncer (Debian's {@code pgbouncer} package) in transaction pooling mode in
+ * front of a PostgreSQL on 127.0.0.1, run as a child process for a test. PgBouncer
+ * refuses to run as root, so as root (CI) it is started with {@code -u nobody}; its files
+ * are then made readable to that user. Its output goes to
+ * {@code target/pgbouncer-it/pgbouncer.log}.
  */
 public final class PgBouncer implements AutoCloseable {
 
@@ -52,8 +53,9 @@ public final class PgBouncer implements AutoCloseable {
 	}
 
 	/**
-	 * Starts PgBouncer in front of the PostgreSQL on 127.0.0.1:{@code postgresPort}, pooling its
-	 * {@code postgres} database for user {@code postgres} (trust authentication).
+	 * Starts PgBouncer in front of the PostgreSQL on 127.0.0.1:{@code postgresPort},
+	 * pooling its {@code postgres} database for user {@code postgres} (trust
+	 * authentication).
 	 * @param poolSize server sessions per database and user: small, so that many client
 	 * connections really share few server sessions
 	 */
@@ -66,10 +68,10 @@ public final class PgBouncer implements AutoCloseable {
 			Files.writeString(users, "\"postgres\" \"\"\n");
 			Files.writeString(ini, String.join("\n", "[databases]",
 					"postgres = host=127.0.0.1 port=" + postgresPort + " dbname=postgres", "", "[pgbouncer]",
-					"listen_addr = 127.0.0.1", "listen_port = " + port, "unix_socket_dir =",
-					"auth_type = trust", "auth_file = " + users, "pool_mode = transaction",
-					"default_pool_size = " + poolSize, "max_client_conn = 200", "ignore_startup_parameters = extra_float_digits",
-					"server_reset_query =", "log_connections = 0", "log_disconnections = 0", ""));
+					"listen_addr = 127.0.0.1", "listen_port = " + port, "unix_socket_dir =", "auth_type = trust",
+					"auth_file = " + users, "pool_mode = transaction", "default_pool_size = " + poolSize,
+					"max_client_conn = 200", "ignore_startup_parameters = extra_float_digits", "server_reset_query =",
+					"log_connections = 0", "log_disconnections = 0", ""));
 			for (Path path : List.of(dir, ini, users)) {
 				Files.setPosixFilePermissions(path,
 						PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
@@ -98,7 +100,10 @@ public final class PgBouncer implements AutoCloseable {
 		return this.port;
 	}
 
-	/** A JDBC URL of the pooled {@code postgres} database (append driver options with {@code &}). */
+	/**
+	 * A JDBC URL of the pooled {@code postgres} database (append driver options with
+	 * {@code &}).
+	 */
 	public String jdbcUrl() {
 		return "jdbc:postgresql://127.0.0.1:" + this.port + "/postgres?user=postgres";
 	}
@@ -107,8 +112,8 @@ public final class PgBouncer implements AutoCloseable {
 		Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
 		while (Instant.now().isBefore(deadline)) {
 			if (!this.process.isAlive()) {
-				throw new IllegalStateException("pgbouncer exited with " + this.process.exitValue() + ": "
-						+ Files.readString(log));
+				throw new IllegalStateException(
+						"pgbouncer exited with " + this.process.exitValue() + ": " + Files.readString(log));
 			}
 			try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), this.port)) {
 				return;

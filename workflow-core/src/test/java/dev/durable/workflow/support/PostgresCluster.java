@@ -19,15 +19,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A PostgreSQL primary and one streaming replica on 127.0.0.1, for failover tests: initdb,
- * {@code pg_basebackup -R} (which writes {@code standby.signal} and {@code primary_conninfo}),
- * immediate stop of the primary and promotion of the replica, all through the server's own tools.
+ * A PostgreSQL primary and one streaming replica on 127.0.0.1, for failover tests:
+ * initdb, {@code pg_basebackup -R} (which writes {@code standby.signal} and
+ * {@code primary_conninfo}), immediate stop of the primary and promotion of the replica,
+ * all through the server's own tools.
  *
- * <p>The embedded (zonky) bundle carries only {@code initdb}, {@code pg_ctl} and {@code postgres},
- * no {@code pg_basebackup}, so the binaries come from {@code -Ddurable.pg.bin=<dir>}, the
- * {@code DURABLE_PG_BIN} environment variable, or Debian's {@code /usr/lib/postgresql/<version>/bin}
- * (package {@code postgresql}, which CI installs). PostgreSQL refuses to run as root: when the JVM
- * is root, every tool runs as the {@code postgres} user through {@code runuser}.
+ * <p>
+ * The embedded (zonky) bundle carries only {@code initdb}, {@code pg_ctl} and
+ * {@code postgres}, no {@code pg_basebackup}, so the binaries come from
+ * {@code -Ddurable.pg.bin=
+ *
+<dir>
+ * }, the {@code DURABLE_PG_BIN} environment variable, or Debian's
+ * {@code /usr/lib/postgresql/<version>/bin} (package {@code postgresql}, which CI
+ * installs). PostgreSQL refuses to run as root: when the JVM is root, every tool runs as
+ * the {@code postgres} user through {@code runuser}.
  */
 public final class PostgresCluster implements AutoCloseable {
 
@@ -56,7 +62,9 @@ public final class PostgresCluster implements AutoCloseable {
 		this.replicaPort = freePort(firstPort, lastPort, this.primaryPort);
 	}
 
-	/** The directory of PostgreSQL binaries with {@code pg_basebackup}, if any is found. */
+	/**
+	 * The directory of PostgreSQL binaries with {@code pg_basebackup}, if any is found.
+	 */
 	public static Optional<Path> binaries() {
 		List<Path> candidates = new ArrayList<>();
 		String property = System.getProperty("durable.pg.bin", System.getenv("DURABLE_PG_BIN"));
@@ -90,11 +98,11 @@ public final class PostgresCluster implements AutoCloseable {
 
 	/**
 	 * Starts a primary and a streaming replica on two free ports of the range.
-	 * @param synchronous whether the primary waits for the replica's flush before acknowledging a
-	 * commit ({@code synchronous_standby_names = '*'}, {@code synchronous_commit = on})
+	 * @param synchronous whether the primary waits for the replica's flush before
+	 * acknowledging a commit ({@code synchronous_standby_names = '*'},
+	 * {@code synchronous_commit = on})
 	 */
-	public static PostgresCluster start(Path bin, int firstPort, int lastPort, boolean synchronous)
-			throws IOException {
+	public static PostgresCluster start(Path bin, int firstPort, int lastPort, boolean synchronous) throws IOException {
 		PostgresCluster cluster = new PostgresCluster(bin, firstPort, lastPort);
 		try {
 			cluster.initPrimary(synchronous);
@@ -116,17 +124,17 @@ public final class PostgresCluster implements AutoCloseable {
 	}
 
 	private void initPrimary(boolean synchronous) throws IOException {
-		tool("initdb", "-D", primaryDir().toString(), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-				"--locale=C", "--no-sync");
-		// fsync off: the test kills server processes, never the machine, so the OS keeps every
-		// write; what is acknowledged is governed by the replication settings, not by fsync
+		tool("initdb", "-D", primaryDir().toString(), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C",
+				"--no-sync");
+		// fsync off: the test kills server processes, never the machine, so the OS keeps
+		// every
+		// write; what is acknowledged is governed by the replication settings, not by
+		// fsync
 		appendConf(primaryDir(), "listen_addresses = '127.0.0.1'", "port = " + this.primaryPort,
 				"unix_socket_directories = '" + this.dir + "'", "wal_level = replica", "max_wal_senders = 5",
 				"hot_standby = on", "track_commit_timestamp = on", "fsync = off", "max_connections = 200",
-				"synchronous_commit = on",
-				"synchronous_standby_names = '" + (synchronous ? "*" : "") + "'");
-		tool("pg_ctl", "-D", primaryDir().toString(), "-l", this.dir.resolve("primary.log").toString(), "-w",
-				"start");
+				"synchronous_commit = on", "synchronous_standby_names = '" + (synchronous ? "*" : "") + "'");
+		tool("pg_ctl", "-D", primaryDir().toString(), "-l", this.dir.resolve("primary.log").toString(), "-w", "start");
 		this.primaryRunning = true;
 	}
 
@@ -136,8 +144,7 @@ public final class PostgresCluster implements AutoCloseable {
 		// the promoted replica has no standby of its own: were it to keep the primary's
 		// synchronous_standby_names, every commit would wait forever after the failover
 		appendConf(replicaDir(), "port = " + this.replicaPort, "synchronous_standby_names = ''");
-		tool("pg_ctl", "-D", replicaDir().toString(), "-l", this.dir.resolve("replica.log").toString(), "-w",
-				"start");
+		tool("pg_ctl", "-D", replicaDir().toString(), "-l", this.dir.resolve("replica.log").toString(), "-w", "start");
 		this.replicaRunning = true;
 	}
 
@@ -157,7 +164,10 @@ public final class PostgresCluster implements AutoCloseable {
 		return DriverManager.getConnection(url(port), "postgres", "");
 	}
 
-	/** Stops the primary with {@code -m immediate}: its processes quit without a checkpoint, like a crash. */
+	/**
+	 * Stops the primary with {@code -m immediate}: its processes quit without a
+	 * checkpoint, like a crash.
+	 */
 	public void killPrimary() throws IOException {
 		tool("pg_ctl", "-D", primaryDir().toString(), "-m", "immediate", "stop");
 		this.primaryRunning = false;
@@ -168,16 +178,21 @@ public final class PostgresCluster implements AutoCloseable {
 		tool("pg_ctl", "-D", replicaDir().toString(), "-w", "promote");
 	}
 
-	/** Stops the replica (fast shutdown): the primary keeps running, its WAL no longer streamed. */
+	/**
+	 * Stops the replica (fast shutdown): the primary keeps running, its WAL no longer
+	 * streamed.
+	 */
 	public void stopReplica() throws IOException {
 		tool("pg_ctl", "-D", replicaDir().toString(), "-m", "fast", "-w", "stop");
 		this.replicaRunning = false;
 	}
 
-	/** Starts the stopped replica again (as a standby; it streams again while the primary lives). */
+	/**
+	 * Starts the stopped replica again (as a standby; it streams again while the primary
+	 * lives).
+	 */
 	public void restartReplica() throws IOException {
-		tool("pg_ctl", "-D", replicaDir().toString(), "-l", this.dir.resolve("replica.log").toString(), "-w",
-				"start");
+		tool("pg_ctl", "-D", replicaDir().toString(), "-l", this.dir.resolve("replica.log").toString(), "-w", "start");
 		this.replicaRunning = true;
 	}
 
@@ -189,8 +204,7 @@ public final class PostgresCluster implements AutoCloseable {
 			try {
 				List<String> lines = Files.exists(log) ? Files.readAllLines(log, StandardCharsets.UTF_8) : List.of();
 				logs.append("--- ").append(name).append('\n');
-				lines.subList(Math.max(0, lines.size() - 40), lines.size())
-					.forEach((l) -> logs.append(l).append('\n'));
+				lines.subList(Math.max(0, lines.size() - 40), lines.size()).forEach((l) -> logs.append(l).append('\n'));
 			}
 			catch (IOException ex) {
 				logs.append("(").append(name).append(" unreadable: ").append(ex).append(")\n");

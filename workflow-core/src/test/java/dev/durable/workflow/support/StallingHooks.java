@@ -6,14 +6,20 @@ import java.util.concurrent.TimeUnit;
 
 import dev.durable.workflow.spi.EngineHooks;
 
-/** Stalls a node like a debugger breakpoint or a long GC pause would: commits and/or heartbeats. */
+/**
+ * Stalls a node like a debugger breakpoint or a long GC pause would: commits and/or
+ * heartbeats.
+ */
 public final class StallingHooks implements EngineHooks {
 
 	public volatile boolean stallCommits;
 
 	public volatile boolean stallHeartbeats;
 
-	/** When positive, only the commit with this number (1-based, counted on this node) stalls. */
+	/**
+	 * When positive, only the commit with this number (1-based, counted on this node)
+	 * stalls.
+	 */
 	public volatile int stallCommitNumber;
 
 	/** When positive, the commit with this number fails as if the connection dropped. */
@@ -54,7 +60,10 @@ public final class StallingHooks implements EngineHooks {
 		this.release.countDown();
 	}
 
-	/** Whether a stalled commit or heartbeat is being held right now (not yet released or timed out). */
+	/**
+	 * Whether a stalled commit or heartbeat is being held right now (not yet released or
+	 * timed out).
+	 */
 	public boolean holding() {
 		return this.holding.get() > 0;
 	}

@@ -9,8 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
 /**
- * A data source that writes down every statement prepared on its connections, with the thread
- * that prepared it and a global order: to show which thread read or wrote what, and when.
+ * A data source that writes down every statement prepared on its connections, with the
+ * thread that prepared it and a global order: to show which thread read or wrote what,
+ * and when.
  */
 public final class StatementRecorder {
 

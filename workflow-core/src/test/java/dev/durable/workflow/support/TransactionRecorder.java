@@ -14,9 +14,10 @@ import javax.sql.DataSource;
 
 /**
  * A data source that writes down the transactions made on its connections: the statements
- * prepared between {@code setAutoCommit(false)} and {@code commit()} or {@code rollback()}, how
- * the transaction ended and on which thread. A statement prepared in autocommit is a transaction
- * of its own. To show what was written together, and what was written alone.
+ * prepared between {@code setAutoCommit(false)} and {@code commit()} or
+ * {@code rollback()}, how the transaction ended and on which thread. A statement prepared
+ * in autocommit is a transaction of its own. To show what was written together, and what
+ * was written alone.
  */
 public final class TransactionRecorder {
 
@@ -27,12 +28,15 @@ public final class TransactionRecorder {
 		AUTOCOMMIT,
 
 		/**
-		 * A JDBC batch in autocommit: its statements, sent before one Sync, are one implicit
-		 * transaction, committed at that Sync.
+		 * A JDBC batch in autocommit: its statements, sent before one Sync, are one
+		 * implicit transaction, committed at that Sync.
 		 */
 		AUTOCOMMIT_BATCH,
 
-		/** A JDBC batch in autocommit that failed: a statement's error rolls the whole batch back. */
+		/**
+		 * A JDBC batch in autocommit that failed: a statement's error rolls the whole
+		 * batch back.
+		 */
 		AUTOCOMMIT_BATCH_FAILED,
 
 		/** Committed. */
@@ -103,7 +107,10 @@ public final class TransactionRecorder {
 
 		private final Connection target;
 
-		/** The statements of the explicit transaction in progress; {@code null} in autocommit. */
+		/**
+		 * The statements of the explicit transaction in progress; {@code null} in
+		 * autocommit.
+		 */
 		private List<String> open;
 
 		Recording(Connection target) throws SQLException {
@@ -125,14 +132,17 @@ public final class TransactionRecorder {
 					return Proxy.newProxyInstance(getClass().getClassLoader(),
 							new Class<?>[] { method.getReturnType() }, (p, m, a) -> {
 								if (m.getName().equals("addBatch") && this.open == null) {
-									// in autocommit, the batch is one transaction when it is executed
+									// in autocommit, the batch is one transaction when it
+									// is executed
 									batch.add(JdbcProxies.sql(a, sql));
 								}
-								else if (m.getName().equals("executeBatch") || m.getName().equals("executeLargeBatch")) {
+								else if (m.getName().equals("executeBatch")
+										|| m.getName().equals("executeLargeBatch")) {
 									return executeBatch(statement, m, a, batch);
 								}
 								else if (m.getName().equals("addBatch") || m.getName().startsWith("execute")) {
-									// a plain statement is recorded with the SQL it executes
+									// a plain statement is recorded with the SQL it
+									// executes
 									statement(JdbcProxies.sql(a, sql));
 								}
 								return JdbcProxies.invoke(statement, m, a);

@@ -23,13 +23,13 @@ import org.springframework.util.ClassUtils;
 import dev.durable.workflow.Activity;
 
 /**
- * Makes every concrete {@code @Activity} class of the application's packages a singleton bean,
- * unless the application already defines a bean of that class (or a subclass), for example with
- * {@code @Component} or a {@code @Bean} method. An {@code @Activity} interface needs an
- * implementation that is a bean.
+ * Makes every concrete {@code @Activity} class of the application's packages a singleton
+ * bean, unless the application already defines a bean of that class (or a subclass), for
+ * example with {@code @Component} or a {@code @Bean} method. An {@code @Activity}
+ * interface needs an implementation that is a bean.
  */
-final class ActivityBeanRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware,
-		ResourceLoaderAware {
+final class ActivityBeanRegistrar
+		implements BeanDefinitionRegistryPostProcessor, EnvironmentAware, ResourceLoaderAware {
 
 	private @Nullable Environment environment;
 

@@ -21,11 +21,12 @@ import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.WorkflowEngine;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * payload encryption: when {@code durable.workflow.payload.encryption.keys.*} or
- * {@code .current-key} is set, an {@link EncryptingPayloadConverter} of the JSON converter
- * becomes the engine's {@link PayloadConverter} (unless the application defines its own). The
- * keys are checked at startup; a failure names the property, never its value.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of payload encryption: when
+ * {@code durable.workflow.payload.encryption.keys.*} or {@code .current-key} is set, an
+ * {@link EncryptingPayloadConverter} of the JSON converter becomes the engine's
+ * {@link PayloadConverter} (unless the application defines its own). The keys are checked
+ * at startup; a failure names the property, never its value.
  */
 @AutoConfiguration(before = DurableWorkflowAutoConfiguration.class)
 @ConditionalOnClass(WorkflowEngine.class)
@@ -44,8 +45,8 @@ public final class DurablePayloadEncryptionAutoConfiguration {
 	static EncryptingPayloadConverter converter(DurableWorkflowPayloadProperties.Encryption encryption) {
 		Map<String, String> keys = encryption.getKeys();
 		if (keys.isEmpty()) {
-			throw invalid(PREFIX + ".keys", "at least one key is required, e.g. " + PREFIX
-					+ ".keys.k1=<base64 of 32 random bytes>");
+			throw invalid(PREFIX + ".keys",
+					"at least one key is required, e.g. " + PREFIX + ".keys.k1=<base64 of 32 random bytes>");
 		}
 		EncryptingPayloadConverter.Builder builder = EncryptingPayloadConverter.builder()
 			.rejectUnencrypted(encryption.isRejectUnencrypted());
@@ -82,11 +83,14 @@ public final class DurablePayloadEncryptionAutoConfiguration {
 	}
 
 	private static IllegalStateException invalid(String property, String reason) {
-		return new IllegalStateException("Invalid " + property + ": " + reason + " (values of "
-				+ PREFIX + ".keys are never shown)");
+		return new IllegalStateException(
+				"Invalid " + property + ": " + reason + " (values of " + PREFIX + ".keys are never shown)");
 	}
 
-	/** Any encryption property set: a key without current-key must fail, not silently store clear text. */
+	/**
+	 * Any encryption property set: a key without current-key must fail, not silently
+	 * store clear text.
+	 */
 	static final class OnEncryptionConfigured extends SpringBootCondition {
 
 		@Override

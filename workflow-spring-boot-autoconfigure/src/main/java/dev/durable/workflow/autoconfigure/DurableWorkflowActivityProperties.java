@@ -5,7 +5,8 @@ import dev.durable.workflow.TransactionIsolation;
 /**
  * Defaults of activities.
  * <p>
- * Bound to {@code durable.workflow.activity.*}, as a part of {@link DurableWorkflowProperties}.
+ * Bound to {@code durable.workflow.activity.*}, as a part of
+ * {@link DurableWorkflowProperties}.
  */
 public class DurableWorkflowActivityProperties {
 
@@ -16,8 +17,9 @@ public class DurableWorkflowActivityProperties {
 	}
 
 	/**
-	 * Defaults of transactional activities ({@code @ActivityMethod(transactional = true)}), which
-	 * an activity method's own {@code isolation} and {@code serializationRetries} override.
+	 * Defaults of transactional activities
+	 * ({@code @ActivityMethod(transactional = true)}), which an activity method's own
+	 * {@code isolation} and {@code serializationRetries} override.
 	 */
 	public static class Transactional {
 
@@ -25,8 +27,9 @@ public class DurableWorkflowActivityProperties {
 		private TransactionIsolation isolation = TransactionIsolation.READ_COMMITTED;
 
 		/**
-		 * How many times a transactional activity's transaction aborted by a serialization failure
-		 * or a deadlock (SQLState 40001 or 40P01) runs again within the same attempt.
+		 * How many times a transactional activity's transaction aborted by a
+		 * serialization failure or a deadlock (SQLState 40001 or 40P01) runs again within
+		 * the same attempt.
 		 */
 		private int serializationRetries = 10;
 

@@ -34,12 +34,12 @@ import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the durable workflow engine: a {@link WorkflowEngine} on the application's
- * {@link DataSource}, serving every {@link Workflow @Workflow} class of the application's
- * packages with every {@link dev.durable.workflow.Activity @Activity} bean, a
- * {@link WorkflowClient} and its {@link ActivityCompletionClient}, and the lifecycle that starts
- * and stops the engine with the context.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the durable workflow engine: a {@link WorkflowEngine} on the
+ * application's {@link DataSource}, serving every {@link Workflow @Workflow} class of the
+ * application's packages with every {@link dev.durable.workflow.Activity @Activity} bean,
+ * a {@link WorkflowClient} and its {@link ActivityCompletionClient}, and the lifecycle
+ * that starts and stops the engine with the context.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnClass(WorkflowEngine.class)
@@ -71,7 +71,8 @@ public final class DurableWorkflowAutoConfiguration {
 		builder.registerActivities(activityBeans(beanFactory).toArray());
 		PlatformTransactionManager transactionManager = transactionManagers.getIfUnique();
 		if (transactionManager != null && managesConnectionsOf(transactionManager, dataSource)) {
-			// the application's JPA or JDBC code then joins a transactional activity's transaction
+			// the application's JPA or JDBC code then joins a transactional activity's
+			// transaction
 			builder.activityTransactionManager(transactionManager);
 		}
 		payloadConverter.ifAvailable(builder::payloadConverter);
@@ -97,12 +98,15 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(direct::getUrl)
 			.as((url) -> new DriverManagerDataSource(url, direct.getUsername(), direct.getPassword()))
 			.to(builder::directDataSource);
-		map.from(properties::getMaxPayloadSize).as((size) -> Math.toIntExact(size.toBytes())).to(builder::maxPayloadSize);
+		map.from(properties::getMaxPayloadSize)
+			.as((size) -> Math.toIntExact(size.toBytes()))
+			.to(builder::maxPayloadSize);
 		map.from(properties::getRetention).to(builder::retention);
 		DurableWorkflowWorkerProperties worker = properties.getWorker();
 		map.from(worker::isEnabled).to(builder::worker);
 		map.from(worker::isWorkflows).to(builder::runWorkflows);
-		map.from(worker::getActivityTaskQueues).as((queues) -> queues.toArray(String[]::new))
+		map.from(worker::getActivityTaskQueues)
+			.as((queues) -> queues.toArray(String[]::new))
 			.to(builder::activityTaskQueues);
 		map.from(worker::getMaxConcurrentActivities).to(builder::maxConcurrentActivities);
 		map.from(worker::getMaxCachedRuns).to(builder::maxCachedRuns);
@@ -111,8 +115,10 @@ public final class DurableWorkflowAutoConfiguration {
 		map.from(worker::getShutdownTimeout).to(builder::shutdownTimeout);
 		map.from(worker::getTaskTimeout).to(builder::taskTimeout);
 		map.from(worker::getCacheIdleTimeout).to(builder::cacheIdleTimeout);
-		map.from(worker::getFailWorkflowExceptionTypes).when((types) -> !types.isEmpty())
-			.as(DurableWorkflowAutoConfiguration::exceptionTypes).to(builder::failWorkflowExceptionTypes);
+		map.from(worker::getFailWorkflowExceptionTypes)
+			.when((types) -> !types.isEmpty())
+			.as(DurableWorkflowAutoConfiguration::exceptionTypes)
+			.to(builder::failWorkflowExceptionTypes);
 		DurableWorkflowHistoryProperties history = properties.getHistory();
 		builder.historyLimits(history.getSuggestedEvents(), history.getSuggestedSize().toBytes(),
 				history.getMaxEvents(), history.getMaxSize().toBytes());
@@ -127,10 +133,11 @@ public final class DurableWorkflowAutoConfiguration {
 	}
 
 	/**
-	 * Whether the application's transaction manager binds connections of the engine's data source
-	 * (a {@code DataSourceTransactionManager} or {@code JpaTransactionManager} of it): only then can
-	 * a transactional activity's completion commit in its transaction. Otherwise the engine runs
-	 * those transactions with a manager of its own on the data source.
+	 * Whether the application's transaction manager binds connections of the engine's
+	 * data source (a {@code DataSourceTransactionManager} or
+	 * {@code JpaTransactionManager} of it): only then can a transactional activity's
+	 * completion commit in its transaction. Otherwise the engine runs those transactions
+	 * with a manager of its own on the data source.
 	 */
 	static boolean managesConnectionsOf(PlatformTransactionManager manager, DataSource dataSource) {
 		if (manager instanceof ResourceTransactionManager resources && resources.getResourceFactory() == dataSource) {
@@ -149,7 +156,10 @@ public final class DurableWorkflowAutoConfiguration {
 		return types.toArray(Class[]::new);
 	}
 
-	/** The beans whose class, or an interface of it, carries {@code @Activity}, as the context holds them. */
+	/**
+	 * The beans whose class, or an interface of it, carries {@code @Activity}, as the
+	 * context holds them.
+	 */
 	private static List<Object> activityBeans(ConfigurableListableBeanFactory beanFactory) {
 		List<Object> beans = new ArrayList<>();
 		for (String name : beanFactory.getBeanNamesForType(Object.class, false, false)) {

@@ -3,7 +3,8 @@ package dev.durable.workflow.autoconfigure;
 /**
  * The dashboard page at {@code {web.base-path}/ui}.
  * <p>
- * Bound to {@code durable.workflow.dashboard.*}, as a part of {@link DurableWorkflowProperties}.
+ * Bound to {@code durable.workflow.dashboard.*}, as a part of
+ * {@link DurableWorkflowProperties}.
  */
 public class DurableWorkflowDashboardProperties {
 

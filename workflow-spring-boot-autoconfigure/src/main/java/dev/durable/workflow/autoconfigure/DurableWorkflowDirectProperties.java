@@ -4,15 +4,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A direct connection to PostgreSQL for when the application's DataSource goes through a
- * transaction-mode pooler such as PgBouncer: the engine keeps its one LISTEN connection and its
- * heartbeat's connection on it and runs the schema migration over it (each needs a session of its
- * own); everything else stays on the application's DataSource. Unset (the default), the
- * application's DataSource serves them (the LISTEN and heartbeat connections are then held out of
- * its pool for as long as the engine runs).
- * Setting the URL also makes the engine check at start that the pooled DataSource keeps the
- * driver's prepared statements working (see the README, section PgBouncer).
+ * transaction-mode pooler such as PgBouncer: the engine keeps its one LISTEN connection
+ * and its heartbeat's connection on it and runs the schema migration over it (each needs
+ * a session of its own); everything else stays on the application's DataSource. Unset
+ * (the default), the application's DataSource serves them (the LISTEN and heartbeat
+ * connections are then held out of its pool for as long as the engine runs). Setting the
+ * URL also makes the engine check at start that the pooled DataSource keeps the driver's
+ * prepared statements working (see the README, section PgBouncer).
  * <p>
- * Bound to {@code durable.workflow.direct.*}, as a part of {@link DurableWorkflowProperties}.
+ * Bound to {@code durable.workflow.direct.*}, as a part of
+ * {@link DurableWorkflowProperties}.
  */
 public class DurableWorkflowDirectProperties {
 

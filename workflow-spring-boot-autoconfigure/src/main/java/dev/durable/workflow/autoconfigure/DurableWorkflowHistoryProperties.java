@@ -5,12 +5,14 @@ import org.springframework.util.unit.DataSize;
 /**
  * Limits on the history of one run.
  * <p>
- * Bound to {@code durable.workflow.history.*}, as a part of {@link DurableWorkflowProperties}.
+ * Bound to {@code durable.workflow.history.*}, as a part of
+ * {@link DurableWorkflowProperties}.
  */
 public class DurableWorkflowHistoryProperties {
 
 	/**
-	 * Events in a run's history past which Workflows.info().continueAsNewSuggested() is true.
+	 * Events in a run's history past which Workflows.info().continueAsNewSuggested() is
+	 * true.
 	 */
 	private long suggestedEvents = 4_096;
 

@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 /**
  * How payloads are stored.
  * <p>
- * Bound to {@code durable.workflow.payload.*}, as a part of {@link DurableWorkflowProperties}.
+ * Bound to {@code durable.workflow.payload.*}, as a part of
+ * {@link DurableWorkflowProperties}.
  */
 public class DurableWorkflowPayloadProperties {
 
@@ -20,15 +21,16 @@ public class DurableWorkflowPayloadProperties {
 	}
 
 	/**
-	 * Encryption of payloads with AES-GCM ({@code dev.durable.workflow.EncryptingPayloadConverter}):
-	 * on when a key is set. Bound to {@code durable.workflow.payload.encryption.*}.
+	 * Encryption of payloads with AES-GCM
+	 * ({@code dev.durable.workflow.EncryptingPayloadConverter}): on when a key is set.
+	 * Bound to {@code durable.workflow.payload.encryption.*}.
 	 */
 	public static class Encryption {
 
 		/**
-		 * Keys by id, each the base64 of 16, 24 or 32 random bytes (32 recommended). The id
-		 * (lowercase letters, digits, '-' or '_'; not secret) is stored with every payload;
-		 * keep a key as long as payloads it encrypted may be read.
+		 * Keys by id, each the base64 of 16, 24 or 32 random bytes (32 recommended). The
+		 * id (lowercase letters, digits, '-' or '_'; not secret) is stored with every
+		 * payload; keep a key as long as payloads it encrypted may be read.
 		 */
 		private final Map<String, String> keys = new LinkedHashMap<>();
 
@@ -38,8 +40,8 @@ public class DurableWorkflowPayloadProperties {
 		private String currentKey;
 
 		/**
-		 * Whether payloads written before encryption was turned on (not encrypted) are refused
-		 * instead of read.
+		 * Whether payloads written before encryption was turned on (not encrypted) are
+		 * refused instead of read.
 		 */
 		private boolean rejectUnencrypted;
 

@@ -15,8 +15,8 @@ import org.springframework.util.unit.DataSize;
 public class DurableWorkflowProperties {
 
 	/**
-	 * Namespace of every run this application starts and serves. Applications that share a
-	 * database but not their workflows use different namespaces.
+	 * Namespace of every run this application starts and serves. Applications that share
+	 * a database but not their workflows use different namespaces.
 	 */
 	private String namespace = "default";
 
@@ -31,17 +31,17 @@ public class DurableWorkflowProperties {
 	private DataSize maxPayloadSize = DataSize.ofMegabytes(2);
 
 	/**
-	 * How long closed runs, their history and deduplication records (signal idempotency keys,
-	 * update ids) are kept. Worker nodes then delete them in small batches. Zero or negative
-	 * keeps them forever.
+	 * How long closed runs, their history and deduplication records (signal idempotency
+	 * keys, update ids) are kept. Worker nodes then delete them in small batches. Zero or
+	 * negative keeps them forever.
 	 */
 	private Duration retention = Duration.ofDays(7);
 
 	/**
 	 * Flow-control queues this node declares, by name: workflow starts join one with
-	 * StartOptions.queue, and activities on the activity task queue of the same name are limited by
-	 * it. Each has concurrency, per-node-concurrency, rate-limit, rate-period and
-	 * partition-concurrency. Declare a queue with the same limits on every node.
+	 * StartOptions.queue, and activities on the activity task queue of the same name are
+	 * limited by it. Each has concurrency, per-node-concurrency, rate-limit, rate-period
+	 * and partition-concurrency. Declare a queue with the same limits on every node.
 	 */
 	private final Map<String, DurableWorkflowQueueProperties> queues = new LinkedHashMap<>();
 

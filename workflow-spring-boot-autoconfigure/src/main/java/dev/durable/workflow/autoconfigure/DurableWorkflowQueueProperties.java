@@ -5,17 +5,18 @@ import java.time.Duration;
 import dev.durable.workflow.QueueDefinition;
 
 /**
- * The limits of one flow-control queue (see {@link QueueDefinition}); zero means no limit.
+ * The limits of one flow-control queue (see {@link QueueDefinition}); zero means no
+ * limit.
  * <p>
  * Bound to {@code durable.workflow.queues.<name>.*}, as a part of
- * {@link DurableWorkflowProperties}. The setters refuse invalid values while the properties are
- * bound, so that the startup failure names the property and its value.
+ * {@link DurableWorkflowProperties}. The setters refuse invalid values while the
+ * properties are bound, so that the startup failure names the property and its value.
  */
 public class DurableWorkflowQueueProperties {
 
 	/**
-	 * How many items of the queue (admitted workflow runs until they close, claimed activity
-	 * attempts until their outcome) run at once across the cluster. 0: no limit.
+	 * How many items of the queue (admitted workflow runs until they close, claimed
+	 * activity attempts until their outcome) run at once across the cluster. 0: no limit.
 	 */
 	private int concurrency;
 

@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The generated REST endpoints.
  * <p>
- * Bound to {@code durable.workflow.web.*}, as a part of {@link DurableWorkflowProperties}.
+ * Bound to {@code durable.workflow.web.*}, as a part of
+ * {@link DurableWorkflowProperties}.
  */
 public class DurableWorkflowWebProperties {
 
@@ -28,17 +29,17 @@ public class DurableWorkflowWebProperties {
 	/**
 	 * Whether the operations (every mutating endpoint but a plain start: signal,
 	 * signal-with-start, update, cancel, terminate, reset, schedule changes, activity
-	 * completion) and the dashboard's actions answer to every caller that reaches them. Off
-	 * by default: they answer 403 OPERATION_DISABLED unless this is true or a required role
-	 * is set.
+	 * completion) and the dashboard's actions answer to every caller that reaches them.
+	 * Off by default: they answer 403 OPERATION_DISABLED unless this is true or a
+	 * required role is set.
 	 */
 	private boolean operationsEnabled;
 
 	/**
 	 * Role a caller needs for the operations, such as DURABLE_OPERATOR (with Spring
 	 * Security, the authority ROLE_DURABLE_OPERATOR). When set, the operations are on for
-	 * callers with it: 401 for a caller not authenticated, 403 ROLE_REQUIRED for one without
-	 * it.
+	 * callers with it: 401 for a caller not authenticated, 403 ROLE_REQUIRED for one
+	 * without it.
 	 */
 	private @Nullable String requiredRole;
 

@@ -7,26 +7,28 @@ import java.util.List;
 /**
  * What this node executes.
  * <p>
- * Bound to {@code durable.workflow.worker.*}, as a part of {@link DurableWorkflowProperties}.
+ * Bound to {@code durable.workflow.worker.*}, as a part of
+ * {@link DurableWorkflowProperties}.
  */
 public class DurableWorkflowWorkerProperties {
 
 	/**
-	 * Whether this node executes workflows and activities. When false the application is a
-	 * client only: it starts and reaches runs that other nodes execute.
+	 * Whether this node executes workflows and activities. When false the application is
+	 * a client only: it starts and reaches runs that other nodes execute.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * Whether this worker node runs workflows. False makes it a worker-only node: it runs only
-	 * the activities it claims from its activity task queues, and needs no workflow classes.
+	 * Whether this worker node runs workflows. False makes it a worker-only node: it runs
+	 * only the activities it claims from its activity task queues, and needs no workflow
+	 * classes.
 	 */
 	private boolean workflows = true;
 
 	/**
 	 * Activity task queues this node claims activities from (the task queues named by
-	 * ActivityMethod.taskQueue or ActivityOptions.taskQueue). It runs the activities of those
-	 * queues that are beans here.
+	 * ActivityMethod.taskQueue or ActivityOptions.taskQueue). It runs the activities of
+	 * those queues that are beans here.
 	 */
 	private List<String> activityTaskQueues = new ArrayList<>();
 
@@ -36,14 +38,14 @@ public class DurableWorkflowWorkerProperties {
 	private int maxConcurrentActivities = 100;
 
 	/**
-	 * Maximum number of runs kept in memory between workflow tasks, so that their next task
-	 * needs no replay.
+	 * Maximum number of runs kept in memory between workflow tasks, so that their next
+	 * task needs no replay.
 	 */
 	private int maxCachedRuns = 1000;
 
 	/**
-	 * How often the node looks for runs to claim and timers that are due. A fallback: runs
-	 * started or signaled on this node are woken at once.
+	 * How often the node looks for runs to claim and timers that are due. A fallback:
+	 * runs started or signaled on this node are woken at once.
 	 */
 	private Duration pollInterval = Duration.ofSeconds(1);
 
@@ -65,15 +67,16 @@ public class DurableWorkflowWorkerProperties {
 	private Duration taskTimeout = Duration.ofSeconds(10);
 
 	/**
-	 * How long a run may stay in memory without a workflow task before it is evicted (it is
-	 * replayed on its next task).
+	 * How long a run may stay in memory without a workflow task before it is evicted (it
+	 * is replayed on its next task).
 	 */
 	private Duration cacheIdleTimeout = Duration.ofMinutes(10);
 
 	/**
-	 * Exception types (fully qualified class names) that fail the run, instead of failing the
-	 * workflow task and retrying it, when workflow code of any type throws them (subclasses
-	 * included). Added to each workflow's own @Workflow(failWorkflowExceptionTypes).
+	 * Exception types (fully qualified class names) that fail the run, instead of failing
+	 * the workflow task and retrying it, when workflow code of any type throws them
+	 * (subclasses included). Added to each workflow's
+	 * own @Workflow(failWorkflowExceptionTypes).
 	 */
 	private List<Class<? extends Throwable>> failWorkflowExceptionTypes = new ArrayList<>();
 
@@ -131,8 +134,8 @@ public class DurableWorkflowWorkerProperties {
 	public void setActivityTaskQueues(List<String> activityTaskQueues) {
 		// refused while binding, so that the failure names the property and the value
 		if (activityTaskQueues.stream().anyMatch(String::isBlank)) {
-			throw new IllegalArgumentException("activity-task-queues: a task queue name must not be blank, got "
-					+ activityTaskQueues);
+			throw new IllegalArgumentException(
+					"activity-task-queues: a task queue name must not be blank, got " + activityTaskQueues);
 		}
 		this.activityTaskQueues = activityTaskQueues;
 	}

@@ -9,9 +9,9 @@ import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
 
 /**
- * The client beans: proxies that look their target up on each call. Creating them does not
- * create the engine, so activity beans (which the engine needs) may depend on the clients,
- * directly or through other beans, without a dependency cycle.
+ * The client beans: proxies that look their target up on each call. Creating them does
+ * not create the engine, so activity beans (which the engine needs) may depend on the
+ * clients, directly or through other beans, without a dependency cycle.
  */
 final class LazyClients {
 
@@ -24,29 +24,32 @@ final class LazyClients {
 				"WorkflowClient (the WorkflowEngine bean's client)");
 	}
 
-	/** The {@link ActivityCompletionClient} bean: the one of the {@link WorkflowClient} bean. */
+	/**
+	 * The {@link ActivityCompletionClient} bean: the one of the {@link WorkflowClient}
+	 * bean.
+	 */
 	static ActivityCompletionClient activityCompletionClient(Supplier<WorkflowClient> client) {
 		return of(ActivityCompletionClient.class, () -> client.get().activityCompletion(),
 				"ActivityCompletionClient (the WorkflowClient bean's)");
 	}
 
 	private static <T> T of(Class<T> type, Supplier<T> target, String description) {
-		return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type },
-				(proxy, method, args) -> {
-					if (method.getDeclaringClass() == Object.class) {
-						return switch (method.getName()) {
-							case "equals" -> proxy == args[0];
-							case "hashCode" -> System.identityHashCode(proxy);
-							default -> description;
-						};
-					}
-					try {
-						return method.invoke(target.get(), args);
-					}
-					catch (InvocationTargetException ex) {
-						throw ex.getTargetException();
-					}
-				}));
+		return type
+			.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
+				if (method.getDeclaringClass() == Object.class) {
+					return switch (method.getName()) {
+						case "equals" -> proxy == args[0];
+						case "hashCode" -> System.identityHashCode(proxy);
+						default -> description;
+					};
+				}
+				try {
+					return method.invoke(target.get(), args);
+				}
+				catch (InvocationTargetException ex) {
+					throw ex.getTargetException();
+				}
+			}));
 	}
 
 }

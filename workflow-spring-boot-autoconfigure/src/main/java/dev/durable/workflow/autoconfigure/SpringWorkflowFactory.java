@@ -21,13 +21,14 @@ import dev.durable.workflow.InvalidWorkflowDefinitionException;
 import dev.durable.workflow.WorkflowEngine;
 
 /**
- * Creates workflow instances, one per run, by constructor injection from the bean factory. The
- * instances are plain objects: no bean post-processing, so never an AOP proxy. A constructor
- * parameter whose type is an {@code @Activity} type receives the engine's durable proxy of the
- * activity bean, or, for an {@code @Activity} interface with task-queue methods that no bean of
- * this node implements, the engine's stub that sends its calls to the nodes serving those queues
- * (never a bean of the context, which would call the activity directly); any other parameter is
- * resolved like an autowired constructor argument.
+ * Creates workflow instances, one per run, by constructor injection from the bean
+ * factory. The instances are plain objects: no bean post-processing, so never an AOP
+ * proxy. A constructor parameter whose type is an {@code @Activity} type receives the
+ * engine's durable proxy of the activity bean, or, for an {@code @Activity} interface
+ * with task-queue methods that no bean of this node implements, the engine's stub that
+ * sends its calls to the nodes serving those queues (never a bean of the context, which
+ * would call the activity directly); any other parameter is resolved like an autowired
+ * constructor argument.
  */
 final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 
@@ -60,8 +61,8 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 				args[i] = activityProxy(types[i], workflowClass);
 			}
 			else {
-				DependencyDescriptor descriptor = new DependencyDescriptor(MethodParameter.forExecutable(constructor, i),
-						true);
+				DependencyDescriptor descriptor = new DependencyDescriptor(
+						MethodParameter.forExecutable(constructor, i), true);
 				args[i] = this.beanFactory.resolveDependency(descriptor, null);
 			}
 		}
@@ -70,8 +71,8 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 
 	/**
 	 * Checks at startup that the workflow class can be created: a usable constructor, no
-	 * {@code @Transactional}, and for every activity parameter a registered activity bean or an
-	 * interface whose calls go to task queues.
+	 * {@code @Transactional}, and for every activity parameter a registered activity bean
+	 * or an interface whose calls go to task queues.
 	 */
 	void validate(Class<?> workflowClass) {
 		Constructor<?> constructor = this.constructors.computeIfAbsent(workflowClass,
@@ -107,8 +108,7 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 		}
 		catch (IllegalStateException ex) {
 			throw new InvalidWorkflowDefinitionException(workflowClass, "Workflow class " + workflowClass.getName()
-					+ " needs a single constructor (or one annotated with @Autowired) to be created for each run",
-					ex);
+					+ " needs a single constructor (or one annotated with @Autowired) to be created for each run", ex);
 		}
 	}
 
@@ -122,7 +122,8 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 				throw transactional(workflowClass, workflowClass.getName());
 			}
 		}
-		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(workflowClass, ReflectionUtils.USER_DECLARED_METHODS)) {
+		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(workflowClass,
+				ReflectionUtils.USER_DECLARED_METHODS)) {
 			for (String annotation : TRANSACTIONAL) {
 				if (MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(annotation)) {
 					throw transactional(workflowClass, "method " + method.getName() + " of " + workflowClass.getName());
@@ -134,9 +135,9 @@ final class SpringWorkflowFactory implements Function<Class<?>, Object> {
 	private static InvalidWorkflowDefinitionException transactional(Class<?> workflowClass, String where) {
 		return new InvalidWorkflowDefinitionException(workflowClass,
 				"@Transactional is not supported on workflow classes, but " + where
-				+ " carries it. A workflow instance is never a Spring proxy, and workflow code must not open"
-				+ " transactions: it is replayed, so its effects would repeat. Move the transactional work into"
-				+ " a method of an @Activity bean and call it from " + workflowClass.getSimpleName() + ".");
+						+ " carries it. A workflow instance is never a Spring proxy, and workflow code must not open"
+						+ " transactions: it is replayed, so its effects would repeat. Move the transactional work into"
+						+ " a method of an @Activity bean and call it from " + workflowClass.getSimpleName() + ".");
 	}
 
 }

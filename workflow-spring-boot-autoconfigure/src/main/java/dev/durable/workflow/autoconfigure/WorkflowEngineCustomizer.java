@@ -3,9 +3,9 @@ package dev.durable.workflow.autoconfigure;
 import dev.durable.workflow.WorkflowEngine;
 
 /**
- * Callback to customize the {@link WorkflowEngine.Builder} of the auto-configured engine, after
- * the configuration properties, the scanned workflow classes and the activity beans are applied
- * and before the engine is built. Register one or more as beans; they run in
+ * Callback to customize the {@link WorkflowEngine.Builder} of the auto-configured engine,
+ * after the configuration properties, the scanned workflow classes and the activity beans
+ * are applied and before the engine is built. Register one or more as beans; they run in
  * {@link org.springframework.core.annotation.Order order}.
  */
 @FunctionalInterface

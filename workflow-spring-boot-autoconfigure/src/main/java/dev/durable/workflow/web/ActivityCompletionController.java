@@ -19,10 +19,10 @@ import dev.durable.workflow.client.ActivityCompletionClient;
 
 /**
  * The generated REST endpoints that finish activity attempts which called
- * {@code ActivityContext.doNotCompleteOnReturn()}, by their task token: complete, fail and
- * heartbeat. Each answers {@code {"applied": true}} when it changed the attempt and
- * {@code {"applied": false}} when the attempt's outcome was already recorded or it is no longer
- * awaited, so a caller may retry a request safely.
+ * {@code ActivityContext.doNotCompleteOnReturn()}, by their task token: complete, fail
+ * and heartbeat. Each answers {@code {"applied": true}} when it changed the attempt and
+ * {@code {"applied": false}} when the attempt's outcome was already recorded or it is no
+ * longer awaited, so a caller may retry a request safely.
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}/activities")
@@ -50,7 +50,8 @@ public class ActivityCompletionController {
 	/**
 	 * Whether a request changed the attempt.
 	 *
-	 * @param applied {@code false}: its outcome was already recorded, or it is no longer awaited
+	 * @param applied {@code false}: its outcome was already recorded, or it is no longer
+	 * awaited
 	 */
 	record Applied(boolean applied) {
 	}
@@ -58,8 +59,8 @@ public class ActivityCompletionController {
 	/**
 	 * The failure of a fail request, as an {@link ApplicationFailure}.
 	 *
-	 * @param type the failure type ({@code null}: "ApplicationFailure"), matched by the activity's
-	 * non-retryable error types
+	 * @param type the failure type ({@code null}: "ApplicationFailure"), matched by the
+	 * activity's non-retryable error types
 	 * @param message the message
 	 * @param nonRetryable whether the failure must not be retried
 	 * @param details details handed to the workflow with the failure
@@ -101,19 +102,26 @@ public class ActivityCompletionController {
 	 * A token and the optional value of a complete or heartbeat request.
 	 *
 	 * @param token the task token
-	 * @param value the result or details, as plain JSON values (maps, lists, strings, numbers)
+	 * @param value the result or details, as plain JSON values (maps, lists, strings,
+	 * numbers)
 	 */
 	private record TokenAnd(String token, @Nullable Object value) {
 	}
 
-	/** Reads {@code {"token", "<field>"?}}: the value converted to plain JSON values, for any payload converter. */
+	/**
+	 * Reads {@code {"token", "<field>"?}}: the value converted to plain JSON values, for
+	 * any payload converter.
+	 */
 	private TokenAnd tokenAnd(String field, HttpEntity<byte @Nullable []> body, String shape) {
 		ObjectNode request = request(body, shape, Set.of("token", field));
 		String token = token(request, shape);
 		return new TokenAnd(token, this.payloads.convert(request.get(field), Object.class, field));
 	}
 
-	/** The body as a JSON object with no field but those named: a misspelt field is an error, not ignored. */
+	/**
+	 * The body as a JSON object with no field but those named: a misspelt field is an
+	 * error, not ignored.
+	 */
 	private ObjectNode request(HttpEntity<byte @Nullable []> body, String shape, Set<String> fields) {
 		JsonNode request = this.payloads.parse(body);
 		if (!(request instanceof ObjectNode object)) {
@@ -136,7 +144,10 @@ public class ActivityCompletionController {
 		return token.asString();
 	}
 
-	/** The client refuses a malformed token with an IllegalArgumentException: a 400 with its own code. */
+	/**
+	 * The client refuses a malformed token with an IllegalArgumentException: a 400 with
+	 * its own code.
+	 */
 	private static Applied applied(BooleanSupplier call) {
 		try {
 			return new Applied(call.getAsBoolean());

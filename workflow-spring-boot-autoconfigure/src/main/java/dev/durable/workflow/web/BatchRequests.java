@@ -20,10 +20,11 @@ import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowStatus;
 
 /**
- * The body of {@code POST /batches} read into a {@link BatchRequest}, strictly: an unknown field,
- * operation, status or reset point, a value of the wrong JSON type, a signal without a name are
- * refused ({@link InvalidBatchException}) rather than ignored, and so is a filter that matches
- * every run unless the body says {@code "confirmAll": true}: a batch is hard to undo.
+ * The body of {@code POST /batches} read into a {@link BatchRequest}, strictly: an
+ * unknown field, operation, status or reset point, a value of the wrong JSON type, a
+ * signal without a name are refused ({@link InvalidBatchException}) rather than ignored,
+ * and so is a filter that matches every run unless the body says
+ * {@code "confirmAll": true}: a batch is hard to undo.
  */
 final class BatchRequests {
 
@@ -49,15 +50,16 @@ final class BatchRequests {
 		onlyFields(body, FIELDS, "a batch");
 		BatchOperation operation = constant(BatchOperation.class, string(body, "operation"), "operation");
 		if (operation == null) {
-			throw new InvalidBatchException("A batch needs an \"operation\": one of "
-					+ Arrays.toString(BatchOperation.values()));
+			throw new InvalidBatchException(
+					"A batch needs an \"operation\": one of " + Arrays.toString(BatchOperation.values()));
 		}
 		JsonNode filterNode = body.get("filter");
 		if (filterNode != null && !filterNode.isNull() && !filterNode.isObject()) {
 			throw new InvalidBatchException("\"filter\" must be an object: {\"type\"?, \"status\"?, \"query\"?,"
 					+ " \"startedFrom\"?, \"startedTo\"?, \"workflowIdPrefix\"?}");
 		}
-		WorkflowFilter filter = (filterNode != null && filterNode.isObject()) ? filter(filterNode) : WorkflowFilter.all();
+		WorkflowFilter filter = (filterNode != null && filterNode.isObject()) ? filter(filterNode)
+				: WorkflowFilter.all();
 		if (filter.equals(WorkflowFilter.all()) && !bool(body, "confirmAll")) {
 			throw new InvalidBatchException(InvalidBatchException.EMPTY_FILTER, "The filter matches every run; send"
 					+ " \"confirmAll\": true to apply " + operation + " to all of them");
@@ -83,7 +85,8 @@ final class BatchRequests {
 			throw new InvalidBatchException("Only a SIGNAL batch takes \"signal\"");
 		}
 		if (operation == BatchOperation.RESET && resetTo == null) {
-			throw new InvalidBatchException("A RESET batch needs \"resetTo\": one of " + Arrays.toString(ResetPoint.values()));
+			throw new InvalidBatchException(
+					"A RESET batch needs \"resetTo\": one of " + Arrays.toString(ResetPoint.values()));
 		}
 		if (operation != BatchOperation.RESET && resetTo != null) {
 			throw new InvalidBatchException("Only a RESET batch takes \"resetTo\"");
@@ -107,7 +110,8 @@ final class BatchRequests {
 		}
 		List<WorkflowStatus> statuses = statuses(node.get("status"));
 		if (!statuses.isEmpty()) {
-			filter = filter.status(statuses.get(0), statuses.subList(1, statuses.size()).toArray(WorkflowStatus[]::new));
+			filter = filter.status(statuses.get(0),
+					statuses.subList(1, statuses.size()).toArray(WorkflowStatus[]::new));
 		}
 		Instant from = instant(node, "startedFrom");
 		Instant to = instant(node, "startedTo");
@@ -149,7 +153,10 @@ final class BatchRequests {
 		return statuses;
 	}
 
-	/** The signal's payload: {@code args} holds none or one value (a signal takes one parameter at most). */
+	/**
+	 * The signal's payload: {@code args} holds none or one value (a signal takes one
+	 * parameter at most).
+	 */
 	private @Nullable Object args(@Nullable JsonNode args) {
 		if (args == null || args.isNull()) {
 			return null;
@@ -182,8 +189,8 @@ final class BatchRequests {
 			return Enum.valueOf(type, name.strip().toUpperCase(Locale.ROOT));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidBatchException("\"" + field + "\" must be one of " + Arrays.toString(type.getEnumConstants())
-					+ ", not '" + name + "'");
+			throw new InvalidBatchException("\"" + field + "\" must be one of "
+					+ Arrays.toString(type.getEnumConstants()) + ", not '" + name + "'");
 		}
 	}
 
@@ -226,8 +233,8 @@ final class BatchRequests {
 	private static void onlyFields(JsonNode object, Set<String> fields, String what) {
 		for (String field : object.propertyNames()) {
 			if (!fields.contains(field)) {
-				throw new InvalidBatchException("Unknown field \"" + field + "\" in " + what + "; the fields are "
-						+ new TreeSet<>(fields));
+				throw new InvalidBatchException(
+						"Unknown field \"" + field + "\" in " + what + "; the fields are " + new TreeSet<>(fields));
 			}
 		}
 	}

@@ -23,11 +23,11 @@ import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.WorkflowClient;
 
 /**
- * The generated REST endpoints for batch operations: start (cancel, terminate, signal or reset of
- * every run a filter matches), list, describe and cancel. Starting and canceling a batch are
- * operations ({@link WebAccess}); reading is open like every read. A start with the id of an
- * existing batch and the same body answers 200 with that batch (a client may retry); with another
- * body, 409 {@code BATCH_ID_CONFLICT}.
+ * The generated REST endpoints for batch operations: start (cancel, terminate, signal or
+ * reset of every run a filter matches), list, describe and cancel. Starting and canceling
+ * a batch are operations ({@link WebAccess}); reading is open like every read. A start
+ * with the id of an existing batch and the same body answers 200 with that batch (a
+ * client may retry); with another body, 409 {@code BATCH_ID_CONFLICT}.
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}/batches")

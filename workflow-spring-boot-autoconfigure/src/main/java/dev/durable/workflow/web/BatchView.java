@@ -12,7 +12,8 @@ import dev.durable.workflow.client.WorkflowFilter;
  * A batch as the endpoints show it: {@code batchId}, {@code operation}, {@code state},
  * {@code filter} (the fields a batch request takes, the search-attribute conditions as a
  * {@code query}), {@code reason}, the counts, {@code recentFailures}, {@code createdAt},
- * {@code closedAt}; plus {@code signal} for a SIGNAL batch and {@code resetTo} for a RESET one.
+ * {@code closedAt}; plus {@code signal} for a SIGNAL batch and {@code resetTo} for a
+ * RESET one.
  */
 final class BatchView {
 
@@ -42,9 +43,11 @@ final class BatchView {
 		view.put("succeeded", batch.succeeded());
 		view.put("skipped", batch.skipped());
 		view.put("failed", batch.failed());
-		view.put("recentFailures", batch.recentFailures().stream()
-			.map((failure) -> Map.of("workflowId", failure.workflowId(), "message", failure.message()))
-			.toList());
+		view.put("recentFailures",
+				batch.recentFailures()
+					.stream()
+					.map((failure) -> Map.of("workflowId", failure.workflowId(), "message", failure.message()))
+					.toList());
 		view.put("createdAt", batch.createdAt());
 		view.put("closedAt", batch.closedAt());
 		return view;

@@ -3,8 +3,8 @@ package dev.durable.workflow.web;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
- * Who calls an endpoint: whether the caller of a request is authenticated and has a role. With
- * Spring Security on the classpath the auto-configuration reads its security context
+ * Who calls an endpoint: whether the caller of a request is authenticated and has a role.
+ * With Spring Security on the classpath the auto-configuration reads its security context
  * ({@link SpringSecurityCallerRoles}); without it, the servlet container's
  * ({@link ServletCallerRoles}).
  */

@@ -26,12 +26,12 @@ import org.springframework.web.bind.annotation.RestController;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The dashboard at {@code {base-path}/ui}: a page of plain ES modules and a style sheet, served
- * from this jar (no build step), with an overview, the runs with filters, one run's detail and
- * history timeline, the schedules and the batch operations. It calls the generated REST
- * endpoints, so the application's security applies to it as to them; the page tells its scripts
- * whether the caller may run operations, and hides the actions when not (the server checks every
- * request anyway).
+ * The dashboard at {@code {base-path}/ui}: a page of plain ES modules and a style sheet,
+ * served from this jar (no build step), with an overview, the runs with filters, one
+ * run's detail and history timeline, the schedules and the batch operations. It calls the
+ * generated REST endpoints, so the application's security applies to it as to them; the
+ * page tells its scripts whether the caller may run operations, and hides the actions
+ * when not (the server checks every request anyway).
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}")
@@ -51,7 +51,8 @@ public class DashboardController {
 
 	public DashboardController(WebAccess access) {
 		this.access = access;
-		// the base path is configuration, not user input; escaped for an HTML attribute anyway
+		// the base path is configuration, not user input; escaped for an HTML attribute
+		// anyway
 		this.page = read("index.html").replace("__BASE_PATH__", htmlAttribute(access.basePath()));
 	}
 
@@ -78,8 +79,10 @@ public class DashboardController {
 			.cacheControl(CacheControl.noCache())
 			.eTag(asset.etag());
 		if (asset.etag().equals(ifNoneMatch)) {
-			return ResponseEntity.status(HttpStatus.NOT_MODIFIED).cacheControl(CacheControl.noCache())
-				.eTag(asset.etag()).build();
+			return ResponseEntity.status(HttpStatus.NOT_MODIFIED)
+				.cacheControl(CacheControl.noCache())
+				.eTag(asset.etag())
+				.build();
 		}
 		return response.contentType(asset.type()).body(asset.text());
 	}

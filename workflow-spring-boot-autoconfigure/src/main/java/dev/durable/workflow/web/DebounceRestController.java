@@ -24,10 +24,10 @@ import dev.durable.workflow.client.WorkflowClient;
 
 /**
  * The generated REST endpoint of debounced starts: {@code POST /durable/debounces} with
- * {@code {"type", "key", "delay", "maxWait", "input", "workflowId"?, "options"?}} (durations in
- * ISO-8601, {@code "PT10S"}) joins or opens the key's window and answers 202 with
- * {@code {"key", "workflowId", "startsAt", "calls"}}. Open like a start (only a read-only API
- * refuses it); a bad body is 400 with a stable code.
+ * {@code {"type", "key", "delay", "maxWait", "input", "workflowId"?, "options"?}}
+ * (durations in ISO-8601, {@code "PT10S"}) joins or opens the key's window and answers
+ * 202 with {@code {"key", "workflowId", "startsAt", "calls"}}. Open like a start (only a
+ * read-only API refuses it); a bad body is 400 with a stable code.
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}/debounces")
@@ -71,8 +71,8 @@ public class DebounceRestController {
 			options = options.toBuilder().workflowId(workflowId).build();
 		}
 		String key = WorkflowRestController.string(request, "key");
-		DebounceOptions debounce = new DebounceOptions((key != null) ? key : "",
-				duration(request, "delay"), duration(request, "maxWait"), options);
+		DebounceOptions debounce = new DebounceOptions((key != null) ? key : "", duration(request, "delay"),
+				duration(request, "maxWait"), options);
 		return ResponseEntity.status(HttpStatus.ACCEPTED)
 			.body(this.client.debounce(definition.name(), input, debounce));
 	}
@@ -95,8 +95,9 @@ public class DebounceRestController {
 			return Duration.parse(value);
 		}
 		catch (DateTimeParseException ex) {
-			throw new PayloadException("\"" + field + "\" must be an ISO-8601 duration such as \"PT10S\", not '"
-					+ value + "'", false, null);
+			throw new PayloadException(
+					"\"" + field + "\" must be an ISO-8601 duration such as \"PT10S\", not '" + value + "'", false,
+					null);
 		}
 	}
 

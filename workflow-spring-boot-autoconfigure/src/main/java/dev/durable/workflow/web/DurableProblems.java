@@ -53,25 +53,28 @@ import dev.durable.workflow.client.WorkflowUpdateFailedException;
 import dev.durable.workflow.client.WorkflowUpdateRejectedException;
 
 /**
- * The problem details (RFC 9457, {@code application/problem+json}) the generated endpoints answer
- * for an exception: a status, a stable {@code code} and a {@code detail} a person can act on,
- * never a stack trace or a class name. An application's own controllers answer the same way by
- * handing their exceptions to {@link #of(Throwable)}:
+ * The problem details (RFC 9457, {@code application/problem+json}) the generated
+ * endpoints answer for an exception: a status, a stable {@code code} and a {@code detail}
+ * a person can act on, never a stack trace or a class name. An application's own
+ * controllers answer the same way by handing their exceptions to {@link #of(Throwable)}:
  *
  * <pre>{@code
- * @ExceptionHandler(Exception.class)
+ * &#64;ExceptionHandler(Exception.class)
  * ResponseEntity<ProblemDetail> problem(Exception ex) {
  *     return DurableProblems.of(ex);
  * }
  * }</pre>
  *
- * The codes are listed in the README ("REST API"): for example {@code WORKFLOW_NOT_FOUND} (404),
- * {@code UPDATE_REJECTED} (422), {@code INVALID_PAYLOAD} (400, or 415 for a body that is not
- * JSON) and {@code DATABASE_UNAVAILABLE} (503 with {@code Retry-After}).
+ * The codes are listed in the README ("REST API"): for example {@code WORKFLOW_NOT_FOUND}
+ * (404), {@code UPDATE_REJECTED} (422), {@code INVALID_PAYLOAD} (400, or 415 for a body
+ * that is not JSON) and {@code DATABASE_UNAVAILABLE} (503 with {@code Retry-After}).
  */
 public final class DurableProblems {
 
-	/** Seconds a client is asked to wait ({@code Retry-After}) while the database is unreachable. */
+	/**
+	 * Seconds a client is asked to wait ({@code Retry-After}) while the database is
+	 * unreachable.
+	 */
 	static final int DATABASE_RETRY_AFTER_SECONDS = 5;
 
 	private static final Log logger = LogFactory.getLog(DurableProblems.class);
@@ -80,9 +83,9 @@ public final class DurableProblems {
 	}
 
 	/**
-	 * The problem for an exception of a workflow endpoint: the Durable client's exceptions, bad
-	 * request parameters and bodies, an unreachable database; anything else is a 500
-	 * {@code INTERNAL_ERROR} whose cause goes to the log only.
+	 * The problem for an exception of a workflow endpoint: the Durable client's
+	 * exceptions, bad request parameters and bodies, an unreachable database; anything
+	 * else is a 500 {@code INTERNAL_ERROR} whose cause goes to the log only.
 	 * @param ex the exception
 	 * @return the response to send
 	 */
@@ -176,7 +179,8 @@ public final class DurableProblems {
 			return response(HttpStatus.BAD_REQUEST, "INVALID_ID", ex.getMessage());
 		}
 		if (ex instanceof PayloadUnreadableException) {
-			// stored bytes this node cannot read (a key it lacks): not the caller's input, so not a 4xx
+			// stored bytes this node cannot read (a key it lacks): not the caller's
+			// input, so not a 4xx
 			logger.warn("Workflow API request failed: " + ex.getMessage());
 			return response(HttpStatus.INTERNAL_SERVER_ERROR, "PAYLOAD_UNREADABLE", ex.getMessage());
 		}
@@ -220,8 +224,9 @@ public final class DurableProblems {
 		}
 		if (ex instanceof MethodArgumentTypeMismatchException mismatch) {
 			if (causedBy(mismatch, NulCharacterException.class)) {
-				return response(HttpStatus.BAD_REQUEST, "workflowId".equals(mismatch.getName()) ? "INVALID_ID"
-						: "INVALID_PAYLOAD", "'" + mismatch.getName() + "' contains a NUL character (U+0000)");
+				return response(HttpStatus.BAD_REQUEST,
+						"workflowId".equals(mismatch.getName()) ? "INVALID_ID" : "INVALID_PAYLOAD",
+						"'" + mismatch.getName() + "' contains a NUL character (U+0000)");
 			}
 			return response(HttpStatus.BAD_REQUEST, "INVALID_PAYLOAD", "'" + mismatch.getName() + "' must be "
 					+ JsonProblems.kind(mismatch.getRequiredType()) + ", not '" + mismatch.getValue() + "'");
@@ -290,8 +295,9 @@ public final class DurableProblems {
 	}
 
 	/**
-	 * Whether the exception says the database cannot be reached now (no connection, connection
-	 * lost, server shutting down or starting), rather than that a statement failed.
+	 * Whether the exception says the database cannot be reached now (no connection,
+	 * connection lost, server shutting down or starting), rather than that a statement
+	 * failed.
 	 */
 	static boolean databaseUnavailable(Throwable ex) {
 		int depth = 0;
@@ -312,25 +318,26 @@ public final class DurableProblems {
 	}
 
 	/**
-	 * A connection lost inside a transaction fails the statement, then the rollback; the rollback's
-	 * failure (the pool's "Connection is closed", no SQL state) replaces the statement's, which the
-	 * exception keeps as its application exception (found by the chaos harness: a database restart
-	 * answered 500).
+	 * A connection lost inside a transaction fails the statement, then the rollback; the
+	 * rollback's failure (the pool's "Connection is closed", no SQL state) replaces the
+	 * statement's, which the exception keeps as its application exception (found by the
+	 * chaos harness: a database restart answered 500).
 	 */
 	private static boolean lostConnection(TransactionSystemException failed) {
 		Throwable original = failed.getApplicationException();
 		if (original != null && original != failed && databaseUnavailable(original)) {
 			return true;
 		}
-		return failed.getCause() instanceof SQLException sql && sql.getSQLState() == null
-				&& failed.getMessage() != null && failed.getMessage().contains("rollback failed");
+		return failed.getCause() instanceof SQLException sql && sql.getSQLState() == null && failed.getMessage() != null
+				&& failed.getMessage().contains("rollback failed");
 	}
 
 	/**
-	 * Whether the database refused a value the request sent: a NUL character or bytes that are not
-	 * text, which PostgreSQL cannot store in text or {@code jsonb} (the driver refuses a NUL in a
-	 * parameter itself). The generated endpoints refuse these before; an application's own
-	 * controller that hands its exceptions to {@link #of(Throwable)} gets a 400 all the same.
+	 * Whether the database refused a value the request sent: a NUL character or bytes
+	 * that are not text, which PostgreSQL cannot store in text or {@code jsonb} (the
+	 * driver refuses a NUL in a parameter itself). The generated endpoints refuse these
+	 * before; an application's own controller that hands its exceptions to
+	 * {@link #of(Throwable)} gets a 400 all the same.
 	 */
 	static boolean databaseRefusedValue(Throwable ex) {
 		int depth = 0;
@@ -343,10 +350,13 @@ public final class DurableProblems {
 		return false;
 	}
 
-	/** Class 08 (connection exception); 57P01-57P03: admin shutdown, crash shutdown, cannot connect now. */
+	/**
+	 * Class 08 (connection exception); 57P01-57P03: admin shutdown, crash shutdown,
+	 * cannot connect now.
+	 */
 	private static boolean unavailableState(@Nullable String state) {
-		return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
-				|| state.equals("57P03"));
+		return state != null
+				&& (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03"));
 	}
 
 	private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {

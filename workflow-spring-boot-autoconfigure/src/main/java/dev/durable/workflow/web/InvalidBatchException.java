@@ -1,9 +1,10 @@
 package dev.durable.workflow.web;
 
 /**
- * A batch request the endpoint refuses before anything starts: answered 400 with its code,
- * {@code INVALID_BATCH} (a field missing, unknown or of the wrong kind) or {@code EMPTY_FILTER}
- * (a filter that matches every run, sent without {@code "confirmAll": true}).
+ * A batch request the endpoint refuses before anything starts: answered 400 with its
+ * code, {@code INVALID_BATCH} (a field missing, unknown or of the wrong kind) or
+ * {@code EMPTY_FILTER} (a filter that matches every run, sent without
+ * {@code "confirmAll": true}).
  */
 final class InvalidBatchException extends RuntimeException {
 

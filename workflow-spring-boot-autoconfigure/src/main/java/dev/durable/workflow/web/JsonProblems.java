@@ -23,9 +23,9 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.exc.ValueInstantiationException;
 
 /**
- * Why a JSON body or value does not fit, in words and JSON paths: Jackson's own messages name
- * Java types ({@code java.lang.Integer}, a record's binary name), which a client has no use for
- * and an error body must not show.
+ * Why a JSON body or value does not fit, in words and JSON paths: Jackson's own messages
+ * name Java types ({@code java.lang.Integer}, a record's binary name), which a client has
+ * no use for and an error body must not show.
  */
 final class JsonProblems {
 
@@ -45,7 +45,8 @@ final class JsonProblems {
 			return "'" + format.getValue() + "' is not " + kind(format.getTargetType()) + at;
 		}
 		if (ex instanceof ValueInstantiationException instantiation
-				&& instantiation.getCause() instanceof IllegalArgumentException invalid && invalid.getMessage() != null) {
+				&& instantiation.getCause() instanceof IllegalArgumentException invalid
+				&& invalid.getMessage() != null) {
 			return invalid.getMessage() + at;
 		}
 		if (ex instanceof MismatchedInputException mismatch) {
@@ -53,8 +54,10 @@ final class JsonProblems {
 			return "expected " + kind(mismatch.getTargetType()) + at + ((found != null) ? ", found " + found : "");
 		}
 		if (ex instanceof StreamReadException read) {
-			// without Jackson's "[Source: ...]" location, which describes its input, not the request
-			String message = String.valueOf(read.getOriginalMessage()).replaceAll("\\s*\\(?(start marker at )?\\[Source:.*$", "");
+			// without Jackson's "[Source: ...]" location, which describes its input, not
+			// the request
+			String message = String.valueOf(read.getOriginalMessage())
+				.replaceAll("\\s*\\(?(start marker at )?\\[Source:.*$", "");
 			TokenStreamLocation location = read.getLocation();
 			return (location != null && location.getLineNr() > 0)
 					? message + " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")" : message;
@@ -121,7 +124,10 @@ final class JsonProblems {
 		};
 	}
 
-	/** Where the value is, e.g. {@code " (at options.retryPolicy.maximumAttempts)"}; empty at the top. */
+	/**
+	 * Where the value is, e.g. {@code " (at options.retryPolicy.maximumAttempts)"}; empty
+	 * at the top.
+	 */
 	private static String at(java.util.List<JacksonException.Reference> references) {
 		StringBuilder path = new StringBuilder();
 		for (JacksonException.Reference reference : references) {

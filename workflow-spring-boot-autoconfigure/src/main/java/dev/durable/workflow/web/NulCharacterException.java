@@ -20,8 +20,8 @@ final class NulCharacterException extends IllegalArgumentException {
 	}
 
 	/**
-	 * Binds the String parameters of the generated endpoints (path variables, request parameters,
-	 * headers) as they are, refusing a NUL character.
+	 * Binds the String parameters of the generated endpoints (path variables, request
+	 * parameters, headers) as they are, refusing a NUL character.
 	 */
 	static final class Editor extends PropertyEditorSupport {
 

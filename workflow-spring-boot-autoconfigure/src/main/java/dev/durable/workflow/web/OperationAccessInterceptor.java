@@ -10,13 +10,14 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * Enforces {@link WebAccess} on the generated endpoints, keyed on the handler a request is mapped
- * to, so that no endpoint needs its own check: a {@code GET} is a read, as is a handler marked
- * {@link ReadEndpoint} (a query sent by {@code POST}); a handler marked {@link StartEndpoint}
- * starts runs (refused only in read-only mode); every other handler of the generated controllers
- * is an operation, refused unless {@link WebAccess#checkOperation} allows it. A refusal is thrown
- * and answered by {@link WorkflowProblems} as a problem with a stable code. Other controllers of
- * the application are left alone.
+ * Enforces {@link WebAccess} on the generated endpoints, keyed on the handler a request
+ * is mapped to, so that no endpoint needs its own check: a {@code GET} is a read, as is a
+ * handler marked {@link ReadEndpoint} (a query sent by {@code POST}); a handler marked
+ * {@link StartEndpoint} starts runs (refused only in read-only mode); every other handler
+ * of the generated controllers is an operation, refused unless
+ * {@link WebAccess#checkOperation} allows it. A refusal is thrown and answered by
+ * {@link WorkflowProblems} as a problem with a stable code. Other controllers of the
+ * application are left alone.
  */
 public final class OperationAccessInterceptor implements HandlerInterceptor {
 

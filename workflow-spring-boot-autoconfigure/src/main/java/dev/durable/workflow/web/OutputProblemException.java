@@ -4,8 +4,8 @@ import org.springframework.http.HttpStatus;
 
 /**
  * A refused request of the event and stream endpoints, with its status and stable code:
- * {@code INVALID_KEY} (400), {@code INVALID_OFFSET} (400) or {@code EVENT_NOT_SET} (404: not set
- * within the wait, or never, the run being closed).
+ * {@code INVALID_KEY} (400), {@code INVALID_OFFSET} (400) or {@code EVENT_NOT_SET} (404:
+ * not set within the wait, or never, the run being closed).
  */
 final class OutputProblemException extends RuntimeException {
 

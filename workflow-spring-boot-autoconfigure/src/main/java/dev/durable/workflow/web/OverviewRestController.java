@@ -15,10 +15,11 @@ import dev.durable.workflow.EngineStats;
 import dev.durable.workflow.WorkflowEngine;
 
 /**
- * The generated read endpoint behind the dashboard's overview, {@code GET {base-path}/overview}:
- * the runs by type and status, the backlog of runnable runs, the runs whose workflow task is
- * failing and the stuck ones, the registered nodes and the queues (what the actuator endpoint
- * {@code workflows} tells, for an application that does not expose actuator).
+ * The generated read endpoint behind the dashboard's overview, {@code GET
+ * {base-path}/overview}: the runs by type and status, the backlog of runnable runs, the
+ * runs whose workflow task is failing and the stuck ones, the registered nodes and the
+ * queues (what the actuator endpoint {@code workflows} tells, for an application that
+ * does not expose actuator).
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}")
@@ -30,8 +31,8 @@ public class OverviewRestController {
 
 	/**
 	 * @param engine the engine whose namespace is described
-	 * @param stuckAfter how long a workflow task must have been failing for its run to count as
-	 * stuck
+	 * @param stuckAfter how long a workflow task must have been failing for its run to
+	 * count as stuck
 	 */
 	public OverviewRestController(WorkflowEngine engine, Duration stuckAfter) {
 		this.engine = engine;
@@ -46,7 +47,8 @@ public class OverviewRestController {
 	 * @param runs run counts by workflow type, then by status
 	 * @param statusTotals run counts by status, over every type
 	 * @param backlog the backlog, failing and stuck runs
-	 * @param failingRuns a few runs whose workflow task is failing, the longest failing first
+	 * @param failingRuns a few runs whose workflow task is failing, the longest failing
+	 * first
 	 * @param nodes the registered nodes
 	 * @param queues the queues and what each holds
 	 */

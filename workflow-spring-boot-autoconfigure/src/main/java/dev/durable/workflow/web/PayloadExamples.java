@@ -21,10 +21,11 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A JSON skeleton of a handler's payload type, for people who type a payload into the dashboard:
- * records become objects of their components, collections arrays of one element, numbers 0,
- * strings "", enums their first constant; what cannot be told (an interface, {@code Object}) is
- * {@code null}. Never a schema the server checks: the payload converter decides what it accepts.
+ * A JSON skeleton of a handler's payload type, for people who type a payload into the
+ * dashboard: records become objects of their components, collections arrays of one
+ * element, numbers 0, strings "", enums their first constant; what cannot be told (an
+ * interface, {@code Object}) is {@code null}. Never a schema the server checks: the
+ * payload converter decides what it accepts.
  */
 final class PayloadExamples {
 
@@ -33,7 +34,10 @@ final class PayloadExamples {
 	private PayloadExamples() {
 	}
 
-	/** The short name of a type for a hint ({@code List<Shipment>} rather than package names). */
+	/**
+	 * The short name of a type for a hint ({@code List<Shipment>} rather than package
+	 * names).
+	 */
 	static String name(@Nullable Type type) {
 		if (type == null) {
 			return "none";

@@ -9,9 +9,9 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.durable.workflow.WorkflowEngine;
 
 /**
- * The generated REST endpoint for queues: the flow-control queues of the engine's namespace and
- * the activity task queues with pending work, with what each holds now (read from the database
- * on each request).
+ * The generated REST endpoint for queues: the flow-control queues of the engine's
+ * namespace and the activity task queues with pending work, with what each holds now
+ * (read from the database on each request).
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}")

@@ -35,14 +35,16 @@ import dev.durable.workflow.client.ScheduleSummary;
 import dev.durable.workflow.client.WorkflowClient;
 
 /**
- * The generated REST endpoints for schedules: create, list, describe, update, pause, unpause,
- * trigger, backfill and delete. A schedule is the JSON of {@link Schedule}; its action's input is
- * checked against the workflow's input type when the schedule is written, not when it fires.
+ * The generated REST endpoints for schedules: create, list, describe, update, pause,
+ * unpause, trigger, backfill and delete. A schedule is the JSON of {@link Schedule}; its
+ * action's input is checked against the workflow's input type when the schedule is
+ * written, not when it fires.
  * <p>
- * A spec is the JSON of {@link ScheduleSpec}, with two conveniences: a cron string stands for a
- * calendar in {@code "calendars"} and {@code "skip"} ({@link ScheduleCalendar#cron}), and the
- * single-source form of earlier versions ({@code "cronExpression"}, or {@code "interval"} with
- * {@code "offset"}) is still accepted.
+ * A spec is the JSON of {@link ScheduleSpec}, with two conveniences: a cron string stands
+ * for a calendar in {@code "calendars"} and {@code "skip"}
+ * ({@link ScheduleCalendar#cron}), and the single-source form of earlier versions
+ * ({@code "cronExpression"}, or {@code "interval"} with {@code "offset"}) is still
+ * accepted.
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}/schedules")
@@ -82,7 +84,8 @@ public class ScheduleRestController {
 	/**
 	 * A trigger or backfill request.
 	 *
-	 * @param overlapPolicy the overlap policy for these firings, or {@code null} for the schedule's
+	 * @param overlapPolicy the overlap policy for these firings, or {@code null} for the
+	 * schedule's
 	 * @param start backfill: the first nominal time (inclusive)
 	 * @param end backfill: the end of the range (exclusive)
 	 */
@@ -95,8 +98,10 @@ public class ScheduleRestController {
 		JsonNode request = this.payloads.parse(body);
 		WebPayloads.refuseNul(request, "schedule", "action.input");
 		if (!(request instanceof ObjectNode object) || !object.path("scheduleId").isString()) {
-			throw new PayloadException("The body must be a schedule with a \"scheduleId\": {\"scheduleId\", \"spec\","
-					+ " \"action\", \"overlapPolicy\"?, \"catchupWindow\"?, \"paused\"?, \"note\"?}", false, null);
+			throw new PayloadException(
+					"The body must be a schedule with a \"scheduleId\": {\"scheduleId\", \"spec\","
+							+ " \"action\", \"overlapPolicy\"?, \"catchupWindow\"?, \"paused\"?, \"note\"?}",
+					false, null);
 		}
 		String scheduleId = object.path("scheduleId").asString();
 		ObjectNode fields = object.deepCopy();
@@ -147,8 +152,7 @@ public class ScheduleRestController {
 	}
 
 	@PostMapping("/{scheduleId}/backfill")
-	List<ScheduleActionResult> backfill(@PathVariable String scheduleId,
-			HttpEntity<byte @Nullable []> body) {
+	List<ScheduleActionResult> backfill(@PathVariable String scheduleId, HttpEntity<byte @Nullable []> body) {
 		this.access.checkWritable();
 		Firing firing = firing(body);
 		if (firing.start() == null || firing.end() == null) {
@@ -185,7 +189,10 @@ public class ScheduleRestController {
 				action.taskQueue(), action.executionTimeout(), action.runTimeout(), action.retryPolicy()));
 	}
 
-	/** The spec in the JSON of {@link ScheduleSpec}: legacy fields moved into the lists, cron strings as calendars. */
+	/**
+	 * The spec in the JSON of {@link ScheduleSpec}: legacy fields moved into the lists,
+	 * cron strings as calendars.
+	 */
 	private JsonNode spec(ObjectNode given) {
 		ObjectNode spec = given.deepCopy();
 		JsonNode cron = spec.remove("cronExpression");

@@ -13,10 +13,11 @@ import dev.durable.workflow.client.WorkflowFilter;
 
 /**
  * The {@code query} parameter of the list endpoint: search-attribute conditions joined by
- * {@code AND}, e.g. {@code customerId = 'c-42' AND amount >= 100 AND paidAt < 2026-12-01T00:00:00Z
- * AND stage IN ('paid', 'shipped')}. Operators {@code = > >= < <= IN}; values are quoted strings,
- * numbers, {@code true}/{@code false} or ISO-8601 instants (unquoted). The result is a
- * {@link WorkflowFilter}: every value stays a bound parameter.
+ * {@code AND}, e.g.
+ * {@code customerId = 'c-42' AND amount >= 100 AND paidAt < 2026-12-01T00:00:00Z
+ * AND stage IN ('paid', 'shipped')}. Operators {@code = > >= < <= IN}; values are quoted
+ * strings, numbers, {@code true}/{@code false} or ISO-8601 instants (unquoted). The
+ * result is a {@link WorkflowFilter}: every value stays a bound parameter.
  */
 final class SearchQuery {
 
@@ -28,7 +29,10 @@ final class SearchQuery {
 		this.text = text;
 	}
 
-	/** Adds the query's conditions to the filter. @throws IllegalArgumentException saying where the query is wrong */
+	/**
+	 * Adds the query's conditions to the filter. @throws IllegalArgumentException saying
+	 * where the query is wrong
+	 */
 	static WorkflowFilter apply(@Nullable String query, WorkflowFilter filter) {
 		if (query == null || query.isBlank()) {
 			return filter;
@@ -37,8 +41,8 @@ final class SearchQuery {
 	}
 
 	/**
-	 * The conditions written back as a query that {@link #apply} reads into the same conditions
-	 * (what a batch shows of its filter), or {@code null} for none.
+	 * The conditions written back as a query that {@link #apply} reads into the same
+	 * conditions (what a batch shows of its filter), or {@code null} for none.
 	 */
 	static @Nullable String render(List<WorkflowFilter.Condition> conditions) {
 		if (conditions.isEmpty()) {
@@ -53,8 +57,8 @@ final class SearchQuery {
 				case GE -> attribute + " >= " + literal(condition.values().get(0));
 				case LT -> attribute + " < " + literal(condition.values().get(0));
 				case LE -> attribute + " <= " + literal(condition.values().get(0));
-				case IN -> attribute + " IN (" + String.join(", ",
-						condition.values().stream().map(SearchQuery::literal).toList()) + ")";
+				case IN -> attribute + " IN ("
+						+ String.join(", ", condition.values().stream().map(SearchQuery::literal).toList()) + ")";
 			});
 		}
 		return String.join(" AND ", parts);
@@ -206,8 +210,8 @@ final class SearchQuery {
 	}
 
 	private IllegalArgumentException error(String what) {
-		return new IllegalArgumentException("Invalid query at position " + (this.pos + 1) + ": " + what + " (query: "
-				+ this.text + ")");
+		return new IllegalArgumentException(
+				"Invalid query at position " + (this.pos + 1) + ": " + what + " (query: " + this.text + ")");
 	}
 
 }

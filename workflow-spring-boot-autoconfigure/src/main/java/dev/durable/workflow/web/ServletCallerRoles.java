@@ -2,7 +2,10 @@ package dev.durable.workflow.web;
 
 import jakarta.servlet.http.HttpServletRequest;
 
-/** The caller as the servlet container knows it: its user principal and {@code isUserInRole}. */
+/**
+ * The caller as the servlet container knows it: its user principal and
+ * {@code isUserInRole}.
+ */
 public final class ServletCallerRoles implements CallerRoles {
 
 	@Override

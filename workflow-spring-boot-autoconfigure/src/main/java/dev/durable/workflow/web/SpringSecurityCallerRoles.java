@@ -9,10 +9,10 @@ import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 
 /**
- * The caller as Spring Security's context holds it. A role is matched as {@code hasRole} matches
- * it: {@code DURABLE_OPERATOR} is the authority {@code ROLE_DURABLE_OPERATOR} (a role already
- * written with the {@code ROLE_} prefix is taken as it is). Used only when Spring Security is on
- * the classpath.
+ * The caller as Spring Security's context holds it. A role is matched as {@code hasRole}
+ * matches it: {@code DURABLE_OPERATOR} is the authority {@code ROLE_DURABLE_OPERATOR} (a
+ * role already written with the {@code ROLE_} prefix is taken as it is). Used only when
+ * Spring Security is on the classpath.
  */
 public final class SpringSecurityCallerRoles implements CallerRoles {
 

@@ -7,13 +7,16 @@ import org.jspecify.annotations.Nullable;
 import dev.durable.workflow.PayloadException;
 
 /**
- * The {@code wait} parameter of the endpoints that wait for an outcome: none is no wait, a
- * negative one is refused, and any longer than {@link #MAX} waits {@link #MAX} (a request holds a
- * server thread; a client waits longer by asking again).
+ * The {@code wait} parameter of the endpoints that wait for an outcome: none is no wait,
+ * a negative one is refused, and any longer than {@link #MAX} waits {@link #MAX} (a
+ * request holds a server thread; a client waits longer by asking again).
  */
 final class Waits {
 
-	/** The longest a request waits for a result or an update's outcome before answering 202. */
+	/**
+	 * The longest a request waits for a result or an update's outcome before answering
+	 * 202.
+	 */
 	static final Duration MAX = Duration.ofSeconds(60);
 
 	private Waits() {

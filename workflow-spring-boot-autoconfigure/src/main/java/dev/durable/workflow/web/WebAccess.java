@@ -10,15 +10,16 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * What the generated endpoints may do: their base path, whether every mutating endpoint is off
- * ({@code durable.workflow.web.read-only}), and who may call the <em>operations</em>: the
- * endpoints that change existing workflows or schedules (every mutating endpoint but a plain
- * start) and the dashboard's actions.
+ * What the generated endpoints may do: their base path, whether every mutating endpoint
+ * is off ({@code durable.workflow.web.read-only}), and who may call the
+ * <em>operations</em>: the endpoints that change existing workflows or schedules (every
+ * mutating endpoint but a plain start) and the dashboard's actions.
  * <p>
- * Reads (queries included: they never change a run) and starts are open; the application's
- * security filter chain guards them as it guards any endpoint. The operations are off unless
- * {@code durable.workflow.web.operations-enabled=true} opens them to every caller that reaches
- * them, or {@code durable.workflow.web.required-role} allows them to callers with that role.
+ * Reads (queries included: they never change a run) and starts are open; the
+ * application's security filter chain guards them as it guards any endpoint. The
+ * operations are off unless {@code durable.workflow.web.operations-enabled=true} opens
+ * them to every caller that reaches them, or {@code durable.workflow.web.required-role}
+ * allows them to callers with that role.
  */
 public final class WebAccess {
 
@@ -37,8 +38,8 @@ public final class WebAccess {
 	private final CallerRoles callers;
 
 	/**
-	 * Access with every operation open to any caller: for controllers set up by hand, without the
-	 * auto-configuration's checks.
+	 * Access with every operation open to any caller: for controllers set up by hand,
+	 * without the auto-configuration's checks.
 	 * @param basePath the base path of the endpoints
 	 * @param readOnly whether every mutating endpoint is off
 	 */
@@ -49,7 +50,8 @@ public final class WebAccess {
 	/**
 	 * @param basePath the base path of the endpoints
 	 * @param readOnly whether every mutating endpoint is off (starts included)
-	 * @param operationsEnabled whether the operations answer to any caller when no role is required
+	 * @param operationsEnabled whether the operations answer to any caller when no role
+	 * is required
 	 * @param requiredRole the role a caller needs for the operations, or {@code null}
 	 * @param callers how a request's caller and roles are read
 	 */
@@ -75,7 +77,10 @@ public final class WebAccess {
 		return this.requiredRole;
 	}
 
-	/** Whether the operations answer to every caller that reaches them (no role checked here). */
+	/**
+	 * Whether the operations answer to every caller that reaches them (no role checked
+	 * here).
+	 */
 	public boolean operationsOpenToAll() {
 		return !this.readOnly && this.requiredRole == null && this.operationsEnabled;
 	}
@@ -114,12 +119,17 @@ public final class WebAccess {
 		checkOperation(servlet.getRequest());
 	}
 
-	/** Why the operations are refused to the caller of a request (read-only mode aside), or {@code null}. */
+	/**
+	 * Why the operations are refused to the caller of a request (read-only mode aside),
+	 * or {@code null}.
+	 */
 	private @Nullable OperationRefusedException refusal(HttpServletRequest request) {
 		if (this.requiredRole == null) {
-			return this.operationsEnabled ? null : new OperationRefusedException(HttpStatus.FORBIDDEN,
-					"OPERATION_DISABLED", "This endpoint changes workflows or schedules and is off by default: set "
-							+ OPERATIONS_ENABLED + "=true, or " + REQUIRED_ROLE + " to allow it to callers with that role");
+			return this.operationsEnabled ? null
+					: new OperationRefusedException(HttpStatus.FORBIDDEN, "OPERATION_DISABLED",
+							"This endpoint changes workflows or schedules and is off by default: set "
+									+ OPERATIONS_ENABLED + "=true, or " + REQUIRED_ROLE
+									+ " to allow it to callers with that role");
 		}
 		if (!this.callers.isAuthenticated(request)) {
 			return new OperationRefusedException(HttpStatus.UNAUTHORIZED, "UNAUTHENTICATED",
@@ -142,7 +152,10 @@ public final class WebAccess {
 
 	}
 
-	/** An operation was refused: off, or the caller is not authenticated or lacks the role. */
+	/**
+	 * An operation was refused: off, or the caller is not authenticated or lacks the
+	 * role.
+	 */
 	public static final class OperationRefusedException extends RuntimeException {
 
 		private final HttpStatus status;

@@ -25,8 +25,9 @@ import dev.durable.workflow.PayloadException;
 
 /**
  * Request bodies of the generated endpoints: JSON only (415 for another Content-Type),
- * size-checked, parsed and converted to the parameter type of the workflow or handler they are
- * for, so a wrong payload is refused with a clear message before anything is written.
+ * size-checked, parsed and converted to the parameter type of the workflow or handler
+ * they are for, so a wrong payload is refused with a clear message before anything is
+ * written.
  */
 public final class WebPayloads {
 
@@ -35,8 +36,10 @@ public final class WebPayloads {
 	private final int maxBytes;
 
 	public WebPayloads(JsonMapper mapper, int maxBytes) {
-		// absent booleans and numbers take their defaults; a misspelt option is an error, not ignored;
-		// a value of the wrong JSON type is an error, not coerced (12345 is no string id, 1.5 no event
+		// absent booleans and numbers take their defaults; a misspelt option is an error,
+		// not ignored;
+		// a value of the wrong JSON type is an error, not coerced (12345 is no string id,
+		// 1.5 no event
 		// id, 0 no enum constant)
 		this.mapper = mapper.rebuild()
 			.disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
@@ -54,9 +57,10 @@ public final class WebPayloads {
 	}
 
 	/**
-	 * Parses the body of a request: an empty body is JSON {@code null} whatever its Content-Type;
-	 * a body that is not empty must be declared JSON ({@code application/json} or
-	 * {@code application/*+json}), else it is refused (415) rather than guessed at.
+	 * Parses the body of a request: an empty body is JSON {@code null} whatever its
+	 * Content-Type; a body that is not empty must be declared JSON
+	 * ({@code application/json} or {@code application/*+json}), else it is refused (415)
+	 * rather than guessed at.
 	 */
 	JsonNode parse(HttpEntity<byte @Nullable []> request) {
 		byte[] body = request.getBody();

@@ -31,9 +31,9 @@ import dev.durable.workflow.HandlerKind;
 
 /**
  * The generated REST endpoints for messages: signals, queries and updates, each payload
- * converted to the handler's parameter type before anything is sent. Without {@code ?runId=} a
- * message goes to the latest run of the workflow id; with it, to that run only (409
- * WORKFLOW_CLOSED once it closed, even when a later run continues it).
+ * converted to the handler's parameter type before anything is sent. Without
+ * {@code ?runId=} a message goes to the latest run of the workflow id; with it, to that
+ * run only (409 WORKFLOW_CLOSED once it closed, even when a later run continues it).
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}/workflows/{workflowId}")
@@ -63,8 +63,7 @@ public class WorkflowMessageController {
 
 	@ReadEndpoint
 	@RequestMapping(path = "/queries/{name}", method = { RequestMethod.GET, RequestMethod.POST })
-	@Nullable Object query(@PathVariable String workflowId, @PathVariable String name,
-			HttpEntity<byte @Nullable []> body,
+	@Nullable Object query(@PathVariable String workflowId, @PathVariable String name, HttpEntity<byte @Nullable []> body,
 			@RequestParam(required = false) java.util.@Nullable UUID runId) {
 		return handle(workflowId, runId).queryEncoded(name, payload(HandlerKind.QUERY, name, body), Object.class);
 	}
@@ -116,8 +115,7 @@ public class WorkflowMessageController {
 		}
 	}
 
-	private static Map<String, Object> outcome(UpdateHandle<Object> update, String stage,
-			@Nullable Object result) {
+	private static Map<String, Object> outcome(UpdateHandle<Object> update, String stage, @Nullable Object result) {
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("updateId", update.updateId());
 		body.put("stage", stage);
@@ -127,7 +125,10 @@ public class WorkflowMessageController {
 		return body;
 	}
 
-	/** The stage an update request waits for: ACCEPTED, or (none given) COMPLETED; in any case. */
+	/**
+	 * The stage an update request waits for: ACCEPTED, or (none given) COMPLETED; in any
+	 * case.
+	 */
 	private static @Nullable UpdateStage stage(@Nullable String waitFor) {
 		if (waitFor == null) {
 			return null;
@@ -136,15 +137,16 @@ public class WorkflowMessageController {
 			return UpdateStage.valueOf(waitFor.strip().toUpperCase(Locale.ROOT));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new PayloadException("'waitFor' must be one of "
-					+ Arrays.toString(UpdateStage.values()) + ", not '" + waitFor + "'", false, ex);
+			throw new PayloadException(
+					"'waitFor' must be one of " + Arrays.toString(UpdateStage.values()) + ", not '" + waitFor + "'",
+					false, ex);
 		}
 	}
 
 	/**
-	 * The body as the client converts it once it has read the run and found the handler: parsed,
-	 * size-checked and converted to the handler's parameter type then, so an unknown workflow or
-	 * handler is reported before a bad body.
+	 * The body as the client converts it once it has read the run and found the handler:
+	 * parsed, size-checked and converted to the handler's parameter type then, so an
+	 * unknown workflow or handler is reported before a bad body.
 	 */
 	private EncodedPayload payload(HandlerKind kind, String name, HttpEntity<byte @Nullable []> body) {
 		String what = "payload of " + kind.name().toLowerCase(Locale.ROOT) + " " + name;

@@ -29,21 +29,22 @@ import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowHandle;
 
 /**
- * The generated REST endpoints for what workflows publish: an event's value, waiting until it is
- * set ({@code GET .../events/{key}?wait=PT30S}), and a stream as Server-Sent Events
- * ({@code GET .../streams/{key}}), each value an SSE event whose id is its offset, so that a
- * client that reconnects with {@code Last-Event-ID} goes on after the last value it got. The
- * stream's end (closed by the workflow, or the run closed) is an event named {@code end}, then the
- * response ends. Without {@code ?runId=} the latest run of the workflow id is read.
+ * The generated REST endpoints for what workflows publish: an event's value, waiting
+ * until it is set ({@code GET .../events/{key}?wait=PT30S}), and a stream as Server-Sent
+ * Events ({@code GET .../streams/{key}}), each value an SSE event whose id is its offset,
+ * so that a client that reconnects with {@code Last-Event-ID} goes on after the last
+ * value it got. The stream's end (closed by the workflow, or the run closed) is an event
+ * named {@code end}, then the response ends. Without {@code ?runId=} the latest run of
+ * the workflow id is read.
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}/workflows/{workflowId}")
 public class WorkflowOutputController {
 
 	/**
-	 * How long one SSE response stays open; a client (an EventSource reconnects by itself) goes
-	 * on with {@code Last-Event-ID}. Bounded so that a reader left open does not hold its thread
-	 * and connection for ever.
+	 * How long one SSE response stays open; a client (an EventSource reconnects by
+	 * itself) goes on with {@code Last-Event-ID}. Bounded so that a reader left open does
+	 * not hold its thread and connection for ever.
 	 */
 	static final Duration STREAM_RESPONSE_LIMIT = Duration.ofMinutes(30);
 
@@ -61,21 +62,22 @@ public class WorkflowOutputController {
 	}
 
 	/**
-	 * An event's value: 200 {@code {"key","value"}}; waits up to {@code wait} (at most a minute)
-	 * for it to be set; 404 {@code EVENT_NOT_SET} when it is not set by then or the run closed
-	 * without setting it.
+	 * An event's value: 200 {@code {"key","value"}}; waits up to {@code wait} (at most a
+	 * minute) for it to be set; 404 {@code EVENT_NOT_SET} when it is not set by then or
+	 * the run closed without setting it.
 	 */
 	@GetMapping("/events/{key}")
 	Map<String, Object> event(@PathVariable String workflowId, @PathVariable String key,
-			@RequestParam(required = false) @Nullable Duration wait, @RequestParam(required = false) @Nullable UUID runId) {
+			@RequestParam(required = false) @Nullable Duration wait,
+			@RequestParam(required = false) @Nullable UUID runId) {
 		checkKey(key, "event");
 		Duration bounded = Waits.bounded(wait);
 		Optional<Object> value = handle(workflowId, runId).getEvent(key, Object.class, bounded);
 		if (value.isEmpty()) {
-			throw new OutputProblemException(HttpStatus.NOT_FOUND, OutputProblemException.EVENT_NOT_SET, "Event '" + key
-					+ "' of workflow '" + workflowId + "' is not set"
-					+ (bounded.isZero() ? "" : " after waiting " + bounded)
-					+ "; ask again (with ?wait=PT30S to wait for it) unless the run is closed");
+			throw new OutputProblemException(HttpStatus.NOT_FOUND, OutputProblemException.EVENT_NOT_SET,
+					"Event '" + key + "' of workflow '" + workflowId + "' is not set"
+							+ (bounded.isZero() ? "" : " after waiting " + bounded)
+							+ "; ask again (with ?wait=PT30S to wait for it) unless the run is closed");
 		}
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("key", key);
@@ -95,7 +97,8 @@ public class WorkflowOutputController {
 		checkKey(key, "stream");
 		long offset = (lastEventId != null) ? offset(lastEventId, "Last-Event-ID") + 1
 				: (from != null) ? offset(from, "from") : 0;
-		// before the response starts: an unknown workflow is a 404 problem, not an event stream
+		// before the response starts: an unknown workflow is a 404 problem, not an event
+		// stream
 		Stream<StreamEntry<Object>> values = handle(workflowId, runId).readStream(key, offset, Object.class);
 		SseEmitter emitter = new SseEmitter(STREAM_RESPONSE_LIMIT.toMillis());
 		emitter.onCompletion(values::close);
@@ -136,8 +139,8 @@ public class WorkflowOutputController {
 
 	private static void checkKey(String key, String what) {
 		if (!KEY.matcher(key).matches()) {
-			throw new OutputProblemException(HttpStatus.BAD_REQUEST, OutputProblemException.INVALID_KEY, "Invalid " + what
-					+ " key: use 1-128 letters, digits and . _ : @ -");
+			throw new OutputProblemException(HttpStatus.BAD_REQUEST, OutputProblemException.INVALID_KEY,
+					"Invalid " + what + " key: use 1-128 letters, digits and . _ : @ -");
 		}
 	}
 

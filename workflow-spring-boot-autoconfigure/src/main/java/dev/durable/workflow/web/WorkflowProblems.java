@@ -10,10 +10,11 @@ import org.springframework.web.bind.annotation.InitBinder;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Errors of the generated endpoints as RFC 9457 problem details with a stable {@code code} and a
- * message a person can act on; never a stack trace or a class name (see {@link DurableProblems}).
- * Ahead of the application's own advice (it applies to these controllers only), so an
- * application-wide handler, Spring Boot's included, does not answer for them without a code.
+ * Errors of the generated endpoints as RFC 9457 problem details with a stable
+ * {@code code} and a message a person can act on; never a stack trace or a class name
+ * (see {@link DurableProblems}). Ahead of the application's own advice (it applies to
+ * these controllers only), so an application-wide handler, Spring Boot's included, does
+ * not answer for them without a code.
  */
 @RestControllerAdvice(assignableTypes = { WorkflowRestController.class, WorkflowMessageController.class,
 		ScheduleRestController.class, ActivityCompletionController.class, QueueRestController.class,
@@ -25,7 +26,10 @@ public class WorkflowProblems {
 	private static final String[] SECURITY_EXCEPTIONS = { "org.springframework.security.access.AccessDeniedException",
 			"org.springframework.security.core.AuthenticationException" };
 
-	/** Path variables, parameters and headers bound as strings refuse a NUL character (U+0000). */
+	/**
+	 * Path variables, parameters and headers bound as strings refuse a NUL character
+	 * (U+0000).
+	 */
 	@InitBinder
 	void refuseNulCharacters(WebDataBinder binder) {
 		binder.registerCustomEditor(String.class, new NulCharacterException.Editor());

@@ -44,8 +44,8 @@ import dev.durable.workflow.HandlerKind;
 
 /**
  * The generated REST endpoints for runs: workflow types, start (and signal-with-start),
- * describe, history, result, cancel, terminate and reset. Messages (signals, queries, updates)
- * are in {@link WorkflowMessageController}.
+ * describe, history, result, cancel, terminate and reset. Messages (signals, queries,
+ * updates) are in {@link WorkflowMessageController}.
  */
 @RestController
 @RequestMapping("${durable.workflow.web.base-path:/durable}")
@@ -113,7 +113,8 @@ public class WorkflowRestController {
 		JsonNode signal = request.get("signal");
 		WorkflowHandle<Object> handle;
 		if (signal != null && !signal.isNull()) {
-			this.access.checkOperation(); // it signals the open run of the id, if there is one
+			this.access.checkOperation(); // it signals the open run of the id, if there
+											// is one
 			if (!signal.isObject()) {
 				throw new PayloadException("\"signal\" must be an object: {\"name\", \"payload\"?}", false, null);
 			}
@@ -129,14 +130,16 @@ public class WorkflowRestController {
 		else {
 			handle = this.client.start(definition.name(), input, options.build());
 		}
-		URI location = uris.path(this.access.basePath() + "/workflows/{id}").buildAndExpand(handle.workflowId()).toUri();
+		URI location = uris.path(this.access.basePath() + "/workflows/{id}")
+			.buildAndExpand(handle.workflowId())
+			.toUri();
 		return ResponseEntity.created(location).body(new Started(handle.workflowId(), handle.runId()));
 	}
 
 	/**
-	 * The workflow id of a start body: absent or {@code null} for a generated one, else a string.
-	 * Anything else is refused rather than ignored: a generated id would make a client's retry
-	 * start a second run.
+	 * The workflow id of a start body: absent or {@code null} for a generated one, else a
+	 * string. Anything else is refused rather than ignored: a generated id would make a
+	 * client's retry start a second run.
 	 */
 	private static @Nullable String workflowId(@Nullable JsonNode id) {
 		if (id == null || id.isNull()) {
@@ -154,8 +157,9 @@ public class WorkflowRestController {
 	static void onlyFields(JsonNode object, Set<String> fields, String what) {
 		for (String field : object.propertyNames()) {
 			if (!fields.contains(field)) {
-				throw new PayloadException("Unknown field \"" + field + "\" in " + what + "; the fields are "
-						+ new TreeSet<>(fields), false, null);
+				throw new PayloadException(
+						"Unknown field \"" + field + "\" in " + what + "; the fields are " + new TreeSet<>(fields),
+						false, null);
 			}
 		}
 	}
@@ -173,7 +177,10 @@ public class WorkflowRestController {
 		return (options != null) ? options : StartOptions.DEFAULT;
 	}
 
-	/** A string field: absent or {@code null} is {@code null}; another JSON type is an error. */
+	/**
+	 * A string field: absent or {@code null} is {@code null}; another JSON type is an
+	 * error.
+	 */
 	static @Nullable String string(JsonNode node, String field) {
 		JsonNode value = node.get(field);
 		if (value == null || value.isNull()) {
@@ -202,8 +209,8 @@ public class WorkflowRestController {
 			@Nullable String query, @Nullable Instant startedFrom, @Nullable Instant startedTo,
 			@Nullable String workflowIdPrefix) {
 		WorkflowFilter filter = WorkflowFilter.all();
-		List<WorkflowStatus> status = (statusNames != null) ? statusNames.stream().map(WorkflowRestController::status).toList()
-				: null;
+		List<WorkflowStatus> status = (statusNames != null)
+				? statusNames.stream().map(WorkflowRestController::status).toList() : null;
 		if (type != null) {
 			filter = filter.type(type);
 		}
@@ -219,14 +226,17 @@ public class WorkflowRestController {
 		return SearchQuery.apply(query, filter);
 	}
 
-	/** A status by its name, in any case; a blank or unknown one is an error, not ignored. */
+	/**
+	 * A status by its name, in any case; a blank or unknown one is an error, not ignored.
+	 */
 	private static WorkflowStatus status(String name) {
 		try {
 			return WorkflowStatus.valueOf(name.strip().toUpperCase(Locale.ROOT));
 		}
 		catch (IllegalArgumentException ex) {
-			throw new PayloadException("'status' must be one of " + Arrays.toString(WorkflowStatus.values()) + ", not '"
-					+ name + "'", false, ex);
+			throw new PayloadException(
+					"'status' must be one of " + Arrays.toString(WorkflowStatus.values()) + ", not '" + name + "'",
+					false, ex);
 		}
 	}
 
@@ -237,14 +247,14 @@ public class WorkflowRestController {
 	}
 
 	@GetMapping("/workflows/{workflowId}/history")
-	List<HistoryEvent> history(@PathVariable String workflowId,
-			@RequestParam(required = false) @Nullable UUID runId) {
+	List<HistoryEvent> history(@PathVariable String workflowId, @RequestParam(required = false) @Nullable UUID runId) {
 		return handle(workflowId, runId).history();
 	}
 
 	@GetMapping("/workflows/{workflowId}/result")
 	ResponseEntity<Map<String, Object>> result(@PathVariable String workflowId,
-			@RequestParam(required = false) @Nullable UUID runId, @RequestParam(required = false) @Nullable Duration wait) {
+			@RequestParam(required = false) @Nullable UUID runId,
+			@RequestParam(required = false) @Nullable Duration wait) {
 		Duration bounded = Waits.bounded(wait);
 		WorkflowHandle<Object> handle = handle(workflowId, runId);
 		Map<String, Object> body = new LinkedHashMap<>();

@@ -15,11 +15,11 @@ import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
- * Problems for requests under the base path that no generated endpoint takes (an unknown path,
- * a method the path does not take): Spring MVC raises these before a controller is chosen, so
- * {@link WorkflowProblems} cannot see them. Any other path is left to the application (the
- * exception is rethrown, and Spring MVC's own handling answers); an application's advice for
- * these exceptions comes first.
+ * Problems for requests under the base path that no generated endpoint takes (an unknown
+ * path, a method the path does not take): Spring MVC raises these before a controller is
+ * chosen, so {@link WorkflowProblems} cannot see them. Any other path is left to the
+ * application (the exception is rethrown, and Spring MVC's own handling answers); an
+ * application's advice for these exceptions comes first.
  */
 @RestControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
@@ -29,7 +29,8 @@ public class WorkflowRouteProblems {
 
 	/**
 	 * Problems for the requests under a base path.
-	 * @param basePath the base path of the generated endpoints ({@code durable.workflow.web.base-path})
+	 * @param basePath the base path of the generated endpoints
+	 * ({@code durable.workflow.web.base-path})
 	 */
 	public WorkflowRouteProblems(String basePath) {
 		this.basePath = basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;

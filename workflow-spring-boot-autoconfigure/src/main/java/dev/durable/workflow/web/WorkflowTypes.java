@@ -14,7 +14,10 @@ import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 
-/** The registered workflow types and the parameter types of their run methods and handlers. */
+/**
+ * The registered workflow types and the parameter types of their run methods and
+ * handlers.
+ */
 public final class WorkflowTypes {
 
 	private final WorkflowEngine engine;
@@ -32,8 +35,8 @@ public final class WorkflowTypes {
 	 * @param updates update handler names
 	 * @param dynamicHandlers kinds with a dynamic handler (any name accepted)
 	 * @param receives signal names declared for {@code Workflows.receive}, also accepted
-	 * @param payloads the payload of each named signal, query and update handler, for people who
-	 * type one (the dashboard)
+	 * @param payloads the payload of each named signal, query and update handler, for
+	 * people who type one (the dashboard)
 	 */
 	record TypeInfo(String type, List<String> signals, List<String> queries, List<String> updates,
 			List<String> dynamicHandlers, List<Receive> receives, List<Payload> payloads) {
@@ -44,9 +47,10 @@ public final class WorkflowTypes {
 	 *
 	 * @param kind {@code signal}, {@code query} or {@code update}
 	 * @param name the handler's name
-	 * @param payloadType the payload's Java type, without package names ({@code none} when the
-	 * handler takes none)
-	 * @param example a JSON skeleton of such a payload, or {@code null} when none can be told
+	 * @param payloadType the payload's Java type, without package names ({@code none}
+	 * when the handler takes none)
+	 * @param example a JSON skeleton of such a payload, or {@code null} when none can be
+	 * told
 	 */
 	record Payload(String kind, String name, String payloadType, @Nullable Object example) {
 	}
@@ -55,8 +59,8 @@ public final class WorkflowTypes {
 	 * A signal name declared for {@code Workflows.receive}.
 	 *
 	 * @param name the signal name
-	 * @param payloadType the declared payload type's name, or {@code null} when the receiving call
-	 * types it ({@code @Workflow(receives)})
+	 * @param payloadType the declared payload type's name, or {@code null} when the
+	 * receiving call types it ({@code @Workflow(receives)})
 	 */
 	record Receive(String name, @Nullable String payloadType) {
 	}
@@ -82,10 +86,12 @@ public final class WorkflowTypes {
 	private static List<Payload> payloads(WorkflowTypeInfo type) {
 		List<Payload> payloads = new java.util.ArrayList<>();
 		for (HandlerKind kind : List.of(HandlerKind.SIGNAL, HandlerKind.QUERY, HandlerKind.UPDATE)) {
-			type.named(kind).stream().filter((h) -> h.name() != null).sorted(java.util.Comparator.comparing(
-					WorkflowTypeInfo.Handler::name)).forEach((h) -> payloads.add(new Payload(kind.name().toLowerCase(
-							Locale.ROOT), h.name(), PayloadExamples.name(h.payloadType()),
-							PayloadExamples.example(h.payloadType()))));
+			type.named(kind)
+				.stream()
+				.filter((h) -> h.name() != null)
+				.sorted(java.util.Comparator.comparing(WorkflowTypeInfo.Handler::name))
+				.forEach((h) -> payloads.add(new Payload(kind.name().toLowerCase(Locale.ROOT), h.name(),
+						PayloadExamples.name(h.payloadType()), PayloadExamples.example(h.payloadType()))));
 		}
 		for (WorkflowTypeInfo.Receive receive : type.receives()) {
 			payloads.add(new Payload("signal", receive.name(), PayloadExamples.name(receive.payloadType()),
@@ -108,10 +114,11 @@ public final class WorkflowTypes {
 	}
 
 	/**
-	 * The payload type of a named handler: its parameter type, {@code Object} for a dynamic one;
-	 * for a signal declared for {@code Workflows.receive}, its declared type ({@code Object} when
-	 * untyped).
-	 * @throws UnknownHandlerException when the type takes no message of that kind and name
+	 * The payload type of a named handler: its parameter type, {@code Object} for a
+	 * dynamic one; for a signal declared for {@code Workflows.receive}, its declared type
+	 * ({@code Object} when untyped).
+	 * @throws UnknownHandlerException when the type takes no message of that kind and
+	 * name
 	 */
 	Type payloadType(String workflowType, HandlerKind kind, String name) {
 		WorkflowTypeInfo definition = definition(workflowType);
@@ -130,8 +137,8 @@ public final class WorkflowTypes {
 		if (kind == HandlerKind.SIGNAL) {
 			definition.receives().forEach((r) -> known.add(r.name()));
 		}
-		throw new UnknownHandlerException("Workflow type " + workflowType + " has no " + kind.name().toLowerCase(
-				Locale.ROOT) + " named '" + name + "'; it has " + known);
+		throw new UnknownHandlerException("Workflow type " + workflowType + " has no "
+				+ kind.name().toLowerCase(Locale.ROOT) + " named '" + name + "'; it has " + known);
 	}
 
 }

@@ -16,9 +16,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@code durable.workflow.direct.*} reaches the engine: its LISTEN session and its schema
- * migration use the direct URL rather than the application's DataSource (which may go through a
- * transaction-mode PgBouncer). PgBouncerTransactionPoolingIT in workflow-core runs the engine
- * through a real PgBouncer.
+ * migration use the direct URL rather than the application's DataSource (which may go
+ * through a transaction-mode PgBouncer). PgBouncerTransactionPoolingIT in workflow-core
+ * runs the engine through a real PgBouncer.
  */
 class DirectDataSourcePropertyTest {
 
@@ -41,15 +41,18 @@ class DirectDataSourcePropertyTest {
 				await().until(() -> jdbc.queryForList("SELECT application_name FROM pg_stat_activity WHERE query = ?",
 						String.class, "LISTEN durable_" + this.schema), (names) -> !names.isEmpty());
 				assertThat(jdbc.queryForList("SELECT application_name FROM pg_stat_activity WHERE query = ?",
-						String.class, "LISTEN durable_" + this.schema)).containsExactly("durable-direct");
+						String.class, "LISTEN durable_" + this.schema))
+					.containsExactly("durable-direct");
 			});
 	}
 
 	@Test
 	void theSchemaIsMigratedOverTheDirectUrl() {
 		// nothing listens on port 1: a migration over the direct URL cannot connect
-		this.runner.withPropertyValues("durable.workflow.direct.url=jdbc:postgresql://127.0.0.1:1/postgres?connectTimeout=2")
-			.run((context) -> assertThat(context).getFailure().hasStackTraceContaining("Cannot migrate schema '" + this.schema + "'"));
+		this.runner
+			.withPropertyValues("durable.workflow.direct.url=jdbc:postgresql://127.0.0.1:1/postgres?connectTimeout=2")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("Cannot migrate schema '" + this.schema + "'"));
 	}
 
 }

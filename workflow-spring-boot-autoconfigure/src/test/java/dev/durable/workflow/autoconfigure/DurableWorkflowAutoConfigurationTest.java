@@ -35,8 +35,8 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 
 /**
- * Tests for {@link DurableWorkflowAutoConfiguration}, on a real (embedded) PostgreSQL; each test
- * has its own schema.
+ * Tests for {@link DurableWorkflowAutoConfiguration}, on a real (embedded) PostgreSQL;
+ * each test has its own schema.
  */
 class DurableWorkflowAutoConfigurationTest {
 
@@ -69,7 +69,8 @@ class DurableWorkflowAutoConfigurationTest {
 					.doesNotHaveBean(GreetingWorkflow.class);
 				WorkflowEngine engine = context.getBean(WorkflowEngine.class);
 				assertThat(engine.isRunning()).isTrue();
-				// the application's types: the engine's own durable-permit (the semaphore's) is left out
+				// the application's types: the engine's own durable-permit (the
+				// semaphore's) is left out
 				assertThat(engine.workflowTypes()).extracting(WorkflowTypeInfo::name).containsExactly("greeting");
 				var config = engine.settings();
 				assertThat(config.namespace()).isEqualTo("greetings");
@@ -94,7 +95,8 @@ class DurableWorkflowAutoConfigurationTest {
 			WorkflowHandle<String> handle = client.start(GreetingWorkflow::run, "ada",
 					StartOptions.withId("greeting-" + UUID.randomUUID()));
 			assertThat(handle.result(Duration.ofSeconds(30))).isEqualTo("Hello ada! Bye ada!");
-			// the injected activities were the durable proxies: their calls are in the history
+			// the injected activities were the durable proxies: their calls are in the
+			// history
 			assertThat(handle.history()).extracting(HistoryEvent::type)
 				.contains("ACTIVITY_SCHEDULED", "TIMER_STARTED", "TIMER_FIRED", "WORKFLOW_COMPLETED");
 			Greeter greeter = context.getBean(Greeter.class);
@@ -158,7 +160,8 @@ class DurableWorkflowAutoConfigurationTest {
 		given(completion.complete("token-1", "done")).willReturn(true);
 		this.runner.withUserConfiguration(GreetingConfiguration.class)
 			.withBean("ownClient", WorkflowClient.class, () -> own)
-			// an activity may take the completion client: creating it does not create the engine
+			// an activity may take the completion client: creating it does not create the
+			// engine
 			.withBean(Callbacks.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasSingleBean(ActivityCompletionClient.class);
@@ -210,8 +213,8 @@ class DurableWorkflowAutoConfigurationTest {
 
 	@Test
 	void rejectsTwoWorkflowsOfOneTypeName() {
-		this.runner.withUserConfiguration(
-				dev.durable.workflow.autoconfigure.broken.duplicate.DuplicateConfiguration.class)
+		this.runner
+			.withUserConfiguration(dev.durable.workflow.autoconfigure.broken.duplicate.DuplicateConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)

@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code durable.workflow.worker.fail-workflow-exception-types} reaches the engine: a listed
- * exception thrown by workflow code of any type fails the run instead of retrying the task.
+ * {@code durable.workflow.worker.fail-workflow-exception-types} reaches the engine: a
+ * listed exception thrown by workflow code of any type fails the run instead of retrying
+ * the task.
  */
 class FailWorkflowExceptionTypesPropertyTest {
 
@@ -34,18 +35,23 @@ class FailWorkflowExceptionTypesPropertyTest {
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
 		.withUserConfiguration(FailTypesConfiguration.class)
 		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
-		.withPropertyValues("durable.workflow.schema=failtypes" + SCHEMAS.incrementAndGet() + "_"
-				+ Long.toHexString(System.nanoTime() & 0xFFFFFF), "durable.workflow.worker.poll-interval=100ms");
+		.withPropertyValues(
+				"durable.workflow.schema=failtypes" + SCHEMAS.incrementAndGet() + "_"
+						+ Long.toHexString(System.nanoTime() & 0xFFFFFF),
+				"durable.workflow.worker.poll-interval=100ms");
 
 	@Test
 	void aListedExceptionFailsTheRun() {
-		this.runner.withPropertyValues("durable.workflow.worker.fail-workflow-exception-types=java.util.NoSuchElementException")
+		this.runner
+			.withPropertyValues(
+					"durable.workflow.worker.fail-workflow-exception-types=java.util.NoSuchElementException")
 			.run((context) -> {
 				assertThat(context.getBean(WorkflowEngine.class).settings().failWorkflowExceptionTypes())
 					.containsExactly(NoSuchElementException.class);
-				WorkflowHandle<Object> handle = context.getBean(WorkflowClient.class).start("stock-check", "bolts",
-						dev.durable.workflow.client.StartOptions.DEFAULT);
-				assertThatThrownBy(() -> handle.result(Duration.ofSeconds(30))).isInstanceOf(WorkflowFailedException.class)
+				WorkflowHandle<Object> handle = context.getBean(WorkflowClient.class)
+					.start("stock-check", "bolts", dev.durable.workflow.client.StartOptions.DEFAULT);
+				assertThatThrownBy(() -> handle.result(Duration.ofSeconds(30)))
+					.isInstanceOf(WorkflowFailedException.class)
 					.hasStackTraceContaining("no stock of bolts");
 			});
 	}
@@ -54,15 +60,17 @@ class FailWorkflowExceptionTypesPropertyTest {
 	void withoutThePropertyTheTaskFailsAndTheRunStaysOpen() {
 		this.runner.run((context) -> {
 			assertThat(context.getBean(WorkflowEngine.class).settings().failWorkflowExceptionTypes()).isEmpty();
-			WorkflowHandle<Object> handle = context.getBean(WorkflowClient.class).start("stock-check", "bolts",
-					dev.durable.workflow.client.StartOptions.DEFAULT);
-			assertThatThrownBy(() -> handle.result(Duration.ofSeconds(2))).isInstanceOf(WorkflowHandle.WorkflowTimeoutException.class);
+			WorkflowHandle<Object> handle = context.getBean(WorkflowClient.class)
+				.start("stock-check", "bolts", dev.durable.workflow.client.StartOptions.DEFAULT);
+			assertThatThrownBy(() -> handle.result(Duration.ofSeconds(2)))
+				.isInstanceOf(WorkflowHandle.WorkflowTimeoutException.class);
 		});
 	}
 
 	@Test
 	void anUnknownClassNameFailsTheStartupNamingTheProperty() {
-		this.runner.withPropertyValues("durable.workflow.worker.fail-workflow-exception-types=com.example.NoSuchException")
+		this.runner
+			.withPropertyValues("durable.workflow.worker.fail-workflow-exception-types=com.example.NoSuchException")
 			.run((context) -> assertThat(context).getFailure()
 				.hasCauseInstanceOf(ConfigurationPropertiesBindException.class)
 				.hasStackTraceContaining("durable.workflow.worker"));

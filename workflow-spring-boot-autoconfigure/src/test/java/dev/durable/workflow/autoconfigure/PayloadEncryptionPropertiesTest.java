@@ -30,9 +30,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * {@code durable.workflow.payload.encryption.*}: the keys make an {@link EncryptingPayloadConverter}
- * the engine's converter, bad keys fail the startup naming the property (never the value), and
- * the REST history shows the payloads decrypted.
+ * {@code durable.workflow.payload.encryption.*}: the keys make an
+ * {@link EncryptingPayloadConverter} the engine's converter, bad keys fail the startup
+ * naming the property (never the value), and the REST history shows the payloads
+ * decrypted.
  */
 class PayloadEncryptionPropertiesTest {
 
@@ -55,7 +56,10 @@ class PayloadEncryptionPropertiesTest {
 				EncryptingPayloadConverter converter = context.getBean(EncryptingPayloadConverter.class);
 				assertThat(context.getBean(PayloadConverter.class)).isSameAs(converter);
 				assertThat(converter.currentKeyId()).isEqualTo("k2");
-				byte[] underK1 = EncryptingPayloadConverter.builder().key("k1", key(1)).currentKey("k1").build()
+				byte[] underK1 = EncryptingPayloadConverter.builder()
+					.key("k1", key(1))
+					.currentKey("k1")
+					.build()
 					.toPayload("old", String.class);
 				assertThat(converter.fromPayload(underK1, String.class)).isEqualTo("old");
 			});
@@ -131,15 +135,17 @@ class PayloadEncryptionPropertiesTest {
 					.contains("Darjeeling");
 
 				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
-				byte[] input = jdbc.queryForObject("SELECT p.input FROM " + schema + ".run_payload p JOIN " + schema
-						+ ".workflow_run r ON r.run_id = p.run_id WHERE r.workflow_id = 'sealed-tea'", byte[].class);
+				byte[] input = jdbc.queryForObject(
+						"SELECT p.input FROM " + schema + ".run_payload p JOIN " + schema
+								+ ".workflow_run r ON r.run_id = p.run_id WHERE r.workflow_id = 'sealed-tea'",
+						byte[].class);
 				assertThat(EncryptingPayloadConverter.keyId(input)).isEqualTo("k1");
 
 				MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
 				mvc.perform(get("/durable/workflows/sealed-tea/history"))
 					.andExpect(status().isOk())
-					.andExpect(jsonPath("$[?(@.type == 'WORKFLOW_STARTED')].attributes.payload.item")
-						.value("Darjeeling"))
+					.andExpect(
+							jsonPath("$[?(@.type == 'WORKFLOW_STARTED')].attributes.payload.item").value("Darjeeling"))
 					.andExpect(jsonPath("$[?(@.type == 'SIGNAL_RECEIVED')].attributes.payload")
 						.value(org.hamcrest.Matchers.hasItem("leave at the door")));
 			});
@@ -148,7 +154,8 @@ class PayloadEncryptionPropertiesTest {
 	@Test
 	void aResultUnderAKeyTheNodeLacksIsAServerProblemNotBadInput() {
 		String schema = "rotated" + SCHEMAS.incrementAndGet() + "_" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
-		WebApplicationContextRunner app = new WebApplicationContextRunner().withUserConfiguration(WebTestApplication.class)
+		WebApplicationContextRunner app = new WebApplicationContextRunner()
+			.withUserConfiguration(WebTestApplication.class)
 			.withPropertyValues("durable.workflow.schema=" + schema, "durable.workflow.embedded-postgres.enabled=false",
 					"durable.workflow.worker.poll-interval=100ms");
 		app.withPropertyValues("durable.workflow.payload.encryption.keys.k1=" + K1,
@@ -159,7 +166,8 @@ class PayloadEncryptionPropertiesTest {
 				client.handle("lost-key").signal("finish", null);
 				assertThat(client.handle("lost-key", String.class).result(Duration.ofSeconds(30))).contains("Assam");
 			});
-		// k1 removed too early: the stored result cannot be read here, which is the node's problem
+		// k1 removed too early: the stored result cannot be read here, which is the
+		// node's problem
 		app.withPropertyValues("durable.workflow.payload.encryption.keys.k2=" + K2,
 				"durable.workflow.payload.encryption.current-key=k2")
 			.run((context) -> {

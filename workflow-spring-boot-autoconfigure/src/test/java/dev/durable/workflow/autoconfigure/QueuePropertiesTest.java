@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code durable.workflow.queues.<name>.*} and the worker's roles
- * ({@code durable.workflow.worker.workflows}, {@code .activity-task-queues}) reach the engine
- * builder; invalid values fail the startup with a message that names the property.
+ * ({@code durable.workflow.worker.workflows}, {@code .activity-task-queues}) reach the
+ * engine builder; invalid values fail the startup with a message that names the property.
  */
 class QueuePropertiesTest {
 
@@ -32,22 +32,25 @@ class QueuePropertiesTest {
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
 		.withUserConfiguration(GreetingConfiguration.class)
 		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
-		.withPropertyValues("durable.workflow.schema=queueprops" + SCHEMAS.incrementAndGet() + "_"
-				+ Long.toHexString(System.nanoTime() & 0xFFFFFF), "durable.workflow.worker.poll-interval=100ms");
+		.withPropertyValues(
+				"durable.workflow.schema=queueprops" + SCHEMAS.incrementAndGet() + "_"
+						+ Long.toHexString(System.nanoTime() & 0xFFFFFF),
+				"durable.workflow.worker.poll-interval=100ms");
 
 	@Test
 	void declaresTheQueuesAndTheActivityTaskQueues() {
 		this.runner
 			.withPropertyValues("durable.workflow.queues.reports.concurrency=2",
-					"durable.workflow.queues.reports.per-node-concurrency=1", "durable.workflow.queues.reports.rate-limit=10",
-					"durable.workflow.queues.reports.rate-period=30s",
-					"durable.workflow.queues.reports.partition-concurrency=1", "durable.workflow.queues.gpu.concurrency=4",
-					"durable.workflow.queues[tenant.a-b].rate-limit=5",
+					"durable.workflow.queues.reports.per-node-concurrency=1",
+					"durable.workflow.queues.reports.rate-limit=10", "durable.workflow.queues.reports.rate-period=30s",
+					"durable.workflow.queues.reports.partition-concurrency=1",
+					"durable.workflow.queues.gpu.concurrency=4", "durable.workflow.queues[tenant.a-b].rate-limit=5",
 					"durable.workflow.worker.activity-task-queues=gpu,cpu")
 			.run((context) -> {
 				EngineSettings settings = context.getBean(WorkflowEngine.class).settings();
-				assertThat(settings.queues()).containsExactly(new QueueDefinition("reports", 2, 1, 10,
-						Duration.ofSeconds(30), 1), new QueueDefinition("gpu", 4, 0, 0, Duration.ofSeconds(1), 0),
+				assertThat(settings.queues()).containsExactly(
+						new QueueDefinition("reports", 2, 1, 10, Duration.ofSeconds(30), 1),
+						new QueueDefinition("gpu", 4, 0, 0, Duration.ofSeconds(1), 0),
 						new QueueDefinition("tenant.a-b", 0, 0, 5, Duration.ofSeconds(1), 0));
 				assertThat(settings.activityTaskQueues()).containsExactlyInAnyOrder("gpu", "cpu");
 				assertThat(settings.runsWorkflows()).isTrue();
@@ -82,8 +85,9 @@ class QueuePropertiesTest {
 
 	@Test
 	void aRatePeriodThatIsNotPositiveFailsTheStartup() {
-		this.runner.withPropertyValues("durable.workflow.queues.reports.rate-limit=5",
-				"durable.workflow.queues.reports.rate-period=0s")
+		this.runner
+			.withPropertyValues("durable.workflow.queues.reports.rate-limit=5",
+					"durable.workflow.queues.reports.rate-period=0s")
 			.run((context) -> assertThat(context).getFailure()
 				.hasStackTraceContaining("Failed to bind properties under 'durable.workflow.queues.reports'")
 				.rootCause()
@@ -103,8 +107,9 @@ class QueuePropertiesTest {
 
 	@Test
 	void aBlankActivityTaskQueueFailsTheStartup() {
-		this.runner.withPropertyValues("durable.workflow.worker.activity-task-queues[0]=gpu",
-				"durable.workflow.worker.activity-task-queues[1]= ")
+		this.runner
+			.withPropertyValues("durable.workflow.worker.activity-task-queues[0]=gpu",
+					"durable.workflow.worker.activity-task-queues[1]= ")
 			.run((context) -> assertThat(context).getFailure()
 				.hasStackTraceContaining("Failed to bind properties under 'durable.workflow.worker'")
 				.rootCause()

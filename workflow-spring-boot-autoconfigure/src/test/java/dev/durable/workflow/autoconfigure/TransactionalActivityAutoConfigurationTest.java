@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A transactional activity under Spring: it runs in a transaction of the application's transaction
- * manager, which its {@code JdbcTemplate} joins, at the isolation level
+ * A transactional activity under Spring: it runs in a transaction of the application's
+ * transaction manager, which its {@code JdbcTemplate} joins, at the isolation level
  * {@code durable.workflow.activity.transactional.isolation} sets.
  */
 class TransactionalActivityAutoConfigurationTest {
@@ -45,17 +45,19 @@ class TransactionalActivityAutoConfigurationTest {
 
 	@Test
 	void theActivityRunsInTheApplicationsTransactionAtTheConfiguredIsolation() {
-		this.runner.withPropertyValues("durable.workflow.activity.transactional.isolation=serializable").run((context) -> {
-			createTable(context.getBean(DataSource.class));
-			WorkflowClient client = context.getBean(WorkflowClient.class);
-			String isolation = client
-				.start(LedgerWorkflow::run, this.table + ":e1:5", StartOptions.withId("ledger-" + UUID.randomUUID()))
-				.result(Duration.ofSeconds(30));
-			assertThat(isolation).isEqualTo("serializable");
-			assertThat(context.getBean(LedgerConfiguration.CountingTransactionManager.class).begun).hasValue(1);
-			assertThat(context.getBean(JdbcTemplate.class)
-				.queryForList("SELECT entry FROM " + this.table, String.class)).containsExactly("e1");
-		});
+		this.runner.withPropertyValues("durable.workflow.activity.transactional.isolation=serializable")
+			.run((context) -> {
+				createTable(context.getBean(DataSource.class));
+				WorkflowClient client = context.getBean(WorkflowClient.class);
+				String isolation = client
+					.start(LedgerWorkflow::run, this.table + ":e1:5",
+							StartOptions.withId("ledger-" + UUID.randomUUID()))
+					.result(Duration.ofSeconds(30));
+				assertThat(isolation).isEqualTo("serializable");
+				assertThat(context.getBean(LedgerConfiguration.CountingTransactionManager.class).begun).hasValue(1);
+				assertThat(context.getBean(JdbcTemplate.class)
+					.queryForList("SELECT entry FROM " + this.table, String.class)).containsExactly("e1");
+			});
 	}
 
 	@Test
@@ -66,8 +68,8 @@ class TransactionalActivityAutoConfigurationTest {
 			assertThatThrownBy(() -> client
 				.start(LedgerWorkflow::run, this.table + ":e2:-1", StartOptions.withId("ledger-" + UUID.randomUUID()))
 				.result(Duration.ofSeconds(30))).isInstanceOf(WorkflowFailedException.class);
-			assertThat(context.getBean(JdbcTemplate.class).queryForObject("SELECT count(*) FROM " + this.table,
-					Integer.class)).isZero();
+			assertThat(context.getBean(JdbcTemplate.class)
+				.queryForObject("SELECT count(*) FROM " + this.table, Integer.class)).isZero();
 		});
 	}
 

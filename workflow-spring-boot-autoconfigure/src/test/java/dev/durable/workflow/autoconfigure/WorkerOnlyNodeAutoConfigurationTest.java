@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Nodes with a part of the work, on a real (embedded) PostgreSQL: a worker-only node
- * ({@code durable.workflow.worker.workflows=false}) with no workflow class and the activity of its
- * task queue, and a workflow node whose workflow takes an {@code @Activity} interface that no bean
- * of that node implements.
+ * ({@code durable.workflow.worker.workflows=false}) with no workflow class and the
+ * activity of its task queue, and a workflow node whose workflow takes an
+ * {@code @Activity} interface that no bean of that node implements.
  */
 class WorkerOnlyNodeAutoConfigurationTest {
 
@@ -40,7 +40,8 @@ class WorkerOnlyNodeAutoConfigurationTest {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
 			.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
-			.withPropertyValues("durable.workflow.schema=" + this.schema, "durable.workflow.worker.poll-interval=100ms");
+			.withPropertyValues("durable.workflow.schema=" + this.schema,
+					"durable.workflow.worker.poll-interval=100ms");
 	}
 
 	private ApplicationContextRunner workerOnlyNode() {
@@ -85,7 +86,8 @@ class WorkerOnlyNodeAutoConfigurationTest {
 				.result(Duration.ofSeconds(30));
 			assertThat(result).isEqualTo("published cat.mp4");
 			assertThat(worker.getBean(Transcoder.class).videos()).containsExactly("cat");
-			// the run was owned by the workflow node: the worker-only node runs no workflow
+			// the run was owned by the workflow node: the worker-only node runs no
+			// workflow
 			assertThat(client.handle("transcode-cat").history()).isNotEmpty();
 		}));
 	}

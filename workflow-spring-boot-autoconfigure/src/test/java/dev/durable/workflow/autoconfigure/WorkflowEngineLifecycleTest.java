@@ -28,9 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link WorkflowEngineLifecycle}: the node takes no new work from the moment its context begins
- * to close, while components of later phases (a web server draining its requests) still stop;
- * a child context's close leaves it serving.
+ * {@link WorkflowEngineLifecycle}: the node takes no new work from the moment its context
+ * begins to close, while components of later phases (a web server draining its requests)
+ * still stop; a child context's close leaves it serving.
  */
 class WorkflowEngineLifecycleTest {
 
@@ -40,8 +40,10 @@ class WorkflowEngineLifecycleTest {
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
 		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
 		.withUserConfiguration(GreetingConfiguration.class)
-		.withPropertyValues("durable.workflow.schema=lifecycle" + SCHEMAS.incrementAndGet() + "_"
-				+ Long.toHexString(System.nanoTime() & 0xFFFFFF), "durable.workflow.worker.poll-interval=100ms");
+		.withPropertyValues(
+				"durable.workflow.schema=lifecycle" + SCHEMAS.incrementAndGet() + "_"
+						+ Long.toHexString(System.nanoTime() & 0xFFFFFF),
+				"durable.workflow.worker.poll-interval=100ms");
 
 	@Test
 	void aWorkflowStartedWhileAnEarlierPhaseStopsStartsNoActivityOnTheClosingNode() {
@@ -71,8 +73,8 @@ class WorkflowEngineLifecycleTest {
 	}
 
 	/**
-	 * A component of a later phase than the engine's (stopped before it), like the web server's
-	 * graceful shutdown: while it stops, a request it lets finish starts a run.
+	 * A component of a later phase than the engine's (stopped before it), like the web
+	 * server's graceful shutdown: while it stops, a request it lets finish starts a run.
 	 */
 	static final class DrainingComponent implements SmartLifecycle {
 
@@ -97,7 +99,8 @@ class WorkflowEngineLifecycleTest {
 			WorkflowHandle<String> handle = this.client.start(GreetingWorkflow::run, "bob",
 					StartOptions.withId("draining-" + UUID.randomUUID()));
 			this.started.set(handle);
-			// the run's first task committed and scheduled the greeting before the engine's stop
+			// the run's first task committed and scheduled the greeting before the
+			// engine's stop
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> handle.history().stream().map(HistoryEvent::type).anyMatch("ACTIVITY_SCHEDULED"::equals));
 		}

@@ -15,9 +15,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * {@code POST /durable/activities/complete}, {@code /fail} and {@code /heartbeat} finishing the
- * attempts of an activity that completes asynchronously ({@link Payments}), against a real
- * embedded PostgreSQL.
+ * {@code POST /durable/activities/complete}, {@code /fail} and {@code /heartbeat}
+ * finishing the attempts of an activity that completes asynchronously ({@link Payments}),
+ * against a real embedded PostgreSQL.
  */
 class ActivityCompletionEndpointTest extends RestApiTestSupport {
 
@@ -26,8 +26,9 @@ class ActivityCompletionEndpointTest extends RestApiTestSupport {
 
 	/** Starts a payment and waits until its charge attempt handed out its token. */
 	private String startPayment(String order) throws Exception {
-		this.mvc.perform(json(post("/durable/workflows"),
-				"{\"type\":\"payment\",\"workflowId\":\"" + order + "\",\"input\":\"" + order + "\"}"))
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"payment\",\"workflowId\":\"" + order + "\",\"input\":\"" + order + "\"}"))
 			.andExpect(status().isCreated());
 		return awaitToken(order, 1);
 	}
@@ -95,8 +96,8 @@ class ActivityCompletionEndpointTest extends RestApiTestSupport {
 		String token = startPayment("pay-bad");
 		String complete = "{\"token\":\"" + token + "\",\"result\":\"receipt\"}";
 		problem(json(post("/durable/activities/complete"), tokenOnly("not-a-token")), 400, "INVALID_TOKEN");
-		problem(json(post("/durable/activities/fail"),
-				"{\"token\":\"not-a-token\",\"failure\":{\"message\":\"x\"}}"), 400, "INVALID_TOKEN");
+		problem(json(post("/durable/activities/fail"), "{\"token\":\"not-a-token\",\"failure\":{\"message\":\"x\"}}"),
+				400, "INVALID_TOKEN");
 		problem(json(post("/durable/activities/heartbeat"), tokenOnly("%%%")), 400, "INVALID_TOKEN");
 		problem(json(post("/durable/activities/complete"), "{\"token\":\"" + token + "\",\"result\":"), 400,
 				"INVALID_PAYLOAD");
@@ -118,12 +119,14 @@ class ActivityCompletionEndpointTest extends RestApiTestSupport {
 				"{\"token\":\"" + token + "\",\"failure\":{\"message\":\"x\",\"nonRetryable\":\"maybe\"}}"), 400,
 				"INVALID_PAYLOAD");
 		problem(json(post("/durable/activities/fail"),
-				"{\"token\":\"" + token + "\",\"failure\":{\"message\":\"x\",\"retry\":false}}"), 400, "INVALID_PAYLOAD");
+				"{\"token\":\"" + token + "\",\"failure\":{\"message\":\"x\",\"retry\":false}}"), 400,
+				"INVALID_PAYLOAD");
 		problem(json(post("/durable/activities/heartbeat"), "{\"token\":\"" + token + "\",\"detail\":1}"), 400,
 				"INVALID_PAYLOAD");
 		problem(post("/durable/activities/heartbeat").contentType(MediaType.TEXT_PLAIN).content(tokenOnly(token)), 415,
 				"INVALID_PAYLOAD");
-		// the attempt is still awaited, on its first attempt: none of the above reached it
+		// the attempt is still awaited, on its first attempt: none of the above reached
+		// it
 		applied(json(post("/durable/activities/complete"), complete), true);
 		this.mvc.perform(get("/durable/workflows/pay-bad/result").param("wait", "PT10S"))
 			.andExpect(jsonPath("$.result").value("paid pay-bad: receipt"));

@@ -22,9 +22,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * What {@link ActivityCompletionController} hands to the completion client, and that a bad
- * request reaches it never: the controller alone, with a client that records its calls (the
- * endpoints against the engine are {@link ActivityCompletionEndpointTest}).
+ * What {@link ActivityCompletionController} hands to the completion client, and that a
+ * bad request reaches it never: the controller alone, with a client that records its
+ * calls (the endpoints against the engine are {@link ActivityCompletionEndpointTest}).
  */
 class ActivityCompletionRequestTest {
 
@@ -35,13 +35,16 @@ class ActivityCompletionRequestTest {
 	private MockMvc mvc(boolean readOnly) {
 		WebPayloads payloads = new WebPayloads(JsonMapper.builder().build(), 2048);
 		return MockMvcBuilders
-			.standaloneSetup(new ActivityCompletionController(this.client, payloads, new WebAccess("/durable", readOnly)))
+			.standaloneSetup(
+					new ActivityCompletionController(this.client, payloads, new WebAccess("/durable", readOnly)))
 			.setControllerAdvice(new WorkflowProblems())
 			.addPlaceholderValue("durable.workflow.web.base-path", "/durable")
 			.build();
 	}
 
-	/** Records each call; a token "bad" is malformed, a token "done" was already finished. */
+	/**
+	 * Records each call; a token "bad" is malformed, a token "done" was already finished.
+	 */
 	static final class Recording implements ActivityCompletionClient {
 
 		final List<String> calls = new CopyOnWriteArrayList<>();
@@ -129,7 +132,8 @@ class ActivityCompletionRequestTest {
 			problem(post(path).contentType(MediaType.TEXT_PLAIN).content("{\"token\":\"t\"}"), 415, "INVALID_PAYLOAD");
 			problem(post(path).contentType(MediaType.APPLICATION_FORM_URLENCODED).content("token=t"), 415,
 					"INVALID_PAYLOAD");
-			// a Content-Type that does not parse is refused by Spring MVC before any controller is chosen
+			// a Content-Type that does not parse is refused by Spring MVC before any
+			// controller is chosen
 			this.mvc.perform(post(path).contentType("nonsense").content("{\"token\":\"t\"}"))
 				.andExpect(status().isUnsupportedMediaType());
 			problem(json(path, "{\"token\":\"t\",\"result\":\"" + "x".repeat(3000) + "\"}"), 413, "PAYLOAD_TOO_LARGE");
@@ -142,7 +146,8 @@ class ActivityCompletionRequestTest {
 		problem(json("/durable/activities/fail", "{\"token\":\"t\",\"failure\":{\"message\":{\"text\":\"x\"}}}"), 400,
 				"INVALID_PAYLOAD");
 		problem(json("/durable/activities/fail",
-				"{\"token\":\"t\",\"failure\":{\"message\":\"x\",\"nonRetryable\":\"maybe\"}}"), 400, "INVALID_PAYLOAD");
+				"{\"token\":\"t\",\"failure\":{\"message\":\"x\",\"nonRetryable\":\"maybe\"}}"), 400,
+				"INVALID_PAYLOAD");
 		problem(json("/durable/activities/fail", "{\"token\":\"t\",\"failure\":{\"message\":\"x\",\"retry\":false}}"),
 				400, "INVALID_PAYLOAD");
 		problem(json("/durable/activities/complete", "{\"token\":\"t\",\"details\":1}"), 400, "INVALID_PAYLOAD");

@@ -17,11 +17,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The batch endpoints: a start answers 202 with the batch, the same id and body again 200 with
- * the same batch, another body under that id 409 {@code BATCH_ID_CONFLICT}; bad bodies 400 with a
- * stable code and no batch; describe, list (newest first) and cancel; 404 {@code BATCH_NOT_FOUND}.
- * The access rules are in {@link MutatingEndpointsDisabledByDefaultTest} and
- * {@link RequiredRoleSecurityTest}, with the other operations.
+ * The batch endpoints: a start answers 202 with the batch, the same id and body again 200
+ * with the same batch, another body under that id 409 {@code BATCH_ID_CONFLICT}; bad
+ * bodies 400 with a stable code and no batch; describe, list (newest first) and cancel;
+ * 404 {@code BATCH_NOT_FOUND}. The access rules are in
+ * {@link MutatingEndpointsDisabledByDefaultTest} and {@link RequiredRoleSecurityTest},
+ * with the other operations.
  */
 class BatchRestTest extends RestApiTestSupport {
 
@@ -31,8 +32,9 @@ class BatchRestTest extends RestApiTestSupport {
 	private WorkflowClient client;
 
 	private void order(String workflowId) throws Exception {
-		this.mvc.perform(json(post("/durable/workflows"),
-				"{\"type\":\"order\",\"workflowId\":\"" + workflowId + "\",\"input\":" + ORDER + "}"))
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"order\",\"workflowId\":\"" + workflowId + "\",\"input\":" + ORDER + "}"))
 			.andExpect(status().isCreated());
 	}
 
@@ -83,9 +85,10 @@ class BatchRestTest extends RestApiTestSupport {
 	@Test
 	void aTerminateBatchByQueryAndACanceledBatch() throws Exception {
 		order("bq-1");
-		this.mvc.perform(json(post("/durable/batches"), "{\"batchId\":\"term-q\",\"operation\":\"terminate\","
-				+ "\"filter\":{\"workflowIdPrefix\":\"bq-\",\"query\":\"customer = 'c''1' AND amount >= 5\"},"
-				+ "\"reason\":\"cleanup\"}"))
+		this.mvc
+			.perform(json(post("/durable/batches"), "{\"batchId\":\"term-q\",\"operation\":\"terminate\","
+					+ "\"filter\":{\"workflowIdPrefix\":\"bq-\",\"query\":\"customer = 'c''1' AND amount >= 5\"},"
+					+ "\"reason\":\"cleanup\"}"))
 			.andExpect(status().isAccepted())
 			.andExpect(jsonPath("$.filter.query").value("customer = 'c''1' AND amount >= 5"))
 			.andExpect(jsonPath("$.reason").value("cleanup"));
@@ -97,8 +100,10 @@ class BatchRestTest extends RestApiTestSupport {
 		this.mvc.perform(post("/durable/batches/term-q/cancel"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.state").value("COMPLETED"));
-		this.mvc.perform(json(post("/durable/batches"), "{\"batchId\":\"reset-all\",\"operation\":\"RESET\","
-				+ "\"filter\":{\"workflowIdPrefix\":\"nobody-\"},\"resetTo\":\"FIRST_WORKFLOW_TASK\"}"))
+		this.mvc
+			.perform(json(post("/durable/batches"),
+					"{\"batchId\":\"reset-all\",\"operation\":\"RESET\","
+							+ "\"filter\":{\"workflowIdPrefix\":\"nobody-\"},\"resetTo\":\"FIRST_WORKFLOW_TASK\"}"))
 			.andExpect(status().isAccepted())
 			.andExpect(jsonPath("$.resetTo").value("FIRST_WORKFLOW_TASK"));
 		problem(post("/durable/batches/nope/cancel"), 404, "BATCH_NOT_FOUND");
@@ -139,15 +144,18 @@ class BatchRestTest extends RestApiTestSupport {
 		problem(json(post("/durable/batches"), "{\"operation\":\"TERMINATE\",\"confirmAll\":\"yes\"}"), 400,
 				"INVALID_BATCH");
 		problem(json(post("/durable/batches"),
-				"{\"batchId\":\"no spaces\",\"operation\":\"CANCEL\",\"filter\":{\"type\":\"order\"}}"), 400, "INVALID_ID");
+				"{\"batchId\":\"no spaces\",\"operation\":\"CANCEL\",\"filter\":{\"type\":\"order\"}}"), 400,
+				"INVALID_ID");
 		problem(json(post("/durable/batches"), "[1]"), 400, "INVALID_BATCH");
 		problem(post("/durable/batches").contentType("text/plain").content("cancel"), 415, "INVALID_PAYLOAD");
 		problem(get("/durable/batches?limit=0"), 400, "INVALID_PAYLOAD");
 		assertThat(this.client.listBatches(1000)).hasSize(before);
 
-		// "confirmAll" lets an empty filter through (here to the id check, so nothing starts)
-		problem(json(post("/durable/batches"), "{\"batchId\":\"bad id\",\"operation\":\"TERMINATE\",\"filter\":{},"
-				+ "\"confirmAll\":true}"), 400, "INVALID_ID");
+		// "confirmAll" lets an empty filter through (here to the id check, so nothing
+		// starts)
+		problem(json(post("/durable/batches"),
+				"{\"batchId\":\"bad id\",\"operation\":\"TERMINATE\",\"filter\":{}," + "\"confirmAll\":true}"), 400,
+				"INVALID_ID");
 		assertThat(this.client.listBatches(1000)).hasSize(before);
 	}
 

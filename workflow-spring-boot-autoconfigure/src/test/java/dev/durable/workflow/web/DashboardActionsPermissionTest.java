@@ -14,10 +14,11 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The dashboard shows signal, cancel and terminate only to a caller {@link WebAccess} allows
- * operations, decided per request: off by default, on with {@code operations-enabled}, never in
- * read-only mode, and with a required role only for callers with it (from Spring Security's
- * context, or from the servlet container without Spring Security).
+ * The dashboard shows signal, cancel and terminate only to a caller {@link WebAccess}
+ * allows operations, decided per request: off by default, on with
+ * {@code operations-enabled}, never in read-only mode, and with a required role only for
+ * callers with it (from Spring Security's context, or from the servlet container without
+ * Spring Security).
  */
 class DashboardActionsPermissionTest {
 
@@ -60,8 +61,10 @@ class DashboardActionsPermissionTest {
 		SecurityContextHolder.getContext().setAuthentication(authenticated("ROLE_DURABLE_OPERATOR"));
 		assertThat(actions(access, request)).isTrue();
 		// a role written with its prefix is the same role
-		assertThat(actions(new WebAccess("/durable", false, false, "ROLE_DURABLE_OPERATOR",
-				new SpringSecurityCallerRoles()), request)).isTrue();
+		assertThat(actions(
+				new WebAccess("/durable", false, false, "ROLE_DURABLE_OPERATOR", new SpringSecurityCallerRoles()),
+				request))
+			.isTrue();
 	}
 
 	@Test
@@ -83,9 +86,11 @@ class DashboardActionsPermissionTest {
 	}
 
 	private static TestingAuthenticationToken authenticated(String... authorities) {
-		TestingAuthenticationToken token = new TestingAuthenticationToken("ann", "pw", List.of(authorities).stream()
-			.map(org.springframework.security.core.authority.SimpleGrantedAuthority::new)
-			.toList());
+		TestingAuthenticationToken token = new TestingAuthenticationToken("ann", "pw",
+				List.of(authorities)
+					.stream()
+					.map(org.springframework.security.core.authority.SimpleGrantedAuthority::new)
+					.toList());
 		return token;
 	}
 

@@ -22,10 +22,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The dashboard's page and files as the application serves them from the jar: the page names its
- * scripts under the base path and tells them whether the caller may run operations; each file of
- * the dashboard is served with its type and a tag that lets a browser revalidate it; nothing else
- * is served from the folder, and every module a script imports is one that is served.
+ * The dashboard's page and files as the application serves them from the jar: the page
+ * names its scripts under the base path and tells them whether the caller may run
+ * operations; each file of the dashboard is served with its type and a tag that lets a
+ * browser revalidate it; nothing else is served from the folder, and every module a
+ * script imports is one that is served.
  */
 class DashboardAssetsTest extends RestApiTestSupport {
 
@@ -38,8 +39,8 @@ class DashboardAssetsTest extends RestApiTestSupport {
 			.andExpect(header().string("Cache-Control", containsString("private")))
 			.andExpect(content().string(containsString("<script type=\"module\" src=\"/durable/ui/app.js\">")))
 			.andExpect(content().string(containsString("href=\"/durable/ui/dashboard.css\"")))
-			.andExpect(content().string(
-					containsString("{\"basePath\":\"/durable\",\"readOnly\":false,\"actions\":true}")));
+			.andExpect(content()
+				.string(containsString("{\"basePath\":\"/durable\",\"readOnly\":false,\"actions\":true}")));
 	}
 
 	@Test
@@ -72,7 +73,8 @@ class DashboardAssetsTest extends RestApiTestSupport {
 		Path folder = Path.of(DashboardController.class.getResource("dashboard").toURI());
 		List<String> files = new ArrayList<>();
 		try (Stream<Path> listing = Files.list(folder)) {
-			listing.map((path) -> path.getFileName().toString()).filter((name) -> !name.equals("index.html"))
+			listing.map((path) -> path.getFileName().toString())
+				.filter((name) -> !name.equals("index.html"))
 				.forEach(files::add);
 		}
 		assertThat(files).containsExactlyInAnyOrderElementsOf(DashboardController.ASSETS);

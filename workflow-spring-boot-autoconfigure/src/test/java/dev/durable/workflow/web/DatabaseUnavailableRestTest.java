@@ -29,15 +29,16 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 /**
  * While its PostgreSQL server is stopped, the generated endpoints answer 503
- * {@code DATABASE_UNAVAILABLE} with {@code Retry-After}, not a 500; once it is back they answer
- * as before. The application has a server of its own (port 18150), stopped and started again.
+ * {@code DATABASE_UNAVAILABLE} with {@code Retry-After}, not a 500; once it is back they
+ * answer as before. The application has a server of its own (port 18150), stopped and
+ * started again.
  */
 @SpringBootTest(classes = OutageWebApplication.class,
-		properties = { "spring.datasource.url=jdbc:postgresql://127.0.0.1:" + DatabaseUnavailableRestTest.PORT
-				+ "/postgres", "spring.datasource.username=postgres",
-				"spring.datasource.hikari.connection-timeout=250", "durable.workflow.schema=web_outage",
-				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms",
-				"durable.workflow.web.operations-enabled=true" })
+		properties = {
+				"spring.datasource.url=jdbc:postgresql://127.0.0.1:" + DatabaseUnavailableRestTest.PORT + "/postgres",
+				"spring.datasource.username=postgres", "spring.datasource.hikari.connection-timeout=250",
+				"durable.workflow.schema=web_outage", "durable.workflow.embedded-postgres.enabled=false",
+				"durable.workflow.worker.poll-interval=100ms", "durable.workflow.web.operations-enabled=true" })
 class DatabaseUnavailableRestTest {
 
 	static final int PORT = 18150;
@@ -78,8 +79,8 @@ class DatabaseUnavailableRestTest {
 		MockMvc mvc = MockMvcBuilders.webAppContextSetup(this.context).build();
 		mvc.perform(json(post("/durable/workflows"), "{\"type\":\"note\",\"workflowId\":\"outage-1\",\"input\":\"a\"}"))
 			.andExpect(status().isCreated());
-		await().untilAsserted(() -> mvc.perform(get("/durable/workflows/outage-1/queries/notes"))
-			.andExpect(status().isOk()));
+		await().untilAsserted(
+				() -> mvc.perform(get("/durable/workflows/outage-1/queries/notes")).andExpect(status().isOk()));
 
 		postgres.close();
 		try {
@@ -103,10 +104,11 @@ class DatabaseUnavailableRestTest {
 		}
 
 		// back: nothing sent during the outage took effect
-		await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() -> mvc
-			.perform(get("/durable/workflows/outage-1/queries/notes"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$").value(org.hamcrest.Matchers.contains("a"))));
+		await().atMost(Duration.ofSeconds(30))
+			.ignoreExceptions()
+			.untilAsserted(() -> mvc.perform(get("/durable/workflows/outage-1/queries/notes"))
+				.andExpect(status().isOk())
+				.andExpect(jsonPath("$").value(org.hamcrest.Matchers.contains("a"))));
 		mvc.perform(get("/durable/workflows/outage-1")).andExpect(jsonPath("$.status").value("RUNNING"));
 		mvc.perform(get("/durable/workflows/outage-2")).andExpect(status().isNotFound());
 	}

@@ -12,8 +12,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * {@code POST /durable/debounces}: calls with one key collapse into one run started with the last input
- * (202 with the window); bad bodies are 400 with a stable code and open no window.
+ * {@code POST /durable/debounces}: calls with one key collapse into one run started with
+ * the last input (202 with the window); bad bodies are 400 with a stable code and open no
+ * window.
  */
 class DebounceRestTest extends RestApiTestSupport {
 

@@ -16,10 +16,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** A dynamic workflow over REST: a start of any type name runs it, with the input as sent. */
-@SpringBootTest(classes = DynamicWebApplication.class,
-		properties = { "durable.workflow.schema=web_dynamic", "durable.workflow.embedded-postgres.enabled=false",
-				"durable.workflow.worker.poll-interval=100ms" })
+/**
+ * A dynamic workflow over REST: a start of any type name runs it, with the input as sent.
+ */
+@SpringBootTest(classes = DynamicWebApplication.class, properties = { "durable.workflow.schema=web_dynamic",
+		"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms" })
 class DynamicWorkflowRestTest {
 
 	@Autowired

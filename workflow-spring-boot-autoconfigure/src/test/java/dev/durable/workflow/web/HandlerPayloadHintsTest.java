@@ -17,8 +17,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * {@code GET /durable/workflow-types} tells what each named handler takes, so that the dashboard
- * can show it where a payload is typed: the Java type without package names and a JSON skeleton.
+ * {@code GET /durable/workflow-types} tells what each named handler takes, so that the
+ * dashboard can show it where a payload is typed: the Java type without package names and
+ * a JSON skeleton.
  */
 class HandlerPayloadHintsTest extends RestApiTestSupport {
 

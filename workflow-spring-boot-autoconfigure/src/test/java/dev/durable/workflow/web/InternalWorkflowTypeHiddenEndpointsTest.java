@@ -17,9 +17,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 
 /**
- * The engine's own {@code durable-permit} type (the semaphore's permits) is registered on this
- * application's node but left out of what the REST API, the dashboard (which lists what
- * {@code /workflow-types} answers) and the actuator endpoint show, and cannot be started by name.
+ * The engine's own {@code durable-permit} type (the semaphore's permits) is registered on
+ * this application's node but left out of what the REST API, the dashboard (which lists
+ * what {@code /workflow-types} answers) and the actuator endpoint show, and cannot be
+ * started by name.
  */
 class InternalWorkflowTypeHiddenEndpointsTest extends RestApiTestSupport {
 

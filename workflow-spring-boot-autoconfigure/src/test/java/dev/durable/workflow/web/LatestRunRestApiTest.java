@@ -8,13 +8,17 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** Without {@code runId} a call addresses the latest run of the workflow id; with it, that run only. */
+/**
+ * Without {@code runId} a call addresses the latest run of the workflow id; with it, that
+ * run only.
+ */
 class LatestRunRestApiTest extends RestApiTestSupport {
 
 	@Test
 	void aSignalWithoutRunIdReachesTheContinuedRunAndOneWithTheFirstRunIdIsRefused() throws Exception {
 		String started = this.mvc
-			.perform(json(post("/durable/workflows"), "{\"type\":\"renewing\",\"workflowId\":\"renewing-1\",\"input\":1}"))
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"renewing\",\"workflowId\":\"renewing-1\",\"input\":1}"))
 			.andExpect(status().isCreated())
 			.andReturn()
 			.getResponse()

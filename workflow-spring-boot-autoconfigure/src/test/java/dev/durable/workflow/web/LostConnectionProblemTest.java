@@ -14,9 +14,9 @@ import org.springframework.transaction.TransactionSystemException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A connection lost inside a transaction surfaces as the rollback's failure, which hides the
- * statement's: it is still the database being unreachable (503, retry), not a defect (500). Seen
- * by the chaos harness during a database restart.
+ * A connection lost inside a transaction surfaces as the rollback's failure, which hides
+ * the statement's: it is still the database being unreachable (503, retry), not a defect
+ * (500). Seen by the chaos harness during a database restart.
  */
 class LostConnectionProblemTest {
 
@@ -24,7 +24,8 @@ class LostConnectionProblemTest {
 	void aRollbackThatFailedAfterALostConnectionIs503() {
 		TransactionSystemException rollback = new TransactionSystemException("JDBC rollback failed",
 				new SQLException("Connection is closed"));
-		rollback.initApplicationException(new DataAccessResourceFailureException("I/O error while sending to the backend"));
+		rollback
+			.initApplicationException(new DataAccessResourceFailureException("I/O error while sending to the backend"));
 		ResponseEntity<ProblemDetail> problem = DurableProblems.of(rollback);
 		assertThat(problem.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
 		assertThat(problem.getBody().getProperties()).containsEntry("code", "DATABASE_UNAVAILABLE");
@@ -32,8 +33,9 @@ class LostConnectionProblemTest {
 
 	@Test
 	void aRollbackOnAClosedConnectionIs503EvenWithoutTheOriginalFailure() {
-		assertThat(DurableProblems.of(new TransactionSystemException("JDBC rollback failed",
-				new SQLException("Connection is closed"))).getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+		assertThat(DurableProblems
+			.of(new TransactionSystemException("JDBC rollback failed", new SQLException("Connection is closed")))
+			.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
 	}
 
 	@Test
@@ -44,7 +46,8 @@ class LostConnectionProblemTest {
 		TransactionSystemException rollback = new TransactionSystemException("JDBC rollback failed",
 				new SQLException("Connection is closed"));
 		rollback.initApplicationException(new DuplicateKeyException("duplicate"));
-		// the pool's closed connection still says the connection is gone, whatever came first
+		// the pool's closed connection still says the connection is gone, whatever came
+		// first
 		assertThat(DurableProblems.of(rollback).getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
 	}
 

@@ -34,13 +34,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * With no access property set, reads (queries included) and starts answer; every other mutating
- * endpoint answers 403 {@code OPERATION_DISABLED}, naming the property that enables it, and
- * changes nothing; the dashboard hides its actions.
+ * With no access property set, reads (queries included) and starts answer; every other
+ * mutating endpoint answers 403 {@code OPERATION_DISABLED}, naming the property that
+ * enables it, and changes nothing; the dashboard hides its actions.
  */
-@SpringBootTest(classes = WebTestApplication.class,
-		properties = { "durable.workflow.schema=web_safe_default", "durable.workflow.embedded-postgres.enabled=false",
-				"durable.workflow.worker.poll-interval=100ms" })
+@SpringBootTest(classes = WebTestApplication.class, properties = { "durable.workflow.schema=web_safe_default",
+		"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms" })
 class MutatingEndpointsDisabledByDefaultTest {
 
 	private static final String ORDER = "{\"item\":\"tea\",\"quantity\":2}";
@@ -73,16 +72,17 @@ class MutatingEndpointsDisabledByDefaultTest {
 
 	@Test
 	void readsAndStartsAnswerAndEveryOperationIsRefusedChangingNothing() throws Exception {
-		this.mvc.perform(json(post("/durable/workflows"),
-				"{\"type\":\"order\",\"workflowId\":\"safe-1\",\"input\":" + ORDER + "}"))
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"order\",\"workflowId\":\"safe-1\",\"input\":" + ORDER + "}"))
 			.andExpect(status().isCreated());
 		this.mvc.perform(get("/durable/workflow-types")).andExpect(status().isOk());
 		this.mvc.perform(get("/durable/workflows")).andExpect(status().isOk());
 		this.mvc.perform(get("/durable/workflows/safe-1")).andExpect(status().isOk());
 		this.mvc.perform(get("/durable/workflows/safe-1/history")).andExpect(status().isOk());
 		this.mvc.perform(get("/durable/workflows/safe-1/result")).andExpect(status().isAccepted());
-		await().untilAsserted(() -> this.mvc.perform(get("/durable/workflows/safe-1/queries/notes"))
-			.andExpect(status().isOk()));
+		await().untilAsserted(
+				() -> this.mvc.perform(get("/durable/workflows/safe-1/queries/notes")).andExpect(status().isOk()));
 		// a query by POST is a read too: it never changes the run
 		this.mvc.perform(json(post("/durable/workflows/safe-1/queries/quantity"), "null"))
 			.andExpect(status().isOk())
@@ -108,7 +108,8 @@ class MutatingEndpointsDisabledByDefaultTest {
 		disabled(json(post("/durable/activities/complete"), "{\"token\":\"t\"}"));
 		disabled(json(post("/durable/activities/fail"), "{\"token\":\"t\",\"failure\":{\"message\":\"m\"}}"));
 		disabled(json(post("/durable/activities/heartbeat"), "{\"token\":\"t\"}"));
-		// signal-with-start signals the open run of its id: an operation, refused before anything starts
+		// signal-with-start signals the open run of its id: an operation, refused before
+		// anything starts
 		disabled(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"safe-2\",\"input\":" + ORDER
 				+ ",\"signal\":{\"name\":\"addNote\",\"payload\":\"x\"}}"));
 		disabled(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"safe-1\",\"input\":" + ORDER
@@ -132,8 +133,8 @@ class MutatingEndpointsDisabledByDefaultTest {
 	}
 
 	/**
-	 * Every mapping of the generated controllers is a read, a start or an operation: this list is
-	 * what the safe default guards, so a new endpoint shows up here.
+	 * Every mapping of the generated controllers is a read, a start or an operation: this
+	 * list is what the safe default guards, so a new endpoint shows up here.
 	 */
 	@Test
 	void everyMutatingEndpointButStartIsAnOperation() {

@@ -7,7 +7,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** With springdoc on the classpath, the generated endpoints are in the application's OpenAPI document. */
+/**
+ * With springdoc on the classpath, the generated endpoints are in the application's
+ * OpenAPI document.
+ */
 class OpenApiTest extends RestApiTestSupport {
 
 	@Test

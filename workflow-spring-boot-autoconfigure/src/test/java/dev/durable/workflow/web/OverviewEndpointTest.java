@@ -12,19 +12,22 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * {@code GET /durable/overview}, what the dashboard's overview shows: runs by type and status and
- * in total, the backlog with the stuck threshold, the nodes and the queues, read from a real
- * PostgreSQL (the context is shared with the other REST tests, so counts are lower bounds).
+ * {@code GET /durable/overview}, what the dashboard's overview shows: runs by type and
+ * status and in total, the backlog with the stuck threshold, the nodes and the queues,
+ * read from a real PostgreSQL (the context is shared with the other REST tests, so counts
+ * are lower bounds).
  */
 class OverviewEndpointTest extends RestApiTestSupport {
 
 	@Test
 	void countsRunsByTypeAndStatusAndListsNodesAndQueues() throws Exception {
-		this.mvc.perform(json(post("/durable/workflows"),
-				"{\"type\":\"order\",\"workflowId\":\"overview-1\",\"input\":{\"item\":\"tea\",\"quantity\":1}}"))
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"order\",\"workflowId\":\"overview-1\",\"input\":{\"item\":\"tea\",\"quantity\":1}}"))
 			.andExpect(status().isCreated());
-		this.mvc.perform(json(post("/durable/workflows"),
-				"{\"type\":\"order\",\"workflowId\":\"overview-2\",\"input\":{\"item\":\"bomb\",\"quantity\":1}}"))
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"order\",\"workflowId\":\"overview-2\",\"input\":{\"item\":\"bomb\",\"quantity\":1}}"))
 			.andExpect(status().isCreated());
 		await().untilAsserted(() -> this.mvc.perform(get("/durable/overview"))
 			.andExpect(status().isOk())

@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP proxy between one node and its database that can be partitioned like a network that drops
- * packets: while partitioned it keeps every connection open and accepts new ones, but forwards
- * nothing either way, so the node's reads wait without a FIN or RST. Healing forwards again; the
- * connections that lived through the partition are closed then (their streams lost bytes and could
- * not go on), as the node's timeouts would have ended them.
+ * A TCP proxy between one node and its database that can be partitioned like a network
+ * that drops packets: while partitioned it keeps every connection open and accepts new
+ * ones, but forwards nothing either way, so the node's reads wait without a FIN or RST.
+ * Healing forwards again; the connections that lived through the partition are closed
+ * then (their streams lost bytes and could not go on), as the node's timeouts would have
+ * ended them.
  */
 public final class PartitionProxy implements AutoCloseable {
 
@@ -65,7 +66,10 @@ public final class PartitionProxy implements AutoCloseable {
 		this.links.forEach((link) -> link.dropping = true);
 	}
 
-	/** Forwards again: new connections pass; those that lived through the partition are closed. */
+	/**
+	 * Forwards again: new connections pass; those that lived through the partition are
+	 * closed.
+	 */
 	public void heal() {
 		this.partitioned = false;
 		for (Link link : this.links) {

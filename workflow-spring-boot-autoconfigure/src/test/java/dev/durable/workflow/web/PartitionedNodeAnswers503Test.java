@@ -36,11 +36,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
- * While a partition drops every packet between the node and its database (nothing is reset, so a
- * statement without a timeout would wait for minutes), the generated endpoints answer 503
- * {@code DATABASE_UNAVAILABLE} at once once the node has fenced itself, with the application's
- * pool at its defaults (30 s to wait for a connection), and its health says why; healed, they
- * answer as before.
+ * While a partition drops every packet between the node and its database (nothing is
+ * reset, so a statement without a timeout would wait for minutes), the generated
+ * endpoints answer 503 {@code DATABASE_UNAVAILABLE} at once once the node has fenced
+ * itself, with the application's pool at its defaults (30 s to wait for a connection),
+ * and its health says why; healed, they answer as before.
  */
 @SpringBootTest(classes = OutageWebApplication.class,
 		properties = { "spring.datasource.username=postgres", "durable.workflow.schema=web_partition",
@@ -49,7 +49,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 				"durable.workflow.web.operations-enabled=true" })
 class PartitionedNodeAnswers503Test {
 
-	/** How long a request may take while partitioned: far less than any TCP or pool timeout. */
+	/**
+	 * How long a request may take while partitioned: far less than any TCP or pool
+	 * timeout.
+	 */
 	private static final Duration BOUND = Duration.ofSeconds(5);
 
 	private static final EmbeddedPostgres postgres;
@@ -92,17 +95,19 @@ class PartitionedNodeAnswers503Test {
 		return request.contentType(MediaType.APPLICATION_JSON).content(body);
 	}
 
-	/** The response, or {@code null} when it did not come within the bound (the request goes on, abandoned). */
+	/**
+	 * The response, or {@code null} when it did not come within the bound (the request
+	 * goes on, abandoned).
+	 */
 	private static MockHttpServletResponse within(MockMvc mvc, MockHttpServletRequestBuilder request) throws Exception {
-		CompletableFuture<MockHttpServletResponse> response = CompletableFuture
-			.supplyAsync(() -> {
-				try {
-					return mvc.perform(request).andReturn().getResponse();
-				}
-				catch (Exception ex) {
-					throw new IllegalStateException(ex);
-				}
-			}, (work) -> Thread.ofVirtual().start(work));
+		CompletableFuture<MockHttpServletResponse> response = CompletableFuture.supplyAsync(() -> {
+			try {
+				return mvc.perform(request).andReturn().getResponse();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}, (work) -> Thread.ofVirtual().start(work));
 		try {
 			return response.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
 		}
@@ -121,16 +126,21 @@ class PartitionedNodeAnswers503Test {
 	@Timeout(value = 3, unit = TimeUnit.MINUTES)
 	void requestsAnswer503AtOnceWhileThePartitionedNodeIsFencedAndWorkAgainWhenHealed() throws Exception {
 		MockMvc mvc = MockMvcBuilders.webAppContextSetup(this.context).build();
-		assertThat(mvc.perform(json(post("/durable/workflows"), "{\"type\":\"note\",\"workflowId\":\"cut-1\",\"input\":\"a\"}"))
+		assertThat(mvc
+			.perform(json(post("/durable/workflows"), "{\"type\":\"note\",\"workflowId\":\"cut-1\",\"input\":\"a\"}"))
 			.andReturn()
 			.getResponse()
 			.getStatus()).isEqualTo(201);
-		await().until(() -> mvc.perform(get("/durable/workflows/cut-1/queries/notes")).andReturn().getResponse()
+		await().until(() -> mvc.perform(get("/durable/workflows/cut-1/queries/notes"))
+			.andReturn()
+			.getResponse()
 			.getStatus() == 200);
 
 		proxy.partition();
-		// requests under way when the lease runs out are cut short too; from then on each answers at once
-		await().atMost(Duration.ofSeconds(60)).until(() -> databaseUnavailable(within(mvc, get("/durable/workflows/cut-1"))));
+		// requests under way when the lease runs out are cut short too; from then on each
+		// answers at once
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> databaseUnavailable(within(mvc, get("/durable/workflows/cut-1"))));
 		MockHttpServletRequestBuilder[] requests = { get("/durable/workflows"), get("/durable/workflows/cut-1"),
 				get("/durable/workflows/cut-1/history"), get("/durable/workflows/cut-1/queries/notes"),
 				json(post("/durable/workflows/cut-1/signals/add"), "\"b\""),
@@ -138,15 +148,18 @@ class PartitionedNodeAnswers503Test {
 				get("/durable/schedules"), get("/durable/queues") };
 		for (MockHttpServletRequestBuilder request : requests) {
 			MockHttpServletResponse response = within(mvc, request);
-			assertThat(databaseUnavailable(response)).as("%s answered %s", request,
-					(response != null) ? response.getStatus() + " " + response.getContentAsString() : "nothing in " + BOUND)
+			assertThat(databaseUnavailable(response))
+				.as("%s answered %s", request,
+						(response != null) ? response.getStatus() + " " + response.getContentAsString()
+								: "nothing in " + BOUND)
 				.isTrue();
 		}
 		Health health = new WorkflowEngineHealthIndicator(this.engine, new DurableWorkflowHealthProperties()).health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(String.valueOf(health.getDetails().get("reason"))).contains("heartbeat");
 
-		// healed: the node serves again, and nothing sent during the partition took effect
+		// healed: the node serves again, and nothing sent during the partition took
+		// effect
 		proxy.heal();
 		await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
 			MockHttpServletResponse response = mvc.perform(get("/durable/workflows/cut-1/queries/notes"))

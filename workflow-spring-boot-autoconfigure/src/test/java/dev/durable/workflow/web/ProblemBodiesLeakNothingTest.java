@@ -21,9 +21,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * A sweep of bad requests over every generated endpoint: each answers a 4xx problem with a stable
- * code whose body names no class, package or exception and holds no stack trace (same
- * application as WorkflowRestApiTest).
+ * A sweep of bad requests over every generated endpoint: each answers a 4xx problem with
+ * a stable code whose body names no class, package or exception and holds no stack trace
+ * (same application as WorkflowRestApiTest).
  */
 class ProblemBodiesLeakNothingTest extends RestApiTestSupport {
 
@@ -42,9 +42,8 @@ class ProblemBodiesLeakNothingTest extends RestApiTestSupport {
 		// list
 		for (String[] param : new String[][] { { "pageSize", "abc" }, { "pageSize", "0" }, { "pageSize", "-5" },
 				{ "pageSize", "99999999999" }, { "startedFrom", "yesterday" }, { "startedTo", "2026-13-01T00:00:00Z" },
-				{ "status", "NOPE" }, { "status", " " }, { "pageToken", "garbage" },
-				{ "query", "amount >>= 1" }, { "query", "amount = 'open" }, { "query", "x IN (" },
-				{ "workflowIdPrefix", "a\u0000" } }) {
+				{ "status", "NOPE" }, { "status", " " }, { "pageToken", "garbage" }, { "query", "amount >>= 1" },
+				{ "query", "amount = 'open" }, { "query", "x IN (" }, { "workflowIdPrefix", "a\u0000" } }) {
 			requests.add(get("/durable/workflows").param(param[0], param[1]));
 		}
 		// one run
@@ -80,8 +79,8 @@ class ProblemBodiesLeakNothingTest extends RestApiTestSupport {
 		requests.add(post("/durable/workflows").contentType("nonsense").content("{}"));
 		// lifecycle
 		for (String action : new String[] { "cancel", "terminate", "reset" }) {
-			for (String body : new String[] { "{", "[]", "{\"eventId\":\"abc\"}", "{\"reason\":{}}",
-					"{\"unknown\":1}", "{\"eventId\":1.5}" }) {
+			for (String body : new String[] { "{", "[]", "{\"eventId\":\"abc\"}", "{\"reason\":{}}", "{\"unknown\":1}",
+					"{\"eventId\":1.5}" }) {
 				requests.add(json(post("/durable/workflows/leak-target/" + action), body));
 			}
 		}
@@ -102,8 +101,8 @@ class ProblemBodiesLeakNothingTest extends RestApiTestSupport {
 		for (String body : new String[] { "{", "{}", SCHEDULE + ",\"overlapPolicy\":\"NOPE\"}",
 				SCHEDULE.replace("{\"cronExpression\":\"0 2 * * *\"}", "\"daily\"") + "}",
 				SCHEDULE.replace("0 2 * * *", "every night") + "}",
-				SCHEDULE.replace("\"quantity\":1", "\"quantity\":\"one\"") + "}", SCHEDULE + ",\"catchupWindow\":\"x\"}",
-				SCHEDULE + ",\"paused\":\"yes\"}", SCHEDULE + ",\"unknown\":1}",
+				SCHEDULE.replace("\"quantity\":1", "\"quantity\":\"one\"") + "}",
+				SCHEDULE + ",\"catchupWindow\":\"x\"}", SCHEDULE + ",\"paused\":\"yes\"}", SCHEDULE + ",\"unknown\":1}",
 				SCHEDULE.replace("\"leak-s\"", "[1]") + "}" }) {
 			requests.add(json(post("/durable/schedules"), body));
 		}
@@ -132,9 +131,10 @@ class ProblemBodiesLeakNothingTest extends RestApiTestSupport {
 	}
 
 	/**
-	 * The body without its {@code failure} member: a rejected update carries the failure its
-	 * validator threw, the application's own data (its type is what the application threw, e.g.
-	 * {@code java.lang.IllegalArgumentException}, the name retry policies match), not the API's.
+	 * The body without its {@code failure} member: a rejected update carries the failure
+	 * its validator threw, the application's own data (its type is what the application
+	 * threw, e.g. {@code java.lang.IllegalArgumentException}, the name retry policies
+	 * match), not the API's.
 	 */
 	private static String withoutFailure(String body) {
 		if (!body.startsWith("{")) {
@@ -147,8 +147,10 @@ class ProblemBodiesLeakNothingTest extends RestApiTestSupport {
 
 	@Test
 	void badRequestsAnswerCleanProblemsWithACode() throws Exception {
-		this.mvc.perform(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"leak-target\"," + ORDER
-				+ "}")).andExpect(status().is(org.hamcrest.Matchers.oneOf(201, 409)));
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"order\",\"workflowId\":\"leak-target\"," + ORDER + "}"))
+			.andExpect(status().is(org.hamcrest.Matchers.oneOf(201, 409)));
 		List<String> failures = new ArrayList<>();
 		for (MockHttpServletRequestBuilder request : badRequests()) {
 			MockHttpServletResponse response = this.mvc.perform(request).andReturn().getResponse();

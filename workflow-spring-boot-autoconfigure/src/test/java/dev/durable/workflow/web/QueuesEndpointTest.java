@@ -12,16 +12,19 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * {@code GET /durable/queues}: the queue declared by {@code durable.workflow.queues.reports.*}
- * (concurrency 1) with the runs started into it, against a real embedded PostgreSQL.
+ * {@code GET /durable/queues}: the queue declared by
+ * {@code durable.workflow.queues.reports.*} (concurrency 1) with the runs started into
+ * it, against a real embedded PostgreSQL.
  */
 class QueuesEndpointTest extends RestApiTestSupport {
 
 	private static final String REPORTS = "$[?(@.name == 'reports')]";
 
 	private void startQueued(String workflowId) throws Exception {
-		this.mvc.perform(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"" + workflowId
-				+ "\",\"input\":{\"item\":\"report\",\"quantity\":1},\"options\":{\"queue\":\"reports\"}}"))
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"order\",\"workflowId\":\"" + workflowId
+							+ "\",\"input\":{\"item\":\"report\",\"quantity\":1},\"options\":{\"queue\":\"reports\"}}"))
 			.andExpect(status().isCreated());
 	}
 
@@ -61,12 +64,15 @@ class QueuesEndpointTest extends RestApiTestSupport {
 
 	@Test
 	void aStartIntoAQueueNoNodeDeclaredIsRefusedAndStartsNothing() throws Exception {
-		problem(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"report-nowhere\","
-				+ "\"input\":{\"item\":\"report\",\"quantity\":1},\"options\":{\"queue\":\"nowhere\"}}"), 400,
-				"INVALID_PAYLOAD");
-		problem(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"report-nowhere\","
-				+ "\"input\":{\"item\":\"report\",\"quantity\":1},\"options\":{\"queue\":\"reports\","
-				+ "\"priority\":\"high\"}}"), 400, "INVALID_PAYLOAD");
+		problem(json(post("/durable/workflows"),
+				"{\"type\":\"order\",\"workflowId\":\"report-nowhere\","
+						+ "\"input\":{\"item\":\"report\",\"quantity\":1},\"options\":{\"queue\":\"nowhere\"}}"),
+				400, "INVALID_PAYLOAD");
+		problem(json(post("/durable/workflows"),
+				"{\"type\":\"order\",\"workflowId\":\"report-nowhere\","
+						+ "\"input\":{\"item\":\"report\",\"quantity\":1},\"options\":{\"queue\":\"reports\","
+						+ "\"priority\":\"high\"}}"),
+				400, "INVALID_PAYLOAD");
 		problem(get("/durable/workflows/report-nowhere"), 404, "WORKFLOW_NOT_FOUND");
 		this.mvc.perform(get("/durable/queues"))
 			.andExpect(status().isOk())

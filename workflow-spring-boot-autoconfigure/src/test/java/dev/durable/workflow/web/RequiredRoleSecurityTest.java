@@ -33,10 +33,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * With Spring Security and {@code durable.workflow.web.required-role}, the operations answer to
- * callers with the role only: 401 for an anonymous caller, 403 {@code ROLE_REQUIRED} for one
- * without it. The filter chain here lets every request through, so the role check is the
- * module's own; reads and starts stay open, and the dashboard shows its actions to the role only.
+ * With Spring Security and {@code durable.workflow.web.required-role}, the operations
+ * answer to callers with the role only: 401 for an anonymous caller, 403
+ * {@code ROLE_REQUIRED} for one without it. The filter chain here lets every request
+ * through, so the role check is the module's own; reads and starts stay open, and the
+ * dashboard shows its actions to the role only.
  */
 @SpringBootTest(classes = { WebTestApplication.class, RequiredRoleSecurityTest.Security.class },
 		properties = { "durable.workflow.schema=web_role", "durable.workflow.embedded-postgres.enabled=false",
@@ -50,7 +51,9 @@ class RequiredRoleSecurityTest {
 
 	private MockMvc mvc;
 
-	/** Basic authentication where given, anonymous access allowed everywhere; two users. */
+	/**
+	 * Basic authentication where given, anonymous access allowed everywhere; two users.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	static class Security {
 
@@ -90,8 +93,9 @@ class RequiredRoleSecurityTest {
 
 	@Test
 	void readsAndStartsAreOpenAndOperationsNeedTheRole() throws Exception {
-		this.mvc.perform(post("/durable/workflows").contentType(MediaType.APPLICATION_JSON)
-			.content("{\"type\":\"order\",\"workflowId\":\"role-1\",\"input\":" + ORDER + "}"))
+		this.mvc
+			.perform(post("/durable/workflows").contentType(MediaType.APPLICATION_JSON)
+				.content("{\"type\":\"order\",\"workflowId\":\"role-1\",\"input\":" + ORDER + "}"))
 			.andExpect(status().isCreated());
 		this.mvc.perform(get("/durable/workflows/role-1")).andExpect(status().isOk());
 
@@ -109,8 +113,7 @@ class RequiredRoleSecurityTest {
 		this.mvc.perform(get("/durable/workflows/role-1")).andExpect(jsonPath("$.status").value("RUNNING"));
 
 		this.mvc.perform(as("operator", signal("role-1"))).andExpect(status().isAccepted());
-		this.mvc.perform(as("operator", post("/durable/workflows/role-1/terminate")))
-			.andExpect(status().isNoContent());
+		this.mvc.perform(as("operator", post("/durable/workflows/role-1/terminate"))).andExpect(status().isNoContent());
 		this.mvc.perform(get("/durable/workflows/role-1")).andExpect(jsonPath("$.status").value("TERMINATED"));
 	}
 
@@ -125,7 +128,8 @@ class RequiredRoleSecurityTest {
 			.andExpect(status().isForbidden())
 			.andExpect(jsonPath("$.code").value("ROLE_REQUIRED"));
 		this.mvc.perform(get("/durable/batches/role-batch")).andExpect(jsonPath("$.code").value("BATCH_NOT_FOUND"));
-		this.mvc.perform(as("operator", post("/durable/batches").contentType(MediaType.APPLICATION_JSON).content(batch)))
+		this.mvc
+			.perform(as("operator", post("/durable/batches").contentType(MediaType.APPLICATION_JSON).content(batch)))
 			.andExpect(status().isAccepted());
 		this.mvc.perform(as("viewer", post("/durable/batches/role-batch/cancel")))
 			.andExpect(status().isForbidden())

@@ -25,7 +25,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms",
 				"durable.workflow.queues.reports.concurrency=1", "durable.workflow.queues.reports.rate-limit=100",
 				"durable.workflow.queues.reports.rate-period=1m",
-				// the tests call every endpoint: signals, updates, cancel, schedule changes, completion
+				// the tests call every endpoint: signals, updates, cancel, schedule
+				// changes, completion
 				"durable.workflow.web.operations-enabled=true" })
 abstract class RestApiTestSupport {
 
@@ -48,9 +49,11 @@ abstract class RestApiTestSupport {
 		problem(this.mvc, request, status, code);
 	}
 
-	/** {@link #problem(MockHttpServletRequestBuilder, int, String)} of another {@link MockMvc}. */
-	static void problem(MockMvc mvc, MockHttpServletRequestBuilder request, int status, String code)
-			throws Exception {
+	/**
+	 * {@link #problem(MockHttpServletRequestBuilder, int, String)} of another
+	 * {@link MockMvc}.
+	 */
+	static void problem(MockMvc mvc, MockHttpServletRequestBuilder request, int status, String code) throws Exception {
 		mvc.perform(request)
 			.andExpect(status().is(status))
 			.andExpect(header().string("Content-Type", "application/problem+json"))

@@ -10,7 +10,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** The generated schedule endpoints and their error codes (same application as WorkflowRestApiTest). */
+/**
+ * The generated schedule endpoints and their error codes (same application as
+ * WorkflowRestApiTest).
+ */
 class ScheduleRestApiTest extends RestApiTestSupport {
 
 	private static final String NIGHTLY = "{\"scheduleId\":\"nightly\",\"spec\":{\"cronExpression\":\"0 2 * * *\","
@@ -40,12 +43,14 @@ class ScheduleRestApiTest extends RestApiTestSupport {
 		this.mvc.perform(post("/durable/schedules/nightly/unpause"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.schedule.paused").value(false));
-		this.mvc.perform(json(post("/durable/schedules/nightly/backfill"),
-				"{\"start\":\"2025-06-01T00:00:00Z\",\"end\":\"2025-06-03T00:00:00Z\"}"))
+		this.mvc
+			.perform(json(post("/durable/schedules/nightly/backfill"),
+					"{\"start\":\"2025-06-01T00:00:00Z\",\"end\":\"2025-06-03T00:00:00Z\"}"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.length()").value(2));
-		this.mvc.perform(json(put("/durable/schedules/nightly"), NIGHTLY.replace("0 2 * * *", "0 3 * * *")
-			.replace("{\"scheduleId\":\"nightly\",", "{")))
+		this.mvc
+			.perform(json(put("/durable/schedules/nightly"),
+					NIGHTLY.replace("0 2 * * *", "0 3 * * *").replace("{\"scheduleId\":\"nightly\",", "{")))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.schedule.spec.cronExpressions[0]").value("0 3 * * *"));
 		this.mvc.perform(delete("/durable/schedules/nightly")).andExpect(status().isNoContent());
@@ -55,14 +60,17 @@ class ScheduleRestApiTest extends RestApiTestSupport {
 
 	@Test
 	void badSchedulesAreRefusedAndCreateNothing() throws Exception {
-		problem(json(post("/durable/schedules"), NIGHTLY.replace("nightly\"", "bad-cron\"").replace("0 2 * * *",
-				"every night")), 400, "INVALID_PAYLOAD");
-		problem(json(post("/durable/schedules"), NIGHTLY.replace("nightly\"", "bad-zone\"").replace("Europe/Berlin",
-				"Mars/Olympus")), 400, "INVALID_PAYLOAD");
-		problem(json(post("/durable/schedules"), NIGHTLY.replace("nightly\"", "bad-input\"").replace("\"quantity\":1",
-				"\"quantity\":\"one\"")), 400, "INVALID_PAYLOAD");
-		problem(json(post("/durable/schedules"), NIGHTLY.replace("nightly\"", "bad-type\"").replace(
-				"\"workflowType\":\"order\"", "\"workflowType\":\"nope\"")), 400, "UNKNOWN_TYPE");
+		problem(json(post("/durable/schedules"),
+				NIGHTLY.replace("nightly\"", "bad-cron\"").replace("0 2 * * *", "every night")), 400,
+				"INVALID_PAYLOAD");
+		problem(json(post("/durable/schedules"),
+				NIGHTLY.replace("nightly\"", "bad-zone\"").replace("Europe/Berlin", "Mars/Olympus")), 400,
+				"INVALID_PAYLOAD");
+		problem(json(post("/durable/schedules"),
+				NIGHTLY.replace("nightly\"", "bad-input\"").replace("\"quantity\":1", "\"quantity\":\"one\"")), 400,
+				"INVALID_PAYLOAD");
+		problem(json(post("/durable/schedules"), NIGHTLY.replace("nightly\"", "bad-type\"")
+			.replace("\"workflowType\":\"order\"", "\"workflowType\":\"nope\"")), 400, "UNKNOWN_TYPE");
 		problem(json(post("/durable/schedules"), "{\"spec\":{}}"), 400, "INVALID_PAYLOAD");
 		problem(json(post("/durable/schedules"), "{"), 400, "INVALID_PAYLOAD");
 		problem(json(post("/durable/schedules/none/backfill"), "{\"start\":\"2025-06-01T00:00:00Z\"}"), 400,

@@ -10,9 +10,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Schedule bodies with specs of several cron expressions, calendars (objects or cron strings),
- * intervals and skips, and with limited actions; the single-source spec of earlier versions; bad
- * specs answered 400 without creating anything.
+ * Schedule bodies with specs of several cron expressions, calendars (objects or cron
+ * strings), intervals and skips, and with limited actions; the single-source spec of
+ * earlier versions; bad specs answered 400 without creating anything.
  */
 class ScheduleSpecRestTest extends RestApiTestSupport {
 
@@ -22,11 +22,9 @@ class ScheduleSpecRestTest extends RestApiTestSupport {
 	private static final String COMBINED = "{\"scheduleId\":\"combined\",\"spec\":{"
 			+ "\"cronExpressions\":[\"0 30 2 * * *\"],"
 			+ "\"calendars\":[{\"hour\":\"9-17\",\"minute\":\"*/15\",\"dayOfWeek\":\"MON-FRI\",\"comment\":\"office\"},"
-			+ "\"0 0 12 * * SAT\"],"
-			+ "\"intervals\":[{\"every\":\"PT6H\",\"offset\":\"PT5M\"}],"
+			+ "\"0 0 12 * * SAT\"]," + "\"intervals\":[{\"every\":\"PT6H\",\"offset\":\"PT5M\"}],"
 			+ "\"skip\":[\"* * * 25 12 *\",{\"second\":\"*\",\"minute\":\"*\",\"hour\":\"13\"}],"
-			+ "\"timeZone\":\"Europe/Berlin\"},"
-			+ ACTION + ",\"remainingActions\":2}";
+			+ "\"timeZone\":\"Europe/Berlin\"}," + ACTION + ",\"remainingActions\":2}";
 
 	private String body(String scheduleId, String spec) {
 		return "{\"scheduleId\":\"" + scheduleId + "\",\"spec\":" + spec + "," + ACTION + "}";
@@ -54,21 +52,24 @@ class ScheduleSpecRestTest extends RestApiTestSupport {
 			.andExpect(jsonPath("$.schedule.spec.interval").doesNotExist())
 			.andExpect(jsonPath("$.schedule.remainingActions").value(2))
 			.andExpect(jsonPath("$.nextActionTimes").isNotEmpty());
-		// more actions by an update; the spec given back as described is accepted as it is
+		// more actions by an update; the spec given back as described is accepted as it
+		// is
 		String described = this.mvc.perform(get("/durable/schedules/combined"))
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
 		String spec = described.substring(described.indexOf("\"spec\":") + 7, described.indexOf(",\"action\""));
-		this.mvc.perform(json(put("/durable/schedules/combined"),
-				"{\"spec\":" + spec + "," + ACTION + ",\"remainingActions\":5}"))
+		this.mvc
+			.perform(json(put("/durable/schedules/combined"),
+					"{\"spec\":" + spec + "," + ACTION + ",\"remainingActions\":5}"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.schedule.remainingActions").value(5))
 			.andExpect(jsonPath("$.schedule.spec.calendars", hasSize(2)))
 			.andExpect(jsonPath("$.schedule.spec.skip", hasSize(2)));
 		// a replacement without remainingActions is unlimited
-		this.mvc.perform(json(put("/durable/schedules/combined"), "{\"spec\":{\"intervals\":[{\"every\":\"PT1H\"}]},"
-				+ ACTION + "}"))
+		this.mvc
+			.perform(json(put("/durable/schedules/combined"),
+					"{\"spec\":{\"intervals\":[{\"every\":\"PT1H\"}]}," + ACTION + "}"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.schedule.remainingActions").doesNotExist())
 			.andExpect(jsonPath("$.schedule.spec.intervals[0].offset").value("PT0S"));
@@ -76,14 +77,16 @@ class ScheduleSpecRestTest extends RestApiTestSupport {
 
 	@Test
 	void theSingleSourceSpecOfEarlierVersionsIsStillAccepted() throws Exception {
-		this.mvc.perform(json(post("/durable/schedules"),
-				body("legacy-cron", "{\"cronExpression\":\"0 2 * * *\",\"timeZone\":\"Europe/Berlin\"}")))
+		this.mvc
+			.perform(json(post("/durable/schedules"),
+					body("legacy-cron", "{\"cronExpression\":\"0 2 * * *\",\"timeZone\":\"Europe/Berlin\"}")))
 			.andExpect(status().isCreated());
 		this.mvc.perform(get("/durable/schedules/legacy-cron"))
 			.andExpect(jsonPath("$.schedule.spec.cronExpressions[0]").value("0 2 * * *"))
 			.andExpect(jsonPath("$.schedule.spec.intervals", hasSize(0)));
-		this.mvc.perform(json(post("/durable/schedules"),
-				body("legacy-every", "{\"interval\":\"PT10M\",\"offset\":\"PT3M\"}")))
+		this.mvc
+			.perform(json(post("/durable/schedules"),
+					body("legacy-every", "{\"interval\":\"PT10M\",\"offset\":\"PT3M\"}")))
 			.andExpect(status().isCreated());
 		this.mvc.perform(get("/durable/schedules/legacy-every"))
 			.andExpect(jsonPath("$.schedule.spec.intervals[0].every").value("PT10M"))
@@ -93,8 +96,7 @@ class ScheduleSpecRestTest extends RestApiTestSupport {
 
 	@Test
 	void badSpecsAndLimitsAreRefusedAndCreateNothing() throws Exception {
-		String[][] cases = {
-				{ "no-source", "{\"timeZone\":\"UTC\"}" },
+		String[][] cases = { { "no-source", "{\"timeZone\":\"UTC\"}" },
 				{ "bad-calendar", "{\"calendars\":[{\"hour\":\"25\"}]}" },
 				{ "spaced-field", "{\"calendars\":[{\"hour\":\"9 - 17\"}]}" },
 				{ "misspelt-field", "{\"calendars\":[{\"hours\":\"9\"}]}" },

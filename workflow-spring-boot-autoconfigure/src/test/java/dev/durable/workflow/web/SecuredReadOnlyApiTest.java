@@ -29,8 +29,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The generated endpoints are ordinary MVC endpoints: the application's security filter chain
- * applies to them; and {@code durable.workflow.web.read-only} turns off every mutating one.
+ * The generated endpoints are ordinary MVC endpoints: the application's security filter
+ * chain applies to them; and {@code durable.workflow.web.read-only} turns off every
+ * mutating one.
  */
 @SpringBootTest(classes = { WebTestApplication.class, SecuredReadOnlyApiTest.Security.class },
 		properties = { "durable.workflow.schema=web_secured", "durable.workflow.web.read-only=true",
@@ -56,7 +57,8 @@ class SecuredReadOnlyApiTest {
 
 		@Bean
 		InMemoryUserDetailsManager users() {
-			return new InMemoryUserDetailsManager(User.withUsername("ops").password("{noop}secret").roles("OPS").build());
+			return new InMemoryUserDetailsManager(
+					User.withUsername("ops").password("{noop}secret").roles("OPS").build());
 		}
 
 	}

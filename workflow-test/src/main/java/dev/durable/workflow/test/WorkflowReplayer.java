@@ -18,8 +18,8 @@ import org.springframework.objenesis.SpringObjenesis;
 
 /**
  * Proves a change of workflow code is replay-safe before it is deployed: replays recorded
- * histories against the current workflow class, without a database, and fails when the code no
- * longer issues the recorded commands.
+ * histories against the current workflow class, without a database, and fails when the
+ * code no longer issues the recorded commands.
  *
  * <pre>{@code
  * // exported earlier: new ObjectMapper().writeValueAsString(handle.history()),
@@ -28,15 +28,18 @@ import org.springframework.objenesis.SpringObjenesis;
  * WorkflowReplayer.replay(OrderWorkflow.class, json); // throws NonDeterministicWorkflowException
  * }</pre>
  *
- * <p>The workflow is instantiated through its public constructor with the most parameters;
- * parameters of an {@code @Activity} type get stubs (replay never runs activities), others
- * {@code null}; pass a factory for anything else.
+ * <p>
+ * The workflow is instantiated through its public constructor with the most parameters;
+ * parameters of an {@code @Activity} type get stubs (replay never runs activities),
+ * others {@code null}; pass a factory for anything else.
  *
- * <p>Exported payloads are decoded JSON values (decrypted when the exporting node had the key),
- * so the histories of an engine with an {@link dev.durable.workflow.EncryptingPayloadConverter}
- * replay as they are. Pass the engine's converter ({@link Options#withPayloadConverter}) when the
- * workflow types need its mapping, or when payloads were exported undecoded ({@code {"$encoded":
- * ...}}: a node without the key, a converter that does not write JSON).
+ * <p>
+ * Exported payloads are decoded JSON values (decrypted when the exporting node had the
+ * key), so the histories of an engine with an
+ * {@link dev.durable.workflow.EncryptingPayloadConverter} replay as they are. Pass the
+ * engine's converter ({@link Options#withPayloadConverter}) when the workflow types need
+ * its mapping, or when payloads were exported undecoded ({@code {"$encoded": ...}}: a
+ * node without the key, a converter that does not write JSON).
  *
  * <pre>{@code
  * WorkflowReplayer.replay(OrderWorkflow.class, json, WorkflowReplayer.Options.defaults()
@@ -46,228 +49,217 @@ import org.springframework.objenesis.SpringObjenesis;
  */
 public final class WorkflowReplayer {
 
-  private static final SpringObjenesis OBJENESIS = new SpringObjenesis();
+	private static final SpringObjenesis OBJENESIS = new SpringObjenesis();
 
-  private WorkflowReplayer() {}
+	private WorkflowReplayer() {
+	}
 
-  /**
-   * Replays one history, given as the JSON of a {@code List<HistoryEvent>}.
-   *
-   * @throws NonDeterministicWorkflowException when the code issues other commands than the
-   *     history holds; {@link NonDeterministicWorkflowException#workflowTask()}, {@code
-   *     recordedCommand()} and {@code issuedCommand()} say where and how
-   */
-  public static void replay(Class<?> workflowClass, String historyJson) {
-    replay(workflowClass, HistoryReplay.parse(historyJson));
-  }
+	/**
+	 * Replays one history, given as the JSON of a {@code List<HistoryEvent>}.
+	 * @throws NonDeterministicWorkflowException when the code issues other commands than
+	 * the history holds; {@link NonDeterministicWorkflowException#workflowTask()}, {@code
+	 *     recordedCommand()} and {@code issuedCommand()} say where and how
+	 */
+	public static void replay(Class<?> workflowClass, String historyJson) {
+		replay(workflowClass, HistoryReplay.parse(historyJson));
+	}
 
-  /** Replays one history, as {@code handle.history()} returned it. */
-  public static void replay(Class<?> workflowClass, List<HistoryEvent> history) {
-    replay(workflowClass, history, stubFactory());
-  }
+	/** Replays one history, as {@code handle.history()} returned it. */
+	public static void replay(Class<?> workflowClass, List<HistoryEvent> history) {
+		replay(workflowClass, history, stubFactory());
+	}
 
-  /**
-   * Replays one history, creating the workflow instance with the given factory (called with the
-   * workflow class).
-   */
-  public static void replay(
-      Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory) {
-    HistoryReplay.replay(workflowClass, history, factory);
-  }
+	/**
+	 * Replays one history, creating the workflow instance with the given factory (called
+	 * with the workflow class).
+	 */
+	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory) {
+		HistoryReplay.replay(workflowClass, history, factory);
+	}
 
-  /**
-   * Replays one history as an engine with these engine-wide {@code failWorkflowExceptionTypes}
-   * ran it ({@code WorkflowEngine.Builder.failWorkflowExceptionTypes} or the Spring property
-   * {@code durable.workflow.worker.fail-workflow-exception-types}): a run that such an exception
-   * failed replays only with the same list. The workflow's own {@code
-   * @Workflow(failWorkflowExceptionTypes)} always counts.
-   */
-  public static void replay(
-      Class<?> workflowClass,
-      List<HistoryEvent> history,
-      Function<Class<?>, Object> factory,
-      List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
-    HistoryReplay.replay(workflowClass, history, factory, failWorkflowExceptionTypes);
-  }
+	/**
+	 * Replays one history as an engine with these engine-wide
+	 * {@code failWorkflowExceptionTypes} ran it
+	 * ({@code WorkflowEngine.Builder.failWorkflowExceptionTypes} or the Spring property
+	 * {@code durable.workflow.worker.fail-workflow-exception-types}): a run that such an
+	 * exception failed replays only with the same list. The workflow's own
+	 * {@code @Workflow(failWorkflowExceptionTypes)} always counts.
+	 */
+	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Function<Class<?>, Object> factory,
+			List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+		HistoryReplay.replay(workflowClass, history, factory, failWorkflowExceptionTypes);
+	}
 
-  /**
-   * Replays one history given as JSON, with the engine-wide {@code failWorkflowExceptionTypes} of
-   * the engine that ran it (see {@link #replay(Class, List, Function, List)}).
-   */
-  public static void replay(
-      Class<?> workflowClass,
-      String historyJson,
-      List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
-    replay(
-        workflowClass,
-        HistoryReplay.parse(historyJson),
-        stubFactory(),
-        failWorkflowExceptionTypes);
-  }
+	/**
+	 * Replays one history given as JSON, with the engine-wide
+	 * {@code failWorkflowExceptionTypes} of the engine that ran it (see
+	 * {@link #replay(Class, List, Function, List)}).
+	 */
+	public static void replay(Class<?> workflowClass, String historyJson,
+			List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
+		replay(workflowClass, HistoryReplay.parse(historyJson), stubFactory(), failWorkflowExceptionTypes);
+	}
 
-  /** Replays one history given as JSON, with the given options. */
-  public static void replay(Class<?> workflowClass, String historyJson, Options options) {
-    replay(workflowClass, HistoryReplay.parse(historyJson), options);
-  }
+	/** Replays one history given as JSON, with the given options. */
+	public static void replay(Class<?> workflowClass, String historyJson, Options options) {
+		replay(workflowClass, HistoryReplay.parse(historyJson), options);
+	}
 
-  /** Replays one history, as {@code handle.history()} returned it, with the given options. */
-  public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Options options) {
-    HistoryReplay.replay(
-        workflowClass,
-        history,
-        options.factory(),
-        options.failWorkflowExceptionTypes(),
-        options.payloadConverter());
-  }
+	/**
+	 * Replays one history, as {@code handle.history()} returned it, with the given
+	 * options.
+	 */
+	public static void replay(Class<?> workflowClass, List<HistoryEvent> history, Options options) {
+		HistoryReplay.replay(workflowClass, history, options.factory(), options.failWorkflowExceptionTypes(),
+				options.payloadConverter());
+	}
 
-  /**
-   * Replays several histories (name to JSON) and reports every failure instead of stopping at
-   * the first.
-   */
-  public static ReplayReport replayAll(Class<?> workflowClass, Map<String, String> historiesJson) {
-    return replayAll(workflowClass, historiesJson, Options.defaults());
-  }
+	/**
+	 * Replays several histories (name to JSON) and reports every failure instead of
+	 * stopping at the first.
+	 */
+	public static ReplayReport replayAll(Class<?> workflowClass, Map<String, String> historiesJson) {
+		return replayAll(workflowClass, historiesJson, Options.defaults());
+	}
 
-  /** Replays several histories (name to JSON) with the given options; see {@link #replayAll(Class, Map)}. */
-  public static ReplayReport replayAll(
-      Class<?> workflowClass, Map<String, String> historiesJson, Options options) {
-    Map<String, RuntimeException> failures = new LinkedHashMap<>();
-    historiesJson.forEach(
-        (name, json) -> {
-          try {
-            replay(workflowClass, json, options);
-          } catch (RuntimeException ex) {
-            failures.put(name, ex);
-          }
-        });
-    return new ReplayReport(historiesJson.size(), failures);
-  }
+	/**
+	 * Replays several histories (name to JSON) with the given options; see
+	 * {@link #replayAll(Class, Map)}.
+	 */
+	public static ReplayReport replayAll(Class<?> workflowClass, Map<String, String> historiesJson, Options options) {
+		Map<String, RuntimeException> failures = new LinkedHashMap<>();
+		historiesJson.forEach((name, json) -> {
+			try {
+				replay(workflowClass, json, options);
+			}
+			catch (RuntimeException ex) {
+				failures.put(name, ex);
+			}
+		});
+		return new ReplayReport(historiesJson.size(), failures);
+	}
 
-  /**
-   * How histories are replayed: the workflow factory, the engine-wide {@code
-   * failWorkflowExceptionTypes} and the payload converter of the engine that ran them. Immutable;
-   * each {@code with} method returns a copy.
-   *
-   * @param factory creates the workflow instance (called with the workflow class); {@link
-   *     #stubFactory()} by default
-   * @param failWorkflowExceptionTypes the engine's {@code failWorkflowExceptionTypes} (see {@link
-   *     #replay(Class, List, Function, List)}); empty by default
-   * @param payloadConverter the engine's payload converter; {@link PayloadConverter#json()} by
-   *     default
-   */
-  public record Options(
-      Function<Class<?>, Object> factory,
-      List<Class<? extends Throwable>> failWorkflowExceptionTypes,
-      PayloadConverter payloadConverter) {
+	/**
+	 * How histories are replayed: the workflow factory, the engine-wide {@code
+	 * failWorkflowExceptionTypes} and the payload converter of the engine that ran them.
+	 * Immutable; each {@code with} method returns a copy.
+	 *
+	 * @param factory creates the workflow instance (called with the workflow class);
+	 * {@link #stubFactory()} by default
+	 * @param failWorkflowExceptionTypes the engine's {@code failWorkflowExceptionTypes}
+	 * (see {@link #replay(Class, List, Function, List)}); empty by default
+	 * @param payloadConverter the engine's payload converter;
+	 * {@link PayloadConverter#json()} by default
+	 */
+	public record Options(Function<Class<?>, Object> factory,
+			List<Class<? extends Throwable>> failWorkflowExceptionTypes, PayloadConverter payloadConverter) {
 
-    public Options {
-      Objects.requireNonNull(factory, "factory");
-      failWorkflowExceptionTypes = List.copyOf(failWorkflowExceptionTypes);
-      Objects.requireNonNull(payloadConverter, "payloadConverter");
-    }
+		public Options {
+			Objects.requireNonNull(factory, "factory");
+			failWorkflowExceptionTypes = List.copyOf(failWorkflowExceptionTypes);
+			Objects.requireNonNull(payloadConverter, "payloadConverter");
+		}
 
-    /** The stub factory, no engine-wide exception types, the JSON converter. */
-    public static Options defaults() {
-      return new Options(stubFactory(), List.of(), PayloadConverter.json());
-    }
+		/** The stub factory, no engine-wide exception types, the JSON converter. */
+		public static Options defaults() {
+			return new Options(stubFactory(), List.of(), PayloadConverter.json());
+		}
 
-    public Options withFactory(Function<Class<?>, Object> factory) {
-      return new Options(factory, this.failWorkflowExceptionTypes, this.payloadConverter);
-    }
+		public Options withFactory(Function<Class<?>, Object> factory) {
+			return new Options(factory, this.failWorkflowExceptionTypes, this.payloadConverter);
+		}
 
-    public Options withFailWorkflowExceptionTypes(List<Class<? extends Throwable>> types) {
-      return new Options(this.factory, types, this.payloadConverter);
-    }
+		public Options withFailWorkflowExceptionTypes(List<Class<? extends Throwable>> types) {
+			return new Options(this.factory, types, this.payloadConverter);
+		}
 
-    public Options withPayloadConverter(PayloadConverter converter) {
-      return new Options(this.factory, this.failWorkflowExceptionTypes, converter);
-    }
-  }
+		public Options withPayloadConverter(PayloadConverter converter) {
+			return new Options(this.factory, this.failWorkflowExceptionTypes, converter);
+		}
+	}
 
-  /**
-   * The outcome of {@link #replayAll}.
-   *
-   * @param replayed how many histories were replayed
-   * @param failures the failures by history name (NonDeterministicWorkflowException for a code
-   *     change, other exceptions for histories that could not be read or workflow code that threw)
-   */
-  public record ReplayReport(int replayed, Map<String, RuntimeException> failures) {
+	/**
+	 * The outcome of {@link #replayAll}.
+	 *
+	 * @param replayed how many histories were replayed
+	 * @param failures the failures by history name (NonDeterministicWorkflowException for
+	 * a code change, other exceptions for histories that could not be read or workflow
+	 * code that threw)
+	 */
+	public record ReplayReport(int replayed, Map<String, RuntimeException> failures) {
 
-    public boolean succeeded() {
-      return this.failures.isEmpty();
-    }
+		public boolean succeeded() {
+			return this.failures.isEmpty();
+		}
 
-    /** Throws the first failure (the others suppressed) when any history did not replay. */
-    public void throwIfFailed() {
-      if (this.failures.isEmpty()) {
-        return;
-      }
-      List<Map.Entry<String, RuntimeException>> all = new ArrayList<>(this.failures.entrySet());
-      IllegalStateException failure =
-          new IllegalStateException(
-              this.failures.size()
-                  + " of "
-                  + this.replayed
-                  + " histories did not replay; first, "
-                  + all.get(0).getKey()
-                  + ": "
-                  + all.get(0).getValue().getMessage(),
-              all.get(0).getValue());
-      all.stream().skip(1).forEach((e) -> failure.addSuppressed(e.getValue()));
-      throw failure;
-    }
-  }
+		/**
+		 * Throws the first failure (the others suppressed) when any history did not
+		 * replay.
+		 */
+		public void throwIfFailed() {
+			if (this.failures.isEmpty()) {
+				return;
+			}
+			List<Map.Entry<String, RuntimeException>> all = new ArrayList<>(this.failures.entrySet());
+			IllegalStateException failure = new IllegalStateException(
+					this.failures.size() + " of " + this.replayed + " histories did not replay; first, "
+							+ all.get(0).getKey() + ": " + all.get(0).getValue().getMessage(),
+					all.get(0).getValue());
+			all.stream().skip(1).forEach((e) -> failure.addSuppressed(e.getValue()));
+			throw failure;
+		}
+	}
 
-  /**
-   * The default factory: the public constructor with the most parameters, {@code @Activity}
-   * parameters as stubs that only record commands, others {@code null}.
-   */
-  public static Function<Class<?>, Object> stubFactory() {
-    return (type) -> {
-      Constructor<?> constructor = null;
-      for (Constructor<?> candidate : type.getConstructors()) {
-        if (constructor == null || candidate.getParameterCount() > constructor.getParameterCount()) {
-          constructor = candidate;
-        }
-      }
-      if (constructor == null) {
-        throw new IllegalStateException(
-            "Workflow class " + type.getName() + " needs a public constructor");
-      }
-      Class<?>[] types = constructor.getParameterTypes();
-      Object[] args = new Object[types.length];
-      for (int i = 0; i < types.length; i++) {
-        if (WorkflowEngine.isActivityType(types[i])) {
-          args[i] = HistoryReplay.replayStub(types[i], stub(types[i]));
-        }
-      }
-      try {
-        return constructor.newInstance(args);
-      } catch (InvocationTargetException ex) {
-        Throwable target = ex.getTargetException();
-        throw (target instanceof RuntimeException re) ? re : new IllegalStateException(target);
-      } catch (ReflectiveOperationException ex) {
-        throw new IllegalStateException("Cannot create workflow " + type.getName(), ex);
-      }
-    };
-  }
+	/**
+	 * The default factory: the public constructor with the most parameters,
+	 * {@code @Activity} parameters as stubs that only record commands, others
+	 * {@code null}.
+	 */
+	public static Function<Class<?>, Object> stubFactory() {
+		return (type) -> {
+			Constructor<?> constructor = null;
+			for (Constructor<?> candidate : type.getConstructors()) {
+				if (constructor == null || candidate.getParameterCount() > constructor.getParameterCount()) {
+					constructor = candidate;
+				}
+			}
+			if (constructor == null) {
+				throw new IllegalStateException("Workflow class " + type.getName() + " needs a public constructor");
+			}
+			Class<?>[] types = constructor.getParameterTypes();
+			Object[] args = new Object[types.length];
+			for (int i = 0; i < types.length; i++) {
+				if (WorkflowEngine.isActivityType(types[i])) {
+					args[i] = HistoryReplay.replayStub(types[i], stub(types[i]));
+				}
+			}
+			try {
+				return constructor.newInstance(args);
+			}
+			catch (InvocationTargetException ex) {
+				Throwable target = ex.getTargetException();
+				throw (target instanceof RuntimeException re) ? re : new IllegalStateException(target);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new IllegalStateException("Cannot create workflow " + type.getName(), ex);
+			}
+		};
+	}
 
-  private static Object stub(Class<?> type) {
-    if (type.isInterface()) {
-      return Proxy.newProxyInstance(
-          type.getClassLoader(),
-          new Class<?>[] {type},
-          (proxy, method, args) -> {
-            if (method.getDeclaringClass() == Object.class) {
-              return switch (method.getName()) {
-                case "hashCode" -> System.identityHashCode(proxy);
-                case "equals" -> proxy == args[0];
-                default -> "ReplayStub[" + type.getName() + "]";
-              };
-            }
-            throw new UnsupportedOperationException("Activities do not run on replay");
-          });
-    }
-    return OBJENESIS.newInstance(type);
-  }
+	private static Object stub(Class<?> type) {
+		if (type.isInterface()) {
+			return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (proxy, method, args) -> {
+				if (method.getDeclaringClass() == Object.class) {
+					return switch (method.getName()) {
+						case "hashCode" -> System.identityHashCode(proxy);
+						case "equals" -> proxy == args[0];
+						default -> "ReplayStub[" + type.getName() + "]";
+					};
+				}
+				throw new UnsupportedOperationException("Activities do not run on replay");
+			});
+		}
+		return OBJENESIS.newInstance(type);
+	}
+
 }

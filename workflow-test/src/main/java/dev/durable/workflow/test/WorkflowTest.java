@@ -9,17 +9,20 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * A JUnit 5 test class whose tests each get a fresh {@link TestWorkflowEnvironment} (shared
- * embedded PostgreSQL, own schema, time skipping), closed after the test. Test methods and
- * constructors may declare {@link TestWorkflowEnvironment}, {@link
- * dev.durable.workflow.client.WorkflowClient} and {@link dev.durable.workflow.WorkflowEngine}
- * parameters; asking for the client or the engine starts it, so declare only the environment
- * when the test registers activities (mocks) itself.
+ * A JUnit 5 test class whose tests each get a fresh {@link TestWorkflowEnvironment}
+ * (shared embedded PostgreSQL, own schema, time skipping), closed after the test. Test
+ * methods and constructors may declare {@link TestWorkflowEnvironment},
+ * {@link dev.durable.workflow.client.WorkflowClient} and
+ * {@link dev.durable.workflow.WorkflowEngine} parameters; asking for the client or the
+ * engine starts it, so declare only the environment when the test registers activities
+ * (mocks) itself.
  *
  * <pre>{@code
- * @WorkflowTest(workflows = ReminderWorkflow.class, activities = Mailer.class)
+ * &#64;WorkflowTest(workflows = ReminderWorkflow.class, activities = Mailer.class)
  * class ReminderWorkflowTest {
- *   @Test
+ *
+
+&#64;Test
  *   void remindsAfterThirtyDays(WorkflowClient client) { ... }
  * }
  * }</pre>
@@ -31,12 +34,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(WorkflowTestExtension.class)
 public @interface WorkflowTest {
 
-  /** Workflow classes to register. */
-  Class<?>[] workflows() default {};
+	/** Workflow classes to register. */
+	Class<?>[] workflows() default {};
 
-  /** Activity classes to instantiate (public no-argument constructor) and register. */
-  Class<?>[] activities() default {};
+	/** Activity classes to instantiate (public no-argument constructor) and register. */
+	Class<?>[] activities() default {};
 
-  /** Whether time jumps by itself while a result is awaited. */
-  boolean autoTimeSkipping() default true;
+	/** Whether time jumps by itself while a result is awaited. */
+	boolean autoTimeSkipping() default true;
+
 }

@@ -14,74 +14,74 @@ import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Time skipping with activities on task queues, served by another node of the environment or by none. */
+/**
+ * Time skipping with activities on task queues, served by another node of the environment
+ * or by none.
+ */
 class TaskQueueTimeSkippingTest {
 
-  @Activity
-  public interface Transcoder {
+	@Activity
+	public interface Transcoder {
 
-    @ActivityMethod(taskQueue = "video", scheduleToStartTimeout = "PT6H")
-    String transcode(String file);
-  }
+		@ActivityMethod(taskQueue = "video", scheduleToStartTimeout = "PT6H")
+		String transcode(String file);
 
-  public static class FastTranscoder implements Transcoder {
+	}
 
-    @Override
-    public String transcode(String file) {
-      return file + ".mp4";
-    }
-  }
+	public static class FastTranscoder implements Transcoder {
 
-  @Workflow("transcode")
-  public static class TranscodeWorkflow {
+		@Override
+		public String transcode(String file) {
+			return file + ".mp4";
+		}
 
-    private final Transcoder transcoder;
+	}
 
-    public TranscodeWorkflow(Transcoder transcoder) {
-      this.transcoder = transcoder;
-    }
+	@Workflow("transcode")
+	public static class TranscodeWorkflow {
 
-    @WorkflowRun
-    public String run(String file) {
-      try {
-        return this.transcoder.transcode(file);
-      } catch (ActivityFailure ex) {
-        return "gave up: " + ((TimeoutFailure) ex.getCause()).getTimeoutType();
-      }
-    }
-  }
+		private final Transcoder transcoder;
 
-  private final TestWorkflowEnvironment env =
-      TestWorkflowEnvironment.builder().registerWorkflows(TranscodeWorkflow.class).build();
+		public TranscodeWorkflow(Transcoder transcoder) {
+			this.transcoder = transcoder;
+		}
 
-  @AfterEach
-  void close() {
-    this.env.close();
-  }
+		@WorkflowRun
+		public String run(String file) {
+			try {
+				return this.transcoder.transcode(file);
+			}
+			catch (ActivityFailure ex) {
+				return "gave up: " + ((TimeoutFailure) ex.getCause()).getTimeoutType();
+			}
+		}
 
-  @Test
-  void aWorkerNodeOfTheEnvironmentRunsTheQueuesActivities() {
-    this.env.newWorkerEngine(
-        (builder) ->
-            builder
-                .runWorkflows(false)
-                .activityTaskQueues("video")
-                .registerActivities(new FastTranscoder()));
-    assertThat(
-            this.env
-                .client()
-                .execute(TranscodeWorkflow::run, "clip", StartOptions.withId("transcode-1")))
-        .isEqualTo("clip.mp4");
-  }
+	}
 
-  @Test
-  void withNoWorkerTheScheduleToStartTimeoutIsSkippedTo() {
-    Instant start = this.env.currentTime();
-    assertThat(
-            this.env
-                .client()
-                .execute(TranscodeWorkflow::run, "clip", StartOptions.withId("transcode-2")))
-        .isEqualTo("gave up: SCHEDULE_TO_START");
-    assertThat(this.env.currentTime()).isBetween(start.plus(Duration.ofHours(6)), start.plus(Duration.ofHours(7)));
-  }
+	private final TestWorkflowEnvironment env = TestWorkflowEnvironment.builder()
+		.registerWorkflows(TranscodeWorkflow.class)
+		.build();
+
+	@AfterEach
+	void close() {
+		this.env.close();
+	}
+
+	@Test
+	void aWorkerNodeOfTheEnvironmentRunsTheQueuesActivities() {
+		this.env.newWorkerEngine((builder) -> builder.runWorkflows(false)
+			.activityTaskQueues("video")
+			.registerActivities(new FastTranscoder()));
+		assertThat(this.env.client().execute(TranscodeWorkflow::run, "clip", StartOptions.withId("transcode-1")))
+			.isEqualTo("clip.mp4");
+	}
+
+	@Test
+	void withNoWorkerTheScheduleToStartTimeoutIsSkippedTo() {
+		Instant start = this.env.currentTime();
+		assertThat(this.env.client().execute(TranscodeWorkflow::run, "clip", StartOptions.withId("transcode-2")))
+			.isEqualTo("gave up: SCHEDULE_TO_START");
+		assertThat(this.env.currentTime()).isBetween(start.plus(Duration.ofHours(6)), start.plus(Duration.ofHours(7)));
+	}
+
 }

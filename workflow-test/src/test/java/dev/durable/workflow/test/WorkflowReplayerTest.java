@@ -16,73 +16,70 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Histories recorded by v1 of "greeting", exported as JSON, replayed against changed code. */
+/**
+ * Histories recorded by v1 of "greeting", exported as JSON, replayed against changed
+ * code.
+ */
 class WorkflowReplayerTest {
 
-  private static String json;
+	private static String json;
 
-  private static List<HistoryEvent> history;
+	private static List<HistoryEvent> history;
 
-  @BeforeAll
-  static void record() {
-    try (TestWorkflowEnvironment env =
-        TestWorkflowEnvironment.builder()
-            .registerWorkflows(TimeWorkflows.Greeting.class)
-            .registerActivities(new RealGreeter())
-            .build()) {
-      WorkflowHandle<String> handle =
-          env.client().start(TimeWorkflows.Greeting::run, "Ada", StartOptions.withId("greet-ada"));
-      handle.result();
-      history = handle.history();
-      // what an application exports with its own mapper (or the REST history endpoint returns)
-      json = JsonMapper.builder().build().writeValueAsString(history);
-    }
-  }
+	@BeforeAll
+	static void record() {
+		try (TestWorkflowEnvironment env = TestWorkflowEnvironment.builder()
+			.registerWorkflows(TimeWorkflows.Greeting.class)
+			.registerActivities(new RealGreeter())
+			.build()) {
+			WorkflowHandle<String> handle = env.client()
+				.start(TimeWorkflows.Greeting::run, "Ada", StartOptions.withId("greet-ada"));
+			handle.result();
+			history = handle.history();
+			// what an application exports with its own mapper (or the REST history
+			// endpoint returns)
+			json = JsonMapper.builder().build().writeValueAsString(history);
+		}
+	}
 
-  @Test
-  void theUnchangedWorkflowReplaysItsExportedHistory() {
-    assertThat(json).contains("\"WORKFLOW_STARTED\"").contains("\"runId\"");
-    WorkflowReplayer.replay(TimeWorkflows.Greeting.class, json);
-    WorkflowReplayer.replay(TimeWorkflows.Greeting.class, history);
-  }
+	@Test
+	void theUnchangedWorkflowReplaysItsExportedHistory() {
+		assertThat(json).contains("\"WORKFLOW_STARTED\"").contains("\"runId\"");
+		WorkflowReplayer.replay(TimeWorkflows.Greeting.class, json);
+		WorkflowReplayer.replay(TimeWorkflows.Greeting.class, history);
+	}
 
-  @Test
-  void anIncompatibleChangeIsReportedWithTheDifferingCommand() {
-    assertThatThrownBy(
-            () -> WorkflowReplayer.replay(dev.durable.workflow.test.fixtures.v2.Greeting.class, json))
-        .isInstanceOfSatisfying(
-            NonDeterministicWorkflowException.class,
-            (ex) -> {
-              assertThat(ex.workflowTask()).isEqualTo(1);
-              assertThat(ex.recordedCommand()).isEqualTo("ACTIVITY_SCHEDULED#1(greet)");
-              assertThat(ex.issuedCommand()).startsWith("TIMER_STARTED#1");
-              assertThat(ex.getMessage())
-                  .contains("Workflow task 1 of greeting")
-                  .contains("ACTIVITY_SCHEDULED#1(greet)");
-            });
-  }
+	@Test
+	void anIncompatibleChangeIsReportedWithTheDifferingCommand() {
+		assertThatThrownBy(() -> WorkflowReplayer.replay(dev.durable.workflow.test.fixtures.v2.Greeting.class, json))
+			.isInstanceOfSatisfying(NonDeterministicWorkflowException.class, (ex) -> {
+				assertThat(ex.workflowTask()).isEqualTo(1);
+				assertThat(ex.recordedCommand()).isEqualTo("ACTIVITY_SCHEDULED#1(greet)");
+				assertThat(ex.issuedCommand()).startsWith("TIMER_STARTED#1");
+				assertThat(ex.getMessage()).contains("Workflow task 1 of greeting")
+					.contains("ACTIVITY_SCHEDULED#1(greet)");
+			});
+	}
 
-  @Test
-  void aChangeGuardedWithGetVersionReplays() {
-    WorkflowReplayer.replay(dev.durable.workflow.test.fixtures.v3.Greeting.class, json);
-  }
+	@Test
+	void aChangeGuardedWithGetVersionReplays() {
+		WorkflowReplayer.replay(dev.durable.workflow.test.fixtures.v3.Greeting.class, json);
+	}
 
-  @Test
-  void replayAllReportsEveryHistory() {
-    Map<String, String> histories = new LinkedHashMap<>();
-    histories.put("greet-ada", json);
-    histories.put("broken", "[]");
-    WorkflowReplayer.ReplayReport report =
-        WorkflowReplayer.replayAll(dev.durable.workflow.test.fixtures.v2.Greeting.class, histories);
-    assertThat(report.replayed()).isEqualTo(2);
-    assertThat(report.failures().get("greet-ada"))
-        .isInstanceOf(NonDeterministicWorkflowException.class);
-    assertThat(report.failures().get("broken")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(report::throwIfFailed).hasMessageContaining("2 of 2 histories");
-    assertThat(
-            WorkflowReplayer.replayAll(
-                    dev.durable.workflow.test.fixtures.v3.Greeting.class, Map.of("greet-ada", json))
-                .succeeded())
-        .isTrue();
-  }
+	@Test
+	void replayAllReportsEveryHistory() {
+		Map<String, String> histories = new LinkedHashMap<>();
+		histories.put("greet-ada", json);
+		histories.put("broken", "[]");
+		WorkflowReplayer.ReplayReport report = WorkflowReplayer
+			.replayAll(dev.durable.workflow.test.fixtures.v2.Greeting.class, histories);
+		assertThat(report.replayed()).isEqualTo(2);
+		assertThat(report.failures().get("greet-ada")).isInstanceOf(NonDeterministicWorkflowException.class);
+		assertThat(report.failures().get("broken")).isInstanceOf(IllegalArgumentException.class);
+		assertThatThrownBy(report::throwIfFailed).hasMessageContaining("2 of 2 histories");
+		assertThat(WorkflowReplayer
+			.replayAll(dev.durable.workflow.test.fixtures.v3.Greeting.class, Map.of("greet-ada", json))
+			.succeeded()).isTrue();
+	}
+
 }

@@ -14,31 +14,32 @@ import org.junit.jupiter.api.Test;
 @WorkflowTest(workflows = TimeWorkflows.Greeting.class, activities = RealGreeter.class)
 class WorkflowTestAnnotationTest {
 
-  private final TestWorkflowEnvironment fromConstructor;
+	private final TestWorkflowEnvironment fromConstructor;
 
-  WorkflowTestAnnotationTest(TestWorkflowEnvironment env) {
-    this.fromConstructor = env;
-  }
+	WorkflowTestAnnotationTest(TestWorkflowEnvironment env) {
+		this.fromConstructor = env;
+	}
 
-  @Test
-  void injectsTheEnvironmentItsClientAndItsEngine(
-      TestWorkflowEnvironment env, WorkflowClient client, WorkflowEngine engine) {
-    assertThat(env).isSameAs(this.fromConstructor);
-    assertThat(client).isSameAs(env.client());
-    assertThat(engine).isSameAs(env.engine());
-    String result =
-        client.start(TimeWorkflows.Greeting::run, "Ada", StartOptions.withId("same-id")).result();
-    assertThat(result).isEqualTo("Hello Ada / Hello Ada again");
-  }
+	@Test
+	void injectsTheEnvironmentItsClientAndItsEngine(TestWorkflowEnvironment env, WorkflowClient client,
+			WorkflowEngine engine) {
+		assertThat(env).isSameAs(this.fromConstructor);
+		assertThat(client).isSameAs(env.client());
+		assertThat(engine).isSameAs(env.engine());
+		String result = client.start(TimeWorkflows.Greeting::run, "Ada", StartOptions.withId("same-id")).result();
+		assertThat(result).isEqualTo("Hello Ada / Hello Ada again");
+	}
 
-  @Test
-  void testsAreIsolated(TestWorkflowEnvironment env, WorkflowClient client) {
-    assertThat(env).isSameAs(this.fromConstructor);
-    var start = env.currentTime();
-    client.start(TimeWorkflows.Greeting::run, "Bob", StartOptions.withId("same-id")).result();
-    assertThat(client.count(null)).isEqualTo(1);
-    // the day is skipped; the two greetings' real time counts on the clock too (a few ms)
-    assertThat(env.currentTime())
-        .isBetween(start.plus(Duration.ofDays(1)), start.plus(Duration.ofDays(1)).plusSeconds(10));
-  }
+	@Test
+	void testsAreIsolated(TestWorkflowEnvironment env, WorkflowClient client) {
+		assertThat(env).isSameAs(this.fromConstructor);
+		var start = env.currentTime();
+		client.start(TimeWorkflows.Greeting::run, "Bob", StartOptions.withId("same-id")).result();
+		assertThat(client.count(null)).isEqualTo(1);
+		// the day is skipped; the two greetings' real time counts on the clock too (a few
+		// ms)
+		assertThat(env.currentTime()).isBetween(start.plus(Duration.ofDays(1)),
+				start.plus(Duration.ofDays(1)).plusSeconds(10));
+	}
+
 }

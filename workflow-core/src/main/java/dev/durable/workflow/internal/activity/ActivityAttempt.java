@@ -9,8 +9,8 @@ import dev.durable.workflow.ActivityInfo;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * One attempt of an activity: the {@link ActivityContext} its code sees, and the single-winner
- * race between its own completion, a timeout and a cancel.
+ * One attempt of an activity: the {@link ActivityContext} its code sees, and the
+ * single-winner race between its own completion, a timeout and a cancel.
  */
 public final class ActivityAttempt implements ActivityContext {
 
@@ -39,8 +39,8 @@ public final class ActivityAttempt implements ActivityContext {
 	private volatile boolean async;
 
 	/**
-	 * @param taskToken gives the attempt's task token, first making it valid when it is not yet
-	 * (an inline attempt writes its row then); called by {@link #taskToken()} and
+	 * @param taskToken gives the attempt's task token, first making it valid when it is
+	 * not yet (an inline attempt writes its row then); called by {@link #taskToken()} and
 	 * {@link #doNotCompleteOnReturn()}
 	 */
 	public ActivityAttempt(ActivityInfo info, byte[] heartbeatDetails, Payloads payloads,
@@ -81,7 +81,10 @@ public final class ActivityAttempt implements ActivityContext {
 		return this.finished.get();
 	}
 
-	/** Stops the attempt's code as far as it listens (interrupt, {@link #isCancelRequested()}). */
+	/**
+	 * Stops the attempt's code as far as it listens (interrupt,
+	 * {@link #isCancelRequested()}).
+	 */
 	public void cancel() {
 		this.cancelRequested = true;
 		Thread running = this.thread;
@@ -106,7 +109,8 @@ public final class ActivityAttempt implements ActivityContext {
 
 	@Override
 	public void heartbeat(Object details) {
-		byte[] encoded = this.payloads.encode(details, Object.class, "heartbeat details of " + this.info.activityType());
+		byte[] encoded = this.payloads.encode(details, Object.class,
+				"heartbeat details of " + this.info.activityType());
 		this.heartbeatDetails = encoded;
 		this.lastHeartbeatAt = this.clock.instant();
 		this.heartbeatSink.accept(encoded);
@@ -130,12 +134,16 @@ public final class ActivityAttempt implements ActivityContext {
 
 	@Override
 	public void doNotCompleteOnReturn() {
-		// the token must name the attempt before the method hands it to whoever completes it
+		// the token must name the attempt before the method hands it to whoever completes
+		// it
 		this.taskToken.get();
 		this.async = true;
 	}
 
-	/** A heartbeat of this attempt came through the completion client (recorded in its row). */
+	/**
+	 * A heartbeat of this attempt came through the completion client (recorded in its
+	 * row).
+	 */
 	public void heartbeatRecordedAt(java.time.Instant at) {
 		if (at.isAfter(this.lastHeartbeatAt)) {
 			this.lastHeartbeatAt = at;
@@ -143,8 +151,8 @@ public final class ActivityAttempt implements ActivityContext {
 	}
 
 	/**
-	 * An attempt taken over from another node's row: its heartbeat timeout counts from the last
-	 * heartbeat (or start) the row recorded, not from the takeover.
+	 * An attempt taken over from another node's row: its heartbeat timeout counts from
+	 * the last heartbeat (or start) the row recorded, not from the takeover.
 	 */
 	public void resumedFrom(java.time.Instant lastHeartbeatAt) {
 		this.lastHeartbeatAt = lastHeartbeatAt;

@@ -11,9 +11,9 @@ import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Calls a registered activity's method with its stored arguments, and encodes its result: the
- * same for inline attempts and attempts claimed from a task queue. Bad arguments and results
- * that cannot be encoded fail the attempt for good (no retry mends them).
+ * Calls a registered activity's method with its stored arguments, and encodes its result:
+ * the same for inline attempts and attempts claimed from a task queue. Bad arguments and
+ * results that cannot be encoded fail the attempt for good (no retry mends them).
  */
 public final class ActivityInvoker {
 
@@ -28,8 +28,9 @@ public final class ActivityInvoker {
 
 	/** Runs the method; what it throws is the attempt's failure. */
 	/**
-	 * {@link #invoke} as a {@link java.util.concurrent.Callable} body (what interceptors wrap):
-	 * a throwable that is neither an exception nor an error passes through unchanged.
+	 * {@link #invoke} as a {@link java.util.concurrent.Callable} body (what interceptors
+	 * wrap): a throwable that is neither an exception nor an error passes through
+	 * unchanged.
 	 */
 	public Object call(String activityType, byte[] input) throws Exception {
 		try {
@@ -51,8 +52,8 @@ public final class ActivityInvoker {
 	public Object invoke(String activityType, byte[] input) throws Throwable {
 		ActivityDefinition definition = this.registry.find(activityType);
 		if (definition == null || definition.target() == null) {
-			throw ApplicationFailure.newNonRetryableFailure("No activity of type '" + activityType
-					+ "' is registered on this node", "UnknownActivityType");
+			throw ApplicationFailure.newNonRetryableFailure(
+					"No activity of type '" + activityType + "' is registered on this node", "UnknownActivityType");
 		}
 		Method method = definition.method();
 		List<byte[]> parts = InternalJson.unpack(input);
@@ -86,7 +87,10 @@ public final class ActivityInvoker {
 		}
 	}
 
-	/** Whether the activity type is a transactional activity here (see {@code ActivityMethod#transactional}). */
+	/**
+	 * Whether the activity type is a transactional activity here (see
+	 * {@code ActivityMethod#transactional}).
+	 */
 	public boolean isTransactional(String activityType) {
 		ActivityDefinition definition = this.registry.find(activityType);
 		dev.durable.workflow.ActivityMethod annotation = (definition != null)
@@ -95,16 +99,17 @@ public final class ActivityInvoker {
 	}
 
 	/**
-	 * Encodes a result as the activity's declared return type (as {@code Object} when the type is
-	 * not registered here: a completion from another node).
-	 * @throws ApplicationFailure (non-retryable, type {@code PayloadException}) when it cannot be encoded
+	 * Encodes a result as the activity's declared return type (as {@code Object} when the
+	 * type is not registered here: a completion from another node).
+	 * @throws ApplicationFailure (non-retryable, type {@code PayloadException}) when it
+	 * cannot be encoded
 	 */
 	public byte[] encodeResult(String activityType, Object result) {
 		ActivityDefinition definition = this.registry.find(activityType);
 		try {
 			return this.payloads.encode(result,
-					(definition != null && !this.registry.isDynamic(definition)) ? definition.method().getGenericReturnType()
-							: Object.class,
+					(definition != null && !this.registry.isDynamic(definition))
+							? definition.method().getGenericReturnType() : Object.class,
 					"the result of activity " + activityType);
 		}
 		catch (RuntimeException ex) {

@@ -21,8 +21,9 @@ import dev.durable.workflow.internal.runtime.WorkflowThread;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
- * Activity proxies. Called on a workflow thread, a method is scheduled through the run (recorded,
- * retried, replayed); called anywhere else, the durable bean proxy runs the real method directly.
+ * Activity proxies. Called on a workflow thread, a method is scheduled through the run
+ * (recorded, retried, replayed); called anywhere else, the durable bean proxy runs the
+ * real method directly.
  */
 public final class ActivityStubs {
 
@@ -41,15 +42,16 @@ public final class ActivityStubs {
 			String name = ActivityDefinition.typeName(method);
 			// the method's task queue applies unless the stub's options name one
 			ActivityOptions effective = (options.taskQueue() == null && annotation != null
-					&& !annotation.taskQueue().isBlank()) ? options.toBuilder().taskQueue(annotation.taskQueue()).build()
-							: options;
+					&& !annotation.taskQueue().isBlank())
+							? options.toBuilder().taskQueue(annotation.taskQueue()).build() : options;
 			return schedule(WorkflowThread.context(), name, method, args, effective);
 		}));
 	}
 
 	/**
-	 * A stub for workflow code whose every call runs as a local activity in the calling task
-	 * (see {@code Workflows.localActivities}); the options' task queue does not apply.
+	 * A stub for workflow code whose every call runs as a local activity in the calling
+	 * task (see {@code Workflows.localActivities}); the options' task queue does not
+	 * apply.
 	 */
 	public static <T> T localStub(Class<T> type, ActivityOptions options) {
 		return type.cast(proxy(type, (method, args) -> {
@@ -80,9 +82,10 @@ public final class ActivityStubs {
 	}
 
 	/**
-	 * A stub of an {@code @Activity} interface with no implementation on this node (it runs on a
-	 * task queue other nodes serve): workflow code schedules its methods with their
-	 * {@code @ActivityMethod} options over the defaults; called anywhere else it fails.
+	 * A stub of an {@code @Activity} interface with no implementation on this node (it
+	 * runs on a task queue other nodes serve): workflow code schedules its methods with
+	 * their {@code @ActivityMethod} options over the defaults; called anywhere else it
+	 * fails.
 	 */
 	public static Object declaredStub(Class<?> type, ActivityOptions defaults) {
 		java.util.Map<Method, ActivityDefinition> definitions = new java.util.concurrent.ConcurrentHashMap<>();
@@ -101,7 +104,10 @@ public final class ActivityStubs {
 		});
 	}
 
-	/** A stub that calls an activity by its type name (see {@link dev.durable.workflow.ActivityStub}). */
+	/**
+	 * A stub that calls an activity by its type name (see
+	 * {@link dev.durable.workflow.ActivityStub}).
+	 */
 	public static dev.durable.workflow.ActivityStub untyped(String activityType, ActivityOptions options) {
 		if (activityType == null || activityType.isBlank()) {
 			throw new IllegalArgumentException("An activity type name is required");
@@ -131,8 +137,9 @@ public final class ActivityStubs {
 				Object[] values = (args != null) ? args : new Object[0];
 				List<byte[]> parts = new ArrayList<>(values.length);
 				for (int i = 0; i < values.length; i++) {
-					parts.add(context.payloads().encode(values[i], (values[i] != null) ? values[i].getClass() : Object.class,
-							"argument " + i + " of activity " + activityType));
+					parts.add(context.payloads()
+						.encode(values[i], (values[i] != null) ? values[i].getClass() : Object.class,
+								"argument " + i + " of activity " + activityType));
 				}
 				return context.scheduleActivity(activityType, InternalJson.pack(parts), resultType, options);
 			}
@@ -140,7 +147,10 @@ public final class ActivityStubs {
 		};
 	}
 
-	/** The wrapper class of a primitive type (the result of {@code execute(int.class)} is an Integer). */
+	/**
+	 * The wrapper class of a primitive type (the result of {@code execute(int.class)} is
+	 * an Integer).
+	 */
 	private static Class<?> boxed(Class<?> type) {
 		return java.lang.invoke.MethodType.methodType(type).wrap().returnType();
 	}
@@ -156,8 +166,8 @@ public final class ActivityStubs {
 		Object[] values = (args != null) ? args : new Object[0];
 		List<byte[]> parts = new ArrayList<>(values.length);
 		for (int i = 0; i < values.length; i++) {
-			parts.add(context.payloads().encode(values[i], method.getGenericParameterTypes()[i],
-					"argument " + i + " of activity " + name));
+			parts.add(context.payloads()
+				.encode(values[i], method.getGenericParameterTypes()[i], "argument " + i + " of activity " + name));
 		}
 		return InternalJson.pack(parts);
 	}

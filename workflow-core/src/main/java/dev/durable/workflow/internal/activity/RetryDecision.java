@@ -10,12 +10,13 @@ import dev.durable.workflow.TimeoutType;
 import dev.durable.workflow.internal.history.FailureInfo;
 
 /**
- * What follows a failed activity attempt, by the activity's retry policy and timeouts: another
- * attempt at a time, or the failure the workflow gets. The same rule for inline attempts, attempts
- * on task queues and attempts failed through the completion client.
+ * What follows a failed activity attempt, by the activity's retry policy and timeouts:
+ * another attempt at a time, or the failure the workflow gets. The same rule for inline
+ * attempts, attempts on task queues and attempts failed through the completion client.
  *
  * @param nextAttemptAt when the next attempt is due, or {@code null} when there is none
- * @param finalFailure the activity failure handed to the workflow, or {@code null} when it retries
+ * @param finalFailure the activity failure handed to the workflow, or {@code null} when
+ * it retries
  */
 public record RetryDecision(@Nullable Instant nextAttemptAt, @Nullable FailureInfo finalFailure) {
 
@@ -34,11 +35,13 @@ public record RetryDecision(@Nullable Instant nextAttemptAt, @Nullable FailureIn
 		Instant next = now.plus(policy.backoff(attempt));
 		Instant deadline = (options.scheduleToCloseTimeout() != null)
 				? scheduledAt.plus(options.scheduleToCloseTimeout()) : null;
-		// schedule-to-start and schedule-to-close are about the activity, not the attempt: never retried
+		// schedule-to-start and schedule-to-close are about the activity, not the
+		// attempt: never retried
 		boolean retryable = !failure.nonRetryable()
 				&& (failure.type() == null || !policy.nonRetryableErrorTypes().contains(failure.type()))
 				&& policy.allowsAttempt(attempt + 1) && failure.timeoutType() != TimeoutType.SCHEDULE_TO_CLOSE
-				&& failure.timeoutType() != TimeoutType.SCHEDULE_TO_START && (deadline == null || next.isBefore(deadline));
+				&& failure.timeoutType() != TimeoutType.SCHEDULE_TO_START
+				&& (deadline == null || next.isBefore(deadline));
 		if (retryable) {
 			return new RetryDecision(next, null);
 		}

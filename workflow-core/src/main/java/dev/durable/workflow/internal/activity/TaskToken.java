@@ -5,9 +5,9 @@ import java.util.Base64;
 import java.util.UUID;
 
 /**
- * The task token of an activity attempt: the run, the activity's sequence number and the attempt's
- * random token (the {@code token} column of its row), as 40 bytes in URL-safe base64. Opaque to
- * callers; a token whose attempt is over names nothing.
+ * The task token of an activity attempt: the run, the activity's sequence number and the
+ * attempt's random token (the {@code token} column of its row), as 40 bytes in URL-safe
+ * base64. Opaque to callers; a token whose attempt is over names nothing.
  *
  * @param runId the run
  * @param seq the activity's sequence number

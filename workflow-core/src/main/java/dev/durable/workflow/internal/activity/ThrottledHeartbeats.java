@@ -7,8 +7,9 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * Heartbeats of an attempt written to its row at most once an interval: an activity may heartbeat
- * in a tight loop, its row need not follow each call. The same for inline and task-queue attempts.
+ * Heartbeats of an attempt written to its row at most once an interval: an activity may
+ * heartbeat in a tight loop, its row need not follow each call. The same for inline and
+ * task-queue attempts.
  */
 public final class ThrottledHeartbeats {
 
@@ -19,8 +20,9 @@ public final class ThrottledHeartbeats {
 	}
 
 	/**
-	 * The interval that keeps a row fresh for a heartbeat timeout: {@link #INTERVAL}, or half the
-	 * timeout when that is shorter (a sweep that judges the row must see a beat in time).
+	 * The interval that keeps a row fresh for a heartbeat timeout: {@link #INTERVAL}, or
+	 * half the timeout when that is shorter (a sweep that judges the row must see a beat
+	 * in time).
 	 */
 	public static Duration intervalFor(Duration heartbeatTimeout) {
 		return (heartbeatTimeout != null && heartbeatTimeout.dividedBy(2).compareTo(INTERVAL) < 0)
@@ -28,8 +30,9 @@ public final class ThrottledHeartbeats {
 	}
 
 	/**
-	 * A sink for {@link ActivityAttempt} that hands a heartbeat to {@code write} (the details and the
-	 * time) when {@code interval} has passed since the last one it handed on.
+	 * A sink for {@link ActivityAttempt} that hands a heartbeat to {@code write} (the
+	 * details and the time) when {@code interval} has passed since the last one it handed
+	 * on.
 	 */
 	public static Consumer<byte[]> sink(Clock clock, Duration interval, BiConsumer<byte[], Instant> write) {
 		Instant[] lastWritten = { Instant.MIN };

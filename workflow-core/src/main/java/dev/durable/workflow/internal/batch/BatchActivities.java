@@ -7,9 +7,11 @@ import dev.durable.workflow.Activity;
 public interface BatchActivities {
 
 	/**
-	 * Applies the batch's operation to its next page of runs and records the page's progress.
+	 * Applies the batch's operation to its next page of runs and records the page's
+	 * progress.
 	 * @param batchId the batch
-	 * @return whether there is more to do (false once the batch completed, was canceled or failed)
+	 * @return whether there is more to do (false once the batch completed, was canceled
+	 * or failed)
 	 */
 	boolean processPage(String batchId);
 

@@ -17,9 +17,9 @@ import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
- * The {@code batch} rows: a batch's request and its progress. A page's progress is written with a
- * compare-and-set on the number of pages done, so two attempts at the same page (an activity
- * retried after a crash, a node that lost the run) count it once.
+ * The {@code batch} rows: a batch's request and its progress. A page's progress is
+ * written with a compare-and-set on the number of pages done, so two attempts at the same
+ * page (an activity retried after a crash, a node that lost the run) count it once.
  */
 public final class BatchRepository {
 
@@ -34,27 +34,34 @@ public final class BatchRepository {
 
 	/** Inserts a new batch; {@code false} when one with this id exists. */
 	boolean insert(String namespace, String batchId, StoredRequest request, Instant now) {
-		return this.jdbc.update("INSERT INTO " + this.table + " (namespace, batch_id, operation, request, fingerprint,"
-				+ " state, created_at) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?) ON CONFLICT DO NOTHING", namespace, batchId,
-				request.operation().name(), request.write(), request.fingerprint(), Timestamp.from(now)) == 1;
+		return this.jdbc.update(
+				"INSERT INTO " + this.table + " (namespace, batch_id, operation, request, fingerprint,"
+						+ " state, created_at) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?) ON CONFLICT DO NOTHING",
+				namespace, batchId, request.operation().name(), request.write(), request.fingerprint(),
+				Timestamp.from(now)) == 1;
 	}
 
 	Optional<BatchRow> find(String namespace, String batchId) {
-		return this.jdbc.query("SELECT * FROM " + this.table + " WHERE namespace = ? AND batch_id = ?", this::row,
-				namespace, batchId).stream().findFirst();
+		return this.jdbc
+			.query("SELECT * FROM " + this.table + " WHERE namespace = ? AND batch_id = ?", this::row, namespace,
+					batchId)
+			.stream()
+			.findFirst();
 	}
 
 	/** The latest batches, newest first. */
 	List<BatchRow> latest(String namespace, int limit) {
-		return this.jdbc.query("SELECT * FROM " + this.table
-				+ " WHERE namespace = ? ORDER BY created_at DESC, batch_id DESC LIMIT ?", this::row, namespace, limit);
+		return this.jdbc.query(
+				"SELECT * FROM " + this.table + " WHERE namespace = ? ORDER BY created_at DESC, batch_id DESC LIMIT ?",
+				this::row, namespace, limit);
 	}
 
 	/**
-	 * Records one page done: its counts, the failures kept, and where the next page starts (none:
-	 * the batch completes unless it was closed meanwhile).
+	 * Records one page done: its counts, the failures kept, and where the next page
+	 * starts (none: the batch completes unless it was closed meanwhile).
 	 * @param pagesBefore the pages done when the page was read: the compare-and-set
-	 * @return whether this attempt recorded the page (false: another one did, or the row is gone)
+	 * @return whether this attempt recorded the page (false: another one did, or the row
+	 * is gone)
 	 */
 	boolean recordPage(String namespace, String batchId, long pagesBefore, @Nullable String nextPageToken,
 			PageCounts counts, List<BatchStatus.Failure> recentFailures, Instant now) {
@@ -66,14 +73,16 @@ public final class BatchRepository {
 				+ " closed_at = CASE WHEN ? AND state = 'RUNNING' THEN ? ELSE closed_at END"
 				+ " WHERE namespace = ? AND batch_id = ? AND pages = ?", nextPageToken, counts.total(),
 				counts.processed(), counts.succeeded(), counts.skipped(), counts.failed(),
-				InternalJson.write(recentFailures.toArray(BatchStatus.Failure[]::new)), last, last,
-				Timestamp.from(now), namespace, batchId, pagesBefore) == 1;
+				InternalJson.write(recentFailures.toArray(BatchStatus.Failure[]::new)), last, last, Timestamp.from(now),
+				namespace, batchId, pagesBefore) == 1;
 	}
 
 	/** Closes a running batch; {@code false} when it was closed already (or is gone). */
 	boolean close(String namespace, String batchId, BatchState state, Instant now) {
-		return this.jdbc.update("UPDATE " + this.table + " SET state = ?, closed_at = ? WHERE namespace = ?"
-				+ " AND batch_id = ? AND state = 'RUNNING'", state.name(), Timestamp.from(now), namespace, batchId) == 1;
+		return this.jdbc.update(
+				"UPDATE " + this.table + " SET state = ?, closed_at = ? WHERE namespace = ?"
+						+ " AND batch_id = ? AND state = 'RUNNING'",
+				state.name(), Timestamp.from(now), namespace, batchId) == 1;
 	}
 
 	private BatchRow row(ResultSet rs, int n) throws SQLException {
@@ -83,11 +92,12 @@ public final class BatchRepository {
 		List<BatchStatus.Failure> recent = (failures != null)
 				? Arrays.asList(InternalJson.read(failures, BatchStatus.Failure[].class)) : List.of();
 		Timestamp closed = rs.getTimestamp("closed_at");
-		BatchStatus status = new BatchStatus(batchId, request.toRequest(batchId), BatchState.valueOf(rs.getString("state")),
-				rs.getLong("total"), rs.getLong("processed"), rs.getLong("succeeded"), rs.getLong("skipped"),
-				rs.getLong("failed"), recent, rs.getTimestamp("created_at").toInstant(),
-				(closed != null) ? closed.toInstant() : null);
-		return new BatchRow(status, request, rs.getString("fingerprint"), rs.getString("page_token"), rs.getLong("pages"));
+		BatchStatus status = new BatchStatus(batchId, request.toRequest(batchId),
+				BatchState.valueOf(rs.getString("state")), rs.getLong("total"), rs.getLong("processed"),
+				rs.getLong("succeeded"), rs.getLong("skipped"), rs.getLong("failed"), recent,
+				rs.getTimestamp("created_at").toInstant(), (closed != null) ? closed.toInstant() : null);
+		return new BatchRow(status, request, rs.getString("fingerprint"), rs.getString("page_token"),
+				rs.getLong("pages"));
 	}
 
 	/**

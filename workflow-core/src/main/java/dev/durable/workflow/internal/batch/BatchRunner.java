@@ -26,13 +26,14 @@ import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * One page of a batch: lists the next matching runs through the client (newest first, from the
- * stored page token), applies the operation to each, pinned to the run listed, and records the
- * page with a compare-and-set. Each application is safe to repeat when the page is redone after
- * a crash: a signal carries an idempotency key made of the batch and workflow ids; cancel,
- * terminate or signal of a closed run is skipped; a reset of a run that is no longer the latest
- * of its id (the first attempt reset it) is skipped. A database error fails the attempt (the
- * activity is retried); anything else a run answers counts as that run's failure.
+ * One page of a batch: lists the next matching runs through the client (newest first,
+ * from the stored page token), applies the operation to each, pinned to the run listed,
+ * and records the page with a compare-and-set. Each application is safe to repeat when
+ * the page is redone after a crash: a signal carries an idempotency key made of the batch
+ * and workflow ids; cancel, terminate or signal of a closed run is skipped; a reset of a
+ * run that is no longer the latest of its id (the first attempt reset it) is skipped. A
+ * database error fails the attempt (the activity is retried); anything else a run answers
+ * counts as that run's failure.
  */
 public final class BatchRunner implements BatchActivities {
 
@@ -118,7 +119,8 @@ public final class BatchRunner implements BatchActivities {
 		static final Outcome SKIPPED = new Outcome(Kind.SKIPPED, null);
 
 		static Outcome failed(RuntimeException ex) {
-			return new Outcome(Kind.FAILED, (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName());
+			return new Outcome(Kind.FAILED,
+					(ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName());
 		}
 
 		enum Kind {
@@ -159,7 +161,8 @@ public final class BatchRunner implements BatchActivities {
 						handle.reset(request.resetPoint(), request.reason());
 					}
 					catch (IllegalStateException notLatest) {
-						return Outcome.SKIPPED; // reset already (by this batch's earlier attempt, or since)
+						return Outcome.SKIPPED; // reset already (by this batch's earlier
+												// attempt, or since)
 					}
 				}
 			}
@@ -176,12 +179,18 @@ public final class BatchRunner implements BatchActivities {
 		}
 	}
 
-	/** The idempotency key of a batch's signal to a workflow id: a redone page sends nothing twice. */
+	/**
+	 * The idempotency key of a batch's signal to a workflow id: a redone page sends
+	 * nothing twice.
+	 */
 	static String idempotencyKey(String batchId, String workflowId) {
 		return "durable-batch:" + batchId + ":" + workflowId;
 	}
 
-	/** The stored JSON payload as the handler's parameter type, through the engine's converter. */
+	/**
+	 * The stored JSON payload as the handler's parameter type, through the engine's
+	 * converter.
+	 */
 	private EncodedPayload payload(StoredRequest request) {
 		return (@Nullable Type type) -> {
 			if (request.signalPayload() == null || request.signalPayload().isNull()) {

@@ -9,11 +9,12 @@ import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 
 /**
- * The engine's own workflow that carries out a batch: one activity per page of matching runs,
- * each recorded in the history, so after a crash or a restart the run resumes at the page it was
- * on (the batch row says where that page starts). Long batches continue as new when the history
- * grows past the suggested size. Registered by the engine wherever workflows run; hidden from the
- * type listings. No constructor parameters, so any workflow factory can create it.
+ * The engine's own workflow that carries out a batch: one activity per page of matching
+ * runs, each recorded in the history, so after a crash or a restart the run resumes at
+ * the page it was on (the batch row says where that page starts). Long batches continue
+ * as new when the history grows past the suggested size. Registered by the engine
+ * wherever workflows run; hidden from the type listings. No constructor parameters, so
+ * any workflow factory can create it.
  */
 @Workflow(BatchWorkflow.TYPE)
 public class BatchWorkflow {
@@ -22,8 +23,8 @@ public class BatchWorkflow {
 	public static final String TYPE = "durable-batch";
 
 	/**
-	 * A page may take a while (each run is a transaction); a failed attempt (the database away,
-	 * say) is retried until it succeeds, backing off to a minute.
+	 * A page may take a while (each run is a transaction); a failed attempt (the database
+	 * away, say) is retried until it succeeds, backing off to a minute.
 	 */
 	static final ActivityOptions PAGE = ActivityOptions.builder()
 		.startToCloseTimeout(Duration.ofMinutes(10))

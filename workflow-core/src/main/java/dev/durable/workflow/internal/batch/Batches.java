@@ -19,15 +19,18 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Start, describe, list and cancel of batches for the client. A start inserts the batch row and
- * starts its {@link BatchWorkflow} run in one transaction: either both exist or neither, so a
- * retried start never finds a batch without the run that carries it out.
+ * Start, describe, list and cancel of batches for the client. A start inserts the batch
+ * row and starts its {@link BatchWorkflow} run in one transaction: either both exist or
+ * neither, so a retried start never finds a batch without the run that carries it out.
  */
 public final class Batches {
 
 	private static final Logger log = LoggerFactory.getLogger(Batches.class);
 
-	/** The longest batch id: its run's workflow id (255 characters at most) carries a prefix. */
+	/**
+	 * The longest batch id: its run's workflow id (255 characters at most) carries a
+	 * prefix.
+	 */
 	static final int MAX_ID_LENGTH = 255 - BatchWorkflow.TYPE.length() - 1;
 
 	private final String namespace;
@@ -74,8 +77,10 @@ public final class Batches {
 		}
 		BatchRepository.BatchRow existing = row(batchId);
 		if (!existing.fingerprint().equals(stored.fingerprint())) {
-			throw new BatchIdConflictException("A batch with id '" + batchId + "' exists already with a different"
-					+ " request; choose another id, or send the same request to get the existing batch", batchId);
+			throw new BatchIdConflictException(
+					"A batch with id '" + batchId + "' exists already with a different"
+							+ " request; choose another id, or send the same request to get the existing batch",
+					batchId);
 		}
 		return existing.status();
 	}
@@ -92,8 +97,8 @@ public final class Batches {
 	}
 
 	/**
-	 * Closes the batch as canceled; its run sees that at its next page and ends. The page under
-	 * way, if any, still records what it did.
+	 * Closes the batch as canceled; its run sees that at its next page and ends. The page
+	 * under way, if any, still records what it did.
 	 */
 	public BatchStatus cancel(String batchId) {
 		row(batchId);

@@ -14,7 +14,8 @@ public interface RunLauncher {
 	 * @param input the input, encoded
 	 * @param options the start options
 	 * @return what to do once the transaction committed (hand the run to its node)
-	 * @throws dev.durable.workflow.client.InvalidWorkflowIdException for a bad workflow id
+	 * @throws dev.durable.workflow.client.InvalidWorkflowIdException for a bad workflow
+	 * id
 	 */
 	Runnable startInTransaction(String workflowType, byte[] input, StartOptions options);
 

@@ -22,10 +22,10 @@ import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
- * A batch request as stored in the batch row: JSON with every search-attribute value tagged with
- * its kind, since a filter compares typed values (a time read back as a plain string would match
- * strings instead). The signal payload is kept as a JSON tree and converted to each run's handler
- * type when sent.
+ * A batch request as stored in the batch row: JSON with every search-attribute value
+ * tagged with its kind, since a filter compares typed values (a time read back as a plain
+ * string would match strings instead). The signal payload is kept as a JSON tree and
+ * converted to each run's handler type when sent.
  *
  * @param operation the operation
  * @param filter the filter
@@ -64,14 +64,15 @@ record StoredRequest(BatchOperation operation, Filter filter, @Nullable String r
 	}
 
 	BatchRequest toRequest(String batchId) {
-		Object payload = (this.signalPayload != null) ? InternalJson.MAPPER.treeToValue(this.signalPayload, Object.class)
-				: null;
+		Object payload = (this.signalPayload != null)
+				? InternalJson.MAPPER.treeToValue(this.signalPayload, Object.class) : null;
 		return new BatchRequest(batchId, this.operation, this.filter.toFilter(), this.reason, this.signalName, payload,
 				this.resetPoint, this.pageSize);
 	}
 
 	/**
-	 * A {@link WorkflowFilter} in stored form; statuses sorted so that equal filters store alike.
+	 * A {@link WorkflowFilter} in stored form; statuses sorted so that equal filters
+	 * store alike.
 	 */
 	record Filter(@Nullable String type, List<String> statuses, @Nullable Instant startedFrom,
 			@Nullable Instant startedTo, @Nullable Instant closedFrom, @Nullable Instant closedTo,
@@ -116,8 +117,8 @@ record StoredRequest(BatchOperation operation, Filter filter, @Nullable String r
 	}
 
 	/**
-	 * A search-attribute value with its kind: {@code s} string, {@code i} whole number, {@code d}
-	 * decimal, {@code b} boolean, {@code t} time.
+	 * A search-attribute value with its kind: {@code s} string, {@code i} whole number,
+	 * {@code d} decimal, {@code b} boolean, {@code t} time.
 	 *
 	 * @param kind the kind
 	 * @param text the value as text

@@ -19,9 +19,10 @@ import dev.durable.workflow.internal.worker.RunWaker;
 
 /**
  * The completion client: each call is one statement fenced by the attempt's token (see
- * {@link ActivityOutcomes}), then a wake-up of the run's owner. A failure is decided by the
- * activity's retry policy, as one thrown by its method would be: a task-queue activity goes back
- * to its queue, an inline one is retried by the run's owner, a final one goes to the run.
+ * {@link ActivityOutcomes}), then a wake-up of the run's owner. A failure is decided by
+ * the activity's retry policy, as one thrown by its method would be: a task-queue
+ * activity goes back to its queue, an inline one is retried by the run's owner, a final
+ * one goes to the run.
  */
 public final class ActivityCompletionClientImpl implements ActivityCompletionClient {
 
@@ -58,8 +59,8 @@ public final class ActivityCompletionClientImpl implements ActivityCompletionCli
 		catch (ApplicationFailure ex) {
 			throw new IllegalArgumentException(ex.getMessage(), ex);
 		}
-		return delivered(this.outcomes.deliver(token.runId(), token.seq(), token.attempt(), InboxKind.ACTIVITY_COMPLETED,
-				encoded));
+		return delivered(this.outcomes.deliver(token.runId(), token.seq(), token.attempt(),
+				InboxKind.ACTIVITY_COMPLETED, encoded));
 	}
 
 	@Override

@@ -23,10 +23,10 @@ import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Debounced starts: a call opens or moves its key's window in the database; the worker nodes' firing
- * loop starts the window's run once it is due, in the transaction that deletes the window, so that
- * exactly one run starts per window whichever nodes the calls came from and whichever node fires.
- * Time is the engine's clock.
+ * Debounced starts: a call opens or moves its key's window in the database; the worker
+ * nodes' firing loop starts the window's run once it is due, in the transaction that
+ * deletes the window, so that exactly one run starts per window whichever nodes the calls
+ * came from and whichever node fires. Time is the engine's clock.
  */
 public final class Debouncer {
 
@@ -59,7 +59,10 @@ public final class Debouncer {
 		this.tx = tx;
 	}
 
-	/** What to call when a window changed here (the local firing loop then recomputes its wait). */
+	/**
+	 * What to call when a window changed here (the local firing loop then recomputes its
+	 * wait).
+	 */
 	public void onChange(Runnable listener) {
 		this.changed = listener;
 	}
@@ -82,7 +85,8 @@ public final class Debouncer {
 	}
 
 	/**
-	 * Starts the runs of the windows due now, each in the transaction that deletes its window.
+	 * Starts the runs of the windows due now, each in the transaction that deletes its
+	 * window.
 	 * @return how many windows fired
 	 */
 	public int fireDue() {
@@ -103,7 +107,8 @@ public final class Debouncer {
 	private boolean fire(String key) {
 		List<Runnable> afterCommit = new ArrayList<>(1);
 		Boolean fired = this.tx.execute((status) -> {
-			Optional<DebounceRepository.Window> locked = this.windows.lockDue(this.namespace, key, this.clock.instant());
+			Optional<DebounceRepository.Window> locked = this.windows.lockDue(this.namespace, key,
+					this.clock.instant());
 			if (locked.isEmpty()) {
 				return false; // another node fires it, or a call moved it
 			}
@@ -114,12 +119,13 @@ public final class Debouncer {
 				.build();
 			Object savepoint = status.createSavepoint();
 			try {
-				afterCommit.add(this.starter.startInTransaction(window.workflowType(), window.input(), options)
-					.afterCommit());
+				afterCommit
+					.add(this.starter.startInTransaction(window.workflowType(), window.input(), options).afterCommit());
 				status.releaseSavepoint(savepoint);
 			}
 			catch (WorkflowException | DuplicateKeyException ex) {
-				// an id in use or a refused start is the window's outcome, not an error to retry forever
+				// an id in use or a refused start is the window's outcome, not an error
+				// to retry forever
 				status.rollbackToSavepoint(savepoint);
 				log.warn("Debounce window '{}' ({} calls) did not start workflow {}: {}", key, window.calls(),
 						window.workflowId(), ex.getMessage());

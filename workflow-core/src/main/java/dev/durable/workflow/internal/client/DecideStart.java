@@ -17,8 +17,8 @@ import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 
 /**
- * What a start does, given the runs its workflow id had: the same run again (its request id),
- * a conflict, the open run used or terminated, or a new run, with the message of a
+ * What a start does, given the runs its workflow id had: the same run again (its request
+ * id), a conflict, the open run used or terminated, or a new run, with the message of a
  * signal- or update-with-start. Runs inside the start's transaction.
  */
 final class DecideStart {
@@ -41,8 +41,7 @@ final class DecideStart {
 				+ "; use another id or idConflictPolicy USE_EXISTING/TERMINATE_EXISTING", workflowId, existing);
 	}
 
-	record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged,
-			List<UUID> terminatedWoken) {
+	record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged, List<UUID> terminatedWoken) {
 
 		StartDecision(UUID runId, boolean created, RunRow terminated) {
 			this(runId, created, terminated, null, null);
@@ -51,11 +50,10 @@ final class DecideStart {
 	}
 
 	/**
-	 * @param conflictFromIndex whether a plain start may leave a duplicate open id to the unique
-	 * index (its DuplicateKeyException is then the caller's to report)
+	 * @param conflictFromIndex whether a plain start may leave a duplicate open id to the
+	 * unique index (its DuplicateKeyException is then the caller's to report)
 	 */
-	StartDecision decide(NewRun run, StartOptions options, Instant now, WithStart message,
-			boolean conflictFromIndex) {
+	StartDecision decide(NewRun run, StartOptions options, Instant now, WithStart message, boolean conflictFromIndex) {
 		String namespace = run.namespace();
 		String workflowId = run.workflowId();
 		if (options.requestId() != null) {
@@ -66,7 +64,8 @@ final class DecideStart {
 		}
 		if (conflictFromIndex && options.idConflictPolicy() == WorkflowIdConflictPolicy.FAIL
 				&& options.idReusePolicy() == WorkflowIdReusePolicy.ALLOW_DUPLICATE && message == null) {
-			// nothing to decide from earlier runs: the unique index on open runs refuses a
+			// nothing to decide from earlier runs: the unique index on open runs refuses
+			// a
 			// duplicate (DuplicateKeyException, reported by the caller)
 			this.queued.insert(this.runs, run, options, false);
 			return new StartDecision(run.runId(), true, null);
@@ -78,8 +77,8 @@ final class DecideStart {
 			UUID existing = open.get().runId();
 			if (options.idConflictPolicy() == WorkflowIdConflictPolicy.TERMINATE_EXISTING
 					|| options.idReusePolicy() == WorkflowIdReusePolicy.TERMINATE_IF_RUNNING) {
-				terminatedWoken = this.runs
-					.terminateAndWake(existing, "terminated by a new start of workflow id " + workflowId, now);
+				terminatedWoken = this.runs.terminateAndWake(existing,
+						"terminated by a new start of workflow id " + workflowId, now);
 				terminated = open.get();
 			}
 			else if (options.idConflictPolicy() == WorkflowIdConflictPolicy.USE_EXISTING
@@ -104,9 +103,10 @@ final class DecideStart {
 					default -> false;
 				};
 				if (rejected) {
-					throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId + "' was already used by run "
-							+ previous.runId() + " (" + previous.status() + ") and the id reuse policy "
-							+ options.idReusePolicy() + " forbids another", workflowId, previous.runId());
+					throw new WorkflowAlreadyStartedException("Workflow id '" + workflowId
+							+ "' was already used by run " + previous.runId() + " (" + previous.status()
+							+ ") and the id reuse policy " + options.idReusePolicy() + " forbids another", workflowId,
+							previous.runId());
 				}
 			}
 		}

@@ -1,8 +1,8 @@
 package dev.durable.workflow.internal.client;
 
 /**
- * The behaviours a workflow handle delegates to, built once per engine: a handle is only a
- * workflow id, an optional pinned run id and a result type.
+ * The behaviours a workflow handle delegates to, built once per engine: a handle is only
+ * a workflow id, an optional pinned run id and a result type.
  *
  * @param lookup finds the run a handle addresses
  * @param results waits for outcomes

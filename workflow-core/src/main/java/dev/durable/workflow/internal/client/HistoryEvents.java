@@ -29,7 +29,8 @@ final class HistoryEvents {
 
 	/**
 	 * The events; WORKFLOW_STARTED also names the run ({@code workflowId}, {@code runId},
-	 * {@code namespace}, {@code taskQueue}) so that an exported history can be replayed alone.
+	 * {@code namespace}, {@code taskQueue}) so that an exported history can be replayed
+	 * alone.
 	 */
 	static List<HistoryEvent> of(RunRow row, List<TaskRecord> records, PayloadConverter converter) {
 		List<HistoryEvent> events = new ArrayList<>();
@@ -60,7 +61,10 @@ final class HistoryEvents {
 		put(attributes, "updateId", event.messageId());
 		if (event.payload() != null && event.type() == EventType.ACTIVITY_SCHEDULED) {
 			attributes.put("arguments",
-					InternalJson.unpack(event.payload()).stream().map((p) -> readable(p, converter, event.type())).toList());
+					InternalJson.unpack(event.payload())
+						.stream()
+						.map((p) -> readable(p, converter, event.type()))
+						.toList());
 		}
 		else if (event.payload() != null) {
 			attributes.put("payload", readable(event.payload(), converter, event.type()));

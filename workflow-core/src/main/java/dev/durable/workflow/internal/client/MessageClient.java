@@ -31,8 +31,9 @@ import dev.durable.workflow.internal.worker.RunWaker;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Signals, queries and updates from the client: payloads encoded with the handler's declared
- * type when this node knows the workflow type, names checked, rows written in one transaction.
+ * Signals, queries and updates from the client: payloads encoded with the handler's
+ * declared type when this node knows the workflow type, names checked, rows written in
+ * one transaction.
  */
 public final class MessageClient {
 
@@ -77,7 +78,9 @@ public final class MessageClient {
 		this.interceptors = interceptors;
 	}
 
-	/** The handler name a method reference names, checking it is a handler of that kind. */
+	/**
+	 * The handler name a method reference names, checking it is a handler of that kind.
+	 */
 	static String handlerName(Serializable reference, HandlerKind kind) {
 		Method method = MethodReferences.resolve(reference);
 		WorkflowDefinition definition = WorkflowDefinitions.of(method.getDeclaringClass());
@@ -93,9 +96,10 @@ public final class MessageClient {
 	}
 
 	/**
-	 * Encodes a message payload with its handler's declared type (see {@code declaredType}):
-	 * {@code Object} when this node does not know the workflow type, which it then cannot check
-	 * names for either; a handler without parameter takes no payload.
+	 * Encodes a message payload with its handler's declared type (see
+	 * {@code declaredType}): {@code Object} when this node does not know the workflow
+	 * type, which it then cannot check names for either; a handler without parameter
+	 * takes no payload.
 	 * @throws UnknownHandlerException for a name the type does not take
 	 */
 	byte[] encode(String workflowType, HandlerKind kind, String name, Object payload, boolean required) {
@@ -103,8 +107,8 @@ public final class MessageClient {
 	}
 
 	/**
-	 * Encodes a gateway's payload: looks the handler up once, lets the gateway convert its payload
-	 * to the handler's parameter type, and encodes the value with that type.
+	 * Encodes a gateway's payload: looks the handler up once, lets the gateway convert
+	 * its payload to the handler's parameter type, and encodes the value with that type.
 	 * @throws UnknownWorkflowTypeException when the type is not registered on this node
 	 */
 	private byte[] encode(String workflowType, HandlerKind kind, String name, EncodedPayload payload,
@@ -113,26 +117,28 @@ public final class MessageClient {
 	}
 
 	/**
-	 * @param typeRequired whether this node must know the workflow type (a gateway converts to its
-	 * declared types); else an unknown type takes any payload as {@code Object}
+	 * @param typeRequired whether this node must know the workflow type (a gateway
+	 * converts to its declared types); else an unknown type takes any payload as
+	 * {@code Object}
 	 */
-	private byte[] encode(String workflowType, HandlerKind kind, String name, EncodedPayload payload,
-			boolean required, boolean typeRequired) {
+	private byte[] encode(String workflowType, HandlerKind kind, String name, EncodedPayload payload, boolean required,
+			boolean typeRequired) {
 		WorkflowDefinition definition = this.workflows.find(workflowType);
 		if (definition == null && typeRequired) {
-			throw new UnknownWorkflowTypeException("No workflow type '" + workflowType + "' is registered; known types: "
-					+ this.workflows.applicationTypeNames());
+			throw new UnknownWorkflowTypeException("No workflow type '" + workflowType
+					+ "' is registered; known types: " + this.workflows.applicationTypeNames());
 		}
 		Type type = (definition != null) ? declaredType(definition, kind, name, required) : Object.class;
 		return this.payloads.encode(payload.convert(type), (type != null) ? type : Object.class, what(kind, name));
 	}
 
 	/**
-	 * The parameter type of the handler a message goes to: {@code null} when it takes none,
-	 * {@code Object} for a dynamic handler. A signal goes to its handler, else waits for
-	 * {@code Workflows.receive} when its name is declared (typed by a {@code Signal} field, else
-	 * {@code Object}), else goes to the dynamic handler; any other name is rejected here, before
-	 * anything is written, so that a typo cannot wait unconsumed forever.
+	 * The parameter type of the handler a message goes to: {@code null} when it takes
+	 * none, {@code Object} for a dynamic handler. A signal goes to its handler, else
+	 * waits for {@code Workflows.receive} when its name is declared (typed by a
+	 * {@code Signal} field, else {@code Object}), else goes to the dynamic handler; any
+	 * other name is rejected here, before anything is written, so that a typo cannot wait
+	 * unconsumed forever.
 	 * @param required whether a missing handler is an error (queries and updates)
 	 * @throws UnknownHandlerException for a name nothing takes
 	 */
@@ -145,17 +151,17 @@ public final class MessageClient {
 				return (type != null) ? type : Object.class;
 			}
 			if (handler == null) {
-				throw new UnknownHandlerException("Workflow type " + definition.typeName()
-						+ " takes no signal named '" + name + "': no @SignalMethod, dynamic @SignalMethod,"
+				throw new UnknownHandlerException("Workflow type " + definition.typeName() + " takes no signal named '"
+						+ name + "': no @SignalMethod, dynamic @SignalMethod,"
 						+ " @Workflow(receives) or Signal field declares it (accepted: "
 						+ definition.acceptedSignalNames() + ")");
 			}
 		}
 		if (handler == null) {
 			if (required) {
-				throw new UnknownHandlerException("Workflow type " + definition.typeName() + " has no "
-						+ kind.name().toLowerCase(Locale.ROOT) + " handler '" + name + "' (known: " + handlers.names(kind)
-						+ ")");
+				throw new UnknownHandlerException(
+						"Workflow type " + definition.typeName() + " has no " + kind.name().toLowerCase(Locale.ROOT)
+								+ " handler '" + name + "' (known: " + handlers.names(kind) + ")");
 			}
 			return Object.class;
 		}
@@ -179,16 +185,16 @@ public final class MessageClient {
 	}
 
 	/**
-	 * A signal without idempotency key to the latest run of a workflow id whose type the caller
-	 * knows (a handle from a start): the payload is encoded with that type first, then one
-	 * statement finds the latest run and sends to it if it is open and of that type. Otherwise
-	 * (closed, another type's run under a reused id, no run) the run is read and the send goes as
-	 * it does for any handle, with its errors; so does a name the type does not take, which
-	 * another type's latest run may.
-	 * @param latestRun reads the latest run ({@code WorkflowNotFoundException} when there is none)
+	 * A signal without idempotency key to the latest run of a workflow id whose type the
+	 * caller knows (a handle from a start): the payload is encoded with that type first,
+	 * then one statement finds the latest run and sends to it if it is open and of that
+	 * type. Otherwise (closed, another type's run under a reused id, no run) the run is
+	 * read and the send goes as it does for any handle, with its errors; so does a name
+	 * the type does not take, which another type's latest run may.
+	 * @param latestRun reads the latest run ({@code WorkflowNotFoundException} when there
+	 * is none)
 	 */
-	void signalLatest(String workflowType, String workflowId, String name, Object payload,
-			Supplier<RunRow> latestRun) {
+	void signalLatest(String workflowType, String workflowId, String name, Object payload, Supplier<RunRow> latestRun) {
 		byte[] encoded;
 		try {
 			encoded = signalPayload(workflowType, name, payload);
@@ -205,9 +211,8 @@ public final class MessageClient {
 				return null;
 			}
 			RunRow row = latestRun.get();
-			sendNow(row, name,
-					row.workflowType().equals(workflowType) ? encoded : signalPayload(row.workflowType(), name, payload),
-					null);
+			sendNow(row, name, row.workflowType().equals(workflowType) ? encoded
+					: signalPayload(row.workflowType(), name, payload), null);
 			return null;
 		});
 	}
@@ -220,13 +225,16 @@ public final class MessageClient {
 	}
 
 	private void sendNow(RunRow row, String name, byte[] encoded, String idempotencyKey) {
-		// without a key the send is one statement: no transaction around it (one round trip)
-		Optional<UUID> owner = (idempotencyKey == null) ? sendToInbox(row, name, encoded) : this.tx.execute((status) -> {
-			if (!this.dedup.recordSignalKey(row.namespace(), row.workflowId(), idempotencyKey, row.runId())) {
-				return null; // a retried send: the first one was stored, nothing changes
-			}
-			return sendToInbox(row, name, encoded);
-		});
+		// without a key the send is one statement: no transaction around it (one round
+		// trip)
+		Optional<UUID> owner = (idempotencyKey == null) ? sendToInbox(row, name, encoded)
+				: this.tx.execute((status) -> {
+					if (!this.dedup.recordSignalKey(row.namespace(), row.workflowId(), idempotencyKey, row.runId())) {
+						return null; // a retried send: the first one was stored, nothing
+										// changes
+					}
+					return sendToInbox(row, name, encoded);
+				});
 		if (owner != null) {
 			this.waker.wake(row.runId(), owner.orElse(null));
 		}
@@ -237,7 +245,10 @@ public final class MessageClient {
 			.orElseThrow(() -> this.lookup.closed(row));
 	}
 
-	/** How long a query waits for a just-started run's first workflow task (whose code builds the state). */
+	/**
+	 * How long a query waits for a just-started run's first workflow task (whose code
+	 * builds the state).
+	 */
 	private static final long FIRST_TASK_WAIT_MILLIS = 5_000;
 
 	Object query(RunRow row, String name, Object argument, Type resultType) {
@@ -259,8 +270,9 @@ public final class MessageClient {
 	}
 
 	/**
-	 * A run that has not run its first workflow task has no state to query yet: right after a
-	 * start that is a matter of milliseconds, so wait for it (bounded) instead of failing.
+	 * A run that has not run its first workflow task has no state to query yet: right
+	 * after a start that is a matter of milliseconds, so wait for it (bounded) instead of
+	 * failing.
 	 */
 	private RunRow firstTaskDone(RunRow row) {
 		long deadline = System.nanoTime() + FIRST_TASK_WAIT_MILLIS * 1_000_000;
@@ -303,15 +315,14 @@ public final class MessageClient {
 			if (!this.dedup.admitUpdate(row.namespace(), row.workflowId(), updateId, row.runId())) {
 				return null; // a retried update id: its stored outcome answers
 			}
-			return this.runs
-				.sendToInbox(row.runId(), InboxKind.UPDATE, name, encoded, updateId)
+			return this.runs.sendToInbox(row.runId(), InboxKind.UPDATE, name, encoded, updateId)
 				.orElseThrow(() -> this.lookup.closed(row));
 		});
 		if (owner != null) {
 			this.waker.wake(row.runId(), owner.orElse(null));
 		}
-		UpdateHandleImpl<T> handle = new UpdateHandleImpl<>(this.dedup, this.runs, this.node, this.namespace, this.payloads,
-				this.waiters, row.workflowId(), updateId, resultType);
+		UpdateHandleImpl<T> handle = new UpdateHandleImpl<>(this.dedup, this.runs, this.node, this.namespace,
+				this.payloads, this.waiters, row.workflowId(), updateId, resultType);
 		handle.waitFor(options.waitForStage(), null);
 		return handle;
 	}
@@ -320,6 +331,5 @@ public final class MessageClient {
 		return new UpdateHandleImpl<>(this.dedup, this.runs, this.node, this.namespace, this.payloads, this.waiters,
 				workflowId, updateId, resultType);
 	}
-
 
 }

@@ -6,13 +6,17 @@ import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Reads which method a serializable method reference names. The answer depends only on the
- * reference's class (one per method reference in the source), so it is read once per class: a
- * start or signal through a method reference does not pay for reflection each time.
+ * Reads which method a serializable method reference names. The answer depends only on
+ * the reference's class (one per method reference in the source), so it is read once per
+ * class: a start or signal through a method reference does not pay for reflection each
+ * time.
  */
 final class MethodReferences {
 
-	/** Per reference class, the method once read (a ClassValue keeps no class loader alive). */
+	/**
+	 * Per reference class, the method once read (a ClassValue keeps no class loader
+	 * alive).
+	 */
 	private static final ClassValue<AtomicReference<Method>> RESOLVED = new ClassValue<>() {
 		@Override
 		protected AtomicReference<Method> computeValue(Class<?> type) {
@@ -58,8 +62,8 @@ final class MethodReferences {
 					return method;
 				}
 			}
-			throw new IllegalArgumentException("Method " + lambda.getImplMethodName() + " of " + type.getName()
-					+ " is not public");
+			throw new IllegalArgumentException(
+					"Method " + lambda.getImplMethodName() + " of " + type.getName() + " is not public");
 		}
 		catch (ClassNotFoundException ex) {
 			throw new IllegalArgumentException("Cannot load " + lambda.getImplClass(), ex);

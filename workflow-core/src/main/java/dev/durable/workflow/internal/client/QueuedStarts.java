@@ -7,10 +7,11 @@ import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 
 /**
- * Starts into a flow-control queue ({@link StartOptions#queue()}): checked before anything is
- * written, inserted as an open run that waits in its queue (visible, holding its workflow id,
- * deduplicated by request id like any start, but runnable only once admitted) together with its
- * queue row, and announced to the dispatchers after the commit. Such a run never starts eagerly.
+ * Starts into a flow-control queue ({@link StartOptions#queue()}): checked before
+ * anything is written, inserted as an open run that waits in its queue (visible, holding
+ * its workflow id, deduplicated by request id like any start, but runnable only once
+ * admitted) together with its queue row, and announced to the dispatchers after the
+ * commit. Such a run never starts eagerly.
  */
 final class QueuedStarts {
 
@@ -27,8 +28,8 @@ final class QueuedStarts {
 	}
 
 	/**
-	 * Fails on queue options that make no sense, and on a queue no node declared (the run would
-	 * wait for ever).
+	 * Fails on queue options that make no sense, and on a queue no node declared (the run
+	 * would wait for ever).
 	 * @throws IllegalArgumentException then, with nothing written
 	 */
 	void check(String namespace, StartOptions options) {
@@ -48,7 +49,8 @@ final class QueuedStarts {
 
 	/**
 	 * Inserts the run, waiting in its queue when the start names one.
-	 * @param skipsDelay whether a message sent with the start makes it due now despite its start delay
+	 * @param skipsDelay whether a message sent with the start makes it due now despite
+	 * its start delay
 	 */
 	void insert(RunRepository runs, NewRun run, StartOptions options, boolean skipsDelay) {
 		String queue = options.queue();
@@ -57,13 +59,15 @@ final class QueuedStarts {
 			return;
 		}
 		runs.insert(run, true);
-		// a delayed start (or a cron workflow's first run) joins the queue when it comes due
+		// a delayed start (or a cron workflow's first run) joins the queue when it comes
+		// due
 		this.queues.enqueue(run, queue, options.priority(), options.partitionKey(),
 				(run.wakeAt() != null && !skipsDelay) ? run.wakeAt() : run.createdAt());
 	}
 
 	/**
-	 * After the commit of a start that created the run: tells the dispatchers when it waits in a queue.
+	 * After the commit of a start that created the run: tells the dispatchers when it
+	 * waits in a queue.
 	 * @return whether it does (nothing else is to be woken for it)
 	 */
 	boolean created(NewRun run, StartOptions options) {

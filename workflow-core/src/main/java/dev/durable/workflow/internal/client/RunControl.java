@@ -21,7 +21,10 @@ import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.internal.worker.RunWaker;
 
-/** Cancel, terminate and reset of a run: one transaction each, then the wake-ups of the runs it touched. */
+/**
+ * Cancel, terminate and reset of a run: one transaction each, then the wake-ups of the
+ * runs it touched.
+ */
 public final class RunControl {
 
 	private final RunRepository runs;
@@ -42,8 +45,8 @@ public final class RunControl {
 
 	private final Interceptors interceptors;
 
-	public RunControl(RunRepository runs, TaskRepository tasks, TransactionTemplate tx, RunLookup lookup, RunWaker waker,
-			ResultWaiters waiters, Listeners listeners, Clock clock, Interceptors interceptors) {
+	public RunControl(RunRepository runs, TaskRepository tasks, TransactionTemplate tx, RunLookup lookup,
+			RunWaker waker, ResultWaiters waiters, Listeners listeners, Clock clock, Interceptors interceptors) {
 		this.runs = runs;
 		this.tasks = tasks;
 		this.tx = tx;
@@ -69,9 +72,9 @@ public final class RunControl {
 	}
 
 	/**
-	 * The event id a reset point names in the run's history: 1 for the first workflow task; for
-	 * the last, the first event of the last row written by a workflow task (not by a terminate or
-	 * a timeout).
+	 * The event id a reset point names in the run's history: 1 for the first workflow
+	 * task; for the last, the first event of the last row written by a workflow task (not
+	 * by a terminate or a timeout).
 	 * @throws IllegalArgumentException when the run has no history yet to reset to
 	 */
 	long eventIdOf(RunRow row, ResetPoint point) {
@@ -112,8 +115,8 @@ public final class RunControl {
 	}
 
 	private void terminateNow(RunRow row, String reason) {
-		List<UUID> woken = this.listeners.closed(row, "TERMINATED", this.tx
-			.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, this.clock.instant())));
+		List<UUID> woken = this.listeners.closed(row, "TERMINATED",
+				this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, this.clock.instant())));
 		if (woken == null) {
 			throw this.lookup.closed(row);
 		}
@@ -123,8 +126,8 @@ public final class RunControl {
 	}
 
 	private UUID resetNow(RunRow row, long eventId, String reason) {
-		ResetRepository.Reset reset = this.tx.execute((status) -> new ResetRepository(this.runs, this.tasks)
-			.reset(row, eventId, reason, this.clock.instant()));
+		ResetRepository.Reset reset = this.tx.execute((status) -> new ResetRepository(this.runs, this.tasks).reset(row,
+				eventId, reason, this.clock.instant()));
 		this.waiters.closed(row.runId());
 		if (reset.closedBase()) {
 			this.listeners.runClosed(row, "TERMINATED");

@@ -37,9 +37,11 @@ public final class RunDescriber {
 
 	private final Clock clock;
 
-	/** @param clock the engine clock, which activities' retry times are on */
-	public RunDescriber(RunRepository runs, TaskRepository tasks, ActivityRepository activities, PayloadConverter converter,
-			Clock clock) {
+	/**
+	 * @param clock the engine clock, which activities' retry times are on
+	 */
+	public RunDescriber(RunRepository runs, TaskRepository tasks, ActivityRepository activities,
+			PayloadConverter converter, Clock clock) {
 		this.runs = runs;
 		this.tasks = tasks;
 		this.activities = activities;
@@ -47,7 +49,10 @@ public final class RunDescriber {
 		this.clock = clock;
 	}
 
-	/** (a run waiting in a flow-control queue has no failed attempts: its negative marker shows as 0) */
+	/**
+	 * (a run waiting in a flow-control queue has no failed attempts: its negative marker
+	 * shows as 0)
+	 */
 	WorkflowDescription describe(RunRow row) {
 		List<PendingActivity> pending = row.isOpen() ? pendingActivities(row) : List.of();
 		VisibilityRepository.Stored attributes = this.runs.visibility().attributes(row.runId());
@@ -62,11 +67,11 @@ public final class RunDescriber {
 	}
 
 	/**
-	 * The activities the run's history leaves awaited, with what their row tells when they have
-	 * one: attempt, retry time, last failure, state, task queue, start and heartbeat. A task-queue
-	 * activity always has a row until its outcome reaches the run; an inline activity's first
-	 * attempt has none. A run with neither (the run row's flag says no inline activity is
-	 * pending) has no history to read.
+	 * The activities the run's history leaves awaited, with what their row tells when
+	 * they have one: attempt, retry time, last failure, state, task queue, start and
+	 * heartbeat. A task-queue activity always has a row until its outcome reaches the
+	 * run; an inline activity's first attempt has none. A run with neither (the run row's
+	 * flag says no inline activity is pending) has no history to read.
 	 */
 	private List<PendingActivity> pendingActivities(RunRow row) {
 		List<ActivityRepository.Described> rows = this.activities.described(row.runId());
@@ -86,18 +91,19 @@ public final class RunDescriber {
 		}
 		Instant now = this.clock.instant();
 		for (ActivityRepository.Described a : rows) {
-			pending.computeIfPresent(a.seq(), (seq, scheduled) -> new PendingActivity(a.seq(), a.activityType(),
-					a.attempt(), a.scheduledAt(), a.nextAttemptAt(),
-					(a.lastFailure() != null) ? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null,
-					state(row, a, now), a.taskQueue(), a.startedAt(), a.lastHeartbeatAt()));
+			pending.computeIfPresent(a.seq(),
+					(seq, scheduled) -> new PendingActivity(a.seq(), a.activityType(), a.attempt(), a.scheduledAt(),
+							a.nextAttemptAt(), (a.lastFailure() != null)
+									? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null,
+							state(row, a, now), a.taskQueue(), a.startedAt(), a.lastHeartbeatAt()));
 		}
 		return List.copyOf(pending.values());
 	}
 
 	/**
-	 * An activity as its scheduling recorded it, before any row says more: an inline one's first
-	 * attempt runs on the run's owner; a task-queue one without a row has had its outcome handed
-	 * to the run, which has not taken it yet.
+	 * An activity as its scheduling recorded it, before any row says more: an inline
+	 * one's first attempt runs on the run's owner; a task-queue one without a row has had
+	 * its outcome handed to the run, which has not taken it yet.
 	 */
 	private static PendingActivity scheduled(RunRow row, Event event, Instant at) {
 		String taskQueue = (event.options() != null) ? event.options().taskQueue() : null;
@@ -107,17 +113,20 @@ public final class RunDescriber {
 	}
 
 	/**
-	 * A row's state for describe. A task-queue row says it (waiting for a claim, claimed, waiting
-	 * for the completion client). An inline row says so only while its attempt waits for the
-	 * completion client; otherwise its attempt runs when it is due and a node owns the run.
+	 * A row's state for describe. A task-queue row says it (waiting for a claim, claimed,
+	 * waiting for the completion client). An inline row says so only while its attempt
+	 * waits for the completion client; otherwise its attempt runs when it is due and a
+	 * node owns the run.
 	 */
 	private static PendingActivityState state(RunRow row, ActivityRepository.Described a, Instant now) {
 		return switch (a.state()) {
 			case "ASYNC" -> PendingActivityState.AWAITING_COMPLETION;
-			// COMPLETED: a transactional attempt committed; its result is on its way to the history
+			// COMPLETED: a transactional attempt committed; its result is on its way to
+			// the history
 			case "STARTED", "COMPLETED" -> PendingActivityState.STARTED;
-			default -> (a.taskQueue() == null && a.attempt() > 0 && row.owner() != null
-					&& !a.nextAttemptAt().isAfter(now)) ? PendingActivityState.STARTED : PendingActivityState.SCHEDULED;
+			default ->
+				(a.taskQueue() == null && a.attempt() > 0 && row.owner() != null && !a.nextAttemptAt().isAfter(now))
+						? PendingActivityState.STARTED : PendingActivityState.SCHEDULED;
 		};
 	}
 

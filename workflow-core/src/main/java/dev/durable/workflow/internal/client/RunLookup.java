@@ -8,7 +8,10 @@ import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 
-/** The run a handle addresses: the latest of its workflow id, or the pinned one. One read of the run row. */
+/**
+ * The run a handle addresses: the latest of its workflow id, or the pinned one. One read
+ * of the run row.
+ */
 public final class RunLookup {
 
 	private final RunRepository runs;
@@ -21,8 +24,8 @@ public final class RunLookup {
 	}
 
 	/**
-	 * @throws WorkflowNotFoundException when there is no such run (a pinned run id of another
-	 * workflow id or of another namespace sharing the schema names none)
+	 * @throws WorkflowNotFoundException when there is no such run (a pinned run id of
+	 * another workflow id or of another namespace sharing the schema names none)
 	 */
 	RunRow row(String workflowId, UUID pinnedRunId) {
 		Optional<RunRow> row = (pinnedRunId != null) ? pinned(workflowId, pinnedRunId)
@@ -32,15 +35,19 @@ public final class RunLookup {
 	}
 
 	/**
-	 * The run of the id if it is a run of this workflow id in this namespace: run ids are unique
-	 * across namespaces, but a handle of one namespace must never reach another's runs.
+	 * The run of the id if it is a run of this workflow id in this namespace: run ids are
+	 * unique across namespaces, but a handle of one namespace must never reach another's
+	 * runs.
 	 */
 	Optional<RunRow> pinned(String workflowId, UUID runId) {
 		return this.runs.find(runId)
 			.filter((r) -> r.namespace().equals(this.namespace) && r.workflowId().equals(workflowId));
 	}
 
-	/** The refusal of a message or lifecycle call to a run that closed, with its status as it is now. */
+	/**
+	 * The refusal of a message or lifecycle call to a run that closed, with its status as
+	 * it is now.
+	 */
 	WorkflowClosedException closed(RunRow row) {
 		return new WorkflowClosedException("Workflow " + row.workflowId() + " (run " + row.runId() + ") is closed: "
 				+ this.runs.find(row.runId()).map(RunRow::status).orElse(row.status()));

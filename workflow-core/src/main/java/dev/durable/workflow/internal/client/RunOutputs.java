@@ -20,10 +20,11 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /**
- * Reads what runs set and write for clients: events, waiting until one is set, and streams, in
- * order and live. Waiting readers are woken by the commits of outputs: in this JVM at once, from
- * other nodes by a PostgreSQL notification (see {@link ResultWaiters#outputsCommitted}); no reader
- * polls (the node's listener wakes them all every 30 s, in case a notification was lost).
+ * Reads what runs set and write for clients: events, waiting until one is set, and
+ * streams, in order and live. Waiting readers are woken by the commits of outputs: in
+ * this JVM at once, from other nodes by a PostgreSQL notification (see
+ * {@link ResultWaiters#outputsCommitted}); no reader polls (the node's listener wakes
+ * them all every 30 s, in case a notification was lost).
  */
 public final class RunOutputs {
 
@@ -44,12 +45,13 @@ public final class RunOutputs {
 
 	/**
 	 * The value of an event, waiting at most the timeout for it to be set.
-	 * @param follow whether to go on to the run that follows a closed one (continue-as-new, retry, cron)
-	 * @return the value, or empty when the timeout passed or the run closed without setting it
+	 * @param follow whether to go on to the run that follows a closed one
+	 * (continue-as-new, retry, cron)
+	 * @return the value, or empty when the timeout passed or the run closed without
+	 * setting it
 	 */
 	@SuppressWarnings("unchecked")
-	<T> Optional<T> event(String workflowId, UUID firstRunId, boolean follow, String key, Type type,
-			Duration timeout) {
+	<T> Optional<T> event(String workflowId, UUID firstRunId, boolean follow, String key, Type type, Duration timeout) {
 		OutputKeys.check(key, "event");
 		if (timeout.isNegative()) {
 			throw new IllegalArgumentException("The timeout must not be negative, was " + timeout);
@@ -65,13 +67,15 @@ public final class RunOutputs {
 			}
 			UUID reading = runId;
 			RunRepository.Outcome outcome = this.runs.outcome(runId)
-				.orElseThrow(() -> new WorkflowNotFoundException("No run " + reading + " of workflow '" + workflowId + "'"));
+				.orElseThrow(
+						() -> new WorkflowNotFoundException("No run " + reading + " of workflow '" + workflowId + "'"));
 			if (!"RUNNING".equals(outcome.status())) {
 				if (follow && outcome.nextRunId() != null) {
 					runId = outcome.nextRunId();
 					continue;
 				}
-				// a closed run sets nothing more; read once more for a set committed with the close
+				// a closed run sets nothing more; read once more for a set committed with
+				// the close
 				return this.outputs.event(runId, key)
 					.map((bytes) -> (T) this.payloads.decode(bytes, type, "the value of event '" + key + "'"));
 			}
@@ -81,7 +85,10 @@ public final class RunOutputs {
 		}
 	}
 
-	/** A run's stream from an offset on, blocking and live until the stream ends or the run closes. */
+	/**
+	 * A run's stream from an offset on, blocking and live until the stream ends or the
+	 * run closes.
+	 */
 	<T> Stream<StreamEntry<T>> stream(String workflowId, UUID runId, String key, long fromOffset, Type type) {
 		OutputKeys.check(key, "stream");
 		if (fromOffset < 0) {
@@ -96,8 +103,8 @@ public final class RunOutputs {
 	}
 
 	/**
-	 * A run's stream as a publisher: each subscriber reads from the offset on its own virtual
-	 * thread, as fast as it requests.
+	 * A run's stream as a publisher: each subscriber reads from the offset on its own
+	 * virtual thread, as fast as it requests.
 	 */
 	<T> Flow.Publisher<StreamEntry<T>> publisher(String workflowId, UUID runId, String key, long fromOffset,
 			Type type) {
@@ -114,7 +121,8 @@ public final class RunOutputs {
 				public void request(long n) {
 					if (n <= 0) {
 						cancel();
-						subscriber.onError(new IllegalArgumentException("Requested " + n + " values: must be positive"));
+						subscriber
+							.onError(new IllegalArgumentException("Requested " + n + " values: must be positive"));
 						return;
 					}
 					if (demand.availablePermits() < Integer.MAX_VALUE / 4) {

@@ -18,11 +18,12 @@ import dev.durable.workflow.internal.worker.LocalNode;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /**
- * Waits for a run's outcome and follows its chain (continue-as-new, workflow retry, cron): a run
- * held on this node hands its outcome over when it closes. A run held elsewhere is marked awaited
- * first ({@link dev.durable.workflow.internal.store.AwaitedRuns#mark}); its close then notifies every node, and the waiter
- * reads the outcome when that notification (or the listener's sweep for lost ones) wakes it. No
- * waiter polls.
+ * Waits for a run's outcome and follows its chain (continue-as-new, workflow retry,
+ * cron): a run held on this node hands its outcome over when it closes. A run held
+ * elsewhere is marked awaited first
+ * ({@link dev.durable.workflow.internal.store.AwaitedRuns#mark}); its close then notifies
+ * every node, and the waiter reads the outcome when that notification (or the listener's
+ * sweep for lost ones) wakes it. No waiter polls.
  */
 public final class RunResults {
 
@@ -42,8 +43,8 @@ public final class RunResults {
 	}
 
 	/**
-	 * @param known the first run's outcome when the caller already has it (a start whose own first
-	 * task closed the run), else {@code null}
+	 * @param known the first run's outcome when the caller already has it (a start whose
+	 * own first task closed the run), else {@code null}
 	 * @param timeout how long to wait, or {@code null} for as long as it takes
 	 * @throws WorkflowFailedException when the last run of the chain did not complete
 	 * @throws WorkflowTimeoutException when the timeout passed first
@@ -53,7 +54,8 @@ public final class RunResults {
 		long deadline = (timeout != null) ? System.nanoTime() + timeout.toNanos() : Long.MAX_VALUE;
 		UUID runId = firstRunId;
 		CompletableFuture<Object> closed = this.waiters.future(runId);
-		// a run open on this node hands its outcome over when it closes: no need to read it first
+		// a run open on this node hands its outcome over when it closes: no need to read
+		// it first
 		boolean read = !this.node.holdsRun(runId);
 		boolean marked = false;
 		RunRepository.Outcome given = known;
@@ -71,7 +73,8 @@ public final class RunResults {
 					// open and held elsewhere: once marked, its close notifies this node
 					marked = true;
 					if (!this.runs.awaited().mark(runId)) {
-						outcome = read(workflowId, runId); // it closed between the read and the mark
+						outcome = read(workflowId, runId); // it closed between the read
+															// and the mark
 					}
 				}
 			}
@@ -89,15 +92,16 @@ public final class RunResults {
 				continue;
 			}
 			if (!this.waiters.pause(closed, deadline, this.waiters.resultRecheckMillis())) {
-				throw new WorkflowTimeoutException("Workflow " + workflowId + " (run " + runId
-						+ ") is still running after " + timeout, new TimeoutException());
+				throw new WorkflowTimeoutException(
+						"Workflow " + workflowId + " (run " + runId + ") is still running after " + timeout,
+						new TimeoutException());
 			}
 		}
 	}
 
 	private RunRepository.Outcome read(String workflowId, UUID runId) {
-		return this.runs.outcome(runId).orElseThrow(() -> new WorkflowNotFoundException(
-				"No run " + runId + " of workflow '" + workflowId + "'"));
+		return this.runs.outcome(runId)
+			.orElseThrow(() -> new WorkflowNotFoundException("No run " + runId + " of workflow '" + workflowId + "'"));
 	}
 
 	private Object decode(String workflowId, UUID runId, RunRepository.Outcome outcome, Type type) {

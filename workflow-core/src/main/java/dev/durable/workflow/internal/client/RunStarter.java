@@ -42,9 +42,9 @@ import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.internal.worker.RunWaker;
 
 /**
- * Starts runs: the id, reuse and conflict policies, signal- and update-with-start, the eager
- * first task on this node, and starts inside a caller's transaction (schedules). Shared by the
- * workflow client and the schedules.
+ * Starts runs: the id, reuse and conflict policies, signal- and update-with-start, the
+ * eager first task on this node, and starts inside a caller's transaction (schedules).
+ * Shared by the workflow client and the schedules.
  */
 public final class RunStarter {
 
@@ -97,8 +97,9 @@ public final class RunStarter {
 	}
 
 	/**
-	 * @param closedWith the outcome when the start's own first task closed the run (a workflow of
-	 * local activities): the handle answers its result from it without reading the run
+	 * @param closedWith the outcome when the start's own first task closed the run (a
+	 * workflow of local activities): the handle answers its result from it without
+	 * reading the run
 	 */
 	record Started(String workflowId, UUID runId, RunRepository.Outcome closedWith) {
 
@@ -110,6 +111,7 @@ public final class RunStarter {
 
 	/**
 	 * A message sent with a start (signal-with-start, update-with-start).
+	 *
 	 * @param kind SIGNAL or UPDATE
 	 * @param name handler name
 	 * @param payload encoded payload
@@ -123,14 +125,13 @@ public final class RunStarter {
 	}
 
 	/**
-	 * Starts a run through the interceptors; what they put in the headers is stored with the run.
-	 * A first task run eagerly, as part of the start, runs inside this client call.
+	 * Starts a run through the interceptors; what they put in the headers is stored with
+	 * the run. A first task run eagerly, as part of the start, runs inside this client
+	 * call.
 	 */
-	Started startRun(String workflowType, Type inputType, Object input, StartOptions given,
-			WithStart message) {
-		ClientOperation operation = (message == null) ? ClientOperation.START
-				: (message.kind() == InboxKind.SIGNAL) ? ClientOperation.SIGNAL_WITH_START
-						: ClientOperation.UPDATE_WITH_START;
+	Started startRun(String workflowType, Type inputType, Object input, StartOptions given, WithStart message) {
+		ClientOperation operation = (message == null) ? ClientOperation.START : (message.kind() == InboxKind.SIGNAL)
+				? ClientOperation.SIGNAL_WITH_START : ClientOperation.UPDATE_WITH_START;
 		return this.interceptors.client(operation, workflowType, (given != null) ? given.workflowId() : null,
 				(message != null) ? message.name() : null,
 				(headers) -> startRun(workflowType, inputType, input, given, message, headers));
@@ -148,7 +149,8 @@ public final class RunStarter {
 		byte[] payload = this.payloads.encode(input, (inputType != null) ? inputType : Object.class,
 				"the input of workflow " + workflowType);
 		PreparedStart start = prepare(workflowType, payload, given, message, headers);
-		// not inside a caller's transaction: the start joins it, and its first task must not act
+		// not inside a caller's transaction: the start joins it, and its first task must
+		// not act
 		// (schedule activities) before that transaction commits
 		boolean eager = start.local() && start.wakeAt() == null && message == null && start.run().memo().isEmpty()
 				&& start.run().searchAttributes().isEmpty()
@@ -156,7 +158,8 @@ public final class RunStarter {
 		boolean plain = start.options().idConflictPolicy() == WorkflowIdConflictPolicy.FAIL
 				&& start.options().idReusePolicy() == WorkflowIdReusePolicy.ALLOW_DUPLICATE
 				&& start.options().requestId() == null && message == null;
-		// a plain start has nothing to decide from earlier runs: its first task runs at once and,
+		// a plain start has nothing to decide from earlier runs: its first task runs at
+		// once and,
 		// when it can, the run is inserted with it in one statement
 		FirstTasks firstTasks = eager ? this.node.firstTasks() : null;
 		boolean preparedEarly = firstTasks != null && plain;
@@ -184,12 +187,14 @@ public final class RunStarter {
 		DecideStart.StartDecision decision;
 		try {
 			decision = this.tx.execute((status) -> {
-				DecideStart.StartDecision decided = this.decide.decide(start.run(), start.options(), start.now(), message, true);
+				DecideStart.StartDecision decided = this.decide.decide(start.run(), start.options(), start.now(),
+						message, true);
 				if (first[0] != null) {
 					firstTasks.commit(first[0]);
 				}
 				else if (firstTasks != null && !preparedEarly && decided.created()) {
-					// (a first task that failed before is not run again here: it retries as an ordinary task)
+					// (a first task that failed before is not run again here: it retries
+					// as an ordinary task)
 					first[0] = firstTasks.prepare(start.run());
 					if (first[0] != null) {
 						firstTasks.commit(first[0]);
@@ -200,9 +205,12 @@ public final class RunStarter {
 		}
 		catch (DuplicateKeyException ex) {
 			abandon(firstTasks, first[0], ex);
-			// another start of the same id committed first: when it carried this start's request id
-			// (a caller's retry that ran while the first attempt's transaction was still open, on
-			// another node or connection, so the lookup by request id could not see it), it is this
+			// another start of the same id committed first: when it carried this start's
+			// request id
+			// (a caller's retry that ran while the first attempt's transaction was still
+			// open, on
+			// another node or connection, so the lookup by request id could not see it),
+			// it is this
 			// start's own run, answered as that lookup answers
 			Optional<RunRow> same = sameRequest(start);
 			if (same.isPresent()) {
@@ -233,7 +241,9 @@ public final class RunStarter {
 				: this.runs.findByRequestId(start.run().namespace(), start.run().workflowId(), requestId);
 	}
 
-	/** The open run that holds a new run's workflow id (after a start was refused for it). */
+	/**
+	 * The open run that holds a new run's workflow id (after a start was refused for it).
+	 */
 	private Optional<RunRow> openRun(NewRun run) {
 		return this.runs.findLatest(run.namespace(), run.workflowId()).filter(RunRow::isOpen);
 	}
@@ -247,18 +257,20 @@ public final class RunStarter {
 	/**
 	 * A start decided inside the caller's transaction (schedules); the caller runs
 	 * {@code afterCommit} once that transaction committed.
+	 *
 	 * @param workflowId the workflow id
 	 * @param runId the run started, or the open run used instead
-	 * @param afterCommit hands the new run to its node and wakes the runs the start touched
+	 * @param afterCommit hands the new run to its node and wakes the runs the start
+	 * touched
 	 */
 	public record StartInTransaction(String workflowId, UUID runId, Runnable afterCommit) {
 	}
 
 	/**
-	 * Starts a run with an input already encoded, inside the caller's transaction: the same
-	 * checks, policies and rows as {@link #start}. Conflicts throw
-	 * {@link WorkflowAlreadyStartedException} (or {@link DuplicateKeyException} when a concurrent
-	 * start won), so the caller should run this in a savepoint.
+	 * Starts a run with an input already encoded, inside the caller's transaction: the
+	 * same checks, policies and rows as {@link #start}. Conflicts throw
+	 * {@link WorkflowAlreadyStartedException} (or {@link DuplicateKeyException} when a
+	 * concurrent start won), so the caller should run this in a savepoint.
 	 */
 	public StartInTransaction startInTransaction(String workflowType, byte[] input, StartOptions options) {
 		checkStartable(workflowType);
@@ -309,7 +321,8 @@ public final class RunStarter {
 				local ? this.node.nodeId() : null, payload, options.requestId(), now, wakeAt,
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
 				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
-				chain.isEmpty() ? null : chain, 1).withAttributes(memo, searchAttributes);
+				chain.isEmpty() ? null : chain, 1)
+			.withAttributes(memo, searchAttributes);
 		return new PreparedStart(run, options, now, wakeAt, local);
 	}
 

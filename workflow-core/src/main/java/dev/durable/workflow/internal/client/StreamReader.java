@@ -15,10 +15,10 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /**
- * Reads a run's stream in order from an offset, blocking for values not written yet: it reads a
- * page of rows, and when there is none waits for the run's next commit of outputs (woken in this
- * JVM at once, from other nodes by a notification). It ends at the stream's end row, or once the
- * run is closed and every row is read.
+ * Reads a run's stream in order from an offset, blocking for values not written yet: it
+ * reads a page of rows, and when there is none waits for the run's next commit of outputs
+ * (woken in this JVM at once, from other nodes by a notification). It ends at the
+ * stream's end row, or once the run is closed and every row is read.
  */
 final class StreamReader<T> implements Spliterator<StreamEntry<T>> {
 
@@ -26,8 +26,9 @@ final class StreamReader<T> implements Spliterator<StreamEntry<T>> {
 	private static final int PAGE = 256;
 
 	/**
-	 * Readers wait for a wake-up with no timer of their own: notifications wake them, and the
-	 * node's listener wakes every reader every 30 s in case one was lost (see WakeupChannel).
+	 * Readers wait for a wake-up with no timer of their own: notifications wake them, and
+	 * the node's listener wakes every reader every 30 s in case one was lost (see
+	 * WakeupChannel).
 	 */
 	static final long NO_RECHECK = Long.MAX_VALUE;
 

@@ -20,9 +20,10 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /**
- * An update by workflow id and update id; its outcome is read from the dedup record. A waiter
- * whose update is decided by a run held on another node marks that run awaited: the commit that
- * decides the update (or closes the run) then notifies this node, and no waiter polls.
+ * An update by workflow id and update id; its outcome is read from the dedup record. A
+ * waiter whose update is decided by a run held on another node marks that run awaited:
+ * the commit that decides the update (or closes the run) then notifies this node, and no
+ * waiter polls.
  */
 final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 
@@ -69,8 +70,7 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 	}
 
 	private UpdateRecord record() {
-		return this.dedup
-			.findUpdate(this.namespace, this.workflowId, this.updateId)
+		return this.dedup.findUpdate(this.namespace, this.workflowId, this.updateId)
 			.orElseThrow(() -> new WorkflowNotFoundException(
 					"No update '" + this.updateId + "' was sent to workflow " + this.workflowId));
 	}
@@ -88,7 +88,10 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 		};
 	}
 
-	/** Waits until the update reached the stage (or completed); throws a rejection at once. */
+	/**
+	 * Waits until the update reached the stage (or completed); throws a rejection at
+	 * once.
+	 */
 	void waitFor(UpdateStage stage, Duration timeout) {
 		UpdateRecord record = await((r) -> stageOf(r).compareTo(stage) >= 0, timeout);
 		if ("REJECTED".equals(record.stage())) {
@@ -110,11 +113,11 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 		}
 		if (record.failure() != null) {
 			Throwable cause = Failures.toException(record.failure(), this.payloads.converter());
-			throw new WorkflowUpdateFailedException("Update '" + this.updateId + "' of workflow " + this.workflowId
-					+ " failed: " + cause.getMessage(), cause);
+			throw new WorkflowUpdateFailedException(
+					"Update '" + this.updateId + "' of workflow " + this.workflowId + " failed: " + cause.getMessage(),
+					cause);
 		}
-		return (T) this.payloads
-			.decode(record.result(), this.resultType, "the result of update " + this.updateId);
+		return (T) this.payloads.decode(record.result(), this.resultType, "the result of update " + this.updateId);
 	}
 
 	private RuntimeException rejected(UpdateRecord record) {
@@ -140,7 +143,8 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 				if (!marked) {
 					marked = true;
 					this.runs.awaited().mark(run);
-					record = record(); // decided before the mark: no notification will come
+					record = record(); // decided before the mark: no notification will
+										// come
 				}
 			}
 			if (done.test(record)) {

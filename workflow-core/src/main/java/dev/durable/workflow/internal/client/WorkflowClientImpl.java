@@ -86,7 +86,8 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	private <R> WorkflowHandle<R> startTyped(Serializable reference, Object input, StartOptions options) {
 		WorkflowDefinition definition = definitionOf(reference);
-		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, options);
+		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input,
+				options);
 		return WorkflowHandleImpl.started(this.operations, started, definition.typeName(), definition.resultType());
 	}
 
@@ -112,17 +113,18 @@ public final class WorkflowClientImpl implements WorkflowClient {
 			dev.durable.workflow.client.DebounceOptions options) {
 		WorkflowDefinition definition = this.workflows.find(workflowType);
 		return this.debouncer.call(workflowType,
-				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input, options);
+				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input,
+				options);
 	}
 
 	@Override
-	public <W, A, R> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input,
-			StartOptions options, String signalName, Object signalPayload) {
+	public <W, A, R> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input, StartOptions options,
+			String signalName, Object signalPayload) {
 		WorkflowDefinition definition = definitionOf(workflow);
-		byte[] payload = this.operations.messages().encode(definition.typeName(), HandlerKind.SIGNAL, signalName,
-				signalPayload, false);
-		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, options,
-				new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
+		byte[] payload = this.operations.messages()
+			.encode(definition.typeName(), HandlerKind.SIGNAL, signalName, signalPayload, false);
+		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input,
+				options, new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
 		return WorkflowHandleImpl.started(this.operations, started, definition.typeName(), definition.resultType());
 	}
 
@@ -130,11 +132,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	public WorkflowHandle<Object> signalWithStart(String workflowType, Object input, StartOptions options,
 			String signalName, Object signalPayload) {
 		WorkflowDefinition definition = this.workflows.find(workflowType);
-		byte[] payload = this.operations.messages().encode(workflowType, HandlerKind.SIGNAL, signalName, signalPayload,
-				false);
+		byte[] payload = this.operations.messages()
+			.encode(workflowType, HandlerKind.SIGNAL, signalName, signalPayload, false);
 		RunStarter.Started started = this.starter.startRun(workflowType,
-				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input,
-				options, new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
+				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input, options,
+				new RunStarter.WithStart(InboxKind.SIGNAL, signalName, payload, null));
 		return WorkflowHandleImpl.started(this.operations, started, workflowType,
 				(definition != null) ? definition.resultType() : Object.class);
 	}
@@ -143,18 +145,19 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	public <W, A, R, T> UpdateHandle<T> updateWithStart(Functions.Func1<W, A, R> workflow, A input,
 			StartOptions options, String updateName, Object updateArgument, Class<T> resultType,
 			UpdateOptions updateOptions) {
-		// FAIL (the default, as in Temporal): an open run makes the whole call fail, update and all
+		// FAIL (the default, as in Temporal): an open run makes the whole call fail,
+		// update and all
 		StartOptions start = (options != null) ? options : StartOptions.DEFAULT;
 		WorkflowDefinition definition = definitionOf(workflow);
-		byte[] payload = this.operations.messages().encode(definition.typeName(), HandlerKind.UPDATE, updateName,
-				updateArgument, true);
+		byte[] payload = this.operations.messages()
+			.encode(definition.typeName(), HandlerKind.UPDATE, updateName, updateArgument, true);
 		UpdateOptions effective = (updateOptions != null) ? updateOptions
 				: UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED);
 		String updateId = (effective.updateId() != null) ? effective.updateId() : UUID.randomUUID().toString();
 		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input, start,
 				new RunStarter.WithStart(InboxKind.UPDATE, updateName, payload, updateId));
-		UpdateHandleImpl<T> handle = this.operations.messages().updateHandle(started.workflowId(), updateId,
-				resultType);
+		UpdateHandleImpl<T> handle = this.operations.messages()
+			.updateHandle(started.workflowId(), updateId, resultType);
 		handle.waitFor(effective.waitForStage(), null);
 		return handle;
 	}
@@ -189,14 +192,13 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	@Override
 	public WorkflowPage list(WorkflowFilter filter, int pageSize, String pageToken) {
-		return this.runs.visibility().list(this.namespace,
-				(filter != null) ? filter : WorkflowFilter.all(), pageSize, pageToken);
+		return this.runs.visibility()
+			.list(this.namespace, (filter != null) ? filter : WorkflowFilter.all(), pageSize, pageToken);
 	}
 
 	@Override
 	public long count(WorkflowFilter filter) {
-		return this.runs.visibility().count(this.namespace,
-				(filter != null) ? filter : WorkflowFilter.all());
+		return this.runs.visibility().count(this.namespace, (filter != null) ? filter : WorkflowFilter.all());
 	}
 
 	@Override

@@ -8,7 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 
-/** Workflow definitions by method reference or class, read once per class (reflection is not free). */
+/**
+ * Workflow definitions by method reference or class, read once per class (reflection is
+ * not free).
+ */
 public final class WorkflowDefinitions {
 
 	private static final Map<Class<?>, WorkflowDefinition> DEFINITIONS = new ConcurrentHashMap<>();

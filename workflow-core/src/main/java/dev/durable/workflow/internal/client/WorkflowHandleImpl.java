@@ -37,10 +37,10 @@ import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /**
- * A handle: by workflow id (every call addresses the latest run) or pinned to a run id. A handle
- * from a start knows the run it started, but only for {@link #runId()} and as the start of the
- * chain {@link #result()} follows; messages and lifecycle calls still go to the latest run, so
- * they reach the run a continue-as-new, retry or cron started.
+ * A handle: by workflow id (every call addresses the latest run) or pinned to a run id. A
+ * handle from a start knows the run it started, but only for {@link #runId()} and as the
+ * start of the chain {@link #result()} follows; messages and lifecycle calls still go to
+ * the latest run, so they reach the run a continue-as-new, retry or cron started.
  */
 final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 
@@ -48,7 +48,10 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 
 	private final String workflowId;
 
-	/** The pinned run, or the run a start created; {@code null} for a handle by workflow id. */
+	/**
+	 * The pinned run, or the run a start created; {@code null} for a handle by workflow
+	 * id.
+	 */
 	private final UUID knownRunId;
 
 	private final boolean pinned;
@@ -58,7 +61,10 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	/** The outcome the start's own first task closed the run with, or {@code null}. */
 	private final RunRepository.Outcome closedAtStart;
 
-	/** The workflow type a start's handle started, or {@code null} (a handle by id or pinned). */
+	/**
+	 * The workflow type a start's handle started, or {@code null} (a handle by id or
+	 * pinned).
+	 */
 	private final String startedType;
 
 	private WorkflowHandleImpl(HandleOperations operations, String workflowId, UUID knownRunId, boolean pinned,
@@ -72,7 +78,10 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 		this.startedType = startedType;
 	}
 
-	/** Follows the latest run of the workflow id; {@link #runId()} stays the run the start created. */
+	/**
+	 * Follows the latest run of the workflow id; {@link #runId()} stays the run the start
+	 * created.
+	 */
 	static <R> WorkflowHandleImpl<R> started(HandleOperations operations, RunStarter.Started started,
 			String workflowType, Type resultType) {
 		return new WorkflowHandleImpl<>(operations, started.workflowId(), started.runId(), false, resultType,
@@ -100,7 +109,10 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 		return (this.knownRunId != null) ? this.knownRunId : row().runId();
 	}
 
-	/** The run a message or lifecycle call goes to: the pinned one, else the latest, read now. */
+	/**
+	 * The run a message or lifecycle call goes to: the pinned one, else the latest, read
+	 * now.
+	 */
 	private RunRow row() {
 		return this.operations.lookup().row(this.workflowId, this.pinned ? this.knownRunId : null);
 	}
@@ -121,7 +133,8 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	private <T> T result(Type type, Duration timeout) {
-		// a start's handle waits from its own run: a later run of a reused workflow id is not its result
+		// a start's handle waits from its own run: a later run of a reused workflow id is
+		// not its result
 		UUID runId = (this.knownRunId != null) ? this.knownRunId : runId();
 		return this.operations.results().result(this.workflowId, runId, this.closedAtStart, type, timeout);
 	}
@@ -143,7 +156,8 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public void signal(String signalName, Object payload, String idempotencyKey) {
 		if (idempotencyKey == null && this.startedType != null) {
-			// the type is known: the send finds the latest run itself (one round trip, not two)
+			// the type is known: the send finds the latest run itself (one round trip,
+			// not two)
 			messages().signalLatest(this.startedType, this.workflowId, signalName, payload, this::row);
 			return;
 		}
@@ -201,14 +215,17 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 
 	@Override
 	public <W, A, T> T update(Functions.Func1<W, A, T> updateMethod, A argument) {
-		return this.<W, A, T>startUpdate(updateMethod, argument, UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED))
+		return this
+			.<W, A, T>startUpdate(updateMethod, argument, UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED))
 			.result();
 	}
 
 	@Override
 	public <W, T> T update(Functions.Func0<W, T> updateMethod) {
-		return this.<T>startUpdate(MessageClient.handlerName(updateMethod, HandlerKind.UPDATE), null,
-				returnType(updateMethod), UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED)).result();
+		return this
+			.<T>startUpdate(MessageClient.handlerName(updateMethod, HandlerKind.UPDATE), null, returnType(updateMethod),
+					UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED))
+			.result();
 	}
 
 	@Override
@@ -220,8 +237,8 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public <W, A, T> UpdateHandle<T> startUpdate(Functions.Func1<W, A, T> updateMethod, A argument,
 			UpdateOptions options) {
-		return startUpdate(MessageClient.handlerName(updateMethod, HandlerKind.UPDATE), argument, returnType(updateMethod),
-				options);
+		return startUpdate(MessageClient.handlerName(updateMethod, HandlerKind.UPDATE), argument,
+				returnType(updateMethod), options);
 	}
 
 	@Override
@@ -237,7 +254,8 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 				(options != null) ? options : UpdateOptions.defaults());
 	}
 
-	private <T> UpdateHandle<T> startUpdate(String updateName, Object argument, Type resultType, UpdateOptions options) {
+	private <T> UpdateHandle<T> startUpdate(String updateName, Object argument, Type resultType,
+			UpdateOptions options) {
 		return messages().startUpdate(row(), updateName, argument, resultType,
 				(options != null) ? options : UpdateOptions.defaults());
 	}
@@ -278,11 +296,11 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 		return this.operations.describer().history(row());
 	}
 
-
 	@Override
 	public <T> Optional<T> getEvent(String key, Class<T> type, Duration timeout) {
-		return this.operations.outputs().event(this.workflowId, row().runId(), !this.pinned, key, type,
-				java.util.Objects.requireNonNull(timeout, "timeout"));
+		return this.operations.outputs()
+			.event(this.workflowId, row().runId(), !this.pinned, key, type,
+					java.util.Objects.requireNonNull(timeout, "timeout"));
 	}
 
 	@Override
@@ -292,8 +310,8 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	@Override
-	public <T> java.util.concurrent.Flow.Publisher<dev.durable.workflow.client.StreamEntry<T>> publishStream(
-			String key, long fromOffset, Class<T> type) {
+	public <T> java.util.concurrent.Flow.Publisher<dev.durable.workflow.client.StreamEntry<T>> publishStream(String key,
+			long fromOffset, Class<T> type) {
 		return this.operations.outputs().publisher(this.workflowId, row().runId(), key, fromOffset, type);
 	}
 

@@ -8,9 +8,10 @@ import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
- * The first parts of {@link TaskCommitStatement}'s statement for a start inserted with its first
- * task: the run row, its payload and its visibility row, in the state that task leaves them in.
- * The parts after them (the history, the timers) are the task commit's own.
+ * The first parts of {@link TaskCommitStatement}'s statement for a start inserted with
+ * its first task: the run row, its payload and its visibility row, in the state that task
+ * leaves them in. The parts after them (the history, the timers) are the task commit's
+ * own.
  */
 final class StartedRunInsert {
 
@@ -18,14 +19,15 @@ final class StartedRunInsert {
 	}
 
 	/**
-	 * The parts that insert a run in the state its first task leaves it in. An open run of the id
-	 * makes them insert nothing: for a run that stays open the unique index on open runs does it
-	 * ({@code ON CONFLICT DO NOTHING}, which waits for a start of the id still being written). A
-	 * run its first task closes is inserted closed, which that index does not cover, so the insert
-	 * looks for an open run of the id (through that index). It sees every start committed before
-	 * the statement began; a start of the id not yet committed then is not seen, and both stand,
-	 * as if this run had started and closed before the other started (a start that allows a
-	 * duplicate id may follow a closed run): the two calls overlapped, so either order is theirs.
+	 * The parts that insert a run in the state its first task leaves it in. An open run
+	 * of the id makes them insert nothing: for a run that stays open the unique index on
+	 * open runs does it ({@code ON CONFLICT DO NOTHING}, which waits for a start of the
+	 * id still being written). A run its first task closes is inserted closed, which that
+	 * index does not cover, so the insert looks for an open run of the id (through that
+	 * index). It sees every start committed before the statement began; a start of the id
+	 * not yet committed then is not seen, and both stand, as if this run had started and
+	 * closed before the other started (a start that allows a duplicate id may follow a
+	 * closed run): the two calls overlapped, so either order is theirs.
 	 */
 	static void append(StringBuilder sql, boolean closes) {
 		sql.append("WITH u AS (INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
@@ -55,9 +57,11 @@ final class StartedRunInsert {
 		}
 	}
 
-	/** Binds the parameters of {@link #append}, from the one numbered {@code from}; returns the next. */
-	static int bind(PreparedStatement ps, int from, boolean closes, NewRun run, TaskCommit c)
-			throws SQLException {
+	/**
+	 * Binds the parameters of {@link #append}, from the one numbered {@code from};
+	 * returns the next.
+	 */
+	static int bind(PreparedStatement ps, int from, boolean closes, NewRun run, TaskCommit c) throws SQLException {
 		int i = from;
 		ps.setObject(i++, run.runId());
 		ps.setString(i++, run.namespace());

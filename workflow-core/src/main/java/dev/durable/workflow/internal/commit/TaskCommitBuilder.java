@@ -28,9 +28,9 @@ import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.UuidV7;
 
 /**
- * Turns what a workflow task did into its commit: inbox items into inputs, commands into rows
- * (timers, activities, child runs, messages to other runs), and a closing command into the run's
- * outcome and the run that follows it (continue-as-new, retry, cron).
+ * Turns what a workflow task did into its commit: inbox items into inputs, commands into
+ * rows (timers, activities, child runs, messages to other runs), and a closing command
+ * into the run's outcome and the run that follows it (continue-as-new, retry, cron).
  */
 public final class TaskCommitBuilder {
 
@@ -44,14 +44,18 @@ public final class TaskCommitBuilder {
 
 	private final java.util.Set<String> taskQueues;
 
-	public TaskCommitBuilder(UUID node, WorkflowRegistry workflows, RunRepository runs, java.util.Set<String> taskQueues) {
+	public TaskCommitBuilder(UUID node, WorkflowRegistry workflows, RunRepository runs,
+			java.util.Set<String> taskQueues) {
 		this.taskQueues = taskQueues;
 		this.node = node;
 		this.workflows = workflows;
 		this.runs = runs;
 	}
 
-	/** The reason of a TERMINATE item (a parent closed with policy TERMINATE), or {@code null}. */
+	/**
+	 * The reason of a TERMINATE item (a parent closed with policy TERMINATE), or
+	 * {@code null}.
+	 */
 	public static String terminateReason(List<InboxItem> inbox) {
 		return inbox.stream()
 			.filter((item) -> item.kind() == InboxKind.TERMINATE)
@@ -61,8 +65,9 @@ public final class TaskCommitBuilder {
 	}
 
 	/**
-	 * The inputs of a run's first task: the memo and search attributes it starts with (when it has
-	 * any; before the start, so that {@code @WorkflowInit} sees them), then its start.
+	 * The inputs of a run's first task: the memo and search attributes it starts with
+	 * (when it has any; before the start, so that {@code @WorkflowInit} sees them), then
+	 * its start.
 	 */
 	public List<Event> startEvents(RunRow row) {
 		VisibilityRepository.Start start = this.runs.visibility().start(row.runId());
@@ -71,8 +76,10 @@ public final class TaskCommitBuilder {
 		Event started = Event.workflowStarted(row.workflowType(), start.input());
 		Instant due = row.nextWakeAt();
 		if (row.taskAttempt() == 0 && due != null && due.isAfter(row.createdAt())) {
-			// the first task was due later than the run was created (start delay, retry or cron backoff,
-			// a wait in a queue): recorded as the event's time due, read as firstWorkflowTaskBackoff
+			// the first task was due later than the run was created (start delay, retry
+			// or cron backoff,
+			// a wait in a queue): recorded as the event's time due, read as
+			// firstWorkflowTaskBackoff
 			started = new Event(EventType.WORKFLOW_STARTED, null, started.name(), started.payload(), null, due, null,
 					null, null, null);
 		}
@@ -80,8 +87,8 @@ public final class TaskCommitBuilder {
 	}
 
 	/**
-	 * The inputs a task offers the run, in order: its start (first task), outcomes handed over in
-	 * memory, timers now due, then the inbox.
+	 * The inputs a task offers the run, in order: its start (first task), outcomes handed
+	 * over in memory, timers now due, then the inbox.
 	 */
 	public List<Event> candidates(RunRow row, WorkflowRunner runner, List<Event> handedOver, List<InboxItem> inbox,
 			Instant now) {
@@ -104,26 +111,28 @@ public final class TaskCommitBuilder {
 	}
 
 	/**
-	 * The input an inbox item offers the run: one case per kind, so a new kind must say what it
-	 * becomes. A TERMINATE item is read first ({@link #terminateReason}) and is never offered.
+	 * The input an inbox item offers the run: one case per kind, so a new kind must say
+	 * what it becomes. A TERMINATE item is read first ({@link #terminateReason}) and is
+	 * never offered.
 	 */
 	static Event toEvent(InboxItem item) {
 		return switch (item.kind()) {
 			case SIGNAL -> Event.signalReceived(item.name(), item.payload());
 			case UPDATE -> Event.updateAccepted(item.messageId(), item.name(), item.payload());
-			case CANCEL -> Event.cancelRequested(
-					(item.payload() != null) ? new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8) : null);
+			case CANCEL -> Event.cancelRequested((item.payload() != null)
+					? new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8) : null);
 			case TERMINATE -> throw new IllegalStateException("A TERMINATE item terminates the run before any input");
 			case CHILD_STARTED -> Event.childStarted(Long.parseLong(item.name()), item.messageId());
 			case CHILD_START_FAILED -> Event.childClosed(Long.parseLong(item.name()), null, failure(item))
 				.withType(EventType.CHILD_START_FAILED);
-			case CHILD_FAILED -> Event.childClosed(Long.parseLong(item.name()), null, failure(item))
-				.withType(EventType.CHILD_CLOSED);
+			case CHILD_FAILED ->
+				Event.childClosed(Long.parseLong(item.name()), null, failure(item)).withType(EventType.CHILD_CLOSED);
 			case CHILD_COMPLETED -> Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
 			case EXTERNAL_DELIVERED -> Event.externalDelivered(Long.parseLong(item.name()), failure(item));
 			case ACTIVITY_COMPLETED -> Event.activityCompleted(Long.parseLong(item.name()), item.payload());
 			case ACTIVITY_FAILED -> Event.activityFailed(Long.parseLong(item.name()), failure(item));
-			case ACTIVITY_RETRY -> throw new IllegalStateException("An ACTIVITY_RETRY item goes to the activity executor");
+			case ACTIVITY_RETRY ->
+				throw new IllegalStateException("An ACTIVITY_RETRY item goes to the activity executor");
 			// an answer handed over by a reset, stored as the event itself
 			case EVENT -> EventCodec.read(item.payload()).get(0);
 		};
@@ -152,7 +161,8 @@ public final class TaskCommitBuilder {
 					}
 				}
 				case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> {
-					// only an activity with a row (a failed attempt, a heartbeat) has one to delete
+					// only an activity with a row (a failed attempt, a heartbeat) has one
+					// to delete
 					if (newActivities.remove(event.seq()) == null && queuedActivities.remove(event.seq()) == null
 							&& slot.hasStoredActivity(event.seq())) {
 						removedActivities.add(event.seq());
@@ -163,14 +173,15 @@ public final class TaskCommitBuilder {
 						event.messageId(), (event.reason() != null) ? UUID.fromString(event.reason()) : null,
 						(event.type() == EventType.SIGNAL_EXTERNAL) ? InboxKind.SIGNAL : InboxKind.CANCEL, event.name(),
 						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
-								: ("canceled by workflow " + row.workflowId()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+								: ("canceled by workflow " + row.workflowId())
+									.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 				case START_CHILD -> childStarts.add(new TaskCommit.ChildStart(event.seq(),
 						childRun(row, event, dev.durable.workflow.internal.store.RunChain.headers(chain), now),
 						event.reason(), (event.child() != null && event.child().idReusePolicy() != null)
 								? event.child().idReusePolicy().name() : null));
-				case ACTIVITY_SCHEDULED -> (event.options().onTaskQueue() ? queuedActivities : newActivities).put(
-						event.seq(), new StoredActivity(row.runId(), event.seq(), event.name(), event.payload(),
-								event.options(), 1, runner.now(), runner.now(), null, null));
+				case ACTIVITY_SCHEDULED -> (event.options().onTaskQueue() ? queuedActivities : newActivities)
+					.put(event.seq(), new StoredActivity(row.runId(), event.seq(), event.name(), event.payload(),
+							event.options(), 1, runner.now(), runner.now(), null, null));
 				default -> {
 				}
 			}
@@ -196,7 +207,8 @@ public final class TaskCommitBuilder {
 				continuedAs = new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(),
 						row.taskQueue(), this.node, close.payload(), null, now, null, runDeadline,
 						row.executionDeadline(), chain, 1)
-					// the logical execution goes on: it keeps its current memo and search attributes
+					// the logical execution goes on: it keeps its current memo and search
+					// attributes
 					.withAttributes(runner.visibility().memo(), runner.visibility().searchAttributes());
 				// the closed run's result names the run that follows it
 				resultPayload = continuedAs.runId().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -213,31 +225,37 @@ public final class TaskCommitBuilder {
 			failure = (close.failure() != null) ? InternalJson.write(close.failure()) : null;
 		}
 		if (close != null && result.unfinishedHandlers() > 0) {
-			log.warn("Run {} closed ({}) with {} signal or update handler(s) still running; wait for"
-					+ " Workflows.allHandlersFinished() before returning", row.runId(), closeStatus,
-					result.unfinishedHandlers());
+			log.warn(
+					"Run {} closed ({}) with {} signal or update handler(s) still running; wait for"
+							+ " Workflows.allHandlersFinished() before returning",
+					row.runId(), closeStatus, result.unfinishedHandlers());
 		}
 		List<Event> events = result.events();
 		return new TaskCommit(row.runId(), this.node, epoch, row.historySeq(), row.inboxSeq(), runner.now(),
 				events.isEmpty() ? null : EventCodec.write(events), inbox.stream().map(InboxItem::id).toList(),
 				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
 				new ArrayList<>(queuedActivities.values()), earliest(runner.nextTimer(), row.deadline()),
-				runner.hasPendingInlineActivities(), closeStatus,
-				resultPayload, failure,
-				row.namespace(), row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried,
-				childStarts, externals, VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(
-						runner.visibility().memo(), runner.visibility().searchAttributes()) : null,
+				runner.hasPendingInlineActivities(), closeStatus, resultPayload, failure, row.namespace(),
+				row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried, childStarts,
+				externals,
+				VisibilityStates.changes(result.commands())
+						? new TaskCommit.Attributes(runner.visibility().memo(), runner.visibility().searchAttributes())
+						: null,
 				row.parentRunId() != null || runner.hasStartedChildren(),
 				events.stream().filter((e) -> e.type().isOutput()).toList(), row.resultAwaited());
 	}
 
-	/** The child run a START_CHILD command asks for, with its own queue, timeouts and retry policy. */
+	/**
+	 * The child run a START_CHILD command asks for, with its own queue, timeouts and
+	 * retry policy.
+	 */
 	private NewRun childRun(RunRow row, Event event, Map<String, String> headers, Instant now) {
 		dev.durable.workflow.ChildOptions options = (event.child() != null) ? event.child()
 				: dev.durable.workflow.ChildOptions.DEFAULT;
 		String queue = (options.taskQueue() != null) ? options.taskQueue() : row.taskQueue();
 		boolean local = this.workflows.find(event.name()) != null && this.taskQueues.contains(queue);
-		// a child carries its parent's headers (its trace, its tenant), not its cron or timeouts
+		// a child carries its parent's headers (its trace, its tenant), not its cron or
+		// timeouts
 		dev.durable.workflow.internal.store.RunChain chain = new dev.durable.workflow.internal.store.RunChain(
 				options.retryPolicy(), null, options.taskTimeout(), headers);
 		return new NewRun(UuidV7.next(now), row.namespace(), event.messageId(), event.name(), queue,
@@ -259,8 +277,8 @@ public final class TaskCommitBuilder {
 			return null;
 		}
 		return new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(), row.taskQueue(),
-				this.node, (slot.input() != null) ? slot.input() : this.runs.input(row.runId()), null, now, next.startAt(), null, row.executionDeadline(),
-				chain, next.attempt());
+				this.node, (slot.input() != null) ? slot.input() : this.runs.input(row.runId()), null, now,
+				next.startAt(), null, row.executionDeadline(), chain, next.attempt());
 	}
 
 	public static Instant earliest(Instant a, Instant b) {

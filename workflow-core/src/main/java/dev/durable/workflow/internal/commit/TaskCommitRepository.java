@@ -16,8 +16,9 @@ import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
- * The single commit of a workflow task: one statement ({@link TaskCommitStatement}, group-committed
- * by the node's {@link TaskWriter} once it runs), or several in the caller's transaction.
+ * The single commit of a workflow task: one statement ({@link TaskCommitStatement},
+ * group-committed by the node's {@link TaskWriter} once it runs), or several in the
+ * caller's transaction.
  */
 public final class TaskCommitRepository {
 
@@ -36,13 +37,14 @@ public final class TaskCommitRepository {
 	private volatile TaskWriter writer;
 
 	/**
-	 * Commits waiting at which the group commit's second writer thread writes batches beside the
-	 * first. Below it, waiting commits gather into larger batches on the first thread: fewer
-	 * transactions per task. Measured on the benchmarks' 3-step workflows (BENCHMARKS.md, "Group
-	 * commit: one writer thread or two"): where the WAL flush is slow, a second thread taking every
-	 * waiting commit cost a fifth more CPU per workflow at 16 clients for no throughput, and no
-	 * second thread cost a sixth of the throughput at 64; where it is fast, waiting for 16 commits
-	 * cost a tenth of the throughput at 16 clients, and 8 ran as fast as 1 with fewer transactions.
+	 * Commits waiting at which the group commit's second writer thread writes batches
+	 * beside the first. Below it, waiting commits gather into larger batches on the first
+	 * thread: fewer transactions per task. Measured on the benchmarks' 3-step workflows
+	 * (BENCHMARKS.md, "Group commit: one writer thread or two"): where the WAL flush is
+	 * slow, a second thread taking every waiting commit cost a fifth more CPU per
+	 * workflow at 16 clients for no throughput, and no second thread cost a sixth of the
+	 * throughput at 64; where it is fast, waiting for 16 commits cost a tenth of the
+	 * throughput at 16 clients, and 8 ran as fast as 1 with fewer transactions.
 	 */
 	static final int SECOND_WRITER_DEPTH = 8;
 
@@ -56,47 +58,54 @@ public final class TaskCommitRepository {
 	}
 
 	/**
-	 * Whether the commit is one statement ({@link #commitAlone}): no child starts, messages to
-	 * other workflows, update outcomes, memo or search attribute changes, outputs, or next run.
+	 * Whether the commit is one statement ({@link #commitAlone}): no child starts,
+	 * messages to other workflows, update outcomes, memo or search attribute changes,
+	 * outputs, or next run.
 	 */
 	public static boolean isSingleStatement(TaskCommit c) {
 		return TaskCommitStatement.fits(c);
 	}
 
-	/** Whether a start and its first task's commit are one statement ({@link #insertStarted}). */
+	/**
+	 * Whether a start and its first task's commit are one statement
+	 * ({@link #insertStarted}).
+	 */
 	public static boolean isSingleStatementStart(NewRun run, TaskCommit firstTask) {
 		return TaskCommitStatement.fitsStart(run, firstTask);
 	}
 
 	/**
-	 * Inserts a run with the rows of its first task in one statement, in autocommit: the start
-	 * and its first task commit together or not at all.
-	 * @return whether it was inserted ({@code false}: an open run holds its workflow id and
-	 * nothing was written)
+	 * Inserts a run with the rows of its first task in one statement, in autocommit: the
+	 * start and its first task commit together or not at all.
+	 * @return whether it was inserted ({@code false}: an open run holds its workflow id
+	 * and nothing was written)
 	 */
 	public boolean insertStarted(NewRun run, TaskCommit firstTask) {
 		if (org.springframework.transaction.support.TransactionSynchronizationManager.isActualTransactionActive()) {
-			// the engine never starts eagerly inside a caller's transaction (the start joins it)
+			// the engine never starts eagerly inside a caller's transaction (the start
+			// joins it)
 			throw new IllegalStateException("A run is inserted with its first task only outside a transaction");
 		}
 		TaskWriter current = this.writer;
 		if (current != null) {
 			return current.write(run, firstTask) != null;
 		}
-		return Boolean.TRUE.equals(TaskWriter.alone(this.jdbc, false, (con) -> this.single.insertStarted(con, run, firstTask)));
+		return Boolean.TRUE
+			.equals(TaskWriter.alone(this.jdbc, false, (con) -> this.single.insertStarted(con, run, firstTask)));
 	}
 
 	/**
-	 * Starts the node's group commit: from now on single-statement commits outside a transaction
-	 * are written by one writer thread, batched with the others waiting (see {@link TaskWriter}).
+	 * Starts the node's group commit: from now on single-statement commits outside a
+	 * transaction are written by one writer thread, batched with the others waiting (see
+	 * {@link TaskWriter}).
 	 */
 	public void startWriter(String threadName) {
 		startWriter(threadName, SECOND_WRITER_DEPTH);
 	}
 
 	/**
-	 * Starts the group commit with the writes waiting at which its second writer thread takes
-	 * batches beside the first.
+	 * Starts the group commit with the writes waiting at which its second writer thread
+	 * takes batches beside the first.
 	 */
 	synchronized void startWriter(String threadName, int secondWriterDepth) {
 		if (this.writer == null) {
@@ -114,10 +123,11 @@ public final class TaskCommitRepository {
 	}
 
 	/**
-	 * Commits a task that {@link #isSingleStatement is one statement}: on its own in autocommit
-	 * (no transaction block, one round trip), or inside the caller's transaction when there is one.
-	 * @return what the commit did to other runs, or {@code null} when the compare-and-set on the
-	 * run row failed (nothing was written)
+	 * Commits a task that {@link #isSingleStatement is one statement}: on its own in
+	 * autocommit (no transaction block, one round trip), or inside the caller's
+	 * transaction when there is one.
+	 * @return what the commit did to other runs, or {@code null} when the compare-and-set
+	 * on the run row failed (nothing was written)
 	 */
 	public TaskCommit.Effects commitAlone(TaskCommit c) {
 		boolean joined = org.springframework.transaction.support.TransactionSynchronizationManager
@@ -134,8 +144,8 @@ public final class TaskCommitRepository {
 
 	/**
 	 * Commits a task; must run inside a transaction.
-	 * @return what the commit did to other runs, or {@code null} when the compare-and-set on the
-	 * run row failed (nothing may be written: the caller rolls back)
+	 * @return what the commit did to other runs, or {@code null} when the compare-and-set
+	 * on the run row failed (nothing may be written: the caller rolls back)
 	 */
 	public TaskCommit.Effects commit(TaskCommit c) {
 		int updated = this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = history_seq + ?, next_wake_at = ?,"
@@ -144,12 +154,14 @@ public final class TaskCommitRepository {
 				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND " + Sql.OPEN
 				+ " AND (NOT ? OR (inbox_seq = ? AND result_awaited = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"
 				+ " WHERE i.run_id = #.workflow_run.run_id AND NOT (i.id = ANY(?)))))"
-				// update outcomes too are told to the nodes that wait: with the flag the task read
-				+ " AND (NOT ? OR result_awaited = ?)"), c.recordsHistory() ? 1 : 0,
-				Sql.ts(c.nextWakeAt()), c.hasActivities(), c.seenInboxSeq(), c.closeStatus(),
-				c.closes() ? Sql.ts(c.time()) : null, c.unfinishedHandlers(), c.runId(), c.node(), c.epoch(),
-				c.historySeq(), c.closes(), c.seenInboxSeq(), c.resultAwaited(),
-				this.jdbc.execute((java.sql.Connection con) -> con.createArrayOf("bigint", c.consumedInbox().toArray())),
+				// update outcomes too are told to the nodes that wait: with the flag the
+				// task read
+				+ " AND (NOT ? OR result_awaited = ?)"), c.recordsHistory() ? 1 : 0, Sql.ts(c.nextWakeAt()),
+				c.hasActivities(), c.seenInboxSeq(), c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null,
+				c.unfinishedHandlers(), c.runId(), c.node(), c.epoch(), c.historySeq(), c.closes(), c.seenInboxSeq(),
+				c.resultAwaited(),
+				this.jdbc
+					.execute((java.sql.Connection con) -> con.createArrayOf("bigint", c.consumedInbox().toArray())),
 				!c.updates().isEmpty(), c.resultAwaited());
 		if (updated != 1) {
 			return null;
@@ -170,21 +182,24 @@ public final class TaskCommitRepository {
 				started.add(child.run());
 			}
 			else {
-				FailureInfo failure = FailureInfo.application("WorkflowAlreadyStarted", "workflow id '"
-						+ child.run().workflowId() + "' is used by an open run", true, null, null, null);
+				FailureInfo failure = FailureInfo.application("WorkflowAlreadyStarted",
+						"workflow id '" + child.run().workflowId() + "' is used by an open run", true, null, null,
+						null);
 				this.runs.insertInbox(c.runId(), InboxKind.CHILD_START_FAILED, String.valueOf(child.seq()),
 						InternalJson.write(failure), null);
 			}
 		}
 		for (TaskCommit.External external : c.externals()) {
-			List<UUID> target = this.jdbc.query(q("SELECT run_id FROM #.workflow_run WHERE namespace = ?"
-					+ " AND workflow_id = ? AND status = 'RUNNING' AND (?::uuid IS NULL OR run_id = ?::uuid)"),
+			List<UUID> target = this.jdbc.query(
+					q("SELECT run_id FROM #.workflow_run WHERE namespace = ?"
+							+ " AND workflow_id = ? AND status = 'RUNNING' AND (?::uuid IS NULL OR run_id = ?::uuid)"),
 					(rs, n) -> Sql.uuid(rs, "run_id"), c.namespace(), external.workflowId(), external.runId(),
 					external.runId());
 			FailureInfo failure = null;
 			if (target.isEmpty()) {
-				failure = FailureInfo.application("ExternalWorkflowNotFound", "no open run of workflow '"
-						+ external.workflowId() + "'" + ((external.runId() != null) ? " with run id " + external.runId() : ""),
+				failure = FailureInfo.application("ExternalWorkflowNotFound",
+						"no open run of workflow '" + external.workflowId() + "'"
+								+ ((external.runId() != null) ? " with run id " + external.runId() : ""),
 						true, null, null, null);
 			}
 			else {
@@ -207,8 +222,9 @@ public final class TaskCommitRepository {
 		}
 		this.outputs.write(c.runId(), c.namespace(), c.workflowId(), c.time(), c.outputs());
 		for (var update : c.updates()) {
-			this.jdbc.update(q("UPDATE #.dedup SET stage = ?, outcome = ?, failure = ? WHERE namespace = ?"
-					+ " AND workflow_id = ? AND kind = 'UPDATE' AND dedup_key = ? AND stage <> 'COMPLETED'"),
+			this.jdbc.update(
+					q("UPDATE #.dedup SET stage = ?, outcome = ?, failure = ? WHERE namespace = ?"
+							+ " AND workflow_id = ? AND kind = 'UPDATE' AND dedup_key = ? AND stage <> 'COMPLETED'"),
 					update.stage(), update.result(),
 					(update.failure() != null) ? InternalJson.write(update.failure()) : null, c.namespace(),
 					c.workflowId(), update.updateId());
@@ -219,11 +235,13 @@ public final class TaskCommitRepository {
 			if (c.continuedAs() != null) {
 				this.runs.insert(c.continuedAs());
 				this.runs.continueChain(c.runId(), c.continuedAs().runId());
-				// the next run goes on with the events set so far (its streams start empty)
+				// the next run goes on with the events set so far (its streams start
+				// empty)
 				this.outputs.copyEvents(c.runId(), c.continuedAs().runId());
 				c.carriedSignals()
-					.forEach((name, payloads) -> payloads.forEach((payload) -> this.runs
-						.sendToInbox(c.continuedAs().runId(), InboxKind.SIGNAL, name, (payload.length == 0) ? null : payload)));
+					.forEach((name, payloads) -> payloads
+						.forEach((payload) -> this.runs.sendToInbox(c.continuedAs().runId(), InboxKind.SIGNAL, name,
+								(payload.length == 0) ? null : payload)));
 			}
 			return new TaskCommit.Effects(wake, started);
 		}

@@ -16,28 +16,33 @@ import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.Sql;
 
-
 /**
- * The common workflow task commit as one SQL statement: the compare-and-set on the run row,
- * and, only when it matched, the history row, the consumed inbox items, removed timers and
- * activity rows, the new timers and, for a closing task, the outcome and what the close tells
- * the parent and the children (no part for them when the run has no parent and started no
- * child). One statement is atomic on its own, so it needs no transaction block: one round trip,
- * one WAL flush.
+ * The common workflow task commit as one SQL statement: the compare-and-set on the run
+ * row, and, only when it matched, the history row, the consumed inbox items, removed
+ * timers and activity rows, the new timers and, for a closing task, the outcome and what
+ * the close tells the parent and the children (no part for them when the run has no
+ * parent and started no child). One statement is atomic on its own, so it needs no
+ * transaction block: one round trip, one WAL flush.
  *
- * <p>Every data-modifying part is a CTE that reads the row the compare-and-set returned, so
- * nothing is written when it did not match. A statement is built per shape (which parts the
- * commit has) and kept, so each connection prepares a handful of them once.
+ * <p>
+ * Every data-modifying part is a CTE that reads the row the compare-and-set returned, so
+ * nothing is written when it did not match. A statement is built per shape (which parts
+ * the commit has) and kept, so each connection prepares a handful of them once.
  *
- * <p>Two variants: a plain start inserts the run row already in the state its first task leaves
- * it in, with that task's rows, instead of the compare-and-set ({@code INSERT ... ON CONFLICT DO
- * NOTHING} on the open-id index, or, when that task closes the run, an insert of the closed run
- * unless an open run holds its id); and a pipelined form without result rows (any commit but a
- * close that tells a parent or children), whose last part is the history insert, so that the
- * group commit ({@link TaskWriter}) sends many commits of one shape in one JDBC batch.
+ * <p>
+ * Two variants: a plain start inserts the run row already in the state its first task
+ * leaves it in, with that task's rows, instead of the compare-and-set
+ * ({@code INSERT ... ON CONFLICT DO
+ * NOTHING} on the open-id index, or, when that task closes the run, an insert of the
+ * closed run unless an open run holds its id); and a pipelined form without result rows
+ * (any commit but a close that tells a parent or children), whose last part is the
+ * history insert, so that the group commit ({@link TaskWriter}) sends many commits of one
+ * shape in one JDBC batch.
  *
- * <p>Commits that start children, signal other workflows, decide updates, change memo or search
- * attributes, set events, write streams or start a next run take the multi-statement path ({@link TaskCommitRepository#commit}).
+ * <p>
+ * Commits that start children, signal other workflows, decide updates, change memo or
+ * search attributes, set events, write streams or start a next run take the
+ * multi-statement path ({@link TaskCommitRepository#commit}).
  */
 final class TaskCommitStatement {
 
@@ -53,23 +58,32 @@ final class TaskCommitStatement {
 
 	private static final int CLOSES = 64;
 
-	/** The run row is inserted in its state after the task (a start with its first task). */
+	/**
+	 * The run row is inserted in its state after the task (a start with its first task).
+	 */
 	private static final int STARTS = 128;
 
 	/**
-	 * The statement returns no rows: its last part is the history insert, whose update count says
-	 * whether the compare-and-set matched, so that statements of one shape can go in one JDBC batch
-	 * (one round trip for many commits).
+	 * The statement returns no rows: its last part is the history insert, whose update
+	 * count says whether the compare-and-set matched, so that statements of one shape can
+	 * go in one JDBC batch (one round trip for many commits).
 	 */
 	private static final int PIPELINED = 256;
 
-	/** A close that tells no parent or children (the run has no parent and started none). */
+	/**
+	 * A close that tells no parent or children (the run has no parent and started none).
+	 */
 	private static final int TELLS_NO_ONE = 512;
 
-	/** A close whose task consumed inbox items (the inbox check then leaves those out). */
+	/**
+	 * A close whose task consumed inbox items (the inbox check then leaves those out).
+	 */
 	private static final int CLOSES_AFTER_INBOX = 1024;
 
-	/** The parts that bind an array: PostgreSQL re-plans them per execution unless told not to. */
+	/**
+	 * The parts that bind an array: PostgreSQL re-plans them per execution unless told
+	 * not to.
+	 */
 	private static final int ARRAY_PARTS = CONSUMED_INBOX | REMOVED_TIMERS | REMOVED_ACTIVITIES | NEW_TIMERS
 			| CLOSES_AFTER_INBOX;
 
@@ -105,7 +119,10 @@ final class TaskCommitStatement {
 		return shape;
 	}
 
-	/** The shape of a write: its commit's, inserting the run first when {@code run} is given. */
+	/**
+	 * The shape of a write: its commit's, inserting the run first when {@code run} is
+	 * given.
+	 */
 	private static int shape(NewRun run, TaskCommit c) {
 		return shape(c) | ((run != null) ? STARTS : 0);
 	}
@@ -115,12 +132,18 @@ final class TaskCommitStatement {
 		return (shape & CLOSES) != 0 && (shape & TELLS_NO_ONE) == 0;
 	}
 
-	/** The statement of a closing task that records history and nothing else (for plan tests). */
+	/**
+	 * The statement of a closing task that records history and nothing else (for plan
+	 * tests).
+	 */
 	String closingStatement() {
 		return sql(HISTORY | CLOSES);
 	}
 
-	/** The statement of a start whose first task closes the run, written alone (for plan tests). */
+	/**
+	 * The statement of a start whose first task closes the run, written alone (for plan
+	 * tests).
+	 */
 	String closingStartStatement() {
 		return sql(STARTS | HISTORY | CLOSES | TELLS_NO_ONE);
 	}
@@ -141,7 +164,8 @@ final class TaskCommitStatement {
 					+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND " + Sql.OPEN);
 			if ((shape & CLOSES) != 0) {
 				// a run closes only when its inbox holds nothing the task did not see
-				// and only with the waiters' flag as the task read it (a close tells the waiting nodes)
+				// and only with the waiters' flag as the task read it (a close tells the
+				// waiting nodes)
 				sql.append(" AND inbox_seq = ? AND result_awaited = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"
 						+ " WHERE i.run_id = #.workflow_run.run_id"
 						+ (((shape & CLOSES_AFTER_INBOX) != 0) ? " AND NOT (i.id = ANY(?)))" : ")"));
@@ -149,7 +173,8 @@ final class TaskCommitStatement {
 			sql.append(" RETURNING run_id, namespace, workflow_id, parent_run_id, parent_seq)");
 		}
 		if ((shape & HISTORY) != 0 && (shape & PIPELINED) == 0) {
-			sql.append(", h AS (INSERT INTO #.history (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u)");
+			sql.append(
+					", h AS (INSERT INTO #.history (run_id, seq, created_at, events) SELECT run_id, ?, ?, ? FROM u)");
 		}
 		if ((shape & CONSUMED_INBOX) != 0) {
 			sql.append(", di AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM u) AND id = ANY(?))");
@@ -167,15 +192,17 @@ final class TaskCommitStatement {
 		}
 		if ((shape & CLOSES) != 0 && (shape & STARTS) == 0) {
 			// the outcome and the cleared side tables
-			sql.append(", cp AS (UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id IN (SELECT run_id FROM u))"
-					+ ", cv AS (UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id IN (SELECT run_id FROM u))"
-					+ ", ct AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM u))"
-					+ ", ca AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM u))"
-					+ ", ci AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM u))"
-					// by the primary key's prefix (namespace, workflow id, kind): dedup has no index on run_id
-					+ ", cd AS (UPDATE #.dedup d SET stage = 'COMPLETED', failure = ? FROM u WHERE d.namespace = u.namespace"
-					+ " AND d.workflow_id = u.workflow_id AND d.kind = 'UPDATE' AND d.run_id = u.run_id"
-					+ " AND d.stage IN ('ADMITTED', 'ACCEPTED'))");
+			sql.append(
+					", cp AS (UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id IN (SELECT run_id FROM u))"
+							+ ", cv AS (UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id IN (SELECT run_id FROM u))"
+							+ ", ct AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM u))"
+							+ ", ca AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM u))"
+							+ ", ci AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM u))"
+							// by the primary key's prefix (namespace, workflow id, kind):
+							// dedup has no index on run_id
+							+ ", cd AS (UPDATE #.dedup d SET stage = 'COMPLETED', failure = ? FROM u WHERE d.namespace = u.namespace"
+							+ " AND d.workflow_id = u.workflow_id AND d.kind = 'UPDATE' AND d.run_id = u.run_id"
+							+ " AND d.stage IN ('ADMITTED', 'ACCEPTED'))");
 		}
 		boolean tells = tellsRelatives(shape);
 		if (tells) {
@@ -200,9 +227,10 @@ final class TaskCommitStatement {
 	}
 
 	/**
-	 * Runs the commit on the connection (in autocommit, or inside the caller's transaction).
-	 * @return the runs to wake, or {@code null} when the compare-and-set did not match and
-	 * nothing was written
+	 * Runs the commit on the connection (in autocommit, or inside the caller's
+	 * transaction).
+	 * @return the runs to wake, or {@code null} when the compare-and-set did not match
+	 * and nothing was written
 	 */
 	List<UUID> execute(Connection con, TaskCommit c) throws SQLException {
 		return execute(con, null, c);
@@ -216,8 +244,8 @@ final class TaskCommitStatement {
 	}
 
 	/**
-	 * Inserts a run (see {@link #fitsStart}) with the rows of its first task, the run row already
-	 * in the state the task leaves it in.
+	 * Inserts a run (see {@link #fitsStart}) with the rows of its first task, the run row
+	 * already in the state the task leaves it in.
 	 * @return whether it was inserted ({@code false}: an open run holds the workflow id)
 	 */
 	boolean insertStarted(Connection con, NewRun run, TaskCommit c) throws SQLException {
@@ -225,9 +253,10 @@ final class TaskCommitStatement {
 	}
 
 	/**
-	 * Runs a task's commit, or inserts a run with its first task when {@code run} is given.
-	 * @return the runs to wake, or {@code null} when nothing was written (compare-and-set failed,
-	 * or an open run holds the id)
+	 * Runs a task's commit, or inserts a run with its first task when {@code run} is
+	 * given.
+	 * @return the runs to wake, or {@code null} when nothing was written (compare-and-set
+	 * failed, or an open run holds the id)
 	 */
 	List<UUID> execute(Connection con, NewRun run, TaskCommit c) throws SQLException {
 		int shape = shape(run, c);
@@ -251,32 +280,37 @@ final class TaskCommitStatement {
 	}
 
 	/**
-	 * Whether a write can go in a JDBC batch with others of its shape ({@link #executeBatch}): it
-	 * records history, and does not close the run or closes it telling no one (a close that tells a
-	 * parent or children reports whom it woke).
+	 * Whether a write can go in a JDBC batch with others of its shape
+	 * ({@link #executeBatch}): it records history, and does not close the run or closes
+	 * it telling no one (a close that tells a parent or children reports whom it woke).
 	 */
 	static boolean pipelines(TaskCommit c) {
 		return c.recordsHistory() && (!c.closes() || !c.tellsRelatives());
 	}
 
 	/**
-	 * Whether the write's statement binds an array. PostgreSQL plans such a statement anew on every
-	 * execution (a custom plan for the array's length) unless the transaction asks for its generic
-	 * plan; the others get their generic plan after a few executions by themselves.
+	 * Whether the write's statement binds an array. PostgreSQL plans such a statement
+	 * anew on every execution (a custom plan for the array's length) unless the
+	 * transaction asks for its generic plan; the others get their generic plan after a
+	 * few executions by themselves.
 	 */
 	static boolean bindsArrays(TaskCommit c) {
 		return (shape(c) & ARRAY_PARTS) != 0;
 	}
 
-	/** The statement of a write that {@link #pipelines}; writes with the same one go in one batch. */
+	/**
+	 * The statement of a write that {@link #pipelines}; writes with the same one go in
+	 * one batch.
+	 */
 	String pipelinedSql(NewRun run, TaskCommit c) {
 		return sql(shape(run, c) | PIPELINED);
 	}
 
 	/**
-	 * Writes commits that {@link #pipelines} and share one {@link #pipelinedSql statement} in one
-	 * round trip, inside the caller's transaction.
-	 * @return per write, whether it was written (its compare-and-set matched, or its run inserted)
+	 * Writes commits that {@link #pipelines} and share one {@link #pipelinedSql
+	 * statement} in one round trip, inside the caller's transaction.
+	 * @return per write, whether it was written (its compare-and-set matched, or its run
+	 * inserted)
 	 */
 	boolean[] executeBatch(Connection con, String sql, List<NewRun> runs, List<TaskCommit> commits)
 			throws SQLException {
@@ -336,7 +370,9 @@ final class TaskCommitStatement {
 		}
 		if ((shape & NEW_TIMERS) != 0) {
 			List<Long> seqs = new ArrayList<>(c.newTimers().keySet());
-			List<Long> micros = c.newTimers().values().stream()
+			List<Long> micros = c.newTimers()
+				.values()
+				.stream()
 				.map((at) -> at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000)
 				.toList();
 			ps.setArray(i++, con.createArrayOf("bigint", seqs.toArray()));
@@ -354,8 +390,8 @@ final class TaskCommitStatement {
 			ps.setString(i++, (completed ? InboxKind.CHILD_COMPLETED : InboxKind.CHILD_FAILED).stored());
 			ps.setBytes(i++, completed ? c.result() : c.failure());
 			ps.setString(i++, completed ? null : c.closeStatus());
-			ps.setBytes(i++, ("parent run " + c.runId() + " closed: " + c.closeStatus())
-				.getBytes(StandardCharsets.UTF_8));
+			ps.setBytes(i++,
+					("parent run " + c.runId() + " closed: " + c.closeStatus()).getBytes(StandardCharsets.UTF_8));
 		}
 		if ((shape & PIPELINED) != 0) {
 			bindHistory(ps, i, c);

@@ -20,32 +20,38 @@ import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * Group commit: the node's writer of one-statement task commits (and of starts inserted with
- * their first task). When nothing else is being written, a commit goes at once on its caller's
- * thread, in autocommit: a lone workflow waits for no batch. Otherwise it queues, and a writer
- * thread takes the oldest waiting commit with every other waiting commit of the same statement
- * shape and sends them as one JDBC batch: one round trip. In autocommit the statements of a
- * batch sent before one Sync are one implicit transaction, committed at that Sync: one commit and
- * one WAL flush for all, and no round trip for {@code BEGIN} or {@code COMMIT}. The first writer
- * thread takes every batch while it keeps up; a second one takes batches beside it only while
- * many commits wait (a queue this deep means the first thread's flushes hold the commits back),
- * so that under moderate load the waiting commits gather into larger batches: fewer transactions
- * and WAL flushes per task for the same throughput (BENCHMARKS.md, "Group commit: one writer
- * thread or two"). A shape whose statement binds arrays is written in an explicit transaction
- * instead, so that it can ask for PostgreSQL's generic plan ({@code SET LOCAL} needs a transaction
- * block).
+ * Group commit: the node's writer of one-statement task commits (and of starts inserted
+ * with their first task). When nothing else is being written, a commit goes at once on
+ * its caller's thread, in autocommit: a lone workflow waits for no batch. Otherwise it
+ * queues, and a writer thread takes the oldest waiting commit with every other waiting
+ * commit of the same statement shape and sends them as one JDBC batch: one round trip. In
+ * autocommit the statements of a batch sent before one Sync are one implicit transaction,
+ * committed at that Sync: one commit and one WAL flush for all, and no round trip for
+ * {@code BEGIN} or {@code COMMIT}. The first writer thread takes every batch while it
+ * keeps up; a second one takes batches beside it only while many commits wait (a queue
+ * this deep means the first thread's flushes hold the commits back), so that under
+ * moderate load the waiting commits gather into larger batches: fewer transactions and
+ * WAL flushes per task for the same throughput (BENCHMARKS.md, "Group commit: one writer
+ * thread or two"). A shape whose statement binds arrays is written in an explicit
+ * transaction instead, so that it can ask for PostgreSQL's generic plan
+ * ({@code SET LOCAL} needs a transaction block).
  *
- * <p>Each statement carries its own compare-and-set, so one run's stale commit writes nothing
- * and leaves the others of its batch alone. When a statement fails, the batch rolls back and its
- * commits are written again one by one, so that only the failing one reports the failure. When
- * the outcome is unknown (the commit failed, or the connection broke while the batch was sent),
- * every caller of the batch gets the failure (a task then replays from what the database holds).
+ * <p>
+ * Each statement carries its own compare-and-set, so one run's stale commit writes
+ * nothing and leaves the others of its batch alone. When a statement fails, the batch
+ * rolls back and its commits are written again one by one, so that only the failing one
+ * reports the failure. When the outcome is unknown (the commit failed, or the connection
+ * broke while the batch was sent), every caller of the batch gets the failure (a task
+ * then replays from what the database holds).
  */
 public final class TaskWriter implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(TaskWriter.class);
 
-	/** Writes per batch; far below the statements after which the driver sends a Sync of its own. */
+	/**
+	 * Writes per batch; far below the statements after which the driver sends a Sync of
+	 * its own.
+	 */
 	private static final int MAX_BATCH = 64;
 
 	private static final int VALIDITY_SECONDS = 5;
@@ -60,22 +66,33 @@ public final class TaskWriter implements AutoCloseable {
 
 	private volatile boolean running = true;
 
-	/** Writes waiting at which the second writer thread starts taking batches beside the first. */
+	/**
+	 * Writes waiting at which the second writer thread starts taking batches beside the
+	 * first.
+	 */
 	private final int secondWriterDepth;
 
-	/** Permits released as the queue reaches that depth: they wake the second writer thread. */
+	/**
+	 * Permits released as the queue reaches that depth: they wake the second writer
+	 * thread.
+	 */
 	private final Semaphore deepQueue = new Semaphore(0);
 
-	/** Writes in progress (a batch of the writer threads, or a lone write on its caller's thread). */
+	/**
+	 * Writes in progress (a batch of the writer threads, or a lone write on its caller's
+	 * thread).
+	 */
 	private final AtomicInteger writing = new AtomicInteger();
 
 	/**
 	 * One queued write.
 	 *
-	 * @param run the run to insert with its first task, or {@code null} for a task of a stored run
+	 * @param run the run to insert with its first task, or {@code null} for a task of a
+	 * stored run
 	 * @param commit the task's commit
-	 * @param batchSql the statement the write shares with the others of its batch, or {@code null}
-	 * when it is written alone (it does not pipeline); worked out once, when it is queued
+	 * @param batchSql the statement the write shares with the others of its batch, or
+	 * {@code null} when it is written alone (it does not pipeline); worked out once, when
+	 * it is queued
 	 * @param done completed with the runs to wake ({@code null}: nothing written)
 	 */
 	private record Write(NewRun run, TaskCommit commit, String batchSql, CompletableFuture<List<UUID>> done) {
@@ -83,31 +100,31 @@ public final class TaskWriter implements AutoCloseable {
 
 	/**
 	 * Starts the writer's two threads.
-	 * @param secondWriterDepth the writes waiting at which the second thread takes batches beside
-	 * the first (1: whenever a write waits)
+	 * @param secondWriterDepth the writes waiting at which the second thread takes
+	 * batches beside the first (1: whenever a write waits)
 	 */
 	TaskWriter(JdbcTemplate jdbc, TaskCommitStatement statement, String name, int secondWriterDepth) {
 		this.jdbc = jdbc;
 		this.statement = statement;
 		this.secondWriterDepth = secondWriterDepth;
-		this.threads = List.of(
-				Thread.ofPlatform().daemon().name(name + "-0").start(() -> loop(this::takeNext)),
+		this.threads = List.of(Thread.ofPlatform().daemon().name(name + "-0").start(() -> loop(this::takeNext)),
 				Thread.ofPlatform().daemon().name(name + "-1").start(() -> loop(this::takeWhenDeep)));
 	}
 
 	/**
 	 * Writes a commit with the others waiting, and returns once it is durable.
-	 * @param run the run to insert with its first task ({@code commit} is then that task's), or
-	 * {@code null}
-	 * @return the runs to wake, or {@code null} when the compare-and-set failed (or the run's id
-	 * is held by an open run) and nothing was written
+	 * @param run the run to insert with its first task ({@code commit} is then that
+	 * task's), or {@code null}
+	 * @return the runs to wake, or {@code null} when the compare-and-set failed (or the
+	 * run's id is held by an open run) and nothing was written
 	 */
 	List<UUID> write(NewRun run, TaskCommit commit) {
 		if (!this.running) {
 			return writeAlone(new Write(run, commit, null, null));
 		}
 		if (this.queue.isEmpty() && this.writing.compareAndSet(0, 1)) {
-			// nothing waits and no batch is being written: write it at once, on this thread
+			// nothing waits and no batch is being written: write it at once, on this
+			// thread
 			try {
 				return writeAlone(new Write(run, commit, null, null));
 			}
@@ -122,12 +139,16 @@ public final class TaskWriter implements AutoCloseable {
 			this.deepQueue.release();
 		}
 		if (!this.running && this.queue.remove(write)) {
-			// queued as the writer stopped: its threads may have taken their last look at the queue
+			// queued as the writer stopped: its threads may have taken their last look at
+			// the queue
 			return writeAlone(write);
 		}
-		// no timed wait: on a virtual thread each one costs a wake-up of the JDK's timer thread. The
-		// threads leave their loop only once stopped with an empty queue, and a write queued before
-		// the stop was seen is in that queue (checked just above), so every queued write is taken.
+		// no timed wait: on a virtual thread each one costs a wake-up of the JDK's timer
+		// thread. The
+		// threads leave their loop only once stopped with an empty queue, and a write
+		// queued before
+		// the stop was seen is in that queue (checked just above), so every queued write
+		// is taken.
 		try {
 			return write.done().get();
 		}
@@ -139,11 +160,15 @@ public final class TaskWriter implements AutoCloseable {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while the task commit was written; its outcome is unknown", ex);
+			throw new IllegalStateException("Interrupted while the task commit was written; its outcome is unknown",
+					ex);
 		}
 	}
 
-	/** How a writer thread waits for the oldest write it takes next; {@code null}: none yet. */
+	/**
+	 * How a writer thread waits for the oldest write it takes next; {@code null}: none
+	 * yet.
+	 */
 	@FunctionalInterface
 	private interface Take {
 
@@ -157,8 +182,8 @@ public final class TaskWriter implements AutoCloseable {
 	}
 
 	/**
-	 * The second writer thread: the oldest write while the queue is deep, or once it was deep
-	 * since the thread last looked.
+	 * The second writer thread: the oldest write while the queue is deep, or once it was
+	 * deep since the thread last looked.
 	 */
 	private Write takeWhenDeep() throws InterruptedException {
 		if (this.queue.size() < this.secondWriterDepth && !this.deepQueue.tryAcquire(200, TimeUnit.MILLISECONDS)) {
@@ -210,8 +235,9 @@ public final class TaskWriter implements AutoCloseable {
 	}
 
 	/**
-	 * Takes from the queue, into the batch, the waiting writes that share the first one's pipelined
-	 * statement (none when the first one does not pipeline: it is written alone).
+	 * Takes from the queue, into the batch, the waiting writes that share the first one's
+	 * pipelined statement (none when the first one does not pipeline: it is written
+	 * alone).
 	 * @return that statement, or {@code null}
 	 */
 	private String takeSameStatement(Write first, List<Write> batch) {
@@ -245,11 +271,12 @@ public final class TaskWriter implements AutoCloseable {
 	}
 
 	/**
-	 * Runs one statement on its own: committed by itself in autocommit (or committed here when
-	 * the pool hands out connections with autocommit off), or as part of the caller's transaction
-	 * when {@code joined}.
+	 * Runs one statement on its own: committed by itself in autocommit (or committed here
+	 * when the pool hands out connections with autocommit off), or as part of the
+	 * caller's transaction when {@code joined}.
 	 */
-	static <T> T alone(JdbcTemplate jdbc, boolean joined, org.springframework.jdbc.core.ConnectionCallback<T> statement) {
+	static <T> T alone(JdbcTemplate jdbc, boolean joined,
+			org.springframework.jdbc.core.ConnectionCallback<T> statement) {
 		return jdbc.execute((Connection con) -> {
 			boolean commitHere = !joined && !con.getAutoCommit();
 			try {
@@ -268,7 +295,10 @@ public final class TaskWriter implements AutoCloseable {
 		});
 	}
 
-	/** Writes writes that share one pipelined statement, as one JDBC batch in one transaction. */
+	/**
+	 * Writes writes that share one pipelined statement, as one JDBC batch in one
+	 * transaction.
+	 */
 	private void writeBatch(String sql, List<Write> batch) {
 		boolean[] written;
 		try {
@@ -276,8 +306,10 @@ public final class TaskWriter implements AutoCloseable {
 					: inAutocommit(sql, batch);
 		}
 		catch (RuntimeException ex) {
-			// a failure outside the statements (no connection, the commit, a broken connection): the
-			// batch may or may not have committed, so every caller learns its outcome is unknown
+			// a failure outside the statements (no connection, the commit, a broken
+			// connection): the
+			// batch may or may not have committed, so every caller learns its outcome is
+			// unknown
 			batch.forEach((write) -> write.done().completeExceptionally(ex));
 			return;
 		}
@@ -292,8 +324,9 @@ public final class TaskWriter implements AutoCloseable {
 	}
 
 	/**
-	 * The batch in autocommit: one round trip and one implicit transaction, which the server
-	 * commits at the batch's Sync (the driver sends one Sync for a batch this small).
+	 * The batch in autocommit: one round trip and one implicit transaction, which the
+	 * server commits at the batch's Sync (the driver sends one Sync for a batch this
+	 * small).
 	 * @return per write, whether it was written; {@code null} when the batch rolled back
 	 */
 	private boolean[] inAutocommit(String sql, List<Write> batch) {
@@ -306,9 +339,12 @@ public final class TaskWriter implements AutoCloseable {
 				return execute(con, sql, batch);
 			}
 			catch (SQLException ex) {
-				// a statement's error ends the implicit transaction in a rollback, and the server then
-				// answers the Sync: a connection that still answers tells it was an error of that kind.
-				// A broken connection (or one the server ended) leaves the outcome unknown.
+				// a statement's error ends the implicit transaction in a rollback, and
+				// the server then
+				// answers the Sync: a connection that still answers tells it was an error
+				// of that kind.
+				// A broken connection (or one the server ended) leaves the outcome
+				// unknown.
 				if (con.isValid(VALIDITY_SECONDS)) {
 					log.debug("A batch failed: {}", Errors.rootMessage(ex));
 					return null;
@@ -324,7 +360,8 @@ public final class TaskWriter implements AutoCloseable {
 	}
 
 	/**
-	 * The batch in an explicit transaction that asks for generic plans (its statement binds arrays).
+	 * The batch in an explicit transaction that asks for generic plans (its statement
+	 * binds arrays).
 	 * @return per write, whether it was written; {@code null} when the batch rolled back
 	 */
 	private boolean[] inTransaction(String sql, List<Write> batch) {
@@ -334,7 +371,8 @@ public final class TaskWriter implements AutoCloseable {
 			try {
 				boolean[] written;
 				try {
-					// statements with arrays are planned once per connection, not per execution:
+					// statements with arrays are planned once per connection, not per
+					// execution:
 					// PostgreSQL would otherwise keep choosing a fresh custom plan
 					try (java.sql.Statement set = con.createStatement()) {
 						set.execute("SET LOCAL plan_cache_mode = force_generic_plan");
@@ -347,7 +385,8 @@ public final class TaskWriter implements AutoCloseable {
 						con.rollback();
 					}
 					catch (SQLException broken) {
-						// no COMMIT was sent: the transaction ends in a rollback either way
+						// no COMMIT was sent: the transaction ends in a rollback either
+						// way
 					}
 					return null;
 				}
@@ -366,7 +405,9 @@ public final class TaskWriter implements AutoCloseable {
 				batch.stream().map(Write::commit).toList());
 	}
 
-	/** Stops the writer once the queue is empty; later writes are made by their callers. */
+	/**
+	 * Stops the writer once the queue is empty; later writes are made by their callers.
+	 */
 	@Override
 	public void close() {
 		this.running = false;

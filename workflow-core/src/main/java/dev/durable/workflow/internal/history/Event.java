@@ -7,8 +7,8 @@ import java.util.Objects;
 import dev.durable.workflow.ActivityOptions;
 
 /**
- * One history event. Fields unused by a type are {@code null}; the row stores events as JSON with
- * nulls left out.
+ * One history event. Fields unused by a type are {@code null}; the row stores events as
+ * JSON with nulls left out.
  *
  * @param type the event type
  * @param seq the command sequence number it refers to (activities, timers, side effects)
@@ -69,7 +69,10 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.VERSION_MARKER, null, changeId, null, null, null, version, null, null, null);
 	}
 
-	/** The workflow canceled an activity; the failure is the one it saw (with the attempts made). */
+	/**
+	 * The workflow canceled an activity; the failure is the one it saw (with the attempts
+	 * made).
+	 */
 	public static Event activityCancelRequested(long seq, FailureInfo failure) {
 		return new Event(EventType.ACTIVITY_CANCEL_REQUESTED, seq, null, null, failure, null, null, null, null, null);
 	}
@@ -96,7 +99,10 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.CHILD_CLOSED, seq, null, result, failure, null, null, null, null, null);
 	}
 
-	/** A signal (name set) or cancel request (name null) for another workflow; runId may be null. */
+	/**
+	 * A signal (name set) or cancel request (name null) for another workflow; runId may
+	 * be null.
+	 */
 	public static Event external(long seq, String workflowId, String runId, String signalName, byte[] payload) {
 		return new Event((signalName != null) ? EventType.SIGNAL_EXTERNAL : EventType.CANCEL_EXTERNAL, seq, signalName,
 				payload, null, null, null, null, runId, workflowId);
@@ -107,7 +113,10 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 		return new Event(EventType.EXTERNAL_DELIVERED, seq, null, null, failure, null, null, null, null, null);
 	}
 
-	/** A memo or search attribute upsert (its patch as canonical JSON), or the start values. */
+	/**
+	 * A memo or search attribute upsert (its patch as canonical JSON), or the start
+	 * values.
+	 */
 	public static Event attributes(EventType type, byte[] json) {
 		return new Event(type, null, null, json, null, null, null, null, null, null);
 	}
@@ -153,8 +162,8 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 
 	/** This event with another type. */
 	public Event withType(EventType other) {
-		return new Event(other, this.seq, this.name, this.payload, this.failure, this.fireAt, this.version, this.options,
-				this.reason, this.messageId, this.child);
+		return new Event(other, this.seq, this.name, this.payload, this.failure, this.fireAt, this.version,
+				this.options, this.reason, this.messageId, this.child);
 	}
 
 	/** Whether a command issued on replay is the same as this recorded one. */

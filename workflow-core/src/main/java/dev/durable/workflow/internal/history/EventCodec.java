@@ -8,13 +8,16 @@ import tools.jackson.databind.ObjectWriter;
 
 import dev.durable.workflow.internal.support.InternalJson;
 
-/** The stored form of one history row's events: JSON written with the engine's own mapper. */
+/**
+ * The stored form of one history row's events: JSON written with the engine's own mapper.
+ */
 public final class EventCodec {
 
 	private static final TypeReference<List<Event>> EVENTS = new TypeReference<>() {
 	};
 
-	// built once: every workflow task writes a history row, and a writer per call showed in profiles
+	// built once: every workflow task writes a history row, and a writer per call showed
+	// in profiles
 	private static final ObjectWriter WRITER = InternalJson.MAPPER.writerFor(EVENTS);
 
 	private static final ObjectReader READER = InternalJson.MAPPER.readerFor(EVENTS);
@@ -30,7 +33,9 @@ public final class EventCodec {
 		return EventReader.read(bytes);
 	}
 
-	/** The generic binding {@link #read} replaces, kept to check that both read the same. */
+	/**
+	 * The generic binding {@link #read} replaces, kept to check that both read the same.
+	 */
 	static List<Event> readBound(byte[] bytes) {
 		return READER.readValue(bytes);
 	}

@@ -17,13 +17,14 @@ import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
- * Reads a history row's events token by token. Profiles of a replay put three quarters of its
- * time in the generic record binding of these rows (a creator call with eleven buffered
- * properties per event, and the activity options bound again for every scheduled activity), so
- * the flat fields are read straight off the parser and the options, which repeat per call site,
- * are bound once per distinct JSON and shared (they are immutable records). Nested values that
- * are rare (failures, child options) and any shape this reader does not expect go to the mapper,
- * so it reads whatever {@link EventCodec#write} wrote.
+ * Reads a history row's events token by token. Profiles of a replay put three quarters of
+ * its time in the generic record binding of these rows (a creator call with eleven
+ * buffered properties per event, and the activity options bound again for every scheduled
+ * activity), so the flat fields are read straight off the parser and the options, which
+ * repeat per call site, are bound once per distinct JSON and shared (they are immutable
+ * records). Nested values that are rare (failures, child options) and any shape this
+ * reader does not expect go to the mapper, so it reads whatever {@link EventCodec#write}
+ * wrote.
  */
 final class EventReader {
 
@@ -90,7 +91,8 @@ final class EventReader {
 				case "reason" -> reason = parser.getString();
 				case "messageId" -> messageId = parser.getString();
 				case "child" -> child = CHILD.readValue(parser);
-				default -> parser.skipChildren(); // written by a later version: ignored, as the mapper does
+				default -> parser.skipChildren(); // written by a later version: ignored,
+													// as the mapper does
 			}
 		}
 		expect(parser.currentToken(), JsonToken.END_OBJECT);

@@ -1,8 +1,8 @@
 package dev.durable.workflow.internal.history;
 
 /**
- * Kinds of history events. Inputs enter a workflow task from outside (and are applied before the
- * code runs); commands are what the code produced, and are matched on replay.
+ * Kinds of history events. Inputs enter a workflow task from outside (and are applied
+ * before the code runs); commands are what the code produced, and are matched on replay.
  */
 public enum EventType {
 
@@ -13,22 +13,29 @@ public enum EventType {
 	/** The memo and search attributes the run started with (only when it has any). */
 	WORKFLOW_ATTRIBUTES(false),
 
-	ACTIVITY_SCHEDULED(true), START_CHILD(true), SIGNAL_EXTERNAL(true), CANCEL_EXTERNAL(true), ACTIVITY_CANCEL_REQUESTED(true), TIMER_STARTED(true), TIMER_CANCELED(true),
-	SIDE_EFFECT(true), VERSION_MARKER(true),
+	ACTIVITY_SCHEDULED(true), START_CHILD(true), SIGNAL_EXTERNAL(true), CANCEL_EXTERNAL(true),
+	ACTIVITY_CANCEL_REQUESTED(true), TIMER_STARTED(true), TIMER_CANCELED(true), SIDE_EFFECT(true), VERSION_MARKER(true),
 
-	/** A local activity's outcome (its result, or its final failure), recorded by the task that ran it. */
+	/**
+	 * A local activity's outcome (its result, or its final failure), recorded by the task
+	 * that ran it.
+	 */
 	LOCAL_ACTIVITY(true),
 
-	 UPDATE_COMPLETED(true), WORKFLOW_COMPLETED(true), WORKFLOW_FAILED(true),
-	WORKFLOW_CANCELED(true), CONTINUED_AS_NEW(true),
+	UPDATE_COMPLETED(true), WORKFLOW_COMPLETED(true), WORKFLOW_FAILED(true), WORKFLOW_CANCELED(true),
+	CONTINUED_AS_NEW(true),
 
-	/** Workflows.upsertSearchAttributes and upsertMemo: the payload is the patch (null removes a key). */
+	/**
+	 * Workflows.upsertSearchAttributes and upsertMemo: the payload is the patch (null
+	 * removes a key).
+	 */
 	UPSERT_SEARCH_ATTRIBUTES(true), UPSERT_MEMO(true),
 
 	/**
-	 * Workflows.setEvent (name: the key, payload: the value), a stream write (name: the key, seq:
-	 * the offset, payload: the value) and a stream's end (name: the key, seq: the offset after the
-	 * last value). The task's commit writes them to the run's event and stream rows.
+	 * Workflows.setEvent (name: the key, payload: the value), a stream write (name: the
+	 * key, seq: the offset, payload: the value) and a stream's end (name: the key, seq:
+	 * the offset after the last value). The task's commit writes them to the run's event
+	 * and stream rows.
 	 */
 	EVENT_SET(true), STREAM_WRITE(true), STREAM_CLOSED(true),
 
@@ -48,20 +55,26 @@ public enum EventType {
 		return this.command;
 	}
 
-	/** Whether the event is written by the engine outside any workflow task (terminate, timeout). */
+	/**
+	 * Whether the event is written by the engine outside any workflow task (terminate,
+	 * timeout).
+	 */
 	public boolean writtenOutsideTasks() {
 		return this == WORKFLOW_TERMINATED || this == WORKFLOW_TIMED_OUT;
 	}
 
 	/**
-	 * Whether the payload is the engine's own JSON (memo and search attributes) rather than bytes
-	 * of the payload converter.
+	 * Whether the payload is the engine's own JSON (memo and search attributes) rather
+	 * than bytes of the payload converter.
 	 */
 	public boolean payloadIsEngineJson() {
 		return this == WORKFLOW_ATTRIBUTES || this == UPSERT_MEMO || this == UPSERT_SEARCH_ATTRIBUTES;
 	}
 
-	/** Whether the event is an output of the run: an event set, a stream write or a stream's end. */
+	/**
+	 * Whether the event is an output of the run: an event set, a stream write or a
+	 * stream's end.
+	 */
 	public boolean isOutput() {
 		return this == EVENT_SET || this == STREAM_WRITE || this == STREAM_CLOSED;
 	}

@@ -29,10 +29,14 @@ public record FailureInfo(String kind, String type, String message, boolean nonR
 				null);
 	}
 
-	/** The failure of a run closed by its run timeout or (the whole chain's) execution timeout. */
+	/**
+	 * The failure of a run closed by its run timeout or (the whole chain's) execution
+	 * timeout.
+	 */
 	public static FailureInfo workflowTimeout(boolean execution, Instant deadline) {
-		return timeout(execution ? dev.durable.workflow.TimeoutType.SCHEDULE_TO_CLOSE
-				: dev.durable.workflow.TimeoutType.START_TO_CLOSE,
+		return timeout(
+				execution ? dev.durable.workflow.TimeoutType.SCHEDULE_TO_CLOSE
+						: dev.durable.workflow.TimeoutType.START_TO_CLOSE,
 				(execution ? "workflow execution timeout" : "workflow run timeout") + " passed at " + deadline, null);
 	}
 
@@ -49,7 +53,8 @@ public record FailureInfo(String kind, String type, String message, boolean nonR
 	}
 
 	public static FailureInfo activity(String activityType, long activityId, int attempt, FailureInfo cause) {
-		return new FailureInfo("ACTIVITY", null, null, false, null, null, cause, null, activityType, activityId, attempt);
+		return new FailureInfo("ACTIVITY", null, null, false, null, null, cause, null, activityType, activityId,
+				attempt);
 	}
 
 	public static FailureInfo child(String workflowType, String workflowId, FailureInfo cause) {

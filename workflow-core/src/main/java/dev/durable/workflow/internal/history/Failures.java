@@ -57,9 +57,11 @@ public final class Failures {
 		return switch (info.kind()) {
 			case "ACTIVITY" -> new ActivityFailure(info.activityType(), info.activityId(), info.attempt(), cause);
 			case "TIMEOUT" -> new TimeoutFailure(info.message(), info.timeoutType(), cause);
-			case "CHILD" -> new dev.durable.workflow.ChildWorkflowFailure("Child workflow " + info.type() + " ("
-					+ info.message() + ") did not complete" + ((cause != null) ? ": " + cause.getMessage() : ""),
-					info.type(), info.message(), cause);
+			case "CHILD" ->
+				new dev.durable.workflow.ChildWorkflowFailure(
+						"Child workflow " + info.type() + " (" + info.message() + ") did not complete"
+								+ ((cause != null) ? ": " + cause.getMessage() : ""),
+						info.type(), info.message(), cause);
 			case "CANCELED" -> new CanceledFailure(info.message(), cause);
 			case "TERMINATED" -> new TerminatedFailure(info.message());
 			default -> ApplicationFailure.restore(info.message(), info.type(), info.nonRetryable(),

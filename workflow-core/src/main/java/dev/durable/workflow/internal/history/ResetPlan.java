@@ -11,18 +11,19 @@ import java.util.Set;
 import dev.durable.workflow.internal.support.Attributes;
 
 /**
- * What a reset keeps of a run's history and what the new run must be given again. Reset to an
- * event keeps the workflow tasks before the task that recorded it; that task and every later one
- * run again. Timers and activities pending at that boundary are recreated, signals received after
- * it are re-applied in order, and the answers to commands kept (child started or closed, external
- * signal delivered) that arrived after it are handed to the new run, because those commands are
- * not issued again.
+ * What a reset keeps of a run's history and what the new run must be given again. Reset
+ * to an event keeps the workflow tasks before the task that recorded it; that task and
+ * every later one run again. Timers and activities pending at that boundary are
+ * recreated, signals received after it are re-applied in order, and the answers to
+ * commands kept (child started or closed, external signal delivered) that arrived after
+ * it are handed to the new run, because those commands are not issued again.
  *
  * @param kept the task rows the new run starts with (the first carries the random seed)
  * @param timers pending timers at the boundary, by sequence number
  * @param activities pending activities at the boundary, as their schedule commands
  * @param keptChildren sequence numbers of the child starts kept
- * @param keptCommands sequence numbers of kept commands that get answers (children, external messages)
+ * @param keptCommands sequence numbers of kept commands that get answers (children,
+ * external messages)
  * @param answers answers to kept commands that arrived after the boundary, in order
  * @param signals signals received after the boundary, in order
  * @param memo the memo at the boundary (the start memo with the kept upserts applied)
@@ -35,10 +36,12 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 	/**
 	 * Plans a reset.
 	 * @param history the run's task rows
-	 * @param eventId the event to reset to (numbered from 1 across the rows, as the client shows them)
+	 * @param eventId the event to reset to (numbered from 1 across the rows, as the
+	 * client shows them)
 	 * @param seed the random seed to carry: the run id that first ran this history
 	 * @return the plan
-	 * @throws IllegalArgumentException when the event does not exist or was not written by a workflow task
+	 * @throws IllegalArgumentException when the event does not exist or was not written
+	 * by a workflow task
 	 */
 	public static ResetPlan of(List<TaskRecord> history, long eventId, String seed) {
 		int boundary = taskOf(history, eventId);
@@ -73,7 +76,8 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 					case TIMER_STARTED -> timers.put(event.seq(), event.fireAt());
 					case TIMER_FIRED, TIMER_CANCELED -> timers.remove(event.seq());
 					case ACTIVITY_SCHEDULED -> activities.put(event.seq(), event);
-					case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> activities.remove(event.seq());
+					case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED ->
+						activities.remove(event.seq());
 					case START_CHILD -> {
 						keptCommands.add(event.seq());
 						keptChildren.add(event.seq());
@@ -102,8 +106,8 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 				}
 			}
 		}
-		return new ResetPlan(kept, timers, new ArrayList<>(activities.values()), keptChildren, keptCommands,
-				answers, signals, memo, searchAttributes);
+		return new ResetPlan(kept, timers, new ArrayList<>(activities.values()), keptChildren, keptCommands, answers,
+				signals, memo, searchAttributes);
 	}
 
 	@SuppressWarnings("unchecked")
@@ -118,7 +122,8 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 			TaskRecord record = history.get(i);
 			long last = first + record.events().size() - 1;
 			if (eventId >= first && eventId <= last) {
-				// in the first row, any event means "start over" (a run closed before its first task)
+				// in the first row, any event means "start over" (a run closed before its
+				// first task)
 				if (i > 0 && record.writtenOutsideTasks()) {
 					throw new IllegalArgumentException("Event " + eventId + " was not written by a workflow task ("
 							+ record.events().get(0).type() + "); reset to an earlier event");
@@ -135,11 +140,17 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 		return event.type() + "#" + event.seq();
 	}
 
-	/** The first row with the seed in its start event, so the new run's random values replay. */
+	/**
+	 * The first row with the seed in its start event, so the new run's random values
+	 * replay.
+	 */
 	private static TaskRecord withSeed(TaskRecord record, String seed) {
-		List<Event> events = record.events().stream().map((e) -> (e.type() == EventType.WORKFLOW_STARTED
-				&& e.messageId() == null) ? new Event(e.type(), e.seq(), e.name(), e.payload(), e.failure(), e.fireAt(),
-						e.version(), e.options(), e.reason(), seed, e.child()) : e)
+		List<Event> events = record.events()
+			.stream()
+			.map((e) -> (e.type() == EventType.WORKFLOW_STARTED && e.messageId() == null)
+					? new Event(e.type(), e.seq(), e.name(), e.payload(), e.failure(), e.fireAt(), e.version(),
+							e.options(), e.reason(), seed, e.child())
+					: e)
 			.toList();
 		return new TaskRecord(record.seq(), record.time(), events, record.sizeBytes());
 	}

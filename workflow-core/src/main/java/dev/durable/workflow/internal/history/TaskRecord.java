@@ -21,7 +21,10 @@ public record TaskRecord(int seq, Instant time, List<Event> events, int sizeByte
 		return this.events.stream().filter((e) -> e.type().isCommand()).toList();
 	}
 
-	/** Whether the engine wrote this row outside any workflow task (terminate, timeout): no workflow code produced it. */
+	/**
+	 * Whether the engine wrote this row outside any workflow task (terminate, timeout):
+	 * no workflow code produced it.
+	 */
 	public boolean writtenOutsideTasks() {
 		return this.events.stream().anyMatch((e) -> e.type().writtenOutsideTasks());
 	}

@@ -7,10 +7,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
- * Activity attempts on the task queue of a queue's name, as holders of its slots: an attempt
- * holds one from its claim (STARTED) until its outcome, also while it awaits asynchronous
- * completion (ASYNC); per node, the attempts the node claimed. The activity claim keeps these
- * states; a dead node's attempts hold their slots until the sweep reschedules them.
+ * Activity attempts on the task queue of a queue's name, as holders of its slots: an
+ * attempt holds one from its claim (STARTED) until its outcome, also while it awaits
+ * asynchronous completion (ASYNC); per node, the attempts the node claimed. The activity
+ * claim keeps these states; a dead node's attempts hold their slots until the sweep
+ * reschedules them.
  *
  * @param jdbc the engine's template
  * @param schema the schema

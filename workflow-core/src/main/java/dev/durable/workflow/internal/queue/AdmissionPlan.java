@@ -12,12 +12,13 @@ import org.jspecify.annotations.Nullable;
 import dev.durable.workflow.QueueDefinition;
 
 /**
- * The arithmetic of one admission round of a queue, with no database: given the queue's limits,
- * what holds its slots now and how many items started inside the rate window, it takes candidates
- * in the order given (the caller orders them: priority, then arrival) and admits each that fits
- * every limit. A candidate whose partition is at its limit is skipped, not waited for, so one
- * partition at its limit does not hold back the others. A zero limit is no limit. Not thread-safe:
- * one plan per round, fed one page of candidates after another.
+ * The arithmetic of one admission round of a queue, with no database: given the queue's
+ * limits, what holds its slots now and how many items started inside the rate window, it
+ * takes candidates in the order given (the caller orders them: priority, then arrival)
+ * and admits each that fits every limit. A candidate whose partition is at its limit is
+ * skipped, not waited for, so one partition at its limit does not hold back the others. A
+ * zero limit is no limit. Not thread-safe: one plan per round, fed one page of candidates
+ * after another.
  */
 public final class AdmissionPlan {
 
@@ -25,7 +26,8 @@ public final class AdmissionPlan {
 	 * An item waiting in a queue.
 	 *
 	 * @param key what the source admits it by (a run id, an activity's row)
-	 * @param partitionKey its partition, or {@code null}: it is then held by the queue-wide limits only
+	 * @param partitionKey its partition, or {@code null}: it is then held by the
+	 * queue-wide limits only
 	 * @param <K> the key type
 	 */
 	public record Candidate<K>(K key, @Nullable String partitionKey) {
@@ -36,7 +38,8 @@ public final class AdmissionPlan {
 	 *
 	 * @param running items holding a slot, cluster-wide
 	 * @param runningOnNode of those, the items on the admitting node
-	 * @param runningByPartition of those, the items per partition key (items without a key are not in it)
+	 * @param runningByPartition of those, the items per partition key (items without a
+	 * key are not in it)
 	 */
 	public record Occupancy(long running, long runningOnNode, Map<String, Long> runningByPartition) {
 
@@ -68,7 +71,9 @@ public final class AdmissionPlan {
 		/** The rate limit: the window is full. */
 		RATE,
 
-		/** The per-node concurrency of the admitting node (other nodes may still admit). */
+		/**
+		 * The per-node concurrency of the admitting node (other nodes may still admit).
+		 */
 		NODE,
 
 		/** The most one round admits (the caller may run another round at once). */
@@ -91,7 +96,8 @@ public final class AdmissionPlan {
 	/**
 	 * @param limits the queue's limits
 	 * @param occupancy what holds its slots now
-	 * @param startedInWindow items started inside the rate window (ignored without a rate limit)
+	 * @param startedInWindow items started inside the rate window (ignored without a rate
+	 * limit)
 	 * @param max the most this round admits
 	 */
 	public AdmissionPlan(QueueDefinition limits, Occupancy occupancy, long startedInWindow, int max) {
@@ -106,11 +112,16 @@ public final class AdmissionPlan {
 		this.budget = max;
 	}
 
-	/** How many more items fit the queue-wide limits (concurrency, per node, rate, batch); never negative. */
+	/**
+	 * How many more items fit the queue-wide limits (concurrency, per node, rate, batch);
+	 * never negative.
+	 */
 	public long room() {
-		return Math.max(0, Math.min(Math.min(left(this.limits.concurrency(), this.running),
-				left(this.limits.perNodeConcurrency(), this.runningOnNode)),
-				Math.min(left(this.limits.rateLimit(), this.startedInWindow), this.budget)));
+		return Math.max(0,
+				Math.min(
+						Math.min(left(this.limits.concurrency(), this.running),
+								left(this.limits.perNodeConcurrency(), this.runningOnNode)),
+						Math.min(left(this.limits.rateLimit(), this.startedInWindow), this.budget)));
 	}
 
 	private static long left(int limit, long used) {
@@ -118,8 +129,9 @@ public final class AdmissionPlan {
 	}
 
 	/**
-	 * The limit that leaves no room, the cluster-wide ones first (so {@link Limit#NODE} means the
-	 * cluster still has room that other nodes may use), or {@link Limit#NONE} while there is room.
+	 * The limit that leaves no room, the cluster-wide ones first (so {@link Limit#NODE}
+	 * means the cluster still has room that other nodes may use), or {@link Limit#NONE}
+	 * while there is room.
 	 */
 	public Limit full() {
 		if (left(this.limits.concurrency(), this.running) <= 0) {
@@ -134,7 +146,10 @@ public final class AdmissionPlan {
 		return (this.budget <= 0) ? Limit.BATCH : Limit.NONE;
 	}
 
-	/** The partitions at their limit: their candidates need not be fetched. Empty without a partition limit. */
+	/**
+	 * The partitions at their limit: their candidates need not be fetched. Empty without
+	 * a partition limit.
+	 */
 	public Set<String> fullPartitions() {
 		Set<String> full = new HashSet<>();
 		int limit = this.limits.partitionConcurrency();
@@ -149,7 +164,8 @@ public final class AdmissionPlan {
 	}
 
 	/**
-	 * Admits, in their order, the candidates that fit, and counts them as running from now on.
+	 * Admits, in their order, the candidates that fit, and counts them as running from
+	 * now on.
 	 * @return the admitted candidates, in the order given
 	 */
 	public <K> List<Candidate<K>> take(List<Candidate<K>> ordered) {
@@ -160,7 +176,8 @@ public final class AdmissionPlan {
 				break;
 			}
 			String partition = candidate.partitionKey();
-			if (partitionLimit > 0 && partition != null && this.byPartition.getOrDefault(partition, 0L) >= partitionLimit) {
+			if (partitionLimit > 0 && partition != null
+					&& this.byPartition.getOrDefault(partition, 0L) >= partitionLimit) {
 				continue; // its partition is full: the next candidate may be of another
 			}
 			if (partition != null) {

@@ -13,26 +13,32 @@ import dev.durable.workflow.QueueDefinition;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
- * One admission round of a queue, inside the caller's transaction: it locks the queue's row
- * ({@code SELECT ... FOR UPDATE}), which serializes the rounds of every node and kind of item on
- * that queue so its limits hold exactly; adds up what holds its slots (every
- * {@link QueueOccupancy} it was given: the kinds share the limits); counts the starts inside the
- * rate window (pruning older ones); lets an {@link AdmissionPlan} pick from the source's
- * candidates; has the source record the admission; and records the starts for the rate window.
+ * One admission round of a queue, inside the caller's transaction: it locks the queue's
+ * row ({@code SELECT ... FOR UPDATE}), which serializes the rounds of every node and kind
+ * of item on that queue so its limits hold exactly; adds up what holds its slots (every
+ * {@link QueueOccupancy} it was given: the kinds share the limits); counts the starts
+ * inside the rate window (pruning older ones); lets an {@link AdmissionPlan} pick from
+ * the source's candidates; has the source record the admission; and records the starts
+ * for the rate window.
  *
- * <p>Contract for callers (the workflow dispatcher, the activity claim): call
- * {@link #admit} inside a transaction and do nothing slow after it in that transaction (the row
- * lock holds every other round of the queue back until commit); hand the admitted items on only
- * after the commit; every time comes from the caller's {@code now}, the engine clock, never from
- * SQL's {@code now()}: the engine clock is the database's (corrected by its measured offset) or a
- * test's settable clock, and the rate window's starts, written by every node, are all on it.
+ * <p>
+ * Contract for callers (the workflow dispatcher, the activity claim): call {@link #admit}
+ * inside a transaction and do nothing slow after it in that transaction (the row lock
+ * holds every other round of the queue back until commit); hand the admitted items on
+ * only after the commit; every time comes from the caller's {@code now}, the engine
+ * clock, never from SQL's {@code now()}: the engine clock is the database's (corrected by
+ * its measured offset) or a test's settable clock, and the rate window's starts, written
+ * by every node, are all on it.
  */
 public final class QueueAdmission {
 
 	/** Candidates read at a time. */
 	private static final int PAGE = 100;
 
-	/** Pages read in one round at most, so the queue's row is not held for long (the round reports {@code BATCH}). */
+	/**
+	 * Pages read in one round at most, so the queue's row is not held for long (the round
+	 * reports {@code BATCH}).
+	 */
 	private static final int MAX_PAGES = 20;
 
 	private static final String LOCK = "SELECT name, concurrency, per_node_concurrency, rate_limit, rate_period_ms,"
@@ -54,8 +60,8 @@ public final class QueueAdmission {
 	private final List<QueueOccupancy> occupancies;
 
 	/**
-	 * @param occupancies every kind of item that holds slots of a queue (workflow runs, activity
-	 * attempts): a round counts them all, whichever source it admits from
+	 * @param occupancies every kind of item that holds slots of a queue (workflow runs,
+	 * activity attempts): a round counts them all, whichever source it admits from
 	 */
 	public QueueAdmission(JdbcTemplate jdbc, String schema, List<QueueOccupancy> occupancies) {
 		this.jdbc = jdbc;
@@ -71,22 +77,24 @@ public final class QueueAdmission {
 	 * What a round admitted.
 	 *
 	 * @param admitted what the source admitted, to hand on after the commit
-	 * @param heldBy what stopped the round ({@link AdmissionPlan.Limit#NONE}: the candidates ran
-	 * out; {@code BATCH}: more may be admitted at once by another round)
-	 * @param rateOpensAt when held by the rate limit: when the oldest start leaves the window
-	 * (engine clock), else {@code null}
+	 * @param heldBy what stopped the round ({@link AdmissionPlan.Limit#NONE}: the
+	 * candidates ran out; {@code BATCH}: more may be admitted at once by another round)
+	 * @param rateOpensAt when held by the rate limit: when the oldest start leaves the
+	 * window (engine clock), else {@code null}
 	 * @param <A> what the source hands on
 	 */
 	public record Result<A>(List<A> admitted, AdmissionPlan.Limit heldBy, @Nullable Instant rateOpensAt) {
 	}
 
 	/**
-	 * Admits from the queue what its limits let in, in the caller's transaction (see the class
-	 * comment).
+	 * Admits from the queue what its limits let in, in the caller's transaction (see the
+	 * class comment).
 	 * @param node the admitting node (per-node concurrency counts its items)
-	 * @param now the engine clock's time: the admission time and the end of the rate window
+	 * @param now the engine clock's time: the admission time and the end of the rate
+	 * window
 	 * @param max the most this round admits
-	 * @return the round's outcome, or empty when no node declared the queue (nothing was done)
+	 * @return the round's outcome, or empty when no node declared the queue (nothing was
+	 * done)
 	 */
 	public <K, A> Optional<Result<A>> admit(String namespace, String queue, UUID node, Instant now, int max,
 			QueueSource<K, A> source) {
@@ -115,19 +123,22 @@ public final class QueueAdmission {
 		Object from = null;
 		boolean pagesLeft = true;
 		for (int page = 0; page < MAX_PAGES && plan.room() > 0 && pagesLeft; page++) {
-			QueueSource.Page<K> candidates = source.candidates(namespace, queue, now, plan.fullPartitions(), from, PAGE);
+			QueueSource.Page<K> candidates = source.candidates(namespace, queue, now, plan.fullPartitions(), from,
+					PAGE);
 			chosen.addAll(plan.take(candidates.candidates()));
 			from = candidates.next();
 			pagesLeft = from != null;
 		}
 		List<A> admitted = chosen.isEmpty() ? List.of() : source.admit(namespace, queue, node, now, chosen);
 		if (!chosen.isEmpty() && limits.rateLimit() > 0) {
-			// every chosen candidate used a start of the window, even one the source lost to a race
+			// every chosen candidate used a start of the window, even one the source lost
+			// to a race
 			this.jdbc.update(q(RECORD_STARTS), namespace, queue, Sql.ts(now), chosen.size());
 		}
 		AdmissionPlan.Limit heldBy = plan.full();
 		if (heldBy == AdmissionPlan.Limit.NONE && pagesLeft && plan.room() > 0) {
-			heldBy = AdmissionPlan.Limit.BATCH; // pages left unread: another round goes on
+			heldBy = AdmissionPlan.Limit.BATCH; // pages left unread: another round goes
+												// on
 		}
 		Instant rateOpensAt = null;
 		if (heldBy == AdmissionPlan.Limit.RATE) {
@@ -140,7 +151,9 @@ public final class QueueAdmission {
 	}
 
 	private Optional<QueueDefinition> lock(String namespace, String queue) {
-		return this.jdbc.query(q(LOCK), (rs, n) -> QueueRepository.definition(rs), namespace, queue).stream().findFirst();
+		return this.jdbc.query(q(LOCK), (rs, n) -> QueueRepository.definition(rs), namespace, queue)
+			.stream()
+			.findFirst();
 	}
 
 }

@@ -21,26 +21,33 @@ import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * The admission of queued workflow runs on a worker node that runs workflows: one thread runs
- * rounds ({@link QueueAdmission}) for the queues it is asked about, each in its own transaction,
- * and hands the runs each round admitted to the node once it committed. A queue's round is asked
- * for by a start on this node ({@link #enqueued}), a notification from another node
- * ({@link #wake}), the close of a run this node admitted ({@link #released}), the opening of a
- * full rate window, and, for every declared queue, once a poll interval and whenever the settable
- * clock moves ({@link #wakeAll}): the fallback that guarantees progress. Requests coalesce per
- * queue. Other nodes are notified ({@code notifyOthers}) only after a round this node's own start
- * or release asked for, when the cluster still has room that this node could not use (its
- * per-node limit, or waiting runs it does not serve); rounds that a notification asked for never
+ * The admission of queued workflow runs on a worker node that runs workflows: one thread
+ * runs rounds ({@link QueueAdmission}) for the queues it is asked about, each in its own
+ * transaction, and hands the runs each round admitted to the node once it committed. A
+ * queue's round is asked for by a start on this node ({@link #enqueued}), a notification
+ * from another node ({@link #wake}), the close of a run this node admitted
+ * ({@link #released}), the opening of a full rate window, and, for every declared queue,
+ * once a poll interval and whenever the settable clock moves ({@link #wakeAll}): the
+ * fallback that guarantees progress. Requests coalesce per queue. Other nodes are
+ * notified ({@code notifyOthers}) only after a round this node's own start or release
+ * asked for, when the cluster still has room that this node could not use (its per-node
+ * limit, or waiting runs it does not serve); rounds that a notification asked for never
  * notify, so nodes do not wake each other in circles.
  */
 public final class QueueDispatcher implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(QueueDispatcher.class);
 
-	/** The most runs one round admits; a round that admitted that many is followed by another at once. */
+	/**
+	 * The most runs one round admits; a round that admitted that many is followed by
+	 * another at once.
+	 */
 	private static final int MAX_PER_ROUND = 64;
 
-	/** Takes a run this node admitted (after the commit that admitted it): run its first task. */
+	/**
+	 * Takes a run this node admitted (after the commit that admitted it): run its first
+	 * task.
+	 */
 	@FunctionalInterface
 	public interface Adopter {
 
@@ -82,7 +89,10 @@ public final class QueueDispatcher implements AutoCloseable {
 
 	private final Consumer<String> notifyOthers;
 
-	/** The runs this node admitted that are open as far as it knows, by run id: their queue. */
+	/**
+	 * The runs this node admitted that are open as far as it knows, by run id: their
+	 * queue.
+	 */
 	private final Map<UUID, String> admittedHere = new ConcurrentHashMap<>();
 
 	private final Object signal = new Object();
@@ -91,7 +101,10 @@ public final class QueueDispatcher implements AutoCloseable {
 
 	private boolean everything = true;
 
-	/** Queues held by their rate limit, and when their window opens (engine clock); the thread's own. */
+	/**
+	 * Queues held by their rate limit, and when their window opens (engine clock); the
+	 * thread's own.
+	 */
 	private final Map<String, Instant> rateOpens = new HashMap<>();
 
 	private volatile boolean running = true;
@@ -104,8 +117,8 @@ public final class QueueDispatcher implements AutoCloseable {
 	/**
 	 * @param types the workflow types this node serves
 	 * @param taskQueues the task queues it serves
-	 * @param deadAfter how long after its last heartbeat a node counts as gone (a dynamic workflow
-	 * admits the types no live node serves by name)
+	 * @param deadAfter how long after its last heartbeat a node counts as gone (a dynamic
+	 * workflow admits the types no live node serves by name)
 	 * @param notifyOthers asks the other nodes to run a round of the queue
 	 */
 	public QueueDispatcher(String namespace, UUID node, Clock clock, Duration pollInterval, TransactionTemplate tx,
@@ -146,7 +159,9 @@ public final class QueueDispatcher implements AutoCloseable {
 		}
 	}
 
-	/** A run closed on this node: when this node admitted it, its queue has a free slot. */
+	/**
+	 * A run closed on this node: when this node admitted it, its queue has a free slot.
+	 */
 	public void released(UUID runId) {
 		String queue = this.admittedHere.remove(runId);
 		if (queue != null) {
@@ -168,8 +183,8 @@ public final class QueueDispatcher implements AutoCloseable {
 			boolean full;
 			synchronized (this.signal) {
 				try {
-					while (this.running && this.requested.isEmpty() && !this.everything
-							&& System.nanoTime() < nextFull && !rateOpened()) {
+					while (this.running && this.requested.isEmpty() && !this.everything && System.nanoTime() < nextFull
+							&& !rateOpened()) {
 						this.signal.wait(waitMillis(nextFull));
 					}
 				}
@@ -238,7 +253,10 @@ public final class QueueDispatcher implements AutoCloseable {
 		return due;
 	}
 
-	/** Forgets the runs this node admitted that it no longer owns open (closed or taken by another node). */
+	/**
+	 * Forgets the runs this node admitted that it no longer owns open (closed or taken by
+	 * another node).
+	 */
 	private void forgetMoved() {
 		if (!this.admittedHere.isEmpty()) {
 			Set<UUID> held = this.source.heldBy(this.node, this.admittedHere.keySet());
@@ -250,12 +268,13 @@ public final class QueueDispatcher implements AutoCloseable {
 		Instant now = this.clock.instant();
 		if (!this.source.hasWaiting(this.namespace, queue, now)) {
 			if (trigger == Trigger.RELEASE) {
-				this.notifyOthers.accept(queue); // its free slot may serve runs this node does not run
+				this.notifyOthers.accept(queue); // its free slot may serve runs this node
+													// does not run
 			}
 			return;
 		}
-		Optional<QueueAdmission.Result<WorkflowQueueSource.Admitted>> result = this.tx.execute((status) -> this.admission
-			.admit(this.namespace, queue, this.node, now, MAX_PER_ROUND, this.source));
+		Optional<QueueAdmission.Result<WorkflowQueueSource.Admitted>> result = this.tx.execute(
+				(status) -> this.admission.admit(this.namespace, queue, this.node, now, MAX_PER_ROUND, this.source));
 		if (result == null || result.isEmpty()) {
 			return; // no node declared it
 		}
@@ -279,8 +298,8 @@ public final class QueueDispatcher implements AutoCloseable {
 	}
 
 	/**
-	 * Whether no round is asked for or running (the test kit's quiescence: a round asked for may
-	 * admit a run). A poll interval's round counts only while it runs.
+	 * Whether no round is asked for or running (the test kit's quiescence: a round asked
+	 * for may admit a run). A poll interval's round counts only while it runs.
 	 */
 	public boolean isIdle() {
 		synchronized (this.signal) {
@@ -288,7 +307,10 @@ public final class QueueDispatcher implements AutoCloseable {
 		}
 	}
 
-	/** Begins the stop at once: no new round starts; {@link #awaitStopped} waits for the one under way. */
+	/**
+	 * Begins the stop at once: no new round starts; {@link #awaitStopped} waits for the
+	 * one under way.
+	 */
 	@Override
 	public void close() {
 		this.running = false;

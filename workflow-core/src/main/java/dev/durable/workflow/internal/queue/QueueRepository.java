@@ -20,7 +20,8 @@ import dev.durable.workflow.internal.store.Sql;
 
 /**
  * The rows of flow-control queues outside the admission rounds: the definitions the nodes
- * declare, the entry of a started run, and the reads behind {@code WorkflowEngine.queues()}.
+ * declare, the entry of a started run, and the reads behind
+ * {@code WorkflowEngine.queues()}.
  */
 public final class QueueRepository {
 
@@ -35,8 +36,8 @@ public final class QueueRepository {
 			+ " task_queue, priority, partition_key, enqueued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
 	/**
-	 * Per declared queue: its waiting and running runs (open ones only: the rows of closed runs wait
-	 * for the next round to go) and the oldest due wait.
+	 * Per declared queue: its waiting and running runs (open ones only: the rows of
+	 * closed runs wait for the next round to go) and the oldest due wait.
 	 */
 	private static final String INFOS = "SELECT d.name, d.concurrency, d.per_node_concurrency, d.rate_limit,"
 			+ " d.rate_period_ms, d.partition_concurrency,"
@@ -48,7 +49,10 @@ public final class QueueRepository {
 			+ " WHERE d.namespace = ? GROUP BY d.name, d.concurrency, d.per_node_concurrency, d.rate_limit,"
 			+ " d.rate_period_ms, d.partition_concurrency ORDER BY d.name";
 
-	/** Activity attempts on the task queues of a namespace: SCHEDULED and due waits, STARTED or ASYNC runs. */
+	/**
+	 * Activity attempts on the task queues of a namespace: SCHEDULED and due waits,
+	 * STARTED or ASYNC runs.
+	 */
 	private static final String ACTIVITY_COUNTS = "SELECT task_queue,"
 			+ " count(*) FILTER (WHERE state = 'SCHEDULED' AND next_attempt_at <= ?) AS waiting,"
 			+ " count(*) FILTER (WHERE state IN ('STARTED', 'ASYNC')) AS running,"
@@ -68,15 +72,19 @@ public final class QueueRepository {
 		return Sql.q(this.schema, sql);
 	}
 
-	/** Writes the node's queue definitions (last writer wins: declare the same limits on every node). */
+	/**
+	 * Writes the node's queue definitions (last writer wins: declare the same limits on
+	 * every node).
+	 */
 	public void declare(String namespace, List<QueueDefinition> queues, Instant now) {
 		if (queues.isEmpty()) {
 			return;
 		}
-		this.jdbc.batchUpdate(q(DECLARE), queues.stream()
-			.map((d) -> new Object[] { namespace, d.name(), d.concurrency(), d.perNodeConcurrency(), d.rateLimit(),
-					d.ratePeriod().toMillis(), d.partitionConcurrency(), Sql.ts(now) })
-			.toList());
+		this.jdbc.batchUpdate(q(DECLARE),
+				queues.stream()
+					.map((d) -> new Object[] { namespace, d.name(), d.concurrency(), d.perNodeConcurrency(),
+							d.rateLimit(), d.ratePeriod().toMillis(), d.partitionConcurrency(), Sql.ts(now) })
+					.toList());
 	}
 
 	/** The names of the queues declared in the namespace. */
@@ -87,14 +95,15 @@ public final class QueueRepository {
 
 	/**
 	 * Fails unless some node declared the queue: a start into it would wait for ever.
-	 * @throws IllegalArgumentException when the name is not a queue name or no node declared it
+	 * @throws IllegalArgumentException when the name is not a queue name or no node
+	 * declared it
 	 */
 	public void checkDeclared(String namespace, String queue) {
 		if (!QueueDefinition.isValidName(queue)) {
 			throw new IllegalArgumentException("'" + queue + "' is not a queue name: 1-100 letters, digits and ._:-");
 		}
-		List<Integer> found = this.jdbc.query(q("SELECT 1 FROM #.queue WHERE namespace = ? AND name = ?"),
-				(rs, n) -> 1, namespace, queue);
+		List<Integer> found = this.jdbc.query(q("SELECT 1 FROM #.queue WHERE namespace = ? AND name = ?"), (rs, n) -> 1,
+				namespace, queue);
 		if (found.isEmpty()) {
 			throw new IllegalArgumentException("No node declared the queue '" + queue + "' in namespace '" + namespace
 					+ "': declare it with WorkflowEngine.builder().queue(QueueDefinition.named(\"" + queue
@@ -112,8 +121,8 @@ public final class QueueRepository {
 	}
 
 	/**
-	 * Every queue declared in the namespace with its workflow counts; the activity counts are
-	 * added by {@link #withActivities}.
+	 * Every queue declared in the namespace with its workflow counts; the activity counts
+	 * are added by {@link #withActivities}.
 	 * @param now the engine clock's time (a delayed start waits from its start time on)
 	 */
 	public List<QueueInfo> queues(String namespace, Instant now) {
@@ -125,15 +134,17 @@ public final class QueueRepository {
 	 * The attempts of activities on a task queue, by task queue name.
 	 *
 	 * @param waiting due and not claimed (SCHEDULED)
-	 * @param running claimed by a node or awaiting asynchronous completion (STARTED, ASYNC)
+	 * @param running claimed by a node or awaiting asynchronous completion (STARTED,
+	 * ASYNC)
 	 * @param oldestWaitingSince when the longest-waiting one became due, or {@code null}
 	 */
 	public record ActivityCounts(long waiting, long running, @Nullable Instant oldestWaitingSince) {
 	}
 
 	/**
-	 * The extension point of task-queue activities in the queue reads: what waits and runs on each
-	 * task queue of the namespace that has activity rows, by task queue name.
+	 * The extension point of task-queue activities in the queue reads: what waits and
+	 * runs on each task queue of the namespace that has activity rows, by task queue
+	 * name.
 	 */
 	public Map<String, ActivityCounts> activityCounts(String namespace, Instant now) {
 		Map<String, ActivityCounts> counts = new LinkedHashMap<>();
@@ -145,17 +156,19 @@ public final class QueueRepository {
 	}
 
 	/**
-	 * The declared queues with the activity counts of the task queues of their names, and the task
-	 * queues with activities that no node declared as a queue (shown without limits).
+	 * The declared queues with the activity counts of the task queues of their names, and
+	 * the task queues with activities that no node declared as a queue (shown without
+	 * limits).
 	 */
 	public static List<QueueInfo> withActivities(List<QueueInfo> queues, Map<String, ActivityCounts> activities) {
 		List<QueueInfo> all = new ArrayList<>();
 		Map<String, ActivityCounts> left = new LinkedHashMap<>(activities);
 		for (QueueInfo queue : queues) {
 			ActivityCounts counts = left.remove(queue.definition().name());
-			all.add((counts == null) ? queue : new QueueInfo(queue.definition(), queue.waitingWorkflows(),
-					queue.runningWorkflows(), counts.waiting(), counts.running(),
-					earliest(queue.oldestWaitingSince(), counts.oldestWaitingSince())));
+			all.add((counts == null) ? queue
+					: new QueueInfo(queue.definition(), queue.waitingWorkflows(), queue.runningWorkflows(),
+							counts.waiting(), counts.running(),
+							earliest(queue.oldestWaitingSince(), counts.oldestWaitingSince())));
 		}
 		left.forEach((name, counts) -> {
 			if ((counts.waiting() > 0 || counts.running() > 0) && QueueDefinition.isValidName(name)) {

@@ -8,22 +8,24 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A kind of item waiting in a queue, which {@link QueueAdmission#admit} admits under the queue's
- * limits: it lists its waiting items in admission order and records the admission of the chosen
- * ones (what holds the slots, the admission counts with its {@link QueueOccupancy} kinds, of
- * which this kind must be one). Every method runs inside the caller's transaction, with the
- * queue's row locked.
+ * A kind of item waiting in a queue, which {@link QueueAdmission#admit} admits under the
+ * queue's limits: it lists its waiting items in admission order and records the admission
+ * of the chosen ones (what holds the slots, the admission counts with its
+ * {@link QueueOccupancy} kinds, of which this kind must be one). Every method runs inside
+ * the caller's transaction, with the queue's row locked.
  *
  * @param <K> what an item is offered by (a run id, an activity row's key)
- * @param <A> what an admitted item is handed on as (a run and its new epoch, a claimed attempt)
+ * @param <A> what an admitted item is handed on as (a run and its new epoch, a claimed
+ * attempt)
  */
 public interface QueueSource<K, A> {
 
 	/**
 	 * A page of waiting candidates.
 	 *
-	 * @param candidates the candidates to offer, in admission order (highest priority first, then
-	 * arrival); those a source drops on the way (a closed run) are simply not in it
+	 * @param candidates the candidates to offer, in admission order (highest priority
+	 * first, then arrival); those a source drops on the way (a closed run) are simply not
+	 * in it
 	 * @param next where the next page starts (opaque to the caller, given back to
 	 * {@link #candidates}), or {@code null} when there is no more
 	 * @param <K> the key type
@@ -33,32 +35,35 @@ public interface QueueSource<K, A> {
 
 	/**
 	 * The waiting items due by {@code now}, in admission order, from {@code from} on.
-	 * @param fullPartitions partitions at their limit: their items may be left out (they would be skipped)
-	 * @param from where to continue ({@link Page#next} of the previous page), or {@code null} for the head
+	 * @param fullPartitions partitions at their limit: their items may be left out (they
+	 * would be skipped)
+	 * @param from where to continue ({@link Page#next} of the previous page), or
+	 * {@code null} for the head
 	 * @param limit the most candidates in the page
 	 */
 	Page<K> candidates(String namespace, String queue, Instant now, Set<String> fullPartitions, @Nullable Object from,
 			int limit);
 
 	/**
-	 * Records that the candidates were admitted by the node at {@code now}: they hold slots from
-	 * now on, which the occupancy of its kind must count, and they become runnable.
-	 * @return what was admitted, to hand on once the transaction committed (a source may lose some
-	 * to a race, e.g. a run closed meanwhile)
+	 * Records that the candidates were admitted by the node at {@code now}: they hold
+	 * slots from now on, which the occupancy of its kind must count, and they become
+	 * runnable.
+	 * @return what was admitted, to hand on once the transaction committed (a source may
+	 * lose some to a race, e.g. a run closed meanwhile)
 	 */
-	List<A> admit(String namespace, String queue, UUID node, Instant now,
-			List<AdmissionPlan.Candidate<K>> admitted);
+	List<A> admit(String namespace, String queue, UUID node, Instant now, List<AdmissionPlan.Candidate<K>> admitted);
 
 	/**
-	 * The parameters of a page of candidates, in the order every source's query takes them:
-	 * namespace, queue and now, then the text arrays (the source's filters, the full partitions),
-	 * then the priority of the cursor twice and the rest of it (when there is a cursor), then the
-	 * page size.
-	 * @param cursor the priority of the last row read, then its other order columns; {@code null}
-	 * for the head of the queue
+	 * The parameters of a page of candidates, in the order every source's query takes
+	 * them: namespace, queue and now, then the text arrays (the source's filters, the
+	 * full partitions), then the priority of the cursor twice and the rest of it (when
+	 * there is a cursor), then the page size.
+	 * @param cursor the priority of the last row read, then its other order columns;
+	 * {@code null} for the head of the queue
 	 */
 	static org.springframework.jdbc.core.PreparedStatementSetter page(String namespace, String queue, Instant now,
-			List<java.util.Collection<String>> arrays, @Nullable Integer priority, @Nullable Object[] cursor, int limit) {
+			List<java.util.Collection<String>> arrays, @Nullable Integer priority, @Nullable Object[] cursor,
+			int limit) {
 		return (ps) -> {
 			int i = 1;
 			ps.setString(i++, namespace);

@@ -16,8 +16,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public record QueueStores(QueueRepository repository, QueueAdmission admission, JdbcTemplate jdbc, String schema) {
 
 	public static QueueStores of(JdbcTemplate jdbc, String schema) {
-		return new QueueStores(new QueueRepository(jdbc, schema), new QueueAdmission(jdbc, schema,
-				List.of(new WorkflowOccupancy(jdbc, schema), new ActivityOccupancy(jdbc, schema))), jdbc, schema);
+		return new QueueStores(new QueueRepository(jdbc, schema),
+				new QueueAdmission(jdbc, schema,
+						List.of(new WorkflowOccupancy(jdbc, schema), new ActivityOccupancy(jdbc, schema))),
+				jdbc, schema);
 	}
 
 }

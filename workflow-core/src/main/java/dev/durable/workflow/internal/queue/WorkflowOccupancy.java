@@ -7,19 +7,21 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
- * Workflow runs admitted from a queue, as holders of its slots: a run holds one from its admission
- * until it closes. The closing commit writes nothing for the queue (one statement per task
- * commit); the rows of runs closed or deleted since go here, at the next round, before the count.
- * Per-node concurrency counts the admitted runs the node owns now: a run evicted from its cache
- * (owner released) counts for no node until a node claims it again, and a dead node's runs count
- * for the node that takes them over, still holding their slots.
+ * Workflow runs admitted from a queue, as holders of its slots: a run holds one from its
+ * admission until it closes. The closing commit writes nothing for the queue (one
+ * statement per task commit); the rows of runs closed or deleted since go here, at the
+ * next round, before the count. Per-node concurrency counts the admitted runs the node
+ * owns now: a run evicted from its cache (owner released) counts for no node until a node
+ * claims it again, and a dead node's runs count for the node that takes them over, still
+ * holding their slots.
  *
  * @param jdbc the engine's template
  * @param schema the schema
  */
 public record WorkflowOccupancy(JdbcTemplate jdbc, String schema) implements QueueOccupancy {
 
-	// (r.status || '') = 'RUNNING': the primary key finds the run, never the partial index of open runs (see Sql.OPEN)
+	// (r.status || '') = 'RUNNING': the primary key finds the run, never the partial
+	// index of open runs (see Sql.OPEN)
 	private static final String RELEASE = "DELETE FROM #.queued_run q WHERE q.namespace = ? AND q.queue = ?"
 			+ " AND q.state = 'ADMITTED' AND NOT EXISTS (SELECT 1 FROM #.workflow_run r WHERE r.run_id = q.run_id"
 			+ " AND (r.status || '') = 'RUNNING')";

@@ -16,12 +16,12 @@ import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
- * Workflow runs started into a queue ({@code queued_run}), as a {@link QueueSource} for the rounds
- * of one node: the candidates are the waiting runs of the types and task queues the node serves,
- * due by the engine clock (a delayed start waits from its start time on); an admitted run is
- * taken by the node (owner, a new epoch, due now), like a delayed start that came due. A run
- * closed while it waited leaves the queue when a round meets it. What admitted runs hold is
- * {@link WorkflowOccupancy}'s.
+ * Workflow runs started into a queue ({@code queued_run}), as a {@link QueueSource} for
+ * the rounds of one node: the candidates are the waiting runs of the types and task
+ * queues the node serves, due by the engine clock (a delayed start waits from its start
+ * time on); an admitted run is taken by the node (owner, a new epoch, due now), like a
+ * delayed start that came due. A run closed while it waited leaves the queue when a round
+ * meets it. What admitted runs hold is {@link WorkflowOccupancy}'s.
  */
 public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueueSource.Admitted> {
 
@@ -35,9 +35,10 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	}
 
 	/**
-	 * The types a node admits (one parameter: its served types): those it serves by name, and,
-	 * with a dynamic workflow ({@code '*'}), those no live node of the run's namespace serves by
-	 * name, as {@link RunOwnership#claim} takes them; the liveness bound is inlined as a number.
+	 * The types a node admits (one parameter: its served types): those it serves by name,
+	 * and, with a dynamic workflow ({@code '*'}), those no live node of the run's
+	 * namespace serves by name, as {@link RunOwnership#claim} takes them; the liveness
+	 * bound is inlined as a number.
 	 */
 	private static String servedType(long deadAfterMillis) {
 		return "(q.workflow_type = ANY(?::text[]) OR ('*' = ANY(?::text[]) AND NOT EXISTS (SELECT 1 FROM #.node d"
@@ -60,7 +61,10 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	private static final String MARK = "UPDATE #.queued_run SET state = 'ADMITTED', admitted_by = ?, admitted_at = ?"
 			+ " WHERE run_id = ANY(?) AND state = 'WAITING'";
 
-	/** Like a due delayed start: owned here, runnable now; only a run still waiting in its queue. */
+	/**
+	 * Like a due delayed start: owned here, runnable now; only a run still waiting in its
+	 * queue.
+	 */
 	private static final String TAKE = "UPDATE #.workflow_run SET owner_node = ?, epoch = epoch + 1, next_wake_at = ?,"
 			+ " task_attempt = 0 WHERE run_id = ANY(?) AND (status || '') = 'RUNNING' AND task_attempt = "
 			+ RunOwnership.WAITING_IN_QUEUE + " RETURNING run_id, epoch";
@@ -76,7 +80,8 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	private final String servedType;
 
 	/**
-	 * @param types the workflow types the node serves ({@code '*'} with a dynamic workflow)
+	 * @param types the workflow types the node serves ({@code '*'} with a dynamic
+	 * workflow)
 	 * @param taskQueues the task queues it serves
 	 * @param deadAfter how long after its last heartbeat a node counts as gone
 	 */
@@ -93,7 +98,10 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 		return Sql.q(this.schema, sql);
 	}
 
-	/** Where a page ends: the last row read, in the order (priority descending, arrival, run id). */
+	/**
+	 * Where a page ends: the last row read, in the order (priority descending, arrival,
+	 * run id).
+	 */
 	private record Cursor(int priority, Timestamp enqueuedAt, UUID runId) {
 	}
 
@@ -106,20 +114,22 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 		Cursor[] last = { null };
 		int[] rows = { 0 };
 		PreparedStatementSetter parameters = QueueSource.page(namespace, queue, now,
-				List.of(this.types, this.types, this.taskQueues, fullPartitions), (after != null) ? after.priority() : null,
+				List.of(this.types, this.types, this.taskQueues, fullPartitions),
+				(after != null) ? after.priority() : null,
 				(after != null) ? new Object[] { after.enqueuedAt(), after.runId() } : null, limit);
 		this.jdbc.query(q(CANDIDATES.formatted(this.servedType) + ((after != null) ? AFTER : "") + ORDER), parameters,
 				(rs) -> {
-			UUID runId = Sql.uuid(rs, "run_id");
-			rows[0]++;
-			last[0] = new Cursor(rs.getInt("priority"), rs.getTimestamp("enqueued_at"), runId);
-			if (rs.getBoolean("open")) {
-				candidates.add(new AdmissionPlan.Candidate<>(runId, rs.getString("partition_key")));
-			}
-			else {
-				closed.add(runId); // terminated while waiting, or deleted: it leaves the queue
-			}
-		});
+					UUID runId = Sql.uuid(rs, "run_id");
+					rows[0]++;
+					last[0] = new Cursor(rs.getInt("priority"), rs.getTimestamp("enqueued_at"), runId);
+					if (rs.getBoolean("open")) {
+						candidates.add(new AdmissionPlan.Candidate<>(runId, rs.getString("partition_key")));
+					}
+					else {
+						closed.add(runId); // terminated while waiting, or deleted: it
+											// leaves the queue
+					}
+				});
 		if (!closed.isEmpty()) {
 			this.jdbc.update(q(DROP), (PreparedStatementSetter) (ps) -> ps.setArray(1, uuids(ps, closed)));
 		}
@@ -147,9 +157,9 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	}
 
 	/**
-	 * Whether a round could admit anything: an open, due waiting run of the served types (read
-	 * without locks). The row of a run closed while it waited is left to the next round that
-	 * reads it as a candidate, or to the retention.
+	 * Whether a round could admit anything: an open, due waiting run of the served types
+	 * (read without locks). The row of a run closed while it waited is left to the next
+	 * round that reads it as a candidate, or to the retention.
 	 */
 	public boolean hasWaiting(String namespace, String queue, Instant now) {
 		return Boolean.TRUE.equals(this.jdbc.query(q("SELECT EXISTS (SELECT 1 FROM #.queued_run q JOIN #.workflow_run r"

@@ -18,7 +18,8 @@ import dev.durable.workflow.RetryPolicy;
  */
 public record ActivityDefinition(String name, Object target, Method method, ActivityOptions options) {
 
-	public static ActivityDefinition of(@org.jspecify.annotations.Nullable Object target, Method method, ActivityOptions defaults) {
+	public static ActivityDefinition of(@org.jspecify.annotations.Nullable Object target, Method method,
+			ActivityOptions defaults) {
 		PayloadTypes.check(method, "Activity method");
 		ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
 		if (annotation == null) {
@@ -28,15 +29,17 @@ public record ActivityDefinition(String name, Object target, Method method, Acti
 	}
 
 	/**
-	 * The activity type name of a method: {@code @ActivityMethod(name)} as given, else the method
-	 * name after the {@code namePrefix} of the {@code @Activity} type that declares it.
+	 * The activity type name of a method: {@code @ActivityMethod(name)} as given, else
+	 * the method name after the {@code namePrefix} of the {@code @Activity} type that
+	 * declares it.
 	 */
 	public static String typeName(Method method) {
 		ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
 		if (annotation != null && !annotation.name().isEmpty()) {
 			return annotation.name();
 		}
-		dev.durable.workflow.Activity activity = method.getDeclaringClass().getAnnotation(dev.durable.workflow.Activity.class);
+		dev.durable.workflow.Activity activity = method.getDeclaringClass()
+			.getAnnotation(dev.durable.workflow.Activity.class);
 		return ((activity != null) ? activity.namePrefix() : "") + method.getName();
 	}
 
@@ -79,9 +82,10 @@ public record ActivityDefinition(String name, Object target, Method method, Acti
 		}
 		if (!a.taskQueue().isBlank()) {
 			if (a.transactional()) {
-				throw new IllegalArgumentException("@ActivityMethod on " + method + " is transactional and has task queue '"
-						+ a.taskQueue() + "': a transactional activity runs inline on the node that owns its run; remove"
-						+ " one of the two");
+				throw new IllegalArgumentException(
+						"@ActivityMethod on " + method + " is transactional and has task queue '" + a.taskQueue()
+								+ "': a transactional activity runs inline on the node that owns its run; remove"
+								+ " one of the two");
 			}
 			b.taskQueue(a.taskQueue());
 		}

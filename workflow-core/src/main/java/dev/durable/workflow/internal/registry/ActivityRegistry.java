@@ -9,7 +9,10 @@ import dev.durable.workflow.Activity;
 import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.InvalidActivityDefinitionException;
 
-/** Activity implementations by type name, and the activity type of each method of a declaring type. */
+/**
+ * Activity implementations by type name, and the activity type of each method of a
+ * declaring type.
+ */
 public final class ActivityRegistry {
 
 	private final Map<String, ActivityDefinition> byName = new LinkedHashMap<>();
@@ -28,9 +31,9 @@ public final class ActivityRegistry {
 	}
 
 	/**
-	 * The type carrying {@code @Activity}: the class itself or one of its interfaces. Generated
-	 * subclasses (Mockito mocks, proxies) that copy the annotation are looked through, so a mock of
-	 * an {@code @Activity} interface registers that interface.
+	 * The type carrying {@code @Activity}: the class itself or one of its interfaces.
+	 * Generated subclasses (Mockito mocks, proxies) that copy the annotation are looked
+	 * through, so a mock of an {@code @Activity} interface registers that interface.
 	 */
 	public static Class<?> activityType(Class<?> beanClass) {
 		for (Class<?> c = beanClass; c != null && c != Object.class; c = c.getSuperclass()) {
@@ -63,7 +66,8 @@ public final class ActivityRegistry {
 			return;
 		}
 		for (Method method : activityMethods(type)) {
-			// invoke through the declared method: it is public even when the implementation class
+			// invoke through the declared method: it is public even when the
+			// implementation class
 			// is not (a lambda, a package-private component)
 			if (!java.lang.reflect.Modifier.isPublic(type.getModifiers())) {
 				method.setAccessible(true);
@@ -71,8 +75,8 @@ public final class ActivityRegistry {
 			ActivityDefinition definition = definition(type, bean, method);
 			ActivityDefinition existing = this.byName.get(definition.name());
 			if (existing != null && existing.target() != bean) {
-				throw new InvalidActivityDefinitionException(type, "Activity type '" + definition.name() + "' is declared by both "
-						+ existing.method() + " and " + method
+				throw new InvalidActivityDefinitionException(type, "Activity type '" + definition.name()
+						+ "' is declared by both " + existing.method() + " and " + method
 						+ "; give one a distinct @ActivityMethod(name = ...), or its type an @Activity(namePrefix = ...)");
 			}
 			this.byName.put(definition.name(), definition);
@@ -85,10 +89,10 @@ public final class ActivityRegistry {
 	}
 
 	/**
-	 * Validates an activity method. The rules live with the definition and the payload types, which
-	 * refuse a method with an {@link IllegalArgumentException}; here it becomes the public
-	 * {@link InvalidActivityDefinitionException} naming the activity type, with the same message and
-	 * the stack of the rule that refused it.
+	 * Validates an activity method. The rules live with the definition and the payload
+	 * types, which refuse a method with an {@link IllegalArgumentException}; here it
+	 * becomes the public {@link InvalidActivityDefinitionException} naming the activity
+	 * type, with the same message and the stack of the rule that refused it.
 	 */
 	private ActivityDefinition definition(Class<?> type, Object bean, Method method) {
 		try {
@@ -105,19 +109,22 @@ public final class ActivityRegistry {
 		}
 	}
 
-	/** The dynamic activity: its one method takes the type name and the arguments as sent. */
+	/**
+	 * The dynamic activity: its one method takes the type name and the arguments as sent.
+	 */
 	private void registerDynamic(Object bean, Class<?> type) {
 		java.util.List<Method> methods = new java.util.ArrayList<>();
 		activityMethods(type).forEach(methods::add);
 		if (methods.size() != 1 || methods.get(0).getParameterCount() != 2
 				|| methods.get(0).getParameterTypes()[0] != String.class
 				|| methods.get(0).getParameterTypes()[1] != dev.durable.workflow.EncodedValue[].class) {
-			throw new InvalidActivityDefinitionException(type, "Dynamic activity " + type.getName() + " must have exactly one public"
-					+ " method taking (String activityType, EncodedValue[] arguments)");
+			throw new InvalidActivityDefinitionException(type,
+					"Dynamic activity " + type.getName() + " must have exactly one public"
+							+ " method taking (String activityType, EncodedValue[] arguments)");
 		}
 		if (this.dynamic != null && this.dynamic.target() != bean) {
-			throw new InvalidActivityDefinitionException(type, "Two dynamic activities: " + this.dynamic.method() + " and "
-					+ methods.get(0) + "; a node has at most one");
+			throw new InvalidActivityDefinitionException(type, "Two dynamic activities: " + this.dynamic.method()
+					+ " and " + methods.get(0) + "; a node has at most one");
 		}
 		Method method = methods.get(0);
 		if (!java.lang.reflect.Modifier.isPublic(type.getModifiers())) {
@@ -127,7 +134,10 @@ public final class ActivityRegistry {
 		this.byType.put(type, bean);
 	}
 
-	/** Whether the definition is the dynamic activity's (it takes the type name and the arguments as sent). */
+	/**
+	 * Whether the definition is the dynamic activity's (it takes the type name and the
+	 * arguments as sent).
+	 */
 	public synchronized boolean isDynamic(ActivityDefinition definition) {
 		return definition != null && definition == this.dynamic;
 	}
@@ -143,7 +153,10 @@ public final class ActivityRegistry {
 		return methods;
 	}
 
-	/** The activity of a type name: the one registered by that name, else the dynamic one, else {@code null}. */
+	/**
+	 * The activity of a type name: the one registered by that name, else the dynamic one,
+	 * else {@code null}.
+	 */
 	public synchronized ActivityDefinition find(String name) {
 		ActivityDefinition named = this.byName.get(name);
 		return (named != null) ? named : this.dynamic;

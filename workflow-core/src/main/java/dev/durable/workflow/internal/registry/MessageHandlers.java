@@ -15,8 +15,8 @@ import dev.durable.workflow.UpdateMethod;
 import dev.durable.workflow.UpdateValidator;
 
 /**
- * The signal, query and update handlers of a workflow class, by name, plus its dynamic handlers
- * (which receive names no named handler matches).
+ * The signal, query and update handlers of a workflow class, by name, plus its dynamic
+ * handlers (which receive names no named handler matches).
  */
 public final class MessageHandlers {
 
@@ -74,8 +74,8 @@ public final class MessageHandlers {
 			}
 			Handler update = handlers.named.get(HandlerKind.UPDATE).get(validator.update());
 			if (update == null) {
-				throw new IllegalArgumentException("@UpdateValidator " + method + " names no @UpdateMethod '"
-						+ validator.update() + "'");
+				throw new IllegalArgumentException(
+						"@UpdateValidator " + method + " names no @UpdateMethod '" + validator.update() + "'");
 			}
 			if (method.getReturnType() != void.class
 					|| !java.util.Arrays.equals(method.getParameterTypes(), update.method().getParameterTypes())) {
@@ -89,8 +89,8 @@ public final class MessageHandlers {
 
 	private void add(HandlerKind kind, String name, boolean isDynamic, Method method) {
 		if (!isDynamic) {
-			PayloadTypes.check(method, kind.name().charAt(0) + kind.name().substring(1).toLowerCase(java.util.Locale.ROOT)
-					+ " handler");
+			PayloadTypes.check(method,
+					kind.name().charAt(0) + kind.name().substring(1).toLowerCase(java.util.Locale.ROOT) + " handler");
 		}
 		if (isDynamic) {
 			Class<?>[] types = method.getParameterTypes();
@@ -109,8 +109,8 @@ public final class MessageHandlers {
 		}
 		String handlerName = name.isEmpty() ? method.getName() : name;
 		if (this.named.get(kind).put(handlerName, new Handler(handlerName, method, false)) != null) {
-			throw new IllegalArgumentException(
-					"Two " + kind.name().toLowerCase() + " handlers named '" + handlerName + "' in " + method.getDeclaringClass().getName());
+			throw new IllegalArgumentException("Two " + kind.name().toLowerCase() + " handlers named '" + handlerName
+					+ "' in " + method.getDeclaringClass().getName());
 		}
 	}
 
@@ -144,6 +144,5 @@ public final class MessageHandlers {
 		}
 		return null;
 	}
-
 
 }

@@ -6,9 +6,10 @@ import java.lang.reflect.Type;
 import dev.durable.workflow.internal.support.NonData;
 
 /**
- * Refuses, at registration, parameter and return types that cannot be durable payloads: every
- * argument and result is recorded as JSON and read back on another node, maybe days later, so a
- * stream, a connection, a thread or a callback cannot be one (the rule is {@link NonData}'s).
+ * Refuses, at registration, parameter and return types that cannot be durable payloads:
+ * every argument and result is recorded as JSON and read back on another node, maybe days
+ * later, so a stream, a connection, a thread or a callback cannot be one (the rule is
+ * {@link NonData}'s).
  */
 final class PayloadTypes {
 

@@ -19,9 +19,9 @@ import dev.durable.workflow.internal.support.NonData;
 /**
  * The signal names a workflow class declares for {@code Workflows.receive}: those of
  * {@code @Workflow(receives)} and of its {@code static final Signal} fields (its own, its
- * superclasses' and its interfaces'), with the payload type of the typed ones. Signals of these
- * names are buffered for {@code receive}; together with the signal handlers they are the names a
- * client may send.
+ * superclasses' and its interfaces'), with the payload type of the typed ones. Signals of
+ * these names are buffered for {@code receive}; together with the signal handlers they
+ * are the names a client may send.
  */
 public final class ReceivedSignals {
 
@@ -33,17 +33,17 @@ public final class ReceivedSignals {
 
 	/**
 	 * Reads and checks the declarations of a class.
-	 * @throws IllegalArgumentException for a blank name, a name declared with two payload types,
-	 * a name a {@code @SignalMethod} takes, a {@code Signal} field that is not static final or is
-	 * null, or a payload type that cannot be a durable payload
+	 * @throws IllegalArgumentException for a blank name, a name declared with two payload
+	 * types, a name a {@code @SignalMethod} takes, a {@code Signal} field that is not
+	 * static final or is null, or a payload type that cannot be a durable payload
 	 */
 	static ReceivedSignals of(Class<?> workflowClass, MessageHandlers handlers) {
 		Map<String, Type> types = new LinkedHashMap<>();
 		Workflow annotation = workflowClass.getAnnotation(Workflow.class);
 		for (String name : (annotation != null) ? annotation.receives() : new String[0]) {
 			if (name == null || name.isBlank()) {
-				throw new IllegalArgumentException("@Workflow(receives) of " + workflowClass.getName()
-						+ " has a blank signal name");
+				throw new IllegalArgumentException(
+						"@Workflow(receives) of " + workflowClass.getName() + " has a blank signal name");
 			}
 			types.putIfAbsent(name, null);
 		}
@@ -54,8 +54,8 @@ public final class ReceivedSignals {
 			if (previous != null && !previous.equals(signal.payloadType())) {
 				throw new IllegalArgumentException("Signal '" + signal.name() + "' of " + workflowClass.getName()
 						+ " is declared with two payload types: " + previous.getTypeName() + " by "
-						+ describe(declaredBy.get(signal.name())) + " and " + signal.payloadType().getTypeName() + " by "
-						+ describe(field));
+						+ describe(declaredBy.get(signal.name())) + " and " + signal.payloadType().getTypeName()
+						+ " by " + describe(field));
 			}
 			String problem = NonData.typeProblem(signal.payloadType());
 			if (problem != null) {
@@ -76,7 +76,10 @@ public final class ReceivedSignals {
 		return new ReceivedSignals(types);
 	}
 
-	/** The static {@code Signal} fields of the class, its superclasses and its interfaces, each once. */
+	/**
+	 * The static {@code Signal} fields of the class, its superclasses and its interfaces,
+	 * each once.
+	 */
 	private static Set<Field> signalFields(Class<?> workflowClass) {
 		Set<Field> fields = new LinkedHashSet<>();
 		Set<Class<?>> seen = new LinkedHashSet<>();
@@ -132,8 +135,9 @@ public final class ReceivedSignals {
 	}
 
 	/**
-	 * The declared payload type of a name: the {@code Signal} field's, or {@code null} when the
-	 * name is declared by {@code @Workflow(receives)} only (the receiving call types it).
+	 * The declared payload type of a name: the {@code Signal} field's, or {@code null}
+	 * when the name is declared by {@code @Workflow(receives)} only (the receiving call
+	 * types it).
 	 */
 	public Type payloadType(String name) {
 		return this.types.get(name);

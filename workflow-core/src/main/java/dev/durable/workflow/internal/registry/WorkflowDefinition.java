@@ -19,7 +19,8 @@ import dev.durable.workflow.WorkflowRun;
  * @param runMethod the {@code @WorkflowRun} method
  * @param initMethod the {@code @WorkflowInit} method or {@code null}
  * @param handlers the signal, query and update handlers
- * @param failWorkflowExceptionTypes the exception types that fail the run (the annotation's and the engine's)
+ * @param failWorkflowExceptionTypes the exception types that fail the run (the
+ * annotation's and the engine's)
  * @param receives the signal names declared for {@code Workflows.receive}
  */
 public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method runMethod, Method initMethod,
@@ -34,7 +35,10 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 		return of(workflowClass, List.of());
 	}
 
-	/** Validates a class; {@code engineFailTypes} are added to its {@code failWorkflowExceptionTypes}. */
+	/**
+	 * Validates a class; {@code engineFailTypes} are added to its
+	 * {@code failWorkflowExceptionTypes}.
+	 */
 	public static WorkflowDefinition of(Class<?> workflowClass, List<Class<? extends Throwable>> engineFailTypes) {
 		Workflow annotation = workflowClass.getAnnotation(Workflow.class);
 		if (annotation == null) {
@@ -49,7 +53,8 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 		for (Method method : workflowClass.getMethods()) {
 			if (method.isAnnotationPresent(WorkflowRun.class)) {
 				if (run != null) {
-					throw new IllegalArgumentException(workflowClass.getName() + " has more than one @WorkflowRun method");
+					throw new IllegalArgumentException(
+							workflowClass.getName() + " has more than one @WorkflowRun method");
 				}
 				run = method;
 			}
@@ -75,9 +80,10 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 	}
 
 	/**
-	 * Whether this is a dynamic workflow ({@code @Workflow(dynamic = true)}): it runs starts of
-	 * every type name no named workflow has, its input given as it was sent (an {@code EncodedValue}
-	 * parameter), the type name in {@code Workflows.info().workflowType()}.
+	 * Whether this is a dynamic workflow ({@code @Workflow(dynamic = true)}): it runs
+	 * starts of every type name no named workflow has, its input given as it was sent (an
+	 * {@code EncodedValue} parameter), the type name in
+	 * {@code Workflows.info().workflowType()}.
 	 */
 	public boolean isDynamic() {
 		return this.workflowClass.getAnnotation(Workflow.class).dynamic();
@@ -93,26 +99,28 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 	}
 
 	/**
-	 * Whether a client's signal of this name is accepted: a {@code @SignalMethod} takes it, the
-	 * name is declared for {@code Workflows.receive}, or a dynamic signal handler takes any name.
+	 * Whether a client's signal of this name is accepted: a {@code @SignalMethod} takes
+	 * it, the name is declared for {@code Workflows.receive}, or a dynamic signal handler
+	 * takes any name.
 	 */
 	public boolean acceptsSignal(String name) {
 		return this.handlers.find(HandlerKind.SIGNAL, name) != null || this.receives.declares(name);
 	}
 
 	/**
-	 * Whether a signal of this name waits for {@code Workflows.receive} instead of going to a
-	 * handler: it is declared for receive (a declared name goes to receive even when a dynamic
-	 * handler exists), or nothing else takes it (signals to undeclared names that older versions
-	 * accepted, or sent by {@code Workflows.signalExternal}, wait unconsumed as before).
+	 * Whether a signal of this name waits for {@code Workflows.receive} instead of going
+	 * to a handler: it is declared for receive (a declared name goes to receive even when
+	 * a dynamic handler exists), or nothing else takes it (signals to undeclared names
+	 * that older versions accepted, or sent by {@code Workflows.signalExternal}, wait
+	 * unconsumed as before).
 	 */
 	public boolean buffersSignal(String name) {
 		return this.receives.declares(name) || this.handlers.find(HandlerKind.SIGNAL, name) == null;
 	}
 
 	/**
-	 * The signal names a client may send, for messages: the handlers' and the declared ones
-	 * ({@code *} when a dynamic handler takes any name).
+	 * The signal names a client may send, for messages: the handlers' and the declared
+	 * ones ({@code *} when a dynamic handler takes any name).
 	 */
 	public java.util.Set<String> acceptedSignalNames() {
 		java.util.Set<String> names = new java.util.TreeSet<>(this.handlers.names(HandlerKind.SIGNAL));

@@ -25,7 +25,9 @@ public final class WorkflowRegistry {
 		this(List.of());
 	}
 
-	/** @param failWorkflowExceptionTypes the engine's, added to each workflow's own */
+	/**
+	 * @param failWorkflowExceptionTypes the engine's, added to each workflow's own
+	 */
 	public WorkflowRegistry(List<Class<? extends Throwable>> failWorkflowExceptionTypes) {
 		this.failWorkflowExceptionTypes = List.copyOf(failWorkflowExceptionTypes);
 	}
@@ -34,13 +36,15 @@ public final class WorkflowRegistry {
 		WorkflowDefinition definition = definition(workflowClass);
 		WorkflowDefinition existing = this.byName.get(definition.typeName());
 		if (existing != null && existing.workflowClass() != workflowClass) {
-			throw new InvalidWorkflowDefinitionException(workflowClass, "Workflow type '" + definition.typeName() + "' is declared by both "
-					+ existing.workflowClass().getName() + " and " + workflowClass.getName());
+			throw new InvalidWorkflowDefinitionException(workflowClass,
+					"Workflow type '" + definition.typeName() + "' is declared by both "
+							+ existing.workflowClass().getName() + " and " + workflowClass.getName());
 		}
 		if (definition.isDynamic()) {
 			if (this.dynamic != null && this.dynamic.workflowClass() != workflowClass) {
-				throw new InvalidWorkflowDefinitionException(workflowClass, "Two dynamic workflows: " + this.dynamic.workflowClass().getName()
-						+ " and " + workflowClass.getName() + "; a node has at most one");
+				throw new InvalidWorkflowDefinitionException(workflowClass,
+						"Two dynamic workflows: " + this.dynamic.workflowClass().getName() + " and "
+								+ workflowClass.getName() + "; a node has at most one");
 			}
 			this.dynamic = definition;
 		}
@@ -50,10 +54,11 @@ public final class WorkflowRegistry {
 	}
 
 	/**
-	 * Validates a workflow class. The rules live with the definition, its handlers and payload
-	 * types, which refuse a class with an {@link IllegalArgumentException}; here it becomes the
-	 * public {@link InvalidWorkflowDefinitionException} naming the class, with the same message
-	 * and the stack of the rule that refused it (so that no validation site has to know the type).
+	 * Validates a workflow class. The rules live with the definition, its handlers and
+	 * payload types, which refuse a class with an {@link IllegalArgumentException}; here
+	 * it becomes the public {@link InvalidWorkflowDefinitionException} naming the class,
+	 * with the same message and the stack of the rule that refused it (so that no
+	 * validation site has to know the type).
 	 */
 	private WorkflowDefinition definition(Class<?> workflowClass) {
 		try {
@@ -70,13 +75,19 @@ public final class WorkflowRegistry {
 		}
 	}
 
-	/** The workflow of a type name: the one registered by that name, else the dynamic one, else {@code null}. */
+	/**
+	 * The workflow of a type name: the one registered by that name, else the dynamic one,
+	 * else {@code null}.
+	 */
 	public synchronized WorkflowDefinition find(String typeName) {
 		WorkflowDefinition named = this.byName.get(typeName);
 		return (named != null) ? named : this.dynamic;
 	}
 
-	/** The type names a node with these workflows serves, with {@link #ANY_TYPE} when one is dynamic. */
+	/**
+	 * The type names a node with these workflows serves, with {@link #ANY_TYPE} when one
+	 * is dynamic.
+	 */
 	public synchronized java.util.Set<String> servedTypes() {
 		java.util.Set<String> names = new java.util.LinkedHashSet<>(this.byName.keySet());
 		if (this.dynamic != null) {
@@ -86,8 +97,8 @@ public final class WorkflowRegistry {
 	}
 
 	/**
-	 * The served type of a node with a dynamic workflow: it also claims runs of the types no live
-	 * node serves by name.
+	 * The served type of a node with a dynamic workflow: it also claims runs of the types
+	 * no live node serves by name.
 	 */
 	public static final String ANY_TYPE = "*";
 
@@ -101,10 +112,11 @@ public final class WorkflowRegistry {
 
 	/**
 	 * The engine's own workflow types: {@code durable-permit}, the permits of
-	 * {@code WorkflowSemaphore}, and {@code durable-batch}, the runs that carry out batch operations. They run like any other type wherever workflows run, but are left
-	 * out of every listing and message meant for people (the type listings, the known types of an
-	 * error, the startup log, the nodes' served types in the stats), which name the application's
-	 * types only.
+	 * {@code WorkflowSemaphore}, and {@code durable-batch}, the runs that carry out batch
+	 * operations. They run like any other type wherever workflows run, but are left out
+	 * of every listing and message meant for people (the type listings, the known types
+	 * of an error, the startup log, the nodes' served types in the stats), which name the
+	 * application's types only.
 	 */
 	public static final Set<String> INTERNAL_TYPES = Set.of("durable-permit", "durable-batch");
 
@@ -120,7 +132,10 @@ public final class WorkflowRegistry {
 		return names;
 	}
 
-	/** The application's type names (the engine's own left out), sorted: what an error lists as known. */
+	/**
+	 * The application's type names (the engine's own left out), sorted: what an error
+	 * lists as known.
+	 */
 	public synchronized List<String> applicationTypeNames() {
 		return withoutInternal(this.byName.keySet()).stream().sorted().toList();
 	}

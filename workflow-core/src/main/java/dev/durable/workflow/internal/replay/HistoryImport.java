@@ -22,16 +22,18 @@ import java.util.UUID;
 import tools.jackson.core.type.TypeReference;
 
 /**
- * Rebuilds the stored form of a history (task rows of events) from its public, flattened view
- * ({@link HistoryEvent}s, as {@code handle.history()} returns them or as JSON): the inverse of the
- * engine's export. Payloads come back encoded with the converter the history is replayed with,
- * the JSON converter by default.
+ * Rebuilds the stored form of a history (task rows of events) from its public, flattened
+ * view ({@link HistoryEvent}s, as {@code handle.history()} returns them or as JSON): the
+ * inverse of the engine's export. Payloads come back encoded with the converter the
+ * history is replayed with, the JSON converter by default.
  */
 public final class HistoryImport {
 
-	private static final TypeReference<List<HistoryEvent>> EVENTS = new TypeReference<>() {};
+	private static final TypeReference<List<HistoryEvent>> EVENTS = new TypeReference<>() {
+	};
 
-	private HistoryImport() {}
+	private HistoryImport() {
+	}
 
 	public static List<HistoryEvent> parse(String json) {
 		return InternalJson.MAPPER.readValue(json, EVENTS);
@@ -43,8 +45,8 @@ public final class HistoryImport {
 	}
 
 	/**
-	 * The events grouped by workflow task, in order, payloads encoded again with the converter
-	 * the history is replayed with (see {@link ReadablePayloads}).
+	 * The events grouped by workflow task, in order, payloads encoded again with the
+	 * converter the history is replayed with (see {@link ReadablePayloads}).
 	 */
 	public static List<TaskRecord> records(List<HistoryEvent> history, PayloadConverter converter) {
 		Map<Integer, List<Event>> byTask = new LinkedHashMap<>();
@@ -54,25 +56,24 @@ public final class HistoryImport {
 			times.putIfAbsent(event.workflowTask(), event.time());
 		}
 		List<TaskRecord> records = new ArrayList<>();
-		byTask.forEach(
-				(seq, events) ->
-						records.add(
-								new TaskRecord(seq, times.get(seq), events, EventCodec.write(events).length)));
+		byTask.forEach((seq, events) -> records
+			.add(new TaskRecord(seq, times.get(seq), events, EventCodec.write(events).length)));
 		return records;
 	}
 
-	/** Who the run was, from its WORKFLOW_STARTED event (a random run id when not exported). */
+	/**
+	 * Who the run was, from its WORKFLOW_STARTED event (a random run id when not
+	 * exported).
+	 */
 	public static RunIdentity identity(List<HistoryEvent> history, String defaultType) {
 		for (HistoryEvent event : history) {
 			if (EventType.WORKFLOW_STARTED.name().equals(event.type())) {
 				Map<String, Object> a = event.attributes();
 				Object runId = a.get("runId");
-				return new RunIdentity(
-						string(a.getOrDefault("namespace", "default")),
+				return new RunIdentity(string(a.getOrDefault("namespace", "default")),
 						string(a.getOrDefault("workflowId", "replay")),
 						(runId != null) ? UUID.fromString(runId.toString()) : UUID.randomUUID(),
-						string(a.getOrDefault("name", defaultType)),
-						string(a.getOrDefault("taskQueue", "default")));
+						string(a.getOrDefault("name", defaultType)), string(a.getOrDefault("taskQueue", "default")));
 			}
 		}
 		throw new IllegalArgumentException("The history has no WORKFLOW_STARTED event");
@@ -92,22 +93,16 @@ public final class HistoryImport {
 				parts.add(encode(argument, type, converter));
 			}
 			payload = InternalJson.pack(parts);
-		} else {
+		}
+		else {
 			payload = a.containsKey("payload") ? encode(a.get("payload"), type, converter) : null;
 		}
 		Object seq = a.get("seq");
 		Object version = a.get("version");
-		return new Event(
-				type,
-				(seq != null) ? ((Number) number(seq)).longValue() : null,
-				string(a.get("name")),
-				payload,
-				convert(a.get("failure"), FailureInfo.class),
-				instant(a.get("fireAt")),
+		return new Event(type, (seq != null) ? ((Number) number(seq)).longValue() : null, string(a.get("name")),
+				payload, convert(a.get("failure"), FailureInfo.class), instant(a.get("fireAt")),
 				(version != null) ? ((Number) number(version)).intValue() : null,
-				convert(a.get("options"), ActivityOptions.class),
-				string(a.get("reason")),
-				string(a.get("updateId")),
+				convert(a.get("options"), ActivityOptions.class), string(a.get("reason")), string(a.get("updateId")),
 				convert(a.get("child"), ChildOptions.class));
 	}
 
@@ -137,10 +132,10 @@ public final class HistoryImport {
 		if (value instanceof Number number) {
 			// epoch seconds with a fraction, as Jackson writes an Instant as a timestamp
 			BigDecimal seconds = new BigDecimal(number.toString());
-			return Instant.ofEpochSecond(
-					seconds.longValue(),
+			return Instant.ofEpochSecond(seconds.longValue(),
 					seconds.subtract(new BigDecimal(seconds.longValue())).movePointRight(9).longValue());
 		}
 		return Instant.parse(value.toString());
 	}
+
 }

@@ -16,11 +16,12 @@ import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Activities of a run. Transitions: scheduled (ACTIVITY_SCHEDULED command) to completed or failed
- * (ACTIVITY_COMPLETED / ACTIVITY_FAILED input), or to canceled (ACTIVITY_CANCEL_REQUESTED command
- * when its scope is canceled: the workflow sees the failure at once, the attempt's result is dropped).
- * The cancel records the {@code ActivityFailure} the workflow sees, with the attempts made (the
- * running one included), so that a replay sees the same.
+ * Activities of a run. Transitions: scheduled (ACTIVITY_SCHEDULED command) to completed
+ * or failed (ACTIVITY_COMPLETED / ACTIVITY_FAILED input), or to canceled
+ * (ACTIVITY_CANCEL_REQUESTED command when its scope is canceled: the workflow sees the
+ * failure at once, the attempt's result is dropped). The cancel records the
+ * {@code ActivityFailure} the workflow sees, with the attempts made (the running one
+ * included), so that a replay sees the same.
  */
 final class ActivityStates {
 
@@ -36,7 +37,10 @@ final class ActivityStates {
 
 	private final ActivityAttempts attempts;
 
-	/** @param attempts counts the attempts of an activity the workflow cancels (new tasks only) */
+	/**
+	 * @param attempts counts the attempts of an activity the workflow cancels (new tasks
+	 * only)
+	 */
 	ActivityStates(CommandRecorder commands, Payloads payloads, ActivityAttempts attempts) {
 		this.commands = commands;
 		this.payloads = payloads;
@@ -49,35 +53,43 @@ final class ActivityStates {
 		PromiseImpl<Object> promise = new PromiseImpl<>();
 		Runnable hook = () -> {
 			if (this.pending.remove(seq) != null) {
-				Event recorded = this.commands.emit(this.commands.isReplaying()
-						? Event.of(EventType.ACTIVITY_CANCEL_REQUESTED, seq)
-						: Event.activityCancelRequested(seq, FailureInfo.activity(name, seq, attemptsMade(seq),
-								FailureInfo.canceled(scope.reason()))));
-				// the count the cancel recorded (a history of before recorded none: 0, as it was then)
+				Event recorded = this.commands
+					.emit(this.commands.isReplaying() ? Event.of(EventType.ACTIVITY_CANCEL_REQUESTED, seq)
+							: Event.activityCancelRequested(seq, FailureInfo.activity(name, seq, attemptsMade(seq),
+									FailureInfo.canceled(scope.reason()))));
+				// the count the cancel recorded (a history of before recorded none: 0, as
+				// it was then)
 				int attempts = (recorded.failure() != null && recorded.failure().attempt() != null)
 						? recorded.failure().attempt() : 0;
 				promise.fail(new ActivityFailure(name, seq, attempts, new CanceledFailure(scope.reason())));
 			}
 		};
-		this.pending.put(seq, new Pending(new ScheduledActivity(seq, name, args, options, now), resultType, promise,
-				scope, hook));
+		this.pending.put(seq,
+				new Pending(new ScheduledActivity(seq, name, args, options, now), resultType, promise, scope, hook));
 		scope.onCancel(hook);
 		return promise;
 	}
 
-	/** How many attempts were made: the engine's count, read once, when the activity is canceled. */
+	/**
+	 * How many attempts were made: the engine's count, read once, when the activity is
+	 * canceled.
+	 */
 	private int attemptsMade(long seq) {
 		try {
 			return this.attempts.made(seq);
 		}
 		catch (RuntimeException ex) {
-			// the count cannot be recorded: the task fails (and is retried), whatever the code catches
+			// the count cannot be recorded: the task fails (and is retried), whatever the
+			// code catches
 			throw this.commands.failTask(new WorkflowTaskFailedException(
 					"Could not read the attempts of activity " + seq + " to cancel it: " + ex.getMessage(), ex));
 		}
 	}
 
-	/** Applies an ACTIVITY_COMPLETED or ACTIVITY_FAILED input. @return false when no longer pending */
+	/**
+	 * Applies an ACTIVITY_COMPLETED or ACTIVITY_FAILED input. @return false when no
+	 * longer pending
+	 */
 	boolean resolve(Event input) {
 		Pending activity = this.pending.remove(input.seq());
 		if (activity == null) {
@@ -89,8 +101,9 @@ final class ActivityStates {
 			return true;
 		}
 		try {
-			activity.promise().complete(this.payloads.decode(input.payload(), activity.resultType(),
-					"the result of activity " + activity.scheduled().name()));
+			activity.promise()
+				.complete(this.payloads.decode(input.payload(), activity.resultType(),
+						"the result of activity " + activity.scheduled().name()));
 		}
 		catch (PayloadException ex) {
 			activity.promise().fail(ex);

@@ -5,7 +5,10 @@ import java.util.List;
 
 import dev.durable.workflow.CancellationScope;
 
-/** A cancellation scope: a tree of scopes, each with the cancel hooks of what started inside it. */
+/**
+ * A cancellation scope: a tree of scopes, each with the cancel hooks of what started
+ * inside it.
+ */
 final class CancellationScopeImpl implements CancellationScope {
 
 	private final List<CancellationScopeImpl> children = new ArrayList<>();
@@ -63,7 +66,10 @@ final class CancellationScopeImpl implements CancellationScope {
 		return (this.reason != null) ? this.reason : "canceled";
 	}
 
-	/** Registers what to do on cancel (cancel a timer or an activity); runs at once if already canceled. */
+	/**
+	 * Registers what to do on cancel (cancel a timer or an activity); runs at once if
+	 * already canceled.
+	 */
 	void onCancel(Runnable hook) {
 		if (this.cancelRequested) {
 			hook.run();

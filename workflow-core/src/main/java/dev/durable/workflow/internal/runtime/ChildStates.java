@@ -14,8 +14,8 @@ import dev.durable.workflow.internal.support.Payloads;
 
 /**
  * Child workflows of a run. Transitions: start requested (START_CHILD command) to started
- * (CHILD_STARTED input) or start failed (CHILD_START_FAILED: the id is in use), then closed
- * (CHILD_CLOSED input with the result or the failure).
+ * (CHILD_STARTED input) or start failed (CHILD_START_FAILED: the id is in use), then
+ * closed (CHILD_CLOSED input with the result or the failure).
  */
 final class ChildStates {
 
@@ -29,7 +29,10 @@ final class ChildStates {
 
 	private final Map<Long, Pending> pending = new LinkedHashMap<>();
 
-	/** Whether the run ever started a child (its close then tells the children still open). */
+	/**
+	 * Whether the run ever started a child (its close then tells the children still
+	 * open).
+	 */
 	private boolean startedAny;
 
 	ChildStates(CommandRecorder commands, Payloads payloads) {
@@ -100,8 +103,9 @@ final class ChildStates {
 		}
 		child.started().complete(null);
 		try {
-			child.result().complete(this.payloads.decode(input.payload(), child.resultType(),
-					"the result of child workflow " + child.workflowId()));
+			child.result()
+				.complete(this.payloads.decode(input.payload(), child.resultType(),
+						"the result of child workflow " + child.workflowId()));
 		}
 		catch (RuntimeException ex) {
 			child.result().fail(ex);

@@ -11,9 +11,10 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 
 /**
- * The commands of the current workflow task. On a new task it records what the code issues; on
- * replay it matches each issued command against the recorded one, in order, and turns the first
- * difference into a {@link NonDeterministicWorkflowException} that fails the task.
+ * The commands of the current workflow task. On a new task it records what the code
+ * issues; on replay it matches each issued command against the recorded one, in order,
+ * and turns the first difference into a {@link NonDeterministicWorkflowException} that
+ * fails the task.
  */
 final class CommandRecorder {
 
@@ -59,7 +60,10 @@ final class CommandRecorder {
 		this.readOnly = readOnly;
 	}
 
-	/** Fails before any state changes when code in read-only mode tries to issue a command. */
+	/**
+	 * Fails before any state changes when code in read-only mode tries to issue a
+	 * command.
+	 */
 	void checkNotReadOnly(String what) {
 		if (this.readOnly) {
 			throw new IllegalStateException("Queries, update validators and @WorkflowInit cannot " + what
@@ -67,7 +71,10 @@ final class CommandRecorder {
 		}
 	}
 
-	/** Records a command; on replay, checks it against history and returns the recorded event. */
+	/**
+	 * Records a command; on replay, checks it against history and returns the recorded
+	 * event.
+	 */
 	Event emit(Event command) {
 		if (this.readOnly) {
 			throw new IllegalStateException("Queries, update validators and @WorkflowInit cannot block or issue "
@@ -82,10 +89,10 @@ final class CommandRecorder {
 		}
 		Event recorded = this.expected.poll();
 		if (recorded == null || !recorded.sameCommand(command)) {
-			throw failTask(new NonDeterministicWorkflowException("Run " + this.runId + " issued " + command.describe()
-					+ " where its history holds "
-					+ ((recorded != null) ? recorded.describe() : "nothing more in this task")
-					+ ": the workflow code changed incompatibly; guard the change with Workflows.getVersion",
+			throw failTask(new NonDeterministicWorkflowException(
+					"Run " + this.runId + " issued " + command.describe() + " where its history holds "
+							+ ((recorded != null) ? recorded.describe() : "nothing more in this task")
+							+ ": the workflow code changed incompatibly; guard the change with Workflows.getVersion",
 					this.replayedTask, (recorded != null) ? recorded.describe() : null, command.describe()));
 		}
 		if (recorded.type().closesRun()) {
@@ -95,10 +102,11 @@ final class CommandRecorder {
 	}
 
 	/**
-	 * Records the close of a run whose cancellation was requested ({@code WORKFLOW_CANCELED}). On
-	 * replay, a history that closed such a run as completed, failed or continued as new (recorded
-	 * before a canceled run closed canceled whatever its main method did) keeps its recorded close,
-	 * so that it still replays: the close is the last command of its task and nothing depends on it.
+	 * Records the close of a run whose cancellation was requested
+	 * ({@code WORKFLOW_CANCELED}). On replay, a history that closed such a run as
+	 * completed, failed or continued as new (recorded before a canceled run closed
+	 * canceled whatever its main method did) keeps its recorded close, so that it still
+	 * replays: the close is the last command of its task and nothing depends on it.
 	 */
 	Event emitCanceledClose(Event canceled) {
 		Event recorded = this.replaying ? this.expected.peek() : null;
@@ -121,12 +129,15 @@ final class CommandRecorder {
 		this.produced.add(this.expected.poll());
 	}
 
-	/** Fails the task after the replayed code issued fewer commands than history holds. */
+	/**
+	 * Fails the task after the replayed code issued fewer commands than history holds.
+	 */
 	void checkAllMatched(int taskSeq) {
 		if (!this.expected.isEmpty()) {
-			throw failTask(new NonDeterministicWorkflowException("Workflow task " + taskSeq + " of run " + this.runId
-					+ ": history holds " + this.expected.peek().describe()
-					+ " but the workflow code did not issue it", taskSeq, this.expected.peek().describe(), null));
+			throw failTask(new NonDeterministicWorkflowException(
+					"Workflow task " + taskSeq + " of run " + this.runId + ": history holds "
+							+ this.expected.peek().describe() + " but the workflow code did not issue it",
+					taskSeq, this.expected.peek().describe(), null));
 		}
 	}
 

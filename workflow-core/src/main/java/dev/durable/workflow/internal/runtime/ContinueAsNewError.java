@@ -1,6 +1,9 @@
 package dev.durable.workflow.internal.runtime;
 
-/** Unwinds the workflow code after continue-as-new; an Error so that catch (Exception) does not stop it. */
+/**
+ * Unwinds the workflow code after continue-as-new; an Error so that catch (Exception)
+ * does not stop it.
+ */
 final class ContinueAsNewError extends Error {
 
 	ContinueAsNewError() {

@@ -11,8 +11,9 @@ import org.slf4j.MDC;
 import dev.durable.workflow.internal.support.RunMdc;
 
 /**
- * One workflow thread (the main method, an async body or a blocking handler) on a virtual thread.
- * Control passes between it and the scheduler by two semaphores, so exactly one of them runs.
+ * One workflow thread (the main method, an async body or a blocking handler) on a virtual
+ * thread. Control passes between it and the scheduler by two semaphores, so exactly one
+ * of them runs.
  */
 final class Coroutine {
 
@@ -85,7 +86,8 @@ final class Coroutine {
 	 */
 	boolean step(long timeoutMillis) throws InterruptedException {
 		this.blockedOn = null;
-		// an untimed wait, ended by the coroutine's yield or by the watchdog at the deadline
+		// an untimed wait, ended by the coroutine's yield or by the watchdog at the
+		// deadline
 		YieldWatchdog.watch(this, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
 		try {
 			if (this.thread == null) {
@@ -101,17 +103,25 @@ final class Coroutine {
 			YieldWatchdog.unwatch(this);
 			throw ex;
 		}
-		// false when the watchdog claimed the step: its permit may still come, so the step counts as
-		// timed out even when the coroutine yielded at that moment (the coroutine is abandoned)
+		// false when the watchdog claimed the step: its permit may still come, so the
+		// step counts as
+		// timed out even when the coroutine yielded at that moment (the coroutine is
+		// abandoned)
 		return YieldWatchdog.unwatch(this);
 	}
 
-	/** The watchdog's end of a step that did not yield in time: wakes the waiting scheduler. */
+	/**
+	 * The watchdog's end of a step that did not yield in time: wakes the waiting
+	 * scheduler.
+	 */
 	void timedOut() {
 		this.yielded.release();
 	}
 
-	/** Blocks the calling coroutine until the condition holds. Called on this coroutine's thread. */
+	/**
+	 * Blocks the calling coroutine until the condition holds. Called on this coroutine's
+	 * thread.
+	 */
 	void await(BooleanSupplier condition) {
 		checkDestroyed();
 		if (condition.getAsBoolean()) {
@@ -139,7 +149,10 @@ final class Coroutine {
 		}
 	}
 
-	/** Marks the coroutine for unwinding without waiting: used when it is stuck in user code. */
+	/**
+	 * Marks the coroutine for unwinding without waiting: used when it is stuck in user
+	 * code.
+	 */
 	void requestDestroy() {
 		this.destroyRequested = true;
 		this.resume.release();
@@ -153,7 +166,8 @@ final class Coroutine {
 
 	private void main() {
 		WorkflowThread.bind(this.runner, this);
-		// the workflow code's logs name its run (a thread of its own: nothing of the caller's to keep)
+		// the workflow code's logs name its run (a thread of its own: nothing of the
+		// caller's to keep)
 		MDC.put(RunMdc.WORKFLOW_ID, this.runner.workflowId());
 		MDC.put(RunMdc.RUN_ID, this.runner.runId().toString());
 		MDC.put(RunMdc.WORKFLOW_TYPE, this.runner.identity().workflowType());
@@ -174,7 +188,10 @@ final class Coroutine {
 		}
 	}
 
-	/** Unwinds a destroyed workflow thread; an Error so that user code catching Exception does not stop it. */
+	/**
+	 * Unwinds a destroyed workflow thread; an Error so that user code catching Exception
+	 * does not stop it.
+	 */
 	static final class DestroyWorkflowThreadError extends Error {
 
 		DestroyWorkflowThreadError() {

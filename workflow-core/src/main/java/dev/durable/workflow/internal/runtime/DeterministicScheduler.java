@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs a run's coroutines one at a time, in creation order, until every one is blocked. A switch
- * happens only when a coroutine blocks in an engine call, so the interleaving is the same on every
- * replay.
+ * Runs a run's coroutines one at a time, in creation order, until every one is blocked. A
+ * switch happens only when a coroutine blocks in an engine call, so the interleaving is
+ * the same on every replay.
  */
 final class DeterministicScheduler {
 
@@ -20,7 +20,9 @@ final class DeterministicScheduler {
 		this.yieldTimeoutMillis = yieldTimeoutMillis;
 	}
 
-	/** Where the next message handler goes: ahead of the threads that were already there. */
+	/**
+	 * Where the next message handler goes: ahead of the threads that were already there.
+	 */
 	private int messageIndex;
 
 	void add(Coroutine coroutine) {
@@ -32,7 +34,10 @@ final class DeterministicScheduler {
 		this.messageIndex = 0;
 	}
 
-	/** Adds a thread that runs before the ones already there (after earlier inserts of this activation). */
+	/**
+	 * Adds a thread that runs before the ones already there (after earlier inserts of
+	 * this activation).
+	 */
 	void addFirst(Coroutine coroutine) {
 		this.coroutines.add(this.messageIndex++, coroutine);
 	}
@@ -79,7 +84,8 @@ final class DeterministicScheduler {
 	/** Unwinds every coroutine that is still alive. */
 	void destroyAll() {
 		if (this.abandoned) {
-			// a coroutine still runs user code: it is unwound when it next calls the engine
+			// a coroutine still runs user code: it is unwound when it next calls the
+			// engine
 			this.coroutines.forEach(Coroutine::requestDestroy);
 		}
 		else {

@@ -8,9 +8,10 @@ import java.util.function.Supplier;
 import dev.durable.workflow.Promise;
 
 /**
- * A promise computed on demand from other promises or buffered input: it is complete when its
- * condition holds, and its value is taken only when {@link #get()} is called. That is what lets
- * {@code Promise.anyOf(signalPromise, timer)} leave the losing signal unconsumed.
+ * A promise computed on demand from other promises or buffered input: it is complete when
+ * its condition holds, and its value is taken only when {@link #get()} is called. That is
+ * what lets {@code Promise.anyOf(signalPromise, timer)} leave the losing signal
+ * unconsumed.
  */
 final class LazyPromise<T> implements Promise<T> {
 

@@ -9,12 +9,12 @@ import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Local activities: run inside the workflow task that calls them, their outcome recorded as a
- * {@code LOCAL_ACTIVITY} command that commits with the task, so that several in a row cost the
- * task's one commit. On replay the recorded outcome is returned and the activity does not run.
- * The weaker guarantee: until the task commits, nothing of them is durable, and a task that does
- * not commit (a crash, a lost run) runs them again. The worker runs the attempts (see
- * {@link LocalActivityInvoker}).
+ * Local activities: run inside the workflow task that calls them, their outcome recorded
+ * as a {@code LOCAL_ACTIVITY} command that commits with the task, so that several in a
+ * row cost the task's one commit. On replay the recorded outcome is returned and the
+ * activity does not run. The weaker guarantee: until the task commits, nothing of them is
+ * durable, and a task that does not commit (a crash, a lost run) runs them again. The
+ * worker runs the attempts (see {@link LocalActivityInvoker}).
  */
 final class LocalActivities {
 
@@ -33,7 +33,10 @@ final class LocalActivities {
 		this.invoker = invoker;
 	}
 
-	/** Runs (or, on replay, reads back) the local activity and returns its result or throws its failure. */
+	/**
+	 * Runs (or, on replay, reads back) the local activity and returns its result or
+	 * throws its failure.
+	 */
 	Object execute(long seq, String activityType, byte[] args, Type resultType, ActivityOptions options, Instant now) {
 		this.commands.checkNotReadOnly("run local activities");
 		Event recorded = this.commands.isReplaying() ? recorded(Event.localActivity(seq, activityType, null, null))
@@ -44,7 +47,10 @@ final class LocalActivities {
 		return this.payloads.decode(recorded.payload(), resultType, "the result of local activity " + activityType);
 	}
 
-	/** On replay: the recorded outcome, or a non-determinism failure when history holds something else. */
+	/**
+	 * On replay: the recorded outcome, or a non-determinism failure when history holds
+	 * something else.
+	 */
 	private Event recorded(Event issued) {
 		Event next = this.commands.peekExpected();
 		if (next != null && next.sameCommand(issued)) {

@@ -6,14 +6,17 @@ import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.internal.history.FailureInfo;
 
 /**
- * Runs a local activity for a run's workflow task, on the node that runs the task, with the
- * attempts its options allow: given by the worker to each runner it builds (see
+ * Runs a local activity for a run's workflow task, on the node that runs the task, with
+ * the attempts its options allow: given by the worker to each runner it builds (see
  * {@link LocalActivities}).
  */
 @FunctionalInterface
 public interface LocalActivityInvoker {
 
-	/** For runners that only replay (queries, replay checks): they never run a local activity. */
+	/**
+	 * For runners that only replay (queries, replay checks): they never run a local
+	 * activity.
+	 */
 	LocalActivityInvoker NONE = (workflowId, runId, seq, activityType, input, options, now) -> {
 		throw new IllegalStateException("Local activity " + activityType + " can only run in a workflow task");
 	};

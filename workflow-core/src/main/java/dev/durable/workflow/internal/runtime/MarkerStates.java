@@ -12,9 +12,9 @@ import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Recorded values: side effects (run once, then read back from history) and version markers
- * (new code paths get the newest version, code that ran before the change existed gets
- * {@link WorkflowContext#DEFAULT_VERSION}).
+ * Recorded values: side effects (run once, then read back from history) and version
+ * markers (new code paths get the newest version, code that ran before the change existed
+ * gets {@link WorkflowContext#DEFAULT_VERSION}).
  */
 final class MarkerStates {
 
@@ -50,9 +50,9 @@ final class MarkerStates {
 			this.versions.put(changeId, version);
 		}
 		if (version < minSupported || version > maxSupported) {
-			throw this.commands.failTask(new NonDeterministicWorkflowException("Version " + version + " of change '"
-					+ changeId + "' recorded in run " + this.runId + " is outside the supported range ["
-					+ minSupported + ", " + maxSupported + "]"));
+			throw this.commands.failTask(new NonDeterministicWorkflowException(
+					"Version " + version + " of change '" + changeId + "' recorded in run " + this.runId
+							+ " is outside the supported range [" + minSupported + ", " + maxSupported + "]"));
 		}
 		return version;
 	}

@@ -25,10 +25,11 @@ import dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Signals, updates and queries of a run. A signal goes to its handler, or is buffered FIFO per
- * name for {@code Workflows.receive}. An update is validated (rejection leaves no event), then
- * accepted (UPDATE_ACCEPTED input) and run by its handler, whose return is the UPDATE_COMPLETED
- * command. A query runs its handler against the current state and records nothing.
+ * Signals, updates and queries of a run. A signal goes to its handler, or is buffered
+ * FIFO per name for {@code Workflows.receive}. An update is validated (rejection leaves
+ * no event), then accepted (UPDATE_ACCEPTED input) and run by its handler, whose return
+ * is the UPDATE_COMPLETED command. A query runs its handler against the current state and
+ * records nothing.
  */
 final class MessageStates {
 
@@ -59,7 +60,8 @@ final class MessageStates {
 		return List.copyOf(this.outcomes);
 	}
 
-	// ---- signals -------------------------------------------------------------------------------
+	// ---- signals
+	// -------------------------------------------------------------------------------
 
 	void signal(Event event) {
 		Handler handler = this.handlers.find(HandlerKind.SIGNAL, event.name());
@@ -77,8 +79,10 @@ final class MessageStates {
 					return;
 				}
 				if (MainMethod.failsRun(this.definition, target)) {
-					// what fails the run from the main method (an ApplicationFailure, an ActivityFailure, a
-					// type listed to fail the workflow, a cancellation) fails it alike from a signal handler
+					// what fails the run from the main method (an ApplicationFailure, an
+					// ActivityFailure, a
+					// type listed to fail the workflow, a cancellation) fails it alike
+					// from a signal handler
 					this.runner.closeWithFailure(target);
 					return;
 				}
@@ -128,10 +132,11 @@ final class MessageStates {
 	}
 
 	/**
-	 * Refuses to receive a name the type does not declare, so that a forgotten declaration (which
-	 * makes clients' signals of that name rejected) fails the first test run instead of leaving the
-	 * run waiting. A name a {@code @SignalMethod} takes is allowed as before: its signals go to the
-	 * handler, so such a receive never returns.
+	 * Refuses to receive a name the type does not declare, so that a forgotten
+	 * declaration (which makes clients' signals of that name rejected) fails the first
+	 * test run instead of leaving the run waiting. A name a {@code @SignalMethod} takes
+	 * is allowed as before: its signals go to the handler, so such a receive never
+	 * returns.
 	 * @throws IllegalStateException which fails the workflow task
 	 */
 	private void checkDeclared(String name) {
@@ -139,8 +144,8 @@ final class MessageStates {
 				|| this.handlers.names(HandlerKind.SIGNAL).contains(name)) {
 			return;
 		}
-		throw new IllegalStateException("Workflow type " + this.runner.identity().workflowType() + " receives signal '" + name
-				+ "' but does not declare it, so clients cannot send it; declare it with @Workflow(receives = \""
+		throw new IllegalStateException("Workflow type " + this.runner.identity().workflowType() + " receives signal '"
+				+ name + "' but does not declare it, so clients cannot send it; declare it with @Workflow(receives = \""
 				+ name + "\") on " + this.definition.workflowClass().getName()
 				+ " or a static final Signal field (Signal.of(\"" + name + "\", PayloadType.class)); declared: "
 				+ this.definition.receives().names());
@@ -157,7 +162,8 @@ final class MessageStates {
 		return result;
 	}
 
-	// ---- updates -------------------------------------------------------------------------------
+	// ---- updates
+	// -------------------------------------------------------------------------------
 
 	/**
 	 * Validates an update arriving in a new task.
@@ -221,7 +227,8 @@ final class MessageStates {
 					return;
 				}
 				if (MainMethod.failsRun(this.definition, target)) {
-					// what would fail the run from the main method fails this update only, the run going on
+					// what would fail the run from the main method fails this update
+					// only, the run going on
 					this.runner.recordUpdateCompleted(event.messageId(), null,
 							Failures.toInfo(target, this.payloads.converter()));
 					return;
@@ -237,11 +244,13 @@ final class MessageStates {
 
 	void completed(Event command) {
 		if (!this.runner.isReplaying()) {
-			this.outcomes.add(new UpdateOutcome(command.messageId(), "COMPLETED", command.payload(), command.failure()));
+			this.outcomes
+				.add(new UpdateOutcome(command.messageId(), "COMPLETED", command.payload(), command.failure()));
 		}
 	}
 
-	// ---- queries -------------------------------------------------------------------------------
+	// ---- queries
+	// -------------------------------------------------------------------------------
 
 	byte[] query(String name, byte[] argument) throws InvocationTargetException {
 		Handler handler = this.handlers.find(HandlerKind.QUERY, name);
@@ -253,7 +262,8 @@ final class MessageStates {
 		return this.payloads.encode(result, handler.method().getGenericReturnType(), "the result of query " + name);
 	}
 
-	// ---- shared --------------------------------------------------------------------------------
+	// ---- shared
+	// --------------------------------------------------------------------------------
 
 	private Object invoke(Handler handler, String name, byte[] payload, String kind) throws InvocationTargetException {
 		Object[] args = args(handler, name, payload, kind);
@@ -272,7 +282,8 @@ final class MessageStates {
 		if (handler.method().getParameterCount() == 0) {
 			return new Object[0];
 		}
-		return new Object[] { this.payloads.decode(orNull(payload), handler.payloadType(), "the " + kind + " " + name) };
+		return new Object[] {
+				this.payloads.decode(orNull(payload), handler.payloadType(), "the " + kind + " " + name) };
 	}
 
 }

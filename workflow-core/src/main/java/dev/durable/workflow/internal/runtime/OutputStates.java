@@ -12,10 +12,10 @@ import dev.durable.workflow.internal.support.Payloads;
 
 /**
  * The run's outputs for clients: events ({@code Workflows.setEvent}) and streams
- * ({@code Workflows.stream}). Each is a command, so a replay re-issues it against history and the
- * task commit writes only what a new task recorded; a stream's next offset is counted here, the
- * same way on every replay. Payloads are not compared on replay (a payload converter may encrypt
- * with a random nonce): the key and the offset must match.
+ * ({@code Workflows.stream}). Each is a command, so a replay re-issues it against history
+ * and the task commit writes only what a new task recorded; a stream's next offset is
+ * counted here, the same way on every replay. Payloads are not compared on replay (a
+ * payload converter may encrypt with a random nonce): the key and the offset must match.
  */
 public final class OutputStates {
 
@@ -51,7 +51,10 @@ public final class OutputStates {
 		return this.streams.computeIfAbsent(key, Stream::new);
 	}
 
-	/** Whether the run recorded any output so far (its close then wakes readers on other nodes). */
+	/**
+	 * Whether the run recorded any output so far (its close then wakes readers on other
+	 * nodes).
+	 */
 	public boolean any() {
 		return this.any;
 	}
@@ -84,7 +87,8 @@ public final class OutputStates {
 		public long write(Object value) {
 			WorkflowThread.context();
 			if (this.closed) {
-				throw new IllegalStateException("Stream '" + this.key + "' is closed; it took " + this.next + " values");
+				throw new IllegalStateException(
+						"Stream '" + this.key + "' is closed; it took " + this.next + " values");
 			}
 			checkCanRecord("write to a stream");
 			Objects.requireNonNull(value, () -> "A value written to stream '" + this.key + "' must not be null");

@@ -5,7 +5,10 @@ import java.util.List;
 
 import dev.durable.workflow.Promise;
 
-/** {@link Promise#allOf} and {@link Promise#anyOf} on the deterministic scheduler of the current run. */
+/**
+ * {@link Promise#allOf} and {@link Promise#anyOf} on the deterministic scheduler of the
+ * current run.
+ */
 public final class PromiseCombinators implements Promise.Combinators {
 
 	@Override

@@ -8,8 +8,8 @@ import java.util.function.Function;
 import dev.durable.workflow.Promise;
 
 /**
- * A promise completed by the engine (activity, timer) or by workflow code. Single-threaded by
- * construction: only the thread the scheduler runs touches it.
+ * A promise completed by the engine (activity, timer) or by workflow code.
+ * Single-threaded by construction: only the thread the scheduler runs touches it.
  */
 public final class PromiseImpl<T> implements Promise<T> {
 

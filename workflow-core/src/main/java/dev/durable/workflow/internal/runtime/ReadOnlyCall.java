@@ -3,8 +3,8 @@ package dev.durable.workflow.internal.runtime;
 import java.lang.reflect.InvocationTargetException;
 
 /**
- * Code that runs on the calling thread, bound to a run, and must not block or issue commands:
- * {@code @WorkflowInit}, update validators, queries.
+ * Code that runs on the calling thread, bound to a run, and must not block or issue
+ * commands: {@code @WorkflowInit}, update validators, queries.
  */
 @FunctionalInterface
 interface ReadOnlyCall<T> {

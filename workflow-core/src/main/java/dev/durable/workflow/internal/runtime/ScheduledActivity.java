@@ -5,8 +5,9 @@ import java.time.Instant;
 import dev.durable.workflow.ActivityOptions;
 
 /**
- * A pending activity as its ACTIVITY_SCHEDULED command recorded it. The first attempt of an
- * inline activity has no row in the database: a node that takes the run over starts from this.
+ * A pending activity as its ACTIVITY_SCHEDULED command recorded it. The first attempt of
+ * an inline activity has no row in the database: a node that takes the run over starts
+ * from this.
  *
  * @param seq the activity's sequence number in the run
  * @param name the activity type

@@ -9,7 +9,8 @@ import dev.durable.workflow.internal.history.Event;
  *
  * @param inputs the inputs it accepted, in the order applied (stale ones are dropped)
  * @param commands the commands the code issued
- * @param updates update outcomes decided in the task (rejections, acceptances, completions)
+ * @param updates update outcomes decided in the task (rejections, acceptances,
+ * completions)
  * @param unfinishedHandlers handlers still running when the task closed the run
  */
 public record TaskResult(List<Event> inputs, List<Event> commands, List<UpdateOutcome> updates,

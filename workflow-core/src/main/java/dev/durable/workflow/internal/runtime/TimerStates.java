@@ -10,8 +10,9 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 
 /**
- * Durable timers of a run. Transitions: started (TIMER_STARTED command) to fired (TIMER_FIRED
- * input) or to canceled (TIMER_CANCELED command, from a canceled scope or a met await condition).
+ * Durable timers of a run. Transitions: started (TIMER_STARTED command) to fired
+ * (TIMER_FIRED input) or to canceled (TIMER_CANCELED command, from a canceled scope or a
+ * met await condition).
  */
 final class TimerStates {
 

@@ -5,12 +5,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 /**
- * Runs the stepping of a run's coroutines on a virtual thread. Control passes between the stepping
- * thread and a coroutine's virtual thread at every block of workflow code; from a platform thread
- * (a query's caller, an explicit replay, a test) each pass is an OS-level park and wake-up, from a
- * virtual thread it is a task on the carrier pool. A replay of a 10,000-event history (5,000
- * asynchronous steps) measured 660 ms stepped from a platform thread and 48 ms from a virtual one.
- * Workflow tasks already run on virtual threads and step where they are.
+ * Runs the stepping of a run's coroutines on a virtual thread. Control passes between the
+ * stepping thread and a coroutine's virtual thread at every block of workflow code; from
+ * a platform thread (a query's caller, an explicit replay, a test) each pass is an
+ * OS-level park and wake-up, from a virtual thread it is a task on the carrier pool. A
+ * replay of a 10,000-event history (5,000 asynchronous steps) measured 660 ms stepped
+ * from a platform thread and 48 ms from a virtual one. Workflow tasks already run on
+ * virtual threads and step where they are.
  */
 final class VirtualHop {
 
@@ -28,7 +29,8 @@ final class VirtualHop {
 			return task.get();
 		}
 		catch (InterruptedException ex) {
-			// the stepping ends at its next block; wait for it so that nothing of the run still runs
+			// the stepping ends at its next block; wait for it so that nothing of the run
+			// still runs
 			thread.interrupt();
 			awaitEnd(thread);
 			throw ex;

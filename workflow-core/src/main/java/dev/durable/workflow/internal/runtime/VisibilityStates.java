@@ -11,10 +11,10 @@ import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.support.Attributes;
 
 /**
- * The run's memo and search attributes: the values it started with (an input of its first task)
- * and the upserts its code recorded. An upsert is a command whose payload is the patch as
- * canonical JSON; on replay the code must issue the same patch. The task's commit writes the
- * resulting values to the visibility row.
+ * The run's memo and search attributes: the values it started with (an input of its first
+ * task) and the upserts its code recorded. An upsert is a command whose payload is the
+ * patch as canonical JSON; on replay the code must issue the same patch. The task's
+ * commit writes the resulting values to the visibility row.
  */
 public final class VisibilityStates {
 
@@ -35,7 +35,10 @@ public final class VisibilityStates {
 		this.runId = runId;
 	}
 
-	/** The input event of a run that starts with a memo or search attributes, or {@code null}. */
+	/**
+	 * The input event of a run that starts with a memo or search attributes, or
+	 * {@code null}.
+	 */
 	public static Event startEvent(Map<String, Object> memo, Map<String, Object> searchAttributes) {
 		if (memo.isEmpty() && searchAttributes.isEmpty()) {
 			return null;
@@ -93,14 +96,16 @@ public final class VisibilityStates {
 		Event recorded = this.commands.emit(Event.attributes(type, encoded));
 		if (!Arrays.equals(recorded.payload(), encoded)) {
 			// the command type matched but the code now upserts other values
-			throw this.commands.failTask(new NonDeterministicWorkflowException("Run " + this.runId + " issued "
-					+ type + " " + new String(encoded, java.nio.charset.StandardCharsets.UTF_8)
-					+ " where its history holds " + new String(recorded.payload(), java.nio.charset.StandardCharsets.UTF_8)
+			throw this.commands.failTask(new NonDeterministicWorkflowException("Run " + this.runId + " issued " + type
+					+ " " + new String(encoded, java.nio.charset.StandardCharsets.UTF_8) + " where its history holds "
+					+ new String(recorded.payload(), java.nio.charset.StandardCharsets.UTF_8)
 					+ ": the workflow code changed incompatibly; guard the change with Workflows.getVersion"));
 		}
 	}
 
-	/** The current search attributes in stored form (for the commit and continue-as-new). */
+	/**
+	 * The current search attributes in stored form (for the commit and continue-as-new).
+	 */
 	public Map<String, Object> searchAttributes() {
 		return this.searchAttributes;
 	}
@@ -110,7 +115,10 @@ public final class VisibilityStates {
 		return this.memo;
 	}
 
-	/** The search attributes the run started with (a retry or cron run starts with them too). */
+	/**
+	 * The search attributes the run started with (a retry or cron run starts with them
+	 * too).
+	 */
 	public Map<String, Object> startSearchAttributes() {
 		return this.startSearchAttributes;
 	}

@@ -7,13 +7,19 @@ import java.util.function.Supplier;
 import dev.durable.workflow.CanceledFailure;
 import dev.durable.workflow.Promise;
 
-/** Durable waits on a condition: they block the calling workflow thread, never a real thread. */
+/**
+ * Durable waits on a condition: they block the calling workflow thread, never a real
+ * thread.
+ */
 final class Waits {
 
 	private Waits() {
 	}
 
-	/** Waits until the condition holds; a canceled scope ends the wait with CanceledFailure. */
+	/**
+	 * Waits until the condition holds; a canceled scope ends the wait with
+	 * CanceledFailure.
+	 */
 	static void await(Supplier<Boolean> condition) {
 		Coroutine coroutine = WorkflowThread.coroutine();
 		CancellationScopeImpl scope = coroutine.currentScope();
@@ -24,7 +30,8 @@ final class Waits {
 	}
 
 	/**
-	 * Waits until the condition holds or a durable timer fires; a met condition cancels the timer.
+	 * Waits until the condition holds or a durable timer fires; a met condition cancels
+	 * the timer.
 	 * @return false when the timer fired first
 	 */
 	static boolean await(Duration timeout, Supplier<Boolean> condition, Function<Duration, Promise<Void>> newTimer,

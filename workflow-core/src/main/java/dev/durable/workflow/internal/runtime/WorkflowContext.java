@@ -19,10 +19,10 @@ import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * What workflow code reaches through {@code Workflows.*}: the run's recorded time and random
- * values, its timers, activities, children, signals and markers. Each call either reads the
- * run's state or issues a command, numbered in issue order, that the {@link WorkflowRunner}
- * records (or, on replay, matches against the recorded one).
+ * What workflow code reaches through {@code Workflows.*}: the run's recorded time and
+ * random values, its timers, activities, children, signals and markers. Each call either
+ * reads the run's state or issues a command, numbered in issue order, that the
+ * {@link WorkflowRunner} records (or, on replay, matches against the recorded one).
  */
 public final class WorkflowContext {
 
@@ -59,7 +59,10 @@ public final class WorkflowContext {
 
 	private final Random random;
 
-	/** The sequence number of the next command that needs one (timers, activities, markers, children). */
+	/**
+	 * The sequence number of the next command that needs one (timers, activities,
+	 * markers, children).
+	 */
 	private long nextSeq = 1;
 
 	WorkflowContext(WorkflowRunner runner, RunIdentity identity, WorkflowDefinition definition, Payloads payloads,
@@ -83,7 +86,8 @@ public final class WorkflowContext {
 		this.outputs = new OutputStates(commands, identity.runId(), payloads);
 	}
 
-	// ---- commands ----------------------------------------------------------------------------
+	// ---- commands
+	// ----------------------------------------------------------------------------
 
 	public Promise<Object> scheduleActivity(String name, byte[] args, Type resultType, ActivityOptions options) {
 		checkOpen();
@@ -110,7 +114,10 @@ public final class WorkflowContext {
 		return Waits.await(timeout, condition, this::newTimer, this.timers);
 	}
 
-	/** Runs a local activity in this task (on replay, reads its outcome back); see {@link LocalActivities}. */
+	/**
+	 * Runs a local activity in this task (on replay, reads its outcome back); see
+	 * {@link LocalActivities}.
+	 */
 	public Object executeLocalActivity(String name, byte[] args, Type resultType, ActivityOptions options) {
 		checkOpen();
 		return this.locals.execute(this.nextSeq++, name, args, resultType, options, now());
@@ -133,8 +140,8 @@ public final class WorkflowContext {
 	}
 
 	/**
-	 * Signals (signalName set) or cancels another workflow, pinned to a run when runId is given.
-	 * The promise completes once delivered, or fails when no such open run exists.
+	 * Signals (signalName set) or cancels another workflow, pinned to a run when runId is
+	 * given. The promise completes once delivered, or fails when no such open run exists.
 	 */
 	public Promise<Void> external(String workflowId, String runId, String signalName, Object payload) {
 		checkOpen();
@@ -150,7 +157,8 @@ public final class WorkflowContext {
 		}
 		byte[] encoded = this.payloads.encode(input, inputType, "the continue-as-new input");
 		if (this.runner.isCancelRequested()) {
-			// the next run would not know of the cancel request: this run ends canceled instead
+			// the next run would not know of the cancel request: this run ends canceled
+			// instead
 			this.runner.closeCanceled();
 		}
 		else {
@@ -197,7 +205,8 @@ public final class WorkflowContext {
 		}
 	}
 
-	// ---- the run's state ---------------------------------------------------------------------
+	// ---- the run's state
+	// ---------------------------------------------------------------------
 
 	/** The current task's recorded time. */
 	public Instant now() {

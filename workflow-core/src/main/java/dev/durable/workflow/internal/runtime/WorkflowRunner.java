@@ -20,10 +20,11 @@ import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * The in-memory state machine of one run: applies a task's inputs, runs the workflow code until
- * it blocks, and collects the commands it issued. On replay the commands are matched against the
- * recorded ones; any difference is a {@link NonDeterministicWorkflowException}. Workflow code
- * reaches the run through its {@link WorkflowContext}.
+ * The in-memory state machine of one run: applies a task's inputs, runs the workflow code
+ * until it blocks, and collects the commands it issued. On replay the commands are
+ * matched against the recorded ones; any difference is a
+ * {@link NonDeterministicWorkflowException}. Workflow code reaches the run through its
+ * {@link WorkflowContext}.
  */
 public final class WorkflowRunner {
 
@@ -95,7 +96,8 @@ public final class WorkflowRunner {
 		return runId.getMostSignificantBits() ^ runId.getLeastSignificantBits();
 	}
 
-	// ---- driven by the engine -------------------------------------------------------------
+	// ---- driven by the engine
+	// -------------------------------------------------------------
 
 	/**
 	 * Re-executes one recorded task, requiring the same commands.
@@ -157,7 +159,8 @@ public final class WorkflowRunner {
 					}
 					this.started = true;
 					if (input.messageId() != null) {
-						// a reset run replays history first run by another run: use that run's seed
+						// a reset run replays history first run by another run: use that
+						// run's seed
 						this.random.setSeed(seedOf(UUID.fromString(input.messageId())));
 					}
 					this.instance = this.main.start(input.payload());
@@ -206,14 +209,16 @@ public final class WorkflowRunner {
 		bindEngineThread();
 		try {
 			boolean inTime = VirtualHop.call(() -> {
-				bindEngineThread(); // await conditions run on the stepping thread and call the engine
+				bindEngineThread(); // await conditions run on the stepping thread and
+									// call the engine
 				return this.scheduler
 					.runUntilBlocked(() -> this.commands.fatal() != null || this.commands.closeEvent() != null);
 			});
 			if (!inTime) {
-				this.commands.failTask(new WorkflowTaskFailedException("A workflow thread of run " + this.identity.runId()
-						+ " did not yield within the task timeout: blocking I/O, a lock or an endless loop in"
-						+ " workflow code (use activities and Workflows.* calls)", null));
+				this.commands
+					.failTask(new WorkflowTaskFailedException("A workflow thread of run " + this.identity.runId()
+							+ " did not yield within the task timeout: blocking I/O, a lock or an endless loop in"
+							+ " workflow code (use activities and Workflows.* calls)", null));
 			}
 		}
 		catch (InterruptedException ex) {
@@ -239,8 +244,9 @@ public final class WorkflowRunner {
 	}
 
 	/**
-	 * What counts the attempts of an activity the workflow cancels in a new task (the node that
-	 * runs the run's tasks knows its running attempts); a runner that only replays needs none.
+	 * What counts the attempts of an activity the workflow cancels in a new task (the
+	 * node that runs the run's tasks knows its running attempts); a runner that only
+	 * replays needs none.
 	 */
 	public void countActivityAttemptsWith(ActivityAttempts attempts) {
 		this.activityAttempts = attempts;
@@ -251,9 +257,12 @@ public final class WorkflowRunner {
 		this.scheduler.destroyAll();
 	}
 
-	// ---- the run's main method ---------------------------------------------------------------
+	// ---- the run's main method
+	// ---------------------------------------------------------------
 
-	/** Runs code that must not block or issue commands (init, update validators, queries). */
+	/**
+	 * Runs code that must not block or issue commands (init, update validators, queries).
+	 */
 	<T> T inReadOnlyMode(ReadOnlyCall<T> call) throws InvocationTargetException {
 		return ReadOnlyCall.run(this, this.commands, call);
 	}
@@ -322,12 +331,16 @@ public final class WorkflowRunner {
 		return this.commands.emit(command);
 	}
 
-	/** Buffered signals not yet received, by name, oldest first: they move to the next run. */
+	/**
+	 * Buffered signals not yet received, by name, oldest first: they move to the next
+	 * run.
+	 */
 	public Map<String, List<byte[]>> unreceivedSignals() {
 		return this.messages.unreceived();
 	}
 
-	// ---- state for the engine ---------------------------------------------------------------
+	// ---- state for the engine
+	// ---------------------------------------------------------------
 
 	public RunIdentity identity() {
 		return this.identity;
@@ -359,7 +372,10 @@ public final class WorkflowRunner {
 		return this.context;
 	}
 
-	/** Whether a history of this length (and the run's stored bytes) should continue as new. */
+	/**
+	 * Whether a history of this length (and the run's stored bytes) should continue as
+	 * new.
+	 */
 	boolean continueAsNewSuggested(long historyLength) {
 		return this.historyLimits.suggests(historyLength, this.historyBytes);
 	}
@@ -394,8 +410,9 @@ public final class WorkflowRunner {
 	}
 
 	/**
-	 * Whether the run awaits an inline activity (the run row's {@code has_activities}: a run whose
-	 * owner is gone is claimed to run them again; task-queue activities need no owner).
+	 * Whether the run awaits an inline activity (the run row's {@code has_activities}: a
+	 * run whose owner is gone is claimed to run them again; task-queue activities need no
+	 * owner).
 	 */
 	public boolean hasPendingInlineActivities() {
 		return this.activities.hasPendingInline();

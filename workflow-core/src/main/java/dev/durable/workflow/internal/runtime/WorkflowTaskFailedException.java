@@ -2,7 +2,10 @@ package dev.durable.workflow.internal.runtime;
 
 import dev.durable.workflow.WorkflowException;
 
-/** A workflow task could not complete (non-determinism, unexpected exception, timeout); it is retried. */
+/**
+ * A workflow task could not complete (non-determinism, unexpected exception, timeout); it
+ * is retried.
+ */
 public class WorkflowTaskFailedException extends WorkflowException {
 
 	public WorkflowTaskFailedException(String message, Throwable cause) {

@@ -45,8 +45,9 @@ public final class WorkflowThread {
 	static Coroutine coroutine() {
 		Coroutine coroutine = binding().coroutine();
 		if (coroutine == null) {
-			throw new IllegalStateException("Blocking calls are not allowed in queries, update validators, @WorkflowInit,"
-					+ " promise callbacks and await conditions");
+			throw new IllegalStateException(
+					"Blocking calls are not allowed in queries, update validators, @WorkflowInit,"
+							+ " promise callbacks and await conditions");
 		}
 		return coroutine;
 	}

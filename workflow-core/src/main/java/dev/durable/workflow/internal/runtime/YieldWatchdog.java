@@ -5,11 +5,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ends the wait of a workflow task for a coroutine that does not yield within the task timeout.
- * The task waits without a timeout and one daemon thread of the JVM looks at the waits every
- * {@link #TICK_MILLIS}: a timed wait on a virtual thread (the engine's task threads) would wake
- * the JDK's timer thread twice per step, which costs more than the step itself. A timeout is
- * noticed up to one tick late.
+ * Ends the wait of a workflow task for a coroutine that does not yield within the task
+ * timeout. The task waits without a timeout and one daemon thread of the JVM looks at the
+ * waits every {@link #TICK_MILLIS}: a timed wait on a virtual thread (the engine's task
+ * threads) would wake the JDK's timer thread twice per step, which costs more than the
+ * step itself. A timeout is noticed up to one tick late.
  */
 final class YieldWatchdog {
 
@@ -31,7 +31,8 @@ final class YieldWatchdog {
 
 	/**
 	 * Stops watching a step that ended.
-	 * @return false when the watchdog had already claimed it as timed out (it then ends the wait)
+	 * @return false when the watchdog had already claimed it as timed out (it then ends
+	 * the wait)
 	 */
 	static boolean unwatch(Coroutine coroutine) {
 		return DEADLINES.remove(coroutine) != null;
@@ -47,7 +48,8 @@ final class YieldWatchdog {
 			}
 			long now = System.nanoTime();
 			DEADLINES.forEach((coroutine, deadline) -> {
-				// claimed by the removal: a step that ends meanwhile sees it and counts as timed out
+				// claimed by the removal: a step that ends meanwhile sees it and counts
+				// as timed out
 				if (now - deadline >= 0 && DEADLINES.remove(coroutine, deadline)) {
 					coroutine.timedOut();
 				}

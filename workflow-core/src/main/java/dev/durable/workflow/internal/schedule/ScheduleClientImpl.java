@@ -26,7 +26,10 @@ import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.support.Payloads;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** The schedule client: validates, writes schedule rows, and steps a schedule for triggers and backfills. */
+/**
+ * The schedule client: validates, writes schedule rows, and steps a schedule for triggers
+ * and backfills.
+ */
 public final class ScheduleClientImpl implements ScheduleClient {
 
 	/** Next times shown by describe. */
@@ -97,7 +100,8 @@ public final class ScheduleClientImpl implements ScheduleClient {
 		ScheduleTimes times = row.times();
 		List<Instant> next = new ArrayList<>();
 		Instant from = row.paused() ? later(row.state().cursor(), this.clock.instant()) : row.state().cursor();
-		// limited actions used up: nothing is coming (an update that gives more counts anew)
+		// limited actions used up: nothing is coming (an update that gives more counts
+		// anew)
 		Instant first = row.state().exhausted() ? null : times.nextNominal(from);
 		for (Instant t = first; t != null && next.size() < NEXT_TIMES; t = times.nextNominal(t)) {
 			next.add(times.due(t));
@@ -135,8 +139,9 @@ public final class ScheduleClientImpl implements ScheduleClient {
 	}
 
 	/**
-	 * Replaces spec, action, policies and pause state, compare-and-set on the version read. The
-	 * spec times are counted anew from now: nothing is caught up across a change.
+	 * Replaces spec, action, policies and pause state, compare-and-set on the version
+	 * read. The spec times are counted anew from now: nothing is caught up across a
+	 * change.
 	 */
 	private void change(String scheduleId, UnaryOperator<Schedule> change) {
 		checkScheduleId(scheduleId);
@@ -182,10 +187,11 @@ public final class ScheduleClientImpl implements ScheduleClient {
 		}
 		ScheduleTimes times = find(scheduleId).times();
 		List<ScheduleFirer.Firing> firings = new ArrayList<>();
-		for (Instant t = times.nextNominal(start.minusNanos(1)); t != null && t.isBefore(end); t = times.nextNominal(t)) {
+		for (Instant t = times.nextNominal(start.minusNanos(1)); t != null
+				&& t.isBefore(end); t = times.nextNominal(t)) {
 			if (firings.size() == MAX_BACKFILL) {
-				throw new IllegalArgumentException("A backfill covers at most " + MAX_BACKFILL
-						+ " times; split [" + start + ", " + end + ")");
+				throw new IllegalArgumentException(
+						"A backfill covers at most " + MAX_BACKFILL + " times; split [" + start + ", " + end + ")");
 			}
 			firings.add(ScheduleFirer.Firing.backfilled(t));
 		}
@@ -195,9 +201,10 @@ public final class ScheduleClientImpl implements ScheduleClient {
 	/** A step with extra firings, on the locked row (it waits for a running step). */
 	private List<ScheduleActionResult> step(String scheduleId, List<ScheduleFirer.Firing> firings,
 			ScheduleOverlapPolicy overlapPolicy) {
-		List<ScheduleActionResult> results = this.firer.fire(() -> Optional.of(this.repository
-			.lock(namespace(), scheduleId)
-			.orElseThrow(() -> notFound(scheduleId))), false, firings, overlapPolicy);
+		List<ScheduleActionResult> results = this.firer.fire(
+				() -> Optional
+					.of(this.repository.lock(namespace(), scheduleId).orElseThrow(() -> notFound(scheduleId))),
+				false, firings, overlapPolicy);
 		if (results == null) {
 			throw new IllegalStateException("Schedule '" + scheduleId + "' changed during the step; try again");
 		}
@@ -219,8 +226,8 @@ public final class ScheduleClientImpl implements ScheduleClient {
 	}
 
 	private ScheduleNotFoundException notFound(String scheduleId) {
-		return new ScheduleNotFoundException(
-				"No schedule '" + scheduleId + "' in namespace '" + namespace() + "'", scheduleId);
+		return new ScheduleNotFoundException("No schedule '" + scheduleId + "' in namespace '" + namespace() + "'",
+				scheduleId);
 	}
 
 	private static void checkScheduleId(String scheduleId) {
@@ -228,8 +235,8 @@ public final class ScheduleClientImpl implements ScheduleClient {
 			WorkflowIds.check(scheduleId);
 		}
 		catch (InvalidWorkflowIdException ex) {
-			throw new IllegalArgumentException("Invalid schedule id '" + scheduleId
-					+ "': use 1-255 letters, digits and ._:@-", ex);
+			throw new IllegalArgumentException(
+					"Invalid schedule id '" + scheduleId + "': use 1-255 letters, digits and ._:@-", ex);
 		}
 	}
 
@@ -261,9 +268,8 @@ public final class ScheduleClientImpl implements ScheduleClient {
 
 	private Schedule schedule(ScheduleRow row) {
 		StoredAction stored = row.action();
-		Object input = (stored.input() != null) ? this.payloads
-			.decode(stored.input(), inputType(stored.workflowType()), "the input of schedule " + row.scheduleId())
-				: null;
+		Object input = (stored.input() != null) ? this.payloads.decode(stored.input(), inputType(stored.workflowType()),
+				"the input of schedule " + row.scheduleId()) : null;
 		ScheduleAction action = new ScheduleAction(stored.workflowType(), input, stored.workflowIdPrefix(),
 				stored.taskQueue(), stored.executionTimeout(), stored.runTimeout(), stored.retryPolicy());
 		return new Schedule(row.spec(), action, row.policies().overlapPolicy(), row.policies().catchupWindow(),

@@ -31,11 +31,11 @@ import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.internal.worker.RunWaker;
 
 /**
- * One step of one schedule, in one transaction: compare-and-set on the row's version, then the
- * firings due (spec times up to now, a trigger, a backfill), each claimed by its key in
- * {@code schedule_action} and started through the client's start code in a savepoint, then the
- * new state and the pruning of old records. Wake-ups of started or stopped runs happen after
- * the commit. A step that loses a race rolls back whole.
+ * One step of one schedule, in one transaction: compare-and-set on the row's version,
+ * then the firings due (spec times up to now, a trigger, a backfill), each claimed by its
+ * key in {@code schedule_action} and started through the client's start code in a
+ * savepoint, then the new state and the pruning of old records. Wake-ups of started or
+ * stopped runs happen after the commit. A step that loses a race rolls back whole.
  */
 public final class ScheduleFirer {
 
@@ -77,7 +77,9 @@ public final class ScheduleFirer {
 
 	/**
 	 * A firing to process.
-	 * @param key unique per schedule: origin and nominal time, or a random id for triggers
+	 *
+	 * @param key unique per schedule: origin and nominal time, or a random id for
+	 * triggers
 	 * @param nominal the nominal time
 	 * @param origin where it came from
 	 */
@@ -108,12 +110,13 @@ public final class ScheduleFirer {
 
 	/**
 	 * Runs a step in its own transaction.
-	 * @param read reads the row inside the transaction (locked, or a snapshot); empty: nothing to do
+	 * @param read reads the row inside the transaction (locked, or a snapshot); empty:
+	 * nothing to do
 	 * @param scheduled whether to fire the spec times due by now
 	 * @param extra triggered or backfilled firings
 	 * @param override the overlap policy of the extra firings, or {@code null}
-	 * @return what came of the firings, or {@code null} when there was nothing to do or the step
-	 * lost a race
+	 * @return what came of the firings, or {@code null} when there was nothing to do or
+	 * the step lost a race
 	 */
 	List<ScheduleActionResult> fire(Supplier<Optional<ScheduleRow>> read, boolean scheduled, List<Firing> extra,
 			ScheduleOverlapPolicy override) {
@@ -191,8 +194,8 @@ public final class ScheduleFirer {
 
 		void run(boolean scheduled, List<Firing> extra, ScheduleOverlapPolicy override) {
 			if (!ScheduleFirer.this.repository.bumpVersion(this.row)) {
-				throw new LostRace("schedule " + this.row.scheduleId() + " changed since version "
-						+ this.row.version());
+				throw new LostRace(
+						"schedule " + this.row.scheduleId() + " changed since version " + this.row.version());
 			}
 			drainBuffer();
 			Instant cursor = this.row.state().cursor();
@@ -219,7 +222,8 @@ public final class ScheduleFirer {
 					cursor = t;
 					t = times.nextNominal(t);
 				}
-				// used up: no next time until an update gives more actions (and counts times anew)
+				// used up: no next time until an update gives more actions (and counts
+				// times anew)
 				nextRunAt = (t != null && !exhausted()) ? times.due(t) : null;
 			}
 			for (Firing firing : extra) {
@@ -235,7 +239,10 @@ public final class ScheduleFirer {
 			ScheduleFirer.this.repository.prune(this.row.namespace(), this.row.scheduleId(), KEEP_ACTIONS);
 		}
 
-		/** Starts buffered firings while none of the schedule's workflows runs (not while paused). */
+		/**
+		 * Starts buffered firings while none of the schedule's workflows runs (not while
+		 * paused).
+		 */
 		private void drainBuffer() {
 			while (!this.row.paused() && !this.buffer.isEmpty() && this.running.isEmpty()) {
 				ScheduleState.Buffered next = this.buffer.remove(0);
@@ -295,7 +302,8 @@ public final class ScheduleFirer {
 		private void start(Firing firing) {
 			boolean limited = firing.origin() == Origin.SCHEDULED && this.remaining != null;
 			if (limited && this.remaining <= 0) {
-				// a scheduled firing buffered before the last action was used; triggers and
+				// a scheduled firing buffered before the last action was used; triggers
+				// and
 				// backfills are explicit requests and never limited (as in Temporal)
 				skip(firing, "no remaining actions");
 				return;
@@ -316,20 +324,22 @@ public final class ScheduleFirer {
 				this.status.releaseSavepoint(savepoint);
 			}
 			catch (WorkflowException | DuplicateKeyException ex) {
-				// an id in use or a refused start is an outcome of this firing, not an error to retry
+				// an id in use or a refused start is an outcome of this firing, not an
+				// error to retry
 				this.status.rollbackToSavepoint(savepoint);
 				skip(firing, "not started: " + ex.getMessage());
 				return;
 			}
 			this.actions++;
 			if (limited) {
-				// in the step's transaction, with the start: committed together or not at all
+				// in the step's transaction, with the start: committed together or not at
+				// all
 				this.remaining--;
 			}
 			this.running.add(workflowId);
 			this.afterCommit.add(started.afterCommit());
-			this.results.add(record(firing.key(), firing.nominal(), firing.origin(), Outcome.STARTED,
-					started.runId(), null));
+			this.results
+				.add(record(firing.key(), firing.nominal(), firing.origin(), Outcome.STARTED, started.runId(), null));
 		}
 
 		private void skip(Firing firing, String reason) {
@@ -355,8 +365,7 @@ public final class ScheduleFirer {
 				.getBytes(StandardCharsets.UTF_8);
 			for (String workflowId : this.running) {
 				Optional<RunRow> open = ScheduleFirer.this.runs.lockOpen(this.row.namespace(), workflowId);
-				open.ifPresent((run) -> ScheduleFirer.this.runs
-					.sendToInbox(run.runId(), InboxKind.CANCEL, null, reason)
+				open.ifPresent((run) -> ScheduleFirer.this.runs.sendToInbox(run.runId(), InboxKind.CANCEL, null, reason)
 					.ifPresent((owner) -> this.afterCommit
 						.add(() -> ScheduleFirer.this.waker.wake(run.runId(), owner.orElse(null)))));
 			}

@@ -14,10 +14,11 @@ import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * The firing loop of a worker node: steps every due schedule and fires every due debounce window, then sleeps until the earliest
- * next time, the poll interval (buffered firings wait for runs that may close on any node), a
- * local change or a move of a {@link SettableClock}. Every worker node runs one; the steps'
- * compare-and-set and firing keys make each firing happen once.
+ * The firing loop of a worker node: steps every due schedule and fires every due debounce
+ * window, then sleeps until the earliest next time, the poll interval (buffered firings
+ * wait for runs that may close on any node), a local change or a move of a
+ * {@link SettableClock}. Every worker node runs one; the steps' compare-and-set and
+ * firing keys make each firing happen once.
  */
 public final class ScheduleLoop implements AutoCloseable {
 
@@ -47,7 +48,9 @@ public final class ScheduleLoop implements AutoCloseable {
 
 	private final dev.durable.workflow.internal.client.Debouncer debouncer;
 
-	/** @param debouncer the debounced starts, whose due windows the loop fires too */
+	/**
+	 * @param debouncer the debounced starts, whose due windows the loop fires too
+	 */
 	public ScheduleLoop(ScheduleRepository repository, ScheduleFirer firer, Clock clock, String namespace,
 			Duration pollInterval, dev.durable.workflow.internal.client.Debouncer debouncer) {
 		this.debouncer = debouncer;
@@ -122,11 +125,12 @@ public final class ScheduleLoop implements AutoCloseable {
 		String namespace = this.namespace;
 		int stepped = 0;
 		for (String scheduleId : this.repository.dueIds(namespace, this.clock.instant(), BATCH)) {
-			// the row is locked (SKIP LOCKED) and re-checked inside the step's transaction
+			// the row is locked (SKIP LOCKED) and re-checked inside the step's
+			// transaction
 			try {
 				List<?> results = this.firer.fire(
-						() -> this.repository.lockDue(namespace, scheduleId, this.clock.instant()), true,
-						List.of(), null);
+						() -> this.repository.lockDue(namespace, scheduleId, this.clock.instant()), true, List.of(),
+						null);
 				if (results != null) {
 					stepped++;
 				}
@@ -145,15 +149,18 @@ public final class ScheduleLoop implements AutoCloseable {
 	}
 
 	/**
-	 * Steps a schedule from a row read earlier, without locking it first: only the version's
-	 * compare-and-set and the firing keys keep a stale step from firing twice.
+	 * Steps a schedule from a row read earlier, without locking it first: only the
+	 * version's compare-and-set and the firing keys keep a stale step from firing twice.
 	 * @return whether the step committed
 	 */
 	public boolean fireDue(ScheduleRow read) {
 		return this.firer.fire(() -> Optional.of(read), true, List.of(), null) != null;
 	}
 
-	/** Begins the stop at once: no new round starts; {@link #close} also waits for the one under way. */
+	/**
+	 * Begins the stop at once: no new round starts; {@link #close} also waits for the one
+	 * under way.
+	 */
 	public void beginStop() {
 		this.running = false;
 		if (this.clock instanceof SettableClock settable) {
@@ -164,7 +171,10 @@ public final class ScheduleLoop implements AutoCloseable {
 		}
 	}
 
-	/** Stops the loop and waits (bounded) for the round under way: no step is fired after this returns. */
+	/**
+	 * Stops the loop and waits (bounded) for the round under way: no step is fired after
+	 * this returns.
+	 */
 	@Override
 	public void close() {
 		beginStop();

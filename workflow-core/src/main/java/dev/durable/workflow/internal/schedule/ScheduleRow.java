@@ -5,8 +5,8 @@ import java.time.Instant;
 import dev.durable.workflow.client.ScheduleSpec;
 
 /**
- * A schedule row as read. Public only so that tests can hold a stale read and replay a step
- * with it ({@link ScheduleLoop#fireDue(ScheduleRow)}).
+ * A schedule row as read. Public only so that tests can hold a stale read and replay a
+ * step with it ({@link ScheduleLoop#fireDue(ScheduleRow)}).
  *
  * @param namespace namespace
  * @param scheduleId schedule id

@@ -6,16 +6,17 @@ import java.util.List;
 /**
  * The changing part of a schedule, stored as jsonb on its row and rewritten by each step.
  *
- * @param cursor the last spec time processed (fired, skipped or missed); later times are pending
+ * @param cursor the last spec time processed (fired, skipped or missed); later times are
+ * pending
  * @param buffer firings waiting for the running workflow to close, oldest first
  * @param actions workflows started
  * @param skipped firings skipped
  * @param missed firings later than the catch-up window
  * @param note the pause note
- * @param remaining limited actions: starts of scheduled firings still allowed, or {@code null}
- * when unlimited. Kept here rather than in a column: it changes with the counters, in the step
- * that starts the workflow, under the same compare-and-set on the row's version (a state
- * written before limited actions existed reads as unlimited)
+ * @param remaining limited actions: starts of scheduled firings still allowed, or
+ * {@code null} when unlimited. Kept here rather than in a column: it changes with the
+ * counters, in the step that starts the workflow, under the same compare-and-set on the
+ * row's version (a state written before limited actions existed reads as unlimited)
  */
 record ScheduleState(Instant cursor, List<Buffered> buffer, long actions, long skipped, long missed, String note,
 		Long remaining) {

@@ -19,21 +19,21 @@ import dev.durable.workflow.client.ScheduleInterval;
 import dev.durable.workflow.client.ScheduleSpec;
 
 /**
- * The times of a spec: the earliest next time of any of its cron expressions, calendars and
- * intervals (so a time two of them share comes once), passed over while a skip calendar matches
- * it. Cron times are computed in the zone's wall-clock time, so that each local time fires once
- * across daylight-saving changes (Spring's {@code CronExpression} on a {@code ZonedDateTime}
- * skips a spring-forward day's missing time and fires the repeated hour twice). Jitter is
- * derived from the schedule id and the nominal time, so every node and every retry computes the
- * same due time.
+ * The times of a spec: the earliest next time of any of its cron expressions, calendars
+ * and intervals (so a time two of them share comes once), passed over while a skip
+ * calendar matches it. Cron times are computed in the zone's wall-clock time, so that
+ * each local time fires once across daylight-saving changes (Spring's
+ * {@code CronExpression} on a {@code ZonedDateTime} skips a spring-forward day's missing
+ * time and fires the repeated hour twice). Jitter is derived from the schedule id and the
+ * nominal time, so every node and every retry computes the same due time.
  */
 final class ScheduleTimes {
 
 	private static final Logger log = LoggerFactory.getLogger(ScheduleTimes.class);
 
 	/**
-	 * Skipped times passed over in one search before the spec counts as ended: a bound on the
-	 * work of a step (a skip is checked time by time, some microseconds each).
+	 * Skipped times passed over in one search before the spec counts as ended: a bound on
+	 * the work of a step (a skip is checked time by time, some microseconds each).
 	 */
 	static final int MAX_SKIPPED = 10_000;
 
@@ -64,14 +64,18 @@ final class ScheduleTimes {
 		return CronSchedule.parse(calendar.toCron());
 	}
 
-	/** The first spec time strictly after the instant, within the start and end bounds; or {@code null}. */
+	/**
+	 * The first spec time strictly after the instant, within the start and end bounds; or
+	 * {@code null}.
+	 */
 	Instant nextNominal(Instant after) {
 		Instant from = after;
 		if (this.spec.startAt() != null && from.isBefore(this.spec.startAt())) {
 			from = this.spec.startAt().minusNanos(1);
 		}
 		int sources = this.calendars.size() + this.intervals.size();
-		// the next time of each source after 'from'; only sources at or before a skipped time move on
+		// the next time of each source after 'from'; only sources at or before a skipped
+		// time move on
 		Instant[] next = new Instant[sources];
 		for (int i = 0; i < sources; i++) {
 			next[i] = next(i, from);
@@ -107,14 +111,16 @@ final class ScheduleTimes {
 
 	private Instant nextCron(CronSchedule cron, Instant after) {
 		LocalDateTime local = after.atZone(this.zone).toLocalDateTime();
-		// local times only grow: a time repeated by a fall-back maps to its first instant, which
+		// local times only grow: a time repeated by a fall-back maps to its first
+		// instant, which
 		// lies before 'after' once fired, so it is passed over instead of firing twice
 		for (int i = 0; i < 10_000; i++) {
 			local = cron.next(local);
 			if (local == null) {
 				return null;
 			}
-			// a time in a spring-forward gap moves forward by the gap (02:30 becomes 03:30)
+			// a time in a spring-forward gap moves forward by the gap (02:30 becomes
+			// 03:30)
 			Instant instant = ZonedDateTime.ofLocal(local, this.zone, null).toInstant();
 			if (instant.isAfter(after)) {
 				return instant;

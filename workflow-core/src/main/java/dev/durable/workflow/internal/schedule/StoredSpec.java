@@ -11,11 +11,11 @@ import dev.durable.workflow.client.ScheduleInterval;
 import dev.durable.workflow.client.ScheduleSpec;
 
 /**
- * A spec as stored (jsonb in {@code schedule.spec}). Specs written before a spec could combine
- * several sources hold one {@code cronExpression}, or one {@code interval} with its
- * {@code offset}; they read as a spec of that one source. A {@code CRON_TZ=} prefix such an
- * expression may carry is dropped: the single-source spec evaluated its fields in the spec's
- * time zone and ignored the prefix, and reading keeps that meaning.
+ * A spec as stored (jsonb in {@code schedule.spec}). Specs written before a spec could
+ * combine several sources hold one {@code cronExpression}, or one {@code interval} with
+ * its {@code offset}; they read as a spec of that one source. A {@code CRON_TZ=} prefix
+ * such an expression may carry is dropped: the single-source spec evaluated its fields in
+ * the spec's time zone and ignored the prefix, and reading keeps that meaning.
  *
  * @param cronExpressions cron expressions
  * @param calendars structured calendars
@@ -36,8 +36,8 @@ record StoredSpec(List<String> cronExpressions, List<ScheduleCalendar> calendars
 	private static final String ZONE_PREFIX = "CRON_TZ=";
 
 	static StoredSpec of(ScheduleSpec spec) {
-		return new StoredSpec(spec.cronExpressions(), spec.calendars(), spec.intervals(), spec.skip(),
-				spec.timeZone(), spec.startAt(), spec.endAt(), spec.jitter(), null, null, null);
+		return new StoredSpec(spec.cronExpressions(), spec.calendars(), spec.intervals(), spec.skip(), spec.timeZone(),
+				spec.startAt(), spec.endAt(), spec.jitter(), null, null, null);
 	}
 
 	ScheduleSpec toSpec() {

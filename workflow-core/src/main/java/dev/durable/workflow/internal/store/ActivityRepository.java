@@ -9,7 +9,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.internal.support.InternalJson;
 
-/** Pending activities: failed attempts with their retry time, heartbeats, recovery after a takeover. */
+/**
+ * Pending activities: failed attempts with their retry time, heartbeats, recovery after a
+ * takeover.
+ */
 public final class ActivityRepository {
 
 	private final JdbcTemplate jdbc;
@@ -45,8 +48,10 @@ public final class ActivityRepository {
 	 * @param scheduledAt when it was first scheduled
 	 * @param nextAttemptAt when the next attempt is due
 	 * @param lastFailure the last failed attempt's failure (JSON), or {@code null}
-	 * @param state SCHEDULED, STARTED, ASYNC or COMPLETED, as the table's changesets describe them
-	 * @param startedAt when the attempt was claimed or gave out its token, or {@code null}
+	 * @param state SCHEDULED, STARTED, ASYNC or COMPLETED, as the table's changesets
+	 * describe them
+	 * @param startedAt when the attempt was claimed or gave out its token, or
+	 * {@code null}
 	 * @param lastHeartbeatAt when it last heartbeated, or {@code null}
 	 */
 	public record Described(long seq, String activityType, String taskQueue, int attempt, Instant scheduledAt,
@@ -65,19 +70,20 @@ public final class ActivityRepository {
 	}
 
 	/**
-	 * Writes the rows of activities scheduled on a task queue, due at once (inside the scheduling
-	 * task's commit, or a reset's transaction). Their timeouts are copied to columns, so that any
-	 * node can enforce them with one query.
+	 * Writes the rows of activities scheduled on a task queue, due at once (inside the
+	 * scheduling task's commit, or a reset's transaction). Their timeouts are copied to
+	 * columns, so that any node can enforce them with one query.
 	 */
 	public void insertQueued(String namespace, String workflowId, List<StoredActivity> activities) {
 		if (activities.isEmpty()) {
 			return;
 		}
-		this.jdbc.batchUpdate(q("INSERT INTO #.activity (run_id, seq, activity_type, task_queue, input, options, attempt,"
-				+ " scheduled_at, next_attempt_at, namespace, workflow_id, state, priority, partition_key,"
-				+ " schedule_to_start_ms, start_to_close_ms, heartbeat_timeout_ms, close_deadline)"
-				+ " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 'SCHEDULED', ?, ?, ?, ?, ?, ?)"), activities, activities.size(),
-				(ps, a) -> {
+		this.jdbc.batchUpdate(
+				q("INSERT INTO #.activity (run_id, seq, activity_type, task_queue, input, options, attempt,"
+						+ " scheduled_at, next_attempt_at, namespace, workflow_id, state, priority, partition_key,"
+						+ " schedule_to_start_ms, start_to_close_ms, heartbeat_timeout_ms, close_deadline)"
+						+ " VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 'SCHEDULED', ?, ?, ?, ?, ?, ?)"),
+				activities, activities.size(), (ps, a) -> {
 					ActivityOptions o = a.options();
 					ps.setObject(1, a.runId());
 					ps.setLong(2, a.seq());
@@ -104,12 +110,13 @@ public final class ActivityRepository {
 	}
 
 	/**
-	 * Persists a failed attempt and the time of the next one, only while this node still owns the
-	 * run at the given epoch. The first attempt of an inline activity has no row yet: this writes
-	 * it, with what the activity was scheduled with.
+	 * Persists a failed attempt and the time of the next one, only while this node still
+	 * owns the run at the given epoch. The first attempt of an inline activity has no row
+	 * yet: this writes it, with what the activity was scheduled with.
 	 * @param activity the activity as its failed attempt ran
 	 * @param lastHeartbeat the details of the attempt's last heartbeat, or {@code null}
-	 * @return false when the node lost the run or another outcome of the attempt was stored first
+	 * @return false when the node lost the run or another outcome of the attempt was
+	 * stored first
 	 */
 	public boolean recordFailedAttempt(StoredActivity activity, Instant nextAttemptAt, byte[] failure,
 			byte[] lastHeartbeat, UUID node, long epoch) {
@@ -120,9 +127,11 @@ public final class ActivityRepository {
 	}
 
 	/**
-	 * Stores the details of an attempt's heartbeat, writing the activity's row if it has none yet
-	 * (an inline activity's first attempt), while this node owns the run at the given epoch.
-	 * @return false when nothing was written (the run is no longer owned here at that epoch)
+	 * Stores the details of an attempt's heartbeat, writing the activity's row if it has
+	 * none yet (an inline activity's first attempt), while this node owns the run at the
+	 * given epoch.
+	 * @return false when nothing was written (the run is no longer owned here at that
+	 * epoch)
 	 */
 	public boolean heartbeat(StoredActivity activity, byte[] details, Instant at, UUID node, long epoch) {
 		return upsert(activity, activity.attempt(), activity.nextAttemptAt(), null, details, at, node, epoch,
@@ -131,17 +140,19 @@ public final class ActivityRepository {
 	}
 
 	/**
-	 * Records that the first attempt of an inline activity was never started (its node stopped
-	 * first): the row holds attempt 0, so the node that takes the run over starts attempt 1
-	 * instead of counting it as lost. Only while this node owns the open run at the given epoch.
+	 * Records that the first attempt of an inline activity was never started (its node
+	 * stopped first): the row holds attempt 0, so the node that takes the run over starts
+	 * attempt 1 instead of counting it as lost. Only while this node owns the open run at
+	 * the given epoch.
 	 */
 	public boolean recordNotStarted(StoredActivity activity, UUID node, long epoch) {
 		return upsert(activity, 0, activity.nextAttemptAt(), null, null, null, node, epoch, "attempt = 0");
 	}
 
 	/**
-	 * Gives an inline attempt a task token: writes its row (state STARTED, this node, since now)
-	 * or sets the token on the row it has, while this node owns the open run at the given epoch.
+	 * Gives an inline attempt a task token: writes its row (state STARTED, this node,
+	 * since now) or sets the token on the row it has, while this node owns the open run
+	 * at the given epoch.
 	 */
 	public boolean startAsync(StoredActivity activity, UUID token, Instant now, UUID node, long epoch) {
 		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
@@ -150,44 +161,51 @@ public final class ActivityRepository {
 				+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r")
 				+ " ON CONFLICT (run_id, seq) DO UPDATE SET state = 'STARTED', token = EXCLUDED.token,"
 				+ " claimed_by = EXCLUDED.claimed_by, started_at = EXCLUDED.started_at, attempt = EXCLUDED.attempt"
-				+ " WHERE a.attempt IN (?, ?)"),
-				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
-				activity.attempt(), Sql.ts(activity.scheduledAt()), Sql.ts(activity.nextAttemptAt()),
-				activity.heartbeatDetails(), token, node, Sql.ts(now), activity.runId(), node, epoch,
-				activity.attempt(), notStarted(activity)) == 1;
+				+ " WHERE a.attempt IN (?, ?)"), activity.seq(), activity.activityType(), activity.input(),
+				InternalJson.writeCached(activity.options()), activity.attempt(), Sql.ts(activity.scheduledAt()),
+				Sql.ts(activity.nextAttemptAt()), activity.heartbeatDetails(), token, node, Sql.ts(now),
+				activity.runId(), node, epoch, activity.attempt(), notStarted(activity)) == 1;
 	}
 
-	/** The attempt's method returned without completing it: it waits for the completion client. */
+	/**
+	 * The attempt's method returned without completing it: it waits for the completion
+	 * client.
+	 */
 	public boolean markAsync(UUID runId, long seq, UUID token) {
 		return this.jdbc.update(q("UPDATE #.activity SET state = 'ASYNC' WHERE run_id = ? AND seq = ? AND token = ?"),
 				runId, seq, token) == 1;
 	}
 
 	/**
-	 * Persists the failure of an inline attempt that has a task token, unless the completion client
-	 * recorded its outcome first (then that outcome is in the run's inbox and this changes nothing).
+	 * Persists the failure of an inline attempt that has a task token, unless the
+	 * completion client recorded its outcome first (then that outcome is in the run's
+	 * inbox and this changes nothing).
 	 */
 	public boolean retryAsync(StoredActivity activity, UUID token, Instant nextAttemptAt, byte[] failure,
 			byte[] lastHeartbeat, UUID node, long epoch) {
-		// the run's row has an attempt column too (its own retries): the activity's columns are qualified
-		return this.jdbc.update(q("UPDATE #.activity a SET attempt = a.attempt + 1, next_attempt_at = ?, last_failure = ?,"
-				+ " heartbeat_details = COALESCE(?, a.heartbeat_details), state = 'SCHEDULED', token = NULL,"
-				+ " claimed_by = NULL, started_at = NULL, last_heartbeat_at = NULL FROM #.workflow_run r"
-				+ " WHERE a.run_id = ? AND a.seq = ?"
-				+ " AND a.token = ? AND r.run_id = a.run_id AND r.owner_node = ? AND r.epoch = ?"), Sql.ts(nextAttemptAt),
-				failure, lastHeartbeat, activity.runId(), activity.seq(), token, node, epoch) == 1;
+		// the run's row has an attempt column too (its own retries): the activity's
+		// columns are qualified
+		return this.jdbc.update(
+				q("UPDATE #.activity a SET attempt = a.attempt + 1, next_attempt_at = ?, last_failure = ?,"
+						+ " heartbeat_details = COALESCE(?, a.heartbeat_details), state = 'SCHEDULED', token = NULL,"
+						+ " claimed_by = NULL, started_at = NULL, last_heartbeat_at = NULL FROM #.workflow_run r"
+						+ " WHERE a.run_id = ? AND a.seq = ?"
+						+ " AND a.token = ? AND r.run_id = a.run_id AND r.owner_node = ? AND r.epoch = ?"),
+				Sql.ts(nextAttemptAt), failure, lastHeartbeat, activity.runId(), activity.seq(), token, node,
+				epoch) == 1;
 	}
 
 	/**
-	 * Records the result of a transactional activity's attempt, inside that activity's own
-	 * transaction: the row says COMPLETED with the encoded result, so that a node that takes the run
-	 * over before the result reaches the history hands it over instead of running the activity
-	 * again. Fenced like the other writes by the run's owner and epoch, and it locks the run's row
-	 * (FOR SHARE) until the transaction ends: a claim of the run by another node (which bumps the
-	 * epoch) waits for this transaction, then finds the result; a claim that came first makes this
-	 * write fail, and the activity's transaction rolls back.
-	 * @return false when this node no longer owns the run at the epoch, or the row holds another
-	 * attempt or another outcome
+	 * Records the result of a transactional activity's attempt, inside that activity's
+	 * own transaction: the row says COMPLETED with the encoded result, so that a node
+	 * that takes the run over before the result reaches the history hands it over instead
+	 * of running the activity again. Fenced like the other writes by the run's owner and
+	 * epoch, and it locks the run's row (FOR SHARE) until the transaction ends: a claim
+	 * of the run by another node (which bumps the epoch) waits for this transaction, then
+	 * finds the result; a claim that came first makes this write fail, and the activity's
+	 * transaction rolls back.
+	 * @return false when this node no longer owns the run at the epoch, or the row holds
+	 * another attempt or another outcome
 	 */
 	public boolean recordTransactionalResult(StoredActivity activity, byte[] result, UUID node, long epoch) {
 		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
@@ -195,19 +213,21 @@ public final class ActivityRepository {
 				+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, 'COMPLETED', ? FROM #.workflow_run r WHERE r.run_id = ?"
 				+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r") + " FOR SHARE OF r"
 				+ " ON CONFLICT (run_id, seq) DO UPDATE SET state = 'COMPLETED', result = EXCLUDED.result,"
-				+ " attempt = EXCLUDED.attempt WHERE a.attempt IN (?, ?) AND a.state = 'SCHEDULED'"),
-				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
+				+ " attempt = EXCLUDED.attempt WHERE a.attempt IN (?, ?) AND a.state = 'SCHEDULED'"), activity.seq(),
+				activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
 				activity.attempt(), Sql.ts(activity.scheduledAt()), Sql.ts(activity.nextAttemptAt()), result,
 				activity.runId(), node, epoch, activity.attempt(), notStarted(activity)) == 1;
 	}
 
-	/** The results transactional activities of the run recorded that its history does not hold yet, by seq. */
+	/**
+	 * The results transactional activities of the run recorded that its history does not
+	 * hold yet, by seq.
+	 */
 	public java.util.Map<Long, byte[]> transactionalResults(UUID runId) {
 		java.util.Map<Long, byte[]> found = new java.util.HashMap<>();
-		this.jdbc.query(q("SELECT seq, result FROM #.activity WHERE run_id = ? AND state = 'COMPLETED'"),
-				(rs) -> {
-					found.put(rs.getLong("seq"), rs.getBytes("result"));
-				}, runId);
+		this.jdbc.query(q("SELECT seq, result FROM #.activity WHERE run_id = ? AND state = 'COMPLETED'"), (rs) -> {
+			found.put(rs.getLong("seq"), rs.getBytes("result"));
+		}, runId);
 		return found;
 	}
 
@@ -222,21 +242,30 @@ public final class ActivityRepository {
 	}
 
 	/**
-	 * How many attempts of the activity were made, as its row says: the row's attempt when it was
-	 * started (claimed from its task queue, awaiting the completion client, or its result
-	 * committed), else the attempts before the one it waits to start; 0 without a row (an inline
-	 * activity's first attempt writes none) or when its first attempt never started.
+	 * How many attempts of the activity were made, as its row says: the row's attempt
+	 * when it was started (claimed from its task queue, awaiting the completion client,
+	 * or its result committed), else the attempts before the one it waits to start; 0
+	 * without a row (an inline activity's first attempt writes none) or when its first
+	 * attempt never started.
 	 */
 	public int attemptsMade(UUID runId, long seq) {
-		return this.jdbc.query(q("SELECT CASE WHEN state IN ('STARTED', 'ASYNC', 'COMPLETED') THEN attempt"
-				+ " ELSE greatest(attempt - 1, 0) END AS made FROM #.activity WHERE run_id = ? AND seq = ?"),
-				(rs, n) -> rs.getInt("made"), runId, seq).stream().findFirst().orElse(0);
+		return this.jdbc
+			.query(q("SELECT CASE WHEN state IN ('STARTED', 'ASYNC', 'COMPLETED') THEN attempt"
+					+ " ELSE greatest(attempt - 1, 0) END AS made FROM #.activity WHERE run_id = ? AND seq = ?"),
+					(rs, n) -> rs.getInt("made"), runId, seq)
+			.stream()
+			.findFirst()
+			.orElse(0);
 	}
 
-	/** When the activity's row last recorded a heartbeat, or {@code null} (no row, or no heartbeat yet). */
+	/**
+	 * When the activity's row last recorded a heartbeat, or {@code null} (no row, or no
+	 * heartbeat yet).
+	 */
 	public Instant lastHeartbeatAt(UUID runId, long seq) {
 		// a row without a heartbeat maps to null, which a stream's findFirst would refuse
-		List<Instant> found = this.jdbc.query(q("SELECT last_heartbeat_at FROM #.activity WHERE run_id = ? AND seq = ?"),
+		List<Instant> found = this.jdbc.query(
+				q("SELECT last_heartbeat_at FROM #.activity WHERE run_id = ? AND seq = ?"),
 				(rs, n) -> Sql.instant(rs, "last_heartbeat_at"), runId, seq);
 		return found.isEmpty() ? null : found.get(0);
 	}
@@ -253,25 +282,28 @@ public final class ActivityRepository {
 	}
 
 	/**
-	 * Writes the activity's row as given, or, when it has one for the same attempt, changes it as
-	 * {@code onConflict} says; only while this node owns the open run at the given epoch.
+	 * Writes the activity's row as given, or, when it has one for the same attempt,
+	 * changes it as {@code onConflict} says; only while this node owns the open run at
+	 * the given epoch.
 	 */
 	private boolean upsert(StoredActivity activity, int attempt, Instant nextAttemptAt, byte[] failure,
 			byte[] heartbeat, Instant heartbeatAt, UUID node, long epoch, String onConflict) {
-		return this.jdbc.update(q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
-				+ " scheduled_at, next_attempt_at, last_failure, heartbeat_details, last_heartbeat_at)"
-				+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ?"
-				+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r")
-				+ " ON CONFLICT (run_id, seq) DO UPDATE SET " + onConflict
-				+ " WHERE a.attempt IN (?, ?) AND a.state <> 'COMPLETED'"),
+		return this.jdbc.update(
+				q("INSERT INTO #.activity AS a (run_id, seq, activity_type, input, options, attempt,"
+						+ " scheduled_at, next_attempt_at, last_failure, heartbeat_details, last_heartbeat_at)"
+						+ " SELECT r.run_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM #.workflow_run r WHERE r.run_id = ?"
+						+ " AND r.owner_node = ? AND r.epoch = ? AND " + Sql.open("r")
+						+ " ON CONFLICT (run_id, seq) DO UPDATE SET " + onConflict
+						+ " WHERE a.attempt IN (?, ?) AND a.state <> 'COMPLETED'"),
 				activity.seq(), activity.activityType(), activity.input(), InternalJson.writeCached(activity.options()),
 				attempt, Sql.ts(activity.scheduledAt()), Sql.ts(nextAttemptAt), failure, heartbeat, Sql.ts(heartbeatAt),
 				activity.runId(), node, epoch, activity.attempt(), notStarted(activity)) == 1;
 	}
 
 	/**
-	 * The attempt a row may also hold for a write of this attempt: a first attempt's row may say
-	 * 0, "never started" (a reset, or a node that stopped before starting it); the write makes it 1.
+	 * The attempt a row may also hold for a write of this attempt: a first attempt's row
+	 * may say 0, "never started" (a reset, or a node that stopped before starting it);
+	 * the write makes it 1.
 	 */
 	private static int notStarted(StoredActivity activity) {
 		return (activity.attempt() == 1) ? 0 : activity.attempt();

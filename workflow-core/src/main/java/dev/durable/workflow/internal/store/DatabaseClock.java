@@ -16,31 +16,40 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * The node's clock corrected to the database's: every time the engine schedules or judges (a
- * timer's due time, a start delay, a timeout, a retry, a rate window, a schedule's next fire) is
- * compared across nodes through the rows it writes, so it must not depend on one node's clock
- * being right. The node's clock keeps its resolution and speed; only its offset to
- * {@code clock_timestamp()} is measured: before the engine serves (it does not start until a
- * measurement succeeds), then with every heartbeat, or periodically on a node without one.
+ * The node's clock corrected to the database's: every time the engine schedules or judges
+ * (a timer's due time, a start delay, a timeout, a retry, a rate window, a schedule's
+ * next fire) is compared across nodes through the rows it writes, so it must not depend
+ * on one node's clock being right. The node's clock keeps its resolution and speed; only
+ * its offset to {@code clock_timestamp()} is measured: before the engine serves (it does
+ * not start until a measurement succeeds), then with every heartbeat, or periodically on
+ * a node without one.
  *
- * <p>A measurement reads the node's clock before ({@code t0}) and after ({@code t1}) one round
- * trip that reads the database's: the true offset lies in {@code [db - t1, db - t0]}. While the
- * measurements agree (their intervals overlap) the offset's interval is their intersection, which
- * only narrows, so the corrected time does not jitter with each round trip; a measurement that
- * disagrees (the node's clock was stepped, or drifted out of the interval) starts anew from its
- * own interval. The clock uses the interval's middle: the corrected time is off the database's by
- * at most half the interval, at most half the round trip of the last measurement that started
- * anew (sub-millisecond on a local network; {@link #bound()} reports it), plus the drift of the
- * two clocks since the last heartbeat.
+ * <p>
+ * A measurement reads the node's clock before ({@code t0}) and after ({@code t1}) one
+ * round trip that reads the database's: the true offset lies in
+ * {@code [db - t1, db - t0]}. While the measurements agree (their intervals overlap) the
+ * offset's interval is their intersection, which only narrows, so the corrected time does
+ * not jitter with each round trip; a measurement that disagrees (the node's clock was
+ * stepped, or drifted out of the interval) starts anew from its own interval. The clock
+ * uses the interval's middle: the corrected time is off the database's by at most half
+ * the interval, at most half the round trip of the last measurement that started anew
+ * (sub-millisecond on a local network; {@link #bound()} reports it), plus the drift of
+ * the two clocks since the last heartbeat.
  */
 public final class DatabaseClock extends Clock {
 
 	private static final Logger log = LoggerFactory.getLogger(DatabaseClock.class);
 
-	/** The offset is noted in the log when it is at least this large: the node's clock is wrong. */
+	/**
+	 * The offset is noted in the log when it is at least this large: the node's clock is
+	 * wrong.
+	 */
 	private static final Duration NOTABLE = Duration.ofSeconds(1);
 
-	/** The wait after the first failed measurement at start; it doubles up to {@link #MAX_BACKOFF}. */
+	/**
+	 * The wait after the first failed measurement at start; it doubles up to
+	 * {@link #MAX_BACKOFF}.
+	 */
 	private static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
 
 	private static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
@@ -49,10 +58,16 @@ public final class DatabaseClock extends Clock {
 
 	private final JdbcTemplate jdbc;
 
-	/** Database minus node, in microseconds, and its error bound; shared with the clock's other zones. */
+	/**
+	 * Database minus node, in microseconds, and its error bound; shared with the clock's
+	 * other zones.
+	 */
 	private final AtomicReference<Offset> offset;
 
-	/** The true offset lies in {@code [low, high]} (microseconds); the clock uses its middle. */
+	/**
+	 * The true offset lies in {@code [low, high]} (microseconds); the clock uses its
+	 * middle.
+	 */
 	private record Offset(long low, long high) {
 
 		static final Offset UNKNOWN = new Offset(0, -1);
@@ -82,18 +97,19 @@ public final class DatabaseClock extends Clock {
 	}
 
 	/**
-	 * Measures the offset to the database's clock. A failed measurement keeps the offset in use
-	 * (the interval last measured: the node's clock keeps its speed, so it stays off the
-	 * database's by little more than its drift since) and the next heartbeat tries again; it never
-	 * throws. Once the engine serves, the offset is known: {@link #measureFirst} measured it.
+	 * Measures the offset to the database's clock. A failed measurement keeps the offset
+	 * in use (the interval last measured: the node's clock keeps its speed, so it stays
+	 * off the database's by little more than its drift since) and the next heartbeat
+	 * tries again; it never throws. Once the engine serves, the offset is known:
+	 * {@link #measureFirst} measured it.
 	 */
 	public void measure() {
 		measure(this.jdbc);
 	}
 
 	/**
-	 * Measures the offset over the given connections (the heartbeat's own, which does not wait
-	 * for a pooled one behind the work).
+	 * Measures the offset over the given connections (the heartbeat's own, which does not
+	 * wait for a pooled one behind the work).
 	 */
 	public void measure(JdbcTemplate over) {
 		try {
@@ -105,12 +121,13 @@ public final class DatabaseClock extends Clock {
 	}
 
 	/**
-	 * Measures the offset before the engine schedules anything, retrying with backoff while the
-	 * database does not answer (its pool exhausted, a restart under way): a time written on the
-	 * node's own clock, possibly far off, would hold back what other nodes schedule after it.
+	 * Measures the offset before the engine schedules anything, retrying with backoff
+	 * while the database does not answer (its pool exhausted, a restart under way): a
+	 * time written on the node's own clock, possibly far off, would hold back what other
+	 * nodes schedule after it.
 	 * @param patience how long to keep trying
-	 * @throws IllegalStateException when no measurement succeeded within {@code patience}: the
-	 * engine does not start
+	 * @throws IllegalStateException when no measurement succeeded within
+	 * {@code patience}: the engine does not start
 	 */
 	public void measureFirst(Duration patience) {
 		long deadline = System.nanoTime() + patience.toNanos();
@@ -122,7 +139,8 @@ public final class DatabaseClock extends Clock {
 			}
 			catch (RuntimeException ex) {
 				if (this.offset.get().known()) {
-					return; // a sample of the first few was answered: its interval bounds the offset
+					return; // a sample of the first few was answered: its interval bounds
+							// the offset
 				}
 				long leftNanos = deadline - System.nanoTime();
 				if (leftNanos <= 0) {
@@ -147,8 +165,8 @@ public final class DatabaseClock extends Clock {
 	}
 
 	/**
-	 * One measurement; the first takes a few round trips: the first of a JVM is slow, and its
-	 * interval would bound the clock until the next heartbeat.
+	 * One measurement; the first takes a few round trips: the first of a JVM is slow, and
+	 * its interval would bound the clock until the next heartbeat.
 	 */
 	private void measureOnce(JdbcTemplate over) {
 		Offset before = this.offset.get();
@@ -190,7 +208,10 @@ public final class DatabaseClock extends Clock {
 		return Duration.of(this.offset.get().micros(), ChronoUnit.MICROS);
 	}
 
-	/** How far the corrected time may be off the database's (half the measurement's round trip). */
+	/**
+	 * How far the corrected time may be off the database's (half the measurement's round
+	 * trip).
+	 */
 	public Duration bound() {
 		long bound = this.offset.get().boundMicros();
 		return (bound == Long.MAX_VALUE) ? ChronoUnit.FOREVER.getDuration() : Duration.of(bound, ChronoUnit.MICROS);
@@ -201,10 +222,11 @@ public final class DatabaseClock extends Clock {
 	}
 
 	/**
-	 * The node's time corrected by the measured offset. A clock not yet measured (read before the
-	 * engine started, by its client) measures first: a time written on the node's own clock would
-	 * hold back what other nodes schedule after it. Should that fail, the database is unlikely to
-	 * take the write either; the node's time is returned and the next read measures again.
+	 * The node's time corrected by the measured offset. A clock not yet measured (read
+	 * before the engine started, by its client) measures first: a time written on the
+	 * node's own clock would hold back what other nodes schedule after it. Should that
+	 * fail, the database is unlikely to take the write either; the node's time is
+	 * returned and the next read measures again.
 	 */
 	@Override
 	public Instant instant() {

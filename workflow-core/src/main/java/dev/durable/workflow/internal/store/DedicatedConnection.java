@@ -15,14 +15,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
- * One connection kept for one purpose, outside the pool the engine's work takes its connections
- * from: the heartbeat's. A node whose pool is busy (an overloaded machine, a burst of work) must
- * still renew its lease, or it fences itself with the database answering; waiting for a pooled
- * connection behind the work it guards would make it do so. The connection is opened once from
- * the direct data source (see {@code WorkflowEngine.Builder#directDataSource}), under the
- * engine's network timeout, and opened anew after a statement on it failed (a partition, a
- * database restart). Used by one thread at a time; closing what {@link #getConnection()} returns
- * keeps the connection.
+ * One connection kept for one purpose, outside the pool the engine's work takes its
+ * connections from: the heartbeat's. A node whose pool is busy (an overloaded machine, a
+ * burst of work) must still renew its lease, or it fences itself with the database
+ * answering; waiting for a pooled connection behind the work it guards would make it do
+ * so. The connection is opened once from the direct data source (see
+ * {@code WorkflowEngine.Builder#directDataSource}), under the engine's network timeout,
+ * and opened anew after a statement on it failed (a partition, a database restart). Used
+ * by one thread at a time; closing what {@link #getConnection()} returns keeps the
+ * connection.
  */
 public final class DedicatedConnection extends DelegatingDataSource implements AutoCloseable {
 
@@ -37,7 +38,8 @@ public final class DedicatedConnection extends DelegatingDataSource implements A
 	private boolean closed;
 
 	/**
-	 * @param source where the connection comes from (a direct session, not the work's pool)
+	 * @param source where the connection comes from (a direct session, not the work's
+	 * pool)
 	 * @param statementTimeout how long a statement on it may wait for the database
 	 */
 	public DedicatedConnection(DataSource source, Duration statementTimeout) {
@@ -90,7 +92,8 @@ public final class DedicatedConnection extends DelegatingDataSource implements A
 		Connection old = this.connection;
 		this.connection = null;
 		if (old != null) {
-			// its socket may hang on a silent network: the abort closes it without waiting
+			// its socket may hang on a silent network: the abort closes it without
+			// waiting
 			try {
 				old.abort(Runnable::run);
 			}
@@ -114,7 +117,9 @@ public final class DedicatedConnection extends DelegatingDataSource implements A
 		discard();
 	}
 
-	/** The connection as lent: closing it keeps it; a failure marks it to be opened anew. */
+	/**
+	 * The connection as lent: closing it keeps it; a failure marks it to be opened anew.
+	 */
 	private final class Kept implements InvocationHandler {
 
 		private final Connection connection;
@@ -141,7 +146,8 @@ public final class DedicatedConnection extends DelegatingDataSource implements A
 			}
 			try {
 				Object result = method.invoke(this.connection, args);
-				// statements fail through their own objects: any SQLException there may be a lost connection
+				// statements fail through their own objects: any SQLException there may
+				// be a lost connection
 				if (result instanceof java.sql.Statement statement) {
 					return wrapStatement(statement);
 				}
@@ -156,7 +162,8 @@ public final class DedicatedConnection extends DelegatingDataSource implements A
 		private Object wrapStatement(java.sql.Statement statement) {
 			Class<?>[] types = (statement instanceof java.sql.CallableStatement)
 					? new Class<?>[] { java.sql.CallableStatement.class }
-					: (statement instanceof java.sql.PreparedStatement) ? new Class<?>[] { java.sql.PreparedStatement.class }
+					: (statement instanceof java.sql.PreparedStatement)
+							? new Class<?>[] { java.sql.PreparedStatement.class }
 							: new Class<?>[] { java.sql.Statement.class };
 			return Proxy.newProxyInstance(DedicatedConnection.class.getClassLoader(), types, (p, m, a) -> {
 				try {

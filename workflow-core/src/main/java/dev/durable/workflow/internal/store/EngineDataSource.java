@@ -25,26 +25,29 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 import dev.durable.workflow.internal.support.NodeFencedException;
 
 /**
- * The connections the engine's own statements run on: those of the application's data source,
- * each under a network timeout while the engine holds it, and none at all while the node is
- * fenced. A network partition drops packets rather than resetting connections, so without the
- * timeout a statement would wait for TCP to give up, many minutes; the timeout is the connection's
- * ({@link Connection#setNetworkTimeout}), set when the engine takes it and restored when it gives
- * it back, so that the application's own statements on the same data source keep their settings.
- * A connection the engine joins (the transaction of a transactional activity, or one an
- * application's transaction holds) is not the engine's and is left as it is.
+ * The connections the engine's own statements run on: those of the application's data
+ * source, each under a network timeout while the engine holds it, and none at all while
+ * the node is fenced. A network partition drops packets rather than resetting
+ * connections, so without the timeout a statement would wait for TCP to give up, many
+ * minutes; the timeout is the connection's ({@link Connection#setNetworkTimeout}), set
+ * when the engine takes it and restored when it gives it back, so that the application's
+ * own statements on the same data source keep their settings. A connection the engine
+ * joins (the transaction of a transactional activity, or one an application's transaction
+ * holds) is not the engine's and is left as it is.
  * <p>
- * The server must also learn that a silent node is gone: a partitioned node's open transactions
- * would otherwise keep their row and unique-key locks, and the statements of healthy nodes wait on
- * them, until TCP gives up. So each physical connection the engine takes gets, once (the first time
- * the engine takes it, in one round trip), the {@link SessionTimeouts} of the engine's settings:
- * {@code idle_in_transaction_session_timeout} and TCP keepalive and user timeouts. They are session
- * settings, so the application's own statements on the same pooled connection see them too.
+ * The server must also learn that a silent node is gone: a partitioned node's open
+ * transactions would otherwise keep their row and unique-key locks, and the statements of
+ * healthy nodes wait on them, until TCP gives up. So each physical connection the engine
+ * takes gets, once (the first time the engine takes it, in one round trip), the
+ * {@link SessionTimeouts} of the engine's settings:
+ * {@code idle_in_transaction_session_timeout} and TCP keepalive and user timeouts. They
+ * are session settings, so the application's own statements on the same pooled connection
+ * see them too.
  * <p>
- * As an {@link InfrastructureProxy} of the application's data source it is the same data source
- * to Spring's transaction synchronization: a transaction the engine starts binds its connection
- * where the application's code finds it, and the engine's statements join the application's
- * transactions as before.
+ * As an {@link InfrastructureProxy} of the application's data source it is the same data
+ * source to Spring's transaction synchronization: a transaction the engine starts binds
+ * its connection where the application's code finds it, and the engine's statements join
+ * the application's transactions as before.
  */
 public final class EngineDataSource extends DelegatingDataSource implements InfrastructureProxy {
 
@@ -63,18 +66,26 @@ public final class EngineDataSource extends DelegatingDataSource implements Infr
 
 	private final @Nullable Gate gate;
 
-	/** The connections the engine holds now (shared by the gated and the ungated view). */
+	/**
+	 * The connections the engine holds now (shared by the gated and the ungated view).
+	 */
 	private final Set<Connection> held;
 
-	/** The session settings each physical connection gets once (none: the engine sets nothing). */
+	/**
+	 * The session settings each physical connection gets once (none: the engine sets
+	 * nothing).
+	 */
 	private final @Nullable SessionTimeouts sessions;
 
-	/** The physical connections that got them (weakly: the pool may close and drop them). */
+	/**
+	 * The physical connections that got them (weakly: the pool may close and drop them).
+	 */
 	private final Set<Object> configured;
 
 	/**
 	 * @param target the application's data source
-	 * @param statementTimeout how long one of the engine's statements may wait for the database
+	 * @param statementTimeout how long one of the engine's statements may wait for the
+	 * database
 	 * @param gate what closes the engine's access while the node is fenced
 	 */
 	public EngineDataSource(DataSource target, Duration statementTimeout, Gate gate) {
@@ -83,15 +94,17 @@ public final class EngineDataSource extends DelegatingDataSource implements Infr
 
 	/**
 	 * @param target the application's data source
-	 * @param statementTimeout how long one of the engine's statements may wait for the database
+	 * @param statementTimeout how long one of the engine's statements may wait for the
+	 * database
 	 * @param gate what closes the engine's access while the node is fenced
-	 * @param sessions the session settings of the engine's physical connections ({@code null}: none)
+	 * @param sessions the session settings of the engine's physical connections
+	 * ({@code null}: none)
 	 */
 	public EngineDataSource(DataSource target, Duration statementTimeout, Gate gate,
 			@Nullable SessionTimeouts sessions) {
 		this(target, (int) Math.min(Integer.MAX_VALUE, Math.max(1, statementTimeout.toMillis())), gate,
-				ConcurrentHashMap.newKeySet(), sessions, Collections.newSetFromMap(Collections.synchronizedMap(
-						new WeakHashMap<>())));
+				ConcurrentHashMap.newKeySet(), sessions,
+				Collections.newSetFromMap(Collections.synchronizedMap(new WeakHashMap<>())));
 	}
 
 	private EngineDataSource(DataSource target, int timeoutMillis, @Nullable Gate gate, Set<Connection> held,
@@ -106,17 +119,18 @@ public final class EngineDataSource extends DelegatingDataSource implements Infr
 	}
 
 	/**
-	 * The same connections without the gate: the heartbeat's, which must reach the database while
-	 * the node is fenced (its success is what lifts the fence).
+	 * The same connections without the gate: the heartbeat's, which must reach the
+	 * database while the node is fenced (its success is what lifts the fence).
 	 */
 	public EngineDataSource ungated() {
 		return new EngineDataSource(this.target, this.timeoutMillis, null, this.held, this.sessions, this.configured);
 	}
 
 	/**
-	 * Aborts every connection the engine holds now (the node fenced itself): statements waiting
-	 * on a silent network fail at once instead of at their timeout, and nothing more is sent on
-	 * them. Each abort runs on a thread of its own, as closing a socket may block.
+	 * Aborts every connection the engine holds now (the node fenced itself): statements
+	 * waiting on a silent network fail at once instead of at their timeout, and nothing
+	 * more is sent on them. Each abort runs on a thread of its own, as closing a socket
+	 * may block.
 	 */
 	public void abortAll() {
 		for (Connection connection : List.copyOf(this.held)) {
@@ -166,10 +180,10 @@ public final class EngineDataSource extends DelegatingDataSource implements Infr
 	}
 
 	/**
-	 * Gives a physical connection the session settings the first time the engine takes it: one
-	 * round trip per physical connection, none on later takes. Only a connection in auto-commit
-	 * mode (a SET in a transaction would roll back with it) of the PostgreSQL driver (its physical
-	 * connection is what is remembered) gets them.
+	 * Gives a physical connection the session settings the first time the engine takes
+	 * it: one round trip per physical connection, none on later takes. Only a connection
+	 * in auto-commit mode (a SET in a transaction would roll back with it) of the
+	 * PostgreSQL driver (its physical connection is what is remembered) gets them.
 	 */
 	private void configure(Connection connection) throws SQLException {
 		if (this.sessions == null || !connection.isWrapperFor(PGConnection.class)) {
@@ -186,7 +200,8 @@ public final class EngineDataSource extends DelegatingDataSource implements Infr
 			if (connection.isClosed() || !connection.isValid(1)) {
 				throw ex;
 			}
-			// a server without one of the settings (or a pooler refusing it): the connection works without
+			// a server without one of the settings (or a pooler refusing it): the
+			// connection works without
 			LoggerFactory.getLogger(EngineDataSource.class)
 				.warn("Could not set the engine's session timeouts ({}): {}", this.sessions.sql(), ex.getMessage());
 		}
@@ -219,9 +234,12 @@ public final class EngineDataSource extends DelegatingDataSource implements Infr
 					break;
 				case "rollback":
 					if (args == null && this.connection.isClosed()) {
-						// aborted by the fence, or broken: its transaction ended with it on the server.
-						// A rollback that threw here would replace the statement's own failure (Spring's
-						// transaction template logs that as an ERROR) with "Connection is closed"
+						// aborted by the fence, or broken: its transaction ended with it
+						// on the server.
+						// A rollback that threw here would replace the statement's own
+						// failure (Spring's
+						// transaction template logs that as an ERROR) with "Connection is
+						// closed"
 						return null;
 					}
 					break;

@@ -1,8 +1,8 @@
 package dev.durable.workflow.internal.store;
 
 /**
- * The kind of an inbox item, stored in the {@code kind} column of the {@code inbox} table as
- * {@link #stored()} (the constant's name).
+ * The kind of an inbox item, stored in the {@code kind} column of the {@code inbox} table
+ * as {@link #stored()} (the constant's name).
  */
 public enum InboxKind {
 
@@ -15,7 +15,10 @@ public enum InboxKind {
 	/** A cancel request (payload: the reason, UTF-8). */
 	CANCEL,
 
-	/** A termination by a parent that closed with policy TERMINATE (payload: the reason, UTF-8). */
+	/**
+	 * A termination by a parent that closed with policy TERMINATE (payload: the reason,
+	 * UTF-8).
+	 */
 	TERMINATE,
 
 	/** A child run started (name: the command's seq; message id: the child's run id). */
@@ -30,19 +33,28 @@ public enum InboxKind {
 	/** A child run closed otherwise (name: the command's seq; payload: the failure). */
 	CHILD_FAILED,
 
-	/** A signal or cancel to another workflow was delivered, or not (name: the command's seq). */
+	/**
+	 * A signal or cancel to another workflow was delivered, or not (name: the command's
+	 * seq).
+	 */
 	EXTERNAL_DELIVERED,
 
-	/** An activity attempt completed elsewhere (name: the activity's seq; payload: its result). */
+	/**
+	 * An activity attempt completed elsewhere (name: the activity's seq; payload: its
+	 * result).
+	 */
 	ACTIVITY_COMPLETED,
 
-	/** An activity failed for good elsewhere (name: the activity's seq; payload: the failure). */
+	/**
+	 * An activity failed for good elsewhere (name: the activity's seq; payload: the
+	 * failure).
+	 */
 	ACTIVITY_FAILED,
 
 	/**
-	 * An asynchronously completed attempt of an inline activity failed and is retried: its row holds
-	 * the next attempt, which the run's owner starts (name: the activity's seq). Not an input of the
-	 * workflow.
+	 * An asynchronously completed attempt of an inline activity failed and is retried:
+	 * its row holds the next attempt, which the run's owner starts (name: the activity's
+	 * seq). Not an input of the workflow.
 	 */
 	ACTIVITY_RETRY,
 

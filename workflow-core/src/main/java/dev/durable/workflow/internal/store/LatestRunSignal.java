@@ -7,15 +7,17 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * A signal to the latest run of a workflow id, found and sent by one statement. The caller knows
- * the workflow type (a handle from a start), so the payload is encoded before the run is read,
- * and the statement sends only to an open run of that type: the send of
- * {@link RunRepository#sendToInbox} ({@link InboxSendSql}) with the lookup of
+ * A signal to the latest run of a workflow id, found and sent by one statement. The
+ * caller knows the workflow type (a handle from a start), so the payload is encoded
+ * before the run is read, and the statement sends only to an open run of that type: the
+ * send of {@link RunRepository#sendToInbox} ({@link InboxSendSql}) with the lookup of
  * {@link RunRepository#findLatest} folded in, one round trip instead of two.
  */
 public final class LatestRunSignal {
 
-	/** Where a signal went: the run and its owner node ({@code null}: no node holds it). */
+	/**
+	 * Where a signal went: the run and its owner node ({@code null}: no node holds it).
+	 */
 	public record Sent(UUID runId, UUID owner) {
 	}
 
@@ -25,15 +27,17 @@ public final class LatestRunSignal {
 
 	public LatestRunSignal(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
-		this.sql = InboxSendSql.statement(schema, "w.run_id = (SELECT run_id FROM #.workflow_run"
-				+ " WHERE namespace = ? AND workflow_id = ?" + InboxSendSql.LATEST_FIRST + " LIMIT 1)"
-				+ " AND w.workflow_type = ?");
+		this.sql = InboxSendSql.statement(schema,
+				"w.run_id = (SELECT run_id FROM #.workflow_run" + " WHERE namespace = ? AND workflow_id = ?"
+						+ InboxSendSql.LATEST_FIRST + " LIMIT 1)" + " AND w.workflow_type = ?");
 	}
 
 	/**
-	 * Sends a signal to the latest run of the workflow id if that run is open and of the type.
-	 * @return where it went; empty when nothing was written (no run, the latest closed, or of
-	 * another type): the caller then reads the latest run to tell why, or to send to it
+	 * Sends a signal to the latest run of the workflow id if that run is open and of the
+	 * type.
+	 * @return where it went; empty when nothing was written (no run, the latest closed,
+	 * or of another type): the caller then reads the latest run to tell why, or to send
+	 * to it
 	 */
 	public Optional<Sent> send(String namespace, String workflowId, String workflowType, String name, byte[] payload) {
 		List<Sent> sent = this.jdbc.query(this.sql,

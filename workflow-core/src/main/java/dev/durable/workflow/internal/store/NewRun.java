@@ -18,14 +18,15 @@ import java.util.UUID;
  * @param createdAt creation time
  * @param wakeAt the delayed start time, or {@code null} for now
  * @param runDeadline when the run times out, or {@code null}
- * @param executionDeadline when the execution (continue-as-new chain) times out, or {@code null}
+ * @param executionDeadline when the execution (continue-as-new chain) times out, or
+ * {@code null}
  * @param chain workflow retry policy and cron schedule, or {@code null}
  * @param attempt the attempt number (workflow retries)
  * @param memo the memo it starts with, in stored form (Attributes)
  * @param searchAttributes the search attributes it starts with, in stored form
  */
-public record NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
-		UUID owner, byte[] input, String requestId, Instant createdAt, Instant wakeAt, Instant runDeadline,
+public record NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue, UUID owner,
+		byte[] input, String requestId, Instant createdAt, Instant wakeAt, Instant runDeadline,
 		Instant executionDeadline, RunChain chain, int attempt, Map<String, Object> memo,
 		Map<String, Object> searchAttributes) {
 

@@ -13,9 +13,9 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 
 /**
- * The rows of workflow events and streams: written by the commit of the workflow task that
- * recorded them (inside its transaction), read by clients. History is their source of truth; these
- * rows let a client read them without replaying the run.
+ * The rows of workflow events and streams: written by the commit of the workflow task
+ * that recorded them (inside its transaction), read by clients. History is their source
+ * of truth; these rows let a client read them without replaying the run.
  */
 public final class OutputRepository {
 
@@ -47,7 +47,10 @@ public final class OutputRepository {
 		return Sql.q(this.schema, sql);
 	}
 
-	/** Writes a task's outputs (EVENT_SET, STREAM_WRITE, STREAM_CLOSED), in order; inside the task's transaction. */
+	/**
+	 * Writes a task's outputs (EVENT_SET, STREAM_WRITE, STREAM_CLOSED), in order; inside
+	 * the task's transaction.
+	 */
 	public void write(UUID runId, String namespace, String workflowId, Instant time, List<Event> outputs) {
 		List<Event> events = new ArrayList<>();
 		List<Event> streams = new ArrayList<>();
@@ -55,11 +58,13 @@ public final class OutputRepository {
 			(output.type() == EventType.EVENT_SET ? events : streams).add(output);
 		}
 		if (!events.isEmpty()) {
-			// a key set twice in one task: the statements of a batch run in order, the last value stays
-			this.jdbc.batchUpdate(q("INSERT INTO #.workflow_event (run_id, event_key, namespace, workflow_id, value,"
-					+ " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, event_key)"
-					+ " DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at"), events, events.size(),
-					(PreparedStatement ps, Event e) -> {
+			// a key set twice in one task: the statements of a batch run in order, the
+			// last value stays
+			this.jdbc.batchUpdate(
+					q("INSERT INTO #.workflow_event (run_id, event_key, namespace, workflow_id, value,"
+							+ " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, event_key)"
+							+ " DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at"),
+					events, events.size(), (PreparedStatement ps, Event e) -> {
 						ps.setObject(1, runId);
 						ps.setString(2, e.name());
 						ps.setString(3, namespace);
@@ -69,14 +74,17 @@ public final class OutputRepository {
 					});
 		}
 		if (!streams.isEmpty()) {
-			this.jdbc.batchUpdate(q("INSERT INTO #.workflow_stream (run_id, stream_key, stream_offset, value, written_at)"
-					+ " VALUES (?, ?, ?, ?, ?)"), streams, streams.size(), (PreparedStatement ps, Event e) -> {
-						ps.setObject(1, runId);
-						ps.setString(2, e.name());
-						ps.setLong(3, e.seq());
-						ps.setBytes(4, (e.type() == EventType.STREAM_WRITE) ? e.payload() : null);
-						ps.setTimestamp(5, Sql.ts(time));
-					});
+			this.jdbc
+				.batchUpdate(
+						q("INSERT INTO #.workflow_stream (run_id, stream_key, stream_offset, value, written_at)"
+								+ " VALUES (?, ?, ?, ?, ?)"),
+						streams, streams.size(), (PreparedStatement ps, Event e) -> {
+							ps.setObject(1, runId);
+							ps.setString(2, e.name());
+							ps.setLong(3, e.seq());
+							ps.setBytes(4, (e.type() == EventType.STREAM_WRITE) ? e.payload() : null);
+							ps.setTimestamp(5, Sql.ts(time));
+						});
 		}
 	}
 
@@ -89,15 +97,17 @@ public final class OutputRepository {
 
 	/** The value of an event of a run, if set. */
 	public Optional<byte[]> event(UUID runId, String key) {
-		List<byte[]> values = this.jdbc.query(q("SELECT value FROM #.workflow_event WHERE run_id = ? AND event_key = ?"),
-				(rs, n) -> rs.getBytes(1), runId, key);
+		List<byte[]> values = this.jdbc.query(
+				q("SELECT value FROM #.workflow_event WHERE run_id = ? AND event_key = ?"), (rs, n) -> rs.getBytes(1),
+				runId, key);
 		return values.stream().findFirst();
 	}
 
 	/** Up to {@code limit} rows of a stream from an offset on, in order. */
 	public List<StreamRow> stream(UUID runId, String key, long fromOffset, int limit) {
-		return this.jdbc.query(q("SELECT stream_offset, value FROM #.workflow_stream WHERE run_id = ? AND stream_key = ?"
-				+ " AND stream_offset >= ? ORDER BY stream_offset LIMIT ?"),
+		return this.jdbc.query(
+				q("SELECT stream_offset, value FROM #.workflow_stream WHERE run_id = ? AND stream_key = ?"
+						+ " AND stream_offset >= ? ORDER BY stream_offset LIMIT ?"),
 				(rs, n) -> new StreamRow(rs.getLong(1), rs.getBytes(2)), runId, key, fromOffset, limit);
 	}
 

@@ -5,22 +5,23 @@ import java.time.Instant;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Retention: deletes runs closed before a cutoff, with everything that hangs off them, in small
- * batches. Deduplication records of a workflow id go only once no run of that workflow id is
- * open or closed after the cutoff, so a retried signal or update id stays deduplicated while the
- * workflow id is in use. Children of a deleted parent are not touched: only the rows of the
- * deleted runs themselves go.
+ * Retention: deletes runs closed before a cutoff, with everything that hangs off them, in
+ * small batches. Deduplication records of a workflow id go only once no run of that
+ * workflow id is open or closed after the cutoff, so a retried signal or update id stays
+ * deduplicated while the workflow id is in use. Children of a deleted parent are not
+ * touched: only the rows of the deleted runs themselves go.
  */
 public final class RetentionRepository {
 
 	/**
-	 * One batch: the closed runs of a namespace (oldest first, skipping rows another node is deleting or a
-	 * transaction holds), their side rows, then the deduplication records of their workflow ids
-	 * that no open or recent run still needs. Data-modifying CTEs all run, whether read or not.
-	 * The oldest closed runs are found through the visibility row's close time (index
-	 * {@code visibility_closed}: namespace, close time), written in the commit that sets the run
-	 * row's {@code closed_at} to the same instant, so the hot run row needs no index of its own for
-	 * this; the run row is locked and its status checked as before.
+	 * One batch: the closed runs of a namespace (oldest first, skipping rows another node
+	 * is deleting or a transaction holds), their side rows, then the deduplication
+	 * records of their workflow ids that no open or recent run still needs.
+	 * Data-modifying CTEs all run, whether read or not. The oldest closed runs are found
+	 * through the visibility row's close time (index {@code visibility_closed}:
+	 * namespace, close time), written in the commit that sets the run row's
+	 * {@code closed_at} to the same instant, so the hot run row needs no index of its own
+	 * for this; the run row is locked and its status checked as before.
 	 */
 	private static final String DELETE_BATCH = "WITH doomed AS (SELECT r.run_id, r.namespace, r.workflow_id"
 			+ " FROM #.visibility v JOIN #.workflow_run r ON r.run_id = v.run_id"
@@ -43,9 +44,9 @@ public final class RetentionRepository {
 			+ " SELECT count(*) FROM r";
 
 	/**
-	 * Inbox items whose run is gone: a child that outlived its deleted parent still reports its
-	 * close to the parent's inbox. A run and the first inbox items for it commit together, so a
-	 * visible item without a visible run is an orphan.
+	 * Inbox items whose run is gone: a child that outlived its deleted parent still
+	 * reports its close to the parent's inbox. A run and the first inbox items for it
+	 * commit together, so a visible item without a visible run is an orphan.
 	 */
 	private static final String DELETE_ORPHANED_INBOX = "DELETE FROM #.inbox WHERE id IN (SELECT i.id FROM #.inbox i"
 			+ " WHERE NOT EXISTS (SELECT 1 FROM #.workflow_run r WHERE r.run_id = i.run_id) LIMIT ?)";
@@ -64,10 +65,10 @@ public final class RetentionRepository {
 	}
 
 	/**
-	 * Deletes up to {@code limit} runs of the namespace closed before the cutoff, with their history,
-	 * payloads, visibility, inbox, timer, activity and queue rows, and the deduplication records of
-	 * workflow ids left without an open or recent run. Other namespaces sharing the schema keep
-	 * their runs for their own retention.
+	 * Deletes up to {@code limit} runs of the namespace closed before the cutoff, with
+	 * their history, payloads, visibility, inbox, timer, activity and queue rows, and the
+	 * deduplication records of workflow ids left without an open or recent run. Other
+	 * namespaces sharing the schema keep their runs for their own retention.
 	 * @param closedBefore the cutoff, from the engine's clock
 	 * @return how many runs were deleted
 	 */
@@ -78,14 +79,17 @@ public final class RetentionRepository {
 	}
 
 	/**
-	 * The batch statement as issued (arguments: namespace, cutoff, limit, cutoff); package-private
-	 * for plan tests.
+	 * The batch statement as issued (arguments: namespace, cutoff, limit, cutoff);
+	 * package-private for plan tests.
 	 */
 	String deleteBatchStatement() {
 		return q(DELETE_BATCH);
 	}
 
-	/** Deletes up to {@code limit} inbox items whose run no longer exists. @return how many */
+	/**
+	 * Deletes up to {@code limit} inbox items whose run no longer exists. @return how
+	 * many
+	 */
 	public int deleteOrphanedInbox(int limit) {
 		return this.jdbc.update(q(DELETE_ORPHANED_INBOX), limit);
 	}

@@ -9,16 +9,16 @@ import dev.durable.workflow.client.CronSchedule;
 import dev.durable.workflow.internal.history.FailureInfo;
 
 /**
- * Start options that stay with a workflow id from run to run: what follows a closed run (a retry
- * of a failed run under the workflow retry policy, or the next cron run) and the workflow task
- * timeout. Stored with the run's payloads and copied to each next run (continue-as-new, retry,
- * cron, reset).
+ * Start options that stay with a workflow id from run to run: what follows a closed run
+ * (a retry of a failed run under the workflow retry policy, or the next cron run) and the
+ * workflow task timeout. Stored with the run's payloads and copied to each next run
+ * (continue-as-new, retry, cron, reset).
  *
  * @param retryPolicy the workflow retry policy, or {@code null}
  * @param cronSchedule the cron schedule, or {@code null}
  * @param taskTimeout how long one workflow task may run, or {@code null} for the engine's
- * @param headers what the interceptors of the start put in its headers (absent from chains
- * stored before headers existed: read as empty)
+ * @param headers what the interceptors of the start put in its headers (absent from
+ * chains stored before headers existed: read as empty)
  */
 public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout,
 		Map<String, String> headers) {
@@ -38,8 +38,8 @@ public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration ta
 
 	/** The headers of a stored chain ({@code run_payload.options}); empty for none. */
 	public static Map<String, String> headers(byte[] stored) {
-		return (stored != null) ? dev.durable.workflow.internal.support.InternalJson.read(stored, RunChain.class).headers()
-				: Map.of();
+		return (stored != null)
+				? dev.durable.workflow.internal.support.InternalJson.read(stored, RunChain.class).headers() : Map.of();
 	}
 
 	public boolean isEmpty() {

@@ -17,8 +17,8 @@ import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
- * The run row, its cold payloads and its visibility row: starts, reads, inbox writes, terminate (claims
- * and the owner-fenced writes are {@link RunOwnership}).
+ * The run row, its cold payloads and its visibility row: starts, reads, inbox writes,
+ * terminate (claims and the owner-fenced writes are {@link RunOwnership}).
  */
 public final class RunRepository {
 
@@ -96,9 +96,9 @@ public final class RunRepository {
 	}
 
 	/**
-	 * What a workflow task starts from, the run row and its inbox, in one statement (one round
-	 * trip, one transaction): other runs add inbox items without touching the row, so both are
-	 * always read.
+	 * What a workflow task starts from, the run row and its inbox, in one statement (one
+	 * round trip, one transaction): other runs add inbox items without touching the row,
+	 * so both are always read.
 	 */
 	public Optional<Loaded> load(UUID runId) {
 		List<RunRow> row = new java.util.ArrayList<>(1);
@@ -112,14 +112,17 @@ public final class RunRepository {
 					}
 					long id = rs.getLong("inbox_id");
 					if (!rs.wasNull()) {
-						inbox.add(new InboxItem(id, InboxKind.of(rs.getString("inbox_kind")), rs.getString("inbox_name"),
-								rs.getBytes("inbox_payload"), rs.getString("inbox_message_id")));
+						inbox
+							.add(new InboxItem(id, InboxKind.of(rs.getString("inbox_kind")), rs.getString("inbox_name"),
+									rs.getBytes("inbox_payload"), rs.getString("inbox_message_id")));
 					}
 				}, runId);
 		return row.isEmpty() ? Optional.empty() : Optional.of(new Loaded(row.get(0), inbox));
 	}
 
-	/** Whether the open run's last task left activities pending (the flag claims look at). */
+	/**
+	 * Whether the open run's last task left activities pending (the flag claims look at).
+	 */
 	public boolean hasActivities(UUID runId) {
 		return Boolean.TRUE.equals(this.jdbc.query(q("SELECT has_activities FROM #.workflow_run WHERE run_id = ?"),
 				(rs) -> rs.next() ? rs.getBoolean(1) : null, runId));
@@ -156,17 +159,17 @@ public final class RunRepository {
 	}
 
 	/**
-	 * Inserts a run, or, {@code queued}, a run that waits in a flow-control queue: not runnable
-	 * (no owner, no wake time, {@link RunOwnership#WAITING_IN_QUEUE}) until its admission.
+	 * Inserts a run, or, {@code queued}, a run that waits in a flow-control queue: not
+	 * runnable (no owner, no wake time, {@link RunOwnership#WAITING_IN_QUEUE}) until its
+	 * admission.
 	 */
 	public void insert(NewRun run, boolean queued) {
 		boolean runnableNow = run.wakeAt() == null;
 		this.jdbc.update(q("INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
 				+ " status, owner_node, epoch, history_seq, next_wake_at, pending_input, request_id, created_at,"
 				+ " run_deadline, execution_deadline, attempt, task_attempt)"
-				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)"),
-				run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(), run.owner(),
-				(run.owner() != null) ? 1L : 0L,
+				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)"), run.runId(), run.namespace(),
+				run.workflowId(), run.workflowType(), run.taskQueue(), run.owner(), (run.owner() != null) ? 1L : 0L,
 				queued ? null : Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()),
 				!queued && runnableNow && run.owner() == null, run.requestId(), Sql.ts(run.createdAt()),
 				Sql.ts(run.runDeadline()), Sql.ts(run.executionDeadline()), run.attempt(),
@@ -177,16 +180,19 @@ public final class RunRepository {
 	}
 
 	/**
-	 * Why a child's id reuse policy refuses its workflow id, or {@code null} when it may start:
-	 * REJECT_DUPLICATE refuses any earlier run of the id, ALLOW_DUPLICATE_FAILED_ONLY a latest run
-	 * that completed (open runs are refused by the unique index, as for every start).
+	 * Why a child's id reuse policy refuses its workflow id, or {@code null} when it may
+	 * start: REJECT_DUPLICATE refuses any earlier run of the id,
+	 * ALLOW_DUPLICATE_FAILED_ONLY a latest run that completed (open runs are refused by
+	 * the unique index, as for every start).
 	 */
 	public String refusedReuse(String namespace, String workflowId, String policy) {
 		if (policy == null || "ALLOW_DUPLICATE".equals(policy)) {
 			return null;
 		}
-		String latest = this.jdbc.query(q("SELECT status FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
-				+ " ORDER BY created_at DESC, run_id DESC LIMIT 1"), (rs, n) -> rs.getString(1), namespace, workflowId)
+		String latest = this.jdbc
+			.query(q("SELECT status FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
+					+ " ORDER BY created_at DESC, run_id DESC LIMIT 1"), (rs, n) -> rs.getString(1), namespace,
+					workflowId)
 			.stream()
 			.findFirst()
 			.orElse(null);
@@ -205,8 +211,8 @@ public final class RunRepository {
 	}
 
 	/**
-	 * Inserts a child run unless its workflow id is used by an open run: the conflict is an answer
-	 * for the parent, not an error that would abort the parent's task.
+	 * Inserts a child run unless its workflow id is used by an open run: the conflict is
+	 * an answer for the parent, not an error that would abort the parent's task.
 	 * @return whether the child was inserted
 	 */
 	public boolean insertChild(NewRun run, UUID parentRunId, long parentSeq, String parentClosePolicy) {
@@ -229,8 +235,9 @@ public final class RunRepository {
 	}
 
 	/**
-	 * Adds an item to another run's inbox without touching its row (no cross-run locks). The
-	 * receiver finds it by its inbox, and a run cannot close while its inbox holds unseen items.
+	 * Adds an item to another run's inbox without touching its row (no cross-run locks).
+	 * The receiver finds it by its inbox, and a run cannot close while its inbox holds
+	 * unseen items.
 	 */
 	public void insertInbox(UUID runId, InboxKind kind, String name, byte[] payload, String messageId) {
 		this.jdbc.update(q("INSERT INTO #.inbox (run_id, kind, name, payload, message_id) VALUES (?, ?, ?, ?, ?)"),
@@ -248,8 +255,8 @@ public final class RunRepository {
 
 	/** Marks a run's own row as having input (inside that run's own commit). */
 	public void markPendingInput(UUID runId) {
-		this.jdbc.update(q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1 WHERE run_id = ?"),
-				runId);
+		this.jdbc.update(
+				q("UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1 WHERE run_id = ?"), runId);
 	}
 
 	/** The run's retry policy and cron schedule, or {@code null}. */
@@ -265,10 +272,10 @@ public final class RunRepository {
 	}
 
 	/**
-	 * Links a closed run to the run that follows it in its chain (continue-as-new, retry, cron),
-	 * which inherits the closed run's place under its parent: the parent waits for the chain, not
-	 * for one run, so the run that ends the chain tells it, and the parent's close policy reaches
-	 * the chain's current run.
+	 * Links a closed run to the run that follows it in its chain (continue-as-new, retry,
+	 * cron), which inherits the closed run's place under its parent: the parent waits for
+	 * the chain, not for one run, so the run that ends the chain tells it, and the
+	 * parent's close policy reaches the chain's current run.
 	 */
 	public void continueChain(UUID runId, UUID nextRunId) {
 		setNextRun(runId, nextRunId);
@@ -283,45 +290,56 @@ public final class RunRepository {
 
 	/**
 	 * The close outcome of a run.
+	 *
 	 * @param status the status
 	 * @param result encoded result
 	 * @param failure recorded failure
-	 * @param nextRunId the run that followed (continue-as-new, retry, cron), or {@code null}
+	 * @param nextRunId the run that followed (continue-as-new, retry, cron), or
+	 * {@code null}
 	 */
 	public record Outcome(String status, byte[] result, FailureInfo failure, UUID nextRunId) {
 	}
 
 	public Optional<Outcome> outcome(UUID runId) {
-		return this.jdbc.query(q("SELECT r.status, p.result, p.failure, r.next_run_id FROM #.workflow_run r"
-				+ " JOIN #.run_payload p ON p.run_id = r.run_id WHERE r.run_id = ?"),
-				(rs, n) -> new Outcome(rs.getString(1), rs.getBytes(2),
-						InternalJson.read(rs.getBytes(3), FailureInfo.class), Sql.uuid(rs, "next_run_id")),
-				runId).stream().findFirst();
+		return this.jdbc
+			.query(q("SELECT r.status, p.result, p.failure, r.next_run_id FROM #.workflow_run r"
+					+ " JOIN #.run_payload p ON p.run_id = r.run_id WHERE r.run_id = ?"),
+					(rs, n) -> new Outcome(rs.getString(1), rs.getBytes(2),
+							InternalJson.read(rs.getBytes(3), FailureInfo.class), Sql.uuid(rs, "next_run_id")),
+					runId)
+			.stream()
+			.findFirst();
 	}
 
 	/**
-	 * Closes an open run without running workflow code. Bumps the epoch and the history sequence,
-	 * so the owner's next commit fails its compare-and-set.
+	 * Closes an open run without running workflow code. Bumps the epoch and the history
+	 * sequence, so the owner's next commit fails its compare-and-set.
 	 * @return whether the run was open
 	 */
 	public boolean terminate(UUID runId, String reason, Instant now) {
 		return terminateAndWake(runId, reason, now) != null;
 	}
 
-	/** Terminates an open run. @return the runs to wake (parent, children), or {@code null} when it was closed */
+	/**
+	 * Terminates an open run. @return the runs to wake (parent, children), or
+	 * {@code null} when it was closed
+	 */
 	public List<UUID> terminateAndWake(UUID runId, String reason, Instant now) {
 		return closeWithoutCode(runId, "TERMINATED", EventType.WORKFLOW_TERMINATED, FailureInfo.terminated(reason),
 				reason, now);
 	}
 
-	/** Closes an open run whose run or execution timeout passed. @return runs to wake, or null */
+	/**
+	 * Closes an open run whose run or execution timeout passed. @return runs to wake, or
+	 * null
+	 */
 	public List<UUID> timeOut(UUID runId, FailureInfo failure, Instant now) {
 		return closeWithoutCode(runId, "TIMED_OUT", EventType.WORKFLOW_TIMED_OUT, failure, failure.message(), now);
 	}
 
 	/**
-	 * Closes an open run without running workflow code. Bumps the epoch and the history sequence,
-	 * so the owner's next commit fails its compare-and-set.
+	 * Closes an open run without running workflow code. Bumps the epoch and the history
+	 * sequence, so the owner's next commit fails its compare-and-set.
 	 */
 	private List<UUID> closeWithoutCode(UUID runId, String status, EventType type, FailureInfo failure, String reason,
 			Instant now) {
@@ -342,27 +360,30 @@ public final class RunRepository {
 	}
 
 	/**
-	 * Writes the outcome and clears what a closed run no longer needs; tells the parent of a child
-	 * whose chain ends with this run and applies the parent close policy to open children, through
-	 * their inboxes.
-	 * @param chainGoesOn whether a next run follows this one (continue-as-new, retry, cron): it
-	 * carries the parent link on ({@link #continueChain}), and the parent hears only of the run
-	 * that ends the chain, as in Temporal
+	 * Writes the outcome and clears what a closed run no longer needs; tells the parent
+	 * of a child whose chain ends with this run and applies the parent close policy to
+	 * open children, through their inboxes.
+	 * @param chainGoesOn whether a next run follows this one (continue-as-new, retry,
+	 * cron): it carries the parent link on ({@link #continueChain}), and the parent hears
+	 * only of the run that ends the chain, as in Temporal
 	 * @return the runs that got inbox items and should be woken
 	 */
 	public List<UUID> closeSideTables(UUID runId, String status, byte[] result, byte[] failure, Instant now,
 			boolean chainGoesOn) {
-		this.jdbc.update(q("UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id = ?"), result, failure, runId);
+		this.jdbc.update(q("UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id = ?"), result, failure,
+				runId);
 		this.jdbc.update(q("UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id = ?"), status, Sql.ts(now),
 				runId);
 		this.jdbc.update(q("DELETE FROM #.timer WHERE run_id = ?"), runId);
 		this.jdbc.update(q("DELETE FROM #.activity WHERE run_id = ?"), runId);
 		this.jdbc.update(q("DELETE FROM #.inbox WHERE run_id = ?"), runId);
 		// updates still waiting for this run will never complete: tell their callers
-		// by the primary key's prefix (namespace, workflow id, kind): dedup has no index on run_id
-		this.jdbc.update(q("UPDATE #.dedup d SET stage = 'COMPLETED', failure = ? FROM #.workflow_run r"
-				+ " WHERE r.run_id = ? AND d.namespace = r.namespace AND d.workflow_id = r.workflow_id"
-				+ " AND d.kind = 'UPDATE' AND d.run_id = r.run_id AND d.stage IN ('ADMITTED', 'ACCEPTED')"),
+		// by the primary key's prefix (namespace, workflow id, kind): dedup has no index
+		// on run_id
+		this.jdbc.update(
+				q("UPDATE #.dedup d SET stage = 'COMPLETED', failure = ? FROM #.workflow_run r"
+						+ " WHERE r.run_id = ? AND d.namespace = r.namespace AND d.workflow_id = r.workflow_id"
+						+ " AND d.kind = 'UPDATE' AND d.run_id = r.run_id AND d.stage IN ('ADMITTED', 'ACCEPTED')"),
 				updateNotCompleted(status), runId);
 		List<UUID> woken = new java.util.ArrayList<>();
 		if (!chainGoesOn) {
@@ -388,16 +409,19 @@ public final class RunRepository {
 		return woken;
 	}
 
-	/** The failure recorded for updates still waiting when a run closes with the status. */
+	/**
+	 * The failure recorded for updates still waiting when a run closes with the status.
+	 */
 	public static byte[] updateNotCompleted(String status) {
 		return InternalJson.write(FailureInfo.application("WorkflowClosed",
 				"the run closed (" + status + ") before the update completed", true, null, null, null));
 	}
 
 	/**
-	 * Adds an item to an open run's inbox and marks the run as having pending input, in one
-	 * statement that checks it is open: the item is inserted only if the run row was updated, so
-	 * outside a transaction it is one round trip and one commit, and a closed run gets nothing.
+	 * Adds an item to an open run's inbox and marks the run as having pending input, in
+	 * one statement that checks it is open: the item is inserted only if the run row was
+	 * updated, so outside a transaction it is one round trip and one commit, and a closed
+	 * run gets nothing.
 	 * @return the owner node (may be {@code null}), or empty when the run is closed
 	 */
 	public Optional<Optional<UUID>> sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload) {

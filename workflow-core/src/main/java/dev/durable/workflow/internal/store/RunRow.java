@@ -29,14 +29,14 @@ import java.util.UUID;
  * @param executionDeadline when the execution times out, or {@code null}
  * @param attempt the attempt number (workflow retries)
  * @param nextRunId the run that followed this one, or {@code null}
- * @param resultAwaited whether a node that does not hold the run waits for its outcome (its
- * close then notifies the nodes)
+ * @param resultAwaited whether a node that does not hold the run waits for its outcome
+ * (its close then notifies the nodes)
  */
 public record RunRow(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
 		String status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput, Instant nextWakeAt,
 		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt, int unfinishedHandlers,
-		UUID parentRunId, Long parentSeq, Instant runDeadline, Instant executionDeadline, int attempt,
-		UUID nextRunId, boolean resultAwaited) {
+		UUID parentRunId, Long parentSeq, Instant runDeadline, Instant executionDeadline, int attempt, UUID nextRunId,
+		boolean resultAwaited) {
 
 	/** The earlier of the run and execution deadlines, or {@code null}. */
 	public Instant deadline() {
@@ -53,7 +53,10 @@ public record RunRow(UUID runId, String namespace, String workflowId, String wor
 		return "RUNNING".equals(this.status);
 	}
 
-	/** The row of a run this node just inserted as its owner (see {@link RunRepository#insert}). */
+	/**
+	 * The row of a run this node just inserted as its owner (see
+	 * {@link RunRepository#insert}).
+	 */
 	public static RunRow started(NewRun run) {
 		return new RunRow(run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(),
 				"RUNNING", run.owner(), (run.owner() != null) ? 1L : 0L, 0, 0, false,
@@ -65,8 +68,8 @@ public record RunRow(UUID runId, String namespace, String workflowId, String wor
 	public RunRow afterCommit(int newHistorySeq, long seenInboxSeq, int handlers) {
 		return new RunRow(this.runId, this.namespace, this.workflowId, this.workflowType, this.taskQueue, this.status,
 				this.owner, this.epoch, newHistorySeq, seenInboxSeq, false, this.nextWakeAt, 0, null, this.createdAt,
-				null, handlers, this.parentRunId, this.parentSeq, this.runDeadline, this.executionDeadline, this.attempt,
-				null, this.resultAwaited);
+				null, handlers, this.parentRunId, this.parentSeq, this.runDeadline, this.executionDeadline,
+				this.attempt, null, this.resultAwaited);
 	}
 
 }

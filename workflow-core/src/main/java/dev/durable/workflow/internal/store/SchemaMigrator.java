@@ -23,10 +23,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates and upgrades the engine's schema with its own Liquibase changelog and changelog tables.
- * A session-level PostgreSQL advisory lock serializes nodes that start at once; because the
- * database drops it with the session, a node killed mid-migration never leaves it held, and any
- * Liquibase lock row it left behind is released by the next node that holds the advisory lock.
+ * Creates and upgrades the engine's schema with its own Liquibase changelog and changelog
+ * tables. A session-level PostgreSQL advisory lock serializes nodes that start at once;
+ * because the database drops it with the session, a node killed mid-migration never
+ * leaves it held, and any Liquibase lock row it left behind is released by the next node
+ * that holds the advisory lock.
  */
 public final class SchemaMigrator {
 
@@ -34,7 +35,10 @@ public final class SchemaMigrator {
 
 	private static final Logger log = LoggerFactory.getLogger(SchemaMigrator.class);
 
-	/** Liquibase logs through java.util.logging at INFO per statement; keep it to warnings. */
+	/**
+	 * Liquibase logs through java.util.logging at INFO per statement; keep it to
+	 * warnings.
+	 */
 	private static final java.util.logging.Logger LIQUIBASE_LOG = java.util.logging.Logger.getLogger("liquibase");
 
 	static {
@@ -66,8 +70,10 @@ public final class SchemaMigrator {
 			finally {
 				connection.setAutoCommit(true); // Liquibase turns it off
 				lock(connection, false);
-				// Liquibase points the session's search_path at the schema: the connection goes back to
-				// the application's pool, whose own unqualified queries must find what they found before
+				// Liquibase points the session's search_path at the schema: the
+				// connection goes back to
+				// the application's pool, whose own unqualified queries must find what
+				// they found before
 				restoreSearchPath(connection, searchPath);
 			}
 		}
@@ -91,7 +97,8 @@ public final class SchemaMigrator {
 		liquibase.setChangeLogParameter("schema", this.schema);
 		liquibase.setShowSummary(UpdateSummaryEnum.OFF);
 		liquibase.setShowSummaryOutput(UpdateSummaryOutputEnum.LOG);
-		// we hold the advisory lock: a Liquibase lock row can only be left over by a killed node
+		// we hold the advisory lock: a Liquibase lock row can only be left over by a
+		// killed node
 		LockServiceFactory.getInstance().getLockService(database).forceReleaseLock();
 		liquibase.update(new Contexts(), new LabelExpression());
 		log.debug("Schema {} is up to date", this.schema);

@@ -19,23 +19,28 @@ public final class Sql {
 
 	static String checkIdentifier(String schema) {
 		if (schema == null || !IDENTIFIER.matcher(schema).matches()) {
-			throw new IllegalArgumentException("Invalid schema name '" + schema
-					+ "': use lower-case letters, digits and underscores");
+			throw new IllegalArgumentException(
+					"Invalid schema name '" + schema + "': use lower-case letters, digits and underscores");
 		}
 		return schema;
 	}
 
 	/**
-	 * The open-run test of a statement that finds one run by its id: {@code status = 'RUNNING'}
-	 * spelled so that no partial index over open runs ({@code WHERE status = 'RUNNING'}) can serve
-	 * the statement, which leaves the run's primary key the planner's only index. With the plain
-	 * spelling, a plan made while the statistics said few runs were open (a prepared statement's
-	 * generic plan keeps it) scans the whole partial index of open runs and filters it by id: with
-	 * 10,000 runs waiting for a signal, every signal sent and every task commit read all of them.
+	 * The open-run test of a statement that finds one run by its id:
+	 * {@code status = 'RUNNING'} spelled so that no partial index over open runs
+	 * ({@code WHERE status = 'RUNNING'}) can serve the statement, which leaves the run's
+	 * primary key the planner's only index. With the plain spelling, a plan made while
+	 * the statistics said few runs were open (a prepared statement's generic plan keeps
+	 * it) scans the whole partial index of open runs and filters it by id: with 10,000
+	 * runs waiting for a signal, every signal sent and every task commit read all of
+	 * them.
 	 */
 	public static final String OPEN = open(null);
 
-	/** {@link #OPEN} for the run row under an alias ({@code r}), or without one ({@code null}). */
+	/**
+	 * {@link #OPEN} for the run row under an alias ({@code r}), or without one
+	 * ({@code null}).
+	 */
 	static String open(String alias) {
 		return "(" + ((alias != null) ? alias + "." : "") + "status || '') = 'RUNNING'";
 	}

@@ -17,10 +17,10 @@ import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 
 /**
- * Read-only numbers for operators: runs by type and status, the backlog of runnable runs, failing
- * workflow tasks and the registered nodes. The open-run queries go through the partial index of
- * open runs ({@code workflow_run_open_id}, led by the namespace); only the counts by status read
- * the closed runs the retention keeps.
+ * Read-only numbers for operators: runs by type and status, the backlog of runnable runs,
+ * failing workflow tasks and the registered nodes. The open-run queries go through the
+ * partial index of open runs ({@code workflow_run_open_id}, led by the namespace); only
+ * the counts by status read the closed runs the retention keeps.
  */
 public final class StatsRepository {
 
@@ -28,8 +28,8 @@ public final class StatsRepository {
 			+ " WHERE namespace = ?";
 
 	/**
-	 * Runnable: new input or a due wake time, task not failing. Input waits since its oldest inbox
-	 * item (database clock); a due wake time since that time (engine clock).
+	 * Runnable: new input or a due wake time, task not failing. Input waits since its
+	 * oldest inbox item (database clock); a due wake time since that time (engine clock).
 	 */
 	private static final String BACKLOG = "SELECT"
 			+ " count(*) FILTER (WHERE task_attempt = 0 AND (pending_input OR next_wake_at <= ?)) AS runnable,"
@@ -59,7 +59,9 @@ public final class StatsRepository {
 		return Sql.q(this.schema, sql);
 	}
 
-	/** Run counts by type and status; all types when {@code workflowType} is {@code null}. */
+	/**
+	 * Run counts by type and status; all types when {@code workflowType} is {@code null}.
+	 */
 	public List<EngineStats.RunCount> counts(String namespace, String workflowType) {
 		String sql = COUNTS + ((workflowType != null) ? " AND workflow_type = ?" : "")
 				+ " GROUP BY workflow_type, status ORDER BY workflow_type, status";
@@ -70,8 +72,8 @@ public final class StatsRepository {
 	}
 
 	/**
-	 * The backlog at {@code now} (engine clock); a run is stuck when its task has failed since
-	 * before {@code stuckBefore}.
+	 * The backlog at {@code now} (engine clock); a run is stuck when its task has failed
+	 * since before {@code stuckBefore}.
 	 */
 	public EngineStats.Backlog backlog(String namespace, String workflowType, Instant now, Instant stuckBefore) {
 		String sql = BACKLOG + ((workflowType != null) ? " AND workflow_type = ?" : "");
@@ -94,7 +96,9 @@ public final class StatsRepository {
 		}, args.toArray());
 	}
 
-	/** Up to {@code limit} runs whose workflow task is failing, the longest failing first. */
+	/**
+	 * Up to {@code limit} runs whose workflow task is failing, the longest failing first.
+	 */
 	public List<EngineStats.FailingRun> failing(String namespace, String workflowType, int limit) {
 		String sql = FAILING + ((workflowType != null) ? " AND workflow_type = ?" : "")
 				+ " ORDER BY task_failing_since NULLS FIRST, task_attempt DESC LIMIT ?";
@@ -108,8 +112,9 @@ public final class StatsRepository {
 	}
 
 	/**
-	 * The registered nodes of the namespace (those serving the type, when given), oldest first:
-	 * nodes of other namespaces sharing the schema are not this namespace's workers.
+	 * The registered nodes of the namespace (those serving the type, when given), oldest
+	 * first: nodes of other namespaces sharing the schema are not this namespace's
+	 * workers.
 	 */
 	public List<EngineStats.Node> nodes(String namespace, String workflowType, Duration deadAfter) {
 		String sql = NODES + ((workflowType != null) ? " AND ? = ANY(served_types)" : "") + " ORDER BY started_at";
@@ -122,8 +127,8 @@ public final class StatsRepository {
 		return this.jdbc.query(q(sql),
 				(rs, n) -> new EngineStats.Node(Sql.uuid(rs, "node_id"), rs.getString("node_name"),
 						rs.getString("build_id"), WorkflowRegistry.withoutInternal(strings(rs, "served_types")),
-						strings(rs, "task_queues"),
-						Sql.instant(rs, "started_at"), Sql.instant(rs, "last_heartbeat"), rs.getBoolean("alive")),
+						strings(rs, "task_queues"), Sql.instant(rs, "started_at"), Sql.instant(rs, "last_heartbeat"),
+						rs.getBoolean("alive")),
 				args.toArray());
 	}
 

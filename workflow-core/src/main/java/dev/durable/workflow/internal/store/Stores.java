@@ -7,7 +7,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The repositories of one schema, made once per engine and shared by the node and the clients.
+ * The repositories of one schema, made once per engine and shared by the node and the
+ * clients.
  *
  * @param runs runs, inbox and visibility
  * @param ownership claims, releases and the owner-fenced writes of runs
@@ -28,9 +29,9 @@ public record Stores(RunRepository runs, RunOwnership ownership, TaskRepository 
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		RunRepository runs = new RunRepository(jdbc, schema);
 		return new Stores(runs, new RunOwnership(jdbc, schema), new TaskRepository(jdbc, schema),
-				new ActivityRepository(jdbc, schema), new NodeRepository(jdbc, schema), new DedupRepository(jdbc, schema),
-				new RetentionRepository(jdbc, schema), new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
-				jdbc);
+				new ActivityRepository(jdbc, schema), new NodeRepository(jdbc, schema),
+				new DedupRepository(jdbc, schema), new RetentionRepository(jdbc, schema),
+				new TransactionTemplate(new DataSourceTransactionManager(dataSource)), jdbc);
 	}
 
 }

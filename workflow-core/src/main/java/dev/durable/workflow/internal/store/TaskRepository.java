@@ -34,13 +34,13 @@ public final class TaskRepository {
 					byte[] events = rs.getBytes(3);
 					return new TaskRecord(rs.getInt(1), Sql.instant(rs, "created_at"), EventCodec.read(events),
 							events.length);
-				},
-				runId);
+				}, runId);
 	}
 
 	/**
-	 * What rebuilding a run that is not cached reads: its chain (retry policy, cron, headers) and
-	 * its history.
+	 * What rebuilding a run that is not cached reads: its chain (retry policy, cron,
+	 * headers) and its history.
+	 *
 	 * @param chain the run's chain, or {@code null}
 	 * @param history its workflow tasks in order
 	 */
@@ -48,22 +48,26 @@ public final class TaskRepository {
 	}
 
 	/**
-	 * The run's chain and its history in one statement (one round trip for a run taken up again
-	 * after its owner stopped or evicted it): the chain is the row without a sequence number.
+	 * The run's chain and its history in one statement (one round trip for a run taken up
+	 * again after its owner stopped or evicted it): the chain is the row without a
+	 * sequence number.
 	 */
 	public Replayable chainAndHistory(UUID runId) {
-		RunChain[] chain = {null};
+		RunChain[] chain = { null };
 		List<TaskRecord> history = new java.util.ArrayList<>();
-		this.jdbc.query(q("SELECT NULL::int AS seq, NULL::timestamptz AS created_at, options AS events"
-				+ " FROM #.run_payload WHERE run_id = ? UNION ALL"
-				+ " SELECT seq, created_at, events FROM #.history WHERE run_id = ? ORDER BY seq NULLS FIRST"), (rs) -> {
+		this.jdbc.query(
+				q("SELECT NULL::int AS seq, NULL::timestamptz AS created_at, options AS events"
+						+ " FROM #.run_payload WHERE run_id = ? UNION ALL"
+						+ " SELECT seq, created_at, events FROM #.history WHERE run_id = ? ORDER BY seq NULLS FIRST"),
+				(rs) -> {
 					byte[] bytes = rs.getBytes(3);
 					int seq = rs.getInt(1);
 					if (rs.wasNull()) {
 						chain[0] = (bytes == null) ? null : InternalJson.read(bytes, RunChain.class);
 					}
 					else {
-						history.add(new TaskRecord(seq, Sql.instant(rs, "created_at"), EventCodec.read(bytes), bytes.length));
+						history.add(new TaskRecord(seq, Sql.instant(rs, "created_at"), EventCodec.read(bytes),
+								bytes.length));
 					}
 				}, runId, runId);
 		return new Replayable(chain[0], history);

@@ -21,13 +21,14 @@ import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.support.Attributes;
 
 /**
- * The visibility row of each run (type, status, times, memo and search attributes as jsonb) and
- * the list and count queries over it. Every value of a filter, attribute names included, reaches
- * the database as a bound parameter; the statement text depends only on the filter's shape.
- * Equality is a jsonpath predicate ({@code @@}, GIN index); ranges compare {@code ->} values of
- * the same JSON type (no index of their own: they narrow what the other conditions select).
- * Lists are keyset-paginated on {@code (start_time DESC, run_id DESC)}, which the indexes of
- * 008-visibility.sql and 017-visibility-indexes.sql serve (each justified by VisibilityIndexPlanTest).
+ * The visibility row of each run (type, status, times, memo and search attributes as
+ * jsonb) and the list and count queries over it. Every value of a filter, attribute names
+ * included, reaches the database as a bound parameter; the statement text depends only on
+ * the filter's shape. Equality is a jsonpath predicate ({@code @@}, GIN index); ranges
+ * compare {@code ->} values of the same JSON type (no index of their own: they narrow
+ * what the other conditions select). Lists are keyset-paginated on
+ * {@code (start_time DESC, run_id DESC)}, which the indexes of 008-visibility.sql and
+ * 017-visibility-indexes.sql serve (each justified by VisibilityIndexPlanTest).
  */
 public final class VisibilityRepository {
 
@@ -95,10 +96,14 @@ public final class VisibilityRepository {
 	public record Start(byte[] input, Stored attributes) {
 	}
 
-	/** The input, memo and search attributes of a run that has not run a task yet, in one read. */
+	/**
+	 * The input, memo and search attributes of a run that has not run a task yet, in one
+	 * read.
+	 */
 	public Start start(UUID runId) {
-		return this.jdbc.queryForObject(q("SELECT p.input, v.memo::text, v.search_attributes::text"
-				+ " FROM #.run_payload p LEFT JOIN #.visibility v ON v.run_id = p.run_id WHERE p.run_id = ?"),
+		return this.jdbc.queryForObject(
+				q("SELECT p.input, v.memo::text, v.search_attributes::text"
+						+ " FROM #.run_payload p LEFT JOIN #.visibility v ON v.run_id = p.run_id WHERE p.run_id = ?"),
 				(rs, n) -> new Start(rs.getBytes(1),
 						new Stored(Attributes.read(rs.getString(2)), Attributes.read(rs.getString(3)))),
 				runId);
@@ -146,7 +151,9 @@ public final class VisibilityRepository {
 	record Query(String sql, List<Object> args) {
 	}
 
-	/** The list statement; package-private so that tests can EXPLAIN exactly what runs. */
+	/**
+	 * The list statement; package-private so that tests can EXPLAIN exactly what runs.
+	 */
 	Query listQuery(String namespace, WorkflowFilter filter, Cursor after, int limit) {
 		List<Object> args = new ArrayList<>();
 		StringBuilder sql = new StringBuilder("SELECT run_id, workflow_id, workflow_type, status, start_time,"
@@ -178,8 +185,10 @@ public final class VisibilityRepository {
 			args.add(filter.type());
 		}
 		if (filter.statuses().size() == 1) {
-			// equality, not = ANY of one: only then does PostgreSQL read visibility_by_status in its
-			// (start_time, run_id) order and stop after a page (with = ANY it filtered a scan of
+			// equality, not = ANY of one: only then does PostgreSQL read
+			// visibility_by_status in its
+			// (start_time, run_id) order and stop after a page (with = ANY it filtered a
+			// scan of
 			// visibility_by_start instead: VisibilityIndexPlanTest)
 			sql.append(" AND status = ?");
 			args.add(filter.statuses().iterator().next().name());
@@ -219,9 +228,12 @@ public final class VisibilityRepository {
 					sql.append(" AND false");
 					return;
 				}
-				// one jsonpath predicate, served by the GIN index; lax mode unwraps arrays, so a
-				// keyword list matches when it holds the value, and values of another JSON type never
-				// match. The path is a bound parameter; key and values in it are JSON-escaped literals.
+				// one jsonpath predicate, served by the GIN index; lax mode unwraps
+				// arrays, so a
+				// keyword list matches when it holds the value, and values of another
+				// JSON type never
+				// match. The path is a bound parameter; key and values in it are
+				// JSON-escaped literals.
 				StringBuilder path = new StringBuilder();
 				for (Object value : condition.values()) {
 					Object stored = Attributes.searchValue(key, value, false);
@@ -242,7 +254,8 @@ public final class VisibilityRepository {
 					case LT -> "<";
 					default -> "<=";
 				};
-				// jsonb orders values of different types by type: compare only values of the same type
+				// jsonb orders values of different types by type: compare only values of
+				// the same type
 				sql.append(" AND (jsonb_typeof(search_attributes -> ?) = ? AND search_attributes -> ? ")
 					.append(operator)
 					.append(" ?::jsonb)");
@@ -267,7 +280,8 @@ public final class VisibilityRepository {
 	}
 
 	/**
-	 * Where a page ends: the last run's start time and run id. Its token is opaque to callers.
+	 * Where a page ends: the last run's start time and run id. Its token is opaque to
+	 * callers.
 	 *
 	 * @param startTime the start time (microseconds, as stored)
 	 * @param runId the run id
@@ -294,8 +308,9 @@ public final class VisibilityRepository {
 				return new Cursor(start, UUID.fromString(parts[2]));
 			}
 			catch (IllegalArgumentException | java.time.DateTimeException ex) {
-				throw new IllegalArgumentException("Invalid page token '" + token
-						+ "': pass the nextPageToken of the previous page unchanged", ex);
+				throw new IllegalArgumentException(
+						"Invalid page token '" + token + "': pass the nextPageToken of the previous page unchanged",
+						ex);
 			}
 		}
 

@@ -5,9 +5,10 @@ import java.time.Instant;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * What the open runs of a namespace wait for, by the engine clock: for the test kit's time
- * skipping. The retry of a failed workflow task is one of these times: a caller waiting for the
- * run's result or an update's outcome waits for that retry as for a timer.
+ * What the open runs of a namespace wait for, by the engine clock: for the test kit's
+ * time skipping. The retry of a failed workflow task is one of these times: a caller
+ * waiting for the run's result or an update's outcome waits for that retry as for a
+ * timer.
  */
 public final class WakeTimes {
 
@@ -21,33 +22,37 @@ public final class WakeTimes {
 	}
 
 	/**
-	 * Whether something is runnable at {@code now}: an open run with unseen input or a due wake
-	 * time (timer, start delay, timeout, task retry), a due activity attempt, or a due schedule.
+	 * Whether something is runnable at {@code now}: an open run with unseen input or a
+	 * due wake time (timer, start delay, timeout, task retry), a due activity attempt, or
+	 * a due schedule.
 	 */
 	public boolean anyDue(String namespace, Instant now) {
 		Boolean due = this.jdbc.queryForObject(Sql.q(this.schema, "SELECT EXISTS (SELECT 1 FROM #.workflow_run r"
 				+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND ((r.task_attempt = 0 AND (r.pending_input"
 				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR r.next_wake_at <= ?))"
-				// a due attempt: inline, or on a task queue that some node of the namespace serves
+				// a due attempt: inline, or on a task queue that some node of the
+				// namespace serves
 				+ " OR EXISTS (SELECT 1 FROM #.activity a JOIN #.workflow_run r ON r.run_id = a.run_id"
 				+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND a.next_attempt_at <= ? AND a.state = 'SCHEDULED'"
 				+ " AND (a.task_queue IS NULL OR EXISTS (SELECT 1 FROM #.node n WHERE n.namespace = r.namespace"
 				+ " AND 'activity:' || a.task_queue = ANY(n.task_queues))))"
 				+ " OR EXISTS (SELECT 1 FROM #.schedule s WHERE s.namespace = ? AND NOT s.paused"
-				+ " AND s.next_run_at <= ?)"), Boolean.class, namespace, Sql.ts(now), namespace, Sql.ts(now),
-				namespace, Sql.ts(now));
+				+ " AND s.next_run_at <= ?)"), Boolean.class, namespace, Sql.ts(now), namespace, Sql.ts(now), namespace,
+				Sql.ts(now));
 		return Boolean.TRUE.equals(due);
 	}
 
 	/**
-	 * The earliest time after {@code now} at which something becomes runnable: a wake time of an
-	 * open run (timer, start delay, timeout, or the retry of its failed workflow task, which the
-	 * failure records as its wake time), an activity retry, or a schedule's next firing.
+	 * The earliest time after {@code now} at which something becomes runnable: a wake
+	 * time of an open run (timer, start delay, timeout, or the retry of its failed
+	 * workflow task, which the failure records as its wake time), an activity retry, or a
+	 * schedule's next firing.
 	 * @return the time, or {@code null} when nothing waits for a time
 	 */
 	public Instant next(String namespace, Instant now) {
 		return this.jdbc.query(Sql.q(this.schema, "SELECT min(t) AS next FROM ("
-				// whatever the task attempt: a failing task's retry time is its wake time (a run waiting
+				// whatever the task attempt: a failing task's retry time is its wake time
+				// (a run waiting
 				// in a flow-control queue has none)
 				+ "SELECT min(next_wake_at) AS t FROM #.workflow_run WHERE namespace = ? AND status = 'RUNNING'"
 				+ " AND next_wake_at > ?"

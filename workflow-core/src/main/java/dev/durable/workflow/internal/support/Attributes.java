@@ -20,14 +20,15 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Memo and search attributes: key and value checks, the canonical JSON they are stored and
- * recorded as (sorted keys, so a replay produces the same bytes), and reading them back.
+ * Memo and search attributes: key and value checks, the canonical JSON they are stored
+ * and recorded as (sorted keys, so a replay produces the same bytes), and reading them
+ * back.
  * <p>
- * Search attribute values are kept as typed JSON: strings, whole numbers (as Long), decimals (as
- * Double), booleans, and lists of those. Times become fixed-width UTC strings
- * ({@code 2026-01-01T00:00:00.000000Z}, microseconds), so that comparing the strings compares the
- * times; read back, such strings are Instants again. Memo values are any JSON the engine's mapper
- * can write.
+ * Search attribute values are kept as typed JSON: strings, whole numbers (as Long),
+ * decimals (as Double), booleans, and lists of those. Times become fixed-width UTC
+ * strings ({@code 2026-01-01T00:00:00.000000Z}, microseconds), so that comparing the
+ * strings compares the times; read back, such strings are Instants again. Memo values are
+ * any JSON the engine's mapper can write.
  */
 public final class Attributes {
 
@@ -44,15 +45,15 @@ public final class Attributes {
 
 	private static final Pattern TIME = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z");
 
-	private static final DateTimeFormatter TIME_FORMAT = DateTimeFormatter
-		.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
+	private static final DateTimeFormatter TIME_FORMAT = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
 		.withZone(ZoneOffset.UTC);
 
 	private static final Instant MIN_TIME = Instant.parse("0000-01-01T00:00:00Z");
 
 	private static final Instant MAX_TIME = Instant.parse("9999-12-31T23:59:59.999999Z");
 
-	// sorted map keys: the same map gives the same bytes, whatever map implementation the code used
+	// sorted map keys: the same map gives the same bytes, whatever map implementation the
+	// code used
 	private static final JsonMapper MAPPER = JsonMapper.builder()
 		.enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
 		.enable(DeserializationFeature.USE_LONG_FOR_INTS)
@@ -109,12 +110,13 @@ public final class Attributes {
 				continue;
 			}
 			try {
-				// a round trip through JSON: what is stored, and what replay and readers see
+				// a round trip through JSON: what is stored, and what replay and readers
+				// see
 				normalized.put(key, MAPPER.readValue(MAPPER.writeValueAsBytes(entry.getValue()), Object.class));
 			}
 			catch (RuntimeException ex) {
-				throw new IllegalArgumentException("Memo value of '" + key + "' cannot be written as JSON: "
-						+ ex.getMessage(), ex);
+				throw new IllegalArgumentException(
+						"Memo value of '" + key + "' cannot be written as JSON: " + ex.getMessage(), ex);
 			}
 		}
 		return normalized;
@@ -132,8 +134,8 @@ public final class Attributes {
 	/**
 	 * The stored form of one search attribute value (also the form filters compare with).
 	 * @param key the key, for the message
-	 * @param value a String, Long, Integer, Short, Double, Float, Boolean, Instant, OffsetDateTime,
-	 * ZonedDateTime, or (when lists are allowed) a collection of those
+	 * @param value a String, Long, Integer, Short, Double, Float, Boolean, Instant,
+	 * OffsetDateTime, ZonedDateTime, or (when lists are allowed) a collection of those
 	 * @param listAllowed whether a collection is allowed
 	 * @return a String, Long, Double, Boolean, or a List of those
 	 */
@@ -170,7 +172,8 @@ public final class Attributes {
 					+ " Boolean, Instant, OffsetDateTime" + (listAllowed ? " or a List of those" : ""));
 		};
 		if (time.isBefore(MIN_TIME) || time.isAfter(MAX_TIME)) {
-			throw new IllegalArgumentException("Search attribute '" + key + "' is a time outside years 0-9999: " + time);
+			throw new IllegalArgumentException(
+					"Search attribute '" + key + "' is a time outside years 0-9999: " + time);
 		}
 		return TIME_FORMAT.format(time.truncatedTo(ChronoUnit.MICROS));
 	}
@@ -184,7 +187,10 @@ public final class Attributes {
 		};
 	}
 
-	/** Applies a patch: its keys replace the current ones, and its null values remove keys. */
+	/**
+	 * Applies a patch: its keys replace the current ones, and its null values remove
+	 * keys.
+	 */
 	public static Map<String, Object> merge(Map<String, Object> current, Map<String, Object> patch) {
 		Map<String, Object> merged = new TreeMap<>(current);
 		patch.forEach((key, value) -> {
@@ -223,12 +229,18 @@ public final class Attributes {
 		return MAPPER.writeValueAsBytes(values);
 	}
 
-	/** Reads canonical JSON (bytes) back into a sorted map; {@code null} gives an empty map. */
+	/**
+	 * Reads canonical JSON (bytes) back into a sorted map; {@code null} gives an empty
+	 * map.
+	 */
 	public static Map<String, Object> read(byte[] json) {
 		return (json != null) ? MAPPER.readValue(json, MAP) : new TreeMap<>();
 	}
 
-	/** Reads canonical JSON (text) back into a sorted map; {@code null} gives an empty map. */
+	/**
+	 * Reads canonical JSON (text) back into a sorted map; {@code null} gives an empty
+	 * map.
+	 */
 	public static Map<String, Object> read(String json) {
 		return (json != null) ? MAPPER.readValue(json, MAP) : new TreeMap<>();
 	}

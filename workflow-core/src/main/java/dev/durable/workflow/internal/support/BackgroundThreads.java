@@ -6,10 +6,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one way a node's background services stop: each begins its stop at once (no new round of its
- * loop starts), then the node awaits each one's thread, within a bound, so that nothing of it
- * reaches the database after {@code shutdown()} returns. A thread stuck in a statement past the
- * bound is reported, not waited for forever.
+ * The one way a node's background services stop: each begins its stop at once (no new
+ * round of its loop starts), then the node awaits each one's thread, within a bound, so
+ * that nothing of it reaches the database after {@code shutdown()} returns. A thread
+ * stuck in a statement past the bound is reported, not waited for forever.
  */
 public final class BackgroundThreads {
 

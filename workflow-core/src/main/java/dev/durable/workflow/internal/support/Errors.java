@@ -7,8 +7,9 @@ public final class Errors {
 	}
 
 	/**
-	 * Whether the failure is the engine's own refusal to reach the database while the node is
-	 * fenced (see {@link NodeFencedException}): expected then, and not worth a warning each round.
+	 * Whether the failure is the engine's own refusal to reach the database while the
+	 * node is fenced (see {@link NodeFencedException}): expected then, and not worth a
+	 * warning each round.
 	 */
 	public static boolean fenced(Throwable t) {
 		int depth = 0;
@@ -20,7 +21,10 @@ public final class Errors {
 		return false;
 	}
 
-	/** The innermost cause's class and message: what the database or the code actually said. */
+	/**
+	 * The innermost cause's class and message: what the database or the code actually
+	 * said.
+	 */
 	public static String rootMessage(Throwable t) {
 		Throwable root = t;
 		while (root.getCause() != null && root.getCause() != root) {

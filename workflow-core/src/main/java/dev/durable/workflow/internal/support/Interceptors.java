@@ -15,8 +15,8 @@ import dev.durable.workflow.WorkflowInterceptor.ClientCall;
 import dev.durable.workflow.WorkflowInterceptor.ClientOperation;
 
 /**
- * The engine's interceptors as one chain, the first registered outermost. With none (the common
- * case) each call is the body alone, with no map or record made.
+ * The engine's interceptors as one chain, the first registered outermost. With none (the
+ * common case) each call is the body alone, with no map or record made.
  */
 public final class Interceptors {
 
@@ -35,7 +35,8 @@ public final class Interceptors {
 
 	/**
 	 * A client call through the chain.
-	 * @param body the call, given the headers the interceptors set (empty without interceptors)
+	 * @param body the call, given the headers the interceptors set (empty without
+	 * interceptors)
 	 */
 	public <R> R client(ClientOperation operation, String workflowType, @Nullable String workflowId,
 			@Nullable String name, java.util.function.Function<Map<String, String>, R> body) {
@@ -79,8 +80,8 @@ public final class Interceptors {
 		return activity(0, new WorkflowInterceptor.ActivityCall(activity, Map.copyOf(headers)), body);
 	}
 
-	private @Nullable Object activity(int index, WorkflowInterceptor.ActivityCall call,
-			Callable<@Nullable Object> body) throws Exception {
+	private @Nullable Object activity(int index, WorkflowInterceptor.ActivityCall call, Callable<@Nullable Object> body)
+			throws Exception {
 		if (index == this.chain.size()) {
 			return body.call();
 		}

@@ -11,8 +11,8 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The engine's own JSON for what it stores about payloads (history rows, failures, options).
- * Independent of the user's converter and of any application mapper.
+ * The engine's own JSON for what it stores about payloads (history rows, failures,
+ * options). Independent of the user's converter and of any application mapper.
  */
 public final class InternalJson {
 
@@ -23,13 +23,17 @@ public final class InternalJson {
 
 	private static final int MAX_CACHED_OPTIONS = 256;
 
-	// activity options repeat (one per call site, mostly): each scheduled activity stores them
+	// activity options repeat (one per call site, mostly): each scheduled activity stores
+	// them
 	private static final java.util.Map<Object, byte[]> OPTIONS = new java.util.concurrent.ConcurrentHashMap<>();
 
 	private InternalJson() {
 	}
 
-	/** The JSON of an immutable value that repeats (activity options), written once per distinct value. */
+	/**
+	 * The JSON of an immutable value that repeats (activity options), written once per
+	 * distinct value.
+	 */
 	public static byte[] writeCached(Object value) {
 		byte[] cached = OPTIONS.get(value);
 		if (cached != null) {
@@ -37,7 +41,8 @@ public final class InternalJson {
 		}
 		byte[] json = write(value);
 		if (OPTIONS.size() >= MAX_CACHED_OPTIONS) {
-			// options computed per call (timeouts from input): stop caching rather than grow
+			// options computed per call (timeouts from input): stop caching rather than
+			// grow
 			OPTIONS.clear();
 		}
 		OPTIONS.put(value, json);

@@ -3,8 +3,9 @@ package dev.durable.workflow.internal.support;
 import java.sql.SQLTransientConnectionException;
 
 /**
- * The engine takes no database connection: its node is fenced (its heartbeat got no answer for
- * its lease). Of SQL state class 08, which callers already read as the database being unreachable.
+ * The engine takes no database connection: its node is fenced (its heartbeat got no
+ * answer for its lease). Of SQL state class 08, which callers already read as the
+ * database being unreachable.
  */
 public final class NodeFencedException extends SQLTransientConnectionException {
 

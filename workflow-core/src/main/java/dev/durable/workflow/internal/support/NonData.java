@@ -8,12 +8,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The rule for what cannot be a durable payload: a resource (a stream, a connection, a thread),
- * a handle on work in progress (a future, an iterator) or code (a callback, a class loader).
- * Jackson would write most of them as beans — a {@code Thread}'s name, priority and state — and
- * a payload read back on another node days later would hold nothing of what the value was.
- * Used on declared types at registration and on the values actually encoded, whose runtime class
- * matters when the declared type is {@code Object}.
+ * The rule for what cannot be a durable payload: a resource (a stream, a connection, a
+ * thread), a handle on work in progress (a future, an iterator) or code (a callback, a
+ * class loader). Jackson would write most of them as beans — a {@code Thread}'s name,
+ * priority and state — and a payload read back on another node days later would hold
+ * nothing of what the value was. Used on declared types at registration and on the values
+ * actually encoded, whose runtime class matters when the declared type is {@code Object}.
  */
 public final class NonData {
 
@@ -23,7 +23,8 @@ public final class NonData {
 			java.util.concurrent.Callable.class, ClassLoader.class, javax.sql.DataSource.class,
 			java.lang.reflect.AccessibleObject.class, java.lang.ref.Reference.class);
 
-	// containers are walked this deep, no deeper: enough for a list of maps of lists, and a bound on cycles
+	// containers are walked this deep, no deeper: enough for a list of maps of lists, and
+	// a bound on cycles
 	private static final int MAX_DEPTH = 8;
 
 	private static final ClassValue<String> VERDICTS = new ClassValue<>() {
@@ -37,8 +38,10 @@ public final class NonData {
 	}
 
 	/**
-	 * What is wrong with a declared type (its type arguments and array components included).
-	 * @return a description such as {@code "a java.lang.Thread"}, or {@code null} when it can be data
+	 * What is wrong with a declared type (its type arguments and array components
+	 * included).
+	 * @return a description such as {@code "a java.lang.Thread"}, or {@code null} when it
+	 * can be data
 	 */
 	public static String typeProblem(Type type) {
 		if (type instanceof ParameterizedType parameterized) {
@@ -60,10 +63,12 @@ public final class NonData {
 	}
 
 	/**
-	 * What is wrong with a value about to be encoded: its own class, and the elements of the
-	 * collections, maps, arrays and optionals it is made of (the fields of records and beans are
-	 * left to their declared types, checked at registration for handler signatures only).
-	 * @return a description such as {@code "a java.lang.Thread"}, or {@code null} when it can be data
+	 * What is wrong with a value about to be encoded: its own class, and the elements of
+	 * the collections, maps, arrays and optionals it is made of (the fields of records
+	 * and beans are left to their declared types, checked at registration for handler
+	 * signatures only).
+	 * @return a description such as {@code "a java.lang.Thread"}, or {@code null} when it
+	 * can be data
 	 */
 	public static String valueProblem(Object value) {
 		return valueProblem(value, 0);
@@ -120,7 +125,8 @@ public final class NonData {
 				|| cls.getPackageName().equals("java.util.function"))) {
 			return "a function (" + cls.getName() + ")";
 		}
-		// a lambda or a method reference: a hidden class, whatever interface it implements
+		// a lambda or a method reference: a hidden class, whatever interface it
+		// implements
 		if (runtime && (cls.isHidden() || cls.isSynthetic())) {
 			return "a function (" + cls.getName() + ")";
 		}

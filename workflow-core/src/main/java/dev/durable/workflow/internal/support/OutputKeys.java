@@ -3,8 +3,8 @@ package dev.durable.workflow.internal.support;
 import java.util.regex.Pattern;
 
 /**
- * The keys of workflow events and streams: 1-128 letters, digits and {@code ._:@-}, so that a key
- * is a URL path segment as it is (the REST endpoints name it in the path).
+ * The keys of workflow events and streams: 1-128 letters, digits and {@code ._:@-}, so
+ * that a key is a URL path segment as it is (the REST endpoints name it in the path).
  */
 public final class OutputKeys {
 
@@ -23,8 +23,8 @@ public final class OutputKeys {
 	 */
 	public static String check(String key, String what) {
 		if (key == null || !KEY.matcher(key).matches()) {
-			throw new IllegalArgumentException("Invalid " + what + " key '" + key + "': use 1-" + MAX_LENGTH
-					+ " letters, digits and . _ : @ -");
+			throw new IllegalArgumentException(
+					"Invalid " + what + " key '" + key + "': use 1-" + MAX_LENGTH + " letters, digits and . _ : @ -");
 		}
 		return key;
 	}

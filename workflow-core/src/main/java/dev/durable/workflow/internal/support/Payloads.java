@@ -24,10 +24,12 @@ public final class Payloads {
 
 	/**
 	 * Encodes a value as its declared type.
-	 * @throws PayloadException when the value is not data ({@link NonData}), cannot be serialized or is too large
+	 * @throws PayloadException when the value is not data ({@link NonData}), cannot be
+	 * serialized or is too large
 	 */
 	public byte[] encode(Object value, Type type, String what) {
-		// checked before the converter, which would write a thread or a stream as a bean of its getters
+		// checked before the converter, which would write a thread or a stream as a bean
+		// of its getters
 		String problem = NonData.valueProblem(value);
 		if (problem != null) {
 			throw new PayloadException("Cannot serialize " + what + ": it is " + problem
@@ -53,18 +55,23 @@ public final class Payloads {
 
 	public Object decode(byte[] payload, Type type, String what) {
 		if (type == dev.durable.workflow.EncodedValue.class) {
-			return dev.durable.workflow.EncodedValue.of(payload, this.converter); // converted later, by its reader
+			return dev.durable.workflow.EncodedValue.of(payload, this.converter); // converted
+																					// later,
+																					// by
+																					// its
+																					// reader
 		}
 		try {
 			return this.converter.fromPayload(payload, type);
 		}
 		catch (PayloadUnreadableException ex) {
-			// kept apart: the stored bytes, not the caller, are at fault (a server-side problem over REST)
+			// kept apart: the stored bytes, not the caller, are at fault (a server-side
+			// problem over REST)
 			throw new PayloadUnreadableException("Cannot read " + what + ": " + ex.getMessage(), ex);
 		}
 		catch (RuntimeException ex) {
-			throw new PayloadException("Cannot deserialize " + what + " as " + type.getTypeName() + ": "
-					+ ex.getMessage(), false, ex);
+			throw new PayloadException(
+					"Cannot deserialize " + what + " as " + type.getTypeName() + ": " + ex.getMessage(), false, ex);
 		}
 	}
 

@@ -9,12 +9,13 @@ import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.PayloadException;
 
 /**
- * The form of a payload in an exported history ({@code handle.history()}, the REST history): the
- * decoded JSON value when the engine's converter writes JSON (also through
- * {@link EncryptingPayloadConverter}, decrypted when the key is there); otherwise an object
- * {@code {"$encoded": "<base64 of the stored bytes>"}}, with {@code "$undecodable": "<why>"} when
- * decoding failed (an unknown key id, say). The {@code $} keys keep the stored bytes, so that a
- * replayer with the right converter can still read such a payload.
+ * The form of a payload in an exported history ({@code handle.history()}, the REST
+ * history): the decoded JSON value when the engine's converter writes JSON (also through
+ * {@link EncryptingPayloadConverter}, decrypted when the key is there); otherwise an
+ * object {@code {"$encoded": "<base64 of the stored bytes>"}}, with
+ * {@code "$undecodable": "<why>"} when decoding failed (an unknown key id, say). The
+ * {@code $} keys keep the stored bytes, so that a replayer with the right converter can
+ * still read such a payload.
  */
 public final class ReadablePayloads {
 
@@ -48,8 +49,9 @@ public final class ReadablePayloads {
 	}
 
 	/**
-	 * The stored bytes of a readable form, for replay: the bytes kept in {@code $encoded}, or the
-	 * value encoded again with the converter the history is replayed with.
+	 * The stored bytes of a readable form, for replay: the bytes kept in
+	 * {@code $encoded}, or the value encoded again with the converter the history is
+	 * replayed with.
 	 */
 	public static byte[] fromReadable(Object readable, PayloadConverter converter) {
 		if (readable instanceof Map<?, ?> map && map.get(ENCODED) instanceof String encoded

@@ -5,12 +5,13 @@ import java.util.UUID;
 import org.slf4j.MDC;
 
 /**
- * The MDC entries set while the engine runs a run's code on a thread, so that the engine's logs
- * and the application's (workflow code, activities) name the run: {@value #WORKFLOW_ID},
- * {@value #RUN_ID}, {@value #WORKFLOW_TYPE}, and during an activity attempt also
- * {@value #ACTIVITY_TYPE}, {@value #ACTIVITY_ID} (its sequence number in the run) and
- * {@value #ATTEMPT}. Closing restores what the thread's MDC held for these keys before, so that
- * a thread that is reused (a caller's, or a pool's) keeps its own entries.
+ * The MDC entries set while the engine runs a run's code on a thread, so that the
+ * engine's logs and the application's (workflow code, activities) name the run:
+ * {@value #WORKFLOW_ID}, {@value #RUN_ID}, {@value #WORKFLOW_TYPE}, and during an
+ * activity attempt also {@value #ACTIVITY_TYPE}, {@value #ACTIVITY_ID} (its sequence
+ * number in the run) and {@value #ATTEMPT}. Closing restores what the thread's MDC held
+ * for these keys before, so that a thread that is reused (a caller's, or a pool's) keeps
+ * its own entries.
  */
 public final class RunMdc implements AutoCloseable {
 
@@ -49,16 +50,22 @@ public final class RunMdc implements AutoCloseable {
 		}
 	}
 
-	/** Sets the entries of a workflow task of the run. @param workflowType the type, or {@code null} */
+	/**
+	 * Sets the entries of a workflow task of the run. @param workflowType the type, or
+	 * {@code null}
+	 */
 	public static RunMdc workflow(String workflowId, UUID runId, String workflowType) {
 		return new RunMdc(WORKFLOW_KEYS, workflowId, runId.toString(), workflowType);
 	}
 
-	/** Sets the entries of an activity attempt. @param workflowType its run's type, or {@code null} */
+	/**
+	 * Sets the entries of an activity attempt. @param workflowType its run's type, or
+	 * {@code null}
+	 */
 	public static RunMdc activity(String workflowId, UUID runId, String workflowType, String activityType, long seq,
 			int attempt) {
-		return new RunMdc(ACTIVITY_KEYS, workflowId, runId.toString(), workflowType, activityType,
-				Long.toString(seq), Integer.toString(attempt));
+		return new RunMdc(ACTIVITY_KEYS, workflowId, runId.toString(), workflowType, activityType, Long.toString(seq),
+				Integer.toString(attempt));
 	}
 
 	/** Puts back what the thread's MDC held for these keys before. */

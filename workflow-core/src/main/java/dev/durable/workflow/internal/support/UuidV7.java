@@ -4,7 +4,10 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.UUID;
 
-/** Time-ordered UUIDs (version 7), monotonic within this JVM even when the clock stands still. */
+/**
+ * Time-ordered UUIDs (version 7), monotonic within this JVM even when the clock stands
+ * still.
+ */
 public final class UuidV7 {
 
 	private static final SecureRandom RANDOM = new SecureRandom();

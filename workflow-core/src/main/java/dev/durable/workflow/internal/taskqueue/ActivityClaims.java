@@ -14,8 +14,9 @@ import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
- * Claims of due attempts on task queues, and the check that claimed attempts are still the
- * activity's current ones (a cancel deletes the row; a timeout or a dead-worker sweep moves it on).
+ * Claims of due attempts on task queues, and the check that claimed attempts are still
+ * the activity's current ones (a cancel deletes the row; a timeout or a dead-worker sweep
+ * moves it on).
  */
 final class ActivityClaims {
 
@@ -36,17 +37,17 @@ final class ActivityClaims {
 	}
 
 	/**
-	 * Claims up to {@code limit} due attempts of the given queues and activity types, most urgent
-	 * first ({@code FOR UPDATE SKIP LOCKED}: nodes claiming at once take different rows). Each gets
-	 * a new token, this node's incarnation and its start time.
+	 * Claims up to {@code limit} due attempts of the given queues and activity types,
+	 * most urgent first ({@code FOR UPDATE SKIP LOCKED}: nodes claiming at once take
+	 * different rows). Each gets a new token, this node's incarnation and its start time.
 	 */
 	List<ClaimedActivity> claim(String namespace, Collection<String> queues, Collection<String> types, UUID node,
 			long incarnation, Instant now, int limit) {
 		return this.jdbc.query(q("WITH c AS (SELECT run_id, seq FROM #.activity WHERE task_queue = ANY(?)"
 				// '*': this node has a dynamic activity, it runs any type
 				+ " AND state = 'SCHEDULED' AND next_attempt_at <= ? AND namespace = ?"
-				+ " AND (activity_type = ANY(?) OR '*' = ANY(?))"
-				+ " AND " + LIVE + " ORDER BY priority DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)"
+				+ " AND (activity_type = ANY(?) OR '*' = ANY(?))" + " AND " + LIVE
+				+ " ORDER BY priority DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)"
 				+ " UPDATE #.activity a SET " + CLAIM + " FROM c WHERE a.run_id = c.run_id AND a.seq = c.seq"
 				+ RETURNING), (PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", queues.toArray()));
@@ -65,30 +66,34 @@ final class ActivityClaims {
 	}
 
 	/**
-	 * Claims the given rows, those still waiting, as {@link #claim} does: for an admission round of
-	 * a limited queue, which holds the queue's lock.
+	 * Claims the given rows, those still waiting, as {@link #claim} does: for an
+	 * admission round of a limited queue, which holds the queue's lock.
 	 */
 	List<ClaimedActivity> claimRows(List<ActivityQueueSource.Key> keys, UUID node, long incarnation, Instant now) {
 		if (keys.isEmpty()) {
 			return List.of();
 		}
-		return this.jdbc.query(q("UPDATE #.activity a SET " + CLAIM + " FROM unnest(?::uuid[], ?::bigint[]) AS k(run_id, seq)"
-				+ " WHERE a.run_id = k.run_id AND a.seq = k.seq AND a.state = 'SCHEDULED' AND " + LIVE + RETURNING),
-				(PreparedStatementSetter) (ps) -> {
-					ps.setObject(1, node);
-					ps.setLong(2, incarnation);
-					ps.setTimestamp(3, Sql.ts(now));
-					ps.setArray(4, ps.getConnection()
-						.createArrayOf("uuid", keys.stream().map(ActivityQueueSource.Key::runId).toArray()));
-					ps.setArray(5, ps.getConnection()
-						.createArrayOf("bigint", keys.stream().map(ActivityQueueSource.Key::seq).toArray()));
-					ps.setObject(6, node);
-					ps.setLong(7, incarnation);
-					ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
-				}, ActivityClaims::claimed);
+		return this.jdbc
+			.query(q("UPDATE #.activity a SET " + CLAIM + " FROM unnest(?::uuid[], ?::bigint[]) AS k(run_id, seq)"
+					+ " WHERE a.run_id = k.run_id AND a.seq = k.seq AND a.state = 'SCHEDULED' AND " + LIVE + RETURNING),
+					(PreparedStatementSetter) (ps) -> {
+						ps.setObject(1, node);
+						ps.setLong(2, incarnation);
+						ps.setTimestamp(3, Sql.ts(now));
+						ps.setArray(4, ps.getConnection()
+							.createArrayOf("uuid", keys.stream().map(ActivityQueueSource.Key::runId).toArray()));
+						ps.setArray(5, ps.getConnection()
+							.createArrayOf("bigint", keys.stream().map(ActivityQueueSource.Key::seq).toArray()));
+						ps.setObject(6, node);
+						ps.setLong(7, incarnation);
+						ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
+					}, ActivityClaims::claimed);
 	}
 
-	/** A node declared dead claims nothing (its attempts are being retried elsewhere); parameters: node, incarnation, dead-after. */
+	/**
+	 * A node declared dead claims nothing (its attempts are being retried elsewhere);
+	 * parameters: node, incarnation, dead-after.
+	 */
 	private static final String LIVE = "EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = ? AND n.incarnation = ?"
 			+ " AND n.last_heartbeat > now() - make_interval(secs => ?))";
 
@@ -103,13 +108,17 @@ final class ActivityClaims {
 
 	private static ClaimedActivity claimed(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
 		return new ClaimedActivity(Sql.uuid(rs, "run_id"), rs.getLong("seq"), rs.getString("namespace"),
-				rs.getString("workflow_id"), rs.getString("workflow_type"), rs.getString("activity_type"), rs.getBytes("input"),
-				InternalJson.read(rs.getBytes("options"), ActivityOptions.class), rs.getInt("attempt"),
-				Sql.instant(rs, "scheduled_at"), Sql.instant(rs, "next_attempt_at"), rs.getBytes("heartbeat_details"),
-				Sql.uuid(rs, "token"), Sql.instant(rs, "started_at"), rs.getBytes("run_chain"));
+				rs.getString("workflow_id"), rs.getString("workflow_type"), rs.getString("activity_type"),
+				rs.getBytes("input"), InternalJson.read(rs.getBytes("options"), ActivityOptions.class),
+				rs.getInt("attempt"), Sql.instant(rs, "scheduled_at"), Sql.instant(rs, "next_attempt_at"),
+				rs.getBytes("heartbeat_details"), Sql.uuid(rs, "token"), Sql.instant(rs, "started_at"),
+				rs.getBytes("run_chain"));
 	}
 
-	/** Of the given attempt tokens, those still current (the others were canceled or moved on). */
+	/**
+	 * Of the given attempt tokens, those still current (the others were canceled or moved
+	 * on).
+	 */
 	Set<UUID> current(Collection<ClaimedActivity> attempts) {
 		if (attempts.isEmpty()) {
 			return Set.of();
@@ -123,7 +132,10 @@ final class ActivityClaims {
 				}, (rs, n) -> Sql.uuid(rs, "token")));
 	}
 
-	/** Those of the task queues that a flow-control queue of the same name limits (some node declared it). */
+	/**
+	 * Those of the task queues that a flow-control queue of the same name limits (some
+	 * node declared it).
+	 */
 	Set<String> declaredQueues(String namespace, Collection<String> queues) {
 		if (queues.isEmpty()) {
 			return Set.of();
@@ -141,7 +153,10 @@ final class ActivityClaims {
 				+ " AND state = 'SCHEDULED' AND namespace = ?"), (PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", queues.toArray()));
 					ps.setString(2, namespace);
-				}, (rs, n) -> Sql.instant(rs, "due")).stream().findFirst().orElse(null);
+				}, (rs, n) -> Sql.instant(rs, "due"))
+			.stream()
+			.findFirst()
+			.orElse(null);
 	}
 
 }

@@ -11,14 +11,15 @@ import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
- * Where an attempt's outcome goes: each write is one statement, fenced by the attempt's token (or
- * made under the row lock of a sweep), so that of two outcomes of one attempt only the first
- * changes anything.
+ * Where an attempt's outcome goes: each write is one statement, fenced by the attempt's
+ * token (or made under the row lock of a sweep), so that of two outcomes of one attempt
+ * only the first changes anything.
  * <ul>
- * <li>A final outcome deletes the activity's row and adds it to the run's inbox, marking the run as
- * having pending input in the same statement (the run cannot close past unseen input); the
- * run's owner then takes it in its next workflow task.</li>
- * <li>A retry puts the row back to SCHEDULED with the next attempt's number and due time.</li>
+ * <li>A final outcome deletes the activity's row and adds it to the run's inbox, marking
+ * the run as having pending input in the same statement (the run cannot close past unseen
+ * input); the run's owner then takes it in its next workflow task.</li>
+ * <li>A retry puts the row back to SCHEDULED with the next attempt's number and due
+ * time.</li>
  * </ul>
  */
 public final class ActivityOutcomes {
@@ -39,7 +40,8 @@ public final class ActivityOutcomes {
 	/**
 	 * What a delivery did.
 	 *
-	 * @param applied whether this call recorded the outcome (false: the attempt was over already)
+	 * @param applied whether this call recorded the outcome (false: the attempt was over
+	 * already)
 	 * @param runId the run
 	 * @param owner the run's owner when it was applied (to wake), or {@code null}
 	 */
@@ -47,9 +49,11 @@ public final class ActivityOutcomes {
 	}
 
 	/**
-	 * Hands a final outcome (ACTIVITY_COMPLETED with the result, ACTIVITY_FAILED with the failure)
-	 * to the run, if the attempt with this token is still the activity's current one.
-	 * @param token the attempt's token, or {@code null} inside a sweep that holds the row's lock
+	 * Hands a final outcome (ACTIVITY_COMPLETED with the result, ACTIVITY_FAILED with the
+	 * failure) to the run, if the attempt with this token is still the activity's current
+	 * one.
+	 * @param token the attempt's token, or {@code null} inside a sweep that holds the
+	 * row's lock
 	 */
 	public Delivered deliver(UUID runId, long seq, UUID token, InboxKind kind, byte[] payload) {
 		return intoInbox("DELETE FROM #.activity WHERE run_id = ? AND seq = ? AND (?::uuid IS NULL OR token = ?::uuid)"
@@ -57,9 +61,9 @@ public final class ActivityOutcomes {
 	}
 
 	/**
-	 * Runs a statement on the activity's row (a CTE {@code done} returning its run id and seq) and
-	 * puts an item of the kind into the inbox of the run it returned, marking the run as having
-	 * pending input, in the same statement.
+	 * Runs a statement on the activity's row (a CTE {@code done} returning its run id and
+	 * seq) and puts an item of the kind into the inbox of the run it returned, marking
+	 * the run as having pending input, in the same statement.
 	 * @param params the parameters of {@code done}
 	 */
 	private Delivered intoInbox(String done, UUID runId, InboxKind kind, byte[] payload, Object... params) {
@@ -77,23 +81,27 @@ public final class ActivityOutcomes {
 	}
 
 	/**
-	 * Puts the activity back in its queue for its next attempt, if the attempt with this token is
-	 * still its current one.
-	 * @param token the attempt's token, or {@code null} inside a sweep that holds the row's lock
-	 * @param lastHeartbeat the failed attempt's last heartbeat details, kept for the next attempt
+	 * Puts the activity back in its queue for its next attempt, if the attempt with this
+	 * token is still its current one.
+	 * @param token the attempt's token, or {@code null} inside a sweep that holds the
+	 * row's lock
+	 * @param lastHeartbeat the failed attempt's last heartbeat details, kept for the next
+	 * attempt
 	 */
 	public boolean retry(UUID runId, long seq, UUID token, int failedAttempt, Instant nextAttemptAt, byte[] failure,
 			byte[] lastHeartbeat) {
-		return this.jdbc.update(q("UPDATE #.activity SET attempt = attempt + 1, next_attempt_at = ?, last_failure = ?,"
-				+ " heartbeat_details = COALESCE(?, heartbeat_details), state = 'SCHEDULED', token = NULL,"
-				+ " claimed_by = NULL, claimed_incarnation = NULL, started_at = NULL, last_heartbeat_at = NULL"
-				+ " WHERE run_id = ? AND seq = ? AND attempt = ? AND (?::uuid IS NULL OR token = ?::uuid)"),
+		return this.jdbc.update(
+				q("UPDATE #.activity SET attempt = attempt + 1, next_attempt_at = ?, last_failure = ?,"
+						+ " heartbeat_details = COALESCE(?, heartbeat_details), state = 'SCHEDULED', token = NULL,"
+						+ " claimed_by = NULL, claimed_incarnation = NULL, started_at = NULL, last_heartbeat_at = NULL"
+						+ " WHERE run_id = ? AND seq = ? AND attempt = ? AND (?::uuid IS NULL OR token = ?::uuid)"),
 				Sql.ts(nextAttemptAt), failure, lastHeartbeat, runId, seq, failedAttempt, token, token) == 1;
 	}
 
 	/**
-	 * {@link #retry} of an inline activity's attempt failed through the completion client: the run's
-	 * owner starts the next attempt, so an ACTIVITY_RETRY item wakes it, in the same statement.
+	 * {@link #retry} of an inline activity's attempt failed through the completion
+	 * client: the run's owner starts the next attempt, so an ACTIVITY_RETRY item wakes
+	 * it, in the same statement.
 	 */
 	public Delivered retryInline(UUID runId, long seq, UUID token, Instant nextAttemptAt, byte[] failure) {
 		return intoInbox("UPDATE #.activity SET attempt = attempt + 1, next_attempt_at = ?, last_failure = ?,"
@@ -108,12 +116,16 @@ public final class ActivityOutcomes {
 	 * @return whether the attempt is still the activity's current one
 	 */
 	public boolean heartbeat(UUID runId, long seq, UUID token, byte[] details, Instant at) {
-		return this.jdbc.update(q("UPDATE #.activity SET heartbeat_details = COALESCE(?, heartbeat_details),"
-				+ " last_heartbeat_at = ? WHERE run_id = ? AND seq = ? AND token = ?"), details, Sql.ts(at), runId, seq,
-				token) == 1;
+		return this.jdbc.update(
+				q("UPDATE #.activity SET heartbeat_details = COALESCE(?, heartbeat_details),"
+						+ " last_heartbeat_at = ? WHERE run_id = ? AND seq = ? AND token = ?"),
+				details, Sql.ts(at), runId, seq, token) == 1;
 	}
 
-	/** The attempt's method returned without completing it: it waits for the completion client. */
+	/**
+	 * The attempt's method returned without completing it: it waits for the completion
+	 * client.
+	 */
 	public boolean awaitCompletion(UUID runId, long seq, UUID token) {
 		return this.jdbc.update(q("UPDATE #.activity SET state = 'ASYNC' WHERE run_id = ? AND seq = ? AND token = ?"),
 				runId, seq, token) == 1;
@@ -126,7 +138,8 @@ public final class ActivityOutcomes {
 	 * @param optionsJson its options
 	 * @param attempt the attempt number
 	 * @param scheduledAt when it was first scheduled
-	 * @param onTaskQueue whether it is on a task queue (else inline: its owner retries it)
+	 * @param onTaskQueue whether it is on a task queue (else inline: its owner retries
+	 * it)
 	 */
 	public record Current(String activityType, byte[] optionsJson, int attempt, Instant scheduledAt,
 			boolean onTaskQueue) {
@@ -134,10 +147,12 @@ public final class ActivityOutcomes {
 
 	/** The attempt with this token, or empty when it is over. */
 	public Optional<Current> current(UUID runId, long seq, UUID token) {
-		return this.jdbc.query(q("SELECT activity_type, options, attempt, scheduled_at, task_queue FROM #.activity"
-				+ " WHERE run_id = ? AND seq = ? AND token = ?"), (rs, n) -> new Current(rs.getString("activity_type"),
-						rs.getBytes("options"), rs.getInt("attempt"), Sql.instant(rs, "scheduled_at"),
-						rs.getString("task_queue") != null), runId, seq, token)
+		return this.jdbc
+			.query(q("SELECT activity_type, options, attempt, scheduled_at, task_queue FROM #.activity"
+					+ " WHERE run_id = ? AND seq = ? AND token = ?"),
+					(rs, n) -> new Current(rs.getString("activity_type"), rs.getBytes("options"), rs.getInt("attempt"),
+							Sql.instant(rs, "scheduled_at"), rs.getString("task_queue") != null),
+					runId, seq, token)
 			.stream()
 			.findFirst();
 	}

@@ -18,10 +18,11 @@ import dev.durable.workflow.internal.store.Sql;
 
 /**
  * The due attempts of a task queue limited by the queue of the same name, as a
- * {@link QueueSource}: candidates in claim order (priority descending, due time), and an admission
- * that claims them for this node exactly as an unlimited claim does. The queue's row is locked
- * by the admission round, so rounds of several nodes never admit past the queue's limits; the
- * attempts hold their slots while STARTED or ASYNC ({@code ActivityOccupancy}).
+ * {@link QueueSource}: candidates in claim order (priority descending, due time), and an
+ * admission that claims them for this node exactly as an unlimited claim does. The
+ * queue's row is locked by the admission round, so rounds of several nodes never admit
+ * past the queue's limits; the attempts hold their slots while STARTED or ASYNC
+ * ({@code ActivityOccupancy}).
  */
 final class ActivityQueueSource implements QueueSource<ActivityQueueSource.Key, ClaimedActivity> {
 

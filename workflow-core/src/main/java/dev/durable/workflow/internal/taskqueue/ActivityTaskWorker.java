@@ -27,12 +27,13 @@ import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * A node's side of the activity task queues. Every worker node sweeps (timeouts and dead workers
- * of task-queue attempts, see {@link SweepActivities}); a node that serves task queues also claims
- * their due attempts of the activity types registered on it, up to its free capacity, and runs
- * each on a virtual thread ({@link RunClaimedActivity}). A round runs when asked (a commit on this
- * node queued work, a notification from another node, a freed slot, a move of the settable clock)
- * and at least once a poll interval, the fallback that guarantees progress.
+ * A node's side of the activity task queues. Every worker node sweeps (timeouts and dead
+ * workers of task-queue attempts, see {@link SweepActivities}); a node that serves task
+ * queues also claims their due attempts of the activity types registered on it, up to its
+ * free capacity, and runs each on a virtual thread ({@link RunClaimedActivity}). A round
+ * runs when asked (a commit on this node queued work, a notification from another node, a
+ * freed slot, a move of the settable clock) and at least once a poll interval, the
+ * fallback that guarantees progress.
  */
 public final class ActivityTaskWorker implements AutoCloseable {
 
@@ -69,7 +70,9 @@ public final class ActivityTaskWorker implements AutoCloseable {
 
 	private final QueueAdmission admission;
 
-	/** Tells the other nodes serving a limited task queue that one of its slots is free. */
+	/**
+	 * Tells the other nodes serving a limited task queue that one of its slots is free.
+	 */
 	private final java.util.function.Consumer<String> slotFreed;
 
 	private final TransactionTemplate tx;
@@ -87,14 +90,20 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	/** Held by a claim and its launch, and by {@link #stopClaiming}. */
 	private final Object claimLock = new Object();
 
-	/** Whether the last round filled every slot: a slot freed then is worth a round at once. */
+	/**
+	 * Whether the last round filled every slot: a slot freed then is worth a round at
+	 * once.
+	 */
 	private volatile boolean starved;
 
 	private volatile boolean housekeepingDue = true;
 
 	private long lastHousekeeping;
 
-	/** The served task queues a flow-control queue of the same name limits (read with the housekeeping). */
+	/**
+	 * The served task queues a flow-control queue of the same name limits (read with the
+	 * housekeeping).
+	 */
 	private volatile Set<String> limited = Set.of();
 
 	private volatile boolean open = true;
@@ -104,7 +113,8 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	/**
 	 * @param queues the task queues this node claims from (empty: it only sweeps)
 	 * @param incarnation the node's current incarnation (claims are fenced by it)
-	 * @param wakeRun wakes a run (its id, its owner or {@code null}) whose inbox got an outcome
+	 * @param wakeRun wakes a run (its id, its owner or {@code null}) whose inbox got an
+	 * outcome
 	 * @param slotFreed tells the other nodes that a slot of a limited task queue is free
 	 */
 	public ActivityTaskWorker(String namespace, Set<String> queues, ActivityRegistry registry, JdbcTemplate jdbc,
@@ -147,7 +157,10 @@ public final class ActivityTaskWorker implements AutoCloseable {
 		return false;
 	}
 
-	/** Runs a round at once (again, if one is under way: what asked may have come after its reads). */
+	/**
+	 * Runs a round at once (again, if one is under way: what asked may have come after
+	 * its reads).
+	 */
 	public void wake() {
 		synchronized (this.signal) {
 			this.requested = true;
@@ -162,7 +175,8 @@ public final class ActivityTaskWorker implements AutoCloseable {
 
 	/**
 	 * Stops claiming (shutdown): attempts under way finish, and the sweep goes on until
-	 * {@link #close}. Waits for a claim under way, so no attempt starts once this returns.
+	 * {@link #close}. Waits for a claim under way, so no attempt starts once this
+	 * returns.
 	 */
 	public void stopClaiming() {
 		synchronized (this.claimLock) {
@@ -171,17 +185,19 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Shutdown, at its deadline: the attempts still running are given up. Their outcomes, should
-	 * they come before the JVM exits, are dropped; their rows stay claimed by this node, which
-	 * the other nodes' sweeps find lost as soon as the node has unregistered, and retry.
+	 * Shutdown, at its deadline: the attempts still running are given up. Their outcomes,
+	 * should they come before the JVM exits, are dropped; their rows stay claimed by this
+	 * node, which the other nodes' sweeps find lost as soon as the node has unregistered,
+	 * and retry.
 	 * @return how many attempts were given up
 	 */
 	public int abandonRunning() {
 		List<Running> now = List.copyOf(this.running.values());
 		for (Running attempt : now) {
-			log.warn("Giving up activity {} (seq {}) of run {} at shutdown: it is still running after the shutdown"
-					+ " timeout and will be retried", attempt.claimed().activityType(), attempt.claimed().seq(),
-					attempt.claimed().runId());
+			log.warn(
+					"Giving up activity {} (seq {}) of run {} at shutdown: it is still running after the shutdown"
+							+ " timeout and will be retried",
+					attempt.claimed().activityType(), attempt.claimed().seq(), attempt.claimed().runId());
 			RunClaimedActivity.stop(attempt.attempt());
 		}
 		return now.size();
@@ -215,8 +231,8 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Makes the next round sweep and check the running attempts, whenever it comes: the settable
-	 * clock moved, so deadlines may have passed.
+	 * Makes the next round sweep and check the running attempts, whenever it comes: the
+	 * settable clock moved, so deadlines may have passed.
 	 */
 	public void clockMoved() {
 		this.housekeepingDue = true;
@@ -224,9 +240,10 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	}
 
 	/**
-	 * One round: claim what fits; at most once a poll interval (or after a move of the settable
-	 * clock) also sweep and stop attempts that are no longer current. A round asked for by new
-	 * work or a freed slot only claims, so a busy queue costs one claim statement per round.
+	 * One round: claim what fits; at most once a poll interval (or after a move of the
+	 * settable clock) also sweep and stop attempts that are no longer current. A round
+	 * asked for by new work or a freed slot only claims, so a busy queue costs one claim
+	 * statement per round.
 	 */
 	void round() {
 		Instant now = this.clock.instant();
@@ -270,14 +287,18 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Claims due attempts of one queue: under the limits of the flow-control queue of the same name
-	 * when a node declared one (an admission round, in its own transaction), else up to {@code room}.
+	 * Claims due attempts of one queue: under the limits of the flow-control queue of the
+	 * same name when a node declared one (an admission round, in its own transaction),
+	 * else up to {@code room}.
 	 */
 	private List<ClaimedActivity> claim(String queue, Set<String> types, Instant now, int room) {
 		return this.tx.execute((status) -> {
-			// A claim need not wait for its WAL flush: lost in a crash of the database, the attempt is
-			// simply due again (its token is gone, so this node's outcome of it would change nothing),
-			// which is the at-least-once an activity has anyway. Outcomes are always flushed.
+			// A claim need not wait for its WAL flush: lost in a crash of the database,
+			// the attempt is
+			// simply due again (its token is gone, so this node's outcome of it would
+			// change nothing),
+			// which is the at-least-once an activity has anyway. Outcomes are always
+			// flushed.
 			this.jdbc.execute("SET LOCAL synchronous_commit TO OFF");
 			if (this.limited.contains(queue)) {
 				ActivityQueueSource source = new ActivityQueueSource(this.jdbc, this.schema, this.claims, types,
@@ -307,7 +328,8 @@ public final class ActivityTaskWorker implements AutoCloseable {
 					this.permits.release();
 					String queue = activity.options().taskQueue();
 					if (this.limited.contains(queue)) {
-						// a slot of the queue is free: for this node's next round and the other nodes'
+						// a slot of the queue is free: for this node's next round and the
+						// other nodes'
 						this.slotFreed.accept(queue);
 						wake();
 					}
@@ -319,7 +341,9 @@ public final class ActivityTaskWorker implements AutoCloseable {
 		}
 	}
 
-	/** Stops running attempts whose token is gone (canceled by their workflow, or swept). */
+	/**
+	 * Stops running attempts whose token is gone (canceled by their workflow, or swept).
+	 */
 	private void stopStale() {
 		if (this.running.isEmpty()) {
 			return;

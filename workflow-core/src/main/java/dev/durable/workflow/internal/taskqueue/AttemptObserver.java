@@ -17,7 +17,8 @@ public interface AttemptObserver {
 
 	/**
 	 * Runs an attempt that waited {@code scheduleToStart}, observed and intercepted.
-	 * @param headers the headers of the attempt's run (read only when an interceptor needs them)
+	 * @param headers the headers of the attempt's run (read only when an interceptor
+	 * needs them)
 	 * @param body the activity method
 	 * @return what the activity method returned
 	 * @throws Exception what it threw

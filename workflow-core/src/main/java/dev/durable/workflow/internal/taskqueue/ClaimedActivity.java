@@ -3,7 +3,6 @@ package dev.durable.workflow.internal.taskqueue;
 import java.time.Instant;
 import java.util.UUID;
 
-
 import dev.durable.workflow.ActivityOptions;
 
 /**
@@ -13,7 +12,8 @@ import dev.durable.workflow.ActivityOptions;
  * @param seq the activity's sequence number in the run
  * @param namespace the run's namespace
  * @param workflowId the run's workflow id
- * @param workflowType the run's workflow type (for the logs), or {@code null} when the run is gone
+ * @param workflowType the run's workflow type (for the logs), or {@code null} when the
+ * run is gone
  * @param activityType the activity type
  * @param input the packed arguments
  * @param options the options it was scheduled with
@@ -25,7 +25,7 @@ import dev.durable.workflow.ActivityOptions;
  * @param startedAt when it was claimed
  * @param runChain the stored chain of its run (its headers), or {@code null}
  */
-record ClaimedActivity(UUID runId, long seq, String namespace, String workflowId, String workflowType, String activityType, byte[] input,
-		ActivityOptions options, int attempt, Instant scheduledAt, Instant dueAt, byte[] heartbeatDetails,
-		UUID token, Instant startedAt, byte[] runChain) {
+record ClaimedActivity(UUID runId, long seq, String namespace, String workflowId, String workflowType,
+		String activityType, byte[] input, ActivityOptions options, int attempt, Instant scheduledAt, Instant dueAt,
+		byte[] heartbeatDetails, UUID token, Instant startedAt, byte[] runChain) {
 }

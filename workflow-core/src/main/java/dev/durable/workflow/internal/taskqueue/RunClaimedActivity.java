@@ -24,10 +24,11 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.support.RunMdc;
 
 /**
- * Runs one claimed attempt of a task-queue activity and records its outcome by its token: the
- * result or final failure into the run's inbox (then the run's owner is woken), or the retry back
- * into the queue. A heartbeat that finds the token gone (the workflow canceled the activity, or a
- * sweep timed the attempt out) stops the attempt; so does the worker's periodic check.
+ * Runs one claimed attempt of a task-queue activity and records its outcome by its token:
+ * the result or final failure into the run's inbox (then the run's owner is woken), or
+ * the retry back into the queue. A heartbeat that finds the token gone (the workflow
+ * canceled the activity, or a sweep timed the attempt out) stops the attempt; so does the
+ * worker's periodic check.
  */
 final class RunClaimedActivity {
 
@@ -68,10 +69,11 @@ final class RunClaimedActivity {
 
 	private Consumer<byte[]> heartbeatSink(ClaimedActivity claimed,
 			java.util.function.Supplier<ActivityAttempt> attempt) {
-		return ThrottledHeartbeats.sink(this.clock, ThrottledHeartbeats.intervalFor(claimed.options().heartbeatTimeout()),
-				(details, now) -> {
+		return ThrottledHeartbeats.sink(this.clock,
+				ThrottledHeartbeats.intervalFor(claimed.options().heartbeatTimeout()), (details, now) -> {
 					if (!this.outcomes.heartbeat(claimed.runId(), claimed.seq(), claimed.token(), details, now)) {
-						stop(attempt.get()); // canceled by the workflow, or timed out by a sweep
+						stop(attempt.get()); // canceled by the workflow, or timed out by
+												// a sweep
 					}
 				});
 	}
@@ -93,15 +95,14 @@ final class RunClaimedActivity {
 		Throwable failure = null;
 		attempt.bind();
 		try {
-			result = this.observer.run(attempt.info(), waited, () -> RunChain.headers(claimed.runChain()),
-					() -> {
-						if (this.invoker.isTransactional(claimed.activityType())) {
-							throw dev.durable.workflow.ApplicationFailure.newNonRetryableFailure("Activity "
-									+ claimed.activityType() + " is transactional: it runs inline on the node that owns"
-									+ " its run, never from a task queue", "TransactionalActivity");
-						}
-						return this.invoker.call(claimed.activityType(), claimed.input());
-					});
+			result = this.observer.run(attempt.info(), waited, () -> RunChain.headers(claimed.runChain()), () -> {
+				if (this.invoker.isTransactional(claimed.activityType())) {
+					throw dev.durable.workflow.ApplicationFailure.newNonRetryableFailure("Activity "
+							+ claimed.activityType() + " is transactional: it runs inline on the node that owns"
+							+ " its run, never from a task queue", "TransactionalActivity");
+				}
+				return this.invoker.call(claimed.activityType(), claimed.input());
+			});
 		}
 		catch (Throwable ex) {
 			failure = ex;

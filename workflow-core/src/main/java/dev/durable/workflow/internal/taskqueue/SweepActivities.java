@@ -23,11 +23,12 @@ import dev.durable.workflow.internal.support.InternalJson;
 
 /**
  * Enforces, from the database, what no single worker can be trusted with: the timeouts of
- * task-queue attempts (schedule-to-start while waiting; start-to-close and heartbeat while
- * running, on whichever node; schedule-to-close always) and the attempts of workers that died
- * (their node stopped heartbeating for {@code dead-after}). Any worker node sweeps; the rows it
- * acts on are locked ({@code SKIP LOCKED}), so two sweeps never decide one attempt twice, and a
- * worker still running a swept attempt finds its token gone and stops it.
+ * task-queue attempts (schedule-to-start while waiting; start-to-close and heartbeat
+ * while running, on whichever node; schedule-to-close always) and the attempts of workers
+ * that died (their node stopped heartbeating for {@code dead-after}). Any worker node
+ * sweeps; the rows it acts on are locked ({@code SKIP LOCKED}), so two sweeps never
+ * decide one attempt twice, and a worker still running a swept attempt finds its token
+ * gone and stops it.
  */
 final class SweepActivities {
 
@@ -35,7 +36,10 @@ final class SweepActivities {
 
 	private static final int BATCH = 100;
 
-	/** Why a row is swept; each arm reads only columns of the row, and the node table for the last. */
+	/**
+	 * Why a row is swept; each arm reads only columns of the row, and the node table for
+	 * the last.
+	 */
 	private static final String REASON = "CASE WHEN a.close_deadline <= ? THEN 'SCHEDULE_TO_CLOSE'"
 			+ " WHEN a.state = 'SCHEDULED' AND a.schedule_to_start_ms IS NOT NULL"
 			+ " AND a.next_attempt_at + a.schedule_to_start_ms * interval '1 millisecond' <= ? THEN 'SCHEDULE_TO_START'"
@@ -76,7 +80,8 @@ final class SweepActivities {
 
 	/**
 	 * One batch.
-	 * @return the runs whose inbox got an outcome, with their owners, to wake (owner may be null)
+	 * @return the runs whose inbox got an outcome, with their owners, to wake (owner may
+	 * be null)
 	 */
 	List<ActivityOutcomes.Delivered> sweep(String namespace, Instant now) {
 		List<ActivityOutcomes.Delivered> woken = new ArrayList<>();
@@ -92,10 +97,11 @@ final class SweepActivities {
 	}
 
 	private List<Expired> expired(String namespace, Instant now) {
-		String sql = Sql.q(this.schema, "SELECT * FROM (SELECT a.run_id, a.seq, a.workflow_id, a.activity_type, a.options,"
-				+ " a.attempt, a.scheduled_at, a.heartbeat_details, " + REASON + " AS reason FROM #.activity a"
-				+ " WHERE a.task_queue IS NOT NULL AND a.namespace = ?) x WHERE reason IS NOT NULL LIMIT " + BATCH
-				+ " FOR UPDATE SKIP LOCKED");
+		String sql = Sql.q(this.schema,
+				"SELECT * FROM (SELECT a.run_id, a.seq, a.workflow_id, a.activity_type, a.options,"
+						+ " a.attempt, a.scheduled_at, a.heartbeat_details, " + REASON + " AS reason FROM #.activity a"
+						+ " WHERE a.task_queue IS NOT NULL AND a.namespace = ?) x WHERE reason IS NOT NULL LIMIT "
+						+ BATCH + " FOR UPDATE SKIP LOCKED");
 		return this.jdbc.query(sql, (PreparedStatementSetter) (ps) -> {
 			for (int i = 1; i <= 4; i++) {
 				ps.setTimestamp(i, Sql.ts(now));
@@ -110,8 +116,9 @@ final class SweepActivities {
 
 	private ActivityOutcomes.Delivered decide(Expired row, Instant now) {
 		FailureInfo failure = switch (row.reason()) {
-			case "NODE_LOST" -> FailureInfo.application("NodeLost", "the node running attempt " + row.attempt()
-					+ " stopped heartbeating before reporting its outcome", false, null, null, null);
+			case "NODE_LOST" -> FailureInfo.application("NodeLost",
+					"the node running attempt " + row.attempt() + " stopped heartbeating before reporting its outcome",
+					false, null, null, null);
 			default -> {
 				TimeoutType type = TimeoutType.valueOf(row.reason());
 				yield FailureInfo.timeout(type, "activity " + row.activityType() + " attempt " + row.attempt()

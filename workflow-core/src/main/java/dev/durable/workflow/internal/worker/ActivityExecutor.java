@@ -35,9 +35,10 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.support.RunMdc;
 
 /**
- * Runs activities inline on the node that owns the run, bounded by a semaphore. Each failed
- * attempt and its retry time are persisted (fenced by the run's epoch) before the retry is
- * scheduled; the final outcome is handed to the run in memory and commits with its next task.
+ * Runs activities inline on the node that owns the run, bounded by a semaphore. Each
+ * failed attempt and its retry time are persisted (fenced by the run's epoch) before the
+ * retry is scheduled; the final outcome is handed to the run in memory and commits with
+ * its next task.
  */
 final class ActivityExecutor {
 
@@ -67,17 +68,27 @@ final class ActivityExecutor {
 
 	private final TransactionalAttempt transactional;
 
-	/** Attempts launched and not yet ended (a launched attempt may still wait for its thread or permit). */
+	/**
+	 * Attempts launched and not yet ended (a launched attempt may still wait for its
+	 * thread or permit).
+	 */
 	private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
 	/** Fenced, the node starts no attempt (see {@link NodeLease}). */
 	private final NodeLease lease;
 
-	/** Set when the node begins to stop: no attempt starts from then on (see {@link #drain}). */
+	/**
+	 * Set when the node begins to stop: no attempt starts from then on (see
+	 * {@link #drain}).
+	 */
 	private volatile boolean draining;
 
-	/** A virtual thread per activity attempt (or the task's own thread, see {@link Continuations}). */
-	private final java.util.concurrent.Executor threads = (work) -> Thread.ofVirtual().name("durable-activity").start(work);
+	/**
+	 * A virtual thread per activity attempt (or the task's own thread, see
+	 * {@link Continuations}).
+	 */
+	private final java.util.concurrent.Executor threads = (
+			work) -> Thread.ofVirtual().name("durable-activity").start(work);
 
 	ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
 			WakeScheduler wake, UUID node, int maxConcurrent, Listeners listeners, TransactionalSettings transactions,
@@ -97,10 +108,14 @@ final class ActivityExecutor {
 		this.failures = new AttemptFailures(this.rows, clock, listeners, this.threads, this::start);
 	}
 
-	/** Starts (or schedules, when its retry time is ahead) a pending activity of an owned run. */
+	/**
+	 * Starts (or schedules, when its retry time is ahead) a pending activity of an owned
+	 * run.
+	 */
 	void start(RunSlot slot, String workflowId, StoredActivity activity) {
 		if (activity.nextAttemptAt().isAfter(this.clock.instant())) {
-			// a task that cancels the activity meanwhile takes it out of the waiting retries
+			// a task that cancels the activity meanwhile takes it out of the waiting
+			// retries
 			slot.retryWaits(activity.seq());
 			this.wake.schedule(activity.nextAttemptAt(), () -> {
 				if (slot.takeWaitingRetry(activity.seq())) {
@@ -114,8 +129,8 @@ final class ActivityExecutor {
 	}
 
 	/**
-	 * After a claim: takes over the activities the previous owner had scheduled that the run still
-	 * waits for (see {@link RecoverInlineActivities}).
+	 * After a claim: takes over the activities the previous owner had scheduled that the
+	 * run still waits for (see {@link RecoverInlineActivities}).
 	 * @param pending the activities the run's history leaves pending
 	 */
 	void recoverPending(RunSlot slot, String workflowId, List<ScheduledActivity> pending) {
@@ -123,8 +138,9 @@ final class ActivityExecutor {
 	}
 
 	/**
-	 * The node begins to stop: attempts under way run on, but none starts from now on, not even one
-	 * a task committed during the stop scheduled; the node that takes the run over starts it.
+	 * The node begins to stop: attempts under way run on, but none starts from now on,
+	 * not even one a task committed during the stop scheduled; the node that takes the
+	 * run over starts it.
 	 */
 	void drain() {
 		this.draining = true;
@@ -160,7 +176,8 @@ final class ActivityExecutor {
 				this.permits.acquireUninterruptibly();
 				try {
 					if (this.draining) {
-						// the stop began while this attempt waited for its thread or a permit
+						// the stop began while this attempt waited for its thread or a
+						// permit
 						slot.attemptEnded(activity.seq());
 						this.rows.notStarted(slot, activity);
 						return;
@@ -190,11 +207,10 @@ final class ActivityExecutor {
 		Throwable failure = null;
 		TransactionalAttempt.Run transaction = this.transactional.begin(slot, activity, attempt);
 		try {
-			result = this.listeners.activity(attempt.info(),
-					due.isBefore(started) ? Duration.between(due, started) : Duration.ZERO,
-					() -> RunChain.headers(slot.chain()), (transaction == null)
-							? () -> this.invoker.call(activity.activityType(), activity.input())
-							: () -> transaction.call(() -> this.invoker.call(activity.activityType(), activity.input())));
+			result = this.listeners.activity(attempt.info(), due.isBefore(started) ? Duration
+				.between(due, started) : Duration.ZERO, () -> RunChain.headers(slot.chain()), (transaction == null)
+						? () -> this.invoker.call(activity.activityType(), activity.input())
+						: () -> transaction.call(() -> this.invoker.call(activity.activityType(), activity.input())));
 		}
 		catch (Throwable ex) {
 			failure = ex;
@@ -212,25 +228,31 @@ final class ActivityExecutor {
 			return;
 		}
 		if (!((transaction != null) ? transaction.decides() : attempt.finish())) {
-			return; // a timeout, a cancel or the completion client already decided this attempt
+			return; // a timeout, a cancel or the completion client already decided this
+					// attempt
 		}
 		Object outcome = result;
 		byte[] committed = (transaction != null) ? transaction.committed() : null;
-		// once committed, the result stands, whatever an interceptor threw after the commit
+		// once committed, the result stands, whatever an interceptor threw after the
+		// commit
 		Throwable thrown = (committed != null) ? null : failure;
-		// the activity's own code is done: the task its outcome wakes may run on this thread
-		Continuations.accepting(() -> reportOutcome(slot, activity, attempt, outcome, committed, thrown, token.inRow()));
+		// the activity's own code is done: the task its outcome wakes may run on this
+		// thread
+		Continuations
+			.accepting(() -> reportOutcome(slot, activity, attempt, outcome, committed, thrown, token.inRow()));
 	}
 
-	/** @param committed the result a transactional attempt committed, or {@code null} */
+	/**
+	 * @param committed the result a transactional attempt committed, or {@code null}
+	 */
 	private void reportOutcome(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Object result,
 			byte[] committed, Throwable thrown, UUID tokenInRow) {
 		Throwable failure = thrown;
 		slot.attemptEnded(activity.seq());
 		if (failure == null) {
 			try {
-				slot.handOver(Event.activityCompleted(activity.seq(), (committed != null) ? committed
-						: this.invoker.encodeResult(activity.activityType(), result)));
+				slot.handOver(Event.activityCompleted(activity.seq(),
+						(committed != null) ? committed : this.invoker.encodeResult(activity.activityType(), result)));
 				return;
 			}
 			catch (ApplicationFailure ex) {
@@ -242,8 +264,9 @@ final class ActivityExecutor {
 	}
 
 	/**
-	 * After the completion client failed an asynchronously completed attempt that retries: the
-	 * waiting attempt ends, and the next one starts from the row at its retry time.
+	 * After the completion client failed an asynchronously completed attempt that
+	 * retries: the waiting attempt ends, and the next one starts from the row at its
+	 * retry time.
 	 */
 	void retryFromRow(RunSlot slot, String workflowId, long seq) {
 		ActivityAttempt waiting = slot.attemptEnded(seq);
@@ -259,8 +282,9 @@ final class ActivityExecutor {
 	}
 
 	/**
-	 * @param tokenInRow the token of an attempt that waits for the completion client since before
-	 * a takeover, else {@code null} (a running attempt's token is read when it fails)
+	 * @param tokenInRow the token of an attempt that waits for the completion client
+	 * since before a takeover, else {@code null} (a running attempt's token is read when
+	 * it fails)
 	 */
 	void armTimeouts(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, ActivityOptions options,
 			Instant started, UUID tokenInRow) {
@@ -295,13 +319,16 @@ final class ActivityExecutor {
 				recorded = this.store.lastHeartbeatAt(activity.runId(), activity.seq());
 			}
 			catch (DataAccessException ex) {
-				// without the row the attempt may not be timed out: look again, by wall-clock time,
-				// as a failed attempt's retry is recorded again (nothing else would check it)
+				// without the row the attempt may not be timed out: look again, by
+				// wall-clock time,
+				// as a failed attempt's retry is recorded again (nothing else would check
+				// it)
 				log.warn("Could not read the last heartbeat of activity {} (seq {}) of run {}; looking again in {}: {}",
 						activity.activityType(), activity.seq(), activity.runId(), AttemptFailures.MAX_RECORD_RETRY,
 						Errors.rootMessage(ex));
-				CompletableFuture.delayedExecutor(AttemptFailures.MAX_RECORD_RETRY.toMillis(), TimeUnit.MILLISECONDS,
-						this.threads).execute(() -> checkHeartbeat(slot, activity, attempt, timeout, tokenInRow));
+				CompletableFuture
+					.delayedExecutor(AttemptFailures.MAX_RECORD_RETRY.toMillis(), TimeUnit.MILLISECONDS, this.threads)
+					.execute(() -> checkHeartbeat(slot, activity, attempt, timeout, tokenInRow));
 				return;
 			}
 			if (recorded != null) {
@@ -324,14 +351,17 @@ final class ActivityExecutor {
 		attempt.cancel();
 		slot.attemptEnded(activity.seq());
 		attemptFailed(slot, attempt.info().workflowId(), activity, attempt.lastHeartbeat(),
-				FailureInfo.timeout(type, "activity " + activity.activityType() + " attempt " + activity.attempt()
-						+ " exceeded its " + type.name().toLowerCase().replace('_', '-') + " timeout", null),
+				FailureInfo.timeout(type,
+						"activity " + activity.activityType() + " attempt " + activity.attempt() + " exceeded its "
+								+ type.name().toLowerCase().replace('_', '-') + " timeout",
+						null),
 				(tokenInRow != null) ? tokenInRow : tokenOf(attempt));
 	}
 
 	/**
-	 * After a task's commit: forgets the rows it deleted, and stops every running attempt and
-	 * every waiting retry of an activity the workflow no longer awaits (its scope was canceled).
+	 * After a task's commit: forgets the rows it deleted, and stops every running attempt
+	 * and every waiting retry of an activity the workflow no longer awaits (its scope was
+	 * canceled).
 	 */
 	void committed(RunSlot slot, WorkflowRunner runner, List<Long> deletedRows) {
 		deletedRows.forEach(slot::activityRowDeleted);
@@ -343,7 +373,10 @@ final class ActivityExecutor {
 		}
 	}
 
-	/** Cancels a running attempt: its outcome is dropped (the workflow already saw the cancel). */
+	/**
+	 * Cancels a running attempt: its outcome is dropped (the workflow already saw the
+	 * cancel).
+	 */
 	void cancel(RunSlot slot, long seq) {
 		ActivityAttempt attempt = slot.attemptEnded(seq);
 		if (attempt != null && attempt.finish()) {
@@ -352,9 +385,10 @@ final class ActivityExecutor {
 	}
 
 	/**
-	 * Counts the attempts of an activity the run's workflow cancels: an inline attempt running
-	 * here counts with its number; otherwise the activity's row says (a task-queue attempt claimed
-	 * by any node, an attempt awaiting the completion client, retries waiting), read only then.
+	 * Counts the attempts of an activity the run's workflow cancels: an inline attempt
+	 * running here counts with its number; otherwise the activity's row says (a
+	 * task-queue attempt claimed by any node, an attempt awaiting the completion client,
+	 * retries waiting), read only then.
 	 */
 	ActivityAttempts attempts(RunSlot slot) {
 		return (seq) -> {
@@ -363,7 +397,10 @@ final class ActivityExecutor {
 		};
 	}
 
-	/** What runs the local activities of the run's workflow tasks (see {@link LocalAttempts}). */
+	/**
+	 * What runs the local activities of the run's workflow tasks (see
+	 * {@link LocalAttempts}).
+	 */
 	LocalAttempts local(RunSlot slot) {
 		return new LocalAttempts(this.invoker, this.payloads, this.clock, this.listeners, slot);
 	}
@@ -374,7 +411,10 @@ final class ActivityExecutor {
 		this.failures.failed(slot, workflowId, activity, lastHeartbeat, failure, tokenInRow);
 	}
 
-	/** The token an inline attempt's row holds, or {@code null} when it never gave one out. */
+	/**
+	 * The token an inline attempt's row holds, or {@code null} when it never gave one
+	 * out.
+	 */
 	private static UUID tokenOf(ActivityAttempt attempt) {
 		return (attempt.tokenSource() instanceof InlineActivityRows.AttemptToken token) ? token.inRow() : null;
 	}

@@ -22,17 +22,21 @@ import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
- * A failed attempt of an inline activity: the retry policy decides, and a retry is persisted
- * (fenced by the run's epoch) before it is scheduled; a final failure is handed to the run.
- * When the database cannot take the retry (restarting, connection cut), recording it is tried
- * again by wall-clock time until it succeeds or the run is no longer owned here: the attempt
- * has ended, so nothing else would move the activity on while this node keeps the run.
+ * A failed attempt of an inline activity: the retry policy decides, and a retry is
+ * persisted (fenced by the run's epoch) before it is scheduled; a final failure is handed
+ * to the run. When the database cannot take the retry (restarting, connection cut),
+ * recording it is tried again by wall-clock time until it succeeds or the run is no
+ * longer owned here: the attempt has ended, so nothing else would move the activity on
+ * while this node keeps the run.
  */
 final class AttemptFailures {
 
 	private static final Logger log = LoggerFactory.getLogger(AttemptFailures.class);
 
-	/** First wait before recording a retry again after a database failure; doubles up to the maximum. */
+	/**
+	 * First wait before recording a retry again after a database failure; doubles up to
+	 * the maximum.
+	 */
 	static final Duration FIRST_RECORD_RETRY = Duration.ofMillis(200);
 
 	static final Duration MAX_RECORD_RETRY = Duration.ofSeconds(5);
@@ -63,8 +67,9 @@ final class AttemptFailures {
 	}
 
 	/**
-	 * @param tokenInRow the task token the attempt's row holds, or {@code null}: then the retry is
-	 * persisted unless the completion client recorded the attempt's outcome first
+	 * @param tokenInRow the task token the attempt's row holds, or {@code null}: then the
+	 * retry is persisted unless the completion client recorded the attempt's outcome
+	 * first
 	 */
 	void failed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat, FailureInfo failure,
 			UUID tokenInRow) {
@@ -98,7 +103,8 @@ final class AttemptFailures {
 			Duration after = recordRetry.multipliedBy(2);
 			CompletableFuture.delayedExecutor(recordRetry.toMillis(), TimeUnit.MILLISECONDS, this.threads)
 				.execute(() -> {
-					// a run let go meanwhile (released at shutdown, lost): its next owner retries it
+					// a run let go meanwhile (released at shutdown, lost): its next owner
+					// retries it
 					if (!slot.isDead()) {
 						failed(slot, workflowId, activity, lastHeartbeat, failure, tokenInRow,
 								(after.compareTo(MAX_RECORD_RETRY) > 0) ? MAX_RECORD_RETRY : after);

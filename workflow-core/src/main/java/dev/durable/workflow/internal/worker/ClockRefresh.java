@@ -9,12 +9,13 @@ import org.slf4j.LoggerFactory;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * Measures the node clock's offset to the database's again every interval, on a node that has no
- * heartbeat to do it with (a client-only engine). Such a node writes durable times too: a start's
- * time and its start delay's due time, a debounce window, an asynchronously completed activity's
- * heartbeat (which its heartbeat timeout is judged by), a schedule's times, the close time of a
- * run it terminates; the node's clock may be stepped or drift after start. One light statement per
- * interval, on one thread that lives as long as the engine runs.
+ * Measures the node clock's offset to the database's again every interval, on a node that
+ * has no heartbeat to do it with (a client-only engine). Such a node writes durable times
+ * too: a start's time and its start delay's due time, a debounce window, an
+ * asynchronously completed activity's heartbeat (which its heartbeat timeout is judged
+ * by), a schedule's times, the close time of a run it terminates; the node's clock may be
+ * stepped or drift after start. One light statement per interval, on one thread that
+ * lives as long as the engine runs.
  */
 final class ClockRefresh {
 
@@ -29,7 +30,8 @@ final class ClockRefresh {
 	private Thread thread;
 
 	/**
-	 * @param measure one measurement, which does not throw (a failed one keeps the last offset)
+	 * @param measure one measurement, which does not throw (a failed one keeps the last
+	 * offset)
 	 * @param interval how long between measurements
 	 */
 	ClockRefresh(Runnable measure, Duration interval) {
@@ -60,8 +62,9 @@ final class ClockRefresh {
 	}
 
 	/**
-	 * Stops the measurements and waits for one under way, at most {@code wait} (a statement is
-	 * bounded by the statement timeout): nothing runs after the engine stopped.
+	 * Stops the measurements and waits for one under way, at most {@code wait} (a
+	 * statement is bounded by the statement timeout): nothing runs after the engine
+	 * stopped.
 	 */
 	void stop(Duration wait) {
 		this.running = false;

@@ -20,10 +20,11 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
 
 /**
- * What follows a workflow task once its outcome is stored: the run is cached (or forgotten when
- * it closed), the activities it scheduled start, its next timer is armed, the runs it told are
- * woken, waiters get results, and the run that continues it is adopted. Also the closes decided
- * without the run's code (terminated, timed out, history too large), which end the same way.
+ * What follows a workflow task once its outcome is stored: the run is cached (or
+ * forgotten when it closed), the activities it scheduled start, its next timer is armed,
+ * the runs it told are woken, waiters get results, and the run that continues it is
+ * adopted. Also the closes decided without the run's code (terminated, timed out, history
+ * too large), which end the same way.
  */
 final class CommitEffects {
 
@@ -64,13 +65,15 @@ final class CommitEffects {
 		this.executor = executor;
 	}
 
-	/** After a task's commit: cache the run, start what it scheduled, wake whom it told, forget it if it closed. */
+	/**
+	 * After a task's commit: cache the run, start what it scheduled, wake whom it told,
+	 * forget it if it closed.
+	 */
 	void committed(RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit, TaskCommit.Effects effects) {
 		slot.useRunner(runner);
 		slot.retrySucceeded();
-		slot.cacheRow(commit.closes() ? null
-				: row.afterCommit(row.historySeq() + (commit.recordsHistory() ? 1 : 0), commit.seenInboxSeq(),
-						commit.unfinishedHandlers()));
+		slot.cacheRow(commit.closes() ? null : row.afterCommit(row.historySeq() + (commit.recordsHistory() ? 1 : 0),
+				commit.seenInboxSeq(), commit.unfinishedHandlers()));
 		if (row.taskAttempt() > 0) {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
@@ -92,7 +95,8 @@ final class CommitEffects {
 		commit.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
 		if (commit.resultAwaited() && (commit.closes() || !commit.updates().isEmpty())) {
-			// a node that does not hold the run waits for it (never the case on the hot path)
+			// a node that does not hold the run waits for it (never the case on the hot
+			// path)
 			this.waiters.awaitedCommitted(row.runId());
 		}
 		for (NewRun child : effects.startedChildren()) {
@@ -142,15 +146,20 @@ final class CommitEffects {
 				this.tx.execute((status) -> this.runs.timeOut(row.runId(), failure, now()))));
 	}
 
-	/** A TERMINATE item came (a parent closed with policy TERMINATE): the run is terminated. */
+	/**
+	 * A TERMINATE item came (a parent closed with policy TERMINATE): the run is
+	 * terminated.
+	 */
 	void terminate(RunSlot slot, RunRow row, String reason) {
 		closedOutside(slot, this.listeners.closed(row, "TERMINATED",
 				this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, now()))));
 	}
 
 	/**
-	 * The run is gone or closed by another hand (a client's terminate, retention): forget it.
-	 * @param closed whether it is stored closed (its waiters re-read the outcome), else it is gone
+	 * The run is gone or closed by another hand (a client's terminate, retention): forget
+	 * it.
+	 * @param closed whether it is stored closed (its waiters re-read the outcome), else
+	 * it is gone
 	 */
 	void closedElsewhere(RunSlot slot, boolean closed) {
 		this.executor.drop(slot);
@@ -160,7 +169,10 @@ final class CommitEffects {
 		}
 	}
 
-	/** The run was closed without its code (terminated, timed out): forget it, wake who was told. */
+	/**
+	 * The run was closed without its code (terminated, timed out): forget it, wake who
+	 * was told.
+	 */
 	private void closedOutside(RunSlot slot, List<UUID> woken) {
 		this.executor.drop(slot);
 		this.waiters.closed(slot.runId());

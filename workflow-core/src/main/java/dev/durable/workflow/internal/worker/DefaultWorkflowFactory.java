@@ -8,8 +8,8 @@ import dev.durable.workflow.internal.activity.ActivityStubs;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 
 /**
- * Creates workflow instances without Spring: the public constructor with the most parameters,
- * each parameter the durable proxy of a registered activity of that type.
+ * Creates workflow instances without Spring: the public constructor with the most
+ * parameters, each parameter the durable proxy of a registered activity of that type.
  */
 final class DefaultWorkflowFactory {
 
@@ -21,7 +21,10 @@ final class DefaultWorkflowFactory {
 		this.registry = registry;
 	}
 
-	/** The default workflow factory: constructor injection of registered activities, as durable proxies. */
+	/**
+	 * The default workflow factory: constructor injection of registered activities, as
+	 * durable proxies.
+	 */
 	Object instantiate(Class<?> type) {
 		Constructor<?>[] constructors = type.getConstructors();
 		if (constructors.length == 0) {
@@ -50,10 +53,14 @@ final class DefaultWorkflowFactory {
 		}
 	}
 
-	/** Whether a method of the activity interface runs on a task queue (other nodes may implement it). */
+	/**
+	 * Whether a method of the activity interface runs on a task queue (other nodes may
+	 * implement it).
+	 */
 	private static boolean onTaskQueue(Class<?> type) {
 		for (java.lang.reflect.Method method : ActivityRegistry.activityMethods(type)) {
-			dev.durable.workflow.ActivityMethod annotation = method.getAnnotation(dev.durable.workflow.ActivityMethod.class);
+			dev.durable.workflow.ActivityMethod annotation = method
+				.getAnnotation(dev.durable.workflow.ActivityMethod.class);
 			if (annotation != null && !annotation.taskQueue().isBlank()) {
 				return true;
 			}
@@ -66,13 +73,14 @@ final class DefaultWorkflowFactory {
 		return this.activityProxies.computeIfAbsent(type, (t) -> {
 			Object bean = this.registry.beanOfType(t);
 			if (bean == null && t.isInterface() && ActivityRegistry.activityType(t) == t && onTaskQueue(t)) {
-				// implemented on other nodes: its calls go to the task queues its methods name
+				// implemented on other nodes: its calls go to the task queues its methods
+				// name
 				return ActivityStubs.declaredStub(t, this.registry.defaults());
 			}
 			if (bean == null) {
-				throw new IllegalStateException(((forWorkflow != null) ? "Cannot create workflow "
-						+ forWorkflow.getName() + ": no" : "No") + " activity of type " + t.getName()
-						+ " is registered (registerActivities)");
+				throw new IllegalStateException(
+						((forWorkflow != null) ? "Cannot create workflow " + forWorkflow.getName() + ": no" : "No")
+								+ " activity of type " + t.getName() + " is registered (registerActivities)");
 			}
 			return ActivityStubs.durableProxy(t, bean, this.registry);
 		});

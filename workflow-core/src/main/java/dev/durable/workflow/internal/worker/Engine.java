@@ -43,16 +43,16 @@ import dev.durable.workflow.internal.queue.QueueStores;
 import dev.durable.workflow.internal.queue.QueueWaker;
 
 /**
- * One node of the engine: the stores, the task executor, the activity executor, and the node's
- * own loops (heartbeat, claiming runs whose owner is gone, cache eviction).
+ * One node of the engine: the stores, the task executor, the activity executor, and the
+ * node's own loops (heartbeat, claiming runs whose owner is gone, cache eviction).
  */
 public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private static final Logger log = LoggerFactory.getLogger(Engine.class);
 
 	/**
-	 * How long {@link #start()} keeps trying to read the database's clock before it fails: the
-	 * engine serves only once its times are on the database's clock.
+	 * How long {@link #start()} keeps trying to read the database's clock before it
+	 * fails: the engine serves only once its times are on the database's clock.
 	 */
 	private static final Duration CLOCK_PATIENCE = Duration.ofMinutes(1);
 
@@ -126,7 +126,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private volatile NodeStop stop;
 
-	/** A client-only engine's measurements of the database's clock (a worker's heartbeat does them). */
+	/**
+	 * A client-only engine's measurements of the database's clock (a worker's heartbeat
+	 * does them).
+	 */
 	private ClockRefresh clockRefresh;
 
 	private final NodeTaskQueues taskQueues;
@@ -143,17 +146,20 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	 * @param factory how workflow instances are created, or {@code null} for constructor
 	 * injection of the registered activities
 	 * @param migrate whether {@link #start()} creates and upgrades the schema
-	 * @param directDataSource connections that bypass a transaction-mode pooler, for LISTEN and
-	 * the schema migration; the same as {@code dataSource} when there is no such pooler
-	 * @param engineData the connections of {@code dataSource} the engine's own statements take,
-	 * which {@code stores} run on (bounded by the statement timeout, closed while {@code lease} ran out)
+	 * @param directDataSource connections that bypass a transaction-mode pooler, for
+	 * LISTEN and the schema migration; the same as {@code dataSource} when there is no
+	 * such pooler
+	 * @param engineData the connections of {@code dataSource} the engine's own statements
+	 * take, which {@code stores} run on (bounded by the statement timeout, closed while
+	 * {@code lease} ran out)
 	 * @param lease the node's lease, which its heartbeat renews
 	 */
 	public Engine(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
 			WorkflowRegistry workflows, ActivityRegistry activityRegistry, Function<Class<?>, Object> factory,
 			Payloads payloads, Stores stores, ResultWaiters waiters, EngineHooks hooks, Listeners listeners,
-			boolean migrate, QueueStores queues, dev.durable.workflow.internal.activity.TransactionalSettings transactions,
-			EngineDataSource engineData, NodeLease lease) {
+			boolean migrate, QueueStores queues,
+			dev.durable.workflow.internal.activity.TransactionalSettings transactions, EngineDataSource engineData,
+			NodeLease lease) {
 		this.transactions = transactions;
 		this.engineData = engineData;
 		this.lease = lease;
@@ -189,7 +195,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			return;
 		}
 		NodeDatabase.prepare(this.dataSource, this.directDataSource, this.config.schema(), this.migrate);
-		// before anything is scheduled: the first times written are on the database's clock, so the
+		// before anything is scheduled: the first times written are on the database's
+		// clock, so the
 		// engine does not serve until a measurement succeeded
 		Runnable measureClock = () -> {
 		};
@@ -205,17 +212,19 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 				this.wake, this.nodeId, this.config.maxConcurrentActivities(), this.listeners, this.transactions,
 				this.lease);
 		this.executor = new WorkflowTaskExecutor(this.config, this.nodeId, this.clock, this.workflows, this.factory,
-				this.payloads, this.runs, this.ownership, this.tasks, this.taskCommits, this.tx, this.wake, this.waiters, this.hooks,
-				this.taskPool, this.listeners, RunEffects.of(this.activityExecutor, (runId) -> wake(runId, null),
-						this.taskQueues::queued, this.queues::closed), this.lease);
+				this.payloads, this.runs, this.ownership, this.tasks, this.taskCommits, this.tx, this.wake,
+				this.waiters, this.hooks, this.taskPool, this.listeners, RunEffects.of(this.activityExecutor,
+						(runId) -> wake(runId, null), this.taskQueues::queued, this.queues::closed),
+				this.lease);
 		this.firstTasks = new FirstTasks(this.executor, this.taskCommits, this.hooks, this.listeners, this.clock);
-		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory,
-				this.payloads, this.config);
+		this.queries = new QueryExecutor(this.executor.slots(), this.tasks, this.workflows, this.factory, this.payloads,
+				this.config);
 		this.wakeups = WakeupChannel.forNode(this.engineData, this.directDataSource, this.config);
 		this.waiters.sendNewsWith(this.wakeups::notifyOutputs, this.wakeups::notifyClosed);
 		this.queues.start(this.wakeups);
 		if (this.config.workerEnabled()) {
-			// the heartbeat's own connection: renewing the lease must not wait behind the work for the pool
+			// the heartbeat's own connection: renewing the lease must not wait behind the
+			// work for the pool
 			DedicatedConnection heartbeatConnection = new DedicatedConnection(this.directDataSource,
 					this.config.statementTimeout());
 			JdbcTemplate heartbeatJdbc = new JdbcTemplate(heartbeatConnection);
@@ -225,17 +234,19 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			this.heartbeat = new NodeHeartbeat(this.config, this.nodeId,
 					new NodeRepository(heartbeatJdbc, this.config.schema()), this.hooks, this::servedTypes,
 					() -> this.executor.eviction().evictAll(), measureOnHeartbeat, this.lease, this::fenced,
-					heartbeatConnection).start();
-			this.taskQueues.start(this.config, this.activityRegistry, this.stores, this.payloads, this.clock, this.nodeId,
-					this.heartbeat::incarnation, this.listeners, this::wake, this.wakeups);
+					heartbeatConnection)
+				.start();
+			this.taskQueues.start(this.config, this.activityRegistry, this.stores, this.payloads, this.clock,
+					this.nodeId, this.heartbeat::incarnation, this.listeners, this::wake, this.wakeups);
 			if (this.config.runsWorkflows() && !servedTypes().isEmpty()) {
 				this.queues.startDispatcher(servedTypes(), (runId, epoch) -> this.executor.adopt(runId, epoch, false));
 			}
 			this.wakeups.listen(this.nodeId, this::pollNow, this.queues::woken, this.taskQueues::woken,
 					(runId) -> this.executor.wakeOrPoll(runId, this::pollNow), this.waiters::outputsCommittedElsewhere,
 					this.waiters::closedElsewhere);
-			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes, this.retentionRun,
-					this.executor, this::servedTypes, this.lease).start();
+			this.poll = new FallbackPoll(this.config, this.nodeId, this.clock, this.ownership, this.nodes,
+					this.retentionRun, this.executor, this::servedTypes, this.lease)
+				.start();
 			if (this.clock instanceof SettableClock settable) {
 				settable.onChange(this.clockListener);
 			}
@@ -245,7 +256,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			if (this.clock instanceof DatabaseClock) {
 				this.clockRefresh = new ClockRefresh(measureClock, this.config.heartbeatInterval()).start();
 			}
-			this.wakeups.listenForOutputs(this.nodeId, this.waiters::outputsCommittedElsewhere, this.waiters::closedElsewhere);
+			this.wakeups.listenForOutputs(this.nodeId, this.waiters::outputsCommittedElsewhere,
+					this.waiters::closedElsewhere);
 		}
 		this.stop = new NodeStop(new NodeStop.Parts(this.nodeId, this.config.shutdownTimeout(), this.poll,
 				this.heartbeat, this.queues, this.taskQueues, this.activityExecutor, this.executor, this.wake,
@@ -255,9 +267,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	}
 
 	/**
-	 * The lease ran out (see {@link NodeLease}): when the database does not answer, statements under
-	 * way are aborted rather than left to their timeout; the cached runs are evicted (another node
-	 * takes them over, or this one claims them again once its heartbeat is answered).
+	 * The lease ran out (see {@link NodeLease}): when the database does not answer,
+	 * statements under way are aborted rather than left to their timeout; the cached runs
+	 * are evicted (another node takes them over, or this one claims them again once its
+	 * heartbeat is answered).
 	 */
 	private void fenced() {
 		if (this.lease.closedReason() != null) {
@@ -266,7 +279,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.executor.eviction().evictAll();
 	}
 
-	/** Whether the node's lease ran out: it does no work and its client fails at once (see {@link NodeLease}). */
+	/**
+	 * Whether the node's lease ran out: it does no work and its client fails at once (see
+	 * {@link NodeLease}).
+	 */
 	public boolean isFenced() {
 		return this.lease.isFenced();
 	}
@@ -292,11 +308,13 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	@Override
 	public boolean servesLocally(String workflowType, String taskQueue) {
 		return this.running && this.config.workerEnabled() && this.config.runsWorkflows()
-				&& this.workflows.find(workflowType) != null
-				&& this.config.taskQueues().contains(taskQueue);
+				&& this.workflows.find(workflowType) != null && this.config.taskQueues().contains(taskQueue);
 	}
 
-	/** Asks the fallback poll to look at once (a notification came, or the settable clock moved). */
+	/**
+	 * Asks the fallback poll to look at once (a notification came, or the settable clock
+	 * moved).
+	 */
 	private void pollNow() {
 		FallbackPoll current = this.poll;
 		if (current != null) {
@@ -304,7 +322,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		}
 	}
 
-	/** The settable clock moved: timers, delayed starts and rate windows may have come due. */
+	/**
+	 * The settable clock moved: timers, delayed starts and rate windows may have come
+	 * due.
+	 */
 	private void clockMoved() {
 		pollNow();
 		this.taskQueues.clockMoved();
@@ -317,8 +338,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	}
 
 	/**
-	 * One batch of retention: deletes up to 500 runs closed before now (engine clock) minus the
-	 * retention. Nothing when retention is disabled.
+	 * One batch of retention: deletes up to 500 runs closed before now (engine clock)
+	 * minus the retention. Nothing when retention is disabled.
 	 * @return how many runs were deleted
 	 */
 	public int retainOnce() {
@@ -366,8 +387,9 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	}
 
 	/**
-	 * First step of the stop, at once and without waiting: the node takes no new work (claims,
-	 * activity starts, queue admissions); see {@link NodeStop}. {@link #shutdown} completes it.
+	 * First step of the stop, at once and without waiting: the node takes no new work
+	 * (claims, activity starts, queue admissions); see {@link NodeStop}.
+	 * {@link #shutdown} completes it.
 	 */
 	public synchronized void beginShutdown() {
 		NodeStop current = this.stop;
@@ -376,7 +398,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		}
 	}
 
-	/** Stops the node: see {@link NodeStop} for the order and what happens to work under way. */
+	/**
+	 * Stops the node: see {@link NodeStop} for the order and what happens to work under
+	 * way.
+	 */
 	public synchronized void shutdown() {
 		if (!this.running) {
 			return;
@@ -404,6 +429,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	/**
 	 * One replayed task: what history holds and what the code issued on replay.
+	 *
 	 * @param record the stored task
 	 * @param issued the commands issued on replay
 	 */
@@ -411,9 +437,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	}
 
 	/**
-	 * Replays a run's stored history from scratch on a fresh instance, outside any worker.
-	 * @throws dev.durable.workflow.internal.runtime.WorkflowTaskFailedException when the code does
-	 * not issue the recorded commands
+	 * Replays a run's stored history from scratch on a fresh instance, outside any
+	 * worker.
+	 * @throws dev.durable.workflow.internal.runtime.WorkflowTaskFailedException when the
+	 * code does not issue the recorded commands
 	 */
 	public List<ReplayedTask> replay(UUID runId) {
 		RunRow row = this.runs.find(runId).orElseThrow(() -> new IllegalArgumentException("No run " + runId));
@@ -443,15 +470,17 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		return this.running;
 	}
 
-	/** Whether the node is stopping and starts no new work (claims, attempts); for tests. */
+	/**
+	 * Whether the node is stopping and starts no new work (claims, attempts); for tests.
+	 */
 	public boolean isStopping() {
 		NodeStop current = this.stop;
 		return current != null && current.hasBegun();
 	}
 
 	/**
-	 * Whether nothing runs on this node right now (no task, activity, due action or poll round a
-	 * wake-up asked for); for the test kit.
+	 * Whether nothing runs on this node right now (no task, activity, due action or poll
+	 * round a wake-up asked for); for the test kit.
 	 */
 	public boolean isIdle() {
 		return !this.running || (Quiescence.idle(this.executor, this.activityExecutor, this.wake,
@@ -459,7 +488,10 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 				&& (this.poll == null || this.poll.isIdle()));
 	}
 
-	/** Whether activity code runs on this node, inline or claimed from a task queue; for the test kit's clock. */
+	/**
+	 * Whether activity code runs on this node, inline or claimed from a task queue; for
+	 * the test kit's clock.
+	 */
 	public boolean activitiesInFlight() {
 		return Quiescence.activitiesRunning(this.activityExecutor, this.config.maxConcurrentActivities())
 				|| this.taskQueues.anyRunning();
@@ -470,19 +502,26 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		return this.executor != null && this.executor.holds(runId);
 	}
 
-	/** The fallback poll, for tests that run a poll round themselves ({@code null} on a node that does not work). */
+	/**
+	 * The fallback poll, for tests that run a poll round themselves ({@code null} on a
+	 * node that does not work).
+	 */
 	FallbackPoll poll() {
 		return this.poll;
 	}
 
-	/** The workflow task executor, or {@code null} on a client-only node; for tests of this package. */
+	/**
+	 * The workflow task executor, or {@code null} on a client-only node; for tests of
+	 * this package.
+	 */
 	WorkflowTaskExecutor executor() {
 		return this.executor;
 	}
 
 	/**
-	 * Whether an action the engine clock made due (a timer's wake-up, an activity's retry, timeout
-	 * or heartbeat check) waits to run or runs; for tests that move the clock.
+	 * Whether an action the engine clock made due (a timer's wake-up, an activity's
+	 * retry, timeout or heartbeat check) waits to run or runs; for tests that move the
+	 * clock.
 	 */
 	public boolean hasDueActions() {
 		WakeScheduler current = this.wake;

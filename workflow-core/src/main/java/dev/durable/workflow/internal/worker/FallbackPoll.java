@@ -18,10 +18,11 @@ import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * A worker node's fallback poll, the guarantee of progress when a wake-up is lost: once a poll
- * interval, or at once when asked (a notification, a move of the settable clock), it claims runs
- * whose owner is gone and picks up its own runs with work, then evicts idle cached runs. Once a
- * minute it also forgets long-dead nodes and deletes a batch of runs past retention.
+ * A worker node's fallback poll, the guarantee of progress when a wake-up is lost: once a
+ * poll interval, or at once when asked (a notification, a move of the settable clock), it
+ * claims runs whose owner is gone and picks up its own runs with work, then evicts idle
+ * cached runs. Once a minute it also forgets long-dead nodes and deletes a batch of runs
+ * past retention.
  */
 final class FallbackPoll implements AutoCloseable {
 
@@ -52,8 +53,9 @@ final class FallbackPoll implements AutoCloseable {
 	private boolean requested;
 
 	/**
-	 * Whether a round a wake-up asked for is under way (guarded by {@link #signal}; set where the
-	 * request is taken, so that the two never both read false in between); the first round is one.
+	 * Whether a round a wake-up asked for is under way (guarded by {@link #signal}; set
+	 * where the request is taken, so that the two never both read false in between); the
+	 * first round is one.
 	 */
 	private boolean wokenRoundRunning = true;
 
@@ -79,7 +81,10 @@ final class FallbackPoll implements AutoCloseable {
 		return this;
 	}
 
-	/** Polls at once (again, if a poll is under way: what woke it may have come after its reads). */
+	/**
+	 * Polls at once (again, if a poll is under way: what woke it may have come after its
+	 * reads).
+	 */
 	void pollNow() {
 		synchronized (this.signal) {
 			this.requested = true;
@@ -94,7 +99,8 @@ final class FallbackPoll implements AutoCloseable {
 		while (this.running) {
 			try {
 				if (this.lease.isFenced()) {
-					// a fenced node claims nothing, not even its own runs back: see NodeLease
+					// a fenced node claims nothing, not even its own runs back: see
+					// NodeLease
 					if (!pause()) {
 						return;
 					}
@@ -130,10 +136,11 @@ final class FallbackPoll implements AutoCloseable {
 
 	/**
 	 * Whether no round is asked for or under way that a wake-up asked for (the test kit's
-	 * quiescence). Such a round schedules a run's task again even while one runs (its input may
-	 * have come after that task read), from what it read before that task committed: until it
-	 * ends, a task may still start that nothing in the database announces. A round of the poll
-	 * interval schedules only runs the database shows due, which the quiescence check reads.
+	 * quiescence). Such a round schedules a run's task again even while one runs (its
+	 * input may have come after that task read), from what it read before that task
+	 * committed: until it ends, a task may still start that nothing in the database
+	 * announces. A round of the poll interval schedules only runs the database shows due,
+	 * which the quiescence check reads.
 	 */
 	boolean isIdle() {
 		synchronized (this.signal) {
@@ -143,8 +150,9 @@ final class FallbackPoll implements AutoCloseable {
 
 	/**
 	 * One round: claim orphaned runs, pick up owned ones with work, evict idle ones.
-	 * @param woken whether a wake-up asked for the round (something new may have come for a run
-	 * whose task is running now, which that task did not read), rather than the poll interval
+	 * @param woken whether a wake-up asked for the round (something new may have come for
+	 * a run whose task is running now, which that task did not read), rather than the
+	 * poll interval
 	 */
 	void pollOnce(boolean woken) {
 		Instant now = this.clock.instant();
@@ -170,11 +178,16 @@ final class FallbackPoll implements AutoCloseable {
 				this.executor.adopt(owned.runId(), owned.epoch(), true);
 			}
 			else if (owned.due() && (woken || !slot.isBusy()) && !claimed.contains(owned.runId())) {
-				// A round of the poll interval leaves a run with a task queued or running to it: that task
-				// reads what is new, or its commit leaves the run marked (pending input, wake time) for the
-				// next round; scheduling it again would run a second task for input the first has already
-				// taken. A round a wake-up asked for schedules it again: the input may have come after the
-				// task read, and it is taken as soon as the task ends, not a poll interval later.
+				// A round of the poll interval leaves a run with a task queued or running
+				// to it: that task
+				// reads what is new, or its commit leaves the run marked (pending input,
+				// wake time) for the
+				// next round; scheduling it again would run a second task for input the
+				// first has already
+				// taken. A round a wake-up asked for schedules it again: the input may
+				// have come after the
+				// task read, and it is taken as soon as the task ends, not a poll
+				// interval later.
 				this.executor.schedule(slot);
 			}
 		}
@@ -194,7 +207,10 @@ final class FallbackPoll implements AutoCloseable {
 		}
 	}
 
-	/** Begins the stop at once: no new round starts (a round under way ends; see {@link #awaitStopped}). */
+	/**
+	 * Begins the stop at once: no new round starts (a round under way ends; see
+	 * {@link #awaitStopped}).
+	 */
 	@Override
 	public void close() {
 		this.running = false;
@@ -203,7 +219,10 @@ final class FallbackPoll implements AutoCloseable {
 		}
 	}
 
-	/** Waits (bounded) for the round under way, which may still claim or adopt runs, to end. */
+	/**
+	 * Waits (bounded) for the round under way, which may still claim or adopt runs, to
+	 * end.
+	 */
 	void awaitStopped() {
 		BackgroundThreads.awaitEnded(this.thread);
 	}

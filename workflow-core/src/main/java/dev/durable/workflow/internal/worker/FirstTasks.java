@@ -20,12 +20,12 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * Eager start: the first workflow task of a run this node starts runs in the caller's thread
- * before the run is stored, and commits with the start, so that nothing of the new run is read
- * back and the start and its first commands share one WAL flush. The client stores it with
- * {@link #insert} (one statement, when the start is plain) or {@link #commit} (inside the start's
- * transaction), then calls {@link #adopt} once the start committed, or {@link #abandon} when it
- * did not.
+ * Eager start: the first workflow task of a run this node starts runs in the caller's
+ * thread before the run is stored, and commits with the start, so that nothing of the new
+ * run is read back and the start and its first commands share one WAL flush. The client
+ * stores it with {@link #insert} (one statement, when the start is plain) or
+ * {@link #commit} (inside the start's transaction), then calls {@link #adopt} once the
+ * start committed, or {@link #abandon} when it did not.
  */
 public final class FirstTasks {
 
@@ -50,7 +50,9 @@ public final class FirstTasks {
 		this.clock = clock;
 	}
 
-	/** A first task run at a start, with what it committed once it did; opaque to callers. */
+	/**
+	 * A first task run at a start, with what it committed once it did; opaque to callers.
+	 */
 	public static final class FirstTask {
 
 		final NewRun run;
@@ -73,7 +75,10 @@ public final class FirstTasks {
 			this.commit = commit;
 		}
 
-		/** The outcome the run closed with in this task (local activities only), or {@code null}. */
+		/**
+		 * The outcome the run closed with in this task (local activities only), or
+		 * {@code null}.
+		 */
 		public RunRepository.Outcome closedWith() {
 			return this.commit.outcome();
 		}
@@ -81,14 +86,15 @@ public final class FirstTasks {
 	}
 
 	/**
-	 * Runs the first task of a run this node is starting (it owns the run), before the run is
-	 * stored.
-	 * @return the task, or {@code null} when the run must take the normal way (its first task
-	 * failed here: it runs, and fails, again as an ordinary task, with backoff)
+	 * Runs the first task of a run this node is starting (it owns the run), before the
+	 * run is stored.
+	 * @return the task, or {@code null} when the run must take the normal way (its first
+	 * task failed here: it runs, and fails, again as an ordinary task, with backoff)
 	 */
 	public FirstTask prepare(NewRun run) {
 		RunRow row = RunRow.started(run);
-		// the slot starts from what this task commits: nothing to read before its next task
+		// the slot starts from what this task commits: nothing to read before its next
+		// task
 		RunSlot slot = this.executor.startingSlot(run, row.epoch());
 		Instant now = this.clock.instant();
 		this.listeners.taskStarted(row);
@@ -97,8 +103,10 @@ public final class FirstTasks {
 			runner = this.executor.rebuild(slot, row);
 			TaskResult result = runner.execute(now, List.of(Event.workflowStarted(run.workflowType(), run.input())));
 			TaskCommit commit = this.executor.commits().build(slot, row, runner, result, List.of(), now);
-			// cached before the run is stored, as a task in progress: a poll that finds the stored
-			// run before the start returns waits for this task instead of adopting the run anew
+			// cached before the run is stored, as a task in progress: a poll that finds
+			// the stored
+			// run before the start returns waits for this task instead of adopting the
+			// run anew
 			slot.beginRun();
 			slot.lockTask();
 			this.executor.slots().put(slot.runId(), slot);
@@ -119,7 +127,8 @@ public final class FirstTasks {
 	/**
 	 * Inserts the run with its first task in one statement when that is possible.
 	 * @return {@code null} when it is not (store it with {@link #commit} in the start's
-	 * transaction), else whether the run was inserted ({@code false}: an open run holds its id)
+	 * transaction), else whether the run was inserted ({@code false}: an open run holds
+	 * its id)
 	 */
 	public Boolean insert(FirstTask task) {
 		if (!TaskCommitRepository.isSingleStatementStart(task.run, task.commit)) {
@@ -134,8 +143,8 @@ public final class FirstTasks {
 	/** Inside the start's transaction, after the run's rows: writes its first task. */
 	public void commit(FirstTask task) {
 		this.hooks.beforeTaskCommit(task.run.runId());
-		TaskCommit.Effects effects = TaskCommitRepository.isSingleStatement(task.commit) ? this.tasks.commitAlone(task.commit)
-				: this.tasks.commit(task.commit);
+		TaskCommit.Effects effects = TaskCommitRepository.isSingleStatement(task.commit)
+				? this.tasks.commitAlone(task.commit) : this.tasks.commit(task.commit);
 		if (effects == null) {
 			throw new IllegalStateException("The first task of run " + task.run.runId() + " did not match its own row");
 		}
@@ -157,8 +166,8 @@ public final class FirstTasks {
 	}
 
 	/**
-	 * Forgets a first task whose start did not commit: its workflow threads end and listeners see
-	 * it fail. Nothing of it was stored.
+	 * Forgets a first task whose start did not commit: its workflow threads end and
+	 * listeners see it fail. Nothing of it was stored.
 	 * @param task the task, or {@code null}
 	 * @param failure why the start did not commit
 	 */

@@ -14,10 +14,10 @@ import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.StoredActivity;
 
 /**
- * The rows an inline activity writes while its run is owned here: heartbeats, failed attempts with
- * their retry time, and the task token of an attempt completed through the completion client.
- * Each write is fenced by the run's owner and epoch, and made under the run's task lock unless a
- * committed task has ended the activity meanwhile.
+ * The rows an inline activity writes while its run is owned here: heartbeats, failed
+ * attempts with their retry time, and the task token of an attempt completed through the
+ * completion client. Each write is fenced by the run's owner and epoch, and made under
+ * the run's task lock unless a committed task has ended the activity meanwhile.
  */
 final class InlineActivityRows {
 
@@ -42,14 +42,17 @@ final class InlineActivityRows {
 	}
 
 	/**
-	 * The attempt's task token, made valid on first use: the row is written with it (state
-	 * STARTED, this node), so the completion client can find it from any node.
+	 * The attempt's task token, made valid on first use: the row is written with it
+	 * (state STARTED, this node), so the completion client can find it from any node.
 	 */
 	AttemptToken token(RunSlot slot, StoredActivity activity) {
 		return new AttemptToken(slot, activity);
 	}
 
-	/** Persists a failed attempt and its retry time; see {@link ActivityRepository#recordFailedAttempt}. */
+	/**
+	 * Persists a failed attempt and its retry time; see
+	 * {@link ActivityRepository#recordFailedAttempt}.
+	 */
 	boolean recordFailedAttempt(RunSlot slot, StoredActivity activity, Instant next, byte[] failure,
 			byte[] lastHeartbeat, UUID tokenInRow) {
 		return whileAwaited(slot, activity.seq(), () -> (tokenInRow != null)
@@ -57,17 +60,20 @@ final class InlineActivityRows {
 				: this.store.recordFailedAttempt(activity, next, failure, lastHeartbeat, this.node, slot.epoch()));
 	}
 
-	/** The node stops before the activity's first attempt started: see {@link ActivityRepository#recordNotStarted}. */
+	/**
+	 * The node stops before the activity's first attempt started: see
+	 * {@link ActivityRepository#recordNotStarted}.
+	 */
 	boolean recordNotStarted(RunSlot slot, StoredActivity activity) {
 		return whileAwaited(slot, activity.seq(), () -> this.store.recordNotStarted(activity, this.node, slot.epoch()));
 	}
 
 	/**
-	 * An attempt the stopping node does not start. A first attempt has no row yet: one is written
-	 * saying it never started, else the next owner would count it as an attempt lost with this
-	 * node. A later attempt's row already holds its number and time; the next owner counts it as
-	 * lost when its time has passed (a retry that came due during the stop), which the retry
-	 * policy then retries.
+	 * An attempt the stopping node does not start. A first attempt has no row yet: one is
+	 * written saying it never started, else the next owner would count it as an attempt
+	 * lost with this node. A later attempt's row already holds its number and time; the
+	 * next owner counts it as lost when its time has passed (a retry that came due during
+	 * the stop), which the retry policy then retries.
 	 */
 	void notStarted(RunSlot slot, StoredActivity activity) {
 		if (activity.attempt() == 1 && !slot.hasStoredActivity(activity.seq())) {
@@ -83,16 +89,20 @@ final class InlineActivityRows {
 				activity.seq(), activity.runId());
 	}
 
-	/** The attempt's method returned without completing it: its row waits for the completion client. */
+	/**
+	 * The attempt's method returned without completing it: its row waits for the
+	 * completion client.
+	 */
 	boolean awaitCompletion(RunSlot slot, StoredActivity activity, UUID token) {
 		return whileAwaited(slot, activity.seq(), () -> this.store.markAsync(activity.runId(), activity.seq(), token));
 	}
 
 	/**
-	 * Writes an activity's row under the run's task lock, unless a committed task has ended the
-	 * activity (canceled it) meanwhile: a row written after the commit that would have deleted it
-	 * would outlive the activity. Task commits read {@link RunSlot#hasStoredActivity} under the
-	 * same lock, so the commit that ends the activity deletes what this wrote.
+	 * Writes an activity's row under the run's task lock, unless a committed task has
+	 * ended the activity (canceled it) meanwhile: a row written after the commit that
+	 * would have deleted it would outlive the activity. Task commits read
+	 * {@link RunSlot#hasStoredActivity} under the same lock, so the commit that ends the
+	 * activity deletes what this wrote.
 	 * @return what the write returned, or false when the activity is no longer awaited
 	 */
 	boolean whileAwaited(RunSlot slot, long seq, BooleanSupplier write) {
@@ -127,7 +137,9 @@ final class InlineActivityRows {
 			this.activity = activity;
 		}
 
-		/** The token as the row holds it, or {@code null} while it was never asked for. */
+		/**
+		 * The token as the row holds it, or {@code null} while it was never asked for.
+		 */
 		UUID inRow() {
 			return this.written;
 		}
@@ -136,9 +148,10 @@ final class InlineActivityRows {
 		public synchronized String get() {
 			if (this.written == null) {
 				UUID token = UUID.randomUUID();
-				if (!whileAwaited(this.slot, this.activity.seq(), () -> InlineActivityRows.this.store
-					.startAsync(this.activity, token, InlineActivityRows.this.clock.instant(),
-							InlineActivityRows.this.node, this.slot.epoch()))) {
+				if (!whileAwaited(this.slot, this.activity.seq(),
+						() -> InlineActivityRows.this.store.startAsync(this.activity, token,
+								InlineActivityRows.this.clock.instant(), InlineActivityRows.this.node,
+								this.slot.epoch()))) {
 					throw new IllegalStateException("Activity " + this.activity.activityType()
 							+ " is no longer awaited by its workflow (canceled, or the run moved to another node)");
 				}

@@ -21,11 +21,11 @@ import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.store.RunRow;
 
 /**
- * The engine's side of {@link WorkflowEngineListener}: calls every registered listener and
- * contains what they throw (logged, never passed on), so a listener cannot break a run. The
- * workflow task in progress on a thread is remembered between its start and its end. Carries the
- * node's {@link Interceptors} too, which wrap the same work (outside the listeners, so that a
- * listener's observation sees what an interceptor made current).
+ * The engine's side of {@link WorkflowEngineListener}: calls every registered listener
+ * and contains what they throw (logged, never passed on), so a listener cannot break a
+ * run. The workflow task in progress on a thread is remembered between its start and its
+ * end. Carries the node's {@link Interceptors} too, which wrap the same work (outside the
+ * listeners, so that a listener's observation sees what an interceptor made current).
  */
 public final class Listeners {
 
@@ -58,7 +58,10 @@ public final class Listeners {
 		return new WorkflowEngineListener.Run(row.workflowType(), row.workflowId(), row.runId());
 	}
 
-	/** A workflow task of the run committed: the run started when it was its first, closed when it closes it. */
+	/**
+	 * A workflow task of the run committed: the run started when it was its first, closed
+	 * when it closes it.
+	 */
 	void committed(RunRow row, TaskCommit commit) {
 		if (row.historySeq() == 0) {
 			each((listener) -> listener.runStarted(run(row)));
@@ -78,7 +81,10 @@ public final class Listeners {
 		each((listener) -> listener.runClosed(run(row), WorkflowStatus.valueOf(status)));
 	}
 
-	/** Reports the close when the run was open (the runs to wake are not {@code null}); returns them. */
+	/**
+	 * Reports the close when the run was open (the runs to wake are not {@code null});
+	 * returns them.
+	 */
 	public List<UUID> closed(RunRow row, String status, List<UUID> woken) {
 		if (woken != null) {
 			runClosed(row, status);
@@ -110,7 +116,9 @@ public final class Listeners {
 		}
 	}
 
-	/** An activity attempt begins on this thread. @return its end, to call on this thread */
+	/**
+	 * An activity attempt begins on this thread. @return its end, to call on this thread
+	 */
 	Execution activityStarted(ActivityInfo activity, Duration scheduleToStart) {
 		if (this.listeners.isEmpty()) {
 			return Execution.NONE;
@@ -120,9 +128,10 @@ public final class Listeners {
 	}
 
 	/**
-	 * Runs an activity attempt on this thread: through the interceptors, and inside them observed
-	 * by the listeners.
-	 * @param headers the headers of the attempt's run, read only when an interceptor needs them
+	 * Runs an activity attempt on this thread: through the interceptors, and inside them
+	 * observed by the listeners.
+	 * @param headers the headers of the attempt's run, read only when an interceptor
+	 * needs them
 	 */
 	@Nullable Object activity(ActivityInfo activity, Duration scheduleToStart, Supplier<Map<String, String>> headers,
 			Callable<@Nullable Object> body) throws Exception {

@@ -21,11 +21,12 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.support.RunMdc;
 
 /**
- * Runs the attempts of one run's local activities for its workflow tasks on this node: each on a
- * virtual thread of its own, which the task waits for, so that the activity's code is not workflow
- * code (it may call other beans, block, use {@link dev.durable.workflow.ActivityContext}) and goes
- * through the interceptors and metrics of ordinary activities. A local attempt has no row, no
- * heartbeat that is kept and no task token: it completes when its method returns.
+ * Runs the attempts of one run's local activities for its workflow tasks on this node:
+ * each on a virtual thread of its own, which the task waits for, so that the activity's
+ * code is not workflow code (it may call other beans, block, use
+ * {@link dev.durable.workflow.ActivityContext}) and goes through the interceptors and
+ * metrics of ordinary activities. A local attempt has no row, no heartbeat that is kept
+ * and no task token: it completes when its method returns.
  */
 final class LocalAttempts implements LocalActivityInvoker {
 
@@ -51,9 +52,9 @@ final class LocalAttempts implements LocalActivityInvoker {
 	}
 
 	/**
-	 * Runs attempts until one succeeds or the retry policy allows no other: at once one after
-	 * another (the task's time stands still while it runs, so the backoff does not apply), at most
-	 * {@link #DEFAULT_MAX_ATTEMPTS} when the policy sets no maximum.
+	 * Runs attempts until one succeeds or the retry policy allows no other: at once one
+	 * after another (the task's time stands still while it runs, so the backoff does not
+	 * apply), at most {@link #DEFAULT_MAX_ATTEMPTS} when the policy sets no maximum.
 	 */
 	@Override
 	public Outcome run(String workflowId, UUID runId, long seq, String activityType, byte[] input,
@@ -78,7 +79,9 @@ final class LocalAttempts implements LocalActivityInvoker {
 	private static ActivityOptions bounded(ActivityOptions options) {
 		RetryPolicy policy = options.retryPolicy();
 		return (policy.maximumAttempts() > 0) ? options
-				: options.toBuilder().retryPolicy(policy.toBuilder().maximumAttempts(DEFAULT_MAX_ATTEMPTS).build()).build();
+				: options.toBuilder()
+					.retryPolicy(policy.toBuilder().maximumAttempts(DEFAULT_MAX_ATTEMPTS).build())
+					.build();
 	}
 
 	/** One attempt, on a virtual thread of its own that the task waits for. */
@@ -96,8 +99,8 @@ final class LocalAttempts implements LocalActivityInvoker {
 	private byte[] invoke(ActivityInfo info, String activityType, byte[] input) throws Exception {
 		ActivityAttempt attempt = new ActivityAttempt(info, null, this.payloads, (details) -> {
 		}, this.clock, () -> {
-			throw new IllegalStateException("Local activity " + activityType
-					+ " has no task token: it completes when its method returns");
+			throw new IllegalStateException(
+					"Local activity " + activityType + " has no task token: it completes when its method returns");
 		});
 		RunMdc mdc = RunMdc.activity(info.workflowId(), info.runId(), ActivityExecutor.workflowType(this.slot),
 				activityType, info.activityId(), info.attempt());

@@ -7,8 +7,8 @@ import java.util.UUID;
 import dev.durable.workflow.internal.store.RunRow;
 
 /**
- * What the client side asks of the node it runs on: whether a start runs here at once, the
- * runs held in memory, and queries answered from them.
+ * What the client side asks of the node it runs on: whether a start runs here at once,
+ * the runs held in memory, and queries answered from them.
  */
 public interface LocalNode {
 
@@ -21,24 +21,30 @@ public interface LocalNode {
 	boolean servesLocally(String workflowType, String taskQueue);
 
 	/**
-	 * Eager starts of runs this node owns (see {@link FirstTasks}), or {@code null} when this
-	 * node runs no tasks now.
+	 * Eager starts of runs this node owns (see {@link FirstTasks}), or {@code null} when
+	 * this node runs no tasks now.
 	 */
 	FirstTasks firstTasks();
 
-	/** Runs the first task of a run this node just started: at once, or at its delayed start. */
+	/**
+	 * Runs the first task of a run this node just started: at once, or at its delayed
+	 * start.
+	 */
 	void adoptStarted(UUID runId, Instant at);
 
 	/**
 	 * Whether this node holds the run open in memory: its close will then wake the local
-	 * waiters with the outcome (a run lost to another node wakes nobody; waiters re-read).
+	 * waiters with the outcome (a run lost to another node wakes nobody; waiters
+	 * re-read).
 	 */
 	boolean holdsRun(UUID runId);
 
 	/**
 	 * Answers a query from the run's committed state, on this node.
-	 * @throws dev.durable.workflow.client.QueryFailedException when the handler fails or blocks
-	 * @throws dev.durable.workflow.client.UnknownHandlerException when there is no such query
+	 * @throws dev.durable.workflow.client.QueryFailedException when the handler fails or
+	 * blocks
+	 * @throws dev.durable.workflow.client.UnknownHandlerException when there is no such
+	 * query
 	 */
 	byte[] query(RunRow row, String name, byte[] argument);
 

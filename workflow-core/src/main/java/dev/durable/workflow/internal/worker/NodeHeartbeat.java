@@ -16,11 +16,12 @@ import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.spi.EngineHooks;
 
 /**
- * The node's registration, heartbeat and lease. A heartbeat that finds the node declared dead (its
- * row stale: other nodes may have taken its runs and its activity attempts) evicts everything and
- * registers anew, under a new incarnation. Each heartbeat the database answers renews the node's
- * {@link NodeLease}; a watch fences the node the moment the lease runs out (the heartbeat thread
- * may itself be stuck in a statement then), and a heartbeat answered later lifts the fence.
+ * The node's registration, heartbeat and lease. A heartbeat that finds the node declared
+ * dead (its row stale: other nodes may have taken its runs and its activity attempts)
+ * evicts everything and registers anew, under a new incarnation. Each heartbeat the
+ * database answers renews the node's {@link NodeLease}; a watch fences the node the
+ * moment the lease runs out (the heartbeat thread may itself be stuck in a statement
+ * then), and a heartbeat answered later lifts the fence.
  */
 final class NodeHeartbeat implements AutoCloseable {
 
@@ -58,8 +59,9 @@ final class NodeHeartbeat implements AutoCloseable {
 	private Thread watch;
 
 	/**
-	 * @param nodes node rows, on the heartbeat's own connection: the fence does not close it (the
-	 * heartbeat lifts the fence), and a busy pool does not keep the heartbeat waiting
+	 * @param nodes node rows, on the heartbeat's own connection: the fence does not close
+	 * it (the heartbeat lifts the fence), and a busy pool does not keep the heartbeat
+	 * waiting
 	 * @param onFenced what the node does when its lease runs out
 	 * @param connection the heartbeat's own connection, closed with the heartbeat
 	 */
@@ -112,7 +114,8 @@ final class NodeHeartbeat implements AutoCloseable {
 				if (!beat()) {
 					return;
 				}
-				// the node's clock may have been stepped or drifted: the engine's times stay the database's
+				// the node's clock may have been stepped or drifted: the engine's times
+				// stay the database's
 				this.measureClock.run();
 			}
 			catch (InterruptedException ex) {
@@ -124,13 +127,17 @@ final class NodeHeartbeat implements AutoCloseable {
 		}
 	}
 
-	/** One heartbeat; false when the node, declared dead while it stops, heartbeats no more. */
+	/**
+	 * One heartbeat; false when the node, declared dead while it stops, heartbeats no
+	 * more.
+	 */
 	private boolean beat() {
 		long sent = System.nanoTime();
 		boolean fenced = this.lease.isFenced();
 		this.lease.sending();
 		if (fenced) {
-			// a read first: where only the answers are lost (a one-way partition), renewing the row
+			// a read first: where only the answers are lost (a one-way partition),
+			// renewing the row
 			// would keep other nodes from taking over the runs this node no longer runs
 			this.nodes.probe();
 		}
@@ -143,7 +150,8 @@ final class NodeHeartbeat implements AutoCloseable {
 		}
 		this.lease.answered();
 		if (this.stopping || !this.running) {
-			// the stop releases what is left and unregisters: a node registered anew would outlive
+			// the stop releases what is left and unregisters: a node registered anew
+			// would outlive
 			// the shutdown as a live node that never heartbeats again
 			log.warn("Node {} was declared dead while stopping: evicting all runs, heartbeating no more", this.nodeId);
 			this.onDeclaredDead.run();
@@ -169,9 +177,10 @@ final class NodeHeartbeat implements AutoCloseable {
 				else {
 					if (!fenced) {
 						fenced = true;
-						log.warn("Node {} could not renew its heartbeat for {} (another node may take its runs over"
-								+ " after {}): it stops working until the database answers it again", this.nodeId,
-								this.lease.length(), this.config.deadAfter());
+						log.warn(
+								"Node {} could not renew its heartbeat for {} (another node may take its runs over"
+										+ " after {}): it stops working until the database answers it again",
+								this.nodeId, this.lease.length(), this.config.deadAfter());
 						this.onFenced.run();
 					}
 					// until a heartbeat renews the lease
@@ -188,14 +197,18 @@ final class NodeHeartbeat implements AutoCloseable {
 		}
 	}
 
-	/** The node's stop began: it heartbeats on while it waits, but a node declared dead stops heartbeating. */
+	/**
+	 * The node's stop began: it heartbeats on while it waits, but a node declared dead
+	 * stops heartbeating.
+	 */
 	void stopping() {
 		this.stopping = true;
 	}
 
 	/**
-	 * Stops heartbeating and waits for a heartbeat under way (bounded): once this returns, no
-	 * heartbeat or registration of the node reaches the database, so the node can unregister.
+	 * Stops heartbeating and waits for a heartbeat under way (bounded): once this
+	 * returns, no heartbeat or registration of the node reaches the database, so the node
+	 * can unregister.
 	 */
 	@Override
 	public void close() {

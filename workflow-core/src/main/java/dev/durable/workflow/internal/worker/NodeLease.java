@@ -8,21 +8,22 @@ import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.store.EngineDataSource;
 
 /**
- * How long this node may go on working since its last heartbeat that the database answered: the
- * lease. Other nodes take its runs over once the database has seen no heartbeat for
- * {@code deadAfter}; the lease ends one heartbeat interval earlier (see
- * {@link EngineSettings#lease()}), so a node that cannot renew it stops by itself before then. Its
- * start is when the renewing heartbeat was sent (the database stamped it later, never earlier), and
- * its age is measured on this node's monotonic clock, which neither the wall clock nor the engine
- * clock moves.
+ * How long this node may go on working since its last heartbeat that the database
+ * answered: the lease. Other nodes take its runs over once the database has seen no
+ * heartbeat for {@code deadAfter}; the lease ends one heartbeat interval earlier (see
+ * {@link EngineSettings#lease()}), so a node that cannot renew it stops by itself before
+ * then. Its start is when the renewing heartbeat was sent (the database stamped it later,
+ * never earlier), and its age is measured on this node's monotonic clock, which neither
+ * the wall clock nor the engine clock moves.
  * <p>
- * While the lease has run out the node is fenced: it claims nothing, starts no workflow task or
- * activity attempt and commits nothing. When it is fenced because the database does not answer
- * (its last heartbeat failed or still waits for the answer) it also takes no database connection
- * for the engine, so callers of its client are answered at once (see {@link EngineDataSource});
- * a node whose heartbeat is merely late (a stalled thread, a pause) still serves its callers, each
- * statement bounded by the statement timeout. A heartbeat the database answers lifts the fence. A
- * node that is not a worker has no lease and is never fenced.
+ * While the lease has run out the node is fenced: it claims nothing, starts no workflow
+ * task or activity attempt and commits nothing. When it is fenced because the database
+ * does not answer (its last heartbeat failed or still waits for the answer) it also takes
+ * no database connection for the engine, so callers of its client are answered at once
+ * (see {@link EngineDataSource}); a node whose heartbeat is merely late (a stalled
+ * thread, a pause) still serves its callers, each statement bounded by the statement
+ * timeout. A heartbeat the database answers lifts the fence. A node that is not a worker
+ * has no lease and is never fenced.
  */
 public final class NodeLease implements EngineDataSource.Gate {
 
@@ -30,13 +31,19 @@ public final class NodeLease implements EngineDataSource.Gate {
 
 	private final long leaseNanos;
 
-	/** When the last renewing heartbeat was sent (System.nanoTime); meaningful once {@link #held}. */
+	/**
+	 * When the last renewing heartbeat was sent (System.nanoTime); meaningful once
+	 * {@link #held}.
+	 */
 	private volatile long renewedAt;
 
 	/** Whether the last heartbeat sent got no answer yet (failed, or still waiting). */
 	private volatile boolean unanswered;
 
-	/** Whether the node heartbeats at all (a worker that started): before, nothing is fenced. */
+	/**
+	 * Whether the node heartbeats at all (a worker that started): before, nothing is
+	 * fenced.
+	 */
 	private volatile boolean held;
 
 	public NodeLease(EngineSettings config) {
@@ -49,12 +56,16 @@ public final class NodeLease implements EngineDataSource.Gate {
 		this.unanswered = true;
 	}
 
-	/** The database answered the heartbeat sent last (it may have declared the node dead). */
+	/**
+	 * The database answered the heartbeat sent last (it may have declared the node dead).
+	 */
 	void answered() {
 		this.unanswered = false;
 	}
 
-	/** A heartbeat sent at {@code sentAt} (System.nanoTime) was recorded by the database. */
+	/**
+	 * A heartbeat sent at {@code sentAt} (System.nanoTime) was recorded by the database.
+	 */
 	void renewed(long sentAt) {
 		this.unanswered = false;
 		if (!this.held || sentAt - this.renewedAt > 0) {
@@ -68,7 +79,10 @@ public final class NodeLease implements EngineDataSource.Gate {
 		this.held = false;
 	}
 
-	/** Nanoseconds left until the lease runs out (zero or less: fenced); a day while none is held. */
+	/**
+	 * Nanoseconds left until the lease runs out (zero or less: fenced); a day while none
+	 * is held.
+	 */
 	long remainingNanos() {
 		if (!this.held) {
 			return Duration.ofDays(1).toNanos();
@@ -76,7 +90,10 @@ public final class NodeLease implements EngineDataSource.Gate {
 		return this.leaseNanos - (System.nanoTime() - this.renewedAt);
 	}
 
-	/** Whether the lease ran out: the node must do nothing that another node may be doing soon. */
+	/**
+	 * Whether the lease ran out: the node must do nothing that another node may be doing
+	 * soon.
+	 */
 	public boolean isFenced() {
 		return remainingNanos() <= 0;
 	}
@@ -92,7 +109,10 @@ public final class NodeLease implements EngineDataSource.Gate {
 				+ " answers its heartbeat again";
 	}
 
-	/** Closed only when fenced because the database does not answer (see the class comment). */
+	/**
+	 * Closed only when fenced because the database does not answer (see the class
+	 * comment).
+	 */
 	@Override
 	public @Nullable String closedReason() {
 		return (this.unanswered && isFenced()) ? reason() : null;

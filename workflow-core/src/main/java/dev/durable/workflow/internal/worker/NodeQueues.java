@@ -11,9 +11,10 @@ import dev.durable.workflow.internal.queue.QueueDispatcher;
 import dev.durable.workflow.internal.queue.QueueStores;
 
 /**
- * The flow-control queues on one node: the definitions it declares, and on a worker node that
- * runs workflows its {@link QueueDispatcher}, with the wake-ups it gets (starts here, runs closed
- * here, notifications, the settable clock) and sends (notifications to the other nodes).
+ * The flow-control queues on one node: the definitions it declares, and on a worker node
+ * that runs workflows its {@link QueueDispatcher}, with the wake-ups it gets (starts
+ * here, runs closed here, notifications, the settable clock) and sends (notifications to
+ * the other nodes).
  */
 final class NodeQueues implements AutoCloseable {
 
@@ -42,7 +43,10 @@ final class NodeQueues implements AutoCloseable {
 		this.stores = stores;
 	}
 
-	/** Writes the node's queue definitions (every node, worker or not) and keeps the channel to notify with. */
+	/**
+	 * Writes the node's queue definitions (every node, worker or not) and keeps the
+	 * channel to notify with.
+	 */
 	void start(WakeupChannel channel) {
 		this.wakeups = channel;
 		this.stores.repository().declare(this.config.namespace(), this.config.queues(), this.clock.instant());
@@ -51,9 +55,9 @@ final class NodeQueues implements AutoCloseable {
 	/** Starts admitting queued runs of the types and task queues this node serves. */
 	void startDispatcher(Set<String> types, QueueDispatcher.Adopter adopter) {
 		this.dispatcher = new QueueDispatcher(this.config.namespace(), this.nodeId, this.clock,
-				this.config.pollInterval(), this.tx, this.stores, types, this.config.taskQueues(), this.config.deadAfter(),
-				adopter,
-				(queue) -> this.wakeups.notifyQueue(this.nodeId, queue)).start();
+				this.config.pollInterval(), this.tx, this.stores, types, this.config.taskQueues(),
+				this.config.deadAfter(), adopter, (queue) -> this.wakeups.notifyQueue(this.nodeId, queue))
+			.start();
 	}
 
 	/** The settable clock moved: delayed starts and rate windows may have come due. */
@@ -72,7 +76,9 @@ final class NodeQueues implements AutoCloseable {
 		}
 	}
 
-	/** A run this node held closed: a queue this node admitted it from has a free slot. */
+	/**
+	 * A run this node held closed: a queue this node admitted it from has a free slot.
+	 */
 	void closed(UUID runId) {
 		QueueDispatcher current = this.dispatcher;
 		if (current != null) {
@@ -87,7 +93,8 @@ final class NodeQueues implements AutoCloseable {
 	void enqueued(String queue, boolean servedHere) {
 		QueueDispatcher current = this.dispatcher;
 		if (current != null && servedHere) {
-			current.enqueued(queue); // its round notifies the others when this node cannot take the run
+			current.enqueued(queue); // its round notifies the others when this node
+										// cannot take the run
 		}
 		else if (this.wakeups != null) {
 			this.wakeups.notifyQueue(this.nodeId, queue);

@@ -6,7 +6,10 @@ import java.util.function.BooleanSupplier;
 import dev.durable.workflow.internal.store.WakeTimes;
 import dev.durable.workflow.spi.EngineQuiescence;
 
-/** The test kit's view of one node: its memory through the node, the database through {@link WakeTimes}. */
+/**
+ * The test kit's view of one node: its memory through the node, the database through
+ * {@link WakeTimes}.
+ */
 public final class NodeQuiescence implements EngineQuiescence {
 
 	private final BooleanSupplier idle;

@@ -20,32 +20,38 @@ import dev.durable.workflow.internal.support.Errors;
  * <li>At once, it takes no new work: no run is claimed, no flow-control queue admits, no
  * task-queue attempt is claimed, and no activity attempt starts, not even one that a task
  * committed during the stop scheduled (the next owner starts it).</li>
- * <li>The attempts under way, inline and claimed from task queues, run on until they end or the
- * shutdown timeout passes.</li>
- * <li>Their outcomes commit: a task-queue attempt's goes to the run's inbox as it ends; an inline
- * attempt's wakes its run, whose task commits it (a short grace past the timeout lets the tasks
- * that an attempt ending just in time woke commit).</li>
- * <li>The node releases its runs (their owner cleared, so another node claims them at once
- * rather than after {@code dead-after}), unregisters (its task-queue attempts become claimable
- * by the other nodes' sweeps at once) and tells the other nodes to look for work.</li>
+ * <li>The attempts under way, inline and claimed from task queues, run on until they end
+ * or the shutdown timeout passes.</li>
+ * <li>Their outcomes commit: a task-queue attempt's goes to the run's inbox as it ends;
+ * an inline attempt's wakes its run, whose task commits it (a short grace past the
+ * timeout lets the tasks that an attempt ending just in time woke commit).</li>
+ * <li>The node releases its runs (their owner cleared, so another node claims them at
+ * once rather than after {@code dead-after}), unregisters (its task-queue attempts become
+ * claimable by the other nodes' sweeps at once) and tells the other nodes to look for
+ * work.</li>
  * </ol>
- * Attempts still running at the timeout are given up: the node that takes their run over, or
- * the sweep of their task queue, retries them by their retry policy, so they may run again
- * (activities are at-least-once). The node keeps heartbeating while it waits, so that no other
- * node declares it dead and takes its runs from under the attempts it lets finish; a node declared
- * dead all the same stops heartbeating and never registers anew. Every background loop of the node
- * (poll, queue dispatcher, wake-ups, task-queue worker, heartbeat, notifications, group commit) has
- * ended, or was reported stuck past a bound, before the stop returns: nothing of the node reaches
- * the database afterwards.
+ * Attempts still running at the timeout are given up: the node that takes their run over,
+ * or the sweep of their task queue, retries them by their retry policy, so they may run
+ * again (activities are at-least-once). The node keeps heartbeating while it waits, so
+ * that no other node declares it dead and takes its runs from under the attempts it lets
+ * finish; a node declared dead all the same stops heartbeating and never registers anew.
+ * Every background loop of the node (poll, queue dispatcher, wake-ups, task-queue worker,
+ * heartbeat, notifications, group commit) has ended, or was reported stuck past a bound,
+ * before the stop returns: nothing of the node reaches the database afterwards.
  */
 final class NodeStop {
 
 	private static final Logger log = LoggerFactory.getLogger(NodeStop.class);
 
-	/** How long past the timeout the tasks that the last outcomes woke may take to commit them. */
+	/**
+	 * How long past the timeout the tasks that the last outcomes woke may take to commit
+	 * them.
+	 */
 	static final Duration COMMIT_GRACE = Duration.ofSeconds(2);
 
-	/** What the stop acts on; the node-only parts are {@code null} on a client-only node. */
+	/**
+	 * What the stop acts on; the node-only parts are {@code null} on a client-only node.
+	 */
 	record Parts(UUID nodeId, Duration timeout, FallbackPoll poll, NodeHeartbeat heartbeat, NodeQueues queues,
 			NodeTaskQueues taskQueues, ActivityExecutor activities, WorkflowTaskExecutor executor, WakeScheduler wake,
 			WakeupChannel wakeups, QueryExecutor queries, ExecutorService taskPool, TaskCommitRepository taskCommits,
@@ -54,7 +60,9 @@ final class NodeStop {
 
 	private final Parts parts;
 
-	/** When {@link #begin} ran ({@link System#nanoTime}); the timeout counts from then. */
+	/**
+	 * When {@link #begin} ran ({@link System#nanoTime}); the timeout counts from then.
+	 */
 	private long began;
 
 	private boolean begun;
@@ -69,8 +77,8 @@ final class NodeStop {
 	}
 
 	/**
-	 * Step 1, at once and without waiting: the node takes no new work. The attempts under way have
-	 * the shutdown timeout from now; {@link #finish} waits for them. Idempotent.
+	 * Step 1, at once and without waiting: the node takes no new work. The attempts under
+	 * way have the shutdown timeout from now; {@link #finish} waits for them. Idempotent.
 	 */
 	synchronized void begin() {
 		if (this.begun) {
@@ -99,8 +107,10 @@ final class NodeStop {
 		boolean worker = parts.poll() != null;
 		// 2. the attempts under way end, or the timeout passes
 		boolean ended = await(() -> parts.activities().inFlight() == 0 && !parts.taskQueues().anyRunning(), deadline);
-		// 3. the tasks their outcomes woke commit them (what those tasks schedule does not start)
-		await(() -> !parts.executor().anyTaskBusy() && !parts.executor().anyLeavingTask(), Math.max(deadline, System.nanoTime() + COMMIT_GRACE.toNanos()));
+		// 3. the tasks their outcomes woke commit them (what those tasks schedule does
+		// not start)
+		await(() -> !parts.executor().anyTaskBusy() && !parts.executor().anyLeavingTask(),
+				Math.max(deadline, System.nanoTime() + COMMIT_GRACE.toNanos()));
 		if (!ended) {
 			int inline = parts.activities().inFlight();
 			if (inline > 0) {
@@ -108,8 +118,10 @@ final class NodeStop {
 						+ " the node that takes their runs over retries them", inline, parts.timeout());
 			}
 		}
-		// the node's machinery stops: every loop was told to at the begin or is told now, and each is
-		// awaited (bounded), so that none of them reaches the database once the stop returns
+		// the node's machinery stops: every loop was told to at the begin or is told now,
+		// and each is
+		// awaited (bounded), so that none of them reaches the database once the stop
+		// returns
 		if (worker) {
 			parts.poll().awaitStopped();
 		}
@@ -130,7 +142,8 @@ final class NodeStop {
 			try {
 				parts.executor().eviction().releaseAll();
 				parts.ownership().releaseAll(parts.nodeId());
-				// a heartbeat under way ends first: one after the unregister would register the node anew
+				// a heartbeat under way ends first: one after the unregister would
+				// register the node anew
 				parts.heartbeat().close();
 				parts.nodes().unregister(parts.nodeId());
 				parts.wakeups().notifyNode(null);
@@ -139,8 +152,10 @@ final class NodeStop {
 				log.warn("Could not release the runs of node {}: {}", parts.nodeId(), Errors.rootMessage(ex));
 			}
 			finally {
-				// a release that failed (the database unreachable, the node fenced) must not leave the
-				// heartbeat running: it would register the stopped node anew once the database answers
+				// a release that failed (the database unreachable, the node fenced) must
+				// not leave the
+				// heartbeat running: it would register the stopped node anew once the
+				// database answers
 				parts.heartbeat().close();
 			}
 		}
@@ -149,7 +164,9 @@ final class NodeStop {
 				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.began));
 	}
 
-	/** Waits until the condition holds or the deadline passes. @return whether it holds */
+	/**
+	 * Waits until the condition holds or the deadline passes. @return whether it holds
+	 */
 	private static boolean await(BooleanSupplier condition, long deadlineNanos) {
 		while (!condition.getAsBoolean()) {
 			if (System.nanoTime() >= deadlineNanos) {

@@ -14,9 +14,10 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.taskqueue.ActivityTaskWorker;
 
 /**
- * A worker node's part in the activity task queues: its {@link ActivityTaskWorker} (the sweep on
- * every worker node, claims on the nodes serving queues), and where the news of queued work goes:
- * to this node's worker when it serves the queue, else to the other nodes by NOTIFY.
+ * A worker node's part in the activity task queues: its {@link ActivityTaskWorker} (the
+ * sweep on every worker node, claims on the nodes serving queues), and where the news of
+ * queued work goes: to this node's worker when it serves the queue, else to the other
+ * nodes by NOTIFY.
  */
 final class NodeTaskQueues {
 
@@ -26,7 +27,10 @@ final class NodeTaskQueues {
 
 	private volatile WakeupChannel wakeups;
 
-	/** @param admission the admission rounds of flow-control queues (a task queue may be limited by one) */
+	/**
+	 * @param admission the admission rounds of flow-control queues (a task queue may be
+	 * limited by one)
+	 */
 	NodeTaskQueues(QueueAdmission admission) {
 		this.admission = admission;
 	}
@@ -36,11 +40,16 @@ final class NodeTaskQueues {
 			UUID nodeId, LongSupplier incarnation, Listeners listeners, BiConsumer<UUID, UUID> wakeRun,
 			WakeupChannel wakeups) {
 		this.wakeups = wakeups;
-		this.worker = TaskQueueWorkers.create(config, registry, stores, payloads, clock, nodeId, incarnation, listeners,
-				wakeRun, this.admission, wakeups::notifyTaskQueue).start();
+		this.worker = TaskQueueWorkers
+			.create(config, registry, stores, payloads, clock, nodeId, incarnation, listeners, wakeRun, this.admission,
+					wakeups::notifyTaskQueue)
+			.start();
 	}
 
-	/** A commit here queued task-queue activities: this node's worker claims them, or another node's. */
+	/**
+	 * A commit here queued task-queue activities: this node's worker claims them, or
+	 * another node's.
+	 */
 	void queued(Set<String> queues) {
 		ActivityTaskWorker current = this.worker;
 		if (current != null && current.servesAny(queues)) {
@@ -85,7 +94,9 @@ final class NodeTaskQueues {
 		}
 	}
 
-	/** Shutdown ends: attempts still running are given up, and the worker's loop stops. */
+	/**
+	 * Shutdown ends: attempts still running are given up, and the worker's loop stops.
+	 */
 	void close() {
 		ActivityTaskWorker current = this.worker;
 		if (current != null) {

@@ -19,9 +19,10 @@ import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Answers queries from committed state: against the live cached instance when this node owns the
- * run and no task is running, otherwise by a read-only replay of the stored history on this node
- * (kept in a small cache keyed by run and history length). No node calls another.
+ * Answers queries from committed state: against the live cached instance when this node
+ * owns the run and no task is running, otherwise by a read-only replay of the stored
+ * history on this node (kept in a small cache keyed by run and history length). No node
+ * calls another.
  */
 final class QueryExecutor {
 
@@ -119,8 +120,8 @@ final class QueryExecutor {
 		}
 		catch (RuntimeException ex) {
 			runner.destroy();
-			throw new QueryFailedException("Cannot replay run " + row.runId() + " to answer the query: "
-					+ ex.getMessage(), ex);
+			throw new QueryFailedException(
+					"Cannot replay run " + row.runId() + " to answer the query: " + ex.getMessage(), ex);
 		}
 		synchronized (this.replayed) {
 			Replayed previous = this.replayed.put(row.runId(), new Replayed(row.historySeq(), runner));

@@ -1,10 +1,10 @@
 package dev.durable.workflow.internal.worker;
 
 /**
- * Whether a node is doing nothing in memory: no workflow task queued or running, no activity
- * attempt launched or running, no clock-driven action due or being handed over. With the
- * database check of {@link dev.durable.workflow.internal.store.WakeTimes} it tells the test kit
- * that every run waits for time.
+ * Whether a node is doing nothing in memory: no workflow task queued or running, no
+ * activity attempt launched or running, no clock-driven action due or being handed over.
+ * With the database check of {@link dev.durable.workflow.internal.store.WakeTimes} it
+ * tells the test kit that every run waits for time.
  */
 final class Quiescence {
 
@@ -27,11 +27,15 @@ final class Quiescence {
 		if (executor.anyLeavingTask()) {
 			return false;
 		}
-		// an attempt may have ended between the checks: its slot is scheduled before it lets go
+		// an attempt may have ended between the checks: its slot is scheduled before it
+		// lets go
 		return activities.available() >= maxActivities && !wake.isBusy();
 	}
 
-	/** Whether inline activity code runs: the executor has a permit out (a permit is held until the method returns). */
+	/**
+	 * Whether inline activity code runs: the executor has a permit out (a permit is held
+	 * until the method returns).
+	 */
 	static boolean activitiesRunning(ActivityExecutor activities, int maxActivities) {
 		return activities != null && activities.available() < maxActivities;
 	}

@@ -12,10 +12,10 @@ import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * The takeover of a claimed run's inline activities: those its previous owner had scheduled and
- * the run still waits for start again, count as lost attempts, wait again for the completion
- * client, or hand over the result a transactional attempt committed, from what their rows and the
- * run's history recorded.
+ * The takeover of a claimed run's inline activities: those its previous owner had
+ * scheduled and the run still waits for start again, count as lost attempts, wait again
+ * for the completion client, or hand over the result a transactional attempt committed,
+ * from what their rows and the run's history recorded.
  */
 final class RecoverInlineActivities {
 
@@ -35,39 +35,42 @@ final class RecoverInlineActivities {
 	}
 
 	/**
-	 * Takes over a pending activity of a run claimed from a node that stopped. An attempt that was
-	 * due there may have run (or may have killed that node): it counts as a failed attempt, so
-	 * the retry policy, its backoff and its maximum attempts apply to what happens next.
+	 * Takes over a pending activity of a run claimed from a node that stopped. An attempt
+	 * that was due there may have run (or may have killed that node): it counts as a
+	 * failed attempt, so the retry policy, its backoff and its maximum attempts apply to
+	 * what happens next.
 	 */
 	private void recover(RunSlot slot, String workflowId, StoredActivity activity) {
 		if (activity.attempt() == 0) {
 			// recreated by a reset and never attempted: its first attempt starts now
-			this.executor.start(slot, workflowId, new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
-					activity.input(), activity.options(), 1, activity.scheduledAt(), activity.nextAttemptAt(), null,
-					null));
+			this.executor.start(slot, workflowId,
+					new StoredActivity(activity.runId(), activity.seq(), activity.activityType(), activity.input(),
+							activity.options(), 1, activity.scheduledAt(), activity.nextAttemptAt(), null, null));
 			return;
 		}
 		if (activity.nextAttemptAt().isAfter(this.clock.instant())) {
 			this.executor.start(slot, workflowId, activity);
 			return;
 		}
-		FailureInfo lost = FailureInfo.application("NodeLost", "the node running attempt " + activity.attempt()
-				+ " stopped before reporting its outcome", false, null, null, null);
+		FailureInfo lost = FailureInfo.application("NodeLost",
+				"the node running attempt " + activity.attempt() + " stopped before reporting its outcome", false, null,
+				null, null);
 		this.executor.attemptFailed(slot, workflowId, activity, activity.heartbeatDetails(), lost, null);
 	}
 
 	/**
-	 * After a claim: takes over the activities the previous owner had scheduled that the run still
-	 * waits for (see {@link #recover}). One with a row resumes from it (attempt, retry time,
-	 * heartbeat); one without was on its first attempt, which starts from what the history
-	 * recorded at its scheduling.
+	 * After a claim: takes over the activities the previous owner had scheduled that the
+	 * run still waits for (see {@link #recover}). One with a row resumes from it
+	 * (attempt, retry time, heartbeat); one without was on its first attempt, which
+	 * starts from what the history recorded at its scheduling.
 	 * @param pending the activities the run's history leaves pending
 	 */
 	void recoverPending(RunSlot slot, String workflowId, List<ScheduledActivity> pending) {
 		List<ScheduledActivity> inline = new java.util.ArrayList<>();
 		for (ScheduledActivity scheduled : pending) {
 			if (scheduled.options().onTaskQueue()) {
-				// its row lives in the database until a worker hands its outcome to the inbox
+				// its row lives in the database until a worker hands its outcome to the
+				// inbox
 				slot.activityStored(scheduled.seq());
 			}
 			else if (!slot.isRunning(scheduled.seq())) {
@@ -87,7 +90,8 @@ final class RecoverInlineActivities {
 		for (ScheduledActivity scheduled : inline) {
 			byte[] result = committed.get(scheduled.seq());
 			if (result != null) {
-				// a transactional attempt committed its writes with this result: never run it again
+				// a transactional attempt committed its writes with this result: never
+				// run it again
 				slot.activityStored(scheduled.seq());
 				slot.handOver(dev.durable.workflow.internal.history.Event.activityCompleted(scheduled.seq(), result));
 				continue;
@@ -95,7 +99,8 @@ final class RecoverInlineActivities {
 			StoredActivity activity = stored.get(scheduled.seq());
 			ActivityRepository.AsyncAttempt waiting = async.get(scheduled.seq());
 			if (activity != null && waiting != null) {
-				// completed asynchronously: the completion client may still answer, from any node
+				// completed asynchronously: the completion client may still answer, from
+				// any node
 				slot.activityStored(activity.seq());
 				awaitAsync(slot, workflowId, activity, waiting);
 				continue;
@@ -112,8 +117,8 @@ final class RecoverInlineActivities {
 	}
 
 	/**
-	 * Waits again, after a takeover, for an inline attempt the completion client completes: its
-	 * timeouts are armed from what its row recorded; no code runs.
+	 * Waits again, after a takeover, for an inline attempt the completion client
+	 * completes: its timeouts are armed from what its row recorded; no code runs.
 	 */
 	private void awaitAsync(RunSlot slot, String workflowId, StoredActivity activity,
 			ActivityRepository.AsyncAttempt waiting) {

@@ -14,7 +14,10 @@ import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.Payloads;
 
-/** Builds a run's state machine and replays its stored history: for tasks, queries and tests. */
+/**
+ * Builds a run's state machine and replays its stored history: for tasks, queries and
+ * tests.
+ */
 final class Replays {
 
 	private Replays() {
@@ -26,8 +29,8 @@ final class Replays {
 	}
 
 	/**
-	 * A runner whose workflow tasks may run for the given time (the run's own task timeout) and
-	 * run local activities with the given invoker.
+	 * A runner whose workflow tasks may run for the given time (the run's own task
+	 * timeout) and run local activities with the given invoker.
 	 */
 	static WorkflowRunner newRunner(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, EngineSettings config, java.time.Duration taskTimeout, LocalActivityInvoker locals) {
@@ -37,14 +40,15 @@ final class Replays {
 	}
 
 	/**
-	 * The state machine of a run for its next workflow task on this node: its recorded tasks
-	 * replayed, with the run's own task timeout when it has one.
+	 * The state machine of a run for its next workflow task on this node: its recorded
+	 * tasks replayed, with the run's own task timeout when it has one.
 	 */
 	static WorkflowRunner forTask(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, EngineSettings config, dev.durable.workflow.internal.store.RunChain chain,
 			List<TaskRecord> history, LocalActivityInvoker locals) {
 		if (definition == null) {
-			throw new IllegalStateException("Workflow type '" + row.workflowType() + "' is not registered on this node");
+			throw new IllegalStateException(
+					"Workflow type '" + row.workflowType() + "' is not registered on this node");
 		}
 		WorkflowRunner runner = newRunner(row, definition, factory, payloads, config,
 				(chain != null && chain.taskTimeout() != null) ? chain.taskTimeout() : config.taskTimeout(), locals);
@@ -53,7 +57,10 @@ final class Replays {
 		return runner;
 	}
 
-	/** Replays a run's history on a fresh instance, outside any worker; see {@link Engine#replay}. */
+	/**
+	 * Replays a run's history on a fresh instance, outside any worker; see
+	 * {@link Engine#replay}.
+	 */
 	static List<Engine.ReplayedTask> fromScratch(RunRow row, WorkflowDefinition definition,
 			Function<Class<?>, Object> factory, Payloads payloads, EngineSettings config, List<TaskRecord> history) {
 		if (definition == null) {
@@ -71,8 +78,8 @@ final class Replays {
 	}
 
 	/**
-	 * Replays the recorded workflow tasks, stopping at a row the engine wrote outside any task
-	 * (terminate, timeout): no workflow code produced it.
+	 * Replays the recorded workflow tasks, stopping at a row the engine wrote outside any
+	 * task (terminate, timeout): no workflow code produced it.
 	 */
 	static void replay(WorkflowRunner runner, List<TaskRecord> history, BiConsumer<TaskRecord, List<Event>> issued) {
 		for (TaskRecord record : history) {

@@ -8,34 +8,44 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Callers waiting for a run to close (by run id) or an update to progress (by update id), woken in
- * this JVM at once. A close decided by this node's own task commit hands its outcome over with the
- * wake-up, so the waiter need not read it back from the database. A caller waiting for a run this
- * node does not hold marks the run awaited; its close, wherever it is committed, then sends one
- * notification that wakes the run's waiters on every node ({@link #closedElsewhere}).
+ * Callers waiting for a run to close (by run id) or an update to progress (by update id),
+ * woken in this JVM at once. A close decided by this node's own task commit hands its
+ * outcome over with the wake-up, so the waiter need not read it back from the database. A
+ * caller waiting for a run this node does not hold marks the run awaited; its close,
+ * wherever it is committed, then sends one notification that wakes the run's waiters on
+ * every node ({@link #closedElsewhere}).
  */
 public final class ResultWaiters {
 
 	private final Map<Object, CompletableFuture<Object>> waiters = new ConcurrentHashMap<>();
 
-	/** Update waiters (their keys) by the run held elsewhere that decides their update. */
+	/**
+	 * Update waiters (their keys) by the run held elsewhere that decides their update.
+	 */
 	private final Map<UUID, java.util.Set<String>> updatesByRun = new ConcurrentHashMap<>();
 
 	/** The futures callers pause on right now, with how many callers pause on each. */
 	private final Map<CompletableFuture<Object>, Integer> paused = new ConcurrentHashMap<>();
 
 	/**
-	 * How long a waiter for another node's close waits before it reads the run again by itself; by
-	 * default never: the close's notification wakes it, and the listener wakes every waiter when it
-	 * reconnects and every 30 seconds in case a notification was lost.
+	 * How long a waiter for another node's close waits before it reads the run again by
+	 * itself; by default never: the close's notification wakes it, and the listener wakes
+	 * every waiter when it reconnects and every 30 seconds in case a notification was
+	 * lost.
 	 */
 	private volatile long resultRecheckMillis = Long.MAX_VALUE;
 
-	/** Sends the news of an awaited run's close to the other nodes (set once the node listens). */
+	/**
+	 * Sends the news of an awaited run's close to the other nodes (set once the node
+	 * listens).
+	 */
 	private volatile java.util.function.Consumer<UUID> closeNews = (runId) -> {
 	};
 
-	/** Sends the news of a run's new outputs to the other nodes (set once the node listens). */
+	/**
+	 * Sends the news of a run's new outputs to the other nodes (set once the node
+	 * listens).
+	 */
 	private volatile java.util.function.Consumer<UUID> outputNews = (runId) -> {
 	};
 
@@ -44,14 +54,17 @@ public final class ResultWaiters {
 		return new OutputKey(runId);
 	}
 
-	/** The key of the readers of a run's outputs: apart from the run's own key (its result). */
+	/**
+	 * The key of the readers of a run's outputs: apart from the run's own key (its
+	 * result).
+	 */
 	private record OutputKey(UUID runId) {
 	}
 
-
 	/**
-	 * A task of this node committed outputs of the run (or closed a run that has outputs): its
-	 * readers here are woken at once, those on other nodes by a notification.
+	 * A task of this node committed outputs of the run (or closed a run that has
+	 * outputs): its readers here are woken at once, those on other nodes by a
+	 * notification.
 	 */
 	public void outputsCommitted(UUID runId) {
 		closed(outputKey(runId));
@@ -59,8 +72,8 @@ public final class ResultWaiters {
 	}
 
 	/**
-	 * Another node committed outputs of the run; {@code null}: anything may have changed (the
-	 * listener reconnected after missing notifications), every reader re-reads.
+	 * Another node committed outputs of the run; {@code null}: anything may have changed
+	 * (the listener reconnected after missing notifications), every reader re-reads.
 	 */
 	public void outputsCommittedElsewhere(@Nullable UUID runId) {
 		if (runId != null) {
@@ -75,8 +88,8 @@ public final class ResultWaiters {
 	}
 
 	/**
-	 * Sets how the news of a run's new outputs and of an awaited run's close reach the other nodes
-	 * (notifications).
+	 * Sets how the news of a run's new outputs and of an awaited run's close reach the
+	 * other nodes (notifications).
 	 */
 	public void sendNewsWith(java.util.function.Consumer<UUID> outputs, java.util.function.Consumer<UUID> closes) {
 		this.outputNews = outputs;
@@ -84,25 +97,26 @@ public final class ResultWaiters {
 	}
 
 	/**
-	 * A commit this node made (a close, or update outcomes) found the run awaited by a node that
-	 * does not hold it: the nodes are told (after the commit), their waiters read what changed.
+	 * A commit this node made (a close, or update outcomes) found the run awaited by a
+	 * node that does not hold it: the nodes are told (after the commit), their waiters
+	 * read what changed.
 	 */
 	public void awaitedCommitted(UUID runId) {
 		this.closeNews.accept(runId);
 	}
 
 	/**
-	 * Registers an update waiter with the run that decides its update, held on another node: the
-	 * news of that run's commits ({@link #closedElsewhere}) wakes it.
+	 * Registers an update waiter with the run that decides its update, held on another
+	 * node: the news of that run's commits ({@link #closedElsewhere}) wakes it.
 	 */
 	public void awaitUpdateOf(UUID runId, String updateKey) {
 		this.updatesByRun.computeIfAbsent(runId, (id) -> ConcurrentHashMap.newKeySet()).add(updateKey);
 	}
 
 	/**
-	 * Another node closed an awaited run or decided updates of it: its result and update waiters
-	 * here read what changed; {@code null}: anything may have changed (the listener reconnected,
-	 * or its periodic sweep), every result and update waiter reads.
+	 * Another node closed an awaited run or decided updates of it: its result and update
+	 * waiters here read what changed; {@code null}: anything may have changed (the
+	 * listener reconnected, or its periodic sweep), every result and update waiter reads.
 	 */
 	public void closedElsewhere(@Nullable UUID runId) {
 		if (runId != null) {
@@ -125,8 +139,8 @@ public final class ResultWaiters {
 	}
 
 	/**
-	 * Wakes the result waiters of a run without an outcome (they read the run): another node
-	 * closed it, or it left this node (a waiter then marks it awaited).
+	 * Wakes the result waiters of a run without an outcome (they read the run): another
+	 * node closed it, or it left this node (a waiter then marks it awaited).
 	 */
 	public void wake(UUID runId) {
 		CompletableFuture<Object> future = this.waiters.remove(runId);
@@ -136,14 +150,18 @@ public final class ResultWaiters {
 	}
 
 	/**
-	 * How long a waiter for a run closed on another node pauses before it reads the run again by
-	 * itself, in case every notification and sweep failed ({@link Long#MAX_VALUE}: never).
+	 * How long a waiter for a run closed on another node pauses before it reads the run
+	 * again by itself, in case every notification and sweep failed
+	 * ({@link Long#MAX_VALUE}: never).
 	 */
 	public long resultRecheckMillis() {
 		return this.resultRecheckMillis;
 	}
 
-	/** Sets the fallback re-read of {@link #resultRecheckMillis} (tests, or a node without LISTEN). */
+	/**
+	 * Sets the fallback re-read of {@link #resultRecheckMillis} (tests, or a node without
+	 * LISTEN).
+	 */
 	public void recheckResultsEvery(java.time.Duration interval) {
 		this.resultRecheckMillis = interval.toMillis();
 	}
@@ -178,14 +196,15 @@ public final class ResultWaiters {
 	}
 
 	/** The outcome a completed future was handed, or {@code null}. */
-	public static dev.durable.workflow.internal.store.RunRepository.Outcome handedOver(CompletableFuture<Object> future) {
+	public static dev.durable.workflow.internal.store.RunRepository.Outcome handedOver(
+			CompletableFuture<Object> future) {
 		return (future.getNow(null) instanceof dev.durable.workflow.internal.store.RunRepository.Outcome outcome)
 				? outcome : null;
 	}
 
 	/**
-	 * Waits for a wake-up of the future, at most until the next re-check (another node may have
-	 * made the progress) or the deadline.
+	 * Waits for a wake-up of the future, at most until the next re-check (another node
+	 * may have made the progress) or the deadline.
 	 * @return false when the deadline passed
 	 */
 	public boolean pause(CompletableFuture<Object> future, long deadlineNanos, long recheckMillis) {
@@ -226,10 +245,10 @@ public final class ResultWaiters {
 	}
 
 	/**
-	 * Whether a caller waits in {@link #pause} for something that has not happened yet: a caller
-	 * whose future was completed counts no more, even before its thread has left the pause. The
-	 * test kit skips time only for blocked callers; a caller just handed its update outcome or
-	 * result is about to go on, and time must not move under it.
+	 * Whether a caller waits in {@link #pause} for something that has not happened yet: a
+	 * caller whose future was completed counts no more, even before its thread has left
+	 * the pause. The test kit skips time only for blocked callers; a caller just handed
+	 * its update outcome or result is about to go on, and time must not move under it.
 	 */
 	public boolean anyBlocked() {
 		for (CompletableFuture<Object> future : this.paused.keySet()) {

@@ -11,7 +11,10 @@ import org.slf4j.LoggerFactory;
 import dev.durable.workflow.internal.store.RetentionRepository;
 import dev.durable.workflow.internal.support.Errors;
 
-/** Deletes runs closed longer ago than the retention, in small batches, from the node's housekeeping. */
+/**
+ * Deletes runs closed longer ago than the retention, in small batches, from the node's
+ * housekeeping.
+ */
 final class Retention {
 
 	private static final Logger log = LoggerFactory.getLogger(Retention.class);
@@ -22,7 +25,10 @@ final class Retention {
 
 	private final RetentionRepository store;
 
-	/** Whose closed runs go: each namespace's nodes apply their own retention to its runs only. */
+	/**
+	 * Whose closed runs go: each namespace's nodes apply their own retention to its runs
+	 * only.
+	 */
 	private final String namespace;
 
 	private final Duration keep;
@@ -37,8 +43,8 @@ final class Retention {
 	}
 
 	/**
-	 * Deletes batch by batch for about two seconds at most: a large backlog is spread over the
-	 * minutes of housekeeping.
+	 * Deletes batch by batch for about two seconds at most: a large backlog is spread
+	 * over the minutes of housekeeping.
 	 * @param running whether the node still runs (else it stops between batches)
 	 */
 	void run(BooleanSupplier running) {
@@ -61,9 +67,9 @@ final class Retention {
 	}
 
 	/**
-	 * One batch: deletes up to 500 runs closed before now (engine clock) minus the retention, with
-	 * their rows and the deduplication records their workflow ids no longer need. Nothing when
-	 * retention is disabled.
+	 * One batch: deletes up to 500 runs closed before now (engine clock) minus the
+	 * retention, with their rows and the deduplication records their workflow ids no
+	 * longer need. Nothing when retention is disabled.
 	 * @return how many runs were deleted
 	 */
 	int once() {

@@ -15,9 +15,9 @@ import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.store.RunOwnership;
 
 /**
- * Which cached runs a node gives up, and when: idle runs beyond the cache size or idle timeout
- * (their ownership released so that any node can take them at their next wake-up), every run
- * when the node was declared dead, and every run at shutdown.
+ * Which cached runs a node gives up, and when: idle runs beyond the cache size or idle
+ * timeout (their ownership released so that any node can take them at their next
+ * wake-up), every run when the node was declared dead, and every run at shutdown.
  */
 final class RunEviction {
 
@@ -52,16 +52,18 @@ final class RunEviction {
 	}
 
 	/**
-	 * Evicts idle cached runs beyond the cache size or idle timeout, giving up their ownership in
-	 * statements of up to {@link #RELEASED_AT_ONCE} runs (a node with thousands of parked runs
-	 * beyond its cache gives them up in a few commits, not one each).
+	 * Evicts idle cached runs beyond the cache size or idle timeout, giving up their
+	 * ownership in statements of up to {@link #RELEASED_AT_ONCE} runs (a node with
+	 * thousands of parked runs beyond its cache gives them up in a few commits, not one
+	 * each).
 	 */
 	void evictIdle() {
 		List<RunSlot> held = new ArrayList<>();
 		try {
 			for (RunSlot slot : toEvict(this.slots.values(), this.config.maxCachedRuns(),
 					this.config.cacheIdleTimeout(), this.clock.instant())) {
-				// under the task lock, and only if still idle: a task that began since the choice
+				// under the task lock, and only if still idle: a task that began since
+				// the choice
 				// would otherwise use the runner while it is destroyed here
 				if (!slot.tryLockTask()) {
 					continue;
@@ -112,8 +114,8 @@ final class RunEviction {
 	}
 
 	/**
-	 * Idle cached runs to evict: beyond the cache size (least recently used first) or idle past
-	 * the timeout. Runs with a task or an activity in flight stay.
+	 * Idle cached runs to evict: beyond the cache size (least recently used first) or
+	 * idle past the timeout. Runs with a task or an activity in flight stay.
 	 */
 	static List<RunSlot> toEvict(Collection<RunSlot> slots, int maxCached, Duration idleTimeout, Instant now) {
 		List<RunSlot> idle = slots.stream()

@@ -24,9 +24,10 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
 
 /**
- * A run this node owns: the epoch it holds, the cached runner (if any), inputs handed over in
- * memory (activity completions) and the activities running for it. Tasks of one run never overlap,
- * not even across the run's slots on a node (see {@link WorkflowTaskExecutor#adopt}).
+ * A run this node owns: the epoch it holds, the cached runner (if any), inputs handed
+ * over in memory (activity completions) and the activities running for it. Tasks of one
+ * run never overlap, not even across the run's slots on a node (see
+ * {@link WorkflowTaskExecutor#adopt}).
  */
 final class RunSlot implements OwnedRun {
 
@@ -34,7 +35,10 @@ final class RunSlot implements OwnedRun {
 
 	private final long epoch;
 
-	/** Schedules the slot's next task, keeping its cache: an input was handed over in memory. */
+	/**
+	 * Schedules the slot's next task, keeping its cache: an input was handed over in
+	 * memory.
+	 */
 	private final Consumer<RunSlot> inputArrived;
 
 	/** Only touched by the task that runs the slot. */
@@ -51,10 +55,10 @@ final class RunSlot implements OwnedRun {
 	private volatile Instant lastUsed;
 
 	/**
-	 * Whether the next task must read the run row and inbox. Every wake-up from outside sets it;
-	 * only an activity outcome handed over in memory or a timer of the cached instance leaves it
-	 * clear, so such a task commits from {@link #cachedRow} in one round trip (the commit's
-	 * compare-and-set still proves the row did not change).
+	 * Whether the next task must read the run row and inbox. Every wake-up from outside
+	 * sets it; only an activity outcome handed over in memory or a timer of the cached
+	 * instance leaves it clear, so such a task commits from {@link #cachedRow} in one
+	 * round trip (the commit's compare-and-set still proves the row did not change).
 	 */
 	private volatile boolean needsRead = true;
 
@@ -64,28 +68,40 @@ final class RunSlot implements OwnedRun {
 	/** The run's retry policy, cron schedule and task timeout (immutable), once read. */
 	private RunChain chain;
 
-	/** The run's input when this node started it (a retry starts with it), else {@code null}. */
+	/**
+	 * The run's input when this node started it (a retry starts with it), else
+	 * {@code null}.
+	 */
 	private byte[] input;
 
 	/** Whether {@link #chain} was read (it may be {@code null}). */
 	private boolean chainKnown;
 
-	/** After a failed task: no new attempt before this time (its backoff), whatever wakes the run. */
+	/**
+	 * After a failed task: no new attempt before this time (its backoff), whatever wakes
+	 * the run.
+	 */
 	private volatile Instant retryNotBefore;
 
 	private final Map<Long, ActivityAttempt> inflight = new ConcurrentHashMap<>();
 
 	/**
-	 * The activities of the run that have a row in the database (a failed attempt, a heartbeat,
-	 * or found at a takeover); the commit that ends one deletes its row. An inline activity's
-	 * first attempt has none. Written under {@link #taskLock}, like the commits that read it.
+	 * The activities of the run that have a row in the database (a failed attempt, a
+	 * heartbeat, or found at a takeover); the commit that ends one deletes its row. An
+	 * inline activity's first attempt has none. Written under {@link #taskLock}, like the
+	 * commits that read it.
 	 */
 	private final Set<Long> storedActivities = ConcurrentHashMap.newKeySet();
 
-	/** Activities whose next attempt waits for its retry time; a cancel takes them out. */
+	/**
+	 * Activities whose next attempt waits for its retry time; a cancel takes them out.
+	 */
 	private final Set<Long> waitingRetries = ConcurrentHashMap.newKeySet();
 
-	/** Held while a task runs, so a query against the cached instance sees committed state. */
+	/**
+	 * Held while a task runs, so a query against the cached instance sees committed
+	 * state.
+	 */
 	private final ReentrantLock taskLock = new ReentrantLock();
 
 	private final Deque<Event> mailbox = new ArrayDeque<>();
@@ -95,14 +111,15 @@ final class RunSlot implements OwnedRun {
 	private boolean running;
 
 	/**
-	 * What takes the run up again on this node once the running task of this slot, let go while it
-	 * ran, ends (see {@link #deferUntilTaskEnds}); guarded by this slot's monitor.
+	 * What takes the run up again on this node once the running task of this slot, let go
+	 * while it ran, ends (see {@link #deferUntilTaskEnds}); guarded by this slot's
+	 * monitor.
 	 */
 	private List<Runnable> successors = List.of();
 
 	/**
-	 * @param inputArrived what schedules the slot's next task when an input is handed over in
-	 * memory ({@link #handOver})
+	 * @param inputArrived what schedules the slot's next task when an input is handed
+	 * over in memory ({@link #handOver})
 	 */
 	RunSlot(UUID runId, long epoch, boolean recoverActivities, Consumer<RunSlot> inputArrived) {
 		this.runId = runId;
@@ -112,9 +129,9 @@ final class RunSlot implements OwnedRun {
 	}
 
 	/**
-	 * The slot of a run this node is starting, before it is stored: its chain and input come from
-	 * the start, and its first task commits from what it computes, so nothing is read before the
-	 * next task.
+	 * The slot of a run this node is starting, before it is stored: its chain and input
+	 * come from the start, and its first task commits from what it computes, so nothing
+	 * is read before the next task.
 	 */
 	static RunSlot starting(NewRun run, long epoch, Consumer<RunSlot> inputArrived) {
 		RunSlot slot = new RunSlot(run.runId(), epoch, false, inputArrived);
@@ -154,17 +171,21 @@ final class RunSlot implements OwnedRun {
 		this.chainKnown = true;
 	}
 
-	// ---- the run's life on this node --------------------------------------------------------
+	// ---- the run's life on this node
+	// --------------------------------------------------------
 
-	/** Whether the node let the run go (closed, lost, evicted): nothing more runs for it here. */
+	/**
+	 * Whether the node let the run go (closed, lost, evicted): nothing more runs for it
+	 * here.
+	 */
 	boolean isDead() {
 		return this.dead;
 	}
 
 	/**
-	 * Lets the run go: nothing more runs for it. Its runner is destroyed at once when no task,
-	 * query or activity bookkeeping holds the task lock, else by the holder as it lets go
-	 * ({@link #unlockTask}), so nothing destroys a runner in use.
+	 * Lets the run go: nothing more runs for it. Its runner is destroyed at once when no
+	 * task, query or activity bookkeeping holds the task lock, else by the holder as it
+	 * lets go ({@link #unlockTask}), so nothing destroys a runner in use.
 	 */
 	void markDead() {
 		this.dead = true;
@@ -188,14 +209,17 @@ final class RunSlot implements OwnedRun {
 	}
 
 	/**
-	 * Whether the pending activities must be reloaded from the store: after a claim, until
-	 * {@link #activitiesRecovered} (a recovery the database failed is tried again by the next task).
+	 * Whether the pending activities must be reloaded from the store: after a claim,
+	 * until {@link #activitiesRecovered} (a recovery the database failed is tried again
+	 * by the next task).
 	 */
 	boolean activityRecoveryDue() {
 		return this.recoverActivities;
 	}
 
-	/** The pending activities were taken over: later tasks start only what they schedule. */
+	/**
+	 * The pending activities were taken over: later tasks start only what they schedule.
+	 */
 	void activitiesRecovered() {
 		this.recoverActivities = false;
 	}
@@ -213,8 +237,9 @@ final class RunSlot implements OwnedRun {
 	}
 
 	/**
-	 * The activities commits of unknown outcome scheduled (see {@link #commitOutcomeUnknown}), taken
-	 * once the run is replayed from what the database holds: those it awaits were committed.
+	 * The activities commits of unknown outcome scheduled (see
+	 * {@link #commitOutcomeUnknown}), taken once the run is replayed from what the
+	 * database holds: those it awaits were committed.
 	 */
 	List<StoredActivity> takeUnconfirmedActivities() {
 		List<StoredActivity> unconfirmed = this.unconfirmedActivities;
@@ -222,19 +247,25 @@ final class RunSlot implements OwnedRun {
 		return unconfirmed;
 	}
 
-	// ---- what a task starts from ------------------------------------------------------------
+	// ---- what a task starts from
+	// ------------------------------------------------------------
 
 	/** Whether the next task must read the run row and inbox (see {@link #needsRead}). */
 	boolean needsRead() {
 		return this.needsRead;
 	}
 
-	/** Something outside may have changed the run: its next task reads the row and inbox. */
+	/**
+	 * Something outside may have changed the run: its next task reads the row and inbox.
+	 */
 	void requireRead() {
 		this.needsRead = true;
 	}
 
-	/** A task reads the row and inbox: cleared before the read, so a wake-up during it sets it again. */
+	/**
+	 * A task reads the row and inbox: cleared before the read, so a wake-up during it
+	 * sets it again.
+	 */
 	void beginRead() {
 		this.needsRead = false;
 		this.cachedRow = null;
@@ -259,7 +290,9 @@ final class RunSlot implements OwnedRun {
 		this.runner = runner;
 	}
 
-	/** Ends and forgets a runner the task left in an unknown state; the cached row stays. */
+	/**
+	 * Ends and forgets a runner the task left in an unknown state; the cached row stays.
+	 */
 	void forgetRunner() {
 		WorkflowRunner cached = this.runner;
 		this.runner = null;
@@ -268,19 +301,27 @@ final class RunSlot implements OwnedRun {
 		}
 	}
 
-	/** Forgets the cached runner and row and ends the runner's workflow threads; under the task lock. */
+	/**
+	 * Forgets the cached runner and row and ends the runner's workflow threads; under the
+	 * task lock.
+	 */
 	void destroyRunner() {
 		this.cachedRow = null;
 		forgetRunner();
 	}
 
-	/** Whether a failing task still waits for its backoff (the wake-up at that time runs it). */
+	/**
+	 * Whether a failing task still waits for its backoff (the wake-up at that time runs
+	 * it).
+	 */
 	boolean waitsForRetry(Instant now) {
 		Instant notBefore = this.retryNotBefore;
 		return notBefore != null && now.isBefore(notBefore);
 	}
 
-	/** A task failed: no new attempt before its backoff ends, and the cached row is stale. */
+	/**
+	 * A task failed: no new attempt before its backoff ends, and the cached row is stale.
+	 */
 	void retryNotBefore(Instant retryAt) {
 		this.cachedRow = null;
 		this.retryNotBefore = retryAt;
@@ -291,7 +332,8 @@ final class RunSlot implements OwnedRun {
 		this.retryNotBefore = null;
 	}
 
-	// ---- the task lock ----------------------------------------------------------------------
+	// ---- the task lock
+	// ----------------------------------------------------------------------
 
 	void lockTask() {
 		this.taskLock.lock();
@@ -306,8 +348,9 @@ final class RunSlot implements OwnedRun {
 	}
 
 	/**
-	 * Releases the task lock. A slot let go while the lock was held (see {@link #markDead}) has
-	 * its runner destroyed now: the thread that let it go could not, as the runner was in use.
+	 * Releases the task lock. A slot let go while the lock was held (see
+	 * {@link #markDead}) has its runner destroyed now: the thread that let it go could
+	 * not, as the runner was in use.
 	 */
 	void unlockTask() {
 		this.taskLock.unlock();
@@ -321,9 +364,13 @@ final class RunSlot implements OwnedRun {
 		}
 	}
 
-	// ---- inputs handed over in memory -------------------------------------------------------
+	// ---- inputs handed over in memory
+	// -------------------------------------------------------
 
-	/** Hands an input (an activity outcome) to the run's next task, which is scheduled for it. */
+	/**
+	 * Hands an input (an activity outcome) to the run's next task, which is scheduled for
+	 * it.
+	 */
 	void handOver(Event event) {
 		if (this.dead) {
 			return;
@@ -349,7 +396,8 @@ final class RunSlot implements OwnedRun {
 		}
 	}
 
-	// ---- the run's activities ---------------------------------------------------------------
+	// ---- the run's activities
+	// ---------------------------------------------------------------
 
 	/** Whether an attempt of the activity runs for the run. */
 	boolean isRunning(long seq) {
@@ -360,7 +408,9 @@ final class RunSlot implements OwnedRun {
 		this.inflight.put(seq, attempt);
 	}
 
-	/** @return the attempt that ran for the activity, or {@code null} */
+	/**
+	 * @return the attempt that ran for the activity, or {@code null}
+	 */
 	ActivityAttempt attemptEnded(long seq) {
 		return this.inflight.remove(seq);
 	}
@@ -384,7 +434,9 @@ final class RunSlot implements OwnedRun {
 		return this.storedActivities.contains(seq);
 	}
 
-	/** The activity has a row now (a failed attempt, a heartbeat, or found at a takeover). */
+	/**
+	 * The activity has a row now (a failed attempt, a heartbeat, or found at a takeover).
+	 */
 	void activityStored(long seq) {
 		this.storedActivities.add(seq);
 	}
@@ -399,7 +451,9 @@ final class RunSlot implements OwnedRun {
 		this.waitingRetries.add(seq);
 	}
 
-	/** @return whether the activity's retry still waited (a cancel had not taken it out) */
+	/**
+	 * @return whether the activity's retry still waited (a cancel had not taken it out)
+	 */
 	boolean takeWaitingRetry(long seq) {
 		return this.waitingRetries.remove(seq);
 	}
@@ -409,9 +463,13 @@ final class RunSlot implements OwnedRun {
 		this.waitingRetries.removeIf((seq) -> !awaited.test(seq));
 	}
 
-	// ---- scheduling -------------------------------------------------------------------------
+	// ---- scheduling
+	// -------------------------------------------------------------------------
 
-	/** @return true when the caller must submit the task (it was neither queued nor running) */
+	/**
+	 * @return true when the caller must submit the task (it was neither queued nor
+	 * running)
+	 */
 	synchronized boolean markScheduled() {
 		if (this.scheduled) {
 			return false;
@@ -425,7 +483,9 @@ final class RunSlot implements OwnedRun {
 		this.running = true;
 	}
 
-	/** @return true when another task was requested while this one ran */
+	/**
+	 * @return true when another task was requested while this one ran
+	 */
 	synchronized boolean endRun() {
 		this.running = false;
 		return this.scheduled;
@@ -435,15 +495,18 @@ final class RunSlot implements OwnedRun {
 		return this.running || this.scheduled;
 	}
 
-	/** Whether a task of the slot runs now (it may be let go already and still commit). */
+	/**
+	 * Whether a task of the slot runs now (it may be let go already and still commit).
+	 */
 	synchronized boolean isTaskRunning() {
 		return this.running;
 	}
 
 	/**
-	 * Defers what takes the run up again on this node (a new slot) until the task that runs for this
-	 * let-go slot ends: tasks of one run never overlap on a node, even across its slots, or the new
-	 * one would read the history without what the running one is committing.
+	 * Defers what takes the run up again on this node (a new slot) until the task that
+	 * runs for this let-go slot ends: tasks of one run never overlap on a node, even
+	 * across its slots, or the new one would read the history without what the running
+	 * one is committing.
 	 * @return false when no task runs any more (the caller goes on at once)
 	 */
 	synchronized boolean deferUntilTaskEnds(Runnable takeUpAgain) {
@@ -456,14 +519,18 @@ final class RunSlot implements OwnedRun {
 		return true;
 	}
 
-	/** After {@link #endRun}: what was deferred until the task ended, to run now (once). */
+	/**
+	 * After {@link #endRun}: what was deferred until the task ended, to run now (once).
+	 */
 	synchronized List<Runnable> takeSuccessors() {
 		List<Runnable> next = this.successors;
 		this.successors = List.of();
 		return next;
 	}
 
-	/** Whether neither a task nor an activity attempt is queued or running for the run. */
+	/**
+	 * Whether neither a task nor an activity attempt is queued or running for the run.
+	 */
 	boolean isIdle() {
 		return !isBusy() && this.inflight.isEmpty();
 	}

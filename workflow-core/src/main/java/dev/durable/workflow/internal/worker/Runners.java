@@ -15,8 +15,8 @@ import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Builds the runner of a run this node holds and has not cached: a fresh instance with the
- * run's stored history replayed, ready for the next task.
+ * Builds the runner of a run this node holds and has not cached: a fresh instance with
+ * the run's stored history replayed, ready for the next task.
  */
 final class Runners {
 
@@ -49,7 +49,10 @@ final class Runners {
 		this.localActivities = localActivities;
 	}
 
-	/** The run's runner, replayed up to the row's history; reads the run's chain once per slot. */
+	/**
+	 * The run's runner, replayed up to the row's history; reads the run's chain once per
+	 * slot.
+	 */
 	WorkflowRunner rebuild(RunSlot slot, RunRow row) {
 		List<TaskRecord> history;
 		if (row.historySeq() == 0) {

@@ -10,8 +10,8 @@ import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
 
 /**
- * Writes a workflow task's commit: one statement without a transaction block when it fits (the
- * group commit batches it with others), else one transaction.
+ * Writes a workflow task's commit: one statement without a transaction block when it fits
+ * (the group commit batches it with others), else one transaction.
  */
 final class TaskCommitter {
 
@@ -31,8 +31,8 @@ final class TaskCommitter {
 	}
 
 	/**
-	 * @return what the commit did to other runs, or {@code null} when the compare-and-set failed
-	 * and nothing was written
+	 * @return what the commit did to other runs, or {@code null} when the compare-and-set
+	 * failed and nothing was written
 	 */
 	TaskCommit.Effects commit(UUID runId, TaskCommit commit) {
 		if (TaskCommitRepository.isSingleStatement(commit)) {
@@ -59,9 +59,9 @@ final class TaskCommitter {
 	}
 
 	/**
-	 * A fenced node commits nothing, even a task that began before its lease ran out: the epoch's
-	 * compare-and-set would refuse the commit once another node took the run over, but the node
-	 * stops by itself before that may happen.
+	 * A fenced node commits nothing, even a task that began before its lease ran out: the
+	 * epoch's compare-and-set would refuse the commit once another node took the run
+	 * over, but the node stops by itself before that may happen.
 	 */
 	private void refuseWhenFenced() {
 		if (this.lease.isFenced()) {

@@ -13,9 +13,10 @@ import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRow;
 
 /**
- * A workflow task that failed in workflow code (a bug, non-determinism): the run stays open,
- * the failure is recorded on its row for {@code describe()}, and the task is retried with an
- * exponential backoff (1 s doubling, at most 10 minutes) until fixed code runs it.
+ * A workflow task that failed in workflow code (a bug, non-determinism): the run stays
+ * open, the failure is recorded on its row for {@code describe()}, and the task is
+ * retried with an exponential backoff (1 s doubling, at most 10 minutes) until fixed code
+ * runs it.
  */
 final class TaskFailures {
 
@@ -48,7 +49,9 @@ final class TaskFailures {
 		this.lost = lost;
 	}
 
-	/** Records the failed attempt and schedules the next; a run lost meanwhile is let go. */
+	/**
+	 * Records the failed attempt and schedules the next; a run lost meanwhile is let go.
+	 */
 	void failed(RunSlot slot, RunRow row, RuntimeException failure) {
 		int attempt = row.taskAttempt() + 1;
 		Duration backoff = Duration.ofSeconds(1).multipliedBy(1L << Math.min(attempt - 1, 20));
@@ -65,7 +68,8 @@ final class TaskFailures {
 				attempt, retryAt, reason, (attempt == 1) ? failure : null);
 		slot.retryNotBefore(retryAt);
 		this.listeners.taskFailed(failure);
-		if (this.ownership.recordTaskFailure(row.runId(), this.node, slot.epoch(), reason, retryAt.minus(backoff), retryAt)) {
+		if (this.ownership.recordTaskFailure(row.runId(), this.node, slot.epoch(), reason, retryAt.minus(backoff),
+				retryAt)) {
 			this.wake.schedule(retryAt, () -> this.retry.accept(slot));
 		}
 		else {

@@ -21,7 +21,9 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.taskqueue.ActivityTaskWorker;
 import dev.durable.workflow.internal.taskqueue.AttemptObserver;
 
-/** Builds a node's {@link ActivityTaskWorker}, its attempts heard by the node's listeners. */
+/**
+ * Builds a node's {@link ActivityTaskWorker}, its attempts heard by the node's listeners.
+ */
 final class TaskQueueWorkers {
 
 	private TaskQueueWorkers() {
@@ -32,8 +34,7 @@ final class TaskQueueWorkers {
 			QueueAdmission admission, Consumer<String> slotFreed) {
 		return new ActivityTaskWorker(config.namespace(), config.activityTaskQueues(), registry, stores.jdbc(),
 				stores.tx(), config.schema(), payloads, clock, nodeId, incarnation, config.maxConcurrentActivities(),
-				config.pollInterval(), config.deadAfter(), observer(listeners), wakeRun, admission,
-				slotFreed);
+				config.pollInterval(), config.deadAfter(), observer(listeners), wakeRun, admission, slotFreed);
 	}
 
 	private static AttemptObserver observer(Listeners listeners) {

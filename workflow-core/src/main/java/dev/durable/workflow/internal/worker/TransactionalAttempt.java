@@ -23,11 +23,13 @@ import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.StoredActivity;
 
 /**
- * The attempts of transactional activities: each runs in a transaction on the engine's data
- * source, and the same transaction records its result in the activity's row (fenced by the run's
- * owner and epoch, see {@link ActivityRepository#recordTransactionalResult}), so that the
- * activity's own writes and its completion commit together or not at all. A serialization failure
- * or a deadlock runs the transaction again, up to the activity's limit, within the same attempt.
+ * The attempts of transactional activities: each runs in a transaction on the engine's
+ * data source, and the same transaction records its result in the activity's row (fenced
+ * by the run's owner and epoch, see
+ * {@link ActivityRepository#recordTransactionalResult}), so that the activity's own
+ * writes and its completion commit together or not at all. A serialization failure or a
+ * deadlock runs the transaction again, up to the activity's limit, within the same
+ * attempt.
  */
 final class TransactionalAttempt {
 
@@ -55,7 +57,10 @@ final class TransactionalAttempt {
 		this.node = node;
 	}
 
-	/** The transaction of an attempt, or {@code null} when its activity is not transactional. */
+	/**
+	 * The transaction of an attempt, or {@code null} when its activity is not
+	 * transactional.
+	 */
 	@Nullable Run begin(RunSlot slot, StoredActivity activity, ActivityAttempt attempt) {
 		ActivityDefinition definition = this.registry.find(activity.activityType());
 		if (definition == null || definition.target() == null) {
@@ -65,10 +70,14 @@ final class TransactionalAttempt {
 		return (spec != null) ? new Run(slot, activity, attempt, spec) : null;
 	}
 
-	/** Whether a throwable, or one of its causes, is a serialization failure or a deadlock. */
+	/**
+	 * Whether a throwable, or one of its causes, is a serialization failure or a
+	 * deadlock.
+	 */
 	static boolean isSerializationFailure(@Nullable Throwable failure) {
 		for (Throwable t = failure; t != null; t = t.getCause()) {
-			if (t instanceof SQLException sql && ("40001".equals(sql.getSQLState()) || "40P01".equals(sql.getSQLState()))) {
+			if (t instanceof SQLException sql
+					&& ("40001".equals(sql.getSQLState()) || "40P01".equals(sql.getSQLState()))) {
 				return true;
 			}
 			if (t.getCause() == t) {
@@ -89,7 +98,9 @@ final class TransactionalAttempt {
 
 		private final TransactionalSettings.Spec spec;
 
-		/** Whether this attempt's own code won the race against its timeouts and cancel. */
+		/**
+		 * Whether this attempt's own code won the race against its timeouts and cancel.
+		 */
 		private boolean owned;
 
 		/** The fenced write found the run or the activity gone: nothing is reported. */
@@ -105,8 +116,8 @@ final class TransactionalAttempt {
 		}
 
 		/**
-		 * Runs the activity's method in a transaction and commits it with the result: the body
-		 * of the interceptors' call.
+		 * Runs the activity's method in a transaction and commits it with the result: the
+		 * body of the interceptors' call.
 		 */
 		Object call(Callable<Object> method) throws Exception {
 			int runsAgain = 0;
@@ -117,9 +128,11 @@ final class TransactionalAttempt {
 				catch (Exception | Error ex) {
 					if (isSerializationFailure(ex) && runsAgain < this.spec.serializationRetries() && !this.stale) {
 						runsAgain++;
-						log.debug("Transactional activity {} (seq {}) of run {} hit a serialization failure; running"
-								+ " its transaction again ({} of {})", this.activity.activityType(), this.activity.seq(),
-								this.activity.runId(), runsAgain, this.spec.serializationRetries());
+						log.debug(
+								"Transactional activity {} (seq {}) of run {} hit a serialization failure; running"
+										+ " its transaction again ({} of {})",
+								this.activity.activityType(), this.activity.seq(), this.activity.runId(), runsAgain,
+								this.spec.serializationRetries());
 						continue;
 					}
 					throw ex;
@@ -135,11 +148,13 @@ final class TransactionalAttempt {
 			TransactionStatus status = TransactionalAttempt.this.settings.manager().getTransaction(definition);
 			TransactionScope.enter(TransactionalAttempt.this.settings.dataSource());
 			try {
-				if (TransactionSynchronizationManager.getResource(TransactionalAttempt.this.settings.dataSource()) == null) {
-					throw ApplicationFailure.newNonRetryableFailure("The transaction manager of transactional activities"
-							+ " does not bind connections of the engine's DataSource, so the activity's writes and its"
-							+ " completion cannot commit together; give the engine a transaction manager of its DataSource",
-							"TransactionalActivity");
+				if (TransactionSynchronizationManager
+					.getResource(TransactionalAttempt.this.settings.dataSource()) == null) {
+					throw ApplicationFailure
+						.newNonRetryableFailure("The transaction manager of transactional activities"
+								+ " does not bind connections of the engine's DataSource, so the activity's writes and its"
+								+ " completion cannot commit together; give the engine a transaction manager of its DataSource",
+								"TransactionalActivity");
 				}
 				Object result = method.call();
 				if (this.attempt.completesAsynchronously()) {
@@ -164,7 +179,10 @@ final class TransactionalAttempt {
 			}
 		}
 
-		/** Rolls back; a rollback that fails (a lost connection) must not hide why the attempt ended. */
+		/**
+		 * Rolls back; a rollback that fails (a lost connection) must not hide why the
+		 * attempt ended.
+		 */
 		private void rollback(TransactionStatus status) {
 			try {
 				TransactionalAttempt.this.settings.manager().rollback(status);
@@ -177,8 +195,8 @@ final class TransactionalAttempt {
 
 		/**
 		 * Writes the result and commits, under the run's task lock (see
-		 * {@link InlineActivityRows#whileAwaited}); a commit that fails is checked against the row, as
-		 * its outcome may be unknown (a lost connection).
+		 * {@link InlineActivityRows#whileAwaited}); a commit that fails is checked
+		 * against the row, as its outcome may be unknown (a lost connection).
 		 */
 		private void commit(TransactionStatus status, byte[] encoded) {
 			RuntimeException commitFailure = null;
@@ -221,8 +239,9 @@ final class TransactionalAttempt {
 		}
 
 		/**
-		 * Whether the thread that ran the attempt reports its outcome: it committed, or its code
-		 * won the race against the timeouts and the cancel. A stale attempt reports nothing.
+		 * Whether the thread that ran the attempt reports its outcome: it committed, or
+		 * its code won the race against the timeouts and the cancel. A stale attempt
+		 * reports nothing.
 		 */
 		boolean decides() {
 			if (this.stale) {

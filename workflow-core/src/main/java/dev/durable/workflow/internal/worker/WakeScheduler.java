@@ -11,9 +11,9 @@ import dev.durable.workflow.SettableClock;
 import dev.durable.workflow.internal.support.BackgroundThreads;
 
 /**
- * Runs actions at instants of the engine clock: timer wake-ups, activity retries and timeouts.
- * One thread for the whole node; with a {@link SettableClock} it re-checks whenever a test moves
- * the clock.
+ * Runs actions at instants of the engine clock: timer wake-ups, activity retries and
+ * timeouts. One thread for the whole node; with a {@link SettableClock} it re-checks
+ * whenever a test moves the clock.
  */
 public final class WakeScheduler implements AutoCloseable {
 
@@ -118,7 +118,10 @@ public final class WakeScheduler implements AutoCloseable {
 		}
 	}
 
-	/** Whether an action is due by the engine clock or still running (the test kit's quiescence check). */
+	/**
+	 * Whether an action is due by the engine clock or still running (the test kit's
+	 * quiescence check).
+	 */
 	public boolean isBusy() {
 		if (this.dispatched.get() > 0) {
 			return true;

@@ -22,14 +22,15 @@ import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
- * Cross-node wake-ups over PostgreSQL LISTEN/NOTIFY. Senders queue the target node ("*" for any
- * node that may claim, or a flow-control queue whose round other nodes should run) and a single
- * sender thread coalesces them, outside the commit path (NOTIFY
- * takes a global lock at commit). The listener holds one dedicated connection; polling stays the
- * fallback that guarantees progress when a notification is lost. That connection comes from the
- * listen data source: behind a transaction-mode pooler such as PgBouncer a LISTEN would register
- * on whichever server session ran it and never deliver to this client, so it must be direct.
- * NOTIFY is transactional and goes through the ordinary data source.
+ * Cross-node wake-ups over PostgreSQL LISTEN/NOTIFY. Senders queue the target node ("*"
+ * for any node that may claim, or a flow-control queue whose round other nodes should
+ * run) and a single sender thread coalesces them, outside the commit path (NOTIFY takes a
+ * global lock at commit). The listener holds one dedicated connection; polling stays the
+ * fallback that guarantees progress when a notification is lost. That connection comes
+ * from the listen data source: behind a transaction-mode pooler such as PgBouncer a
+ * LISTEN would register on whichever server session ran it and never deliver to this
+ * client, so it must be direct. NOTIFY is transactional and goes through the ordinary
+ * data source.
  */
 public final class WakeupChannel implements AutoCloseable {
 
@@ -45,23 +46,35 @@ public final class WakeupChannel implements AutoCloseable {
 	/** Prefix of a target naming one run of a node: {@code R:<node>:<run id>}. */
 	private static final String RUN = "R:";
 
-	/** Prefix of a target naming a run whose events or streams changed: {@code O:<run id>}. */
+	/**
+	 * Prefix of a target naming a run whose events or streams changed:
+	 * {@code O:<run id>}.
+	 */
 	private static final String OUTPUT = "O:";
 
-	/** Prefix of a target naming a run that closed while another node awaited it: {@code C:<run id>}. */
+	/**
+	 * Prefix of a target naming a run that closed while another node awaited it:
+	 * {@code C:<run id>}.
+	 */
 	private static final String CLOSED = "C:";
 
-	/** How often every reader of outputs and result waiter re-reads, in case a notification was lost. */
+	/**
+	 * How often every reader of outputs and result waiter re-reads, in case a
+	 * notification was lost.
+	 */
 	static final long OUTPUT_SWEEP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 
-	/** Past this many runs of one node in a batch, the node gets one wake-up for all (it polls). */
+	/**
+	 * Past this many runs of one node in a batch, the node gets one wake-up for all (it
+	 * polls).
+	 */
 	private static final int RUNS_PER_NODE = 16;
 
 	/**
-	 * How often an idle listening connection is checked. Waiting for notifications reads nothing
-	 * from a server that vanished without closing the socket (a failed-over or partitioned host), so
-	 * without a check the listener would hold the dead connection forever, never reconnecting to
-	 * the new primary.
+	 * How often an idle listening connection is checked. Waiting for notifications reads
+	 * nothing from a server that vanished without closing the socket (a failed-over or
+	 * partitioned host), so without a check the listener would hold the dead connection
+	 * forever, never reconnecting to the new primary.
 	 */
 	private static final Duration CHECK_EVERY = Duration.ofSeconds(10);
 
@@ -90,21 +103,22 @@ public final class WakeupChannel implements AutoCloseable {
 
 	/**
 	 * @param dataSource where notifications are sent
-	 * @param listenDataSource where the listening connection comes from (a direct session)
+	 * @param listenDataSource where the listening connection comes from (a direct
+	 * session)
 	 */
 	public WakeupChannel(DataSource dataSource, DataSource listenDataSource, String schema) {
 		this(dataSource, listenDataSource, schema, CHECK_EVERY, CHECK_TIMEOUT_SECONDS);
 	}
 
 	/**
-	 * The channel of a node: its idle listening connection is checked at least once a lease (a
-	 * listener that missed notifications for longer than that could not have done the work anyway),
-	 * each check waiting no longer than a statement may.
+	 * The channel of a node: its idle listening connection is checked at least once a
+	 * lease (a listener that missed notifications for longer than that could not have
+	 * done the work anyway), each check waiting no longer than a statement may.
 	 */
 	static WakeupChannel forNode(DataSource dataSource, DataSource listenDataSource, EngineSettings config) {
 		Duration checkEvery = (config.lease().compareTo(CHECK_EVERY) < 0) ? config.lease() : CHECK_EVERY;
-		long timeoutSeconds = Math.max(1, Math.min(CHECK_TIMEOUT_SECONDS,
-				(config.statementTimeout().toMillis() + 999) / 1000));
+		long timeoutSeconds = Math.max(1,
+				Math.min(CHECK_TIMEOUT_SECONDS, (config.statementTimeout().toMillis() + 999) / 1000));
 		return new WakeupChannel(dataSource, listenDataSource, config.schema(), checkEvery, (int) timeoutSeconds);
 	}
 
@@ -132,27 +146,32 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	/**
-	 * Asks the other nodes for an admission round of a flow-control queue. The sender is named so
-	 * that it ignores its own notification (rounds a notification asked for never notify again).
+	 * Asks the other nodes for an admission round of a flow-control queue. The sender is
+	 * named so that it ignores its own notification (rounds a notification asked for
+	 * never notify again).
 	 */
 	public void notifyQueue(UUID sender, String queue) {
 		notify(QUEUE + sender + ":" + queue);
 	}
 
 	/**
-	 * Asks the owner of a run to run its task soon: the owner schedules the run at once if it holds
-	 * it, without a poll; else it polls.
+	 * Asks the owner of a run to run its task soon: the owner schedules the run at once
+	 * if it holds it, without a poll; else it polls.
 	 */
 	public void notifyRun(UUID owner, UUID runId) {
 		notify(RUN + owner + ":" + runId);
 	}
 
-	/** Tells every node that a run's events or streams changed (their readers re-read). */
+	/**
+	 * Tells every node that a run's events or streams changed (their readers re-read).
+	 */
 	public void notifyOutputs(UUID runId) {
 		notify(OUTPUT + runId);
 	}
 
-	/** Tells every node that an awaited run closed (its result waiters read the outcome). */
+	/**
+	 * Tells every node that an awaited run closed (its result waiters read the outcome).
+	 */
 	public void notifyClosed(UUID runId) {
 		notify(CLOSED + runId);
 	}
@@ -162,7 +181,10 @@ public final class WakeupChannel implements AutoCloseable {
 		notify(TASK_QUEUE + taskQueue);
 	}
 
-	/** Listens only for outputs and awaited closes (a client-only node's readers and result waiters). */
+	/**
+	 * Listens only for outputs and awaited closes (a client-only node's readers and
+	 * result waiters).
+	 */
 	public void listenForOutputs(UUID self, Consumer<UUID> onOutput, Consumer<UUID> onClosed) {
 		listen(self, () -> {
 		}, (queue) -> {
@@ -172,16 +194,18 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	/**
-	 * Starts listening for notifications addressed to this node or to any node, for the queue
-	 * rounds other nodes ask for, for activity task queues with new work, for the runs whose
-	 * events or streams changed and for awaited runs that closed.
+	 * Starts listening for notifications addressed to this node or to any node, for the
+	 * queue rounds other nodes ask for, for activity task queues with new work, for the
+	 * runs whose events or streams changed and for awaited runs that closed.
 	 * @param onQueue gets the name of each flow-control queue a notification names
 	 * @param onTaskQueue gets the name of each activity task queue a notification names
 	 * @param onRun gets each run of this node a notification names
-	 * @param onOutput gets each run whose outputs a notification names, and {@code null} each time
-	 * the listener (re)connects (what was sent meanwhile is lost: every reader re-reads)
-	 * @param onClosed gets each awaited run that closed, and {@code null} each time the listener
-	 * (re)connects and every {@link #OUTPUT_SWEEP_NANOS} (every result waiter re-reads)
+	 * @param onOutput gets each run whose outputs a notification names, and {@code null}
+	 * each time the listener (re)connects (what was sent meanwhile is lost: every reader
+	 * re-reads)
+	 * @param onClosed gets each awaited run that closed, and {@code null} each time the
+	 * listener (re)connects and every {@link #OUTPUT_SWEEP_NANOS} (every result waiter
+	 * re-reads)
 	 */
 	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue,
 			Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed) {
@@ -194,7 +218,8 @@ public final class WakeupChannel implements AutoCloseable {
 					}
 					catch (SQLException | RuntimeException ex) {
 						if (this.running) {
-							// (stopping: the pool may be closing its connections, not a failure)
+							// (stopping: the pool may be closing its connections, not a
+							// failure)
 							discardIfBroken(connection);
 						}
 						throw ex;
@@ -215,7 +240,8 @@ public final class WakeupChannel implements AutoCloseable {
 			Consumer<String> onTaskQueue, Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed)
 			throws SQLException {
 		connection.setAutoCommit(true);
-		// under the check's timeout: a pooled connection may be dead without the pool knowing
+		// under the check's timeout: a pooled connection may be dead without the pool
+		// knowing
 		check(connection);
 		PGConnection pg = connection.unwrap(PGConnection.class);
 		onWakeup.run(); // anything sent while not listening
@@ -230,7 +256,8 @@ public final class WakeupChannel implements AutoCloseable {
 				checked = System.nanoTime();
 			}
 			if (System.nanoTime() - swept >= OUTPUT_SWEEP_NANOS) {
-				// one sweep for the node, no timer per reader: a notification is sent after its
+				// one sweep for the node, no timer per reader: a notification is sent
+				// after its
 				// commit, so a node that died in between lost it; every reader re-reads
 				onOutput.accept(null);
 				onClosed.accept(null);
@@ -274,10 +301,10 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	/**
-	 * Fails when the server does not answer in time. The check repeats the LISTEN (a no-op for a
-	 * channel already listened to) under a network timeout: a read that times out closes the
-	 * connection and throws, and the backend's last statement stays the LISTEN for anyone looking
-	 * at pg_stat_activity.
+	 * Fails when the server does not answer in time. The check repeats the LISTEN (a
+	 * no-op for a channel already listened to) under a network timeout: a read that times
+	 * out closes the connection and throws, and the backend's last statement stays the
+	 * LISTEN for anyone looking at pg_stat_activity.
 	 */
 	private void check(Connection connection) throws SQLException {
 		int saved = connection.getNetworkTimeout();
@@ -290,17 +317,18 @@ public final class WakeupChannel implements AutoCloseable {
 				connection.setNetworkTimeout(Runnable::run, saved);
 			}
 			catch (SQLException ex) {
-				// closed by the failed check: the check's own failure is the one that matters
+				// closed by the failed check: the check's own failure is the one that
+				// matters
 			}
 		}
 	}
 
 	/**
-	 * Lets the pool see a broken listening connection fail. The failure came from the unwrapped
-	 * driver connection, which the pool does not watch: closed as it is, the dead connection would
-	 * go back to the pool and fail the next task commit that borrows it. A statement through the
-	 * pool's own connection fails the same way, and the pool then drops the connection when it is
-	 * closed.
+	 * Lets the pool see a broken listening connection fail. The failure came from the
+	 * unwrapped driver connection, which the pool does not watch: closed as it is, the
+	 * dead connection would go back to the pool and fail the next task commit that
+	 * borrows it. A statement through the pool's own connection fails the same way, and
+	 * the pool then drops the connection when it is closed.
 	 */
 	private static void discardIfBroken(Connection connection) {
 		try (Statement statement = connection.createStatement()) {
@@ -312,7 +340,8 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	private void sendLoop() {
-		// after close, what was asked before it is still sent (a stopping node's last wake-ups)
+		// after close, what was asked before it is still sent (a stopping node's last
+		// wake-ups)
 		while (this.running || hasPending()) {
 			Set<String> targets;
 			synchronized (this.pending) {
@@ -348,8 +377,8 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	/**
-	 * The targets to send: a node named by many run targets gets one wake-up instead (it polls
-	 * then), so that a burst of messages to one node stays a few notifications.
+	 * The targets to send: a node named by many run targets gets one wake-up instead (it
+	 * polls then), so that a burst of messages to one node stays a few notifications.
 	 */
 	static Set<String> coalesce(Set<String> pending) {
 		java.util.Map<String, Integer> runsPerNode = new java.util.HashMap<>();
@@ -386,7 +415,10 @@ public final class WakeupChannel implements AutoCloseable {
 		}
 	}
 
-	/** Stops listening; the wake-ups asked for so far are sent first (for at most a second). */
+	/**
+	 * Stops listening; the wake-ups asked for so far are sent first (for at most a
+	 * second).
+	 */
 	@Override
 	public void close() {
 		this.running = false;

@@ -27,11 +27,12 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
 
 /**
- * One workflow task of a run this node owns: read the run row and its inbox (unless the cached
- * row will do), replay if the run is not cached, apply the new inputs, run the code, and commit
- * everything at once, guarded by a compare-and-set on {@code (owner, epoch, history_seq)}. Runs
- * under the slot's task lock; a failure of the database escapes {@link #run} (the executor
- * retries), a failure of the code is recorded ({@link TaskFailures}).
+ * One workflow task of a run this node owns: read the run row and its inbox (unless the
+ * cached row will do), replay if the run is not cached, apply the new inputs, run the
+ * code, and commit everything at once, guarded by a compare-and-set on
+ * {@code (owner, epoch, history_seq)}. Runs under the slot's task lock; a failure of the
+ * database escapes {@link #run} (the executor retries), a failure of the code is recorded
+ * ({@link TaskFailures}).
  */
 final class WorkflowTask {
 
@@ -91,7 +92,8 @@ final class WorkflowTask {
 			return;
 		}
 		RunRow row = found.get().row();
-		// the task's logs, and its workflow code's, name the run; the thread's own entries come back after
+		// the task's logs, and its workflow code's, name the run; the thread's own
+		// entries come back after
 		try (RunMdc mdc = RunMdc.workflow(row.workflowId(), row.runId(), row.workflowType())) {
 			run(found.get(), row);
 		}
@@ -113,7 +115,8 @@ final class WorkflowTask {
 		}
 		Interceptors interceptors = this.listeners.interceptors();
 		if (!interceptors.isEmpty() && !slot.chainKnown()) {
-			slot.knowChain(this.runs.chain(row.runId())); // its headers; read once per slot anyway
+			slot.knowChain(this.runs.chain(row.runId())); // its headers; read once per
+															// slot anyway
 		}
 		interceptors.workflowTask(new WorkflowEngineListener.Run(row.workflowType(), row.workflowId(), row.runId()),
 				RunChain.headers(slot.chain()), () -> {
@@ -126,7 +129,8 @@ final class WorkflowTask {
 						throw ex;
 					}
 					finally {
-						// inside the interceptors: what they made current is still current here
+						// inside the interceptors: what they made current is still
+						// current here
 						this.listeners.taskEnded();
 					}
 				});
@@ -152,8 +156,10 @@ final class WorkflowTask {
 				startUnconfirmed(row, runner);
 			}
 			if (slot.activityRecoveryDue()) {
-				// after a claim: restart the activities the previous owner had scheduled; cleared
-				// only once done, so that a task the database failed here recovers them again
+				// after a claim: restart the activities the previous owner had scheduled;
+				// cleared
+				// only once done, so that a task the database failed here recovers them
+				// again
 				this.outside.recoverActivities(slot, row.workflowId(), runner.pendingScheduledActivities());
 				slot.activitiesRecovered();
 			}
@@ -192,9 +198,12 @@ final class WorkflowTask {
 			if (now != null && now.resultAwaited() && now.isOpen() && this.node.equals(now.owner())
 					&& now.epoch() == slot.epoch() && now.historySeq() == row.historySeq()
 					&& now.inboxSeq() == made.seenInboxSeq()) {
-				// a node began to wait for the run since the task read it: the same commit, made with
-				// the flag (it then tells that node), needs no new run of the code, which would run
-				// the task's local activities again. Its compare-and-set still checks everything else.
+				// a node began to wait for the run since the task read it: the same
+				// commit, made with
+				// the flag (it then tells that node), needs no new run of the code, which
+				// would run
+				// the task's local activities again. Its compare-and-set still checks
+				// everything else.
 				made = made.awaited();
 				done = write(made, handedOver);
 				now = null;
@@ -210,7 +219,8 @@ final class WorkflowTask {
 		}
 		if (now != null && now.isOpen() && this.node.equals(now.owner()) && now.epoch() == slot.epoch()
 				&& now.historySeq() == row.historySeq()) {
-			// new input arrived while the task tried to close the run: run the task again with it
+			// new input arrived while the task tried to close the run: run the task again
+			// with it
 			slot.restore(handedOver);
 			this.executor.schedule(slot);
 		}
@@ -225,8 +235,10 @@ final class WorkflowTask {
 			return this.committer.commit(this.slot.runId(), commit);
 		}
 		catch (RuntimeException ex) {
-			// outcome unknown: replay from what the database really holds; inputs handed over in
-			// memory go back to the mailbox (if the commit did land they are stale and dropped),
+			// outcome unknown: replay from what the database really holds; inputs handed
+			// over in
+			// memory go back to the mailbox (if the commit did land they are stale and
+			// dropped),
 			// and the activities it scheduled start after the replay if it did land
 			this.slot.forgetRunner();
 			this.slot.restore(handedOver);
@@ -236,11 +248,11 @@ final class WorkflowTask {
 	}
 
 	/**
-	 * After the replay that follows a commit of unknown outcome: the activities it scheduled that
-	 * the stored history awaits were committed, but nothing started them (their start follows the
-	 * commit's acknowledgment), and no other node recovers them while this one owns the run.
-	 * Those the history does not hold were not committed; the task that runs now schedules its
-	 * own again.
+	 * After the replay that follows a commit of unknown outcome: the activities it
+	 * scheduled that the stored history awaits were committed, but nothing started them
+	 * (their start follows the commit's acknowledgment), and no other node recovers them
+	 * while this one owns the run. Those the history does not hold were not committed;
+	 * the task that runs now schedules its own again.
 	 */
 	private void startUnconfirmed(RunRow row, WorkflowRunner runner) {
 		for (StoredActivity activity : this.slot.takeUnconfirmedActivities()) {
@@ -253,8 +265,8 @@ final class WorkflowTask {
 	}
 
 	/**
-	 * Starts the next attempts of inline activities the completion client failed (their rows hold
-	 * them) and deletes those items: they are no input of the workflow.
+	 * Starts the next attempts of inline activities the completion client failed (their
+	 * rows hold them) and deletes those items: they are no input of the workflow.
 	 * @return the other inbox items
 	 */
 	private List<InboxItem> takeActivityRetries(RunRow row, List<InboxItem> inbox) {

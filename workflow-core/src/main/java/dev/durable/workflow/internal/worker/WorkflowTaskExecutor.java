@@ -31,9 +31,9 @@ import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
- * Schedules the workflow tasks of the runs this node owns: one slot per run held in memory, at
- * most one task of a run queued and one running, each a {@link WorkflowTask} under the slot's
- * task lock; what a commit sets going is {@link CommitEffects}'.
+ * Schedules the workflow tasks of the runs this node owns: one slot per run held in
+ * memory, at most one task of a run queued and one running, each a {@link WorkflowTask}
+ * under the slot's task lock; what a commit sets going is {@link CommitEffects}'.
  */
 final class WorkflowTaskExecutor {
 
@@ -58,8 +58,9 @@ final class WorkflowTaskExecutor {
 	private final Map<UUID, RunSlot> slots = new ConcurrentHashMap<>();
 
 	/**
-	 * Slots let go (the node was declared dead, the run was lost or closed) while a task of theirs
-	 * still ran, until it ends: the run is taken up again here only after it (see {@link #adopt}).
+	 * Slots let go (the node was declared dead, the run was lost or closed) while a task
+	 * of theirs still ran, until it ends: the run is taken up again here only after it
+	 * (see {@link #adopt}).
 	 */
 	private final Map<UUID, RunSlot> leaving = new ConcurrentHashMap<>();
 
@@ -80,8 +81,8 @@ final class WorkflowTaskExecutor {
 	private final NodeLease lease;
 
 	/**
-	 * @param outside the activities of the runs and the other nodes, which tasks and their commits
-	 * set going
+	 * @param outside the activities of the runs and the other nodes, which tasks and
+	 * their commits set going
 	 */
 	WorkflowTaskExecutor(EngineSettings config, UUID node, Clock clock, WorkflowRegistry workflows,
 			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, RunOwnership ownership,
@@ -116,7 +117,10 @@ final class WorkflowTaskExecutor {
 		return this.slots;
 	}
 
-	/** Whether a task of a held run is queued or running (the node waits for them when it stops). */
+	/**
+	 * Whether a task of a held run is queued or running (the node waits for them when it
+	 * stops).
+	 */
 	boolean anyTaskBusy() {
 		for (RunSlot slot : this.slots.values()) {
 			if (!slot.isDead() && slot.isBusy()) {
@@ -126,7 +130,10 @@ final class WorkflowTaskExecutor {
 		return false;
 	}
 
-	/** Whether a task of a let-go slot still runs (it may commit, and a run waits to be taken up after it). */
+	/**
+	 * Whether a task of a let-go slot still runs (it may commit, and a run waits to be
+	 * taken up after it).
+	 */
 	boolean anyLeavingTask() {
 		for (RunSlot slot : this.leaving.values()) {
 			if (slot.isTaskRunning()) {
@@ -148,11 +155,12 @@ final class WorkflowTaskExecutor {
 	}
 
 	/**
-	 * Takes a run this node just started or claimed and schedules its task. When a task of the
-	 * run's previous slot here still runs (the slot was let go under it: the node was declared dead,
-	 * or the run lost), the run is taken up only once that task ended: that task may be committing
-	 * (the run was not taken by another node, so its compare-and-set holds), and a task beside it
-	 * would read the history without that commit and run its local activities again.
+	 * Takes a run this node just started or claimed and schedules its task. When a task
+	 * of the run's previous slot here still runs (the slot was let go under it: the node
+	 * was declared dead, or the run lost), the run is taken up only once that task ended:
+	 * that task may be committing (the run was not taken by another node, so its
+	 * compare-and-set holds), and a task beside it would read the history without that
+	 * commit and run its local activities again.
 	 */
 	void adopt(UUID runId, long epoch, boolean recoverActivities) {
 		RunSlot[] runningBefore = new RunSlot[1];
@@ -179,7 +187,10 @@ final class WorkflowTaskExecutor {
 		schedule(slot);
 	}
 
-	/** Wakes a run this node owns, or asks the other nodes to look (the owner is not known here). */
+	/**
+	 * Wakes a run this node owns, or asks the other nodes to look (the owner is not known
+	 * here).
+	 */
 	void wakeAnywhere(UUID runId) {
 		RunSlot slot = this.slots.get(runId);
 		if (slot != null) {
@@ -199,8 +210,8 @@ final class WorkflowTaskExecutor {
 	}
 
 	/**
-	 * Wakes a run another node told this node it owns; when it is not held here (evicted, or the
-	 * sender's view of its owner is old), the poll finds it instead.
+	 * Wakes a run another node told this node it owns; when it is not held here (evicted,
+	 * or the sender's view of its owner is old), the poll finds it instead.
 	 */
 	void wakeOrPoll(UUID runId, Runnable poll) {
 		RunSlot slot = this.slots.get(runId);
@@ -212,13 +223,19 @@ final class WorkflowTaskExecutor {
 		}
 	}
 
-	/** Schedules a task that reads the run row and inbox first: something outside may have changed. */
+	/**
+	 * Schedules a task that reads the run row and inbox first: something outside may have
+	 * changed.
+	 */
 	void schedule(RunSlot slot) {
 		slot.requireRead();
 		scheduleKeepingCache(slot);
 	}
 
-	/** Schedules a task that may start from the cached row (an input handed over, a timer of the cache). */
+	/**
+	 * Schedules a task that may start from the cached row (an input handed over, a timer
+	 * of the cache).
+	 */
 	void scheduleKeepingCache(RunSlot slot) {
 		if (slot.waitsForRetry(this.clock.instant())) {
 			return;
@@ -230,13 +247,15 @@ final class WorkflowTaskExecutor {
 
 	void submit(RunSlot slot) {
 		if (this.pool.isShutdown()) {
-			return; // the engine is shutting down: the run is released and picked up again elsewhere
+			return; // the engine is shutting down: the run is released and picked up
+					// again elsewhere
 		}
 		try {
 			Continuations.runNextOr(this.pool, () -> Continuations.accepting(() -> runSlot(slot)));
 		}
 		catch (RejectedExecutionException ex) {
-			// the engine is shutting down: the run is released and picked up again elsewhere
+			// the engine is shutting down: the run is released and picked up again
+			// elsewhere
 		}
 	}
 
@@ -244,15 +263,19 @@ final class WorkflowTaskExecutor {
 		slot.beginRun();
 		slot.lockTask();
 		try {
-			// a fenced node starts no task: its runs may soon be another node's (see NodeLease)
+			// a fenced node starts no task: its runs may soon be another node's (see
+			// NodeLease)
 			if (!slot.isDead() && !slot.waitsForRetry(this.clock.instant()) && !this.lease.isFenced()) {
 				new WorkflowTask(slot, this.node, this.clock, this.runs, this.ownership, this.runners, this.commits,
-						this.committer, this.taskFailures, this.effects, this.outside, this, this.listeners).run();
+						this.committer, this.taskFailures, this.effects, this.outside, this, this.listeners)
+					.run();
 			}
 		}
 		catch (RuntimeException ex) {
-			// the database is unreachable or the outcome is unknown: forget the cached state
-			// a database problem is logged briefly; anything else is a bug worth its stack trace
+			// the database is unreachable or the outcome is unknown: forget the cached
+			// state
+			// a database problem is logged briefly; anything else is a bug worth its
+			// stack trace
 			log.warn("Workflow task of run {} did not complete: {}", slot.runId(), Errors.rootMessage(ex),
 					(ex instanceof DataAccessException) ? null : ex);
 			this.listeners.taskFailed(ex);
@@ -270,9 +293,9 @@ final class WorkflowTaskExecutor {
 	}
 
 	/**
-	 * After a task of the slot (also a first task, see {@link FirstTasks}): submits the next one it
-	 * asked for; when the slot was let go meanwhile, takes the run up again if that was deferred
-	 * until now.
+	 * After a task of the slot (also a first task, see {@link FirstTasks}): submits the
+	 * next one it asked for; when the slot was let go meanwhile, takes the run up again
+	 * if that was deferred until now.
 	 */
 	void taskEnded(RunSlot slot) {
 		if (slot.endRun()) {
@@ -284,7 +307,10 @@ final class WorkflowTaskExecutor {
 		}
 	}
 
-	/** After a task's commit (also a first task's, see {@link FirstTasks}): see {@link CommitEffects}. */
+	/**
+	 * After a task's commit (also a first task's, see {@link FirstTasks}): see
+	 * {@link CommitEffects}.
+	 */
 	void committed(RunSlot slot, RunRow row, WorkflowRunner runner, TaskCommit commit, TaskCommit.Effects effects) {
 		this.effects.committed(slot, row, runner, commit, effects);
 	}
@@ -299,15 +325,19 @@ final class WorkflowTaskExecutor {
 		discard(slot);
 	}
 
-	/** Another node took the run (or it was terminated): stop everything this node does for it. */
+	/**
+	 * Another node took the run (or it was terminated): stop everything this node does
+	 * for it.
+	 */
 	void lost(RunSlot slot) {
 		log.info("Run {} is no longer owned by this node (epoch {}); evicting it", slot.runId(), slot.epoch());
 		evict(slot);
 	}
 
 	/**
-	 * The run leaves this node open: its result waiters here, which expected the outcome handed
-	 * over, read the run again (and mark it awaited, so that its close elsewhere notifies them).
+	 * The run leaves this node open: its result waiters here, which expected the outcome
+	 * handed over, read the run again (and mark it awaited, so that its close elsewhere
+	 * notifies them).
 	 */
 	private void evict(RunSlot slot) {
 		drop(slot);
@@ -315,13 +345,15 @@ final class WorkflowTaskExecutor {
 	}
 
 	/**
-	 * Stops everything this node does for the slot. Its runner is destroyed under the task lock
-	 * ({@link RunSlot#markDead}), so nothing destroys a runner in use.
+	 * Stops everything this node does for the slot. Its runner is destroyed under the
+	 * task lock ({@link RunSlot#markDead}), so nothing destroys a runner in use.
 	 */
 	void discard(RunSlot slot) {
 		slot.markDead();
-		// a task still running for it is waited for before the run is taken up again here; put
-		// first, then looked at: a task that ended meanwhile takes it out itself, or it is taken out here
+		// a task still running for it is waited for before the run is taken up again
+		// here; put
+		// first, then looked at: a task that ended meanwhile takes it out itself, or it
+		// is taken out here
 		this.leaving.put(slot.runId(), slot);
 		if (!slot.isTaskRunning()) {
 			this.leaving.remove(slot.runId(), slot);
@@ -331,7 +363,10 @@ final class WorkflowTaskExecutor {
 		}
 	}
 
-	/** The node's cache eviction: idle runs, everything when declared dead, all at shutdown. */
+	/**
+	 * The node's cache eviction: idle runs, everything when declared dead, all at
+	 * shutdown.
+	 */
 	RunEviction eviction() {
 		return this.eviction;
 	}

@@ -33,10 +33,10 @@ import dev.durable.workflow.support.StatementRecorder;
 import dev.durable.workflow.support.TestDatabase;
 
 /**
- * The gateway entry points ({@code signalEncoded}, {@code queryEncoded}, {@code startUpdateEncoded},
- * what the REST API calls): one read of the run and one handler lookup per message, the payload
- * converted to the handler's declared type, and nothing stored when the run, the type, the handler
- * or the payload is wrong.
+ * The gateway entry points ({@code signalEncoded}, {@code queryEncoded},
+ * {@code startUpdateEncoded}, what the REST API calls): one read of the run and one
+ * handler lookup per message, the payload converted to the handler's declared type, and
+ * nothing stored when the run, the type, the handler or the payload is wrong.
  */
 class EncodedMessageTest {
 
@@ -82,7 +82,10 @@ class EncodedMessageTest {
 
 	private final Engines engines = new Engines();
 
-	/** The types the converter was asked for, in order ({@code null} stands for "takes none"). */
+	/**
+	 * The types the converter was asked for, in order ({@code null} stands for "takes
+	 * none").
+	 */
 	private final List<Type> asked = new CopyOnWriteArrayList<>();
 
 	@AfterEach
@@ -100,8 +103,10 @@ class EncodedMessageTest {
 	@Test
 	void aSignalReadsTheRunOnceAndConvertsToTheHandlersType() {
 		StatementRecorder recorder = new StatementRecorder(TestDatabase.dataSource());
-		WorkflowEngine engine = this.engines.start(this.engines.builder().dataSource(recorder.dataSource())
-			// the statements counted are the engine's own: no once-per-connection session settings among them
+		WorkflowEngine engine = this.engines.start(this.engines.builder()
+			.dataSource(recorder.dataSource())
+			// the statements counted are the engine's own: no once-per-connection session
+			// settings among them
 			.idleInTransactionTimeout(Duration.ZERO)
 			.register(Board.class));
 		WorkflowHandle<Object> handle = engine.client().start("encoded-board", null, StartOptions.withId("board-1"));
@@ -116,7 +121,8 @@ class EncodedMessageTest {
 			.toList();
 
 		assertThat(this.asked).containsExactly(Note.class);
-		assertThat(sent).filteredOn((sql) -> sql.trim().toUpperCase().startsWith("SELECT") && sql.contains("workflow_run"))
+		assertThat(sent)
+			.filteredOn((sql) -> sql.trim().toUpperCase().startsWith("SELECT") && sql.contains("workflow_run"))
 			.as("reads of the run row for one signal: %s", sent)
 			.hasSize(1);
 		await().until(() -> handle.query("count", "h", Integer.class) == 1);
@@ -145,8 +151,10 @@ class EncodedMessageTest {
 		engine.client().start("encoded-board", null, StartOptions.withId("board-3"));
 		WorkflowHandle<Object> handle = engine.client().handle("board-3");
 
-		int size = handle.startUpdateEncoded("pinAndCount", converting(new Note("one")), Integer.class,
-				UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED)).result();
+		int size = handle
+			.startUpdateEncoded("pinAndCount", converting(new Note("one")), Integer.class,
+					UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED))
+			.result();
 		int count = handle.queryEncoded("count", converting("o"), Integer.class);
 
 		assertThat(size).isEqualTo(1);
@@ -165,8 +173,8 @@ class EncodedMessageTest {
 			.isInstanceOf(WorkflowNotFoundException.class);
 		assertThatThrownBy(() -> stranger.client().handle("board-4").signalEncoded("pin", converting(null), null))
 			.isInstanceOf(UnknownWorkflowTypeException.class);
-		assertThatThrownBy(() -> worker.client().handle("board-4").queryEncoded("noSuchQuery", converting(null),
-				Integer.class))
+		assertThatThrownBy(
+				() -> worker.client().handle("board-4").queryEncoded("noSuchQuery", converting(null), Integer.class))
 			.isInstanceOf(UnknownHandlerException.class);
 		assertThat(this.asked).as("nothing converted before the run, type and handler were found").isEmpty();
 

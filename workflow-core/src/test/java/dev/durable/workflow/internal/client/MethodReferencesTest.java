@@ -9,7 +9,10 @@ import dev.durable.workflow.client.Functions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** The method a reference names is read once per reference class, and a lambda is refused every time. */
+/**
+ * The method a reference names is read once per reference class, and a lambda is refused
+ * every time.
+ */
 class MethodReferencesTest {
 
 	@Test

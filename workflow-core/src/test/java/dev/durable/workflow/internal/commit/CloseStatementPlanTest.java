@@ -12,11 +12,11 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The statement that closes a run touches the side tables by index, whatever they hold: with
- * 10,000 signal and update records of other workflows in {@code dedup} (kept until retention
- * removes them), the close's update of this run's unfinished updates must not scan them all.
- * The plan is PostgreSQL's generic plan (the one a prepared statement settles on) for the exact
- * statement the engine prepares.
+ * The statement that closes a run touches the side tables by index, whatever they hold:
+ * with 10,000 signal and update records of other workflows in {@code dedup} (kept until
+ * retention removes them), the close's update of this run's unfinished updates must not
+ * scan them all. The plan is PostgreSQL's generic plan (the one a prepared statement
+ * settles on) for the exact statement the engine prepares.
  */
 class CloseStatementPlanTest {
 
@@ -43,9 +43,9 @@ class CloseStatementPlanTest {
 	}
 
 	/**
-	 * A start whose first task closes the run is inserted closed, which the unique index of open
-	 * runs does not check: the statement looks for an open run of the id itself, and must find it
-	 * through that index, not by reading the runs of every workflow.
+	 * A start whose first task closes the run is inserted closed, which the unique index
+	 * of open runs does not check: the statement looks for an open run of the id itself,
+	 * and must find it through that index, not by reading the runs of every workflow.
 	 */
 	@Test
 	void aStartThatClosesLooksForAnOpenRunOfItsIdByIndex() {
@@ -62,7 +62,10 @@ class CloseStatementPlanTest {
 		assertThat(plan).contains("workflow_run_open_id").doesNotContain("Seq Scan on workflow_run");
 	}
 
-	/** PostgreSQL's generic plan of the statement, the one a prepared statement settles on. */
+	/**
+	 * PostgreSQL's generic plan of the statement, the one a prepared statement settles
+	 * on.
+	 */
 	private static String genericPlan(JdbcTemplate jdbc, String sql) {
 		int parameters = (int) sql.chars().filter((c) -> c == '?').count();
 		return jdbc.execute((java.sql.Connection con) -> {
@@ -83,7 +86,10 @@ class CloseStatementPlanTest {
 		});
 	}
 
-	/** JDBC's {@code ?} placeholders as PostgreSQL's {@code $1, $2, ...}, which PREPARE takes. */
+	/**
+	 * JDBC's {@code ?} placeholders as PostgreSQL's {@code $1, $2, ...}, which PREPARE
+	 * takes.
+	 */
 	private static String numbered(String sql) {
 		Matcher matcher = Pattern.compile("\\?").matcher(sql);
 		StringBuilder out = new StringBuilder();

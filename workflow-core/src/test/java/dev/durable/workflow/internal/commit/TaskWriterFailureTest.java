@@ -13,10 +13,10 @@ import dev.durable.workflow.support.TransactionRecorder.End;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Group commit ({@link TaskWriter}) when something fails: a statement of a batch (in a transaction
- * or in autocommit), the commit of a batch, or the connection of a batch. A failure that the
- * database rolled back reaches only its own commit; one whose outcome is unknown reaches every
- * caller of the batch.
+ * Group commit ({@link TaskWriter}) when something fails: a statement of a batch (in a
+ * transaction or in autocommit), the commit of a batch, or the connection of a batch. A
+ * failure that the database rolled back reaches only its own commit; one whose outcome is
+ * unknown reaches every caller of the batch.
  */
 class TaskWriterFailureTest extends TaskWriterFixture {
 
@@ -29,7 +29,8 @@ class TaskWriterFailureTest extends TaskWriterFixture {
 		Caller beforeCaller = queue("before", closingTask(before, 1, false));
 		Caller failingCaller = queue("failing", closingTask(failing, 1, false));
 		Caller afterCaller = queue("after", closingTask(after, 1, false));
-		// a history row 2 appears behind the owner's back: its close's insert violates the key
+		// a history row 2 appears behind the owner's back: its close's insert violates
+		// the key
 		this.jdbc.update("INSERT INTO " + table("history") + " (run_id, seq, created_at, events)"
 				+ " VALUES (?, 2, now(), '\\x00')", failing);
 
@@ -37,7 +38,9 @@ class TaskWriterFailureTest extends TaskWriterFixture {
 
 		assertThat(failingCaller.failure()).isInstanceOf(DuplicateKeyException.class);
 		assertThat(this.jdbc.queryForObject("SELECT status FROM " + table("workflow_run") + " WHERE run_id = ?",
-				String.class, failing)).as("the failing close wrote nothing").isEqualTo("RUNNING");
+				String.class, failing))
+			.as("the failing close wrote nothing")
+			.isEqualTo("RUNNING");
 		assertThat(beforeCaller.effects()).isNotNull();
 		assertThat(afterCaller.effects()).isNotNull();
 		assertClosed(before);
@@ -63,7 +66,8 @@ class TaskWriterFailureTest extends TaskWriterFixture {
 		Connection lock = lock(held);
 
 		busy.releaseOneWriter();
-		// the batch wrote the first close and waits for the second's row: its session ends there
+		// the batch wrote the first close and waits for the second's row: its session
+		// ends there
 		awaitLockWaits(2);
 		assertThat(this.jdbc.queryForList("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
 				+ " WHERE wait_event_type = 'Lock' AND query LIKE ?", Boolean.class, "%cp AS%"))
@@ -88,7 +92,8 @@ class TaskWriterFailureTest extends TaskWriterFixture {
 		Caller beforeCaller = queue("before", secondTask(before));
 		Caller failingCaller = queue("failing", secondTask(failing));
 		Caller afterCaller = queue("after", secondTask(after));
-		// a history row 2 appears behind the owner's back: its commit's insert violates the key
+		// a history row 2 appears behind the owner's back: its commit's insert violates
+		// the key
 		this.jdbc.update("INSERT INTO " + table("history") + " (run_id, seq, created_at, events)"
 				+ " VALUES (?, 2, now(), '\\x00')", failing);
 
@@ -101,7 +106,8 @@ class TaskWriterFailureTest extends TaskWriterFixture {
 		assertThat(afterCaller.effects()).isNotNull();
 		assertSecondTaskWritten(before);
 		assertSecondTaskWritten(after);
-		// the batch (its three commits in one JDBC batch, one round trip) failed and rolled back;
+		// the batch (its three commits in one JDBC batch, one round trip) failed and
+		// rolled back;
 		// then each commit went alone
 		assertOneBatch("the batch, rolled back", End.ROLLED_BACK, 3);
 		Thread writer = batches().get(0).thread();
@@ -119,7 +125,8 @@ class TaskWriterFailureTest extends TaskWriterFixture {
 		UUID before = insertRun("before");
 		UUID refused = insertRun("refused");
 		UUID after = insertRun("after");
-		// every statement succeeds; the history row of one run is refused when its transaction commits
+		// every statement succeeds; the history row of one run is refused when its
+		// transaction commits
 		this.jdbc.execute("CREATE FUNCTION " + table("refuse_at_commit") + "() RETURNS trigger LANGUAGE plpgsql AS $$"
 				+ " BEGIN IF NEW.run_id = '" + refused + "' THEN RAISE EXCEPTION 'refused at commit: %', NEW.run_id;"
 				+ " END IF; RETURN NULL; END $$");

@@ -32,21 +32,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What the group commit's tests ({@link TaskWriterTest}, {@link TaskWriterFailureTest}) share: a
- * {@link TaskWriter} through {@link TaskCommitRepository} on a real PostgreSQL schema, task commits
- * built by hand for runs the test inserts, and what the database then holds.
+ * What the group commit's tests ({@link TaskWriterTest}, {@link TaskWriterFailureTest})
+ * share: a {@link TaskWriter} through {@link TaskCommitRepository} on a real PostgreSQL
+ * schema, task commits built by hand for runs the test inserts, and what the database
+ * then holds.
  *
- * <p>To make a batch of exactly the commits a test chooses, the test first keeps every writer
- * busy ({@link #occupyWriters}): a lone commit on its caller's thread and one commit on each of
- * the two writer threads wait for row locks the test holds (the writer is started so that its
- * second thread takes a batch whenever a commit waits). Every commit made after that queues;
- * once the test releases the lock of one writer thread, that thread takes the oldest queued commit
- * with the others of its statement shape as one batch, then the next shape's, while the other
- * writer thread still waits.
+ * <p>
+ * To make a batch of exactly the commits a test chooses, the test first keeps every
+ * writer busy ({@link #occupyWriters}): a lone commit on its caller's thread and one
+ * commit on each of the two writer threads wait for row locks the test holds (the writer
+ * is started so that its second thread takes a batch whenever a commit waits). Every
+ * commit made after that queues; once the test releases the lock of one writer thread,
+ * that thread takes the oldest queued commit with the others of its statement shape as
+ * one batch, then the next shape's, while the other writer thread still waits.
  *
- * <p>Which commits shared a transaction is read from two sides: the recorded transactions of the
- * writer threads, and the {@code xmin} of the history rows (the id of the transaction that
- * inserted them).
+ * <p>
+ * Which commits shared a transaction is read from two sides: the recorded transactions of
+ * the writer threads, and the {@code xmin} of the history rows (the id of the transaction
+ * that inserted them).
  */
 abstract class TaskWriterFixture {
 
@@ -91,7 +94,8 @@ abstract class TaskWriterFixture {
 		}
 	}
 
-	// ---- what the writer is given ---------------------------------------------------------------
+	// ---- what the writer is given
+	// ---------------------------------------------------------------
 
 	/** Inserts a run with its first task (history row 1), owned by NODE at epoch 1. */
 	UUID insertRun(String workflowId) {
@@ -102,14 +106,17 @@ abstract class TaskWriterFixture {
 		return runId;
 	}
 
-	/** The run's second task, as its owner at epoch 1 commits it: history row 2 and a timer. */
+	/**
+	 * The run's second task, as its owner at epoch 1 commits it: history row 2 and a
+	 * timer.
+	 */
 	static TaskCommit secondTask(UUID runId) {
 		return task(runId, 1, 1);
 	}
 
 	/**
-	 * A task of the run that records one history row, takes the timer the previous task started
-	 * (it fired) and starts timer {@code historySeq + 1}.
+	 * A task of the run that records one history row, takes the timer the previous task
+	 * started (it fired) and starts timer {@code historySeq + 1}.
 	 */
 	static TaskCommit task(UUID runId, long epoch, int historySeq) {
 		Instant time = T0.plusSeconds(historySeq);
@@ -117,24 +124,24 @@ abstract class TaskWriterFixture {
 		byte[] events = ("task " + (historySeq + 1) + " of " + runId).getBytes(StandardCharsets.UTF_8);
 		List<Long> fired = (historySeq > 0) ? List.of((long) historySeq) : List.of();
 		TaskCommit commit = new TaskCommit(runId, NODE, epoch, historySeq, 0L, time, events, List.of(), fired,
-				List.of(), Map.of((long) historySeq + 1, fireAt), List.of(), List.of(), fireAt, false, null, null, null, "default",
-				"wf", List.of(), 0, null, Map.of(), List.of(), List.of(), null, false);
+				List.of(), Map.of((long) historySeq + 1, fireAt), List.of(), List.of(), fireAt, false, null, null, null,
+				"default", "wf", List.of(), 0, null, Map.of(), List.of(), List.of(), null, false);
 		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;
 	}
 
 	/**
-	 * The run's second task as a close: history row 2, the result, and the timer of the first task
-	 * cleared with every other side table.
-	 * @param tellsRelatives whether the close must tell a parent or children (none exist here: the
-	 * statement then looks for them and finds none)
+	 * The run's second task as a close: history row 2, the result, and the timer of the
+	 * first task cleared with every other side table.
+	 * @param tellsRelatives whether the close must tell a parent or children (none exist
+	 * here: the statement then looks for them and finds none)
 	 */
 	static TaskCommit closingTask(UUID runId, long epoch, boolean tellsRelatives) {
 		byte[] events = ("close of " + runId).getBytes(StandardCharsets.UTF_8);
 		byte[] result = "\"done\"".getBytes(StandardCharsets.UTF_8);
 		TaskCommit commit = new TaskCommit(runId, NODE, epoch, 1, 0L, T0.plusSeconds(1), events, List.of(), List.of(),
-				List.of(), Map.of(), List.of(), List.of(), null, false, "COMPLETED", result, null, "default", "wf", List.of(), 0,
-				null, Map.of(), List.of(), List.of(), null, tellsRelatives);
+				List.of(), Map.of(), List.of(), List.of(), null, false, "COMPLETED", result, null, "default", "wf",
+				List.of(), 0, null, Map.of(), List.of(), List.of(), null, tellsRelatives);
 		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;
 	}
@@ -143,7 +150,8 @@ abstract class TaskWriterFixture {
 		return sql.startsWith("WITH u AS (");
 	}
 
-	// ---- what the database holds ----------------------------------------------------------------
+	// ---- what the database holds
+	// ----------------------------------------------------------------
 
 	String table(String name) {
 		return this.schema + "." + name;
@@ -179,9 +187,10 @@ abstract class TaskWriterFixture {
 	void assertClosed(UUID runId) {
 		assertThat(historyRows(runId)).as("history of %s", runId).containsExactly(1, 2);
 		assertThat(timers(runId)).as("timers of %s", runId).isEmpty();
-		assertThat(this.jdbc.queryForObject("SELECT r.status || ' ' || v.status || ' ' || convert_from(p.result, 'UTF8')"
-				+ " FROM " + table("workflow_run") + " r JOIN " + table("visibility") + " v USING (run_id) JOIN "
-				+ table("run_payload") + " p USING (run_id) WHERE run_id = ?", String.class, runId))
+		assertThat(this.jdbc
+			.queryForObject("SELECT r.status || ' ' || v.status || ' ' || convert_from(p.result, 'UTF8')" + " FROM "
+					+ table("workflow_run") + " r JOIN " + table("visibility") + " v USING (run_id) JOIN "
+					+ table("run_payload") + " p USING (run_id) WHERE run_id = ?", String.class, runId))
 			.as("run, visibility and result of %s", runId)
 			.isEqualTo("COMPLETED COMPLETED \"done\"");
 	}
@@ -190,7 +199,8 @@ abstract class TaskWriterFixture {
 	void assertOnlyFirstTaskOfClose(UUID runId) {
 		assertThat(historyRows(runId)).as("history of %s", runId).containsExactly(1);
 		assertThat(this.jdbc.queryForObject("SELECT status FROM " + table("workflow_run") + " WHERE run_id = ?",
-				String.class, runId)).isEqualTo("RUNNING");
+				String.class, runId))
+			.isEqualTo("RUNNING");
 	}
 
 	void assertOnlyFirstTask(UUID runId) {
@@ -199,7 +209,10 @@ abstract class TaskWriterFixture {
 		assertThat(timers(runId)).as("timers of %s", runId).containsExactly(1L);
 	}
 
-	/** The writers ran exactly one batch transaction: it ended so, with this many task commits. */
+	/**
+	 * The writers ran exactly one batch transaction: it ended so, with this many task
+	 * commits.
+	 */
 	void assertOneBatch(String description, End end, int commits) {
 		assertThat(batches()).as(description).singleElement().satisfies((t) -> {
 			assertThat(t.end()).isEqualTo(end);
@@ -207,7 +220,9 @@ abstract class TaskWriterFixture {
 		});
 	}
 
-	/** The explicit transactions (batches) in which the writer threads wrote task commits. */
+	/**
+	 * The explicit transactions (batches) in which the writer threads wrote task commits.
+	 */
 	List<Transaction> batches() {
 		return this.recorder.onThreads(WRITER)
 			.stream()
@@ -215,7 +230,8 @@ abstract class TaskWriterFixture {
 			.toList();
 	}
 
-	// ---- callers and locks ----------------------------------------------------------------------
+	// ---- callers and locks
+	// ----------------------------------------------------------------------
 
 	/** A thread that makes one commit; its outcome is {@link #result}. */
 	static final class Caller {
@@ -239,13 +255,17 @@ abstract class TaskWriterFixture {
 		boolean queued() {
 			List<StackTraceElement> stack = Arrays.asList(this.thread.getStackTrace());
 			return stack.stream()
-				.anyMatch((f) -> f.getClassName().equals(TaskWriter.class.getName()) && f.getMethodName().equals("write"))
+				.anyMatch(
+						(f) -> f.getClassName().equals(TaskWriter.class.getName()) && f.getMethodName().equals("write"))
 					&& stack.stream()
 						.anyMatch((f) -> f.getClassName().equals(CompletableFuture.class.getName())
 								&& f.getMethodName().equals("get"));
 		}
 
-		/** The effects of its commit ({@code null}: the compare-and-set failed); fails if it threw. */
+		/**
+		 * The effects of its commit ({@code null}: the compare-and-set failed); fails if
+		 * it threw.
+		 */
 		TaskCommit.Effects effects() {
 			try {
 				return this.result.get(30, TimeUnit.SECONDS);
@@ -289,8 +309,8 @@ abstract class TaskWriterFixture {
 		Connection con = TestDatabase.dataSource().getConnection();
 		this.locks.add(con);
 		con.setAutoCommit(false);
-		try (PreparedStatement ps = con.prepareStatement(
-				"SELECT run_id FROM " + table("workflow_run") + " WHERE run_id = ANY(?) FOR UPDATE")) {
+		try (PreparedStatement ps = con
+			.prepareStatement("SELECT run_id FROM " + table("workflow_run") + " WHERE run_id = ANY(?) FOR UPDATE")) {
 			ps.setArray(1, con.createArrayOf("uuid", runIds));
 			ps.executeQuery().close();
 		}
@@ -299,15 +319,18 @@ abstract class TaskWriterFixture {
 
 	/** Waits until this many sessions wait for a lock on a run row of this schema. */
 	void awaitLockWaits(int sessions) {
-		await().until(() -> this.jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity"
-				+ " WHERE wait_event_type = 'Lock' AND query LIKE ?", Integer.class,
-				"%" + table("workflow_run") + "%") == sessions);
+		await().until(() -> this.jdbc.queryForObject(
+				"SELECT count(*) FROM pg_stat_activity" + " WHERE wait_event_type = 'Lock' AND query LIKE ?",
+				Integer.class, "%" + table("workflow_run") + "%") == sessions);
 	}
 
 	/** Locks held by {@link #occupyWriters}. */
 	record Busy(Connection firstWriter, Connection secondWriter, List<Caller> callers) {
 
-		/** Frees the lone commit and one writer thread: that thread takes everything queued. */
+		/**
+		 * Frees the lone commit and one writer thread: that thread takes everything
+		 * queued.
+		 */
 		void releaseOneWriter() throws SQLException {
 			this.firstWriter.commit();
 		}
@@ -324,8 +347,8 @@ abstract class TaskWriterFixture {
 	}
 
 	/**
-	 * Keeps the lone commit path and both writer threads busy, each with a commit waiting for a row
-	 * lock: every commit made next is queued.
+	 * Keeps the lone commit path and both writer threads busy, each with a commit waiting
+	 * for a row lock: every commit made next is queued.
 	 */
 	Busy occupyWriters() throws SQLException {
 		UUID lone = insertRun("held-lone");

@@ -15,9 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Group commit ({@link TaskWriter}, DESIGN section 5, "Performance rules"): which commits go
- * together, in which transaction, and how the writer stops. The fixture ({@link TaskWriterFixture})
- * says how a test makes a batch of exactly the commits it chooses.
+ * Group commit ({@link TaskWriter}, DESIGN section 5, "Performance rules"): which commits
+ * go together, in which transaction, and how the writer stops. The fixture
+ * ({@link TaskWriterFixture}) says how a test makes a batch of exactly the commits it
+ * chooses.
  */
 class TaskWriterTest extends TaskWriterFixture {
 
@@ -28,7 +29,8 @@ class TaskWriterTest extends TaskWriterFixture {
 		assertThat(this.tasks.commitAlone(secondTask(run))).isNotNull();
 
 		assertSecondTaskWritten(run);
-		assertThat(this.recorder.of(Thread.currentThread())).filteredOn((t) -> t.count(TaskWriterFixture::isTaskCommit) > 0)
+		assertThat(this.recorder.of(Thread.currentThread()))
+			.filteredOn((t) -> t.count(TaskWriterFixture::isTaskCommit) > 0)
 			.as("the insert and the commit, each its own statement in autocommit on this thread")
 			.hasSize(2)
 			.allMatch((t) -> t.end() == End.AUTOCOMMIT);
@@ -54,8 +56,7 @@ class TaskWriterTest extends TaskWriterFixture {
 		}
 		runs.forEach(this::assertSecondTaskWritten);
 		assertOneBatch("one transaction of a writer thread with the five commits", End.COMMITTED, 5);
-		assertThat(runs.stream().map((r) -> insertedBy(r, 2)).distinct()).as("transactions that wrote them")
-			.hasSize(1);
+		assertThat(runs.stream().map((r) -> insertedBy(r, 2)).distinct()).as("transactions that wrote them").hasSize(1);
 		assertThat(batches().get(0).statements()).as("their timer arrays are planned generically")
 			.contains(GENERIC_PLANS);
 		busy.releaseSecondWriter();
@@ -123,7 +124,8 @@ class TaskWriterTest extends TaskWriterFixture {
 		assertClosed(telling);
 		assertOnlyFirstTask(stale);
 		assertThat(this.jdbc.queryForObject("SELECT status FROM " + table("workflow_run") + " WHERE run_id = ?",
-				String.class, stale)).isEqualTo("RUNNING");
+				String.class, stale))
+			.isEqualTo("RUNNING");
 		assertOneBatch("one batch with the three closes that tell no one", End.AUTOCOMMIT_BATCH, 3);
 		// they share the batched statement, which ends with the history insert
 		assertThat(batches().get(0).statements()).allSatisfy((sql) -> {
@@ -222,7 +224,8 @@ class TaskWriterTest extends TaskWriterFixture {
 		deep.add(queue("deep-0", secondTask(runs.get(0))));
 		deep.add(queue("deep-1", secondTask(runs.get(1))));
 		assertThat(deep).as("still queued").allMatch(Caller::queued);
-		// the third makes the queue deep: the second thread writes the three as one batch (at once:
+		// the third makes the queue deep: the second thread writes the three as one batch
+		// (at once:
 		// this caller may be done before a look at its thread could see it queued)
 		deep.add(commit("deep-2", secondTask(runs.get(2))));
 
@@ -230,11 +233,10 @@ class TaskWriterTest extends TaskWriterFixture {
 			assertThat(caller.effects()).as(caller.thread.getName()).isNotNull();
 		}
 		runs.forEach(this::assertSecondTaskWritten);
-		assertOneBatch("one transaction with the three commits, while the first thread's write waits",
-				End.COMMITTED, 3);
+		assertOneBatch("one transaction with the three commits, while the first thread's write waits", End.COMMITTED,
+				3);
 		assertThat(batches().get(0).thread().getName()).isEqualTo(WRITER + "-1");
-		assertThat(runs.stream().map((r) -> insertedBy(r, 2)).distinct()).as("transactions that wrote them")
-			.hasSize(1);
+		assertThat(runs.stream().map((r) -> insertedBy(r, 2)).distinct()).as("transactions that wrote them").hasSize(1);
 		assertThat(heldCaller.result).isNotDone();
 
 		lock.commit();
@@ -253,7 +255,8 @@ class TaskWriterTest extends TaskWriterFixture {
 		Caller heldCaller = commit("held", secondTask(held));
 		awaitLockWaits(1);
 
-		// while a commit is being written, another one is not queued: its caller writes it
+		// while a commit is being written, another one is not queued: its caller writes
+		// it
 		Caller otherCaller = commit("other", secondTask(other));
 		assertThat(otherCaller.effects()).isNotNull();
 		assertSecondTaskWritten(other);

@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The token reader of history rows reads every field of every kind of event exactly as the
- * generic record binding it replaced does (the binding stays as the reference).
+ * The token reader of history rows reads every field of every kind of event exactly as
+ * the generic record binding it replaced does (the binding stays as the reference).
  */
 class EventReaderTest {
 
@@ -38,8 +38,8 @@ class EventReaderTest {
 	private static List<Event> everyKind() {
 		FailureInfo cause = FailureInfo.application("Inner", "inner \"quoted\"\nline", true, "at x\n\tat y",
 				new byte[] { 0, -1, 7 }, null);
-		FailureInfo failure = new FailureInfo("ACTIVITY", "Outer", "outer", false, null, null, cause, null, "charge", 4L,
-				3);
+		FailureInfo failure = new FailureInfo("ACTIVITY", "Outer", "outer", false, null, null, cause, null, "charge",
+				4L, 3);
 		ChildOptions child = new ChildOptions("child-1", ParentClosePolicy.ABANDON)
 			.withExecutionTimeout(Duration.ofHours(2))
 			.withTaskQueue("children");
@@ -48,7 +48,8 @@ class EventReaderTest {
 				Event.activityScheduled(2, "ship", bytes("[]"), ActivityOptions.DEFAULT),
 				Event.activityScheduled(3, "charge", bytes("[\"other\"]"), OPTIONS),
 				Event.activityCompleted(1, bytes("\"ok \\u00e9 ✓\"")), Event.activityCompleted(2, null),
-				Event.activityFailed(3, failure), Event.timerStarted(4, Instant.parse("2026-12-03T17:00:00.123456789Z")),
+				Event.activityFailed(3, failure),
+				Event.timerStarted(4, Instant.parse("2026-12-03T17:00:00.123456789Z")),
 				Event.of(EventType.TIMER_FIRED, 4L), Event.sideEffect(5, new byte[0]), Event.versionMarker("fix-1", 2),
 				Event.cancelRequested("operator said so"),
 				Event.startChild(6, "child-type", "child-1", bytes("{}"), "ALLOW_DUPLICATE", child),
@@ -72,7 +73,8 @@ class EventReaderTest {
 		List<Event> bound = EventCodec.readBound(row);
 		assertThat(read).hasSize(written.size());
 		for (int i = 0; i < read.size(); i++) {
-			// component by component: Event.equals compares only what replay matches commands by
+			// component by component: Event.equals compares only what replay matches
+			// commands by
 			assertThat(read.get(i)).as("event %d (%s)", i, written.get(i).type())
 				.usingRecursiveComparison()
 				.isEqualTo(bound.get(i))

@@ -91,8 +91,8 @@ class AdmissionPlanTest {
 	void partitionsAndTheQueueWideLimitHoldTogether() {
 		QueueDefinition limits = UNLIMITED.withConcurrency(3).withPartitionConcurrency(2);
 		AdmissionPlan plan = new AdmissionPlan(limits, Occupancy.NONE, 0, 64);
-		assertThat(keys(plan.take(candidates("a1@a", "a2@a", "a3@a", "b1@b", "b2@b"))))
-			.containsExactly("a1", "a2", "b1");
+		assertThat(keys(plan.take(candidates("a1@a", "a2@a", "a3@a", "b1@b", "b2@b")))).containsExactly("a1", "a2",
+				"b1");
 		assertThat(plan.full()).isEqualTo(Limit.CONCURRENCY);
 	}
 

@@ -25,9 +25,9 @@ import dev.durable.workflow.support.TestDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link QueueAdmission} as another kind of item uses it (the activity claim): its own source of
- * candidates and its own count of what holds slots, in its own transactions, under the queue's
- * row lock and rate window.
+ * {@link QueueAdmission} as another kind of item uses it (the activity claim): its own
+ * source of candidates and its own count of what holds slots, in its own transactions,
+ * under the queue's row lock and rate window.
  */
 class QueueAdmissionTest {
 
@@ -58,8 +58,9 @@ class QueueAdmissionTest {
 		@Override
 		public Page<Integer> candidates(String namespace, String queue, Instant now, Set<String> fullPartitions,
 				@Nullable Object from, int limit) {
-			return new Page<>(this.waiting.stream().limit(limit).map((i) -> new AdmissionPlan.Candidate<>(i, null))
-				.toList(), null);
+			return new Page<>(
+					this.waiting.stream().limit(limit).map((i) -> new AdmissionPlan.Candidate<>(i, null)).toList(),
+					null);
 		}
 
 		@Override
@@ -101,7 +102,8 @@ class QueueAdmissionTest {
 		assertThat(second.heldBy()).isEqualTo(AdmissionPlan.Limit.RATE);
 		assertThat(second.rateOpensAt()).isEqualTo(this.t0.plusSeconds(1));
 		items.running.set(0);
-		// the window slides: at t0 + 1 s the first two starts have left it, the third has not
+		// the window slides: at t0 + 1 s the first two starts have left it, the third has
+		// not
 		QueueAdmission.Result<Integer> third = round(admission, items, this.t0.plusSeconds(1));
 		assertThat(third.admitted()).containsExactly(3, 4);
 		assertThat(third.heldBy()).isEqualTo(AdmissionPlan.Limit.CONCURRENCY);

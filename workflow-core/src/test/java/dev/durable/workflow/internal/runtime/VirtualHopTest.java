@@ -10,9 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The stepping of coroutines moves to a virtual thread when its caller is a platform thread (where
- * every hand-over would be an OS wake-up), stays where it is on a virtual thread, and hands back
- * results, failures and interrupts as if it had run on the caller.
+ * The stepping of coroutines moves to a virtual thread when its caller is a platform
+ * thread (where every hand-over would be an OS wake-up), stays where it is on a virtual
+ * thread, and hands back results, failures and interrupts as if it had run on the caller.
  */
 class VirtualHopTest {
 

@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code Workflows.*} reaches the run through its {@link WorkflowContext}: the calls of workflow
- * code number their commands in issue order, read the task's recorded time, and see the history
- * limits the runner was built with; outside workflow code there is no context.
+ * {@code Workflows.*} reaches the run through its {@link WorkflowContext}: the calls of
+ * workflow code number their commands in issue order, read the task's recorded time, and
+ * see the history limits the runner was built with; outside workflow code there is no
+ * context.
  */
 class WorkflowContextTest {
 

@@ -15,10 +15,11 @@ import dev.durable.workflow.support.TestDatabase;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A transaction whose connection the node's fence aborted ends with the statement's own failure:
- * the rollback of a connection that is gone does nothing (the server ended the transaction with
- * it), instead of failing with "Connection is closed", which the transaction template would log as
- * an ERROR and throw in place of the statement's failure.
+ * A transaction whose connection the node's fence aborted ends with the statement's own
+ * failure: the rollback of a connection that is gone does nothing (the server ended the
+ * transaction with it), instead of failing with "Connection is closed", which the
+ * transaction template would log as an ERROR and throw in place of the statement's
+ * failure.
  */
 class AbortedConnectionRollbackTest {
 

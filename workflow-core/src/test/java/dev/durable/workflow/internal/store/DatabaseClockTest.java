@@ -12,9 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * The engine's clock measured against a real PostgreSQL whose first reads of its clock fail: the
- * first measurement, before the engine serves, is retried until the database answers, or fails
- * start; a later failed one keeps the offset measured.
+ * The engine's clock measured against a real PostgreSQL whose first reads of its clock
+ * fail: the first measurement, before the engine serves, is retried until the database
+ * answers, or fails start; a later failed one keeps the offset measured.
  */
 class DatabaseClockTest {
 

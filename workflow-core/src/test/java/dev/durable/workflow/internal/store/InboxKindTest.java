@@ -20,8 +20,9 @@ class InboxKindTest {
 	@Test
 	void storedValuesAreTheOnesAlreadyInTheDatabase() {
 		assertThat(Arrays.stream(InboxKind.values()).map(InboxKind::stored)).containsExactlyInAnyOrder("SIGNAL",
-				"UPDATE", "CANCEL", "TERMINATE", "CHILD_STARTED", "CHILD_START_FAILED", "CHILD_COMPLETED", "CHILD_FAILED",
-				"EXTERNAL_DELIVERED", "EVENT", "ACTIVITY_COMPLETED", "ACTIVITY_FAILED", "ACTIVITY_RETRY");
+				"UPDATE", "CANCEL", "TERMINATE", "CHILD_STARTED", "CHILD_START_FAILED", "CHILD_COMPLETED",
+				"CHILD_FAILED", "EXTERNAL_DELIVERED", "EVENT", "ACTIVITY_COMPLETED", "ACTIVITY_FAILED",
+				"ACTIVITY_RETRY");
 	}
 
 	@Test

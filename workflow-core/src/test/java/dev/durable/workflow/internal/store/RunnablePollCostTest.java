@@ -19,13 +19,15 @@ import dev.durable.workflow.support.Engines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The fallback polls (every node, every poll interval) read the runs that have work, not every
- * open run: with 10,000 runs parked on a signal (a normal state for long-running workflows), the
- * poll for a node's own runnable runs and the claim of orphaned ones must not visit them all, nor
- * look into the inbox once per parked run.
+ * The fallback polls (every node, every poll interval) read the runs that have work, not
+ * every open run: with 10,000 runs parked on a signal (a normal state for long-running
+ * workflows), the poll for a node's own runnable runs and the claim of orphaned ones must
+ * not visit them all, nor look into the inbox once per parked run.
  *
- * <p>The counts are PostgreSQL's own for the test's transaction ({@code pg_stat_xact_user_tables}):
- * heap rows the statements read from {@code workflow_run}, and index scans of {@code inbox}.
+ * <p>
+ * The counts are PostgreSQL's own for the test's transaction
+ * ({@code pg_stat_xact_user_tables}): heap rows the statements read from
+ * {@code workflow_run}, and index scans of {@code inbox}.
  */
 class RunnablePollCostTest {
 
@@ -33,7 +35,10 @@ class RunnablePollCostTest {
 
 	private static final String TYPE = "poll-cost";
 
-	/** The plans of each execution (custom) and the one a prepared statement may settle on (generic). */
+	/**
+	 * The plans of each execution (custom) and the one a prepared statement may settle on
+	 * (generic).
+	 */
 	private static final List<String> PLANS = List.of("force_custom_plan", "force_generic_plan");
 
 	private final Engines engines = new Engines();
@@ -54,9 +59,11 @@ class RunnablePollCostTest {
 		this.jdbc = this.engines.jdbc();
 		this.schema = this.engines.schema;
 		// this node is alive; the other one stopped heartbeating long ago
-		this.jdbc.update("INSERT INTO " + this.schema + ".node (node_id, node_name, served_types, task_queues,"
-				+ " last_heartbeat) VALUES (?, 'self', ARRAY[?], ARRAY['default'], now()),"
-				+ " (?, 'gone', ARRAY[?], ARRAY['default'], now() - interval '1 day')", this.self, TYPE, this.gone, TYPE);
+		this.jdbc.update(
+				"INSERT INTO " + this.schema + ".node (node_id, node_name, served_types, task_queues,"
+						+ " last_heartbeat) VALUES (?, 'self', ARRAY[?], ARRAY['default'], now()),"
+						+ " (?, 'gone', ARRAY[?], ARRAY['default'], now() - interval '1 day')",
+				this.self, TYPE, this.gone, TYPE);
 		this.jdbc.update("INSERT INTO " + this.schema + ".workflow_run (run_id, namespace, workflow_id, workflow_type,"
 				+ " task_queue, status, owner_node, epoch, history_seq, created_at) SELECT gen_random_uuid(), 'default',"
 				+ " 'parked-' || i, ?, 'default', 'RUNNING', CASE WHEN i % 2 = 0 THEN ?::uuid ELSE ?::uuid END, 1, 1,"
@@ -138,10 +145,11 @@ class RunnablePollCostTest {
 	}
 
 	/**
-	 * Runs the polls on one connection in one transaction (rolled back), with the plans of the given
-	 * plan cache mode, and returns what they read, as PostgreSQL counted it for that transaction.
-	 * The statements are prepared on the server at once, as the driver does after a few executions,
-	 * so that the generic plan (the one a prepared statement may settle on) is the one run.
+	 * Runs the polls on one connection in one transaction (rolled back), with the plans
+	 * of the given plan cache mode, and returns what they read, as PostgreSQL counted it
+	 * for that transaction. The statements are prepared on the server at once, as the
+	 * driver does after a few executions, so that the generic plan (the one a prepared
+	 * statement may settle on) is the one run.
 	 */
 	private Map<String, Long> inOneTransaction(String plans, Consumer<RunOwnership> polls) {
 		return this.jdbc.execute((Connection con) -> {

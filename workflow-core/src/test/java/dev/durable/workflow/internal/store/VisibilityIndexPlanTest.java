@@ -31,24 +31,27 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Why each listing index exists: on 100,000 runs (run rows and visibility rows, as the engine
- * writes them), every documented filter's exact statement, as the repository builds it, runs under
- * {@code EXPLAIN (ANALYZE, FORMAT JSON)} and must read its rows through the index named here and
- * read about a page (or, for a time range or a count, the rows it selects), never the 100,000.
- * The retention batch is planned the same way (inside a transaction rolled back).
+ * Why each listing index exists: on 100,000 runs (run rows and visibility rows, as the
+ * engine writes them), every documented filter's exact statement, as the repository
+ * builds it, runs under {@code EXPLAIN (ANALYZE, FORMAT JSON)} and must read its rows
+ * through the index named here and read about a page (or, for a time range or a count,
+ * the rows it selects), never the 100,000. The retention batch is planned the same way
+ * (inside a transaction rolled back).
  * <p>
- * Run i (1..100,000) starts at BASE + i seconds with workflow id order-i; its type is rare-type
- * when i % 500 == 0, else type-(i % 7); it is RUNNING when i % 50 == 7 (2%), FAILED when i % 20
- * == 0 (5%), else COMPLETED, closed (i % 600) seconds after its start; search attributes customer
- * c-(i % 5000), amount i, region eu or us, except when i % 10 == 5 (none, not in the partial GIN
- * index). 10,000 runs of another namespace sit beside them.
+ * Run i (1..100,000) starts at BASE + i seconds with workflow id order-i; its type is
+ * rare-type when i % 500 == 0, else type-(i % 7); it is RUNNING when i % 50 == 7 (2%),
+ * FAILED when i % 20 == 0 (5%), else COMPLETED, closed (i % 600) seconds after its start;
+ * search attributes customer c-(i % 5000), amount i, region eu or us, except when i % 10
+ * == 5 (none, not in the partial GIN index). 10,000 runs of another namespace sit beside
+ * them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class VisibilityIndexPlanTest {
 
 	private static final int RUNS = 100_000;
 
-	private static final int PAGE = 51; // a page of 50, plus the row that tells whether another follows
+	private static final int PAGE = 51; // a page of 50, plus the row that tells whether
+										// another follows
 
 	private static final Instant BASE = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -74,13 +77,14 @@ class VisibilityIndexPlanTest {
 	}
 
 	/**
-	 * Vacuums and analyzes the tables as autovacuum would, but with statistics from every row
-	 * rather than ANALYZE's random sample (300 rows per unit of the statistics target: 30,000 of
-	 * these 110,000 by default), and keeps autovacuum off them for the rest of the class: every
-	 * run plans on the same statistics and the same visibility map. With a sample, the estimate
-	 * of a search attribute predicate depends on whether a sampled value matching it happened to
-	 * land among the column's histogram bounds; in about one ANALYZE of ten one did, the estimate
-	 * grew a hundredfold and a page by start time looked cheaper than the GIN index.
+	 * Vacuums and analyzes the tables as autovacuum would, but with statistics from every
+	 * row rather than ANALYZE's random sample (300 rows per unit of the statistics
+	 * target: 30,000 of these 110,000 by default), and keeps autovacuum off them for the
+	 * rest of the class: every run plans on the same statistics and the same visibility
+	 * map. With a sample, the estimate of a search attribute predicate depends on whether
+	 * a sampled value matching it happened to land among the column's histogram bounds;
+	 * in about one ANALYZE of ten one did, the estimate grew a hundredfold and a page by
+	 * start time looked cheaper than the GIN index.
 	 */
 	private void analyze() {
 		String s = this.engines.schema;
@@ -114,8 +118,7 @@ class VisibilityIndexPlanTest {
 				+ " start_time, close_time, memo, search_attributes) SELECT run_id, ?, workflow_id, workflow_type,"
 				+ " status, start_time, " + closed + ", NULL, CASE WHEN i % 10 = 5 THEN NULL ELSE"
 				+ " jsonb_build_object('customer', 'c-' || (i % 5000), 'amount', i, 'region',"
-				+ " CASE WHEN i % 2 = 0 THEN 'eu' ELSE 'us' END) END FROM (" + runs + ") g",
-				namespace, from, to);
+				+ " CASE WHEN i % 2 = 0 THEN 'eu' ELSE 'us' END) END FROM (" + runs + ") g", namespace, from, to);
 	}
 
 	@AfterAll
@@ -150,7 +153,8 @@ class VisibilityIndexPlanTest {
 		assertList(WorkflowFilter.all().startedBetween(second(30_000), second(60_000)), "visibility_by_start", PAGE);
 	}
 
-	// type filter: the client's type(), REST ?type=, the dashboard's type picker, batch filters
+	// type filter: the client's type(), REST ?type=, the dashboard's type picker, batch
+	// filters
 
 	@Test
 	void aCommonTypeReadsAPageByType() {
@@ -164,7 +168,8 @@ class VisibilityIndexPlanTest {
 		assertCount(WorkflowFilter.ofType("rare-type"), "visibility_by_type", 200);
 	}
 
-	// status filter: REST ?status=, the dashboard's status tabs, batch filters, CLI --status
+	// status filter: REST ?status=, the dashboard's status tabs, batch filters, CLI
+	// --status
 
 	@Test
 	void openRunsReadAPageByStatus() {
@@ -179,7 +184,8 @@ class VisibilityIndexPlanTest {
 
 	@Test
 	void severalStatusesReadTheirShareOfTheNewestRuns() {
-		// = ANY of several statuses: the newest runs by start time, those of other statuses skipped;
+		// = ANY of several statuses: the newest runs by start time, those of other
+		// statuses skipped;
 		// open or failed runs are 7% of these, so a page of 51 reads about 51 / 0.07 rows
 		Plan plan = explain(this.visibility.listQuery(this.namespace,
 				WorkflowFilter.all().status(WorkflowStatus.RUNNING, WorkflowStatus.FAILED), null, PAGE));
@@ -203,7 +209,8 @@ class VisibilityIndexPlanTest {
 		assertCount(WorkflowFilter.all().closedBetween(second(50_000), second(50_600)), "visibility_closed", 1_200);
 	}
 
-	// workflow id prefix: REST ?workflowIdPrefix=, the dashboard's search box, batch filters
+	// workflow id prefix: REST ?workflowIdPrefix=, the dashboard's search box, batch
+	// filters
 
 	@Test
 	void aWorkflowIdPrefixReadsItsRunsByWorkflowId() {
@@ -258,7 +265,8 @@ class VisibilityIndexPlanTest {
 	}
 
 	private Plan explain(VisibilityRepository.Query query) {
-		return new Plan(jdbc().execute((ConnectionCallback<String>) (con) -> explainOn(con, query.sql(), query.args())));
+		return new Plan(
+				jdbc().execute((ConnectionCallback<String>) (con) -> explainOn(con, query.sql(), query.args())));
 	}
 
 	private static String explainOn(Connection con, String sql, List<Object> args) throws java.sql.SQLException {
@@ -277,7 +285,9 @@ class VisibilityIndexPlanTest {
 		return UUID.fromString(String.format("00000000-0000-7000-8000-%012x", i));
 	}
 
-	/** An executed plan: which indexes it read and how many rows each scan node touched. */
+	/**
+	 * An executed plan: which indexes it read and how many rows each scan node touched.
+	 */
 	private static final class Plan {
 
 		final String json;
@@ -310,7 +320,10 @@ class VisibilityIndexPlanTest {
 				.collect(Collectors.toSet());
 		}
 
-		/** Rows a scan node touched: those it returned and those its filters threw away, over all loops. */
+		/**
+		 * Rows a scan node touched: those it returned and those its filters threw away,
+		 * over all loops.
+		 */
 		private static long touched(JsonNode n) {
 			long perLoop = n.path("Actual Rows").asLong(0) + n.path("Rows Removed by Filter").asLong(0)
 					+ n.path("Rows Removed by Index Recheck").asLong(0);

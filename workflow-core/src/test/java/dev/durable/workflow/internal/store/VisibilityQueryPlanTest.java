@@ -26,12 +26,12 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * List and count over 10,000 visibility rows: the exact statements the repository builds use an
- * index (no sequential scan of the visibility table), and return the right rows, page by page.
- * Rows are generated in SQL: row i starts at BASE + i minutes, has type type-(i % 50), is RUNNING
- * when i % 40 == 3, FAILED when i % 10 == 0, else COMPLETED (closed 30 s after its start), and
- * search attributes customer c-(i % 1000), amount i, region eu/us by parity. 2,000 more rows in
- * another namespace must never show up.
+ * List and count over 10,000 visibility rows: the exact statements the repository builds
+ * use an index (no sequential scan of the visibility table), and return the right rows,
+ * page by page. Rows are generated in SQL: row i starts at BASE + i minutes, has type
+ * type-(i % 50), is RUNNING when i % 40 == 3, FAILED when i % 10 == 0, else COMPLETED
+ * (closed 30 s after its start), and search attributes customer c-(i % 1000), amount i,
+ * region eu/us by parity. 2,000 more rows in another namespace must never show up.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class VisibilityQueryPlanTest {
@@ -58,13 +58,11 @@ class VisibilityQueryPlanTest {
 				+ " SELECT ('00000000-0000-7000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, ?, 'wf-' || i,"
 				+ " 'type-' || (i % 50),"
 				+ " CASE WHEN i % 40 = 3 THEN 'RUNNING' WHEN i % 10 = 0 THEN 'FAILED' ELSE 'COMPLETED' END,"
-				+ " timestamptz '2026-01-01 00:00:00+00' + i * interval '1 minute',"
-				+ " CASE WHEN i % 40 = 3 THEN NULL"
+				+ " timestamptz '2026-01-01 00:00:00+00' + i * interval '1 minute'," + " CASE WHEN i % 40 = 3 THEN NULL"
 				+ " ELSE timestamptz '2026-01-01 00:00:00+00' + i * interval '1 minute' + interval '30 seconds' END,"
 				+ " jsonb_build_object('i', i),"
 				+ " jsonb_build_object('customer', 'c-' || (i % 1000), 'amount', i, 'region',"
-				+ " CASE WHEN i % 2 = 0 THEN 'eu' ELSE 'us' END)"
-				+ " FROM generate_series(?::int, ?::int) AS i";
+				+ " CASE WHEN i % 2 = 0 THEN 'eu' ELSE 'us' END)" + " FROM generate_series(?::int, ?::int) AS i";
 		jdbc().update(insert, this.namespace, 1, ROWS);
 		jdbc().update(insert, "elsewhere", ROWS + 1, ROWS + 2000);
 		jdbc().execute("ANALYZE " + this.engines.schema + ".visibility");
@@ -135,8 +133,9 @@ class VisibilityQueryPlanTest {
 			.eq("region", "us")
 			.gt("amount", 5000)
 			.startedBetween(minute(1), minute(9000));
-		check(filter, (i) -> i % 50 == 3 && !status(i).equals("RUNNING") && i % 2 == 1 && i > 5000 && i >= 1
-				&& i < 9000, true);
+		check(filter,
+				(i) -> i % 50 == 3 && !status(i).equals("RUNNING") && i % 2 == 1 && i > 5000 && i >= 1 && i < 9000,
+				true);
 	}
 
 	@Test
@@ -145,7 +144,10 @@ class VisibilityQueryPlanTest {
 		check(WorkflowFilter.all(), (i) -> true, false);
 	}
 
-	/** Plans both statements, then reads every page and the count and compares with the rule. */
+	/**
+	 * Plans both statements, then reads every page and the count and compares with the
+	 * rule.
+	 */
 	private void check(WorkflowFilter filter, IntPredicate expected, boolean countUsesIndex) {
 		List<UUID> want = IntStream.rangeClosed(1, ROWS)
 			.map((i) -> ROWS + 1 - i)
@@ -176,7 +178,8 @@ class VisibilityQueryPlanTest {
 		int i = Integer.parseInt(first.workflowId().substring(3));
 		assertThat(first.startTime()).isEqualTo(minute(i));
 		assertThat(first.status().name()).isEqualTo(status(i));
-		assertThat(first.searchAttributes()).containsEntry("amount", (long) i).containsEntry("customer", "c-" + (i % 1000));
+		assertThat(first.searchAttributes()).containsEntry("amount", (long) i)
+			.containsEntry("customer", "c-" + (i % 1000));
 		assertThat(first.memo()).containsEntry("i", (long) i);
 	}
 
@@ -190,8 +193,7 @@ class VisibilityQueryPlanTest {
 					&& n.path("Relation Name").asString().equals("visibility"));
 		assertThat(nodes).as("plan %s", plan)
 			.anyMatch((n) -> List.of("Index Scan", "Index Only Scan", "Bitmap Index Scan")
-				.contains(n.path("Node Type").asString())
-					&& n.path("Index Name").asString().startsWith("visibility"));
+				.contains(n.path("Node Type").asString()) && n.path("Index Name").asString().startsWith("visibility"));
 	}
 
 	private static void collect(JsonNode node, List<JsonNode> into) {
@@ -204,17 +206,19 @@ class VisibilityQueryPlanTest {
 	@Test
 	void namesAndValuesAreBoundEvenWhenTheyLookLikeSql() {
 		// past the client's key check: the statement itself must treat them as data
-		WorkflowFilter filter = new WorkflowFilter(null, null, null, null, null, null, null, List.of(
-				new WorkflowFilter.Condition("customer' OR '1'='1", WorkflowFilter.Operator.EQ, List.of("c-7"))));
+		WorkflowFilter filter = new WorkflowFilter(null, null, null, null, null, null, null, List
+			.of(new WorkflowFilter.Condition("customer' OR '1'='1", WorkflowFilter.Operator.EQ, List.of("c-7"))));
 		assertThat(run(filter)).isEmpty();
-		filter = new WorkflowFilter(null, null, null, null, null, null, null, List.of(new WorkflowFilter.Condition(
-				"amount') OR true; DROP TABLE visibility; --", WorkflowFilter.Operator.GT, List.of(0))));
+		filter = new WorkflowFilter(null, null, null, null, null, null, null,
+				List.of(new WorkflowFilter.Condition("amount') OR true; DROP TABLE visibility; --",
+						WorkflowFilter.Operator.GT, List.of(0))));
 		assertThat(run(filter)).isEmpty();
 		filter = WorkflowFilter.ofType("type-7' OR '1'='1").eq("customer", "c-7\" OR \"1\"=\"1");
 		assertThat(run(filter)).isEmpty();
 		// nor can they escape the jsonpath literal they are written into
-		filter = new WorkflowFilter(null, null, null, null, null, null, null, List.of(new WorkflowFilter.Condition(
-				"customer\" == \"c-7\" || $.\"amount", WorkflowFilter.Operator.EQ, List.of(1))));
+		filter = new WorkflowFilter(null, null, null, null, null, null, null,
+				List.of(new WorkflowFilter.Condition("customer\" == \"c-7\" || $.\"amount", WorkflowFilter.Operator.EQ,
+						List.of(1))));
 		assertThat(run(filter)).isEmpty();
 		filter = WorkflowFilter.all().in("customer", List.of("x\" || $.customer == \"c-7", "\\\" || true || \""));
 		assertThat(run(filter)).isEmpty();

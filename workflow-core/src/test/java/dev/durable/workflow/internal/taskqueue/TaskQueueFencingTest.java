@@ -25,9 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The invariants of task-queue attempts, each checked against the statement that keeps it: claims
- * are fenced by the claiming node's liveness and incarnation, outcomes by the attempt's token, and
- * an outcome enters the inbox together with the run's pending-input flag.
+ * The invariants of task-queue attempts, each checked against the statement that keeps
+ * it: claims are fenced by the claiming node's liveness and incarnation, outcomes by the
+ * attempt's token, and an outcome enters the inbox together with the run's pending-input
+ * flag.
  */
 class TaskQueueFencingTest {
 
@@ -108,8 +109,8 @@ class TaskQueueFencingTest {
 		assertThat(claimAs(stale, 0)).isEmpty();
 		assertThat(claimAs(UUID.randomUUID(), 1)).isEmpty();
 		this.engines.jdbc()
-			.update("UPDATE " + this.engines.schema + ".node SET last_heartbeat = now() - interval '1 hour' WHERE node_id = ?",
-					stale);
+			.update("UPDATE " + this.engines.schema
+					+ ".node SET last_heartbeat = now() - interval '1 hour' WHERE node_id = ?", stale);
 		assertThat(claimAs(stale, 1)).isEmpty();
 	}
 
@@ -119,9 +120,11 @@ class TaskQueueFencingTest {
 		ActivityOutcomes.Delivered wrong = this.outcomes.deliver(this.runId, claimed.seq(), UUID.randomUUID(),
 				InboxKind.ACTIVITY_COMPLETED, "\"forged\"".getBytes());
 		assertThat(wrong.applied()).isFalse();
-		assertThat(this.outcomes.heartbeat(this.runId, claimed.seq(), UUID.randomUUID(), null, Instant.now())).isFalse();
+		assertThat(this.outcomes.heartbeat(this.runId, claimed.seq(), UUID.randomUUID(), null, Instant.now()))
+			.isFalse();
 		assertThat(this.outcomes.retry(this.runId, claimed.seq(), UUID.randomUUID(), claimed.attempt(), Instant.now(),
-				null, null)).isFalse();
+				null, null))
+			.isFalse();
 		assertThat(this.engines.count("inbox")).isZero();
 		assertThat(this.engines.count("activity")).isEqualTo(1);
 	}
@@ -150,12 +153,14 @@ class TaskQueueFencingTest {
 	void aRetryPutsTheAttemptBackAndItsOldTokenNoLongerCounts() {
 		ClaimedActivity claimed = claimAs(liveNode(), 1).get(0);
 		assertThat(this.outcomes.retry(this.runId, claimed.seq(), claimed.token(), claimed.attempt(),
-				this.engines.clock.instant(), null, null)).isTrue();
+				this.engines.clock.instant(), null, null))
+			.isTrue();
 		ClaimedActivity again = claimAs(liveNode(), 1).get(0);
 		assertThat(again.attempt()).isEqualTo(2);
 		assertThat(again.token()).isNotEqualTo(claimed.token());
-		assertThat(this.outcomes.deliver(this.runId, claimed.seq(), claimed.token(), InboxKind.ACTIVITY_COMPLETED,
-				"\"late\"".getBytes()).applied()).isFalse();
+		assertThat(this.outcomes
+			.deliver(this.runId, claimed.seq(), claimed.token(), InboxKind.ACTIVITY_COMPLETED, "\"late\"".getBytes())
+			.applied()).isFalse();
 	}
 
 }

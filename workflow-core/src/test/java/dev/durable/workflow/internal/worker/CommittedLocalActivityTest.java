@@ -26,13 +26,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A local activity whose task commits never runs again, even when the node is declared dead while
- * that commit is under way. The node evicts the run and registers anew; as no other node took the
- * run, its poll takes it up again at the same epoch. The new task must wait for the one whose
- * commit is under way: started beside it, it read the history without the activity's marker and
- * ran the activity a second time, while the first task's commit went through. Likewise a close
- * whose compare-and-set failed only because a node began to wait for the run's result meanwhile
- * is made again with that flag, without running the task's code (and its local activities) again.
+ * A local activity whose task commits never runs again, even when the node is declared
+ * dead while that commit is under way. The node evicts the run and registers anew; as no
+ * other node took the run, its poll takes it up again at the same epoch. The new task
+ * must wait for the one whose commit is under way: started beside it, it read the history
+ * without the activity's marker and ran the activity a second time, while the first
+ * task's commit went through. Likewise a close whose compare-and-set failed only because
+ * a node began to wait for the run's result meanwhile is made again with that flag,
+ * without running the task's code (and its local activities) again.
  */
 class CommittedLocalActivityTest {
 
@@ -117,21 +118,26 @@ class CommittedLocalActivityTest {
 		assertThat(this.hooks.held.await(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(EXECUTIONS).containsExactly("step1#1", "step2#1");
 
-		// the node is declared dead meanwhile: its heartbeat evicts every run and registers anew
+		// the node is declared dead meanwhile: its heartbeat evicts every run and
+		// registers anew
 		long incarnation = incarnation(node);
 		this.engines.jdbc()
 			.update("UPDATE " + this.engines.schema + ".node SET last_heartbeat = now() - interval '1 hour'"
 					+ " WHERE node_id = ?", node.nodeId());
 		await().until(() -> incarnation(node) > incarnation);
 
-		// no other node took the run: the poll finds it still owned by this node, at its epoch
+		// no other node took the run: the poll finds it still owned by this node, at its
+		// epoch
 		node.poll().pollOnce(true);
-		// the run taken up again either ran a task beside the held one (step 2 again), or waits for it
+		// the run taken up again either ran a task beside the held one (step 2 again), or
+		// waits for it
 		await().until(() -> EXECUTIONS.size() > 2 || node.executor().slots().get(runId) == null);
 
 		this.hooks.release.countDown();
-		// the run is not read for its result before it closed: a waiter's mark on the open run would
-		// fail the held task's close (it runs again, local activities included, as it did not commit)
+		// the run is not read for its result before it closed: a waiter's mark on the
+		// open run would
+		// fail the held task's close (it runs again, local activities included, as it did
+		// not commit)
 		await().until(() -> this.engines.count("history") == 2 && node.isIdle());
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("x+1+2");
 		assertThat(EXECUTIONS).containsExactly("step1#1", "step2#1");
@@ -140,23 +146,24 @@ class CommittedLocalActivityTest {
 
 	@Test
 	void aCloseThatAWaiterElsewhereRacedIsMadeAgainWithoutRunningTheLocalActivityAgain() throws Exception {
-		WorkflowEngine engine = this.engines.start(this.engines.builder()
-			.register(AroundATimer.class)
-			.registerActivities(new Steps())
-			.hooks(this.hooks));
+		WorkflowEngine engine = this.engines.start(
+				this.engines.builder().register(AroundATimer.class).registerActivities(new Steps()).hooks(this.hooks));
 		Engine node = EngineInternals.node(engine);
 		WorkflowHandle<String> handle = engine.client()
 			.start(AroundATimer::run, "x", StartOptions.withId("committed-local-awaited"));
 		await().until(() -> this.engines.count("history") == 1);
 		UUID runId = handle.describe().runId();
 
-		// the timer fires: the task runs step 2 and would close the run; its commit is held...
+		// the timer fires: the task runs step 2 and would close the run; its commit is
+		// held...
 		this.hooks.armed = true;
 		this.engines.clock.advance(Duration.ofMinutes(1));
 		assertThat(this.hooks.held.await(10, TimeUnit.SECONDS)).isTrue();
-		// ...while a node that does not hold the run begins to wait for its result and marks it
+		// ...while a node that does not hold the run begins to wait for its result and
+		// marks it
 		this.engines.jdbc()
-			.update("UPDATE " + this.engines.schema + ".workflow_run SET result_awaited = true WHERE run_id = ?", runId);
+			.update("UPDATE " + this.engines.schema + ".workflow_run SET result_awaited = true WHERE run_id = ?",
+					runId);
 		this.hooks.release.countDown();
 
 		await().until(() -> this.engines.count("history") == 2 && node.isIdle());

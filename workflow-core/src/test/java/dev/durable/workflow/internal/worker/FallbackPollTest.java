@@ -22,11 +22,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A round of the poll interval leaves a run whose task is running to that task: the task reads
- * what is new, or its commit leaves the run marked (pending input, wake time) for the next round.
- * Scheduling the run again ran a second task, as soon as the first ended, for input the first had
- * already read. (A round a wake-up asks for does schedule it again: SignalDeliveryRaceTest's
- * signal from another node while the parking task commits.)
+ * A round of the poll interval leaves a run whose task is running to that task: the task
+ * reads what is new, or its commit leaves the run marked (pending input, wake time) for
+ * the next round. Scheduling the run again ran a second task, as soon as the first ended,
+ * for input the first had already read. (A round a wake-up asks for does schedule it
+ * again: SignalDeliveryRaceTest's signal from another node while the parking task
+ * commits.)
  */
 class FallbackPollTest {
 
@@ -37,7 +38,7 @@ class FallbackPollTest {
 		this.engines.close();
 	}
 
-	@Workflow(value = "poll-waiter", receives = {"go"})
+	@Workflow(value = "poll-waiter", receives = { "go" })
 	public static class Waiter {
 
 		@WorkflowRun
@@ -64,13 +65,15 @@ class FallbackPollTest {
 					return Execution.NONE;
 				}
 			}));
-		// started from a node that does not work: the worker claims the run, its first task runs there
+		// started from a node that does not work: the worker claims the run, its first
+		// task runs there
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false).register(Waiter.class));
 		WorkflowHandle<String> handle = client.client().start(Waiter::run, StartOptions.withId("polled"));
 
 		// the first task parks the run on receive(); its commit is held...
 		assertThat(hooks.commitStalled.await(10, TimeUnit.SECONDS)).isTrue();
-		// ...while two rounds of the poll interval find the run with work (its pending-input flag is
+		// ...while two rounds of the poll interval find the run with work (its
+		// pending-input flag is
 		// still set)
 		EngineInternals.node(worker).poll().pollOnce(false);
 		EngineInternals.node(worker).poll().pollOnce(false);

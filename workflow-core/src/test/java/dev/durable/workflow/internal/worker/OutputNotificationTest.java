@@ -18,10 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The news of a run's new events and stream values, and of an awaited run's close, between nodes:
- * a notification names the run, and each time the listener (re)connects, after which
- * notifications sent meanwhile are lost, every reader and result waiter is told to read again
- * ({@code null}).
+ * The news of a run's new events and stream values, and of an awaited run's close,
+ * between nodes: a notification names the run, and each time the listener (re)connects,
+ * after which notifications sent meanwhile are lost, every reader and result waiter is
+ * told to read again ({@code null}).
  */
 class OutputNotificationTest {
 
@@ -39,7 +39,8 @@ class OutputNotificationTest {
 						schema)) {
 			listening.listenForOutputs(UUID.randomUUID(), (runId) -> heard.add((runId != null) ? runId : NONE),
 					(runId) -> closes.add((runId != null) ? runId : NONE));
-			await("listening").atMost(Duration.ofSeconds(10)).until(() -> heard.contains(NONE) && closes.contains(NONE));
+			await("listening").atMost(Duration.ofSeconds(10))
+				.until(() -> heard.contains(NONE) && closes.contains(NONE));
 			await("a close's notification names the run").atMost(Duration.ofSeconds(10)).until(() -> {
 				sending.notifyClosed(awaited);
 				return closes.contains(awaited);

@@ -3,13 +3,19 @@ package dev.durable.workflow.internal.worker;
 import dev.durable.workflow.EngineInternals;
 import dev.durable.workflow.WorkflowEngine;
 
-/** Runs a round of a node's fallback poll on the test's thread, for tests outside this package. */
+/**
+ * Runs a round of a node's fallback poll on the test's thread, for tests outside this
+ * package.
+ */
 public final class Polls {
 
 	private Polls() {
 	}
 
-	/** One round: the claims of orphaned runs and the node's own runs with work, done when it returns. */
+	/**
+	 * One round: the claims of orphaned runs and the node's own runs with work, done when
+	 * it returns.
+	 */
 	public static void pollOnce(WorkflowEngine engine) {
 		EngineInternals.node(engine).poll().pollOnce(false);
 	}

@@ -11,9 +11,9 @@ import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
- * The blocked-caller check that the test kit's time skipping relies on: a caller whose wait was
- * answered counts as blocked no more, even while its thread has not left the wait (a busy
- * machine), so time does not move under its next step.
+ * The blocked-caller check that the test kit's time skipping relies on: a caller whose
+ * wait was answered counts as blocked no more, even while its thread has not left the
+ * wait (a busy machine), so time does not move under its next step.
  */
 class ResultWaitersTest {
 
@@ -50,7 +50,8 @@ class ResultWaitersTest {
 		}
 
 		@Override
-		public Object get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+		public Object get(long timeout, TimeUnit unit)
+				throws InterruptedException, ExecutionException, TimeoutException {
 			Object value = super.get(timeout, unit);
 			this.leave.await();
 			return value;

@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A run discarded from another thread (cache eviction, a claim at a new epoch, the node declared
- * dead) while a task, a query or activity bookkeeping holds its task lock: its runner is
- * destroyed when the holder lets go, never under it.
+ * A run discarded from another thread (cache eviction, a claim at a new epoch, the node
+ * declared dead) while a task, a query or activity bookkeeping holds its task lock: its
+ * runner is destroyed when the holder lets go, never under it.
  */
 class RunDiscardTest {
 

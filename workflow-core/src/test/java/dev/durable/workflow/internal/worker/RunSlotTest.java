@@ -17,9 +17,10 @@ import dev.durable.workflow.internal.history.EventType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A run's slot keeps its state to itself: an input handed over in memory queues for the next
- * task and schedules it, unless the node let the run go; the activity recovery of a claim is
- * taken once; a read clears the cached row; a failed task's backoff holds until its time.
+ * A run's slot keeps its state to itself: an input handed over in memory queues for the
+ * next task and schedules it, unless the node let the run go; the activity recovery of a
+ * claim is taken once; a read clears the cached row; a failed task's backoff holds until
+ * its time.
  */
 class RunSlotTest {
 
@@ -101,8 +102,8 @@ class RunSlotTest {
 	void aRunWithAnActivityRunningIsNotIdle() {
 		assertThat(this.slot.isIdle()).isTrue();
 
-		this.slot.attemptStarted(7, new ActivityAttempt(new ActivityInfo("wf", this.slot.runId(), 7, "act", 1, T0), null,
-				null, (details) -> {
+		this.slot.attemptStarted(7, new ActivityAttempt(new ActivityInfo("wf", this.slot.runId(), 7, "act", 1, T0),
+				null, null, (details) -> {
 				}, Clock.fixed(T0, ZoneOffset.UTC), () -> "token"));
 		assertThat(this.slot.isIdle()).isFalse();
 		assertThat(this.slot.isRunning(7)).isTrue();

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A batch of wake-ups: runs are named one by one, unless one node gets many, then it polls once. */
+/**
+ * A batch of wake-ups: runs are named one by one, unless one node gets many, then it
+ * polls once.
+ */
 class WakeupCoalescingTest {
 
 	@Test

@@ -15,8 +15,9 @@ import dev.durable.workflow.support.TestDatabase;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The wake-up listener leaves a connection whose server went silent without closing it (a crashed
- * or partitioned primary) and listens again on a new one: a notification sent afterwards arrives.
+ * The wake-up listener leaves a connection whose server went silent without closing it (a
+ * crashed or partitioned primary) and listens again on a new one: a notification sent
+ * afterwards arrives.
  */
 class WakeupListenerReconnectTest {
 
@@ -42,18 +43,18 @@ class WakeupListenerReconnectTest {
 				.until(() -> wakeups.get() > before);
 			int reconnected = wakeups.get();
 			await("a notification arrives on the new connection").atMost(Duration.ofSeconds(10)).until(() -> {
-				TestDatabase.jdbc().queryForObject("SELECT pg_notify(?, ?)::text", String.class, "durable_" + schema,
-						self.toString());
+				TestDatabase.jdbc()
+					.queryForObject("SELECT pg_notify(?, ?)::text", String.class, "durable_" + schema, self.toString());
 				return wakeups.get() > reconnected;
 			});
 		}
 	}
 
 	/**
-	 * A plain driver data source, one new session per call, as the listener's direct data source is
-	 * in production behind a pooler. (A Hikari pool over the proxy also keeps frozen idle sessions,
-	 * whose validation on a loaded machine outlasted the test's waits: that tested the pool, not the
-	 * listener.)
+	 * A plain driver data source, one new session per call, as the listener's direct data
+	 * source is in production behind a pooler. (A Hikari pool over the proxy also keeps
+	 * frozen idle sessions, whose validation on a loaded machine outlasted the test's
+	 * waits: that tested the pool, not the listener.)
 	 */
 	private static DataSource direct(int port) {
 		PGSimpleDataSource dataSource = new PGSimpleDataSource();

@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A workflow task reads the run row before it runs the code: when the row says another epoch
- * (another node claimed the run), the task lets the run go and writes nothing.
+ * A workflow task reads the run row before it runs the code: when the row says another
+ * epoch (another node claimed the run), the task lets the run go and writes nothing.
  */
 class WorkflowTaskOwnershipTest {
 
@@ -37,8 +37,9 @@ class WorkflowTaskOwnershipTest {
 			return slot != null && slot.runner() != null && !slot.isBusy();
 		});
 		int history = this.engines.count("history");
-		this.engines.jdbc().update("UPDATE " + this.engines.schema + ".workflow_run SET epoch = epoch + 1"
-				+ " WHERE run_id = ?", runId);
+		this.engines.jdbc()
+			.update("UPDATE " + this.engines.schema + ".workflow_run SET epoch = epoch + 1" + " WHERE run_id = ?",
+					runId);
 
 		executor.wake(runId);
 

@@ -13,9 +13,9 @@ import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the {@link WorkflowsEndpoint workflows} actuator endpoint, when the actuator is on the
- * classpath and the endpoint is available (enabled and exposed).
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the {@link WorkflowsEndpoint workflows} actuator endpoint, when
+ * the actuator is on the classpath and the endpoint is available (enabled and exposed).
  */
 @AutoConfiguration(after = DurableWorkflowAutoConfiguration.class)
 @ConditionalOnClass({ WorkflowEngine.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })

@@ -13,9 +13,10 @@ import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the {@code durableWorkflow} health contributor, when Spring Boot's health module is on the
- * classpath; {@code management.health.durable-workflow.enabled=false} turns it off.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the {@code durableWorkflow} health contributor, when Spring
+ * Boot's health module is on the classpath;
+ * {@code management.health.durable-workflow.enabled=false} turns it off.
  */
 @AutoConfiguration(after = DurableWorkflowAutoConfiguration.class)
 @ConditionalOnClass({ WorkflowEngine.class, HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })

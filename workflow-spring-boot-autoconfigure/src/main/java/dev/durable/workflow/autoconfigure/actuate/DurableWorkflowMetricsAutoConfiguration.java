@@ -18,14 +18,14 @@ import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.WorkflowEngineCustomizer;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the engine's Micrometer meters ({@link WorkflowMetricsListener}, the
- * {@code durable.workflow.cache.size} gauge and the queue gauges of {@link QueueMetrics}) when
- * there is a {@link MeterRegistry}, and of its
- * Observations ({@link WorkflowObservationInterceptor}, which carries the trace of a start
- * to the run's work) when there is an {@link ObservationRegistry}. The metrics listener joins
- * the auto-configured engine through a {@link WorkflowEngineCustomizer} bean, the interceptor as
- * a {@link dev.durable.workflow.WorkflowInterceptor} bean.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the engine's Micrometer meters ({@link WorkflowMetricsListener},
+ * the {@code durable.workflow.cache.size} gauge and the queue gauges of
+ * {@link QueueMetrics}) when there is a {@link MeterRegistry}, and of its Observations
+ * ({@link WorkflowObservationInterceptor}, which carries the trace of a start to the
+ * run's work) when there is an {@link ObservationRegistry}. The metrics listener joins
+ * the auto-configured engine through a {@link WorkflowEngineCustomizer} bean, the
+ * interceptor as a {@link dev.durable.workflow.WorkflowInterceptor} bean.
  */
 @AutoConfiguration(after = DurableWorkflowAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -59,7 +59,10 @@ public final class DurableWorkflowMetricsAutoConfiguration {
 			}).description("Workflow runs held in memory by this node").strongReference(true).register(registry);
 		}
 
-		/** The queue gauges; the engine is looked up when the snapshot is first read, after it started. */
+		/**
+		 * The queue gauges; the engine is looked up when the snapshot is first read,
+		 * after it started.
+		 */
 		@Bean
 		@ConditionalOnBean(WorkflowEngine.class)
 		@ConditionalOnMissingBean

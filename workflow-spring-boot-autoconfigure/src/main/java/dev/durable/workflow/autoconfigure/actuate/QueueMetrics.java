@@ -27,14 +27,15 @@ import dev.durable.workflow.autoconfigure.WorkflowEngineLifecycle;
 
 /**
  * Gauges of the queues ({@link WorkflowEngine#queues()}), tagged {@code queue}:
- * {@code durable.workflow.queue.depth} (items waiting), {@code durable.workflow.queue.running}
- * (items running) and {@code durable.workflow.queue.oldest.age} (seconds the item waiting longest
- * has waited; 0 when none waits). They are cluster-wide values, the same on every node.
+ * {@code durable.workflow.queue.depth} (items waiting),
+ * {@code durable.workflow.queue.running} (items running) and
+ * {@code durable.workflow.queue.oldest.age} (seconds the item waiting longest has waited;
+ * 0 when none waits). They are cluster-wide values, the same on every node.
  * <p>
- * The gauges read a snapshot that one background thread refreshes every few seconds while the
- * context runs: reading the database once for all gauges, rather than once per gauge on every
- * scrape. A queue that appears later gets its gauges at the refresh that first sees it; one that
- * is gone reads 0.
+ * The gauges read a snapshot that one background thread refreshes every few seconds while
+ * the context runs: reading the database once for all gauges, rather than once per gauge
+ * on every scrape. A queue that appears later gets its gauges at the refresh that first
+ * sees it; one that is gone reads 0.
  */
 public class QueueMetrics implements MeterBinder, SmartLifecycle {
 
@@ -57,7 +58,8 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 
 	/**
 	 * Creates the gauges' source, counting the oldest item's age on this JVM's clock.
-	 * @param queues what the snapshot is read from, typically {@link WorkflowEngine#queues()}
+	 * @param queues what the snapshot is read from, typically
+	 * {@link WorkflowEngine#queues()}
 	 * @param refresh how often it is read
 	 */
 	public QueueMetrics(Supplier<List<QueueInfo>> queues, Duration refresh) {
@@ -66,10 +68,11 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 
 	/**
 	 * Creates the gauges' source.
-	 * @param queues what the snapshot is read from, typically {@link WorkflowEngine#queues()}
-	 * @param now the clock the queues' times are on, typically {@link WorkflowEngine#now()}: the
-	 * oldest item's age is counted on it, so that it agrees on every node whatever the node's own
-	 * clock says
+	 * @param queues what the snapshot is read from, typically
+	 * {@link WorkflowEngine#queues()}
+	 * @param now the clock the queues' times are on, typically
+	 * {@link WorkflowEngine#now()}: the oldest item's age is counted on it, so that it
+	 * agrees on every node whatever the node's own clock says
 	 * @param refresh how often it is read
 	 */
 	public QueueMetrics(Supplier<List<QueueInfo>> queues, Supplier<Instant> now, Duration refresh) {
@@ -84,14 +87,17 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 		this.snapshot.keySet().forEach((name) -> register(registry, name));
 	}
 
-	/** Reads the queues once, and registers the gauges of those seen for the first time. */
+	/**
+	 * Reads the queues once, and registers the gauges of those seen for the first time.
+	 */
 	public void refresh() {
 		Map<String, QueueInfo> current = new LinkedHashMap<>();
 		for (QueueInfo queue : this.queues.get()) {
 			current.put(queue.definition().name(), queue);
 		}
 		this.snapshot = Map.copyOf(current);
-		// registering a gauge that exists already returns it, so every refresh may register all
+		// registering a gauge that exists already returns it, so every refresh may
+		// register all
 		for (MeterRegistry registry : this.registries) {
 			current.keySet().forEach((name) -> register(registry, name));
 		}
@@ -100,8 +106,8 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 	private void register(MeterRegistry registry, String name) {
 		gauge(registry, "durable.workflow.queue.depth", "Items waiting in the queue, workflows and activities", name,
 				QueueInfo::depth);
-		gauge(registry, "durable.workflow.queue.running", "Items of the queue running, workflows and activities",
-				name, QueueInfo::running);
+		gauge(registry, "durable.workflow.queue.running", "Items of the queue running, workflows and activities", name,
+				QueueInfo::running);
 		gauge(registry, "durable.workflow.queue.oldest.age", "Seconds the item waiting longest in the queue has waited",
 				name, this::oldestAgeSeconds);
 	}
@@ -135,8 +141,8 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 	@Override
 	public synchronized void start() {
 		if (this.scheduler == null) {
-			ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
-					Thread.ofPlatform().name("durable-queue-metrics").daemon().factory());
+			ScheduledExecutorService scheduler = Executors
+				.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("durable-queue-metrics").daemon().factory());
 			scheduler.scheduleWithFixedDelay(this::refreshQuietly, 0, this.refresh.toMillis(), TimeUnit.MILLISECONDS);
 			this.scheduler = scheduler;
 		}
@@ -155,7 +161,10 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 		return this.scheduler != null;
 	}
 
-	/** After the engine, which migrates the schema the queues are read from; stops before it. */
+	/**
+	 * After the engine, which migrates the schema the queues are read from; stops before
+	 * it.
+	 */
 	@Override
 	public int getPhase() {
 		return WorkflowEngineLifecycle.PHASE + 1;

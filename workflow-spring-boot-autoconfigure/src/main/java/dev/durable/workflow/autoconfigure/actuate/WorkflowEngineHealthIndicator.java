@@ -8,10 +8,11 @@ import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.DurableWorkflowHealthProperties;
 
 /**
- * Health of the durable workflow engine: DOWN when the engine is not running (not started yet, or
- * stopped), when it fenced itself (its heartbeat got no answer for its lease, see
- * {@link WorkflowEngine#isFenced()}) or the database cannot be read; OUT_OF_SERVICE when the backlog of runnable runs or
- * the number of stuck runs exceeds its threshold; UP otherwise. The details hold the numbers.
+ * Health of the durable workflow engine: DOWN when the engine is not running (not started
+ * yet, or stopped), when it fenced itself (its heartbeat got no answer for its lease, see
+ * {@link WorkflowEngine#isFenced()}) or the database cannot be read; OUT_OF_SERVICE when
+ * the backlog of runnable runs or the number of stuck runs exceeds its threshold; UP
+ * otherwise. The details hold the numbers.
  */
 public class WorkflowEngineHealthIndicator extends AbstractHealthIndicator {
 
@@ -38,7 +39,8 @@ public class WorkflowEngineHealthIndicator extends AbstractHealthIndicator {
 			return;
 		}
 		if (this.engine.isFenced()) {
-			// no query: the node takes no connection while fenced, and the database did not answer it
+			// no query: the node takes no connection while fenced, and the database did
+			// not answer it
 			builder.down()
 				.withDetail("reason", "the database has not answered this node's heartbeat for "
 						+ this.engine.settings().lease() + ": it does no work and answers 503 until it does");

@@ -16,16 +16,17 @@ import dev.durable.workflow.client.WorkflowStatus;
  * <ul>
  * <li>{@code durable.workflow.runs.started} (counter; tag {@code type}): runs whose first
  * workflow task committed on this node;</li>
- * <li>{@code durable.workflow.runs.completed} (counter; tags {@code type}, {@code outcome}:
- * completed, failed, canceled, terminated, timed_out, continued_as_new);</li>
- * <li>{@code durable.workflow.task.latency} (timer; tags {@code type}, {@code outcome}: success,
- * failure): workflow tasks, replay and commit included;</li>
- * <li>{@code durable.workflow.activity.duration} (timer; tags {@code type}, the activity type, and
- * {@code outcome}: completed, failed): activity attempts;</li>
- * <li>{@code durable.workflow.activity.retries} (counter; tag {@code type}): failed attempts that
- * are retried;</li>
- * <li>{@code durable.workflow.activity.schedule.to.start} (timer; tag {@code type}): how long
- * attempts waited to start once due.</li>
+ * <li>{@code durable.workflow.runs.completed} (counter; tags {@code type},
+ * {@code outcome}: completed, failed, canceled, terminated, timed_out,
+ * continued_as_new);</li>
+ * <li>{@code durable.workflow.task.latency} (timer; tags {@code type}, {@code outcome}:
+ * success, failure): workflow tasks, replay and commit included;</li>
+ * <li>{@code durable.workflow.activity.duration} (timer; tags {@code type}, the activity
+ * type, and {@code outcome}: completed, failed): activity attempts;</li>
+ * <li>{@code durable.workflow.activity.retries} (counter; tag {@code type}): failed
+ * attempts that are retried;</li>
+ * <li>{@code durable.workflow.activity.schedule.to.start} (timer; tag {@code type}): how
+ * long attempts waited to start once due.</li>
  * </ul>
  */
 public class WorkflowMetricsListener implements WorkflowEngineListener {

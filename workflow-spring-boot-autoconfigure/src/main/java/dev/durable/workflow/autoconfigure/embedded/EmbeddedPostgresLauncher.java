@@ -24,14 +24,16 @@ import dev.durable.workflow.autoconfigure.DurableWorkflowEmbeddedPostgresPropert
 
 /**
  * Starts the development PostgreSQL server from the zonky binaries on a persistent data
- * directory: created on first start, reused afterwards, so that runs survive a restart of the
- * application.
+ * directory: created on first start, reused afterwards, so that runs survive a restart of
+ * the application.
  */
 final class EmbeddedPostgresLauncher {
 
 	private static final Log logger = LogFactory.getLog(EmbeddedPostgresLauncher.class);
 
-	/** The lock file the zonky library holds in the data directory while its server runs. */
+	/**
+	 * The lock file the zonky library holds in the data directory while its server runs.
+	 */
 	private static final String LOCK_FILE = "epg-lock";
 
 	private EmbeddedPostgresLauncher() {
@@ -49,9 +51,11 @@ final class EmbeddedPostgresLauncher {
 				.setCleanDataDirectory(false)
 				.setPort(properties.getPort())
 				.setPGStartupWait(properties.getStartupTimeout())
-				// the context stops the server after the engine and the pool (EmbeddedPostgresServer)
+				// the context stops the server after the engine and the pool
+				// (EmbeddedPostgresServer)
 				.setRegisterShutdownHook(false)
-				// the library turns fsync off (-F); with a data directory that is kept, an OS crash
+				// the library turns fsync off (-F); with a data directory that is kept,
+				// an OS crash
 				// must not corrupt it. synchronous_commit stays off: commits stay fast.
 				.setServerConfig("fsync", "on")
 				.start();
@@ -62,16 +66,16 @@ final class EmbeddedPostgresLauncher {
 			return new EmbeddedPostgresServer(postgres, dataDirectory);
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException("Could not start the embedded PostgreSQL server with data in " + dataDirectory
-					+ " (durable.workflow.embedded-postgres.data-directory)", ex);
+			throw new UncheckedIOException("Could not start the embedded PostgreSQL server with data in "
+					+ dataDirectory + " (durable.workflow.embedded-postgres.data-directory)", ex);
 		}
 	}
 
 	/**
-	 * A server whose application was killed keeps running on the data directory: pg_ctl detaches
-	 * it. When no live process holds the library's lock on the directory, such a server is an
-	 * orphan, and is shut down (cleanly: it keeps every committed change) so that this start can
-	 * take over.
+	 * A server whose application was killed keeps running on the data directory: pg_ctl
+	 * detaches it. When no live process holds the library's lock on the directory, such a
+	 * server is an orphan, and is shut down (cleanly: it keeps every committed change) so
+	 * that this start can take over.
 	 */
 	private static void stopOrphanedServer(Path dataDirectory) throws IOException {
 		Path lockFile = dataDirectory.resolve(LOCK_FILE);
@@ -88,8 +92,8 @@ final class EmbeddedPostgresLauncher {
 			Optional<ProcessHandle> orphan = postmaster(dataDirectory);
 			if (orphan.isPresent()) {
 				ProcessHandle process = orphan.get();
-				logger.warn("Stopping the embedded PostgreSQL server (pid " + process.pid()
-						+ ") left running on " + dataDirectory + " by an application that did not shut down");
+				logger.warn("Stopping the embedded PostgreSQL server (pid " + process.pid() + ") left running on "
+						+ dataDirectory + " by an application that did not shut down");
 				process.destroy();
 				try {
 					process.onExit().get(30, TimeUnit.SECONDS);
@@ -143,8 +147,10 @@ final class EmbeddedPostgresLauncher {
 			socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("Port " + port + " for the embedded PostgreSQL server is in use. Set"
-					+ " durable.workflow.embedded-postgres.port to another port, or to 0 for any free port.", ex);
+			throw new IllegalStateException(
+					"Port " + port + " for the embedded PostgreSQL server is in use. Set"
+							+ " durable.workflow.embedded-postgres.port to another port, or to 0 for any free port.",
+					ex);
 		}
 	}
 

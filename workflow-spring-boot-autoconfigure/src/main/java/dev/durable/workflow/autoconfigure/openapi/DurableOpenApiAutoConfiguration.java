@@ -14,9 +14,10 @@ import dev.durable.workflow.web.WebAccess;
 import dev.durable.workflow.web.WorkflowRestController;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the OpenAPI description of the generated REST endpoints, when the application has springdoc
- * ({@code springdoc-openapi-starter-webmvc-ui} or {@code -api}) and the endpoints are on.
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the OpenAPI description of the generated REST endpoints, when
+ * the application has springdoc ({@code springdoc-openapi-starter-webmvc-ui} or
+ * {@code -api}) and the endpoints are on.
  */
 @AutoConfiguration(after = DurableWorkflowWebAutoConfiguration.class)
 @ConditionalOnClass(OpenApiCustomizer.class)

@@ -30,9 +30,10 @@ import static dev.durable.workflow.autoconfigure.openapi.Problem.WORKFLOW_CLOSED
 import static dev.durable.workflow.autoconfigure.openapi.Problem.WORKFLOW_NOT_FOUND;
 
 /**
- * The description of each generated endpoint springdoc found on the controllers, which it cannot
- * infer: the controllers read their bodies as bytes (to convert them to the workflow's own types
- * with one error model), answer 201/202/204 and problem details, and take no body on GET.
+ * The description of each generated endpoint springdoc found on the controllers, which it
+ * cannot infer: the controllers read their bodies as bytes (to convert them to the
+ * workflow's own types with one error model), answer 201/202/204 and problem details, and
+ * take no body on GET.
  */
 final class GenericEndpoints {
 
@@ -57,7 +58,8 @@ final class GenericEndpoints {
 	}
 
 	/**
-	 * Describes an operation springdoc inferred, by its method and path below the base path.
+	 * Describes an operation springdoc inferred, by its method and path below the base
+	 * path.
 	 * @return whether it is one of the generated endpoints
 	 */
 	boolean describe(String method, String path, Operation operation) {
@@ -140,7 +142,8 @@ final class GenericEndpoints {
 					doc.body(this.schemas.any("The payload"), false, "The payload");
 					problems.addAll(List.of(Problem.TOO_LARGE, Problem.NOT_JSON));
 				}
-				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, QUERY_FAILED, UNAVAILABLE));
+				problems
+					.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, QUERY_FAILED, UNAVAILABLE));
 			}
 			case "POST /workflows/{workflowId}/updates/{name}" -> {
 				doc.describe(WORKFLOWS, "updateWorkflow", "Send an update of any name",
@@ -160,9 +163,10 @@ final class GenericEndpoints {
 				doc.describe(WORKFLOWS, "workflowEvent", "An event's value (Workflows.setEvent)",
 						"Waits up to ?wait= (ISO-8601, at most a minute) for the key to be set; answers at once for a "
 								+ "closed run.")
-					.answers(200, "The key and its value", this.schemas.object()
-						.addProperty("key", this.schemas.string("The event's key"))
-						.addProperty("value", this.schemas.any("The value the workflow set")));
+					.answers(200, "The key and its value",
+							this.schemas.object()
+								.addProperty("key", this.schemas.string("The event's key"))
+								.addProperty("value", this.schemas.any("The value the workflow set")));
 				problems.addAll(List.of(INVALID_PAYLOAD, INVALID_KEY, WORKFLOW_NOT_FOUND, EVENT_NOT_SET, UNAVAILABLE));
 			}
 			case "GET /workflows/{workflowId}/streams/{key}" -> {
@@ -241,8 +245,9 @@ final class GenericEndpoints {
 			}
 			case "GET /queues" -> doc.describe(QUEUES, "listQueues", "The flow-control and activity task queues", null)
 				.answers(200, "What each queue holds now", inferred);
-			case "GET /overview" -> doc.describe(WORKFLOWS, "overview", "Runs by type and status, backlog, nodes and queues",
-					"What the dashboard's overview shows (the actuator endpoint workflows tells the same)")
+			case "GET /overview" -> doc
+				.describe(WORKFLOWS, "overview", "Runs by type and status, backlog, nodes and queues",
+						"What the dashboard's overview shows (the actuator endpoint workflows tells the same)")
 				.answers(200, "The counts, the failing and stuck runs, the nodes and the queues", inferred);
 			default -> {
 				return false;
@@ -256,7 +261,10 @@ final class GenericEndpoints {
 		return true;
 	}
 
-	/** The body schema springdoc inferred for the 200 response (the controller method's return type). */
+	/**
+	 * The body schema springdoc inferred for the 200 response (the controller method's
+	 * return type).
+	 */
 	private static @Nullable Schema<?> inferred(Operation operation) {
 		if (operation.getResponses() == null || operation.getResponses().get("200") == null
 				|| operation.getResponses().get("200").getContent() == null) {
@@ -276,8 +284,10 @@ final class GenericEndpoints {
 		Schema<?> schema = this.schemas.object()
 			.addProperty("reason", this.schemas.string("Why; stored in the history"));
 		if (reset) {
-			schema.addProperty("eventId", this.schemas.typed("integer").format("int64")
-				.description("The history event whose workflow task runs again"));
+			schema.addProperty("eventId",
+					this.schemas.typed("integer")
+						.format("int64")
+						.description("The history event whose workflow task runs again"));
 			schema.addRequiredItem("eventId");
 		}
 		return schema;
@@ -288,8 +298,7 @@ final class GenericEndpoints {
 	}
 
 	private Schema<?> firing(boolean backfill) {
-		Schema<?> schema = this.schemas.object()
-			.addProperty("overlapPolicy", overlapPolicy());
+		Schema<?> schema = this.schemas.object().addProperty("overlapPolicy", overlapPolicy());
 		if (backfill) {
 			schema.addProperty("start", this.schemas.string("The first nominal time (inclusive)").format("date-time"))
 				.addProperty("end", this.schemas.string("The end of the range (exclusive)").format("date-time"));

@@ -30,10 +30,11 @@ import static dev.durable.workflow.autoconfigure.openapi.Problem.WORKFLOW_CLOSED
 import static dev.durable.workflow.autoconfigure.openapi.Problem.WORKFLOW_NOT_FOUND;
 
 /**
- * One operation per named signal, query and update handler of the registered types, at the real
- * path of that message name ({@code .../signals/approve} is what the generic
- * {@code .../signals/{name}} route serves for "approve"), with the handler's payload and result
- * schemas. A name several types use with different types gets {@code oneOf} their schemas.
+ * One operation per named signal, query and update handler of the registered types, at
+ * the real path of that message name ({@code .../signals/approve} is what the generic
+ * {@code .../signals/{name}} route serves for "approve"), with the handler's payload and
+ * result schemas. A name several types use with different types gets {@code oneOf} their
+ * schemas.
  */
 final class HandlerOperations {
 
@@ -49,7 +50,10 @@ final class HandlerOperations {
 		this.typed = typed;
 	}
 
-	/** Adds the operations of every named handler below {@code {basePath}/workflows/{workflowId}}. */
+	/**
+	 * Adds the operations of every named handler below
+	 * {@code {basePath}/workflows/{workflowId}}.
+	 */
 	void addTo(Paths paths, String basePath, List<WorkflowTypeInfo> types) {
 		for (HandlerKind kind : HandlerKind.values()) {
 			for (Map.Entry<String, List<Owned>> named : byName(kind, types).entrySet()) {
@@ -61,7 +65,8 @@ final class HandlerOperations {
 				switch (kind) {
 					case SIGNAL -> item.post(signal(name, handlers));
 					case QUERY -> {
-						// a query without payload is asked with GET (no body), one with a payload with POST
+						// a query without payload is asked with GET (no body), one with a
+						// payload with POST
 						if (handlers.stream().anyMatch((h) -> h.handler().payloadType() == null)) {
 							item.get(query(name, handlers, false));
 						}
@@ -105,8 +110,8 @@ final class HandlerOperations {
 		doc.parameter(header("Idempotency-Key", "A retried signal with the same key is recorded once"));
 		body(doc, handlers);
 		doc.answers(202, "Signal recorded", null);
-		List<Problem> problems = new ArrayList<>(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER,
-				WORKFLOW_CLOSED));
+		List<Problem> problems = new ArrayList<>(
+				List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, WORKFLOW_CLOSED));
 		problems.addAll(Problem.OPERATION);
 		doc.problems(problems);
 		return doc.operation();
@@ -115,8 +120,8 @@ final class HandlerOperations {
 	private Operation query(String name, List<Owned> handlers, boolean withPayload) {
 		OperationDoc doc = operation(HandlerKind.QUERY, name, handlers, withPayload ? "queryWithPayload" : "query",
 				"Query");
-		List<Problem> problems = new ArrayList<>(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER,
-				QUERY_FAILED, UNAVAILABLE));
+		List<Problem> problems = new ArrayList<>(
+				List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, QUERY_FAILED, UNAVAILABLE));
 		if (withPayload) {
 			body(doc, handlers.stream().filter((h) -> h.handler().payloadType() != null).toList());
 			problems.addAll(List.of(Problem.TOO_LARGE, Problem.NOT_JSON));
@@ -143,15 +148,14 @@ final class HandlerOperations {
 		return doc.operation();
 	}
 
-	private OperationDoc operation(HandlerKind kind, String name, List<Owned> handlers, String idPrefix,
-			String verb) {
+	private OperationDoc operation(HandlerKind kind, String name, List<Owned> handlers, String idPrefix, String verb) {
 		List<String> owners = handlers.stream().map(Owned::type).distinct().toList();
-		OperationDoc doc = new OperationDoc(new Operation(), this.schemas, this.problem)
-			.describe(GenericEndpoints.WORKFLOWS, idPrefix + "_" + TypedSchemas.componentName(name),
-					verb + " " + name + " (" + String.join(", ", owners) + ")",
-					"The " + kind.name().toLowerCase(Locale.ROOT) + " handler '" + name + "' of the workflow type"
-							+ ((owners.size() == 1) ? " " : "s ") + String.join(", ", owners)
-							+ ". Without runId it goes to the latest run of the workflow id.");
+		OperationDoc doc = new OperationDoc(new Operation(), this.schemas, this.problem).describe(
+				GenericEndpoints.WORKFLOWS, idPrefix + "_" + TypedSchemas.componentName(name),
+				verb + " " + name + " (" + String.join(", ", owners) + ")",
+				"The " + kind.name().toLowerCase(Locale.ROOT) + " handler '" + name + "' of the workflow type"
+						+ ((owners.size() == 1) ? " " : "s ") + String.join(", ", owners)
+						+ ". Without runId it goes to the latest run of the workflow id.");
 		doc.parameter(new Parameter().in("path")
 			.name("workflowId")
 			.required(true)
@@ -165,7 +169,10 @@ final class HandlerOperations {
 	}
 
 	private Parameter header(String name, String description) {
-		return new Parameter().in("header").name(name).description(description).schema(this.schemas.string(description));
+		return new Parameter().in("header")
+			.name(name)
+			.description(description)
+			.schema(this.schemas.string(description));
 	}
 
 	/** The handlers' payload schema; no body when none of them takes a payload. */
@@ -197,7 +204,8 @@ final class HandlerOperations {
 				results.add(result);
 			}
 		}
-		return results.isEmpty() ? null : this.schemas.oneOf(results, "The result of the run's workflow type's handler");
+		return results.isEmpty() ? null
+				: this.schemas.oneOf(results, "The result of the run's workflow type's handler");
 	}
 
 }

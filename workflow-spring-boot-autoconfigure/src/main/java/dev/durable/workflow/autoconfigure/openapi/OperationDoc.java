@@ -19,8 +19,8 @@ import io.swagger.v3.oas.models.responses.ApiResponses;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Describes one operation of the generated endpoints: its tag, id and summary, its JSON body (or
- * none), its success responses and the problem responses it really answers.
+ * Describes one operation of the generated endpoints: its tag, id and summary, its JSON
+ * body (or none), its success responses and the problem responses it really answers.
  */
 final class OperationDoc {
 
@@ -85,7 +85,10 @@ final class OperationDoc {
 		return this;
 	}
 
-	/** A success response whose body is a stream of Server-Sent Events ({@code text/event-stream}). */
+	/**
+	 * A success response whose body is a stream of Server-Sent Events
+	 * ({@code text/event-stream}).
+	 */
 	OperationDoc answersEventStream(int status, String description) {
 		ApiResponse response = new ApiResponse().description(description)
 			.content(new Content().addMediaType("text/event-stream",
@@ -100,7 +103,9 @@ final class OperationDoc {
 		return this;
 	}
 
-	/** Replaces the responses: the successes given, then the problems grouped by status. */
+	/**
+	 * Replaces the responses: the successes given, then the problems grouped by status.
+	 */
 	void problems(Collection<Problem> problems) {
 		ApiResponses responses = new ApiResponses();
 		this.successes.forEach(responses::addApiResponse);

@@ -3,7 +3,8 @@ package dev.durable.workflow.autoconfigure.openapi;
 import java.util.List;
 
 /**
- * An error response an endpoint answers: its status and the stable codes of its problem body.
+ * An error response an endpoint answers: its status and the stable codes of its problem
+ * body.
  *
  * @param status the HTTP status
  * @param codes the {@code code} values, each with what it means
@@ -39,9 +40,11 @@ record Problem(int status, List<String> codes) {
 	static final Problem ROLE_REQUIRED = new Problem(403,
 			"ROLE_REQUIRED: the caller lacks the role durable.workflow.web.required-role names");
 
-	static final Problem WORKFLOW_NOT_FOUND = new Problem(404, "WORKFLOW_NOT_FOUND: no run with that workflow id (and run id)");
+	static final Problem WORKFLOW_NOT_FOUND = new Problem(404,
+			"WORKFLOW_NOT_FOUND: no run with that workflow id (and run id)");
 
-	static final Problem UNKNOWN_HANDLER = new Problem(404, "UNKNOWN_HANDLER: the workflow has no handler of that name");
+	static final Problem UNKNOWN_HANDLER = new Problem(404,
+			"UNKNOWN_HANDLER: the workflow has no handler of that name");
 
 	static final Problem SCHEDULE_NOT_FOUND = new Problem(404, "SCHEDULE_NOT_FOUND: no schedule with that id");
 
@@ -70,18 +73,19 @@ record Problem(int status, List<String> codes) {
 			"DATABASE_UNAVAILABLE: the database cannot be reached; retry after Retry-After seconds");
 
 	/**
-	 * What an operation (a request that changes existing workflows or schedules, with a JSON body)
-	 * may also answer: the access refusals of {@code durable.workflow.web.*} and the body checks.
+	 * What an operation (a request that changes existing workflows or schedules, with a
+	 * JSON body) may also answer: the access refusals of {@code durable.workflow.web.*}
+	 * and the body checks.
 	 */
 	static final List<Problem> OPERATION = List.of(UNAUTHENTICATED, READ_ONLY, OPERATION_DISABLED, ROLE_REQUIRED,
 			TOO_LARGE, NOT_JSON, UNAVAILABLE);
 
 	/**
-	 * What a start may also answer: read-only mode, the body checks, and, for signal-with-start
-	 * only (it signals an open run), the refusals of an operation.
+	 * What a start may also answer: read-only mode, the body checks, and, for
+	 * signal-with-start only (it signals an open run), the refusals of an operation.
 	 */
-	static final List<Problem> START = List.of(READ_ONLY, TOO_LARGE, NOT_JSON, UNAVAILABLE,
-			withSignal(UNAUTHENTICATED), withSignal(OPERATION_DISABLED), withSignal(ROLE_REQUIRED));
+	static final List<Problem> START = List.of(READ_ONLY, TOO_LARGE, NOT_JSON, UNAVAILABLE, withSignal(UNAUTHENTICATED),
+			withSignal(OPERATION_DISABLED), withSignal(ROLE_REQUIRED));
 
 	Problem(int status, String code) {
 		this(status, List.of(code));

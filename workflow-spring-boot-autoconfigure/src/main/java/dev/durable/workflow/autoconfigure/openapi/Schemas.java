@@ -13,9 +13,9 @@ import org.springdoc.core.utils.SpringDocAnnotationsUtils;
 import dev.durable.workflow.EncodedValue;
 
 /**
- * Schemas of one OpenAPI document: Java types resolved as springdoc resolves a controller's
- * own types (records, enums, lists and maps, referenced types added to the components), and
- * the hand-built schemas of the JSON the endpoints read and write.
+ * Schemas of one OpenAPI document: Java types resolved as springdoc resolves a
+ * controller's own types (records, enums, lists and maps, referenced types added to the
+ * components), and the hand-built schemas of the JSON the endpoints read and write.
  */
 final class Schemas {
 
@@ -32,8 +32,9 @@ final class Schemas {
 	}
 
 	/**
-	 * The schema of a payload or result type: {@code null} when there is none (no parameter, or
-	 * {@code void}); any JSON value for {@code Object} and a dynamic handler's {@link EncodedValue}.
+	 * The schema of a payload or result type: {@code null} when there is none (no
+	 * parameter, or {@code void}); any JSON value for {@code Object} and a dynamic
+	 * handler's {@link EncodedValue}.
 	 */
 	@Nullable Schema<?> of(@Nullable Type type) {
 		if (type == null || type == void.class || type == Void.class) {
@@ -45,10 +46,14 @@ final class Schemas {
 		return SpringDocAnnotationsUtils.extractSchema(this.components, type, null, null, this.version);
 	}
 
-	/** A schema of a JSON type ({@code object}, {@code string}...), written for either OpenAPI version. */
+	/**
+	 * A schema of a JSON type ({@code object}, {@code string}...), written for either
+	 * OpenAPI version.
+	 */
 	Schema<?> typed(String type) {
 		Schema<?> schema = new Schema<>().specVersion(this.version);
-		// OpenAPI 3.0 writes "type", 3.1 writes the JSON Schema "types"; set both so either serializes
+		// OpenAPI 3.0 writes "type", 3.1 writes the JSON Schema "types"; set both so
+		// either serializes
 		schema.type(type);
 		if (this.version == SpecVersion.V31) {
 			schema.addType(type);
@@ -79,7 +84,10 @@ final class Schemas {
 		return typed("array").items(items);
 	}
 
-	/** Registers a named schema (unless the document has one of that name) and returns its reference. */
+	/**
+	 * Registers a named schema (unless the document has one of that name) and returns its
+	 * reference.
+	 */
 	Schema<?> component(String name, Schema<?> schema) {
 		if (this.components.getSchemas() == null || !this.components.getSchemas().containsKey(name)) {
 			this.components.addSchemas(name, schema);
@@ -87,7 +95,10 @@ final class Schemas {
 		return ref(name);
 	}
 
-	/** A reference to a component schema, such as one springdoc made for a controller's return type. */
+	/**
+	 * A reference to a component schema, such as one springdoc made for a controller's
+	 * return type.
+	 */
 	Schema<?> ref(String name) {
 		return new Schema<>().specVersion(this.version).$ref("#/components/schemas/" + name);
 	}

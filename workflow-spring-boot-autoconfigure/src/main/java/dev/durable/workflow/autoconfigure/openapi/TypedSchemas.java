@@ -16,9 +16,9 @@ import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowStatus;
 
 /**
- * The schemas that depend on the registered workflow types: one start request per type (its
- * input's schema from the Java type), the results of runs and updates, and the shapes the
- * result and update endpoints answer.
+ * The schemas that depend on the registered workflow types: one start request per type
+ * (its input's schema from the Java type), the results of runs and updates, and the
+ * shapes the result and update endpoints answer.
  */
 final class TypedSchemas {
 
@@ -35,7 +35,9 @@ final class TypedSchemas {
 		this.types = types;
 	}
 
-	/** RFC 9457 problem details with the stable {@code code} of the generated endpoints. */
+	/**
+	 * RFC 9457 problem details with the stable {@code code} of the generated endpoints.
+	 */
 	Schema<?> problem() {
 		Schema<?> problem = this.schemas.object()
 			.description("An error of the generated endpoints (application/problem+json)")
@@ -44,7 +46,8 @@ final class TypedSchemas {
 			.addProperty("status", this.schemas.typed("integer").format("int32").description("The HTTP status"))
 			.addProperty("detail", this.schemas.string("What went wrong, for a person"))
 			.addProperty("instance", this.schemas.string("The request path").format("uri-reference"))
-			.addProperty("code", this.schemas.string("The stable code to act on (INVALID_PAYLOAD, WORKFLOW_NOT_FOUND...)"))
+			.addProperty("code",
+					this.schemas.string("The stable code to act on (INVALID_PAYLOAD, WORKFLOW_NOT_FOUND...)"))
 			.addProperty("failure", failure());
 		problem.setRequired(new ArrayList<>(List.of("status", "code", "detail")));
 		return this.schemas.component(PROBLEM, problem);
@@ -62,7 +65,10 @@ final class TypedSchemas {
 		return this.schemas.component(FAILURE, failure);
 	}
 
-	/** {@code oneOf} the start requests of the registered types, told apart by {@code type}. */
+	/**
+	 * {@code oneOf} the start requests of the registered types, told apart by
+	 * {@code type}.
+	 */
 	Schema<?> startRequest() {
 		Schema<?> startOptions = Objects.requireNonNull(this.schemas.of(StartOptions.class));
 		Schema<?> oneOf = this.schemas.any("A start request: the workflow type, its input and options");
@@ -94,8 +100,8 @@ final class TypedSchemas {
 
 	/**
 	 * The named handlers of a kind; for signals also the names declared for
-	 * {@code Workflows.receive}, as handlers of their declared payload type (any JSON value when
-	 * the receiving call types it).
+	 * {@code Workflows.receive}, as handlers of their declared payload type (any JSON
+	 * value when the receiving call types it).
 	 */
 	static List<WorkflowTypeInfo.Handler> named(WorkflowTypeInfo type, HandlerKind kind) {
 		List<WorkflowTypeInfo.Handler> named = new ArrayList<>(type.named(kind));
@@ -117,7 +123,8 @@ final class TypedSchemas {
 		Schema<?> signal = this.schemas.object()
 			.description("Signal-with-start: a signal delivered to the run, started when none is open")
 			.addProperty("name", name)
-			.addProperty("payload", this.schemas.oneOf(payloads(named(type, HandlerKind.SIGNAL)), "The signal's payload"));
+			.addProperty("payload",
+					this.schemas.oneOf(payloads(named(type, HandlerKind.SIGNAL)), "The signal's payload"));
 		signal.addRequiredItem("name");
 		return signal;
 	}
@@ -169,7 +176,10 @@ final class TypedSchemas {
 				: this.schemas.oneOf(results, "The update handler's result");
 	}
 
-	/** The 200 (completed, with the result) and 202 (accepted or still running) answers of an update. */
+	/**
+	 * The 200 (completed, with the result) and 202 (accepted or still running) answers of
+	 * an update.
+	 */
 	void updateOutcome(OperationDoc doc, @Nullable Schema<?> result) {
 		Schema<?> completed = outcome(List.of(UpdateStage.COMPLETED.name()));
 		if (result != null) {

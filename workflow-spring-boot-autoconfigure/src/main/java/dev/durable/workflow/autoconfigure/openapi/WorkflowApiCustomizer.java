@@ -15,11 +15,11 @@ import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.WorkflowTypeInfo;
 
 /**
- * Describes the generated endpoints in the application's OpenAPI document: springdoc finds the
- * controllers but sees byte-array bodies and maps; this replaces what it inferred with the JSON
- * each endpoint reads and writes, per registered workflow type and handler, the status codes
- * each answers with the problem schema, and hides the dashboard page. Paths that are not below
- * the base path are left as they are.
+ * Describes the generated endpoints in the application's OpenAPI document: springdoc
+ * finds the controllers but sees byte-array bodies and maps; this replaces what it
+ * inferred with the JSON each endpoint reads and writes, per registered workflow type and
+ * handler, the status codes each answers with the problem schema, and hides the dashboard
+ * page. Paths that are not below the base path are left as they are.
  */
 final class WorkflowApiCustomizer implements OpenApiCustomizer {
 
@@ -41,7 +41,8 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		api.getPaths().remove(this.basePath + "/ui");
 		api.getPaths().remove(this.basePath + "/ui/");
 		api.getPaths().remove(this.basePath + "/ui/{file}");
-		// a group of the document without the generated endpoints gets none of their operations
+		// a group of the document without the generated endpoints gets none of their
+		// operations
 		PathItem start = api.getPaths().get(this.basePath + "/workflows");
 		if (start == null || start.getPost() == null) {
 			return;

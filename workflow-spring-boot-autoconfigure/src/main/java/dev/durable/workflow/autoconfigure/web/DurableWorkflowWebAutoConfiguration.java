@@ -43,12 +43,14 @@ import dev.durable.workflow.web.WorkflowRouteProblems;
 import dev.durable.workflow.web.WorkflowTypes;
 
 /**
- * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration Auto-configuration} of
- * the generated REST endpoints under {@code durable.workflow.web.base-path}: ordinary MVC
- * controllers, so the application's security filter chain applies to them. Reads and starts are
- * open; the other mutating endpoints (the operations) are off unless
- * {@code durable.workflow.web.operations-enabled} or {@code durable.workflow.web.required-role}
- * allows them ({@link OperationAccessInterceptor}).
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} of the generated REST endpoints under
+ * {@code durable.workflow.web.base-path}: ordinary MVC controllers, so the application's
+ * security filter chain applies to them. Reads and starts are open; the other mutating
+ * endpoints (the operations) are off unless
+ * {@code durable.workflow.web.operations-enabled} or
+ * {@code durable.workflow.web.required-role} allows them
+ * ({@link OperationAccessInterceptor}).
  */
 @AutoConfiguration(after = DurableWorkflowAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -65,7 +67,8 @@ public final class DurableWorkflowWebAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	WebPayloads durableWorkflowWebPayloads(ObjectProvider<JsonMapper> jsonMapper, DurableWorkflowProperties properties) {
+	WebPayloads durableWorkflowWebPayloads(ObjectProvider<JsonMapper> jsonMapper,
+			DurableWorkflowProperties properties) {
 		return new WebPayloads(jsonMapper.getIfAvailable(() -> JsonMapper.builder().build()),
 				Math.toIntExact(properties.getMaxPayloadSize().toBytes()));
 	}

@@ -13,10 +13,10 @@ import org.springframework.util.ClassUtils;
 import dev.durable.workflow.web.WebAccess;
 
 /**
- * Warns at startup when the operations of the generated endpoints (signals, updates, cancel,
- * terminate, reset, schedule changes, activity completion) answer to every caller and no Spring
- * Security filter chain is there to guard them, and when a required role is set with no filter
- * chain to authenticate callers.
+ * Warns at startup when the operations of the generated endpoints (signals, updates,
+ * cancel, terminate, reset, schedule changes, activity completion) answer to every caller
+ * and no Spring Security filter chain is there to guard them, and when a required role is
+ * set with no filter chain to authenticate callers.
  */
 final class OpenOperationsWarning implements SmartInitializingSingleton, BeanClassLoaderAware {
 

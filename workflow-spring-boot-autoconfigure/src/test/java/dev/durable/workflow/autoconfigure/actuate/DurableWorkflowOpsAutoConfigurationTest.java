@@ -27,8 +27,9 @@ import dev.durable.workflow.test.EmbeddedPostgresSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The actuator endpoint, health contributor, meters and observations are auto-configured when
- * their libraries are present, absent otherwise, and give way to the application's beans.
+ * The actuator endpoint, health contributor, meters and observations are auto-configured
+ * when their libraries are present, absent otherwise, and give way to the application's
+ * beans.
  */
 class DurableWorkflowOpsAutoConfigurationTest {
 
@@ -60,15 +61,16 @@ class DurableWorkflowOpsAutoConfigurationTest {
 				.hasSingleBean(WorkflowObservationInterceptor.class)
 				.hasBean("durableWorkflowCacheMeterBinder")
 				.hasSingleBean(QueueMetrics.class);
-			assertThat(context.getBeansOfType(WorkflowEngineCustomizer.class)).containsOnlyKeys(
-					"durableWorkflowMetricsCustomizer");
+			assertThat(context.getBeansOfType(WorkflowEngineCustomizer.class))
+				.containsOnlyKeys("durableWorkflowMetricsCustomizer");
 		});
 	}
 
 	@Test
 	void theHealthContributorIsNamedDurableWorkflow() {
 		this.runner.withConfiguration(AutoConfigurations.of(HealthContributorRegistryAutoConfiguration.class))
-			.run((context) -> assertThat(context.getBean(HealthContributorRegistry.class).getContributor("durableWorkflow"))
+			.run((context) -> assertThat(
+					context.getBean(HealthContributorRegistry.class).getContributor("durableWorkflow"))
 				.isInstanceOf(WorkflowEngineHealthIndicator.class));
 	}
 
@@ -119,8 +121,8 @@ class DurableWorkflowOpsAutoConfigurationTest {
 	@Test
 	void backsOffFromTheApplicationsBeans() {
 		WorkflowMetricsListener ownMetrics = new WorkflowMetricsListener(new SimpleMeterRegistry());
-		this.runner.withBean("ownEndpoint", WorkflowsEndpoint.class,
-				() -> new WorkflowsEndpoint(null, Duration.ofMinutes(1)))
+		this.runner
+			.withBean("ownEndpoint", WorkflowsEndpoint.class, () -> new WorkflowsEndpoint(null, Duration.ofMinutes(1)))
 			.withBean("durableWorkflowHealthIndicator", HealthIndicator.class,
 					() -> () -> org.springframework.boot.health.contributor.Health.up().build())
 			.withBean("ownMetrics", WorkflowMetricsListener.class, () -> ownMetrics)

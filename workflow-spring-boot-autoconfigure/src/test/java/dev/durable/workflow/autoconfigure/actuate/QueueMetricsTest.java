@@ -29,7 +29,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The queue gauges: {@code durable.workflow.queue.depth}, {@code .running} and
- * {@code .oldest.age}, tagged {@code queue}, read from a snapshot rather than the database.
+ * {@code .oldest.age}, tagged {@code queue}, read from a snapshot rather than the
+ * database.
  */
 class QueueMetricsTest {
 
@@ -92,8 +93,8 @@ class QueueMetricsTest {
 	}
 
 	/**
-	 * The queues' times are on the engine clock (the database's): the oldest item's age is counted
-	 * on it, not on this node's clock, which may be far off.
+	 * The queues' times are on the engine clock (the database's): the oldest item's age
+	 * is counted on it, not on this node's clock, which may be far off.
 	 */
 	@Test
 	void theOldestAgeIsCountedOnTheEngineClock() {

@@ -77,7 +77,8 @@ class WorkflowEngineHealthIndicatorTest {
 				await().until(() -> indicator.health().getStatus().equals(Status.OUT_OF_SERVICE));
 				Health health = indicator.health();
 				assertThat(health.getDetails()).containsEntry("stuckRuns", 1L).containsEntry("failingRuns", 1L);
-				assertThat((String) health.getDetails().get("reason")).contains("1 runs whose workflow task has failed");
+				assertThat((String) health.getDetails().get("reason"))
+					.contains("1 runs whose workflow task has failed");
 			});
 	}
 

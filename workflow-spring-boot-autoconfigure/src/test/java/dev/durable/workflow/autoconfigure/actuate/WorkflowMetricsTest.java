@@ -27,7 +27,10 @@ import dev.durable.workflow.test.EmbeddedPostgresSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Meters and observations of a run with a retried activity, with Boot's metrics and observation setup. */
+/**
+ * Meters and observations of a run with a retried activity, with Boot's metrics and
+ * observation setup.
+ */
 class WorkflowMetricsTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -70,7 +73,8 @@ class WorkflowMetricsTest {
 			String result = client.start(QuickWorkflow::run, "a", StartOptions.withId("metrics-1"))
 				.result(Duration.ofSeconds(30));
 			assertThat(result).isEqualTo("tidy a, flaky a");
-			// the result is visible once the closing task committed; its end is reported right after
+			// the result is visible once the closing task committed; its end is reported
+			// right after
 			await().until(() -> registry.find("durable.workflow.runs.completed").counter() != null);
 
 			assertThat(registry.get("durable.workflow.runs.started").tag("type", "ops-quick").counter().count())
@@ -101,17 +105,17 @@ class WorkflowMetricsTest {
 				.isEqualTo(2);
 			assertThat(registry.get("durable.workflow.cache.size").gauge().value()).isGreaterThanOrEqualTo(0);
 
-			// observations: the handler sees them, and Boot's meter handler turns them into timers
+			// observations: the handler sees them, and Boot's meter handler turns them
+			// into timers
 			assertThat(observations.named("durable.workflow.task")).isNotEmpty().allSatisfy((task) -> {
 				assertThat(task.getLowCardinalityKeyValues()).contains(KeyValue.of("type", "ops-quick"));
 				assertThat(task.getHighCardinalityKeyValues()).contains(KeyValue.of("workflow.id", "metrics-1"));
 			});
-			assertThat(observations.named("durable.workflow.activity")).hasSize(3)
-				.anySatisfy((activity) -> {
-					assertThat(activity.getLowCardinalityKeyValues()).contains(KeyValue.of("type", "flaky"));
-					assertThat(activity.getHighCardinalityKeyValues()).contains(KeyValue.of("attempt", "1"));
-					assertThat(activity.getError()).hasMessage("first attempt fails");
-				});
+			assertThat(observations.named("durable.workflow.activity")).hasSize(3).anySatisfy((activity) -> {
+				assertThat(activity.getLowCardinalityKeyValues()).contains(KeyValue.of("type", "flaky"));
+				assertThat(activity.getHighCardinalityKeyValues()).contains(KeyValue.of("attempt", "1"));
+				assertThat(activity.getError()).hasMessage("first attempt fails");
+			});
 			assertThat(registry.get("durable.workflow.task").tag("type", "ops-quick").timer().count()).isPositive();
 			assertThat(registry.get("durable.workflow.activity").tag("type", "tidy").timer().count()).isEqualTo(1);
 		});

@@ -71,7 +71,8 @@ class WorkflowsEndpointTest {
 
 			// what the actuator writes
 			String json = tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(all);
-			assertThat(json).contains("\"runnable\":1", "\"workflowId\":\"broken-1\"", "\"ops-waiting\":{\"RUNNING\":1}");
+			assertThat(json).contains("\"runnable\":1", "\"workflowId\":\"broken-1\"",
+					"\"ops-waiting\":{\"RUNNING\":1}");
 
 			WorkflowsDescriptor quick = endpoint.workflowType("ops-quick");
 			assertThat(quick.runs()).containsOnlyKeys("ops-quick");
@@ -87,15 +88,19 @@ class WorkflowsEndpointTest {
 			WorkflowsEndpoint endpoint = context.getBean(WorkflowsEndpoint.class);
 			client.start(WaitingWorkflow::run, StartOptions.builder().workflowId("batch-1").queue("batch").build());
 			client.start(WaitingWorkflow::run, StartOptions.builder().workflowId("batch-2").queue("batch").build());
-			await().until(() -> endpoint.workflows().queues().stream()
+			await().until(() -> endpoint.workflows()
+				.queues()
+				.stream()
 				.anyMatch((queue) -> queue.name().equals("batch") && queue.running() == 1 && queue.depth() == 1));
 			WorkflowsDescriptor all = endpoint.workflows();
-			assertThat(all.queues()).filteredOn((queue) -> queue.name().equals("batch")).singleElement().satisfies((batch) -> {
-				assertThat(batch.limits().concurrency()).isEqualTo(1);
-				assertThat(batch.runningWorkflows()).isEqualTo(1);
-				assertThat(batch.waitingWorkflows()).isEqualTo(1);
-				assertThat(batch.oldestWaitingSince()).isNotNull();
-			});
+			assertThat(all.queues()).filteredOn((queue) -> queue.name().equals("batch"))
+				.singleElement()
+				.satisfies((batch) -> {
+					assertThat(batch.limits().concurrency()).isEqualTo(1);
+					assertThat(batch.runningWorkflows()).isEqualTo(1);
+					assertThat(batch.waitingWorkflows()).isEqualTo(1);
+					assertThat(batch.oldestWaitingSince()).isNotNull();
+				});
 			// a queue is no workflow type's: the narrowed view lists them all
 			assertThat(endpoint.workflowType("ops-waiting").queues()).isEqualTo(all.queues());
 			String json = tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(all);

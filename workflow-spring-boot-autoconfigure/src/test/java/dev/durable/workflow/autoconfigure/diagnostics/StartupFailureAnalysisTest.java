@@ -30,9 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * Durable's startup errors, in real {@link SpringApplication} startups, appear in Spring Boot's
- * "APPLICATION FAILED TO START" report with what is wrong and how to fix it (the analyzers are
- * found through {@code META-INF/spring.factories} and come before Spring Boot's own).
+ * Durable's startup errors, in real {@link SpringApplication} startups, appear in Spring
+ * Boot's "APPLICATION FAILED TO START" report with what is wrong and how to fix it (the
+ * analyzers are found through {@code META-INF/spring.factories} and come before Spring
+ * Boot's own).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class StartupFailureAnalysisTest {
@@ -44,8 +45,8 @@ class StartupFailureAnalysisTest {
 	private static void failToStart(String[] properties, Class<?>... sources) {
 		SpringApplication application = new SpringApplication(sources);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		application.setDefaultProperties(java.util.Map.of("durable.workflow.schema",
-				EmbeddedPostgresSupport.newSchemaName()));
+		application
+			.setDefaultProperties(java.util.Map.of("durable.workflow.schema", EmbeddedPostgresSupport.newSchemaName()));
 		String[] args = java.util.Arrays.stream(properties).map((p) -> "--" + p).toArray(String[]::new);
 		assertThatException().isThrownBy(() -> application.run(args).close());
 	}
@@ -89,8 +90,7 @@ class StartupFailureAnalysisTest {
 	void noDatabaseWithTheDevelopmentDatabaseTurnedOffIsReportedWithBothWaysToGetOne(CapturedOutput output) {
 		failToStart(new String[] { "durable.workflow.embedded-postgres.enabled=false" }, GreetingConfiguration.class,
 				PooledDatabase.class);
-		assertThat(description(output))
-			.contains("Durable needs a PostgreSQL DataSource, and this application has none")
+		assertThat(description(output)).contains("Durable needs a PostgreSQL DataSource, and this application has none")
 			.contains("durable.workflow.embedded-postgres.enabled=false")
 			.contains("Set spring.datasource.url")
 			.contains("remove durable.workflow.embedded-postgres.enabled=false")
@@ -101,8 +101,7 @@ class StartupFailureAnalysisTest {
 	@Test
 	void aMissingDurableBeanWithoutAnyDataSourceIsReportedAsTheMissingDatabase(CapturedOutput output) {
 		failToStart(GreetingConfiguration.class, NoDatabase.class, NeedsAClient.class);
-		assertThat(description(output))
-			.contains("Durable needs a PostgreSQL DataSource, and this application has none")
+		assertThat(description(output)).contains("Durable needs a PostgreSQL DataSource, and this application has none")
 			.contains("Set spring.datasource.url");
 	}
 
@@ -134,7 +133,10 @@ class StartupFailureAnalysisTest {
 
 	}
 
-	/** Spring Boot's pooled data source, the development database and the engine, as the starter has them. */
+	/**
+	 * Spring Boot's pooled data source, the development database and the engine, as the
+	 * starter has them.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ DurableEmbeddedPostgresAutoConfiguration.class, DataSourceAutoConfiguration.class,
 			DurableWorkflowAutoConfiguration.class })

@@ -25,8 +25,8 @@ import dev.durable.workflow.test.EmbeddedPostgresSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link DurableEmbeddedPostgresAutoConfiguration}: real servers on temporary data
- * directories and free ports.
+ * Tests for {@link DurableEmbeddedPostgresAutoConfiguration}: real servers on temporary
+ * data directories and free ports.
  */
 class DurableEmbeddedPostgresAutoConfigurationTest {
 
@@ -48,7 +48,8 @@ class DurableEmbeddedPostgresAutoConfigurationTest {
 			DataSource dataSource = context.getBean(DataSource.class);
 			assertThat(dataSource).isInstanceOf(HikariDataSource.class);
 			int port = context.getBean(EmbeddedPostgresServer.class).getPort();
-			assertThat(((HikariDataSource) dataSource).getJdbcUrl()).startsWith("jdbc:postgresql://localhost:" + port + "/");
+			assertThat(((HikariDataSource) dataSource).getJdbcUrl())
+				.startsWith("jdbc:postgresql://localhost:" + port + "/");
 			JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 			jdbc.execute("CREATE TABLE kept (value int)");
 			jdbc.update("INSERT INTO kept VALUES (42)");

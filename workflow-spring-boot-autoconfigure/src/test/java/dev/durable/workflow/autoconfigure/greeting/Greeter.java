@@ -6,8 +6,8 @@ import dev.durable.workflow.Activity;
 import dev.durable.workflow.client.WorkflowClient;
 
 /**
- * An activity class that is not a component: the auto-configuration makes it a bean. It depends
- * on the workflow client, which must not make a dependency cycle with the engine.
+ * An activity class that is not a component: the auto-configuration makes it a bean. It
+ * depends on the workflow client, which must not make a dependency cycle with the engine.
  */
 @Activity
 public class Greeter {

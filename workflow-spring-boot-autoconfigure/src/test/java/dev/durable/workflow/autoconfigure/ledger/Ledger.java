@@ -18,8 +18,8 @@ public class Ledger {
 	}
 
 	/**
-	 * Inserts the entry and answers the isolation level its transaction runs at; an amount below
-	 * zero fails after the insert, which must then roll back.
+	 * Inserts the entry and answers the isolation level its transaction runs at; an
+	 * amount below zero fails after the insert, which must then roll back.
 	 */
 	@ActivityMethod(transactional = true, maxAttempts = 1)
 	public String book(String table, String entry, int amount) {

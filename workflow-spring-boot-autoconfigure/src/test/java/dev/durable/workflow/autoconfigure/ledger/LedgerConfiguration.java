@@ -12,8 +12,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 
 /**
- * An application with a transactional activity that writes through its own {@code JdbcTemplate},
- * and a transaction manager of its own on the same data source.
+ * An application with a transactional activity that writes through its own
+ * {@code JdbcTemplate}, and a transaction manager of its own on the same data source.
  */
 @Configuration(proxyBeanMethods = false)
 @AutoConfigurationPackage

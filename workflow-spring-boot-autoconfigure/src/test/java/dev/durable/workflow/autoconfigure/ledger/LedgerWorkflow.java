@@ -13,7 +13,9 @@ public class LedgerWorkflow {
 		this.ledger = ledger;
 	}
 
-	/** @param request {@code table:entry:amount} */
+	/**
+	 * @param request {@code table:entry:amount}
+	 */
 	@WorkflowRun
 	public String run(String request) {
 		String[] parts = request.split(":");

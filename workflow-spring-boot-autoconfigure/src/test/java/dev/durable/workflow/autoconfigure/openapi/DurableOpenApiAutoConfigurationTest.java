@@ -16,7 +16,10 @@ import dev.durable.workflow.web.WorkflowRestController;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** When the OpenAPI description is contributed, and that the endpoints work without springdoc. */
+/**
+ * When the OpenAPI description is contributed, and that the endpoints work without
+ * springdoc.
+ */
 class DurableOpenApiAutoConfigurationTest {
 
 	private final WebApplicationContextRunner web = new WebApplicationContextRunner()

@@ -22,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /**
- * With springdoc on the classpath, the application's OpenAPI document describes the generated
- * endpoints per workflow type: schemas from the Java types, real status codes with the problem
- * schema, no body on GET, no dashboard, every operation tagged.
+ * With springdoc on the classpath, the application's OpenAPI document describes the
+ * generated endpoints per workflow type: schemas from the Java types, real status codes
+ * with the problem schema, no body on GET, no dashboard, every operation tagged.
  */
 @SpringBootTest(classes = ClaimsApplication.class,
 		properties = { "durable.workflow.schema=openapi_document", "durable.workflow.embedded-postgres.enabled=false",
@@ -120,14 +120,12 @@ class OpenApiDocumentTest {
 	@Test
 	void errorsAreTheStatusesTheEndpointsAnswerWithTheProblemSchema() {
 		Map<String, List<String>> expected = Map.of("/durable/workflows|post",
-				List.of("400", "403", "409", "415", "503"),
-				"/durable/workflows/{workflowId}|get", List.of("404", "503"),
-				"/durable/workflows/{workflowId}/signals/addEvidence|post", List.of("401", "403", "404", "409"),
-				"/durable/workflows/{workflowId}/updates/decide|post", List.of("404", "409", "422"),
-				"/durable/workflows/{workflowId}/queries/stage|get", List.of("404", "422"),
-				"/durable/schedules|post", List.of("409"),
-				"/durable/batches|post", List.of("400", "401", "403", "409"),
-				"/durable/batches/{batchId}|get", List.of("404"),
+				List.of("400", "403", "409", "415", "503"), "/durable/workflows/{workflowId}|get",
+				List.of("404", "503"), "/durable/workflows/{workflowId}/signals/addEvidence|post",
+				List.of("401", "403", "404", "409"), "/durable/workflows/{workflowId}/updates/decide|post",
+				List.of("404", "409", "422"), "/durable/workflows/{workflowId}/queries/stage|get",
+				List.of("404", "422"), "/durable/schedules|post", List.of("409"), "/durable/batches|post",
+				List.of("400", "401", "403", "409"), "/durable/batches/{batchId}|get", List.of("404"),
 				"/durable/batches/{batchId}/cancel|post", List.of("403", "404"));
 		expected.forEach((operation, statuses) -> {
 			String[] pathAndMethod = operation.split("\\|");
@@ -160,8 +158,8 @@ class OpenApiDocumentTest {
 		assertThat(batch.path("properties").propertyNames()).contains("batchId", "operation", "state", "filter",
 				"reason", "total", "processed", "succeeded", "skipped", "failed", "recentFailures", "createdAt",
 				"closedAt");
-		assertThat(resolve(batch.path("properties").path("filter")).path("properties").propertyNames())
-			.contains("type", "status", "query", "startedFrom", "startedTo", "workflowIdPrefix");
+		assertThat(resolve(batch.path("properties").path("filter")).path("properties").propertyNames()).contains("type",
+				"status", "query", "startedFrom", "startedTo", "workflowIdPrefix");
 		assertThat(paths().path("/durable/batches").path("get").path("responses").has("200")).isTrue();
 	}
 

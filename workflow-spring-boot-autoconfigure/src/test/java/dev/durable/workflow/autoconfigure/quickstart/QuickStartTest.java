@@ -19,10 +19,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The README's quick start, over real HTTP: an application with the starter, the embedded
- * database, one workflow and one activity, and no configuration of its own (only a free port and
- * a scratch data directory for the test), is started, signaled, queried and updated.
+ * database, one workflow and one activity, and no configuration of its own (only a free
+ * port and a scratch data directory for the test), is started, signaled, queried and
+ * updated.
  */
-// Spring Security is on this module's test classpath for the secured-API test; the quick-start
+// Spring Security is on this module's test classpath for the secured-API test; the
+// quick-start
 // application has none, so its auto-configuration is left out here
 @SpringBootTest(classes = ShopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "durable.workflow.web.operations-enabled=true", "spring.autoconfigure.exclude="
@@ -48,18 +50,20 @@ class QuickStartTest {
 	private HttpResponse<String> send(String method, String path, String body) throws Exception {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.header("Content-Type", "application/json")
-			.method(method, (body != null) ? HttpRequest.BodyPublishers.ofString(body)
-					: HttpRequest.BodyPublishers.noBody());
+			.method(method,
+					(body != null) ? HttpRequest.BodyPublishers.ofString(body) : HttpRequest.BodyPublishers.noBody());
 		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	@Test
 	void startSignalQueryUpdateOverHttp() throws Exception {
 		assertThat(send("POST", "/durable/workflows",
-				"{\"type\":\"order\",\"workflowId\":\"order-1\",\"input\":{\"item\":\"tea\",\"quantity\":2}}").statusCode())
-			.isEqualTo(201);
-		assertThat(send("POST", "/durable/workflows/order-1/signals/addNote", "\"fragile\"").statusCode()).isEqualTo(202);
-		await().until(() -> send("GET", "/durable/workflows/order-1/queries/notes", null).body().equals("[\"fragile\"]"));
+				"{\"type\":\"order\",\"workflowId\":\"order-1\",\"input\":{\"item\":\"tea\",\"quantity\":2}}")
+			.statusCode()).isEqualTo(201);
+		assertThat(send("POST", "/durable/workflows/order-1/signals/addNote", "\"fragile\"").statusCode())
+			.isEqualTo(202);
+		await()
+			.until(() -> send("GET", "/durable/workflows/order-1/queries/notes", null).body().equals("[\"fragile\"]"));
 		HttpResponse<String> update = send("POST", "/durable/workflows/order-1/updates/setQuantity", "5");
 		assertThat(update.statusCode()).isEqualTo(200);
 		assertThat(update.body()).contains("\"result\":5");

@@ -14,7 +14,10 @@ import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 
-/** The README's quick-start application: the starter, one workflow, one activity, nothing else. */
+/**
+ * The README's quick-start application: the starter, one workflow, one activity, nothing
+ * else.
+ */
 @SpringBootApplication
 public class ShopApplication {
 

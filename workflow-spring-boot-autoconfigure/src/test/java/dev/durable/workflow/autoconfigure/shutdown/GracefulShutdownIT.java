@@ -23,22 +23,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * SIGTERM to a real JVM running the starter on its embedded database, with an activity under way
- * ({@link ShutdownApplication}: a workflow of two steps, each recording its executions). The
- * stopping node starts no new activity, lets the one under way finish (up to
- * {@code durable.workflow.worker.shutdown-timeout}) and commits its outcome, releases the run,
- * and the JVM exits within the timeout and a few seconds; the embedded PostgreSQL server stops
- * after the engine. A second JVM on the same data directory completes the workflow with each
- * step run once. Every node has a {@code dead-after} of a minute: the second JVM can take the run
- * within the test's waits only because the first released it.
+ * SIGTERM to a real JVM running the starter on its embedded database, with an activity
+ * under way ({@link ShutdownApplication}: a workflow of two steps, each recording its
+ * executions). The stopping node starts no new activity, lets the one under way finish
+ * (up to {@code durable.workflow.worker.shutdown-timeout}) and commits its outcome,
+ * releases the run, and the JVM exits within the timeout and a few seconds; the embedded
+ * PostgreSQL server stops after the engine. A second JVM on the same data directory
+ * completes the workflow with each step run once. Every node has a {@code dead-after} of
+ * a minute: the second JVM can take the run within the test's waits only because the
+ * first released it.
  *
- * <p>The JVMs' output is in {@code target/graceful-shutdown-it/<test>/}.
+ * <p>
+ * The JVMs' output is in {@code target/graceful-shutdown-it/<test>/}.
  */
 class GracefulShutdownIT {
 
 	private static final Duration STARTUP = Duration.ofSeconds(90);
 
-	/** What the stop may take beyond the shutdown timeout (the JVM's own exit included). */
+	/**
+	 * What the stop may take beyond the shutdown timeout (the JVM's own exit included).
+	 */
 	private static final Duration SLACK = Duration.ofSeconds(5);
 
 	private final List<Process> processes = new ArrayList<>();
@@ -123,8 +127,8 @@ class GracefulShutdownIT {
 	}
 
 	/**
-	 * The engine stopped and released its runs while the database was up, and the embedded server
-	 * stopped after it: no connection failed on the way.
+	 * The engine stopped and released its runs while the database was up, and the
+	 * embedded server stopped after it: no connection failed on the way.
 	 */
 	private static void assertStoppedInOrder(String log) {
 		int engineStopped = log.indexOf("Durable workflow engine stopped");
@@ -139,14 +143,14 @@ class GracefulShutdownIT {
 			throws IOException {
 		Files.createDirectories(this.dir);
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-cp",
-				System.getProperty("java.class.path"), ShutdownApplication.class.getName(),
-				"--spring.main.web-application-type=none",
-				"--durable.workflow.embedded-postgres.data-directory=" + this.dir.resolve("pgdata"),
-				"--durable.workflow.embedded-postgres.port=" + this.port,
-				"--durable.workflow.node.heartbeat-interval=1s", "--durable.workflow.node.dead-after=60s",
-				"--durable.workflow.worker.shutdown-timeout=" + shutdownTimeout.toMillis() + "ms",
-				"--shutdown-it.first-millis=" + firstMillis));
+		List<String> command = new ArrayList<>(
+				List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+						ShutdownApplication.class.getName(), "--spring.main.web-application-type=none",
+						"--durable.workflow.embedded-postgres.data-directory=" + this.dir.resolve("pgdata"),
+						"--durable.workflow.embedded-postgres.port=" + this.port,
+						"--durable.workflow.node.heartbeat-interval=1s", "--durable.workflow.node.dead-after=60s",
+						"--durable.workflow.worker.shutdown-timeout=" + shutdownTimeout.toMillis() + "ms",
+						"--shutdown-it.first-millis=" + firstMillis));
 		if (workflowId != null) {
 			command.add("--shutdown-it.start=" + workflowId);
 		}
@@ -168,8 +172,9 @@ class GracefulShutdownIT {
 			.ignoreExceptions()
 			.until(() -> {
 				assertThat(process.isAlive()).as("process %d is alive", process.pid()).isTrue();
-				return this.jdbc.queryForObject("SELECT count(*) FROM " + ShutdownApplication.TABLE
-						+ " WHERE step = ? AND pid = ?", Integer.class, step, process.pid()) > 0;
+				return this.jdbc.queryForObject(
+						"SELECT count(*) FROM " + ShutdownApplication.TABLE + " WHERE step = ? AND pid = ?",
+						Integer.class, step, process.pid()) > 0;
 			});
 	}
 
@@ -185,8 +190,8 @@ class GracefulShutdownIT {
 	}
 
 	private List<Map<String, Object>> executions() {
-		return this.jdbc.queryForList("SELECT step, pid, attempt, started_at, ended_at FROM " + ShutdownApplication.TABLE
-				+ " ORDER BY id");
+		return this.jdbc.queryForList(
+				"SELECT step, pid, attempt, started_at, ended_at FROM " + ShutdownApplication.TABLE + " ORDER BY id");
 	}
 
 	private static int freePort() {

@@ -16,14 +16,17 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 
 /**
- * The application {@link GracefulShutdownIT} runs in a JVM of its own and stops with SIGTERM: the
- * starter on its embedded database, one workflow of two steps, each recording its executions in
- * a table. Started with {@code --shutdown-it.start=<workflow id>} it starts that workflow.
+ * The application {@link GracefulShutdownIT} runs in a JVM of its own and stops with
+ * SIGTERM: the starter on its embedded database, one workflow of two steps, each
+ * recording its executions in a table. Started with
+ * {@code --shutdown-it.start=<workflow id>} it starts that workflow.
  */
 @SpringBootApplication
 public class ShutdownApplication {
 
-	/** One row per activity execution: which step, which JVM, when it started and ended. */
+	/**
+	 * One row per activity execution: which step, which JVM, when it started and ended.
+	 */
 	static final String TABLE = "shutdown_it_execution";
 
 	public static void main(String[] args) throws InterruptedException {
@@ -45,7 +48,10 @@ public class ShutdownApplication {
 		};
 	}
 
-	/** The steps: each records its execution; the first takes {@code shutdown-it.first-millis}. */
+	/**
+	 * The steps: each records its execution; the first takes
+	 * {@code shutdown-it.first-millis}.
+	 */
 	@Activity
 	public static class Steps {
 
@@ -69,9 +75,9 @@ public class ShutdownApplication {
 		}
 
 		private String record(String step, String input, long millis) {
-			Long id = this.jdbc.queryForObject("INSERT INTO " + TABLE + " (step, attempt, pid) VALUES (?, ?, ?)"
-					+ " RETURNING id", Long.class, step, ActivityContext.current().info().attempt(),
-					ProcessHandle.current().pid());
+			Long id = this.jdbc.queryForObject(
+					"INSERT INTO " + TABLE + " (step, attempt, pid) VALUES (?, ?, ?)" + " RETURNING id", Long.class,
+					step, ActivityContext.current().info().attempt(), ProcessHandle.current().pid());
 			try {
 				Thread.sleep(millis);
 			}

@@ -4,8 +4,8 @@ import dev.durable.workflow.Activity;
 import dev.durable.workflow.ActivityMethod;
 
 /**
- * An activity of the {@code gpu} task queue: the workflow node knows only this interface, the
- * worker-only node implements it.
+ * An activity of the {@code gpu} task queue: the workflow node knows only this interface,
+ * the worker-only node implements it.
  */
 @Activity
 public interface Transcoding {

@@ -18,10 +18,10 @@ import dev.durable.workflow.client.WorkflowClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A trace that starts at an HTTP request continues through the run it starts: a REST start
- * carrying a W3C {@code traceparent} runs its activities with that trace id in their MDC (Boot's
- * Brave tracing, the observation interceptor), and the request's MDC entries named by
- * {@code durable.workflow.propagation.mdc-keys} reach them too.
+ * A trace that starts at an HTTP request continues through the run it starts: a REST
+ * start carrying a W3C {@code traceparent} runs its activities with that trace id in
+ * their MDC (Boot's Brave tracing, the observation interceptor), and the request's MDC
+ * entries named by {@code durable.workflow.propagation.mdc-keys} reach them too.
  */
 @AutoConfigureTracing
 @SpringBootTest(classes = TracingApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -53,15 +53,15 @@ class TracePropagationTest {
 					.ofString("{\"type\":\"booking\",\"workflowId\":\"booking-1\",\"input\":\"rent\"}"))
 				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-		assertThat(this.client.handle("booking-1").result(String.class))
-			.isEqualTo("booked rent, booked rent-again");
+		assertThat(this.client.handle("booking-1").result(String.class)).isEqualTo("booked rent, booked rent-again");
 		assertThat(TracingApplication.SEEN).hasSize(2).allSatisfy((mdc) -> {
 			assertThat(mdc.get("traceId")).isEqualTo(TRACE_ID);
 			assertThat(mdc.get("spanId")).isNotEqualTo("00f067aa0ba902b7").isNotEqualTo("null");
 			assertThat(mdc.get("tenant")).isEqualTo("acme");
 		});
 		// each attempt is a span of its own in the trace
-		assertThat(TracingApplication.SEEN.get(0).get("spanId")).isNotEqualTo(TracingApplication.SEEN.get(1).get("spanId"));
+		assertThat(TracingApplication.SEEN.get(0).get("spanId"))
+			.isNotEqualTo(TracingApplication.SEEN.get(1).get("spanId"));
 		assertThat(this.interceptor).isNotNull();
 	}
 
@@ -75,7 +75,8 @@ class TracePropagationTest {
 			assertThat(mdc.get("tenant")).isEqualTo("null");
 		});
 		// the start's client span is the parent of both: one trace
-		assertThat(TracingApplication.SEEN.get(0).get("traceId")).isEqualTo(TracingApplication.SEEN.get(1).get("traceId"));
+		assertThat(TracingApplication.SEEN.get(0).get("traceId"))
+			.isEqualTo(TracingApplication.SEEN.get(1).get("traceId"));
 	}
 
 }

@@ -23,8 +23,9 @@ import dev.durable.workflow.Workflows;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 /**
- * A web application whose activity records the logging context it runs in; a filter puts the
- * caller's tenant (header {@code X-Tenant}) in the MDC of the request, as applications do.
+ * A web application whose activity records the logging context it runs in; a filter puts
+ * the caller's tenant (header {@code X-Tenant}) in the MDC of the request, as
+ * applications do.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -38,7 +39,10 @@ public class TracingApplication {
 		return EmbeddedPostgresSupport.dataSource();
 	}
 
-	/** The generated endpoints open to anyone: what this test looks at is the trace, not access. */
+	/**
+	 * The generated endpoints open to anyone: what this test looks at is the trace, not
+	 * access.
+	 */
 	@Bean
 	SecurityFilterChain openChain(HttpSecurity http) throws Exception {
 		return http.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())

@@ -24,8 +24,9 @@ import dev.durable.workflow.web.WebAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The startup warning when the operations are open to every caller with no Spring Security filter
- * chain, and the module with and without Spring Security on the classpath.
+ * The startup warning when the operations are open to every caller with no Spring
+ * Security filter chain, and the module with and without Spring Security on the
+ * classpath.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class OpenOperationsWarningTest {
@@ -62,7 +63,9 @@ class OpenOperationsWarningTest {
 		this.web.withPropertyValues("durable.workflow.web.operations-enabled=true")
 			.withBean(SecurityFilterChain.class, () -> new DefaultSecurityFilterChain(AnyRequestMatcher.INSTANCE))
 			.run((context) -> {
-				assertThat(context).hasNotFailed().getBean(CallerRoles.class).isInstanceOf(SpringSecurityCallerRoles.class);
+				assertThat(context).hasNotFailed()
+					.getBean(CallerRoles.class)
+					.isInstanceOf(SpringSecurityCallerRoles.class);
 				assertThat(output).doesNotContain(OPEN);
 			});
 	}

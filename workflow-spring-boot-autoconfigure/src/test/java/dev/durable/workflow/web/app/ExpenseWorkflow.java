@@ -7,7 +7,8 @@ import dev.durable.workflow.Workflows;
 
 /**
  * An expense that waits for a comment (declared by the annotation) and a typed decision
- * (declared by a {@link Signal} field); no signal handler, so every other name is refused.
+ * (declared by a {@link Signal} field); no signal handler, so every other name is
+ * refused.
  */
 @Workflow(value = "expense", receives = "comment")
 public class ExpenseWorkflow {

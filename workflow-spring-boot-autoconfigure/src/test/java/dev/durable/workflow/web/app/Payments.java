@@ -10,9 +10,9 @@ import dev.durable.workflow.ActivityContext;
 import dev.durable.workflow.ActivityMethod;
 
 /**
- * A payment gateway that answers later: the charge hands its task token to the gateway (here, a
- * map the tests read) and returns without completing the attempt; the gateway's callback finishes
- * it over REST.
+ * A payment gateway that answers later: the charge hands its task token to the gateway
+ * (here, a map the tests read) and returns without completing the attempt; the gateway's
+ * callback finishes it over REST.
  */
 @Activity
 public class Payments {
@@ -27,7 +27,10 @@ public class Payments {
 		return null;
 	}
 
-	/** The task token of an attempt that was handed to the gateway, or {@code null} when none is yet. */
+	/**
+	 * The task token of an attempt that was handed to the gateway, or {@code null} when
+	 * none is yet.
+	 */
 	public @Nullable String token(String order, int attempt) {
 		return this.tokens.get(order + "#" + attempt);
 	}

@@ -10,7 +10,9 @@ import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 
-/** Continues as new once on "renew"; the second run collects notes until it is finished. */
+/**
+ * Continues as new once on "renew"; the second run collects notes until it is finished.
+ */
 @Workflow("renewing")
 public class RenewingWorkflow {
 

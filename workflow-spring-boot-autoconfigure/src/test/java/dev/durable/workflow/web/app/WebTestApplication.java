@@ -9,7 +9,9 @@ import org.springframework.context.annotation.Import;
 
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
-/** A web application with one workflow and one activity, on the shared embedded database. */
+/**
+ * A web application with one workflow and one activity, on the shared embedded database.
+ */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 @Import(Pricing.class)

@@ -10,9 +10,9 @@ import org.springframework.context.annotation.Import;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 /**
- * The application the browser test drives: shipments that wait for an approval, invoices that
- * fail, a ledger sync whose activity keeps failing, an audit whose workflow code is broken, and a
- * fulfillment with child runs that continues as new.
+ * The application the browser test drives: shipments that wait for an approval, invoices
+ * that fail, a ledger sync whose activity keeps failing, an audit whose workflow code is
+ * broken, and a fulfillment with child runs that continues as new.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -20,8 +20,9 @@ import dev.durable.workflow.test.EmbeddedPostgresSupport;
 public class DashboardApplication {
 
 	/**
-	 * The property that leaves Spring Security's auto-configurations out (it is on the test
-	 * classpath for other tests): the browser tests set the dashboard's access by properties alone.
+	 * The property that leaves Spring Security's auto-configurations out (it is on the
+	 * test classpath for other tests): the browser tests set the dashboard's access by
+	 * properties alone.
 	 */
 	static final String WITHOUT_SECURITY = "spring.autoconfigure.exclude="
 			+ "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"

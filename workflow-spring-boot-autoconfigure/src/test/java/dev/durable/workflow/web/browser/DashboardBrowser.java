@@ -26,8 +26,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard in a headless Chromium driven through the system's chromedriver (Debian's
- * {@code chromium} and {@code chromium-driver}; never a browser or driver downloaded by Selenium
- * Manager), with waits for what the page shows and screenshots kept under
+ * {@code chromium} and {@code chromium-driver}; never a browser or driver downloaded by
+ * Selenium Manager), with waits for what the page shows and screenshots kept under
  * {@code target/dashboard-screenshots}.
  */
 final class DashboardBrowser implements AutoCloseable {
@@ -51,9 +51,15 @@ final class DashboardBrowser implements AutoCloseable {
 	/** The Chromium binary and its driver, when both are installed. */
 	static Optional<File[]> installed() {
 		File browser = Stream.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium")
-			.map(File::new).filter(File::canExecute).findFirst().orElse(null);
+			.map(File::new)
+			.filter(File::canExecute)
+			.findFirst()
+			.orElse(null);
 		File driver = Stream.of("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver")
-			.map(File::new).filter(File::canExecute).findFirst().orElse(null);
+			.map(File::new)
+			.filter(File::canExecute)
+			.findFirst()
+			.orElse(null);
 		return (browser != null && driver != null) ? Optional.of(new File[] { browser, driver }) : Optional.empty();
 	}
 
@@ -75,14 +81,23 @@ final class DashboardBrowser implements AutoCloseable {
 		this.driver.get(this.baseUrl + "/durable/ui#" + route);
 	}
 
-	/** Runs a script that calls its callback (the last argument) and answers what it passed. */
+	/**
+	 * Runs a script that calls its callback (the last argument) and answers what it
+	 * passed.
+	 */
 	Object async(String script) {
 		return this.driver.executeAsyncScript(script);
 	}
 
-	/** The errors the page logged since the last call (a failed script, a failed request). */
+	/**
+	 * The errors the page logged since the last call (a failed script, a failed request).
+	 */
 	List<String> browserErrors() {
-		return this.driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+		return this.driver.manage()
+			.logs()
+			.get(LogType.BROWSER)
+			.getAll()
+			.stream()
 			.filter((entry) -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
 			.map(LogEntry::getMessage)
 			.toList();
@@ -128,7 +143,9 @@ final class DashboardBrowser implements AutoCloseable {
 		field.sendKeys(text);
 	}
 
-	/** Sets an input's value as a script would (date and time inputs read keys by locale). */
+	/**
+	 * Sets an input's value as a script would (date and time inputs read keys by locale).
+	 */
 	void setValue(String css, String value) {
 		this.driver.executeScript("const e = document.querySelector(arguments[0]); e.value = arguments[1];"
 				+ " e.dispatchEvent(new Event('input', {bubbles: true}))", css, value);
@@ -138,7 +155,9 @@ final class DashboardBrowser implements AutoCloseable {
 		new Select(await(css)).selectByVisibleText(visibleText);
 	}
 
-	/** Waits until a select offers an option (the types are read after the page shows). */
+	/**
+	 * Waits until a select offers an option (the types are read after the page shows).
+	 */
 	void awaitOption(String css, String visibleText) {
 		this.wait.until((driver) -> new Select(driver.findElement(By.cssSelector(css))).getOptions()
 			.stream()
@@ -156,9 +175,9 @@ final class DashboardBrowser implements AutoCloseable {
 	}
 
 	/**
-	 * A screenshot of the whole page (beyond the window, through Chromium's DevTools protocol),
-	 * saved as {@code target/dashboard-screenshots/<name>.png}; the notices of past actions are
-	 * cleared first.
+	 * A screenshot of the whole page (beyond the window, through Chromium's DevTools
+	 * protocol), saved as {@code target/dashboard-screenshots/<name>.png}; the notices of
+	 * past actions are cleared first.
 	 */
 	@SuppressWarnings("unchecked")
 	Path screenshot(String name) {

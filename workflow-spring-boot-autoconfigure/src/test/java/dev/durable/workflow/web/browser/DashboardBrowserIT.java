@@ -32,11 +32,12 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The dashboard in a real Chromium (Debian's {@code chromium} and {@code chromium-driver};
- * skipped when they are missing) against a real application on a random port: the overview, the
- * run list and its filters as a deep link, a run's detail and timeline, signal, query, update,
- * terminate and reset from the page, a batch operation and a schedule. Screenshots of each step
- * are kept in {@code target/dashboard-screenshots}.
+ * The dashboard in a real Chromium (Debian's {@code chromium} and
+ * {@code chromium-driver}; skipped when they are missing) against a real application on a
+ * random port: the overview, the run list and its filters as a deep link, a run's detail
+ * and timeline, signal, query, update, terminate and reset from the page, a batch
+ * operation and a schedule. Screenshots of each step are kept in
+ * {@code target/dashboard-screenshots}.
  */
 @SpringBootTest(classes = DashboardApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "durable.workflow.schema=dashboard_it", "durable.workflow.embedded-postgres.enabled=false",
@@ -68,10 +69,12 @@ class DashboardBrowserIT {
 		if (!started) {
 			DashboardScenario.start(this.client);
 			// the runs that have something to show: settled before the first page is read
-			await().atMost(Duration.ofSeconds(30)).until(() -> status("invoice-declined") == WorkflowStatus.FAILED
-					&& status("invoice-ok") == WorkflowStatus.COMPLETED && status("fulfillment-1") == WorkflowStatus.RUNNING
-					&& this.client.handle("fulfillment-1").describe().workflowTasks() >= 5
-					&& this.client.handle("shipment-3").describe().workflowTasks() >= 2);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> status("invoice-declined") == WorkflowStatus.FAILED
+						&& status("invoice-ok") == WorkflowStatus.COMPLETED
+						&& status("fulfillment-1") == WorkflowStatus.RUNNING
+						&& this.client.handle("fulfillment-1").describe().workflowTasks() >= 5
+						&& this.client.handle("shipment-3").describe().workflowTasks() >= 2);
 			started = true;
 		}
 		if (browser == null) {
@@ -280,8 +283,9 @@ class DashboardBrowserIT {
 	@Test
 	@Order(8)
 	void aScheduleIsPausedAndTriggeredFromItsPage() {
-		this.client.schedules().create("nightly-invoice",
-				Schedule.of(ScheduleSpec.every(Duration.ofHours(12)), ScheduleAction.startWorkflow("invoice", 42)));
+		this.client.schedules()
+			.create("nightly-invoice",
+					Schedule.of(ScheduleSpec.every(Duration.ofHours(12)), ScheduleAction.startWorkflow("invoice", 42)));
 		browser.go("/schedules");
 		browser.awaitText("#schedules-table", "nightly-invoice");
 		browser.clickLink("nightly-invoice");
@@ -289,16 +293,19 @@ class DashboardBrowserIT {
 		browser.click("#schedule-pause");
 		browser.awaitText("#schedule h1", "PAUSED");
 		browser.click("#schedule-trigger");
-		// the page reloads after the action (its recent actions show it), and the outcome stays
+		// the page reloads after the action (its recent actions show it), and the outcome
+		// stays
 		browser.awaitText("#recent-actions", "TRIGGERED");
 		browser.awaitText("#schedule-result", "triggered: STARTED");
 		assertThat(this.client.schedules().describe("nightly-invoice").schedule().paused()).isTrue();
 		browser.screenshot("schedule");
 
-		// a day of the spec (every 12 hours from midnight UTC), ending 12 hours ago: two actions
+		// a day of the spec (every 12 hours from midnight UTC), ending 12 hours ago: two
+		// actions
 		java.time.Instant end = java.time.Instant.now().minus(Duration.ofHours(12));
 		java.time.LocalDateTime local = java.time.LocalDateTime.ofInstant(end, java.time.ZoneId.systemDefault())
-			.withSecond(0).withNano(0);
+			.withSecond(0)
+			.withNano(0);
 		browser.setValue("#backfill-start", local.minusDays(1).toString());
 		browser.setValue("#backfill-end", local.toString());
 		browser.click("#schedule-backfill");
@@ -328,7 +335,11 @@ class DashboardBrowserIT {
 	void aNonDeterministicTaskIsToldApartWithWhatHistoryHoldsAndWhatTheCodeIssues() {
 		var handle = this.client.start("pricing", "desk", StartOptions.withId("pricing-1"));
 		await().atMost(Duration.ofSeconds(30)).until(() -> handle.describe().workflowTasks() >= 2);
-		long secondTask = handle.history().stream().filter((e) -> e.workflowTask() == 2).findFirst().orElseThrow()
+		long secondTask = handle.history()
+			.stream()
+			.filter((e) -> e.workflowTask() == 2)
+			.findFirst()
+			.orElseThrow()
 			.eventId();
 		PricingWorkflow.secondRule = true;
 		try {
@@ -339,7 +350,8 @@ class DashboardBrowserIT {
 			browser.go("/runs?open=pricing-1");
 			browser.awaitText("#task-failure", "Non-determinism");
 			assertThat(browser.text("#task-failure")).contains("NonDeterministicWorkflowException");
-			assertThat(browser.text("#non-determinism")).contains("history holds", "reserve", "the code now issues", "ship");
+			assertThat(browser.text("#non-determinism")).contains("history holds", "reserve", "the code now issues",
+					"ship");
 			assertThat(browser.text("#run-head")).contains("TASK FAILING");
 			browser.screenshot("run-non-deterministic");
 		}

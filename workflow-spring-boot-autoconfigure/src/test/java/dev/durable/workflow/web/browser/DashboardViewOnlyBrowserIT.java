@@ -26,10 +26,10 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The dashboard in a real Chromium for a caller the operations are not allowed to (the default:
- * neither {@code operations-enabled} nor a required role): it reads everything and queries, shows
- * no signal, update, cancel, terminate, reset, batch or schedule action, says so, and the server
- * refuses such a request sent from the page anyway.
+ * The dashboard in a real Chromium for a caller the operations are not allowed to (the
+ * default: neither {@code operations-enabled} nor a required role): it reads everything
+ * and queries, shows no signal, update, cancel, terminate, reset, batch or schedule
+ * action, says so, and the server refuses such a request sent from the page anyway.
  */
 @SpringBootTest(classes = DashboardApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "durable.workflow.schema=dashboard_view_it", "durable.workflow.embedded-postgres.enabled=false",
@@ -73,8 +73,9 @@ class DashboardViewOnlyBrowserIT {
 		this.client.start("shipment", new ShipmentWorkflow.Shipment("lamp", "c-9"), StartOptions.withId("view-1"));
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.client.handle("view-1").describe().workflowTasks() >= 2);
-		this.client.schedules().create("view-schedule",
-				Schedule.of(ScheduleSpec.every(Duration.ofHours(6)), ScheduleAction.startWorkflow("invoice", 7)));
+		this.client.schedules()
+			.create("view-schedule",
+					Schedule.of(ScheduleSpec.every(Duration.ofHours(6)), ScheduleAction.startWorkflow("invoice", 7)));
 
 		browser.go("/runs?open=view-1");
 		browser.awaitText("#run-title", "view-1");

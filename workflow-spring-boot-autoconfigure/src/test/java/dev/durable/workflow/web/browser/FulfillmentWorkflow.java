@@ -6,7 +6,10 @@ import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 
-/** Packs two parcels as child runs, then continues as new until its last round, which waits. */
+/**
+ * Packs two parcels as child runs, then continues as new until its last round, which
+ * waits.
+ */
 @Workflow("fulfillment")
 public class FulfillmentWorkflow {
 

@@ -6,9 +6,9 @@ import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 
 /**
- * Prices an item with one activity or another: the test flips {@link #secondRule} as a deployment
- * would change the code without a version guard, so that replaying an old run is
- * non-deterministic.
+ * Prices an item with one activity or another: the test flips {@link #secondRule} as a
+ * deployment would change the code without a version guard, so that replaying an old run
+ * is non-deterministic.
  */
 @Workflow("pricing")
 public class PricingWorkflow {

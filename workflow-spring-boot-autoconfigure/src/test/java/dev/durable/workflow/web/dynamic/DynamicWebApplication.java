@@ -8,7 +8,10 @@ import org.springframework.context.annotation.Bean;
 
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
-/** A web application whose only workflow is dynamic: every type name started over REST runs it. */
+/**
+ * A web application whose only workflow is dynamic: every type name started over REST
+ * runs it.
+ */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 public class DynamicWebApplication {

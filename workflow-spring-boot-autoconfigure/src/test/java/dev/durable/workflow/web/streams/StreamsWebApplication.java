@@ -10,7 +10,10 @@ import org.springframework.security.web.SecurityFilterChain;
 
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
-/** A web application whose workflow publishes an event and a stream, on the shared embedded database. */
+/**
+ * A web application whose workflow publishes an event and a stream, on the shared
+ * embedded database.
+ */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 public class StreamsWebApplication {

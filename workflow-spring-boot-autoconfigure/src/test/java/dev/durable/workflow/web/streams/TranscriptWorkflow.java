@@ -5,7 +5,10 @@ import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.WorkflowStream;
 import dev.durable.workflow.Workflows;
 
-/** Streams the words of a text, the second half once told to go on, and sets its status as an event. */
+/**
+ * Streams the words of a text, the second half once told to go on, and sets its status as
+ * an event.
+ */
 @Workflow(value = "transcript", receives = "more")
 public class TranscriptWorkflow {
 

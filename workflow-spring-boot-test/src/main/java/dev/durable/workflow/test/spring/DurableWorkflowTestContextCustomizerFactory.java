@@ -7,17 +7,18 @@ import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.TestContextAnnotationUtils;
 
-/** Registered in {@code META-INF/spring.factories}: activates {@link DurableWorkflowTest}. */
+/**
+ * Registered in {@code META-INF/spring.factories}: activates {@link DurableWorkflowTest}.
+ */
 final class DurableWorkflowTestContextCustomizerFactory implements ContextCustomizerFactory {
 
-  @Override
-  public @Nullable ContextCustomizer createContextCustomizer(
-      Class<?> testClass, List<ContextConfigurationAttributes> configAttributes) {
-    DurableWorkflowTest annotation =
-        TestContextAnnotationUtils.findMergedAnnotation(testClass, DurableWorkflowTest.class);
-    return (annotation != null)
-        ? new DurableWorkflowTestContextCustomizer(
-            annotation.embeddedDatabase(), annotation.autoTimeSkipping(), annotation.startTime())
-        : null;
-  }
+	@Override
+	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
+			List<ContextConfigurationAttributes> configAttributes) {
+		DurableWorkflowTest annotation = TestContextAnnotationUtils.findMergedAnnotation(testClass,
+				DurableWorkflowTest.class);
+		return (annotation != null) ? new DurableWorkflowTestContextCustomizer(annotation.embeddedDatabase(),
+				annotation.autoTimeSkipping(), annotation.startTime()) : null;
+	}
+
 }

@@ -1,6 +1,6 @@
 /**
- * {@link dev.durable.workflow.test.spring.DurableWorkflowTest @DurableWorkflowTest}: time skipping in
- * a Spring Boot application's auto-configured engine.
+ * {@link dev.durable.workflow.test.spring.DurableWorkflowTest @DurableWorkflowTest}: time
+ * skipping in a Spring Boot application's auto-configured engine.
  */
 @NullMarked
 package dev.durable.workflow.test.spring;

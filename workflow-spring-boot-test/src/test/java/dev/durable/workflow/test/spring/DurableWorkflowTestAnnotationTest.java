@@ -18,32 +18,36 @@ import org.springframework.boot.test.context.SpringBootTest;
 @DurableWorkflowTest
 class DurableWorkflowTestAnnotationTest {
 
-  @Autowired private WorkflowClient client;
+	@Autowired
+	private WorkflowClient client;
 
-  @Autowired private TimeSkipper time;
+	@Autowired
+	private TimeSkipper time;
 
-  @Test
-  void aFortyEightHourWorkflowFinishesInSeconds() {
-    Instant start = this.time.currentTime();
-    long began = System.nanoTime();
-    WorkflowHandle<String> handle =
-        this.client.start(ReminderWorkflow::run, "ada", StartOptions.withId("remind-ada"));
-    String result = handle.result();
-    Duration wall = Duration.ofNanos(System.nanoTime() - began);
-    assertThat(result).startsWith("reminded ada at ");
-    // the mailer runs after the 48 hours, and its real time counts on the clock (a few ms)
-    assertThat(Instant.parse(result.substring("reminded ada at ".length())))
-        .isBetween(start.plus(Duration.ofHours(48)), start.plus(Duration.ofHours(48)).plusSeconds(10));
-    assertThat(wall).isLessThan(Duration.ofSeconds(5));
-  }
+	@Test
+	void aFortyEightHourWorkflowFinishesInSeconds() {
+		Instant start = this.time.currentTime();
+		long began = System.nanoTime();
+		WorkflowHandle<String> handle = this.client.start(ReminderWorkflow::run, "ada",
+				StartOptions.withId("remind-ada"));
+		String result = handle.result();
+		Duration wall = Duration.ofNanos(System.nanoTime() - began);
+		assertThat(result).startsWith("reminded ada at ");
+		// the mailer runs after the 48 hours, and its real time counts on the clock (a
+		// few ms)
+		assertThat(Instant.parse(result.substring("reminded ada at ".length())))
+			.isBetween(start.plus(Duration.ofHours(48)), start.plus(Duration.ofHours(48)).plusSeconds(10));
+		assertThat(wall).isLessThan(Duration.ofSeconds(5));
+	}
 
-  @Test
-  void sleepMovesTimeBeforeASignal() {
-    Instant start = this.time.currentTime();
-    WorkflowHandle<String> handle =
-        this.client.start(ReminderWorkflow::run, "bob", StartOptions.withId("remind-bob"));
-    this.time.sleep(Duration.ofHours(20));
-    handle.signal(ReminderWorkflow::done);
-    assertThat(handle.result()).isEqualTo("done at " + start.plus(Duration.ofHours(20)));
-  }
+	@Test
+	void sleepMovesTimeBeforeASignal() {
+		Instant start = this.time.currentTime();
+		WorkflowHandle<String> handle = this.client.start(ReminderWorkflow::run, "bob",
+				StartOptions.withId("remind-bob"));
+		this.time.sleep(Duration.ofHours(20));
+		handle.signal(ReminderWorkflow::done);
+		assertThat(handle.result()).isEqualTo("done at " + start.plus(Duration.ofHours(20)));
+	}
+
 }

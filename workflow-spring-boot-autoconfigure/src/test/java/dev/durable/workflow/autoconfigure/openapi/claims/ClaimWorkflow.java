@@ -51,7 +51,10 @@ public class ClaimWorkflow {
 
 	}
 
-	/** An appeal, received by {@code Workflows.receive} after a decision (declared, so a client may send it). */
+	/**
+	 * An appeal, received by {@code Workflows.receive} after a decision (declared, so a
+	 * client may send it).
+	 */
 	public static final Signal<Evidence> APPEAL = Signal.of("appeal", Evidence.class);
 
 	private final List<Evidence> evidence = new ArrayList<>();

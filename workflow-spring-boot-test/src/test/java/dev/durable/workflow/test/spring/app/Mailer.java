@@ -6,7 +6,8 @@ import dev.durable.workflow.Activity;
 @Activity
 public class Mailer {
 
-  public String remind(String who) {
-    return "reminded " + who;
-  }
+	public String remind(String who) {
+		return "reminded " + who;
+	}
+
 }

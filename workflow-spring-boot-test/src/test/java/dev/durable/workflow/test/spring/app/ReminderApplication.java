@@ -7,7 +7,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 @SpringBootApplication
 public class ReminderApplication {
 
-  public static void main(String[] args) {
-    SpringApplication.run(ReminderApplication.class, args);
-  }
+	public static void main(String[] args) {
+		SpringApplication.run(ReminderApplication.class, args);
+	}
+
 }

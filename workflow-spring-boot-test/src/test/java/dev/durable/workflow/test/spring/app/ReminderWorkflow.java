@@ -10,24 +10,25 @@ import java.time.Duration;
 @Workflow("reminder")
 public class ReminderWorkflow {
 
-  private final Mailer mailer;
+	private final Mailer mailer;
 
-  private boolean done;
+	private boolean done;
 
-  public ReminderWorkflow(Mailer mailer) {
-    this.mailer = mailer;
-  }
+	public ReminderWorkflow(Mailer mailer) {
+		this.mailer = mailer;
+	}
 
-  @WorkflowRun
-  public String run(String who) {
-    if (Workflows.await(Duration.ofHours(48), () -> this.done)) {
-      return "done at " + Workflows.now();
-    }
-    return this.mailer.remind(who) + " at " + Workflows.now();
-  }
+	@WorkflowRun
+	public String run(String who) {
+		if (Workflows.await(Duration.ofHours(48), () -> this.done)) {
+			return "done at " + Workflows.now();
+		}
+		return this.mailer.remind(who) + " at " + Workflows.now();
+	}
 
-  @SignalMethod
-  public void done() {
-    this.done = true;
-  }
+	@SignalMethod
+	public void done() {
+		this.done = true;
+	}
+
 }
