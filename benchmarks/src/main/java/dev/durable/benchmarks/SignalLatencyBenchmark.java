@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import com.zaxxer.hikari.HikariDataSource;
 
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * Signal-to-handler latency: from just before {@code WorkflowHandle.signal(...)} is

@@ -5,10 +5,10 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.UUID;
 
-import org.springframework.jdbc.core.JdbcTemplate;
 import com.zaxxer.hikari.HikariDataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * The engine nodes of the signal-latency benchmark, each with where it keeps its runs.

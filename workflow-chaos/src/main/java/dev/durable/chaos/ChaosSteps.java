@@ -3,9 +3,9 @@ package dev.durable.chaos;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityContext;
-import dev.durable.workflow.ActivityInfo;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityInfo;
 
 /**
  * The chaos runs' activity: every execution inserts (workflow id, step, attempt, node)

@@ -2,6 +2,8 @@ package dev.durable.workflow;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.failure.CanceledFailure;
+
 /**
  * A region of workflow code that can be canceled as a unit. Canceling a scope cancels the
  * timers and activities started inside it and makes its blocking calls throw

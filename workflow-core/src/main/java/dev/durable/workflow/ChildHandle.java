@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import dev.durable.workflow.failure.ChildWorkflowFailure;
+
 /**
  * A child workflow started from workflow code.
  *

@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.failure.ChildWorkflowFailure;
+
 /**
  * Options of a child workflow.
  *
@@ -27,8 +29,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record ChildOptions(@Nullable String workflowId, ParentClosePolicy parentClosePolicy,
 		@Nullable Duration executionTimeout, @Nullable Duration runTimeout, @Nullable Duration taskTimeout,
-		@Nullable String taskQueue, @Nullable RetryPolicy retryPolicy,
-		dev.durable.workflow.client.@Nullable WorkflowIdReusePolicy idReusePolicy) {
+		@Nullable String taskQueue, @Nullable RetryPolicy retryPolicy, @Nullable WorkflowIdReusePolicy idReusePolicy) {
 
 	/** Defaults: a deterministic random id, TERMINATE. */
 	public static final ChildOptions DEFAULT = new ChildOptions(null, ParentClosePolicy.TERMINATE);
@@ -37,8 +38,8 @@ public record ChildOptions(@Nullable String workflowId, ParentClosePolicy parent
 	public ChildOptions(@Nullable String workflowId, @Nullable ParentClosePolicy parentClosePolicy,
 			@Nullable Duration executionTimeout, @Nullable Duration runTimeout, @Nullable Duration taskTimeout,
 			@Nullable String taskQueue, @Nullable RetryPolicy retryPolicy,
-			dev.durable.workflow.client.@Nullable WorkflowIdReusePolicy idReusePolicy) {
-		if (idReusePolicy == dev.durable.workflow.client.WorkflowIdReusePolicy.TERMINATE_IF_RUNNING) {
+			@Nullable WorkflowIdReusePolicy idReusePolicy) {
+		if (idReusePolicy == WorkflowIdReusePolicy.TERMINATE_IF_RUNNING) {
 			throw new IllegalArgumentException("A child cannot use TERMINATE_IF_RUNNING: terminate the other run"
 					+ " first (Workflows.cancelExternal, or the client)");
 		}
@@ -108,7 +109,7 @@ public record ChildOptions(@Nullable String workflowId, ParentClosePolicy parent
 	}
 
 	/** These options with another id reuse policy ({@code null}: ALLOW_DUPLICATE). */
-	public ChildOptions withIdReusePolicy(dev.durable.workflow.client.@Nullable WorkflowIdReusePolicy policy) {
+	public ChildOptions withIdReusePolicy(@Nullable WorkflowIdReusePolicy policy) {
 		return new ChildOptions(this.workflowId, this.parentClosePolicy, this.executionTimeout, this.runTimeout,
 				this.taskTimeout, this.taskQueue, this.retryPolicy, policy);
 	}

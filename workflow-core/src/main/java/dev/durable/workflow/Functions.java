@@ -5,10 +5,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Calls with arguments for workflow code, such as
  * {@code saga.addCompensation(payments::refund, id)}: a method reference plus its
- * arguments, invoked later. Unlike {@link dev.durable.workflow.client.Functions}, which
- * name a workflow method for the client and take the workflow as receiver, these are
- * plain calls bound to their target. A method that returns a value fits too; the value is
- * dropped. Arguments may be {@code null}.
+ * arguments, invoked later. Unlike {@link dev.durable.workflow.WorkflowMethodReference},
+ * which name a workflow method for the client and take the workflow as receiver, these
+ * are plain calls bound to their target. A method that returns a value fits too; the
+ * value is dropped. Arguments may be {@code null}.
  */
 public final class Functions {
 

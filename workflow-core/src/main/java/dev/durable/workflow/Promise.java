@@ -1,10 +1,12 @@
 package dev.durable.workflow;
 
-import org.jspecify.annotations.Nullable;
-
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.durable.workflow.internal.support.Providers;
 
 /**
  * The result of an asynchronous workflow operation (activity, timer,

@@ -6,6 +6,9 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
+
 /**
  * Compensations for the steps a workflow has done, undone on failure: register one after
  * each step succeeds, and call {@link #compensate()} when the workflow gives up.

@@ -6,6 +6,9 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ApplicationFailure;
+
 /**
  * Marks a class as a workflow definition. The engine creates a fresh instance per run, on
  * the run's own thread; it is never a Spring component and never wrapped in AOP proxies.

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import dev.durable.workflow.failure.ChildWorkflowFailure;
+
 /**
  * A durable semaphore for workflow code: at most {@code capacity} holders of a named
  * resource across all workflows, built on workflow-id uniqueness. Each held permit is a

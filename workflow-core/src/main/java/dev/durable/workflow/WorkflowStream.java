@@ -1,5 +1,7 @@
 package dev.durable.workflow;
 
+import dev.durable.workflow.failure.PayloadException;
+
 /**
  * A stream of values a workflow writes for clients to read in order, from any offset,
  * while it is written ({@code WorkflowHandle.readStream}, or Server-Sent Events over

@@ -1,7 +1,5 @@
 package dev.durable.workflow;
 
-import org.jspecify.annotations.Nullable;
-
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,12 +8,18 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.failure.ActivityFailure;
+import dev.durable.workflow.failure.CanceledFailure;
+import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.internal.activity.ActivityStubs;
 import dev.durable.workflow.internal.client.WorkflowDefinitions;
 import dev.durable.workflow.internal.runtime.ReplayAwareLogger;
 import dev.durable.workflow.internal.runtime.WorkflowContext;
+import dev.durable.workflow.internal.runtime.WorkflowLockImpl;
 import dev.durable.workflow.internal.runtime.WorkflowThread;
 
 /**
@@ -242,7 +246,7 @@ public final class Workflows {
 	/** A deterministic mutex for blocking handlers that share state. */
 	public static WorkflowLock newLock() {
 		context();
-		return new dev.durable.workflow.internal.runtime.WorkflowLockImpl();
+		return new WorkflowLockImpl();
 	}
 
 	/**
@@ -268,35 +272,35 @@ public final class Workflows {
 	 * use does not fail this task: its {@code started()} and {@code result()} fail with
 	 * ChildWorkflowFailure.
 	 */
-	public static <W, A, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func1<W, A, R> workflow,
-			A input, @Nullable ChildOptions options) {
+	public static <W, A, R> ChildHandle<R> startChild(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
+			@Nullable ChildOptions options) {
 		return context().startChild(WorkflowDefinitions.definition(workflow), input,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
 	/** Starts a child workflow whose run method takes no input. */
-	public static <W, R> ChildHandle<R> startChild(dev.durable.workflow.client.Functions.Func0<W, R> workflow,
+	public static <W, R> ChildHandle<R> startChild(WorkflowMethodReference.Func0<W, R> workflow,
 			@Nullable ChildOptions options) {
 		return context().startChild(WorkflowDefinitions.definition(workflow), null,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
 	/** Starts a child workflow whose run method returns nothing. */
-	public static <W, A> ChildHandle<Void> startChild(dev.durable.workflow.client.Functions.Proc1<W, A> workflow,
-			A input, @Nullable ChildOptions options) {
+	public static <W, A> ChildHandle<Void> startChild(WorkflowMethodReference.Proc1<W, A> workflow, A input,
+			@Nullable ChildOptions options) {
 		return context().startChild(WorkflowDefinitions.definition(workflow), input,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
 	/** Starts a child workflow whose run method takes no input and returns nothing. */
-	public static <W> ChildHandle<Void> startChild(dev.durable.workflow.client.Functions.Proc0<W> workflow,
+	public static <W> ChildHandle<Void> startChild(WorkflowMethodReference.Proc0<W> workflow,
 			@Nullable ChildOptions options) {
 		return context().startChild(WorkflowDefinitions.definition(workflow), null,
 				(options != null) ? options : ChildOptions.DEFAULT);
 	}
 
 	/** Starts a child workflow and waits for its result. */
-	public static <W, A, R> R executeChild(dev.durable.workflow.client.Functions.Func1<W, A, R> workflow, A input,
+	public static <W, A, R> R executeChild(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
 			@Nullable ChildOptions options) {
 		return Workflows.<W, A, R>startChild(workflow, input, options).result().get();
 	}
@@ -304,8 +308,7 @@ public final class Workflows {
 	/**
 	 * Starts a child workflow whose run method takes no input, and waits for its result.
 	 */
-	public static <W, R> R executeChild(dev.durable.workflow.client.Functions.Func0<W, R> workflow,
-			@Nullable ChildOptions options) {
+	public static <W, R> R executeChild(WorkflowMethodReference.Func0<W, R> workflow, @Nullable ChildOptions options) {
 		return Workflows.<W, R>startChild(workflow, options).result().get();
 	}
 
@@ -313,7 +316,7 @@ public final class Workflows {
 	 * Starts a child workflow whose run method returns nothing, and waits for it to
 	 * complete.
 	 */
-	public static <W, A> void executeChild(dev.durable.workflow.client.Functions.Proc1<W, A> workflow, A input,
+	public static <W, A> void executeChild(WorkflowMethodReference.Proc1<W, A> workflow, A input,
 			@Nullable ChildOptions options) {
 		Workflows.<W, A>startChild(workflow, input, options).result().get();
 	}
@@ -322,8 +325,7 @@ public final class Workflows {
 	 * Starts a child workflow that takes no input and returns nothing, and waits for it
 	 * to complete.
 	 */
-	public static <W> void executeChild(dev.durable.workflow.client.Functions.Proc0<W> workflow,
-			@Nullable ChildOptions options) {
+	public static <W> void executeChild(WorkflowMethodReference.Proc0<W> workflow, @Nullable ChildOptions options) {
 		Workflows.<W>startChild(workflow, options).result().get();
 	}
 

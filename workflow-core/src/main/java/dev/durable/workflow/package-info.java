@@ -1,12 +1,13 @@
 /**
- * The public API of the Durable workflow engine for workflow and activity code: the
- * {@link dev.durable.workflow.Workflow @Workflow} and
- * {@link dev.durable.workflow.Activity @Activity} annotations and their handler
- * annotations, {@link dev.durable.workflow.Workflows} (the calls workflow code makes:
- * activities, timers, children, signals to other runs), the options records, the failures
- * that cross activity, child and update boundaries, and the
- * {@link dev.durable.workflow.WorkflowEngine} that runs them on PostgreSQL. Types are
- * non-null unless marked {@link org.jspecify.annotations.Nullable @Nullable}.
+ * The API of workflow code: the {@link dev.durable.workflow.Workflow @Workflow}
+ * annotation and its handler annotations, {@link dev.durable.workflow.Workflows} (the
+ * calls workflow code makes: activities, timers, children, signals to other runs),
+ * promises, sagas, cancellation scopes, locks, semaphores and streams, and the options of
+ * children. The other roles have packages of their own: {@code activity} for activity
+ * code, {@code failure} for what crosses activity, child and update boundaries,
+ * {@code payload} for how values are stored, {@code client} for starting and reaching
+ * runs, {@code engine} for the node that runs them, {@code testsupport} for the test kit.
+ * Types are non-null unless marked {@link org.jspecify.annotations.Nullable @Nullable}.
  */
 @NullMarked
 package dev.durable.workflow;

@@ -15,6 +15,7 @@ import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.client.WorkflowUpdateFailedException;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

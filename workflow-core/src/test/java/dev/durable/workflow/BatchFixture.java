@@ -5,11 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.durable.workflow.client.BatchState;
-import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.batch.BatchState;
+import dev.durable.workflow.client.batch.BatchStatus;
 
 import static org.awaitility.Awaitility.await;
 

@@ -11,12 +11,6 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.durable.workflow.client.BatchIdConflictException;
-import dev.durable.workflow.client.BatchNotFoundException;
-import dev.durable.workflow.client.BatchOperation;
-import dev.durable.workflow.client.BatchRequest;
-import dev.durable.workflow.client.BatchState;
-import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.ResetPoint;
 import dev.durable.workflow.client.StartOptions;
@@ -24,6 +18,15 @@ import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.client.batch.BatchIdConflictException;
+import dev.durable.workflow.client.batch.BatchNotFoundException;
+import dev.durable.workflow.client.batch.BatchOperation;
+import dev.durable.workflow.client.batch.BatchRequest;
+import dev.durable.workflow.client.batch.BatchState;
+import dev.durable.workflow.client.batch.BatchStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowInterceptor;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
 import dev.durable.workflow.internal.batch.BatchWorkflow;
 import dev.durable.workflow.support.Engines;
 

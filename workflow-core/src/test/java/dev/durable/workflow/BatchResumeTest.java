@@ -12,11 +12,13 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.durable.workflow.client.BatchRequest;
-import dev.durable.workflow.client.BatchState;
-import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFilter;
+import dev.durable.workflow.client.batch.BatchRequest;
+import dev.durable.workflow.client.batch.BatchState;
+import dev.durable.workflow.client.batch.BatchStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowInterceptor;
 import dev.durable.workflow.internal.batch.BatchWorkflow;
 import dev.durable.workflow.support.Engines;
 

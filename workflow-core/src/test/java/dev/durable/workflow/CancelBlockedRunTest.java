@@ -13,11 +13,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ActivityFailure;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.CanceledFailure;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.EventType;

@@ -7,9 +7,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.client.StartOptions;
-import dev.durable.workflow.client.WorkflowIdReusePolicy;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.ChildWorkflowFailure;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

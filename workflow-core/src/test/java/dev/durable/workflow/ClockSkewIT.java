@@ -17,15 +17,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleAction;
-import dev.durable.workflow.client.ScheduleActionResult;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.PendingActivityState;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowDescription;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleAction;
+import dev.durable.workflow.client.schedule.ScheduleActionResult;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.FailingClockReads;
 import dev.durable.workflow.support.StallingHooks;
@@ -265,7 +271,7 @@ class ClockSkewIT {
 		WorkflowHandle<String> handle = ahead.client()
 			.start(WaiterWorkflow::run, "taken", StartOptions.withId("taken"));
 		await().until(() -> handle.describe().workflowTasks() == 1);
-		UUID aheadId = ahead.parts().node().nodeId();
+		UUID aheadId = EngineInternals.node(ahead).nodeId();
 		String lastBeat = "SELECT last_heartbeat FROM " + this.engines.schema + ".node WHERE node_id = ?";
 		// the node is stuck: no more heartbeats, and its task for the signal never
 		// commits
@@ -457,7 +463,7 @@ class ClockSkewIT {
 		assertOnTime(throughAhead.startTime(), before, "the start time");
 		assertThat(throughAhead.pendingActivities()).singleElement().satisfies((a) -> {
 			assertThat(a.state()).as("state of the activity waiting for its retry")
-				.isEqualTo(dev.durable.workflow.client.PendingActivityState.SCHEDULED);
+				.isEqualTo(PendingActivityState.SCHEDULED);
 			assertOnTime(a.nextAttemptTime(), before.plus(RetryingWorkflow.BACKOFF), "the retry's time");
 		});
 	}

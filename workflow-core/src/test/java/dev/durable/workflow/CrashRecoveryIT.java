@@ -21,6 +21,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.crash.CrashWorker;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.TestDatabase;
 

@@ -17,6 +17,7 @@ import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -178,7 +179,7 @@ class DebounceTest {
 		// once
 		DebounceOptions rejecting = options("named").withStartOptions(StartOptions.builder()
 			.workflowId("reindex-catalog")
-			.idReusePolicy(dev.durable.workflow.client.WorkflowIdReusePolicy.REJECT_DUPLICATE)
+			.idReusePolicy(WorkflowIdReusePolicy.REJECT_DUPLICATE)
 			.build());
 		client.debounce(ReindexWorkflow::run, "y", rejecting);
 		this.engines.clock.advance(DELAY);

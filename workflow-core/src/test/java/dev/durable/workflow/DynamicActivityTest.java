@@ -5,8 +5,12 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.payload.EncodedValue;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -9,6 +9,9 @@ import org.junit.jupiter.api.Test;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.payload.EncodedValue;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -5,12 +5,13 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.TaskFailureTest.BuggyWorkflow;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowDescription;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowStatus;
-import dev.durable.workflow.TaskFailureTest.BuggyWorkflow;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -13,11 +13,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 
+import dev.durable.workflow.TaskFailureTest.BuggyWorkflow;
+import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.spi.EngineHooks;
-import dev.durable.workflow.TaskFailureTest.BuggyWorkflow;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngineListener;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

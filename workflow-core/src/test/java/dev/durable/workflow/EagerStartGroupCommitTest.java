@@ -16,6 +16,7 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.internal.commit.TaskWriter;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.TestDatabase;

@@ -15,10 +15,13 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
-import dev.durable.workflow.spi.EngineHooks;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StatementRecorder;
 import dev.durable.workflow.support.TestDatabase;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -70,7 +73,7 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 	private static void awaitParked(WorkflowEngine engine) {
 		await().pollDelay(Duration.ZERO)
 			.pollInterval(Duration.ofMillis(2))
-			.until(() -> engine.parts().node().waiters().waiting() == 1);
+			.until(() -> EngineInternals.node(engine).waiters().waiting() == 1);
 	}
 
 	/**
@@ -110,7 +113,7 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 		StatementRecorder recorder = new StatementRecorder(TestDatabase.dataSource());
 		WorkflowEngine engine = recordedWorker(recorder);
 		WorkflowHandle<String> handle = engine.client().start(Waiter::run, "handed", StartOptions.withId("handover"));
-		assertThat(engine.parts().node().holdsRun(handle.runId())).isTrue();
+		assertThat(EngineInternals.node(engine).holdsRun(handle.runId())).isTrue();
 
 		Waiting<String> waiting = waitOn(() -> handle.result(Duration.ofSeconds(30)));
 		awaitParked(engine);
@@ -155,7 +158,7 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 		WorkflowEngine engine = worker(EngineHooks.NONE);
 		WorkflowHandle<String> handle = engine.client().start(Chain::run, 1, StartOptions.withId("chain"));
 		Waiting<String> waiting = waitOn(() -> handle.result(Duration.ofSeconds(30)));
-		await().until(() -> engine.parts().node().waiters().waiting() == 1);
+		await().until(() -> EngineInternals.node(engine).waiters().waiting() == 1);
 		List<UUID> runs = new ArrayList<>(List.of(handle.runId()));
 		for (int round = 1; round <= 3; round++) {
 			UUID current = runs.get(runs.size() - 1);
@@ -164,7 +167,7 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 				await().until(() -> !engine.client().handle("chain").runId().equals(current));
 				UUID next = engine.client().handle("chain").runId();
 				runs.add(next);
-				await().until(() -> engine.parts().node().holdsRun(next));
+				await().until(() -> EngineInternals.node(engine).holdsRun(next));
 			}
 		}
 		assertThat(waiting.get()).isEqualTo("done 3 g3");
@@ -179,18 +182,18 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 		WorkflowEngine worker = worker(EngineHooks.NONE);
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false));
 		WorkflowHandle<String> handle = client.client().start(Waiter::run, "remote", StartOptions.withId("remote"));
-		await().until(() -> worker.parts().node().holdsRun(handle.runId()));
-		assertThat(client.parts().node().holdsRun(handle.runId())).isFalse();
+		await().until(() -> EngineInternals.node(worker).holdsRun(handle.runId()));
+		assertThat(EngineInternals.node(client).holdsRun(handle.runId())).isFalse();
 
 		Waiting<String> waiting = waitOn(() -> handle.result(Duration.ofSeconds(30)));
-		await().until(() -> client.parts().node().waiters().waiting() == 1);
+		await().until(() -> EngineInternals.node(client).waiters().waiting() == 1);
 		handle.signal("go", "close");
 		assertThat(waiting.get()).isEqualTo("remote close");
 
 		// and a failure closed on another node
 		WorkflowHandle<String> failing = client.client().start(Waiter::run, "remote", StartOptions.withId("remote-f"));
 		Waiting<String> failed = waitOn(() -> failing.result(Duration.ofSeconds(30)));
-		await().until(() -> client.parts().node().waiters().waiting() == 1);
+		await().until(() -> EngineInternals.node(client).waiters().waiting() == 1);
 		failing.signal("go", "fail");
 		assertThatThrownBy(failed::get).isInstanceOf(WorkflowFailedException.class)
 			.satisfies((ex) -> assertThat(((ApplicationFailure) ex.getCause()).getType()).isEqualTo("GaveUp"));
@@ -202,7 +205,7 @@ class EagerStartResultHandoverTest extends EagerStartFixture {
 	void aResultWaitedOnTheOwningNodeStillTimesOut() {
 		WorkflowEngine engine = worker(EngineHooks.NONE);
 		WorkflowHandle<String> handle = engine.client().start(Waiter::run, "slow", StartOptions.withId("slow"));
-		assertThat(engine.parts().node().holdsRun(handle.runId())).isTrue();
+		assertThat(EngineInternals.node(engine).holdsRun(handle.runId())).isTrue();
 		assertThatThrownBy(() -> handle.result(Duration.ofMillis(1)))
 			.isInstanceOf(WorkflowHandle.WorkflowTimeoutException.class);
 		handle.signal("go", "late");

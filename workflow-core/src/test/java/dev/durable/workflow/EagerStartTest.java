@@ -12,6 +12,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StatementRecorder;
 import dev.durable.workflow.support.TestDatabase;
@@ -69,7 +71,7 @@ class EagerStartTest extends EagerStartFixture {
 		assertThat(row.get("epoch")).isEqualTo(1L);
 		assertThat(row.get("history_seq")).isEqualTo(1);
 		// the node holds the run from its first task on
-		assertThat(engine.parts().node().holdsRun(handle.runId())).isTrue();
+		assertThat(EngineInternals.node(engine).holdsRun(handle.runId())).isTrue();
 
 		this.engines.clock.advance(Duration.ofHours(1));
 		assertThat(handle.result(Duration.ofSeconds(10))).isEqualTo("step ada");

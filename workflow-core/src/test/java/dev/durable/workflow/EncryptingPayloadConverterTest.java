@@ -8,6 +8,10 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.failure.PayloadException;
+import dev.durable.workflow.payload.EncryptingPayloadConverter;
+import dev.durable.workflow.payload.PayloadConverter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineStats;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

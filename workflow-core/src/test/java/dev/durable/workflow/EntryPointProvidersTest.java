@@ -1,9 +1,12 @@
 package dev.durable.workflow;
 
+import org.junit.jupiter.api.Test;
+
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.internal.support.Providers;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import org.junit.jupiter.api.Test;
 
 /**
  * The static entry points that reach the engine through interfaces it implements (found

@@ -14,6 +14,9 @@ import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
+import dev.durable.workflow.internal.batch.BatchWorkflow;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.support.Engines;
@@ -71,7 +74,7 @@ class InternalWorkflowTypeHiddenTest {
 	void theSemaphoresTypeIsTheEnginesOwnAndNamedAsSuch() {
 		assertThat(WorkflowRegistry.INTERNAL_TYPES).containsExactlyInAnyOrder(
 				WorkflowSemaphore.PermitWorkflow.class.getAnnotation(Workflow.class).value(),
-				dev.durable.workflow.internal.batch.BatchWorkflow.class.getAnnotation(Workflow.class).value());
+				BatchWorkflow.class.getAnnotation(Workflow.class).value());
 	}
 
 	@Test

@@ -5,6 +5,10 @@ import java.io.InputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.failure.InvalidActivityDefinitionException;
+import dev.durable.workflow.failure.InvalidWorkflowDefinitionException;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

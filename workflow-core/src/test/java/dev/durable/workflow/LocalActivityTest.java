@@ -8,9 +8,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityInfo;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowNotFoundException;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ActivityFailure;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StallingHooks;
 

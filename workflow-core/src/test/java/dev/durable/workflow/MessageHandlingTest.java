@@ -14,6 +14,9 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.payload.EncodedValue;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StallingHooks;
 

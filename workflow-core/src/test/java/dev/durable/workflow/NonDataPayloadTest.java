@@ -8,8 +8,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ActivityFailure;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.internal.support.NonData;
 import dev.durable.workflow.support.Engines;
 

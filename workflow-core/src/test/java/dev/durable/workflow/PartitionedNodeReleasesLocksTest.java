@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Timeout;
 
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.PartitionProxy;
 import dev.durable.workflow.support.TestDatabase;

@@ -12,11 +12,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.client.PendingActivityState;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.QueueInfo;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

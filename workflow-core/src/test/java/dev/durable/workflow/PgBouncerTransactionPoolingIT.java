@@ -12,11 +12,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleAction;
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleAction;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.PgBouncer;
 import dev.durable.workflow.support.TestDatabase;

@@ -10,11 +10,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StallingHooks;
 

@@ -4,6 +4,11 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.WorkflowEngine;
+
 /**
  * What queued workflows did, for the flow-control tests: an activity that records, in a
  * side table of the test's schema, when it began and ended (database clock), on which
@@ -108,8 +113,8 @@ final class QueueFlights {
 	}
 
 	/** Start options into the queue. */
-	static dev.durable.workflow.client.StartOptions.Builder into(String queue, String workflowId) {
-		return dev.durable.workflow.client.StartOptions.builder().workflowId(workflowId).queue(queue);
+	static StartOptions.Builder into(String queue, String workflowId) {
+		return StartOptions.builder().workflowId(workflowId).queue(queue);
 	}
 
 	/**

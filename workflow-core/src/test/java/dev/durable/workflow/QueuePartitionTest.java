@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import dev.durable.workflow.QueueFlights.FlightWorkflow;
 import dev.durable.workflow.QueueFlights.Trip;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -13,6 +13,9 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.QueueInfo;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

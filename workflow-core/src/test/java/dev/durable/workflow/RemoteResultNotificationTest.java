@@ -21,9 +21,11 @@ import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.internal.worker.ResultWaiters;
-import dev.durable.workflow.spi.EngineHooks;
 import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

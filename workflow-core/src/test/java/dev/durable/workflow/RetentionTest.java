@@ -17,6 +17,8 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -96,7 +98,7 @@ class RetentionTest {
 	void deletesOldClosedRunsWithAllTheirRowsAndKeepsOpenAndRecentOnes() {
 		WorkflowEngine worker = worker();
 		WorkflowEngine janitor = janitor();
-		assertThat(janitor.parts().node().config().retention()).isEqualTo(Duration.ofDays(7));
+		assertThat(EngineInternals.node(janitor).config().retention()).isEqualTo(Duration.ofDays(7));
 		var client = worker.client();
 
 		// day 0: a run that completes, with a signal key
@@ -152,10 +154,10 @@ class RetentionTest {
 
 		// day 8: the runs closed on day 0 are past the retention of 7 days
 		this.engines.clock.advance(Duration.ofDays(3));
-		assertThat(worker.parts().node().retainOnce()).as("retention disabled").isZero();
+		assertThat(EngineInternals.node(worker).retainOnce()).as("retention disabled").isZero();
 		assertThat(this.engines.count("workflow_run")).isEqualTo(8);
-		assertThat(janitor.parts().node().retainOnce()).isEqualTo(4);
-		assertThat(janitor.parts().node().retainOnce()).isZero();
+		assertThat(EngineInternals.node(janitor).retainOnce()).isEqualTo(4);
+		assertThat(EngineInternals.node(janitor).retainOnce()).isZero();
 
 		for (UUID gone : List.of(doneRun, reusedFirstRun, twiceFirstRun, parentRun)) {
 			assertThat(rows(gone).values()).as("rows of deleted run %s", gone).containsOnly(0);
@@ -183,7 +185,7 @@ class RetentionTest {
 		child.signal("item", "c1");
 		assertThat(child.result(Duration.ofSeconds(10))).isEqualTo("c1");
 		await().until(() -> count("inbox", parentRun) == 1);
-		assertThat(janitor.parts().node().retainOnce()).isZero();
+		assertThat(EngineInternals.node(janitor).retainOnce()).isZero();
 		assertThat(count("inbox", parentRun)).as("orphaned inbox item").isZero();
 
 		// day 8: the last open run closes
@@ -193,13 +195,13 @@ class RetentionTest {
 		// day 15 less an hour: the second run of "twice" (day 5) goes, and the keys of
 		// "twice" with it
 		this.engines.clock.advance(Duration.ofDays(7).minusHours(1));
-		assertThat(janitor.parts().node().retainOnce()).isEqualTo(1);
+		assertThat(EngineInternals.node(janitor).retainOnce()).isEqualTo(1);
 		assertThat(dedupKeys()).containsExactlyInAnyOrder("open/open-key", "open/open-2", "reused/reused-1",
 				"reused/reused-2");
 
 		// day 15 and an hour: everything closed on day 8 goes, and with it every key
 		this.engines.clock.advance(Duration.ofHours(2));
-		assertThat(janitor.parts().node().retainOnce()).isEqualTo(3);
+		assertThat(EngineInternals.node(janitor).retainOnce()).isEqualTo(3);
 		for (String table : RUN_TABLES) {
 			assertThat(this.engines.count(table)).as(table).isZero();
 		}
@@ -218,7 +220,7 @@ class RetentionTest {
 		List<Integer> batches = new ArrayList<>();
 		int deleted;
 		do {
-			deleted = janitor.parts().node().retainOnce();
+			deleted = EngineInternals.node(janitor).retainOnce();
 			batches.add(deleted);
 			// every batch is whole: a run goes with all its rows
 			int runs = this.engines.count("workflow_run");
@@ -239,7 +241,7 @@ class RetentionTest {
 	void workerNodesRetainInTheirHousekeeping() {
 		WorkflowEngine client = janitor();
 		insertClosedRuns("old-", 1_200, this.engines.clock.instant().minus(Duration.ofDays(8)));
-		assertThat(client.parts().node().config().workerEnabled()).isFalse();
+		assertThat(EngineInternals.node(client).config().workerEnabled()).isFalse();
 		assertThat(this.engines.count("workflow_run")).as("a client node has no housekeeping").isEqualTo(1_200);
 		// a worker node retains when it starts, then once a minute
 		this.engines.start(this.engines.builder().register(Receiver.class));

@@ -16,11 +16,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.ScheduleFixtures.Tick;
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleAction;
-import dev.durable.workflow.client.ScheduleActionResult;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleAction;
+import dev.durable.workflow.client.schedule.ScheduleActionResult;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.schedule.ScheduleRow;
 import dev.durable.workflow.support.Engines;
@@ -63,8 +65,8 @@ class ScheduleExactlyOnceTest {
 		WorkflowEngine a = startEngine();
 		WorkflowEngine b = startEngine();
 		a.client().schedules().create("race", everyMinute());
-		ScheduleLoop loopA = a.parts().scheduleLoop();
-		ScheduleLoop loopB = b.parts().scheduleLoop();
+		ScheduleLoop loopA = EngineInternals.scheduleLoop(a);
+		ScheduleLoop loopB = EngineInternals.scheduleLoop(b);
 		AtomicBoolean stop = new AtomicBoolean();
 		ExecutorService threads = Executors.newFixedThreadPool(4);
 		List<Future<?>> racers = new ArrayList<>();
@@ -103,7 +105,7 @@ class ScheduleExactlyOnceTest {
 	@Test
 	void aStaleStepCannotFireATimeAgain() {
 		WorkflowEngine engine = startEngine();
-		ScheduleLoop loop = engine.parts().scheduleLoop();
+		ScheduleLoop loop = EngineInternals.scheduleLoop(engine);
 		loop.close(); // only this test steps the schedule
 		engine.client().schedules().create("stale", everyMinute());
 		ScheduleRow read = loop.read("stale").orElseThrow();
@@ -121,23 +123,23 @@ class ScheduleExactlyOnceTest {
 	void concurrentStaleStepsFireOnce() throws Exception {
 		WorkflowEngine a = startEngine();
 		WorkflowEngine b = startEngine();
-		a.parts().scheduleLoop().close();
-		b.parts().scheduleLoop().close();
+		EngineInternals.scheduleLoop(a).close();
+		EngineInternals.scheduleLoop(b).close();
 		a.client().schedules().create("pair", everyMinute());
 		ExecutorService threads = Executors.newFixedThreadPool(2);
 		try {
 			for (int i = 1; i <= 5; i++) {
-				ScheduleRow readA = a.parts().scheduleLoop().read("pair").orElseThrow();
-				ScheduleRow readB = b.parts().scheduleLoop().read("pair").orElseThrow();
+				ScheduleRow readA = EngineInternals.scheduleLoop(a).read("pair").orElseThrow();
+				ScheduleRow readB = EngineInternals.scheduleLoop(b).read("pair").orElseThrow();
 				this.engines.clock.advance(Duration.ofMinutes(1));
 				CyclicBarrier barrier = new CyclicBarrier(2);
 				Future<Boolean> firstStep = threads.submit(() -> {
 					barrier.await();
-					return a.parts().scheduleLoop().fireDue(readA);
+					return EngineInternals.scheduleLoop(a).fireDue(readA);
 				});
 				Future<Boolean> secondStep = threads.submit(() -> {
 					barrier.await();
-					return b.parts().scheduleLoop().fireDue(readB);
+					return EngineInternals.scheduleLoop(b).fireDue(readB);
 				});
 				assertThat(List.of(firstStep.get(), secondStep.get())).containsExactlyInAnyOrder(true, false);
 			}
@@ -184,7 +186,7 @@ class ScheduleExactlyOnceTest {
 			.startsWith(Instant.parse("2026-03-29T01:30:00Z"), Instant.parse("2026-03-30T00:30:00Z"));
 		for (int hour = 0; hour < 48; hour++) {
 			this.engines.clock.advance(Duration.ofHours(1));
-			engine.parts().scheduleLoop().tick();
+			EngineInternals.scheduleLoop(engine).tick();
 		}
 		await().until(() -> workflowIds(this.engines, "spring").size() == 2);
 		assertThat(workflowIds(this.engines, "spring")).containsExactly("spring-2026-03-29T01:30:00Z",
@@ -205,7 +207,7 @@ class ScheduleExactlyOnceTest {
 			.startsWith(Instant.parse("2026-11-01T05:30:00Z"), Instant.parse("2026-11-02T06:30:00Z"));
 		for (int quarter = 0; quarter < 4 * 48; quarter++) {
 			this.engines.clock.advance(Duration.ofMinutes(15));
-			engine.parts().scheduleLoop().tick();
+			EngineInternals.scheduleLoop(engine).tick();
 		}
 		await().until(() -> workflowIds(this.engines, "fall").size() == 2);
 		assertThat(workflowIds(this.engines, "fall")).containsExactly("fall-2026-11-01T05:30:00Z",

@@ -13,15 +13,17 @@ import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.ScheduleFixtures.Blocker;
 import dev.durable.workflow.ScheduleFixtures.Tick;
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleAction;
-import dev.durable.workflow.client.ScheduleActionResult;
-import dev.durable.workflow.client.ScheduleActionResult.Origin;
-import dev.durable.workflow.client.ScheduleActionResult.Outcome;
-import dev.durable.workflow.client.ScheduleClient;
-import dev.durable.workflow.client.ScheduleDescription;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleAction;
+import dev.durable.workflow.client.schedule.ScheduleActionResult;
+import dev.durable.workflow.client.schedule.ScheduleActionResult.Origin;
+import dev.durable.workflow.client.schedule.ScheduleActionResult.Outcome;
+import dev.durable.workflow.client.schedule.ScheduleClient;
+import dev.durable.workflow.client.schedule.ScheduleDescription;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.internal.schedule.ScheduleRow;
 import dev.durable.workflow.support.Engines;
 
@@ -69,13 +71,13 @@ class ScheduleLimitedActionsTest {
 		assertThat(schedules.describe("three").remainingActions()).isEqualTo(3);
 		// one jump past ten times: the step stops at the third start
 		this.engines.clock.advance(Duration.ofMinutes(10));
-		engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(engine).tick();
 		await().until(() -> schedules.describe("three").remainingActions() == 0);
 		assertThat(workflowIds(this.engines, "three")).containsExactly("three-" + at(1), "three-" + at(2),
 				"three-" + at(3));
 		for (int minute = 0; minute < 20; minute++) {
 			this.engines.clock.advance(Duration.ofMinutes(1));
-			assertThat(engine.parts().scheduleLoop().tick()).isZero();
+			assertThat(EngineInternals.scheduleLoop(engine).tick()).isZero();
 		}
 		ScheduleDescription used = schedules.describe("three");
 		assertThat(workflowIds(this.engines, "three")).hasSize(3);
@@ -95,10 +97,10 @@ class ScheduleLimitedActionsTest {
 		engine.client().schedules().create("steps", everyMinute(4));
 		for (int minute = 1; minute <= 12; minute++) {
 			this.engines.clock.advance(Duration.ofMinutes(1));
-			engine.parts().scheduleLoop().tick();
+			EngineInternals.scheduleLoop(engine).tick();
 		}
 		await().until(() -> engine.client().schedules().describe("steps").remainingActions() == 0);
-		engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(engine).tick();
 		assertThat(workflowIds(this.engines, "steps")).containsExactly("steps-" + at(1), "steps-" + at(2),
 				"steps-" + at(3), "steps-" + at(4));
 	}
@@ -107,30 +109,30 @@ class ScheduleLimitedActionsTest {
 	void twoEnginesRacingDoNotStartMoreThanTheLimit() throws Exception {
 		WorkflowEngine a = startEngine();
 		WorkflowEngine b = startEngine();
-		a.parts().scheduleLoop().close();
-		b.parts().scheduleLoop().close();
+		EngineInternals.scheduleLoop(a).close();
+		EngineInternals.scheduleLoop(b).close();
 		a.client().schedules().create("pair", everyMinute(2));
 		ExecutorService threads = Executors.newFixedThreadPool(2);
 		try {
 			for (int minute = 1; minute <= 4; minute++) {
 				// both engines read the row before the time passes, then step it at once
-				ScheduleRow readA = a.parts().scheduleLoop().read("pair").orElseThrow();
-				ScheduleRow readB = b.parts().scheduleLoop().read("pair").orElseThrow();
+				ScheduleRow readA = EngineInternals.scheduleLoop(a).read("pair").orElseThrow();
+				ScheduleRow readB = EngineInternals.scheduleLoop(b).read("pair").orElseThrow();
 				this.engines.clock.advance(Duration.ofMinutes(1));
 				CyclicBarrier barrier = new CyclicBarrier(2);
 				Future<Boolean> first = threads.submit(() -> {
 					barrier.await();
-					return a.parts().scheduleLoop().fireDue(readA);
+					return EngineInternals.scheduleLoop(a).fireDue(readA);
 				});
 				Future<Boolean> second = threads.submit(() -> {
 					barrier.await();
-					return b.parts().scheduleLoop().fireDue(readB);
+					return EngineInternals.scheduleLoop(b).fireDue(readB);
 				});
 				// one step commits (or, once the limit is used, one empty step); never
 				// both
 				assertThat(List.of(first.get(), second.get())).containsOnlyOnce(true);
-				a.parts().scheduleLoop().tick();
-				b.parts().scheduleLoop().tick();
+				EngineInternals.scheduleLoop(a).tick();
+				EngineInternals.scheduleLoop(b).tick();
 			}
 		}
 		finally {
@@ -154,8 +156,8 @@ class ScheduleLimitedActionsTest {
 				await().until(() -> workflowIds(this.engines, "loops").size() >= expected);
 			}
 		}
-		a.parts().scheduleLoop().tick();
-		b.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(a).tick();
+		EngineInternals.scheduleLoop(b).tick();
 		assertThat(workflowIds(this.engines, "loops")).hasSize(5).last().isEqualTo("loops-" + at(5));
 		assertThat(b.client().schedules().describe("loops").remainingActions()).isZero();
 	}
@@ -165,16 +167,16 @@ class ScheduleLimitedActionsTest {
 		WorkflowEngine first = startEngine();
 		first.client().schedules().create("kept", everyMinute(3));
 		this.engines.clock.advance(Duration.ofMinutes(2));
-		first.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(first).tick();
 		await().until(() -> first.client().schedules().describe("kept").remainingActions() == 1);
 		first.shutdown();
 
 		WorkflowEngine second = startEngine();
 		assertThat(second.client().schedules().describe("kept").remainingActions()).isEqualTo(1);
 		this.engines.clock.advance(Duration.ofMinutes(5));
-		second.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(second).tick();
 		await().until(() -> second.client().schedules().describe("kept").remainingActions() == 0);
-		second.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(second).tick();
 		assertThat(workflowIds(this.engines, "kept")).containsExactly("kept-" + at(1), "kept-" + at(2),
 				"kept-" + at(3));
 	}
@@ -182,7 +184,7 @@ class ScheduleLimitedActionsTest {
 	@Test
 	void aStepThatFailsBeforeItsCommitNeitherStartsNorCounts() {
 		WorkflowEngine engine = startEngine();
-		engine.parts().scheduleLoop().close(); // only this test steps the schedule
+		EngineInternals.scheduleLoop(engine).close(); // only this test steps the schedule
 		engine.client().schedules().create("crash", everyMinute(2));
 		String schema = this.engines.schema;
 		// the state write of a step fails after the step started the workflow: a crash
@@ -194,12 +196,12 @@ class ScheduleLimitedActionsTest {
 			.execute("CREATE TRIGGER crash BEFORE UPDATE OF state ON " + schema
 					+ ".schedule FOR EACH ROW EXECUTE FUNCTION " + schema + ".crash()");
 		this.engines.clock.advance(Duration.ofMinutes(1));
-		engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(engine).tick();
 		assertThat(workflowIds(this.engines, "crash")).isEmpty();
 		assertThat(engine.client().schedules().describe("crash").remainingActions()).isEqualTo(2);
 
 		this.engines.jdbc().execute("DROP TRIGGER crash ON " + schema + ".schedule");
-		engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(engine).tick();
 		assertThat(workflowIds(this.engines, "crash")).containsExactly("crash-" + at(1));
 		assertThat(engine.client().schedules().describe("crash").remainingActions()).isEqualTo(1);
 	}
@@ -217,7 +219,7 @@ class ScheduleLimitedActionsTest {
 		assertThat(schedules.describe("manual").remainingActions()).isEqualTo(1);
 
 		this.engines.clock.advance(Duration.ofMinutes(3));
-		engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(engine).tick();
 		await().until(() -> schedules.describe("manual").remainingActions() == 0);
 		// the trigger at 00:00, then the one scheduled action
 		assertThat(workflowIds(this.engines, "manual")).filteredOn((id) -> id.startsWith("manual-2026"))
@@ -244,7 +246,7 @@ class ScheduleLimitedActionsTest {
 		ScheduleClient schedules = engine.client().schedules();
 		schedules.create("more", everyMinute(1));
 		this.engines.clock.advance(Duration.ofMinutes(3));
-		engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(engine).tick();
 		await().until(() -> schedules.describe("more").remainingActions() == 0);
 
 		schedules.update("more", (current) -> current.withRemainingActions(current.remainingActions() + 2));
@@ -252,7 +254,7 @@ class ScheduleLimitedActionsTest {
 		assertThat(refilled.remainingActions()).isEqualTo(2);
 		assertThat(refilled.nextActionTimes()).startsWith(Instant.parse("2026-01-01T00:04:00Z"));
 		this.engines.clock.advance(Duration.ofMinutes(5));
-		engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(engine).tick();
 		await().until(() -> schedules.describe("more").remainingActions() == 0);
 		assertThat(workflowIds(this.engines, "more")).containsExactly("more-" + at(1), "more-" + at(4),
 				"more-" + at(5));
@@ -263,7 +265,7 @@ class ScheduleLimitedActionsTest {
 		schedules.update("more", (current) -> current.withPaused(false, null).withUnlimitedActions());
 		assertThat(schedules.describe("more").remainingActions()).isNull();
 		this.engines.clock.advance(Duration.ofMinutes(2));
-		engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(engine).tick();
 		await().until(() -> workflowIds(this.engines, "more").size() == 5);
 	}
 
@@ -279,7 +281,7 @@ class ScheduleLimitedActionsTest {
 		// 00:01 and 00:02 wait for the triggered run; one action remains for them
 		for (int minute = 1; minute <= 2; minute++) {
 			this.engines.clock.advance(Duration.ofMinutes(1));
-			engine.parts().scheduleLoop().tick();
+			EngineInternals.scheduleLoop(engine).tick();
 			int buffered = minute;
 			await().until(() -> schedules.describe("buf").bufferedCount() == buffered);
 		}

@@ -7,13 +7,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.ScheduleFixtures.Blocker;
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleAction;
-import dev.durable.workflow.client.ScheduleActionResult.Outcome;
-import dev.durable.workflow.client.ScheduleClient;
-import dev.durable.workflow.client.ScheduleDescription;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleAction;
+import dev.durable.workflow.client.schedule.ScheduleActionResult.Outcome;
+import dev.durable.workflow.client.schedule.ScheduleClient;
+import dev.durable.workflow.client.schedule.ScheduleDescription;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static dev.durable.workflow.ScheduleFixtures.status;
@@ -58,7 +61,7 @@ class ScheduleOverlapTest {
 	/** Moves the clock one minute and steps the schedule. */
 	private void minute() {
 		this.engines.clock.advance(Duration.ofMinutes(1));
-		this.engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(this.engine).tick();
 		// the background loop may have taken the step: wait until it committed
 		await().until(() -> describe().nextActionTimes().get(0).isAfter(this.engines.clock.instant()));
 	}
@@ -147,7 +150,7 @@ class ScheduleOverlapTest {
 	void aWorkflowIdInUseIsASkippedFiringNotAnError() {
 		startWith(ScheduleOverlapPolicy.ALLOW_ALL);
 		// someone else holds the id of the next firing
-		this.engine.client().start(Blocker::run, "mine", dev.durable.workflow.client.StartOptions.withId(SECOND));
+		this.engine.client().start(Blocker::run, "mine", StartOptions.withId(SECOND));
 		minute();
 		assertThat(describe().recentActions().get(0).outcome()).isEqualTo(Outcome.SKIPPED);
 		assertThat(describe().recentActions().get(0).reason()).contains("already running");

@@ -10,15 +10,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.ScheduleFixtures.Tick;
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleAction;
-import dev.durable.workflow.client.ScheduleActionResult;
-import dev.durable.workflow.client.ScheduleCalendar;
-import dev.durable.workflow.client.ScheduleClient;
-import dev.durable.workflow.client.ScheduleDescription;
-import dev.durable.workflow.client.ScheduleInterval;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleAction;
+import dev.durable.workflow.client.schedule.ScheduleActionResult;
+import dev.durable.workflow.client.schedule.ScheduleCalendar;
+import dev.durable.workflow.client.schedule.ScheduleClient;
+import dev.durable.workflow.client.schedule.ScheduleDescription;
+import dev.durable.workflow.client.schedule.ScheduleInterval;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static dev.durable.workflow.ScheduleFixtures.workflowIds;
@@ -78,7 +80,7 @@ class ScheduleSpecCompositionTest {
 				"2026-01-01T09:00:00Z", "2026-01-01T09:30:00Z", "2026-01-01T12:00:00Z", "2026-01-01T18:00:00Z"));
 		for (int hour = 0; hour < 24; hour++) {
 			this.engines.clock.advance(Duration.ofHours(1));
-			this.engine.parts().scheduleLoop().tick();
+			EngineInternals.scheduleLoop(this.engine).tick();
 		}
 		await().until(() -> workflowIds(this.engines, "u").size() >= 6);
 		assertThat(workflowIds(this.engines, "u")).containsExactly("u-2026-01-01T06:00:00Z", "u-2026-01-01T09:00:00Z",
@@ -117,7 +119,7 @@ class ScheduleSpecCompositionTest {
 		// stepped past 14:00: 12:00, 12:30 and 13:00 are skipped, not counted as missed
 		// or skipped
 		this.engines.clock.advance(Duration.ofHours(14).plusMinutes(30));
-		this.engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(this.engine).tick();
 		await().until(() -> this.schedules.describe("s")
 			.nextActionTimes()
 			.get(0)
@@ -157,7 +159,7 @@ class ScheduleSpecCompositionTest {
 		assertThat(this.schedules.describe("utc").nextActionTimes()).isEqualTo(instants("2026-01-01T21:00:00Z",
 				"2026-01-01T22:00:00Z", "2026-01-01T23:00:00Z", "2026-01-02T01:00:00Z", "2026-01-02T02:00:00Z"));
 		this.engines.clock.set(Instant.parse("2026-01-02T07:30:00Z"));
-		this.engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(this.engine).tick();
 		await().until(() -> this.schedules.describe("berlin")
 			.nextActionTimes()
 			.get(0)

@@ -8,13 +8,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.ScheduleFixtures.Tick;
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleAction;
-import dev.durable.workflow.client.ScheduleClient;
-import dev.durable.workflow.client.ScheduleDescription;
-import dev.durable.workflow.client.ScheduleInterval;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleAction;
+import dev.durable.workflow.client.schedule.ScheduleClient;
+import dev.durable.workflow.client.schedule.ScheduleDescription;
+import dev.durable.workflow.client.schedule.ScheduleInterval;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static dev.durable.workflow.ScheduleFixtures.workflowIds;
@@ -87,7 +89,7 @@ class ScheduleStoredSpecCompatibilityTest {
 					+ ".schedule WHERE schedule_id = 'old-cron'", String.class))
 			.isNull();
 		this.engines.clock.advance(Duration.ofHours(1));
-		this.engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(this.engine).tick();
 		await().until(() -> workflowIds(this.engines, "old-cron").contains("old-cron-2026-01-01T01:00:00Z"));
 	}
 
@@ -109,7 +111,7 @@ class ScheduleStoredSpecCompatibilityTest {
 					+ " WHERE schedule_id = 'old-every'",
 					java.sql.Timestamp.from(Instant.parse("2026-01-01T00:03:00Z")));
 		this.engines.clock.advance(Duration.ofMinutes(14));
-		this.engine.parts().scheduleLoop().tick();
+		EngineInternals.scheduleLoop(this.engine).tick();
 		await().until(() -> workflowIds(this.engines, "old-every").size() == 2);
 		assertThat(workflowIds(this.engines, "old-every")).containsExactly("old-every-2026-01-01T00:03:00Z",
 				"old-every-2026-01-01T00:13:00Z");

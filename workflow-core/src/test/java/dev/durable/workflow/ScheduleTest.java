@@ -11,17 +11,19 @@ import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.ScheduleFixtures.Blocker;
 import dev.durable.workflow.ScheduleFixtures.Tick;
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleAction;
-import dev.durable.workflow.client.ScheduleActionResult;
-import dev.durable.workflow.client.ScheduleActionResult.Outcome;
-import dev.durable.workflow.client.ScheduleAlreadyExistsException;
-import dev.durable.workflow.client.ScheduleClient;
-import dev.durable.workflow.client.ScheduleDescription;
-import dev.durable.workflow.client.ScheduleNotFoundException;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
-import dev.durable.workflow.client.ScheduleSpec;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleAction;
+import dev.durable.workflow.client.schedule.ScheduleActionResult;
+import dev.durable.workflow.client.schedule.ScheduleActionResult.Outcome;
+import dev.durable.workflow.client.schedule.ScheduleAlreadyExistsException;
+import dev.durable.workflow.client.schedule.ScheduleClient;
+import dev.durable.workflow.client.schedule.ScheduleDescription;
+import dev.durable.workflow.client.schedule.ScheduleNotFoundException;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.support.Engines;
 
@@ -55,7 +57,7 @@ class ScheduleTest {
 	}
 
 	private ScheduleLoop loop() {
-		return this.engine.parts().scheduleLoop();
+		return EngineInternals.scheduleLoop(this.engine);
 	}
 
 	private void advance(Duration duration) {

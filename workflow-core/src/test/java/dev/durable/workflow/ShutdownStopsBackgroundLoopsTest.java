@@ -15,10 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.client.StartOptions;
-import dev.durable.workflow.spi.EngineHooks;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.TestDatabase;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.AfterEach;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.support.Engines;
 
 /**

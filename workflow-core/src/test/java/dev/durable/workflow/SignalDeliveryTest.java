@@ -11,6 +11,7 @@ import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -5,6 +5,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
@@ -13,6 +15,8 @@ import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.client.WorkflowUpdateFailedException;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ActivityFailure;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -14,8 +14,11 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
-import dev.durable.workflow.spi.HistoryReplay;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
+import dev.durable.workflow.payload.EncodedValue;
 import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.testsupport.HistoryReplay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

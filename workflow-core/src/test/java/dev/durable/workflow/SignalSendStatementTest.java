@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.BeforeStatement;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.TestDatabase;

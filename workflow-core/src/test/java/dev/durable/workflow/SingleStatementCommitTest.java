@@ -10,9 +10,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StallingHooks;
 import dev.durable.workflow.support.StatementRecorder;
@@ -167,8 +170,8 @@ class SingleStatementCommitTest {
 
 		// the statement matched no row: no history row, no activity, the signal still in
 		// the inbox
-		await().until(() -> !a.parts().node().holdsRun(handle.runId()) || this.engines.count("history") != 1);
-		assertThat(a.parts().node().holdsRun(handle.runId())).as("the owner evicted the run").isFalse();
+		await().until(() -> !EngineInternals.node(a).holdsRun(handle.runId()) || this.engines.count("history") != 1);
+		assertThat(EngineInternals.node(a).holdsRun(handle.runId())).as("the owner evicted the run").isFalse();
 		assertThat(a.cachedRuns()).isZero();
 		assertThat(history()).usingRecursiveComparison().isEqualTo(history);
 		assertThat(this.engines.count("activity")).isZero();

@@ -16,9 +16,11 @@ import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowIdConflictPolicy;
-import dev.durable.workflow.client.WorkflowIdReusePolicy;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

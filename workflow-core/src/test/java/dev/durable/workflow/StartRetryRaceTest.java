@@ -14,6 +14,7 @@ import dev.durable.workflow.EagerStartFixture.Waiter;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.BeforeStatement;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StallingHooks;

@@ -12,6 +12,8 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.TestDatabase;
 import dev.durable.workflow.support.TransactionRecorder;

@@ -10,8 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -101,7 +105,7 @@ class TakeoverTest {
 		String row = "SELECT xmin::text || '/' || coalesce(owner_node::text, '-') FROM " + this.engines.schema
 				+ ".workflow_run WHERE run_id = ?";
 		String closedBefore = this.engines.jdbc().queryForObject(row, String.class, closed.runId());
-		assertThat(closedBefore).endsWith(node.parts().node().nodeId().toString());
+		assertThat(closedBefore).endsWith(EngineInternals.node(node).nodeId().toString());
 
 		node.shutdown();
 		// the open run is free for the next node; the closed one's row was not rewritten
@@ -168,7 +172,7 @@ class TakeoverTest {
 		assertThat(handle.describe().workflowTasks()).isEqualTo(2);
 		client.client().handle("notified").cancel("from another node");
 		await().atMost(Duration.ofSeconds(10)).until(() -> handle.describe().status().isClosed());
-		assertThat(handle.describe().status()).isEqualTo(dev.durable.workflow.client.WorkflowStatus.CANCELED);
+		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.CANCELED);
 		Engines.assertReplays(worker, handle.runId());
 	}
 

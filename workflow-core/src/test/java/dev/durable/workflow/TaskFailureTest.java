@@ -11,6 +11,7 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowDescription;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

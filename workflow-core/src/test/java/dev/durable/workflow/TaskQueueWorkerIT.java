@@ -17,6 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.crash.TaskQueueWorker;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;

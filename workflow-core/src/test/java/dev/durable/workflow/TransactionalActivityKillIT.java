@@ -15,6 +15,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.crash.TransactionalWorker;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;

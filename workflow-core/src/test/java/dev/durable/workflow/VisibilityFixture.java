@@ -12,6 +12,8 @@ import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowExecution;
 import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowPage;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.support.Engines;
 
 /**

@@ -17,6 +17,9 @@ import dev.durable.workflow.client.WorkflowExecution;
 import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.runtime.WorkflowTaskFailedException;
 import dev.durable.workflow.support.Engines;
 
@@ -136,7 +139,7 @@ class VisibilityTest extends VisibilityFixture {
 		Engines.assertReplays(engine, handle.runId());
 		stage = "two";
 		try {
-			assertThatThrownBy(() -> engine.parts().node().replay(handle.runId()))
+			assertThatThrownBy(() -> EngineInternals.node(engine).replay(handle.runId()))
 				.isInstanceOf(WorkflowTaskFailedException.class)
 				.hasCauseInstanceOf(NonDeterministicWorkflowException.class)
 				.hasMessageContaining("UPSERT_SEARCH_ATTRIBUTES")

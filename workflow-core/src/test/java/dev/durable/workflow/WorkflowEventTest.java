@@ -11,6 +11,8 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -104,7 +106,7 @@ class WorkflowEventTest {
 
 		CompletableFuture<Optional<Decision>> waiting = CompletableFuture
 			.supplyAsync(() -> handle.getEvent("decision", Decision.class, Duration.ofSeconds(25)));
-		await().until(() -> engine.parts().node().waiters().waiting() == 1);
+		await().until(() -> EngineInternals.node(engine).waiters().waiting() == 1);
 		assertThat(waiting).isNotDone();
 		long sent = System.nanoTime();
 		handle.signal("decide", new Decision("ada", true));
@@ -130,7 +132,7 @@ class WorkflowEventTest {
 
 		CompletableFuture<Optional<Decision>> decision = CompletableFuture
 			.supplyAsync(() -> remote.getEvent("decision", Decision.class, Duration.ofSeconds(25)));
-		await().until(() -> clientOnly.parts().node().waiters().waiting() == 1);
+		await().until(() -> EngineInternals.node(clientOnly).waiters().waiting() == 1);
 		long sent = System.nanoTime();
 		worker.client().handle("a-2").signal("decide", new Decision("bob", false));
 		assertThat(decision.join()).contains(new Decision("bob", false));

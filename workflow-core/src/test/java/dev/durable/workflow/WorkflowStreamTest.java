@@ -11,11 +11,15 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.client.ResetPoint;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.StreamEntry;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowNotFoundException;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.support.StallingHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -116,7 +120,7 @@ class WorkflowStreamTest {
 
 	}
 
-	private WorkflowEngine node(dev.durable.workflow.support.StallingHooks hooks) {
+	private WorkflowEngine node(StallingHooks hooks) {
 		return this.engines.start(this.engines.builder().register(TimedWorkflow.class).hooks(hooks));
 	}
 
@@ -128,7 +132,7 @@ class WorkflowStreamTest {
 
 	@Test
 	void aNodeThatDiesBetweenTheWriteAndTheCommitWritesNothingAndTheNextNodeWritesOnce() throws Exception {
-		dev.durable.workflow.support.StallingHooks dying = new dev.durable.workflow.support.StallingHooks();
+		StallingHooks dying = new StallingHooks();
 		WorkflowEngine a = node(dying);
 		WorkflowHandle<String> handle = a.client().start(TimedWorkflow::run, StartOptions.withId("timed"));
 		await().until(() -> this.engines.count("timer") == 1);
@@ -144,7 +148,7 @@ class WorkflowStreamTest {
 
 		// node b takes the run over: it replays the first write (storing nothing) and
 		// writes the rest once
-		WorkflowEngine b = node(new dev.durable.workflow.support.StallingHooks());
+		WorkflowEngine b = node(new StallingHooks());
 		// (through b: a, its heartbeat stalled past its lease, has fenced itself and
 		// answers no calls)
 		assertThat(b.client().handle("timed", String.class).result(Duration.ofSeconds(20))).isEqualTo("done");
@@ -159,7 +163,7 @@ class WorkflowStreamTest {
 
 	@Test
 	void aCommitLostWithItsConnectionIsRetriedAndWritesOnce() {
-		dev.durable.workflow.support.StallingHooks hooks = new dev.durable.workflow.support.StallingHooks();
+		StallingHooks hooks = new StallingHooks();
 		hooks.failCommitNumber = 2;
 		WorkflowEngine a = node(hooks);
 		WorkflowHandle<String> handle = a.client().start(TimedWorkflow::run, StartOptions.withId("lost-commit"));
@@ -192,8 +196,8 @@ class WorkflowStreamTest {
 		WorkflowHandle<String> handle = engine.client().start(ProgressWorkflow::run, 3, StartOptions.withId("p-1"));
 		CompletableFuture<List<Integer>> live = CompletableFuture
 			.supplyAsync(() -> steps(handle.readStream("progress", 0, Progress.class)));
-		await()
-			.until(() -> this.engines.count("workflow_stream") == 3 && engine.parts().node().waiters().waiting() == 1);
+		await().until(() -> this.engines.count("workflow_stream") == 3
+				&& EngineInternals.node(engine).waiters().waiting() == 1);
 		assertThat(live).as("blocked for values not written yet").isNotDone();
 		try (Stream<StreamEntry<Progress>> firstTwo = handle.readStream("progress", 1, Progress.class)) {
 			assertThat(firstTwo.limit(2).map((e) -> e.value().step()).toList()).containsExactly(1, 2);
@@ -262,7 +266,7 @@ class WorkflowStreamTest {
 
 		// the last task (the second half and the close) runs again; the first task's
 		// writes are kept
-		java.util.UUID reset = handle.reset(dev.durable.workflow.client.ResetPoint.LAST_WORKFLOW_TASK, "again");
+		java.util.UUID reset = handle.reset(ResetPoint.LAST_WORKFLOW_TASK, "again");
 		WorkflowHandle<Object> again = engine.client().handle("p-reset", reset);
 		assertThat(again.result(String.class)).isEqualTo("closed at 4");
 		assertThat(steps(again.readStream("progress", 0, Progress.class))).containsExactly(0, 1, 2, 3);
@@ -339,7 +343,7 @@ class WorkflowStreamTest {
 					+ " workflow_id, value, updated_at) VALUES (?, 'status', 'default', 'done', '\"x\"'::bytea, now())",
 					done.runId());
 		this.engines.clock.advance(Duration.ofDays(8));
-		assertThat(engine.parts().node().retainOnce()).isEqualTo(1);
+		assertThat(EngineInternals.node(engine).retainOnce()).isEqualTo(1);
 		assertThat(this.engines.jdbc()
 			.queryForList("SELECT DISTINCT run_id FROM " + this.engines.schema + ".workflow_stream",
 					java.util.UUID.class))

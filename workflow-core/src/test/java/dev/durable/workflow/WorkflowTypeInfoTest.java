@@ -1,13 +1,17 @@
 package dev.durable.workflow;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.durable.workflow.engine.HandlerKind;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
+import dev.durable.workflow.payload.EncodedValue;
 import dev.durable.workflow.support.Engines;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The public read model of registered workflow types: names, payload types and handlers.

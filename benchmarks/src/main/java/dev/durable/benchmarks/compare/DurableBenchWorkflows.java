@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntUnaryOperator;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityMethod;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
 
 /** The scenarios' workflows and their no-op activity, written for Durable. */
 public final class DurableBenchWorkflows {

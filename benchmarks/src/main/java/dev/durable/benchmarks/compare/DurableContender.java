@@ -8,10 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.zaxxer.hikari.HikariDataSource;
 
-import dev.durable.workflow.QueueDefinition;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * Durable, one node in this JVM with the engine's default settings, on its own database

@@ -1,7 +1,6 @@
 package dev.durable.benchmarks.compare;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import dev.durable.benchmarks.LatencyStats;

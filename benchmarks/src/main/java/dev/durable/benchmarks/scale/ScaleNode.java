@@ -14,8 +14,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import dev.durable.benchmarks.compare.DurableBenchWorkflows;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * One engine node of the scale-out benchmark, in a JVM of its own: the bench workflows

@@ -14,9 +14,9 @@ import dev.durable.benchmarks.EmbeddedDatabase;
 import dev.durable.benchmarks.LatencyStats;
 import dev.durable.benchmarks.compare.CpuCounters;
 import dev.durable.benchmarks.compare.DurableBenchWorkflows;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * Durable on 1, 2 and 3 engine nodes, each a JVM of its own, on one PostgreSQL: the

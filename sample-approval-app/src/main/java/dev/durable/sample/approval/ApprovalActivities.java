@@ -2,8 +2,8 @@ package dev.durable.sample.approval;
 
 import java.time.Instant;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityMethod;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
 
 /**
  * What an approval does outside the workflow: store the document and send messages.

@@ -7,9 +7,6 @@ import java.util.List;
 import org.slf4j.Logger;
 
 import dev.durable.sample.approval.ApprovalActivities.ApprovalNotice;
-import dev.durable.workflow.ActivityFailure;
-import dev.durable.workflow.ApplicationFailure;
-import dev.durable.workflow.CanceledFailure;
 import dev.durable.workflow.CancellationScope;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.QueryMethod;
@@ -21,6 +18,9 @@ import dev.durable.workflow.WorkflowInit;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.WorkflowStream;
 import dev.durable.workflow.Workflows;
+import dev.durable.workflow.failure.ActivityFailure;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.CanceledFailure;
 
 /**
  * A document's approval, with SLAs: store the document, ask the primary approver, and

@@ -1,11 +1,10 @@
 package dev.durable.sample.approval;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

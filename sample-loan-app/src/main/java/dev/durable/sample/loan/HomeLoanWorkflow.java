@@ -17,9 +17,6 @@ import dev.durable.sample.loan.LoanActivities.CreditReport;
 import dev.durable.sample.loan.LoanActivities.IncomeVerification;
 import dev.durable.sample.loan.LoanActivities.TitleSearch;
 import dev.durable.sample.loan.LoanActivities.UnderwritingDecision;
-import dev.durable.workflow.ActivityFailure;
-import dev.durable.workflow.ApplicationFailure;
-import dev.durable.workflow.CanceledFailure;
 import dev.durable.workflow.QueryMethod;
 import dev.durable.workflow.Saga;
 import dev.durable.workflow.SignalMethod;
@@ -27,6 +24,9 @@ import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowInit;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
+import dev.durable.workflow.failure.ActivityFailure;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.CanceledFailure;
 
 /**
  * A home loan, from application to closing: verify the income, check the credit, order an

@@ -11,10 +11,10 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityContext;
-import dev.durable.workflow.ActivityMethod;
-import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.failure.ApplicationFailure;
 
 /**
  * The steps of a home loan, talking to (simulated) outside parties: the employer, the

@@ -8,8 +8,8 @@ import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.RetryPolicy;
+import dev.durable.workflow.activity.ActivityOptions;
 
 /**
  * The sample's settings, under {@code loan.} in {@code application.yaml}: durations, the

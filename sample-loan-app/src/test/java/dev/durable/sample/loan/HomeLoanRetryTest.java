@@ -6,14 +6,13 @@ import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
-import dev.durable.workflow.ActivityFailure;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.failure.ActivityFailure;
 import dev.durable.workflow.test.TimeSkipper;
 import dev.durable.workflow.test.spring.DurableWorkflowTest;
 

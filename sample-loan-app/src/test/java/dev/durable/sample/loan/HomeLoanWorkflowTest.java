@@ -9,16 +9,15 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 import dev.durable.sample.loan.LoanController.LoanSummary;
-import dev.durable.workflow.CanceledFailure;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.failure.CanceledFailure;
 import dev.durable.workflow.test.TimeSkipper;
 import dev.durable.workflow.test.spring.DurableWorkflowTest;
 

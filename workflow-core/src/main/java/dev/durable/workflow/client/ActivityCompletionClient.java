@@ -2,12 +2,12 @@ package dev.durable.workflow.client;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.failure.ApplicationFailure;
 
 /**
  * Finishes activity attempts that called
- * {@link dev.durable.workflow.ActivityContext#doNotCompleteOnReturn()}, by their task
- * token, from any node that shares the database (or over REST:
+ * {@link dev.durable.workflow.activity.ActivityContext#doNotCompleteOnReturn()}, by their
+ * task token, from any node that shares the database (or over REST:
  * {@code POST /durable/activities/complete}, {@code /fail}, {@code /heartbeat}).
  *
  * <p>
@@ -21,7 +21,7 @@ public interface ActivityCompletionClient {
 	/**
 	 * Completes the attempt with a result.
 	 * @param taskToken the attempt's
-	 * {@link dev.durable.workflow.ActivityContext#taskToken()}
+	 * {@link dev.durable.workflow.activity.ActivityContext#taskToken()}
 	 * @param result the activity's result, converted like a return value
 	 * @return whether this call completed it; {@code false} when the attempt was already
 	 * completed, failed, timed out or canceled (nothing changed)

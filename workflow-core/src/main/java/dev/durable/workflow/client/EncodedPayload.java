@@ -21,8 +21,8 @@ public interface EncodedPayload {
 	 * when declared by {@code @Workflow(receives)}; {@code Object} for a dynamic handler;
 	 * {@code null} when the handler takes no parameter (a payload is then an error)
 	 * @return the value, {@code null} for none
-	 * @throws dev.durable.workflow.PayloadException when the payload does not fit the
-	 * type
+	 * @throws dev.durable.workflow.failure.PayloadException when the payload does not fit
+	 * the type
 	 */
 	@Nullable Object convert(@Nullable Type parameterType);
 

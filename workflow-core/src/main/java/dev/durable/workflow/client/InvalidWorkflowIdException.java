@@ -1,6 +1,6 @@
 package dev.durable.workflow.client;
 
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
 
 /**
  * The workflow id is empty, too long or has characters other than letters, digits and

@@ -1,6 +1,6 @@
 package dev.durable.workflow.client;
 
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
 
 /**
  * The query handler threw, tried to block or issue a command, or the run could not be

@@ -7,6 +7,9 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.RetryPolicy;
+import dev.durable.workflow.WorkflowIdReusePolicy;
+
 /**
  * Options of a start.
  *
@@ -50,10 +53,9 @@ import org.jspecify.annotations.Nullable;
  */
 public record StartOptions(@Nullable String workflowId, @Nullable String requestId, WorkflowIdReusePolicy idReusePolicy,
 		WorkflowIdConflictPolicy idConflictPolicy, @Nullable Duration startDelay, @Nullable String taskQueue,
-		@Nullable Duration executionTimeout, @Nullable Duration runTimeout,
-		dev.durable.workflow.@Nullable RetryPolicy retryPolicy, @Nullable String cronSchedule,
-		@Nullable Duration taskTimeout, Map<String, Object> memo, Map<String, Object> searchAttributes,
-		@Nullable String queue, int priority, @Nullable String partitionKey) {
+		@Nullable Duration executionTimeout, @Nullable Duration runTimeout, @Nullable RetryPolicy retryPolicy,
+		@Nullable String cronSchedule, @Nullable Duration taskTimeout, Map<String, Object> memo,
+		Map<String, Object> searchAttributes, @Nullable String queue, int priority, @Nullable String partitionKey) {
 
 	/** All defaults: random id, ALLOW_DUPLICATE, FAIL, no delay, the default queue. */
 	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null, null, null, null,
@@ -66,8 +68,8 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 	public StartOptions(@Nullable String workflowId, @Nullable String requestId,
 			@Nullable WorkflowIdReusePolicy idReusePolicy, @Nullable WorkflowIdConflictPolicy idConflictPolicy,
 			@Nullable Duration startDelay, @Nullable String taskQueue, @Nullable Duration executionTimeout,
-			@Nullable Duration runTimeout, dev.durable.workflow.@Nullable RetryPolicy retryPolicy,
-			@Nullable String cronSchedule, @Nullable Duration taskTimeout, @Nullable Map<String, Object> memo,
+			@Nullable Duration runTimeout, @Nullable RetryPolicy retryPolicy, @Nullable String cronSchedule,
+			@Nullable Duration taskTimeout, @Nullable Map<String, Object> memo,
 			@Nullable Map<String, Object> searchAttributes, @Nullable String queue, int priority,
 			@Nullable String partitionKey) {
 		if (queue != null && queue.isBlank()) {
@@ -105,8 +107,8 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 	public StartOptions(@Nullable String workflowId, @Nullable String requestId,
 			@Nullable WorkflowIdReusePolicy idReusePolicy, @Nullable WorkflowIdConflictPolicy idConflictPolicy,
 			@Nullable Duration startDelay, @Nullable String taskQueue, @Nullable Duration executionTimeout,
-			@Nullable Duration runTimeout, dev.durable.workflow.@Nullable RetryPolicy retryPolicy,
-			@Nullable String cronSchedule, @Nullable Duration taskTimeout, @Nullable Map<String, Object> memo,
+			@Nullable Duration runTimeout, @Nullable RetryPolicy retryPolicy, @Nullable String cronSchedule,
+			@Nullable Duration taskTimeout, @Nullable Map<String, Object> memo,
 			@Nullable Map<String, Object> searchAttributes) {
 		this(workflowId, requestId, idReusePolicy, idConflictPolicy, startDelay, taskQueue, executionTimeout,
 				runTimeout, retryPolicy, cronSchedule, taskTimeout, memo, searchAttributes, null, 0, null);
@@ -149,7 +151,7 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 
 		private @Nullable Duration runTimeout;
 
-		private dev.durable.workflow.@Nullable RetryPolicy retryPolicy;
+		private @Nullable RetryPolicy retryPolicy;
 
 		private @Nullable String cronSchedule;
 
@@ -233,7 +235,7 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 		}
 
 		/** The workflow retry policy; {@code null}: a failed run is not retried. */
-		public Builder retryPolicy(dev.durable.workflow.@Nullable RetryPolicy value) {
+		public Builder retryPolicy(@Nullable RetryPolicy value) {
 			this.retryPolicy = value;
 			return this;
 		}

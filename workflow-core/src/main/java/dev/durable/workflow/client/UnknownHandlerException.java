@@ -1,6 +1,6 @@
 package dev.durable.workflow.client;
 
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
 
 /**
  * The workflow has no signal, query or update handler of that name (and no dynamic one).

@@ -1,6 +1,6 @@
 package dev.durable.workflow.client;
 
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
 
 /** No node registered this workflow type. */
 public class UnknownWorkflowTypeException extends WorkflowException {

@@ -4,7 +4,7 @@ import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
 
 /** A start was refused by the id reuse or conflict policy. */
 public class WorkflowAlreadyStartedException extends WorkflowException {

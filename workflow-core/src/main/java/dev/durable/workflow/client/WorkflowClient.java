@@ -4,6 +4,14 @@ import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.Signal;
+import dev.durable.workflow.WorkflowMethodReference;
+import dev.durable.workflow.client.batch.BatchIdConflictException;
+import dev.durable.workflow.client.batch.BatchNotFoundException;
+import dev.durable.workflow.client.batch.BatchRequest;
+import dev.durable.workflow.client.batch.BatchStatus;
+import dev.durable.workflow.client.schedule.ScheduleClient;
+
 /**
  * Starts runs and reaches existing ones. A bean in Spring; {@code engine.client()}
  * elsewhere. Typed calls name the workflow's run method by method reference. Where a
@@ -12,13 +20,15 @@ import org.jspecify.annotations.Nullable;
 public interface WorkflowClient {
 
 	/** Starts a run of the workflow whose run method is given, with one input. */
-	<W, A, R> WorkflowHandle<R> start(Functions.Func1<W, A, R> workflow, A input, @Nullable StartOptions options);
+	<W, A, R> WorkflowHandle<R> start(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
+			@Nullable StartOptions options);
 
 	/** Starts a run of a workflow whose run method takes no input. */
-	<W, R> WorkflowHandle<R> start(Functions.Func0<W, R> workflow, @Nullable StartOptions options);
+	<W, R> WorkflowHandle<R> start(WorkflowMethodReference.Func0<W, R> workflow, @Nullable StartOptions options);
 
 	/** Starts a run of a workflow whose run method returns nothing. */
-	<W, A> WorkflowHandle<Void> start(Functions.Proc1<W, A> workflow, A input, @Nullable StartOptions options);
+	<W, A> WorkflowHandle<Void> start(WorkflowMethodReference.Proc1<W, A> workflow, A input,
+			@Nullable StartOptions options);
 
 	/**
 	 * Starts a run by type name, with an input ({@code null}: none); the handle's
@@ -27,12 +37,13 @@ public interface WorkflowClient {
 	WorkflowHandle<Object> start(String workflowType, @Nullable Object input, @Nullable StartOptions options);
 
 	/** Starts and waits for the result. */
-	default <W, A, R> R execute(Functions.Func1<W, A, R> workflow, A input, @Nullable StartOptions options) {
+	default <W, A, R> R execute(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
+			@Nullable StartOptions options) {
 		return start(workflow, input, options).result();
 	}
 
 	/** Starts and waits for the result. */
-	default <W, R> R execute(Functions.Func0<W, R> workflow, @Nullable StartOptions options) {
+	default <W, R> R execute(WorkflowMethodReference.Func0<W, R> workflow, @Nullable StartOptions options) {
 		return start(workflow, options).result();
 	}
 
@@ -44,7 +55,7 @@ public interface WorkflowClient {
 	 * (see {@link WorkflowHandle#signal(String, Object)}); no run is started, nothing is
 	 * stored
 	 */
-	<W, A, R> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input,
+	<W, A, R> WorkflowHandle<R> signalWithStart(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
 			@Nullable StartOptions options, String signalName, @Nullable Object signalPayload);
 
 	/**
@@ -52,8 +63,8 @@ public interface WorkflowClient {
 	 * field of the workflow class.
 	 * @throws UnknownHandlerException when the workflow type does not declare the signal
 	 */
-	default <W, A, R, T> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input,
-			@Nullable StartOptions options, dev.durable.workflow.Signal<T> signal, @Nullable T signalPayload) {
+	default <W, A, R, T> WorkflowHandle<R> signalWithStart(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
+			@Nullable StartOptions options, Signal<T> signal, @Nullable T signalPayload) {
 		return signalWithStart(workflow, input, options, signal.name(), signalPayload);
 	}
 
@@ -72,8 +83,8 @@ public interface WorkflowClient {
 	 * they are required here). A {@code null} update argument is none; {@code null}
 	 * update options are the defaults waiting for COMPLETED.
 	 */
-	<W, A, R, T> UpdateHandle<T> updateWithStart(Functions.Func1<W, A, R> workflow, A input, StartOptions options,
-			String updateName, @Nullable Object updateArgument, Class<T> resultType,
+	<W, A, R, T> UpdateHandle<T> updateWithStart(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
+			StartOptions options, String updateName, @Nullable Object updateArgument, Class<T> resultType,
 			@Nullable UpdateOptions updateOptions);
 
 	/**
@@ -85,11 +96,12 @@ public interface WorkflowClient {
 	 * opens a new window.
 	 * @throws UnknownWorkflowTypeException when no node registered the workflow type
 	 */
-	<W, A, R> DebouncedStart debounce(Functions.Func1<W, A, R> workflow, A input, DebounceOptions options);
+	<W, A, R> DebouncedStart debounce(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
+			DebounceOptions options);
 
 	/**
-	 * {@link #debounce(Functions.Func1, Object, DebounceOptions)} by type name;
-	 * {@code null} input: none.
+	 * {@link #debounce(WorkflowMethodReference.Func1, Object, DebounceOptions)} by type
+	 * name; {@code null} input: none.
 	 */
 	DebouncedStart debounce(String workflowType, @Nullable Object input, DebounceOptions options);
 

@@ -1,6 +1,6 @@
 package dev.durable.workflow.client;
 
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
 
 /** The run is closed: it accepts no more signals, updates or cancel requests. */
 public class WorkflowClosedException extends WorkflowException {

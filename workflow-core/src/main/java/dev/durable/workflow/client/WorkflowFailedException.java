@@ -4,7 +4,7 @@ import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
 
 /**
  * The run did not complete successfully: failed, canceled, terminated or timed out. The

@@ -8,6 +8,10 @@ import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.Signal;
+import dev.durable.workflow.WorkflowMethodReference;
+import dev.durable.workflow.failure.WorkflowException;
+
 /**
  * A run, reached by workflow id or pinned to a run id. A handle from {@code start()} or
  * {@link WorkflowClient#handle(String)} addresses the latest run of the workflow id for
@@ -82,7 +86,7 @@ public interface WorkflowHandle<R> {
 	 * {@link #signal(String, Object)}.
 	 * @throws UnknownHandlerException when the run's type does not declare the signal
 	 */
-	default <T> void signal(dev.durable.workflow.Signal<T> signal, @Nullable T payload) {
+	default <T> void signal(Signal<T> signal, @Nullable T payload) {
 		signal(signal.name(), payload, null);
 	}
 
@@ -91,8 +95,7 @@ public interface WorkflowHandle<R> {
 	 * {@link #signal(String, Object, String)}.
 	 * @throws UnknownHandlerException when the run's type does not declare the signal
 	 */
-	default <T> void signal(dev.durable.workflow.Signal<T> signal, @Nullable T payload,
-			@Nullable String idempotencyKey) {
+	default <T> void signal(Signal<T> signal, @Nullable T payload, @Nullable String idempotencyKey) {
 		signal(signal.name(), payload, idempotencyKey);
 	}
 
@@ -107,22 +110,22 @@ public interface WorkflowHandle<R> {
 	void signalEncoded(String signalName, EncodedPayload payload, @Nullable String idempotencyKey);
 
 	/** Sends a signal to a handler named by method reference. */
-	<W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload);
+	<W, A> void signal(WorkflowMethodReference.Proc1<W, A> signalMethod, A payload);
 
 	/**
 	 * Sends a signal with an idempotency key to a handler named by method reference; a
 	 * {@code null} key sends without deduplication.
 	 */
-	<W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload, @Nullable String idempotencyKey);
+	<W, A> void signal(WorkflowMethodReference.Proc1<W, A> signalMethod, A payload, @Nullable String idempotencyKey);
 
 	/** Sends a signal without payload to a handler named by method reference. */
-	<W> void signal(Functions.Proc0<W> signalMethod);
+	<W> void signal(WorkflowMethodReference.Proc0<W> signalMethod);
 
 	/** Runs a query against the run's committed state; adds nothing to history. */
-	<W, T> T query(Functions.Func0<W, T> queryMethod);
+	<W, T> T query(WorkflowMethodReference.Func0<W, T> queryMethod);
 
 	/** Runs a query with an argument. */
-	<W, A, T> T query(Functions.Func1<W, A, T> queryMethod, A argument);
+	<W, A, T> T query(WorkflowMethodReference.Func1<W, A, T> queryMethod, A argument);
 
 	/** Runs a query by name, with an argument ({@code null}: none). */
 	<T> T query(String queryName, @Nullable Object argument, Class<T> resultType);
@@ -137,10 +140,10 @@ public interface WorkflowHandle<R> {
 	<T> T queryEncoded(String queryName, EncodedPayload argument, Class<T> resultType);
 
 	/** Sends an update and waits for its result. */
-	<W, A, T> T update(Functions.Func1<W, A, T> updateMethod, A argument);
+	<W, A, T> T update(WorkflowMethodReference.Func1<W, A, T> updateMethod, A argument);
 
 	/** Sends an update without argument and waits for its result. */
-	<W, T> T update(Functions.Func0<W, T> updateMethod);
+	<W, T> T update(WorkflowMethodReference.Func0<W, T> updateMethod);
 
 	/**
 	 * Sends an update by name, with an argument ({@code null}: none), and waits for its
@@ -152,7 +155,7 @@ public interface WorkflowHandle<R> {
 	 * Sends an update and waits for the stage the options name (ACCEPTED by default);
 	 * {@code null} options are {@link UpdateOptions#defaults()}.
 	 */
-	<W, A, T> UpdateHandle<T> startUpdate(Functions.Func1<W, A, T> updateMethod, A argument,
+	<W, A, T> UpdateHandle<T> startUpdate(WorkflowMethodReference.Func1<W, A, T> updateMethod, A argument,
 			@Nullable UpdateOptions options);
 
 	/**
@@ -275,7 +278,7 @@ public interface WorkflowHandle<R> {
 	 */
 	<T> java.util.concurrent.Flow.Publisher<StreamEntry<T>> publishStream(String key, long fromOffset, Class<T> type);
 
-	class WorkflowTimeoutException extends dev.durable.workflow.WorkflowException {
+	class WorkflowTimeoutException extends WorkflowException {
 
 		public WorkflowTimeoutException(String message, TimeoutException cause) {
 			super(message, cause);

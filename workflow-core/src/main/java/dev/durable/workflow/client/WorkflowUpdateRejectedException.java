@@ -1,6 +1,6 @@
 package dev.durable.workflow.client;
 
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
 
 /**
  * The update validator rejected the update; nothing was recorded in history. The cause is

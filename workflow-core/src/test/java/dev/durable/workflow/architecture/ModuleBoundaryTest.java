@@ -1,7 +1,5 @@
 package dev.durable.workflow.architecture;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,11 +11,12 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * The modules built on workflow-core (the Spring module, the test kits, the samples, the
- * benchmarks) use only its public packages ({@code dev.durable.workflow},
- * {@code dev.durable.workflow.client}) and the SPIs it declares
- * ({@code dev.durable.workflow.spi}): no source file of theirs, main or test, names
+ * benchmarks) use only its public role packages (workflow code, activities, failures,
+ * payloads, client, engine, test support): no source file of theirs, main or test, names
  * {@code dev.durable.workflow.internal}.
  */
 class ModuleBoundaryTest {
@@ -50,7 +49,7 @@ class ModuleBoundaryTest {
 		assertThat(namesInternal("import dev.durable.workflow.internal.worker.Engine;")).isTrue();
 		assertThat(namesInternal("var row = (dev.durable.workflow.internal.store.RunRow) x;")).isTrue();
 		assertThat(namesInternal("import dev.durable.workflow.client.WorkflowClient;")).isFalse();
-		assertThat(namesInternal("import dev.durable.workflow.spi.EngineQuiescence;")).isFalse();
+		assertThat(namesInternal("import dev.durable.workflow.testsupport.EngineQuiescence;")).isFalse();
 	}
 
 	static boolean namesInternal(String line) {

@@ -5,15 +5,14 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityContext;
-import dev.durable.workflow.ActivityMethod;
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.TestDatabase;
 
 /**

@@ -5,20 +5,19 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityContext;
-import dev.durable.workflow.ActivityMethod;
 import dev.durable.workflow.Workflow;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.TestDatabase;
 
 /**

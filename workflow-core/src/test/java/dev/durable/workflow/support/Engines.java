@@ -1,6 +1,5 @@
 package dev.durable.workflow.support;
 
-import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,11 +8,12 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.SettableClock;
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.testsupport.SettableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

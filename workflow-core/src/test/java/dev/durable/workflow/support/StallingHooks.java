@@ -4,7 +4,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import dev.durable.workflow.spi.EngineHooks;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 /**
  * Stalls a node like a debugger breakpoint or a long GC pause would: commits and/or

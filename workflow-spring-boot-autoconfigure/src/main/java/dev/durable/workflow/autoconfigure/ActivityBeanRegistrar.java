@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -20,7 +19,7 @@ import org.springframework.core.type.MethodMetadata;
 import org.springframework.core.type.filter.AnnotationTypeFilter;
 import org.springframework.util.ClassUtils;
 
-import dev.durable.workflow.Activity;
+import dev.durable.workflow.activity.Activity;
 
 /**
  * Makes every concrete {@code @Activity} class of the application's packages a singleton

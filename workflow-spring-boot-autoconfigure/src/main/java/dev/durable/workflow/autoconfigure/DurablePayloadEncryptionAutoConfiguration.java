@@ -16,9 +16,9 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
-import dev.durable.workflow.EncryptingPayloadConverter;
-import dev.durable.workflow.PayloadConverter;
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.payload.EncryptingPayloadConverter;
+import dev.durable.workflow.payload.PayloadConverter;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration

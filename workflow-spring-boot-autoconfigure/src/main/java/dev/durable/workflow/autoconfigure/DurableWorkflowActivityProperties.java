@@ -1,6 +1,6 @@
 package dev.durable.workflow.autoconfigure;
 
-import dev.durable.workflow.TransactionIsolation;
+import dev.durable.workflow.activity.TransactionIsolation;
 
 /**
  * Defaults of activities.

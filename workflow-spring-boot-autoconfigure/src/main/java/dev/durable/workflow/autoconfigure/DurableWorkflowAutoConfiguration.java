@@ -3,12 +3,10 @@ package dev.durable.workflow.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-
 import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-
 import org.springframework.aop.scope.ScopedProxyUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -25,21 +23,22 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
 
-import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.Workflow;
-import dev.durable.workflow.MdcPropagatingInterceptor;
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.WorkflowInterceptor;
 import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.MdcPropagatingInterceptor;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowInterceptor;
+import dev.durable.workflow.payload.PayloadConverter;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} of the durable workflow engine: a {@link WorkflowEngine} on the
  * application's {@link DataSource}, serving every {@link Workflow @Workflow} class of the
- * application's packages with every {@link dev.durable.workflow.Activity @Activity} bean,
- * a {@link WorkflowClient} and its {@link ActivityCompletionClient}, and the lifecycle
- * that starts and stops the engine with the context.
+ * application's packages with every
+ * {@link dev.durable.workflow.activity.Activity @Activity} bean, a {@link WorkflowClient}
+ * and its {@link ActivityCompletionClient}, and the lifecycle that starts and stops the
+ * engine with the context.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnClass(WorkflowEngine.class)

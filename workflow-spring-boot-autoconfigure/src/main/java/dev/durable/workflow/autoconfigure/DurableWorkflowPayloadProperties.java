@@ -22,8 +22,8 @@ public class DurableWorkflowPayloadProperties {
 
 	/**
 	 * Encryption of payloads with AES-GCM
-	 * ({@code dev.durable.workflow.EncryptingPayloadConverter}): on when a key is set.
-	 * Bound to {@code durable.workflow.payload.encryption.*}.
+	 * ({@code dev.durable.workflow.payload.EncryptingPayloadConverter}): on when a key is
+	 * set. Bound to {@code durable.workflow.payload.encryption.*}.
 	 */
 	public static class Encryption {
 

@@ -2,7 +2,7 @@ package dev.durable.workflow.autoconfigure;
 
 import java.time.Duration;
 
-import dev.durable.workflow.QueueDefinition;
+import dev.durable.workflow.engine.QueueDefinition;
 
 /**
  * The limits of one flow-control queue (see {@link QueueDefinition}); zero means no

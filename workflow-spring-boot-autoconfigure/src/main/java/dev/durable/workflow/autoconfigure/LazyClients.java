@@ -4,9 +4,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.function.Supplier;
 
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * The client beans: proxies that look their target up on each call. Creating them does

@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.config.AutowireCapableBeanFactory;
@@ -17,8 +16,8 @@ import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ReflectionUtils;
 
-import dev.durable.workflow.InvalidWorkflowDefinitionException;
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.InvalidWorkflowDefinitionException;
 
 /**
  * Creates workflow instances, one per run, by constructor injection from the bean

@@ -1,6 +1,6 @@
 package dev.durable.workflow.autoconfigure;
 
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * Callback to customize the {@link WorkflowEngine.Builder} of the auto-configured engine,

@@ -1,14 +1,13 @@
 package dev.durable.workflow.autoconfigure;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextClosedEvent;
 
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * Starts the {@link WorkflowEngine} once every bean of the context is created (migrating

@@ -4,18 +4,16 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 import org.jspecify.annotations.Nullable;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import org.springframework.http.HttpEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
-import dev.durable.workflow.ApplicationFailure;
-import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.client.ActivityCompletionClient;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.PayloadException;
 
 /**
  * The generated REST endpoints that finish activity attempts which called

@@ -10,14 +10,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
-
 import tools.jackson.databind.JsonNode;
 
-import dev.durable.workflow.client.BatchOperation;
-import dev.durable.workflow.client.BatchRequest;
 import dev.durable.workflow.client.ResetPoint;
 import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.client.batch.BatchOperation;
+import dev.durable.workflow.client.batch.BatchRequest;
 
 /**
  * The body of {@code POST /batches} read into a {@link BatchRequest}, strictly: an

@@ -4,9 +4,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -16,11 +13,12 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
 
-import dev.durable.workflow.client.BatchNotFoundException;
-import dev.durable.workflow.client.BatchRequest;
-import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.client.batch.BatchNotFoundException;
+import dev.durable.workflow.client.batch.BatchRequest;
+import dev.durable.workflow.client.batch.BatchStatus;
 
 /**
  * The generated REST endpoints for batch operations: start (cancel, terminate, signal or

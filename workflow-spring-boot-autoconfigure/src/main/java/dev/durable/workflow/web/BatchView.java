@@ -4,9 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.durable.workflow.client.BatchRequest;
-import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.WorkflowFilter;
+import dev.durable.workflow.client.batch.BatchRequest;
+import dev.durable.workflow.client.batch.BatchStatus;
 
 /**
  * A batch as the endpoints show it: {@code batchId}, {@code operation}, {@code state},

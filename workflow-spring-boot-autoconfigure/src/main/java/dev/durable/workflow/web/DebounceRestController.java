@@ -5,22 +5,20 @@ import java.time.format.DateTimeParseException;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
-
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
 
-import dev.durable.workflow.PayloadException;
-import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.DebounceOptions;
 import dev.durable.workflow.client.DebouncedStart;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
+import dev.durable.workflow.failure.PayloadException;
 
 /**
  * The generated REST endpoint of debounced starts: {@code POST /durable/debounces} with

@@ -11,9 +11,6 @@ import java.util.Set;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-
-import tools.jackson.core.JacksonException;
-
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.http.HttpHeaders;
@@ -33,16 +30,10 @@ import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import tools.jackson.core.JacksonException;
 
-import dev.durable.workflow.ApplicationFailure;
-import dev.durable.workflow.PayloadException;
-import dev.durable.workflow.PayloadUnreadableException;
-import dev.durable.workflow.client.BatchIdConflictException;
-import dev.durable.workflow.client.BatchNotFoundException;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.QueryFailedException;
-import dev.durable.workflow.client.ScheduleAlreadyExistsException;
-import dev.durable.workflow.client.ScheduleNotFoundException;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
@@ -51,6 +42,13 @@ import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowUpdateFailedException;
 import dev.durable.workflow.client.WorkflowUpdateRejectedException;
+import dev.durable.workflow.client.batch.BatchIdConflictException;
+import dev.durable.workflow.client.batch.BatchNotFoundException;
+import dev.durable.workflow.client.schedule.ScheduleAlreadyExistsException;
+import dev.durable.workflow.client.schedule.ScheduleNotFoundException;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.PayloadException;
+import dev.durable.workflow.failure.PayloadUnreadableException;
 
 /**
  * The problem details (RFC 9457, {@code application/problem+json}) the generated

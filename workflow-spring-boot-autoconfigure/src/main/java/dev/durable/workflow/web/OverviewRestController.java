@@ -11,8 +11,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.durable.workflow.EngineStats;
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.EngineStats;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * The generated read endpoint behind the dashboard's overview, {@code GET

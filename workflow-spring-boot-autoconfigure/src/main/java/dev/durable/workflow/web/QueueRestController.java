@@ -6,7 +6,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * The generated REST endpoint for queues: the flow-control queues of the engine's

@@ -5,8 +5,8 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.QueueDefinition;
-import dev.durable.workflow.QueueInfo;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.QueueInfo;
 
 /**
  * A queue and what it holds, as {@code GET {base-path}/queues}, the {@code workflows}

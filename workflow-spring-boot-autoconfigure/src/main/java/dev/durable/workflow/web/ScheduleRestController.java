@@ -5,11 +5,6 @@ import java.time.Instant;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
-
 import org.springframework.http.HttpEntity;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -20,19 +15,22 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
-import dev.durable.workflow.PayloadException;
-import dev.durable.workflow.WorkflowTypeInfo;
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleAction;
-import dev.durable.workflow.client.ScheduleActionResult;
-import dev.durable.workflow.client.ScheduleCalendar;
-import dev.durable.workflow.client.ScheduleClient;
-import dev.durable.workflow.client.ScheduleDescription;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
-import dev.durable.workflow.client.ScheduleSpec;
-import dev.durable.workflow.client.ScheduleSummary;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleAction;
+import dev.durable.workflow.client.schedule.ScheduleActionResult;
+import dev.durable.workflow.client.schedule.ScheduleCalendar;
+import dev.durable.workflow.client.schedule.ScheduleClient;
+import dev.durable.workflow.client.schedule.ScheduleDescription;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
+import dev.durable.workflow.client.schedule.ScheduleSummary;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
+import dev.durable.workflow.failure.PayloadException;
 
 /**
  * The generated REST endpoints for schedules: create, list, describe, update, pause,

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.failure.PayloadException;
 
 /**
  * The {@code wait} parameter of the endpoints that wait for an outcome: none is no wait,

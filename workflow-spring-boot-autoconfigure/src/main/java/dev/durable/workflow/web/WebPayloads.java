@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
-
+import org.springframework.http.HttpEntity;
+import org.springframework.http.MediaType;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
@@ -18,10 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.NullNode;
 import tools.jackson.databind.type.LogicalType;
 
-import org.springframework.http.HttpEntity;
-import org.springframework.http.MediaType;
-
-import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.failure.PayloadException;
 
 /**
  * Request bodies of the generated endpoints: JSON only (415 for another Content-Type),

@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -20,14 +19,14 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
 import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.HandlerKind;
+import dev.durable.workflow.engine.HandlerKind;
+import dev.durable.workflow.failure.PayloadException;
 
 /**
  * The generated REST endpoints for messages: signals, queries and updates, each payload

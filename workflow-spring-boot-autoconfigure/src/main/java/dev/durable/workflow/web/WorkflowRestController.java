@@ -3,8 +3,8 @@ package dev.durable.workflow.web;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,9 +13,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
-
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.http.HttpEntity;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -27,9 +24,8 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
+import tools.jackson.databind.JsonNode;
 
-import dev.durable.workflow.PayloadException;
-import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.StartOptions;
@@ -40,7 +36,9 @@ import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowPage;
 import dev.durable.workflow.client.WorkflowStatus;
-import dev.durable.workflow.HandlerKind;
+import dev.durable.workflow.engine.HandlerKind;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
+import dev.durable.workflow.failure.PayloadException;
 
 /**
  * The generated REST endpoints for runs: workflow types, start (and signal-with-start),

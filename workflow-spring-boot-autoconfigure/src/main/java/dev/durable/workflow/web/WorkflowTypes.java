@@ -7,12 +7,12 @@ import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.HandlerKind;
-import dev.durable.workflow.PayloadException;
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
+import dev.durable.workflow.engine.HandlerKind;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
+import dev.durable.workflow.failure.PayloadException;
 
 /**
  * The registered workflow types and the parameter types of their run methods and

@@ -3,19 +3,18 @@ package dev.durable.workflow.autoconfigure;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.durable.workflow.InvalidWorkflowDefinitionException;
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.WorkflowTypeInfo;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.autoconfigure.broken.badactivity.BadActivityConfiguration;
+import dev.durable.workflow.autoconfigure.broken.duplicate.DuplicateConfiguration;
+import dev.durable.workflow.autoconfigure.broken.norun.NoRunConfiguration;
 import dev.durable.workflow.autoconfigure.greeting.Greeter;
 import dev.durable.workflow.autoconfigure.greeting.GreetingConfiguration;
 import dev.durable.workflow.autoconfigure.greeting.GreetingWorkflow;
@@ -26,6 +25,9 @@ import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
+import dev.durable.workflow.failure.InvalidWorkflowDefinitionException;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -180,7 +182,7 @@ class DurableWorkflowAutoConfigurationTest {
 	}
 
 	/** An activity that finishes other attempts: it depends on the completion client. */
-	@dev.durable.workflow.Activity
+	@Activity
 	public static class Callbacks {
 
 		private final ActivityCompletionClient completion;
@@ -213,8 +215,7 @@ class DurableWorkflowAutoConfigurationTest {
 
 	@Test
 	void rejectsTwoWorkflowsOfOneTypeName() {
-		this.runner
-			.withUserConfiguration(dev.durable.workflow.autoconfigure.broken.duplicate.DuplicateConfiguration.class)
+		this.runner.withUserConfiguration(DuplicateConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
@@ -225,7 +226,7 @@ class DurableWorkflowAutoConfigurationTest {
 
 	@Test
 	void rejectsAWorkflowWithoutARunMethod() {
-		this.runner.withUserConfiguration(dev.durable.workflow.autoconfigure.broken.norun.NoRunConfiguration.class)
+		this.runner.withUserConfiguration(NoRunConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
@@ -234,8 +235,7 @@ class DurableWorkflowAutoConfigurationTest {
 
 	@Test
 	void rejectsAnActivityMethodWhosePayloadCannotBeRecorded() {
-		this.runner
-			.withUserConfiguration(dev.durable.workflow.autoconfigure.broken.badactivity.BadActivityConfiguration.class)
+		this.runner.withUserConfiguration(BadActivityConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)

@@ -3,20 +3,19 @@ package dev.durable.workflow.autoconfigure;
 import java.time.Duration;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBindException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.failtypes.FailTypesConfiguration;
+import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,7 +48,7 @@ class FailWorkflowExceptionTypesPropertyTest {
 				assertThat(context.getBean(WorkflowEngine.class).settings().failWorkflowExceptionTypes())
 					.containsExactly(NoSuchElementException.class);
 				WorkflowHandle<Object> handle = context.getBean(WorkflowClient.class)
-					.start("stock-check", "bolts", dev.durable.workflow.client.StartOptions.DEFAULT);
+					.start("stock-check", "bolts", StartOptions.DEFAULT);
 				assertThatThrownBy(() -> handle.result(Duration.ofSeconds(30)))
 					.isInstanceOf(WorkflowFailedException.class)
 					.hasStackTraceContaining("no stock of bolts");
@@ -61,7 +60,7 @@ class FailWorkflowExceptionTypesPropertyTest {
 		this.runner.run((context) -> {
 			assertThat(context.getBean(WorkflowEngine.class).settings().failWorkflowExceptionTypes()).isEmpty();
 			WorkflowHandle<Object> handle = context.getBean(WorkflowClient.class)
-				.start("stock-check", "bolts", dev.durable.workflow.client.StartOptions.DEFAULT);
+				.start("stock-check", "bolts", StartOptions.DEFAULT);
 			assertThatThrownBy(() -> handle.result(Duration.ofSeconds(2)))
 				.isInstanceOf(WorkflowHandle.WorkflowTimeoutException.class);
 		});

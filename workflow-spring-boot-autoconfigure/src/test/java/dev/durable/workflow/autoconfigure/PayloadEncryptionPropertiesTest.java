@@ -4,11 +4,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -16,11 +14,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
-import dev.durable.workflow.EncryptingPayloadConverter;
-import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
-import dev.durable.workflow.test.EmbeddedPostgresSupport;
+import dev.durable.workflow.payload.EncryptingPayloadConverter;
+import dev.durable.workflow.payload.PayloadConverter;
 import dev.durable.workflow.web.app.OrderWorkflow;
 import dev.durable.workflow.web.app.WebTestApplication;
 

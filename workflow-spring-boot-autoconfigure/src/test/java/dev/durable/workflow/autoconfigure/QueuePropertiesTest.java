@@ -2,19 +2,17 @@ package dev.durable.workflow.autoconfigure;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBindException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.durable.workflow.EngineSettings;
-import dev.durable.workflow.QueueDefinition;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.greeting.GreetingConfiguration;
+import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -2,16 +2,12 @@ package dev.durable.workflow.autoconfigure;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.autoconfigure.tasks.Transcoding;
 import dev.durable.workflow.autoconfigure.tasks.worker.Transcoder;
 import dev.durable.workflow.autoconfigure.tasks.worker.WorkerNodeConfiguration;
@@ -19,6 +15,8 @@ import dev.durable.workflow.autoconfigure.tasks.workflows.TranscodeWorkflow;
 import dev.durable.workflow.autoconfigure.tasks.workflows.WorkflowNodeConfiguration;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;

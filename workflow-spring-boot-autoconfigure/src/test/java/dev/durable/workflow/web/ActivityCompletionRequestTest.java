@@ -5,16 +5,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import tools.jackson.databind.json.JsonMapper;
 
-import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.client.ActivityCompletionClient;
+import dev.durable.workflow.failure.ApplicationFailure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;

@@ -3,11 +3,10 @@ package dev.durable.workflow.web;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.actuate.WorkflowsEndpoint;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.hasItem;

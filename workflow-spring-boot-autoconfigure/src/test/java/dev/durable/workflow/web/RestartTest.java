@@ -3,15 +3,15 @@ package dev.durable.workflow.web;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.durable.workflow.web.app.OrderWorkflow;
-import dev.durable.workflow.web.app.WebTestApplication;
+import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.web.app.OrderWorkflow;
+import dev.durable.workflow.web.app.WebTestApplication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,7 +34,7 @@ class RestartTest {
 			client.start(OrderWorkflow::run, new OrderWorkflow.Order("tea", 2), StartOptions.withId("restart-1"));
 			client.handle("restart-1").signal("addNote", "before the restart");
 			// a query before the first workflow task has committed fails: wait past it
-			await().ignoreExceptionsInstanceOf(dev.durable.workflow.client.QueryFailedException.class)
+			await().ignoreExceptionsInstanceOf(QueryFailedException.class)
 				.until(() -> client.handle("restart-1").query("notes", null, java.util.List.class).size() == 1);
 		}
 		try (ConfigurableApplicationContext second = start()) {

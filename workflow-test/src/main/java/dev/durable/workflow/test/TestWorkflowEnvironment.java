@@ -1,8 +1,5 @@
 package dev.durable.workflow.test;
 
-import dev.durable.workflow.SettableClock;
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.client.WorkflowClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -12,8 +9,13 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
+
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.testsupport.SettableClock;
 
 /**
  * A workflow engine for tests, with time skipping: on the JVM's shared embedded

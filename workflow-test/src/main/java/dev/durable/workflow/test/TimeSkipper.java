@@ -1,10 +1,5 @@
 package dev.durable.workflow.test;
 
-import dev.durable.workflow.ActivityInfo;
-import dev.durable.workflow.SettableClock;
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.spi.EngineQuiescence;
-import dev.durable.workflow.WorkflowEngineListener;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,9 +8,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import dev.durable.workflow.activity.ActivityInfo;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngineListener;
+import dev.durable.workflow.testsupport.EngineQuiescence;
+import dev.durable.workflow.testsupport.SettableClock;
 
 /**
  * Moves a {@link SettableClock} for tests: at real speed while activity code runs;

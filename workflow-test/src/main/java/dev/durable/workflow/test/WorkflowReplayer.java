@@ -1,10 +1,5 @@
 package dev.durable.workflow.test;
 
-import dev.durable.workflow.NonDeterministicWorkflowException;
-import dev.durable.workflow.PayloadConverter;
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.client.HistoryEvent;
-import dev.durable.workflow.spi.HistoryReplay;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -14,7 +9,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+
 import org.springframework.objenesis.SpringObjenesis;
+
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
+import dev.durable.workflow.payload.PayloadConverter;
+import dev.durable.workflow.testsupport.HistoryReplay;
 
 /**
  * Proves a change of workflow code is replay-safe before it is deployed: replays recorded
@@ -36,10 +38,10 @@ import org.springframework.objenesis.SpringObjenesis;
  * <p>
  * Exported payloads are decoded JSON values (decrypted when the exporting node had the
  * key), so the histories of an engine with an
- * {@link dev.durable.workflow.EncryptingPayloadConverter} replay as they are. Pass the
- * engine's converter ({@link Options#withPayloadConverter}) when the workflow types need
- * its mapping, or when payloads were exported undecoded ({@code {"$encoded": ...}}: a
- * node without the key, a converter that does not write JSON).
+ * {@link dev.durable.workflow.payload.EncryptingPayloadConverter} replay as they are.
+ * Pass the engine's converter ({@link Options#withPayloadConverter}) when the workflow
+ * types need its mapping, or when payloads were exported undecoded ({@code {"$encoded":
+ * ...}}: a node without the key, a converter that does not write JSON).
  *
  * <pre>{@code
  * WorkflowReplayer.replay(OrderWorkflow.class, json, WorkflowReplayer.Options.defaults()

@@ -6,6 +6,7 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -13,9 +14,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * (shared embedded PostgreSQL, own schema, time skipping), closed after the test. Test
  * methods and constructors may declare {@link TestWorkflowEnvironment},
  * {@link dev.durable.workflow.client.WorkflowClient} and
- * {@link dev.durable.workflow.WorkflowEngine} parameters; asking for the client or the
- * engine starts it, so declare only the environment when the test registers activities
- * (mocks) itself.
+ * {@link dev.durable.workflow.engine.WorkflowEngine} parameters; asking for the client or
+ * the engine starts it, so declare only the environment when the test registers
+ * activities (mocks) itself.
  *
  * <pre>{@code
  * &#64;WorkflowTest(workflows = ReminderWorkflow.class, activities = Mailer.class)

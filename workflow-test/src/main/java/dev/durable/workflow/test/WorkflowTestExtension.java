@@ -1,11 +1,10 @@
 package dev.durable.workflow.test;
 
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.client.WorkflowClient;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -14,6 +13,9 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestInstantiationAwareExtension;
 import org.junit.platform.commons.support.AnnotationSupport;
+
+import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * The JUnit 5 extension behind {@link WorkflowTest}; also usable with

@@ -1,24 +1,26 @@
 package dev.durable.workflow.test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
 
-import dev.durable.workflow.EncryptingPayloadConverter;
-import dev.durable.workflow.NonDeterministicWorkflowException;
-import dev.durable.workflow.PayloadException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
+import dev.durable.workflow.failure.PayloadException;
+import dev.durable.workflow.payload.EncryptingPayloadConverter;
 import dev.durable.workflow.test.fixtures.Greeter;
 import dev.durable.workflow.test.fixtures.RealGreeter;
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Histories of an engine with an {@link EncryptingPayloadConverter} replay: exported by a

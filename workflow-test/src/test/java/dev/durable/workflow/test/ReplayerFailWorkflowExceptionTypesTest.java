@@ -1,7 +1,11 @@
 package dev.durable.workflow.test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
@@ -9,11 +13,10 @@ import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
-import java.util.List;
-import java.util.NoSuchElementException;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.json.JsonMapper;
+import dev.durable.workflow.testsupport.HistoryReplay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A run failed by an engine-wide {@code failWorkflowExceptionTypes} entry replays when
@@ -65,7 +68,7 @@ class ReplayerFailWorkflowExceptionTypesTest {
 	}
 
 	private static List<HistoryEvent> parse() {
-		return dev.durable.workflow.spi.HistoryReplay.parse(json);
+		return HistoryReplay.parse(json);
 	}
 
 }

@@ -1,18 +1,20 @@
 package dev.durable.workflow.test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityFailure;
-import dev.durable.workflow.ActivityMethod;
-import dev.durable.workflow.TimeoutFailure;
-import dev.durable.workflow.Workflow;
-import dev.durable.workflow.WorkflowRun;
-import dev.durable.workflow.client.StartOptions;
 import java.time.Duration;
 import java.time.Instant;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import dev.durable.workflow.Workflow;
+import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.failure.ActivityFailure;
+import dev.durable.workflow.failure.TimeoutFailure;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Time skipping with activities on task queues, served by another node of the environment

@@ -1,24 +1,26 @@
 package dev.durable.workflow.test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityContext;
-import dev.durable.workflow.ActivityFailure;
-import dev.durable.workflow.ActivityMethod;
-import dev.durable.workflow.CanceledFailure;
-import dev.durable.workflow.CancellationScope;
-import dev.durable.workflow.TimeoutFailure;
-import dev.durable.workflow.Workflow;
-import dev.durable.workflow.WorkflowRun;
-import dev.durable.workflow.Workflows;
-import dev.durable.workflow.client.StartOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import dev.durable.workflow.CancellationScope;
+import dev.durable.workflow.Workflow;
+import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.Workflows;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.failure.ActivityFailure;
+import dev.durable.workflow.failure.CanceledFailure;
+import dev.durable.workflow.failure.TimeoutFailure;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * While activity code runs the test clock runs at real speed, so what comes due during a

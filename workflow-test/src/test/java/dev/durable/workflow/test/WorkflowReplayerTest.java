@@ -1,20 +1,23 @@
 package dev.durable.workflow.test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import dev.durable.workflow.NonDeterministicWorkflowException;
-import dev.durable.workflow.client.HistoryEvent;
-import dev.durable.workflow.client.StartOptions;
-import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.test.fixtures.RealGreeter;
-import dev.durable.workflow.test.fixtures.TimeWorkflows;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
+
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
+import dev.durable.workflow.test.fixtures.RealGreeter;
+import dev.durable.workflow.test.fixtures.TimeWorkflows;
+import dev.durable.workflow.test.fixtures.v2.Greeting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Histories recorded by v1 of "greeting", exported as JSON, replayed against changed
@@ -51,7 +54,7 @@ class WorkflowReplayerTest {
 
 	@Test
 	void anIncompatibleChangeIsReportedWithTheDifferingCommand() {
-		assertThatThrownBy(() -> WorkflowReplayer.replay(dev.durable.workflow.test.fixtures.v2.Greeting.class, json))
+		assertThatThrownBy(() -> WorkflowReplayer.replay(Greeting.class, json))
 			.isInstanceOfSatisfying(NonDeterministicWorkflowException.class, (ex) -> {
 				assertThat(ex.workflowTask()).isEqualTo(1);
 				assertThat(ex.recordedCommand()).isEqualTo("ACTIVITY_SCHEDULED#1(greet)");
@@ -62,17 +65,18 @@ class WorkflowReplayerTest {
 	}
 
 	@Test
+	@SuppressWarnings("checkstyle:RegexpSinglelineJava") // two versions of Greeting
 	void aChangeGuardedWithGetVersionReplays() {
 		WorkflowReplayer.replay(dev.durable.workflow.test.fixtures.v3.Greeting.class, json);
 	}
 
 	@Test
+	@SuppressWarnings("checkstyle:RegexpSinglelineJava") // two versions of Greeting
 	void replayAllReportsEveryHistory() {
 		Map<String, String> histories = new LinkedHashMap<>();
 		histories.put("greet-ada", json);
 		histories.put("broken", "[]");
-		WorkflowReplayer.ReplayReport report = WorkflowReplayer
-			.replayAll(dev.durable.workflow.test.fixtures.v2.Greeting.class, histories);
+		WorkflowReplayer.ReplayReport report = WorkflowReplayer.replayAll(Greeting.class, histories);
 		assertThat(report.replayed()).isEqualTo(2);
 		assertThat(report.failures().get("greet-ada")).isInstanceOf(NonDeterministicWorkflowException.class);
 		assertThat(report.failures().get("broken")).isInstanceOf(IllegalArgumentException.class);

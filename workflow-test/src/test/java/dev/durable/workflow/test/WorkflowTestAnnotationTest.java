@@ -1,14 +1,16 @@
 package dev.durable.workflow.test;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import java.time.Duration;
 
-import dev.durable.workflow.WorkflowEngine;
+import org.junit.jupiter.api.Test;
+
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.test.fixtures.RealGreeter;
 import dev.durable.workflow.test.fixtures.TimeWorkflows;
-import java.time.Duration;
-import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each test gets its own environment: the same workflow id starts in both. */
 @WorkflowTest(workflows = TimeWorkflows.Greeting.class, activities = RealGreeter.class)

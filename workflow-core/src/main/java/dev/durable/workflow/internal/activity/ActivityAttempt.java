@@ -4,8 +4,8 @@ import java.lang.reflect.Type;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-import dev.durable.workflow.ActivityContext;
-import dev.durable.workflow.ActivityInfo;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityInfo;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**

@@ -4,11 +4,13 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
 
-import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.internal.registry.ActivityDefinition;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.payload.EncodedValue;
 
 /**
  * Calls a registered activity's method with its stored arguments, and encodes its result:
@@ -58,9 +60,9 @@ public final class ActivityInvoker {
 		Method method = definition.method();
 		List<byte[]> parts = InternalJson.unpack(input);
 		if (this.registry.isDynamic(definition)) {
-			dev.durable.workflow.EncodedValue[] arguments = new dev.durable.workflow.EncodedValue[parts.size()];
+			EncodedValue[] arguments = new EncodedValue[parts.size()];
 			for (int i = 0; i < arguments.length; i++) {
-				arguments[i] = dev.durable.workflow.EncodedValue.of(parts.get(i), this.payloads.converter());
+				arguments[i] = EncodedValue.of(parts.get(i), this.payloads.converter());
 			}
 			return call(method, definition.target(), new Object[] { activityType, arguments });
 		}
@@ -93,8 +95,8 @@ public final class ActivityInvoker {
 	 */
 	public boolean isTransactional(String activityType) {
 		ActivityDefinition definition = this.registry.find(activityType);
-		dev.durable.workflow.ActivityMethod annotation = (definition != null)
-				? definition.method().getAnnotation(dev.durable.workflow.ActivityMethod.class) : null;
+		ActivityMethod annotation = (definition != null) ? definition.method().getAnnotation(ActivityMethod.class)
+				: null;
 		return annotation != null && annotation.transactional();
 	}
 

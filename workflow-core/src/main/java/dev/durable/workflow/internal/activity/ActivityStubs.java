@@ -12,8 +12,10 @@ import org.springframework.cglib.proxy.Factory;
 import org.springframework.cglib.proxy.MethodInterceptor;
 import org.springframework.objenesis.SpringObjenesis;
 
-import dev.durable.workflow.ActivityMethod;
-import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.ActivityStub;
+import dev.durable.workflow.Promise;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.registry.ActivityDefinition;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowContext;
@@ -108,12 +110,12 @@ public final class ActivityStubs {
 	 * A stub that calls an activity by its type name (see
 	 * {@link dev.durable.workflow.ActivityStub}).
 	 */
-	public static dev.durable.workflow.ActivityStub untyped(String activityType, ActivityOptions options) {
+	public static ActivityStub untyped(String activityType, ActivityOptions options) {
 		if (activityType == null || activityType.isBlank()) {
 			throw new IllegalArgumentException("An activity type name is required");
 		}
 		java.util.Objects.requireNonNull(options, "options");
-		return new dev.durable.workflow.ActivityStub() {
+		return new ActivityStub() {
 
 			@Override
 			@SuppressWarnings("unchecked")
@@ -128,11 +130,11 @@ public final class ActivityStubs {
 
 			@Override
 			@SuppressWarnings("unchecked")
-			public <R> dev.durable.workflow.Promise<R> executeAsync(Class<R> resultType, Object... args) {
-				return (dev.durable.workflow.Promise<R>) start(resultType, args);
+			public <R> Promise<R> executeAsync(Class<R> resultType, Object... args) {
+				return (Promise<R>) start(resultType, args);
 			}
 
-			private dev.durable.workflow.Promise<Object> start(java.lang.reflect.Type resultType, Object[] args) {
+			private Promise<Object> start(java.lang.reflect.Type resultType, Object[] args) {
 				WorkflowContext context = WorkflowThread.context();
 				Object[] values = (args != null) ? args : new Object[0];
 				List<byte[]> parts = new ArrayList<>(values.length);

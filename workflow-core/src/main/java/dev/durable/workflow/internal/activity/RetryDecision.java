@@ -4,9 +4,9 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.RetryPolicy;
-import dev.durable.workflow.TimeoutType;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.failure.TimeoutType;
 import dev.durable.workflow.internal.history.FailureInfo;
 
 /**

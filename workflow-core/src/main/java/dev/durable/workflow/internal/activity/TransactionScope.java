@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The data source whose transaction the current thread's transactional activity runs in,
- * for {@link dev.durable.workflow.ActivityTransaction}. A plain thread local: an attempt
- * runs on one thread from its start to its commit.
+ * for {@link dev.durable.workflow.activity.ActivityTransaction}. A plain thread local: an
+ * attempt runs on one thread from its start to its commit.
  */
 public final class TransactionScope {
 

@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.activity;
 
 import java.lang.reflect.Method;
-
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
@@ -9,8 +8,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 
-import dev.durable.workflow.ActivityMethod;
-import dev.durable.workflow.TransactionIsolation;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.activity.TransactionIsolation;
 
 /**
  * How transactional activities run on a node: the transaction manager that binds

@@ -1,6 +1,6 @@
 package dev.durable.workflow.internal.batch;
 
-import dev.durable.workflow.Activity;
+import dev.durable.workflow.activity.Activity;
 
 /** The activity of a batch run: one page of matching runs per call. */
 @Activity(namePrefix = "durable-batch.")

@@ -9,11 +9,10 @@ import java.util.List;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.client.BatchState;
-import dev.durable.workflow.client.BatchStatus;
+import dev.durable.workflow.client.batch.BatchState;
+import dev.durable.workflow.client.batch.BatchStatus;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**

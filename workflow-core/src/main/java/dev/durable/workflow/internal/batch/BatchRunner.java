@@ -8,12 +8,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.dao.DataAccessException;
 
-import dev.durable.workflow.PayloadException;
-import dev.durable.workflow.client.BatchState;
-import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowClosedException;
@@ -22,6 +18,9 @@ import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowPage;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.client.batch.BatchState;
+import dev.durable.workflow.client.batch.BatchStatus;
+import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.support.Payloads;
 

@@ -2,11 +2,11 @@ package dev.durable.workflow.internal.batch;
 
 import java.time.Duration;
 
-import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.RetryPolicy;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
+import dev.durable.workflow.activity.ActivityOptions;
 
 /**
  * The engine's own workflow that carries out a batch: one activity per page of matching

@@ -6,16 +6,15 @@ import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.durable.workflow.client.BatchIdConflictException;
-import dev.durable.workflow.client.BatchNotFoundException;
-import dev.durable.workflow.client.BatchRequest;
-import dev.durable.workflow.client.BatchState;
-import dev.durable.workflow.client.BatchStatus;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.batch.BatchIdConflictException;
+import dev.durable.workflow.client.batch.BatchNotFoundException;
+import dev.durable.workflow.client.batch.BatchRequest;
+import dev.durable.workflow.client.batch.BatchState;
+import dev.durable.workflow.client.batch.BatchStatus;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**

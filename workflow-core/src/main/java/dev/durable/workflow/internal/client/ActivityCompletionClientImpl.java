@@ -3,9 +3,9 @@ package dev.durable.workflow.internal.client;
 import java.time.Clock;
 import java.util.Optional;
 
-import dev.durable.workflow.ActivityOptions;
-import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.client.ActivityCompletionClient;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.activity.TaskToken;

@@ -14,10 +14,10 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.durable.workflow.WorkflowException;
 import dev.durable.workflow.client.DebounceOptions;
 import dev.durable.workflow.client.DebouncedStart;
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.failure.WorkflowException;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.durable.workflow.WorkflowIdReusePolicy;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowIdConflictPolicy;
-import dev.durable.workflow.client.WorkflowIdReusePolicy;
 import dev.durable.workflow.internal.client.RunStarter.WithStart;
 import dev.durable.workflow.internal.store.DedupRepository;
 import dev.durable.workflow.internal.store.InboxKind;

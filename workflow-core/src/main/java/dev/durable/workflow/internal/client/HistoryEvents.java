@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
@@ -13,6 +12,7 @@ import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.ReadablePayloads;
+import dev.durable.workflow.payload.PayloadConverter;
 
 /**
  * Flattens stored task rows into the public event list, decoding payloads for people (see

@@ -8,27 +8,28 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 
-import dev.durable.workflow.WorkflowInterceptor.ClientOperation;
+import org.springframework.transaction.support.TransactionTemplate;
+
 import dev.durable.workflow.client.EncodedPayload;
-import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.UpdateOptions;
+import dev.durable.workflow.engine.HandlerKind;
+import dev.durable.workflow.engine.WorkflowInterceptor.ClientOperation;
 import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.MessageHandlers.Handler;
-import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
-import dev.durable.workflow.internal.store.InboxKind;
-import dev.durable.workflow.internal.store.LatestRunSignal;
-import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.DedupRepository;
+import dev.durable.workflow.internal.store.InboxKind;
+import dev.durable.workflow.internal.store.LatestRunSignal;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.LocalNode;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.internal.worker.RunWaker;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Signals, queries and updates from the client: payloads encoded with the handler's

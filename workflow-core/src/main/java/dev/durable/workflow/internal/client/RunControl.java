@@ -1,7 +1,5 @@
 package dev.durable.workflow.internal.client;
 
-import dev.durable.workflow.WorkflowInterceptor.ClientOperation;
-import dev.durable.workflow.internal.support.Interceptors;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
@@ -11,12 +9,14 @@ import java.util.UUID;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.client.ResetPoint;
+import dev.durable.workflow.engine.WorkflowInterceptor.ClientOperation;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.ResetRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.TaskRepository;
+import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.internal.worker.RunWaker;

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.durable.workflow.PayloadConverter;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.client.PendingActivityState;
@@ -23,6 +22,7 @@ import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.store.VisibilityRepository;
 import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.payload.PayloadConverter;
 
 /** Describe and history of a run, read from its rows. */
 public final class RunDescriber {

@@ -14,9 +14,11 @@ import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowUpdateFailedException;
 import dev.durable.workflow.client.WorkflowUpdateRejectedException;
 import dev.durable.workflow.internal.history.Failures;
-import dev.durable.workflow.internal.store.DedupRepository.UpdateRecord;
 import dev.durable.workflow.internal.store.DedupRepository;
+import dev.durable.workflow.internal.store.DedupRepository.UpdateRecord;
+import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.worker.LocalNode;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /**
@@ -29,9 +31,9 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 
 	private final DedupRepository dedup;
 
-	private final dev.durable.workflow.internal.store.RunRepository runs;
+	private final RunRepository runs;
 
-	private final dev.durable.workflow.internal.worker.LocalNode node;
+	private final LocalNode node;
 
 	private final String namespace;
 
@@ -45,8 +47,7 @@ final class UpdateHandleImpl<T> implements UpdateHandle<T> {
 
 	private final Type resultType;
 
-	UpdateHandleImpl(DedupRepository dedup, dev.durable.workflow.internal.store.RunRepository runs,
-			dev.durable.workflow.internal.worker.LocalNode node, String namespace, Payloads payloads,
+	UpdateHandleImpl(DedupRepository dedup, RunRepository runs, LocalNode node, String namespace, Payloads payloads,
 			ResultWaiters waiters, String workflowId, String updateId, Type resultType) {
 		this.dedup = dedup;
 		this.runs = runs;

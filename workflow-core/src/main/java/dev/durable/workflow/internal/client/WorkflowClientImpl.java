@@ -6,11 +6,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import dev.durable.workflow.HandlerKind;
-import dev.durable.workflow.client.BatchRequest;
-import dev.durable.workflow.client.BatchStatus;
-import dev.durable.workflow.client.Functions;
-import dev.durable.workflow.client.ScheduleClient;
+import dev.durable.workflow.WorkflowMethodReference;
+import dev.durable.workflow.client.ActivityCompletionClient;
+import dev.durable.workflow.client.DebounceOptions;
+import dev.durable.workflow.client.DebouncedStart;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
@@ -18,9 +17,12 @@ import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.client.WorkflowPage;
+import dev.durable.workflow.client.batch.BatchRequest;
+import dev.durable.workflow.client.batch.BatchStatus;
+import dev.durable.workflow.client.schedule.ScheduleClient;
+import dev.durable.workflow.engine.HandlerKind;
 import dev.durable.workflow.internal.batch.Batches;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
@@ -43,16 +45,15 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	private final ScheduleClient schedules;
 
-	private final dev.durable.workflow.client.ActivityCompletionClient completions;
+	private final ActivityCompletionClient completions;
 
 	private final Batches batches;
 
-	private final dev.durable.workflow.internal.client.Debouncer debouncer;
+	private final Debouncer debouncer;
 
 	public WorkflowClientImpl(RunStarter starter, HandleOperations operations, WorkflowRegistry workflows,
-			RunRepository runs, String namespace, ScheduleClient schedules,
-			dev.durable.workflow.client.ActivityCompletionClient completions,
-			dev.durable.workflow.internal.client.Debouncer debouncer, Batches batches) {
+			RunRepository runs, String namespace, ScheduleClient schedules, ActivityCompletionClient completions,
+			Debouncer debouncer, Batches batches) {
 		this.debouncer = debouncer;
 		this.completions = completions;
 		this.batches = batches;
@@ -70,17 +71,19 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	}
 
 	@Override
-	public <W, A, R> WorkflowHandle<R> start(Functions.Func1<W, A, R> workflow, A input, StartOptions options) {
+	public <W, A, R> WorkflowHandle<R> start(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
+			StartOptions options) {
 		return startTyped(workflow, input, options);
 	}
 
 	@Override
-	public <W, R> WorkflowHandle<R> start(Functions.Func0<W, R> workflow, StartOptions options) {
+	public <W, R> WorkflowHandle<R> start(WorkflowMethodReference.Func0<W, R> workflow, StartOptions options) {
 		return startTyped(workflow, null, options);
 	}
 
 	@Override
-	public <W, A> WorkflowHandle<Void> start(Functions.Proc1<W, A> workflow, A input, StartOptions options) {
+	public <W, A> WorkflowHandle<Void> start(WorkflowMethodReference.Proc1<W, A> workflow, A input,
+			StartOptions options) {
 		return startTyped(workflow, input, options);
 	}
 
@@ -102,15 +105,14 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	}
 
 	@Override
-	public <W, A, R> dev.durable.workflow.client.DebouncedStart debounce(Functions.Func1<W, A, R> workflow, A input,
-			dev.durable.workflow.client.DebounceOptions options) {
+	public <W, A, R> DebouncedStart debounce(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
+			DebounceOptions options) {
 		WorkflowDefinition definition = definitionOf(workflow);
 		return this.debouncer.call(definition.typeName(), definition.inputType(), input, options);
 	}
 
 	@Override
-	public dev.durable.workflow.client.DebouncedStart debounce(String workflowType, Object input,
-			dev.durable.workflow.client.DebounceOptions options) {
+	public DebouncedStart debounce(String workflowType, Object input, DebounceOptions options) {
 		WorkflowDefinition definition = this.workflows.find(workflowType);
 		return this.debouncer.call(workflowType,
 				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input,
@@ -118,8 +120,8 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	}
 
 	@Override
-	public <W, A, R> WorkflowHandle<R> signalWithStart(Functions.Func1<W, A, R> workflow, A input, StartOptions options,
-			String signalName, Object signalPayload) {
+	public <W, A, R> WorkflowHandle<R> signalWithStart(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
+			StartOptions options, String signalName, Object signalPayload) {
 		WorkflowDefinition definition = definitionOf(workflow);
 		byte[] payload = this.operations.messages()
 			.encode(definition.typeName(), HandlerKind.SIGNAL, signalName, signalPayload, false);
@@ -142,7 +144,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	}
 
 	@Override
-	public <W, A, R, T> UpdateHandle<T> updateWithStart(Functions.Func1<W, A, R> workflow, A input,
+	public <W, A, R, T> UpdateHandle<T> updateWithStart(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
 			StartOptions options, String updateName, Object updateArgument, Class<T> resultType,
 			UpdateOptions updateOptions) {
 		// FAIL (the default, as in Temporal): an open run makes the whole call fail,
@@ -202,7 +204,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	}
 
 	@Override
-	public dev.durable.workflow.client.ActivityCompletionClient activityCompletion() {
+	public ActivityCompletionClient activityCompletion() {
 		return this.completions;
 	}
 

@@ -1,40 +1,25 @@
 package dev.durable.workflow.internal.client;
 
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeoutException;
 
-import dev.durable.workflow.client.ResetPoint;
+import dev.durable.workflow.WorkflowMethodReference;
 import dev.durable.workflow.client.EncodedPayload;
-import dev.durable.workflow.client.Functions;
 import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.ResetPoint;
+import dev.durable.workflow.client.StreamEntry;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
 import dev.durable.workflow.client.UpdateStage;
-import dev.durable.workflow.HandlerKind;
-import dev.durable.workflow.client.PendingActivity;
-import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.client.WorkflowDescription;
-import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.client.WorkflowNotFoundException;
-import dev.durable.workflow.client.WorkflowStatus;
-import dev.durable.workflow.internal.history.FailureInfo;
-import dev.durable.workflow.internal.history.Failures;
-import dev.durable.workflow.internal.store.ResetRepository;
+import dev.durable.workflow.engine.HandlerKind;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
-import dev.durable.workflow.internal.store.StoredActivity;
-import dev.durable.workflow.internal.store.VisibilityRepository;
-import dev.durable.workflow.internal.support.Attributes;
-import dev.durable.workflow.internal.support.InternalJson;
-import dev.durable.workflow.internal.worker.Engine;
-import dev.durable.workflow.internal.worker.ResultWaiters;
 
 /**
  * A handle: by workflow id (every call addresses the latest run) or pinned to a run id. A
@@ -170,27 +155,27 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	@Override
-	public <W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload) {
+	public <W, A> void signal(WorkflowMethodReference.Proc1<W, A> signalMethod, A payload) {
 		signal(MessageClient.handlerName(signalMethod, HandlerKind.SIGNAL), payload, null);
 	}
 
 	@Override
-	public <W, A> void signal(Functions.Proc1<W, A> signalMethod, A payload, String idempotencyKey) {
+	public <W, A> void signal(WorkflowMethodReference.Proc1<W, A> signalMethod, A payload, String idempotencyKey) {
 		signal(MessageClient.handlerName(signalMethod, HandlerKind.SIGNAL), payload, idempotencyKey);
 	}
 
 	@Override
-	public <W> void signal(Functions.Proc0<W> signalMethod) {
+	public <W> void signal(WorkflowMethodReference.Proc0<W> signalMethod) {
 		signal(MessageClient.handlerName(signalMethod, HandlerKind.SIGNAL), null, null);
 	}
 
 	@Override
-	public <W, T> T query(Functions.Func0<W, T> queryMethod) {
+	public <W, T> T query(WorkflowMethodReference.Func0<W, T> queryMethod) {
 		return query(MessageClient.handlerName(queryMethod, HandlerKind.QUERY), null, returnType(queryMethod));
 	}
 
 	@Override
-	public <W, A, T> T query(Functions.Func1<W, A, T> queryMethod, A argument) {
+	public <W, A, T> T query(WorkflowMethodReference.Func1<W, A, T> queryMethod, A argument) {
 		return query(MessageClient.handlerName(queryMethod, HandlerKind.QUERY), argument, returnType(queryMethod));
 	}
 
@@ -214,14 +199,14 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	@Override
-	public <W, A, T> T update(Functions.Func1<W, A, T> updateMethod, A argument) {
+	public <W, A, T> T update(WorkflowMethodReference.Func1<W, A, T> updateMethod, A argument) {
 		return this
 			.<W, A, T>startUpdate(updateMethod, argument, UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED))
 			.result();
 	}
 
 	@Override
-	public <W, T> T update(Functions.Func0<W, T> updateMethod) {
+	public <W, T> T update(WorkflowMethodReference.Func0<W, T> updateMethod) {
 		return this
 			.<T>startUpdate(MessageClient.handlerName(updateMethod, HandlerKind.UPDATE), null, returnType(updateMethod),
 					UpdateOptions.defaults().waitFor(UpdateStage.COMPLETED))
@@ -235,7 +220,7 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	@Override
-	public <W, A, T> UpdateHandle<T> startUpdate(Functions.Func1<W, A, T> updateMethod, A argument,
+	public <W, A, T> UpdateHandle<T> startUpdate(WorkflowMethodReference.Func1<W, A, T> updateMethod, A argument,
 			UpdateOptions options) {
 		return startUpdate(MessageClient.handlerName(updateMethod, HandlerKind.UPDATE), argument,
 				returnType(updateMethod), options);
@@ -304,14 +289,13 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	@Override
-	public <T> java.util.stream.Stream<dev.durable.workflow.client.StreamEntry<T>> readStream(String key,
-			long fromOffset, Class<T> type) {
+	public <T> java.util.stream.Stream<StreamEntry<T>> readStream(String key, long fromOffset, Class<T> type) {
 		return this.operations.outputs().stream(this.workflowId, row().runId(), key, fromOffset, type);
 	}
 
 	@Override
-	public <T> java.util.concurrent.Flow.Publisher<dev.durable.workflow.client.StreamEntry<T>> publishStream(String key,
-			long fromOffset, Class<T> type) {
+	public <T> java.util.concurrent.Flow.Publisher<StreamEntry<T>> publishStream(String key, long fromOffset,
+			Class<T> type) {
 		return this.operations.outputs().publisher(this.workflowId, row().runId(), key, fromOffset, type);
 	}
 

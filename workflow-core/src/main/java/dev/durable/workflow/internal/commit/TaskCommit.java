@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.store.InboxKind;
@@ -68,8 +69,7 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 		Instant nextWakeAt, boolean hasActivities, String closeStatus, byte[] result, byte[] failure, String namespace,
 		String workflowId, List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers, NewRun continuedAs,
 		Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts, List<External> externals,
-		Attributes attributes, boolean tellsRelatives, List<dev.durable.workflow.internal.history.Event> outputs,
-		boolean resultAwaited) {
+		Attributes attributes, boolean tellsRelatives, List<Event> outputs, boolean resultAwaited) {
 
 	/** A commit without outputs, of a run no other node waits for. */
 	public TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time, byte[] events,

@@ -10,9 +10,11 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.internal.history.EventCodec;
+import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.VisibilityStates;
@@ -20,6 +22,7 @@ import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.InboxItem;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
@@ -138,14 +141,14 @@ public final class TaskCommitBuilder {
 		};
 	}
 
-	private static dev.durable.workflow.internal.history.FailureInfo failure(InboxItem item) {
-		return InternalJson.read(item.payload(), dev.durable.workflow.internal.history.FailureInfo.class);
+	private static FailureInfo failure(InboxItem item) {
+		return InternalJson.read(item.payload(), FailureInfo.class);
 	}
 
 	public TaskCommit build(OwnedRun slot, RunRow row, WorkflowRunner runner, TaskResult result, List<InboxItem> inbox,
 			Instant now) {
 		long epoch = slot.epoch();
-		dev.durable.workflow.internal.store.RunChain chain = slot.chain();
+		RunChain chain = slot.chain();
 		List<Long> removedTimers = new ArrayList<>();
 		List<Long> removedActivities = new ArrayList<>();
 		Map<Long, Instant> newTimers = new LinkedHashMap<>();
@@ -175,10 +178,10 @@ public final class TaskCommitBuilder {
 						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
 								: ("canceled by workflow " + row.workflowId())
 									.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-				case START_CHILD -> childStarts.add(new TaskCommit.ChildStart(event.seq(),
-						childRun(row, event, dev.durable.workflow.internal.store.RunChain.headers(chain), now),
-						event.reason(), (event.child() != null && event.child().idReusePolicy() != null)
-								? event.child().idReusePolicy().name() : null));
+				case START_CHILD -> childStarts
+					.add(new TaskCommit.ChildStart(event.seq(), childRun(row, event, RunChain.headers(chain), now),
+							event.reason(), (event.child() != null && event.child().idReusePolicy() != null)
+									? event.child().idReusePolicy().name() : null));
 				case ACTIVITY_SCHEDULED -> (event.options().onTaskQueue() ? queuedActivities : newActivities)
 					.put(event.seq(), new StoredActivity(row.runId(), event.seq(), event.name(), event.payload(),
 							event.options(), 1, runner.now(), runner.now(), null, null));
@@ -250,14 +253,12 @@ public final class TaskCommitBuilder {
 	 * retry policy.
 	 */
 	private NewRun childRun(RunRow row, Event event, Map<String, String> headers, Instant now) {
-		dev.durable.workflow.ChildOptions options = (event.child() != null) ? event.child()
-				: dev.durable.workflow.ChildOptions.DEFAULT;
+		ChildOptions options = (event.child() != null) ? event.child() : ChildOptions.DEFAULT;
 		String queue = (options.taskQueue() != null) ? options.taskQueue() : row.taskQueue();
 		boolean local = this.workflows.find(event.name()) != null && this.taskQueues.contains(queue);
 		// a child carries its parent's headers (its trace, its tenant), not its cron or
 		// timeouts
-		dev.durable.workflow.internal.store.RunChain chain = new dev.durable.workflow.internal.store.RunChain(
-				options.retryPolicy(), null, options.taskTimeout(), headers);
+		RunChain chain = new RunChain(options.retryPolicy(), null, options.taskTimeout(), headers);
 		return new NewRun(UuidV7.next(now), row.namespace(), event.messageId(), event.name(), queue,
 				local ? this.node : null, event.payload(), null, now, null,
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
@@ -266,13 +267,12 @@ public final class TaskCommitBuilder {
 	}
 
 	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
-	private NewRun nextInChain(OwnedRun slot, RunRow row, String status,
-			dev.durable.workflow.internal.history.FailureInfo failure, Instant now) {
-		dev.durable.workflow.internal.store.RunChain chain = slot.chain();
+	private NewRun nextInChain(OwnedRun slot, RunRow row, String status, FailureInfo failure, Instant now) {
+		RunChain chain = slot.chain();
 		if (chain == null || chain.isEmpty()) {
 			return null;
 		}
-		dev.durable.workflow.internal.store.RunChain.Next next = chain.next(status, failure, row.attempt(), now);
+		RunChain.Next next = chain.next(status, failure, row.attempt(), now);
 		if (next == null) {
 			return null;
 		}

@@ -9,8 +9,10 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.OutputRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -26,13 +28,13 @@ public final class TaskCommitRepository {
 
 	private final RunRepository runs;
 
-	private final dev.durable.workflow.internal.store.ActivityRepository activities;
+	private final ActivityRepository activities;
 
 	private final String schema;
 
 	private final TaskCommitStatement single;
 
-	private final dev.durable.workflow.internal.store.OutputRepository outputs;
+	private final OutputRepository outputs;
 
 	private volatile TaskWriter writer;
 
@@ -50,11 +52,11 @@ public final class TaskCommitRepository {
 
 	public TaskCommitRepository(JdbcTemplate jdbc, RunRepository runs, String schema) {
 		this.jdbc = jdbc;
-		this.activities = new dev.durable.workflow.internal.store.ActivityRepository(jdbc, schema);
+		this.activities = new ActivityRepository(jdbc, schema);
 		this.runs = runs;
 		this.schema = schema;
 		this.single = new TaskCommitStatement(schema);
-		this.outputs = new dev.durable.workflow.internal.store.OutputRepository(jdbc, schema);
+		this.outputs = new OutputRepository(jdbc, schema);
 	}
 
 	/**

@@ -4,7 +4,8 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
 
-import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.ChildOptions;
+import dev.durable.workflow.activity.ActivityOptions;
 
 /**
  * One history event. Fields unused by a type are {@code null}; the row stores events as
@@ -23,8 +24,7 @@ import dev.durable.workflow.ActivityOptions;
  * @param child the options of a child start (timeouts, task queue, retry policy)
  */
 public record Event(EventType type, Long seq, String name, byte[] payload, FailureInfo failure, Instant fireAt,
-		Integer version, ActivityOptions options, String reason, String messageId,
-		dev.durable.workflow.ChildOptions child) {
+		Integer version, ActivityOptions options, String reason, String messageId, ChildOptions child) {
 
 	/** An event that is not a child start. */
 	public Event(EventType type, Long seq, String name, byte[] payload, FailureInfo failure, Instant fireAt,
@@ -82,7 +82,7 @@ public record Event(EventType type, Long seq, String name, byte[] payload, Failu
 	}
 
 	public static Event startChild(long seq, String workflowType, String workflowId, byte[] input, String policy,
-			dev.durable.workflow.ChildOptions options) {
+			ChildOptions options) {
 		return new Event(EventType.START_CHILD, seq, workflowType, input, null, null, null, null, policy, workflowId,
 				options);
 	}

@@ -12,8 +12,8 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectReader;
 
-import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.ChildOptions;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**

@@ -2,7 +2,7 @@ package dev.durable.workflow.internal.history;
 
 import java.time.Instant;
 
-import dev.durable.workflow.TimeoutType;
+import dev.durable.workflow.failure.TimeoutType;
 
 /**
  * The recorded form of a failure, as it crosses boundaries and is stored.
@@ -34,9 +34,7 @@ public record FailureInfo(String kind, String type, String message, boolean nonR
 	 * timeout.
 	 */
 	public static FailureInfo workflowTimeout(boolean execution, Instant deadline) {
-		return timeout(
-				execution ? dev.durable.workflow.TimeoutType.SCHEDULE_TO_CLOSE
-						: dev.durable.workflow.TimeoutType.START_TO_CLOSE,
+		return timeout(execution ? TimeoutType.SCHEDULE_TO_CLOSE : TimeoutType.START_TO_CLOSE,
 				(execution ? "workflow execution timeout" : "workflow run timeout") + " passed at " + deadline, null);
 	}
 

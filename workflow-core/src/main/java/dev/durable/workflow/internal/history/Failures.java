@@ -3,13 +3,14 @@ package dev.durable.workflow.internal.history;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
-import dev.durable.workflow.ActivityFailure;
-import dev.durable.workflow.ApplicationFailure;
-import dev.durable.workflow.CanceledFailure;
-import dev.durable.workflow.EncodedValue;
-import dev.durable.workflow.PayloadConverter;
-import dev.durable.workflow.TerminatedFailure;
-import dev.durable.workflow.TimeoutFailure;
+import dev.durable.workflow.failure.ActivityFailure;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.CanceledFailure;
+import dev.durable.workflow.failure.ChildWorkflowFailure;
+import dev.durable.workflow.failure.TerminatedFailure;
+import dev.durable.workflow.failure.TimeoutFailure;
+import dev.durable.workflow.payload.EncodedValue;
+import dev.durable.workflow.payload.PayloadConverter;
 
 /** Converts between thrown exceptions and their recorded {@link FailureInfo} form. */
 public final class Failures {
@@ -37,7 +38,7 @@ public final class Failures {
 		if (t instanceof ActivityFailure af) {
 			return FailureInfo.activity(af.getActivityType(), af.getActivityId(), af.getAttempt(), cause);
 		}
-		if (t instanceof dev.durable.workflow.ChildWorkflowFailure cf) {
+		if (t instanceof ChildWorkflowFailure cf) {
 			return FailureInfo.child(cf.getWorkflowType(), cf.getWorkflowId(), cause);
 		}
 		if (t instanceof TimeoutFailure tf) {
@@ -58,7 +59,7 @@ public final class Failures {
 			case "ACTIVITY" -> new ActivityFailure(info.activityType(), info.activityId(), info.attempt(), cause);
 			case "TIMEOUT" -> new TimeoutFailure(info.message(), info.timeoutType(), cause);
 			case "CHILD" ->
-				new dev.durable.workflow.ChildWorkflowFailure(
+				new ChildWorkflowFailure(
 						"Child workflow " + info.type() + " (" + info.message() + ") did not complete"
 								+ ((cause != null) ? ": " + cause.getMessage() : ""),
 						info.type(), info.message(), cause);

@@ -9,7 +9,7 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.QueueDefinition;
+import dev.durable.workflow.engine.QueueDefinition;
 
 /**
  * The arithmetic of one admission round of a queue, with no database: given the queue's

@@ -9,7 +9,7 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.QueueDefinition;
+import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.internal.store.Sql;
 
 /**

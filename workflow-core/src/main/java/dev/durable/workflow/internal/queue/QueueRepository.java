@@ -13,8 +13,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.QueueDefinition;
-import dev.durable.workflow.QueueInfo;
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.engine.QueueInfo;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.Sql;
 

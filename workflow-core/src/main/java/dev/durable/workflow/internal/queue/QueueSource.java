@@ -7,6 +7,8 @@ import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.internal.store.Sql;
+
 /**
  * A kind of item waiting in a queue, which {@link QueueAdmission#admit} admits under the
  * queue's limits: it lists its waiting items in admission order and records the admission
@@ -68,7 +70,7 @@ public interface QueueSource<K, A> {
 			int i = 1;
 			ps.setString(i++, namespace);
 			ps.setString(i++, queue);
-			ps.setTimestamp(i++, dev.durable.workflow.internal.store.Sql.ts(now));
+			ps.setTimestamp(i++, Sql.ts(now));
 			for (java.util.Collection<String> values : arrays) {
 				ps.setArray(i++, ps.getConnection().createArrayOf("text", values.toArray()));
 			}

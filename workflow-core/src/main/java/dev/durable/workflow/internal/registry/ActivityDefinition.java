@@ -4,9 +4,10 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
 
-import dev.durable.workflow.ActivityMethod;
-import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.RetryPolicy;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.activity.ActivityOptions;
 
 /**
  * One activity method of a registered bean.
@@ -38,8 +39,7 @@ public record ActivityDefinition(String name, Object target, Method method, Acti
 		if (annotation != null && !annotation.name().isEmpty()) {
 			return annotation.name();
 		}
-		dev.durable.workflow.Activity activity = method.getDeclaringClass()
-			.getAnnotation(dev.durable.workflow.Activity.class);
+		Activity activity = method.getDeclaringClass().getAnnotation(Activity.class);
 		return ((activity != null) ? activity.namePrefix() : "") + method.getName();
 	}
 

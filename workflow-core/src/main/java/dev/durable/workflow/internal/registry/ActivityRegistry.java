@@ -5,9 +5,10 @@ import java.lang.reflect.Modifier;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityOptions;
-import dev.durable.workflow.InvalidActivityDefinitionException;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.failure.InvalidActivityDefinitionException;
+import dev.durable.workflow.payload.EncodedValue;
 
 /**
  * Activity implementations by type name, and the activity type of each method of a
@@ -61,7 +62,7 @@ public final class ActivityRegistry {
 			throw new InvalidActivityDefinitionException(bean.getClass(), bean.getClass().getName()
 					+ " is not an activity: annotate the class or an interface with @Activity");
 		}
-		if (type.getAnnotation(dev.durable.workflow.Activity.class).dynamic()) {
+		if (type.getAnnotation(Activity.class).dynamic()) {
 			registerDynamic(bean, type);
 			return;
 		}
@@ -117,7 +118,7 @@ public final class ActivityRegistry {
 		activityMethods(type).forEach(methods::add);
 		if (methods.size() != 1 || methods.get(0).getParameterCount() != 2
 				|| methods.get(0).getParameterTypes()[0] != String.class
-				|| methods.get(0).getParameterTypes()[1] != dev.durable.workflow.EncodedValue[].class) {
+				|| methods.get(0).getParameterTypes()[1] != EncodedValue[].class) {
 			throw new InvalidActivityDefinitionException(type,
 					"Dynamic activity " + type.getName() + " must have exactly one public"
 							+ " method taking (String activityType, EncodedValue[] arguments)");

@@ -7,12 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
-import dev.durable.workflow.EncodedValue;
-import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.QueryMethod;
 import dev.durable.workflow.SignalMethod;
 import dev.durable.workflow.UpdateMethod;
 import dev.durable.workflow.UpdateValidator;
+import dev.durable.workflow.engine.HandlerKind;
+import dev.durable.workflow.payload.EncodedValue;
 
 /**
  * The signal, query and update handlers of a workflow class, by name, plus its dynamic

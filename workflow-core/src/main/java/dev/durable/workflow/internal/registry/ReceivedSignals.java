@@ -11,9 +11,9 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
-import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.Signal;
 import dev.durable.workflow.Workflow;
+import dev.durable.workflow.engine.HandlerKind;
 import dev.durable.workflow.internal.support.NonData;
 
 /**

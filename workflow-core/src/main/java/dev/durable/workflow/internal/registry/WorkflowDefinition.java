@@ -6,10 +6,10 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowInit;
 import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.engine.HandlerKind;
 
 /**
  * A validated workflow class: its type name, run method and optional init method.

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.durable.workflow.InvalidWorkflowDefinitionException;
+import dev.durable.workflow.failure.InvalidWorkflowDefinitionException;
 
 /** The workflow types this node knows, by type name and by class. */
 public final class WorkflowRegistry {

@@ -1,17 +1,5 @@
 package dev.durable.workflow.internal.replay;
 
-import dev.durable.workflow.internal.history.EventCodec;
-import dev.durable.workflow.ActivityOptions;
-import dev.durable.workflow.ChildOptions;
-import dev.durable.workflow.client.HistoryEvent;
-import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
-import dev.durable.workflow.internal.history.FailureInfo;
-import dev.durable.workflow.internal.history.TaskRecord;
-import dev.durable.workflow.internal.runtime.RunIdentity;
-import dev.durable.workflow.internal.support.InternalJson;
-import dev.durable.workflow.internal.support.ReadablePayloads;
-import dev.durable.workflow.PayloadConverter;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,7 +7,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+
 import tools.jackson.core.type.TypeReference;
+
+import dev.durable.workflow.ChildOptions;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventCodec;
+import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.runtime.RunIdentity;
+import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.internal.support.ReadablePayloads;
+import dev.durable.workflow.payload.PayloadConverter;
 
 /**
  * Rebuilds the stored form of a history (task rows of events) from its public, flattened

@@ -4,11 +4,11 @@ import java.lang.reflect.Type;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.durable.workflow.ActivityFailure;
-import dev.durable.workflow.ActivityOptions;
-import dev.durable.workflow.CanceledFailure;
-import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.Promise;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.failure.ActivityFailure;
+import dev.durable.workflow.failure.CanceledFailure;
+import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;

@@ -5,11 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.durable.workflow.ChildHandle;
+import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
@@ -40,8 +42,8 @@ final class ChildStates {
 		this.payloads = payloads;
 	}
 
-	<R> ChildHandle<R> start(long seq, dev.durable.workflow.internal.registry.WorkflowDefinition child, Object input,
-			dev.durable.workflow.ChildOptions options, String parentWorkflowId, java.util.Random random) {
+	<R> ChildHandle<R> start(long seq, WorkflowDefinition child, Object input, ChildOptions options,
+			String parentWorkflowId, java.util.Random random) {
 		if (child.inputType() == null && input != null) {
 			throw new IllegalArgumentException("Workflow type " + child.typeName() + " takes no input");
 		}
@@ -54,7 +56,7 @@ final class ChildStates {
 	}
 
 	private <R> ChildHandle<R> start(long seq, String workflowType, String workflowId, byte[] input, String policy,
-			dev.durable.workflow.ChildOptions options, Type resultType) {
+			ChildOptions options, Type resultType) {
 		this.commands.emit(Event.startChild(seq, workflowType, workflowId, input, policy, options));
 		this.startedAny = true;
 		Pending child = new Pending(seq, workflowType, workflowId, resultType, new PromiseImpl<>(),

@@ -6,7 +6,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.UUID;
 
-import dev.durable.workflow.NonDeterministicWorkflowException;
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 

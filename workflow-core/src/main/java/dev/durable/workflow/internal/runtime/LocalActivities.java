@@ -3,7 +3,7 @@ package dev.durable.workflow.internal.runtime;
 import java.lang.reflect.Type;
 import java.time.Instant;
 
-import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.support.Payloads;

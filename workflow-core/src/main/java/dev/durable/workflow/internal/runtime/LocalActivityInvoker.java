@@ -2,7 +2,7 @@ package dev.durable.workflow.internal.runtime;
 
 import java.time.Instant;
 
-import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.history.FailureInfo;
 
 /**

@@ -3,10 +3,10 @@ package dev.durable.workflow.internal.runtime;
 import java.lang.reflect.InvocationTargetException;
 import java.util.function.Function;
 
-import dev.durable.workflow.CanceledFailure;
-import dev.durable.workflow.NonDeterministicWorkflowException;
-import dev.durable.workflow.PayloadException;
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.CanceledFailure;
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
+import dev.durable.workflow.failure.PayloadException;
+import dev.durable.workflow.failure.WorkflowException;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;

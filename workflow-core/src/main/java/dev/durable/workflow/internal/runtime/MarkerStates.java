@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
 
-import dev.durable.workflow.NonDeterministicWorkflowException;
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.support.Payloads;

@@ -12,17 +12,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.durable.workflow.EncodedValue;
 import dev.durable.workflow.Promise;
+import dev.durable.workflow.engine.HandlerKind;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.registry.MessageHandlers;
 import dev.durable.workflow.internal.registry.MessageHandlers.Handler;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
-import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.internal.runtime.TaskResult.UpdateOutcome;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.payload.EncodedValue;
 
 /**
  * Signals, updates and queries of a run. A signal goes to its handler, or is buffered

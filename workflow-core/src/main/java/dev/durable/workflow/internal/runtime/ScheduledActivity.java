@@ -2,7 +2,7 @@ package dev.durable.workflow.internal.runtime;
 
 import java.time.Instant;
 
-import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.activity.ActivityOptions;
 
 /**
  * A pending activity as its ACTIVITY_SCHEDULED command recorded it. The first attempt of

@@ -3,6 +3,7 @@ package dev.durable.workflow.internal.runtime;
 import java.util.List;
 
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.FailureInfo;
 
 /**
  * What one new workflow task produced.
@@ -24,8 +25,7 @@ public record TaskResult(List<Event> inputs, List<Event> commands, List<UpdateOu
 	 * @param result encoded result
 	 * @param failure failure (rejection or handler failure)
 	 */
-	public record UpdateOutcome(String updateId, String stage, byte[] result,
-			dev.durable.workflow.internal.history.FailureInfo failure) {
+	public record UpdateOutcome(String updateId, String stage, byte[] result, FailureInfo failure) {
 	}
 
 	public List<Event> events() {

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.durable.workflow.CanceledFailure;
 import dev.durable.workflow.Promise;
+import dev.durable.workflow.failure.CanceledFailure;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 

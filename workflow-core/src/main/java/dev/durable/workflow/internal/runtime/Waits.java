@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.durable.workflow.CanceledFailure;
 import dev.durable.workflow.Promise;
+import dev.durable.workflow.failure.CanceledFailure;
 
 /**
  * Durable waits on a condition: they block the calling workflow thread, never a real

@@ -8,11 +8,11 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.function.Supplier;
 
-import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.ChildHandle;
 import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.WorkflowInfo;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.support.Attributes;

@@ -10,8 +10,8 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.function.Function;
 
-import dev.durable.workflow.NonDeterministicWorkflowException;
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;

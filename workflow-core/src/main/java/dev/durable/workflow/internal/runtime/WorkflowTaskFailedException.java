@@ -1,6 +1,6 @@
 package dev.durable.workflow.internal.runtime;
 
-import dev.durable.workflow.WorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
 
 /**
  * A workflow task could not complete (non-determinism, unexpected exception, timeout); it

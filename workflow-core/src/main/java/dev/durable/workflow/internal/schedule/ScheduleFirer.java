@@ -17,16 +17,16 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.durable.workflow.WorkflowException;
-import dev.durable.workflow.client.ScheduleActionResult;
-import dev.durable.workflow.client.ScheduleActionResult.Origin;
-import dev.durable.workflow.client.ScheduleActionResult.Outcome;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.client.schedule.ScheduleActionResult;
+import dev.durable.workflow.client.schedule.ScheduleActionResult.Origin;
+import dev.durable.workflow.client.schedule.ScheduleActionResult.Outcome;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
+import dev.durable.workflow.failure.WorkflowException;
 import dev.durable.workflow.internal.client.RunStarter;
 import dev.durable.workflow.internal.store.InboxKind;
-import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.internal.worker.RunWaker;
 

@@ -9,9 +9,10 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.SettableClock;
+import dev.durable.workflow.internal.client.Debouncer;
 import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.testsupport.SettableClock;
 
 /**
  * The firing loop of a worker node: steps every due schedule and fires every due debounce
@@ -46,13 +47,13 @@ public final class ScheduleLoop implements AutoCloseable {
 
 	private final Duration pollInterval;
 
-	private final dev.durable.workflow.internal.client.Debouncer debouncer;
+	private final Debouncer debouncer;
 
 	/**
 	 * @param debouncer the debounced starts, whose due windows the loop fires too
 	 */
 	public ScheduleLoop(ScheduleRepository repository, ScheduleFirer firer, Clock clock, String namespace,
-			Duration pollInterval, dev.durable.workflow.internal.client.Debouncer debouncer) {
+			Duration pollInterval, Debouncer debouncer) {
 		this.debouncer = debouncer;
 		this.repository = repository;
 		this.firer = firer;

@@ -2,7 +2,7 @@ package dev.durable.workflow.internal.schedule;
 
 import java.time.Duration;
 
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
 
 /**
  * A schedule's policies as stored (jsonb).

@@ -11,7 +11,7 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
-import dev.durable.workflow.client.ScheduleActionResult;
+import dev.durable.workflow.client.schedule.ScheduleActionResult;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**

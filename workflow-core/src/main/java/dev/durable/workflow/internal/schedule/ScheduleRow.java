@@ -2,7 +2,7 @@ package dev.durable.workflow.internal.schedule;
 
 import java.time.Instant;
 
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
 
 /**
  * A schedule row as read. Public only so that tests can hold a stale read and replay a

@@ -13,10 +13,10 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.client.CronSchedule;
-import dev.durable.workflow.client.ScheduleCalendar;
-import dev.durable.workflow.client.ScheduleInterval;
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.client.schedule.CronSchedule;
+import dev.durable.workflow.client.schedule.ScheduleCalendar;
+import dev.durable.workflow.client.schedule.ScheduleInterval;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
 
 /**
  * The times of a spec: the earliest next time of any of its cron expressions, calendars

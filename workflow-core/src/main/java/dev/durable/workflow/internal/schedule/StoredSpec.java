@@ -6,9 +6,9 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.durable.workflow.client.ScheduleCalendar;
-import dev.durable.workflow.client.ScheduleInterval;
-import dev.durable.workflow.client.ScheduleSpec;
+import dev.durable.workflow.client.schedule.ScheduleCalendar;
+import dev.durable.workflow.client.schedule.ScheduleInterval;
+import dev.durable.workflow.client.schedule.ScheduleSpec;
 
 /**
  * A spec as stored (jsonb in {@code schedule.spec}). Specs written before a spec could

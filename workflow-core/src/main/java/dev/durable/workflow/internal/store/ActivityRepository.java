@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**

@@ -5,8 +5,9 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.durable.workflow.RetryPolicy;
-import dev.durable.workflow.client.CronSchedule;
+import dev.durable.workflow.client.schedule.CronSchedule;
 import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.support.InternalJson;
 
 /**
  * Start options that stay with a workflow id from run to run: what follows a closed run
@@ -38,8 +39,7 @@ public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration ta
 
 	/** The headers of a stored chain ({@code run_payload.options}); empty for none. */
 	public static Map<String, String> headers(byte[] stored) {
-		return (stored != null)
-				? dev.durable.workflow.internal.support.InternalJson.read(stored, RunChain.class).headers() : Map.of();
+		return (stored != null) ? InternalJson.read(stored, RunChain.class).headers() : Map.of();
 	}
 
 	public boolean isEmpty() {

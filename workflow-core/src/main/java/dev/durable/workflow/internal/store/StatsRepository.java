@@ -12,8 +12,8 @@ import java.util.Set;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.EngineStats;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineStats;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 
 /**

@@ -3,7 +3,7 @@ package dev.durable.workflow.internal.store;
 import java.time.Instant;
 import java.util.UUID;
 
-import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.activity.ActivityOptions;
 
 /**
  * A pending activity as stored.

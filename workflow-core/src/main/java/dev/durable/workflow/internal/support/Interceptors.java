@@ -8,11 +8,11 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.ActivityInfo;
-import dev.durable.workflow.WorkflowEngineListener;
-import dev.durable.workflow.WorkflowInterceptor;
-import dev.durable.workflow.WorkflowInterceptor.ClientCall;
-import dev.durable.workflow.WorkflowInterceptor.ClientOperation;
+import dev.durable.workflow.activity.ActivityInfo;
+import dev.durable.workflow.engine.WorkflowEngineListener;
+import dev.durable.workflow.engine.WorkflowInterceptor;
+import dev.durable.workflow.engine.WorkflowInterceptor.ClientCall;
+import dev.durable.workflow.engine.WorkflowInterceptor.ClientOperation;
 
 /**
  * The engine's interceptors as one chain, the first registered outermost. With none (the

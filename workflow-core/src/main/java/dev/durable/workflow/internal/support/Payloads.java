@@ -2,9 +2,10 @@ package dev.durable.workflow.internal.support;
 
 import java.lang.reflect.Type;
 
-import dev.durable.workflow.PayloadConverter;
-import dev.durable.workflow.PayloadException;
-import dev.durable.workflow.PayloadUnreadableException;
+import dev.durable.workflow.failure.PayloadException;
+import dev.durable.workflow.failure.PayloadUnreadableException;
+import dev.durable.workflow.payload.EncodedValue;
+import dev.durable.workflow.payload.PayloadConverter;
 
 /** The engine's view of payloads: the user's converter plus the size limit. */
 public final class Payloads {
@@ -54,12 +55,12 @@ public final class Payloads {
 	}
 
 	public Object decode(byte[] payload, Type type, String what) {
-		if (type == dev.durable.workflow.EncodedValue.class) {
-			return dev.durable.workflow.EncodedValue.of(payload, this.converter); // converted
-																					// later,
-																					// by
-																					// its
-																					// reader
+		if (type == EncodedValue.class) {
+			return EncodedValue.of(payload, this.converter); // converted
+			// later,
+			// by
+			// its
+			// reader
 		}
 		try {
 			return this.converter.fromPayload(payload, type);

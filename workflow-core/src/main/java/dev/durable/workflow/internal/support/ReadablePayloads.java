@@ -4,9 +4,10 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.durable.workflow.EncryptingPayloadConverter;
-import dev.durable.workflow.PayloadConverter;
-import dev.durable.workflow.PayloadException;
+import dev.durable.workflow.failure.PayloadException;
+import dev.durable.workflow.payload.EncryptingPayloadConverter;
+import dev.durable.workflow.payload.JsonPayloadConverter;
+import dev.durable.workflow.payload.PayloadConverter;
 
 /**
  * The form of a payload in an exported history ({@code handle.history()}, the REST

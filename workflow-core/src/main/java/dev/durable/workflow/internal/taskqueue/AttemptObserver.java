@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.ActivityInfo;
+import dev.durable.workflow.activity.ActivityInfo;
 
 /**
  * What the node's listeners hear of task-queue attempts (metrics, tracing), and how its

@@ -3,7 +3,7 @@ package dev.durable.workflow.internal.taskqueue;
 import java.time.Instant;
 import java.util.UUID;
 
-import dev.durable.workflow.ActivityOptions;
+import dev.durable.workflow.activity.ActivityOptions;
 
 /**
  * An attempt of a task-queue activity claimed by this node.

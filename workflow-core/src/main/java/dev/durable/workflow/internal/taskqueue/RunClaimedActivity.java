@@ -1,6 +1,5 @@
 package dev.durable.workflow.internal.taskqueue;
 
-import dev.durable.workflow.internal.store.RunChain;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.BiConsumer;
@@ -9,8 +8,8 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.ActivityInfo;
-import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.activity.ActivityInfo;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.RetryDecision;
@@ -19,6 +18,7 @@ import dev.durable.workflow.internal.activity.ThrottledHeartbeats;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.store.InboxKind;
+import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.support.RunMdc;
@@ -97,8 +97,8 @@ final class RunClaimedActivity {
 		try {
 			result = this.observer.run(attempt.info(), waited, () -> RunChain.headers(claimed.runChain()), () -> {
 				if (this.invoker.isTransactional(claimed.activityType())) {
-					throw dev.durable.workflow.ApplicationFailure.newNonRetryableFailure("Activity "
-							+ claimed.activityType() + " is transactional: it runs inline on the node that owns"
+					throw ApplicationFailure.newNonRetryableFailure("Activity " + claimed.activityType()
+							+ " is transactional: it runs inline on the node that owns"
 							+ " its run, never from a task queue", "TransactionalActivity");
 				}
 				return this.invoker.call(claimed.activityType(), claimed.input());

@@ -12,9 +12,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.PreparedStatementSetter;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.durable.workflow.ActivityInfo;
-import dev.durable.workflow.ActivityOptions;
-import dev.durable.workflow.TimeoutType;
+import dev.durable.workflow.activity.ActivityInfo;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.failure.TimeoutType;
 import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.store.InboxKind;

@@ -13,11 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 
-import dev.durable.workflow.internal.store.RunChain;
-import dev.durable.workflow.ActivityInfo;
-import dev.durable.workflow.ActivityOptions;
-import dev.durable.workflow.ApplicationFailure;
-import dev.durable.workflow.TimeoutType;
+import dev.durable.workflow.activity.ActivityInfo;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.TimeoutType;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.TransactionalSettings;
@@ -29,6 +28,8 @@ import dev.durable.workflow.internal.runtime.ActivityAttempts;
 import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
+import dev.durable.workflow.internal.store.RunChain;
+import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.Payloads;
@@ -430,7 +431,7 @@ final class ActivityExecutor {
 		if (runner != null) {
 			return runner.identity().workflowType();
 		}
-		dev.durable.workflow.internal.store.RunRow row = slot.cachedRow();
+		RunRow row = slot.cachedRow();
 		return (row != null) ? row.workflowType() : null;
 	}
 

@@ -1,7 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

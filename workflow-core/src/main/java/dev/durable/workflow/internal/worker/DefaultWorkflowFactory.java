@@ -4,6 +4,7 @@ import java.lang.reflect.Constructor;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.internal.activity.ActivityStubs;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 
@@ -59,8 +60,7 @@ final class DefaultWorkflowFactory {
 	 */
 	private static boolean onTaskQueue(Class<?> type) {
 		for (java.lang.reflect.Method method : ActivityRegistry.activityMethods(type)) {
-			dev.durable.workflow.ActivityMethod annotation = method
-				.getAnnotation(dev.durable.workflow.ActivityMethod.class);
+			ActivityMethod annotation = method.getAnnotation(ActivityMethod.class);
 			if (annotation != null && !annotation.taskQueue().isBlank()) {
 				return true;
 			}

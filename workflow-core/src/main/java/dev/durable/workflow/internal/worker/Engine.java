@@ -1,46 +1,45 @@
 package dev.durable.workflow.internal.worker;
 
-import dev.durable.workflow.spi.EngineHooks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
-
 import javax.sql.DataSource;
-
-import dev.durable.workflow.internal.commit.TaskCommitRepository;
-import dev.durable.workflow.EngineSettings;
-import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.TaskRecord;
-import dev.durable.workflow.internal.store.RunRow;
-import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.durable.workflow.SettableClock;
+import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.internal.activity.TransactionalSettings;
+import dev.durable.workflow.internal.commit.TaskCommitRepository;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.queue.QueueStores;
+import dev.durable.workflow.internal.queue.QueueWaker;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.ActivityRepository;
+import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.DedicatedConnection;
 import dev.durable.workflow.internal.store.EngineDataSource;
-import org.springframework.jdbc.core.JdbcTemplate;
-import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.NodeDatabase;
+import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
-import dev.durable.workflow.internal.store.DatabaseClock;
+import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
-import dev.durable.workflow.internal.queue.QueueStores;
-import dev.durable.workflow.internal.queue.QueueWaker;
+import dev.durable.workflow.testsupport.EngineHooks;
+import dev.durable.workflow.testsupport.SettableClock;
 
 /**
  * One node of the engine: the stores, the task executor, the activity executor, and the
@@ -60,7 +59,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	private final DataSource dataSource;
 
-	private final dev.durable.workflow.internal.activity.TransactionalSettings transactions;
+	private final TransactionalSettings transactions;
 
 	private final DataSource directDataSource;
 
@@ -157,8 +156,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	public Engine(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock clock,
 			WorkflowRegistry workflows, ActivityRegistry activityRegistry, Function<Class<?>, Object> factory,
 			Payloads payloads, Stores stores, ResultWaiters waiters, EngineHooks hooks, Listeners listeners,
-			boolean migrate, QueueStores queues,
-			dev.durable.workflow.internal.activity.TransactionalSettings transactions, EngineDataSource engineData,
+			boolean migrate, QueueStores queues, TransactionalSettings transactions, EngineDataSource engineData,
 			NodeLease lease) {
 		this.transactions = transactions;
 		this.engineData = engineData;

@@ -1,13 +1,11 @@
 package dev.durable.workflow.internal.worker;
 
-import dev.durable.workflow.spi.EngineHooks;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.durable.workflow.internal.support.RunMdc;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
@@ -18,6 +16,8 @@ import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.internal.support.RunMdc;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 /**
  * Eager start: the first workflow task of a run this node starts runs in the caller's

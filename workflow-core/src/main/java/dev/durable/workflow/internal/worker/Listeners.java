@@ -1,24 +1,24 @@
 package dev.durable.workflow.internal.worker;
 
-import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
-import dev.durable.workflow.internal.support.Interceptors;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.ActivityInfo;
-import dev.durable.workflow.WorkflowEngineListener;
-import dev.durable.workflow.WorkflowEngineListener.Execution;
+import dev.durable.workflow.activity.ActivityInfo;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngineListener;
+import dev.durable.workflow.engine.WorkflowEngineListener.Execution;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.support.Interceptors;
 
 /**
  * The engine's side of {@link WorkflowEngineListener}: calls every registered listener

@@ -7,9 +7,9 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
-import dev.durable.workflow.ActivityInfo;
-import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.RetryPolicy;
+import dev.durable.workflow.activity.ActivityInfo;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.RetryDecision;
@@ -24,9 +24,9 @@ import dev.durable.workflow.internal.support.RunMdc;
  * Runs the attempts of one run's local activities for its workflow tasks on this node:
  * each on a virtual thread of its own, which the task waits for, so that the activity's
  * code is not workflow code (it may call other beans, block, use
- * {@link dev.durable.workflow.ActivityContext}) and goes through the interceptors and
- * metrics of ordinary activities. A local attempt has no row, no heartbeat that is kept
- * and no task token: it completes when its method returns.
+ * {@link dev.durable.workflow.activity.ActivityContext}) and goes through the
+ * interceptors and metrics of ordinary activities. A local attempt has no row, no
+ * heartbeat that is kept and no task token: it completes when its method returns.
  */
 final class LocalAttempts implements LocalActivityInvoker {
 

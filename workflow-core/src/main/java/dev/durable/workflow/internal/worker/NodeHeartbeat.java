@@ -9,11 +9,11 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
-import dev.durable.workflow.spi.EngineHooks;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 /**
  * The node's registration, heartbeat and lease. A heartbeat that finds the node declared

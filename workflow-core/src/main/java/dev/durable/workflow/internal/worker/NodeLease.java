@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.store.EngineDataSource;
 
 /**

@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.queue.QueueDispatcher;
 import dev.durable.workflow.internal.queue.QueueStores;
 

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.function.BooleanSupplier;
 
 import dev.durable.workflow.internal.store.WakeTimes;
-import dev.durable.workflow.spi.EngineQuiescence;
+import dev.durable.workflow.testsupport.EngineQuiescence;
 
 /**
  * The test kit's view of one node: its memory through the node, the database through

@@ -10,7 +10,7 @@ import java.util.function.Function;
 
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.UnknownHandlerException;
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;

@@ -3,8 +3,10 @@ package dev.durable.workflow.internal.worker;
 import java.time.Clock;
 import java.util.List;
 
-import dev.durable.workflow.ActivityInfo;
+import dev.durable.workflow.activity.ActivityInfo;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
+import dev.durable.workflow.internal.activity.TaskToken;
+import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.store.ActivityRepository;
@@ -93,7 +95,7 @@ final class RecoverInlineActivities {
 				// a transactional attempt committed its writes with this result: never
 				// run it again
 				slot.activityStored(scheduled.seq());
-				slot.handOver(dev.durable.workflow.internal.history.Event.activityCompleted(scheduled.seq(), result));
+				slot.handOver(Event.activityCompleted(scheduled.seq(), result));
 				continue;
 			}
 			StoredActivity activity = stored.get(scheduled.seq());
@@ -123,8 +125,7 @@ final class RecoverInlineActivities {
 	private void awaitAsync(RunSlot slot, String workflowId, StoredActivity activity,
 			ActivityRepository.AsyncAttempt waiting) {
 		ActivityInfo info = ActivityExecutor.info(workflowId, activity);
-		dev.durable.workflow.internal.activity.TaskToken token = new dev.durable.workflow.internal.activity.TaskToken(
-				activity.runId(), activity.seq(), waiting.token());
+		TaskToken token = new TaskToken(activity.runId(), activity.seq(), waiting.token());
 		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads, (details) -> {
 		}, this.clock, token::encode);
 		attempt.doNotCompleteOnReturn();

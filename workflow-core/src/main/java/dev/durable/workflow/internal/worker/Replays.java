@@ -4,13 +4,14 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.Payloads;
 
@@ -44,8 +45,8 @@ final class Replays {
 	 * tasks replayed, with the run's own task timeout when it has one.
 	 */
 	static WorkflowRunner forTask(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
-			Payloads payloads, EngineSettings config, dev.durable.workflow.internal.store.RunChain chain,
-			List<TaskRecord> history, LocalActivityInvoker locals) {
+			Payloads payloads, EngineSettings config, RunChain chain, List<TaskRecord> history,
+			LocalActivityInvoker locals) {
 		if (definition == null) {
 			throw new IllegalStateException(
 					"Workflow type '" + row.workflowType() + "' is not registered on this node");

@@ -7,6 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.internal.store.RunRepository;
+
 /**
  * Callers waiting for a run to close (by run id) or an update to progress (by update id),
  * woken in this JVM at once. A close decided by this node's own task commit hands its
@@ -184,7 +187,7 @@ public final class ResultWaiters {
 	 * Wakes the waiters of a run with the outcome its close committed.
 	 * @param outcome the committed outcome, or {@code null} when the waiters must read it
 	 */
-	public void closed(Object runId, dev.durable.workflow.internal.store.RunRepository.Outcome outcome) {
+	public void closed(Object runId, RunRepository.Outcome outcome) {
 		CompletableFuture<Object> future = this.waiters.remove(runId);
 		if (future != null) {
 			future.complete(outcome);
@@ -196,10 +199,8 @@ public final class ResultWaiters {
 	}
 
 	/** The outcome a completed future was handed, or {@code null}. */
-	public static dev.durable.workflow.internal.store.RunRepository.Outcome handedOver(
-			CompletableFuture<Object> future) {
-		return (future.getNow(null) instanceof dev.durable.workflow.internal.store.RunRepository.Outcome outcome)
-				? outcome : null;
+	public static RunRepository.Outcome handedOver(CompletableFuture<Object> future) {
+		return (future.getNow(null) instanceof RunRepository.Outcome outcome) ? outcome : null;
 	}
 
 	/**
@@ -227,8 +228,7 @@ public final class ResultWaiters {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new dev.durable.workflow.client.WorkflowHandle.WorkflowTimeoutException("Interrupted while waiting",
-					null);
+			throw new WorkflowHandle.WorkflowTimeoutException("Interrupted while waiting", null);
 		}
 		catch (java.util.concurrent.ExecutionException ex) {
 			throw new IllegalStateException(ex);

@@ -3,7 +3,7 @@ package dev.durable.workflow.internal.worker;
 import java.util.List;
 import java.util.function.Function;
 
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.ActivityAttempts;

@@ -1,6 +1,5 @@
 package dev.durable.workflow.internal.worker;
 
-import dev.durable.workflow.spi.EngineHooks;
 import java.util.UUID;
 
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -8,6 +7,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 /**
  * Writes a workflow task's commit: one statement without a transaction block when it fits

@@ -2,18 +2,18 @@ package dev.durable.workflow.internal.worker;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.UUID;
-import java.util.function.BiConsumer;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
-import java.util.function.LongSupplier;
 
-import dev.durable.workflow.ActivityInfo;
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.activity.ActivityInfo;
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.queue.QueueAdmission;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.store.Stores;

@@ -12,7 +12,7 @@ import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.TransactionScope;

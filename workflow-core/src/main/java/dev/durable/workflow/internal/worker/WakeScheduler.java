@@ -7,8 +7,8 @@ import java.util.PriorityQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.durable.workflow.SettableClock;
 import dev.durable.workflow.internal.support.BackgroundThreads;
+import dev.durable.workflow.testsupport.SettableClock;
 
 /**
  * Runs actions at instants of the engine clock: timer wake-ups, activity retries and

@@ -9,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
-
 import javax.sql.DataSource;
 
 import org.postgresql.PGConnection;
@@ -17,7 +16,7 @@ import org.postgresql.PGNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 

@@ -1,8 +1,5 @@
 package dev.durable.workflow.internal.worker;
 
-import dev.durable.workflow.WorkflowEngineListener;
-import dev.durable.workflow.internal.store.RunChain;
-import dev.durable.workflow.internal.support.Interceptors;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -12,8 +9,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.durable.workflow.internal.support.RunMdc;
-
+import dev.durable.workflow.engine.WorkflowEngineListener;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
 import dev.durable.workflow.internal.history.Event;
@@ -21,10 +17,13 @@ import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.InboxItem;
 import dev.durable.workflow.internal.store.InboxKind;
+import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.StoredActivity;
+import dev.durable.workflow.internal.support.Interceptors;
+import dev.durable.workflow.internal.support.RunMdc;
 
 /**
  * One workflow task of a run this node owns: read the run row and its inbox (unless the

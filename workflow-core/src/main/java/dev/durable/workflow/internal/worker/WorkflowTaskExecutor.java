@@ -1,6 +1,5 @@
 package dev.durable.workflow.internal.worker;
 
-import dev.durable.workflow.spi.EngineHooks;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
@@ -16,10 +15,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
-import dev.durable.workflow.EngineSettings;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
@@ -29,6 +28,7 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 /**
  * Schedules the workflow tasks of the runs this node owns: one slot per run held in

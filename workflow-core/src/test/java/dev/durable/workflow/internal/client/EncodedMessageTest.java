@@ -1,9 +1,5 @@
 package dev.durable.workflow.internal.client;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
-
 import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,11 +9,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.durable.workflow.PayloadException;
 import dev.durable.workflow.QueryMethod;
 import dev.durable.workflow.SignalMethod;
+import dev.durable.workflow.UpdateMethod;
 import dev.durable.workflow.Workflow;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 import dev.durable.workflow.client.EncodedPayload;
@@ -28,9 +23,15 @@ import dev.durable.workflow.client.UpdateOptions;
 import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowNotFoundException;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StatementRecorder;
 import dev.durable.workflow.support.TestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The gateway entry points ({@code signalEncoded}, {@code queryEncoded},
@@ -72,7 +73,7 @@ class EncodedMessageTest {
 			return (int) this.notes.stream().filter((n) -> n.startsWith(prefix)).count();
 		}
 
-		@dev.durable.workflow.UpdateMethod
+		@UpdateMethod
 		public int pinAndCount(Note note) {
 			this.notes.add(note.text());
 			return this.notes.size();
@@ -137,7 +138,7 @@ class EncodedMessageTest {
 		handle.signalEncoded("later", converting("kept for receive()"), null);
 		// a name nothing takes is refused before its payload is converted
 		assertThatThrownBy(() -> handle.signalEncoded("noSuchHandler", converting("lost"), null))
-			.isInstanceOf(dev.durable.workflow.client.UnknownHandlerException.class)
+			.isInstanceOf(UnknownHandlerException.class)
 			.hasMessageContaining("noSuchHandler");
 		handle.signalEncoded("close", converting(null), null);
 

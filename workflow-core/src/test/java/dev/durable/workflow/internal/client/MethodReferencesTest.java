@@ -4,7 +4,7 @@ import java.lang.reflect.Method;
 
 import org.junit.jupiter.api.Test;
 
-import dev.durable.workflow.client.Functions;
+import dev.durable.workflow.WorkflowMethodReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -19,15 +19,15 @@ class MethodReferencesTest {
 	void aMethodReferenceResolvesToItsMethodEachTime() throws Exception {
 		Method expected = Greeter.class.getMethod("greet", String.class);
 		for (int i = 0; i < 3; i++) {
-			Functions.Func1<Greeter, String, String> reference = Greeter::greet;
+			WorkflowMethodReference.Func1<Greeter, String, String> reference = Greeter::greet;
 			assertThat(MethodReferences.resolve(reference)).isEqualTo(expected);
 		}
 	}
 
 	@Test
 	void twoReferencesToDifferentMethodsStayApart() throws Exception {
-		Functions.Func1<Greeter, String, String> greet = Greeter::greet;
-		Functions.Func1<Greeter, String, String> shout = Greeter::shout;
+		WorkflowMethodReference.Func1<Greeter, String, String> greet = Greeter::greet;
+		WorkflowMethodReference.Func1<Greeter, String, String> shout = Greeter::shout;
 		assertThat(MethodReferences.resolve(greet)).isEqualTo(Greeter.class.getMethod("greet", String.class));
 		assertThat(MethodReferences.resolve(shout)).isEqualTo(Greeter.class.getMethod("shout", String.class));
 	}
@@ -35,7 +35,7 @@ class MethodReferencesTest {
 	@Test
 	void aLambdaIsRefusedEveryTime() {
 		for (int i = 0; i < 2; i++) {
-			Functions.Func1<Greeter, String, String> lambda = (greeter, name) -> greeter.greet(name);
+			WorkflowMethodReference.Func1<Greeter, String, String> lambda = (greeter, name) -> greeter.greet(name);
 			assertThatIllegalArgumentException().isThrownBy(() -> MethodReferences.resolve(lambda))
 				.withMessageContaining("not a lambda");
 		}

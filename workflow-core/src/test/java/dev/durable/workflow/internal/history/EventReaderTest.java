@@ -7,11 +7,11 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.durable.workflow.ActivityOptions;
 import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.ParentClosePolicy;
 import dev.durable.workflow.RetryPolicy;
-import dev.durable.workflow.TimeoutType;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.failure.TimeoutType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

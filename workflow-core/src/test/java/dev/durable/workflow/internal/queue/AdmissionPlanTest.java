@@ -6,7 +6,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.durable.workflow.QueueDefinition;
+import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.internal.queue.AdmissionPlan.Candidate;
 import dev.durable.workflow.internal.queue.AdmissionPlan.Limit;
 import dev.durable.workflow.internal.queue.AdmissionPlan.Occupancy;

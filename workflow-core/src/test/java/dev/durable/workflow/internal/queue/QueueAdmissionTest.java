@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.durable.workflow.QueueDefinition;
+import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.support.TestDatabase;
 

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
-import dev.durable.workflow.EngineSettings;
+import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
-import dev.durable.workflow.internal.support.JsonPayloadConverter;
+import dev.durable.workflow.payload.JsonPayloadConverter;
 import dev.durable.workflow.internal.support.Payloads;
 
 import static org.assertj.core.api.Assertions.assertThat;

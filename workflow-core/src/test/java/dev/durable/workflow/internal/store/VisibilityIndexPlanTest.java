@@ -20,13 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
-
-import dev.durable.workflow.EngineInternals;
-import dev.durable.workflow.client.WorkflowFilter;
-import dev.durable.workflow.client.WorkflowStatus;
-import dev.durable.workflow.support.Engines;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import dev.durable.workflow.client.WorkflowFilter;
+import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,5 @@
 package dev.durable.workflow.internal.store;
 
-import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,14 +13,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.durable.workflow.client.WorkflowExecution;
 import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowPage;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.EngineInternals;
 import dev.durable.workflow.support.Engines;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -10,13 +10,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityMethod;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
-import dev.durable.workflow.Workflows;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.support.Engines;

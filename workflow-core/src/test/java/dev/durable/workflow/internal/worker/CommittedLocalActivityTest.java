@@ -10,17 +10,17 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityContext;
-import dev.durable.workflow.EngineInternals;
 import dev.durable.workflow.Workflow;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.spi.EngineHooks;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.testsupport.EngineHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

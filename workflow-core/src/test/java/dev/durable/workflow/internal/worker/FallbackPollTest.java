@@ -1,6 +1,5 @@
 package dev.durable.workflow.internal.worker;
 
-import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,12 +8,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.Workflow;
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.WorkflowEngineListener;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowEngineListener;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.StallingHooks;
 

@@ -1,7 +1,7 @@
 package dev.durable.workflow.internal.worker;
 
-import dev.durable.workflow.EngineInternals;
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * Runs a round of a node's fallback poll on the test's thread, for tests outside this

@@ -1,6 +1,5 @@
 package dev.durable.workflow.internal.worker;
 
-import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -9,11 +8,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.SignalMethod;
 import dev.durable.workflow.Workflow;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

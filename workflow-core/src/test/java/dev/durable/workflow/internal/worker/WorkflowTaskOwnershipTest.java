@@ -1,14 +1,14 @@
 package dev.durable.workflow.internal.worker;
 
-import dev.durable.workflow.EngineInternals;
 import java.time.Duration;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;

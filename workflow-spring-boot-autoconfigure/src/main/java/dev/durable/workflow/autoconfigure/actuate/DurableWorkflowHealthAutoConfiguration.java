@@ -8,9 +8,9 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration

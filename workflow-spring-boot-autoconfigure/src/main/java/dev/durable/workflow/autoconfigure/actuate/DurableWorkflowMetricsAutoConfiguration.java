@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -13,9 +12,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.WorkflowEngineCustomizer;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -25,7 +24,7 @@ import dev.durable.workflow.autoconfigure.WorkflowEngineCustomizer;
  * ({@link WorkflowObservationInterceptor}, which carries the trace of a start to the
  * run's work) when there is an {@link ObservationRegistry}. The metrics listener joins
  * the auto-configured engine through a {@link WorkflowEngineCustomizer} bean, the
- * interceptor as a {@link dev.durable.workflow.WorkflowInterceptor} bean.
+ * interceptor as a {@link dev.durable.workflow.engine.WorkflowInterceptor} bean.
  */
 @AutoConfiguration(after = DurableWorkflowAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",

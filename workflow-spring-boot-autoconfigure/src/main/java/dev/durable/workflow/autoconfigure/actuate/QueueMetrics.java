@@ -18,12 +18,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.context.SmartLifecycle;
 
-import dev.durable.workflow.QueueInfo;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.WorkflowEngineLifecycle;
+import dev.durable.workflow.engine.QueueInfo;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * Gauges of the queues ({@link WorkflowEngine#queues()}), tagged {@code queue}:

@@ -3,9 +3,9 @@ package dev.durable.workflow.autoconfigure.actuate;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-import dev.durable.workflow.EngineStats;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.DurableWorkflowHealthProperties;
+import dev.durable.workflow.engine.EngineStats;
+import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
  * Health of the durable workflow engine: DOWN when the engine is not running (not started

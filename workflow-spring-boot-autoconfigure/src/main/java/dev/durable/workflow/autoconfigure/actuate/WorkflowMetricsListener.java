@@ -7,9 +7,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-import dev.durable.workflow.ActivityInfo;
-import dev.durable.workflow.WorkflowEngineListener;
+import dev.durable.workflow.activity.ActivityInfo;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.WorkflowEngineListener;
 
 /**
  * Records the engine's events as Micrometer meters:

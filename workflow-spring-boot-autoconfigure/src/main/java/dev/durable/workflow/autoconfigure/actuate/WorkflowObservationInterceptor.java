@@ -10,7 +10,7 @@ import io.micrometer.observation.transport.ReceiverContext;
 import io.micrometer.observation.transport.SenderContext;
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.WorkflowInterceptor;
+import dev.durable.workflow.engine.WorkflowInterceptor;
 
 /**
  * Wraps the engine's client calls, workflow tasks and activity attempts in Micrometer

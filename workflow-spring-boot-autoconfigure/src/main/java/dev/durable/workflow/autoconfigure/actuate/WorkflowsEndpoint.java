@@ -8,13 +8,12 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
-import dev.durable.workflow.EngineStats;
-import dev.durable.workflow.WorkflowEngine;
+import dev.durable.workflow.engine.EngineStats;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.web.QueueSummary;
 
 /**

@@ -4,7 +4,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
 
-import dev.durable.workflow.InvalidActivityDefinitionException;
+import dev.durable.workflow.failure.InvalidActivityDefinitionException;
 
 /**
  * Reports an activity that Durable refused at startup: which type, which method, and the

@@ -4,7 +4,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
 
-import dev.durable.workflow.InvalidWorkflowDefinitionException;
+import dev.durable.workflow.failure.InvalidWorkflowDefinitionException;
 
 /**
  * Reports a workflow class that Durable refused at startup: which class, and the rule it

@@ -7,10 +7,10 @@ import java.util.List;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.media.Schema;
 
-import dev.durable.workflow.client.BatchOperation;
-import dev.durable.workflow.client.BatchState;
 import dev.durable.workflow.client.ResetPoint;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.client.batch.BatchOperation;
+import dev.durable.workflow.client.batch.BatchState;
 
 /**
  * The description of the batch endpoints ({@code /batches}): the request and batch

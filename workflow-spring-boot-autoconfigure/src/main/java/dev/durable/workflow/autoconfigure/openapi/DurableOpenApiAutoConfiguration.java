@@ -1,15 +1,14 @@
 package dev.durable.workflow.autoconfigure.openapi;
 
 import org.springdoc.core.customizers.OpenApiCustomizer;
-
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.web.DurableWorkflowWebAutoConfiguration;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.web.WebAccess;
 import dev.durable.workflow.web.WorkflowRestController;
 

@@ -7,15 +7,15 @@ import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.media.Schema;
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.client.Schedule;
-import dev.durable.workflow.client.ScheduleOverlapPolicy;
+import dev.durable.workflow.client.schedule.Schedule;
+import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
 
 import static dev.durable.workflow.autoconfigure.openapi.Problem.ALREADY_STARTED;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.CONFLICT;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.EVENT_NOT_SET;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_ID;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_KEY;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_OFFSET;
-import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_ID;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_PAYLOAD;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_TOKEN;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.QUERY_FAILED;

@@ -13,12 +13,11 @@ import io.swagger.v3.oas.models.Paths;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.web.util.UriUtils;
 
-import dev.durable.workflow.HandlerKind;
-import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.UpdateStage;
+import dev.durable.workflow.engine.HandlerKind;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
 
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_PAYLOAD;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.QUERY_FAILED;

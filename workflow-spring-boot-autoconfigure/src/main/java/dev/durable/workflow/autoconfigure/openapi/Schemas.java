@@ -10,7 +10,7 @@ import io.swagger.v3.oas.models.media.Schema;
 import org.jspecify.annotations.Nullable;
 import org.springdoc.core.utils.SpringDocAnnotationsUtils;
 
-import dev.durable.workflow.EncodedValue;
+import dev.durable.workflow.payload.EncodedValue;
 
 /**
  * Schemas of one OpenAPI document: Java types resolved as springdoc resolves a

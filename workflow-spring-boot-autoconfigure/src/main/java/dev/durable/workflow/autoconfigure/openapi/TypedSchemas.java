@@ -8,12 +8,12 @@ import io.swagger.v3.oas.models.media.Discriminator;
 import io.swagger.v3.oas.models.media.Schema;
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.HandlerKind;
 import dev.durable.workflow.Workflow;
-import dev.durable.workflow.WorkflowTypeInfo;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UpdateStage;
 import dev.durable.workflow.client.WorkflowStatus;
+import dev.durable.workflow.engine.HandlerKind;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
 
 /**
  * The schemas that depend on the registered workflow types: one start request per type

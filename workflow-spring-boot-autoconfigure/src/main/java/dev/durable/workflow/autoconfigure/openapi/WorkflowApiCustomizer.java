@@ -11,8 +11,8 @@ import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.tags.Tag;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.WorkflowTypeInfo;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowTypeInfo;
 
 /**
  * Describes the generated endpoints in the application's OpenAPI document: springdoc

@@ -1,7 +1,5 @@
 package dev.durable.workflow.autoconfigure.web;
 
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,20 +13,21 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import tools.jackson.databind.json.JsonMapper;
 
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 import dev.durable.workflow.autoconfigure.DurableWorkflowWebProperties;
 import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.web.ActivityCompletionController;
+import dev.durable.workflow.web.BatchRestController;
 import dev.durable.workflow.web.CallerRoles;
 import dev.durable.workflow.web.DashboardController;
+import dev.durable.workflow.web.DebounceRestController;
 import dev.durable.workflow.web.OperationAccessInterceptor;
 import dev.durable.workflow.web.OverviewRestController;
-import dev.durable.workflow.web.BatchRestController;
-import dev.durable.workflow.web.DebounceRestController;
 import dev.durable.workflow.web.QueueRestController;
 import dev.durable.workflow.web.ScheduleRestController;
 import dev.durable.workflow.web.ServletCallerRoles;

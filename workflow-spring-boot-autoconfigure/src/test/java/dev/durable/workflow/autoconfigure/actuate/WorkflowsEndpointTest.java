@@ -1,15 +1,11 @@
 package dev.durable.workflow.autoconfigure.actuate;
 
 import java.time.Duration;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.durable.workflow.EngineStats;
-import dev.durable.workflow.WorkflowEngine;
 import dev.durable.workflow.autoconfigure.actuate.WorkflowsEndpoint.WorkflowsDescriptor;
 import dev.durable.workflow.autoconfigure.ops.BrokenWorkflow;
 import dev.durable.workflow.autoconfigure.ops.OpsConfiguration;
@@ -17,6 +13,8 @@ import dev.durable.workflow.autoconfigure.ops.QuickWorkflow;
 import dev.durable.workflow.autoconfigure.ops.WaitingWorkflow;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.EngineStats;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,6 +1,6 @@
 package dev.durable.workflow.autoconfigure.greeting;
 
-import dev.durable.workflow.Activity;
+import dev.durable.workflow.activity.Activity;
 
 /** An activity interface, implemented by a bean of the application. */
 @Activity

@@ -2,7 +2,7 @@ package dev.durable.workflow.autoconfigure.greeting;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.durable.workflow.Activity;
+import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.client.WorkflowClient;
 
 /**

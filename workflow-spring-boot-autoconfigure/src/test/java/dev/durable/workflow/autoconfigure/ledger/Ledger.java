@@ -3,9 +3,9 @@ package dev.durable.workflow.autoconfigure.ledger;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityMethod;
-import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.failure.ApplicationFailure;
 
 /** Books entries in the application's table, in the activity's transaction. */
 @Activity

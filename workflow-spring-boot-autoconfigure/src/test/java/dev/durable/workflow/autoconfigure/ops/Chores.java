@@ -2,8 +2,8 @@ package dev.durable.workflow.autoconfigure.ops;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityMethod;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
 
 /** Activities of the quick workflow: one that works, one whose first attempt fails. */
 @Activity

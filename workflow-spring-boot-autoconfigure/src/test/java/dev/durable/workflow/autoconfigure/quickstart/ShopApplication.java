@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
-import dev.durable.workflow.Activity;
 import dev.durable.workflow.QueryMethod;
 import dev.durable.workflow.SignalMethod;
 import dev.durable.workflow.UpdateMethod;
@@ -13,6 +12,7 @@ import dev.durable.workflow.UpdateValidator;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
+import dev.durable.workflow.activity.Activity;
 
 /**
  * The README's quick-start application: the starter, one workflow, one activity, nothing

@@ -7,11 +7,11 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityContext;
-import dev.durable.workflow.ActivityMethod;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 

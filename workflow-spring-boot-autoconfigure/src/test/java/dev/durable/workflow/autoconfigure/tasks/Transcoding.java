@@ -1,7 +1,7 @@
 package dev.durable.workflow.autoconfigure.tasks;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityMethod;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityMethod;
 
 /**
  * An activity of the {@code gpu} task queue: the workflow node knows only this interface,

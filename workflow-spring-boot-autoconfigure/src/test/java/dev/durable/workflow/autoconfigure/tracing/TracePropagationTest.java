@@ -6,13 +6,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.micrometer.tracing.test.autoconfigure.AutoConfigureTracing;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.durable.workflow.autoconfigure.actuate.WorkflowObservationInterceptor;
+import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -68,8 +68,8 @@ class TracePropagationTest {
 	@Test
 	void aStartWithoutTraceRunsItsActivitiesInATraceOfItsOwn() throws Exception {
 		TracingApplication.SEEN.clear();
-		assertThat(this.client.start("booking", "solo", dev.durable.workflow.client.StartOptions.withId("booking-2"))
-			.result(String.class)).isEqualTo("booked solo, booked solo-again");
+		assertThat(this.client.start("booking", "solo", StartOptions.withId("booking-2")).result(String.class))
+			.isEqualTo("booked solo, booked solo-again");
 		assertThat(TracingApplication.SEEN).hasSize(2).allSatisfy((mdc) -> {
 			assertThat(mdc.get("traceId")).isNotEqualTo("null").isNotEqualTo(TRACE_ID);
 			assertThat(mdc.get("tenant")).isEqualTo("null");

@@ -3,23 +3,21 @@ package dev.durable.workflow.autoconfigure.tracing;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-
 import javax.sql.DataSource;
 
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import org.slf4j.MDC;
-
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.web.SecurityFilterChain;
 
-import dev.durable.workflow.Activity;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
+import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 /**

@@ -3,7 +3,6 @@ package dev.durable.workflow.web.app;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.durable.workflow.ApplicationFailure;
 import dev.durable.workflow.QueryMethod;
 import dev.durable.workflow.SignalMethod;
 import dev.durable.workflow.UpdateMethod;
@@ -11,6 +10,7 @@ import dev.durable.workflow.UpdateValidator;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
+import dev.durable.workflow.failure.ApplicationFailure;
 
 /** An order that collects notes until it is finished; its quantity can be updated. */
 @Workflow("order")

@@ -5,9 +5,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ActivityContext;
-import dev.durable.workflow.ActivityMethod;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.activity.ActivityContext;
+import dev.durable.workflow.activity.ActivityMethod;
 
 /**
  * A payment gateway that answers later: the charge hands its task token to the gateway

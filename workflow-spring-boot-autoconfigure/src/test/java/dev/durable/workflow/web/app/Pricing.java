@@ -1,6 +1,6 @@
 package dev.durable.workflow.web.app;
 
-import dev.durable.workflow.Activity;
+import dev.durable.workflow.activity.Activity;
 
 /** Prices orders. */
 @Activity

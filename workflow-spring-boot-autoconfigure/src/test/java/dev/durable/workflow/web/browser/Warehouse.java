@@ -1,7 +1,7 @@
 package dev.durable.workflow.web.browser;
 
-import dev.durable.workflow.Activity;
-import dev.durable.workflow.ApplicationFailure;
+import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.failure.ApplicationFailure;
 
 /** The activities of the dashboard's test workflows. */
 @Activity

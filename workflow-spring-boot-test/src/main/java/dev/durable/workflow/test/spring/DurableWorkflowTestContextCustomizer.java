@@ -1,10 +1,5 @@
 package dev.durable.workflow.test.spring;
 
-import dev.durable.workflow.SettableClock;
-import dev.durable.workflow.WorkflowEngine;
-import dev.durable.workflow.autoconfigure.WorkflowEngineCustomizer;
-import dev.durable.workflow.test.EmbeddedPostgresSupport;
-import dev.durable.workflow.test.TimeSkipper;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -13,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
+
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -21,6 +17,12 @@ import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.MergedContextConfiguration;
+
+import dev.durable.workflow.autoconfigure.WorkflowEngineCustomizer;
+import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.test.EmbeddedPostgresSupport;
+import dev.durable.workflow.test.TimeSkipper;
+import dev.durable.workflow.testsupport.SettableClock;
 
 /**
  * What {@link DurableWorkflowTest} does to an application context: test properties

@@ -6,7 +6,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.durable.workflow.Activity;
+import dev.durable.workflow.activity.Activity;
 
 /** An application with an activity that takes a stream. */
 @Configuration(proxyBeanMethods = false)

@@ -1,6 +1,6 @@
 package dev.durable.workflow.test.spring.app;
 
-import dev.durable.workflow.Activity;
+import dev.durable.workflow.activity.Activity;
 
 /** Sends reminders (here: only says so). */
 @Activity

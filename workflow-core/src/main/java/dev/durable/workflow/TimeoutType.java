@@ -1,8 +1,0 @@
-package dev.durable.workflow;
-
-/** Which timeout fired. */
-public enum TimeoutType {
-
-	START_TO_CLOSE, SCHEDULE_TO_CLOSE, SCHEDULE_TO_START, HEARTBEAT
-
-}

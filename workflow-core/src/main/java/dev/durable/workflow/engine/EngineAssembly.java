@@ -1,0 +1,148 @@
+package dev.durable.workflow.engine;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.function.Function;
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.durable.workflow.WorkflowSemaphore;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.schedule.ScheduleClient;
+import dev.durable.workflow.internal.activity.ActivityInvoker;
+import dev.durable.workflow.internal.activity.TransactionalSettings;
+import dev.durable.workflow.internal.batch.BatchRepository;
+import dev.durable.workflow.internal.batch.BatchRunner;
+import dev.durable.workflow.internal.batch.BatchWorkflow;
+import dev.durable.workflow.internal.batch.Batches;
+import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
+import dev.durable.workflow.internal.client.Debouncer;
+import dev.durable.workflow.internal.client.HandleOperations;
+import dev.durable.workflow.internal.client.MessageClient;
+import dev.durable.workflow.internal.client.RunControl;
+import dev.durable.workflow.internal.client.RunDescriber;
+import dev.durable.workflow.internal.client.RunLookup;
+import dev.durable.workflow.internal.client.RunOutputs;
+import dev.durable.workflow.internal.client.RunResults;
+import dev.durable.workflow.internal.client.RunStarter;
+import dev.durable.workflow.internal.client.WorkflowClientImpl;
+import dev.durable.workflow.internal.queue.QueueStores;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
+import dev.durable.workflow.internal.schedule.ScheduleFirer;
+import dev.durable.workflow.internal.schedule.ScheduleLoop;
+import dev.durable.workflow.internal.schedule.ScheduleRepository;
+import dev.durable.workflow.internal.store.DatabaseClock;
+import dev.durable.workflow.internal.store.EngineDataSource;
+import dev.durable.workflow.internal.store.LatestRunSignal;
+import dev.durable.workflow.internal.store.OutputRepository;
+import dev.durable.workflow.internal.store.SessionTimeouts;
+import dev.durable.workflow.internal.store.StatsRepository;
+import dev.durable.workflow.internal.store.Stores;
+import dev.durable.workflow.internal.store.WakeTimes;
+import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.taskqueue.ActivityOutcomes;
+import dev.durable.workflow.internal.worker.Engine;
+import dev.durable.workflow.internal.worker.Listeners;
+import dev.durable.workflow.internal.worker.NodeLease;
+import dev.durable.workflow.internal.worker.NodeQuiescence;
+import dev.durable.workflow.internal.worker.ResultWaiters;
+import dev.durable.workflow.payload.PayloadConverter;
+import dev.durable.workflow.testsupport.EngineHooks;
+import dev.durable.workflow.testsupport.SettableClock;
+
+/**
+ * The one place the engine's object graph is wired, for
+ * {@link WorkflowEngine.Builder#build()}: the shared stores, the node, the client with
+ * the behaviours its handles delegate to, and the schedules. Every object gets its
+ * collaborators through its constructor.
+ */
+final class EngineAssembly {
+
+	private EngineAssembly() {
+	}
+
+	/**
+	 * @param workflowClasses the registered workflow classes
+	 * @param activityImplementations the registered activity implementations
+	 * @param factory how workflow instances are created, or {@code null} for constructor
+	 * injection
+	 */
+	static EngineParts assemble(EngineSettings config, DataSource dataSource, DataSource directDataSource,
+			Clock nodeClock, List<Class<?>> workflowClasses, List<Object> activityImplementations,
+			ActivityOptions activityDefaults, @Nullable Function<Class<?>, Object> factory, PayloadConverter converter,
+			EngineHooks hooks, Listeners listeners, boolean migrate, TransactionalSettings transactions) {
+		WorkflowRegistry workflows = new WorkflowRegistry(config.failWorkflowExceptionTypes());
+		workflowClasses.forEach(workflows::register);
+		if (config.workerEnabled() && config.runsWorkflows() && !workflowClasses.isEmpty()) {
+			// the permits of WorkflowSemaphore run wherever workflows run
+			workflows.register(WorkflowSemaphore.PermitWorkflow.class);
+			// and so do the batches
+			workflows.register(BatchWorkflow.class);
+		}
+		ActivityRegistry activities = new ActivityRegistry(activityDefaults);
+		activityImplementations.forEach(activities::register);
+		String namespace = config.namespace();
+		// a worker's lease closes the engine's connections while it is fenced; a client
+		// has none
+		NodeLease lease = new NodeLease(config);
+		EngineDataSource engineData = new EngineDataSource(dataSource, config.statementTimeout(), lease,
+				SessionTimeouts.of(config.idleInTransactionTimeout(), config.statementTimeout()));
+		Stores stores = Stores.of(engineData, config.schema());
+		// every time the engine schedules is compared across nodes: it is read on the
+		// database's clock,
+		// unless a test moves time with a settable clock (then that clock is the one
+		// truth)
+		Clock clock = (nodeClock instanceof SettableClock) ? nodeClock : new DatabaseClock(nodeClock, stores.jdbc());
+		QueueStores queues = QueueStores.of(stores.jdbc(), config.schema());
+		Payloads payloads = new Payloads(converter, config.maxPayloadBytes());
+		ResultWaiters waiters = new ResultWaiters();
+		// a terminate or timeout of an awaited run tells the nodes (once this node sends
+		// news)
+		stores.runs().awaited().onClose(waiters::awaitedCommitted);
+		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads,
+				stores, waiters, hooks, listeners, migrate, queues, transactions, engineData, lease);
+		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
+				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,
+				listeners.interceptors());
+		RunLookup lookup = new RunLookup(stores.runs(), namespace);
+		HandleOperations handles = new HandleOperations(lookup, new RunResults(stores.runs(), waiters, node, payloads),
+				new MessageClient(namespace, workflows, payloads, stores.runs(), stores.dedup(), stores.tx(), lookup,
+						new LatestRunSignal(stores.jdbc(), config.schema()), node, node, waiters,
+						listeners.interceptors()),
+				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock,
+						listeners.interceptors()),
+				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter, clock),
+				new RunOutputs(new OutputRepository(stores.jdbc(), config.schema()), stores.runs(), waiters, payloads));
+		JdbcTemplate jdbc = stores.jdbc();
+		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
+		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter,
+				scheduleRows);
+		Debouncer debouncer = new Debouncer(namespace, clock, jdbc, config.schema(), starter, payloads, stores.tx());
+		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval(),
+				debouncer);
+		debouncer.onChange(scheduleLoop::wakeUp);
+		ScheduleClient schedules = new ScheduleClientImpl(namespace, clock, stores.tx(), payloads, workflows, starter,
+				scheduleRows, firer, scheduleLoop);
+		ActivityCompletionClientImpl completions = new ActivityCompletionClientImpl(
+				new ActivityOutcomes(jdbc, config.schema()), new ActivityInvoker(activities, payloads), payloads, clock,
+				node);
+		BatchRepository batchRows = new BatchRepository(jdbc, config.schema());
+		WorkflowClientImpl client = new WorkflowClientImpl(starter, handles, workflows, stores.runs(), namespace,
+				schedules, completions, debouncer,
+				new Batches(namespace, batchRows,
+						(type, input, options) -> starter.startInTransaction(type, input, options).afterCommit(),
+						payloads, stores.tx(), clock));
+		// the batch pages call the client, so their activity is registered once the
+		// client exists
+		activities.register(new BatchRunner(namespace, batchRows, client, payloads, clock));
+		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, node::activitiesInFlight, waiters,
+				new WakeTimes(jdbc, config.schema()), namespace);
+		return new EngineParts(node, client, scheduleLoop, new RegisteredWorkflowTypes(workflows), quiescence,
+				new EngineStatsReader(new StatsRepository(jdbc, config.schema()), queues.repository(), clock, config));
+	}
+
+}

@@ -1,0 +1,449 @@
+package dev.durable.workflow.engine;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.durable.workflow.WorkflowSemaphore;
+import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.activity.TransactionIsolation;
+import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.failure.NonDeterministicWorkflowException;
+import dev.durable.workflow.failure.WorkflowException;
+import dev.durable.workflow.internal.activity.TransactionalSettings;
+import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.support.Interceptors;
+import dev.durable.workflow.internal.worker.Listeners;
+import dev.durable.workflow.payload.EncryptingPayloadConverter;
+import dev.durable.workflow.payload.PayloadConverter;
+import dev.durable.workflow.testsupport.EngineQuiescence;
+import dev.durable.workflow.testsupport.SettableClock;
+
+/**
+ * A node of the workflow engine, for use without Spring:
+ * {@code WorkflowEngine.builder().dataSource(ds).register(MyWorkflow.class).registerActivities(new MyActivities()).build().start()}.
+ * Many nodes may share one database.
+ */
+public final class WorkflowEngine implements AutoCloseable {
+
+	private final EngineParts parts;
+
+	WorkflowEngine(EngineParts parts) {
+		this.parts = parts;
+	}
+
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/** Migrates the schema (unless disabled), registers the node and starts serving. */
+	public synchronized WorkflowEngine start() {
+		if (!this.parts.node().isRunning()) {
+			this.parts.node().start();
+			if (this.parts.node().config().workerEnabled()) {
+				// every worker node fires the schedules; their steps' compare-and-set
+				// keeps each firing single
+				this.parts.scheduleLoop().start();
+			}
+		}
+		return this;
+	}
+
+	/**
+	 * Begins the stop, at once and without waiting: the node claims no more runs or
+	 * task-queue activities, starts no more activity attempts and fires no more
+	 * schedules; the attempts under way run on. {@link #shutdown} completes the stop; the
+	 * shutdown timeout counts from this call. For a container that stops other components
+	 * first (a web server that drains its requests), so that the node does not start work
+	 * it would then have to wait for. Does nothing on a node that is not running.
+	 */
+	public synchronized void beginShutdown() {
+		if (this.parts.node().isRunning()) {
+			this.parts.scheduleLoop().beginStop();
+			this.parts.node().beginShutdown();
+		}
+	}
+
+	/**
+	 * Stops the node: it takes no new work at once (see {@link #beginShutdown}), lets the
+	 * activity attempts under way finish for up to the shutdown timeout, commits their
+	 * outcomes, then releases its runs so that other nodes take them over at once.
+	 * Attempts still running at the timeout are given up; the node that takes their run
+	 * over retries them (an activity runs at least once). Returns within the shutdown
+	 * timeout and a few seconds.
+	 */
+	public synchronized void shutdown() {
+		if (this.parts.node().isRunning()) {
+			this.parts.scheduleLoop().close();
+			this.parts.node().shutdown();
+		}
+	}
+
+	@Override
+	public void close() {
+		shutdown();
+	}
+
+	public WorkflowClient client() {
+		return this.parts.client();
+	}
+
+	/** This node's id, as recorded as the owner of the runs it executes. */
+	public UUID nodeId() {
+		return this.parts.node().nodeId();
+	}
+
+	public boolean isRunning() {
+		return this.parts.node().isRunning();
+	}
+
+	/**
+	 * Whether this worker node fenced itself: the database has not answered its heartbeat
+	 * for {@link EngineSettings#lease()}, so other nodes may soon take its runs over.
+	 * Fenced, the node claims, starts and commits nothing and has evicted its cached
+	 * runs; while its heartbeat gets no answer its client also fails at once, as when the
+	 * database is unreachable (a {@code DataAccessResourceFailureException}). It works
+	 * again, registering anew if it was declared dead, once a heartbeat is answered.
+	 * Always false on a node that is not a worker.
+	 */
+	public boolean isFenced() {
+		return this.parts.node().isFenced();
+	}
+
+	/**
+	 * The durable proxy of a registered activity bean: calls from workflow code are
+	 * scheduled, others run directly.
+	 */
+	public <T> T activityProxy(Class<T> activityType) {
+		return activityProxy(activityType, null);
+	}
+
+	/**
+	 * {@link #activityProxy(Class)} for a parameter of a workflow class, so that a
+	 * missing activity bean is reported with the workflow that needs it.
+	 * @param forWorkflow the workflow class whose constructor takes the activity, or
+	 * {@code null}
+	 * @throws IllegalStateException when no registered activity bean is assignable to the
+	 * type
+	 */
+	public <T> T activityProxy(Class<T> activityType, @Nullable Class<?> forWorkflow) {
+		return activityType.cast(this.parts.node().activityProxy(activityType, forWorkflow));
+	}
+
+	/**
+	 * Whether a type is an activity type: annotated {@code @Activity}, or implementing or
+	 * extending one that is (what {@link Builder#registerActivities} and the Spring
+	 * module register).
+	 */
+	public static boolean isActivityType(Class<?> type) {
+		return ActivityRegistry.activityType(type) != null;
+	}
+
+	/**
+	 * The application's workflow types registered on this node, by name. The engine's own
+	 * type {@code durable-permit} (the permits of {@link WorkflowSemaphore}) is left out:
+	 * it runs wherever workflows run, but it is not the application's to list or start.
+	 */
+	public List<WorkflowTypeInfo> workflowTypes() {
+		return this.parts.types().all();
+	}
+
+	/**
+	 * An application workflow type registered on this node, or empty when this node does
+	 * not know it (or it is the engine's own {@code durable-permit}, see
+	 * {@link #workflowTypes()}).
+	 */
+	public Optional<WorkflowTypeInfo> workflowType(String name) {
+		return this.parts.types().find(name);
+	}
+
+	/**
+	 * The flow-control queues of this engine's namespace, and the activity task queues
+	 * with pending work, with what each holds now. Reads the database; works whether or
+	 * not the engine is started.
+	 */
+	public List<QueueInfo> queues() {
+		return this.parts.stats().queues();
+	}
+
+	/**
+	 * The engine clock's time: the database's clock as this node reads it (its own clock
+	 * corrected by the offset it measures), or the {@link SettableClock} given to
+	 * {@link Builder#clock}. The times the engine writes and shows ({@link #queues()},
+	 * {@link #stats}, a run's description) are on it, so an age computed against it
+	 * agrees on every node whatever its own clock says.
+	 */
+	public Instant now() {
+		return this.parts.node().clock().instant();
+	}
+
+	/** The settings this node was built with. */
+	public EngineSettings settings() {
+		return this.parts.node().config();
+	}
+
+	/**
+	 * How many runs this node holds in memory between their workflow tasks (the sticky
+	 * cache).
+	 */
+	public int cachedRuns() {
+		return this.parts.node().cachedRuns();
+	}
+
+	/**
+	 * Replays a run's stored history from scratch on a fresh instance of its workflow
+	 * class, on this node and outside any worker: a check that the code deployed here
+	 * still issues the recorded commands. Changes nothing.
+	 * @return how many history events were replayed
+	 * @throws WorkflowException when the code does not replay the history (its cause a
+	 * {@link NonDeterministicWorkflowException} when the commands differ)
+	 * @throws IllegalArgumentException when there is no such run or its type is not
+	 * registered here
+	 */
+	public int replay(UUID runId) {
+		return this.parts.node().replay(runId).stream().mapToInt((task) -> task.record().events().size()).sum();
+	}
+
+	/** What the test kit's time skipping asks of this node; not for applications. */
+	public EngineQuiescence quiescence() {
+		return this.parts.quiescence();
+	}
+
+	/** What the engine is made of, for the engine's own tests. */
+	EngineParts parts() {
+		return this.parts;
+	}
+
+	/**
+	 * What the runs of this engine's namespace look like right now: counts by type and
+	 * status, the backlog, failing workflow tasks (up to 10 examples) and the registered
+	 * nodes. Reads the database (a few indexed queries and one count over the runs the
+	 * retention keeps); it works whether or not the engine is started.
+	 * @param stuckAfter how long a workflow task must have been failing for its run to
+	 * count as stuck
+	 */
+	public EngineStats stats(Duration stuckAfter) {
+		return stats(null, stuckAfter);
+	}
+
+	/**
+	 * {@link #stats(Duration)} for one workflow type: its runs, and the nodes that serve
+	 * it.
+	 * @param workflowType the type, or {@code null} for all types
+	 * @param stuckAfter how long a workflow task must have been failing for its run to
+	 * count as stuck
+	 */
+	public EngineStats stats(@Nullable String workflowType, Duration stuckAfter) {
+		return this.parts.stats().stats(workflowType, stuckAfter);
+	}
+
+	/**
+	 * Only the backlog part of {@link #stats(String, Duration)}: one query over the open
+	 * runs, cheap enough for a health check.
+	 * @param workflowType the type, or {@code null} for all types
+	 * @param stuckAfter how long a workflow task must have been failing for its run to
+	 * count as stuck
+	 */
+	public EngineStats.Backlog backlog(@Nullable String workflowType, Duration stuckAfter) {
+		return this.parts.stats().backlog(workflowType, stuckAfter);
+	}
+
+	/** Builder of {@link WorkflowEngine}. */
+	public static final class Builder extends EngineExtensionsBuilder<Builder> {
+
+		// where and what
+		private @Nullable DataSource dataSource;
+
+		private @Nullable DataSource directDataSource;
+
+		private String namespace = "default";
+
+		private String schema = "durable";
+
+		private boolean migrate = true;
+
+		private final List<Class<?>> workflows = new ArrayList<>();
+
+		private final List<Object> activities = new ArrayList<>();
+
+		private @Nullable Function<Class<?>, Object> workflowFactory;
+
+		private ActivityOptions activityDefaults = ActivityOptions.DEFAULT;
+
+		private @Nullable PayloadConverter payloadConverter;
+
+		private int maxPayloadBytes = 2 * 1024 * 1024;
+
+		private Clock clock = Clock.systemUTC();
+
+		private TransactionIsolation transactionIsolation = TransactionIsolation.READ_COMMITTED;
+
+		private int serializationRetries = TransactionalSettings.DEFAULT_SERIALIZATION_RETRIES;
+
+		private org.springframework.transaction.@Nullable PlatformTransactionManager activityTransactionManager;
+
+		private Builder() {
+		}
+
+		@Override
+		Builder self() {
+			return this;
+		}
+
+		public Builder dataSource(DataSource dataSource) {
+			this.dataSource = dataSource;
+			return this;
+		}
+
+		/**
+		 * Connections straight to PostgreSQL for when {@link #dataSource(DataSource)}
+		 * goes through a transaction-mode pooler such as PgBouncer. The engine takes from
+		 * it the one connection it keeps for LISTEN (a LISTEN through such a pooler never
+		 * delivers), the connection of the schema migration (Liquibase and the
+		 * migration's advisory lock are session state) and the one a worker node keeps
+		 * for its heartbeat (renewing its lease must not wait behind the work for a
+		 * pooled connection; it is opened anew after a failure); every other statement
+		 * still goes through the pooled data source. Setting it also makes
+		 * {@code start()} check that the pooled data source keeps the driver's prepared
+		 * statements working (fails fast, naming {@code prepareThreshold=0}, when it does
+		 * not). Default: the data source itself (then those connections are held out of
+		 * it for as long as the engine runs). A pool of two or three connections is
+		 * enough.
+		 */
+		public Builder directDataSource(DataSource directDataSource) {
+			this.directDataSource = directDataSource;
+			return this;
+		}
+
+		public Builder namespace(String namespace) {
+			this.namespace = namespace;
+			return this;
+		}
+
+		/** The database schema (default {@code durable}). */
+		public Builder schema(String schema) {
+			this.schema = schema;
+			return this;
+		}
+
+		/** Registers workflow classes this node executes. */
+		public Builder register(Class<?>... workflowClasses) {
+			this.workflows.addAll(List.of(workflowClasses));
+			return this;
+		}
+
+		/**
+		 * Registers activity implementations (instances of {@code @Activity} classes or
+		 * interfaces).
+		 */
+		public Builder registerActivities(Object... implementations) {
+			this.activities.addAll(List.of(implementations));
+			return this;
+		}
+
+		/**
+		 * How workflow instances are created; default: constructor injection of
+		 * registered activities.
+		 */
+		public Builder workflowFactory(Function<Class<?>, Object> factory) {
+			this.workflowFactory = factory;
+			return this;
+		}
+
+		/**
+		 * The clock for everything the engine schedules; a {@link SettableClock} lets
+		 * tests skip time. Any other clock is corrected to the database's clock (its
+		 * offset measured at start and with every heartbeat), so that nodes whose clocks
+		 * disagree still agree on when things are due.
+		 */
+		public Builder clock(Clock clock) {
+			this.clock = clock;
+			return this;
+		}
+
+		/**
+		 * The converter of every payload the engine stores;
+		 * {@link PayloadConverter#json()} by default. {@link EncryptingPayloadConverter}
+		 * encrypts them.
+		 */
+		public Builder payloadConverter(PayloadConverter converter) {
+			this.payloadConverter = converter;
+			return this;
+		}
+
+		/** Options of activity methods without {@code @ActivityMethod} values. */
+		public Builder activityDefaults(ActivityOptions options) {
+			this.activityDefaults = options;
+			return this;
+		}
+
+		public Builder maxPayloadSize(int bytes) {
+			this.maxPayloadBytes = bytes;
+			return this;
+		}
+
+		/**
+		 * The defaults of {@link ActivityMethod#transactional() transactional
+		 * activities}: the isolation level of their transactions (default READ_COMMITTED)
+		 * and how many times a transaction aborted by a serialization failure or a
+		 * deadlock runs again before the attempt counts as failed (default 10).
+		 * {@code @ActivityMethod(isolation, serializationRetries)} overrides them per
+		 * method.
+		 */
+		public Builder transactionalActivities(TransactionIsolation isolation, int serializationRetries) {
+			if (serializationRetries < 0) {
+				throw new IllegalArgumentException(
+						"serializationRetries must not be negative: " + serializationRetries);
+			}
+			this.transactionIsolation = isolation;
+			this.serializationRetries = serializationRetries;
+			return this;
+		}
+
+		/**
+		 * The transaction manager that runs {@link ActivityMethod#transactional()
+		 * transactional activities}: the application's (a {@code JpaTransactionManager}
+		 * or {@code DataSourceTransactionManager} of the engine's
+		 * {@link #dataSource(DataSource)}), so that its JPA or JDBC code joins the
+		 * activity's transaction. It must bind connections of that data source (an
+		 * attempt fails, not retried, when it does not). Default: a
+		 * {@code DataSourceTransactionManager} of the engine's own, which any
+		 * {@code JdbcTemplate} or {@code DataSourceUtils} on the same data source joins.
+		 */
+		public Builder activityTransactionManager(org.springframework.transaction.PlatformTransactionManager manager) {
+			this.activityTransactionManager = manager;
+			return this;
+		}
+
+		/** Whether {@link #start()} creates and upgrades the schema (default true). */
+		public Builder migrateSchema(boolean migrate) {
+			this.migrate = migrate;
+			return this;
+		}
+
+		public WorkflowEngine build() {
+			DataSource dataSource = Objects.requireNonNull(this.dataSource, "dataSource");
+			EngineSettings settings = settings(this.namespace, this.schema, this.maxPayloadBytes);
+			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
+					: PayloadConverter.json();
+			DataSource direct = (this.directDataSource != null) ? this.directDataSource : dataSource;
+			return new WorkflowEngine(EngineAssembly.assemble(settings, dataSource, direct, this.clock, this.workflows,
+					this.activities, this.activityDefaults, this.workflowFactory, converter, hooks(),
+					new Listeners(listeners(), new Interceptors(interceptors())), this.migrate,
+					TransactionalSettings.of(dataSource, this.activityTransactionManager, this.transactionIsolation,
+							this.serializationRetries)));
+		}
+
+	}
+
+}
