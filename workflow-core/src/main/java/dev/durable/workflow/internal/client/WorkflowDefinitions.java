@@ -2,19 +2,25 @@ package dev.durable.workflow.internal.client;
 
 import java.io.Serializable;
 import java.lang.reflect.Method;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 
 /**
  * Workflow definitions by method reference or class, read once per class (reflection is
- * not free).
+ * not free). A {@link ClassValue} keeps each definition with its class, so a class loader
+ * that is dropped (a DevTools restart) is not pinned by this cache.
  */
 public final class WorkflowDefinitions {
 
-	private static final Map<Class<?>, WorkflowDefinition> DEFINITIONS = new ConcurrentHashMap<>();
+	private static final ClassValue<WorkflowDefinition> DEFINITIONS = new ClassValue<>() {
+
+		@Override
+		protected WorkflowDefinition computeValue(Class<?> workflowClass) {
+			return WorkflowDefinition.of(workflowClass);
+		}
+
+	};
 
 	private WorkflowDefinitions() {
 	}
@@ -28,7 +34,7 @@ public final class WorkflowDefinitions {
 	}
 
 	public static WorkflowDefinition of(Class<?> workflowClass) {
-		return DEFINITIONS.computeIfAbsent(workflowClass, WorkflowDefinition::of);
+		return DEFINITIONS.get(workflowClass);
 	}
 
 }

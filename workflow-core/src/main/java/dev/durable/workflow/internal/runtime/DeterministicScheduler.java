@@ -77,10 +77,6 @@ final class DeterministicScheduler {
 		return true;
 	}
 
-	boolean isAbandoned() {
-		return this.abandoned;
-	}
-
 	/** Unwinds every coroutine that is still alive. */
 	void destroyAll() {
 		if (this.abandoned) {

@@ -1,7 +1,5 @@
 package dev.durable.workflow.internal.store;
 
-import java.sql.Array;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -61,10 +59,6 @@ public final class Sql {
 
 	public static UUID uuid(ResultSet rs, String column) throws SQLException {
 		return rs.getObject(column, UUID.class);
-	}
-
-	static Array textArray(Connection connection, java.util.Collection<String> values) throws SQLException {
-		return connection.createArrayOf("text", values.toArray());
 	}
 
 }

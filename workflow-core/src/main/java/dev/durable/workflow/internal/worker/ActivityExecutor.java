@@ -147,11 +147,6 @@ final class ActivityExecutor {
 		this.draining = true;
 	}
 
-	/** Whether the node began to stop (no attempt starts). */
-	boolean isDraining() {
-		return this.draining;
-	}
-
 	/** How many attempts are launched and not yet ended. */
 	int inFlight() {
 		return this.inFlight.get();

@@ -425,10 +425,6 @@ final class RunSlot implements OwnedRun {
 		return List.copyOf(this.inflight.keySet());
 	}
 
-	boolean hasRunningActivities() {
-		return !this.inflight.isEmpty();
-	}
-
 	@Override
 	public boolean hasStoredActivity(long seq) {
 		return this.storedActivities.contains(seq);

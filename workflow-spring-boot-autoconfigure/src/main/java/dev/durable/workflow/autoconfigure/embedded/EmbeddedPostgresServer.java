@@ -94,11 +94,6 @@ public final class EmbeddedPostgresServer implements Closeable {
 		return "jdbc:postgresql://localhost:" + getPort() + "/" + DATABASE + "?reWriteBatchedInserts=true";
 	}
 
-	/** The library's server object. */
-	public EmbeddedPostgres getPostgres() {
-		return this.postgres;
-	}
-
 	/** Stops the server (a fast shutdown: every committed change is kept). */
 	@Override
 	public void close() throws IOException {

@@ -103,10 +103,6 @@ final class Schemas {
 		return new Schema<>().specVersion(this.version).$ref("#/components/schemas/" + name);
 	}
 
-	boolean hasComponent(String name) {
-		return this.components.getSchemas() != null && this.components.getSchemas().containsKey(name);
-	}
-
 	/** The schema itself when it is one, else {@code oneOf} the distinct ones. */
 	Schema<?> oneOf(List<Schema<?>> schemas, String description) {
 		List<Schema<?>> distinct = schemas.stream().distinct().toList();
