@@ -186,8 +186,7 @@ class EagerStartGroupCommitTest extends EagerStartFixture {
 	}
 
 	private Connection lockHistory() throws Exception {
-		Connection lock = TestDatabase.dataSource().getConnection();
-		lock.setAutoCommit(false);
+		Connection lock = TestDatabase.openTransaction();
 		lock.createStatement().execute("LOCK TABLE " + table("history") + " IN SHARE MODE");
 		return lock;
 	}

@@ -86,8 +86,7 @@ class GroupCommitTest {
 		// too)
 		List<CompletableFuture<WorkflowHandle<String>>> starts = new ArrayList<>();
 		List<Thread> starters = new ArrayList<>();
-		try (Connection lock = TestDatabase.dataSource().getConnection()) {
-			lock.setAutoCommit(false);
+		try (Connection lock = TestDatabase.openTransaction()) {
 			lock.createStatement().execute("LOCK TABLE " + history + " IN SHARE MODE");
 			for (int i = 0; i < RUNS; i++) {
 				String name = "run-" + i;

@@ -2,6 +2,9 @@ package dev.durable.workflow.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -45,6 +48,22 @@ public final class TestDatabase {
 			dataSource = pool(jdbcUrl(), 24);
 		}
 		return dataSource;
+	}
+
+	/**
+	 * A connection of the shared pool with a transaction open, for a test that holds
+	 * locks while the engine works. The engine gives the pooled connections it uses an
+	 * {@code idle_in_transaction_session_timeout} (its lease), which would end a
+	 * transaction the test keeps idle longer than that on a slow machine; this
+	 * transaction is exempt.
+	 */
+	public static Connection openTransaction() throws SQLException {
+		Connection connection = dataSource().getConnection();
+		connection.setAutoCommit(false);
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("SET LOCAL idle_in_transaction_session_timeout = 0");
+		}
+		return connection;
 	}
 
 	public static HikariDataSource pool(String url, int size) {

@@ -306,9 +306,8 @@ abstract class TaskWriterFixture {
 
 	/** Opens a transaction that locks the runs' rows until it ends. */
 	Connection lock(UUID... runIds) throws SQLException {
-		Connection con = TestDatabase.dataSource().getConnection();
+		Connection con = TestDatabase.openTransaction();
 		this.locks.add(con);
-		con.setAutoCommit(false);
 		try (PreparedStatement ps = con
 			.prepareStatement("SELECT run_id FROM " + table("workflow_run") + " WHERE run_id = ANY(?) FOR UPDATE")) {
 			ps.setArray(1, con.createArrayOf("uuid", runIds));
