@@ -139,7 +139,7 @@ public class DurableWorkflowProperties {
 	}
 
 	/**
-	 * What this node executes.
+	 * What this node executes ({@code durable.workflow.worker.*}).
 	 */
 	public static class Worker {
 
@@ -315,7 +315,7 @@ public class DurableWorkflowProperties {
 	}
 
 	/**
-	 * How this node shows other nodes that it is alive.
+	 * How this node shows other nodes that it is alive ({@code durable.workflow.node.*}).
 	 */
 	public static class Node {
 
@@ -498,7 +498,7 @@ public class DurableWorkflowProperties {
 	}
 
 	/**
-	 * Limits on the history of one run.
+	 * Limits on the history of one run ({@code durable.workflow.history.*}).
 	 */
 	public static class History {
 
@@ -558,7 +558,7 @@ public class DurableWorkflowProperties {
 	}
 
 	/**
-	 * Defaults of activities.
+	 * Defaults of activities ({@code durable.workflow.activity.*}).
 	 */
 	public static class Activity {
 
@@ -606,7 +606,7 @@ public class DurableWorkflowProperties {
 	}
 
 	/**
-	 * How payloads are stored.
+	 * How payloads are stored ({@code durable.workflow.payload.*}).
 	 */
 	public static class Payload {
 
@@ -672,7 +672,8 @@ public class DurableWorkflowProperties {
 	}
 
 	/**
-	 * What a start carries to the work of its run.
+	 * What a start carries to the work of its run
+	 * ({@code durable.workflow.propagation.*}).
 	 */
 	public static class Propagation {
 
@@ -703,7 +704,7 @@ public class DurableWorkflowProperties {
 	 * them (the LISTEN and heartbeat connections are then held out of its pool for as
 	 * long as the engine runs). Setting the URL also makes the engine check at start that
 	 * the pooled DataSource keeps the driver's prepared statements working (see the
-	 * README, section PgBouncer).
+	 * README, section PgBouncer). Bound to {@code durable.workflow.direct.*}.
 	 */
 	public static class Direct {
 
@@ -751,7 +752,8 @@ public class DurableWorkflowProperties {
 
 	/**
 	 * Thresholds of the durableWorkflow health contributor and of the stuck runs that the
-	 * workflows actuator endpoint and the REST overview count.
+	 * workflows actuator endpoint and the REST overview count
+	 * ({@code durable.workflow.health.*}).
 	 */
 	public static class Health {
 
