@@ -42,7 +42,7 @@ public final class DurablePayloadEncryptionAutoConfiguration {
 		return converter(properties.getPayload().getEncryption());
 	}
 
-	static EncryptingPayloadConverter converter(DurableWorkflowPayloadProperties.Encryption encryption) {
+	static EncryptingPayloadConverter converter(DurableWorkflowProperties.Payload.Encryption encryption) {
 		Map<String, String> keys = encryption.getKeys();
 		if (keys.isEmpty()) {
 			throw invalid(PREFIX + ".keys",

@@ -93,7 +93,7 @@ public final class DurableWorkflowAutoConfiguration {
 		PropertyMapper map = PropertyMapper.get();
 		map.from(properties::getNamespace).to(builder::namespace);
 		map.from(properties::getSchema).to(builder::schema);
-		DurableWorkflowDirectProperties direct = properties.getDirect();
+		DurableWorkflowProperties.Direct direct = properties.getDirect();
 		map.from(direct::getUrl)
 			.as((url) -> new DriverManagerDataSource(url, direct.getUsername(), direct.getPassword()))
 			.to(builder::directDataSource);
@@ -101,7 +101,7 @@ public final class DurableWorkflowAutoConfiguration {
 			.as((size) -> Math.toIntExact(size.toBytes()))
 			.to(builder::maxPayloadSize);
 		map.from(properties::getRetention).to(builder::retention);
-		DurableWorkflowWorkerProperties worker = properties.getWorker();
+		DurableWorkflowProperties.Worker worker = properties.getWorker();
 		map.from(worker::isEnabled).to(builder::worker);
 		map.from(worker::isWorkflows).to(builder::runWorkflows);
 		map.from(worker::getActivityTaskQueues)
@@ -118,16 +118,16 @@ public final class DurableWorkflowAutoConfiguration {
 			.when((types) -> !types.isEmpty())
 			.as(DurableWorkflowAutoConfiguration::exceptionTypes)
 			.to(builder::failWorkflowExceptionTypes);
-		DurableWorkflowHistoryProperties history = properties.getHistory();
+		DurableWorkflowProperties.History history = properties.getHistory();
 		builder.historyLimits(history.getSuggestedEvents(), history.getSuggestedSize().toBytes(),
 				history.getMaxEvents(), history.getMaxSize().toBytes());
-		DurableWorkflowNodeProperties node = properties.getNode();
+		DurableWorkflowProperties.Node node = properties.getNode();
 		map.from(node::getHeartbeatInterval).to(builder::heartbeatInterval);
 		map.from(node::getDeadAfter).to(builder::deadAfter);
 		map.from(node::getStatementTimeout).to(builder::statementTimeout);
 		map.from(node::getIdleInTransactionTimeout).to(builder::idleInTransactionTimeout);
 		properties.getQueues().forEach((name, queue) -> builder.queue(queue.toDefinition(name)));
-		DurableWorkflowActivityProperties.Transactional transactional = properties.getActivity().getTransactional();
+		DurableWorkflowProperties.Activity.Transactional transactional = properties.getActivity().getTransactional();
 		builder.transactionalActivities(transactional.getIsolation(), transactional.getSerializationRetries());
 	}
 

@@ -24,7 +24,7 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.context.WebApplicationContext;
 
-import dev.durable.workflow.autoconfigure.DurableWorkflowHealthProperties;
+import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 import dev.durable.workflow.autoconfigure.actuate.WorkflowEngineHealthIndicator;
 import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.web.outage.OutageWebApplication;
@@ -153,7 +153,7 @@ class PartitionedNodeAnswers503Test {
 								: "nothing in " + BOUND)
 				.isTrue();
 		}
-		Health health = new WorkflowEngineHealthIndicator(this.engine, new DurableWorkflowHealthProperties()).health();
+		Health health = new WorkflowEngineHealthIndicator(this.engine, new DurableWorkflowProperties.Health()).health();
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(String.valueOf(health.getDetails().get("reason"))).contains("heartbeat");
 
@@ -167,7 +167,7 @@ class PartitionedNodeAnswers503Test {
 			return response.getStatus() == 200 && response.getContentAsString().equals("[\"a\"]");
 		});
 		assertThat(mvc.perform(get("/durable/workflows/cut-2")).andReturn().getResponse().getStatus()).isEqualTo(404);
-		assertThat(new WorkflowEngineHealthIndicator(this.engine, new DurableWorkflowHealthProperties()).health()
+		assertThat(new WorkflowEngineHealthIndicator(this.engine, new DurableWorkflowProperties.Health()).health()
 			.getStatus()).isNotEqualTo(Status.DOWN);
 	}
 

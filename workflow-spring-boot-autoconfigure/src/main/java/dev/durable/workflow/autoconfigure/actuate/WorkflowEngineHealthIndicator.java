@@ -3,7 +3,7 @@ package dev.durable.workflow.autoconfigure.actuate;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-import dev.durable.workflow.autoconfigure.DurableWorkflowHealthProperties;
+import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 import dev.durable.workflow.engine.EngineStats;
 import dev.durable.workflow.engine.WorkflowEngine;
 
@@ -18,14 +18,14 @@ public class WorkflowEngineHealthIndicator extends AbstractHealthIndicator {
 
 	private final WorkflowEngine engine;
 
-	private final DurableWorkflowHealthProperties thresholds;
+	private final DurableWorkflowProperties.Health thresholds;
 
 	/**
 	 * Creates the indicator.
 	 * @param engine the engine
 	 * @param thresholds the backlog and stuck-run thresholds
 	 */
-	public WorkflowEngineHealthIndicator(WorkflowEngine engine, DurableWorkflowHealthProperties thresholds) {
+	public WorkflowEngineHealthIndicator(WorkflowEngine engine, DurableWorkflowProperties.Health thresholds) {
 		super("Durable workflow health check failed");
 		this.engine = engine;
 		this.thresholds = thresholds;

@@ -3,7 +3,6 @@ package dev.durable.workflow.autoconfigure.embedded;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -42,7 +41,7 @@ import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
 @Conditional(DurableEmbeddedPostgresAutoConfiguration.NoDataSourceUrlCondition.class)
 @ConditionalOnMissingBean(
 		type = { "javax.sql.DataSource", "org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails" })
-@EnableConfigurationProperties(DurableWorkflowProperties.class)
+@EnableConfigurationProperties({ DurableEmbeddedPostgresProperties.class, DurableWorkflowProperties.class })
 public final class DurableEmbeddedPostgresAutoConfiguration {
 
 	/**
@@ -53,9 +52,9 @@ public final class DurableEmbeddedPostgresAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EmbeddedPostgresServer durableEmbeddedPostgresServer(DurableWorkflowProperties properties,
-			Environment environment) {
-		EmbeddedPostgresServer server = EmbeddedPostgresLauncher.start(properties.getEmbeddedPostgres());
+	EmbeddedPostgresServer durableEmbeddedPostgresServer(DurableEmbeddedPostgresProperties embeddedPostgres,
+			DurableWorkflowProperties properties, Environment environment) {
+		EmbeddedPostgresServer server = EmbeddedPostgresLauncher.start(embeddedPostgres);
 		// a close that began may take the lifecycle phases before the engine's (the web
 		// server's
 		// drain) and the engine's own stop before it stops the server

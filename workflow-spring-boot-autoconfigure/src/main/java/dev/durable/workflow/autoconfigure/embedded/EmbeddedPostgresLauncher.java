@@ -20,8 +20,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.autoconfigure.DurableWorkflowEmbeddedPostgresProperties;
-
 /**
  * Starts the development PostgreSQL server from the zonky binaries on a persistent data
  * directory: created on first start, reused afterwards, so that runs survive a restart of
@@ -39,7 +37,7 @@ final class EmbeddedPostgresLauncher {
 	private EmbeddedPostgresLauncher() {
 	}
 
-	static EmbeddedPostgresServer start(DurableWorkflowEmbeddedPostgresProperties properties) {
+	static EmbeddedPostgresServer start(DurableEmbeddedPostgresProperties properties) {
 		Path dataDirectory = properties.getDataDirectory().toAbsolutePath().normalize();
 		try {
 			Files.createDirectories(dataDirectory);

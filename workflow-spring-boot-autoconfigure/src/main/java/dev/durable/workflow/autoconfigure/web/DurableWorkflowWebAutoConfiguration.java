@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.DispatcherServlet;
@@ -17,7 +18,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
-import dev.durable.workflow.autoconfigure.DurableWorkflowWebProperties;
 import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.engine.WorkflowEngine;
@@ -56,6 +56,7 @@ import dev.durable.workflow.web.WorkflowTypes;
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBean({ WorkflowEngine.class, WorkflowClient.class })
 @ConditionalOnBooleanProperty(name = "durable.workflow.web.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DurableWorkflowWebProperties.class)
 public final class DurableWorkflowWebAutoConfiguration {
 
 	@Bean
@@ -74,8 +75,7 @@ public final class DurableWorkflowWebAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	WebAccess durableWorkflowWebAccess(DurableWorkflowProperties properties, ObjectProvider<CallerRoles> callers) {
-		DurableWorkflowWebProperties web = properties.getWeb();
+	WebAccess durableWorkflowWebAccess(DurableWorkflowWebProperties web, ObjectProvider<CallerRoles> callers) {
 		return new WebAccess(web.getBasePath(), web.isReadOnly(), web.isOperationsEnabled(), web.getRequiredRole(),
 				callers.getIfAvailable(ServletCallerRoles::new));
 	}
@@ -187,8 +187,8 @@ public final class DurableWorkflowWebAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	WorkflowRouteProblems durableWorkflowRouteProblems(DurableWorkflowProperties properties) {
-		return new WorkflowRouteProblems(properties.getWeb().getBasePath());
+	WorkflowRouteProblems durableWorkflowRouteProblems(DurableWorkflowWebProperties web) {
+		return new WorkflowRouteProblems(web.getBasePath());
 	}
 
 }

@@ -1,13 +1,15 @@
-package dev.durable.workflow.autoconfigure;
+package dev.durable.workflow.autoconfigure.web;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The generated REST endpoints.
- * <p>
- * Bound to {@code durable.workflow.web.*}, as a part of
- * {@link DurableWorkflowProperties}.
+ * Configuration properties of the generated REST endpoints, bound to
+ * {@code durable.workflow.web.*}. The dashboard they serve is switched by
+ * {@code durable.workflow.dashboard.enabled}, read by
+ * {@link DurableWorkflowWebAutoConfiguration}.
  */
+@ConfigurationProperties("durable.workflow.web")
 public class DurableWorkflowWebProperties {
 
 	/**

