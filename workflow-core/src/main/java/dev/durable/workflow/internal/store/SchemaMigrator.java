@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.store;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -57,8 +58,14 @@ public final class SchemaMigrator {
 	public void migrate() {
 		try (Connection connection = this.dataSource.getConnection()) {
 			connection.setAutoCommit(true);
-			String searchPath = searchPath(connection);
+			String searchPath = setting(connection, "search_path");
+			String idleTimeout = setting(connection, "idle_in_transaction_session_timeout");
+			// Liquibase runs each changeset in a transaction: a pause between two of its
+			// statements (a busy JVM) must not end the session under the idle timeout the
+			// engine gives the connections it uses
+			configure(connection, "idle_in_transaction_session_timeout", "0");
 			lock(connection, true);
+			Exception failure = null;
 			try {
 				try (Statement statement = connection.createStatement()) {
 					statement.execute("CREATE SCHEMA IF NOT EXISTS " + this.schema);
@@ -67,14 +74,28 @@ public final class SchemaMigrator {
 						Scope.Attr.ui.name(), new liquibase.ui.LoggerUIService());
 				Scope.child(scope, () -> update(connection));
 			}
+			catch (Exception ex) {
+				failure = ex;
+				throw ex;
+			}
 			finally {
-				connection.setAutoCommit(true); // Liquibase turns it off
-				lock(connection, false);
-				// Liquibase points the session's search_path at the schema: the
-				// connection goes back to
-				// the application's pool, whose own unqualified queries must find what
-				// they found before
-				restoreSearchPath(connection, searchPath);
+				try {
+					connection.setAutoCommit(true); // Liquibase turns it off
+					lock(connection, false);
+					// Liquibase points the session's search_path at the schema: the
+					// connection goes back to the application's pool, whose own
+					// unqualified queries must find what they found before
+					configure(connection, "search_path", searchPath);
+					configure(connection, "idle_in_transaction_session_timeout", idleTimeout);
+				}
+				catch (SQLException cleanup) {
+					// a connection the migration broke cannot be cleaned: the migration's
+					// own failure is the one to tell
+					if (failure == null) {
+						throw cleanup;
+					}
+					failure.addSuppressed(cleanup);
+				}
 			}
 		}
 		catch (SQLException ex) {
@@ -104,17 +125,20 @@ public final class SchemaMigrator {
 		log.debug("Schema {} is up to date", this.schema);
 	}
 
-	private static String searchPath(Connection connection) throws SQLException {
-		try (Statement statement = connection.createStatement();
-				java.sql.ResultSet rs = statement.executeQuery("SELECT current_setting('search_path')")) {
-			rs.next();
-			return rs.getString(1);
+	private static String setting(Connection connection, String name) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT current_setting(?)")) {
+			statement.setString(1, name);
+			try (ResultSet rs = statement.executeQuery()) {
+				rs.next();
+				return rs.getString(1);
+			}
 		}
 	}
 
-	private static void restoreSearchPath(Connection connection, String searchPath) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT set_config('search_path', ?, false)")) {
-			statement.setString(1, searchPath);
+	private static void configure(Connection connection, String name, String value) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT set_config(?, ?, false)")) {
+			statement.setString(1, name);
+			statement.setString(2, value);
 			statement.execute();
 		}
 	}
