@@ -234,18 +234,23 @@ public final class TaskCommitBuilder {
 					row.runId(), closeStatus, result.unfinishedHandlers());
 		}
 		List<Event> events = result.events();
-		return new TaskCommit(row.runId(), this.node, epoch, row.historySeq(), row.inboxSeq(), runner.now(),
-				events.isEmpty() ? null : EventCodec.write(events), inbox.stream().map(InboxItem::id).toList(),
-				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
-				new ArrayList<>(queuedActivities.values()), earliest(runner.nextTimer(), row.deadline()),
-				runner.hasPendingInlineActivities(), closeStatus, resultPayload, failure, row.namespace(),
-				row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried, childStarts,
-				externals,
-				VisibilityStates.changes(result.commands())
-						? new TaskCommit.Attributes(runner.visibility().memo(), runner.visibility().searchAttributes())
-						: null,
-				row.parentRunId() != null || runner.hasStartedChildren(),
-				events.stream().filter((e) -> e.type().isOutput()).toList(), row.resultAwaited());
+		return new TaskCommit(
+				new TaskCommit.Fence(row.runId(), row.namespace(), row.workflowId(), this.node, epoch, row.inboxSeq(),
+						row.resultAwaited()),
+				new TaskCommit.HistoryRow(row.historySeq(), runner.now(),
+						events.isEmpty() ? null : EventCodec.write(events), inbox.stream().map(InboxItem::id).toList()),
+				new TaskCommit.Timers(removedTimers, newTimers, earliest(runner.nextTimer(), row.deadline())),
+				new TaskCommit.Activities(new ArrayList<>(newActivities.values()),
+						new ArrayList<>(queuedActivities.values()), removedActivities,
+						runner.hasPendingInlineActivities()),
+				(closeStatus != null) ? new TaskCommit.Close(closeStatus, resultPayload, failure, continuedAs, carried)
+						: TaskCommit.Close.OPEN,
+				new TaskCommit.Relatives(childStarts, externals,
+						row.parentRunId() != null || runner.hasStartedChildren()),
+				new TaskCommit.Outputs(result.updates(), result.unfinishedHandlers(),
+						VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(
+								runner.visibility().memo(), runner.visibility().searchAttributes()) : null,
+						events.stream().filter((e) -> e.type().isOutput()).toList()));
 	}
 
 	/**

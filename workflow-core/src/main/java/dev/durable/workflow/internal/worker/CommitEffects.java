@@ -73,28 +73,29 @@ final class CommitEffects {
 		slot.useRunner(runner);
 		slot.retrySucceeded();
 		slot.cacheRow(commit.closes() ? null : row.afterCommit(row.historySeq() + (commit.recordsHistory() ? 1 : 0),
-				commit.seenInboxSeq(), commit.unfinishedHandlers()));
+				commit.fence().seenInboxSeq(), commit.outputs().unfinishedHandlers()));
 		if (row.taskAttempt() > 0) {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
 		this.listeners.committed(row, commit);
-		if (!commit.outputs().isEmpty() || (commit.closes() && runner.context().outputs().any())) {
+		if (!commit.outputs().events().isEmpty() || (commit.closes() && runner.context().outputs().any())) {
 			this.waiters.outputsCommitted(row.runId());
 		}
-		startAndArm(slot, row, runner, commit.newActivities());
-		if (!commit.queuedActivities().isEmpty()) {
+		startAndArm(slot, row, runner, commit.activities().inline());
+		if (!commit.activities().queued().isEmpty()) {
 			java.util.Set<String> queues = new java.util.LinkedHashSet<>();
-			for (StoredActivity queued : commit.queuedActivities()) {
+			for (StoredActivity queued : commit.activities().queued()) {
 				// the row the commit wrote: a commit that ends the activity deletes it
 				slot.activityStored(queued.seq());
 				queues.add(queued.options().taskQueue());
 			}
 			this.outside.activitiesQueued(queues);
 		}
-		this.outside.activitiesCommitted(slot, runner, commit.removedActivities());
-		commit.updates()
+		this.outside.activitiesCommitted(slot, runner, commit.activities().removed());
+		commit.outputs()
+			.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
-		if (commit.resultAwaited() && (commit.closes() || !commit.updates().isEmpty())) {
+		if (commit.fence().resultAwaited() && (commit.closes() || !commit.outputs().updates().isEmpty())) {
 			// a node that does not hold the run waits for it (never the case on the hot
 			// path)
 			this.waiters.awaitedCommitted(row.runId());
@@ -113,14 +114,14 @@ final class CommitEffects {
 			}
 		});
 		if (commit.recordsHistory()) {
-			runner.addHistoryBytes(commit.events().length);
+			runner.addHistoryBytes(commit.history().events().length);
 		}
 		if (commit.closes()) {
-			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
+			log.debug("Run {} closed: {}", row.runId(), commit.close().status());
 			this.executor.drop(slot);
 			this.waiters.closed(slot.runId(), commit.outcome());
 			this.outside.runClosed(slot.runId());
-			NewRun next = commit.continuedAs();
+			NewRun next = commit.close().continuedAs();
 			if (next != null && next.wakeAt() == null) {
 				this.executor.adopt(next.runId(), 1, false);
 			}

@@ -67,7 +67,7 @@ public final class Listeners {
 			each((listener) -> listener.runStarted(run(row)));
 		}
 		if (commit.closes()) {
-			runClosed(row, commit.closeStatus());
+			runClosed(row, commit.close().status());
 		}
 	}
 
