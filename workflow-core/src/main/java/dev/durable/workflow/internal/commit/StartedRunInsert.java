@@ -5,6 +5,7 @@ import java.sql.SQLException;
 
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
@@ -69,7 +70,7 @@ final class StartedRunInsert {
 		ps.setString(i++, run.workflowType());
 		ps.setString(i++, run.taskQueue());
 		if (closes) {
-			ps.setString(i++, c.close().status());
+			ps.setString(i++, RunStatus.column(c.close().status()));
 		}
 		ps.setObject(i++, run.owner());
 		ps.setLong(i++, c.fence().epoch());
@@ -96,7 +97,7 @@ final class StartedRunInsert {
 		ps.setString(i++, run.workflowId());
 		ps.setString(i++, run.workflowType());
 		if (closes) {
-			ps.setString(i++, c.close().status());
+			ps.setString(i++, RunStatus.column(c.close().status()));
 		}
 		ps.setTimestamp(i++, Sql.ts(run.createdAt()));
 		if (closes) {

@@ -11,6 +11,7 @@ import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.support.InternalJson;
 
@@ -109,7 +110,7 @@ public record TaskCommit(Fence fence, HistoryRow history, Timers timers, Activit
 	 * or cron run follows), else {@code null}
 	 * @param carriedSignals signals not yet received that move to the next run, by name
 	 */
-	public record Close(String status, byte[] result, byte[] failure, NewRun continuedAs,
+	public record Close(RunStatus status, byte[] result, byte[] failure, NewRun continuedAs,
 			Map<String, List<byte[]>> carriedSignals) {
 
 		/** The close part of a task that leaves the run open. */

@@ -25,6 +25,7 @@ import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.store.VisibilityRepository;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -192,15 +193,15 @@ public final class TaskCommitBuilder {
 		Event close = result.closeEvent();
 		NewRun continuedAs = null;
 		Map<String, List<byte[]>> carried = Map.of();
-		String closeStatus = null;
+		RunStatus closeStatus = null;
 		byte[] resultPayload = null;
 		byte[] failure = null;
 		if (close != null) {
 			closeStatus = switch (close.type()) {
-				case WORKFLOW_COMPLETED -> "COMPLETED";
-				case WORKFLOW_CANCELED -> "CANCELED";
-				case CONTINUED_AS_NEW -> "CONTINUED_AS_NEW";
-				default -> "FAILED";
+				case WORKFLOW_COMPLETED -> RunStatus.COMPLETED;
+				case WORKFLOW_CANCELED -> RunStatus.CANCELED;
+				case CONTINUED_AS_NEW -> RunStatus.CONTINUED_AS_NEW;
+				default -> RunStatus.FAILED;
 			};
 			resultPayload = close.payload();
 			if (close.type() == EventType.CONTINUED_AS_NEW) {
@@ -272,7 +273,7 @@ public final class TaskCommitBuilder {
 	}
 
 	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
-	private NewRun nextInChain(OwnedRun slot, RunRow row, String status, FailureInfo failure, Instant now) {
+	private NewRun nextInChain(OwnedRun slot, RunRow row, RunStatus status, FailureInfo failure, Instant now) {
 		RunChain chain = slot.chain();
 		if (chain == null || chain.isEmpty()) {
 			return null;

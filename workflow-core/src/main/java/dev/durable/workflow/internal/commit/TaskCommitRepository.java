@@ -14,6 +14,7 @@ import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.OutputRepository;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
 
@@ -159,7 +160,7 @@ public final class TaskCommitRepository {
 				// update outcomes too are told to the nodes that wait: with the flag the
 				// task read
 				+ " AND (NOT ? OR result_awaited = ?)"), c.recordsHistory() ? 1 : 0, Sql.ts(c.timers().nextWakeAt()),
-				c.activities().inlinePending(), c.fence().seenInboxSeq(), c.close().status(),
+				c.activities().inlinePending(), c.fence().seenInboxSeq(), RunStatus.column(c.close().status()),
 				c.closes() ? Sql.ts(c.history().time()) : null, c.outputs().unfinishedHandlers(), c.fence().runId(),
 				c.fence().node(), c.fence().epoch(), c.history().historySeq(), c.closes(), c.fence().seenInboxSeq(),
 				c.fence().resultAwaited(),

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
@@ -88,7 +89,7 @@ final class TaskCommitStatement {
 			| CLOSES_AFTER_INBOX;
 
 	/** The failure of updates a close leaves unfinished, by close status. */
-	private static final Map<String, byte[]> UPDATE_NOT_COMPLETED = new ConcurrentHashMap<>();
+	private static final Map<RunStatus, byte[]> UPDATE_NOT_COMPLETED = new ConcurrentHashMap<>();
 
 	private final String schema;
 
@@ -343,7 +344,7 @@ final class TaskCommitStatement {
 			ps.setTimestamp(i++, Sql.ts(c.timers().nextWakeAt()));
 			ps.setBoolean(i++, c.activities().inlinePending());
 			ps.setLong(i++, c.fence().seenInboxSeq());
-			ps.setString(i++, c.close().status());
+			ps.setString(i++, RunStatus.column(c.close().status()));
 			ps.setTimestamp(i++, c.closes() ? Sql.ts(c.history().time()) : null);
 			ps.setInt(i++, c.outputs().unfinishedHandlers());
 			ps.setObject(i++, c.fence().runId());
@@ -384,16 +385,16 @@ final class TaskCommitStatement {
 		if ((shape & CLOSES) != 0 && !starts) {
 			ps.setBytes(i++, c.close().result());
 			ps.setBytes(i++, c.close().failure());
-			ps.setString(i++, c.close().status());
+			ps.setString(i++, RunStatus.column(c.close().status()));
 			ps.setTimestamp(i++, Sql.ts(c.history().time()));
 			ps.setBytes(i++,
 					UPDATE_NOT_COMPLETED.computeIfAbsent(c.close().status(), RunRepository::updateNotCompleted));
 		}
 		if (tellsRelatives(shape)) {
-			boolean completed = "COMPLETED".equals(c.close().status());
+			boolean completed = c.close().status() == RunStatus.COMPLETED;
 			ps.setString(i++, (completed ? InboxKind.CHILD_COMPLETED : InboxKind.CHILD_FAILED).stored());
 			ps.setBytes(i++, completed ? c.close().result() : c.close().failure());
-			ps.setString(i++, completed ? null : c.close().status());
+			ps.setString(i++, completed ? null : RunStatus.column(c.close().status()));
 			ps.setBytes(i++, ("parent run " + c.fence().runId() + " closed: " + c.close().status())
 				.getBytes(StandardCharsets.UTF_8));
 		}

@@ -17,6 +17,7 @@ import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.StoredActivity;
 
 /**
@@ -143,7 +144,7 @@ final class CommitEffects {
 	void timeOut(RunSlot slot, RunRow row, Instant deadline) {
 		FailureInfo failure = FailureInfo.workflowTimeout(deadline.equals(row.executionDeadline()), deadline);
 		log.info("Run {} timed out: {}", row.runId(), failure.message());
-		closedOutside(slot, this.listeners.closed(row, "TIMED_OUT",
+		closedOutside(slot, this.listeners.closed(row, RunStatus.TIMED_OUT,
 				this.tx.execute((status) -> this.runs.timeOut(row.runId(), failure, now()))));
 	}
 
@@ -152,7 +153,7 @@ final class CommitEffects {
 	 * terminated.
 	 */
 	void terminate(RunSlot slot, RunRow row, String reason) {
-		closedOutside(slot, this.listeners.closed(row, "TERMINATED",
+		closedOutside(slot, this.listeners.closed(row, RunStatus.TERMINATED,
 				this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, now()))));
 	}
 
@@ -188,7 +189,7 @@ final class CommitEffects {
 				+ " events or " + this.historyLimits.maxBytes()
 				+ " bytes; use Workflows.continueAsNew when info().continueAsNewSuggested() says so";
 		log.warn("Terminating run {}: {}", row.runId(), reason);
-		this.listeners.closed(row, "TERMINATED",
+		this.listeners.closed(row, RunStatus.TERMINATED,
 				this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, this.clock.instant())));
 		this.executor.drop(slot);
 		this.waiters.closed(slot.runId());

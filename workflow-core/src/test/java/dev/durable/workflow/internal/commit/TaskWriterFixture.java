@@ -22,6 +22,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.support.TestDatabase;
 import dev.durable.workflow.support.TransactionRecorder;
@@ -146,7 +147,7 @@ abstract class TaskWriterFixture {
 				new TaskCommit.HistoryRow(1, T0.plusSeconds(1), events, List.of()),
 				new TaskCommit.Timers(List.of(), Map.of(), null),
 				new TaskCommit.Activities(List.of(), List.of(), List.of(), false),
-				new TaskCommit.Close("COMPLETED", result, null, null, Map.of()),
+				new TaskCommit.Close(RunStatus.COMPLETED, result, null, null, Map.of()),
 				new TaskCommit.Relatives(List.of(), List.of(), tellsRelatives),
 				new TaskCommit.Outputs(List.of(), 0, null, List.of()));
 		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
