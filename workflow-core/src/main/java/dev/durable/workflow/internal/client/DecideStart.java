@@ -15,6 +15,7 @@ import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.RunStatus;
 
 /**
  * What a start does, given the runs its workflow id had: the same run again (its request
@@ -99,7 +100,7 @@ final class DecideStart {
 				RunRow previous = latest.get();
 				boolean rejected = switch (options.idReusePolicy()) {
 					case REJECT_DUPLICATE -> true;
-					case ALLOW_DUPLICATE_FAILED_ONLY -> "COMPLETED".equals(previous.status());
+					case ALLOW_DUPLICATE_FAILED_ONLY -> previous.status() == RunStatus.COMPLETED;
 					default -> false;
 				};
 				if (rejected) {

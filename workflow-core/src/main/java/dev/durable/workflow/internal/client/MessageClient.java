@@ -21,6 +21,7 @@ import dev.durable.workflow.internal.registry.MessageHandlers.Handler;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.DedupRepository;
+import dev.durable.workflow.internal.store.InboxDelivery;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.LatestRunSignal;
 import dev.durable.workflow.internal.store.RunRepository;
@@ -228,22 +229,32 @@ public final class MessageClient {
 	private void sendNow(RunRow row, String name, byte[] encoded, String idempotencyKey) {
 		// without a key the send is one statement: no transaction around it (one round
 		// trip)
-		Optional<UUID> owner = (idempotencyKey == null) ? sendToInbox(row, name, encoded)
-				: this.tx.execute((status) -> {
-					if (!this.dedup.recordSignalKey(row.namespace(), row.workflowId(), idempotencyKey, row.runId())) {
-						return null; // a retried send: the first one was stored, nothing
-										// changes
-					}
-					return sendToInbox(row, name, encoded);
-				});
-		if (owner != null) {
-			this.waker.wake(row.runId(), owner.orElse(null));
-		}
+		InboxDelivery sent = (idempotencyKey == null) ? sendToInbox(row, name, encoded) : this.tx.execute((status) -> {
+			if (!this.dedup.recordSignalKey(row.namespace(), row.workflowId(), idempotencyKey, row.runId())) {
+				// a retried send: the first one was stored, nothing changes
+				return InboxDelivery.ALREADY_SENT;
+			}
+			return sendToInbox(row, name, encoded);
+		});
+		wake(row, sent);
 	}
 
-	private Optional<UUID> sendToInbox(RunRow row, String name, byte[] encoded) {
-		return this.runs.sendToInbox(row.runId(), InboxKind.SIGNAL, name, encoded)
-			.orElseThrow(() -> this.lookup.closed(row));
+	private InboxDelivery sendToInbox(RunRow row, String name, byte[] encoded) {
+		return delivered(row, this.runs.sendToInbox(row.runId(), InboxKind.SIGNAL, name, encoded));
+	}
+
+	/** The delivery to an open run; a closed run fails the send. */
+	private InboxDelivery delivered(RunRow row, InboxDelivery sent) {
+		if (sent == InboxDelivery.RUN_CLOSED) {
+			throw this.lookup.closed(row);
+		}
+		return sent;
+	}
+
+	private void wake(RunRow row, InboxDelivery sent) {
+		if (sent instanceof InboxDelivery.Delivered delivered) {
+			this.waker.wake(row.runId(), delivered.owner());
+		}
 	}
 
 	/**
@@ -312,16 +323,15 @@ public final class MessageClient {
 	private <T> UpdateHandleImpl<T> startUpdateNow(RunRow row, String name, byte[] encoded, Type resultType,
 			UpdateOptions options) {
 		String updateId = (options.updateId() != null) ? options.updateId() : UUID.randomUUID().toString();
-		Optional<UUID> owner = this.tx.execute((status) -> {
+		InboxDelivery sent = this.tx.execute((status) -> {
 			if (!this.dedup.admitUpdate(row.namespace(), row.workflowId(), updateId, row.runId())) {
-				return null; // a retried update id: its stored outcome answers
+				return InboxDelivery.ALREADY_SENT; // a retried update id: its stored
+													// outcome
+													// answers
 			}
-			return this.runs.sendToInbox(row.runId(), InboxKind.UPDATE, name, encoded, updateId)
-				.orElseThrow(() -> this.lookup.closed(row));
+			return delivered(row, this.runs.sendToInbox(row.runId(), InboxKind.UPDATE, name, encoded, updateId));
 		});
-		if (owner != null) {
-			this.waker.wake(row.runId(), owner.orElse(null));
-		}
+		wake(row, sent);
 		UpdateHandleImpl<T> handle = new UpdateHandleImpl<>(this.dedup, this.runs, this.node, this.namespace,
 				this.payloads, this.waiters, row.workflowId(), updateId, resultType);
 		handle.waitFor(options.waitForStage(), null);

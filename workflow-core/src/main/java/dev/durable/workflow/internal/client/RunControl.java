@@ -3,7 +3,6 @@ package dev.durable.workflow.internal.client;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.transaction.support.TransactionTemplate;
@@ -11,10 +10,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.durable.workflow.client.ResetPoint;
 import dev.durable.workflow.engine.WorkflowInterceptor.ClientOperation;
 import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.store.InboxDelivery;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.ResetRepository;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.internal.worker.Listeners;
@@ -106,16 +107,16 @@ public final class RunControl {
 
 	private void cancelNow(RunRow row, String reason) {
 		byte[] payload = (reason != null) ? reason.getBytes(StandardCharsets.UTF_8) : null;
-		Optional<Optional<UUID>> owner = this.tx
+		InboxDelivery sent = this.tx
 			.execute((status) -> this.runs.sendToInbox(row.runId(), InboxKind.CANCEL, null, payload));
-		if (owner == null || owner.isEmpty()) {
+		if (!(sent instanceof InboxDelivery.Delivered delivered)) {
 			throw this.lookup.closed(row);
 		}
-		this.waker.wake(row.runId(), owner.get().orElse(null));
+		this.waker.wake(row.runId(), delivered.owner());
 	}
 
 	private void terminateNow(RunRow row, String reason) {
-		List<UUID> woken = this.listeners.closed(row, "TERMINATED",
+		List<UUID> woken = this.listeners.closed(row, RunStatus.TERMINATED,
 				this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, this.clock.instant())));
 		if (woken == null) {
 			throw this.lookup.closed(row);
@@ -130,7 +131,7 @@ public final class RunControl {
 				eventId, reason, this.clock.instant()));
 		this.waiters.closed(row.runId());
 		if (reset.closedBase()) {
-			this.listeners.runClosed(row, "TERMINATED");
+			this.listeners.runClosed(row, RunStatus.TERMINATED);
 			this.waker.wake(row.runId(), row.owner());
 		}
 		if (reset.carriesHistory()) {

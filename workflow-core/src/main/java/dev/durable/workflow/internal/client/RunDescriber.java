@@ -11,7 +11,6 @@ import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.client.PendingActivityState;
 import dev.durable.workflow.client.WorkflowDescription;
-import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.TaskRecord;
@@ -60,8 +59,8 @@ public final class RunDescriber {
 		String parentWorkflowId = (row.parentRunId() != null)
 				? this.runs.find(row.parentRunId()).map(RunRow::workflowId).orElse(null) : null;
 		return new WorkflowDescription(row.workflowId(), row.runId(), row.workflowType(), row.taskQueue(),
-				WorkflowStatus.valueOf(row.status()), row.createdAt(), row.closedAt(), row.historySeq(),
-				row.taskFailure(), Math.max(0, row.taskAttempt()), pending, row.unfinishedHandlers(),
+				row.status().published(), row.createdAt(), row.closedAt(), row.historySeq(), row.taskFailure(),
+				Math.max(0, row.taskAttempt()), pending, row.unfinishedHandlers(),
 				Collections.unmodifiableMap(attributes.memo()), Attributes.searchView(attributes.searchAttributes()),
 				parentWorkflowId, (parentWorkflowId != null) ? row.parentRunId() : null);
 	}

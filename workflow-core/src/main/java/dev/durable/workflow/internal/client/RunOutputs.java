@@ -15,6 +15,7 @@ import dev.durable.workflow.client.StreamEntry;
 import dev.durable.workflow.client.WorkflowNotFoundException;
 import dev.durable.workflow.internal.store.OutputRepository;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.support.OutputKeys;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.ResultWaiters;
@@ -69,7 +70,7 @@ public final class RunOutputs {
 			RunRepository.Outcome outcome = this.runs.outcome(runId)
 				.orElseThrow(
 						() -> new WorkflowNotFoundException("No run " + reading + " of workflow '" + workflowId + "'"));
-			if (!"RUNNING".equals(outcome.status())) {
+			if (outcome.status() != RunStatus.RUNNING) {
 				if (follow && outcome.nextRunId() != null) {
 					runId = outcome.nextRunId();
 					continue;

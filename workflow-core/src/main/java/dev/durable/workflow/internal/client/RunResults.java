@@ -13,6 +13,7 @@ import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.LocalNode;
 import dev.durable.workflow.internal.worker.ResultWaiters;
@@ -69,7 +70,7 @@ public final class RunResults {
 				}
 				// read first: a run already closed (the common case) costs no mark
 				outcome = read(workflowId, runId);
-				if (!marked && "RUNNING".equals(outcome.status()) && !this.node.holdsRun(runId)) {
+				if (!marked && outcome.status() == RunStatus.RUNNING && !this.node.holdsRun(runId)) {
 					// open and held elsewhere: once marked, its close notifies this node
 					marked = true;
 					if (!this.runs.awaited().mark(runId)) {
@@ -79,7 +80,7 @@ public final class RunResults {
 				}
 			}
 			read = true;
-			if (outcome != null && !"RUNNING".equals(outcome.status())) {
+			if (outcome != null && outcome.status() != RunStatus.RUNNING) {
 				this.waiters.forget(runId, closed);
 				if (outcome.nextRunId() == null) {
 					return (T) decode(workflowId, runId, outcome, type);
@@ -105,7 +106,7 @@ public final class RunResults {
 	}
 
 	private Object decode(String workflowId, UUID runId, RunRepository.Outcome outcome, Type type) {
-		WorkflowStatus status = WorkflowStatus.valueOf(outcome.status());
+		WorkflowStatus status = outcome.status().published();
 		if (status == WorkflowStatus.COMPLETED) {
 			return this.payloads.decode(outcome.result(), type, "the result of workflow " + workflowId);
 		}

@@ -30,6 +30,7 @@ import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.support.Attributes;
 import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.internal.support.Payloads;
@@ -162,24 +163,24 @@ public final class RunStarter {
 		// when it can, the run is inserted with it in one statement
 		FirstTasks firstTasks = eager ? this.node.firstTasks() : null;
 		boolean preparedEarly = firstTasks != null && plain;
-		FirstTasks.FirstTask[] first = { preparedEarly ? firstTasks.prepare(start.run()) : null };
-		if (first[0] != null) {
-			Boolean inserted;
+		EagerFirstTask first = new EagerFirstTask(preparedEarly ? firstTasks.prepare(start.run()) : null);
+		if (first.task != null) {
+			FirstTasks.Insertion inserted;
 			try {
-				inserted = firstTasks.insert(first[0]);
+				inserted = firstTasks.insert(first.task);
 			}
 			catch (RuntimeException ex) {
-				abandon(firstTasks, first[0], ex);
+				abandon(firstTasks, first.task, ex);
 				throw ex;
 			}
-			if (Boolean.TRUE.equals(inserted)) {
-				firstTasks.adopt(first[0]);
-				return new Started(start.run().workflowId(), start.run().runId(), first[0].closedWith());
+			if (inserted == FirstTasks.Insertion.INSERTED) {
+				firstTasks.adopt(first.task);
+				return new Started(start.run().workflowId(), start.run().runId(), first.task.closedWith());
 			}
-			if (Boolean.FALSE.equals(inserted)) {
+			if (inserted == FirstTasks.Insertion.ID_TAKEN) {
 				WorkflowAlreadyStartedException conflict = DecideStart.alreadyRunning(start.run().workflowId(),
 						openRun(start.run()).map(RunRow::runId).orElse(null));
-				abandon(firstTasks, first[0], conflict);
+				abandon(firstTasks, first.task, conflict);
 				throw conflict;
 			}
 		}
@@ -188,22 +189,22 @@ public final class RunStarter {
 			decision = this.tx.execute((status) -> {
 				DecideStart.StartDecision decided = this.decide.decide(start.run(), start.options(), start.now(),
 						message, true);
-				if (first[0] != null) {
-					firstTasks.commit(first[0]);
+				if (first.task != null) {
+					firstTasks.commit(first.task);
 				}
 				else if (firstTasks != null && !preparedEarly && decided.created()) {
 					// (a first task that failed before is not run again here: it retries
 					// as an ordinary task)
-					first[0] = firstTasks.prepare(start.run());
-					if (first[0] != null) {
-						firstTasks.commit(first[0]);
+					first.task = firstTasks.prepare(start.run());
+					if (first.task != null) {
+						firstTasks.commit(first.task);
 					}
 				}
 				return decided;
 			});
 		}
 		catch (DuplicateKeyException ex) {
-			abandon(firstTasks, first[0], ex);
+			abandon(firstTasks, first.task, ex);
 			// another start of the same id committed first: when it carried this start's
 			// request id
 			// (a caller's retry that ran while the first attempt's transaction was still
@@ -222,12 +223,12 @@ public final class RunStarter {
 			throw DecideStart.alreadyRunning(start.run().workflowId(), open.map(RunRow::runId).orElse(null));
 		}
 		catch (RuntimeException ex) {
-			abandon(firstTasks, first[0], ex);
+			abandon(firstTasks, first.task, ex);
 			throw ex;
 		}
-		if (first[0] != null) {
-			firstTasks.adopt(first[0]);
-			return new Started(start.run().workflowId(), decision.runId(), first[0].closedWith());
+		if (first.task != null) {
+			firstTasks.adopt(first.task);
+			return new Started(start.run().workflowId(), decision.runId(), first.task.closedWith());
 		}
 		afterCommit(start, decision, message);
 		return new Started(start.run().workflowId(), decision.runId());
@@ -314,7 +315,7 @@ public final class RunStarter {
 		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule(), options.taskTimeout(), headers);
 		if (options.cronSchedule() != null && wakeAt == null && message == null) {
 			// a cron workflow's first run waits for the first time of its schedule
-			wakeAt = chain.next("COMPLETED", null, 0, now).startAt();
+			wakeAt = chain.next(RunStatus.COMPLETED, null, 0, now).startAt();
 		}
 		NewRun run = new NewRun(UuidV7.next(now), this.namespace, workflowId, workflowType, queue,
 				local ? this.node.nodeId() : null, payload, options.requestId(), now, wakeAt,
@@ -329,7 +330,7 @@ public final class RunStarter {
 		NewRun run = start.run();
 		Instant wakeAt = start.wakeAt();
 		if (decision.terminated() != null) {
-			this.listeners.runClosed(decision.terminated(), "TERMINATED");
+			this.listeners.runClosed(decision.terminated(), RunStatus.TERMINATED);
 			this.waiters.closed(decision.terminated().runId());
 			this.waker.wake(decision.terminated().runId(), decision.terminated().owner());
 			if (decision.terminatedWoken() != null) {
@@ -350,6 +351,22 @@ public final class RunStarter {
 		else if (!decision.created() && decision.messaged() != null) {
 			this.waker.wake(decision.runId(), decision.messaged().owner());
 		}
+	}
+
+	/**
+	 * The first task of an eager start, run by the starting thread: prepared before the
+	 * start's transaction (a plain start), inside it once the start decided to create the
+	 * run, or not at all ({@code null}: the run's first task runs as an ordinary task).
+	 * The transaction's callback sets it, and a failure after it abandons it.
+	 */
+	private static final class EagerFirstTask {
+
+		private FirstTasks.FirstTask task;
+
+		EagerFirstTask(FirstTasks.FirstTask task) {
+			this.task = task;
+		}
+
 	}
 
 }

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import dev.durable.workflow.client.StreamEntry;
 import dev.durable.workflow.internal.store.OutputRepository;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 
@@ -87,7 +88,7 @@ final class StreamReader<T> implements Spliterator<StreamEntry<T>> {
 			if (readPage()) {
 				continue;
 			}
-			boolean open = this.runs.outcome(this.runId).map((o) -> "RUNNING".equals(o.status())).orElse(false);
+			boolean open = this.runs.outcome(this.runId).map((o) -> o.status() == RunStatus.RUNNING).orElse(false);
 			if (!open) {
 				// the close committed with the last rows: one more read sees them
 				this.ended = !readPage();

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
@@ -69,38 +70,38 @@ final class StartedRunInsert {
 		ps.setString(i++, run.workflowType());
 		ps.setString(i++, run.taskQueue());
 		if (closes) {
-			ps.setString(i++, c.closeStatus());
+			ps.setString(i++, RunStatus.column(c.close().status()));
 		}
 		ps.setObject(i++, run.owner());
-		ps.setLong(i++, c.epoch());
-		ps.setInt(i++, c.historySeq() + (c.recordsHistory() ? 1 : 0));
-		ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
-		ps.setBoolean(i++, c.hasActivities());
-		ps.setInt(i++, c.unfinishedHandlers());
+		ps.setLong(i++, c.fence().epoch());
+		ps.setInt(i++, c.history().historySeq() + (c.recordsHistory() ? 1 : 0));
+		ps.setTimestamp(i++, Sql.ts(c.timers().nextWakeAt()));
+		ps.setBoolean(i++, c.activities().inlinePending());
+		ps.setInt(i++, c.outputs().unfinishedHandlers());
 		ps.setTimestamp(i++, Sql.ts(run.createdAt()));
 		ps.setTimestamp(i++, Sql.ts(run.runDeadline()));
 		ps.setTimestamp(i++, Sql.ts(run.executionDeadline()));
 		ps.setInt(i++, run.attempt());
 		if (closes) {
-			ps.setTimestamp(i++, Sql.ts(c.time()));
+			ps.setTimestamp(i++, Sql.ts(c.history().time()));
 			ps.setString(i++, run.namespace());
 			ps.setString(i++, run.workflowId());
 		}
 		ps.setBytes(i++, run.input());
 		ps.setBytes(i++, RunRepository.chainBytes(run));
 		if (closes) {
-			ps.setBytes(i++, c.result());
-			ps.setBytes(i++, c.failure());
+			ps.setBytes(i++, c.close().result());
+			ps.setBytes(i++, c.close().failure());
 		}
 		ps.setString(i++, run.namespace());
 		ps.setString(i++, run.workflowId());
 		ps.setString(i++, run.workflowType());
 		if (closes) {
-			ps.setString(i++, c.closeStatus());
+			ps.setString(i++, RunStatus.column(c.close().status()));
 		}
 		ps.setTimestamp(i++, Sql.ts(run.createdAt()));
 		if (closes) {
-			ps.setTimestamp(i++, Sql.ts(c.time()));
+			ps.setTimestamp(i++, Sql.ts(c.history().time()));
 		}
 		return i;
 	}

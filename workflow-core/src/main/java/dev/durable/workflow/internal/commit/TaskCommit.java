@@ -11,88 +11,137 @@ import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.support.InternalJson;
 
 /**
- * Everything one workflow task writes, committed in one transaction or not at all.
+ * Everything one workflow task writes, committed in one transaction or not at all. The
+ * commit is made of named parts: the fence it is made under, the history row it appends,
+ * and what it does to timers, activities, the run's close, its relatives and its outputs.
  *
- * @param runId run id
- * @param node the committing node
- * @param epoch the epoch the node holds
- * @param historySeq the history sequence the task started from
- * @param seenInboxSeq the inbox counter the task read before taking its inbox items
- * @param time the task time
- * @param events the task's history row
- * @param consumedInbox inbox ids consumed
- * @param removedTimers timers fired or canceled
- * @param removedActivities rows of activities completed, failed or canceled (only
- * activities that have one: see
- * {@link dev.durable.workflow.internal.store.ActivityRepository})
- * @param newTimers timers started, with fire times
- * @param newActivities activities scheduled, started inline after the commit; no row is
- * written for them (the history row records them; a failed attempt or a heartbeat writes
- * one)
- * @param queuedActivities activities scheduled on a task queue: the commit writes their
- * rows, which a node serving the queue claims
- * @param nextWakeAt the earliest pending timer, or {@code null}
- * @param hasActivities whether inline activities remain pending (they need the run's
- * owner; a task-queue activity needs none)
- * @param closeStatus the status when the task closes the run, else {@code null}
- * @param result the encoded result when completed
- * @param failure the failure JSON when failed or canceled
- * @param namespace the run's namespace (update outcomes are keyed by workflow id)
- * @param workflowId the run's workflow id
- * @param updates update outcomes decided by the task
- * @param unfinishedHandlers handlers still running when the task closed the run
- * @param continuedAs the next run when the task continued the run as new, else
- * {@code null}
- * @param carriedSignals signals not yet received that move to the next run, by name
- * @param childStarts child runs the task starts
- * @param externals signals and cancel requests for other workflows
- * @param attributes the run's memo and search attributes after the task's upserts, or
- * {@code null} when the task upserted nothing
- * @param tellsRelatives whether a close must tell a parent or children: the run has a
- * parent or started a child. A close that tells no one is one plain statement shape,
- * written in a batch with other commits.
- * @param outputs the events set and stream values written and streams closed by the task
- * (EVENT_SET, STREAM_WRITE and STREAM_CLOSED commands), in the order issued
- * @param resultAwaited the run row's flag as the task read it: a node that does not hold
- * the run waits for its outcome. A close requires the flag unchanged (a waiter that
- * marked the run since fails the compare-and-set; the task then makes the same commit
- * again with the flag set, see {@link #awaited}), and one made with it set notifies the
- * nodes after its commit.
+ * @param fence the run and the holder the commit is fenced to
+ * @param history the history row and the inbox items it consumes
+ * @param timers timers removed and started
+ * @param activities activities scheduled, queued and removed
+ * @param close how the task closes the run, {@link Close#OPEN} when it does not
+ * @param relatives child starts and messages for other workflows
+ * @param outputs update outcomes, handler count, attributes and output events
  */
-public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time,
-		byte[] events, List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
-		Map<Long, Instant> newTimers, List<StoredActivity> newActivities, List<StoredActivity> queuedActivities,
-		Instant nextWakeAt, boolean hasActivities, String closeStatus, byte[] result, byte[] failure, String namespace,
-		String workflowId, List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers, NewRun continuedAs,
-		Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts, List<External> externals,
-		Attributes attributes, boolean tellsRelatives, List<Event> outputs, boolean resultAwaited) {
+public record TaskCommit(Fence fence, HistoryRow history, Timers timers, Activities activities, Close close,
+		Relatives relatives, Outputs outputs) {
 
-	/** A commit without outputs, of a run no other node waits for. */
-	public TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long seenInboxSeq, Instant time, byte[] events,
-			List<Long> consumedInbox, List<Long> removedTimers, List<Long> removedActivities,
-			Map<Long, Instant> newTimers, List<StoredActivity> newActivities, List<StoredActivity> queuedActivities,
-			Instant nextWakeAt, boolean hasActivities, String closeStatus, byte[] result, byte[] failure,
-			String namespace, String workflowId, List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers,
-			NewRun continuedAs, Map<String, List<byte[]>> carriedSignals, List<ChildStart> childStarts,
-			List<External> externals, Attributes attributes, boolean tellsRelatives) {
-		this(runId, node, epoch, historySeq, seenInboxSeq, time, events, consumedInbox, removedTimers,
-				removedActivities, newTimers, newActivities, queuedActivities, nextWakeAt, hasActivities, closeStatus,
-				result, failure, namespace, workflowId, updates, unfinishedHandlers, continuedAs, carriedSignals,
-				childStarts, externals, attributes, tellsRelatives, List.of(), false);
+	/**
+	 * The same commit, made for a run a node waits for (see {@link Fence#resultAwaited}).
+	 */
+	public TaskCommit awaited() {
+		Fence f = this.fence;
+		return new TaskCommit(
+				new Fence(f.runId(), f.namespace(), f.workflowId(), f.node(), f.epoch(), f.seenInboxSeq(), true),
+				this.history, this.timers, this.activities, this.close, this.relatives, this.outputs);
 	}
 
-	/** The same commit, made for a run a node waits for (see {@code resultAwaited}). */
-	public TaskCommit awaited() {
-		return new TaskCommit(this.runId, this.node, this.epoch, this.historySeq, this.seenInboxSeq, this.time,
-				this.events, this.consumedInbox, this.removedTimers, this.removedActivities, this.newTimers,
-				this.newActivities, this.queuedActivities, this.nextWakeAt, this.hasActivities, this.closeStatus,
-				this.result, this.failure, this.namespace, this.workflowId, this.updates, this.unfinishedHandlers,
-				this.continuedAs, this.carriedSignals, this.childStarts, this.externals, this.attributes,
-				this.tellsRelatives, this.outputs, true);
+	/**
+	 * The run a commit is for and the holder it is fenced to: the commit applies only
+	 * while the run row still holds this node and epoch (the compare-and-set).
+	 *
+	 * @param runId run id
+	 * @param namespace the run's namespace (update outcomes are keyed by workflow id)
+	 * @param workflowId the run's workflow id
+	 * @param node the committing node
+	 * @param epoch the epoch the node holds
+	 * @param seenInboxSeq the inbox counter the task read before taking its inbox items
+	 * @param resultAwaited the run row's flag as the task read it: a node that does not
+	 * hold the run waits for its outcome. A close requires the flag unchanged (a waiter
+	 * that marked the run since fails the compare-and-set; the task then makes the same
+	 * commit again with the flag set, see {@link TaskCommit#awaited}), and one made with
+	 * it set notifies the nodes after its commit.
+	 */
+	public record Fence(UUID runId, String namespace, String workflowId, UUID node, long epoch, long seenInboxSeq,
+			boolean resultAwaited) {
+	}
+
+	/**
+	 * The history row a task appends.
+	 *
+	 * @param historySeq the history sequence the task started from
+	 * @param time the task time
+	 * @param events the task's encoded history row, or {@code null} when the task has no
+	 * events (a task that only rejected updates)
+	 * @param consumedInbox inbox ids consumed
+	 */
+	public record HistoryRow(int historySeq, Instant time, byte[] events, List<Long> consumedInbox) {
+	}
+
+	/**
+	 * The task's timers.
+	 *
+	 * @param removed timers fired or canceled
+	 * @param started timers started, with fire times
+	 * @param nextWakeAt the earliest pending timer, or {@code null}
+	 */
+	public record Timers(List<Long> removed, Map<Long, Instant> started, Instant nextWakeAt) {
+	}
+
+	/**
+	 * The task's activities.
+	 *
+	 * @param inline activities scheduled, started inline after the commit; no row is
+	 * written for them (the history row records them; a failed attempt or a heartbeat
+	 * writes one)
+	 * @param queued activities scheduled on a task queue: the commit writes their rows,
+	 * which a node serving the queue claims
+	 * @param removed rows of activities completed, failed or canceled (only activities
+	 * that have one: see {@link dev.durable.workflow.internal.store.ActivityRepository})
+	 * @param inlinePending whether inline activities remain pending (they need the run's
+	 * owner; a task-queue activity needs none)
+	 */
+	public record Activities(List<StoredActivity> inline, List<StoredActivity> queued, List<Long> removed,
+			boolean inlinePending) {
+	}
+
+	/**
+	 * How a task closes its run; {@link #OPEN} when it does not.
+	 *
+	 * @param status the status the run closes with, else {@code null}
+	 * @param result the encoded result when completed
+	 * @param failure the failure JSON when failed or canceled
+	 * @param continuedAs the next run when the task continued the run as new (or a retry
+	 * or cron run follows), else {@code null}
+	 * @param carriedSignals signals not yet received that move to the next run, by name
+	 */
+	public record Close(RunStatus status, byte[] result, byte[] failure, NewRun continuedAs,
+			Map<String, List<byte[]>> carriedSignals) {
+
+		/** The close part of a task that leaves the run open. */
+		public static final Close OPEN = new Close(null, null, null, null, Map.of());
+
+	}
+
+	/**
+	 * What the task does to other runs.
+	 *
+	 * @param childStarts child runs the task starts
+	 * @param externals signals and cancel requests for other workflows
+	 * @param tellsRelatives whether a close must tell a parent or children: the run has a
+	 * parent or started a child. A close that tells no one is one plain statement shape,
+	 * written in a batch with other commits.
+	 */
+	public record Relatives(List<ChildStart> childStarts, List<External> externals, boolean tellsRelatives) {
+	}
+
+	/**
+	 * What the task makes visible outside its history.
+	 *
+	 * @param updates update outcomes decided by the task
+	 * @param unfinishedHandlers signal or update handlers still running after the task
+	 * @param attributes the run's memo and search attributes after the task's upserts, or
+	 * {@code null} when the task upserted nothing
+	 * @param events the events set and stream values written and streams closed by the
+	 * task (EVENT_SET, STREAM_WRITE and STREAM_CLOSED commands), in the order issued
+	 */
+	public record Outputs(List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers, Attributes attributes,
+			List<Event> events) {
 	}
 
 	/**
@@ -146,20 +195,20 @@ public record TaskCommit(UUID runId, UUID node, long epoch, int historySeq, long
 		if (!closes()) {
 			return null;
 		}
-		return new RunRepository.Outcome(this.closeStatus, this.result,
-				(this.failure != null) ? InternalJson.read(this.failure, FailureInfo.class) : null,
-				(this.continuedAs != null) ? this.continuedAs.runId() : null);
+		return new RunRepository.Outcome(this.close.status(), this.close.result(),
+				(this.close.failure() != null) ? InternalJson.read(this.close.failure(), FailureInfo.class) : null,
+				(this.close.continuedAs() != null) ? this.close.continuedAs().runId() : null);
 	}
 
 	public boolean closes() {
-		return this.closeStatus != null;
+		return this.close.status() != null;
 	}
 
 	/**
 	 * Whether the task has events to record (a task that only rejected updates has none).
 	 */
 	public boolean recordsHistory() {
-		return this.events != null;
+		return this.history.events() != null;
 	}
 
 }

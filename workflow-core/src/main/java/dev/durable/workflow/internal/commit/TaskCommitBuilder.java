@@ -25,6 +25,7 @@ import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.store.VisibilityRepository;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -192,15 +193,15 @@ public final class TaskCommitBuilder {
 		Event close = result.closeEvent();
 		NewRun continuedAs = null;
 		Map<String, List<byte[]>> carried = Map.of();
-		String closeStatus = null;
+		RunStatus closeStatus = null;
 		byte[] resultPayload = null;
 		byte[] failure = null;
 		if (close != null) {
 			closeStatus = switch (close.type()) {
-				case WORKFLOW_COMPLETED -> "COMPLETED";
-				case WORKFLOW_CANCELED -> "CANCELED";
-				case CONTINUED_AS_NEW -> "CONTINUED_AS_NEW";
-				default -> "FAILED";
+				case WORKFLOW_COMPLETED -> RunStatus.COMPLETED;
+				case WORKFLOW_CANCELED -> RunStatus.CANCELED;
+				case CONTINUED_AS_NEW -> RunStatus.CONTINUED_AS_NEW;
+				default -> RunStatus.FAILED;
 			};
 			resultPayload = close.payload();
 			if (close.type() == EventType.CONTINUED_AS_NEW) {
@@ -234,18 +235,23 @@ public final class TaskCommitBuilder {
 					row.runId(), closeStatus, result.unfinishedHandlers());
 		}
 		List<Event> events = result.events();
-		return new TaskCommit(row.runId(), this.node, epoch, row.historySeq(), row.inboxSeq(), runner.now(),
-				events.isEmpty() ? null : EventCodec.write(events), inbox.stream().map(InboxItem::id).toList(),
-				removedTimers, removedActivities, newTimers, new ArrayList<>(newActivities.values()),
-				new ArrayList<>(queuedActivities.values()), earliest(runner.nextTimer(), row.deadline()),
-				runner.hasPendingInlineActivities(), closeStatus, resultPayload, failure, row.namespace(),
-				row.workflowId(), result.updates(), result.unfinishedHandlers(), continuedAs, carried, childStarts,
-				externals,
-				VisibilityStates.changes(result.commands())
-						? new TaskCommit.Attributes(runner.visibility().memo(), runner.visibility().searchAttributes())
-						: null,
-				row.parentRunId() != null || runner.hasStartedChildren(),
-				events.stream().filter((e) -> e.type().isOutput()).toList(), row.resultAwaited());
+		return new TaskCommit(
+				new TaskCommit.Fence(row.runId(), row.namespace(), row.workflowId(), this.node, epoch, row.inboxSeq(),
+						row.resultAwaited()),
+				new TaskCommit.HistoryRow(row.historySeq(), runner.now(),
+						events.isEmpty() ? null : EventCodec.write(events), inbox.stream().map(InboxItem::id).toList()),
+				new TaskCommit.Timers(removedTimers, newTimers, earliest(runner.nextTimer(), row.deadline())),
+				new TaskCommit.Activities(new ArrayList<>(newActivities.values()),
+						new ArrayList<>(queuedActivities.values()), removedActivities,
+						runner.hasPendingInlineActivities()),
+				(closeStatus != null) ? new TaskCommit.Close(closeStatus, resultPayload, failure, continuedAs, carried)
+						: TaskCommit.Close.OPEN,
+				new TaskCommit.Relatives(childStarts, externals,
+						row.parentRunId() != null || runner.hasStartedChildren()),
+				new TaskCommit.Outputs(result.updates(), result.unfinishedHandlers(),
+						VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(
+								runner.visibility().memo(), runner.visibility().searchAttributes()) : null,
+						events.stream().filter((e) -> e.type().isOutput()).toList()));
 	}
 
 	/**
@@ -267,7 +273,7 @@ public final class TaskCommitBuilder {
 	}
 
 	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
-	private NewRun nextInChain(OwnedRun slot, RunRow row, String status, FailureInfo failure, Instant now) {
+	private NewRun nextInChain(OwnedRun slot, RunRow row, RunStatus status, FailureInfo failure, Instant now) {
 		RunChain chain = slot.chain();
 		if (chain == null || chain.isEmpty()) {
 			return null;

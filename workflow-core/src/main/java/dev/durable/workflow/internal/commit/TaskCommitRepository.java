@@ -14,6 +14,7 @@ import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.OutputRepository;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
 
@@ -158,28 +159,29 @@ public final class TaskCommitRepository {
 				+ " WHERE i.run_id = #.workflow_run.run_id AND NOT (i.id = ANY(?)))))"
 				// update outcomes too are told to the nodes that wait: with the flag the
 				// task read
-				+ " AND (NOT ? OR result_awaited = ?)"), c.recordsHistory() ? 1 : 0, Sql.ts(c.nextWakeAt()),
-				c.hasActivities(), c.seenInboxSeq(), c.closeStatus(), c.closes() ? Sql.ts(c.time()) : null,
-				c.unfinishedHandlers(), c.runId(), c.node(), c.epoch(), c.historySeq(), c.closes(), c.seenInboxSeq(),
-				c.resultAwaited(),
-				this.jdbc
-					.execute((java.sql.Connection con) -> con.createArrayOf("bigint", c.consumedInbox().toArray())),
-				!c.updates().isEmpty(), c.resultAwaited());
+				+ " AND (NOT ? OR result_awaited = ?)"), c.recordsHistory() ? 1 : 0, Sql.ts(c.timers().nextWakeAt()),
+				c.activities().inlinePending(), c.fence().seenInboxSeq(), RunStatus.column(c.close().status()),
+				c.closes() ? Sql.ts(c.history().time()) : null, c.outputs().unfinishedHandlers(), c.fence().runId(),
+				c.fence().node(), c.fence().epoch(), c.history().historySeq(), c.closes(), c.fence().seenInboxSeq(),
+				c.fence().resultAwaited(),
+				this.jdbc.execute((java.sql.Connection con) -> con.createArrayOf("bigint",
+						c.history().consumedInbox().toArray())),
+				!c.outputs().updates().isEmpty(), c.fence().resultAwaited());
 		if (updated != 1) {
 			return null;
 		}
 		List<UUID> wake = new ArrayList<>();
 		List<NewRun> started = new ArrayList<>();
-		for (TaskCommit.ChildStart child : c.childStarts()) {
+		for (TaskCommit.ChildStart child : c.relatives().childStarts()) {
 			String refused = this.runs.refusedReuse(child.run().namespace(), child.run().workflowId(),
 					child.idReusePolicy());
 			if (refused != null) {
-				this.runs.insertInbox(c.runId(), InboxKind.CHILD_START_FAILED, String.valueOf(child.seq()),
+				this.runs.insertInbox(c.fence().runId(), InboxKind.CHILD_START_FAILED, String.valueOf(child.seq()),
 						InternalJson.write(FailureInfo.application("WorkflowIdReuse", refused, true, null, null, null)),
 						null);
 			}
-			else if (this.runs.insertChild(child.run(), c.runId(), child.seq(), child.parentClosePolicy())) {
-				this.runs.insertInbox(c.runId(), InboxKind.CHILD_STARTED, String.valueOf(child.seq()), null,
+			else if (this.runs.insertChild(child.run(), c.fence().runId(), child.seq(), child.parentClosePolicy())) {
+				this.runs.insertInbox(c.fence().runId(), InboxKind.CHILD_STARTED, String.valueOf(child.seq()), null,
 						child.run().runId().toString());
 				started.add(child.run());
 			}
@@ -187,15 +189,15 @@ public final class TaskCommitRepository {
 				FailureInfo failure = FailureInfo.application("WorkflowAlreadyStarted",
 						"workflow id '" + child.run().workflowId() + "' is used by an open run", true, null, null,
 						null);
-				this.runs.insertInbox(c.runId(), InboxKind.CHILD_START_FAILED, String.valueOf(child.seq()),
+				this.runs.insertInbox(c.fence().runId(), InboxKind.CHILD_START_FAILED, String.valueOf(child.seq()),
 						InternalJson.write(failure), null);
 			}
 		}
-		for (TaskCommit.External external : c.externals()) {
+		for (TaskCommit.External external : c.relatives().externals()) {
 			List<UUID> target = this.jdbc.query(
 					q("SELECT run_id FROM #.workflow_run WHERE namespace = ?"
 							+ " AND workflow_id = ? AND status = 'RUNNING' AND (?::uuid IS NULL OR run_id = ?::uuid)"),
-					(rs, n) -> Sql.uuid(rs, "run_id"), c.namespace(), external.workflowId(), external.runId(),
+					(rs, n) -> Sql.uuid(rs, "run_id"), c.fence().namespace(), external.workflowId(), external.runId(),
 					external.runId());
 			FailureInfo failure = null;
 			if (target.isEmpty()) {
@@ -208,54 +210,58 @@ public final class TaskCommitRepository {
 				this.runs.insertInbox(target.get(0), external.kind(), external.name(), external.payload(), null);
 				wake.add(target.get(0));
 			}
-			this.runs.insertInbox(c.runId(), InboxKind.EXTERNAL_DELIVERED, String.valueOf(external.seq()),
+			this.runs.insertInbox(c.fence().runId(), InboxKind.EXTERNAL_DELIVERED, String.valueOf(external.seq()),
 					(failure != null) ? InternalJson.write(failure) : null, null);
 		}
-		if ((!c.childStarts().isEmpty() || !c.externals().isEmpty()) && !c.closes()) {
-			this.runs.markPendingInput(c.runId());
-			wake.add(c.runId());
+		if ((!c.relatives().childStarts().isEmpty() || !c.relatives().externals().isEmpty()) && !c.closes()) {
+			this.runs.markPendingInput(c.fence().runId());
+			wake.add(c.fence().runId());
 		}
-		if (c.attributes() != null) {
-			this.runs.visibility().update(c.runId(), c.attributes().memo(), c.attributes().searchAttributes());
+		if (c.outputs().attributes() != null) {
+			this.runs.visibility()
+				.update(c.fence().runId(), c.outputs().attributes().memo(),
+						c.outputs().attributes().searchAttributes());
 		}
 		if (c.recordsHistory()) {
 			this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"),
-					c.runId(), c.historySeq() + 1, Sql.ts(c.time()), c.events());
+					c.fence().runId(), c.history().historySeq() + 1, Sql.ts(c.history().time()), c.history().events());
 		}
-		this.outputs.write(c.runId(), c.namespace(), c.workflowId(), c.time(), c.outputs());
-		for (var update : c.updates()) {
+		this.outputs.write(c.fence().runId(), c.fence().namespace(), c.fence().workflowId(), c.history().time(),
+				c.outputs().events());
+		for (var update : c.outputs().updates()) {
 			this.jdbc.update(
 					q("UPDATE #.dedup SET stage = ?, outcome = ?, failure = ? WHERE namespace = ?"
 							+ " AND workflow_id = ? AND kind = 'UPDATE' AND dedup_key = ? AND stage <> 'COMPLETED'"),
 					update.stage(), update.result(),
-					(update.failure() != null) ? InternalJson.write(update.failure()) : null, c.namespace(),
-					c.workflowId(), update.updateId());
+					(update.failure() != null) ? InternalJson.write(update.failure()) : null, c.fence().namespace(),
+					c.fence().workflowId(), update.updateId());
 		}
 		if (c.closes()) {
-			wake.addAll(this.runs.closeSideTables(c.runId(), c.closeStatus(), c.result(), c.failure(), c.time(),
-					c.continuedAs() != null));
-			if (c.continuedAs() != null) {
-				this.runs.insert(c.continuedAs());
-				this.runs.continueChain(c.runId(), c.continuedAs().runId());
+			wake.addAll(this.runs.closeSideTables(c.fence().runId(), c.close().status(), c.close().result(),
+					c.close().failure(), c.history().time(), c.close().continuedAs() != null));
+			if (c.close().continuedAs() != null) {
+				this.runs.insert(c.close().continuedAs());
+				this.runs.continueChain(c.fence().runId(), c.close().continuedAs().runId());
 				// the next run goes on with the events set so far (its streams start
 				// empty)
-				this.outputs.copyEvents(c.runId(), c.continuedAs().runId());
-				c.carriedSignals()
+				this.outputs.copyEvents(c.fence().runId(), c.close().continuedAs().runId());
+				c.close()
+					.carriedSignals()
 					.forEach((name, payloads) -> payloads
-						.forEach((payload) -> this.runs.sendToInbox(c.continuedAs().runId(), InboxKind.SIGNAL, name,
-								(payload.length == 0) ? null : payload)));
+						.forEach((payload) -> this.runs.sendToInbox(c.close().continuedAs().runId(), InboxKind.SIGNAL,
+								name, (payload.length == 0) ? null : payload)));
 			}
 			return new TaskCommit.Effects(wake, started);
 		}
-		deleteBySeq("inbox", "id", c.runId(), c.consumedInbox());
-		deleteBySeq("timer", "seq", c.runId(), c.removedTimers());
-		deleteBySeq("activity", "seq", c.runId(), c.removedActivities());
-		this.activities.insertQueued(c.namespace(), c.workflowId(), c.queuedActivities());
-		if (!c.newTimers().isEmpty()) {
-			List<Map.Entry<Long, java.time.Instant>> timers = new ArrayList<>(c.newTimers().entrySet());
+		deleteBySeq("inbox", "id", c.fence().runId(), c.history().consumedInbox());
+		deleteBySeq("timer", "seq", c.fence().runId(), c.timers().removed());
+		deleteBySeq("activity", "seq", c.fence().runId(), c.activities().removed());
+		this.activities.insertQueued(c.fence().namespace(), c.fence().workflowId(), c.activities().queued());
+		if (!c.timers().started().isEmpty()) {
+			List<Map.Entry<Long, java.time.Instant>> timers = new ArrayList<>(c.timers().started().entrySet());
 			this.jdbc.batchUpdate(q("INSERT INTO #.timer (run_id, seq, fire_at) VALUES (?, ?, ?)"), timers,
 					timers.size(), (PreparedStatement ps, Map.Entry<Long, java.time.Instant> t) -> {
-						ps.setObject(1, c.runId());
+						ps.setObject(1, c.fence().runId());
 						ps.setLong(2, t.getKey());
 						ps.setTimestamp(3, Sql.ts(t.getValue()));
 					});

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
@@ -88,7 +89,7 @@ final class TaskCommitStatement {
 			| CLOSES_AFTER_INBOX;
 
 	/** The failure of updates a close leaves unfinished, by close status. */
-	private static final Map<String, byte[]> UPDATE_NOT_COMPLETED = new ConcurrentHashMap<>();
+	private static final Map<RunStatus, byte[]> UPDATE_NOT_COMPLETED = new ConcurrentHashMap<>();
 
 	private final String schema;
 
@@ -100,22 +101,23 @@ final class TaskCommitStatement {
 
 	/** Whether a commit fits the single statement. */
 	static boolean fits(TaskCommit c) {
-		return c.childStarts().isEmpty() && c.externals().isEmpty() && c.updates().isEmpty() && c.attributes() == null
-				&& c.continuedAs() == null && c.carriedSignals().isEmpty() && c.queuedActivities().isEmpty()
-				&& c.outputs().isEmpty();
+		return c.relatives().childStarts().isEmpty() && c.relatives().externals().isEmpty()
+				&& c.outputs().updates().isEmpty() && c.outputs().attributes() == null
+				&& c.close().continuedAs() == null && c.close().carriedSignals().isEmpty()
+				&& c.activities().queued().isEmpty() && c.outputs().events().isEmpty();
 	}
 
 	private static int shape(TaskCommit c) {
 		int shape = c.recordsHistory() ? HISTORY : 0;
 		if (c.closes()) {
 			// closing clears every side table of the run
-			return shape | CLOSES | (c.tellsRelatives() ? 0 : TELLS_NO_ONE)
-					| (c.consumedInbox().isEmpty() ? 0 : CLOSES_AFTER_INBOX);
+			return shape | CLOSES | (c.relatives().tellsRelatives() ? 0 : TELLS_NO_ONE)
+					| (c.history().consumedInbox().isEmpty() ? 0 : CLOSES_AFTER_INBOX);
 		}
-		shape |= c.consumedInbox().isEmpty() ? 0 : CONSUMED_INBOX;
-		shape |= c.removedTimers().isEmpty() ? 0 : REMOVED_TIMERS;
-		shape |= c.removedActivities().isEmpty() ? 0 : REMOVED_ACTIVITIES;
-		shape |= c.newTimers().isEmpty() ? 0 : NEW_TIMERS;
+		shape |= c.history().consumedInbox().isEmpty() ? 0 : CONSUMED_INBOX;
+		shape |= c.timers().removed().isEmpty() ? 0 : REMOVED_TIMERS;
+		shape |= c.activities().removed().isEmpty() ? 0 : REMOVED_ACTIVITIES;
+		shape |= c.timers().started().isEmpty() ? 0 : NEW_TIMERS;
 		return shape;
 	}
 
@@ -238,9 +240,10 @@ final class TaskCommitStatement {
 
 	/** Whether a start can be inserted with its first task's commit in one statement. */
 	static boolean fitsStart(NewRun run, TaskCommit c) {
-		return fits(c) && !c.tellsRelatives() && c.consumedInbox().isEmpty() && c.removedTimers().isEmpty()
-				&& c.removedActivities().isEmpty() && run.memo().isEmpty() && run.searchAttributes().isEmpty()
-				&& run.requestId() == null && run.wakeAt() == null && run.owner() != null;
+		return fits(c) && !c.relatives().tellsRelatives() && c.history().consumedInbox().isEmpty()
+				&& c.timers().removed().isEmpty() && c.activities().removed().isEmpty() && run.memo().isEmpty()
+				&& run.searchAttributes().isEmpty() && run.requestId() == null && run.wakeAt() == null
+				&& run.owner() != null;
 	}
 
 	/**
@@ -285,7 +288,7 @@ final class TaskCommitStatement {
 	 * it telling no one (a close that tells a parent or children reports whom it woke).
 	 */
 	static boolean pipelines(TaskCommit c) {
-		return c.recordsHistory() && (!c.closes() || !c.tellsRelatives());
+		return c.recordsHistory() && (!c.closes() || !c.relatives().tellsRelatives());
 	}
 
 	/**
@@ -338,39 +341,40 @@ final class TaskCommitStatement {
 		}
 		else {
 			ps.setInt(i++, c.recordsHistory() ? 1 : 0);
-			ps.setTimestamp(i++, Sql.ts(c.nextWakeAt()));
-			ps.setBoolean(i++, c.hasActivities());
-			ps.setLong(i++, c.seenInboxSeq());
-			ps.setString(i++, c.closeStatus());
-			ps.setTimestamp(i++, c.closes() ? Sql.ts(c.time()) : null);
-			ps.setInt(i++, c.unfinishedHandlers());
-			ps.setObject(i++, c.runId());
-			ps.setObject(i++, c.node());
-			ps.setLong(i++, c.epoch());
-			ps.setInt(i++, c.historySeq());
+			ps.setTimestamp(i++, Sql.ts(c.timers().nextWakeAt()));
+			ps.setBoolean(i++, c.activities().inlinePending());
+			ps.setLong(i++, c.fence().seenInboxSeq());
+			ps.setString(i++, RunStatus.column(c.close().status()));
+			ps.setTimestamp(i++, c.closes() ? Sql.ts(c.history().time()) : null);
+			ps.setInt(i++, c.outputs().unfinishedHandlers());
+			ps.setObject(i++, c.fence().runId());
+			ps.setObject(i++, c.fence().node());
+			ps.setLong(i++, c.fence().epoch());
+			ps.setInt(i++, c.history().historySeq());
 		}
 		if ((shape & CLOSES) != 0 && !starts) {
-			ps.setLong(i++, c.seenInboxSeq());
-			ps.setBoolean(i++, c.resultAwaited());
+			ps.setLong(i++, c.fence().seenInboxSeq());
+			ps.setBoolean(i++, c.fence().resultAwaited());
 		}
 		if ((shape & CLOSES_AFTER_INBOX) != 0) {
-			ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
+			ps.setArray(i++, con.createArrayOf("bigint", c.history().consumedInbox().toArray()));
 		}
 		if ((shape & HISTORY) != 0 && (shape & PIPELINED) == 0) {
 			i = bindHistory(ps, i, c);
 		}
 		if ((shape & CONSUMED_INBOX) != 0) {
-			ps.setArray(i++, con.createArrayOf("bigint", c.consumedInbox().toArray()));
+			ps.setArray(i++, con.createArrayOf("bigint", c.history().consumedInbox().toArray()));
 		}
 		if ((shape & REMOVED_TIMERS) != 0) {
-			ps.setArray(i++, con.createArrayOf("bigint", c.removedTimers().toArray()));
+			ps.setArray(i++, con.createArrayOf("bigint", c.timers().removed().toArray()));
 		}
 		if ((shape & REMOVED_ACTIVITIES) != 0) {
-			ps.setArray(i++, con.createArrayOf("bigint", c.removedActivities().toArray()));
+			ps.setArray(i++, con.createArrayOf("bigint", c.activities().removed().toArray()));
 		}
 		if ((shape & NEW_TIMERS) != 0) {
-			List<Long> seqs = new ArrayList<>(c.newTimers().keySet());
-			List<Long> micros = c.newTimers()
+			List<Long> seqs = new ArrayList<>(c.timers().started().keySet());
+			List<Long> micros = c.timers()
+				.started()
 				.values()
 				.stream()
 				.map((at) -> at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000)
@@ -379,19 +383,20 @@ final class TaskCommitStatement {
 			ps.setArray(i++, con.createArrayOf("bigint", micros.toArray()));
 		}
 		if ((shape & CLOSES) != 0 && !starts) {
-			ps.setBytes(i++, c.result());
-			ps.setBytes(i++, c.failure());
-			ps.setString(i++, c.closeStatus());
-			ps.setTimestamp(i++, Sql.ts(c.time()));
-			ps.setBytes(i++, UPDATE_NOT_COMPLETED.computeIfAbsent(c.closeStatus(), RunRepository::updateNotCompleted));
+			ps.setBytes(i++, c.close().result());
+			ps.setBytes(i++, c.close().failure());
+			ps.setString(i++, RunStatus.column(c.close().status()));
+			ps.setTimestamp(i++, Sql.ts(c.history().time()));
+			ps.setBytes(i++,
+					UPDATE_NOT_COMPLETED.computeIfAbsent(c.close().status(), RunRepository::updateNotCompleted));
 		}
 		if (tellsRelatives(shape)) {
-			boolean completed = "COMPLETED".equals(c.closeStatus());
+			boolean completed = c.close().status() == RunStatus.COMPLETED;
 			ps.setString(i++, (completed ? InboxKind.CHILD_COMPLETED : InboxKind.CHILD_FAILED).stored());
-			ps.setBytes(i++, completed ? c.result() : c.failure());
-			ps.setString(i++, completed ? null : c.closeStatus());
-			ps.setBytes(i++,
-					("parent run " + c.runId() + " closed: " + c.closeStatus()).getBytes(StandardCharsets.UTF_8));
+			ps.setBytes(i++, completed ? c.close().result() : c.close().failure());
+			ps.setString(i++, completed ? null : RunStatus.column(c.close().status()));
+			ps.setBytes(i++, ("parent run " + c.fence().runId() + " closed: " + c.close().status())
+				.getBytes(StandardCharsets.UTF_8));
 		}
 		if ((shape & PIPELINED) != 0) {
 			bindHistory(ps, i, c);
@@ -400,9 +405,9 @@ final class TaskCommitStatement {
 
 	private static int bindHistory(PreparedStatement ps, int from, TaskCommit c) throws SQLException {
 		int i = from;
-		ps.setInt(i++, c.historySeq() + 1);
-		ps.setTimestamp(i++, Sql.ts(c.time()));
-		ps.setBytes(i++, c.events());
+		ps.setInt(i++, c.history().historySeq() + 1);
+		ps.setTimestamp(i++, Sql.ts(c.history().time()));
+		ps.setBytes(i++, c.history().events());
 		return i;
 	}
 

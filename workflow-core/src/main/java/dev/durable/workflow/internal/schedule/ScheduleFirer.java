@@ -24,6 +24,7 @@ import dev.durable.workflow.client.schedule.ScheduleActionResult.Outcome;
 import dev.durable.workflow.client.schedule.ScheduleOverlapPolicy;
 import dev.durable.workflow.failure.WorkflowException;
 import dev.durable.workflow.internal.client.RunStarter;
+import dev.durable.workflow.internal.store.InboxDelivery;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
@@ -365,9 +366,12 @@ public final class ScheduleFirer {
 				.getBytes(StandardCharsets.UTF_8);
 			for (String workflowId : this.running) {
 				Optional<RunRow> open = ScheduleFirer.this.runs.lockOpen(this.row.namespace(), workflowId);
-				open.ifPresent((run) -> ScheduleFirer.this.runs.sendToInbox(run.runId(), InboxKind.CANCEL, null, reason)
-					.ifPresent((owner) -> this.afterCommit
-						.add(() -> ScheduleFirer.this.waker.wake(run.runId(), owner.orElse(null)))));
+				open.ifPresent((run) -> {
+					if (ScheduleFirer.this.runs.sendToInbox(run.runId(), InboxKind.CANCEL, null,
+							reason) instanceof InboxDelivery.Delivered delivered) {
+						this.afterCommit.add(() -> ScheduleFirer.this.waker.wake(run.runId(), delivered.owner()));
+					}
+				});
 			}
 		}
 

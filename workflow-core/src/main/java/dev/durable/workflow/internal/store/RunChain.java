@@ -55,8 +55,8 @@ public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration ta
 	 * @param now the close time
 	 * @return the next start and whether it is a retry
 	 */
-	public Next next(String status, FailureInfo failure, int attempt, Instant now) {
-		if ("FAILED".equals(status) && this.retryPolicy != null && failure != null && !failure.nonRetryable()
+	public Next next(RunStatus status, FailureInfo failure, int attempt, Instant now) {
+		if (status == RunStatus.FAILED && this.retryPolicy != null && failure != null && !failure.nonRetryable()
 				&& (failure.type() == null || !this.retryPolicy.nonRetryableErrorTypes().contains(failure.type()))
 				&& this.retryPolicy.allowsAttempt(attempt + 1)) {
 			return new Next(now.plus(this.retryPolicy.backoff(attempt)), attempt + 1);

@@ -10,8 +10,8 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
-import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -71,7 +71,7 @@ public final class RunRepository {
 
 	static RunRow mapRow(ResultSet rs, int n) throws SQLException {
 		return new RunRow(Sql.uuid(rs, "run_id"), rs.getString("namespace"), rs.getString("workflow_id"),
-				rs.getString("workflow_type"), rs.getString("task_queue"), rs.getString("status"),
+				rs.getString("workflow_type"), rs.getString("task_queue"), RunStatus.stored(rs.getString("status")),
 				Sql.uuid(rs, "owner_node"), rs.getLong("epoch"), rs.getInt("history_seq"), rs.getLong("inbox_seq"),
 				rs.getBoolean("pending_input"), Sql.instant(rs, "next_wake_at"), rs.getInt("task_attempt"),
 				rs.getString("task_failure"), Sql.instant(rs, "created_at"), Sql.instant(rs, "closed_at"),
@@ -189,17 +189,17 @@ public final class RunRepository {
 		if (policy == null || "ALLOW_DUPLICATE".equals(policy)) {
 			return null;
 		}
-		String latest = this.jdbc
+		RunStatus latest = this.jdbc
 			.query(q("SELECT status FROM #.workflow_run WHERE namespace = ? AND workflow_id = ?"
-					+ " ORDER BY created_at DESC, run_id DESC LIMIT 1"), (rs, n) -> rs.getString(1), namespace,
-					workflowId)
+					+ " ORDER BY created_at DESC, run_id DESC LIMIT 1"), (rs, n) -> RunStatus.stored(rs.getString(1)),
+					namespace, workflowId)
 			.stream()
 			.findFirst()
 			.orElse(null);
-		if (latest == null || "RUNNING".equals(latest)) {
+		if (latest == null || latest == RunStatus.RUNNING) {
 			return null;
 		}
-		if ("REJECT_DUPLICATE".equals(policy) || "COMPLETED".equals(latest)) {
+		if ("REJECT_DUPLICATE".equals(policy) || latest == RunStatus.COMPLETED) {
 			return "workflow id '" + workflowId + "' was used by a run that closed " + latest + " and the child's id"
 					+ " reuse policy is " + policy;
 		}
@@ -297,14 +297,14 @@ public final class RunRepository {
 	 * @param nextRunId the run that followed (continue-as-new, retry, cron), or
 	 * {@code null}
 	 */
-	public record Outcome(String status, byte[] result, FailureInfo failure, UUID nextRunId) {
+	public record Outcome(RunStatus status, byte[] result, FailureInfo failure, UUID nextRunId) {
 	}
 
 	public Optional<Outcome> outcome(UUID runId) {
 		return this.jdbc
 			.query(q("SELECT r.status, p.result, p.failure, r.next_run_id FROM #.workflow_run r"
 					+ " JOIN #.run_payload p ON p.run_id = r.run_id WHERE r.run_id = ?"),
-					(rs, n) -> new Outcome(rs.getString(1), rs.getBytes(2),
+					(rs, n) -> new Outcome(RunStatus.stored(rs.getString(1)), rs.getBytes(2),
 							InternalJson.read(rs.getBytes(3), FailureInfo.class), Sql.uuid(rs, "next_run_id")),
 					runId)
 			.stream()
@@ -325,8 +325,8 @@ public final class RunRepository {
 	 * {@code null} when it was closed
 	 */
 	public List<UUID> terminateAndWake(UUID runId, String reason, Instant now) {
-		return closeWithoutCode(runId, "TERMINATED", EventType.WORKFLOW_TERMINATED, FailureInfo.terminated(reason),
-				reason, now);
+		return closeWithoutCode(runId, RunStatus.TERMINATED, EventType.WORKFLOW_TERMINATED,
+				FailureInfo.terminated(reason), reason, now);
 	}
 
 	/**
@@ -334,22 +334,23 @@ public final class RunRepository {
 	 * null
 	 */
 	public List<UUID> timeOut(UUID runId, FailureInfo failure, Instant now) {
-		return closeWithoutCode(runId, "TIMED_OUT", EventType.WORKFLOW_TIMED_OUT, failure, failure.message(), now);
+		return closeWithoutCode(runId, RunStatus.TIMED_OUT, EventType.WORKFLOW_TIMED_OUT, failure, failure.message(),
+				now);
 	}
 
 	/**
 	 * Closes an open run without running workflow code. Bumps the epoch and the history
 	 * sequence, so the owner's next commit fails its compare-and-set.
 	 */
-	private List<UUID> closeWithoutCode(UUID runId, String status, EventType type, FailureInfo failure, String reason,
-			Instant now) {
+	private List<UUID> closeWithoutCode(UUID runId, RunStatus status, EventType type, FailureInfo failure,
+			String reason, Instant now) {
 		List<Integer> seq = this.jdbc.query(q("UPDATE #.workflow_run SET status = ?, closed_at = ?,"
 				+ " epoch = epoch + 1, owner_node = NULL, history_seq = history_seq + 1, pending_input = false,"
 				+ " has_activities = false, next_wake_at = NULL WHERE run_id = ? AND " + Sql.OPEN
 				+ " RETURNING history_seq, result_awaited"), (rs, n) -> {
 					this.awaited.closing(runId, rs.getBoolean(2));
 					return rs.getInt(1);
-				}, status, Sql.ts(now), runId);
+				}, status.name(), Sql.ts(now), runId);
 		if (seq.isEmpty()) {
 			return null;
 		}
@@ -368,12 +369,12 @@ public final class RunRepository {
 	 * only of the run that ends the chain, as in Temporal
 	 * @return the runs that got inbox items and should be woken
 	 */
-	public List<UUID> closeSideTables(UUID runId, String status, byte[] result, byte[] failure, Instant now,
+	public List<UUID> closeSideTables(UUID runId, RunStatus status, byte[] result, byte[] failure, Instant now,
 			boolean chainGoesOn) {
 		this.jdbc.update(q("UPDATE #.run_payload SET result = ?, failure = ? WHERE run_id = ?"), result, failure,
 				runId);
-		this.jdbc.update(q("UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id = ?"), status, Sql.ts(now),
-				runId);
+		this.jdbc.update(q("UPDATE #.visibility SET status = ?, close_time = ? WHERE run_id = ?"), status.name(),
+				Sql.ts(now), runId);
 		this.jdbc.update(q("DELETE FROM #.timer WHERE run_id = ?"), runId);
 		this.jdbc.update(q("DELETE FROM #.activity WHERE run_id = ?"), runId);
 		this.jdbc.update(q("DELETE FROM #.inbox WHERE run_id = ?"), runId);
@@ -391,11 +392,11 @@ public final class RunRepository {
 					+ " IS NOT NULL"), (rs) -> {
 						UUID parent = Sql.uuid(rs, "parent_run_id");
 						String seq = String.valueOf(rs.getLong("parent_seq"));
-						if ("COMPLETED".equals(status)) {
+						if (status == RunStatus.COMPLETED) {
 							insertInbox(parent, InboxKind.CHILD_COMPLETED, seq, result, null);
 						}
 						else {
-							insertInbox(parent, InboxKind.CHILD_FAILED, seq, failure, status);
+							insertInbox(parent, InboxKind.CHILD_FAILED, seq, failure, status.name());
 						}
 						woken.add(parent);
 					}, runId);
@@ -412,7 +413,7 @@ public final class RunRepository {
 	/**
 	 * The failure recorded for updates still waiting when a run closes with the status.
 	 */
-	public static byte[] updateNotCompleted(String status) {
+	public static byte[] updateNotCompleted(RunStatus status) {
 		return InternalJson.write(FailureInfo.application("WorkflowClosed",
 				"the run closed (" + status + ") before the update completed", true, null, null, null));
 	}
@@ -422,21 +423,21 @@ public final class RunRepository {
 	 * one statement that checks it is open: the item is inserted only if the run row was
 	 * updated, so outside a transaction it is one round trip and one commit, and a closed
 	 * run gets nothing.
-	 * @return the owner node (may be {@code null}), or empty when the run is closed
+	 * @return {@link InboxDelivery.Delivered} with the owner node, or
+	 * {@link InboxDelivery#RUN_CLOSED}
 	 */
-	public Optional<Optional<UUID>> sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload) {
+	public InboxDelivery sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload) {
 		return sendToInbox(runId, kind, name, payload, null);
 	}
 
 	/** Like {@link #sendToInbox(UUID, InboxKind, String, byte[])}, with an update id. */
-	public Optional<Optional<UUID>> sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload,
-			String messageId) {
+	public InboxDelivery sendToInbox(UUID runId, InboxKind kind, String name, byte[] payload, String messageId) {
 		List<UUID> owner = this.jdbc.query(this.sendToInbox, (rs, n) -> Sql.uuid(rs, "owner_node"), runId,
 				kind.stored(), name, payload, messageId);
 		if (owner.isEmpty()) {
-			return Optional.empty();
+			return InboxDelivery.RUN_CLOSED;
 		}
-		return Optional.of(Optional.ofNullable(owner.get(0)));
+		return new InboxDelivery.Delivered(owner.get(0));
 	}
 
 }

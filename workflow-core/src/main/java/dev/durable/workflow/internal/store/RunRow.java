@@ -11,7 +11,7 @@ import java.util.UUID;
  * @param workflowId workflow id
  * @param workflowType type name
  * @param taskQueue task queue
- * @param status status name
+ * @param status status
  * @param owner owning node, or {@code null}
  * @param epoch fencing epoch
  * @param historySeq number of committed workflow tasks
@@ -33,10 +33,10 @@ import java.util.UUID;
  * (its close then notifies the nodes)
  */
 public record RunRow(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
-		String status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput, Instant nextWakeAt,
-		int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt, int unfinishedHandlers,
-		UUID parentRunId, Long parentSeq, Instant runDeadline, Instant executionDeadline, int attempt, UUID nextRunId,
-		boolean resultAwaited) {
+		RunStatus status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput,
+		Instant nextWakeAt, int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt,
+		int unfinishedHandlers, UUID parentRunId, Long parentSeq, Instant runDeadline, Instant executionDeadline,
+		int attempt, UUID nextRunId, boolean resultAwaited) {
 
 	/** The earlier of the run and execution deadlines, or {@code null}. */
 	public Instant deadline() {
@@ -50,7 +50,7 @@ public record RunRow(UUID runId, String namespace, String workflowId, String wor
 	}
 
 	public boolean isOpen() {
-		return "RUNNING".equals(this.status);
+		return this.status == RunStatus.RUNNING;
 	}
 
 	/**
@@ -59,7 +59,7 @@ public record RunRow(UUID runId, String namespace, String workflowId, String wor
 	 */
 	public static RunRow started(NewRun run) {
 		return new RunRow(run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(),
-				"RUNNING", run.owner(), (run.owner() != null) ? 1L : 0L, 0, 0, false,
+				RunStatus.RUNNING, run.owner(), (run.owner() != null) ? 1L : 0L, 0, 0, false,
 				(run.wakeAt() != null) ? run.wakeAt() : run.createdAt(), 0, null, run.createdAt(), null, 0, null, null,
 				run.runDeadline(), run.executionDeadline(), run.attempt(), null, false);
 	}

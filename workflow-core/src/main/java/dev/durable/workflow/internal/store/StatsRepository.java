@@ -12,7 +12,6 @@ import java.util.Set;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.engine.EngineStats;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 
@@ -67,7 +66,7 @@ public final class StatsRepository {
 				+ " GROUP BY workflow_type, status ORDER BY workflow_type, status";
 		return this.jdbc.query(q(sql),
 				(rs, n) -> new EngineStats.RunCount(rs.getString("workflow_type"),
-						WorkflowStatus.valueOf(rs.getString("status")), rs.getLong("n")),
+						RunStatus.stored(rs.getString("status")).published(), rs.getLong("n")),
 				args(namespace, workflowType));
 	}
 

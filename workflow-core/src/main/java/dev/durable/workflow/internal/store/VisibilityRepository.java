@@ -17,7 +17,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.durable.workflow.client.WorkflowExecution;
 import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowPage;
-import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.support.Attributes;
 
 /**
@@ -273,7 +272,7 @@ public final class VisibilityRepository {
 	private static Row mapRow(ResultSet rs, int n) throws SQLException {
 		Instant start = Sql.instant(rs, "start_time");
 		WorkflowExecution execution = new WorkflowExecution(rs.getString("workflow_id"), Sql.uuid(rs, "run_id"),
-				rs.getString("workflow_type"), WorkflowStatus.valueOf(rs.getString("status")), start,
+				rs.getString("workflow_type"), RunStatus.stored(rs.getString("status")).published(), start,
 				Sql.instant(rs, "close_time"), Collections.unmodifiableMap(Attributes.read(rs.getString("memo"))),
 				Attributes.searchView(Attributes.read(rs.getString("search_attributes"))));
 		return new Row(execution, start);

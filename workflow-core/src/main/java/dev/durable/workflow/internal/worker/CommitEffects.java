@@ -17,6 +17,7 @@ import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.StoredActivity;
 
 /**
@@ -73,28 +74,29 @@ final class CommitEffects {
 		slot.useRunner(runner);
 		slot.retrySucceeded();
 		slot.cacheRow(commit.closes() ? null : row.afterCommit(row.historySeq() + (commit.recordsHistory() ? 1 : 0),
-				commit.seenInboxSeq(), commit.unfinishedHandlers()));
+				commit.fence().seenInboxSeq(), commit.outputs().unfinishedHandlers()));
 		if (row.taskAttempt() > 0) {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
 		this.listeners.committed(row, commit);
-		if (!commit.outputs().isEmpty() || (commit.closes() && runner.context().outputs().any())) {
+		if (!commit.outputs().events().isEmpty() || (commit.closes() && runner.context().outputs().any())) {
 			this.waiters.outputsCommitted(row.runId());
 		}
-		startAndArm(slot, row, runner, commit.newActivities());
-		if (!commit.queuedActivities().isEmpty()) {
+		startAndArm(slot, row, runner, commit.activities().inline());
+		if (!commit.activities().queued().isEmpty()) {
 			java.util.Set<String> queues = new java.util.LinkedHashSet<>();
-			for (StoredActivity queued : commit.queuedActivities()) {
+			for (StoredActivity queued : commit.activities().queued()) {
 				// the row the commit wrote: a commit that ends the activity deletes it
 				slot.activityStored(queued.seq());
 				queues.add(queued.options().taskQueue());
 			}
 			this.outside.activitiesQueued(queues);
 		}
-		this.outside.activitiesCommitted(slot, runner, commit.removedActivities());
-		commit.updates()
+		this.outside.activitiesCommitted(slot, runner, commit.activities().removed());
+		commit.outputs()
+			.updates()
 			.forEach((update) -> this.waiters.closed(ResultWaiters.updateKey(row.workflowId(), update.updateId())));
-		if (commit.resultAwaited() && (commit.closes() || !commit.updates().isEmpty())) {
+		if (commit.fence().resultAwaited() && (commit.closes() || !commit.outputs().updates().isEmpty())) {
 			// a node that does not hold the run waits for it (never the case on the hot
 			// path)
 			this.waiters.awaitedCommitted(row.runId());
@@ -113,14 +115,14 @@ final class CommitEffects {
 			}
 		});
 		if (commit.recordsHistory()) {
-			runner.addHistoryBytes(commit.events().length);
+			runner.addHistoryBytes(commit.history().events().length);
 		}
 		if (commit.closes()) {
-			log.debug("Run {} closed: {}", row.runId(), commit.closeStatus());
+			log.debug("Run {} closed: {}", row.runId(), commit.close().status());
 			this.executor.drop(slot);
 			this.waiters.closed(slot.runId(), commit.outcome());
 			this.outside.runClosed(slot.runId());
-			NewRun next = commit.continuedAs();
+			NewRun next = commit.close().continuedAs();
 			if (next != null && next.wakeAt() == null) {
 				this.executor.adopt(next.runId(), 1, false);
 			}
@@ -142,7 +144,7 @@ final class CommitEffects {
 	void timeOut(RunSlot slot, RunRow row, Instant deadline) {
 		FailureInfo failure = FailureInfo.workflowTimeout(deadline.equals(row.executionDeadline()), deadline);
 		log.info("Run {} timed out: {}", row.runId(), failure.message());
-		closedOutside(slot, this.listeners.closed(row, "TIMED_OUT",
+		closedOutside(slot, this.listeners.closed(row, RunStatus.TIMED_OUT,
 				this.tx.execute((status) -> this.runs.timeOut(row.runId(), failure, now()))));
 	}
 
@@ -151,7 +153,7 @@ final class CommitEffects {
 	 * terminated.
 	 */
 	void terminate(RunSlot slot, RunRow row, String reason) {
-		closedOutside(slot, this.listeners.closed(row, "TERMINATED",
+		closedOutside(slot, this.listeners.closed(row, RunStatus.TERMINATED,
 				this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, now()))));
 	}
 
@@ -187,7 +189,7 @@ final class CommitEffects {
 				+ " events or " + this.historyLimits.maxBytes()
 				+ " bytes; use Workflows.continueAsNew when info().continueAsNewSuggested() says so";
 		log.warn("Terminating run {}: {}", row.runId(), reason);
-		this.listeners.closed(row, "TERMINATED",
+		this.listeners.closed(row, RunStatus.TERMINATED,
 				this.tx.execute((status) -> this.runs.terminateAndWake(row.runId(), reason, this.clock.instant())));
 		this.executor.drop(slot);
 		this.waiters.closed(slot.runId());

@@ -126,18 +126,32 @@ public final class FirstTasks {
 
 	/**
 	 * Inserts the run with its first task in one statement when that is possible.
-	 * @return {@code null} when it is not (store it with {@link #commit} in the start's
-	 * transaction), else whether the run was inserted ({@code false}: an open run holds
-	 * its id)
 	 */
-	public Boolean insert(FirstTask task) {
+	public Insertion insert(FirstTask task) {
 		if (!TaskCommitRepository.isSingleStatementStart(task.run, task.commit)) {
-			return null;
+			return Insertion.NOT_ALONE;
 		}
 		this.hooks.beforeTaskCommit(task.run.runId());
 		boolean inserted = this.tasks.insertStarted(task.run, task.commit);
 		task.effects = new TaskCommit.Effects(List.of(), List.of());
-		return inserted;
+		return inserted ? Insertion.INSERTED : Insertion.ID_TAKEN;
+	}
+
+	/** What {@link #insert} did. */
+	public enum Insertion {
+
+		/** The run and its first task were inserted in one statement. */
+		INSERTED,
+
+		/** An open run holds the workflow id: nothing was inserted. */
+		ID_TAKEN,
+
+		/**
+		 * The start cannot be one statement: store the first task with {@link #commit} in
+		 * the start's transaction.
+		 */
+		NOT_ALONE
+
 	}
 
 	/** Inside the start's transaction, after the run's rows: writes its first task. */

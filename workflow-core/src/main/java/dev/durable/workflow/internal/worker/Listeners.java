@@ -13,11 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.activity.ActivityInfo;
-import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.engine.WorkflowEngineListener;
 import dev.durable.workflow.engine.WorkflowEngineListener.Execution;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.support.Interceptors;
 
 /**
@@ -67,7 +67,7 @@ public final class Listeners {
 			each((listener) -> listener.runStarted(run(row)));
 		}
 		if (commit.closes()) {
-			runClosed(row, commit.closeStatus());
+			runClosed(row, commit.close().status());
 		}
 	}
 
@@ -76,16 +76,16 @@ public final class Listeners {
 		each((listener) -> listener.runStarted(run(row)));
 	}
 
-	/** The run closed with the status (a {@link WorkflowStatus} name). */
-	public void runClosed(RunRow row, String status) {
-		each((listener) -> listener.runClosed(run(row), WorkflowStatus.valueOf(status)));
+	/** The run closed with the status. */
+	public void runClosed(RunRow row, RunStatus status) {
+		each((listener) -> listener.runClosed(run(row), status.published()));
 	}
 
 	/**
 	 * Reports the close when the run was open (the runs to wake are not {@code null});
 	 * returns them.
 	 */
-	public List<UUID> closed(RunRow row, String status, List<UUID> woken) {
+	public List<UUID> closed(RunRow row, RunStatus status, List<UUID> woken) {
 		if (woken != null) {
 			runClosed(row, status);
 		}

@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.internal.wakeup.Wakeup;
+import dev.durable.workflow.internal.wakeup.WakeupBatch;
+import dev.durable.workflow.internal.wakeup.WakeupCodec;
 
 /**
  * Cross-node wake-ups over PostgreSQL LISTEN/NOTIFY. Senders queue the target node ("*"
@@ -33,41 +36,11 @@ import dev.durable.workflow.internal.support.Errors;
  */
 public final class WakeupChannel implements AutoCloseable {
 
-	/** Target meaning "whichever node can claim the run". */
-	public static final String ANY_NODE = "*";
-
-	/** Prefix of a queue round's notification: {@code Q:<sender node>:<queue>}. */
-	private static final String QUEUE = "Q:";
-
-	/** Prefix of a target naming an activity task queue rather than a node. */
-	private static final String TASK_QUEUE = "A:";
-
-	/** Prefix of a target naming one run of a node: {@code R:<node>:<run id>}. */
-	private static final String RUN = "R:";
-
-	/**
-	 * Prefix of a target naming a run whose events or streams changed:
-	 * {@code O:<run id>}.
-	 */
-	private static final String OUTPUT = "O:";
-
-	/**
-	 * Prefix of a target naming a run that closed while another node awaited it:
-	 * {@code C:<run id>}.
-	 */
-	private static final String CLOSED = "C:";
-
 	/**
 	 * How often every reader of outputs and result waiter re-reads, in case a
 	 * notification was lost.
 	 */
 	static final long OUTPUT_SWEEP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-
-	/**
-	 * Past this many runs of one node in a batch, the node gets one wake-up for all (it
-	 * polls).
-	 */
-	private static final int RUNS_PER_NODE = 16;
 
 	/**
 	 * How often an idle listening connection is checked. Waiting for notifications reads
@@ -88,7 +61,7 @@ public final class WakeupChannel implements AutoCloseable {
 
 	private final String channel;
 
-	private final Set<String> pending = new LinkedHashSet<>();
+	private final Set<Wakeup> pending = new LinkedHashSet<>();
 
 	private volatile boolean running = true;
 
@@ -131,17 +104,18 @@ public final class WakeupChannel implements AutoCloseable {
 		this.sender = Thread.ofPlatform().daemon().name("durable-notify").start(this::sendLoop);
 	}
 
-	/** Asks the given node (or any node) to look for work soon. */
-	public void notify(String target) {
+	/** Queues a wake-up for the sender thread. */
+	public void notify(Wakeup wakeup) {
 		synchronized (this.pending) {
-			if (this.pending.add(target)) {
+			if (this.pending.add(wakeup)) {
 				this.pending.notifyAll();
 			}
 		}
 	}
 
+	/** Asks the given node (or any node, for {@code null}) to look for work soon. */
 	public void notifyNode(UUID node) {
-		notify((node != null) ? node.toString() : ANY_NODE);
+		notify((node != null) ? new Wakeup.Node(node) : Wakeup.AnyNode.INSTANCE);
 	}
 
 	/**
@@ -150,7 +124,7 @@ public final class WakeupChannel implements AutoCloseable {
 	 * never notify again).
 	 */
 	public void notifyQueue(UUID sender, String queue) {
-		notify(QUEUE + sender + ":" + queue);
+		notify(new Wakeup.QueueRound(sender, queue));
 	}
 
 	/**
@@ -158,26 +132,26 @@ public final class WakeupChannel implements AutoCloseable {
 	 * if it holds it, without a poll; else it polls.
 	 */
 	public void notifyRun(UUID owner, UUID runId) {
-		notify(RUN + owner + ":" + runId);
+		notify(new Wakeup.Run(owner, runId));
 	}
 
 	/**
 	 * Tells every node that a run's events or streams changed (their readers re-read).
 	 */
 	public void notifyOutputs(UUID runId) {
-		notify(OUTPUT + runId);
+		notify(new Wakeup.Outputs(runId));
 	}
 
 	/**
 	 * Tells every node that an awaited run closed (its result waiters read the outcome).
 	 */
 	public void notifyClosed(UUID runId) {
-		notify(CLOSED + runId);
+		notify(new Wakeup.Closed(runId));
 	}
 
 	/** Asks the nodes serving an activity task queue to claim from it soon. */
 	public void notifyTaskQueue(String taskQueue) {
-		notify(TASK_QUEUE + taskQueue);
+		notify(new Wakeup.TaskQueue(taskQueue));
 	}
 
 	/**
@@ -208,12 +182,11 @@ public final class WakeupChannel implements AutoCloseable {
 	 */
 	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue,
 			Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed) {
-		String me = self.toString();
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
 				try (Connection connection = this.listenDataSource.getConnection()) {
 					try {
-						listenOn(connection, me, onWakeup, onQueue, onTaskQueue, onRun, onOutput, onClosed);
+						listenOn(connection, self, onWakeup, onQueue, onTaskQueue, onRun, onOutput, onClosed);
 					}
 					catch (SQLException | RuntimeException ex) {
 						if (this.running) {
@@ -235,7 +208,7 @@ public final class WakeupChannel implements AutoCloseable {
 		});
 	}
 
-	private void listenOn(Connection connection, String me, Runnable onWakeup, Consumer<String> onQueue,
+	private void listenOn(Connection connection, UUID me, Runnable onWakeup, Consumer<String> onQueue,
 			Consumer<String> onTaskQueue, Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed)
 			throws SQLException {
 		connection.setAutoCommit(true);
@@ -267,30 +240,28 @@ public final class WakeupChannel implements AutoCloseable {
 			}
 			boolean woken = false;
 			for (PGNotification notification : notifications) {
-				String target = notification.getParameter();
-				if (me.equals(target) || ANY_NODE.equals(target)) {
-					if (!woken) {
-						onWakeup.run();
-						woken = true;
+				switch (WakeupCodec.read(notification.getParameter())) {
+					case Wakeup.AnyNode any -> woken = wakeOnce(woken, onWakeup);
+					case Wakeup.Node node when me.equals(node.node()) -> woken = wakeOnce(woken, onWakeup);
+					case Wakeup.QueueRound round when !me.equals(round.sender()) -> onQueue.accept(round.queue());
+					case Wakeup.Outputs outputs -> onOutput.accept(outputs.runId());
+					case Wakeup.Closed closed -> onClosed.accept(closed.runId());
+					case Wakeup.TaskQueue queue -> onTaskQueue.accept(queue.taskQueue());
+					case Wakeup.Run run when me.equals(run.node()) -> onRun.accept(run.runId());
+					case null, default -> {
+						// another node's, or not a wake-up this version knows
 					}
-				}
-				else if (target.startsWith(QUEUE) && !target.startsWith(me, QUEUE.length())) {
-					onQueue.accept(target.substring(QUEUE.length() + me.length() + 1));
-				}
-				else if (target.startsWith(OUTPUT)) {
-					onOutput.accept(UUID.fromString(target.substring(OUTPUT.length())));
-				}
-				else if (target.startsWith(CLOSED)) {
-					onClosed.accept(UUID.fromString(target.substring(CLOSED.length())));
-				}
-				else if (target.startsWith(TASK_QUEUE)) {
-					onTaskQueue.accept(target.substring(TASK_QUEUE.length()));
-				}
-				else if (target.startsWith(RUN) && target.startsWith(me, RUN.length())) {
-					onRun.accept(UUID.fromString(target.substring(RUN.length() + me.length() + 1)));
 				}
 			}
 		}
+	}
+
+	/** Runs the wake-up once per batch of notifications. @return {@code true} */
+	private static boolean wakeOnce(boolean woken, Runnable onWakeup) {
+		if (!woken) {
+			onWakeup.run();
+		}
+		return true;
 	}
 
 	private void listen(Connection connection) throws SQLException {
@@ -342,7 +313,7 @@ public final class WakeupChannel implements AutoCloseable {
 		// after close, what was asked before it is still sent (a stopping node's last
 		// wake-ups)
 		while (this.running || hasPending()) {
-			Set<String> targets;
+			Set<Wakeup> targets;
 			synchronized (this.pending) {
 				while (this.pending.isEmpty() && this.running) {
 					try {
@@ -352,7 +323,7 @@ public final class WakeupChannel implements AutoCloseable {
 						return;
 					}
 				}
-				targets = coalesce(this.pending);
+				targets = WakeupBatch.coalesce(this.pending);
 				this.pending.clear();
 			}
 			if (targets.isEmpty()) {
@@ -361,9 +332,9 @@ public final class WakeupChannel implements AutoCloseable {
 			try (Connection connection = this.dataSource.getConnection()) {
 				connection.setAutoCommit(true);
 				try (PreparedStatement statement = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
-					for (String target : targets) {
+					for (Wakeup target : targets) {
 						statement.setString(1, this.channel);
-						statement.setString(2, target);
+						statement.setString(2, WakeupCodec.write(target));
 						statement.addBatch();
 					}
 					statement.executeBatch();
@@ -373,30 +344,6 @@ public final class WakeupChannel implements AutoCloseable {
 				log.debug("Sending wake-ups failed (polling will pick the work up): {}", Errors.rootMessage(ex));
 			}
 		}
-	}
-
-	/**
-	 * The targets to send: a node named by many run targets gets one wake-up instead (it
-	 * polls then), so that a burst of messages to one node stays a few notifications.
-	 */
-	static Set<String> coalesce(Set<String> pending) {
-		java.util.Map<String, Integer> runsPerNode = new java.util.HashMap<>();
-		for (String target : pending) {
-			if (target.startsWith(RUN)) {
-				runsPerNode.merge(target.substring(RUN.length(), target.lastIndexOf(':')), 1, Integer::sum);
-			}
-		}
-		Set<String> targets = new LinkedHashSet<>();
-		for (String target : pending) {
-			if (target.startsWith(RUN)) {
-				String node = target.substring(RUN.length(), target.lastIndexOf(':'));
-				targets.add((runsPerNode.get(node) > RUNS_PER_NODE) ? node : target);
-			}
-			else {
-				targets.add(target);
-			}
-		}
-		return targets;
 	}
 
 	private static void pause(long millis) {

@@ -192,11 +192,11 @@ final class WorkflowTask {
 		TaskCommit made = commit;
 		TaskCommit.Effects done = write(made, handedOver);
 		RunRow now = null;
-		if (done == null && !made.resultAwaited()) {
+		if (done == null && !made.fence().resultAwaited()) {
 			now = this.runs.find(slot.runId()).orElse(null);
 			if (now != null && now.resultAwaited() && now.isOpen() && this.node.equals(now.owner())
 					&& now.epoch() == slot.epoch() && now.historySeq() == row.historySeq()
-					&& now.inboxSeq() == made.seenInboxSeq()) {
+					&& now.inboxSeq() == made.fence().seenInboxSeq()) {
 				// a node began to wait for the run since the task read it: the same
 				// commit, made with
 				// the flag (it then tells that node), needs no new run of the code, which
@@ -241,7 +241,7 @@ final class WorkflowTask {
 			// and the activities it scheduled start after the replay if it did land
 			this.slot.forgetRunner();
 			this.slot.restore(handedOver);
-			this.slot.commitOutcomeUnknown(commit.newActivities());
+			this.slot.commitOutcomeUnknown(commit.activities().inline());
 			throw ex;
 		}
 	}

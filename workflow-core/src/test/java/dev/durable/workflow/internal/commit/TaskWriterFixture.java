@@ -22,6 +22,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.support.TestDatabase;
 import dev.durable.workflow.support.TransactionRecorder;
@@ -123,9 +124,12 @@ abstract class TaskWriterFixture {
 		Instant fireAt = time.plusSeconds(3600);
 		byte[] events = ("task " + (historySeq + 1) + " of " + runId).getBytes(StandardCharsets.UTF_8);
 		List<Long> fired = (historySeq > 0) ? List.of((long) historySeq) : List.of();
-		TaskCommit commit = new TaskCommit(runId, NODE, epoch, historySeq, 0L, time, events, List.of(), fired,
-				List.of(), Map.of((long) historySeq + 1, fireAt), List.of(), List.of(), fireAt, false, null, null, null,
-				"default", "wf", List.of(), 0, null, Map.of(), List.of(), List.of(), null, false);
+		TaskCommit commit = new TaskCommit(new TaskCommit.Fence(runId, "default", "wf", NODE, epoch, 0L, false),
+				new TaskCommit.HistoryRow(historySeq, time, events, List.of()),
+				new TaskCommit.Timers(fired, Map.of((long) historySeq + 1, fireAt), fireAt),
+				new TaskCommit.Activities(List.of(), List.of(), List.of(), false), TaskCommit.Close.OPEN,
+				new TaskCommit.Relatives(List.of(), List.of(), false),
+				new TaskCommit.Outputs(List.of(), 0, null, List.of()));
 		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;
 	}
@@ -139,9 +143,13 @@ abstract class TaskWriterFixture {
 	static TaskCommit closingTask(UUID runId, long epoch, boolean tellsRelatives) {
 		byte[] events = ("close of " + runId).getBytes(StandardCharsets.UTF_8);
 		byte[] result = "\"done\"".getBytes(StandardCharsets.UTF_8);
-		TaskCommit commit = new TaskCommit(runId, NODE, epoch, 1, 0L, T0.plusSeconds(1), events, List.of(), List.of(),
-				List.of(), Map.of(), List.of(), List.of(), null, false, "COMPLETED", result, null, "default", "wf",
-				List.of(), 0, null, Map.of(), List.of(), List.of(), null, tellsRelatives);
+		TaskCommit commit = new TaskCommit(new TaskCommit.Fence(runId, "default", "wf", NODE, epoch, 0L, false),
+				new TaskCommit.HistoryRow(1, T0.plusSeconds(1), events, List.of()),
+				new TaskCommit.Timers(List.of(), Map.of(), null),
+				new TaskCommit.Activities(List.of(), List.of(), List.of(), false),
+				new TaskCommit.Close(RunStatus.COMPLETED, result, null, null, Map.of()),
+				new TaskCommit.Relatives(List.of(), List.of(), tellsRelatives),
+				new TaskCommit.Outputs(List.of(), 0, null, List.of()));
 		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;
 	}
