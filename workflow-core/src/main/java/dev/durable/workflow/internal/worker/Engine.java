@@ -30,11 +30,12 @@ import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.DedicatedConnection;
 import dev.durable.workflow.internal.store.EngineDataSource;
-import dev.durable.workflow.internal.store.NodeDatabase;
+import dev.durable.workflow.internal.store.PooledStatementsCheck;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.store.SchemaMigrator;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Payloads;
@@ -192,7 +193,15 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.running) {
 			return;
 		}
-		NodeDatabase.prepare(this.dataSource, this.directDataSource, this.config.schema(), this.migrate);
+		// with a transaction-mode pooler in front, the pooled data source must keep
+		// prepared statements working; the migration runs over the direct one, since
+		// Liquibase and its advisory lock are session state
+		if (this.directDataSource != this.dataSource) {
+			PooledStatementsCheck.verify(this.dataSource);
+		}
+		if (this.migrate) {
+			new SchemaMigrator(this.directDataSource, this.config.schema()).migrate();
+		}
 		// before anything is scheduled: the first times written are on the database's
 		// clock, so the
 		// engine does not serve until a measurement succeeded
