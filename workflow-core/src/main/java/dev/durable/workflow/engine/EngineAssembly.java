@@ -50,6 +50,7 @@ import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.NodeLease;
 import dev.durable.workflow.internal.worker.NodeQuiescence;
+import dev.durable.workflow.internal.worker.NodeWiring;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.payload.PayloadConverter;
 import dev.durable.workflow.testsupport.EngineHooks;
@@ -119,8 +120,9 @@ final class EngineAssembly {
 		// a terminate or timeout of an awaited run tells the nodes (once this node sends
 		// news)
 		stores.runs().awaited().onClose(waiters::awaitedCommitted);
-		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads,
-				stores, waiters, hooks, listeners, migrate, queues, transactions, engineData, lease);
+		Engine node = new Engine(
+				new NodeWiring(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads,
+						stores, waiters, hooks, listeners, migrate, queues, transactions, engineData, lease));
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
 				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,
 				listeners.interceptors());
