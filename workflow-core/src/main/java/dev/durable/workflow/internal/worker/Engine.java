@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.node.NodeServices;
 import dev.durable.workflow.internal.queue.QueueWaker;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;

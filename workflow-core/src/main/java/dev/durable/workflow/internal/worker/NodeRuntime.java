@@ -14,12 +14,16 @@ import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.internal.node.ClockRefresh;
+import dev.durable.workflow.internal.node.NodeHeartbeat;
+import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.node.NodeServices;
 import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.DedicatedConnection;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.internal.wakeup.WakeupChannel;
 import dev.durable.workflow.testsupport.SettableClock;
 
 /**

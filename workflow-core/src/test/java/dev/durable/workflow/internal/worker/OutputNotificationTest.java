@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
+import dev.durable.workflow.internal.wakeup.WakeupChannel;
 import dev.durable.workflow.support.FreezingProxy;
 import dev.durable.workflow.support.TestDatabase;
 

@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.wakeup;
 
 import java.time.Duration;
 import java.util.UUID;

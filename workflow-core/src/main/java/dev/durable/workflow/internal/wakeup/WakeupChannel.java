@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.wakeup;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -114,14 +114,14 @@ public final class WakeupChannel implements AutoCloseable {
 	 * lease (a listener that missed notifications for longer than that could not have
 	 * done the work anyway), each check waiting no longer than a statement may.
 	 */
-	static WakeupChannel forNode(DataSource dataSource, DataSource listenDataSource, EngineSettings config) {
+	public static WakeupChannel forNode(DataSource dataSource, DataSource listenDataSource, EngineSettings config) {
 		Duration checkEvery = (config.lease().compareTo(CHECK_EVERY) < 0) ? config.lease() : CHECK_EVERY;
 		long timeoutSeconds = Math.max(1,
 				Math.min(CHECK_TIMEOUT_SECONDS, (config.statementTimeout().toMillis() + 999) / 1000));
 		return new WakeupChannel(dataSource, listenDataSource, config.schema(), checkEvery, (int) timeoutSeconds);
 	}
 
-	WakeupChannel(DataSource dataSource, DataSource listenDataSource, String schema, Duration checkEvery,
+	public WakeupChannel(DataSource dataSource, DataSource listenDataSource, String schema, Duration checkEvery,
 			int checkTimeoutSeconds) {
 		this.dataSource = dataSource;
 		this.listenDataSource = listenDataSource;

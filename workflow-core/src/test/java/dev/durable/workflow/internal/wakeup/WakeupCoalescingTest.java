@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.wakeup;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
