@@ -17,8 +17,8 @@ import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
-import dev.durable.workflow.engine.EngineInternals;
 import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.internal.worker.NodeInternals;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -141,7 +141,7 @@ class EngineShutdownTest {
 			engine.shutdown();
 			return Duration.ofNanos(System.nanoTime() - began);
 		});
-		await("the node takes no new work").until(() -> EngineInternals.node(engine).isStopping());
+		await("the node takes no new work").until(() -> NodeInternals.isStopping(engine));
 		return stopped;
 	}
 

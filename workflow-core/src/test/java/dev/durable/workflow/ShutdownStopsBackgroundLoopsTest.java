@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.client.StartOptions;
-import dev.durable.workflow.engine.EngineInternals;
 import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.internal.worker.NodeInternals;
 import dev.durable.workflow.support.Engines;
 import dev.durable.workflow.support.TestDatabase;
 import dev.durable.workflow.testsupport.EngineHooks;
@@ -158,7 +158,7 @@ class ShutdownStopsBackgroundLoopsTest {
 
 		// the stop waits for the activity; the node heartbeats on meanwhile
 		Thread stop = Thread.ofPlatform().name("test-shutdown").start(engine::shutdown);
-		await().until(() -> EngineInternals.node(engine).isStopping());
+		await().until(() -> NodeInternals.isStopping(engine));
 		long incarnation = incarnation(node);
 		this.engines.jdbc()
 			.update("UPDATE " + this.engines.schema + ".node SET last_heartbeat = now() - interval '1 hour'"

@@ -10,6 +10,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.WorkflowSemaphore;
 import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.schedule.ScheduleClient;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.TransactionalSettings;
@@ -28,6 +29,7 @@ import dev.durable.workflow.internal.client.RunOutputs;
 import dev.durable.workflow.internal.client.RunResults;
 import dev.durable.workflow.internal.client.RunStarter;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
+import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.queue.QueueStores;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
@@ -47,23 +49,38 @@ import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.taskqueue.ActivityOutcomes;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.Listeners;
-import dev.durable.workflow.internal.worker.NodeLease;
 import dev.durable.workflow.internal.worker.NodeQuiescence;
+import dev.durable.workflow.internal.worker.NodeWiring;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.payload.PayloadConverter;
 import dev.durable.workflow.testsupport.EngineHooks;
+import dev.durable.workflow.testsupport.EngineQuiescence;
 import dev.durable.workflow.testsupport.SettableClock;
 
 /**
- * The one place the engine's object graph is wired, for
- * {@link WorkflowEngine.Builder#build()}: the shared stores, the node, the client with
- * the behaviours its handles delegate to, and the schedules. Every object gets its
- * collaborators through its constructor.
+ * The engine's composition root, built by {@link WorkflowEngine.Builder#build()}: the one
+ * place its object graph is wired (the shared stores, the node, the client with the
+ * behaviours its handles delegate to, and the schedules), and what {@link WorkflowEngine}
+ * holds of it. Every object gets its collaborators through its constructor.
  */
 final class EngineAssembly {
 
-	private EngineAssembly() {
-	}
+	/** The node: its loops, tasks and activities. */
+	final Engine node;
+
+	final WorkflowClient client;
+
+	/** The schedule firing loop (started on worker nodes only). */
+	final ScheduleLoop scheduleLoop;
+
+	/** The registered workflow types, as the public API shows them. */
+	final RegisteredWorkflowTypes types;
+
+	/** The test kit's view of the node. */
+	final EngineQuiescence quiescence;
+
+	/** The database reads behind {@link WorkflowEngine#stats}. */
+	final EngineStatsReader stats;
 
 	/**
 	 * @param workflowClasses the registered workflow classes
@@ -71,10 +88,10 @@ final class EngineAssembly {
 	 * @param factory how workflow instances are created, or {@code null} for constructor
 	 * injection
 	 */
-	static EngineParts assemble(EngineSettings config, DataSource dataSource, DataSource directDataSource,
-			Clock nodeClock, List<Class<?>> workflowClasses, List<Object> activityImplementations,
-			ActivityOptions activityDefaults, @Nullable Function<Class<?>, Object> factory, PayloadConverter converter,
-			EngineHooks hooks, Listeners listeners, boolean migrate, TransactionalSettings transactions) {
+	EngineAssembly(EngineSettings config, DataSource dataSource, DataSource directDataSource, Clock nodeClock,
+			List<Class<?>> workflowClasses, List<Object> activityImplementations, ActivityOptions activityDefaults,
+			@Nullable Function<Class<?>, Object> factory, PayloadConverter converter, EngineHooks hooks,
+			Listeners listeners, boolean migrate, TransactionalSettings transactions) {
 		WorkflowRegistry workflows = new WorkflowRegistry(config.failWorkflowExceptionTypes());
 		workflowClasses.forEach(workflows::register);
 		if (config.workerEnabled() && config.runsWorkflows() && !workflowClasses.isEmpty()) {
@@ -103,8 +120,9 @@ final class EngineAssembly {
 		// a terminate or timeout of an awaited run tells the nodes (once this node sends
 		// news)
 		stores.runs().awaited().onClose(waiters::awaitedCommitted);
-		Engine node = new Engine(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads,
-				stores, waiters, hooks, listeners, migrate, queues, transactions, engineData, lease);
+		Engine node = new Engine(
+				new NodeWiring(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads,
+						stores, waiters, hooks, listeners, migrate, queues, transactions, engineData, lease));
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
 				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,
 				listeners.interceptors());
@@ -141,8 +159,13 @@ final class EngineAssembly {
 		activities.register(new BatchRunner(namespace, batchRows, client, payloads, clock));
 		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, node::activitiesInFlight, waiters,
 				new WakeTimes(jdbc, config.schema()), namespace);
-		return new EngineParts(node, client, scheduleLoop, new RegisteredWorkflowTypes(workflows), quiescence,
-				new EngineStatsReader(new StatsRepository(jdbc, config.schema()), queues.repository(), clock, config));
+		this.node = node;
+		this.client = client;
+		this.scheduleLoop = scheduleLoop;
+		this.types = new RegisteredWorkflowTypes(workflows);
+		this.quiescence = quiescence;
+		this.stats = new EngineStatsReader(new StatsRepository(jdbc, config.schema()), queues.repository(), clock,
+				config);
 	}
 
 }

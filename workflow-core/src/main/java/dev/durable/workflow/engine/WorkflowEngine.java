@@ -13,6 +13,7 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowSemaphore;
 import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.activity.ActivityOptions;
@@ -26,6 +27,7 @@ import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.payload.EncryptingPayloadConverter;
 import dev.durable.workflow.payload.PayloadConverter;
+import dev.durable.workflow.testsupport.EngineHooks;
 import dev.durable.workflow.testsupport.EngineQuiescence;
 import dev.durable.workflow.testsupport.SettableClock;
 
@@ -36,9 +38,9 @@ import dev.durable.workflow.testsupport.SettableClock;
  */
 public final class WorkflowEngine implements AutoCloseable {
 
-	private final EngineParts parts;
+	private final EngineAssembly parts;
 
-	WorkflowEngine(EngineParts parts) {
+	WorkflowEngine(EngineAssembly parts) {
 		this.parts = parts;
 	}
 
@@ -48,12 +50,12 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	/** Migrates the schema (unless disabled), registers the node and starts serving. */
 	public synchronized WorkflowEngine start() {
-		if (!this.parts.node().isRunning()) {
-			this.parts.node().start();
-			if (this.parts.node().config().workerEnabled()) {
+		if (!this.parts.node.isRunning()) {
+			this.parts.node.start();
+			if (this.parts.node.config().workerEnabled()) {
 				// every worker node fires the schedules; their steps' compare-and-set
 				// keeps each firing single
-				this.parts.scheduleLoop().start();
+				this.parts.scheduleLoop.start();
 			}
 		}
 		return this;
@@ -68,9 +70,9 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * it would then have to wait for. Does nothing on a node that is not running.
 	 */
 	public synchronized void beginShutdown() {
-		if (this.parts.node().isRunning()) {
-			this.parts.scheduleLoop().beginStop();
-			this.parts.node().beginShutdown();
+		if (this.parts.node.isRunning()) {
+			this.parts.scheduleLoop.beginStop();
+			this.parts.node.beginShutdown();
 		}
 	}
 
@@ -83,9 +85,9 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * timeout and a few seconds.
 	 */
 	public synchronized void shutdown() {
-		if (this.parts.node().isRunning()) {
-			this.parts.scheduleLoop().close();
-			this.parts.node().shutdown();
+		if (this.parts.node.isRunning()) {
+			this.parts.scheduleLoop.close();
+			this.parts.node.shutdown();
 		}
 	}
 
@@ -95,16 +97,16 @@ public final class WorkflowEngine implements AutoCloseable {
 	}
 
 	public WorkflowClient client() {
-		return this.parts.client();
+		return this.parts.client;
 	}
 
 	/** This node's id, as recorded as the owner of the runs it executes. */
 	public UUID nodeId() {
-		return this.parts.node().nodeId();
+		return this.parts.node.nodeId();
 	}
 
 	public boolean isRunning() {
-		return this.parts.node().isRunning();
+		return this.parts.node.isRunning();
 	}
 
 	/**
@@ -117,7 +119,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * Always false on a node that is not a worker.
 	 */
 	public boolean isFenced() {
-		return this.parts.node().isFenced();
+		return this.parts.node.isFenced();
 	}
 
 	/**
@@ -137,7 +139,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * type
 	 */
 	public <T> T activityProxy(Class<T> activityType, @Nullable Class<?> forWorkflow) {
-		return activityType.cast(this.parts.node().activityProxy(activityType, forWorkflow));
+		return activityType.cast(this.parts.node.activityProxy(activityType, forWorkflow));
 	}
 
 	/**
@@ -155,7 +157,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * it runs wherever workflows run, but it is not the application's to list or start.
 	 */
 	public List<WorkflowTypeInfo> workflowTypes() {
-		return this.parts.types().all();
+		return this.parts.types.all();
 	}
 
 	/**
@@ -164,7 +166,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * {@link #workflowTypes()}).
 	 */
 	public Optional<WorkflowTypeInfo> workflowType(String name) {
-		return this.parts.types().find(name);
+		return this.parts.types.find(name);
 	}
 
 	/**
@@ -173,7 +175,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * not the engine is started.
 	 */
 	public List<QueueInfo> queues() {
-		return this.parts.stats().queues();
+		return this.parts.stats.queues();
 	}
 
 	/**
@@ -184,12 +186,12 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * agrees on every node whatever its own clock says.
 	 */
 	public Instant now() {
-		return this.parts.node().clock().instant();
+		return this.parts.node.clock().instant();
 	}
 
 	/** The settings this node was built with. */
 	public EngineSettings settings() {
-		return this.parts.node().config();
+		return this.parts.node.config();
 	}
 
 	/**
@@ -197,7 +199,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * cache).
 	 */
 	public int cachedRuns() {
-		return this.parts.node().cachedRuns();
+		return this.parts.node.cachedRuns();
 	}
 
 	/**
@@ -211,16 +213,16 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * registered here
 	 */
 	public int replay(UUID runId) {
-		return this.parts.node().replay(runId).stream().mapToInt((task) -> task.record().events().size()).sum();
+		return this.parts.node.replay(runId).stream().mapToInt((task) -> task.record().events().size()).sum();
 	}
 
 	/** What the test kit's time skipping asks of this node; not for applications. */
 	public EngineQuiescence quiescence() {
-		return this.parts.quiescence();
+		return this.parts.quiescence;
 	}
 
 	/** What the engine is made of, for the engine's own tests. */
-	EngineParts parts() {
+	EngineAssembly parts() {
 		return this.parts;
 	}
 
@@ -244,7 +246,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * count as stuck
 	 */
 	public EngineStats stats(@Nullable String workflowType, Duration stuckAfter) {
-		return this.parts.stats().stats(workflowType, stuckAfter);
+		return this.parts.stats.stats(workflowType, stuckAfter);
 	}
 
 	/**
@@ -255,11 +257,11 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * count as stuck
 	 */
 	public EngineStats.Backlog backlog(@Nullable String workflowType, Duration stuckAfter) {
-		return this.parts.stats().backlog(workflowType, stuckAfter);
+		return this.parts.stats.backlog(workflowType, stuckAfter);
 	}
 
 	/** Builder of {@link WorkflowEngine}. */
-	public static final class Builder extends EngineExtensionsBuilder<Builder> {
+	public static final class Builder {
 
 		// where and what
 		private @Nullable DataSource dataSource;
@@ -292,12 +294,12 @@ public final class WorkflowEngine implements AutoCloseable {
 
 		private org.springframework.transaction.@Nullable PlatformTransactionManager activityTransactionManager;
 
-		private Builder() {
-		}
+		// how the node works among the others, and the code around its work
+		private final NodeOptions node = new NodeOptions();
 
-		@Override
-		Builder self() {
-			return this;
+		private final EngineExtensions extensions = new EngineExtensions();
+
+		private Builder() {
 		}
 
 		public Builder dataSource(DataSource dataSource) {
@@ -431,17 +433,196 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
+		/** Whether this node executes workflows; false makes it a client only. */
+		public Builder worker(boolean enabled) {
+			this.node.worker(enabled);
+			return this;
+		}
+
+		public Builder taskQueues(String... queues) {
+			this.node.taskQueues(queues);
+			return this;
+		}
+
+		/**
+		 * Whether this worker node runs workflows (default true); false: a worker-only
+		 * node.
+		 */
+		public Builder runWorkflows(boolean enabled) {
+			this.node.runWorkflows(enabled);
+			return this;
+		}
+
+		/** The activity task queues this node claims activities from (default none). */
+		public Builder activityTaskQueues(String... queues) {
+			this.node.activityTaskQueues(queues);
+			return this;
+		}
+
+		/**
+		 * Declares a flow-control queue (see {@link QueueDefinition}); a later one of the
+		 * same name replaces it.
+		 */
+		public Builder queue(QueueDefinition queue) {
+			this.node.queue(queue);
+			return this;
+		}
+
+		public Builder maxConcurrentActivities(int value) {
+			this.node.maxConcurrentActivities(value);
+			return this;
+		}
+
+		public Builder maxCachedRuns(int value) {
+			this.node.maxCachedRuns(value);
+			return this;
+		}
+
+		public Builder cacheIdleTimeout(Duration value) {
+			this.node.cacheIdleTimeout(value);
+			return this;
+		}
+
+		public Builder pollInterval(Duration value) {
+			this.node.pollInterval(value);
+			return this;
+		}
+
+		public Builder heartbeatInterval(Duration value) {
+			this.node.heartbeatInterval(value);
+			return this;
+		}
+
+		/**
+		 * Silence after which other nodes take over this node's runs. The node itself
+		 * stops working one heartbeat interval earlier when its heartbeats get no answer
+		 * (see {@link EngineSettings#lease()}).
+		 */
+		public Builder deadAfter(Duration value) {
+			this.node.deadAfter(value);
+			return this;
+		}
+
+		/**
+		 * How long one of the engine's statements may wait for the database's answer (the
+		 * network timeout of the connections the engine takes from the data source,
+		 * restored when it gives them back); past it the statement fails as if the
+		 * database were unreachable. A network partition drops packets rather than
+		 * closing connections, so without it a statement would wait for TCP to give up.
+		 * Default: ten seconds, or {@link EngineSettings#lease()} when that is shorter.
+		 */
+		public Builder statementTimeout(Duration value) {
+			this.node.statementTimeout(value);
+			return this;
+		}
+
+		/**
+		 * How long the database lets one of the engine's sessions stay idle inside a
+		 * transaction before it ends the session (PostgreSQL's
+		 * {@code idle_in_transaction_session_timeout}), set together with TCP keepalives
+		 * and a TCP user timeout that follow the statement timeout (a third of it idle,
+		 * then two probes a second apart; they end only sessions whose peer is gone). A
+		 * node cut off by a network partition cannot roll back its open transactions, and
+		 * the server is not told it is gone: without them their locks would hold the
+		 * statements of healthy nodes until TCP gives up. Each physical connection gets
+		 * the settings once, the first time the engine takes it; they are session
+		 * settings, so the application's own transactions on the same pooled connections
+		 * are ended too when they stay idle that long (a transactional activity's
+		 * transaction included). Zero turns all the settings off (for a
+		 * transaction-pooling proxy, whose own timeouts then apply). Default: the lease
+		 * (dead-after minus the heartbeat interval), at least a second.
+		 */
+		public Builder idleInTransactionTimeout(Duration value) {
+			this.node.idleInTransactionTimeout(value);
+			return this;
+		}
+
+		/** How long workflow code may run without yielding in one workflow task. */
+		public Builder taskTimeout(Duration value) {
+			this.node.taskTimeout(value);
+			return this;
+		}
+
+		public Builder shutdownTimeout(Duration value) {
+			this.node.shutdownTimeout(value);
+			return this;
+		}
+
+		public Builder buildId(@Nullable String buildId) {
+			this.node.buildId(buildId);
+			return this;
+		}
+
+		/**
+		 * History thresholds: past {@code suggestEvents} events or {@code suggestBytes}
+		 * bytes {@code Workflows.info().continueAsNewSuggested()} turns true; past
+		 * {@code maxEvents} or {@code maxBytes} the run is terminated. Defaults: 4,096 /
+		 * 4 MB and 51,200 / 50 MB.
+		 */
+		public Builder historyLimits(long suggestEvents, long suggestBytes, long maxEvents, long maxBytes) {
+			this.node.historyLimits(suggestEvents, suggestBytes, maxEvents, maxBytes);
+			return this;
+		}
+
+		/**
+		 * How long closed runs, their history and deduplication records are kept (default
+		 * 7 days); then worker nodes delete them in small batches. Zero or negative keeps
+		 * them forever.
+		 */
+		public Builder retention(Duration value) {
+			this.node.retention(value);
+			return this;
+		}
+
+		/**
+		 * Exception types that fail the run when the workflow code of any type throws
+		 * them (instances of subclasses included), instead of failing the workflow task
+		 * and retrying it (default none). Added to each workflow's own
+		 * {@link Workflow#failWorkflowExceptionTypes()}.
+		 */
+		@SafeVarargs
+		public final Builder failWorkflowExceptionTypes(Class<? extends Throwable>... types) {
+			this.node.failWorkflowExceptionTypes(types);
+			return this;
+		}
+
+		/**
+		 * Adds a listener to what this node does (runs started and closed, workflow
+		 * tasks, activity attempts), for metrics and tracing. Listeners are called in the
+		 * order added.
+		 */
+		public Builder listener(WorkflowEngineListener listener) {
+			this.extensions.listener(listener);
+			return this;
+		}
+
+		/**
+		 * Adds an interceptor around this engine's client calls, workflow tasks and
+		 * activity attempts, with the headers it carries from a start to the run's work.
+		 * The first added is the outermost.
+		 */
+		public Builder interceptor(WorkflowInterceptor interceptor) {
+			this.extensions.interceptor(interceptor);
+			return this;
+		}
+
+		/** Test seams (see {@link EngineHooks}); not for applications. */
+		public Builder hooks(EngineHooks hooks) {
+			this.extensions.hooks(hooks);
+			return this;
+		}
+
 		public WorkflowEngine build() {
 			DataSource dataSource = Objects.requireNonNull(this.dataSource, "dataSource");
-			EngineSettings settings = settings(this.namespace, this.schema, this.maxPayloadBytes);
+			EngineSettings settings = this.node.settings(this.namespace, this.schema, this.maxPayloadBytes);
 			PayloadConverter converter = (this.payloadConverter != null) ? this.payloadConverter
 					: PayloadConverter.json();
 			DataSource direct = (this.directDataSource != null) ? this.directDataSource : dataSource;
-			return new WorkflowEngine(EngineAssembly.assemble(settings, dataSource, direct, this.clock, this.workflows,
-					this.activities, this.activityDefaults, this.workflowFactory, converter, hooks(),
-					new Listeners(listeners(), new Interceptors(interceptors())), this.migrate,
-					TransactionalSettings.of(dataSource, this.activityTransactionManager, this.transactionIsolation,
-							this.serializationRetries)));
+			return new WorkflowEngine(new EngineAssembly(settings, dataSource, direct, this.clock, this.workflows,
+					this.activities, this.activityDefaults, this.workflowFactory, converter, this.extensions.hooks(),
+					new Listeners(this.extensions.listeners(), new Interceptors(this.extensions.interceptors())),
+					this.migrate, TransactionalSettings.of(dataSource, this.activityTransactionManager,
+							this.transactionIsolation, this.serializationRetries)));
 		}
 
 	}

@@ -13,11 +13,11 @@ public final class EngineInternals {
 	}
 
 	public static Engine node(WorkflowEngine engine) {
-		return engine.parts().node();
+		return engine.parts().node;
 	}
 
 	public static ScheduleLoop scheduleLoop(WorkflowEngine engine) {
-		return engine.parts().scheduleLoop();
+		return engine.parts().scheduleLoop;
 	}
 
 }

@@ -9,6 +9,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.queue.QueueDispatcher;
 import dev.durable.workflow.internal.queue.QueueStores;
+import dev.durable.workflow.internal.wakeup.WakeupChannel;
 
 /**
  * The flow-control queues on one node: the definitions it declares, and on a worker node

@@ -12,6 +12,7 @@ import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.taskqueue.ActivityTaskWorker;
+import dev.durable.workflow.internal.wakeup.WakeupChannel;
 
 /**
  * A worker node's part in the activity task queues: its {@link ActivityTaskWorker} (the

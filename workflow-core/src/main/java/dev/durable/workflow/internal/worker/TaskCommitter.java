@@ -7,6 +7,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
+import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.testsupport.EngineHooks;
 
 /**

@@ -19,6 +19,7 @@ import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
+import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;

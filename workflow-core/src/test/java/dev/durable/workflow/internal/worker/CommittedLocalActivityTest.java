@@ -128,10 +128,10 @@ class CommittedLocalActivityTest {
 
 		// no other node took the run: the poll finds it still owned by this node, at its
 		// epoch
-		node.poll().pollOnce(true);
+		NodeInternals.poll(node).pollOnce(true);
 		// the run taken up again either ran a task beside the held one (step 2 again), or
 		// waits for it
-		await().until(() -> EXECUTIONS.size() > 2 || node.executor().slots().get(runId) == null);
+		await().until(() -> EXECUTIONS.size() > 2 || NodeInternals.executor(node).slots().get(runId) == null);
 
 		this.hooks.release.countDown();
 		// the run is not read for its result before it closed: a waiter's mark on the

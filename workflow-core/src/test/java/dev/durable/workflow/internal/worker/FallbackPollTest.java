@@ -75,8 +75,8 @@ class FallbackPollTest {
 		// ...while two rounds of the poll interval find the run with work (its
 		// pending-input flag is
 		// still set)
-		EngineInternals.node(worker).poll().pollOnce(false);
-		EngineInternals.node(worker).poll().pollOnce(false);
+		NodeInternals.poll(EngineInternals.node(worker)).pollOnce(false);
+		NodeInternals.poll(EngineInternals.node(worker)).pollOnce(false);
 		assertThat(hooks.holding()).isTrue();
 		hooks.release();
 

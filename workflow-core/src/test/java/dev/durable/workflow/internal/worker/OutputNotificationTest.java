@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
+import dev.durable.workflow.internal.wakeup.WakeupChannel;
 import dev.durable.workflow.support.FreezingProxy;
 import dev.durable.workflow.support.TestDatabase;
 

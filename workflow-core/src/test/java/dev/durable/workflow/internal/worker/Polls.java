@@ -17,7 +17,7 @@ public final class Polls {
 	 * it returns.
 	 */
 	public static void pollOnce(WorkflowEngine engine) {
-		EngineInternals.node(engine).poll().pollOnce(false);
+		NodeInternals.poll(EngineInternals.node(engine)).pollOnce(false);
 	}
 
 }

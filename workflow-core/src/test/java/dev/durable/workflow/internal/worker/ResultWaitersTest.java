@@ -1,7 +1,5 @@
 package dev.durable.workflow.internal.worker;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -9,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The blocked-caller check that the test kit's time skipping relies on: a caller whose

@@ -54,7 +54,7 @@ class RunDiscardTest {
 	@Test
 	void aRunnerInUseIsDestroyedWhenItsHolderLetsGo() throws Exception {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(Waiter.class));
-		WorkflowTaskExecutor executor = EngineInternals.node(engine).executor();
+		WorkflowTaskExecutor executor = NodeInternals.executor(EngineInternals.node(engine));
 		WorkflowHandle<String> handle = engine.client().start(Waiter::run, StartOptions.withId("discarded"));
 		UUID runId = handle.runId();
 		await().atMost(Duration.ofSeconds(10)).until(() -> {

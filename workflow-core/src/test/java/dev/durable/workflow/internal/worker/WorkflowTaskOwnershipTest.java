@@ -30,7 +30,7 @@ class WorkflowTaskOwnershipTest {
 	@Test
 	void aTaskOfARunClaimedElsewhereLetsItGoAndWritesNothing() {
 		WorkflowEngine engine = this.engines.start(this.engines.builder().register(RunDiscardTest.Waiter.class));
-		WorkflowTaskExecutor executor = EngineInternals.node(engine).executor();
+		WorkflowTaskExecutor executor = NodeInternals.executor(EngineInternals.node(engine));
 		UUID runId = engine.client().start(RunDiscardTest.Waiter::run, StartOptions.withId("claimed")).runId();
 		await().atMost(Duration.ofSeconds(10)).until(() -> {
 			RunSlot slot = executor.slots().get(runId);

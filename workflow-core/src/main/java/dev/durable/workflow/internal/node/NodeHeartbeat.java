@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.node;
 
 import java.lang.management.ManagementFactory;
 import java.util.Set;
@@ -23,7 +23,7 @@ import dev.durable.workflow.testsupport.EngineHooks;
  * moment the lease runs out (the heartbeat thread may itself be stuck in a statement
  * then), and a heartbeat answered later lifts the fence.
  */
-final class NodeHeartbeat implements AutoCloseable {
+public final class NodeHeartbeat implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(NodeHeartbeat.class);
 
@@ -65,7 +65,7 @@ final class NodeHeartbeat implements AutoCloseable {
 	 * @param onFenced what the node does when its lease runs out
 	 * @param connection the heartbeat's own connection, closed with the heartbeat
 	 */
-	NodeHeartbeat(EngineSettings config, UUID nodeId, NodeRepository nodes, EngineHooks hooks,
+	public NodeHeartbeat(EngineSettings config, UUID nodeId, NodeRepository nodes, EngineHooks hooks,
 			Supplier<Set<String>> servedTypes, Runnable onDeclaredDead, Runnable measureClock, NodeLease lease,
 			Runnable onFenced, AutoCloseable connection) {
 		this.config = config;
@@ -81,7 +81,7 @@ final class NodeHeartbeat implements AutoCloseable {
 	}
 
 	/** Registers the node and starts heartbeating. */
-	NodeHeartbeat start() {
+	public NodeHeartbeat start() {
 		register();
 		this.thread = Thread.ofPlatform().daemon().name("durable-heartbeat").start(this::loop);
 		this.watch = Thread.ofPlatform().daemon().name("durable-lease").start(this::watch);
@@ -89,7 +89,7 @@ final class NodeHeartbeat implements AutoCloseable {
 	}
 
 	/** The incarnation the node heartbeats with (what fences its activity claims). */
-	long incarnation() {
+	public long incarnation() {
 		return this.incarnation;
 	}
 
@@ -201,7 +201,7 @@ final class NodeHeartbeat implements AutoCloseable {
 	 * The node's stop began: it heartbeats on while it waits, but a node declared dead
 	 * stops heartbeating.
 	 */
-	void stopping() {
+	public void stopping() {
 		this.stopping = true;
 	}
 

@@ -1,9 +1,8 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.wakeup;
 
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;

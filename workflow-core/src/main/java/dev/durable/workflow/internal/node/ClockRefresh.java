@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.node;
 
 import java.time.Duration;
 
@@ -16,7 +16,7 @@ import dev.durable.workflow.internal.support.Errors;
  * stepped or drift after start. One light statement per interval, on one thread that
  * lives as long as the engine runs.
  */
-final class ClockRefresh {
+public final class ClockRefresh {
 
 	private static final Logger log = LoggerFactory.getLogger(ClockRefresh.class);
 
@@ -33,12 +33,12 @@ final class ClockRefresh {
 	 * offset)
 	 * @param interval how long between measurements
 	 */
-	ClockRefresh(Runnable measure, Duration interval) {
+	public ClockRefresh(Runnable measure, Duration interval) {
 		this.measure = measure;
 		this.interval = interval;
 	}
 
-	ClockRefresh start() {
+	public ClockRefresh start() {
 		this.thread = Thread.ofPlatform().daemon().name("durable-clock").start(this::loop);
 		return this;
 	}
@@ -65,7 +65,7 @@ final class ClockRefresh {
 	 * statement is bounded by the statement timeout): nothing runs after the engine
 	 * stopped.
 	 */
-	void stop(Duration wait) {
+	public void stop(Duration wait) {
 		this.running = false;
 		Thread current = this.thread;
 		if (current == null) {

@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.node;
 
 import java.time.Duration;
 
@@ -104,7 +104,7 @@ public final class NodeLease implements EngineDataSource.Gate {
 	}
 
 	/** Why a fenced node does nothing. */
-	String reason() {
+	public String reason() {
 		return "This node could not renew its heartbeat for " + this.lease + ": it does no work until the database"
 				+ " answers its heartbeat again";
 	}

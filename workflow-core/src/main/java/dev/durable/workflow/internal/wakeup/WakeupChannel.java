@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.wakeup;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,9 +19,6 @@ import org.slf4j.LoggerFactory;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
-import dev.durable.workflow.internal.wakeup.Wakeup;
-import dev.durable.workflow.internal.wakeup.WakeupBatch;
-import dev.durable.workflow.internal.wakeup.WakeupCodec;
 
 /**
  * Cross-node wake-ups over PostgreSQL LISTEN/NOTIFY. Senders queue the target node ("*"
@@ -87,14 +84,14 @@ public final class WakeupChannel implements AutoCloseable {
 	 * lease (a listener that missed notifications for longer than that could not have
 	 * done the work anyway), each check waiting no longer than a statement may.
 	 */
-	static WakeupChannel forNode(DataSource dataSource, DataSource listenDataSource, EngineSettings config) {
+	public static WakeupChannel forNode(DataSource dataSource, DataSource listenDataSource, EngineSettings config) {
 		Duration checkEvery = (config.lease().compareTo(CHECK_EVERY) < 0) ? config.lease() : CHECK_EVERY;
 		long timeoutSeconds = Math.max(1,
 				Math.min(CHECK_TIMEOUT_SECONDS, (config.statementTimeout().toMillis() + 999) / 1000));
 		return new WakeupChannel(dataSource, listenDataSource, config.schema(), checkEvery, (int) timeoutSeconds);
 	}
 
-	WakeupChannel(DataSource dataSource, DataSource listenDataSource, String schema, Duration checkEvery,
+	public WakeupChannel(DataSource dataSource, DataSource listenDataSource, String schema, Duration checkEvery,
 			int checkTimeoutSeconds) {
 		this.dataSource = dataSource;
 		this.listenDataSource = listenDataSource;
