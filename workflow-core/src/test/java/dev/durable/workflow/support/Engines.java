@@ -12,6 +12,7 @@ import dev.durable.workflow.engine.EngineInternals;
 import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.StoredEvent;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.testsupport.SettableClock;
 
@@ -78,7 +79,8 @@ public final class Engines implements AutoCloseable {
 					.as("command %d of task %d: %s vs %s", i, task.record().seq(), c.describe(), r.describe())
 					.isTrue();
 				if (r.type() != EventType.SIDE_EFFECT && r.type() != EventType.VERSION_MARKER) {
-					assertThat(c.payload()).as("payload of %s", r.describe()).isEqualTo(r.payload());
+					assertThat(StoredEvent.of(c).payload()).as("payload of %s", r.describe())
+						.isEqualTo(StoredEvent.of(r).payload());
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.StoredEvent;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -36,7 +37,9 @@ final class HistoryEvents {
 		List<HistoryEvent> events = new ArrayList<>();
 		long id = 1;
 		for (TaskRecord record : records) {
-			for (Event event : record.events()) {
+			for (Event stored : record.events()) {
+				// the public history is the stored form, flat, with payloads decoded
+				StoredEvent event = StoredEvent.of(stored);
 				Map<String, Object> attributes = attributes(event, converter);
 				if (row != null && event.type() == EventType.WORKFLOW_STARTED) {
 					attributes.put("workflowId", row.workflowId());
@@ -54,7 +57,7 @@ final class HistoryEvents {
 		return events;
 	}
 
-	private static Map<String, Object> attributes(Event event, PayloadConverter converter) {
+	private static Map<String, Object> attributes(StoredEvent event, PayloadConverter converter) {
 		Map<String, Object> attributes = new LinkedHashMap<>();
 		put(attributes, "seq", event.seq());
 		put(attributes, "name", event.name());

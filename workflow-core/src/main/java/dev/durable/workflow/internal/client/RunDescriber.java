@@ -12,6 +12,10 @@ import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.client.PendingActivityState;
 import dev.durable.workflow.client.WorkflowDescription;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.Event.ActivityCancelRequested;
+import dev.durable.workflow.internal.history.Event.ActivityCompleted;
+import dev.durable.workflow.internal.history.Event.ActivityFailed;
+import dev.durable.workflow.internal.history.Event.ActivityScheduled;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.ActivityRepository;
@@ -80,9 +84,12 @@ public final class RunDescriber {
 		Map<Long, PendingActivity> pending = new LinkedHashMap<>();
 		for (TaskRecord task : this.tasks.history(row.runId())) {
 			for (Event event : task.events()) {
-				switch (event.type()) {
-					case ACTIVITY_SCHEDULED -> pending.put(event.seq(), scheduled(row, event, task.time()));
-					case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> pending.remove(event.seq());
+				switch (event) {
+					case ActivityScheduled scheduled ->
+						pending.put(scheduled.seq(), scheduled(row, scheduled, task.time()));
+					case ActivityCompleted completed -> pending.remove(completed.seq());
+					case ActivityFailed failed -> pending.remove(failed.seq());
+					case ActivityCancelRequested canceled -> pending.remove(canceled.seq());
 					default -> {
 					}
 				}
@@ -104,11 +111,11 @@ public final class RunDescriber {
 	 * one's first attempt runs on the run's owner; a task-queue one without a row has had
 	 * its outcome handed to the run, which has not taken it yet.
 	 */
-	private static PendingActivity scheduled(RunRow row, Event event, Instant at) {
+	private static PendingActivity scheduled(RunRow row, ActivityScheduled event, Instant at) {
 		String taskQueue = (event.options() != null) ? event.options().taskQueue() : null;
 		PendingActivityState state = (taskQueue == null && row.owner() != null) ? PendingActivityState.STARTED
 				: PendingActivityState.SCHEDULED;
-		return new PendingActivity(event.seq(), event.name(), 1, at, at, null, state, taskQueue, null, null);
+		return new PendingActivity(event.seq(), event.activityType(), 1, at, at, null, state, taskQueue, null, null);
 	}
 
 	/**

@@ -12,8 +12,22 @@ import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.Event.ActivityCancelRequested;
+import dev.durable.workflow.internal.history.Event.ActivityCompleted;
+import dev.durable.workflow.internal.history.Event.ActivityFailed;
+import dev.durable.workflow.internal.history.Event.ActivityScheduled;
+import dev.durable.workflow.internal.history.Event.CancelExternal;
+import dev.durable.workflow.internal.history.Event.ContinuedAsNew;
+import dev.durable.workflow.internal.history.Event.SignalExternal;
+import dev.durable.workflow.internal.history.Event.StartChild;
+import dev.durable.workflow.internal.history.Event.TimerCanceled;
+import dev.durable.workflow.internal.history.Event.TimerFired;
+import dev.durable.workflow.internal.history.Event.TimerStarted;
+import dev.durable.workflow.internal.history.Event.WorkflowCanceled;
+import dev.durable.workflow.internal.history.Event.WorkflowCompleted;
+import dev.durable.workflow.internal.history.Event.WorkflowFailed;
+import dev.durable.workflow.internal.history.Event.WorkflowStarted;
 import dev.durable.workflow.internal.history.EventCodec;
-import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.TaskResult;
@@ -77,15 +91,14 @@ public final class TaskCommitBuilder {
 		VisibilityRepository.Start start = this.runs.visibility().start(row.runId());
 		Event attributes = VisibilityStates.startEvent(start.attributes().memo(),
 				start.attributes().searchAttributes());
-		Event started = Event.workflowStarted(row.workflowType(), start.input());
+		WorkflowStarted started = Event.workflowStarted(row.workflowType(), start.input());
 		Instant due = row.nextWakeAt();
 		if (row.taskAttempt() == 0 && due != null && due.isAfter(row.createdAt())) {
 			// the first task was due later than the run was created (start delay, retry
 			// or cron backoff,
 			// a wait in a queue): recorded as the event's time due, read as
 			// firstWorkflowTaskBackoff
-			started = new Event(EventType.WORKFLOW_STARTED, null, started.name(), started.payload(), null, due, null,
-					null, null, null);
+			started = started.dueAt(due);
 		}
 		return (attributes != null) ? List.of(attributes, started) : List.of(started);
 	}
@@ -103,7 +116,7 @@ public final class TaskCommitBuilder {
 		candidates.addAll(handedOver);
 		runner.pendingTimers().forEach((seq, fireAt) -> {
 			if (!fireAt.isAfter(now)) {
-				candidates.add(Event.of(EventType.TIMER_FIRED, seq));
+				candidates.add(Event.timerFired(seq));
 			}
 		});
 		for (InboxItem item : inbox) {
@@ -127,10 +140,8 @@ public final class TaskCommitBuilder {
 					? new String(item.payload(), java.nio.charset.StandardCharsets.UTF_8) : null);
 			case TERMINATE -> throw new IllegalStateException("A TERMINATE item terminates the run before any input");
 			case CHILD_STARTED -> Event.childStarted(Long.parseLong(item.name()), item.messageId());
-			case CHILD_START_FAILED -> Event.childClosed(Long.parseLong(item.name()), null, failure(item))
-				.withType(EventType.CHILD_START_FAILED);
-			case CHILD_FAILED ->
-				Event.childClosed(Long.parseLong(item.name()), null, failure(item)).withType(EventType.CHILD_CLOSED);
+			case CHILD_START_FAILED -> Event.childStartFailed(Long.parseLong(item.name()), failure(item));
+			case CHILD_FAILED -> Event.childClosed(Long.parseLong(item.name()), null, failure(item));
 			case CHILD_COMPLETED -> Event.childClosed(Long.parseLong(item.name()), item.payload(), null);
 			case EXTERNAL_DELIVERED -> Event.externalDelivered(Long.parseLong(item.name()), failure(item));
 			case ACTIVITY_COMPLETED -> Event.activityCompleted(Long.parseLong(item.name()), item.payload());
@@ -158,34 +169,31 @@ public final class TaskCommitBuilder {
 		List<TaskCommit.ChildStart> childStarts = new ArrayList<>();
 		List<TaskCommit.External> externals = new ArrayList<>();
 		for (Event event : result.events()) {
-			switch (event.type()) {
-				case TIMER_FIRED, TIMER_CANCELED -> {
-					if (newTimers.remove(event.seq()) == null) {
-						removedTimers.add(event.seq());
-					}
-				}
-				case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED -> {
-					// only an activity with a row (a failed attempt, a heartbeat) has one
-					// to delete
-					if (newActivities.remove(event.seq()) == null && queuedActivities.remove(event.seq()) == null
-							&& slot.hasStoredActivity(event.seq())) {
-						removedActivities.add(event.seq());
-					}
-				}
-				case TIMER_STARTED -> newTimers.put(event.seq(), event.fireAt());
-				case SIGNAL_EXTERNAL, CANCEL_EXTERNAL -> externals.add(new TaskCommit.External(event.seq(),
-						event.messageId(), (event.reason() != null) ? UUID.fromString(event.reason()) : null,
-						(event.type() == EventType.SIGNAL_EXTERNAL) ? InboxKind.SIGNAL : InboxKind.CANCEL, event.name(),
-						(event.type() == EventType.SIGNAL_EXTERNAL) ? event.payload()
-								: ("canceled by workflow " + row.workflowId())
-									.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-				case START_CHILD -> childStarts
-					.add(new TaskCommit.ChildStart(event.seq(), childRun(row, event, RunChain.headers(chain), now),
-							event.reason(), (event.child() != null && event.child().idReusePolicy() != null)
-									? event.child().idReusePolicy().name() : null));
-				case ACTIVITY_SCHEDULED -> (event.options().onTaskQueue() ? queuedActivities : newActivities)
-					.put(event.seq(), new StoredActivity(row.runId(), event.seq(), event.name(), event.payload(),
-							event.options(), 1, runner.now(), runner.now(), null, null));
+			switch (event) {
+				case TimerFired fired -> removeTimer(fired.seq(), newTimers, removedTimers);
+				case TimerCanceled canceled -> removeTimer(canceled.seq(), newTimers, removedTimers);
+				case ActivityCompleted completed ->
+					removeActivity(completed.seq(), slot, newActivities, queuedActivities, removedActivities);
+				case ActivityFailed failed ->
+					removeActivity(failed.seq(), slot, newActivities, queuedActivities, removedActivities);
+				case ActivityCancelRequested canceled ->
+					removeActivity(canceled.seq(), slot, newActivities, queuedActivities, removedActivities);
+				case TimerStarted started -> newTimers.put(started.seq(), started.fireAt());
+				case SignalExternal signal -> externals.add(new TaskCommit.External(signal.seq(), signal.workflowId(),
+						(signal.runId() != null) ? UUID.fromString(signal.runId()) : null, InboxKind.SIGNAL,
+						signal.signalName(), signal.payload()));
+				case CancelExternal cancel -> externals.add(new TaskCommit.External(cancel.seq(), cancel.workflowId(),
+						(cancel.runId() != null) ? UUID.fromString(cancel.runId()) : null, InboxKind.CANCEL, null,
+						("canceled by workflow " + row.workflowId())
+							.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+				case StartChild start -> childStarts
+					.add(new TaskCommit.ChildStart(start.seq(), childRun(row, start, RunChain.headers(chain), now),
+							start.policy(), (start.options() != null && start.options().idReusePolicy() != null)
+									? start.options().idReusePolicy().name() : null));
+				case ActivityScheduled scheduled ->
+					(scheduled.options().onTaskQueue() ? queuedActivities : newActivities).put(scheduled.seq(),
+							new StoredActivity(row.runId(), scheduled.seq(), scheduled.activityType(), scheduled.args(),
+									scheduled.options(), 1, runner.now(), runner.now(), null, null));
 				default -> {
 				}
 			}
@@ -203,13 +211,18 @@ public final class TaskCommitBuilder {
 				case CONTINUED_AS_NEW -> RunStatus.CONTINUED_AS_NEW;
 				default -> RunStatus.FAILED;
 			};
-			resultPayload = close.payload();
-			if (close.type() == EventType.CONTINUED_AS_NEW) {
+			FailureInfo closeFailure = switch (close) {
+				case WorkflowFailed failed -> failed.failure();
+				case WorkflowCanceled canceled -> canceled.failure();
+				default -> null;
+			};
+			resultPayload = (close instanceof WorkflowCompleted completed) ? completed.result() : null;
+			if (close instanceof ContinuedAsNew continued) {
 				// the execution deadline spans the chain; the run timeout starts again
 				Instant runDeadline = (row.runDeadline() != null)
 						? now.plus(java.time.Duration.between(row.createdAt(), row.runDeadline())) : null;
 				continuedAs = new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(),
-						row.taskQueue(), this.node, close.payload(), null, now, null, runDeadline,
+						row.taskQueue(), this.node, continued.input(), null, now, null, runDeadline,
 						row.executionDeadline(), chain, 1)
 					// the logical execution goes on: it keeps its current memo and search
 					// attributes
@@ -219,14 +232,14 @@ public final class TaskCommitBuilder {
 				carried = runner.unreceivedSignals();
 			}
 			else {
-				continuedAs = nextInChain(slot, row, closeStatus, close.failure(), now);
+				continuedAs = nextInChain(slot, row, closeStatus, closeFailure, now);
 				if (continuedAs != null) {
 					// a retry or cron run starts over, with what this run started with
 					continuedAs = continuedAs.withAttributes(runner.visibility().startMemo(),
 							runner.visibility().startSearchAttributes());
 				}
 			}
-			failure = (close.failure() != null) ? InternalJson.write(close.failure()) : null;
+			failure = (closeFailure != null) ? InternalJson.write(closeFailure) : null;
 		}
 		if (close != null && result.unfinishedHandlers() > 0) {
 			log.warn(
@@ -254,19 +267,35 @@ public final class TaskCommitBuilder {
 						events.stream().filter((e) -> e.type().isOutput()).toList()));
 	}
 
+	private static void removeTimer(long seq, Map<Long, Instant> newTimers, List<Long> removedTimers) {
+		if (newTimers.remove(seq) == null) {
+			removedTimers.add(seq);
+		}
+	}
+
+	/**
+	 * Only an activity with a row (a failed attempt, a heartbeat) has one to delete.
+	 */
+	private static void removeActivity(long seq, OwnedRun slot, Map<Long, StoredActivity> newActivities,
+			Map<Long, StoredActivity> queuedActivities, List<Long> removedActivities) {
+		if (newActivities.remove(seq) == null && queuedActivities.remove(seq) == null && slot.hasStoredActivity(seq)) {
+			removedActivities.add(seq);
+		}
+	}
+
 	/**
 	 * The child run a START_CHILD command asks for, with its own queue, timeouts and
 	 * retry policy.
 	 */
-	private NewRun childRun(RunRow row, Event event, Map<String, String> headers, Instant now) {
-		ChildOptions options = (event.child() != null) ? event.child() : ChildOptions.DEFAULT;
+	private NewRun childRun(RunRow row, StartChild start, Map<String, String> headers, Instant now) {
+		ChildOptions options = (start.options() != null) ? start.options() : ChildOptions.DEFAULT;
 		String queue = (options.taskQueue() != null) ? options.taskQueue() : row.taskQueue();
-		boolean local = this.workflows.find(event.name()) != null && this.taskQueues.contains(queue);
+		boolean local = this.workflows.find(start.workflowType()) != null && this.taskQueues.contains(queue);
 		// a child carries its parent's headers (its trace, its tenant), not its cron or
 		// timeouts
 		RunChain chain = new RunChain(options.retryPolicy(), null, options.taskTimeout(), headers);
-		return new NewRun(UuidV7.next(now), row.namespace(), event.messageId(), event.name(), queue,
-				local ? this.node : null, event.payload(), null, now, null,
+		return new NewRun(UuidV7.next(now), row.namespace(), start.workflowId(), start.workflowType(), queue,
+				local ? this.node : null, start.input(), null, now, null,
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
 				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
 				chain.isEmpty() ? null : chain, 1);

@@ -8,194 +8,749 @@ import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.activity.ActivityOptions;
 
 /**
- * One history event. Fields unused by a type are {@code null}; the row stores events as
- * JSON with nulls left out.
- *
- * @param type the event type
- * @param seq the command sequence number it refers to (activities, timers, side effects)
- * @param name activity type, version change id, workflow type
- * @param payload encoded input, result or value
- * @param failure a failure
- * @param fireAt timer fire time
- * @param version version marker value
- * @param options activity options
- * @param reason cancel or terminate reason
- * @param messageId the update id of update events
- * @param child the options of a child start (timeouts, task queue, retry policy)
+ * One history event: one record per {@link EventType}, carrying only the fields that kind
+ * has. Rows store events in their flat form ({@link StoredEvent}, written and read by
+ * {@link EventCodec}).
+ * <p>
+ * Equality is what replay matches by: encoded values compare by content, and failures,
+ * activity options and child options are not compared (a recorded failure is the engine's
+ * description of what happened, options may change between deployments).
  */
-public record Event(EventType type, Long seq, String name, byte[] payload, FailureInfo failure, Instant fireAt,
-		Integer version, ActivityOptions options, String reason, String messageId, ChildOptions child) {
+public sealed interface Event {
 
-	/** An event that is not a child start. */
-	public Event(EventType type, Long seq, String name, byte[] payload, FailureInfo failure, Instant fireAt,
-			Integer version, ActivityOptions options, String reason, String messageId) {
-		this(type, seq, name, payload, failure, fireAt, version, options, reason, messageId, null);
+	EventType type();
+
+	/** Whether a command issued on replay is the same as this recorded one. */
+	default boolean sameCommand(Event other) {
+		return StoredEvent.of(this).sameCommand(StoredEvent.of(other));
 	}
 
-	public static Event of(EventType type, Long seq) {
-		return new Event(type, seq, null, null, null, null, null, null, null, null);
+	/** A short description for non-determinism messages. */
+	default String describe() {
+		return StoredEvent.of(this).describe();
 	}
 
-	public static Event workflowStarted(String workflowType, byte[] input) {
-		return new Event(EventType.WORKFLOW_STARTED, null, workflowType, input, null, null, null, null, null, null);
+	/**
+	 * The run started (first task); {@code due} is when its first task was due, if later.
+	 */
+	record WorkflowStarted(String workflowType, byte[] input, Instant due, String seed) implements Event {
+
+		public EventType type() {
+			return EventType.WORKFLOW_STARTED;
+		}
+
+		/** This start due at another time (a start delay, retry or cron backoff). */
+		public WorkflowStarted dueAt(Instant when) {
+			return new WorkflowStarted(this.workflowType, this.input, when, this.seed);
+		}
+
+		/** This start with the seed of the run's random values (a reset's new run). */
+		public WorkflowStarted withSeed(String value) {
+			return new WorkflowStarted(this.workflowType, this.input, this.due, value);
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof WorkflowStarted e && Objects.equals(this.workflowType, e.workflowType)
+					&& Arrays.equals(this.input, e.input) && Objects.equals(this.due, e.due)
+					&& Objects.equals(this.seed, e.seed);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hash(this.workflowType, this.seed);
+		}
+
 	}
 
-	public static Event activityScheduled(long seq, String activityType, byte[] args, ActivityOptions options) {
-		return new Event(EventType.ACTIVITY_SCHEDULED, seq, activityType, args, null, null, null, options, null, null);
+	/** The memo and search attributes the run started with (the engine's own JSON). */
+	record WorkflowAttributes(byte[] json) implements Event {
+
+		public EventType type() {
+			return EventType.WORKFLOW_ATTRIBUTES;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof WorkflowAttributes e && Arrays.equals(this.json, e.json);
+		}
+
+		@Override
+		public int hashCode() {
+			return Arrays.hashCode(this.json);
+		}
+
 	}
 
-	public static Event activityCompleted(long seq, byte[] result) {
-		return new Event(EventType.ACTIVITY_COMPLETED, seq, null, result, null, null, null, null, null, null);
+	record ActivityScheduled(long seq, String activityType, byte[] args, ActivityOptions options) implements Event {
+
+		public EventType type() {
+			return EventType.ACTIVITY_SCHEDULED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof ActivityScheduled e && this.seq == e.seq
+					&& Objects.equals(this.activityType, e.activityType) && Arrays.equals(this.args, e.args);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hash(this.seq, this.activityType);
+		}
+
 	}
 
-	public static Event activityFailed(long seq, FailureInfo failure) {
-		return new Event(EventType.ACTIVITY_FAILED, seq, null, null, failure, null, null, null, null, null);
+	record ActivityCompleted(long seq, byte[] result) implements Event {
+
+		public EventType type() {
+			return EventType.ACTIVITY_COMPLETED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof ActivityCompleted e && this.seq == e.seq && Arrays.equals(this.result, e.result);
+		}
+
+		@Override
+		public int hashCode() {
+			return Long.hashCode(this.seq);
+		}
+
 	}
 
-	public static Event timerStarted(long seq, Instant fireAt) {
-		return new Event(EventType.TIMER_STARTED, seq, null, null, null, fireAt, null, null, null, null);
-	}
+	record ActivityFailed(long seq, FailureInfo failure) implements Event {
 
-	public static Event sideEffect(long seq, byte[] value) {
-		return new Event(EventType.SIDE_EFFECT, seq, null, value, null, null, null, null, null, null);
-	}
+		public EventType type() {
+			return EventType.ACTIVITY_FAILED;
+		}
 
-	/** A local activity's outcome: its encoded result, or its final failure. */
-	public static Event localActivity(long seq, String activityType, byte[] result, FailureInfo failure) {
-		return new Event(EventType.LOCAL_ACTIVITY, seq, activityType, result, failure, null, null, null, null, null);
-	}
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof ActivityFailed e && this.seq == e.seq;
+		}
 
-	public static Event versionMarker(String changeId, int version) {
-		return new Event(EventType.VERSION_MARKER, null, changeId, null, null, null, version, null, null, null);
+		@Override
+		public int hashCode() {
+			return Long.hashCode(this.seq);
+		}
+
 	}
 
 	/**
 	 * The workflow canceled an activity; the failure is the one it saw (with the attempts
-	 * made).
+	 * made), {@code null} when the command is issued again on replay.
 	 */
-	public static Event activityCancelRequested(long seq, FailureInfo failure) {
-		return new Event(EventType.ACTIVITY_CANCEL_REQUESTED, seq, null, null, failure, null, null, null, null, null);
+	record ActivityCancelRequested(long seq, FailureInfo failure) implements Event {
+
+		public EventType type() {
+			return EventType.ACTIVITY_CANCEL_REQUESTED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof ActivityCancelRequested e && this.seq == e.seq;
+		}
+
+		@Override
+		public int hashCode() {
+			return Long.hashCode(this.seq);
+		}
+
 	}
 
-	public static Event cancelRequested(String reason) {
-		return new Event(EventType.CANCEL_REQUESTED, null, null, null, null, null, null, null, reason, null);
+	/** A local activity's outcome: its encoded result, or its final failure. */
+	record LocalActivity(long seq, String activityType, byte[] result, FailureInfo failure) implements Event {
+
+		public EventType type() {
+			return EventType.LOCAL_ACTIVITY;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof LocalActivity e && this.seq == e.seq
+					&& Objects.equals(this.activityType, e.activityType) && Arrays.equals(this.result, e.result);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hash(this.seq, this.activityType);
+		}
+
 	}
 
-	public static Event startChild(long seq, String workflowType, String workflowId, byte[] input, String policy,
+	record TimerStarted(long seq, Instant fireAt) implements Event {
+
+		public EventType type() {
+			return EventType.TIMER_STARTED;
+		}
+
+	}
+
+	record TimerFired(long seq) implements Event {
+
+		public EventType type() {
+			return EventType.TIMER_FIRED;
+		}
+
+	}
+
+	record TimerCanceled(long seq) implements Event {
+
+		public EventType type() {
+			return EventType.TIMER_CANCELED;
+		}
+
+	}
+
+	record SideEffect(long seq, byte[] value) implements Event {
+
+		public EventType type() {
+			return EventType.SIDE_EFFECT;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof SideEffect e && this.seq == e.seq && Arrays.equals(this.value, e.value);
+		}
+
+		@Override
+		public int hashCode() {
+			return Long.hashCode(this.seq);
+		}
+
+	}
+
+	record VersionMarker(String changeId, int version) implements Event {
+
+		public EventType type() {
+			return EventType.VERSION_MARKER;
+		}
+
+	}
+
+	record CancelRequested(String reason) implements Event {
+
+		public EventType type() {
+			return EventType.CANCEL_REQUESTED;
+		}
+
+	}
+
+	record SignalReceived(String name, byte[] payload) implements Event {
+
+		public EventType type() {
+			return EventType.SIGNAL_RECEIVED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof SignalReceived e && Objects.equals(this.name, e.name)
+					&& Arrays.equals(this.payload, e.payload);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hashCode(this.name);
+		}
+
+	}
+
+	record UpdateAccepted(String updateId, String name, byte[] payload) implements Event {
+
+		public EventType type() {
+			return EventType.UPDATE_ACCEPTED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof UpdateAccepted e && Objects.equals(this.updateId, e.updateId)
+					&& Objects.equals(this.name, e.name) && Arrays.equals(this.payload, e.payload);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hash(this.updateId, this.name);
+		}
+
+	}
+
+	/** An update's outcome: its encoded result, or its failure. */
+	record UpdateCompleted(String updateId, byte[] result, FailureInfo failure) implements Event {
+
+		public EventType type() {
+			return EventType.UPDATE_COMPLETED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof UpdateCompleted e && Objects.equals(this.updateId, e.updateId)
+					&& Arrays.equals(this.result, e.result);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hashCode(this.updateId);
+		}
+
+	}
+
+	/** A child start; {@code policy} is its id reuse policy. */
+	record StartChild(long seq, String workflowType, String workflowId, byte[] input, String policy,
+			ChildOptions options) implements Event {
+
+		public EventType type() {
+			return EventType.START_CHILD;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof StartChild e && this.seq == e.seq && Objects.equals(this.workflowType, e.workflowType)
+					&& Objects.equals(this.workflowId, e.workflowId) && Arrays.equals(this.input, e.input)
+					&& Objects.equals(this.policy, e.policy);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hash(this.seq, this.workflowType, this.workflowId);
+		}
+
+	}
+
+	record ChildStarted(long seq, String childRunId) implements Event {
+
+		public EventType type() {
+			return EventType.CHILD_STARTED;
+		}
+
+	}
+
+	record ChildStartFailed(long seq, FailureInfo failure) implements Event {
+
+		public EventType type() {
+			return EventType.CHILD_START_FAILED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof ChildStartFailed e && this.seq == e.seq;
+		}
+
+		@Override
+		public int hashCode() {
+			return Long.hashCode(this.seq);
+		}
+
+	}
+
+	/** A child's close: its encoded result, or its failure. */
+	record ChildClosed(long seq, byte[] result, FailureInfo failure) implements Event {
+
+		public EventType type() {
+			return EventType.CHILD_CLOSED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof ChildClosed e && this.seq == e.seq && Arrays.equals(this.result, e.result);
+		}
+
+		@Override
+		public int hashCode() {
+			return Long.hashCode(this.seq);
+		}
+
+	}
+
+	/** A signal to another workflow; {@code runId} may be {@code null}. */
+	record SignalExternal(long seq, String workflowId, String runId, String signalName,
+			byte[] payload) implements Event {
+
+		public EventType type() {
+			return EventType.SIGNAL_EXTERNAL;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof SignalExternal e && this.seq == e.seq && Objects.equals(this.workflowId, e.workflowId)
+					&& Objects.equals(this.runId, e.runId) && Objects.equals(this.signalName, e.signalName)
+					&& Arrays.equals(this.payload, e.payload);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hash(this.seq, this.workflowId, this.signalName);
+		}
+
+	}
+
+	/** A cancel request for another workflow; {@code runId} may be {@code null}. */
+	record CancelExternal(long seq, String workflowId, String runId) implements Event {
+
+		public EventType type() {
+			return EventType.CANCEL_EXTERNAL;
+		}
+
+	}
+
+	/** The outcome of a signal or cancel to another workflow: delivered, or failed. */
+	record ExternalDelivered(long seq, FailureInfo failure) implements Event {
+
+		public EventType type() {
+			return EventType.EXTERNAL_DELIVERED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof ExternalDelivered e && this.seq == e.seq;
+		}
+
+		@Override
+		public int hashCode() {
+			return Long.hashCode(this.seq);
+		}
+
+	}
+
+	/**
+	 * Workflows.upsertSearchAttributes: the patch as canonical JSON (null removes a key).
+	 */
+	record UpsertSearchAttributes(byte[] patch) implements Event {
+
+		public EventType type() {
+			return EventType.UPSERT_SEARCH_ATTRIBUTES;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof UpsertSearchAttributes e && Arrays.equals(this.patch, e.patch);
+		}
+
+		@Override
+		public int hashCode() {
+			return Arrays.hashCode(this.patch);
+		}
+
+	}
+
+	/** Workflows.upsertMemo: the patch as canonical JSON (null removes a key). */
+	record UpsertMemo(byte[] patch) implements Event {
+
+		public EventType type() {
+			return EventType.UPSERT_MEMO;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof UpsertMemo e && Arrays.equals(this.patch, e.patch);
+		}
+
+		@Override
+		public int hashCode() {
+			return Arrays.hashCode(this.patch);
+		}
+
+	}
+
+	/** Workflows.setEvent: the key and the encoded value. */
+	record EventSet(String key, byte[] value) implements Event {
+
+		public EventType type() {
+			return EventType.EVENT_SET;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof EventSet e && Objects.equals(this.key, e.key) && Arrays.equals(this.value, e.value);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hashCode(this.key);
+		}
+
+	}
+
+	/** A value written to a stream at an offset. */
+	record StreamWrite(String key, long offset, byte[] value) implements Event {
+
+		public EventType type() {
+			return EventType.STREAM_WRITE;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof StreamWrite e && Objects.equals(this.key, e.key) && this.offset == e.offset
+					&& Arrays.equals(this.value, e.value);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hash(this.key, this.offset);
+		}
+
+	}
+
+	/** The end of a stream; the offset is the one after its last value. */
+	record StreamClosed(String key, long offset) implements Event {
+
+		public EventType type() {
+			return EventType.STREAM_CLOSED;
+		}
+
+	}
+
+	record WorkflowCompleted(byte[] result) implements Event {
+
+		public EventType type() {
+			return EventType.WORKFLOW_COMPLETED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof WorkflowCompleted e && Arrays.equals(this.result, e.result);
+		}
+
+		@Override
+		public int hashCode() {
+			return 0;
+		}
+
+	}
+
+	record WorkflowFailed(FailureInfo failure) implements Event {
+
+		public EventType type() {
+			return EventType.WORKFLOW_FAILED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof WorkflowFailed;
+		}
+
+		@Override
+		public int hashCode() {
+			return 0;
+		}
+
+	}
+
+	record WorkflowCanceled(FailureInfo failure) implements Event {
+
+		public EventType type() {
+			return EventType.WORKFLOW_CANCELED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof WorkflowCanceled;
+		}
+
+		@Override
+		public int hashCode() {
+			return 0;
+		}
+
+	}
+
+	record ContinuedAsNew(byte[] input) implements Event {
+
+		public EventType type() {
+			return EventType.CONTINUED_AS_NEW;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof ContinuedAsNew e && Arrays.equals(this.input, e.input);
+		}
+
+		@Override
+		public int hashCode() {
+			return 0;
+		}
+
+	}
+
+	/** Written by terminate, outside any workflow task. */
+	record WorkflowTerminated(FailureInfo failure, String reason) implements Event {
+
+		public EventType type() {
+			return EventType.WORKFLOW_TERMINATED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof WorkflowTerminated e && Objects.equals(this.reason, e.reason);
+		}
+
+		@Override
+		public int hashCode() {
+			return 0;
+		}
+
+	}
+
+	/** Written when the run or execution timeout passed, outside any workflow task. */
+	record WorkflowTimedOut(FailureInfo failure, String reason) implements Event {
+
+		public EventType type() {
+			return EventType.WORKFLOW_TIMED_OUT;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof WorkflowTimedOut e && Objects.equals(this.reason, e.reason);
+		}
+
+		@Override
+		public int hashCode() {
+			return 0;
+		}
+
+	}
+
+	static WorkflowStarted workflowStarted(String workflowType, byte[] input) {
+		return new WorkflowStarted(workflowType, input, null, null);
+	}
+
+	static ActivityScheduled activityScheduled(long seq, String activityType, byte[] args, ActivityOptions options) {
+		return new ActivityScheduled(seq, activityType, args, options);
+	}
+
+	static ActivityCompleted activityCompleted(long seq, byte[] result) {
+		return new ActivityCompleted(seq, result);
+	}
+
+	static ActivityFailed activityFailed(long seq, FailureInfo failure) {
+		return new ActivityFailed(seq, failure);
+	}
+
+	static TimerStarted timerStarted(long seq, Instant fireAt) {
+		return new TimerStarted(seq, fireAt);
+	}
+
+	static TimerFired timerFired(long seq) {
+		return new TimerFired(seq);
+	}
+
+	static TimerCanceled timerCanceled(long seq) {
+		return new TimerCanceled(seq);
+	}
+
+	static SideEffect sideEffect(long seq, byte[] value) {
+		return new SideEffect(seq, value);
+	}
+
+	static LocalActivity localActivity(long seq, String activityType, byte[] result, FailureInfo failure) {
+		return new LocalActivity(seq, activityType, result, failure);
+	}
+
+	static VersionMarker versionMarker(String changeId, int version) {
+		return new VersionMarker(changeId, version);
+	}
+
+	static ActivityCancelRequested activityCancelRequested(long seq, FailureInfo failure) {
+		return new ActivityCancelRequested(seq, failure);
+	}
+
+	static CancelRequested cancelRequested(String reason) {
+		return new CancelRequested(reason);
+	}
+
+	static StartChild startChild(long seq, String workflowType, String workflowId, byte[] input, String policy,
 			ChildOptions options) {
-		return new Event(EventType.START_CHILD, seq, workflowType, input, null, null, null, null, policy, workflowId,
-				options);
+		return new StartChild(seq, workflowType, workflowId, input, policy, options);
 	}
 
-	public static Event childStarted(long seq, String childRunId) {
-		return new Event(EventType.CHILD_STARTED, seq, null, null, null, null, null, null, null, childRunId);
+	static ChildStarted childStarted(long seq, String childRunId) {
+		return new ChildStarted(seq, childRunId);
 	}
 
-	public static Event childStartFailed(long seq, FailureInfo failure) {
-		return new Event(EventType.CHILD_START_FAILED, seq, null, null, failure, null, null, null, null, null);
+	static ChildStartFailed childStartFailed(long seq, FailureInfo failure) {
+		return new ChildStartFailed(seq, failure);
 	}
 
-	public static Event childClosed(long seq, byte[] result, FailureInfo failure) {
-		return new Event(EventType.CHILD_CLOSED, seq, null, result, failure, null, null, null, null, null);
+	static ChildClosed childClosed(long seq, byte[] result, FailureInfo failure) {
+		return new ChildClosed(seq, result, failure);
 	}
 
 	/**
 	 * A signal (name set) or cancel request (name null) for another workflow; runId may
 	 * be null.
 	 */
-	public static Event external(long seq, String workflowId, String runId, String signalName, byte[] payload) {
-		return new Event((signalName != null) ? EventType.SIGNAL_EXTERNAL : EventType.CANCEL_EXTERNAL, seq, signalName,
-				payload, null, null, null, null, runId, workflowId);
+	static Event external(long seq, String workflowId, String runId, String signalName, byte[] payload) {
+		return (signalName != null) ? new SignalExternal(seq, workflowId, runId, signalName, payload)
+				: new CancelExternal(seq, workflowId, runId);
 	}
 
-	/** The outcome of a signal or cancel to another workflow: delivered, or failed. */
-	public static Event externalDelivered(long seq, FailureInfo failure) {
-		return new Event(EventType.EXTERNAL_DELIVERED, seq, null, null, failure, null, null, null, null, null);
+	static ExternalDelivered externalDelivered(long seq, FailureInfo failure) {
+		return new ExternalDelivered(seq, failure);
 	}
 
 	/**
 	 * A memo or search attribute upsert (its patch as canonical JSON), or the start
 	 * values.
 	 */
-	public static Event attributes(EventType type, byte[] json) {
-		return new Event(type, null, null, json, null, null, null, null, null, null);
+	static Event attributes(EventType type, byte[] json) {
+		return switch (type) {
+			case WORKFLOW_ATTRIBUTES -> new WorkflowAttributes(json);
+			case UPSERT_MEMO -> new UpsertMemo(json);
+			case UPSERT_SEARCH_ATTRIBUTES -> new UpsertSearchAttributes(json);
+			default -> throw new IllegalArgumentException(type + " is not an attributes event");
+		};
 	}
 
-	/** Workflows.setEvent: the key and the encoded value. */
-	public static Event eventSet(String key, byte[] value) {
-		return new Event(EventType.EVENT_SET, null, key, value, null, null, null, null, null, null);
+	static EventSet eventSet(String key, byte[] value) {
+		return new EventSet(key, value);
 	}
 
-	/** A value written to a stream at an offset. */
-	public static Event streamWrite(String key, long offset, byte[] value) {
-		return new Event(EventType.STREAM_WRITE, offset, key, value, null, null, null, null, null, null);
+	static StreamWrite streamWrite(String key, long offset, byte[] value) {
+		return new StreamWrite(key, offset, value);
 	}
 
-	/** The end of a stream; the offset is the one after its last value. */
-	public static Event streamClosed(String key, long offset) {
-		return new Event(EventType.STREAM_CLOSED, offset, key, null, null, null, null, null, null, null);
+	static StreamClosed streamClosed(String key, long offset) {
+		return new StreamClosed(key, offset);
 	}
 
-	public static Event continuedAsNew(byte[] input) {
-		return new Event(EventType.CONTINUED_AS_NEW, null, null, input, null, null, null, null, null, null);
+	static ContinuedAsNew continuedAsNew(byte[] input) {
+		return new ContinuedAsNew(input);
 	}
 
-	public static Event completed(byte[] result) {
-		return new Event(EventType.WORKFLOW_COMPLETED, null, null, result, null, null, null, null, null, null);
+	static WorkflowCompleted completed(byte[] result) {
+		return new WorkflowCompleted(result);
 	}
 
-	public static Event failed(EventType type, FailureInfo failure) {
-		return new Event(type, null, null, null, failure, null, null, null, null, null);
+	static WorkflowFailed failed(FailureInfo failure) {
+		return new WorkflowFailed(failure);
 	}
 
-	public static Event signalReceived(String name, byte[] payload) {
-		return new Event(EventType.SIGNAL_RECEIVED, null, name, payload, null, null, null, null, null, null);
+	static WorkflowCanceled canceled(FailureInfo failure) {
+		return new WorkflowCanceled(failure);
 	}
 
-	public static Event updateAccepted(String updateId, String name, byte[] payload) {
-		return new Event(EventType.UPDATE_ACCEPTED, null, name, payload, null, null, null, null, null, updateId);
+	/**
+	 * A close written outside any workflow task: WORKFLOW_TERMINATED or
+	 * WORKFLOW_TIMED_OUT.
+	 */
+	static Event closedOutsideTasks(EventType type, FailureInfo failure, String reason) {
+		return switch (type) {
+			case WORKFLOW_TERMINATED -> new WorkflowTerminated(failure, reason);
+			case WORKFLOW_TIMED_OUT -> new WorkflowTimedOut(failure, reason);
+			default -> throw new IllegalArgumentException(type + " is not written outside workflow tasks");
+		};
 	}
 
-	public static Event updateCompleted(String updateId, byte[] result, FailureInfo failure) {
-		return new Event(EventType.UPDATE_COMPLETED, null, null, result, failure, null, null, null, null, updateId);
+	static SignalReceived signalReceived(String name, byte[] payload) {
+		return new SignalReceived(name, payload);
 	}
 
-	/** This event with another type. */
-	public Event withType(EventType other) {
-		return new Event(other, this.seq, this.name, this.payload, this.failure, this.fireAt, this.version,
-				this.options, this.reason, this.messageId, this.child);
+	static UpdateAccepted updateAccepted(String updateId, String name, byte[] payload) {
+		return new UpdateAccepted(updateId, name, payload);
 	}
 
-	/** Whether a command issued on replay is the same as this recorded one. */
-	public boolean sameCommand(Event other) {
-		return this.type == other.type && Objects.equals(this.seq, other.seq) && Objects.equals(this.name, other.name)
-				&& Objects.equals(this.version, other.version) && Objects.equals(this.messageId, other.messageId);
-	}
-
-	/** A short description for non-determinism messages. */
-	public String describe() {
-		StringBuilder sb = new StringBuilder(this.type.name());
-		if (this.seq != null) {
-			sb.append('#').append(this.seq);
-		}
-		if (this.name != null) {
-			sb.append('(').append(this.name).append(')');
-		}
-		if (this.messageId != null) {
-			sb.append('[').append(this.messageId).append(']');
-		}
-		return sb.toString();
-	}
-
-	@Override
-	public boolean equals(Object o) {
-		return o instanceof Event e && sameCommand(e) && Arrays.equals(this.payload, e.payload)
-				&& Objects.equals(this.fireAt, e.fireAt) && Objects.equals(this.reason, e.reason);
-	}
-
-	@Override
-	public int hashCode() {
-		return Objects.hash(this.type, this.seq, this.name, this.version);
+	static UpdateCompleted updateCompleted(String updateId, byte[] result, FailureInfo failure) {
+		return new UpdateCompleted(updateId, result, failure);
 	}
 
 }

@@ -22,9 +22,9 @@ import dev.durable.workflow.internal.support.InternalJson;
  * buffered properties per event, and the activity options bound again for every scheduled
  * activity), so the flat fields are read straight off the parser and the options, which
  * repeat per call site, are bound once per distinct JSON and shared (they are immutable
- * records). Nested values that are rare (failures, child options) and any shape this
- * reader does not expect go to the mapper, so it reads whatever {@link EventCodec#write}
- * wrote.
+ * records). Each object becomes its {@link StoredEvent} and then the {@link Event} of its
+ * type. Nested values that are rare (failures, child options) and any shape this reader
+ * does not expect go to the mapper, so it reads whatever {@link EventCodec#write} wrote.
  */
 final class EventReader {
 
@@ -96,7 +96,8 @@ final class EventReader {
 			}
 		}
 		expect(parser.currentToken(), JsonToken.END_OBJECT);
-		return new Event(type, seq, name, payload, failure, fireAt, version, options, reason, messageId, child);
+		return new StoredEvent(type, seq, name, payload, failure, fireAt, version, options, reason, messageId, child)
+			.toEvent();
 	}
 
 	/** The options object at the parser, bound once per distinct JSON text. */

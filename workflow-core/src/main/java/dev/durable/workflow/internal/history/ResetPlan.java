@@ -8,6 +8,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.durable.workflow.internal.history.Event.ActivityCancelRequested;
+import dev.durable.workflow.internal.history.Event.ActivityCompleted;
+import dev.durable.workflow.internal.history.Event.ActivityFailed;
+import dev.durable.workflow.internal.history.Event.ActivityScheduled;
+import dev.durable.workflow.internal.history.Event.CancelExternal;
+import dev.durable.workflow.internal.history.Event.ChildClosed;
+import dev.durable.workflow.internal.history.Event.ChildStartFailed;
+import dev.durable.workflow.internal.history.Event.ChildStarted;
+import dev.durable.workflow.internal.history.Event.ExternalDelivered;
+import dev.durable.workflow.internal.history.Event.SignalExternal;
+import dev.durable.workflow.internal.history.Event.SignalReceived;
+import dev.durable.workflow.internal.history.Event.StartChild;
+import dev.durable.workflow.internal.history.Event.TimerCanceled;
+import dev.durable.workflow.internal.history.Event.TimerFired;
+import dev.durable.workflow.internal.history.Event.TimerStarted;
+import dev.durable.workflow.internal.history.Event.UpsertMemo;
+import dev.durable.workflow.internal.history.Event.UpsertSearchAttributes;
+import dev.durable.workflow.internal.history.Event.WorkflowAttributes;
+import dev.durable.workflow.internal.history.Event.WorkflowStarted;
 import dev.durable.workflow.internal.support.Attributes;
 
 /**
@@ -29,8 +48,8 @@ import dev.durable.workflow.internal.support.Attributes;
  * @param memo the memo at the boundary (the start memo with the kept upserts applied)
  * @param searchAttributes the search attributes at the boundary
  */
-public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<Event> activities,
-		Set<Long> keptChildren, Set<Long> keptCommands, List<Event> answers, List<Event> signals,
+public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<ActivityScheduled> activities,
+		Set<Long> keptChildren, Set<Long> keptCommands, List<Event> answers, List<SignalReceived> signals,
 		Map<String, Object> memo, Map<String, Object> searchAttributes) {
 
 	/**
@@ -47,7 +66,7 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 		int boundary = taskOf(history, eventId);
 		List<TaskRecord> kept = new ArrayList<>();
 		Map<Long, Instant> timers = new LinkedHashMap<>();
-		Map<Long, Event> activities = new LinkedHashMap<>();
+		Map<Long, ActivityScheduled> activities = new LinkedHashMap<>();
 		Set<Long> keptCommands = new HashSet<>();
 		Set<Long> keptChildren = new HashSet<>();
 		Set<String> answered = new HashSet<>();
@@ -55,16 +74,16 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 		Map<String, Object> searchAttributes = Map.of();
 		for (int i = 0; i < history.size(); i++) {
 			for (Event event : history.get(i).events()) {
-				if (event.type() == EventType.WORKFLOW_ATTRIBUTES) {
-					Map<String, Object> both = Attributes.read(event.payload());
+				if (event instanceof WorkflowAttributes attributes) {
+					Map<String, Object> both = Attributes.read(attributes.json());
 					memo = map(both.get("memo"));
 					searchAttributes = map(both.get("searchAttributes"));
 				}
-				else if (i < boundary && event.type() == EventType.UPSERT_MEMO) {
-					memo = Attributes.merge(memo, Attributes.read(event.payload()));
+				else if (i < boundary && event instanceof UpsertMemo upsert) {
+					memo = Attributes.merge(memo, Attributes.read(upsert.patch()));
 				}
-				else if (i < boundary && event.type() == EventType.UPSERT_SEARCH_ATTRIBUTES) {
-					searchAttributes = Attributes.merge(searchAttributes, Attributes.read(event.payload()));
+				else if (i < boundary && event instanceof UpsertSearchAttributes upsert) {
+					searchAttributes = Attributes.merge(searchAttributes, Attributes.read(upsert.patch()));
 				}
 			}
 		}
@@ -72,37 +91,41 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 			TaskRecord record = history.get(i);
 			kept.add((i == 0) ? withSeed(record, seed) : record);
 			for (Event event : record.events()) {
-				switch (event.type()) {
-					case TIMER_STARTED -> timers.put(event.seq(), event.fireAt());
-					case TIMER_FIRED, TIMER_CANCELED -> timers.remove(event.seq());
-					case ACTIVITY_SCHEDULED -> activities.put(event.seq(), event);
-					case ACTIVITY_COMPLETED, ACTIVITY_FAILED, ACTIVITY_CANCEL_REQUESTED ->
-						activities.remove(event.seq());
-					case START_CHILD -> {
-						keptCommands.add(event.seq());
-						keptChildren.add(event.seq());
+				switch (event) {
+					case TimerStarted started -> timers.put(started.seq(), started.fireAt());
+					case TimerFired fired -> timers.remove(fired.seq());
+					case TimerCanceled canceled -> timers.remove(canceled.seq());
+					case ActivityScheduled scheduled -> activities.put(scheduled.seq(), scheduled);
+					case ActivityCompleted completed -> activities.remove(completed.seq());
+					case ActivityFailed failed -> activities.remove(failed.seq());
+					case ActivityCancelRequested canceled -> activities.remove(canceled.seq());
+					case StartChild start -> {
+						keptCommands.add(start.seq());
+						keptChildren.add(start.seq());
 					}
-					case SIGNAL_EXTERNAL, CANCEL_EXTERNAL -> keptCommands.add(event.seq());
-					case CHILD_STARTED, CHILD_START_FAILED, CHILD_CLOSED, EXTERNAL_DELIVERED ->
-						answered.add(answerKey(event));
+					case SignalExternal signal -> keptCommands.add(signal.seq());
+					case CancelExternal cancel -> keptCommands.add(cancel.seq());
 					default -> {
+						Long answeredSeq = answeredCommand(event);
+						if (answeredSeq != null) {
+							answered.add(answerKey(event, answeredSeq));
+						}
 					}
 				}
 			}
 		}
 		List<Event> answers = new ArrayList<>();
-		List<Event> signals = new ArrayList<>();
+		List<SignalReceived> signals = new ArrayList<>();
 		for (int i = boundary; i < history.size(); i++) {
 			for (Event event : history.get(i).events()) {
-				switch (event.type()) {
-					case SIGNAL_RECEIVED -> signals.add(event);
-					case CHILD_STARTED, CHILD_START_FAILED, CHILD_CLOSED, EXTERNAL_DELIVERED -> {
-						if (keptCommands.contains(event.seq()) && answered.add(answerKey(event))) {
-							answers.add(event);
-						}
-					}
-					default -> {
-					}
+				if (event instanceof SignalReceived signal) {
+					signals.add(signal);
+					continue;
+				}
+				Long answeredSeq = answeredCommand(event);
+				if (answeredSeq != null && keptCommands.contains(answeredSeq)
+						&& answered.add(answerKey(event, answeredSeq))) {
+					answers.add(event);
 				}
 			}
 		}
@@ -136,8 +159,22 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 				"No event " + eventId + " in the run's history (it has " + (first - 1) + " events)");
 	}
 
-	private static String answerKey(Event event) {
-		return event.type() + "#" + event.seq();
+	/**
+	 * The command an answer is for (child started or closed, external message delivered),
+	 * or {@code null} when the event is no answer.
+	 */
+	private static Long answeredCommand(Event event) {
+		return switch (event) {
+			case ChildStarted answer -> answer.seq();
+			case ChildStartFailed answer -> answer.seq();
+			case ChildClosed answer -> answer.seq();
+			case ExternalDelivered answer -> answer.seq();
+			default -> null;
+		};
+	}
+
+	private static String answerKey(Event answer, long command) {
+		return answer.type() + "#" + command;
 	}
 
 	/**
@@ -147,10 +184,7 @@ public record ResetPlan(List<TaskRecord> kept, Map<Long, Instant> timers, List<E
 	private static TaskRecord withSeed(TaskRecord record, String seed) {
 		List<Event> events = record.events()
 			.stream()
-			.map((e) -> (e.type() == EventType.WORKFLOW_STARTED && e.messageId() == null)
-					? new Event(e.type(), e.seq(), e.name(), e.payload(), e.failure(), e.fireAt(), e.version(),
-							e.options(), e.reason(), seed, e.child())
-					: e)
+			.map((e) -> (e instanceof WorkflowStarted started && started.seed() == null) ? started.withSeed(seed) : e)
 			.toList();
 		return new TaskRecord(record.seq(), record.time(), events, record.sizeBytes());
 	}

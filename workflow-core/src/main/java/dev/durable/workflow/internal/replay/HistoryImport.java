@@ -17,6 +17,7 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.history.StoredEvent;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -101,11 +102,12 @@ public final class HistoryImport {
 		}
 		Object seq = a.get("seq");
 		Object version = a.get("version");
-		return new Event(type, (seq != null) ? ((Number) number(seq)).longValue() : null, string(a.get("name")),
+		return new StoredEvent(type, (seq != null) ? ((Number) number(seq)).longValue() : null, string(a.get("name")),
 				payload, convert(a.get("failure"), FailureInfo.class), instant(a.get("fireAt")),
 				(version != null) ? ((Number) number(version)).intValue() : null,
 				convert(a.get("options"), ActivityOptions.class), string(a.get("reason")), string(a.get("updateId")),
-				convert(a.get("child"), ChildOptions.class));
+				convert(a.get("child"), ChildOptions.class))
+			.toEvent();
 	}
 
 	private static byte[] encode(Object value, EventType type, PayloadConverter converter) {

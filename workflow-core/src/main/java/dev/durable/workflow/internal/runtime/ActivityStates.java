@@ -10,7 +10,9 @@ import dev.durable.workflow.failure.ActivityFailure;
 import dev.durable.workflow.failure.CanceledFailure;
 import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.Event.ActivityCancelRequested;
+import dev.durable.workflow.internal.history.Event.ActivityCompleted;
+import dev.durable.workflow.internal.history.Event.ActivityFailed;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.support.Payloads;
@@ -53,10 +55,9 @@ final class ActivityStates {
 		PromiseImpl<Object> promise = new PromiseImpl<>();
 		Runnable hook = () -> {
 			if (this.pending.remove(seq) != null) {
-				Event recorded = this.commands
-					.emit(this.commands.isReplaying() ? Event.of(EventType.ACTIVITY_CANCEL_REQUESTED, seq)
-							: Event.activityCancelRequested(seq, FailureInfo.activity(name, seq, attemptsMade(seq),
-									FailureInfo.canceled(scope.reason()))));
+				ActivityCancelRequested recorded = this.commands
+					.emit(Event.activityCancelRequested(seq, this.commands.isReplaying() ? null : FailureInfo
+						.activity(name, seq, attemptsMade(seq), FailureInfo.canceled(scope.reason()))));
 				// the count the cancel recorded (a history of before recorded none: 0, as
 				// it was then)
 				int attempts = (recorded.failure() != null && recorded.failure().attempt() != null)
@@ -86,29 +87,39 @@ final class ActivityStates {
 		}
 	}
 
-	/**
-	 * Applies an ACTIVITY_COMPLETED or ACTIVITY_FAILED input. @return false when no
-	 * longer pending
-	 */
-	boolean resolve(Event input) {
-		Pending activity = this.pending.remove(input.seq());
+	/** Applies an ACTIVITY_COMPLETED input. @return false when no longer pending */
+	boolean resolve(ActivityCompleted completed) {
+		Pending activity = take(completed.seq());
 		if (activity == null) {
 			return false;
 		}
-		activity.scope().removeHook(activity.cancelHook());
-		if (input.type() == EventType.ACTIVITY_FAILED) {
-			activity.promise().fail(Failures.toException(input.failure(), this.payloads.converter()));
-			return true;
-		}
 		try {
 			activity.promise()
-				.complete(this.payloads.decode(input.payload(), activity.resultType(),
+				.complete(this.payloads.decode(completed.result(), activity.resultType(),
 						"the result of activity " + activity.scheduled().name()));
 		}
 		catch (PayloadException ex) {
 			activity.promise().fail(ex);
 		}
 		return true;
+	}
+
+	/** Applies an ACTIVITY_FAILED input. @return false when no longer pending */
+	boolean resolve(ActivityFailed failed) {
+		Pending activity = take(failed.seq());
+		if (activity == null) {
+			return false;
+		}
+		activity.promise().fail(Failures.toException(failed.failure(), this.payloads.converter()));
+		return true;
+	}
+
+	private Pending take(long seq) {
+		Pending activity = this.pending.remove(seq);
+		if (activity != null) {
+			activity.scope().removeHook(activity.cancelHook());
+		}
+		return activity;
 	}
 
 	boolean hasPendingInline() {

@@ -8,7 +8,10 @@ import dev.durable.workflow.ChildHandle;
 import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.Event.ChildClosed;
+import dev.durable.workflow.internal.history.Event.ChildStartFailed;
+import dev.durable.workflow.internal.history.Event.ChildStarted;
+import dev.durable.workflow.internal.history.Event.ExternalDelivered;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
@@ -81,24 +84,39 @@ final class ChildStates {
 		};
 	}
 
-	/** Applies a child input. @return false when the child is no longer pending */
-	boolean apply(Event input) {
+	/**
+	 * Applies a CHILD_STARTED input. @return false when the child is no longer pending
+	 */
+	boolean started(ChildStarted input) {
 		Pending child = this.pending.get(input.seq());
+		if (child == null || child.started().isCompleted()) {
+			return false;
+		}
+		child.started().complete(input.childRunId());
+		return true;
+	}
+
+	/**
+	 * Applies a CHILD_START_FAILED input. @return false when the child is no longer
+	 * pending
+	 */
+	boolean startFailed(ChildStartFailed input) {
+		return close(input.seq(), null, input.failure());
+	}
+
+	/** Applies a CHILD_CLOSED input. @return false when the child is no longer pending */
+	boolean closed(ChildClosed input) {
+		return close(input.seq(), input.result(), input.failure());
+	}
+
+	private boolean close(long seq, byte[] result, FailureInfo failed) {
+		Pending child = this.pending.remove(seq);
 		if (child == null) {
 			return false;
 		}
-		if (input.type() == EventType.CHILD_STARTED) {
-			if (child.started().isCompleted()) {
-				return false;
-			}
-			child.started().complete(input.messageId());
-			return true;
-		}
-		this.pending.remove(input.seq());
-		if (input.failure() != null) {
+		if (failed != null) {
 			RuntimeException failure = Failures.toException(
-					FailureInfo.child(child.workflowType(), child.workflowId(), input.failure()),
-					this.payloads.converter());
+					FailureInfo.child(child.workflowType(), child.workflowId(), failed), this.payloads.converter());
 			child.started().fail(failure);
 			child.result().fail(failure);
 			return true;
@@ -106,7 +124,7 @@ final class ChildStates {
 		child.started().complete(null);
 		try {
 			child.result()
-				.complete(this.payloads.decode(input.payload(), child.resultType(),
+				.complete(this.payloads.decode(result, child.resultType(),
 						"the result of child workflow " + child.workflowId()));
 		}
 		catch (RuntimeException ex) {
@@ -126,7 +144,7 @@ final class ChildStates {
 		return promise;
 	}
 
-	boolean delivered(Event input) {
+	boolean delivered(ExternalDelivered input) {
 		PromiseImpl<Void> promise = this.externals.remove(input.seq());
 		if (promise == null) {
 			return false;

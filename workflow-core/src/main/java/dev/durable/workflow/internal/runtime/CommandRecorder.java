@@ -73,9 +73,10 @@ final class CommandRecorder {
 
 	/**
 	 * Records a command; on replay, checks it against history and returns the recorded
-	 * event.
+	 * event (of the command's own kind: commands match only commands of their type).
 	 */
-	Event emit(Event command) {
+	@SuppressWarnings("unchecked")
+	<E extends Event> E emit(E command) {
 		if (this.readOnly) {
 			throw new IllegalStateException("Queries, update validators and @WorkflowInit cannot block or issue "
 					+ command.type() + ": they may only read and change workflow state");
@@ -98,7 +99,7 @@ final class CommandRecorder {
 		if (recorded.type().closesRun()) {
 			this.closeEvent = recorded;
 		}
-		return recorded;
+		return (E) recorded;
 	}
 
 	/**

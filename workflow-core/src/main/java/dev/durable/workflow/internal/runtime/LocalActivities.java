@@ -5,6 +5,7 @@ import java.time.Instant;
 
 import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.Event.LocalActivity;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.support.Payloads;
 
@@ -39,28 +40,28 @@ final class LocalActivities {
 	 */
 	Object execute(long seq, String activityType, byte[] args, Type resultType, ActivityOptions options, Instant now) {
 		this.commands.checkNotReadOnly("run local activities");
-		Event recorded = this.commands.isReplaying() ? recorded(Event.localActivity(seq, activityType, null, null))
+		LocalActivity recorded = this.commands.isReplaying()
+				? recorded(Event.localActivity(seq, activityType, null, null))
 				: this.commands.emit(run(seq, activityType, args, options, now));
 		if (recorded.failure() != null) {
 			throw Failures.toException(recorded.failure(), this.payloads.converter());
 		}
-		return this.payloads.decode(recorded.payload(), resultType, "the result of local activity " + activityType);
+		return this.payloads.decode(recorded.result(), resultType, "the result of local activity " + activityType);
 	}
 
 	/**
 	 * On replay: the recorded outcome, or a non-determinism failure when history holds
 	 * something else.
 	 */
-	private Event recorded(Event issued) {
-		Event next = this.commands.peekExpected();
-		if (next != null && next.sameCommand(issued)) {
+	private LocalActivity recorded(LocalActivity issued) {
+		if (this.commands.peekExpected() instanceof LocalActivity next && next.sameCommand(issued)) {
 			this.commands.acceptExpected();
 			return next;
 		}
 		return this.commands.emit(issued);
 	}
 
-	private Event run(long seq, String activityType, byte[] args, ActivityOptions options, Instant now) {
+	private LocalActivity run(long seq, String activityType, byte[] args, ActivityOptions options, Instant now) {
 		LocalActivityInvoker.Outcome outcome = this.invoker.run(this.identity.workflowId(), this.identity.runId(), seq,
 				activityType, args, options, now);
 		return Event.localActivity(seq, activityType, outcome.result(), outcome.failure());

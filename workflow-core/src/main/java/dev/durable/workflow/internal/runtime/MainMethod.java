@@ -8,7 +8,6 @@ import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.failure.WorkflowException;
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
@@ -98,8 +97,7 @@ final class MainMethod {
 
 	/** Closes the run CANCELED, with the cancel request's reason. */
 	void closeCanceled() {
-		this.runner.emitCanceledClose(
-				Event.failed(EventType.WORKFLOW_CANCELED, FailureInfo.canceled(this.rootScope.reason())));
+		this.runner.emitCanceledClose(Event.canceled(FailureInfo.canceled(this.rootScope.reason())));
 	}
 
 	void closeWithFailure(Throwable thrown) {
@@ -113,8 +111,7 @@ final class MainMethod {
 			closeCanceled();
 		}
 		else if (failsRun(this.definition, thrown)) {
-			this.runner
-				.emit(Event.failed(EventType.WORKFLOW_FAILED, Failures.toInfo(thrown, this.payloads.converter())));
+			this.runner.emit(Event.failed(Failures.toInfo(thrown, this.payloads.converter())));
 		}
 		else {
 			// not a workflow failure on purpose: fail the task so that a code fix can let

@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 
 import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.Event.SideEffect;
+import dev.durable.workflow.internal.history.Event.VersionMarker;
 import dev.durable.workflow.internal.support.Payloads;
 
 /**
@@ -37,9 +38,9 @@ final class MarkerStates {
 		if (!this.commands.isReplaying()) {
 			encoded = this.payloads.encode(supplier.get(), type, "a side effect value");
 		}
-		Event recorded = this.commands.emit(Event.sideEffect(seq, encoded));
+		SideEffect recorded = this.commands.emit(Event.sideEffect(seq, encoded));
 		@SuppressWarnings("unchecked")
-		T value = (T) this.payloads.decode(recorded.payload(), type, "a side effect value");
+		T value = (T) this.payloads.decode(recorded.value(), type, "a side effect value");
 		return value;
 	}
 
@@ -62,8 +63,7 @@ final class MarkerStates {
 			this.commands.emit(Event.versionMarker(changeId, maxSupported));
 			return maxSupported;
 		}
-		Event next = this.commands.peekExpected();
-		if (next != null && next.type() == EventType.VERSION_MARKER && changeId.equals(next.name())) {
+		if (this.commands.peekExpected() instanceof VersionMarker next && changeId.equals(next.changeId())) {
 			this.commands.acceptExpected();
 			return next.version();
 		}

@@ -15,6 +15,9 @@ import java.util.Optional;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.engine.HandlerKind;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.Event.SignalReceived;
+import dev.durable.workflow.internal.history.Event.UpdateAccepted;
+import dev.durable.workflow.internal.history.Event.UpdateCompleted;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
 import dev.durable.workflow.internal.registry.MessageHandlers;
@@ -63,7 +66,7 @@ final class MessageStates {
 	// ---- signals
 	// -------------------------------------------------------------------------------
 
-	void signal(Event event) {
+	void signal(SignalReceived event) {
 		Handler handler = this.handlers.find(HandlerKind.SIGNAL, event.name());
 		if (this.definition.buffersSignal(event.name())) {
 			this.buffered.computeIfAbsent(event.name(), (n) -> new ArrayDeque<>()).add(payloadOrEmpty(event.payload()));
@@ -211,10 +214,10 @@ final class MessageStates {
 	}
 
 	/** Applies UPDATE_ACCEPTED: the handler runs ahead of the main method. */
-	void accepted(Event event) {
+	void accepted(UpdateAccepted event) {
 		Handler handler = this.handlers.find(HandlerKind.UPDATE, event.name());
 		if (!this.runner.isReplaying()) {
-			this.outcomes.add(new UpdateOutcome(event.messageId(), "ACCEPTED", null, null));
+			this.outcomes.add(new UpdateOutcome(event.updateId(), "ACCEPTED", null, null));
 		}
 		this.runner.spawnHandler("update-" + event.name(), () -> {
 			Object result;
@@ -229,7 +232,7 @@ final class MessageStates {
 				if (MainMethod.failsRun(this.definition, target)) {
 					// what would fail the run from the main method fails this update
 					// only, the run going on
-					this.runner.recordUpdateCompleted(event.messageId(), null,
+					this.runner.recordUpdateCompleted(event.updateId(), null,
 							Failures.toInfo(target, this.payloads.converter()));
 					return;
 				}
@@ -238,14 +241,13 @@ final class MessageStates {
 			}
 			byte[] encoded = this.payloads.encode(result, handler.method().getGenericReturnType(),
 					"the result of update " + event.name());
-			this.runner.recordUpdateCompleted(event.messageId(), encoded, null);
+			this.runner.recordUpdateCompleted(event.updateId(), encoded, null);
 		});
 	}
 
-	void completed(Event command) {
+	void completed(UpdateCompleted command) {
 		if (!this.runner.isReplaying()) {
-			this.outcomes
-				.add(new UpdateOutcome(command.messageId(), "COMPLETED", command.payload(), command.failure()));
+			this.outcomes.add(new UpdateOutcome(command.updateId(), "COMPLETED", command.result(), command.failure()));
 		}
 	}
 

@@ -7,7 +7,7 @@ import java.util.Map;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.failure.CanceledFailure;
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.Event.TimerStarted;
 
 /**
  * Durable timers of a run. Transitions: started (TIMER_STARTED command) to fired
@@ -30,7 +30,7 @@ final class TimerStates {
 
 	Promise<Void> start(long seq, Instant fireAt, CancellationScopeImpl scope) {
 		PromiseImpl<Void> promise = new PromiseImpl<>();
-		Event recorded = this.commands.emit(Event.timerStarted(seq, fireAt));
+		TimerStarted recorded = this.commands.emit(Event.timerStarted(seq, fireAt));
 		Runnable hook = () -> cancel(seq, scope.reason());
 		this.pending.put(seq, new Pending(seq, recorded.fireAt(), promise, scope, hook));
 		scope.onCancel(hook);
@@ -52,7 +52,7 @@ final class TimerStates {
 		Pending timer = this.pending.remove(seq);
 		if (timer != null) {
 			timer.scope().removeHook(timer.cancelHook());
-			this.commands.emit(Event.of(EventType.TIMER_CANCELED, seq));
+			this.commands.emit(Event.timerCanceled(seq));
 			timer.promise().fail(new CanceledFailure(reason));
 		}
 	}

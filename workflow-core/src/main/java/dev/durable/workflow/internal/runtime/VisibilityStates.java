@@ -7,6 +7,9 @@ import java.util.UUID;
 
 import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.Event.UpsertMemo;
+import dev.durable.workflow.internal.history.Event.UpsertSearchAttributes;
+import dev.durable.workflow.internal.history.Event.WorkflowAttributes;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.support.Attributes;
 
@@ -39,20 +42,20 @@ public final class VisibilityStates {
 	 * The input event of a run that starts with a memo or search attributes, or
 	 * {@code null}.
 	 */
-	public static Event startEvent(Map<String, Object> memo, Map<String, Object> searchAttributes) {
+	public static WorkflowAttributes startEvent(Map<String, Object> memo, Map<String, Object> searchAttributes) {
 		if (memo.isEmpty() && searchAttributes.isEmpty()) {
 			return null;
 		}
 		Map<String, Object> both = new TreeMap<>();
 		both.put("memo", memo);
 		both.put("searchAttributes", searchAttributes);
-		return Event.attributes(EventType.WORKFLOW_ATTRIBUTES, Attributes.bytes(both));
+		return new WorkflowAttributes(Attributes.bytes(both));
 	}
 
 	/** Applies the WORKFLOW_ATTRIBUTES input. */
 	@SuppressWarnings("unchecked")
-	void started(Event input) {
-		Map<String, Object> both = Attributes.read(input.payload());
+	void started(WorkflowAttributes input) {
+		Map<String, Object> both = Attributes.read(input.json());
 		this.startMemo = new TreeMap<>((Map<String, Object>) both.getOrDefault("memo", Map.of()));
 		this.startSearchAttributes = new TreeMap<>(
 				(Map<String, Object>) both.getOrDefault("searchAttributes", Map.of()));
@@ -93,12 +96,16 @@ public final class VisibilityStates {
 
 	private void record(EventType type, Map<String, Object> patch) {
 		byte[] encoded = Attributes.bytes(patch);
-		Event recorded = this.commands.emit(Event.attributes(type, encoded));
-		if (!Arrays.equals(recorded.payload(), encoded)) {
+		byte[] recorded = switch (this.commands.emit(Event.attributes(type, encoded))) {
+			case UpsertMemo upsert -> upsert.patch();
+			case UpsertSearchAttributes upsert -> upsert.patch();
+			default -> throw new IllegalArgumentException(type + " is not an upsert");
+		};
+		if (!Arrays.equals(recorded, encoded)) {
 			// the command type matched but the code now upserts other values
 			throw this.commands.failTask(new NonDeterministicWorkflowException("Run " + this.runId + " issued " + type
 					+ " " + new String(encoded, java.nio.charset.StandardCharsets.UTF_8) + " where its history holds "
-					+ new String(recorded.payload(), java.nio.charset.StandardCharsets.UTF_8)
+					+ new String(recorded, java.nio.charset.StandardCharsets.UTF_8)
 					+ ": the workflow code changed incompatibly; guard the change with Workflows.getVersion"));
 		}
 	}

@@ -13,7 +13,18 @@ import java.util.function.Function;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.Event.ActivityCompleted;
+import dev.durable.workflow.internal.history.Event.ActivityFailed;
+import dev.durable.workflow.internal.history.Event.CancelRequested;
+import dev.durable.workflow.internal.history.Event.ChildClosed;
+import dev.durable.workflow.internal.history.Event.ChildStartFailed;
+import dev.durable.workflow.internal.history.Event.ChildStarted;
+import dev.durable.workflow.internal.history.Event.ExternalDelivered;
+import dev.durable.workflow.internal.history.Event.SignalReceived;
+import dev.durable.workflow.internal.history.Event.TimerFired;
+import dev.durable.workflow.internal.history.Event.UpdateAccepted;
+import dev.durable.workflow.internal.history.Event.WorkflowAttributes;
+import dev.durable.workflow.internal.history.Event.WorkflowStarted;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
@@ -129,9 +140,9 @@ public final class WorkflowRunner {
 		List<Event> accepted = new ArrayList<>();
 		for (Event candidate : candidates) {
 			Event input = candidate;
-			if (input.type() == EventType.UPDATE_ACCEPTED) {
+			if (input instanceof UpdateAccepted update) {
 				// a new update: its validator decides whether it enters history at all
-				input = offerUpdate(input);
+				input = offerUpdate(update);
 				if (input == null) {
 					continue;
 				}
@@ -152,35 +163,44 @@ public final class WorkflowRunner {
 	private boolean applyInput(Event input) {
 		bindEngineThread();
 		try {
-			switch (input.type()) {
-				case WORKFLOW_STARTED -> {
+			switch (input) {
+				case WorkflowStarted started -> {
 					if (this.started) {
 						return false;
 					}
 					this.started = true;
-					if (input.messageId() != null) {
+					if (started.seed() != null) {
 						// a reset run replays history first run by another run: use that
 						// run's seed
-						this.random.setSeed(seedOf(UUID.fromString(input.messageId())));
+						this.random.setSeed(seedOf(UUID.fromString(started.seed())));
 					}
-					this.instance = this.main.start(input.payload());
+					this.instance = this.main.start(started.input());
 				}
-				case ACTIVITY_COMPLETED, ACTIVITY_FAILED -> {
-					return this.activities.resolve(input);
+				case ActivityCompleted completed -> {
+					return this.activities.resolve(completed);
 				}
-				case TIMER_FIRED -> {
-					return this.timers.fire(input.seq());
+				case ActivityFailed failed -> {
+					return this.activities.resolve(failed);
 				}
-				case CANCEL_REQUESTED -> this.rootScope.cancel(input.reason());
-				case CHILD_STARTED, CHILD_START_FAILED, CHILD_CLOSED -> {
-					return this.children.apply(input);
+				case TimerFired fired -> {
+					return this.timers.fire(fired.seq());
 				}
-				case EXTERNAL_DELIVERED -> {
-					return this.children.delivered(input);
+				case CancelRequested cancel -> this.rootScope.cancel(cancel.reason());
+				case ChildStarted started -> {
+					return this.children.started(started);
 				}
-				case WORKFLOW_ATTRIBUTES -> this.visibility.started(input);
-				case SIGNAL_RECEIVED -> this.messages.signal(input);
-				case UPDATE_ACCEPTED -> this.messages.accepted(input);
+				case ChildStartFailed failed -> {
+					return this.children.startFailed(failed);
+				}
+				case ChildClosed closed -> {
+					return this.children.closed(closed);
+				}
+				case ExternalDelivered delivered -> {
+					return this.children.delivered(delivered);
+				}
+				case WorkflowAttributes attributes -> this.visibility.started(attributes);
+				case SignalReceived signal -> this.messages.signal(signal);
+				case UpdateAccepted update -> this.messages.accepted(update);
 				default -> throw new IllegalArgumentException("Not an input: " + input.type());
 			}
 			return true;
@@ -190,15 +210,15 @@ public final class WorkflowRunner {
 		}
 	}
 
-	private Event offerUpdate(Event candidate) {
+	private Event offerUpdate(UpdateAccepted candidate) {
 		if (this.instance == null || isClosed()) {
-			this.messages.reject(candidate.messageId(), "WorkflowClosed",
+			this.messages.reject(candidate.updateId(), "WorkflowClosed",
 					"Run " + this.identity.runId() + " is closing and accepts no update");
 			return null;
 		}
 		bindEngineThread();
 		try {
-			return this.messages.offerUpdate(candidate.messageId(), candidate.name(), candidate.payload());
+			return this.messages.offerUpdate(candidate.updateId(), candidate.name(), candidate.payload());
 		}
 		finally {
 			WorkflowThread.unbind();
@@ -327,7 +347,7 @@ public final class WorkflowRunner {
 		this.scheduler.addFirst(new Coroutine(name, this, this.rootScope, body, true));
 	}
 
-	Event emit(Event command) {
+	<E extends Event> E emit(E command) {
 		return this.commands.emit(command);
 	}
 

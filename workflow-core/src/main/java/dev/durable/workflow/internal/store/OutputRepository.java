@@ -10,7 +10,9 @@ import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.Event.EventSet;
+import dev.durable.workflow.internal.history.Event.StreamClosed;
+import dev.durable.workflow.internal.history.Event.StreamWrite;
 
 /**
  * The rows of workflow events and streams: written by the commit of the workflow task
@@ -52,10 +54,15 @@ public final class OutputRepository {
 	 * the task's transaction.
 	 */
 	public void write(UUID runId, String namespace, String workflowId, Instant time, List<Event> outputs) {
-		List<Event> events = new ArrayList<>();
-		List<Event> streams = new ArrayList<>();
+		List<EventSet> events = new ArrayList<>();
+		List<StreamValue> streams = new ArrayList<>();
 		for (Event output : outputs) {
-			(output.type() == EventType.EVENT_SET ? events : streams).add(output);
+			switch (output) {
+				case EventSet set -> events.add(set);
+				case StreamWrite write -> streams.add(new StreamValue(write.key(), write.offset(), write.value()));
+				case StreamClosed closed -> streams.add(new StreamValue(closed.key(), closed.offset(), null));
+				default -> throw new IllegalArgumentException("Not an output: " + output.type());
+			}
 		}
 		if (!events.isEmpty()) {
 			// a key set twice in one task: the statements of a batch run in order, the
@@ -64,28 +71,31 @@ public final class OutputRepository {
 					q("INSERT INTO #.workflow_event (run_id, event_key, namespace, workflow_id, value,"
 							+ " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, event_key)"
 							+ " DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at"),
-					events, events.size(), (PreparedStatement ps, Event e) -> {
+					events, events.size(), (PreparedStatement ps, EventSet e) -> {
 						ps.setObject(1, runId);
-						ps.setString(2, e.name());
+						ps.setString(2, e.key());
 						ps.setString(3, namespace);
 						ps.setString(4, workflowId);
-						ps.setBytes(5, e.payload());
+						ps.setBytes(5, e.value());
 						ps.setTimestamp(6, Sql.ts(time));
 					});
 		}
 		if (!streams.isEmpty()) {
-			this.jdbc
-				.batchUpdate(
-						q("INSERT INTO #.workflow_stream (run_id, stream_key, stream_offset, value, written_at)"
-								+ " VALUES (?, ?, ?, ?, ?)"),
-						streams, streams.size(), (PreparedStatement ps, Event e) -> {
-							ps.setObject(1, runId);
-							ps.setString(2, e.name());
-							ps.setLong(3, e.seq());
-							ps.setBytes(4, (e.type() == EventType.STREAM_WRITE) ? e.payload() : null);
-							ps.setTimestamp(5, Sql.ts(time));
-						});
+			this.jdbc.batchUpdate(
+					q("INSERT INTO #.workflow_stream (run_id, stream_key, stream_offset, value, written_at)"
+							+ " VALUES (?, ?, ?, ?, ?)"),
+					streams, streams.size(), (PreparedStatement ps, StreamValue e) -> {
+						ps.setObject(1, runId);
+						ps.setString(2, e.key());
+						ps.setLong(3, e.offset());
+						ps.setBytes(4, e.value());
+						ps.setTimestamp(5, Sql.ts(time));
+					});
 		}
+	}
+
+	/** A stream row: a written value, or a stream's end (no value). */
+	private record StreamValue(String key, long offset, byte[] value) {
 	}
 
 	/** Copies a run's events to the run that continues it as new. */

@@ -5,14 +5,17 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
+import dev.durable.workflow.internal.history.Event.ActivityScheduled;
+import dev.durable.workflow.internal.history.Event.SignalReceived;
+import dev.durable.workflow.internal.history.Event.WorkflowStarted;
+import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.history.ResetPlan;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -83,8 +86,8 @@ public final class ResetRepository {
 				: history.get(0)
 					.events()
 					.stream()
-					.filter((e) -> e.type() == EventType.WORKFLOW_STARTED && e.messageId() != null)
-					.map(Event::messageId)
+					.map((e) -> (e instanceof WorkflowStarted started) ? started.seed() : null)
+					.filter(Objects::nonNull)
 					.findFirst()
 					.orElse(base.runId().toString());
 		ResetPlan plan = ResetPlan.of(history, eventId, seed);
@@ -153,16 +156,16 @@ public final class ResetRepository {
 		// as lost; an
 		// activity on a task queue is queued again, due now
 		List<StoredActivity> queued = new ArrayList<>();
-		for (Event scheduled : plan.activities()) {
+		for (ActivityScheduled scheduled : plan.activities()) {
 			if (scheduled.options().onTaskQueue()) {
-				queued.add(new StoredActivity(runId, scheduled.seq(), scheduled.name(), scheduled.payload(),
+				queued.add(new StoredActivity(runId, scheduled.seq(), scheduled.activityType(), scheduled.args(),
 						scheduled.options(), 1, now, now, null, null));
 				continue;
 			}
 			this.jdbc.update(
 					q("INSERT INTO #.activity (run_id, seq, activity_type, input, options, attempt,"
 							+ " scheduled_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)"),
-					runId, scheduled.seq(), scheduled.name(), scheduled.payload(),
+					runId, scheduled.seq(), scheduled.activityType(), scheduled.args(),
 					InternalJson.write(scheduled.options()), Sql.ts(now), Sql.ts(now));
 		}
 		new ActivityRepository(this.jdbc, this.schema).insertQueued(base.namespace(), base.workflowId(), queued);
@@ -178,7 +181,7 @@ public final class ResetRepository {
 		for (Event answer : plan.answers()) {
 			this.runs.insertInbox(runId, InboxKind.EVENT, null, EventCodec.write(List.of(answer)), null);
 		}
-		for (Event signal : plan.signals()) {
+		for (SignalReceived signal : plan.signals()) {
 			this.runs.insertInbox(runId, InboxKind.SIGNAL, signal.name(), signal.payload(), null);
 		}
 		for (InboxItem item : inbox) {

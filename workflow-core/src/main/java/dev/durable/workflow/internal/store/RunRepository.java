@@ -354,7 +354,7 @@ public final class RunRepository {
 		if (seq.isEmpty()) {
 			return null;
 		}
-		Event event = new Event(type, null, null, null, failure, null, null, null, reason, null);
+		Event event = Event.closedOutsideTasks(type, failure, reason);
 		this.jdbc.update(q("INSERT INTO #.history (run_id, seq, created_at, events) VALUES (?, ?, ?, ?)"), runId,
 				seq.get(0), Sql.ts(now), EventCodec.write(List.of(event)));
 		return closeSideTables(runId, status, null, InternalJson.write(failure), now, false);

@@ -14,13 +14,16 @@ import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.Event.SideEffect;
+import dev.durable.workflow.internal.history.Event.TimerStarted;
 import dev.durable.workflow.internal.history.EventType;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
-import dev.durable.workflow.payload.JsonPayloadConverter;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.payload.JsonPayloadConverter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * {@code Workflows.*} reaches the run through its {@link WorkflowContext}: the calls of
@@ -76,9 +79,11 @@ class WorkflowContextTest {
 
 		assertThat(result.commands()).extracting(Event::type)
 			.containsExactly(EventType.SIDE_EFFECT, EventType.TIMER_STARTED, EventType.TIMER_STARTED);
-		assertThat(result.commands()).extracting(Event::seq).containsExactly(1L, 2L, 3L);
-		assertThat(result.commands().subList(1, 3)).extracting(Event::fireAt)
-			.containsExactly(T0.plus(Duration.ofMinutes(1)), T0.plus(Duration.ofHours(1)));
+		assertThat(result.commands().get(0)).isInstanceOfSatisfying(SideEffect.class,
+				(sideEffect) -> assertThat(sideEffect.seq()).isEqualTo(1L));
+		assertThat(result.commands().subList(1, 3)).map(TimerStarted.class::cast)
+			.extracting(TimerStarted::seq, TimerStarted::fireAt)
+			.containsExactly(tuple(2L, T0.plus(Duration.ofMinutes(1))), tuple(3L, T0.plus(Duration.ofHours(1))));
 		assertThat(SEEN).first().isEqualTo(T0);
 		assertThat(runner.nextTimer()).isEqualTo(T0.plus(Duration.ofMinutes(1)));
 	}

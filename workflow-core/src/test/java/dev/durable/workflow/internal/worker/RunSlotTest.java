@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import dev.durable.workflow.activity.ActivityInfo;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.history.Event;
-import dev.durable.workflow.internal.history.EventType;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +54,7 @@ class RunSlotTest {
 	@Test
 	void inputsOfATaskThatDidNotCommitGoBackAheadOfNewerOnes() {
 		Event first = Event.activityCompleted(1, null);
-		Event second = Event.of(EventType.TIMER_FIRED, 2L);
+		Event second = Event.timerFired(2);
 		Event newer = Event.activityCompleted(3, null);
 		this.slot.deliver(first);
 		this.slot.deliver(second);
