@@ -62,9 +62,10 @@ class QueueTakeoverTest {
 
 		b.client().handle("first").signal("open", null);
 		b.client().handle("second").signal("open", null);
-		assertThat(first.result(Duration.ofSeconds(20))).isEqualTo("first@b");
-		assertThat(second.result(Duration.ofSeconds(20))).isEqualTo("second@b");
-		assertThat(third.result(Duration.ofSeconds(20))).isEqualTo("third@b");
+		// the results through b: a, frozen, fenced itself and is not told when runs close
+		assertThat(b.client().handle("first", String.class).result(Duration.ofSeconds(20))).isEqualTo("first@b");
+		assertThat(b.client().handle("second", String.class).result(Duration.ofSeconds(20))).isEqualTo("second@b");
+		assertThat(b.client().handle("third", String.class).result(Duration.ofSeconds(20))).isEqualTo("third@b");
 		assertThat(mostHeld.get()).as("slots held at once").isEqualTo(2);
 		assertThat(b.queues()).singleElement().satisfies((info) -> assertThat(info.running()).isZero());
 		Engines.assertReplays(b, first.runId());
