@@ -43,6 +43,10 @@ public final class Engines implements AutoCloseable {
 			// longer than the lease these intervals leave: a loaded test machine's slow
 			// statement is no outage
 			.statementTimeout(Duration.ofSeconds(5))
+			// likewise for a transaction idle between two statements (the default, the
+			// lease, is 0.8 s here); it is a session setting, so the tests' own
+			// transactions on the shared pool's connections get it too
+			.idleInTransactionTimeout(Duration.ofSeconds(5))
 			.shutdownTimeout(Duration.ofSeconds(5));
 	}
 
