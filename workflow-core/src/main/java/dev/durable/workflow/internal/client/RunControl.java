@@ -10,6 +10,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.durable.workflow.client.ResetPoint;
 import dev.durable.workflow.engine.WorkflowInterceptor.ClientOperation;
 import dev.durable.workflow.internal.history.TaskRecord;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.store.InboxDelivery;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.ResetRepository;
@@ -18,7 +19,6 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Interceptors;
-import dev.durable.workflow.internal.worker.Listeners;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.internal.worker.RunWaker;
 

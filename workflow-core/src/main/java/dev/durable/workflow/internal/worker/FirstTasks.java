@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;

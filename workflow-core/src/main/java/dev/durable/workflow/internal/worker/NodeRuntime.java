@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.internal.execution.WakeScheduler;
+import dev.durable.workflow.internal.inline.ActivityExecutor;
 import dev.durable.workflow.internal.node.ClockRefresh;
 import dev.durable.workflow.internal.node.NodeHeartbeat;
 import dev.durable.workflow.internal.node.NodeLease;

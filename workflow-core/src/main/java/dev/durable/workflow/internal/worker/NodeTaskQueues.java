@@ -7,6 +7,7 @@ import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.queue.QueueAdmission;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.store.Stores;

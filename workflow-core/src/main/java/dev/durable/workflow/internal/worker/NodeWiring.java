@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.activity.TransactionalSettings;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.queue.QueueStores;
 import dev.durable.workflow.internal.registry.ActivityRegistry;

@@ -1,5 +1,8 @@
 package dev.durable.workflow.internal.worker;
 
+import dev.durable.workflow.internal.execution.WakeScheduler;
+import dev.durable.workflow.internal.inline.ActivityExecutor;
+
 /**
  * Whether a node is doing nothing in memory: no workflow task queued or running, no
  * activity attempt launched or running, no clock-driven action due or being handed over.

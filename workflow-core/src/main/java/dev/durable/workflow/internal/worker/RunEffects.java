@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
 
+import dev.durable.workflow.internal.inline.ActivityExecutor;
 import dev.durable.workflow.internal.runtime.ActivityAttempts;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.ScheduledActivity;

@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 
 import dev.durable.workflow.internal.activity.ActivityAttempt;
-import dev.durable.workflow.internal.commit.OwnedRun;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.inline.InlineRun;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunChain;
@@ -29,7 +29,7 @@ import dev.durable.workflow.internal.store.StoredActivity;
  * run never overlap, not even across the run's slots on a node (see
  * {@link WorkflowTaskExecutor#adopt}).
  */
-final class RunSlot implements OwnedRun {
+final class RunSlot implements InlineRun {
 
 	private final UUID runId;
 
@@ -142,7 +142,8 @@ final class RunSlot implements OwnedRun {
 		return slot;
 	}
 
-	UUID runId() {
+	@Override
+	public UUID runId() {
 		return this.runId;
 	}
 
@@ -178,7 +179,8 @@ final class RunSlot implements OwnedRun {
 	 * Whether the node let the run go (closed, lost, evicted): nothing more runs for it
 	 * here.
 	 */
-	boolean isDead() {
+	@Override
+	public boolean isDead() {
 		return this.dead;
 	}
 
@@ -272,7 +274,8 @@ final class RunSlot implements OwnedRun {
 	}
 
 	/** The run row as this node's last commit left it, or {@code null}. */
-	RunRow cachedRow() {
+	@Override
+	public RunRow cachedRow() {
 		return this.cachedRow;
 	}
 
@@ -282,7 +285,8 @@ final class RunSlot implements OwnedRun {
 	}
 
 	/** Only touched by the task that runs the slot (or under the task lock). */
-	WorkflowRunner runner() {
+	@Override
+	public WorkflowRunner runner() {
 		return this.runner;
 	}
 
@@ -335,7 +339,8 @@ final class RunSlot implements OwnedRun {
 	// ---- the task lock
 	// ----------------------------------------------------------------------
 
-	void lockTask() {
+	@Override
+	public void lockTask() {
 		this.taskLock.lock();
 	}
 
@@ -352,7 +357,8 @@ final class RunSlot implements OwnedRun {
 	 * {@link #markDead}) has its runner destroyed now: the thread that let it go could
 	 * not, as the runner was in use.
 	 */
-	void unlockTask() {
+	@Override
+	public void unlockTask() {
 		this.taskLock.unlock();
 		if (this.dead && this.taskLock.tryLock()) {
 			try {
@@ -371,7 +377,8 @@ final class RunSlot implements OwnedRun {
 	 * Hands an input (an activity outcome) to the run's next task, which is scheduled for
 	 * it.
 	 */
-	void handOver(Event event) {
+	@Override
+	public void handOver(Event event) {
 		if (this.dead) {
 			return;
 		}
@@ -400,28 +407,33 @@ final class RunSlot implements OwnedRun {
 	// ---------------------------------------------------------------
 
 	/** Whether an attempt of the activity runs for the run. */
-	boolean isRunning(long seq) {
+	@Override
+	public boolean isRunning(long seq) {
 		return this.inflight.containsKey(seq);
 	}
 
-	void attemptStarted(long seq, ActivityAttempt attempt) {
+	@Override
+	public void attemptStarted(long seq, ActivityAttempt attempt) {
 		this.inflight.put(seq, attempt);
 	}
 
 	/**
 	 * @return the attempt that ran for the activity, or {@code null}
 	 */
-	ActivityAttempt attemptEnded(long seq) {
+	@Override
+	public ActivityAttempt attemptEnded(long seq) {
 		return this.inflight.remove(seq);
 	}
 
 	/** The attempt running for the activity, or {@code null}. */
-	ActivityAttempt runningAttempt(long seq) {
+	@Override
+	public ActivityAttempt runningAttempt(long seq) {
 		return this.inflight.get(seq);
 	}
 
 	/** The activities with an attempt running. */
-	List<Long> runningActivities() {
+	@Override
+	public List<Long> runningActivities() {
 		return List.copyOf(this.inflight.keySet());
 	}
 
@@ -433,29 +445,34 @@ final class RunSlot implements OwnedRun {
 	/**
 	 * The activity has a row now (a failed attempt, a heartbeat, or found at a takeover).
 	 */
-	void activityStored(long seq) {
+	@Override
+	public void activityStored(long seq) {
 		this.storedActivities.add(seq);
 	}
 
 	/** A commit deleted the activity's row. */
-	void activityRowDeleted(long seq) {
+	@Override
+	public void activityRowDeleted(long seq) {
 		this.storedActivities.remove(seq);
 	}
 
 	/** The activity's next attempt waits for its retry time. */
-	void retryWaits(long seq) {
+	@Override
+	public void retryWaits(long seq) {
 		this.waitingRetries.add(seq);
 	}
 
 	/**
 	 * @return whether the activity's retry still waited (a cancel had not taken it out)
 	 */
-	boolean takeWaitingRetry(long seq) {
+	@Override
+	public boolean takeWaitingRetry(long seq) {
 		return this.waitingRetries.remove(seq);
 	}
 
 	/** Takes out the waiting retries of activities the run no longer awaits. */
-	void keepWaitingRetries(LongPredicate awaited) {
+	@Override
+	public void keepWaitingRetries(LongPredicate awaited) {
 		this.waitingRetries.removeIf((seq) -> !awaited.test(seq));
 	}
 

@@ -9,6 +9,8 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.durable.workflow.internal.execution.WakeScheduler;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRow;
 

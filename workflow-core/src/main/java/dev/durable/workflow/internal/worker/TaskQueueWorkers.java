@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.activity.ActivityInfo;
 import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.queue.QueueAdmission;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.store.Stores;

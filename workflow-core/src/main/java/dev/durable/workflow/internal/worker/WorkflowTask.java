@@ -13,6 +13,7 @@ import dev.durable.workflow.engine.WorkflowEngineListener;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.InboxItem;

@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.inline;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -15,6 +15,7 @@ import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.support.Payloads;
@@ -41,9 +42,9 @@ final class LocalAttempts implements LocalActivityInvoker {
 
 	private final Listeners listeners;
 
-	private final RunSlot slot;
+	private final InlineRun slot;
 
-	LocalAttempts(ActivityInvoker invoker, Payloads payloads, Clock clock, Listeners listeners, RunSlot slot) {
+	LocalAttempts(ActivityInvoker invoker, Payloads payloads, Clock clock, Listeners listeners, InlineRun slot) {
 		this.invoker = invoker;
 		this.payloads = payloads;
 		this.clock = clock;

@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.inline;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -20,12 +20,16 @@ import dev.durable.workflow.failure.TimeoutType;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
 import dev.durable.workflow.internal.activity.TransactionalSettings;
+import dev.durable.workflow.internal.execution.Continuations;
+import dev.durable.workflow.internal.execution.WakeScheduler;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.runtime.ActivityAttempts;
+import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.ActivityRepository;
@@ -42,7 +46,7 @@ import dev.durable.workflow.internal.support.RunMdc;
  * retry is scheduled; the final outcome is handed to the run in memory and commits with
  * its next task.
  */
-final class ActivityExecutor {
+public final class ActivityExecutor {
 
 	private static final Logger log = LoggerFactory.getLogger(ActivityExecutor.class);
 
@@ -92,7 +96,7 @@ final class ActivityExecutor {
 	private final java.util.concurrent.Executor threads = (
 			work) -> Thread.ofVirtual().name("durable-activity").start(work);
 
-	ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
+	public ActivityExecutor(ActivityRegistry registry, ActivityRepository store, Payloads payloads, Clock clock,
 			WakeScheduler wake, UUID node, int maxConcurrent, Listeners listeners, TransactionalSettings transactions,
 			NodeLease lease) {
 		this.lease = lease;
@@ -114,7 +118,7 @@ final class ActivityExecutor {
 	 * Starts (or schedules, when its retry time is ahead) a pending activity of an owned
 	 * run.
 	 */
-	void start(RunSlot slot, String workflowId, StoredActivity activity) {
+	public void start(InlineRun slot, String workflowId, StoredActivity activity) {
 		if (activity.nextAttemptAt().isAfter(this.clock.instant())) {
 			// a task that cancels the activity meanwhile takes it out of the waiting
 			// retries
@@ -135,7 +139,7 @@ final class ActivityExecutor {
 	 * run still waits for (see {@link RecoverInlineActivities}).
 	 * @param pending the activities the run's history leaves pending
 	 */
-	void recoverPending(RunSlot slot, String workflowId, List<ScheduledActivity> pending) {
+	public void recoverPending(InlineRun slot, String workflowId, List<ScheduledActivity> pending) {
 		this.recovery.recoverPending(slot, workflowId, pending);
 	}
 
@@ -144,16 +148,16 @@ final class ActivityExecutor {
 	 * not even one a task committed during the stop scheduled; the node that takes the
 	 * run over starts it.
 	 */
-	void drain() {
+	public void drain() {
 		this.draining = true;
 	}
 
 	/** How many attempts are launched and not yet ended. */
-	int inFlight() {
+	public int inFlight() {
 		return this.inFlight.get();
 	}
 
-	private void launch(RunSlot slot, String workflowId, StoredActivity activity) {
+	private void launch(InlineRun slot, String workflowId, StoredActivity activity) {
 		if (slot.isDead() || slot.isRunning(activity.seq()) || this.lease.isFenced()) {
 			return;
 		}
@@ -191,7 +195,7 @@ final class ActivityExecutor {
 		});
 	}
 
-	private void run(RunSlot slot, StoredActivity activity, ActivityAttempt attempt,
+	private void run(InlineRun slot, StoredActivity activity, ActivityAttempt attempt,
 			InlineActivityRows.AttemptToken token) {
 		ActivityOptions options = activity.options();
 		Instant started = this.clock.instant();
@@ -242,7 +246,7 @@ final class ActivityExecutor {
 	/**
 	 * @param committed the result a transactional attempt committed, or {@code null}
 	 */
-	private void reportOutcome(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Object result,
+	private void reportOutcome(InlineRun slot, StoredActivity activity, ActivityAttempt attempt, Object result,
 			byte[] committed, Throwable thrown, UUID tokenInRow) {
 		Throwable failure = thrown;
 		slot.attemptEnded(activity.seq());
@@ -265,7 +269,7 @@ final class ActivityExecutor {
 	 * retries: the waiting attempt ends, and the next one starts from the row at its
 	 * retry time.
 	 */
-	void retryFromRow(RunSlot slot, String workflowId, long seq) {
+	public void retryFromRow(InlineRun slot, String workflowId, long seq) {
 		ActivityAttempt waiting = slot.attemptEnded(seq);
 		if (waiting != null) {
 			waiting.finish();
@@ -283,7 +287,7 @@ final class ActivityExecutor {
 	 * since before a takeover, else {@code null} (a running attempt's token is read when
 	 * it fails)
 	 */
-	void armTimeouts(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, ActivityOptions options,
+	void armTimeouts(InlineRun slot, StoredActivity activity, ActivityAttempt attempt, ActivityOptions options,
 			Instant started, UUID tokenInRow) {
 		if (options.startToCloseTimeout() != null) {
 			this.wake.schedule(started.plus(options.startToCloseTimeout()),
@@ -298,13 +302,13 @@ final class ActivityExecutor {
 		}
 	}
 
-	private void armHeartbeatCheck(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout,
+	private void armHeartbeatCheck(InlineRun slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout,
 			UUID tokenInRow) {
 		this.wake.schedule(attempt.lastHeartbeatAt().plus(timeout),
 				() -> checkHeartbeat(slot, activity, attempt, timeout, tokenInRow));
 	}
 
-	private void checkHeartbeat(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout,
+	private void checkHeartbeat(InlineRun slot, StoredActivity activity, ActivityAttempt attempt, Duration timeout,
 			UUID tokenInRow) {
 		if (attempt.isFinished() || slot.isDead()) {
 			return;
@@ -340,7 +344,7 @@ final class ActivityExecutor {
 		}
 	}
 
-	private void timeout(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, TimeoutType type,
+	private void timeout(InlineRun slot, StoredActivity activity, ActivityAttempt attempt, TimeoutType type,
 			UUID tokenInRow) {
 		if (!attempt.finish()) {
 			return;
@@ -360,7 +364,7 @@ final class ActivityExecutor {
 	 * and every waiting retry of an activity the workflow no longer awaits (its scope was
 	 * canceled).
 	 */
-	void committed(RunSlot slot, WorkflowRunner runner, List<Long> deletedRows) {
+	public void committed(InlineRun slot, WorkflowRunner runner, List<Long> deletedRows) {
 		deletedRows.forEach(slot::activityRowDeleted);
 		slot.keepWaitingRetries(runner::isActivityPending);
 		for (Long seq : slot.runningActivities()) {
@@ -374,7 +378,7 @@ final class ActivityExecutor {
 	 * Cancels a running attempt: its outcome is dropped (the workflow already saw the
 	 * cancel).
 	 */
-	void cancel(RunSlot slot, long seq) {
+	public void cancel(InlineRun slot, long seq) {
 		ActivityAttempt attempt = slot.attemptEnded(seq);
 		if (attempt != null && attempt.finish()) {
 			attempt.cancel();
@@ -387,7 +391,7 @@ final class ActivityExecutor {
 	 * task-queue attempt claimed by any node, an attempt awaiting the completion client,
 	 * retries waiting), read only then.
 	 */
-	ActivityAttempts attempts(RunSlot slot) {
+	public ActivityAttempts attempts(InlineRun slot) {
 		return (seq) -> {
 			ActivityAttempt running = slot.runningAttempt(seq);
 			return (running != null) ? running.info().attempt() : this.store.attemptsMade(slot.runId(), seq);
@@ -398,12 +402,12 @@ final class ActivityExecutor {
 	 * What runs the local activities of the run's workflow tasks (see
 	 * {@link LocalAttempts}).
 	 */
-	LocalAttempts local(RunSlot slot) {
+	public LocalActivityInvoker local(InlineRun slot) {
 		return new LocalAttempts(this.invoker, this.payloads, this.clock, this.listeners, slot);
 	}
 
 	/** A failed attempt: see {@link AttemptFailures}. */
-	void attemptFailed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
+	void attemptFailed(InlineRun slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
 			FailureInfo failure, UUID tokenInRow) {
 		this.failures.failed(slot, workflowId, activity, lastHeartbeat, failure, tokenInRow);
 	}
@@ -422,7 +426,7 @@ final class ActivityExecutor {
 	}
 
 	/** The run's workflow type, for the logs, as far as the slot knows it. */
-	static String workflowType(RunSlot slot) {
+	static String workflowType(InlineRun slot) {
 		WorkflowRunner runner = slot.runner();
 		if (runner != null) {
 			return runner.identity().workflowType();
@@ -431,7 +435,7 @@ final class ActivityExecutor {
 		return (row != null) ? row.workflowType() : null;
 	}
 
-	int available() {
+	public int available() {
 		return this.permits.availablePermits();
 	}
 

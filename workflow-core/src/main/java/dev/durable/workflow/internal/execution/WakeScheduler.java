@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.execution;
 
 import java.time.Clock;
 import java.time.Duration;

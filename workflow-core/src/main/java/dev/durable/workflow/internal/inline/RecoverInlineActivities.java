@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.inline;
 
 import java.time.Clock;
 import java.util.List;
@@ -42,7 +42,7 @@ final class RecoverInlineActivities {
 	 * failed attempt, so the retry policy, its backoff and its maximum attempts apply to
 	 * what happens next.
 	 */
-	private void recover(RunSlot slot, String workflowId, StoredActivity activity) {
+	private void recover(InlineRun slot, String workflowId, StoredActivity activity) {
 		if (activity.attempt() == 0) {
 			// recreated by a reset and never attempted: its first attempt starts now
 			this.executor.start(slot, workflowId,
@@ -67,7 +67,7 @@ final class RecoverInlineActivities {
 	 * starts from what the history recorded at its scheduling.
 	 * @param pending the activities the run's history leaves pending
 	 */
-	void recoverPending(RunSlot slot, String workflowId, List<ScheduledActivity> pending) {
+	void recoverPending(InlineRun slot, String workflowId, List<ScheduledActivity> pending) {
 		List<ScheduledActivity> inline = new java.util.ArrayList<>();
 		for (ScheduledActivity scheduled : pending) {
 			if (scheduled.options().onTaskQueue()) {
@@ -122,7 +122,7 @@ final class RecoverInlineActivities {
 	 * Waits again, after a takeover, for an inline attempt the completion client
 	 * completes: its timeouts are armed from what its row recorded; no code runs.
 	 */
-	private void awaitAsync(RunSlot slot, String workflowId, StoredActivity activity,
+	private void awaitAsync(InlineRun slot, String workflowId, StoredActivity activity,
 			ActivityRepository.AsyncAttempt waiting) {
 		ActivityInfo info = ActivityExecutor.info(workflowId, activity);
 		TaskToken token = new TaskToken(activity.runId(), activity.seq(), waiting.token());

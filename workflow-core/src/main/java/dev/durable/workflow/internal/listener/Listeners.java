@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.listener;
 
 import java.time.Duration;
 import java.util.List;
@@ -62,7 +62,7 @@ public final class Listeners {
 	 * A workflow task of the run committed: the run started when it was its first, closed
 	 * when it closes it.
 	 */
-	void committed(RunRow row, TaskCommit commit) {
+	public void committed(RunRow row, TaskCommit commit) {
 		if (row.historySeq() == 0) {
 			each((listener) -> listener.runStarted(run(row)));
 		}
@@ -93,14 +93,14 @@ public final class Listeners {
 	}
 
 	/** A workflow task of the run begins on this thread; {@link #taskEnded} ends it. */
-	void taskStarted(RunRow row) {
+	public void taskStarted(RunRow row) {
 		if (!this.listeners.isEmpty()) {
 			this.task.set(new Task(start((listener) -> listener.workflowTaskStarted(run(row)))));
 		}
 	}
 
 	/** The workflow task in progress on this thread failed. */
-	void taskFailed(Throwable failure) {
+	public void taskFailed(Throwable failure) {
 		Task current = this.task.get();
 		if (current != null) {
 			current.failure = failure;
@@ -108,7 +108,7 @@ public final class Listeners {
 	}
 
 	/** Ends the workflow task in progress on this thread, if any. */
-	void taskEnded() {
+	public void taskEnded() {
 		Task current = this.task.get();
 		if (current != null) {
 			this.task.remove();
@@ -133,8 +133,8 @@ public final class Listeners {
 	 * @param headers the headers of the attempt's run, read only when an interceptor
 	 * needs them
 	 */
-	@Nullable Object activity(ActivityInfo activity, Duration scheduleToStart, Supplier<Map<String, String>> headers,
-			Callable<@Nullable Object> body) throws Exception {
+	public @Nullable Object activity(ActivityInfo activity, Duration scheduleToStart,
+			Supplier<Map<String, String>> headers, Callable<@Nullable Object> body) throws Exception {
 		return this.interceptors.activity(activity, this.interceptors.isEmpty() ? Map.of() : headers.get(), () -> {
 			Execution observed = activityStarted(activity, scheduleToStart);
 			Throwable failure = null;
@@ -151,7 +151,7 @@ public final class Listeners {
 		});
 	}
 
-	void activityFailed(ActivityInfo activity, String failureType, boolean retrying) {
+	public void activityFailed(ActivityInfo activity, String failureType, boolean retrying) {
 		each((listener) -> listener.activityFailed(activity, failureType, retrying));
 	}
 

@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.inline;
 
 import java.sql.SQLException;
 import java.util.UUID;
@@ -61,7 +61,7 @@ final class TransactionalAttempt {
 	 * The transaction of an attempt, or {@code null} when its activity is not
 	 * transactional.
 	 */
-	@Nullable Run begin(RunSlot slot, StoredActivity activity, ActivityAttempt attempt) {
+	@Nullable Run begin(InlineRun slot, StoredActivity activity, ActivityAttempt attempt) {
 		ActivityDefinition definition = this.registry.find(activity.activityType());
 		if (definition == null || definition.target() == null) {
 			return null;
@@ -90,7 +90,7 @@ final class TransactionalAttempt {
 	/** The transaction of one attempt, and what became of it. */
 	final class Run {
 
-		private final RunSlot slot;
+		private final InlineRun slot;
 
 		private final StoredActivity activity;
 
@@ -108,7 +108,7 @@ final class TransactionalAttempt {
 
 		private byte @Nullable [] committed;
 
-		private Run(RunSlot slot, StoredActivity activity, ActivityAttempt attempt, TransactionalSettings.Spec spec) {
+		private Run(InlineRun slot, StoredActivity activity, ActivityAttempt attempt, TransactionalSettings.Spec spec) {
 			this.slot = slot;
 			this.activity = activity;
 			this.attempt = attempt;

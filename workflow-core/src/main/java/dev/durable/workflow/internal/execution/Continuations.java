@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.execution;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * soon ({@link #accepting}): never while an activity's own code runs, which may wait for
  * the very work it offers (an activity that starts a workflow and waits for its result).
  */
-final class Continuations {
+public final class Continuations {
 
 	private static final Logger log = LoggerFactory.getLogger(Continuations.class);
 
@@ -41,7 +41,7 @@ final class Continuations {
 	 * Runs the work after the current piece on this thread when it runs pieces, else on
 	 * the executor.
 	 */
-	static void runNextOr(Executor executor, Runnable work) {
+	public static void runNextOr(Executor executor, Runnable work) {
 		Deque<Runnable> next = NEXT.get();
 		if (next != null && next.isEmpty() && ACCEPTING.get() != null) {
 			next.add(work);
@@ -55,7 +55,7 @@ final class Continuations {
 	 * Runs engine code during which work offered with {@link #runNextOr} may wait for
 	 * this thread.
 	 */
-	static void accepting(Runnable engineCode) {
+	public static void accepting(Runnable engineCode) {
 		Boolean before = ACCEPTING.get();
 		ACCEPTING.set(Boolean.TRUE);
 		try {

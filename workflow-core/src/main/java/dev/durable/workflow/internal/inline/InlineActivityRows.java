@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.inline;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -36,7 +36,7 @@ final class InlineActivityRows {
 	}
 
 	/** Persists heartbeats at most once a second (the details reach the next attempt). */
-	Consumer<byte[]> heartbeatSink(RunSlot slot, StoredActivity activity) {
+	Consumer<byte[]> heartbeatSink(InlineRun slot, StoredActivity activity) {
 		return ThrottledHeartbeats.sink(this.clock, ThrottledHeartbeats.INTERVAL, (details, now) -> whileAwaited(slot,
 				activity.seq(), () -> this.store.heartbeat(activity, details, now, this.node, slot.epoch())));
 	}
@@ -45,7 +45,7 @@ final class InlineActivityRows {
 	 * The attempt's task token, made valid on first use: the row is written with it
 	 * (state STARTED, this node), so the completion client can find it from any node.
 	 */
-	AttemptToken token(RunSlot slot, StoredActivity activity) {
+	AttemptToken token(InlineRun slot, StoredActivity activity) {
 		return new AttemptToken(slot, activity);
 	}
 
@@ -53,7 +53,7 @@ final class InlineActivityRows {
 	 * Persists a failed attempt and its retry time; see
 	 * {@link ActivityRepository#recordFailedAttempt}.
 	 */
-	boolean recordFailedAttempt(RunSlot slot, StoredActivity activity, Instant next, byte[] failure,
+	boolean recordFailedAttempt(InlineRun slot, StoredActivity activity, Instant next, byte[] failure,
 			byte[] lastHeartbeat, UUID tokenInRow) {
 		return whileAwaited(slot, activity.seq(), () -> (tokenInRow != null)
 				? this.store.retryAsync(activity, tokenInRow, next, failure, lastHeartbeat, this.node, slot.epoch())
@@ -64,7 +64,7 @@ final class InlineActivityRows {
 	 * The node stops before the activity's first attempt started: see
 	 * {@link ActivityRepository#recordNotStarted}.
 	 */
-	boolean recordNotStarted(RunSlot slot, StoredActivity activity) {
+	boolean recordNotStarted(InlineRun slot, StoredActivity activity) {
 		return whileAwaited(slot, activity.seq(), () -> this.store.recordNotStarted(activity, this.node, slot.epoch()));
 	}
 
@@ -75,7 +75,7 @@ final class InlineActivityRows {
 	 * next owner counts it as lost when its time has passed (a retry that came due during
 	 * the stop), which the retry policy then retries.
 	 */
-	void notStarted(RunSlot slot, StoredActivity activity) {
+	void notStarted(InlineRun slot, StoredActivity activity) {
 		if (activity.attempt() == 1 && !slot.hasStoredActivity(activity.seq())) {
 			try {
 				recordNotStarted(slot, activity);
@@ -93,7 +93,7 @@ final class InlineActivityRows {
 	 * The attempt's method returned without completing it: its row waits for the
 	 * completion client.
 	 */
-	boolean awaitCompletion(RunSlot slot, StoredActivity activity, UUID token) {
+	boolean awaitCompletion(InlineRun slot, StoredActivity activity, UUID token) {
 		return whileAwaited(slot, activity.seq(), () -> this.store.markAsync(activity.runId(), activity.seq(), token));
 	}
 
@@ -101,11 +101,11 @@ final class InlineActivityRows {
 	 * Writes an activity's row under the run's task lock, unless a committed task has
 	 * ended the activity (canceled it) meanwhile: a row written after the commit that
 	 * would have deleted it would outlive the activity. Task commits read
-	 * {@link RunSlot#hasStoredActivity} under the same lock, so the commit that ends the
-	 * activity deletes what this wrote.
+	 * {@link InlineRun#hasStoredActivity} under the same lock, so the commit that ends
+	 * the activity deletes what this wrote.
 	 * @return what the write returned, or false when the activity is no longer awaited
 	 */
-	boolean whileAwaited(RunSlot slot, long seq, BooleanSupplier write) {
+	boolean whileAwaited(InlineRun slot, long seq, BooleanSupplier write) {
 		slot.lockTask();
 		try {
 			WorkflowRunner runner = slot.runner();
@@ -126,13 +126,13 @@ final class InlineActivityRows {
 	/** The token of one inline attempt, written to its row on first use. */
 	final class AttemptToken implements Supplier<String> {
 
-		private final RunSlot slot;
+		private final InlineRun slot;
 
 		private final StoredActivity activity;
 
 		private volatile UUID written;
 
-		private AttemptToken(RunSlot slot, StoredActivity activity) {
+		private AttemptToken(InlineRun slot, StoredActivity activity) {
 			this.slot = slot;
 			this.activity = activity;
 		}

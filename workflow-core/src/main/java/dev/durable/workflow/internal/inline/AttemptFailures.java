@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.inline;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +17,7 @@ import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -44,7 +45,7 @@ final class AttemptFailures {
 	/** Starts (or schedules) the next attempt once its retry is persisted. */
 	interface NextAttempt {
 
-		void start(RunSlot slot, String workflowId, StoredActivity retry);
+		void start(InlineRun slot, String workflowId, StoredActivity retry);
 
 	}
 
@@ -71,12 +72,12 @@ final class AttemptFailures {
 	 * retry is persisted unless the completion client recorded the attempt's outcome
 	 * first
 	 */
-	void failed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat, FailureInfo failure,
+	void failed(InlineRun slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat, FailureInfo failure,
 			UUID tokenInRow) {
 		failed(slot, workflowId, activity, lastHeartbeat, failure, tokenInRow, FIRST_RECORD_RETRY);
 	}
 
-	private void failed(RunSlot slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
+	private void failed(InlineRun slot, String workflowId, StoredActivity activity, byte[] lastHeartbeat,
 			FailureInfo failure, UUID tokenInRow, Duration recordRetry) {
 		if (slot.isDead()) {
 			return;
