@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.node.NodeLease;
+import dev.durable.workflow.internal.retention.Retention;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.support.BackgroundThreads;

@@ -14,6 +14,7 @@ import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.queue.QueueStores;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.retention.Retention;
 import dev.durable.workflow.internal.store.EngineDataSource;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.support.Payloads;

@@ -1,4 +1,4 @@
-package dev.durable.workflow.internal.worker;
+package dev.durable.workflow.internal.retention;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -15,7 +15,7 @@ import dev.durable.workflow.internal.support.Errors;
  * Deletes runs closed longer ago than the retention, in small batches, from the node's
  * housekeeping.
  */
-final class Retention {
+public final class Retention {
 
 	private static final Logger log = LoggerFactory.getLogger(Retention.class);
 
@@ -35,7 +35,7 @@ final class Retention {
 
 	private final Clock clock;
 
-	Retention(RetentionRepository store, String namespace, Duration keep, Clock clock) {
+	public Retention(RetentionRepository store, String namespace, Duration keep, Clock clock) {
 		this.store = store;
 		this.namespace = namespace;
 		this.keep = keep;
@@ -47,7 +47,7 @@ final class Retention {
 	 * over the minutes of housekeeping.
 	 * @param running whether the node still runs (else it stops between batches)
 	 */
-	void run(BooleanSupplier running) {
+	public void run(BooleanSupplier running) {
 		long started = System.nanoTime();
 		int total = 0;
 		int deleted;
@@ -72,7 +72,7 @@ final class Retention {
 	 * longer need. Nothing when retention is disabled.
 	 * @return how many runs were deleted
 	 */
-	int once() {
+	public int once() {
 		if (this.keep == null || this.keep.isZero() || this.keep.isNegative()) {
 			return 0;
 		}
