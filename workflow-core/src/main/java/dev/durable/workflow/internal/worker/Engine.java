@@ -130,8 +130,8 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	@Override
 	public byte[] query(RunRow row, String name, byte[] argument) {
 		NodeRuntime current = this.runtime;
-		QueryExecutor executor = (current != null) ? current.queries : new QueryExecutor(Map.of(),
-				this.node.stores.tasks(), this.node.workflows, this.node.factory, this.node.payloads, this.node.config);
+		QueryExecutor executor = (current != null) ? current.queries
+				: new QueryExecutor(Map.of(), this.node.stores.tasks(), this.node.code(), this.node.config);
 		return executor.query(row, name, argument);
 	}
 

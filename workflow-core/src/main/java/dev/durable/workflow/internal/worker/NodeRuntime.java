@@ -86,14 +86,14 @@ final class NodeRuntime {
 		this.activities = new ActivityExecutor(node.activityRegistry, node.stores.activities(), node.payloads,
 				node.clock, this.wake, nodeId, config.maxConcurrentActivities(), node.listeners, node.transactions,
 				node.lease);
-		this.executor = new WorkflowTaskExecutor(config, nodeId, node.clock, node.workflows, node.factory,
-				node.payloads, node.stores.runs(), node.stores.ownership(), node.stores.tasks(), node.taskCommits,
-				node.stores.tx(), this.wake, node.waiters, node.hooks, taskPool, node.listeners, RunEffects
-					.of(this.activities, (runId) -> wake(runId, null), node.taskQueues::queued, node.queues::closed),
-				node.lease);
+		this.executor = new WorkflowTaskExecutor(config, nodeId, node.clock, node.lease, node.code(),
+				new TaskStores(node.stores.runs(), node.stores.ownership(), node.stores.tasks(), node.taskCommits,
+						node.stores.tx()),
+				new TaskThreads(taskPool, this.wake), new TaskObservers(node.waiters, node.listeners, node.hooks),
+				RunEffects.of(this.activities, (runId) -> wake(runId, null), node.taskQueues::queued,
+						node.queues::closed));
 		this.firstTasks = new FirstTasks(this.executor, node.taskCommits, node.hooks, node.listeners, node.clock);
-		this.queries = new QueryExecutor(this.executor.slots(), node.stores.tasks(), node.workflows, node.factory,
-				node.payloads, config);
+		this.queries = new QueryExecutor(this.executor.slots(), node.stores.tasks(), node.code(), config);
 		node.waiters.sendNewsWith(this.wakeups::notifyOutputs, this.wakeups::notifyClosed);
 		this.worker = config.workerEnabled() ? Optional.of(workerLoops(node)) : Optional.empty();
 

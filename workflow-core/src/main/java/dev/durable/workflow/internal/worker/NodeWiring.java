@@ -113,6 +113,11 @@ public final class NodeWiring {
 		this.retention = new Retention(stores.retention(), config.namespace(), config.retention(), clock);
 	}
 
+	/** What runs the workflow code on this node. */
+	WorkflowCode code() {
+		return new WorkflowCode(this.workflows, this.factory, this.payloads);
+	}
+
 	/** The workflow types this node runs: none on a worker-only node. */
 	Set<String> servedTypes() {
 		if (!this.config.runsWorkflows()) {

@@ -54,13 +54,12 @@ final class QueryExecutor {
 		}
 	};
 
-	QueryExecutor(Map<UUID, RunSlot> slots, TaskRepository tasks, WorkflowRegistry workflows,
-			Function<Class<?>, Object> factory, Payloads payloads, EngineSettings config) {
+	QueryExecutor(Map<UUID, RunSlot> slots, TaskRepository tasks, WorkflowCode code, EngineSettings config) {
 		this.slots = slots;
 		this.tasks = tasks;
-		this.workflows = workflows;
-		this.factory = factory;
-		this.payloads = payloads;
+		this.workflows = code.workflows();
+		this.factory = code.factory();
+		this.payloads = code.payloads();
 		this.config = config;
 	}
 

@@ -8,31 +8,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
-import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.internal.execution.Continuations;
 import dev.durable.workflow.internal.execution.WakeScheduler;
 import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.node.NodeLease;
-import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
-import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.support.Errors;
-import dev.durable.workflow.internal.support.Payloads;
-import dev.durable.workflow.testsupport.EngineHooks;
 
 /**
  * Schedules the workflow tasks of the runs this node owns: one slot per run held in
@@ -88,29 +81,31 @@ final class WorkflowTaskExecutor {
 	 * @param outside the activities of the runs and the other nodes, which tasks and
 	 * their commits set going
 	 */
-	WorkflowTaskExecutor(EngineSettings config, UUID node, Clock clock, WorkflowRegistry workflows,
-			Function<Class<?>, Object> factory, Payloads payloads, RunRepository runs, RunOwnership ownership,
-			TaskRepository tasks, TaskCommitRepository taskCommits, TransactionTemplate tx, WakeScheduler wake,
-			ResultWaiters waiters, EngineHooks hooks, ExecutorService pool, Listeners listeners, RunEffects outside,
-			NodeLease lease) {
+	WorkflowTaskExecutor(EngineSettings config, UUID node, Clock clock, NodeLease lease, WorkflowCode code,
+			TaskStores stores, TaskThreads threads, TaskObservers observers, RunEffects outside) {
+		RunRepository runs = stores.runs();
+		WakeScheduler wake = threads.wake();
+		ResultWaiters waiters = observers.waiters();
+		Listeners listeners = observers.listeners();
 		this.lease = lease;
 		this.config = config;
 		this.node = node;
 		this.clock = clock;
 		this.runs = runs;
-		this.ownership = ownership;
-		this.pool = pool;
+		this.ownership = stores.ownership();
+		this.pool = threads.pool();
 		this.listeners = listeners;
 		this.outside = outside;
 		this.waiters = waiters;
-		this.commits = new TaskCommitBuilder(node, workflows, runs, config.taskQueues());
-		this.runners = new Runners(workflows, factory, payloads, config, runs, tasks, outside::localActivities,
-				outside::activityAttempts);
-		this.committer = new TaskCommitter(taskCommits, tx, hooks, lease);
-		this.effects = new CommitEffects(node, clock, runs, tx, wake, waiters, listeners, config.historyLimits(),
-				outside, this);
-		this.eviction = new RunEviction(this.slots, ownership, node, config, clock, this::evict);
-		this.taskFailures = new TaskFailures(ownership, node, clock, wake, listeners, this::schedule, this::lost);
+		this.commits = new TaskCommitBuilder(node, code.workflows(), runs, config.taskQueues());
+		this.runners = new Runners(code.workflows(), code.factory(), code.payloads(), config, runs, stores.tasks(),
+				outside::localActivities, outside::activityAttempts);
+		this.committer = new TaskCommitter(stores.commits(), stores.tx(), observers.hooks(), lease);
+		this.effects = new CommitEffects(node, clock, runs, stores.tx(), wake, waiters, listeners,
+				config.historyLimits(), outside, this);
+		this.eviction = new RunEviction(this.slots, stores.ownership(), node, config, clock, this::evict);
+		this.taskFailures = new TaskFailures(stores.ownership(), node, clock, wake, listeners, this::schedule,
+				this::lost);
 	}
 
 	TaskCommitBuilder commits() {
