@@ -111,35 +111,32 @@ public final class ActivityTaskWorker implements AutoCloseable {
 	private Thread thread;
 
 	/**
-	 * @param queues the task queues this node claims from (empty: it only sweeps)
 	 * @param incarnation the node's current incarnation (claims are fenced by it)
-	 * @param wakeRun wakes a run (its id, its owner or {@code null}) whose inbox got an
-	 * outcome
-	 * @param slotFreed tells the other nodes that a slot of a limited task queue is free
 	 */
-	public ActivityTaskWorker(String namespace, Set<String> queues, ActivityRegistry registry, JdbcTemplate jdbc,
-			TransactionTemplate tx, String schema, Payloads payloads, Clock clock, UUID node, LongSupplier incarnation,
-			int maxConcurrent, Duration pollInterval, Duration deadAfter, AttemptObserver observer,
-			BiConsumer<UUID, UUID> wakeRun, QueueAdmission admission, java.util.function.Consumer<String> slotFreed) {
+	public ActivityTaskWorker(TaskQueueSettings settings, TaskQueueDatabase database, ActivityRegistry registry,
+			Payloads payloads, Clock clock, UUID node, LongSupplier incarnation, QueueAdmission admission,
+			ActivityTaskListeners told) {
+		JdbcTemplate jdbc = database.jdbc();
+		String schema = database.schema();
 		this.admission = admission;
-		this.slotFreed = slotFreed;
-		this.tx = tx;
+		this.slotFreed = told.slotFreed();
+		this.tx = database.tx();
 		this.jdbc = jdbc;
 		this.schema = schema;
-		this.namespace = namespace;
-		this.queues = Set.copyOf(queues);
+		this.namespace = settings.namespace();
+		this.queues = Set.copyOf(settings.queues());
 		this.registry = registry;
-		this.claims = new ActivityClaims(jdbc, schema, deadAfter);
+		this.claims = new ActivityClaims(jdbc, schema, settings.deadAfter());
 		ActivityOutcomes outcomes = new ActivityOutcomes(jdbc, schema);
-		this.sweep = new SweepActivities(jdbc, tx, schema, outcomes, observer, deadAfter);
+		this.sweep = new SweepActivities(jdbc, this.tx, schema, outcomes, told.observer(), settings.deadAfter());
 		this.runner = new RunClaimedActivity(new ActivityInvoker(registry, payloads), outcomes, payloads, clock,
-				observer, wakeRun);
+				told.observer(), told.wakeRun());
 		this.clock = clock;
 		this.node = node;
 		this.incarnation = incarnation;
-		this.permits = new Semaphore(maxConcurrent);
-		this.pollInterval = pollInterval;
-		this.wakeRun = wakeRun;
+		this.permits = new Semaphore(settings.maxConcurrent());
+		this.pollInterval = settings.pollInterval();
+		this.wakeRun = told.wakeRun();
 	}
 
 	public ActivityTaskWorker start() {

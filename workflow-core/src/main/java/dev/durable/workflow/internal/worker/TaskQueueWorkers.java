@@ -19,8 +19,11 @@ import dev.durable.workflow.internal.queue.QueueAdmission;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.taskqueue.ActivityTaskListeners;
 import dev.durable.workflow.internal.taskqueue.ActivityTaskWorker;
 import dev.durable.workflow.internal.taskqueue.AttemptObserver;
+import dev.durable.workflow.internal.taskqueue.TaskQueueDatabase;
+import dev.durable.workflow.internal.taskqueue.TaskQueueSettings;
 
 /**
  * Builds a node's {@link ActivityTaskWorker}, its attempts heard by the node's listeners.
@@ -33,9 +36,11 @@ final class TaskQueueWorkers {
 	static ActivityTaskWorker create(EngineSettings config, ActivityRegistry registry, Stores stores, Payloads payloads,
 			Clock clock, UUID nodeId, LongSupplier incarnation, Listeners listeners, BiConsumer<UUID, UUID> wakeRun,
 			QueueAdmission admission, Consumer<String> slotFreed) {
-		return new ActivityTaskWorker(config.namespace(), config.activityTaskQueues(), registry, stores.jdbc(),
-				stores.tx(), config.schema(), payloads, clock, nodeId, incarnation, config.maxConcurrentActivities(),
-				config.pollInterval(), config.deadAfter(), observer(listeners), wakeRun, admission, slotFreed);
+		return new ActivityTaskWorker(
+				new TaskQueueSettings(config.namespace(), config.activityTaskQueues(), config.maxConcurrentActivities(),
+						config.pollInterval(), config.deadAfter()),
+				new TaskQueueDatabase(stores.jdbc(), stores.tx(), config.schema()), registry, payloads, clock, nodeId,
+				incarnation, admission, new ActivityTaskListeners(observer(listeners), wakeRun, slotFreed));
 	}
 
 	private static AttemptObserver observer(Listeners listeners) {
