@@ -28,6 +28,9 @@ import dev.durable.workflow.internal.client.RunLookup;
 import dev.durable.workflow.internal.client.RunOutputs;
 import dev.durable.workflow.internal.client.RunResults;
 import dev.durable.workflow.internal.client.RunStarter;
+import dev.durable.workflow.internal.client.StartHandOff;
+import dev.durable.workflow.internal.client.StartObservers;
+import dev.durable.workflow.internal.client.StartStores;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.node.NodeLease;
@@ -123,9 +126,9 @@ final class EngineAssembly {
 		Engine node = new Engine(
 				new NodeWiring(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads,
 						stores, waiters, hooks, listeners, migrate, queues, transactions, engineData, lease));
-		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads, stores.runs(), stores.dedup(),
-				stores.nodes(), stores.tx(), node, node, listeners, waiters, queues.repository(), node,
-				listeners.interceptors());
+		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads,
+				new StartStores(stores.runs(), stores.dedup(), stores.nodes(), queues.repository(), stores.tx()),
+				new StartHandOff(node, node, node), new StartObservers(listeners, waiters, listeners.interceptors()));
 		RunLookup lookup = new RunLookup(stores.runs(), namespace);
 		HandleOperations handles = new HandleOperations(lookup, new RunResults(stores.runs(), waiters, node, payloads),
 				new MessageClient(namespace, workflows, payloads, stores.runs(), stores.dedup(), stores.tx(), lookup,

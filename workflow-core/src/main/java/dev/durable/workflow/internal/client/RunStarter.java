@@ -21,10 +21,7 @@ import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.engine.WorkflowInterceptor.ClientOperation;
 import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.internal.listener.Listeners;
-import dev.durable.workflow.internal.queue.QueueRepository;
-import dev.durable.workflow.internal.queue.QueueWaker;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
-import dev.durable.workflow.internal.store.DedupRepository;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.NodeRepository;
@@ -76,24 +73,22 @@ public final class RunStarter {
 
 	private final Interceptors interceptors;
 
-	public RunStarter(String namespace, Clock clock, WorkflowRegistry workflows, Payloads payloads, RunRepository runs,
-			DedupRepository dedup, NodeRepository nodes, TransactionTemplate tx, LocalNode node, RunWaker waker,
-			Listeners listeners, ResultWaiters waiters, QueueRepository queues, QueueWaker queueWaker,
-			Interceptors interceptors) {
+	public RunStarter(String namespace, Clock clock, WorkflowRegistry workflows, Payloads payloads, StartStores stores,
+			StartHandOff handOff, StartObservers observers) {
 		this.namespace = namespace;
 		this.clock = clock;
 		this.workflows = workflows;
 		this.payloads = payloads;
-		this.runs = runs;
-		this.nodes = nodes;
-		this.tx = tx;
-		this.node = node;
-		this.waker = waker;
-		this.listeners = listeners;
-		this.waiters = waiters;
-		this.queued = new QueuedStarts(queues, queueWaker);
-		this.decide = new DecideStart(runs, dedup, this.queued);
-		this.interceptors = interceptors;
+		this.runs = stores.runs();
+		this.nodes = stores.nodes();
+		this.tx = stores.tx();
+		this.node = handOff.node();
+		this.waker = handOff.waker();
+		this.listeners = observers.listeners();
+		this.waiters = observers.waiters();
+		this.queued = new QueuedStarts(stores.queues(), handOff.queueWaker());
+		this.decide = new DecideStart(stores.runs(), stores.dedup(), this.queued);
+		this.interceptors = observers.interceptors();
 	}
 
 	/**
