@@ -238,6 +238,19 @@ class WorkflowInterceptorTest {
 	}
 
 	@Test
+	void theFirstTaskOfAnEagerStartRunsInsideTheWorkflowTaskInterceptors() {
+		List<String> order = new CopyOnWriteArrayList<>();
+		WorkflowEngine engine = this.engines.start(node(new Nesting("outer", order), new Nesting("inner", order)));
+		String caller = Thread.currentThread().getName();
+		// started on this node and not in a transaction: the first task runs in the start
+		// call, on this thread
+		assertThat(engine.client().start(ChildWorkflow::run, "eager", StartOptions.withId("tenant-6")).result())
+			.isEqualTo("eager=inner");
+		assertThat(order).containsSubsequence("client outer in", "client inner in", "task outer in " + caller,
+				"task inner in " + caller, "task inner out", "task outer out", "client inner out", "client outer out");
+	}
+
+	@Test
 	void cancelAndTerminateCallsAreIntercepted() {
 		WorkflowEngine engine = this.engines.start(node(new TenantInterceptor()));
 		engine.client().start(ParentWorkflow::run, 1, StartOptions.withId("tenant-3")).cancel("enough");
@@ -319,6 +332,17 @@ class WorkflowInterceptorTest {
 			}
 			finally {
 				this.order.add("client " + this.name + " out");
+			}
+		}
+
+		@Override
+		public void interceptWorkflowTask(WorkflowTaskCall call, Runnable next) {
+			this.order.add("task " + this.name + " in " + Thread.currentThread().getName());
+			try {
+				next.run();
+			}
+			finally {
+				this.order.add("task " + this.name + " out");
 			}
 		}
 

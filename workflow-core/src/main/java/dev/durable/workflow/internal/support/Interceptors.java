@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -61,6 +62,16 @@ public final class Interceptors {
 			return;
 		}
 		workflowTask(0, new WorkflowInterceptor.WorkflowTaskCall(run, Map.copyOf(headers)), body);
+	}
+
+	/**
+	 * A workflow task that yields a value through the chain; {@code null} when an
+	 * interceptor did not let it run.
+	 */
+	public <T> @Nullable T workflowTask(WorkflowEngineListener.Run run, Map<String, String> headers, Supplier<T> body) {
+		AtomicReference<T> result = new AtomicReference<>();
+		workflowTask(run, headers, () -> result.set(body.get()));
+		return result.get();
 	}
 
 	private void workflowTask(int index, WorkflowInterceptor.WorkflowTaskCall call, Runnable body) {

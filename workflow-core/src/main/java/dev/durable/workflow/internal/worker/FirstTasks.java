@@ -7,6 +7,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.durable.workflow.engine.WorkflowEngineListener;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.internal.history.Event;
@@ -14,6 +15,7 @@ import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.support.Errors;
@@ -93,6 +95,15 @@ public final class FirstTasks {
 	 * task failed here: it runs, and fails, again as an ordinary task, with backoff)
 	 */
 	public FirstTask prepare(NewRun run) {
+		// inside the workflow-task interceptors, as every other task of the run: what
+		// they
+		// make current (an observation, a tenant) is current while its code runs
+		return this.listeners.interceptors()
+			.workflowTask(new WorkflowEngineListener.Run(run.workflowType(), run.workflowId(), run.runId()),
+					RunChain.headers(run.chain()), () -> runFirstTask(run));
+	}
+
+	private FirstTask runFirstTask(NewRun run) {
 		RunRow row = RunRow.started(run);
 		// the slot starts from what this task commits: nothing to read before its next
 		// task
@@ -105,9 +116,8 @@ public final class FirstTasks {
 			TaskResult result = runner.execute(now, List.of(Event.workflowStarted(run.workflowType(), run.input())));
 			TaskCommit commit = this.executor.commits().build(slot, row, runner, result, List.of(), now);
 			// cached before the run is stored, as a task in progress: a poll that finds
-			// the stored
-			// run before the start returns waits for this task instead of adopting the
-			// run anew
+			// the stored run before the start returns waits for this task instead of
+			// adopting the run anew
 			slot.beginRun();
 			slot.lockTask();
 			this.executor.slots().put(slot.runId(), slot);
