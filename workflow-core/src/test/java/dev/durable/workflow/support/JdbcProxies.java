@@ -13,10 +13,10 @@ import javax.sql.DataSource;
  * What the recording data sources of the tests share: a proxy per connection, identity,
  * unwrapping.
  */
-final class JdbcProxies {
+public final class JdbcProxies {
 
 	/** Makes the handler of one connection's proxy. */
-	interface ConnectionHandler {
+	public interface ConnectionHandler {
 
 		InvocationHandler of(Connection connection) throws SQLException;
 
@@ -28,7 +28,7 @@ final class JdbcProxies {
 	/**
 	 * A data source whose connections are proxies with handlers made by {@code handler}.
 	 */
-	static DataSource dataSource(DataSource target, ConnectionHandler handler) {
+	public static DataSource dataSource(DataSource target, ConnectionHandler handler) {
 		return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
 				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
 					if (isIdentity(method)) {
@@ -64,7 +64,7 @@ final class JdbcProxies {
 	}
 
 	/** Calls the target, throwing what the target threw. */
-	static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+	public static Object invoke(Object target, Method method, Object[] args) throws Throwable {
 		try {
 			return method.invoke(target, args);
 		}

@@ -1,12 +1,8 @@
 package dev.durable.workflow.internal.store;
 
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -15,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
+import dev.durable.workflow.support.JdbcProxies;
 import dev.durable.workflow.support.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,16 +78,7 @@ class MigrationUnderIdleTimeoutTest {
 	 * in a transaction meanwhile.
 	 */
 	private static DataSource pausingInTransactions(DataSource target, AtomicInteger pauses) {
-		return (DataSource) Proxy.newProxyInstance(MigrationUnderIdleTimeoutTest.class.getClassLoader(),
-				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
-					Object result = call(target, method, args);
-					if (method.getName().equals("getConnection")) {
-						Connection connection = (Connection) result;
-						return Proxy.newProxyInstance(MigrationUnderIdleTimeoutTest.class.getClassLoader(),
-								new Class<?>[] { Connection.class }, pausing(connection, pauses));
-					}
-					return result;
-				});
+		return JdbcProxies.dataSource(target, (connection) -> pausing(connection, pauses));
 	}
 
 	private static InvocationHandler pausing(Connection target, AtomicInteger pauses) {
@@ -105,17 +93,8 @@ class MigrationUnderIdleTimeoutTest {
 				pauses.incrementAndGet();
 				Thread.sleep(300); // a busy JVM between two statements of one transaction
 			}
-			return call(target, method, args);
+			return JdbcProxies.invoke(target, method, args);
 		};
-	}
-
-	private static Object call(Object target, Method method, Object[] args) throws Throwable {
-		try {
-			return method.invoke(target, args);
-		}
-		catch (InvocationTargetException ex) {
-			throw ex.getCause();
-		}
 	}
 
 }
