@@ -2,6 +2,7 @@ package dev.durable.workflow.activity;
 
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,7 +19,9 @@ import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.support.AfterQuery;
 import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.support.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -244,6 +247,52 @@ class AsyncCompletionTest {
 		assertThat(ATTEMPTS).hasValue(1);
 		assertThat(completions.complete(token, "read it all")).isTrue();
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("read it all");
+	}
+
+	@Test
+	void aHeartbeatWhileTheTimeoutCheckReadsTheRowKeepsTheAttemptAlive() throws Exception {
+		CountDownLatch read = new CountDownLatch(1);
+		CountDownLatch decide = new CountDownLatch(1);
+		AfterQuery checkRead = new AfterQuery(TestDatabase.dataSource(), "SELECT last_heartbeat_at FROM", () -> {
+			read.countDown();
+			awaitUninterruptibly(decide);
+		});
+		WorkflowEngine node = this.engines.start(this.engines.builder()
+			.dataSource(checkRead.dataSource())
+			.register(AskWorkflow.class)
+			.registerActivities(new Asker()));
+		ActivityCompletionClient completions = otherNode();
+		WorkflowHandle<String> handle = node.client()
+			.start(AskWorkflow::run, "heartbeats", StartOptions.withId("ask-9"));
+		String token = token();
+		awaitAsynchronous();
+		this.engines.clock.advance(Duration.ofSeconds(3));
+		assertThat(completions.heartbeat(token, "page 1")).isTrue();
+		// the check due 5 s after the start reads the row (last heartbeat at 3 s) ...
+		this.engines.clock.advance(Duration.ofSeconds(3));
+		assertThat(read.await(20, TimeUnit.SECONDS)).as("the heartbeat check read the row").isTrue();
+		// ... and, before it decides, a heartbeat comes in time (at 6 s) and the clock
+		// moves past the deadline the row it read gives (8 s)
+		assertThat(completions.heartbeat(token, "page 2")).isTrue();
+		this.engines.clock.advance(Duration.ofSeconds(3));
+		decide.countDown();
+		// the check decided: it timed the attempt out, or looked again (the clock is past
+		// the deadline it first computed)
+		await().until(() -> checkRead.answered() > 1 || this.engines.jdbc()
+			.queryForObject("SELECT attempt FROM " + this.engines.schema + ".activity", Integer.class) > 1);
+		assertThat(completions.heartbeat(token, "page 3")).as("the attempt is still the current one").isTrue();
+		assertThat(completions.complete(token, "read it all")).isTrue();
+		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("read it all");
+		assertThat(ATTEMPTS).hasValue(1);
+	}
+
+	private static void awaitUninterruptibly(CountDownLatch latch) {
+		try {
+			latch.await(20, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Test

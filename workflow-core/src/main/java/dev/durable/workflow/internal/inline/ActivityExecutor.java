@@ -313,6 +313,10 @@ public final class ActivityExecutor {
 		if (attempt.isFinished() || slot.isDead()) {
 			return;
 		}
+		// the time is read before the last heartbeat: one that comes while the row is
+		// read, or the check is slow, is then later than what it is compared with, never
+		// judged late against a clock read after it
+		Instant now = this.clock.instant();
 		if (attempt.completesAsynchronously()) {
 			// the completion client's heartbeats reach the row, not this node
 			Instant recorded;
@@ -336,7 +340,7 @@ public final class ActivityExecutor {
 				attempt.heartbeatRecordedAt(recorded);
 			}
 		}
-		if (attempt.lastHeartbeatAt().plus(timeout).isAfter(this.clock.instant())) {
+		if (attempt.lastHeartbeatAt().plus(timeout).isAfter(now)) {
 			armHeartbeatCheck(slot, activity, attempt, timeout, tokenInRow);
 		}
 		else {
