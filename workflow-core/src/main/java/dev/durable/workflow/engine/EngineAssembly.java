@@ -146,6 +146,9 @@ final class EngineAssembly {
 		ScheduleLoop scheduleLoop = new ScheduleLoop(scheduleRows, firer, clock, namespace, config.pollInterval(),
 				debouncer);
 		debouncer.onChange(scheduleLoop::wakeUp);
+		// every worker node fires the schedules; their steps' compare-and-set keeps each
+		// firing single
+		node.addWorkerService(scheduleLoop);
 		ScheduleClient schedules = new ScheduleClientImpl(namespace, clock, stores.tx(), payloads, workflows, starter,
 				scheduleRows, firer, scheduleLoop);
 		ActivityCompletionClientImpl completions = new ActivityCompletionClientImpl(

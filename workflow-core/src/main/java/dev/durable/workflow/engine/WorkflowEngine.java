@@ -50,14 +50,7 @@ public final class WorkflowEngine implements AutoCloseable {
 
 	/** Migrates the schema (unless disabled), registers the node and starts serving. */
 	public synchronized WorkflowEngine start() {
-		if (!this.parts.node.isRunning()) {
-			this.parts.node.start();
-			if (this.parts.node.config().workerEnabled()) {
-				// every worker node fires the schedules; their steps' compare-and-set
-				// keeps each firing single
-				this.parts.scheduleLoop.start();
-			}
-		}
+		this.parts.node.start();
 		return this;
 	}
 
@@ -70,10 +63,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * it would then have to wait for. Does nothing on a node that is not running.
 	 */
 	public synchronized void beginShutdown() {
-		if (this.parts.node.isRunning()) {
-			this.parts.scheduleLoop.beginStop();
-			this.parts.node.beginShutdown();
-		}
+		this.parts.node.beginShutdown();
 	}
 
 	/**
@@ -85,10 +75,7 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * timeout and a few seconds.
 	 */
 	public synchronized void shutdown() {
-		if (this.parts.node.isRunning()) {
-			this.parts.scheduleLoop.close();
-			this.parts.node.shutdown();
-		}
+		this.parts.node.shutdown();
 	}
 
 	@Override

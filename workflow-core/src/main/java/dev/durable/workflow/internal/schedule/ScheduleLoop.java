@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.internal.client.Debouncer;
+import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.testsupport.SettableClock;
@@ -21,7 +22,7 @@ import dev.durable.workflow.testsupport.SettableClock;
  * {@link SettableClock}. Every worker node runs one; the steps' compare-and-set and
  * firing keys make each firing happen once.
  */
-public final class ScheduleLoop implements AutoCloseable {
+public final class ScheduleLoop implements NodeService, AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(ScheduleLoop.class);
 
@@ -62,13 +63,13 @@ public final class ScheduleLoop implements AutoCloseable {
 		this.pollInterval = pollInterval;
 	}
 
-	public ScheduleLoop start() {
+	@Override
+	public void start() {
 		this.running = true;
 		if (this.clock instanceof SettableClock settable) {
 			settable.onChange(this.clockListener);
 		}
 		this.thread = Thread.ofPlatform().daemon().name("durable-schedules").start(this::loop);
-		return this;
 	}
 
 	/** Steps the schedules soon (a schedule changed here, or the clock moved). */
@@ -162,6 +163,7 @@ public final class ScheduleLoop implements AutoCloseable {
 	 * Begins the stop at once: no new round starts; {@link #close} also waits for the one
 	 * under way.
 	 */
+	@Override
 	public void beginStop() {
 		this.running = false;
 		if (this.clock instanceof SettableClock settable) {
@@ -179,6 +181,12 @@ public final class ScheduleLoop implements AutoCloseable {
 	@Override
 	public void close() {
 		beginStop();
+		awaitStopped(System.nanoTime());
+	}
+
+	/** Waits (bounded) for the round under way: no step is fired after this returns. */
+	@Override
+	public void awaitStopped(long deadlineNanos) {
 		BackgroundThreads.awaitEnded(this.thread);
 	}
 

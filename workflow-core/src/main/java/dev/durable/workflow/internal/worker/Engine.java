@@ -15,6 +15,7 @@ import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.node.NodeLease;
+import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.node.NodeServices;
 import dev.durable.workflow.internal.queue.QueueWaker;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
@@ -54,6 +55,14 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	 */
 	public Engine(NodeWiring node) {
 		this.node = node;
+	}
+
+	/**
+	 * Adds a service that every start of a worker node starts after its own services and
+	 * stops before them; before the node first starts.
+	 */
+	public void addWorkerService(NodeService service) {
+		this.node.workerServices.add(service);
 	}
 
 	public synchronized void start() {

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.node.NodeLease;
+import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.retention.Retention;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunOwnership;
@@ -26,7 +27,7 @@ import dev.durable.workflow.internal.support.Errors;
  * cached runs. Once a minute it also forgets long-dead nodes and deletes a batch of runs
  * past retention.
  */
-final class FallbackPoll implements AutoCloseable {
+final class FallbackPoll implements NodeService {
 
 	private static final Logger log = LoggerFactory.getLogger(FallbackPoll.class);
 
@@ -78,9 +79,9 @@ final class FallbackPoll implements AutoCloseable {
 		this.servedTypes = servedTypes;
 	}
 
-	FallbackPoll start() {
+	@Override
+	public void start() {
 		this.thread = Thread.ofPlatform().daemon().name("durable-poll").start(this::loop);
-		return this;
 	}
 
 	/**
@@ -214,7 +215,7 @@ final class FallbackPoll implements AutoCloseable {
 	 * {@link #awaitStopped}).
 	 */
 	@Override
-	public void close() {
+	public void beginStop() {
 		this.running = false;
 		if (this.thread != null) {
 			this.thread.interrupt();
@@ -225,7 +226,8 @@ final class FallbackPoll implements AutoCloseable {
 	 * Waits (bounded) for the round under way, which may still claim or adopt runs, to
 	 * end.
 	 */
-	void awaitStopped() {
+	@Override
+	public void awaitStopped(long deadlineNanos) {
 		BackgroundThreads.awaitEnded(this.thread);
 	}
 

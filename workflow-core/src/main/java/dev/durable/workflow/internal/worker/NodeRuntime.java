@@ -152,7 +152,7 @@ final class NodeRuntime {
 					}, (deadline) -> {
 						// the channel's close ends the listener
 					}));
-			services.add(NodeService.of(poll::start, poll::close, (deadline) -> poll.awaitStopped()));
+			services.add(poll);
 			if (node.clock instanceof SettableClock settable) {
 				Runnable clockMoved = () -> {
 					// timers, delayed starts and rate windows may have come due
@@ -194,6 +194,11 @@ final class NodeRuntime {
 						inline, config.shutdownTimeout());
 			}
 		}));
+		if (config.workerEnabled()) {
+			// last to start and first to stop: the schedule loop, whose firings start
+			// runs
+			services.addAll(node.workerServices);
+		}
 		this.services = new NodeServices(nodeId, config.shutdownTimeout(), services);
 	}
 

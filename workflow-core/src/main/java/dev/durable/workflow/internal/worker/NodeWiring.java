@@ -1,8 +1,10 @@
 package dev.durable.workflow.internal.worker;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import javax.sql.DataSource;
 
@@ -11,6 +13,7 @@ import dev.durable.workflow.internal.activity.TransactionalSettings;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.node.NodeLease;
+import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.queue.QueueStores;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
@@ -71,6 +74,13 @@ public final class NodeWiring {
 	final TaskCommitRepository taskCommits;
 
 	final Retention retention;
+
+	/**
+	 * The services of a worker node that the composition root wires after the node (the
+	 * schedule loop fires its starts through the node's client side); they start after
+	 * the node's own and stop before them.
+	 */
+	final List<NodeService> workerServices = new CopyOnWriteArrayList<>();
 
 	/**
 	 * @param factory how workflow instances are created, or {@code null} for constructor
