@@ -45,7 +45,7 @@ public final class QueueRepository {
 			+ " count(r.run_id) FILTER (WHERE q.state = 'ADMITTED') AS running,"
 			+ " min(q.enqueued_at) FILTER (WHERE q.state = 'WAITING' AND r.run_id IS NOT NULL AND q.enqueued_at <= ?)"
 			+ " AS oldest FROM #.queue d LEFT JOIN #.queued_run q ON q.namespace = d.namespace AND q.queue = d.name"
-			+ " LEFT JOIN #.workflow_run r ON r.run_id = q.run_id AND (r.status || '') = 'RUNNING'"
+			+ " LEFT JOIN #.workflow_run r ON r.run_id = q.run_id AND " + Sql.open("r")
 			+ " WHERE d.namespace = ? GROUP BY d.name, d.concurrency, d.per_node_concurrency, d.rate_limit,"
 			+ " d.rate_period_ms, d.partition_concurrency ORDER BY d.name";
 

@@ -20,16 +20,15 @@ import dev.durable.workflow.internal.store.Sql;
  */
 public record WorkflowOccupancy(JdbcTemplate jdbc, String schema) implements QueueOccupancy {
 
-	// (r.status || '') = 'RUNNING': the primary key finds the run, never the partial
-	// index of open runs (see Sql.OPEN)
+	// Sql.open: the primary key finds the run, never the partial index of open runs
 	private static final String RELEASE = "DELETE FROM #.queued_run q WHERE q.namespace = ? AND q.queue = ?"
 			+ " AND q.state = 'ADMITTED' AND NOT EXISTS (SELECT 1 FROM #.workflow_run r WHERE r.run_id = q.run_id"
-			+ " AND (r.status || '') = 'RUNNING')";
+			+ " AND " + Sql.open("r") + ")";
 
 	private static final String OCCUPANCY = "SELECT q.partition_key, count(*) AS n,"
 			+ " count(*) FILTER (WHERE r.owner_node = ?) AS here FROM #.queued_run q"
 			+ " JOIN #.workflow_run r ON r.run_id = q.run_id WHERE q.namespace = ? AND q.queue = ?"
-			+ " AND q.state = 'ADMITTED' AND (r.status || '') = 'RUNNING' GROUP BY q.partition_key";
+			+ " AND q.state = 'ADMITTED' AND " + Sql.open("r") + " GROUP BY q.partition_key";
 
 	@Override
 	public AdmissionPlan.Occupancy occupancy(String namespace, String queue, UUID node) {

@@ -47,7 +47,7 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	}
 
 	private static final String CANDIDATES = "SELECT q.run_id, q.priority, q.enqueued_at, q.partition_key,"
-			+ " coalesce((r.status || '') = 'RUNNING', false) AS open FROM #.queued_run q"
+			+ " coalesce(" + Sql.open("r") + ", false) AS open FROM #.queued_run q"
 			+ " LEFT JOIN #.workflow_run r ON r.run_id = q.run_id WHERE q.namespace = ? AND q.queue = ?"
 			+ " AND q.state = 'WAITING' AND q.enqueued_at <= ? AND %s AND q.task_queue = ANY(?)"
 			+ " AND (q.partition_key IS NULL OR NOT (q.partition_key = ANY(?)))";
@@ -66,7 +66,7 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	 * queue.
 	 */
 	private static final String TAKE = "UPDATE #.workflow_run SET owner_node = ?, epoch = epoch + 1, next_wake_at = ?,"
-			+ " task_attempt = 0 WHERE run_id = ANY(?) AND (status || '') = 'RUNNING' AND task_attempt = "
+			+ " task_attempt = 0 WHERE run_id = ANY(?) AND " + Sql.open(null) + " AND task_attempt = "
 			+ RunOwnership.WAITING_IN_QUEUE + " RETURNING run_id, epoch";
 
 	private final JdbcTemplate jdbc;
@@ -163,7 +163,7 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	 */
 	public boolean hasWaiting(String namespace, String queue, Instant now) {
 		return Boolean.TRUE.equals(this.jdbc.query(q("SELECT EXISTS (SELECT 1 FROM #.queued_run q JOIN #.workflow_run r"
-				+ " ON r.run_id = q.run_id AND (r.status || '') = 'RUNNING' WHERE q.namespace = ?"
+				+ " ON r.run_id = q.run_id AND " + Sql.open("r") + " WHERE q.namespace = ?"
 				+ " AND q.queue = ? AND q.state = 'WAITING' AND q.enqueued_at <= ? AND " + this.servedType
 				+ " AND q.task_queue = ANY(?))"), (PreparedStatementSetter) (ps) -> {
 					ps.setString(1, namespace);
@@ -180,7 +180,7 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 		List<UUID> ids = List.copyOf(runIds);
 		return new java.util.HashSet<>(this.jdbc.query(q("SELECT q.run_id FROM #.queued_run q JOIN #.workflow_run r"
 				+ " ON r.run_id = q.run_id WHERE q.run_id = ANY(?) AND q.state = 'ADMITTED' AND r.owner_node = ?"
-				+ " AND (r.status || '') = 'RUNNING'"), (PreparedStatementSetter) (ps) -> {
+				+ " AND " + Sql.open("r")), (PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, uuids(ps, ids));
 					ps.setObject(2, node);
 				}, (rs, n) -> Sql.uuid(rs, "run_id")));

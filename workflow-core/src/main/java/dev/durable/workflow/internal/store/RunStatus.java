@@ -29,6 +29,16 @@ public enum RunStatus {
 		return (status != null) ? status.name() : null;
 	}
 
+	/** The stored status the public API's status names. */
+	public static RunStatus of(WorkflowStatus status) {
+		for (RunStatus stored : values()) {
+			if (stored.published == status) {
+				return stored;
+			}
+		}
+		throw new IllegalArgumentException("No stored status for " + status);
+	}
+
 	/** The status as the public API reports it. */
 	public WorkflowStatus published() {
 		return this.published;

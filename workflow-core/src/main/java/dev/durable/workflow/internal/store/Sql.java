@@ -39,7 +39,7 @@ public final class Sql {
 	 * {@link #OPEN} for the run row under an alias ({@code r}), or without one
 	 * ({@code null}).
 	 */
-	static String open(String alias) {
+	public static String open(String alias) {
 		return "(" + ((alias != null) ? alias + "." : "") + "status || '') = 'RUNNING'";
 	}
 

@@ -185,16 +185,20 @@ public final class VisibilityRepository {
 		}
 		if (filter.statuses().size() == 1) {
 			// equality, not = ANY of one: only then does PostgreSQL read
-			// visibility_by_status in its
-			// (start_time, run_id) order and stop after a page (with = ANY it filtered a
-			// scan of
-			// visibility_by_start instead: VisibilityIndexPlanTest)
+			// visibility_by_status in its (start_time, run_id) order and stop after a
+			// page
+			// (with = ANY it filtered a scan of visibility_by_start instead:
+			// VisibilityIndexPlanTest)
 			sql.append(" AND status = ?");
-			args.add(filter.statuses().iterator().next().name());
+			args.add(RunStatus.of(filter.statuses().iterator().next()).name());
 		}
 		else if (!filter.statuses().isEmpty()) {
 			sql.append(" AND status = ANY(?::text[])");
-			args.add(filter.statuses().stream().map(Enum::name).sorted().toArray(String[]::new));
+			args.add(filter.statuses()
+				.stream()
+				.map((status) -> RunStatus.of(status).name())
+				.sorted()
+				.toArray(String[]::new));
 		}
 		range(sql, args, "start_time", filter.startedFrom(), filter.startedTo());
 		range(sql, args, "close_time", filter.closedFrom(), filter.closedTo());

@@ -74,7 +74,7 @@ public final class ActivityOutcomes {
 				+ " ins AS (INSERT INTO #.inbox (run_id, kind, name, payload) SELECT run_id, ?, seq::text, ? FROM done"
 				+ " RETURNING run_id),"
 				+ " upd AS (UPDATE #.workflow_run r SET pending_input = true, inbox_seq = inbox_seq + 1 FROM ins"
-				+ " WHERE r.run_id = ins.run_id AND r.status = 'RUNNING' RETURNING r.owner_node)"
+				+ " WHERE r.run_id = ins.run_id AND " + Sql.open("r") + " RETURNING r.owner_node)"
 				+ " SELECT (SELECT count(*) FROM ins) AS applied, (SELECT owner_node FROM upd) AS owner"),
 				(rs, n) -> new Delivered(rs.getLong("applied") > 0, runId, Sql.uuid(rs, "owner")), all);
 		return delivered.isEmpty() ? new Delivered(false, runId, null) : delivered.get(0);
