@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 import dev.durable.workflow.internal.store.SchemaMigrator;
+import dev.durable.workflow.support.StatementRecorder;
 import dev.durable.workflow.support.TestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -95,7 +96,10 @@ class SchemaMigrationTest {
 	void aLockLeftByAKilledNodeDoesNotWedgeTheNextStart() {
 		String schema = TestDatabase.newSchema();
 		new SchemaMigrator(TestDatabase.dataSource(), schema).migrate();
-		// a node killed mid-migration leaves Liquibase's lock row taken
+		// a node killed mid-migration, before its last changeset, leaves Liquibase's lock
+		// row taken
+		TestDatabase.jdbc()
+			.update("DELETE FROM " + schema + ".durable_changelog WHERE id = '018-namespace-claim-indexes'");
 		TestDatabase.jdbc()
 			.update("UPDATE " + schema + ".durable_changelog_lock SET locked = true, lockgranted = now(),"
 					+ " lockedby = 'killed node'");
@@ -103,6 +107,27 @@ class SchemaMigrationTest {
 		Boolean locked = TestDatabase.jdbc()
 			.queryForObject("SELECT locked FROM " + schema + ".durable_changelog_lock", Boolean.class);
 		assertThat(locked).isFalse();
+		assertThat(
+				TestDatabase.jdbc()
+					.queryForObject("SELECT count(*) FROM " + schema
+							+ ".durable_changelog WHERE id = '018-namespace-claim-indexes'", Integer.class))
+			.as("the missing changeset ran")
+			.isOne();
+	}
+
+	@Test
+	void aStartOnAnUpToDateSchemaTakesNoLockAndRunsNothing() {
+		String schema = TestDatabase.newSchema();
+		new SchemaMigrator(TestDatabase.dataSource(), schema).migrate();
+		Integer applied = TestDatabase.jdbc()
+			.queryForObject("SELECT count(*) FROM " + schema + ".durable_changelog", Integer.class);
+		StatementRecorder recorder = new StatementRecorder(TestDatabase.dataSource());
+		new SchemaMigrator(recorder.dataSource(), schema).migrate();
+		assertThat(recorder.all()).extracting(StatementRecorder.Statement::sql)
+			.isNotEmpty()
+			.noneMatch((sql) -> sql.contains("pg_advisory_lock") || sql.contains("durable_changelog_lock"));
+		assertThat(TestDatabase.jdbc()
+			.queryForObject("SELECT count(*) FROM " + schema + ".durable_changelog", Integer.class)).isEqualTo(applied);
 	}
 
 	@Test

@@ -24,7 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public final class Engines implements AutoCloseable {
 
-	public final String schema = TestDatabase.newSchema();
+	/**
+	 * The test's schema, created migrated (see {@link TestDatabase#migratedSchema()}).
+	 */
+	public final String schema = TestDatabase.migratedSchema();
 
 	public final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
 

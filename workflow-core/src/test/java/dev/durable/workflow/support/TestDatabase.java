@@ -1,10 +1,13 @@
 package dev.durable.workflow.support;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -12,6 +15,14 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import liquibase.Contexts;
+import liquibase.LabelExpression;
+import liquibase.Liquibase;
+import liquibase.Scope;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** One real embedded PostgreSQL per test JVM; each test gets its own schema. */
@@ -78,6 +89,86 @@ public final class TestDatabase {
 	/** A fresh, not yet created schema name. */
 	public static String newSchema() {
 		return "t" + SCHEMAS.incrementAndGet() + "_" + Long.toHexString(System.nanoTime() & 0xFFFFFF);
+	}
+
+	/**
+	 * A new schema holding the engine's tables as its migration leaves them, its
+	 * changelog rows included, so that an engine's start finds it up to date. It is made
+	 * from the SQL of the migration, generated once per JVM: a full Liquibase migration
+	 * per test costs more than most tests. Tests of the migration itself use
+	 * {@link #newSchema()}.
+	 */
+	public static String migratedSchema() {
+		String schema = newSchema();
+		String script = migrationScript().replace(TEMPLATE, schema);
+		try (Connection connection = dataSource().getConnection()) {
+			String searchPath = searchPath(connection);
+			try (Statement statement = connection.createStatement()) {
+				statement.execute(script);
+				// the script points the session at the schema: the pooled connection
+				// goes back as it was
+				statement.execute("SET search_path TO " + searchPath);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not create schema " + schema + " from the migration script", ex);
+		}
+		return schema;
+	}
+
+	/** The schema name the generated migration script is written for. */
+	private static final String TEMPLATE = "durable_migration_template";
+
+	private static String migrationScript;
+
+	private static synchronized String migrationScript() {
+		if (migrationScript == null) {
+			migrationScript = generateMigrationScript();
+		}
+		return migrationScript;
+	}
+
+	/**
+	 * Liquibase's SQL for migrating an empty schema named {@link #TEMPLATE}, with the
+	 * schema's creation in front; the schema itself is dropped again.
+	 */
+	private static String generateMigrationScript() {
+		try (Connection connection = dataSource().getConnection()) {
+			String searchPath = searchPath(connection);
+			try (Statement statement = connection.createStatement()) {
+				statement.execute("DROP SCHEMA IF EXISTS " + TEMPLATE + " CASCADE");
+				statement.execute("CREATE SCHEMA " + TEMPLATE);
+			}
+			Database database = DatabaseFactory.getInstance()
+				.findCorrectDatabaseImplementation(new JdbcConnection(connection));
+			database.setDefaultSchemaName(TEMPLATE);
+			database.setLiquibaseSchemaName(TEMPLATE);
+			database.setDatabaseChangeLogTableName("durable_changelog");
+			database.setDatabaseChangeLogLockTableName("durable_changelog_lock");
+			Liquibase liquibase = new Liquibase("dev/durable/workflow/db/changelog.xml",
+					new ClassLoaderResourceAccessor(TestDatabase.class.getClassLoader()), database);
+			liquibase.setChangeLogParameter("schema", TEMPLATE);
+			StringWriter sql = new StringWriter();
+			Scope.child(Map.of("liquibase.analytics.enabled", false, "liquibase.showBanner", false),
+					() -> liquibase.update(new Contexts(), new LabelExpression(), sql));
+			connection.setAutoCommit(true);
+			try (Statement statement = connection.createStatement()) {
+				statement.execute("DROP SCHEMA " + TEMPLATE + " CASCADE");
+				statement.execute("SET search_path TO " + searchPath);
+			}
+			return "CREATE SCHEMA " + TEMPLATE + ";\n" + sql;
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Could not generate the migration script", ex);
+		}
+	}
+
+	private static String searchPath(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery("SHOW search_path")) {
+			rs.next();
+			return rs.getString(1);
+		}
 	}
 
 	public static JdbcTemplate jdbc() {

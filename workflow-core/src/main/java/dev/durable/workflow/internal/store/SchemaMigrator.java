@@ -5,7 +5,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
@@ -15,10 +17,14 @@ import liquibase.Liquibase;
 import liquibase.Scope;
 import liquibase.UpdateSummaryEnum;
 import liquibase.UpdateSummaryOutputEnum;
+import liquibase.changelog.ChangeLogParameters;
+import liquibase.changelog.ChangeSet;
+import liquibase.changelog.DatabaseChangeLog;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.lockservice.LockServiceFactory;
+import liquibase.parser.ChangeLogParserFactory;
 import liquibase.resource.ClassLoaderResourceAccessor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +62,12 @@ public final class SchemaMigrator {
 	}
 
 	public void migrate() {
+		if (isCurrent()) {
+			// every changeset ran (a restart, another node of the cluster): no lock, no
+			// Liquibase
+			log.debug("Schema {} is up to date", this.schema);
+			return;
+		}
 		try (Connection connection = this.dataSource.getConnection()) {
 			connection.setAutoCommit(true);
 			String searchPath = setting(connection, "search_path");
@@ -104,6 +116,73 @@ public final class SchemaMigrator {
 		catch (Exception ex) {
 			throw new IllegalStateException("Cannot migrate schema '" + this.schema + "': " + ex.getMessage(), ex);
 		}
+	}
+
+	/**
+	 * Whether the schema's changelog table records every changeset of the changelog, read
+	 * without the lock: a migration records each changeset in the transaction that runs
+	 * it, so a complete record is a finished migration. Rows of changesets this version
+	 * does not know (a newer node migrated) do not matter, as they do not to Liquibase.
+	 */
+	private boolean isCurrent() {
+		Set<String> expected = Changesets.IDS;
+		if (expected.isEmpty()) {
+			return false; // the changelog could not be read here: Liquibase decides
+		}
+		try (Connection connection = this.dataSource.getConnection();
+				PreparedStatement exists = connection.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+			exists.setString(1, this.schema + ".durable_changelog");
+			try (ResultSet rs = exists.executeQuery()) {
+				if (!rs.next() || !rs.getBoolean(1)) {
+					return false;
+				}
+			}
+			Set<String> ran = new HashSet<>();
+			try (Statement statement = connection.createStatement();
+					ResultSet rs = statement
+						.executeQuery("SELECT author || ':' || id FROM " + this.schema + ".durable_changelog")) {
+				while (rs.next()) {
+					ran.add(rs.getString(1));
+				}
+			}
+			return ran.containsAll(expected);
+		}
+		catch (SQLException ex) {
+			log.debug("Could not read the changelog of schema {}; migrating: {}", this.schema, ex.getMessage());
+			return false;
+		}
+	}
+
+	/**
+	 * The changesets of the changelog as {@code author:id}, parsed once; empty when it
+	 * could not be parsed.
+	 */
+	private static final class Changesets {
+
+		static final Set<String> IDS = parse();
+
+		private static Set<String> parse() {
+			try {
+				ClassLoaderResourceAccessor accessor = new ClassLoaderResourceAccessor(
+						SchemaMigrator.class.getClassLoader());
+				Map<String, Object> scope = Map.of("liquibase.analytics.enabled", false, "liquibase.showBanner", false);
+				return Scope.child(scope, () -> {
+					DatabaseChangeLog changelog = ChangeLogParserFactory.getInstance()
+						.getParser(CHANGELOG, accessor)
+						.parse(CHANGELOG, new ChangeLogParameters(), accessor);
+					Set<String> ids = new HashSet<>();
+					for (ChangeSet changeSet : changelog.getChangeSets()) {
+						ids.add(changeSet.getAuthor() + ":" + changeSet.getId());
+					}
+					return Set.copyOf(ids);
+				});
+			}
+			catch (Exception ex) {
+				log.debug("Could not parse the changelog; every start runs Liquibase: {}", ex.getMessage());
+				return Set.of();
+			}
+		}
+
 	}
 
 	private void update(Connection connection) throws Exception {
