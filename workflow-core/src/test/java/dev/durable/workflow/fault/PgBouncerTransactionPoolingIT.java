@@ -58,7 +58,8 @@ class PgBouncerTransactionPoolingIT {
 
 	private static HikariDataSource direct;
 
-	private final Engines engines = new Engines();
+	// the first start migrates over the direct connections, past the pooler
+	private final Engines engines = Engines.onNewSchema();
 
 	private final List<HikariDataSource> extraPools = new ArrayList<>();
 

@@ -24,14 +24,30 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public final class Engines implements AutoCloseable {
 
-	/**
-	 * The test's schema, created migrated (see {@link TestDatabase#migratedSchema()}).
-	 */
-	public final String schema = TestDatabase.migratedSchema();
+	public final String schema;
 
 	public final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
 	private final List<WorkflowEngine> engines = new ArrayList<>();
+
+	/**
+	 * Engines on a schema created migrated (see {@link TestDatabase#migratedSchema()}).
+	 */
+	public Engines() {
+		this(TestDatabase.migratedSchema());
+	}
+
+	private Engines(String schema) {
+		this.schema = schema;
+	}
+
+	/**
+	 * Engines on a schema that does not exist yet: the first start migrates it, as a
+	 * node's first start does in production.
+	 */
+	public static Engines onNewSchema() {
+		return new Engines(TestDatabase.newSchema());
+	}
 
 	/** A builder on the test schema, clock and fast intervals. */
 	public WorkflowEngine.Builder builder() {
