@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -19,11 +18,9 @@ import liquibase.Contexts;
 import liquibase.LabelExpression;
 import liquibase.Liquibase;
 import liquibase.Scope;
-import liquibase.database.Database;
-import liquibase.database.DatabaseFactory;
-import liquibase.database.jvm.JdbcConnection;
-import liquibase.resource.ClassLoaderResourceAccessor;
 import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.durable.workflow.internal.store.SchemaMigrator;
 
 /** One real embedded PostgreSQL per test JVM; each test gets its own schema. */
 public final class TestDatabase {
@@ -139,17 +136,9 @@ public final class TestDatabase {
 				statement.execute("DROP SCHEMA IF EXISTS " + TEMPLATE + " CASCADE");
 				statement.execute("CREATE SCHEMA " + TEMPLATE);
 			}
-			Database database = DatabaseFactory.getInstance()
-				.findCorrectDatabaseImplementation(new JdbcConnection(connection));
-			database.setDefaultSchemaName(TEMPLATE);
-			database.setLiquibaseSchemaName(TEMPLATE);
-			database.setDatabaseChangeLogTableName("durable_changelog");
-			database.setDatabaseChangeLogLockTableName("durable_changelog_lock");
-			Liquibase liquibase = new Liquibase("dev/durable/workflow/db/changelog.xml",
-					new ClassLoaderResourceAccessor(TestDatabase.class.getClassLoader()), database);
-			liquibase.setChangeLogParameter("schema", TEMPLATE);
+			Liquibase liquibase = SchemaMigrator.liquibase(connection, TEMPLATE);
 			StringWriter sql = new StringWriter();
-			Scope.child(Map.of("liquibase.analytics.enabled", false, "liquibase.showBanner", false),
+			Scope.child(SchemaMigrator.quietScope(),
 					() -> liquibase.update(new Contexts(), new LabelExpression(), sql));
 			connection.setAutoCommit(true);
 			try (Statement statement = connection.createStatement()) {

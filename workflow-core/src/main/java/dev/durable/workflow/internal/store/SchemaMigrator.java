@@ -23,6 +23,7 @@ import liquibase.changelog.DatabaseChangeLog;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
+import liquibase.exception.LiquibaseException;
 import liquibase.lockservice.LockServiceFactory;
 import liquibase.parser.ChangeLogParserFactory;
 import liquibase.resource.ClassLoaderResourceAccessor;
@@ -82,9 +83,7 @@ public final class SchemaMigrator {
 				try (Statement statement = connection.createStatement()) {
 					statement.execute("CREATE SCHEMA IF NOT EXISTS " + this.schema);
 				}
-				Map<String, Object> scope = Map.of("liquibase.analytics.enabled", false, "liquibase.showBanner", false,
-						Scope.Attr.ui.name(), new liquibase.ui.LoggerUIService());
-				Scope.child(scope, () -> update(connection));
+				Scope.child(quietScope(), () -> update(connection));
 			}
 			catch (Exception ex) {
 				failure = ex;
@@ -125,10 +124,6 @@ public final class SchemaMigrator {
 	 * does not know (a newer node migrated) do not matter, as they do not to Liquibase.
 	 */
 	private boolean isCurrent() {
-		Set<String> expected = Changesets.IDS;
-		if (expected.isEmpty()) {
-			return false; // the changelog could not be read here: Liquibase decides
-		}
 		try (Connection connection = this.dataSource.getConnection();
 				PreparedStatement exists = connection.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
 			exists.setString(1, this.schema + ".durable_changelog");
@@ -136,6 +131,11 @@ public final class SchemaMigrator {
 				if (!rs.next() || !rs.getBoolean(1)) {
 					return false;
 				}
+			}
+			// parsed only now: a new schema migrates without it
+			Set<String> expected = Changesets.IDS;
+			if (expected.isEmpty()) {
+				return false; // the changelog could not be read here: Liquibase decides
 			}
 			Set<String> ran = new HashSet<>();
 			try (Statement statement = connection.createStatement();
@@ -165,8 +165,7 @@ public final class SchemaMigrator {
 			try {
 				ClassLoaderResourceAccessor accessor = new ClassLoaderResourceAccessor(
 						SchemaMigrator.class.getClassLoader());
-				Map<String, Object> scope = Map.of("liquibase.analytics.enabled", false, "liquibase.showBanner", false);
-				return Scope.child(scope, () -> {
+				return Scope.child(quietScope(), () -> {
 					DatabaseChangeLog changelog = ChangeLogParserFactory.getInstance()
 						.getParser(CHANGELOG, accessor)
 						.parse(CHANGELOG, new ChangeLogParameters(), accessor);
@@ -186,22 +185,41 @@ public final class SchemaMigrator {
 	}
 
 	private void update(Connection connection) throws Exception {
-		Database database = DatabaseFactory.getInstance()
-			.findCorrectDatabaseImplementation(new JdbcConnection(connection));
-		database.setDefaultSchemaName(this.schema);
-		database.setLiquibaseSchemaName(this.schema);
-		database.setDatabaseChangeLogTableName("durable_changelog");
-		database.setDatabaseChangeLogLockTableName("durable_changelog_lock");
-		Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(getClass().getClassLoader()),
-				database);
-		liquibase.setChangeLogParameter("schema", this.schema);
+		Liquibase liquibase = liquibase(connection, this.schema);
 		liquibase.setShowSummary(UpdateSummaryEnum.OFF);
 		liquibase.setShowSummaryOutput(UpdateSummaryOutputEnum.LOG);
 		// we hold the advisory lock: a Liquibase lock row can only be left over by a
 		// killed node
-		LockServiceFactory.getInstance().getLockService(database).forceReleaseLock();
+		LockServiceFactory.getInstance().getLockService(liquibase.getDatabase()).forceReleaseLock();
 		liquibase.update(new Contexts(), new LabelExpression());
 		log.debug("Schema {} is up to date", this.schema);
+	}
+
+	/**
+	 * The engine's changelog on the given schema over the connection, with the engine's
+	 * own changelog tables: what the migration runs (and what a tool that prints the
+	 * migration's SQL runs, inside {@link #quietScope()}).
+	 */
+	public static Liquibase liquibase(Connection connection, String schema) throws LiquibaseException {
+		Database database = DatabaseFactory.getInstance()
+			.findCorrectDatabaseImplementation(new JdbcConnection(connection));
+		database.setDefaultSchemaName(schema);
+		database.setLiquibaseSchemaName(schema);
+		database.setDatabaseChangeLogTableName("durable_changelog");
+		database.setDatabaseChangeLogLockTableName("durable_changelog_lock");
+		Liquibase liquibase = new Liquibase(CHANGELOG,
+				new ClassLoaderResourceAccessor(SchemaMigrator.class.getClassLoader()), database);
+		liquibase.setChangeLogParameter("schema", schema);
+		return liquibase;
+	}
+
+	/**
+	 * The Liquibase scope the engine runs it in: no analytics, no banner, its messages to
+	 * the log.
+	 */
+	public static Map<String, Object> quietScope() {
+		return Map.of("liquibase.analytics.enabled", false, "liquibase.showBanner", false, Scope.Attr.ui.name(),
+				new liquibase.ui.LoggerUIService());
 	}
 
 	private static String setting(Connection connection, String name) throws SQLException {
