@@ -65,6 +65,14 @@ class FallbackPollTest {
 					return Execution.NONE;
 				}
 			}));
+		// the worker's start-up rounds are rounds a wake-up asks for (its first one, and
+		// the one its listener asks for once it listens), which schedule a run again
+		// even while its task runs: they end before the run starts, so that only the
+		// start's own wake-up and the test's rounds of the poll interval find it
+		await().until(() -> this.engines.jdbc()
+			.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE query LIKE ?", Integer.class,
+					"LISTEN %" + this.engines.schema + "%") > 0
+				&& NodeInternals.poll(EngineInternals.node(worker)).isIdle());
 		// started from a node that does not work: the worker claims the run, its first
 		// task runs there
 		WorkflowEngine client = this.engines.start(this.engines.builder().worker(false).register(Waiter.class));
