@@ -33,6 +33,8 @@ class ConcurrencyLimitTest {
 	@Test
 	void threeNodesNeverRunMoreThanTheQueuesConcurrency() {
 		QueueFlights flights = new QueueFlights(this.engines.jdbc(), this.engines.schema);
+		// the first flights wait until 3 have begun: the limit is reached on any machine
+		flights.meetUntil(3);
 		QueueDefinition payments = QueueDefinition.named("payments").withConcurrency(3);
 		List<WorkflowEngine> nodes = new ArrayList<>();
 		for (String name : List.of("a", "b", "c")) {

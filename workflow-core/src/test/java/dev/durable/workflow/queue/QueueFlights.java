@@ -1,6 +1,8 @@
 package dev.durable.workflow.queue;
 
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -24,6 +26,8 @@ final class QueueFlights {
 	private final JdbcTemplate jdbc;
 
 	private final String table;
+
+	private volatile int meeting;
 
 	QueueFlights(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
@@ -55,6 +59,7 @@ final class QueueFlights {
 							+ " (id, workflow_id, node, partition_key, began) VALUES (?, ?, ?, ?, clock_timestamp())",
 					id, workflowId, this.node, partition);
 			try {
+				this.flights.awaitMeeting();
 				Thread.sleep(millis);
 			}
 			catch (InterruptedException ex) {
@@ -110,6 +115,23 @@ final class QueueFlights {
 
 	}
 
+	/**
+	 * Makes the first flights wait, before their pause, until this many have begun (on
+	 * any node), at most 30 seconds: a test of a limit then sees the limit reached
+	 * however slowly the machine starts and admits runs, and an engine that admits fewer
+	 * at once than the limit still fails it.
+	 */
+	void meetUntil(int flights) {
+		this.meeting = flights;
+	}
+
+	private void awaitMeeting() throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (this.meeting > 0 && count("true") < this.meeting && System.nanoTime() < deadline) {
+			Thread.sleep(5);
+		}
+	}
+
 	/** A node running flights, declaring the queue. */
 	static WorkflowEngine.Builder node(WorkflowEngine.Builder builder, QueueFlights flights, String name,
 			QueueDefinition queue) {
@@ -142,7 +164,7 @@ final class QueueFlights {
 		return (count != null) ? count : 0;
 	}
 
-	java.util.List<String> nodes() {
+	List<String> nodes() {
 		return this.jdbc.queryForList("SELECT DISTINCT node FROM " + this.table + " ORDER BY node", String.class);
 	}
 
