@@ -92,13 +92,16 @@ public final class DedicatedConnection extends DelegatingDataSource implements A
 		Connection old = this.connection;
 		this.connection = null;
 		if (old != null) {
-			// its socket may hang on a silent network: the abort closes it without
-			// waiting
-			try {
-				old.abort(Runnable::run);
-			}
-			catch (SQLException | RuntimeException ex) {
-				// already closed
+			if (this.broken) {
+				// its socket may hang on a silent network: the abort closes it without
+				// waiting (a healthy one is closed in order: a pool would otherwise log
+				// the aborted connection it gets back as broken)
+				try {
+					old.abort(Runnable::run);
+				}
+				catch (SQLException | RuntimeException ex) {
+					// already closed
+				}
 			}
 			try {
 				// a pooled one goes back to its pool, which sees it broken

@@ -136,7 +136,8 @@ class GracefulShutdownIT {
 		assertThat(engineStopped).as("the engine's stop in the log").isNotNegative();
 		assertThat(databaseStopped).as("the embedded server's stop after the engine's").isGreaterThan(engineStopped);
 		assertThat(log).doesNotContain("Could not release the runs", "Connection refused",
-				"terminating connection due to administrator command", "did not complete", "HikariPool-1 - Exception");
+				"terminating connection due to administrator command", "did not complete", "HikariPool-1 - Exception",
+				"marked as broken");
 	}
 
 	private Process start(String name, Duration shutdownTimeout, long firstMillis, String workflowId)
