@@ -3,6 +3,9 @@ package dev.durable.workflow.support;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.testsupport.EngineHooks;
 
@@ -25,14 +28,14 @@ public final class StallingHooks implements EngineHooks {
 	/** When positive, the commit with this number fails as if the connection dropped. */
 	public volatile int failCommitNumber;
 
-	private final java.util.concurrent.atomic.AtomicInteger commits = new java.util.concurrent.atomic.AtomicInteger();
+	private final AtomicInteger commits = new AtomicInteger();
 
 	/** Counted down when a commit is stalled. */
 	public final CountDownLatch commitStalled = new CountDownLatch(1);
 
 	private final CountDownLatch release = new CountDownLatch(1);
 
-	private final java.util.concurrent.atomic.AtomicInteger holding = new java.util.concurrent.atomic.AtomicInteger();
+	private final AtomicInteger holding = new AtomicInteger();
 
 	@Override
 	public void beforeTaskCommit(UUID runId) {
@@ -41,15 +44,14 @@ public final class StallingHooks implements EngineHooks {
 			throw new IllegalStateException("connection lost during commit " + number);
 		}
 		if (this.stallCommits || number == this.stallCommitNumber) {
-			this.commitStalled.countDown();
-			awaitRelease();
+			awaitRelease(this.commitStalled);
 		}
 	}
 
 	@Override
 	public void beforeHeartbeat() {
 		if (this.stallHeartbeats) {
-			awaitRelease();
+			awaitRelease(null);
 		}
 	}
 
@@ -68,8 +70,15 @@ public final class StallingHooks implements EngineHooks {
 		return this.holding.get() > 0;
 	}
 
-	private void awaitRelease() {
+	/**
+	 * Holds until released; counts the stall as held before telling the test (a test that
+	 * was told checks {@link #holding()} at once).
+	 */
+	private void awaitRelease(@Nullable CountDownLatch stalled) {
 		this.holding.incrementAndGet();
+		if (stalled != null) {
+			stalled.countDown();
+		}
 		try {
 			this.release.await(60, TimeUnit.SECONDS);
 		}
