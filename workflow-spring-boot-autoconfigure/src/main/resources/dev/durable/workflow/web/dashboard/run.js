@@ -12,6 +12,10 @@ const REFRESH_MS = 5000;
 let carried = null;
 const TABS = { timeline: "Timeline", events: "Events", json: "JSON" };
 
+/** The events that close a run. */
+const CLOSING = ["WORKFLOW_COMPLETED", "WORKFLOW_FAILED", "WORKFLOW_CANCELED", "WORKFLOW_TERMINATED", "WORKFLOW_TIMED_OUT",
+  "CONTINUED_AS_NEW"];
+
 export function renderRun(view, params) {
   const workflowId = params.get("open");
   const runId = params.get("run") || "";
@@ -32,6 +36,7 @@ export function renderRun(view, params) {
   }
   const pin = query({ runId });
   let last = null;
+  let settled = false;
   let actionsFor = null;
   const load = async () => {
     try {
@@ -43,6 +48,10 @@ export function renderRun(view, params) {
       ]);
       if (!$("#run-head")) return null; // the view was left meanwhile
       textOf("#run-error", "");
+      // the description and the history are read side by side: a run that closed between
+      // the two reads is closed in one and not yet in the other, so refreshing goes on
+      // until both show the close
+      settled = run.status !== "RUNNING" && history.some((e) => CLOSING.includes(e.type));
       const state = JSON.stringify([run, history.length, chain.map((c) => c.status)]);
       if (state !== last) {
         last = state;
@@ -72,7 +81,7 @@ export function renderRun(view, params) {
     }
   };
   load();
-  return poll(() => { if (!last || last.includes('"status":"RUNNING"')) load(); }, REFRESH_MS);
+  return poll(() => { if (!settled) load(); }, REFRESH_MS);
 }
 
 function head(run) {
@@ -86,8 +95,7 @@ function head(run) {
 
 function body(run, history, chain) {
   const started = history.find((e) => e.type === "WORKFLOW_STARTED");
-  const closing = history.find((e) => ["WORKFLOW_COMPLETED", "WORKFLOW_FAILED", "WORKFLOW_CANCELED", "WORKFLOW_TERMINATED",
-    "WORKFLOW_TIMED_OUT", "CONTINUED_AS_NEW"].includes(e.type));
+  const closing = history.find((e) => CLOSING.includes(e.type));
   const pendingTimers = timers(history);
   const kids = children(history);
   return html`

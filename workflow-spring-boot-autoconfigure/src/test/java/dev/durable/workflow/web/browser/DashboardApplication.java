@@ -32,6 +32,11 @@ public class DashboardApplication {
 			+ "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration";
 
 	@Bean
+	HeldDescriptions heldDescriptions() {
+		return new HeldDescriptions();
+	}
+
+	@Bean
 	DataSource dataSource() {
 		return EmbeddedPostgresSupport.dataSource();
 	}

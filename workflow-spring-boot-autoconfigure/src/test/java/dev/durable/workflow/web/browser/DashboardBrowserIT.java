@@ -57,6 +57,9 @@ class DashboardBrowserIT {
 	@Autowired
 	private WorkflowClient client;
 
+	@Autowired
+	private HeldDescriptions heldDescriptions;
+
 	@BeforeAll
 	static void chromium() {
 		assumeTrue(DashboardBrowser.installed().isPresent(),
@@ -220,6 +223,30 @@ class DashboardBrowserIT {
 		assertThat(browser.awaitText("#run-result", "approved by ann").getText()).contains("fragile");
 		assertThat(status("shipment-2")).isEqualTo(WorkflowStatus.COMPLETED);
 		browser.screenshot("run-signaled");
+	}
+
+	@Test
+	@Order(11)
+	void aRunThatClosesBetweenThePagesReadsShowsItsResult() throws InterruptedException {
+		this.client.start("shipment", new ShipmentWorkflow.Shipment("item-race", "c-race"),
+				StartOptions.withId("shipment-race"));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.client.handle("shipment-race").describe().workflowTasks() >= 2);
+		// the page reads the history while the run waits, and the description after it
+		// closed
+		this.heldDescriptions.arm("shipment-race");
+		try {
+			browser.go("/runs?open=shipment-race");
+			assertThat(this.heldDescriptions.awaitOutOfStep()).as("the reads put out of step").isTrue();
+			this.client.handle("shipment-race").signal("approve", "bob");
+			await().atMost(Duration.ofSeconds(30)).until(() -> status("shipment-race") == WorkflowStatus.COMPLETED);
+		}
+		finally {
+			this.heldDescriptions.release();
+		}
+		browser.awaitText("#run-head .status", "COMPLETED");
+		// the page refreshes until the history holds the close too
+		browser.awaitText("#run-result", "approved by bob");
 	}
 
 	@Test
