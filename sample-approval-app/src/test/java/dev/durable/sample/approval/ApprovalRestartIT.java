@@ -90,8 +90,8 @@ class ApprovalRestartIT {
 	private Process start(int httpPort, int postgresPort, String name) throws IOException, InterruptedException {
 		Files.createDirectories(this.directory);
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = List.of(java, "-cp", System.getProperty("java.class.path"),
-				ApprovalApplication.class.getName(), "--server.port=" + httpPort,
+		List<String> command = List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+				System.getProperty("java.class.path"), ApprovalApplication.class.getName(), "--server.port=" + httpPort,
 				"--durable.workflow.embedded-postgres.data-directory=" + this.directory.resolve("pgdata"),
 				"--durable.workflow.embedded-postgres.port=" + postgresPort);
 		File log = this.directory.resolve(name + ".log").toFile();

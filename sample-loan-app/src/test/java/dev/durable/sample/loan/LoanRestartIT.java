@@ -110,8 +110,8 @@ class LoanRestartIT {
 	private Process startApplication(Path dataDirectory, String name) throws IOException {
 		int port = freePort();
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-				LoanSampleApplication.class.getName(), "--server.port=" + port,
+		List<String> command = List.of(java, "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+				System.getProperty("java.class.path"), LoanSampleApplication.class.getName(), "--server.port=" + port,
 				"--durable.workflow.embedded-postgres.data-directory=" + dataDirectory,
 				"--durable.workflow.embedded-postgres.port=0", "--durable.workflow.node.heartbeat-interval=1s",
 				"--durable.workflow.node.dead-after=3s", "--loan.simulated-work=50ms",

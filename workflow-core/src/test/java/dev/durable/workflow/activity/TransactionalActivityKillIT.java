@@ -175,7 +175,7 @@ class TransactionalActivityKillIT {
 			.info()
 			.command()
 			.orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp",
+		List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
 				System.getProperty("java.class.path"), TransactionalWorker.class.getName(), url, this.schema, mode,
 				Long.toString(ProcessHandle.current().pid()));
 		return new ProcessBuilder(command).redirectErrorStream(true)

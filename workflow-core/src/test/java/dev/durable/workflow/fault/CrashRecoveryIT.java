@@ -284,7 +284,7 @@ class CrashRecoveryIT {
 			.info()
 			.command()
 			.orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		List<String> command = List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-cp",
+		List<String> command = List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
 				System.getProperty("java.class.path"), CrashWorker.class.getName(), url, this.schema, mode,
 				Long.toString(ProcessHandle.current().pid()));
 		return new ProcessBuilder(command).redirectErrorStream(true)

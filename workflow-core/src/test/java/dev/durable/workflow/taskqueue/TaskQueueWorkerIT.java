@@ -131,7 +131,7 @@ class TaskQueueWorkerIT {
 			.info()
 			.command()
 			.orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-		List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp",
+		List<String> command = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
 				System.getProperty("java.class.path"), TaskQueueWorker.class.getName(), url, this.schema,
 				Long.toString(ProcessHandle.current().pid()));
 		Files.writeString(output, "", StandardCharsets.UTF_8);

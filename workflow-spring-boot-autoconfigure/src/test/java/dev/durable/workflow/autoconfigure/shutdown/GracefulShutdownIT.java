@@ -144,14 +144,14 @@ class GracefulShutdownIT {
 			throws IOException {
 		Files.createDirectories(this.dir);
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		List<String> command = new ArrayList<>(
-				List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-						ShutdownApplication.class.getName(), "--spring.main.web-application-type=none",
-						"--durable.workflow.embedded-postgres.data-directory=" + this.dir.resolve("pgdata"),
-						"--durable.workflow.embedded-postgres.port=" + this.port,
-						"--durable.workflow.node.heartbeat-interval=1s", "--durable.workflow.node.dead-after=60s",
-						"--durable.workflow.worker.shutdown-timeout=" + shutdownTimeout.toMillis() + "ms",
-						"--shutdown-it.first-millis=" + firstMillis));
+		List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+				"-cp", System.getProperty("java.class.path"), ShutdownApplication.class.getName(),
+				"--spring.main.web-application-type=none",
+				"--durable.workflow.embedded-postgres.data-directory=" + this.dir.resolve("pgdata"),
+				"--durable.workflow.embedded-postgres.port=" + this.port,
+				"--durable.workflow.node.heartbeat-interval=1s", "--durable.workflow.node.dead-after=60s",
+				"--durable.workflow.worker.shutdown-timeout=" + shutdownTimeout.toMillis() + "ms",
+				"--shutdown-it.first-millis=" + firstMillis));
 		if (workflowId != null) {
 			command.add("--shutdown-it.start=" + workflowId);
 		}
