@@ -61,8 +61,8 @@ public class DebounceRestController {
 		WorkflowRestController.onlyFields(request, FIELDS, "a debounced start");
 		WebPayloads.refuseNul(request, "request", "input");
 		WorkflowTypeInfo definition = this.types.definition(WorkflowRestController.string(request, "type"));
-		Object input = this.payloads.convert(request.get("input"), definition.inputType(),
-				"input of workflow " + definition.name());
+		Object input = this.payloads.payload(request.get("input"), definition.inputType(),
+				"input of workflow " + definition.name(), "input");
 		StartOptions options = startOptions(request.get("options"));
 		String workflowId = WorkflowRestController.string(request, "workflowId");
 		if (workflowId != null) {

@@ -47,6 +47,7 @@ import dev.durable.workflow.client.batch.BatchNotFoundException;
 import dev.durable.workflow.client.schedule.ScheduleAlreadyExistsException;
 import dev.durable.workflow.client.schedule.ScheduleNotFoundException;
 import dev.durable.workflow.failure.ApplicationFailure;
+import dev.durable.workflow.failure.MissingInputException;
 import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.failure.PayloadUnreadableException;
 
@@ -181,6 +182,9 @@ public final class DurableProblems {
 			// input, so not a 4xx
 			logger.warn("Workflow API request failed: " + ex.getMessage());
 			return response(HttpStatus.INTERNAL_SERVER_ERROR, "PAYLOAD_UNREADABLE", ex.getMessage());
+		}
+		if (ex instanceof MissingInputException) {
+			return response(HttpStatus.BAD_REQUEST, "MISSING_INPUT", ex.getMessage());
 		}
 		if (ex instanceof PayloadException payload) {
 			return payload.isTooLarge() ? response(HttpStatus.CONTENT_TOO_LARGE, "PAYLOAD_TOO_LARGE", ex.getMessage())

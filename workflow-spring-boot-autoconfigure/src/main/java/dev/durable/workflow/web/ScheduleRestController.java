@@ -181,8 +181,8 @@ public class ScheduleRestController {
 		}
 		ScheduleAction action = schedule.action();
 		WorkflowTypeInfo definition = this.types.definition(action.workflowType());
-		Object input = this.payloads.convert(node.path("action").get("input"), definition.inputType(),
-				"input of workflow " + definition.name());
+		Object input = this.payloads.payload(node.path("action").get("input"), definition.inputType(),
+				"input of workflow " + definition.name(), "action.input");
 		return schedule.withAction(new ScheduleAction(action.workflowType(), input, action.workflowIdPrefix(),
 				action.taskQueue(), action.executionTimeout(), action.runTimeout(), action.retryPolicy()));
 	}

@@ -114,6 +114,17 @@ public final class WebPayloads {
 	}
 
 	/**
+	 * Converts a payload for a workflow or handler: as {@link #convert}, and a primitive
+	 * field of a record that the JSON leaves out is refused, not defaulted.
+	 * @param root the payload's name in the request ({@code input}, {@code payload}), the
+	 * start of a missing field's path
+	 */
+	@Nullable Object payload(@Nullable JsonNode node, @Nullable Type type, String what, String root) {
+		MissingFields.check(node, type, what, root);
+		return convert(node, type, what);
+	}
+
+	/**
 	 * Refuses a NUL character in any name or string of the value (those reach text and
 	 * {@code jsonb} columns), but under the skipped fields (payloads, stored as bytes).
 	 * @param node the value

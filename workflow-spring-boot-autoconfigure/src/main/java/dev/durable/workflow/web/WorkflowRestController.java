@@ -99,8 +99,8 @@ public class WorkflowRestController {
 		String workflowId = workflowId(request.get("workflowId"));
 		WebPayloads.refuseNul(request, "request", "input", "signal.payload");
 		WorkflowTypeInfo definition = this.types.definition(string(request, "type"));
-		Object input = this.payloads.convert(request.get("input"), definition.inputType(),
-				"input of workflow " + definition.name());
+		Object input = this.payloads.payload(request.get("input"), definition.inputType(),
+				"input of workflow " + definition.name(), "input");
 		StartOptions.Builder options = options(request.get("options")).toBuilder();
 		if (workflowId != null) {
 			options.workflowId(workflowId);
@@ -121,8 +121,9 @@ public class WorkflowRestController {
 			if (name == null) {
 				throw new PayloadException("\"signal\" needs a \"name\"", false, null);
 			}
-			Object payload = this.payloads.convert(signal.get("payload"),
-					this.types.payloadType(definition.name(), HandlerKind.SIGNAL, name), "payload of signal " + name);
+			Object payload = this.payloads.payload(signal.get("payload"),
+					this.types.payloadType(definition.name(), HandlerKind.SIGNAL, name), "payload of signal " + name,
+					"signal.payload");
 			handle = this.client.signalWithStart(definition.name(), input, options.build(), name, payload);
 		}
 		else {

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.WorkflowMethodReference;
 import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.DebounceOptions;
@@ -89,6 +91,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	private <R> WorkflowHandle<R> startTyped(Serializable reference, Object input, StartOptions options) {
 		WorkflowDefinition definition = definitionOf(reference);
+		definition.checkInput(input);
 		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input,
 				options);
 		return WorkflowHandleImpl.started(this.operations, started, definition.typeName(), definition.resultType());
@@ -96,7 +99,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	@Override
 	public WorkflowHandle<Object> start(String workflowType, Object input, StartOptions options) {
-		WorkflowDefinition definition = this.workflows.find(workflowType);
+		WorkflowDefinition definition = checkedInput(workflowType, input);
 		// a dynamic workflow gets the input as sent: encoded by its own class
 		Type inputType = (definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class;
 		RunStarter.Started started = this.starter.startRun(workflowType, inputType, input, options);
@@ -108,12 +111,13 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	public <W, A, R> DebouncedStart debounce(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
 			DebounceOptions options) {
 		WorkflowDefinition definition = definitionOf(workflow);
+		definition.checkInput(input);
 		return this.debouncer.call(definition.typeName(), definition.inputType(), input, options);
 	}
 
 	@Override
 	public DebouncedStart debounce(String workflowType, Object input, DebounceOptions options) {
-		WorkflowDefinition definition = this.workflows.find(workflowType);
+		WorkflowDefinition definition = checkedInput(workflowType, input);
 		return this.debouncer.call(workflowType,
 				(definition != null && !definition.isDynamic()) ? definition.inputType() : Object.class, input,
 				options);
@@ -123,6 +127,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	public <W, A, R> WorkflowHandle<R> signalWithStart(WorkflowMethodReference.Func1<W, A, R> workflow, A input,
 			StartOptions options, String signalName, Object signalPayload) {
 		WorkflowDefinition definition = definitionOf(workflow);
+		definition.checkInput(input);
 		byte[] payload = this.operations.messages()
 			.encode(definition.typeName(), HandlerKind.SIGNAL, signalName, signalPayload, false);
 		RunStarter.Started started = this.starter.startRun(definition.typeName(), definition.inputType(), input,
@@ -133,7 +138,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	@Override
 	public WorkflowHandle<Object> signalWithStart(String workflowType, Object input, StartOptions options,
 			String signalName, Object signalPayload) {
-		WorkflowDefinition definition = this.workflows.find(workflowType);
+		WorkflowDefinition definition = checkedInput(workflowType, input);
 		byte[] payload = this.operations.messages()
 			.encode(workflowType, HandlerKind.SIGNAL, signalName, signalPayload, false);
 		RunStarter.Started started = this.starter.startRun(workflowType,
@@ -151,6 +156,7 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		// update and all
 		StartOptions start = (options != null) ? options : StartOptions.DEFAULT;
 		WorkflowDefinition definition = definitionOf(workflow);
+		definition.checkInput(input);
 		byte[] payload = this.operations.messages()
 			.encode(definition.typeName(), HandlerKind.UPDATE, updateName, updateArgument, true);
 		UpdateOptions effective = (updateOptions != null) ? updateOptions
@@ -164,7 +170,19 @@ public final class WorkflowClientImpl implements WorkflowClient {
 		return handle;
 	}
 
-	private WorkflowDefinition definitionOf(java.io.Serializable reference) {
+	/**
+	 * The definition of a type registered on this node, its input checked; {@code null}
+	 * for a type this node does not run (the node that runs it reads the input).
+	 */
+	private @Nullable WorkflowDefinition checkedInput(String workflowType, @Nullable Object input) {
+		WorkflowDefinition definition = this.workflows.find(workflowType);
+		if (definition != null) {
+			definition.checkInput(input);
+		}
+		return definition;
+	}
+
+	private WorkflowDefinition definitionOf(Serializable reference) {
 		return WorkflowDefinitions.definition(reference);
 	}
 

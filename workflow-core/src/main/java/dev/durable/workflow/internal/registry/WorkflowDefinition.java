@@ -6,10 +6,13 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowInit;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.engine.HandlerKind;
+import dev.durable.workflow.failure.MissingInputException;
 
 /**
  * A validated workflow class: its type name, run method and optional init method.
@@ -92,6 +95,24 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 	/** The run method's parameter type, or {@code null} when it takes none. */
 	public Type inputType() {
 		return (this.runMethod.getParameterCount() == 1) ? this.runMethod.getGenericParameterTypes()[0] : null;
+	}
+
+	/**
+	 * Refuses a start without input when the run method takes a parameter that may not be
+	 * absent: a primitive, or a reference type not annotated {@code @Nullable} (any
+	 * annotation of that simple name, on the type or the parameter). Such a run's first
+	 * task could only fail.
+	 * @throws MissingInputException when the input is {@code null} and required
+	 */
+	public void checkInput(@Nullable Object input) {
+		if (input == null && !isDynamic() && this.runMethod.getParameterCount() == 1
+				&& !NullableParameters.mayBeNull(this.runMethod, 0)) {
+			throw new MissingInputException(
+					"Workflow " + this.typeName + " takes an input ("
+							+ this.runMethod.getGenericParameterTypes()[0].getTypeName()
+							+ "), and the start has none; annotate the parameter @Nullable to make it optional",
+					"input");
+		}
 	}
 
 	public Type resultType() {

@@ -256,6 +256,10 @@ public final class ScheduleClientImpl implements ScheduleClient {
 			throw new IllegalArgumentException("The workflow id prefix '" + prefix + "' is too long: at most "
 					+ (255 - WORKFLOW_ID_SUFFIX) + " characters leave room for the firing time");
 		}
+		WorkflowDefinition definition = this.workflows.find(action.workflowType());
+		if (definition != null) {
+			definition.checkInput(action.input());
+		}
 		byte[] input = this.payloads.encode(action.input(), inputType(action.workflowType()),
 				"the input of schedule " + scheduleId);
 		return new StoredAction(action.workflowType(), input, prefix, action.taskQueue(), action.executionTimeout(),
