@@ -43,17 +43,23 @@ public class WorkflowsEndpoint {
 	/** Everything of the engine's namespace. */
 	@ReadOperation
 	public WorkflowsDescriptor workflows() {
-		return describe(null);
+		return describe(this.engine.stats(null, this.stuckAfter));
 	}
 
-	/** The runs of one workflow type, and the nodes that serve it. */
+	/**
+	 * The runs of one workflow type, and the nodes that serve it; {@code null} (404) for
+	 * a type no node serves and no run has.
+	 */
 	@ReadOperation
-	public WorkflowsDescriptor workflowType(@Selector String type) {
-		return describe(type);
+	public @Nullable WorkflowsDescriptor workflowType(@Selector String type) {
+		EngineStats stats = this.engine.stats(type, this.stuckAfter);
+		boolean known = !stats.runs().isEmpty()
+				|| this.engine.workflowTypes().stream().anyMatch((info) -> info.name().equals(type))
+				|| stats.nodes().stream().anyMatch((node) -> node.servedTypes().contains(type));
+		return known ? describe(stats) : null;
 	}
 
-	private WorkflowsDescriptor describe(@Nullable String type) {
-		EngineStats stats = this.engine.stats(type, this.stuckAfter);
+	private WorkflowsDescriptor describe(EngineStats stats) {
 		Map<String, Map<String, Long>> runs = new TreeMap<>();
 		for (EngineStats.RunCount count : stats.runs()) {
 			runs.computeIfAbsent(count.workflowType(), (key) -> new TreeMap<>())

@@ -76,6 +76,8 @@ class WorkflowsEndpointTest {
 			assertThat(quick.runs()).containsOnlyKeys("ops-quick");
 			assertThat(quick.backlog().runnable()).isEqualTo(1);
 			assertThat(quick.failingRuns()).isEmpty();
+			// a type no node serves and no run has: null, which the actuator answers 404
+			assertThat(endpoint.workflowType("no-such-type")).isNull();
 		});
 	}
 
