@@ -96,6 +96,34 @@ class DurableJarIT extends CliTestSupport {
 		assertThat(java("--url", "http://127.0.0.1:" + closedPort, "list").exitCode()).isEqualTo(ExitCode.UNAVAILABLE);
 	}
 
+	/** A {@code java} that says it is Java 17 and runs nothing. */
+	private static Path oldJava() throws IOException {
+		Path home = Files.createTempDirectory("java-17");
+		Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
+		Files.writeString(java, "#!/bin/sh\necho 'openjdk version \"17.0.9\" 2023-10-17' >&2\n");
+		assertThat(java.toFile().setExecutable(true)).isTrue();
+		return java;
+	}
+
+	@Test
+	void theScriptPassesOverAJavaOlderThan21() throws Exception {
+		Path old = oldJava();
+		// the Java 17 of JAVA_HOME is passed over for the recent one on the PATH
+		Path path = Files.createTempDirectory("durable-path");
+		Files.createSymbolicLink(path.resolve("java"), Path.of(JAVA));
+		Ended help = run(List.of("sh", "bin/durable", "--help"), Map.of("JAVA", "", "JAVA_HOME",
+				old.getParent().getParent().toString(), "PATH", path + ":/usr/bin:/bin"));
+		assertThat(help.exitCode()).as("%s", help).isZero();
+		assertThat(help.out()).contains("Usage: durable");
+	}
+
+	@Test
+	void theScriptRefusesAJavaOlderThan21ItIsGiven() throws Exception {
+		Ended ended = run(List.of("sh", "bin/durable", "--help"), Map.of("JAVA", oldJava().toString()));
+		assertThat(ended.exitCode()).isEqualTo(ExitCode.ERROR);
+		assertThat(ended.err()).contains("needs Java 21 or later", "is Java 17");
+	}
+
 	@Test
 	void theScriptSaysWhenItFindsNoJar() throws Exception {
 		Path empty = Files.createTempDirectory("durable-bin");
