@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
@@ -91,6 +92,12 @@ public final class DurableWorkflowWebAutoConfiguration {
 			}
 
 		};
+	}
+
+	@Bean
+	EndpointUrlsLog durableWorkflowEndpointUrlsLog(DurableWorkflowWebProperties web, Environment environment) {
+		return new EndpointUrlsLog(web.getBasePath(),
+				environment.getProperty("durable.workflow.dashboard.enabled", Boolean.class, true), environment);
 	}
 
 	@Bean

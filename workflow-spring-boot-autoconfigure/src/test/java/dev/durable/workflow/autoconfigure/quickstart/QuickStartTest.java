@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -33,6 +36,7 @@ import static org.awaitility.Awaitility.await;
 				+ "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration,"
 				+ "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration,"
 				+ "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration" })
+@ExtendWith(OutputCaptureExtension.class)
 class QuickStartTest {
 
 	@LocalServerPort
@@ -53,6 +57,13 @@ class QuickStartTest {
 			.method(method,
 					(body != null) ? HttpRequest.BodyPublishers.ofString(body) : HttpRequest.BodyPublishers.noBody());
 		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	@Test
+	void theStartupLogSaysWhereTheApiTheDashboardAndTheOpenApiDocumentAre(CapturedOutput output) {
+		String root = "http://localhost:" + this.port;
+		assertThat(output).containsOnlyOnce("Durable workflows: REST API at " + root + "/durable, dashboard at " + root
+				+ "/durable/ui, OpenAPI document at " + root + "/v3/api-docs");
 	}
 
 	@Test
