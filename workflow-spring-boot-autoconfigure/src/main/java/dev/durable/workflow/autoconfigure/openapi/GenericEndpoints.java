@@ -245,6 +245,15 @@ final class GenericEndpoints {
 			}
 			case "GET /queues" -> doc.describe(QUEUES, "listQueues", "The flow-control and activity task queues", null)
 				.answers(200, "What each queue holds now", inferred);
+			case "POST /debounces" -> {
+				doc.describe(WORKFLOWS, "debounceStart", "Collapse calls with one key into one start",
+						"Each call opens or extends the key's window; when the window ends (delay after the last "
+								+ "call, at most maxWait after the first), one run starts with the last call's input.")
+					.body(debounceRequest(), true, "The call")
+					.answers(202, "The window the call joined", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, INVALID_ID));
+				problems.addAll(Problem.START);
+			}
 			case "GET /overview" -> doc
 				.describe(WORKFLOWS, "overview", "Runs by type and status, backlog, nodes and queues",
 						"What the dashboard's overview shows (the actuator endpoint workflows tells the same)")
@@ -259,6 +268,21 @@ final class GenericEndpoints {
 		problems.add(UNAVAILABLE);
 		doc.problems(problems);
 		return true;
+	}
+
+	private Schema<?> debounceRequest() {
+		Schema<?> schema = this.schemas.object();
+		schema.addProperty("type", this.schemas.string("The workflow type"));
+		schema.addProperty("key",
+				this.schemas.string("The key calls collapse by: 1-128 letters, digits and . _ : @ -"));
+		schema.addProperty("delay", this.schemas.string("ISO-8601 duration: the window after the last call"));
+		schema.addProperty("maxWait",
+				this.schemas.string("ISO-8601 duration: the longest a window stays open after its first call"));
+		schema.addProperty("input", this.schemas.any("The workflow's input (the last call's wins)"));
+		schema.addProperty("workflowId", this.schemas.string("The run's workflow id; generated when absent"));
+		schema.addProperty("options", this.schemas.any("Start options, as for POST /workflows"));
+		schema.setRequired(List.of("type", "key", "delay", "maxWait"));
+		return schema;
 	}
 
 	/**

@@ -24,6 +24,9 @@ record Problem(int status, List<String> codes) {
 	static final Problem EVENT_NOT_SET = new Problem(404,
 			"EVENT_NOT_SET: the event was not set within the wait (or the run closed without setting it)");
 
+	static final Problem MISSING_INPUT = new Problem(400, "MISSING_INPUT: the run method takes an input the start"
+			+ " lacks, or a record in the input or payload lacks a primitive field (the detail names it)");
+
 	static final Problem UNKNOWN_TYPE = new Problem(400, "UNKNOWN_TYPE: no workflow type of that name is registered");
 
 	static final Problem INVALID_TOKEN = new Problem(400, "INVALID_TOKEN: the task token is not one the engine issued");
@@ -84,8 +87,8 @@ record Problem(int status, List<String> codes) {
 	 * What a start may also answer: read-only mode, the body checks, and, for
 	 * signal-with-start only (it signals an open run), the refusals of an operation.
 	 */
-	static final List<Problem> START = List.of(READ_ONLY, TOO_LARGE, NOT_JSON, UNAVAILABLE, withSignal(UNAUTHENTICATED),
-			withSignal(OPERATION_DISABLED), withSignal(ROLE_REQUIRED));
+	static final List<Problem> START = List.of(MISSING_INPUT, READ_ONLY, TOO_LARGE, NOT_JSON, UNAVAILABLE,
+			withSignal(UNAUTHENTICATED), withSignal(OPERATION_DISABLED), withSignal(ROLE_REQUIRED));
 
 	Problem(int status, String code) {
 		this(status, List.of(code));

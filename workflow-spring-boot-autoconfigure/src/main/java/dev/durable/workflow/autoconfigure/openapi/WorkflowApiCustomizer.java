@@ -7,6 +7,8 @@ import java.util.Map;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.tags.Tag;
 import org.springdoc.core.customizers.OpenApiCustomizer;
@@ -25,11 +27,26 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 
 	private final WorkflowEngine engine;
 
+	/** The title springdoc gives a document the application did not title. */
+	static final String DEFAULT_TITLE = "OpenAPI definition";
+
 	private final String basePath;
 
-	WorkflowApiCustomizer(WorkflowEngine engine, String basePath) {
+	private final String title;
+
+	private final String version;
+
+	/**
+	 * @param engine the engine whose workflow types are described
+	 * @param basePath the base path of the generated endpoints
+	 * @param title the document's title when the application gives none
+	 * @param version the document's version when the application gives none
+	 */
+	WorkflowApiCustomizer(WorkflowEngine engine, String basePath, String title, String version) {
 		this.engine = engine;
 		this.basePath = basePath;
+		this.title = title;
+		this.version = version;
 	}
 
 	@Override
@@ -65,7 +82,60 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 			}
 		}
 		new HandlerOperations(schemas, problem, typed).addTo(api.getPaths(), this.basePath, types);
+		withoutByteBodyParameters(api, this.basePath);
+		oneUpdatePath(api, this.basePath);
 		addTags(api);
+		if (api.getInfo() == null || DEFAULT_TITLE.equals(api.getInfo().getTitle())) {
+			// springdoc's placeholder: the application has not titled its document
+			api.setInfo(new Info().title(this.title).version(this.version));
+		}
+	}
+
+	/**
+	 * Removes the query parameter springdoc makes of a controller's raw body (the
+	 * endpoints read their bodies as bytes, described above as JSON bodies): generated
+	 * clients would ask for a required byte array.
+	 */
+	private static void withoutByteBodyParameters(OpenAPI api, String basePath) {
+		api.getPaths().forEach((path, item) -> {
+			if (path.startsWith(basePath + "/")) {
+				for (Operation operation : item.readOperations()) {
+					if (operation.getParameters() != null) {
+						operation.getParameters()
+							.removeIf((parameter) -> "body".equals(parameter.getName())
+									&& "query".equals(parameter.getIn()));
+						if (operation.getParameters().isEmpty()) {
+							operation.setParameters(null);
+						}
+					}
+				}
+			}
+		});
+	}
+
+	/**
+	 * The outcome of an update ({@code GET .../updates/{updateId}}) and the update itself
+	 * ({@code POST .../updates/{name}}) are one path to OpenAPI 3.1, which allows a path
+	 * template once: both are described under {@code {name}}, the GET's being the update
+	 * id.
+	 */
+	private static void oneUpdatePath(OpenAPI api, String basePath) {
+		PathItem outcome = api.getPaths().remove(basePath + "/workflows/{workflowId}/updates/{updateId}");
+		if (outcome == null || outcome.getGet() == null) {
+			return;
+		}
+		Operation get = outcome.getGet();
+		if (get.getParameters() != null) {
+			for (Parameter parameter : get.getParameters()) {
+				if ("updateId".equals(parameter.getName()) && "path".equals(parameter.getIn())) {
+					parameter.setName("name");
+					parameter.setDescription("The update's id (the Update-Id of its start)");
+				}
+			}
+		}
+		api.getPaths()
+			.computeIfAbsent(basePath + "/workflows/{workflowId}/updates/{name}", (key) -> new PathItem())
+			.setGet(get);
 	}
 
 	private static void addTags(OpenAPI api) {
