@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.durable.workflow.internal.runtime.WorkflowTaskFailedException;
 import dev.durable.workflow.internal.execution.WakeScheduler;
 import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.store.RunOwnership;
@@ -69,7 +70,9 @@ final class TaskFailures {
 		log.warn("Workflow task of run {} ({}) failed, attempt {}; retrying at {}: {}", row.runId(), row.workflowType(),
 				attempt, retryAt, reason, (attempt == 1) ? failure : null);
 		slot.retryNotBefore(retryAt);
-		this.listeners.taskFailed(failure);
+		// the listeners get what went wrong (the code's exception), not the engine's
+		// wrapper
+		this.listeners.taskFailed((failure instanceof WorkflowTaskFailedException && cause != null) ? cause : failure);
 		if (this.ownership.recordTaskFailure(row.runId(), this.node, slot.epoch(), reason, retryAt.minus(backoff),
 				retryAt)) {
 			this.wake.schedule(retryAt, () -> this.retry.accept(slot));

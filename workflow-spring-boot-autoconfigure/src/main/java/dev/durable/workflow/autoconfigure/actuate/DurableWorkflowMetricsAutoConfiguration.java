@@ -83,6 +83,11 @@ public final class DurableWorkflowMetricsAutoConfiguration {
 			return new WorkflowObservationInterceptor(registry);
 		}
 
+		@Bean
+		WorkflowEngineCustomizer durableWorkflowObservationCustomizer(WorkflowObservationInterceptor interceptor) {
+			return (builder) -> builder.listener(interceptor.taskFailures());
+		}
+
 	}
 
 }

@@ -10,6 +10,7 @@ import io.micrometer.observation.transport.ReceiverContext;
 import io.micrometer.observation.transport.SenderContext;
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.engine.WorkflowEngineListener;
 import dev.durable.workflow.engine.WorkflowInterceptor;
 
 /**
@@ -29,6 +30,8 @@ import dev.durable.workflow.engine.WorkflowInterceptor;
  * code.
  */
 public class WorkflowObservationInterceptor implements WorkflowInterceptor {
+
+	private static final String TASK = "durable.workflow.task";
 
 	private final ObservationRegistry registry;
 
@@ -52,7 +55,7 @@ public class WorkflowObservationInterceptor implements WorkflowInterceptor {
 
 	@Override
 	public void interceptWorkflowTask(WorkflowTaskCall call, Runnable next) {
-		receiver("durable.workflow.task", call.headers()).contextualName("workflow task " + call.run().workflowType())
+		receiver(TASK, call.headers()).contextualName("workflow task " + call.run().workflowType())
 			.lowCardinalityKeyValue("type", call.run().workflowType())
 			.highCardinalityKeyValue("workflow.id", call.run().workflowId())
 			.highCardinalityKeyValue("run.id", call.run().runId().toString())
@@ -78,6 +81,31 @@ public class WorkflowObservationInterceptor implements WorkflowInterceptor {
 		finally {
 			observation.stop();
 		}
+	}
+
+	/**
+	 * The listener that marks a workflow task's observation with the task's failure: the
+	 * engine records a failing task (the workflow code threw, its history does not
+	 * replay) instead of throwing it through the interceptors, so without it the
+	 * observation, and the {@code durable.workflow.task} timer, would say
+	 * {@code error="none"}.
+	 */
+	WorkflowEngineListener taskFailures() {
+		return new WorkflowEngineListener() {
+			@Override
+			public Execution workflowTaskStarted(Run run) {
+				// called inside interceptWorkflowTask: the task's observation is current
+				Observation task = WorkflowObservationInterceptor.this.registry.getCurrentObservation();
+				if (task == null || !TASK.equals(task.getContext().getName())) {
+					return Execution.NONE;
+				}
+				return (failure) -> {
+					if (failure != null) {
+						task.error(failure);
+					}
+				};
+			}
+		};
 	}
 
 	private Observation receiver(String name, Map<String, String> headers) {

@@ -60,7 +60,7 @@ class DurableWorkflowOpsAutoConfigurationTest {
 				.hasBean("durableWorkflowCacheMeterBinder")
 				.hasSingleBean(QueueMetrics.class);
 			assertThat(context.getBeansOfType(WorkflowEngineCustomizer.class))
-				.containsOnlyKeys("durableWorkflowMetricsCustomizer");
+				.containsOnlyKeys("durableWorkflowMetricsCustomizer", "durableWorkflowObservationCustomizer");
 		});
 	}
 
