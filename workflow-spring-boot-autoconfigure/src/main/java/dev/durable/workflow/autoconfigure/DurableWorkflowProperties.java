@@ -704,7 +704,7 @@ public class DurableWorkflowProperties {
 	 * them (the LISTEN and heartbeat connections are then held out of its pool for as
 	 * long as the engine runs). Setting the URL also makes the engine check at start that
 	 * the pooled DataSource keeps the driver's prepared statements working (see the
-	 * README, section PgBouncer). Bound to {@code durable.workflow.direct.*}.
+	 * docs/engine.md, section PgBouncer). Bound to {@code durable.workflow.direct.*}.
 	 */
 	public static class Direct {
 

@@ -64,9 +64,9 @@ import dev.durable.workflow.failure.PayloadUnreadableException;
  * }
  * }</pre>
  *
- * The codes are listed in the README ("REST API"): for example {@code WORKFLOW_NOT_FOUND}
- * (404), {@code UPDATE_REJECTED} (422), {@code INVALID_PAYLOAD} (400, or 415 for a body
- * that is not JSON) and {@code DATABASE_UNAVAILABLE} (503 with {@code Retry-After}).
+ * The codes are listed in docs/rest-api.md: for example {@code WORKFLOW_NOT_FOUND} (404),
+ * {@code UPDATE_REJECTED} (422), {@code INVALID_PAYLOAD} (400, or 415 for a body that is
+ * not JSON) and {@code DATABASE_UNAVAILABLE} (503 with {@code Retry-After}).
  */
 public final class DurableProblems {
 

@@ -30,16 +30,17 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The README's recipe ("Who may call what"), as written: a filter chain that signs in
- * every caller of {@code /durable/**}, and {@code required-role=DURABLE_OPERATOR}. Any
- * signed-in user reads and starts; only operators signal and cancel.
+ * The recipe of docs/rest-api.md ("Who may call what"), as written: a filter chain that
+ * signs in every caller of {@code /durable/**}, and
+ * {@code required-role=DURABLE_OPERATOR}. Any signed-in user reads and starts; only
+ * operators signal and cancel.
  */
 @SpringBootTest(classes = { WebTestApplication.class, SecurityFilterChainRecipeTest.SecurityConfig.class },
 		properties = { "durable.workflow.schema=web_recipe", "durable.workflow.embedded-postgres.enabled=false",
 				"durable.workflow.worker.poll-interval=100ms", "durable.workflow.web.required-role=DURABLE_OPERATOR" })
 class SecurityFilterChainRecipeTest {
 
-	/** The README's snippet, with the users a real application would have elsewhere. */
+	/** The guide's snippet, with the users a real application would have elsewhere. */
 	@Configuration
 	static class SecurityConfig {
 

@@ -146,7 +146,7 @@ public final class PooledStatementsCheck {
 		return "The workflow engine's data source goes through a transaction-mode connection pooler (a direct"
 				+ " data source is configured) that loses the PostgreSQL driver's named prepared statements"
 				+ " between transactions. Add prepareThreshold=0 to the pooled JDBC URL, or use PgBouncer 1.21+"
-				+ " with max_prepared_statements > 0 (see the README, section PgBouncer).";
+				+ " with max_prepared_statements > 0 (see the PgBouncer section of docs/engine.md).";
 	}
 
 }
