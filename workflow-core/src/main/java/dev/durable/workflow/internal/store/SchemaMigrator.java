@@ -27,6 +27,7 @@ import liquibase.exception.LiquibaseException;
 import liquibase.lockservice.LockServiceFactory;
 import liquibase.parser.ChangeLogParserFactory;
 import liquibase.resource.ClassLoaderResourceAccessor;
+import liquibase.util.LiquibaseUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,9 +67,10 @@ public final class SchemaMigrator {
 		if (isCurrent()) {
 			// every changeset ran (a restart, another node of the cluster): no lock, no
 			// Liquibase
-			log.debug("Schema {} is up to date", this.schema);
+			log.info("Schema '{}' is up to date; Liquibase {} not run", this.schema, LiquibaseUtil.getBuildVersion());
 			return;
 		}
+		log.info("Migrating schema '{}' with Liquibase {}", this.schema, LiquibaseUtil.getBuildVersion());
 		try (Connection connection = this.dataSource.getConnection()) {
 			connection.setAutoCommit(true);
 			String searchPath = setting(connection, "search_path");
