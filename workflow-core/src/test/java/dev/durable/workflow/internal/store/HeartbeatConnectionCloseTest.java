@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HeartbeatConnectionCloseTest {
 
-	private final HikariDataSource pool = onePooledConnection();
+	// one connection: the pool hands out the same one until it drops it
+	private final HikariDataSource pool = TestDatabase.pool(TestDatabase.jdbcUrl(), 1);
 
 	@AfterEach
 	void close() {
@@ -69,15 +69,6 @@ class HeartbeatConnectionCloseTest {
 			rows.next();
 			return rows.getInt(1);
 		}
-	}
-
-	private static HikariDataSource onePooledConnection() {
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(TestDatabase.jdbcUrl());
-		config.setUsername("postgres");
-		config.setMaximumPoolSize(1);
-		config.setMinimumIdle(1);
-		return new HikariDataSource(config);
 	}
 
 }
