@@ -18,6 +18,7 @@ import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_KEY;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_OFFSET;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_PAYLOAD;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.INVALID_TOKEN;
+import static dev.durable.workflow.autoconfigure.openapi.Problem.MISSING_INPUT;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.QUERY_FAILED;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.SCHEDULE_EXISTS;
 import static dev.durable.workflow.autoconfigure.openapi.Problem.SCHEDULE_NOT_FOUND;
@@ -130,7 +131,8 @@ final class GenericEndpoints {
 								+ "have their own operations with their payload types.")
 					.body(this.schemas.any("The payload"), false, "The payload")
 					.answers(202, "Signal recorded", null);
-				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, WORKFLOW_CLOSED));
+				problems.addAll(
+						List.of(INVALID_PAYLOAD, MISSING_INPUT, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, WORKFLOW_CLOSED));
 				problems.addAll(Problem.OPERATION);
 			}
 			case "GET /workflows/{workflowId}/queries/{name}", "POST /workflows/{workflowId}/queries/{name}" -> {
@@ -150,8 +152,8 @@ final class GenericEndpoints {
 						"For a dynamic update handler; the named handlers have their own operations.")
 					.body(this.schemas.any("The payload"), false, "The payload");
 				this.typed.updateOutcome(doc, this.schemas.any("The result"));
-				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER, WORKFLOW_CLOSED,
-						UPDATE_FAILED, UPDATE_REJECTED));
+				problems.addAll(List.of(INVALID_PAYLOAD, MISSING_INPUT, WORKFLOW_NOT_FOUND, UNKNOWN_HANDLER,
+						WORKFLOW_CLOSED, UPDATE_FAILED, UPDATE_REJECTED));
 				problems.addAll(Problem.OPERATION);
 			}
 			case "GET /workflows/{workflowId}/updates/{updateId}" -> {
@@ -184,7 +186,7 @@ final class GenericEndpoints {
 					.body(createSchedule(), true, "The schedule and its id")
 					.answers(201, "Created", inferred)
 					.header(201, "Location", "The schedule's URL");
-				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, SCHEDULE_EXISTS));
+				problems.addAll(List.of(INVALID_PAYLOAD, MISSING_INPUT, UNKNOWN_TYPE, SCHEDULE_EXISTS));
 				problems.addAll(Problem.OPERATION);
 			}
 			case "GET /schedules" -> doc.describe(SCHEDULES, "listSchedules", "List schedules", null)
@@ -198,7 +200,7 @@ final class GenericEndpoints {
 				doc.describe(SCHEDULES, "updateSchedule", "Replace a schedule", null)
 					.body(this.schemas.of(Schedule.class), true, "The new schedule")
 					.answers(200, "The schedule now", inferred);
-				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, SCHEDULE_NOT_FOUND));
+				problems.addAll(List.of(INVALID_PAYLOAD, MISSING_INPUT, UNKNOWN_TYPE, SCHEDULE_NOT_FOUND));
 				problems.addAll(Problem.OPERATION);
 			}
 			case "POST /schedules/{scheduleId}/pause", "POST /schedules/{scheduleId}/unpause" -> {
