@@ -10,8 +10,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * {@code docs/reference/configuration-properties.md} is generated from the configuration
  * metadata the build writes for the starter's properties (their Javadoc, types and
@@ -28,13 +26,7 @@ class ConfigurationPropertiesReferenceTest {
 	@Test
 	void theReferencePageIsTheOneTheMetadataGives() throws IOException {
 		String generated = page(JsonMapper.builder().build().readTree(Files.readString(METADATA)));
-		if (Boolean.getBoolean("durable.docs.write")) {
-			Files.createDirectories(PAGE.getParent());
-			Files.writeString(PAGE, generated);
-		}
-		assertThat(Files.exists(PAGE) ? Files.readString(PAGE) : "")
-			.as("%s is generated: run this test with -Ddurable.docs.write=true and commit the page", PAGE.normalize())
-			.isEqualTo(generated);
+		GeneratedPage.check(PAGE, generated);
 	}
 
 	static String page(JsonNode metadata) {

@@ -40,6 +40,22 @@ final class OperationDoc {
 		this.operation = operation;
 		this.schemas = schemas;
 		this.problem = problem;
+		withoutRawBodyParameter();
+	}
+
+	/**
+	 * Removes the required query parameter springdoc makes of a controller's raw body
+	 * ({@code HttpEntity<byte[]>}): the body is described as JSON here, and generated
+	 * clients would otherwise ask for a byte array.
+	 */
+	private void withoutRawBodyParameter() {
+		List<Parameter> parameters = this.operation.getParameters();
+		if (parameters != null) {
+			parameters.removeIf((parameter) -> "body".equals(parameter.getName()) && "query".equals(parameter.getIn()));
+			if (parameters.isEmpty()) {
+				this.operation.setParameters(null);
+			}
+		}
 	}
 
 	Operation operation() {

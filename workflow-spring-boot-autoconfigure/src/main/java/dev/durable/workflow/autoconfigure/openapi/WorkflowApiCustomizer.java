@@ -82,35 +82,12 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 			}
 		}
 		new HandlerOperations(schemas, problem, typed).addTo(api.getPaths(), this.basePath, types);
-		withoutByteBodyParameters(api, this.basePath);
 		oneUpdatePath(api, this.basePath);
 		addTags(api);
 		if (api.getInfo() == null || DEFAULT_TITLE.equals(api.getInfo().getTitle())) {
 			// springdoc's placeholder: the application has not titled its document
 			api.setInfo(new Info().title(this.title).version(this.version));
 		}
-	}
-
-	/**
-	 * Removes the query parameter springdoc makes of a controller's raw body (the
-	 * endpoints read their bodies as bytes, described above as JSON bodies): generated
-	 * clients would ask for a required byte array.
-	 */
-	private static void withoutByteBodyParameters(OpenAPI api, String basePath) {
-		api.getPaths().forEach((path, item) -> {
-			if (path.startsWith(basePath + "/")) {
-				for (Operation operation : item.readOperations()) {
-					if (operation.getParameters() != null) {
-						operation.getParameters()
-							.removeIf((parameter) -> "body".equals(parameter.getName())
-									&& "query".equals(parameter.getIn()));
-						if (operation.getParameters().isEmpty()) {
-							operation.setParameters(null);
-						}
-					}
-				}
-			}
-		});
 	}
 
 	/**

@@ -95,9 +95,9 @@ public final class DurableWorkflowWebAutoConfiguration {
 	}
 
 	@Bean
-	EndpointUrlsLog durableWorkflowEndpointUrlsLog(DurableWorkflowWebProperties web, Environment environment) {
-		return new EndpointUrlsLog(web.getBasePath(),
-				environment.getProperty("durable.workflow.dashboard.enabled", Boolean.class, true), environment);
+	EndpointUrlsLog durableWorkflowEndpointUrlsLog(DurableWorkflowWebProperties web,
+			ObjectProvider<DashboardController> dashboard, Environment environment) {
+		return new EndpointUrlsLog(web.getBasePath(), dashboard, environment);
 	}
 
 	@Bean

@@ -1,11 +1,10 @@
 package dev.durable.workflow.autoconfigure.web;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.Environment;
@@ -26,15 +25,18 @@ final class EndpointUrlsLog implements ApplicationListener<WebServerInitializedE
 
 	private final String basePath;
 
-	private final boolean dashboard;
+	private final ObjectProvider<?> dashboard;
 
 	private final Environment environment;
 
-	private final AtomicBoolean logged = new AtomicBoolean();
-
 	private ClassLoader classLoader = getClass().getClassLoader();
 
-	EndpointUrlsLog(String basePath, boolean dashboard, Environment environment) {
+	/**
+	 * @param basePath the base path of the generated endpoints
+	 * @param dashboard the dashboard's controller, a bean when the dashboard is served
+	 * @param environment where the context path and springdoc's paths are read
+	 */
+	EndpointUrlsLog(String basePath, ObjectProvider<?> dashboard, Environment environment) {
 		this.basePath = basePath;
 		this.dashboard = dashboard;
 		this.environment = environment;
@@ -49,7 +51,7 @@ final class EndpointUrlsLog implements ApplicationListener<WebServerInitializedE
 	@Override
 	public void onApplicationEvent(WebServerInitializedEvent event) {
 		// the management server, when it has a port of its own, has a namespace
-		if (event.getApplicationContext().getServerNamespace() != null || !this.logged.compareAndSet(false, true)) {
+		if (event.getApplicationContext().getServerNamespace() != null) {
 			return;
 		}
 		logger.info(message(event.getWebServer().getPort()));
@@ -58,7 +60,7 @@ final class EndpointUrlsLog implements ApplicationListener<WebServerInitializedE
 	String message(int port) {
 		String root = "http://localhost:" + port + this.environment.getProperty("server.servlet.context-path", "");
 		StringBuilder message = new StringBuilder("Durable workflows: REST API at ").append(root).append(this.basePath);
-		if (this.dashboard) {
+		if (this.dashboard.getIfAvailable() != null) {
 			message.append(", dashboard at ").append(root).append(this.basePath).append("/ui");
 		}
 		if (ClassUtils.isPresent(SWAGGER_UI, this.classLoader)) {
