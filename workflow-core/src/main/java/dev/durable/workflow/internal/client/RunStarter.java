@@ -263,7 +263,7 @@ public final class RunStarter {
 
 	/**
 	 * Starts a run with an input already encoded, inside the caller's transaction: the
-	 * same checks, policies and rows as {@link #start}. Conflicts throw
+	 * same checks, policies and rows as {@code startRun}. Conflicts throw
 	 * {@link WorkflowAlreadyStartedException} (or {@link DuplicateKeyException} when a
 	 * concurrent start won), so the caller should run this in a savepoint.
 	 */

@@ -64,7 +64,7 @@ public final class ResetRepository {
 
 	/**
 	 * Resets the latest run of a workflow id; must run inside a transaction.
-	 * @param base the run to reset (must be the latest run of its workflow id)
+	 * @param run the run to reset (must be the latest run of its workflow id)
 	 * @param eventId the event whose workflow task runs again
 	 * @param reason why, for the terminated run's history
 	 * @param now the reset time
