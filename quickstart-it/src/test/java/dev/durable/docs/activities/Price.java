@@ -1,0 +1,5 @@
+package dev.durable.docs.activities;
+
+/** A price in cents. */
+public record Price(long amount) {
+}
