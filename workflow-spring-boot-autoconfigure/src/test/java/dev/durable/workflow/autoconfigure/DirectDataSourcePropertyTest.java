@@ -27,7 +27,7 @@ class DirectDataSourcePropertyTest {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
 		.withUserConfiguration(FailTypesConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withPropertyValues("durable.workflow.schema=" + this.schema, "durable.workflow.worker.poll-interval=100ms");
 
 	@Test

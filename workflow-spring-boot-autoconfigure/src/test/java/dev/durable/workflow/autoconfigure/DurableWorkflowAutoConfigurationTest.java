@@ -46,7 +46,7 @@ class DurableWorkflowAutoConfigurationTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withPropertyValues("durable.workflow.schema=" + newSchema(), "durable.workflow.worker.poll-interval=100ms");
 
 	private static String newSchema() {

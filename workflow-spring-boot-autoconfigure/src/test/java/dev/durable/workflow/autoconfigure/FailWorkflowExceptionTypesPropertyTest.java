@@ -33,7 +33,7 @@ class FailWorkflowExceptionTypesPropertyTest {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
 		.withUserConfiguration(FailTypesConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withPropertyValues(
 				"durable.workflow.schema=failtypes" + SCHEMAS.incrementAndGet() + "_"
 						+ Long.toHexString(System.nanoTime() & 0xFFFFFF),

@@ -29,7 +29,7 @@ class QueuePropertiesTest {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
 		.withUserConfiguration(GreetingConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withPropertyValues(
 				"durable.workflow.schema=queueprops" + SCHEMAS.incrementAndGet() + "_"
 						+ Long.toHexString(System.nanoTime() & 0xFFFFFF),

@@ -33,7 +33,7 @@ class TransactionalActivityAutoConfigurationTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withUserConfiguration(LedgerConfiguration.class)
 		.withPropertyValues("durable.workflow.schema=" + this.schema, "durable.workflow.worker.poll-interval=100ms");
 

@@ -37,7 +37,7 @@ class WorkerOnlyNodeAutoConfigurationTest {
 	private ApplicationContextRunner node() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
-			.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+			.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 			.withPropertyValues("durable.workflow.schema=" + this.schema,
 					"durable.workflow.worker.poll-interval=100ms");
 	}

@@ -36,7 +36,7 @@ class WorkflowEngineLifecycleTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class))
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withUserConfiguration(GreetingConfiguration.class)
 		.withPropertyValues(
 				"durable.workflow.schema=lifecycle" + SCHEMAS.incrementAndGet() + "_"

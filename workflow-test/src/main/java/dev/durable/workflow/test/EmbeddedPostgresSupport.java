@@ -33,6 +33,8 @@ public final class EmbeddedPostgresSupport {
 
 	private static final AtomicInteger SCHEMAS = new AtomicInteger();
 
+	private static final AtomicInteger POOLS = new AtomicInteger();
+
 	/** The name of the thread of Spring Boot's shutdown hook. */
 	private static final String SPRING_HOOK_THREAD = "SpringApplicationShutdownHook";
 
@@ -80,6 +82,22 @@ public final class EmbeddedPostgresSupport {
 			pooled = new HikariDataSource(config);
 		}
 		return pooled;
+	}
+
+	/**
+	 * A new connection pool on the {@value #DATABASE} database, for one application
+	 * context or test: close it when done (a Spring context closes a {@code DataSource}
+	 * bean with itself). Give an engine this rather than {@link #dataSource()}, which
+	 * opens a connection, and so a server process, for every use.
+	 */
+	public static HikariDataSource newPooledDataSource() {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(jdbcUrl() + "&reWriteBatchedInserts=true");
+		config.setUsername(USER);
+		config.setMaximumPoolSize(10);
+		config.setMinimumIdle(1);
+		config.setPoolName("durable-test-" + POOLS.incrementAndGet());
+		return new HikariDataSource(config);
 	}
 
 	/**

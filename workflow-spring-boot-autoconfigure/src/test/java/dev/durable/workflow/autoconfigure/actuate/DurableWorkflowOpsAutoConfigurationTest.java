@@ -39,7 +39,7 @@ class DurableWorkflowOpsAutoConfigurationTest {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(ALL)
 		.withUserConfiguration(OpsConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 		.withBean(ObservationRegistry.class, ObservationRegistry::create)
 		.withPropertyValues("durable.workflow.schema=" + newSchema(), "durable.workflow.worker.poll-interval=100ms",
@@ -89,7 +89,7 @@ class DurableWorkflowOpsAutoConfigurationTest {
 	void withoutActuatorAndMicrometerTheEngineStillStarts() {
 		new ApplicationContextRunner().withConfiguration(ALL)
 			.withUserConfiguration(OpsConfiguration.class)
-			.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+			.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 			.withPropertyValues("durable.workflow.schema=" + newSchema())
 			.withClassLoader(new FilteredClassLoader(Endpoint.class, HealthIndicator.class, MeterRegistry.class,
 					ObservationRegistry.class))
@@ -109,7 +109,7 @@ class DurableWorkflowOpsAutoConfigurationTest {
 	void withoutRegistryBeansThereAreNoListeners() {
 		new ApplicationContextRunner().withConfiguration(ALL)
 			.withUserConfiguration(OpsConfiguration.class)
-			.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+			.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 			.withPropertyValues("durable.workflow.schema=" + newSchema())
 			.run((context) -> assertThat(context).hasSingleBean(WorkflowEngine.class)
 				.doesNotHaveBean(WorkflowMetricsListener.class)

@@ -139,7 +139,7 @@ class QueueMetricsTest {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
 			.withConfiguration(DurableWorkflowOpsAutoConfigurationTest.ALL)
 			.withUserConfiguration(OpsConfiguration.class)
-			.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+			.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("durable.workflow.schema=" + DurableWorkflowOpsAutoConfigurationTest.newSchema(),
 					"durable.workflow.worker.poll-interval=100ms", "durable.workflow.queues.batch.concurrency=1")

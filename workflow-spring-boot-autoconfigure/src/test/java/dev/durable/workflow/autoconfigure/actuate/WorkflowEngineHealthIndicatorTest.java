@@ -25,7 +25,7 @@ class WorkflowEngineHealthIndicatorTest {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(DurableWorkflowOpsAutoConfigurationTest.ALL)
 		.withUserConfiguration(OpsConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withPropertyValues("durable.workflow.schema=" + DurableWorkflowOpsAutoConfigurationTest.newSchema(),
 				"durable.workflow.worker.poll-interval=100ms");
 

@@ -37,7 +37,7 @@ class WorkflowMetricsTest {
 		.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class))
 		.withConfiguration(DurableWorkflowOpsAutoConfigurationTest.ALL)
 		.withUserConfiguration(OpsConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 		.withBean(Collecting.class, Collecting::new)
 		.withPropertyValues("durable.workflow.schema=" + DurableWorkflowOpsAutoConfigurationTest.newSchema(),

@@ -33,7 +33,7 @@ class WorkflowTaskObservationErrorTest {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(DurableWorkflowOpsAutoConfigurationTest.ALL)
 		.withUserConfiguration(OpsConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withBean(ObservationRegistry.class, this::registry)
 		.withPropertyValues("durable.workflow.schema=" + DurableWorkflowOpsAutoConfigurationTest.newSchema(),
 				"durable.workflow.worker.poll-interval=100ms");

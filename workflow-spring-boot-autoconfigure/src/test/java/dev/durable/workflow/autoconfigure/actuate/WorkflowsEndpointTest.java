@@ -26,7 +26,7 @@ class WorkflowsEndpointTest {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(DurableWorkflowOpsAutoConfigurationTest.ALL)
 		.withUserConfiguration(OpsConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withPropertyValues("durable.workflow.schema=" + DurableWorkflowOpsAutoConfigurationTest.newSchema(),
 				"durable.workflow.worker.poll-interval=100ms", "management.endpoints.web.exposure.include=workflows",
 				"durable.workflow.health.stuck-after=1h");

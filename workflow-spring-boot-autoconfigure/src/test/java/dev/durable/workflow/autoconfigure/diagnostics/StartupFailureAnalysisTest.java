@@ -128,7 +128,7 @@ class StartupFailureAnalysisTest {
 
 		@Bean
 		DataSource dataSource() {
-			return EmbeddedPostgresSupport.dataSource();
+			return EmbeddedPostgresSupport.newPooledDataSource();
 		}
 
 	}

@@ -26,7 +26,7 @@ class DurableOpenApiAutoConfigurationTest {
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class,
 				DurableWorkflowWebAutoConfiguration.class, DurableOpenApiAutoConfiguration.class))
 		.withUserConfiguration(GreetingConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withPropertyValues("durable.workflow.schema=openapi_conditions", "durable.workflow.worker.enabled=false");
 
 	@Test

@@ -34,7 +34,7 @@ public class TracingApplication {
 
 	@Bean
 	DataSource dataSource() {
-		return EmbeddedPostgresSupport.dataSource();
+		return EmbeddedPostgresSupport.newPooledDataSource();
 	}
 
 	/**

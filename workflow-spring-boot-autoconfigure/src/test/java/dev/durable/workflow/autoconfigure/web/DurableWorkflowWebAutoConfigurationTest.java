@@ -32,7 +32,7 @@ class DurableWorkflowWebAutoConfigurationTest {
 
 	private final WebApplicationContextRunner web = new WebApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 		.withUserConfiguration(GreetingConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withPropertyValues("durable.workflow.schema=web_conditions", "durable.workflow.worker.enabled=false");
 
 	@Test
@@ -77,7 +77,7 @@ class DurableWorkflowWebAutoConfigurationTest {
 	void notInANonWebApplication() {
 		new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 			.withUserConfiguration(GreetingConfiguration.class)
-			.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+			.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 			.withPropertyValues("durable.workflow.schema=web_conditions", "durable.workflow.worker.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(WorkflowRestController.class));
 	}

@@ -39,7 +39,7 @@ class OpenOperationsWarningTest {
 		.withConfiguration(AutoConfigurations.of(DurableWorkflowAutoConfiguration.class,
 				DurableWorkflowWebAutoConfiguration.class))
 		.withUserConfiguration(GreetingConfiguration.class)
-		.withBean(DataSource.class, EmbeddedPostgresSupport::dataSource)
+		.withBean(DataSource.class, EmbeddedPostgresSupport::newPooledDataSource)
 		.withPropertyValues("durable.workflow.schema=web_warning", "durable.workflow.worker.enabled=false");
 
 	/** Neither Spring Security's core nor its web module. */

@@ -19,7 +19,7 @@ public class WebTestApplication {
 
 	@Bean
 	DataSource dataSource() {
-		return EmbeddedPostgresSupport.dataSource();
+		return EmbeddedPostgresSupport.newPooledDataSource();
 	}
 
 }

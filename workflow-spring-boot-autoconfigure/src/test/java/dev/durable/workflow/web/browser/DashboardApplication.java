@@ -38,7 +38,7 @@ public class DashboardApplication {
 
 	@Bean
 	DataSource dataSource() {
-		return EmbeddedPostgresSupport.dataSource();
+		return EmbeddedPostgresSupport.newPooledDataSource();
 	}
 
 }

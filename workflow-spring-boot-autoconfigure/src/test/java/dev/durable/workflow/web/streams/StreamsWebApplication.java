@@ -20,7 +20,7 @@ public class StreamsWebApplication {
 
 	@Bean
 	DataSource dataSource() {
-		return EmbeddedPostgresSupport.dataSource();
+		return EmbeddedPostgresSupport.newPooledDataSource();
 	}
 
 	/** The endpoints open to anyone: the tests look at the streams, not at access. */

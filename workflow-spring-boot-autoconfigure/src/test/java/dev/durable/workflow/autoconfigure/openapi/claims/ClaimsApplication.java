@@ -15,7 +15,7 @@ public class ClaimsApplication {
 
 	@Bean
 	DataSource dataSource() {
-		return EmbeddedPostgresSupport.dataSource();
+		return EmbeddedPostgresSupport.newPooledDataSource();
 	}
 
 }
