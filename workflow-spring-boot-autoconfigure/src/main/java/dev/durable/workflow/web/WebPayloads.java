@@ -1,6 +1,8 @@
 package dev.durable.workflow.web;
 
 import java.lang.reflect.Type;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 
@@ -69,15 +71,37 @@ public final class WebPayloads {
 		if (contentType == null || !isJson(contentType)) {
 			throw new NotJsonException(contentType);
 		}
-		if (body.length > this.maxBytes) {
-			throw new PayloadException("The request body has " + body.length + " bytes; the limit is " + this.maxBytes
-					+ " (durable.workflow.max-payload-size)", true, null);
-		}
+		checkSize(body);
 		try {
 			return this.mapper.readTree(body);
 		}
 		catch (JacksonException ex) {
 			throw new PayloadException("The request body is not valid JSON: " + JsonProblems.reason(ex), false, ex);
+		}
+	}
+
+	/**
+	 * A handler's payload, converted to its parameter type as {@link #payload} does. A
+	 * handler that takes a {@code String} also takes the text itself, sent as
+	 * {@code text/plain}: what a client generated from the OpenAPI document sends for a
+	 * string, and what the document lists first for one.
+	 */
+	@Nullable Object handlerPayload(HttpEntity<byte @Nullable []> request, @Nullable Type type, String what) {
+		byte[] body = request.getBody();
+		MediaType contentType = request.getHeaders().getContentType();
+		if (type == String.class && body != null && body.length > 0 && contentType != null
+				&& contentType.isCompatibleWith(MediaType.TEXT_PLAIN)) {
+			checkSize(body);
+			Charset charset = (contentType.getCharset() != null) ? contentType.getCharset() : StandardCharsets.UTF_8;
+			return new String(body, charset);
+		}
+		return payload(parse(request), type, what, "payload");
+	}
+
+	private void checkSize(byte[] body) {
+		if (body.length > this.maxBytes) {
+			throw new PayloadException("The request body has " + body.length + " bytes; the limit is " + this.maxBytes
+					+ " (durable.workflow.max-payload-size)", true, null);
 		}
 	}
 

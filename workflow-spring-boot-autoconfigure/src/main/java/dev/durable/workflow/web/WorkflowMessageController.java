@@ -149,7 +149,7 @@ public class WorkflowMessageController {
 	 */
 	private EncodedPayload payload(HandlerKind kind, String name, HttpEntity<byte @Nullable []> body) {
 		String what = "payload of " + kind.name().toLowerCase(Locale.ROOT) + " " + name;
-		return (type) -> this.payloads.payload(this.payloads.parse(body), type, what, "payload");
+		return (type) -> this.payloads.handlerPayload(body, type, what);
 	}
 
 }

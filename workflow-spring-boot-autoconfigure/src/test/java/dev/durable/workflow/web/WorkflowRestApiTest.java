@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -136,6 +137,25 @@ class WorkflowRestApiTest extends RestApiTestSupport {
 				400, "INVALID_PAYLOAD");
 		problem(get("/durable/workflows/bad-1"), 404, "WORKFLOW_NOT_FOUND");
 		problem(get("/durable/workflows/bad-1").param("runId", "not-a-uuid"), 400, "INVALID_PAYLOAD");
+	}
+
+	@Test
+	void aStringPayloadMayBeTheTextItself() throws Exception {
+		start("order-text", "ink");
+		// what a client generated from the OpenAPI document sends for a string payload
+		this.mvc
+			.perform(post("/durable/workflows/order-text/signals/addNote").contentType(MediaType.TEXT_PLAIN)
+				.content("handle \"with care\""))
+			.andExpect(status().isAccepted());
+		this.mvc
+			.perform(post("/durable/workflows/order-text/signals/addNote").contentType(MediaType.TEXT_PLAIN)
+				.content("42"))
+			.andExpect(status().isAccepted());
+		await().untilAsserted(() -> this.mvc.perform(get("/durable/workflows/order-text/queries/notes"))
+			.andExpect(jsonPath("$").value(org.hamcrest.Matchers.contains("handle \"with care\"", "42"))));
+		// a handler that takes no string still takes JSON only
+		problem(post("/durable/workflows/order-text/updates/setQuantity").contentType(MediaType.TEXT_PLAIN)
+			.content("7"), 415, "INVALID_PAYLOAD");
 	}
 
 	@Test

@@ -191,8 +191,14 @@ final class HandlerOperations {
 			doc.noBody();
 			return;
 		}
-		doc.body(this.schemas.oneOf(payloads, "The payload of the run's workflow type's handler"), !optional,
-				"The handler's payload");
+		Schema<?> schema = this.schemas.oneOf(payloads, "The payload of the run's workflow type's handler");
+		boolean text = handlers.stream().allMatch((owned) -> owned.handler().payloadType() == String.class);
+		if (text) {
+			doc.textBody(schema, !optional, "The handler's payload: the text itself, or a JSON string");
+		}
+		else {
+			doc.body(schema, !optional, "The handler's payload");
+		}
 	}
 
 	private @Nullable Schema<?> results(List<Owned> handlers) {

@@ -26,6 +26,8 @@ final class OperationDoc {
 
 	static final String JSON = "application/json";
 
+	static final String TEXT = "text/plain";
+
 	static final String PROBLEM_JSON = "application/problem+json";
 
 	private final Operation operation;
@@ -78,6 +80,18 @@ final class OperationDoc {
 		this.operation.setRequestBody(new RequestBody().required(required)
 			.description(description)
 			.content(new Content().addMediaType(JSON, new MediaType().schema(schema))));
+		return this;
+	}
+
+	/**
+	 * A string payload: the text itself ({@code text/plain}, listed first, so that code
+	 * generators send a string as it is) or a JSON string.
+	 */
+	OperationDoc textBody(Schema<?> schema, boolean required, String description) {
+		this.operation.setRequestBody(new RequestBody().required(required)
+			.description(description)
+			.content(new Content().addMediaType(TEXT, new MediaType().schema(schema))
+				.addMediaType(JSON, new MediaType().schema(schema))));
 		return this;
 	}
 

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
@@ -83,10 +85,31 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		}
 		new HandlerOperations(schemas, problem, typed).addTo(api.getPaths(), this.basePath, types);
 		oneUpdatePath(api, this.basePath);
+		removeUnreferenced(api, "SseEmitter");
 		addTags(api);
 		if (api.getInfo() == null || DEFAULT_TITLE.equals(api.getInfo().getTitle())) {
 			// springdoc's placeholder: the application has not titled its document
 			api.setInfo(new Info().title(this.title).version(this.version));
+		}
+	}
+
+	/**
+	 * Removes a schema springdoc inferred from a return type that the document replaced
+	 * (the stream endpoint's {@code SseEmitter} is text/event-stream): a framework class,
+	 * not part of the API. Kept when another operation of the application refers to it.
+	 */
+	private static void removeUnreferenced(OpenAPI api, String schema) {
+		if (api.getComponents() == null || api.getComponents().getSchemas() == null) {
+			return;
+		}
+		try {
+			String paths = Json.mapper().writeValueAsString(api.getPaths());
+			if (!paths.contains("\"#/components/schemas/" + schema + "\"")) {
+				api.getComponents().getSchemas().remove(schema);
+			}
+		}
+		catch (JsonProcessingException ex) {
+			// the schema stays: an unused entry is harmless
 		}
 	}
 

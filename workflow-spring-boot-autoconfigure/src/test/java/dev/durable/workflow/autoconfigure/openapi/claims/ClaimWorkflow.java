@@ -59,6 +59,8 @@ public class ClaimWorkflow {
 
 	private final List<Evidence> evidence = new ArrayList<>();
 
+	private final List<String> comments = new ArrayList<>();
+
 	private Decision decision;
 
 	@WorkflowRun
@@ -70,6 +72,11 @@ public class ClaimWorkflow {
 	@SignalMethod
 	public void addEvidence(Evidence evidence) {
 		this.evidence.add(evidence);
+	}
+
+	@SignalMethod
+	public void comment(String text) {
+		this.comments.add(text);
 	}
 
 	@QueryMethod
