@@ -8,6 +8,8 @@ import java.sql.Statement;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -42,6 +44,9 @@ public final class SchemaMigrator {
 
 	static final String CHANGELOG = "dev/durable/workflow/db/changelog.xml";
 
+	/** The major version at the start of a Liquibase version string. */
+	private static final Pattern MAJOR = Pattern.compile("(\\d+)\\.");
+
 	private static final Logger log = LoggerFactory.getLogger(SchemaMigrator.class);
 
 	/**
@@ -64,6 +69,13 @@ public final class SchemaMigrator {
 	}
 
 	public void migrate() {
+		String liquibaseVersion = LiquibaseUtil.getBuildVersion();
+		if (untested(liquibaseVersion)) {
+			log.warn(
+					"Liquibase {} is on the classpath: Durable is built and tested with Liquibase 4.x (its BOM "
+							+ "manages 4.33.0; with spring-boot-starter-parent set the property liquibase.version)",
+					liquibaseVersion);
+		}
 		if (isCurrent()) {
 			// every changeset ran (a restart, another node of the cluster): no lock, no
 			// Liquibase
@@ -202,6 +214,16 @@ public final class SchemaMigrator {
 	 * own changelog tables: what the migration runs (and what a tool that prints the
 	 * migration's SQL runs, inside {@link #quietScope()}).
 	 */
+	/**
+	 * Whether a Liquibase version is one Durable is not tested with: 5.x and later
+	 * (Spring Boot 4 manages 5.x; Durable's BOM, 4.x). An unknown form (a development
+	 * build) is not judged.
+	 */
+	static boolean untested(String version) {
+		Matcher major = MAJOR.matcher(version);
+		return major.lookingAt() && Integer.parseInt(major.group(1)) >= 5;
+	}
+
 	public static Liquibase liquibase(Connection connection, String schema) throws LiquibaseException {
 		Database database = DatabaseFactory.getInstance()
 			.findCorrectDatabaseImplementation(new JdbcConnection(connection));
