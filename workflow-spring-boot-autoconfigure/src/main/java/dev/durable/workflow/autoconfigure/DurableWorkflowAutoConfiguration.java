@@ -93,6 +93,7 @@ public final class DurableWorkflowAutoConfiguration {
 		PropertyMapper map = PropertyMapper.get();
 		map.from(properties::getNamespace).to(builder::namespace);
 		map.from(properties::getSchema).to(builder::schema);
+		map.from(properties::isMigrateSchema).to(builder::migrateSchema);
 		DurableWorkflowProperties.Direct direct = properties.getDirect();
 		map.from(direct::getUrl)
 			.as((url) -> new DriverManagerDataSource(url, direct.getUsername(), direct.getPassword()))

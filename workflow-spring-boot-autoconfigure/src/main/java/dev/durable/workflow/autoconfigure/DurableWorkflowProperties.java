@@ -35,6 +35,13 @@ public class DurableWorkflowProperties {
 	private String schema = "durable";
 
 	/**
+	 * Whether the node creates and upgrades the engine's schema at startup. Turn it off
+	 * where the schema is migrated ahead of a rollout, or where the database user may not
+	 * change it: the node then starts only on a schema that is already current.
+	 */
+	private boolean migrateSchema = true;
+
+	/**
 	 * Maximum size of one serialized payload (input, result, signal, activity argument).
 	 */
 	private DataSize maxPayloadSize = DataSize.ofMegabytes(2);
@@ -84,6 +91,14 @@ public class DurableWorkflowProperties {
 
 	public void setSchema(String schema) {
 		this.schema = schema;
+	}
+
+	public boolean isMigrateSchema() {
+		return this.migrateSchema;
+	}
+
+	public void setMigrateSchema(boolean migrateSchema) {
+		this.migrateSchema = migrateSchema;
 	}
 
 	public DataSize getMaxPayloadSize() {

@@ -132,6 +132,20 @@ public final class SchemaMigrator {
 	}
 
 	/**
+	 * For a node that does not migrate: fails unless every changeset of this version has
+	 * run, so that such a node never starts on a schema it would fail on later.
+	 */
+	public void requireCurrent() {
+		if (!isCurrent()) {
+			throw new IllegalStateException("Schema '" + this.schema + "' lacks tables or changesets of this "
+					+ "version of Durable, and this node does not migrate it (migrateSchema(false), "
+					+ "durable.workflow.migrate-schema=false): migrate it first, for example by starting one node "
+					+ "that does");
+		}
+		log.info("Schema '{}' is up to date; this node does not migrate it", this.schema);
+	}
+
+	/**
 	 * Whether the schema's changelog table records every changeset of the changelog, read
 	 * without the lock: a migration records each changeset in the transaction that runs
 	 * it, so a complete record is a finished migration. Rows of changesets this version

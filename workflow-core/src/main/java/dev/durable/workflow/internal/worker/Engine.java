@@ -76,8 +76,12 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		if (this.node.directDataSource != this.node.dataSource) {
 			PooledStatementsCheck.verify(this.node.dataSource);
 		}
+		SchemaMigrator schema = new SchemaMigrator(this.node.directDataSource, config.schema());
 		if (this.node.migrate) {
-			new SchemaMigrator(this.node.directDataSource, config.schema()).migrate();
+			schema.migrate();
+		}
+		else {
+			schema.requireCurrent();
 		}
 		// before anything is scheduled: the first times written are on the database's
 		// clock, so the engine does not serve until a measurement succeeded
