@@ -1,18 +1,22 @@
 package dev.durable.workflow.web;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
@@ -39,6 +43,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 				"spring.datasource.username=postgres", "spring.datasource.hikari.connection-timeout=250",
 				"durable.workflow.schema=web_outage", "durable.workflow.embedded-postgres.enabled=false",
 				"durable.workflow.worker.poll-interval=100ms", "durable.workflow.web.operations-enabled=true" })
+@Import(DatabaseUnavailableRestTest.DatabaseStopsAfterTheEngine.class)
+@DirtiesContext
 class DatabaseUnavailableRestTest {
 
 	static final int PORT = 18150;
@@ -54,11 +60,6 @@ class DatabaseUnavailableRestTest {
 	static void startPostgres() throws IOException {
 		data = Files.createTempDirectory("durable-outage");
 		postgres = start();
-	}
-
-	@AfterAll
-	static void stopPostgres() throws IOException {
-		postgres.close();
 	}
 
 	private static EmbeddedPostgres start() throws IOException {
@@ -111,6 +112,24 @@ class DatabaseUnavailableRestTest {
 				.andExpect(jsonPath("$").value(org.hamcrest.Matchers.contains("a"))));
 		mvc.perform(get("/durable/workflows/outage-1")).andExpect(jsonPath("$.status").value("RUNNING"));
 		mvc.perform(get("/durable/workflows/outage-2")).andExpect(status().isNotFound());
+	}
+
+	/**
+	 * Stops the database when the context closes, after the engine: a context stops its
+	 * lifecycle beans (the engine, which releases its runs) before it destroys its beans.
+	 * Stopped by the test class instead, it would leave the engine to wait for it when
+	 * the context closes later.
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class DatabaseStopsAfterTheEngine {
+
+		@Bean
+		Closeable outageDatabase() {
+			return () -> {
+				postgres.close();
+			};
+		}
+
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.durable.workflow.web;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -7,16 +8,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
@@ -46,6 +51,8 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 				"durable.workflow.embedded-postgres.enabled=false", "durable.workflow.worker.poll-interval=100ms",
 				"durable.workflow.node.heartbeat-interval=250ms", "durable.workflow.node.dead-after=3s",
 				"durable.workflow.web.operations-enabled=true" })
+@Import(PartitionedNodeAnswers503Test.DatabaseStopsAfterTheEngine.class)
+@DirtiesContext
 class PartitionedNodeAnswers503Test {
 
 	/**
@@ -71,12 +78,6 @@ class PartitionedNodeAnswers503Test {
 	@DynamicPropertySource
 	static void database(DynamicPropertyRegistry registry) {
 		registry.add("spring.datasource.url", () -> "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/postgres");
-	}
-
-	@AfterAll
-	static void stop() throws IOException {
-		proxy.close();
-		postgres.close();
 	}
 
 	@Autowired
@@ -169,6 +170,25 @@ class PartitionedNodeAnswers503Test {
 		assertThat(mvc.perform(get("/durable/workflows/cut-2")).andReturn().getResponse().getStatus()).isEqualTo(404);
 		assertThat(new WorkflowEngineHealthIndicator(this.engine, new DurableWorkflowProperties.Health()).health()
 			.getStatus()).isNotEqualTo(Status.DOWN);
+	}
+
+	/**
+	 * Stops the database when the context closes, after the engine: a context stops its
+	 * lifecycle beans (the engine, which releases its runs) before it destroys its beans.
+	 * Stopped by the test class instead, it would leave the engine to wait for it when
+	 * the context closes later.
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class DatabaseStopsAfterTheEngine {
+
+		@Bean
+		Closeable outageDatabase() {
+			return () -> {
+				proxy.close();
+				postgres.close();
+			};
+		}
+
 	}
 
 }
