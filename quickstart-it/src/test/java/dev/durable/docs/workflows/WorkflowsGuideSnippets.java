@@ -27,7 +27,8 @@ import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.failure.ActivityFailure;
 
 /**
- * The statements of the Java blocks of {@code docs/workflows.md}, each in a method whose
+ * The statements of the Java blocks of {@code docs/workflows.md},
+ * {@code docs/messages.md} and {@code docs/lifecycle.md}, each in a method whose
  * parameters and class fields are the variables it uses.
  */
 @SuppressWarnings("unused")

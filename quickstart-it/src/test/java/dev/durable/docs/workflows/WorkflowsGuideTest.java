@@ -18,7 +18,10 @@ import dev.durable.workflow.test.TestWorkflowEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-/** The snippets of {@code docs/workflows.md} that run on their own, run. */
+/**
+ * The snippets of the workflow guides (workflows, messages, lifecycle) that run on their
+ * own, run.
+ */
 class WorkflowsGuideTest {
 
 	@Test
