@@ -156,6 +156,10 @@ class WorkflowRestApiTest extends RestApiTestSupport {
 		// a handler that takes no string still takes JSON only
 		problem(post("/durable/workflows/order-text/updates/setQuantity").contentType(MediaType.TEXT_PLAIN)
 			.content("7"), 415, "INVALID_PAYLOAD");
+		// the size limit holds for the text as for JSON, and nothing is recorded
+		problem(post("/durable/workflows/order-text/signals/addNote").contentType(MediaType.TEXT_PLAIN)
+			.content("x".repeat(3000)), 413, "PAYLOAD_TOO_LARGE");
+		this.mvc.perform(get("/durable/workflows/order-text/queries/notes")).andExpect(jsonPath("$.length()").value(2));
 	}
 
 	@Test
