@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.scope.ScopedProxyUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -16,12 +17,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.PropertyMapper;
+import org.springframework.boot.info.BuildProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
+import org.springframework.util.StringUtils;
 
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.client.ActivityCompletionClient;
@@ -59,10 +62,14 @@ public final class DurableWorkflowAutoConfiguration {
 			ConfigurableListableBeanFactory beanFactory, Environment environment, ResourceLoader resourceLoader,
 			ObjectProvider<PayloadConverter> payloadConverter, ObjectProvider<WorkflowInterceptor> interceptors,
 			ObjectProvider<WorkflowEngineCustomizer> customizers,
-			ObjectProvider<PlatformTransactionManager> transactionManagers) {
+			ObjectProvider<PlatformTransactionManager> transactionManagers, ObjectProvider<BuildProperties> build) {
 		SpringWorkflowFactory factory = new SpringWorkflowFactory(beanFactory);
 		WorkflowEngine.Builder builder = WorkflowEngine.builder().dataSource(dataSource).workflowFactory(factory);
 		applyProperties(properties, builder);
+		String buildId = buildId(properties, build.getIfAvailable());
+		if (buildId != null) {
+			builder.buildId(buildId);
+		}
 		Set<Class<?>> workflows = WorkflowScanner.scan(WorkflowScanner.packages(beanFactory), Workflow.class,
 				environment, resourceLoader, beanFactory.getBeanClassLoader());
 		workflows.forEach(SpringWorkflowFactory::rejectTransactional);
@@ -87,6 +94,18 @@ public final class DurableWorkflowAutoConfiguration {
 			logger.debug("Workflow classes found in " + WorkflowScanner.packages(beanFactory) + ": " + workflows);
 		}
 		return engine;
+	}
+
+	/**
+	 * The node's build id: the property, else the application's version from its build
+	 * info, else none (unversioned).
+	 */
+	static @Nullable String buildId(DurableWorkflowProperties properties, @Nullable BuildProperties build) {
+		String configured = properties.getNode().getBuildId();
+		if (StringUtils.hasText(configured)) {
+			return configured.strip();
+		}
+		return (build != null && StringUtils.hasText(build.getVersion())) ? build.getVersion() : null;
 	}
 
 	private static void applyProperties(DurableWorkflowProperties properties, WorkflowEngine.Builder builder) {

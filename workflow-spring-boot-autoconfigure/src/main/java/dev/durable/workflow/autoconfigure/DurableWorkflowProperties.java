@@ -372,6 +372,22 @@ public class DurableWorkflowProperties {
 		 */
 		private @Nullable Duration idleInTransactionTimeout;
 
+		/**
+		 * Which build of the application this node runs, shown with the node in the
+		 * workflows endpoint and the dashboard. Default: the application's version from
+		 * its build info (META-INF/build-info.properties, written by the Spring Boot
+		 * plugin's build-info goal); without either the node is unversioned.
+		 */
+		private @Nullable String buildId;
+
+		public @Nullable String getBuildId() {
+			return this.buildId;
+		}
+
+		public void setBuildId(@Nullable String buildId) {
+			this.buildId = buildId;
+		}
+
 		public @Nullable Duration getIdleInTransactionTimeout() {
 			return this.idleInTransactionTimeout;
 		}
