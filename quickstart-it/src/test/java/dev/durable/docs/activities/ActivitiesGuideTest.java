@@ -1,7 +1,6 @@
 package dev.durable.docs.activities;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -11,6 +10,7 @@ import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.test.TestWorkflowEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The snippets of {@code docs/activities.md} that run on their own, run. */
 class ActivitiesGuideTest {
@@ -27,17 +27,14 @@ class ActivitiesGuideTest {
 	}
 
 	@Test
-	void anActivityCompletedLaterThroughItsToken() throws InterruptedException {
+	void anActivityCompletedLaterThroughItsToken() {
 		ApprovalInbox inbox = new ApprovalInbox();
 		try (TestWorkflowEnvironment env = TestWorkflowEnvironment.create()) {
 			env.registerWorkflows(ApprovalWorkflow.class).registerActivities(new ApprovalRequests(inbox));
 			WorkflowHandle<String> handle = env.client()
 				.start(ApprovalWorkflow::run, "order-7", StartOptions.withId("approval-7"));
-			Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-			while (inbox.token("order-7") == null && Instant.now().isBefore(deadline)) {
-				Thread.sleep(20);
-			}
-			assertThat(inbox.token("order-7")).as("the task token handed out").isNotNull();
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(inbox.token("order-7")).as("the task token handed out").isNotNull());
 			ActivitiesGuideSnippets.completeLater(env.client(), inbox.token("order-7"));
 			assertThat(handle.result()).isEqualTo("approved");
 		}

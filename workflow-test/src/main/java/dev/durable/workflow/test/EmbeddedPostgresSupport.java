@@ -73,13 +73,7 @@ public final class EmbeddedPostgresSupport {
 	 */
 	public static synchronized DataSource pooledDataSource() {
 		if (pooled == null) {
-			HikariConfig config = new HikariConfig();
-			config.setJdbcUrl(jdbcUrl() + "&reWriteBatchedInserts=true");
-			config.setUsername(USER);
-			config.setMaximumPoolSize(20);
-			config.setMinimumIdle(2);
-			config.setPoolName("durable-test");
-			pooled = new HikariDataSource(config);
+			pooled = pool("durable-test", 20, 2);
 		}
 		return pooled;
 	}
@@ -91,12 +85,16 @@ public final class EmbeddedPostgresSupport {
 	 * opens a connection, and so a server process, for every use.
 	 */
 	public static HikariDataSource newPooledDataSource() {
+		return pool("durable-test-" + POOLS.incrementAndGet(), 10, 1);
+	}
+
+	private static HikariDataSource pool(String name, int size, int minimumIdle) {
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(jdbcUrl() + "&reWriteBatchedInserts=true");
 		config.setUsername(USER);
-		config.setMaximumPoolSize(10);
-		config.setMinimumIdle(1);
-		config.setPoolName("durable-test-" + POOLS.incrementAndGet());
+		config.setMaximumPoolSize(size);
+		config.setMinimumIdle(minimumIdle);
+		config.setPoolName(name);
 		return new HikariDataSource(config);
 	}
 

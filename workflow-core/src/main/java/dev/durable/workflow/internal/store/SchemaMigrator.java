@@ -79,10 +79,10 @@ public final class SchemaMigrator {
 		if (isCurrent()) {
 			// every changeset ran (a restart, another node of the cluster): no lock, no
 			// Liquibase
-			log.info("Schema '{}' is up to date; Liquibase {} not run", this.schema, LiquibaseUtil.getBuildVersion());
+			log.info("Schema '{}' is up to date; Liquibase {} not run", this.schema, liquibaseVersion);
 			return;
 		}
-		log.info("Migrating schema '{}' with Liquibase {}", this.schema, LiquibaseUtil.getBuildVersion());
+		log.info("Migrating schema '{}' with Liquibase {}", this.schema, liquibaseVersion);
 		try (Connection connection = this.dataSource.getConnection()) {
 			connection.setAutoCommit(true);
 			String searchPath = setting(connection, "search_path");
@@ -129,6 +129,16 @@ public final class SchemaMigrator {
 		catch (Exception ex) {
 			throw new IllegalStateException("Cannot migrate schema '" + this.schema + "': " + ex.getMessage(), ex);
 		}
+	}
+
+	/**
+	 * Whether a Liquibase version is one Durable is not tested with: 5.x and later
+	 * (Spring Boot 4 manages 5.x; Durable's BOM, 4.x). An unknown form (a development
+	 * build) is not judged.
+	 */
+	static boolean untested(String version) {
+		Matcher major = MAJOR.matcher(version);
+		return major.lookingAt() && Integer.parseInt(major.group(1)) >= 5;
 	}
 
 	/**
@@ -228,16 +238,6 @@ public final class SchemaMigrator {
 	 * own changelog tables: what the migration runs (and what a tool that prints the
 	 * migration's SQL runs, inside {@link #quietScope()}).
 	 */
-	/**
-	 * Whether a Liquibase version is one Durable is not tested with: 5.x and later
-	 * (Spring Boot 4 manages 5.x; Durable's BOM, 4.x). An unknown form (a development
-	 * build) is not judged.
-	 */
-	static boolean untested(String version) {
-		Matcher major = MAJOR.matcher(version);
-		return major.lookingAt() && Integer.parseInt(major.group(1)) >= 5;
-	}
-
 	public static Liquibase liquibase(Connection connection, String schema) throws LiquibaseException {
 		Database database = DatabaseFactory.getInstance()
 			.findCorrectDatabaseImplementation(new JdbcConnection(connection));

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
@@ -102,14 +100,19 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		if (api.getComponents() == null || api.getComponents().getSchemas() == null) {
 			return;
 		}
-		try {
-			String paths = Json.mapper().writeValueAsString(api.getPaths());
-			if (!paths.contains("\"#/components/schemas/" + schema + "\"")) {
-				api.getComponents().getSchemas().remove(schema);
-			}
-		}
-		catch (JsonProcessingException ex) {
-			// the schema stays: an unused entry is harmless
+		// a return type is referred to by a response's content, not nested in a schema
+		String ref = "#/components/schemas/" + schema;
+		boolean referenced = api.getPaths()
+			.values()
+			.stream()
+			.flatMap((path) -> path.readOperations().stream())
+			.filter((operation) -> operation.getResponses() != null)
+			.flatMap((operation) -> operation.getResponses().values().stream())
+			.filter((response) -> response.getContent() != null)
+			.flatMap((response) -> response.getContent().values().stream())
+			.anyMatch((media) -> media.getSchema() != null && ref.equals(media.getSchema().get$ref()));
+		if (!referenced) {
+			api.getComponents().getSchemas().remove(schema);
 		}
 	}
 

@@ -37,6 +37,8 @@ class ShopApplicationTests {
 	@Autowired
 	private Environment environment;
 
+	private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
+
 	// a free port and a scratch data directory: several builds may run on one machine
 	@DynamicPropertySource
 	static void scratchDatabase(DynamicPropertyRegistry registry) throws Exception {
@@ -75,8 +77,7 @@ class ShopApplicationTests {
 
 	private String get(String path) throws Exception {
 		String port = this.environment.getRequiredProperty("local.server.port");
-		HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
-		HttpResponse<String> response = http.send(
+		HttpResponse<String> response = this.http.send(
 				HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).as("GET %s", path).isEqualTo(200);
