@@ -37,6 +37,7 @@ import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.queue.QueueStores;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.replay.CheckReplay;
 import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
 import dev.durable.workflow.internal.schedule.ScheduleFirer;
 import dev.durable.workflow.internal.schedule.ScheduleLoop;
@@ -46,6 +47,7 @@ import dev.durable.workflow.internal.store.EngineDataSource;
 import dev.durable.workflow.internal.store.LatestRunSignal;
 import dev.durable.workflow.internal.store.OutputRepository;
 import dev.durable.workflow.internal.store.SessionTimeouts;
+import dev.durable.workflow.internal.store.ReplaySamples;
 import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.WakeTimes;
@@ -84,6 +86,9 @@ final class EngineAssembly {
 
 	/** The database reads behind {@link WorkflowEngine#stats}. */
 	final EngineStatsReader stats;
+
+	/** The replays behind {@link WorkflowEngine#checkReplay}. */
+	final CheckReplay replayCheck;
 
 	/**
 	 * @param workflowClasses the registered workflow classes
@@ -170,6 +175,8 @@ final class EngineAssembly {
 		this.scheduleLoop = scheduleLoop;
 		this.types = new RegisteredWorkflowTypes(workflows);
 		this.quiescence = quiescence;
+		this.replayCheck = new CheckReplay(namespace, workflows, new ReplaySamples(jdbc, config.schema()), node::replay,
+				node::replay);
 		this.stats = new EngineStatsReader(new StatsRepository(jdbc, config.schema()), queues.repository(), clock,
 				config);
 	}

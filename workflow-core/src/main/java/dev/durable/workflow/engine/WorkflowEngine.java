@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -18,6 +19,7 @@ import dev.durable.workflow.WorkflowSemaphore;
 import dev.durable.workflow.activity.ActivityMethod;
 import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.activity.TransactionIsolation;
+import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.failure.WorkflowException;
@@ -201,6 +203,33 @@ public final class WorkflowEngine implements AutoCloseable {
 	 */
 	public int replay(UUID runId) {
 		return this.parts.node.replay(runId).stream().mapToInt((task) -> task.record().events().size()).sum();
+	}
+
+	/**
+	 * Replays a sample of the stored histories of each workflow type against the code of
+	 * this node, and reports every run that does not replay with its first mismatch: a
+	 * check that this code may run the open runs of the types (run it on a node of a new
+	 * build before it takes them). Changes nothing; works whether or not the engine is
+	 * started. The runs are the most recently started of each type, open ones first (see
+	 * {@link ReplayCheckOptions}).
+	 * @throws dev.durable.workflow.client.UnknownWorkflowTypeException when the options
+	 * name a type this node does not register
+	 */
+	public ReplayCheckReport checkReplay(ReplayCheckOptions options) {
+		return this.parts.replayCheck.stored(options);
+	}
+
+	/**
+	 * Replays exported histories (as
+	 * {@link dev.durable.workflow.client.WorkflowHandle#history()} or the REST API export
+	 * them) against the code of this node, each on its class of the type the history's
+	 * start names, and reports every one that does not replay. Payloads are encoded again
+	 * with this node's payload converter. Changes nothing.
+	 * @param histories the histories by a name of the caller's (a file name, say), which
+	 * the report uses for a history that has no workflow id
+	 */
+	public ReplayCheckReport checkReplay(Map<String, List<HistoryEvent>> histories) {
+		return this.parts.replayCheck.exported(histories);
 	}
 
 	/** What the test kit's time skipping asks of this node; not for applications. */

@@ -14,6 +14,7 @@ import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.replay.HistoryImport;
+import dev.durable.workflow.internal.replay.ReplayFailures;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -93,26 +94,13 @@ public final class HistoryReplay {
 					runner.replay(record);
 				}
 				catch (RuntimeException ex) {
-					throw explain(ex, record, identity);
+					throw ReplayFailures.explain(ex, record, identity);
 				}
 			}
 		}
 		finally {
 			runner.destroy();
 		}
-	}
-
-	private static RuntimeException explain(RuntimeException failure, TaskRecord record, RunIdentity identity) {
-		for (Throwable t = failure; t != null; t = t.getCause()) {
-			if (t instanceof NonDeterministicWorkflowException nd) {
-				return new NonDeterministicWorkflowException(
-						"Workflow task " + record.seq() + " of " + identity.workflowType() + " run " + identity.runId()
-								+ " does not replay: " + nd.getMessage() + "; recorded commands of the task: "
-								+ record.commands().stream().map((e) -> e.describe()).toList(),
-						record.seq(), nd.recordedCommand(), nd.issuedCommand());
-			}
-		}
-		return failure;
 	}
 
 	/**

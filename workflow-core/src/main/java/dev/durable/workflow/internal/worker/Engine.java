@@ -11,6 +11,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
@@ -18,7 +19,10 @@ import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.node.NodeServices;
 import dev.durable.workflow.internal.queue.QueueWaker;
+import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.replay.HistoryImport;
+import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.EngineDataSource;
 import dev.durable.workflow.internal.store.PooledStatementsCheck;
@@ -226,6 +230,24 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 			.orElseThrow(() -> new IllegalArgumentException("No run " + runId));
 		return Replays.fromScratch(row, this.node.workflows.find(row.workflowType()), this.node.factory,
 				this.node.payloads, this.node.config, this.node.stores.tasks().history(runId));
+	}
+
+	/**
+	 * Replays an exported history (as {@code handle.history()} or the REST API wrote it)
+	 * from scratch on a fresh instance of this node's class of its type, outside any
+	 * worker; payloads are encoded again with this node's converter.
+	 * @throws IllegalArgumentException when the history has no start, or its type is not
+	 * registered here
+	 */
+	public List<ReplayedTask> replay(List<HistoryEvent> history) {
+		RunIdentity identity = HistoryImport.identity(history, "");
+		WorkflowDefinition definition = this.node.workflows.find(identity.workflowType());
+		if (definition == null) {
+			throw new IllegalArgumentException(
+					"Workflow type '" + identity.workflowType() + "' is not registered here");
+		}
+		return Replays.fromScratch(identity, definition, this.node.factory, this.node.payloads, this.node.config,
+				HistoryImport.records(history, this.node.payloads.converter()));
 	}
 
 	/** The engine clock: the database's, or the settable clock a test moves. */

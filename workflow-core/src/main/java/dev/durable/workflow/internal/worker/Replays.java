@@ -8,6 +8,7 @@ import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.replay.ReplayFailures;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.RunIdentity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -35,9 +36,8 @@ final class Replays {
 	 */
 	static WorkflowRunner newRunner(RunRow row, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, EngineSettings config, java.time.Duration taskTimeout, LocalActivityInvoker locals) {
-		return new WorkflowRunner(
-				new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue()),
-				definition, factory, payloads, taskTimeout, config.historyLimits(), locals);
+		return new WorkflowRunner(identity(row), definition, factory, payloads, taskTimeout, config.historyLimits(),
+				locals);
 	}
 
 	/**
@@ -67,15 +67,39 @@ final class Replays {
 		if (definition == null) {
 			throw new IllegalArgumentException("Workflow type '" + row.workflowType() + "' is not registered here");
 		}
-		WorkflowRunner runner = newRunner(row, definition, factory, payloads, config);
+		return fromScratch(identity(row), definition, factory, payloads, config, history);
+	}
+
+	/**
+	 * Replays a history on a fresh instance, outside any worker: a mismatch names the
+	 * workflow task and its recorded commands ({@link ReplayFailures#explain}).
+	 */
+	static List<Engine.ReplayedTask> fromScratch(RunIdentity identity, WorkflowDefinition definition,
+			Function<Class<?>, Object> factory, Payloads payloads, EngineSettings config, List<TaskRecord> history) {
+		WorkflowRunner runner = new WorkflowRunner(identity, definition, factory, payloads, config.taskTimeout(),
+				config.historyLimits(), LocalActivityInvoker.NONE);
 		List<Engine.ReplayedTask> replayed = new java.util.ArrayList<>();
 		try {
-			replay(runner, history, (record, issued) -> replayed.add(new Engine.ReplayedTask(record, issued)));
+			for (TaskRecord record : history) {
+				if (record.writtenOutsideTasks()) {
+					break;
+				}
+				try {
+					replayed.add(new Engine.ReplayedTask(record, runner.replay(record)));
+				}
+				catch (RuntimeException ex) {
+					throw ReplayFailures.explain(ex, record, identity);
+				}
+			}
 		}
 		finally {
 			runner.destroy();
 		}
 		return replayed;
+	}
+
+	private static RunIdentity identity(RunRow row) {
+		return new RunIdentity(row.namespace(), row.workflowId(), row.runId(), row.workflowType(), row.taskQueue());
 	}
 
 	/**
