@@ -90,6 +90,9 @@ final class EngineAssembly {
 	/** The replays behind {@link WorkflowEngine#checkReplay}. */
 	final CheckReplay replayCheck;
 
+	/** The registered workflow classes, by type. */
+	final WorkflowRegistry workflows;
+
 	/**
 	 * @param workflowClasses the registered workflow classes
 	 * @param activityImplementations the registered activity implementations
@@ -175,8 +178,9 @@ final class EngineAssembly {
 		this.scheduleLoop = scheduleLoop;
 		this.types = new RegisteredWorkflowTypes(workflows);
 		this.quiescence = quiescence;
-		this.replayCheck = new CheckReplay(namespace, workflows, new ReplaySamples(jdbc, config.schema()), node::replay,
+		this.replayCheck = new CheckReplay(namespace, workflows, new ReplaySamples(jdbc, config.schema()),
 				node::replay);
+		this.workflows = workflows;
 		this.stats = new EngineStatsReader(new StatsRepository(jdbc, config.schema()), queues.repository(), clock,
 				config);
 	}

@@ -26,6 +26,7 @@ import dev.durable.workflow.failure.WorkflowException;
 import dev.durable.workflow.internal.activity.TransactionalSettings;
 import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
+import dev.durable.workflow.internal.replay.CheckReplay;
 import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.payload.EncryptingPayloadConverter;
 import dev.durable.workflow.payload.PayloadConverter;
@@ -229,7 +230,8 @@ public final class WorkflowEngine implements AutoCloseable {
 	 * the report uses for a history that has no workflow id
 	 */
 	public ReplayCheckReport checkReplay(Map<String, List<HistoryEvent>> histories) {
-		return this.parts.replayCheck.exported(histories);
+		return CheckReplay.exported(histories, (type) -> this.parts.workflows.find(type) != null,
+				this.parts.node::replay);
 	}
 
 	/** What the test kit's time skipping asks of this node; not for applications. */

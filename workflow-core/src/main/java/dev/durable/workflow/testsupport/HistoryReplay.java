@@ -2,17 +2,21 @@ package dev.durable.workflow.testsupport;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.engine.ReplayCheckReport;
+import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.activity.ActivityStubs;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
+import dev.durable.workflow.internal.replay.CheckReplay;
 import dev.durable.workflow.internal.replay.HistoryImport;
 import dev.durable.workflow.internal.replay.ReplayFailures;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
@@ -101,6 +105,25 @@ public final class HistoryReplay {
 		finally {
 			runner.destroy();
 		}
+	}
+
+	/**
+	 * Replays exported histories against the given workflow classes, each history on the
+	 * class of the type its start names, and reports every history that does not replay
+	 * (see {@link WorkflowEngine#checkReplay(Map)}, which does the same with an engine's
+	 * classes).
+	 * @param histories the histories by name (a file name, say)
+	 * @param factory creates the workflow instances (called with the workflow class)
+	 * @param converter the converter of the engine that ran the histories
+	 */
+	public static ReplayCheckReport check(Map<String, List<HistoryEvent>> histories, List<Class<?>> workflowClasses,
+			Function<Class<?>, Object> factory, List<Class<? extends Throwable>> failWorkflowExceptionTypes,
+			PayloadConverter converter) {
+		WorkflowRegistry registry = new WorkflowRegistry(failWorkflowExceptionTypes);
+		workflowClasses.forEach(registry::register);
+		return CheckReplay.exported(histories, (type) -> registry.find(type) != null,
+				(history) -> replay(registry.find(HistoryImport.identity(history, "").workflowType()).workflowClass(),
+						history, factory, failWorkflowExceptionTypes, converter));
 	}
 
 	/**

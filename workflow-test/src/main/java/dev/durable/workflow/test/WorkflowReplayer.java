@@ -1,5 +1,7 @@
 package dev.durable.workflow.test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -8,11 +10,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 import java.util.function.Function;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.sql.DataSource;
 
 import org.springframework.objenesis.SpringObjenesis;
 
 import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.engine.ReplayCheckOptions;
+import dev.durable.workflow.engine.ReplayCheckReport;
 import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.payload.PayloadConverter;
@@ -139,6 +147,74 @@ public final class WorkflowReplayer {
 			}
 		});
 		return new ReplayReport(historiesJson.size(), failures);
+	}
+
+	/**
+	 * The replay check of exported history files before a deploy: replays every
+	 * {@code *.json} file of the directory (each the JSON of a
+	 * {@code List<HistoryEvent>}, as {@code GET /durable/workflows/{id}/history} or
+	 * {@code durable history -o json} wrote it) on the given class of the type its
+	 * history names, and reports every history that does not replay with its first
+	 * mismatch; a history of a type none of the classes has is reported too.
+	 *
+	 * <pre>{@code
+	 * ReplayCheckReport report = WorkflowReplayer.checkDirectory(Path.of("src/test/resources/histories"),
+	 *     Options.defaults(), OrderWorkflow.class, RefundWorkflow.class);
+	 * assertThat(report.failures()).isEmpty();
+	 * }</pre>
+	 * @throws IllegalArgumentException when a file is not such JSON
+	 */
+	public static ReplayCheckReport checkDirectory(Path directory, Options options, Class<?>... workflowClasses) {
+		Map<String, List<HistoryEvent>> histories = new LinkedHashMap<>();
+		try (Stream<Path> files = Files.list(directory)) {
+			for (Path file : files.filter((f) -> f.getFileName().toString().endsWith(".json")).sorted().toList()) {
+				try {
+					histories.put(file.getFileName().toString(), HistoryReplay.parse(Files.readString(file)));
+				}
+				catch (RuntimeException ex) {
+					throw new IllegalArgumentException(
+							"History file " + file + " is not an exported history: " + ex.getMessage(), ex);
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return HistoryReplay.check(histories, List.of(workflowClasses), options.factory(),
+				options.failWorkflowExceptionTypes(), options.payloadConverter());
+	}
+
+	/**
+	 * The replay check of a database's runs before a deploy: replays a sample of the
+	 * stored histories of each of the given workflow classes' types (the newest runs,
+	 * open ones first; see {@link ReplayCheckOptions}) on these classes, and reports
+	 * every run that does not replay with its first mismatch. Point it at a copy of
+	 * production, or at production with a read-only user: it reads the runs and changes
+	 * nothing (no schema migration, no node registered, no task claimed).
+	 *
+	 * <pre>{@code
+	 * ReplayCheckReport report = WorkflowReplayer.checkDatabase(stagingDataSource, "durable", "default",
+	 *     ReplayCheckOptions.defaults().withOpenRunsOnly(true), OrderWorkflow.class);
+	 * assertThat(report.failures()).isEmpty();
+	 * }</pre>
+	 * @param schema the engine's schema ({@code durable} by default)
+	 * @param namespace the namespace of the runs ({@code default} by default)
+	 * @throws dev.durable.workflow.client.UnknownWorkflowTypeException when the options
+	 * name a type none of the classes has
+	 */
+	public static ReplayCheckReport checkDatabase(DataSource dataSource, String schema, String namespace,
+			ReplayCheckOptions options, Class<?>... workflowClasses) {
+		try (WorkflowEngine reader = WorkflowEngine.builder()
+			.dataSource(dataSource)
+			.schema(schema)
+			.namespace(namespace)
+			.migrateSchema(false)
+			.worker(false)
+			.workflowFactory(stubFactory())
+			.register(workflowClasses)
+			.build()) {
+			return reader.checkReplay(options);
+		}
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
@@ -35,20 +36,16 @@ public final class CheckReplay {
 
 	private final Consumer<UUID> storedReplay;
 
-	private final Consumer<List<HistoryEvent>> exportedReplay;
-
 	/**
 	 * @param storedReplay replays a stored run by its id, throwing when it does not
 	 * replay
-	 * @param exportedReplay replays an exported history, throwing when it does not replay
 	 */
-	public CheckReplay(String namespace, WorkflowRegistry workflows, ReplaySamples samples, Consumer<UUID> storedReplay,
-			Consumer<List<HistoryEvent>> exportedReplay) {
+	public CheckReplay(String namespace, WorkflowRegistry workflows, ReplaySamples samples,
+			Consumer<UUID> storedReplay) {
 		this.namespace = namespace;
 		this.workflows = workflows;
 		this.samples = samples;
 		this.storedReplay = storedReplay;
-		this.exportedReplay = exportedReplay;
 	}
 
 	/**
@@ -89,8 +86,11 @@ public final class CheckReplay {
 	 * Replays exported histories, each against this node's class of the type its start
 	 * names; grouped by type in the order first met.
 	 * @param histories the histories by name (a file name, say)
+	 * @param knownType whether there is code of a type to replay its histories on
+	 * @param replay replays a history of a known type, throwing when it does not replay
 	 */
-	public ReplayCheckReport exported(Map<String, List<HistoryEvent>> histories) {
+	public static ReplayCheckReport exported(Map<String, List<HistoryEvent>> histories, Predicate<String> knownType,
+			Consumer<List<HistoryEvent>> replay) {
 		Map<String, List<RunFailure>> failures = new LinkedHashMap<>();
 		Map<String, Integer> checked = new LinkedHashMap<>();
 		histories.forEach((name, history) -> {
@@ -106,14 +106,14 @@ public final class CheckReplay {
 			String type = identity.workflowType();
 			String workflowId = "replay".equals(identity.workflowId()) ? name : identity.workflowId();
 			count(checked, failures, type);
-			if (this.workflows.find(type) == null) {
+			if (!knownType.test(type)) {
 				failures.get(type)
 					.add(new RunFailure(type, workflowId, identity.runId().toString(), FailureKind.UNKNOWN_TYPE, 0,
 							null, null, "Workflow type '" + type + "' is not registered on this node"));
 				return;
 			}
 			try {
-				this.exportedReplay.accept(history);
+				replay.accept(history);
 			}
 			catch (RuntimeException ex) {
 				failures.get(type).add(ReplayFailures.describe(ex, type, workflowId, identity.runId()));
