@@ -47,13 +47,19 @@ public record ReplayCheckReport(List<TypeResult> types) {
 	 */
 	public String summary() {
 		List<RunFailure> failures = failures();
+		String checked = count(checked(), "history", "histories") + " of "
+				+ count(this.types.size(), "workflow type", "workflow types");
 		if (failures.isEmpty()) {
-			return checked() + " histories of " + this.types.size() + " workflow types replay on this code";
+			return checked + ": every one replays on this code";
 		}
 		RunFailure first = failures.get(0);
-		return failures.size() + " of " + checked() + " histories do not replay on this code (types "
-				+ String.join(", ", failedTypes()) + "); first, " + first.workflowType() + " " + first.workflowId()
-				+ ": " + first.message();
+		return failures.size() + " of " + checked + ((failures.size() == 1) ? " does" : " do")
+				+ " not replay on this code (" + String.join(", ", failedTypes()) + "); first, " + first.workflowType()
+				+ " " + first.workflowId() + ": " + first.message();
+	}
+
+	private static String count(int n, String one, String many) {
+		return n + " " + ((n == 1) ? one : many);
 	}
 
 	/**

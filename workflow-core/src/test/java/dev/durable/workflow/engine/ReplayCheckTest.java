@@ -179,7 +179,8 @@ class ReplayCheckTest {
 			assertThat(first.recordedCommand()).contains("first");
 			assertThat(first.issuedCommand()).contains("second");
 			assertThat(first.message()).contains("Workflow task 1 of shipment");
-			assertThat(report.summary()).startsWith("4 of 5 histories do not replay on this code (types shipment)");
+			assertThat(report.summary()).startsWith(
+					"4 of 5 histories of 2 workflow types do not replay on this code (shipment); first, shipment shipment-c: ");
 		}
 		assertThat(this.engines.count("history")).as("the check writes no history").isEqualTo(history);
 		assertThat(this.engines.jdbc()
@@ -196,7 +197,8 @@ class ReplayCheckTest {
 			ReplayCheckReport unchanged = same.checkReplay(ReplayCheckOptions.defaults());
 			assertThat(unchanged.passed()).isTrue();
 			assertThat(unchanged.checked()).isEqualTo(5);
-			assertThat(unchanged.summary()).isEqualTo("5 histories of 2 workflow types replay on this code");
+			assertThat(unchanged.summary())
+				.isEqualTo("5 histories of 2 workflow types: every one replays on this code");
 
 			assertThat(safe.checkReplay(ReplayCheckOptions.defaults()).passed()).isTrue();
 		}

@@ -13,6 +13,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -209,6 +210,13 @@ public final class DurableWorkflowAutoConfiguration {
 	@ConditionalOnMissingBean
 	WorkflowEngineLifecycle workflowEngineLifecycle(WorkflowEngine engine) {
 		return new WorkflowEngineLifecycle(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty("durable.workflow.replay-check.on-startup")
+	StartupReplayCheck durableStartupReplayCheck(WorkflowEngine engine, DurableWorkflowProperties properties) {
+		return new StartupReplayCheck(engine, properties.getReplayCheck().getSampleSize());
 	}
 
 }

@@ -77,6 +77,8 @@ public class DurableWorkflowProperties {
 
 	private final Health health = new Health();
 
+	private final ReplayCheck replayCheck = new ReplayCheck();
+
 	public String getNamespace() {
 		return this.namespace;
 	}
@@ -147,6 +149,10 @@ public class DurableWorkflowProperties {
 
 	public Direct getDirect() {
 		return this.direct;
+	}
+
+	public ReplayCheck getReplayCheck() {
+		return this.replayCheck;
 	}
 
 	public Health getHealth() {
@@ -828,6 +834,45 @@ public class DurableWorkflowProperties {
 
 		public void setStuckAfter(Duration stuckAfter) {
 			this.stuckAfter = stuckAfter;
+		}
+
+	}
+
+	/**
+	 * The replay check of a node at startup: a sample of the open runs of each workflow
+	 * type it registers, replayed on its code, with the types it cannot replay logged and
+	 * reported by the {@code durableReplayCheck} health contributor. Bound to
+	 * {@code durable.workflow.replay-check.*}.
+	 */
+	public static class ReplayCheck {
+
+		/**
+		 * Whether the node replays a sample of the open runs of each of its workflow
+		 * types once it has started, and reports the types whose runs its code would not
+		 * replay (log, health). Turn it on for the first nodes of a new build.
+		 */
+		private boolean onStartup = false;
+
+		/**
+		 * How many open runs of each workflow type the startup check replays (the most
+		 * recently started ones).
+		 */
+		private int sampleSize = 20;
+
+		public boolean isOnStartup() {
+			return this.onStartup;
+		}
+
+		public void setOnStartup(boolean onStartup) {
+			this.onStartup = onStartup;
+		}
+
+		public int getSampleSize() {
+			return this.sampleSize;
+		}
+
+		public void setSampleSize(int sampleSize) {
+			this.sampleSize = sampleSize;
 		}
 
 	}

@@ -63,6 +63,15 @@ public final class WebPayloads {
 	 * rather than guessed at.
 	 */
 	JsonNode parse(HttpEntity<byte @Nullable []> request) {
+		return parse(request, this.maxBytes, "durable.workflow.max-payload-size");
+	}
+
+	/**
+	 * {@link #parse(HttpEntity)} with a limit of its own: a body that carries many
+	 * payloads (exported histories).
+	 * @param limitName what sets the limit, for the refusal's message
+	 */
+	JsonNode parse(HttpEntity<byte @Nullable []> request, long maxBytes, String limitName) {
 		byte[] body = request.getBody();
 		if (body == null || body.length == 0) {
 			return NullNode.getInstance();
@@ -71,7 +80,7 @@ public final class WebPayloads {
 		if (contentType == null || !isJson(contentType)) {
 			throw new NotJsonException(contentType);
 		}
-		checkSize(body);
+		checkSize(body, maxBytes, limitName);
 		try {
 			return this.mapper.readTree(body);
 		}
@@ -99,9 +108,14 @@ public final class WebPayloads {
 	}
 
 	private void checkSize(byte[] body) {
-		if (body.length > this.maxBytes) {
-			throw new PayloadException("The request body has " + body.length + " bytes; the limit is " + this.maxBytes
-					+ " (durable.workflow.max-payload-size)", true, null);
+		checkSize(body, this.maxBytes, "durable.workflow.max-payload-size");
+	}
+
+	private static void checkSize(byte[] body, long maxBytes, String limitName) {
+		if (body.length > maxBytes) {
+			throw new PayloadException(
+					"The request body has " + body.length + " bytes; the limit is " + maxBytes + " (" + limitName + ")",
+					true, null);
 		}
 	}
 

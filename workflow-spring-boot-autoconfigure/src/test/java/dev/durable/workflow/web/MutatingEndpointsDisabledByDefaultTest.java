@@ -88,6 +88,10 @@ class MutatingEndpointsDisabledByDefaultTest {
 			.andExpect(status().isOk())
 			.andExpect(content().string("2"));
 		this.mvc.perform(get("/durable/queues")).andExpect(status().isOk());
+		// the replay check replays on this node's code and changes nothing: a read, by
+		// GET or POST
+		this.mvc.perform(get("/durable/replay-check")).andExpect(status().isOk());
+		this.mvc.perform(json(post("/durable/replay-check"), "{\"none\": []}")).andExpect(status().isOk());
 		this.mvc.perform(get("/durable/schedules")).andExpect(status().isOk());
 		this.mvc.perform(get("/durable/batches")).andExpect(status().isOk());
 

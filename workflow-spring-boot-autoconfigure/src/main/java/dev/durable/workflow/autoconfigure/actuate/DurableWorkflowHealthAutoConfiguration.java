@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.durable.workflow.autoconfigure.DurableWorkflowAutoConfiguration;
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+import dev.durable.workflow.autoconfigure.StartupReplayCheck;
 import dev.durable.workflow.engine.WorkflowEngine;
 
 /**
@@ -29,6 +30,13 @@ public final class DurableWorkflowHealthAutoConfiguration {
 	WorkflowEngineHealthIndicator durableWorkflowHealthIndicator(WorkflowEngine engine,
 			DurableWorkflowProperties properties) {
 		return new WorkflowEngineHealthIndicator(engine, properties.getHealth());
+	}
+
+	@Bean
+	@ConditionalOnBean(StartupReplayCheck.class)
+	@ConditionalOnMissingBean(name = "durableReplayCheckHealthIndicator")
+	ReplayCheckHealthIndicator durableReplayCheckHealthIndicator(StartupReplayCheck check) {
+		return new ReplayCheckHealthIndicator(check);
 	}
 
 }

@@ -256,6 +256,23 @@ final class GenericEndpoints {
 				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE, INVALID_ID));
 				problems.addAll(Problem.START);
 			}
+			case "GET /replay-check" -> {
+				doc.describe(WORKFLOWS, "checkReplay", "Replay stored runs on this node's code",
+						"Replays the most recently started runs of each workflow type (open ones first) on the "
+								+ "workflow code of the node that answers, and reports every run that does not "
+								+ "replay with its first mismatch. Changes nothing: ask a node of a new build before "
+								+ "it takes the runs.")
+					.answers(200, "How many runs of each type replayed, and those that did not", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, UNKNOWN_TYPE));
+			}
+			case "POST /replay-check" -> {
+				doc.describe(WORKFLOWS, "checkReplayOfHistories", "Replay exported histories on this node's code",
+						"Each history (as GET /workflows/{workflowId}/history returns it) replays on the node's "
+								+ "class of the type its start names. Changes nothing.")
+					.body(exportedHistories(), true, "The histories by a name of the caller's (a file name)")
+					.answers(200, "How many histories of each type replayed, and those that did not", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, Problem.TOO_LARGE, Problem.NOT_JSON));
+			}
 			case "GET /overview" -> doc
 				.describe(WORKFLOWS, "overview", "Runs by type and status, backlog, nodes and queues",
 						"What the dashboard's overview shows (the actuator endpoint workflows tells the same)")
@@ -270,6 +287,13 @@ final class GenericEndpoints {
 		problems.add(UNAVAILABLE);
 		doc.problems(problems);
 		return true;
+	}
+
+	private Schema<?> exportedHistories() {
+		Schema<?> schema = this.schemas.object();
+		schema.setAdditionalProperties(
+				this.schemas.any("A history: the array GET /workflows/{workflowId}/history " + "returns"));
+		return schema;
 	}
 
 	private Schema<?> debounceRequest() {

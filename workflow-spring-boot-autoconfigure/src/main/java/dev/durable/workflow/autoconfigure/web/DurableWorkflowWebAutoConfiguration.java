@@ -30,6 +30,7 @@ import dev.durable.workflow.web.DebounceRestController;
 import dev.durable.workflow.web.OperationAccessInterceptor;
 import dev.durable.workflow.web.OverviewRestController;
 import dev.durable.workflow.web.QueueRestController;
+import dev.durable.workflow.web.ReplayCheckRestController;
 import dev.durable.workflow.web.ScheduleRestController;
 import dev.durable.workflow.web.ServletCallerRoles;
 import dev.durable.workflow.web.SpringSecurityCallerRoles;
@@ -170,6 +171,12 @@ public final class DurableWorkflowWebAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueRestController durableWorkflowQueueController(WorkflowEngine engine) {
 		return new QueueRestController(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ReplayCheckRestController durableWorkflowReplayCheckController(WorkflowEngine engine, WebPayloads payloads) {
+		return new ReplayCheckRestController(engine, payloads);
 	}
 
 	@Bean
