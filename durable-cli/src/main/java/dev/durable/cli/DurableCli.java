@@ -24,7 +24,8 @@ public final class DurableCli {
 			Map.entry("signal", MessageCommands::signal), Map.entry("query", MessageCommands::query),
 			Map.entry("update", MessageCommands::update), Map.entry("cancel", WorkflowCommands::cancel),
 			Map.entry("terminate", WorkflowCommands::terminate), Map.entry("reset", WorkflowCommands::reset),
-			Map.entry("batch", BatchCommands::run), Map.entry("schedules", ScheduleCommands::run));
+			Map.entry("batch", BatchCommands::run), Map.entry("schedules", ScheduleCommands::run),
+			Map.entry("replay-check", ReplayCheckCommand::run));
 
 	private DurableCli() {
 	}

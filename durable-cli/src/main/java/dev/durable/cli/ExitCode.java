@@ -35,6 +35,12 @@ public final class ExitCode {
 	 */
 	public static final int UNAVAILABLE = 5;
 
+	/**
+	 * {@code replay-check}: some run does not replay on the node's code (the report says
+	 * which and where).
+	 */
+	public static final int NOT_REPLAYABLE = 6;
+
 	private ExitCode() {
 	}
 
