@@ -16,7 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class BatchCommands {
 
-	private static final List<String> OPERATIONS = List.of("cancel", "terminate", "signal", "reset");
+	private static final List<String> OPERATIONS = List.of("cancel", "terminate", "signal", "reset", "pause",
+			"unpause");
 
 	private BatchCommands() {
 	}
@@ -35,8 +36,8 @@ final class BatchCommands {
 
 	private static void start(Invocation call) {
 		CommandLine line = call.line()
-			.allowOnly("id", "type", "status", "query", "prefix", "started-from", "started-to", "reason", "signal",
-					"payload", "reset-to", "confirm-all", "page-size")
+			.allowOnly("id", "type", "status", "query", "prefix", "started-from", "started-to", "paused", "reason",
+					"signal", "payload", "reset-to", "confirm-all", "page-size")
 			.atMost(3);
 		String operation = line.required(2, "batch operation: " + String.join(", ", OPERATIONS))
 			.toLowerCase(Locale.ROOT);
@@ -57,6 +58,9 @@ final class BatchCommands {
 		putIfSet(filter, "workflowIdPrefix", line.option("prefix"));
 		putIfSet(filter, "startedFrom", line.option("started-from"));
 		putIfSet(filter, "startedTo", line.option("started-to"));
+		if (line.flag("paused")) {
+			filter.put("paused", true);
+		}
 		putIfSet(body, "reason", line.option("reason"));
 		if (line.option("signal") != null) {
 			ObjectNode signal = body.putObject("signal");

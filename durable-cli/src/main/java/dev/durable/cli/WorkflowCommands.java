@@ -26,13 +26,15 @@ final class WorkflowCommands {
 
 	static void list(Invocation call) {
 		CommandLine line = call.line()
-			.allowOnly("type", "status", "query", "prefix", "started-from", "started-to", "page-size", "page-token")
+			.allowOnly("type", "status", "query", "prefix", "started-from", "started-to", "paused", "page-size",
+					"page-token")
 			.atMost(1);
 		JsonNode page = call.api()
 			.get("/workflows" + DurableApi.query("type", line.option("type"), "status", line.options("status"), "query",
 					line.option("query"), "workflowIdPrefix", line.option("prefix"), "startedFrom",
-					line.option("started-from"), "startedTo", line.option("started-to"), "pageSize",
-					line.number("page-size"), "pageToken", line.option("page-token")));
+					line.option("started-from"), "startedTo", line.option("started-to"), "paused",
+					line.flag("paused") ? "true" : null, "pageSize", line.number("page-size"), "pageToken",
+					line.option("page-token")));
 		if (call.out().isJson()) {
 			call.out().json(page);
 			return;
@@ -63,6 +65,10 @@ final class WorkflowCommands {
 		fields.put("Type", Output.text(run.path("workflowType")));
 		fields.put("Task queue", Output.text(run.path("taskQueue")));
 		fields.put("Status", Output.text(run.path("status")));
+		if (!Output.text(run.path("pausedAt")).isEmpty()) {
+			String reason = Output.text(run.path("pauseReason"));
+			fields.put("Paused", Output.text(run.path("pausedAt")) + (reason.isEmpty() ? "" : " (" + reason + ")"));
+		}
 		fields.put("Started", Output.text(run.path("startTime")));
 		fields.put("Closed", Output.text(run.path("closeTime")));
 		fields.put("Workflow tasks", Output.text(run.path("workflowTasks")));
@@ -155,6 +161,34 @@ final class WorkflowCommands {
 			return;
 		}
 		call.out().line(done + workflowId);
+	}
+
+	static void pause(Invocation call) {
+		CommandLine line = call.line().allowOnly("run-id", "reason").atMost(2);
+		String workflowId = line.required(1, "workflow id");
+		ObjectNode body = call.object();
+		body.put("reason", line.option("reason"));
+		pauseState(call, call.api()
+			.post(Invocation.workflow(workflowId) + "/pause" + DurableApi.query("runId", line.option("run-id")), body),
+				"Paused ", " was paused already");
+	}
+
+	static void unpause(Invocation call) {
+		CommandLine line = call.line().allowOnly("run-id").atMost(2);
+		String workflowId = line.required(1, "workflow id");
+		pauseState(call, call.api()
+			.post(Invocation.workflow(workflowId) + "/unpause" + DurableApi.query("runId", line.option("run-id")),
+					null),
+				"Unpaused ", " was not paused");
+	}
+
+	private static void pauseState(Invocation call, JsonNode state, String changed, String unchanged) {
+		if (call.out().isJson()) {
+			call.out().json(state);
+			return;
+		}
+		String run = Output.text(state.path("workflowId")) + " (run " + Output.text(state.path("runId")) + ")";
+		call.out().line(state.path("changed").asBoolean() ? changed + run : run + unchanged);
 	}
 
 	static void reset(Invocation call) {

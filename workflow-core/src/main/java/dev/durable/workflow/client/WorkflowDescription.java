@@ -28,12 +28,20 @@ import org.jspecify.annotations.Nullable;
  * @param parentWorkflowId the workflow id of the run that started this one as a child, or
  * {@code null}
  * @param parentRunId that parent run, or {@code null}
+ * @param pausedAt when an operator paused the open run ({@link WorkflowHandle#pause}), or
+ * {@code null} when it is not paused
+ * @param pauseReason the reason given with the pause, or {@code null}
  */
 public record WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
 		WorkflowStatus status, Instant startTime, @Nullable Instant closeTime, int workflowTasks,
 		@Nullable String taskFailure, int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers,
 		Map<String, Object> memo, Map<String, Object> searchAttributes, @Nullable String parentWorkflowId,
-		@Nullable UUID parentRunId) {
+		@Nullable UUID parentRunId, @Nullable Instant pausedAt, @Nullable String pauseReason) {
+
+	/** Whether an operator paused the run: it takes no workflow task until unpaused. */
+	public boolean paused() {
+		return this.pausedAt != null;
+	}
 
 	/** A description of a run that no parent started. */
 	public WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
@@ -41,7 +49,7 @@ public record WorkflowDescription(String workflowId, UUID runId, String workflow
 			@Nullable String taskFailure, int taskAttempts, List<PendingActivity> pendingActivities,
 			int unfinishedHandlers, Map<String, Object> memo, Map<String, Object> searchAttributes) {
 		this(workflowId, runId, workflowType, taskQueue, status, startTime, closeTime, workflowTasks, taskFailure,
-				taskAttempts, pendingActivities, unfinishedHandlers, memo, searchAttributes, null, null);
+				taskAttempts, pendingActivities, unfinishedHandlers, memo, searchAttributes, null, null, null, null);
 	}
 
 }

@@ -18,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * @param memo the memo (JSON values: maps, lists, strings, numbers, booleans)
  * @param searchAttributes the search attributes (times as {@link Instant}, whole numbers
  * as Long)
+ * @param paused whether an operator paused the run ({@link WorkflowHandle#pause})
  */
 public record WorkflowExecution(String workflowId, UUID runId, String workflowType, WorkflowStatus status,
-		Instant startTime, @Nullable Instant closeTime, Map<String, Object> memo,
-		Map<String, Object> searchAttributes) {
+		Instant startTime, @Nullable Instant closeTime, Map<String, Object> memo, Map<String, Object> searchAttributes,
+		boolean paused) {
 
 }

@@ -34,18 +34,20 @@ import org.jspecify.annotations.Nullable;
  * @param closedTo runs closed before this time, or {@code null}
  * @param workflowIdPrefix runs whose workflow id starts with this, or {@code null}
  * @param conditions search attribute conditions; none when {@code null} is given
+ * @param paused {@code true} for the runs an operator paused (open runs only),
+ * {@code false} for the others, {@code null} for any
  */
 public record WorkflowFilter(@Nullable String type, Set<WorkflowStatus> statuses, @Nullable Instant startedFrom,
 		@Nullable Instant startedTo, @Nullable Instant closedFrom, @Nullable Instant closedTo,
-		@Nullable String workflowIdPrefix, List<Condition> conditions) {
+		@Nullable String workflowIdPrefix, List<Condition> conditions, @Nullable Boolean paused) {
 
 	private static final WorkflowFilter ALL = new WorkflowFilter(null, Set.of(), null, null, null, null, null,
-			List.of());
+			List.of(), null);
 
 	/** The canonical constructor; {@code null} statuses or conditions are empty. */
 	public WorkflowFilter(@Nullable String type, @Nullable Set<WorkflowStatus> statuses, @Nullable Instant startedFrom,
 			@Nullable Instant startedTo, @Nullable Instant closedFrom, @Nullable Instant closedTo,
-			@Nullable String workflowIdPrefix, @Nullable List<Condition> conditions) {
+			@Nullable String workflowIdPrefix, @Nullable List<Condition> conditions, @Nullable Boolean paused) {
 		this.type = type;
 		this.statuses = (statuses != null) ? Set.copyOf(statuses) : Set.of();
 		this.startedFrom = startedFrom;
@@ -54,6 +56,16 @@ public record WorkflowFilter(@Nullable String type, Set<WorkflowStatus> statuses
 		this.closedTo = closedTo;
 		this.workflowIdPrefix = workflowIdPrefix;
 		this.conditions = (conditions != null) ? List.copyOf(conditions) : List.of();
+		this.paused = paused;
+	}
+
+	/**
+	 * Paused runs only ({@code true}: open runs an operator paused) or unpaused ones only
+	 * ({@code false}).
+	 */
+	public WorkflowFilter paused(boolean isPaused) {
+		return new WorkflowFilter(this.type, this.statuses, this.startedFrom, this.startedTo, this.closedFrom,
+				this.closedTo, this.workflowIdPrefix, this.conditions, isPaused);
 	}
 
 	/** Every run. */
@@ -69,20 +81,20 @@ public record WorkflowFilter(@Nullable String type, Set<WorkflowStatus> statuses
 	/** Only runs of this workflow type. */
 	public WorkflowFilter type(String workflowType) {
 		return new WorkflowFilter(Objects.requireNonNull(workflowType, "workflowType"), this.statuses, this.startedFrom,
-				this.startedTo, this.closedFrom, this.closedTo, this.workflowIdPrefix, this.conditions);
+				this.startedTo, this.closedFrom, this.closedTo, this.workflowIdPrefix, this.conditions, this.paused);
 	}
 
 	/** Only runs in one of these statuses. */
 	public WorkflowFilter status(WorkflowStatus first, WorkflowStatus... more) {
 		Set<WorkflowStatus> all = EnumSet.of(first, more);
 		return new WorkflowFilter(this.type, all, this.startedFrom, this.startedTo, this.closedFrom, this.closedTo,
-				this.workflowIdPrefix, this.conditions);
+				this.workflowIdPrefix, this.conditions, this.paused);
 	}
 
 	/** Only runs started in {@code [from, to)}; either bound may be {@code null}. */
 	public WorkflowFilter startedBetween(@Nullable Instant from, @Nullable Instant to) {
 		return new WorkflowFilter(this.type, this.statuses, from, to, this.closedFrom, this.closedTo,
-				this.workflowIdPrefix, this.conditions);
+				this.workflowIdPrefix, this.conditions, this.paused);
 	}
 
 	/**
@@ -91,13 +103,13 @@ public record WorkflowFilter(@Nullable String type, Set<WorkflowStatus> statuses
 	 */
 	public WorkflowFilter closedBetween(@Nullable Instant from, @Nullable Instant to) {
 		return new WorkflowFilter(this.type, this.statuses, this.startedFrom, this.startedTo, from, to,
-				this.workflowIdPrefix, this.conditions);
+				this.workflowIdPrefix, this.conditions, this.paused);
 	}
 
 	/** Only runs whose workflow id starts with this prefix. */
 	public WorkflowFilter workflowIdPrefix(String prefix) {
 		return new WorkflowFilter(this.type, this.statuses, this.startedFrom, this.startedTo, this.closedFrom,
-				this.closedTo, Objects.requireNonNull(prefix, "prefix"), this.conditions);
+				this.closedTo, Objects.requireNonNull(prefix, "prefix"), this.conditions, this.paused);
 	}
 
 	/** The search attribute equals the value (or, for a list attribute, contains it). */
@@ -138,7 +150,7 @@ public record WorkflowFilter(@Nullable String type, Set<WorkflowStatus> statuses
 		List<Condition> all = new ArrayList<>(this.conditions);
 		all.add(condition);
 		return new WorkflowFilter(this.type, this.statuses, this.startedFrom, this.startedTo, this.closedFrom,
-				this.closedTo, this.workflowIdPrefix, all);
+				this.closedTo, this.workflowIdPrefix, all, this.paused);
 	}
 
 	private static Object checkValue(String attribute, @Nullable Object value) {

@@ -190,6 +190,28 @@ public interface WorkflowHandle<R> {
 	void cancel(@Nullable String reason);
 
 	/**
+	 * Pauses the open run: from now on it takes no workflow task and starts no activity
+	 * attempt, on any node, until {@link #unpause()}. Attempts already running finish and
+	 * their outcomes wait; signals, updates and cancel requests are accepted and wait;
+	 * queries are answered; timers, retries and run timeouts that come due act after the
+	 * unpause; a terminate closes it at once. A pause survives restarts and moves between
+	 * nodes. Pausing a paused run changes nothing (it keeps its first reason).
+	 * @param reason shown with the run (describe, dashboard), or {@code null}
+	 * @return whether this call paused the run (false when it was paused already)
+	 * @throws WorkflowClosedException when the run is closed
+	 */
+	boolean pause(@Nullable String reason);
+
+	/**
+	 * Unpauses the run: it takes up what arrived while it was paused (signals, updates,
+	 * due timers, activity outcomes) and starts the activity attempts the pause held
+	 * back.
+	 * @return whether this call unpaused the run (false when it was not paused)
+	 * @throws WorkflowClosedException when the run is closed
+	 */
+	boolean unpause();
+
+	/**
 	 * Closes the run at once; no workflow code runs.
 	 * @param reason recorded in the run's history, or {@code null}
 	 */

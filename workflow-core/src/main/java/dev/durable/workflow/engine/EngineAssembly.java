@@ -48,6 +48,7 @@ import dev.durable.workflow.internal.store.LatestRunSignal;
 import dev.durable.workflow.internal.store.OutputRepository;
 import dev.durable.workflow.internal.store.SessionTimeouts;
 import dev.durable.workflow.internal.store.ReplaySamples;
+import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.WakeTimes;
@@ -143,7 +144,7 @@ final class EngineAssembly {
 						new LatestRunSignal(stores.jdbc(), config.schema()), node, node, waiters,
 						listeners.interceptors()),
 				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock,
-						listeners.interceptors()),
+						listeners.interceptors(), new RunPauses(stores.jdbc(), config.schema())),
 				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter, clock),
 				new RunOutputs(new OutputRepository(stores.jdbc(), config.schema()), stores.runs(), waiters, payloads));
 		JdbcTemplate jdbc = stores.jdbc();

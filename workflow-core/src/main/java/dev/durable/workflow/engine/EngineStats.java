@@ -48,8 +48,10 @@ public record EngineStats(Instant time, List<RunCount> runs, Backlog backlog, Li
 	 * timeout)
 	 * @param stuck failing runs whose task has failed for longer than the threshold asked
 	 * for
+	 * @param paused open runs an operator paused: they take no task until unpaused, and
+	 * count in none of the other numbers but failing and stuck
 	 */
-	public record Backlog(long runnable, Duration oldestWaiting, long failing, long stuck) {
+	public record Backlog(long runnable, Duration oldestWaiting, long failing, long stuck, long paused) {
 	}
 
 	/**

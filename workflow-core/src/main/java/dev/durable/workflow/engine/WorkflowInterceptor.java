@@ -91,7 +91,13 @@ public interface WorkflowInterceptor {
 		TERMINATE,
 
 		/** A reset. */
-		RESET;
+		RESET,
+
+		/** A pause. */
+		PAUSE,
+
+		/** An unpause. */
+		UNPAUSE;
 
 		/** Whether the call starts a run, so its headers are stored with that run. */
 		public boolean starts() {

@@ -31,7 +31,7 @@ final class BatchRequests {
 			"confirmAll", "pageSize");
 
 	private static final Set<String> FILTER_FIELDS = Set.of("type", "status", "query", "startedFrom", "startedTo",
-			"workflowIdPrefix");
+			"workflowIdPrefix", "paused");
 
 	private static final Set<String> SIGNAL_FIELDS = Set.of("name", "args");
 
@@ -120,6 +120,10 @@ final class BatchRequests {
 		String prefix = string(node, "workflowIdPrefix");
 		if (prefix != null) {
 			filter = filter.workflowIdPrefix(prefix);
+		}
+		JsonNode paused = node.get("paused");
+		if (paused != null && !paused.isNull()) {
+			filter = filter.paused(bool(node, "paused"));
 		}
 		try {
 			return SearchQuery.apply(string(node, "query"), filter);

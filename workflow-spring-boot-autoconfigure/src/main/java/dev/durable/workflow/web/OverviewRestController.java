@@ -65,8 +65,10 @@ public class OverviewRestController {
 	 * @param failing runs whose workflow task is failing
 	 * @param stuck runs whose workflow task has been failing for longer than stuckAfter
 	 * @param stuckAfter the stuck threshold (ISO-8601)
+	 * @param paused open runs an operator paused
 	 */
-	record Backlog(long runnable, double oldestWaitingSeconds, long failing, long stuck, String stuckAfter) {
+	record Backlog(long runnable, double oldestWaitingSeconds, long failing, long stuck, String stuckAfter,
+			long paused) {
 	}
 
 	@GetMapping("/overview")
@@ -82,7 +84,7 @@ public class OverviewRestController {
 		EngineStats.Backlog backlog = stats.backlog();
 		return new Overview(stats.time(), this.engine.nodeId(), runs, totals,
 				new Backlog(backlog.runnable(), backlog.oldestWaiting().toMillis() / 1000.0, backlog.failing(),
-						backlog.stuck(), this.stuckAfter.toString()),
+						backlog.stuck(), this.stuckAfter.toString(), backlog.paused()),
 				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()));
 	}
 

@@ -198,10 +198,10 @@ public class WorkflowRestController {
 			@RequestParam(required = false) @Nullable Instant startedFrom,
 			@RequestParam(required = false) @Nullable Instant startedTo,
 			@RequestParam(required = false) @Nullable String workflowIdPrefix,
-			@RequestParam(defaultValue = "50") int pageSize,
+			@RequestParam(required = false) @Nullable Boolean paused, @RequestParam(defaultValue = "50") int pageSize,
 			@RequestParam(required = false) @Nullable String pageToken) {
-		return this.client.list(filter(type, status, query, startedFrom, startedTo, workflowIdPrefix), pageSize,
-				pageToken);
+		WorkflowFilter filter = filter(type, status, query, startedFrom, startedTo, workflowIdPrefix);
+		return this.client.list((paused != null) ? filter.paused(paused) : filter, pageSize, pageToken);
 	}
 
 	private static WorkflowFilter filter(@Nullable String type, @Nullable List<String> statusNames,
@@ -305,6 +305,34 @@ public class WorkflowRestController {
 		this.access.checkWritable();
 		handle(workflowId, runId).terminate(reason(body));
 		return ResponseEntity.noContent().build();
+	}
+
+	/**
+	 * The run after a pause or unpause.
+	 *
+	 * @param workflowId the workflow id
+	 * @param runId the run
+	 * @param paused whether it is paused now
+	 * @param changed whether the request changed it (false: it was so already)
+	 */
+	record PauseState(String workflowId, UUID runId, boolean paused, boolean changed) {
+	}
+
+	@PostMapping("/workflows/{workflowId}/pause")
+	PauseState pause(@PathVariable String workflowId, @RequestParam(required = false) @Nullable UUID runId,
+			HttpEntity<byte @Nullable []> body) {
+		this.access.checkWritable();
+		String reason = reason(body);
+		WorkflowHandle<Object> handle = handle(workflowId, runId);
+		UUID pinned = handle.runId();
+		return new PauseState(workflowId, pinned, true, this.client.handle(workflowId, pinned).pause(reason));
+	}
+
+	@PostMapping("/workflows/{workflowId}/unpause")
+	PauseState unpause(@PathVariable String workflowId, @RequestParam(required = false) @Nullable UUID runId) {
+		this.access.checkWritable();
+		UUID pinned = handle(workflowId, runId).runId();
+		return new PauseState(workflowId, pinned, false, this.client.handle(workflowId, pinned).unpause());
 	}
 
 	@PostMapping("/workflows/{workflowId}/reset")

@@ -113,7 +113,7 @@ class BatchRestTest extends RestApiTestSupport {
 	@Test
 	void badBatchesAreRefusedAndStartNothing() throws Exception {
 		int before = this.client.listBatches(1000).size();
-		problem(json(post("/durable/batches"), "{\"operation\":\"PAUSE\",\"filter\":{\"type\":\"order\"}}"), 400,
+		problem(json(post("/durable/batches"), "{\"operation\":\"FREEZE\",\"filter\":{\"type\":\"order\"}}"), 400,
 				"INVALID_BATCH");
 		problem(json(post("/durable/batches"), "{\"filter\":{\"type\":\"order\"}}"), 400, "INVALID_BATCH");
 		problem(json(post("/durable/batches"), "{\"operation\":\"SIGNAL\",\"filter\":{\"type\":\"order\"}}"), 400,

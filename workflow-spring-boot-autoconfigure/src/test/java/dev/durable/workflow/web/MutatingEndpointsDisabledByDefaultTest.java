@@ -101,6 +101,8 @@ class MutatingEndpointsDisabledByDefaultTest {
 		disabled(json(post("/durable/workflows/safe-1/updates/setQuantity"), "5"));
 		disabled(json(post("/durable/workflows/safe-1/cancel"), "{\"reason\":\"r\"}"));
 		disabled(json(post("/durable/workflows/safe-1/terminate"), "{\"reason\":\"r\"}"));
+		disabled(json(post("/durable/workflows/safe-1/pause"), "{\"reason\":\"r\"}"));
+		disabled(post("/durable/workflows/safe-1/unpause"));
 		disabled(json(post("/durable/workflows/safe-1/reset"), "{\"eventId\":3}"));
 		disabled(json(post("/durable/schedules"), "{\"scheduleId\":\"s\"}"));
 		disabled(json(put("/durable/schedules/s"), "{}"));
@@ -163,6 +165,7 @@ class MutatingEndpointsDisabledByDefaultTest {
 		assertThat(operations).containsExactlyInAnyOrder("POST /durable/workflows/{workflowId}/signals/{name}",
 				"POST /durable/workflows/{workflowId}/updates/{name}", "POST /durable/workflows/{workflowId}/cancel",
 				"POST /durable/workflows/{workflowId}/terminate", "POST /durable/workflows/{workflowId}/reset",
+				"POST /durable/workflows/{workflowId}/pause", "POST /durable/workflows/{workflowId}/unpause",
 				"POST /durable/schedules", "PUT /durable/schedules/{scheduleId}",
 				"POST /durable/schedules/{scheduleId}/pause", "POST /durable/schedules/{scheduleId}/unpause",
 				"POST /durable/schedules/{scheduleId}/trigger", "POST /durable/schedules/{scheduleId}/backfill",

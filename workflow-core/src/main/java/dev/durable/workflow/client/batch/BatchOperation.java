@@ -22,6 +22,15 @@ public enum BatchOperation {
 	 * Resets each run (open or closed) to a {@link ResetPoint}; a run that is no longer
 	 * the latest of its workflow id (reset already, or continued as new) is skipped.
 	 */
-	RESET
+	RESET,
+
+	/**
+	 * Pauses each open run (see {@code WorkflowHandle.pause}) with the batch's reason; a
+	 * closed run is skipped, a paused one left as it is.
+	 */
+	PAUSE,
+
+	/** Unpauses each paused open run; a closed run is skipped. */
+	UNPAUSE
 
 }

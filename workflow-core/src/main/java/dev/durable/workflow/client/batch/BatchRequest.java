@@ -81,6 +81,16 @@ public record BatchRequest(@Nullable String batchId, BatchOperation operation, W
 				DEFAULT_PAGE_SIZE);
 	}
 
+	/** Pauses every open run the filter matches. */
+	public static BatchRequest pause(WorkflowFilter filter, @Nullable String reason) {
+		return new BatchRequest(null, BatchOperation.PAUSE, filter, reason, null, null, null, DEFAULT_PAGE_SIZE);
+	}
+
+	/** Unpauses every paused open run the filter matches. */
+	public static BatchRequest unpause(WorkflowFilter filter) {
+		return new BatchRequest(null, BatchOperation.UNPAUSE, filter, null, null, null, null, DEFAULT_PAGE_SIZE);
+	}
+
 	/** Resets every run the filter matches to the reset point. */
 	public static BatchRequest reset(WorkflowFilter filter, ResetPoint resetPoint, @Nullable String reason) {
 		return new BatchRequest(null, BatchOperation.RESET, filter, reason, null, null,

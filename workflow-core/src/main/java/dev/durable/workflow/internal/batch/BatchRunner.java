@@ -155,6 +155,18 @@ public final class BatchRunner implements BatchActivities {
 					handle.signalEncoded(request.signalName(), payload(request),
 							idempotencyKey(batchId, run.workflowId()));
 				}
+				case PAUSE -> {
+					if (!open) {
+						return Outcome.SKIPPED;
+					}
+					handle.pause(request.reason());
+				}
+				case UNPAUSE -> {
+					if (!open) {
+						return Outcome.SKIPPED;
+					}
+					handle.unpause();
+				}
 				case RESET -> {
 					try {
 						handle.reset(request.resetPoint(), request.reason());

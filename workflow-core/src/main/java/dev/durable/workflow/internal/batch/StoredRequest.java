@@ -75,7 +75,7 @@ record StoredRequest(BatchOperation operation, Filter filter, @Nullable String r
 	 */
 	record Filter(@Nullable String type, List<String> statuses, @Nullable Instant startedFrom,
 			@Nullable Instant startedTo, @Nullable Instant closedFrom, @Nullable Instant closedTo,
-			@Nullable String workflowIdPrefix, List<Condition> conditions) {
+			@Nullable String workflowIdPrefix, List<Condition> conditions, @Nullable Boolean paused) {
 
 		static Filter of(WorkflowFilter filter) {
 			List<Condition> conditions = new ArrayList<>();
@@ -86,7 +86,7 @@ record StoredRequest(BatchOperation operation, Filter filter, @Nullable String r
 			return new Filter(filter.type(),
 					new ArrayList<>(new TreeSet<>(filter.statuses().stream().map(Enum::name).toList())),
 					filter.startedFrom(), filter.startedTo(), filter.closedFrom(), filter.closedTo(),
-					filter.workflowIdPrefix(), conditions);
+					filter.workflowIdPrefix(), conditions, filter.paused());
 		}
 
 		WorkflowFilter toFilter() {
@@ -100,7 +100,7 @@ record StoredRequest(BatchOperation operation, Filter filter, @Nullable String r
 				set.add(WorkflowStatus.valueOf(status));
 			}
 			return new WorkflowFilter(this.type, set, this.startedFrom, this.startedTo, this.closedFrom, this.closedTo,
-					this.workflowIdPrefix, typed);
+					this.workflowIdPrefix, typed, this.paused);
 		}
 
 	}

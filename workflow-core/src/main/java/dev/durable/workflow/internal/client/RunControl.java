@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.client.ResetPoint;
@@ -14,6 +15,7 @@ import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.store.InboxDelivery;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.ResetRepository;
+import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.RunStatus;
@@ -23,8 +25,8 @@ import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.internal.worker.RunWaker;
 
 /**
- * Cancel, terminate and reset of a run: one transaction each, then the wake-ups of the
- * runs it touched.
+ * Cancel, terminate, reset, pause and unpause of a run: one transaction each, then the
+ * wake-ups of the runs it touched.
  */
 public final class RunControl {
 
@@ -46,8 +48,11 @@ public final class RunControl {
 
 	private final Interceptors interceptors;
 
+	private final RunPauses pauses;
+
 	public RunControl(RunRepository runs, TaskRepository tasks, TransactionTemplate tx, RunLookup lookup,
-			RunWaker waker, ResultWaiters waiters, Listeners listeners, Clock clock, Interceptors interceptors) {
+			RunWaker waker, ResultWaiters waiters, Listeners listeners, Clock clock, Interceptors interceptors,
+			RunPauses pauses) {
 		this.runs = runs;
 		this.tasks = tasks;
 		this.tx = tx;
@@ -57,6 +62,37 @@ public final class RunControl {
 		this.listeners = listeners;
 		this.clock = clock;
 		this.interceptors = interceptors;
+		this.pauses = pauses;
+	}
+
+	/**
+	 * Pauses the open run: its owner is woken to see it, and from then on the run takes
+	 * no workflow task and starts no activity attempt on any node.
+	 * @return whether the call paused it (false: it was paused already)
+	 */
+	boolean pause(RunRow row, @Nullable String reason) {
+		return this.interceptors.client(ClientOperation.PAUSE, row.workflowType(), row.workflowId(), null,
+				(headers) -> {
+					RunPauses.Paused paused = this.pauses.pause(row.runId(), reason, this.clock.instant())
+						.orElseThrow(() -> this.lookup.closed(row));
+					this.waker.wake(row.runId(), paused.owner());
+					return paused.changed();
+				});
+	}
+
+	/**
+	 * Unpauses the open run: its owner (or, when none, any node) runs a task with what
+	 * arrived meanwhile and starts the activity attempts the pause held back.
+	 * @return whether the call unpaused it (false: it was not paused)
+	 */
+	boolean unpause(RunRow row) {
+		return this.interceptors.client(ClientOperation.UNPAUSE, row.workflowType(), row.workflowId(), null,
+				(headers) -> {
+					RunPauses.Paused unpaused = this.pauses.unpause(row.runId())
+						.orElseThrow(() -> this.lookup.closed(row));
+					this.waker.wake(row.runId(), unpaused.owner());
+					return unpaused.changed();
+				});
 	}
 
 	void cancel(RunRow row, String reason) {

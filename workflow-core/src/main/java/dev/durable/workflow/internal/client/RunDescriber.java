@@ -66,7 +66,8 @@ public final class RunDescriber {
 				row.status().published(), row.createdAt(), row.closedAt(), row.historySeq(), row.taskFailure(),
 				Math.max(0, row.taskAttempt()), pending, row.unfinishedHandlers(),
 				Collections.unmodifiableMap(attributes.memo()), Attributes.searchView(attributes.searchAttributes()),
-				parentWorkflowId, (parentWorkflowId != null) ? row.parentRunId() : null);
+				parentWorkflowId, (parentWorkflowId != null) ? row.parentRunId() : null, row.pausedAt(),
+				row.pauseReason());
 	}
 
 	/**

@@ -261,6 +261,16 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	@Override
+	public boolean pause(String reason) {
+		return this.operations.control().pause(row(), reason);
+	}
+
+	@Override
+	public boolean unpause() {
+		return this.operations.control().unpause(row());
+	}
+
+	@Override
 	public UUID reset(long eventId, String reason) {
 		return this.operations.control().reset(row(), eventId, reason);
 	}

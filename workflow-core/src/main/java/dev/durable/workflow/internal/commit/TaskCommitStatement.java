@@ -163,7 +163,10 @@ final class TaskCommitStatement {
 			sql.append("WITH u AS (UPDATE #.workflow_run SET history_seq = history_seq + ?,"
 					+ " next_wake_at = ?, has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0,"
 					+ " task_failure = NULL, status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
-					+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND " + Sql.OPEN);
+					// a paused run commits no task: one that began before the pause
+					// reads the row again and stops
+					+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND paused_at IS NULL AND "
+					+ Sql.OPEN);
 			if ((shape & CLOSES) != 0) {
 				// a run closes only when its inbox holds nothing the task did not see
 				// and only with the waiters' flag as the task read it (a close tells the

@@ -124,9 +124,15 @@ public final class ActivityExecutor {
 			// retries
 			slot.retryWaits(activity.seq());
 			this.wake.schedule(activity.nextAttemptAt(), () -> {
-				if (slot.takeWaitingRetry(activity.seq())) {
-					launch(slot, workflowId, activity);
+				if (!slot.takeWaitingRetry(activity.seq())) {
+					return;
 				}
+				// the run may have been paused since the task that scheduled the retry
+				if (this.store.runPaused(activity.runId())) {
+					slot.heldByPause(() -> launch(slot, workflowId, activity));
+					return;
+				}
+				launch(slot, workflowId, activity);
 			});
 		}
 		else {
@@ -164,6 +170,9 @@ public final class ActivityExecutor {
 		if (this.draining) {
 			this.rows.notStarted(slot, activity);
 			return;
+		}
+		if (slot.holdWhilePaused(() -> launch(slot, workflowId, activity))) {
+			return; // a paused run starts no attempt: this one starts at the unpause
 		}
 		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
 				activity.attempt(), activity.scheduledAt());

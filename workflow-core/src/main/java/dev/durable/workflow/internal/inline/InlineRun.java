@@ -78,4 +78,17 @@ public interface InlineRun extends OwnedRun {
 	/** Takes out the waiting retries of activities the run no longer awaits. */
 	void keepWaitingRetries(LongPredicate awaited);
 
+	/**
+	 * Holds an attempt's launch while the run is paused, to run when a task finds it
+	 * unpaused.
+	 * @return whether it was held (else the caller launches it now)
+	 */
+	boolean holdWhilePaused(Runnable launch);
+
+	/**
+	 * Holds an attempt's launch because the store says the run is paused, and has a task
+	 * read the run: when it was unpaused meanwhile, that task launches it.
+	 */
+	void heldByPause(Runnable launch);
+
 }

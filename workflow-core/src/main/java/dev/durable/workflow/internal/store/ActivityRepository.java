@@ -28,6 +28,16 @@ public final class ActivityRepository {
 		return Sql.q(this.schema, sql);
 	}
 
+	/**
+	 * Whether the run is paused now: an inline retry that comes due checks before it
+	 * starts (no task may have read the pause yet).
+	 */
+	public boolean runPaused(UUID runId) {
+		return Boolean.TRUE
+			.equals(this.jdbc.query(q("SELECT paused_at IS NOT NULL FROM #.workflow_run WHERE run_id = ?"),
+					(rs) -> rs.next() ? rs.getBoolean(1) : null, runId));
+	}
+
 	public List<StoredActivity> pending(UUID runId) {
 		return this.jdbc.query(q("SELECT run_id, seq, activity_type, input, options, attempt, scheduled_at,"
 				+ " next_attempt_at, last_failure, heartbeat_details FROM #.activity WHERE run_id = ? ORDER BY seq"),

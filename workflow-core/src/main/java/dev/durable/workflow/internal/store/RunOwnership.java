@@ -47,15 +47,15 @@ public final class RunOwnership {
 	/**
 	 * An open run {@code r} has work: input (the pending-input flag, or items in its
 	 * inbox, which other runs add without touching its row) or activities, unless its
-	 * task is failing and waits for its retry, or a due wake time (one parameter: now).
-	 * Each arm is one index (the partial pending-input-or-activities index, the wake-time
-	 * index, the primary key for the runs the inbox names), so the polls read the runs
-	 * with work, however many runs are parked. A run waiting in a queue
-	 * ({@link #WAITING_IN_QUEUE}) has none.
+	 * task is failing and waits for its retry, or a due wake time (one parameter: now); a
+	 * paused run has none, whatever it holds. Each arm is one index (the partial
+	 * pending-input-or-activities index, the wake-time index, the primary key for the
+	 * runs the inbox names), so the polls read the runs with work, however many runs are
+	 * parked. A run waiting in a queue ({@link #WAITING_IN_QUEUE}) has none.
 	 */
-	private static final String HAS_WORK = "((r.task_attempt = 0 AND (r.pending_input OR r.has_activities))"
-			+ " OR r.next_wake_at <= ? OR (r.task_attempt = 0 AND r.run_id = ANY (ARRAY(SELECT DISTINCT i.run_id"
-			+ " FROM #.inbox i))))";
+	private static final String HAS_WORK = "(r.paused_at IS NULL AND ((r.task_attempt = 0 AND (r.pending_input"
+			+ " OR r.has_activities)) OR r.next_wake_at <= ? OR (r.task_attempt = 0 AND r.run_id = ANY (ARRAY("
+			+ "SELECT DISTINCT i.run_id FROM #.inbox i)))))";
 
 	/**
 	 * Claims runnable runs of the namespace whose owner is gone (never this node's own:

@@ -25,7 +25,7 @@ public final class RunRepository {
 	private static final String COLUMNS = "run_id, namespace, workflow_id, workflow_type, task_queue, status, owner_node,"
 			+ " epoch, history_seq, inbox_seq, pending_input, next_wake_at, task_attempt, task_failure, created_at,"
 			+ " closed_at, unfinished_handlers, parent_run_id, parent_seq, run_deadline, execution_deadline, attempt,"
-			+ " next_run_id, result_awaited";
+			+ " next_run_id, result_awaited, paused_at, pause_reason";
 
 	private static final RowMapper<RunRow> ROW = RunRepository::mapRow;
 
@@ -77,7 +77,8 @@ public final class RunRepository {
 				rs.getString("task_failure"), Sql.instant(rs, "created_at"), Sql.instant(rs, "closed_at"),
 				rs.getInt("unfinished_handlers"), Sql.uuid(rs, "parent_run_id"), (Long) rs.getObject("parent_seq"),
 				Sql.instant(rs, "run_deadline"), Sql.instant(rs, "execution_deadline"), rs.getInt("attempt"),
-				Sql.uuid(rs, "next_run_id"), rs.getBoolean("result_awaited"));
+				Sql.uuid(rs, "next_run_id"), rs.getBoolean("result_awaited"), Sql.instant(rs, "paused_at"),
+				rs.getString("pause_reason"));
 	}
 
 	public Optional<RunRow> find(UUID runId) {

@@ -26,17 +26,22 @@ public final class StatsRepository {
 	private static final String COUNTS = "SELECT workflow_type, status, count(*) AS n FROM #.workflow_run"
 			+ " WHERE namespace = ?";
 
+	/** A run that may take a task: its task is not failing and it is not paused. */
+	private static final String RUNS = "task_attempt = 0 AND paused_at IS NULL";
+
 	/**
-	 * Runnable: new input or a due wake time, task not failing. Input waits since its
-	 * oldest inbox item (database clock); a due wake time since that time (engine clock).
+	 * Runnable: new input or a due wake time, task not failing, not paused. Input waits
+	 * since its oldest inbox item (database clock); a due wake time since that time
+	 * (engine clock).
 	 */
-	private static final String BACKLOG = "SELECT"
-			+ " count(*) FILTER (WHERE task_attempt = 0 AND (pending_input OR next_wake_at <= ?)) AS runnable,"
-			+ " min(next_wake_at) FILTER (WHERE task_attempt = 0 AND next_wake_at <= ?) AS oldest_wake,"
+	private static final String BACKLOG = "SELECT" + " count(*) FILTER (WHERE " + RUNS
+			+ " AND (pending_input OR next_wake_at <= ?)) AS runnable," + " min(next_wake_at) FILTER (WHERE " + RUNS
+			+ " AND next_wake_at <= ?) AS oldest_wake,"
 			+ " max((SELECT EXTRACT(EPOCH FROM now() - min(i.created_at)) FROM #.inbox i WHERE i.run_id = r.run_id))"
-			+ " FILTER (WHERE task_attempt = 0 AND pending_input) AS oldest_input_seconds,"
+			+ " FILTER (WHERE " + RUNS + " AND pending_input) AS oldest_input_seconds,"
 			+ " count(*) FILTER (WHERE task_attempt > 0) AS failing,"
-			+ " count(*) FILTER (WHERE task_attempt > 0 AND task_failing_since <= ?) AS stuck"
+			+ " count(*) FILTER (WHERE task_attempt > 0 AND task_failing_since <= ?) AS stuck,"
+			+ " count(*) FILTER (WHERE paused_at IS NOT NULL) AS paused"
 			+ " FROM #.workflow_run r WHERE namespace = ? AND status = 'RUNNING'";
 
 	private static final String FAILING = "SELECT workflow_id, run_id, workflow_type, task_attempt, task_failure,"
@@ -91,7 +96,8 @@ public final class StatsRepository {
 				Duration input = Duration.ofMillis(Math.max(0, Math.round(inputSeconds * 1000)));
 				oldest = (input.compareTo(oldest) > 0) ? input : oldest;
 			}
-			return new EngineStats.Backlog(rs.getLong("runnable"), oldest, rs.getLong("failing"), rs.getLong("stuck"));
+			return new EngineStats.Backlog(rs.getLong("runnable"), oldest, rs.getLong("failing"), rs.getLong("stuck"),
+					rs.getLong("paused"));
 		}, args.toArray());
 	}
 

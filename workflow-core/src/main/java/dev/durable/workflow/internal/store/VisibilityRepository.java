@@ -155,8 +155,13 @@ public final class VisibilityRepository {
 	 */
 	Query listQuery(String namespace, WorkflowFilter filter, Cursor after, int limit) {
 		List<Object> args = new ArrayList<>();
+		// whether the run is paused: its run row, by primary key, for the runs of the
+		// page
+		// only
 		StringBuilder sql = new StringBuilder("SELECT run_id, workflow_id, workflow_type, status, start_time,"
-				+ " close_time, memo::text AS memo, search_attributes::text AS search_attributes FROM #.visibility");
+				+ " close_time, memo::text AS memo, search_attributes::text AS search_attributes, EXISTS (SELECT 1"
+				+ " FROM #.workflow_run p WHERE p.run_id = #.visibility.run_id AND p.paused_at IS NOT NULL) AS paused"
+				+ " FROM #.visibility");
 		where(sql, args, namespace, filter);
 		if (after != null) {
 			sql.append(" AND (start_time, run_id) < (?, ?)");
@@ -208,6 +213,12 @@ public final class VisibilityRepository {
 		}
 		for (WorkflowFilter.Condition condition : filter.conditions()) {
 			condition(sql, args, condition);
+		}
+		if (filter.paused() != null) {
+			// only open runs are paused: a filter for paused runs reads the open ones
+			sql.append(filter.paused() ? " AND status = 'RUNNING' AND EXISTS" : " AND NOT EXISTS")
+				.append(" (SELECT 1 FROM #.workflow_run p WHERE p.run_id = #.visibility.run_id"
+						+ " AND p.paused_at IS NOT NULL)");
 		}
 	}
 
@@ -278,7 +289,7 @@ public final class VisibilityRepository {
 		WorkflowExecution execution = new WorkflowExecution(rs.getString("workflow_id"), Sql.uuid(rs, "run_id"),
 				rs.getString("workflow_type"), RunStatus.stored(rs.getString("status")).published(), start,
 				Sql.instant(rs, "close_time"), Collections.unmodifiableMap(Attributes.read(rs.getString("memo"))),
-				Attributes.searchView(Attributes.read(rs.getString("search_attributes"))));
+				Attributes.searchView(Attributes.read(rs.getString("search_attributes"))), rs.getBoolean("paused"));
 		return new Row(execution, start);
 	}
 

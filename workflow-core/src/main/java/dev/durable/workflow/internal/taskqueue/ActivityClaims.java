@@ -46,7 +46,7 @@ final class ActivityClaims {
 		return this.jdbc.query(q("WITH c AS (SELECT run_id, seq FROM #.activity WHERE task_queue = ANY(?)"
 				// '*': this node has a dynamic activity, it runs any type
 				+ " AND state = 'SCHEDULED' AND next_attempt_at <= ? AND namespace = ?"
-				+ " AND (activity_type = ANY(?) OR '*' = ANY(?))" + " AND " + LIVE
+				+ " AND (activity_type = ANY(?) OR '*' = ANY(?))" + " AND " + LIVE + " AND " + RUN_NOT_PAUSED
 				+ " ORDER BY priority DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)"
 				+ " UPDATE #.activity a SET " + CLAIM + " FROM c WHERE a.run_id = c.run_id AND a.seq = c.seq"
 				+ RETURNING), (PreparedStatementSetter) (ps) -> {
@@ -73,21 +73,22 @@ final class ActivityClaims {
 		if (keys.isEmpty()) {
 			return List.of();
 		}
-		return this.jdbc
-			.query(q("UPDATE #.activity a SET " + CLAIM + " FROM unnest(?::uuid[], ?::bigint[]) AS k(run_id, seq)"
-					+ " WHERE a.run_id = k.run_id AND a.seq = k.seq AND a.state = 'SCHEDULED' AND " + LIVE + RETURNING),
-					(PreparedStatementSetter) (ps) -> {
-						ps.setObject(1, node);
-						ps.setLong(2, incarnation);
-						ps.setTimestamp(3, Sql.ts(now));
-						ps.setArray(4, ps.getConnection()
-							.createArrayOf("uuid", keys.stream().map(ActivityQueueSource.Key::runId).toArray()));
-						ps.setArray(5, ps.getConnection()
-							.createArrayOf("bigint", keys.stream().map(ActivityQueueSource.Key::seq).toArray()));
-						ps.setObject(6, node);
-						ps.setLong(7, incarnation);
-						ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
-					}, ActivityClaims::claimed);
+		return this.jdbc.query(
+				q("UPDATE #.activity a SET " + CLAIM + " FROM unnest(?::uuid[], ?::bigint[]) AS k(run_id, seq)"
+						+ " WHERE a.run_id = k.run_id AND a.seq = k.seq AND a.state = 'SCHEDULED' AND " + LIVE + " AND "
+						+ RUN_NOT_PAUSED.replace("#.activity.run_id", "a.run_id") + RETURNING),
+				(PreparedStatementSetter) (ps) -> {
+					ps.setObject(1, node);
+					ps.setLong(2, incarnation);
+					ps.setTimestamp(3, Sql.ts(now));
+					ps.setArray(4, ps.getConnection()
+						.createArrayOf("uuid", keys.stream().map(ActivityQueueSource.Key::runId).toArray()));
+					ps.setArray(5, ps.getConnection()
+						.createArrayOf("bigint", keys.stream().map(ActivityQueueSource.Key::seq).toArray()));
+					ps.setObject(6, node);
+					ps.setLong(7, incarnation);
+					ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
+				}, ActivityClaims::claimed);
 	}
 
 	/**
@@ -96,6 +97,13 @@ final class ActivityClaims {
 	 */
 	private static final String LIVE = "EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = ? AND n.incarnation = ?"
 			+ " AND n.last_heartbeat > now() - make_interval(secs => ?))";
+
+	/**
+	 * The attempt's run is not paused: a paused run starts no attempt (one already
+	 * started runs on). Its row is found by primary key.
+	 */
+	static final String RUN_NOT_PAUSED = "NOT EXISTS (SELECT 1 FROM #.workflow_run p"
+			+ " WHERE p.run_id = #.activity.run_id AND p.paused_at IS NOT NULL)";
 
 	/** What a claim sets; parameters: node, incarnation, now. */
 	private static final String CLAIM = "state = 'STARTED', token = gen_random_uuid(), claimed_by = ?,"
@@ -149,8 +157,10 @@ final class ActivityClaims {
 
 	/** The earliest due time of a waiting attempt of these queues, or {@code null}. */
 	Instant nextDue(String namespace, Collection<String> queues) {
-		return this.jdbc.query(q("SELECT min(next_attempt_at) AS due FROM #.activity WHERE task_queue = ANY(?)"
-				+ " AND state = 'SCHEDULED' AND namespace = ?"), (PreparedStatementSetter) (ps) -> {
+		return this.jdbc.query(
+				q("SELECT min(next_attempt_at) AS due FROM #.activity WHERE task_queue = ANY(?)"
+						+ " AND state = 'SCHEDULED' AND namespace = ? AND " + RUN_NOT_PAUSED),
+				(PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", queues.toArray()));
 					ps.setString(2, namespace);
 				}, (rs, n) -> Sql.instant(rs, "due"))

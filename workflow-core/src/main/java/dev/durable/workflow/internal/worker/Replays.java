@@ -11,6 +11,7 @@ import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.replay.ReplayFailures;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.RunIdentity;
+import dev.durable.workflow.internal.runtime.WorkflowTaskFailedException;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
@@ -71,8 +72,9 @@ final class Replays {
 	}
 
 	/**
-	 * Replays a history on a fresh instance, outside any worker: a mismatch names the
-	 * workflow task and its recorded commands ({@link ReplayFailures#explain}).
+	 * Replays a history on a fresh instance, outside any worker: a mismatch fails as a
+	 * {@link WorkflowTaskFailedException} caused by the mismatch named with the workflow
+	 * task and its recorded commands ({@link ReplayFailures#explain}).
 	 */
 	static List<Engine.ReplayedTask> fromScratch(RunIdentity identity, WorkflowDefinition definition,
 			Function<Class<?>, Object> factory, Payloads payloads, EngineSettings config, List<TaskRecord> history) {
@@ -88,7 +90,10 @@ final class Replays {
 					replayed.add(new Engine.ReplayedTask(record, runner.replay(record)));
 				}
 				catch (RuntimeException ex) {
-					throw ReplayFailures.explain(ex, record, identity);
+					RuntimeException explained = ReplayFailures.explain(ex, record, identity);
+					// a failed task, as a worker's replay fails it, caused by the
+					// mismatch named with its task
+					throw (explained == ex) ? ex : new WorkflowTaskFailedException(explained.getMessage(), explained);
 				}
 			}
 		}

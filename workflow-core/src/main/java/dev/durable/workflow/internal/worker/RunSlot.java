@@ -106,6 +106,15 @@ final class RunSlot implements InlineRun {
 
 	private final Deque<Event> mailbox = new ArrayDeque<>();
 
+	/**
+	 * Whether the last row a task read said the run is paused; guarded by this slot's
+	 * monitor, with {@link #heldLaunches}.
+	 */
+	private boolean paused;
+
+	/** Activity attempts the pause held back, launched when a task finds it lifted. */
+	private List<Runnable> heldLaunches = List.of();
+
 	private boolean scheduled;
 
 	private boolean running;
@@ -401,6 +410,55 @@ final class RunSlot implements InlineRun {
 		for (int i = events.size() - 1; i >= 0; i--) {
 			this.mailbox.addFirst(events.get(i));
 		}
+	}
+
+	// ---- pause
+	// ---------------------------------------------------------------------------------
+
+	/**
+	 * Whether the last row a task read said the run is paused: its next task reads the
+	 * row again rather than the cached one.
+	 */
+	synchronized boolean isPaused() {
+		return this.paused;
+	}
+
+	/** A task read the row of the paused run: it ran nothing. */
+	synchronized void paused() {
+		this.paused = true;
+	}
+
+	/**
+	 * A task read the row of the run unpaused.
+	 * @return the attempts held back while it was paused, to launch now (once)
+	 */
+	synchronized List<Runnable> unpaused() {
+		this.paused = false;
+		List<Runnable> held = this.heldLaunches;
+		this.heldLaunches = List.of();
+		return held;
+	}
+
+	@Override
+	public void heldByPause(Runnable launch) {
+		synchronized (this) {
+			this.paused = true;
+			List<Runnable> held = new ArrayList<>(this.heldLaunches);
+			held.add(launch);
+			this.heldLaunches = held;
+		}
+		this.inputArrived.accept(this);
+	}
+
+	@Override
+	public synchronized boolean holdWhilePaused(Runnable launch) {
+		if (!this.paused) {
+			return false;
+		}
+		List<Runnable> held = new ArrayList<>(this.heldLaunches);
+		held.add(launch);
+		this.heldLaunches = held;
+		return true;
 	}
 
 	// ---- the run's activities

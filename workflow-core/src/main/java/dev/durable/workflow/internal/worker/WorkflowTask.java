@@ -85,8 +85,8 @@ final class WorkflowTask {
 	void run() {
 		RunSlot slot = this.slot;
 		RunRow cached = slot.cachedRow();
-		Optional<RunRepository.Loaded> found = (!slot.needsRead() && cached != null && slot.runner() != null)
-				? Optional.of(new RunRepository.Loaded(cached, List.of())) : load();
+		Optional<RunRepository.Loaded> found = (!slot.needsRead() && cached != null && slot.runner() != null
+				&& !slot.isPaused()) ? Optional.of(new RunRepository.Loaded(cached, List.of())) : load();
 		if (found.isEmpty() || !found.get().row().isOpen()) {
 			this.effects.closedElsewhere(slot, found.isPresent());
 			return;
@@ -104,6 +104,19 @@ final class WorkflowTask {
 		if (!this.node.equals(row.owner()) || row.epoch() != slot.epoch()) {
 			this.executor.lost(slot);
 			return;
+		}
+		if (row.isPaused()) {
+			// an operator paused it: nothing runs until the unpause wakes it; what was
+			// handed over stays in the mailbox, what arrived stays in the inbox
+			if (!slot.isPaused()) {
+				log.info("Run {} is paused ({}); its workflow tasks and activity attempts wait for the unpause",
+						row.runId(), (row.pauseReason() != null) ? row.pauseReason() : "no reason given");
+			}
+			slot.paused();
+			return;
+		}
+		if (slot.isPaused()) {
+			slot.unpaused().forEach(Runnable::run);
 		}
 		Instant deadline = row.deadline();
 		if (deadline != null && !this.clock.instant().isBefore(deadline)) {

@@ -207,18 +207,20 @@ class VisibilityQueryPlanTest {
 	void namesAndValuesAreBoundEvenWhenTheyLookLikeSql() {
 		// past the client's key check: the statement itself must treat them as data
 		WorkflowFilter filter = new WorkflowFilter(null, null, null, null, null, null, null, List
-			.of(new WorkflowFilter.Condition("customer' OR '1'='1", WorkflowFilter.Operator.EQ, List.of("c-7"))));
+			.of(new WorkflowFilter.Condition("customer' OR '1'='1", WorkflowFilter.Operator.EQ, List.of("c-7"))), null);
 		assertThat(run(filter)).isEmpty();
 		filter = new WorkflowFilter(null, null, null, null, null, null, null,
 				List.of(new WorkflowFilter.Condition("amount') OR true; DROP TABLE visibility; --",
-						WorkflowFilter.Operator.GT, List.of(0))));
+						WorkflowFilter.Operator.GT, List.of(0))),
+				null);
 		assertThat(run(filter)).isEmpty();
 		filter = WorkflowFilter.ofType("type-7' OR '1'='1").eq("customer", "c-7\" OR \"1\"=\"1");
 		assertThat(run(filter)).isEmpty();
 		// nor can they escape the jsonpath literal they are written into
 		filter = new WorkflowFilter(null, null, null, null, null, null, null,
 				List.of(new WorkflowFilter.Condition("customer\" == \"c-7\" || $.\"amount", WorkflowFilter.Operator.EQ,
-						List.of(1))));
+						List.of(1))),
+				null);
 		assertThat(run(filter)).isEmpty();
 		filter = WorkflowFilter.all().in("customer", List.of("x\" || $.customer == \"c-7", "\\\" || true || \""));
 		assertThat(run(filter)).isEmpty();

@@ -118,6 +118,24 @@ final class GenericEndpoints {
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
 				problems.addAll(Problem.OPERATION);
 			}
+			case "POST /workflows/{workflowId}/pause" -> {
+				doc.describe(WORKFLOWS, "pauseWorkflow", "Pause a run",
+						"The run takes no workflow task and starts no activity attempt until unpaused; signals, "
+								+ "updates and cancel requests wait, queries are answered, due timers fire after "
+								+ "the unpause.")
+					.body(lifecycle(false), false, "An optional reason, shown with the run")
+					.answers(200, "The run's pause state, and whether the request changed it", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "POST /workflows/{workflowId}/unpause" -> {
+				doc.describe(WORKFLOWS, "unpauseWorkflow", "Unpause a run",
+						"The run takes up what arrived while it was paused and starts the activity attempts "
+								+ "the pause held back.")
+					.answers(200, "The run's pause state, and whether the request changed it", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
+				problems.addAll(Problem.OPERATION);
+			}
 			case "POST /workflows/{workflowId}/reset" -> {
 				doc.describe(WORKFLOWS, "resetWorkflow", "Start a new run from an event of a run's history", null)
 					.body(lifecycle(true), true, "The event whose workflow task runs again, and a reason")

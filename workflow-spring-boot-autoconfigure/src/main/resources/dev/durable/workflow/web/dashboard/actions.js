@@ -24,6 +24,10 @@ export function renderActions(container, run, history, type, done) {
       ${nameInput("update-name", updates, "update name")}
       <textarea id="update-arg" placeholder="argument (JSON), optional"></textarea><div class="small muted" id="update-hint"></div>
       <div><button id="update-go">Send update</button></div></form>
+    <div class="action"><h4>${run.pausedAt ? "Unpause" : "Pause"}</h4>
+      <p class="small muted">${run.pausedAt ? "The run takes up what arrived while it was paused and starts the activity attempts the pause held back."
+        : "The run takes no workflow task and starts no activity attempt until unpaused; signals and updates wait, queries are answered."}</p>
+      <div class="row">${run.pausedAt ? html`<button class="plain" id="unpause-go">Unpause</button>` : html`<button class="plain" id="pause-go">Pause…</button>`}</div></div>
     <div class="action"><h4>Stop the run</h4>
       <p class="small muted">Cancel asks the workflow to stop (its code runs its cleanup); terminate closes it at once, no workflow code runs.</p>
       <div class="row"><button class="plain" id="cancel-go">Cancel…</button><button class="danger" id="terminate-go">Terminate…</button></div></div>` : ""}
@@ -33,7 +37,7 @@ export function renderActions(container, run, history, type, done) {
       <select id="reset-event">${tasks.map((t) => html`<option value="${t.eventId}">${t.label}</option>`)}</select>
       <div><button class="plain" id="reset-go">Reset…</button></div></form>` : ""}
     ${!allowed ? html`<div class="action muted small" id="actions-off">${READ_ONLY ? "The API is read-only here (durable.workflow.web.read-only)."
-      : "Signal, update, cancel, terminate and reset are off for you here: they need durable.workflow.web.operations-enabled, or the role durable.workflow.web.required-role names."}</div>` : ""}
+      : "Signal, update, pause, cancel, terminate and reset are off for you here: they need durable.workflow.web.operations-enabled, or the role durable.workflow.web.required-role names."}</div>` : ""}
   </div>`);
 
   for (const [kind, field] of [["query", "query-arg"], ["signal", "signal-payload"], ["update", "update-arg"]]) {
@@ -95,6 +99,29 @@ export function renderActions(container, run, history, type, done) {
       return { text: what === "terminate" ? "terminated" : "cancel requested" };
     });
   };
+  const pause = $("#pause-go", container);
+  if (pause) {
+    pause.onclick = async () => {
+      const answer = await confirmDialog({
+        title: `Pause ${run.workflowId}?`,
+        body: html`<p>No workflow task and no new activity attempt until unpaused; attempts under way finish and their outcome waits.</p>`,
+        fields: html`<label class="field">reason<input name="reason" id="pause-reason" class="wide" value="paused from the dashboard"></label>`,
+        confirm: "Pause",
+      });
+      if (!answer) return;
+      await attempt("pause", async () => {
+        await call(`${path}/pause${pin}`, { method: "POST", body: JSON.stringify({ reason: answer.reason || null }) });
+        return { text: "paused" };
+      });
+    };
+  }
+  const unpause = $("#unpause-go", container);
+  if (unpause) {
+    unpause.onclick = () => attempt("unpause", async () => {
+      await call(`${path}/unpause${pin}`, { method: "POST" });
+      return { text: "unpaused" };
+    });
+  }
   const cancel = $("#cancel-go", container);
   if (cancel) cancel.onclick = stop("cancel", false);
   const terminate = $("#terminate-go", container);

@@ -1,4 +1,4 @@
-// Batch operations: cancel, terminate, signal or reset every run a filter matches, as a tracked
+// Batch operations: cancel, terminate, signal, reset, pause or unpause every run a filter matches, as a tracked
 // operation of the server (REST /batches); the list shows their progress while any runs.
 import { ACTIONS, READ_ONLY, call, enc, get, query, workflowTypes } from "./api.js";
 import { $, confirmDialog, html, isoOf, json, link, localOf, mount, parseJson, poll, runLink, status, toast, when, textOf } from "./ui.js";
@@ -44,10 +44,12 @@ function newBatchForm(params) {
   return html`<section class="card"><h2>New batch</h2>
     <form id="batch-form" class="stack">
       <div class="filters">
-        <label class="field">operation<select id="b-operation" name="operation">${["CANCEL", "TERMINATE", "SIGNAL", "RESET"].map((o) => html`<option>${o}</option>`)}</select></label>
+        <label class="field">operation<select id="b-operation" name="operation">${["CANCEL", "TERMINATE", "SIGNAL", "RESET", "PAUSE", "UNPAUSE"].map((o) => html`<option>${o}</option>`)}</select></label>
         <label class="field">type<select id="b-type" name="type"><option value="">any type</option></select></label>
         <label class="field">status<select id="b-status" name="status"><option value="">any status</option>
           ${STATUSES.map((s) => html`<option ${params.get("status") === s ? "selected" : ""}>${s}</option>`)}</select></label>
+        <label class="field">paused<select id="b-paused" name="paused"><option value="">paused or not</option>
+          ${["true", "false"].map((p) => html`<option value="${p}" ${params.get("paused") === p ? "selected" : ""}>${p === "true" ? "paused only" : "not paused"}</option>`)}</select></label>
         <label class="field">workflow id prefix<input id="b-prefix" name="prefix" size="16" value="${params.get("prefix") || ""}"></label>
         <label class="field">search attributes<input id="b-query" name="q" class="wide" value="${params.get("q") || ""}" placeholder="customer = 'c-42'"></label>
         <label class="field">started from<input type="datetime-local" id="b-from" name="from" value="${localOf(params.get("from"))}"></label>
@@ -77,13 +79,14 @@ function wireForm(params) {
   };
   const filter = () => {
     const f = { type: $("#b-type").value, status: $("#b-status").value ? [$("#b-status").value] : undefined, query: $("#b-query").value,
-      workflowIdPrefix: $("#b-prefix").value, startedFrom: isoOf($("#b-from").value), startedTo: isoOf($("#b-to").value) };
+      workflowIdPrefix: $("#b-prefix").value, startedFrom: isoOf($("#b-from").value), startedTo: isoOf($("#b-to").value),
+      paused: $("#b-paused").value === "" ? undefined : $("#b-paused").value === "true" };
     return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== "" && v !== undefined));
   };
   const matching = async () => {
     const f = filter();
     const page = await get("/workflows" + query({ type: f.type, status: f.status, query: f.query, workflowIdPrefix: f.workflowIdPrefix,
-      startedFrom: f.startedFrom, startedTo: f.startedTo, pageSize: 100 }));
+      startedFrom: f.startedFrom, startedTo: f.startedTo, paused: f.paused, pageSize: 100 }));
     return page;
   };
   $("#b-preview").onclick = async () => {

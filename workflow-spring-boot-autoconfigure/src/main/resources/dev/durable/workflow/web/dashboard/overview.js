@@ -37,6 +37,7 @@ function overview(o) {
       ${tile("failed, terminated, timed out", closedBad, closedBad ? "bad" : "", link("runs", { status: "FAILED" }))}
       ${tile("backlog" + (b.runnable ? ` · oldest ${duration(b.oldestWaitingSeconds * 1000)}` : ""), b.runnable, b.runnable > 0 ? "warn" : "")}
       ${tile("failing workflow tasks", b.failing, b.failing ? "bad" : "", "#failing")}
+      ${tile("paused", b.paused, b.paused ? "warn" : "", link("runs", { paused: "true" }))}
       ${tile(`stuck (failing > ${b.stuckAfter.replace(/^PT/, "").toLowerCase()})`, b.stuck, b.stuck ? "bad" : "", "#failing")}
       ${tile("nodes alive", `${alive} / ${o.nodes.length}`, alive < o.nodes.length ? "warn" : "")}
     </div>

@@ -87,7 +87,8 @@ export function renderRun(view, params) {
 function head(run) {
   const took = run.closeTime ? between(run.startTime, run.closeTime) : Date.now() - new Date(run.startTime);
   const stuck = run.taskFailure ? html` <span class="status STUCK">TASK FAILING</span>` : "";
-  return html`<h1><span id="run-title">${run.workflowId}</span> ${status(run.status)}${stuck}</h1>
+  const paused = run.pausedAt ? html` <span class="status PAUSED" id="paused-badge">PAUSED</span>` : "";
+  return html`<h1><span id="run-title">${run.workflowId}</span> ${status(run.status)}${stuck}${paused}</h1>
     <p class="muted small">${run.workflowType} · run <span class="mono" id="run-id">${run.runId}</span> · started ${when(run.startTime)}
       ${run.closeTime ? html` · closed ${when(run.closeTime)} after ${duration(took)}` : html` · running for ${duration(took)}`}
       ${run.parentWorkflowId ? html` · child of <a id="parent-link" href="${link("runs", { open: run.parentWorkflowId, run: run.parentRunId })}">${run.parentWorkflowId}</a>` : ""}</p>`;
@@ -104,6 +105,8 @@ function body(run, history, chain) {
         <dt>workflow type</dt><dd>${run.workflowType}</dd><dt>task queue</dt><dd>${run.taskQueue}</dd>
         <dt>workflow tasks</dt><dd>${run.workflowTasks}</dd>
         ${run.unfinishedHandlers ? html`<dt>unfinished handlers</dt><dd>${run.unfinishedHandlers}</dd>` : ""}
+        ${run.pausedAt ? html`<dt>paused</dt><dd id="paused-since">since ${when(run.pausedAt)}${run.pauseReason ? html` · ${run.pauseReason}` : ""}:
+          no workflow task or activity attempt until unpaused</dd>` : ""}
       </dl>
       ${run.taskFailure ? taskFailure(run) : ""}
       <h3>Input</h3>${started ? json(started.attributes.payload ?? null) : html`<span class="muted">not recorded yet</span>`}

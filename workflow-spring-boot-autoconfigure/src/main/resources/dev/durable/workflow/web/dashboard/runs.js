@@ -4,7 +4,7 @@ import { $, between, duration, html, isoOf, link, localOf, mount, poll, preview,
 
 const STATUSES = ["RUNNING", "COMPLETED", "FAILED", "CANCELED", "TERMINATED", "TIMED_OUT", "CONTINUED_AS_NEW"];
 /** The URL parameters that make the filter (the rest name the page, the columns or the open run). */
-export const FILTER_KEYS = ["type", "status", "from", "to", "prefix", "q"];
+export const FILTER_KEYS = ["type", "status", "from", "to", "prefix", "q", "paused"];
 
 /** The list request's parameters for a route's filter. */
 export function listParams(params) {
@@ -15,6 +15,7 @@ export function listParams(params) {
     startedTo: params.get("to") || "",
     workflowIdPrefix: params.get("prefix") || "",
     query: params.get("q") || "",
+    paused: params.get("paused") || "",
   };
 }
 
@@ -38,6 +39,8 @@ export function renderRuns(view, params) {
           ${STATUSES.map((s) => html`<option ${params.get("status") === s ? "selected" : ""}>${s}</option>`)}</select></label>
         <label class="field">started from<input type="datetime-local" name="from" id="f-from" value="${localOf(params.get("from"))}"></label>
         <label class="field">started before<input type="datetime-local" name="to" id="f-to" value="${localOf(params.get("to"))}"></label>
+        <label class="field">paused<select name="paused" id="f-paused"><option value="">paused or not</option>
+          ${["true", "false"].map((p) => html`<option value="${p}" ${params.get("paused") === p ? "selected" : ""}>${p === "true" ? "paused only" : "not paused"}</option>`)}</select></label>
         <label class="field">workflow id prefix<input name="prefix" id="f-prefix" size="16" value="${params.get("prefix") || ""}"></label>
         <label class="field">search attributes<input name="q" id="f-query" class="wide" placeholder="customer = 'c-42' AND amount >= 100" value="${params.get("q") || ""}"></label>
         <label class="field">columns<input name="cols" id="f-cols" size="16" placeholder="customer, amount" value="${columns.join(", ")}"></label>
@@ -104,7 +107,7 @@ function row(r, columns, base) {
   const attributes = r.searchAttributes || {};
   const closed = r.closeTime ? between(r.startTime, r.closeTime) : null;
   return html`<tr class="run" data-id="${r.workflowId}" data-run="${r.runId}">
-    <td><a href="${link("runs", { ...base, open: r.workflowId, run: r.runId })}">${r.workflowId}</a></td><td>${r.workflowType}</td><td>${status(r.status)}</td>
+    <td><a href="${link("runs", { ...base, open: r.workflowId, run: r.runId })}">${r.workflowId}</a></td><td>${r.workflowType}</td><td>${status(r.status)}${r.paused ? html` <span class="status PAUSED">PAUSED</span>` : ""}</td>
     <td title="${r.startTime}">${when(r.startTime)}</td><td title="${r.closeTime || ""}">${when(r.closeTime)}</td>
     <td class="num">${closed !== null ? duration(closed) : html`<span class="muted">${duration(Date.now() - new Date(r.startTime))}</span>`}</td>
     ${columns.length ? columns.map((c) => html`<td class="mono">${attributes[c] === undefined ? "" : typeof attributes[c] === "string" ? attributes[c] : preview(attributes[c], 40)}</td>`)

@@ -386,4 +386,32 @@ class DashboardBrowserIT {
 		}
 	}
 
+	@Test
+	@Order(11)
+	void aRunIsPausedAndUnpausedFromItsPageAndListedAsPaused() {
+		this.client.start("ledger-sync", "acct-p", StartOptions.withId("pause-ledger"));
+		browser.go("/runs?open=pause-ledger");
+		browser.awaitText("#run-title", "pause-ledger");
+		browser.click("#pause-go");
+		browser.confirm("#pause-reason", "ledger under audit");
+		browser.awaitText("#run-head", "PAUSED");
+		browser.awaitText("#paused-since", "ledger under audit");
+		assertThat(this.client.handle("pause-ledger").describe().pauseReason()).isEqualTo("ledger under audit");
+		browser.screenshot("run-paused");
+
+		browser.go("/runs?paused=true");
+		browser.awaitText("#runs", "pause-ledger");
+		assertThat(browser.text("#runs")).contains("PAUSED").doesNotContain("ledger-sync-7");
+		assertThat(browser.all("#f-paused option[selected]")).hasSize(1);
+
+		browser.go("/runs?open=pause-ledger");
+		browser.click("#unpause-go");
+		browser.awaitText("#action-result", "unpaused");
+		await().atMost(Duration.ofSeconds(30)).until(() -> !this.client.handle("pause-ledger").describe().paused());
+		browser.go("/runs?open=pause-ledger");
+		browser.awaitText("#run-title", "pause-ledger");
+		assertThat(browser.all("#paused-badge")).isEmpty();
+		assertThat(browser.all("#pause-go")).hasSize(1);
+	}
+
 }
