@@ -64,7 +64,7 @@ export function renderRun(view, params) {
         });
       }
       // the actions are drawn again only when what they offer changes (a form being filled is kept)
-      const offer = run.runId + run.status;
+      const offer = run.runId + run.status + (run.pausedAt ? " paused" : "");
       if (offer !== actionsFor) {
         actionsFor = offer;
         renderActions($("#run-actions-body"), run, history, types.find((t) => t.type === run.workflowType), (newRunId, text) => {
