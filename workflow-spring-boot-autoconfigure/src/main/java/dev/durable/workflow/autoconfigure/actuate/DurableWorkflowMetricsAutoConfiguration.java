@@ -59,6 +59,19 @@ public final class DurableWorkflowMetricsAutoConfiguration {
 		}
 
 		/**
+		 * The open runs an operator paused, in the namespace: one count over the open
+		 * runs, read at most every 10 s however often the gauge is.
+		 */
+		@Bean
+		MeterBinder durableWorkflowPausedRunsMeterBinder(ObjectProvider<WorkflowEngine> engine) {
+			PausedRuns paused = new PausedRuns(engine::getIfAvailable, PausedRuns.DEFAULT_REFRESH);
+			return (registry) -> Gauge.builder("durable.workflow.runs.paused", paused, PausedRuns::count)
+				.description("Open workflow runs an operator paused")
+				.strongReference(true)
+				.register(registry);
+		}
+
+		/**
 		 * The queue gauges; the engine is looked up when the snapshot is first read,
 		 * after it started.
 		 */

@@ -51,6 +51,7 @@ public class WorkflowEngineHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("oldestWaiting", backlog.oldestWaiting().toString())
 			.withDetail("failingRuns", backlog.failing())
 			.withDetail("stuckRuns", backlog.stuck())
+			.withDetail("pausedRuns", backlog.paused())
 			.withDetail("cachedRuns", this.engine.cachedRuns());
 		if (backlog.runnable() > this.thresholds.getMaxBacklog()) {
 			builder.outOfService()

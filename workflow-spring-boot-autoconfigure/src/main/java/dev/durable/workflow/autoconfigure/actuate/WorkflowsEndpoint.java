@@ -70,7 +70,7 @@ public class WorkflowsEndpoint {
 				new NodeDescriptor(this.engine.nodeId(), this.engine.isRunning(), this.engine.cachedRuns()), runs,
 				new BacklogDescriptor(backlog.runnable(), backlog.oldestWaiting().toString(),
 						backlog.oldestWaiting().toMillis() / 1000.0, backlog.failing(), backlog.stuck(),
-						this.stuckAfter.toString()),
+						this.stuckAfter.toString(), backlog.paused()),
 				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()));
 	}
 
@@ -113,9 +113,10 @@ public class WorkflowsEndpoint {
 	 * @param failing runs whose workflow task is failing
 	 * @param stuck runs whose workflow task has been failing for longer than stuckAfter
 	 * @param stuckAfter the stuck threshold (ISO-8601)
+	 * @param paused open runs an operator paused
 	 */
 	public record BacklogDescriptor(long runnable, String oldestWaiting, double oldestWaitingSeconds, long failing,
-			long stuck, String stuckAfter) {
+			long stuck, String stuckAfter, long paused) {
 	}
 
 }

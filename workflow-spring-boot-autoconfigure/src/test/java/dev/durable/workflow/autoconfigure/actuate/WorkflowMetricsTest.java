@@ -20,8 +20,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.durable.workflow.autoconfigure.ops.OpsConfiguration;
 import dev.durable.workflow.autoconfigure.ops.QuickWorkflow;
+import dev.durable.workflow.autoconfigure.ops.WaitingWorkflow;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -118,6 +120,22 @@ class WorkflowMetricsTest {
 			});
 			assertThat(registry.get("durable.workflow.task").tag("type", "ops-quick").timer().count()).isPositive();
 			assertThat(registry.get("durable.workflow.activity").tag("type", "tidy").timer().count()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void pausedRunsAreAGaugeAHealthDetailAndInTheWorkflowsEndpoint() {
+		this.runner.withPropertyValues("management.endpoints.web.exposure.include=workflows,health").run((context) -> {
+			WorkflowClient client = context.getBean(WorkflowClient.class);
+			WorkflowHandle<String> waiting = client.start(WaitingWorkflow::run, StartOptions.withId("metrics-paused"));
+			await().until(() -> waiting.describe().workflowTasks() >= 1);
+			waiting.pause("maintenance");
+
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("durable.workflow.runs.paused").gauge().value()).isEqualTo(1.0);
+			assertThat(context.getBean(WorkflowEngineHealthIndicator.class).health().getDetails())
+				.containsEntry("pausedRuns", 1L);
+			assertThat(context.getBean(WorkflowsEndpoint.class).workflows().backlog().paused()).isEqualTo(1);
 		});
 	}
 
