@@ -83,7 +83,36 @@ final class WorkflowCommands {
 		fields.put("Unfinished handlers", Output.text(run.path("unfinishedHandlers")));
 		fields.put("Memo", Output.text(run.path("memo")));
 		fields.put("Search attributes", Output.text(run.path("searchAttributes")));
+		if ("RUNNING".equals(Output.text(run.path("status")))) {
+			JsonNode waits = call.api()
+				.get(Invocation.workflow(workflowId) + "/waiting-on"
+						+ DurableApi.query("runId", Output.text(run.path("runId"))));
+			fields.put("Waiting on", waits.isEmpty() ? "nothing (a task is due)" : "");
+			int n = 0;
+			for (JsonNode wait : waits) {
+				fields.put("  " + (++n), waitLine(wait));
+			}
+		}
 		call.out().fields(fields);
+	}
+
+	/** A wait in words: {@code ACTIVITY book, attempt 2 at 2026-..., carrier offline}. */
+	private static String waitLine(JsonNode wait) {
+		StringBuilder line = new StringBuilder(Output.text(wait.path("kind"))).append(' ')
+			.append(Output.text(wait.path("name")));
+		if (!Output.text(wait.path("attempt")).isEmpty()) {
+			line.append(", attempt ").append(Output.text(wait.path("attempt")));
+		}
+		if (!Output.text(wait.path("until")).isEmpty()) {
+			line.append(" at ").append(Output.text(wait.path("until")));
+		}
+		if (!Output.text(wait.path("location")).isEmpty()) {
+			line.append(" at ").append(Output.text(wait.path("location")));
+		}
+		if (!Output.text(wait.path("detail")).isEmpty()) {
+			line.append(": ").append(Output.text(wait.path("detail")));
+		}
+		return line.toString();
 	}
 
 	static void start(Invocation call) {

@@ -29,7 +29,11 @@ class RunPauseCliTest extends CliTestSupport {
 		assertThat(ok("pause", "pause-cli-1", "--reason", "waiting for legal").out())
 			.startsWith("Paused pause-cli-1 (run ");
 		assertThat(ok("pause", "pause-cli-1").out()).contains("was paused already");
-		assertThat(ok("describe", "pause-cli-1").out()).contains("Paused").contains("(waiting for legal)");
+		assertThat(ok("describe", "pause-cli-1").out()).contains("Paused")
+			.contains("(waiting for legal)")
+			.contains("Waiting on")
+			.contains("UNPAUSE unpause: waiting for legal")
+			.contains("CONDITION TicketWorkflow.run at TicketWorkflow.run(TicketWorkflow.java:");
 		assertThat(ok("-o", "json", "describe", "pause-cli-1").json().path("pauseReason").asString())
 			.isEqualTo("waiting for legal");
 		assertThat(ok("list", "--paused").out()).contains("pause-cli-1");

@@ -19,9 +19,11 @@ import org.jspecify.annotations.Nullable;
  * @param searchAttributes the search attributes (times as {@link Instant}, whole numbers
  * as Long)
  * @param paused whether an operator paused the run ({@link WorkflowHandle#pause})
+ * @param taskFailing whether the open run's workflow task is failing and retried (a bug
+ * in its code, a change that does not replay): it makes no progress until fixed
  */
 public record WorkflowExecution(String workflowId, UUID runId, String workflowType, WorkflowStatus status,
 		Instant startTime, @Nullable Instant closeTime, Map<String, Object> memo, Map<String, Object> searchAttributes,
-		boolean paused) {
+		boolean paused, boolean taskFailing) {
 
 }

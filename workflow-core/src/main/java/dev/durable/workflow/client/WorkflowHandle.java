@@ -190,6 +190,18 @@ public interface WorkflowHandle<R> {
 	void cancel(@Nullable String reason);
 
 	/**
+	 * What the run waits for now, as a stack-trace query tells it: the operator's
+	 * unpause, its place in a flow-control queue, the retry of its failing workflow task,
+	 * its activities (with their next attempt), durable timers (with when they fire),
+	 * children, signals its code receives by name and the conditions its code awaits
+	 * (with the line of the {@code await}). Read from the run's rows and from its code's
+	 * state, which this node reads from the run's cached instance or a replay of its
+	 * history (changing nothing); the code's part is left out when this node cannot
+	 * replay the run. Empty for a closed run.
+	 */
+	List<RunWait> waitingOn();
+
+	/**
 	 * Pauses the open run: from now on it takes no workflow task and starts no activity
 	 * attempt, on any node, until {@link #unpause()}. Attempts already running finish and
 	 * their outcomes wait; signals, updates and cancel requests are accepted and wait;

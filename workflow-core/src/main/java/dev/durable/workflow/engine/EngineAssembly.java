@@ -28,6 +28,7 @@ import dev.durable.workflow.internal.client.RunLookup;
 import dev.durable.workflow.internal.client.RunOutputs;
 import dev.durable.workflow.internal.client.RunResults;
 import dev.durable.workflow.internal.client.RunStarter;
+import dev.durable.workflow.internal.client.RunWaits;
 import dev.durable.workflow.internal.client.StartHandOff;
 import dev.durable.workflow.internal.client.StartObservers;
 import dev.durable.workflow.internal.client.StartStores;
@@ -139,14 +140,16 @@ final class EngineAssembly {
 				new StartStores(stores.runs(), stores.dedup(), stores.nodes(), queues.repository(), stores.tx()),
 				new StartHandOff(node, node, node), new StartObservers(listeners, waiters, listeners.interceptors()));
 		RunLookup lookup = new RunLookup(stores.runs(), namespace);
+		RunDescriber describer = new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter, clock);
 		HandleOperations handles = new HandleOperations(lookup, new RunResults(stores.runs(), waiters, node, payloads),
 				new MessageClient(namespace, workflows, payloads, stores.runs(), stores.dedup(), stores.tx(), lookup,
 						new LatestRunSignal(stores.jdbc(), config.schema()), node, node, waiters,
 						listeners.interceptors()),
 				new RunControl(stores.runs(), stores.tasks(), stores.tx(), lookup, node, waiters, listeners, clock,
 						listeners.interceptors(), new RunPauses(stores.jdbc(), config.schema())),
-				new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter, clock),
-				new RunOutputs(new OutputRepository(stores.jdbc(), config.schema()), stores.runs(), waiters, payloads));
+				describer,
+				new RunOutputs(new OutputRepository(stores.jdbc(), config.schema()), stores.runs(), waiters, payloads),
+				new RunWaits(describer, node, stores.runs()));
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
 		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter,

@@ -28,6 +28,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowDescription;
@@ -243,6 +244,11 @@ public class WorkflowRestController {
 	WorkflowDescription describe(@PathVariable String workflowId,
 			@RequestParam(required = false) @Nullable UUID runId) {
 		return handle(workflowId, runId).describe();
+	}
+
+	@GetMapping("/workflows/{workflowId}/waiting-on")
+	List<RunWait> waitingOn(@PathVariable String workflowId, @RequestParam(required = false) @Nullable UUID runId) {
+		return handle(workflowId, runId).waitingOn();
 	}
 
 	@GetMapping("/workflows/{workflowId}/history")

@@ -7,10 +7,10 @@ package dev.durable.workflow.internal.client;
  * @param lookup finds the run a handle addresses
  * @param results waits for outcomes
  * @param messages signals, queries and updates
- * @param control cancel, terminate and reset
+ * @param control cancel, terminate, reset, pause and unpause
  * @param describer describe and history
  * @param outputs events and streams
  */
 public record HandleOperations(RunLookup lookup, RunResults results, MessageClient messages, RunControl control,
-		RunDescriber describer, RunOutputs outputs) {
+		RunDescriber describer, RunOutputs outputs, RunWaits waits) {
 }

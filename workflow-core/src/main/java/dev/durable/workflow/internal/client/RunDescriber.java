@@ -77,7 +77,7 @@ public final class RunDescriber {
 	 * run; an inline activity's first attempt has none. A run with neither (the run row's
 	 * flag says no inline activity is pending) has no history to read.
 	 */
-	private List<PendingActivity> pendingActivities(RunRow row) {
+	List<PendingActivity> pendingActivities(RunRow row) {
 		List<ActivityRepository.Described> rows = this.activities.described(row.runId());
 		if (rows.isEmpty() && !this.runs.hasActivities(row.runId())) {
 			return List.of();

@@ -15,6 +15,7 @@ import dev.durable.workflow.client.StreamEntry;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
 import dev.durable.workflow.client.UpdateStage;
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.client.WorkflowDescription;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.engine.HandlerKind;
@@ -279,6 +280,11 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	public UUID reset(ResetPoint point, String reason) {
 		RunRow row = row();
 		return this.operations.control().reset(row, this.operations.control().eventIdOf(row, point), reason);
+	}
+
+	@Override
+	public List<RunWait> waitingOn() {
+		return this.operations.waits().of(row());
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.runtime;
 
 import java.lang.reflect.Type;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.durable.workflow.ChildHandle;
@@ -156,6 +157,11 @@ final class ChildStates {
 			promise.complete(null);
 		}
 		return true;
+	}
+
+	/** The workflow ids of the children whose start or outcome the run waits for. */
+	List<String> pendingWorkflowIds() {
+		return this.pending.values().stream().map(Pending::workflowId).toList();
 	}
 
 	boolean hasPending() {

@@ -60,6 +60,15 @@ final class Coroutine {
 		return this.done;
 	}
 
+	/**
+	 * Where its code waits: the stack of its thread, parked in an await between tasks;
+	 * empty before it started.
+	 */
+	StackTraceElement[] stack() {
+		Thread current = this.thread;
+		return (current != null) ? current.getStackTrace() : new StackTraceElement[0];
+	}
+
 	/** Whether the scheduler may run it now. */
 	boolean isReady() {
 		if (this.done) {

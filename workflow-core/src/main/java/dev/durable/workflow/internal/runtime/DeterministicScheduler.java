@@ -94,4 +94,9 @@ final class DeterministicScheduler {
 		return this.coroutines.size();
 	}
 
+	/** The coroutines that have not ended (each parked where its code waits). */
+	List<Coroutine> live() {
+		return this.coroutines.stream().filter((c) -> !c.isDone()).toList();
+	}
+
 }

@@ -36,6 +36,9 @@ import dev.durable.workflow.payload.EncodedValue;
  */
 final class MessageStates {
 
+	/** The names receives wait for now (a name once per waiting receive). */
+	private final List<String> receiving = new java.util.ArrayList<>();
+
 	private final WorkflowRunner runner;
 
 	private final MessageHandlers handlers;
@@ -117,11 +120,17 @@ final class MessageStates {
 
 	<T> Optional<T> receive(String name, Type type, Duration timeout) {
 		checkDeclared(name);
-		if (timeout == null) {
-			this.runner.context().await(() -> hasBuffered(name));
+		this.receiving.add(name);
+		try {
+			if (timeout == null) {
+				this.runner.context().await(() -> hasBuffered(name));
+			}
+			else if (!this.runner.context().await(timeout, () -> hasBuffered(name))) {
+				return Optional.empty();
+			}
 		}
-		else if (!this.runner.context().await(timeout, () -> hasBuffered(name))) {
-			return Optional.empty();
+		finally {
+			this.receiving.remove(name);
 		}
 		@SuppressWarnings("unchecked")
 		T value = (T) take(name, type);
@@ -152,6 +161,11 @@ final class MessageStates {
 				+ name + "\") on " + this.definition.workflowClass().getName()
 				+ " or a static final Signal field (Signal.of(\"" + name + "\", PayloadType.class)); declared: "
 				+ this.definition.receives().names());
+	}
+
+	/** The names the code waits to receive now, one per waiting receive. */
+	List<String> receiving() {
+		return List.copyOf(this.receiving);
 	}
 
 	/** Signals not yet received, oldest first per name (they move to a continued run). */

@@ -10,6 +10,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.function.Function;
 
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.history.Event;
@@ -451,6 +452,25 @@ public final class WorkflowRunner {
 	/** The pending activities with what they were scheduled with. */
 	public java.util.List<ScheduledActivity> pendingScheduledActivities() {
 		return this.activities.pendingScheduled();
+	}
+
+	/**
+	 * What the run's code waits for now, as its state holds it: its durable timers,
+	 * children, the signals it receives by name, and the conditions its coroutines await
+	 * (with the line of the workflow code). Activities, queues and pauses are the
+	 * database's to tell. Under the task lock or on a runner of its own.
+	 */
+	public List<RunWait> waitingOn() {
+		List<RunWait> waits = new java.util.ArrayList<>();
+		this.timers.fireTimes()
+			.forEach((seq, fireAt) -> waits
+				.add(new RunWait(RunWait.Kind.TIMER, "timer " + seq, fireAt, null, null, null)));
+		this.children.pendingWorkflowIds()
+			.forEach((id) -> waits.add(new RunWait(RunWait.Kind.CHILD, id, null, null, null, null)));
+		this.messages.receiving()
+			.forEach((name) -> waits.add(new RunWait(RunWait.Kind.SIGNAL, name, null, null, null, null)));
+		waits.addAll(CodeWaits.conditions(this.scheduler.live()));
+		return waits;
 	}
 
 	/** The earliest pending timer, or {@code null}. */

@@ -129,6 +129,13 @@ public final class RunRepository {
 				(rs) -> rs.next() ? rs.getBoolean(1) : null, runId));
 	}
 
+	/** The flow-control queue the run was started into, when it was. */
+	public Optional<String> queueOf(UUID runId) {
+		return this.jdbc.queryForList(q("SELECT queue FROM #.queued_run WHERE run_id = ?"), String.class, runId)
+			.stream()
+			.findFirst();
+	}
+
 	/** The latest run of a workflow id. */
 	public Optional<RunRow> findLatest(String namespace, String workflowId) {
 		return this.jdbc

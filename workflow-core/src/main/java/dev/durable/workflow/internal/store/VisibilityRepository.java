@@ -160,8 +160,9 @@ public final class VisibilityRepository {
 		// only
 		StringBuilder sql = new StringBuilder("SELECT run_id, workflow_id, workflow_type, status, start_time,"
 				+ " close_time, memo::text AS memo, search_attributes::text AS search_attributes, EXISTS (SELECT 1"
-				+ " FROM #.workflow_run p WHERE p.run_id = #.visibility.run_id AND p.paused_at IS NOT NULL) AS paused"
-				+ " FROM #.visibility");
+				+ " FROM #.workflow_run p WHERE p.run_id = #.visibility.run_id AND p.paused_at IS NOT NULL) AS paused,"
+				+ " EXISTS (SELECT 1 FROM #.workflow_run f WHERE f.run_id = #.visibility.run_id AND f.task_attempt > 0"
+				+ " AND " + Sql.open("f") + ") AS task_failing FROM #.visibility");
 		where(sql, args, namespace, filter);
 		if (after != null) {
 			sql.append(" AND (start_time, run_id) < (?, ?)");
@@ -289,7 +290,8 @@ public final class VisibilityRepository {
 		WorkflowExecution execution = new WorkflowExecution(rs.getString("workflow_id"), Sql.uuid(rs, "run_id"),
 				rs.getString("workflow_type"), RunStatus.stored(rs.getString("status")).published(), start,
 				Sql.instant(rs, "close_time"), Collections.unmodifiableMap(Attributes.read(rs.getString("memo"))),
-				Attributes.searchView(Attributes.read(rs.getString("search_attributes"))), rs.getBoolean("paused"));
+				Attributes.searchView(Attributes.read(rs.getString("search_attributes"))), rs.getBoolean("paused"),
+				rs.getBoolean("task_failing"));
 		return new Row(execution, start);
 	}
 

@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.TaskRecord;
@@ -150,6 +151,14 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		QueryExecutor executor = (current != null) ? current.queries
 				: new QueryExecutor(Map.of(), this.node.stores.tasks(), this.node.code(), this.node.config);
 		return executor.query(row, name, argument);
+	}
+
+	@Override
+	public List<RunWait> waitingOn(RunRow row) {
+		NodeRuntime current = this.runtime;
+		QueryExecutor executor = (current != null) ? current.queries
+				: new QueryExecutor(Map.of(), this.node.stores.tasks(), this.node.code(), this.node.config);
+		return executor.waitingOn(row);
 	}
 
 	@Override

@@ -1,9 +1,11 @@
 package dev.durable.workflow.internal.worker;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.internal.store.RunRow;
 
 /**
@@ -47,5 +49,11 @@ public interface LocalNode {
 	 * query
 	 */
 	byte[] query(RunRow row, String name, byte[] argument);
+
+	/**
+	 * What the open run's code waits for now, answered from committed state as a query
+	 * is.
+	 */
+	List<RunWait> waitingOn(RunRow row);
 
 }

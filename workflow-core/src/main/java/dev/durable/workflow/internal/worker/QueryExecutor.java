@@ -2,12 +2,14 @@ package dev.durable.workflow.internal.worker;
 
 import java.lang.reflect.InvocationTargetException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.engine.EngineSettings;
@@ -64,17 +66,30 @@ final class QueryExecutor {
 	}
 
 	byte[] query(RunRow row, String name, byte[] argument) {
-		Optional<byte[]> live = queryLive(row, name, argument);
+		return read(row, (runner) -> run(runner, name, argument));
+	}
+
+	/** What the run's code waits for now (see {@link WorkflowRunner#waitingOn()}). */
+	List<RunWait> waitingOn(RunRow row) {
+		return read(row, WorkflowRunner::waitingOn);
+	}
+
+	/**
+	 * Reads the run's committed state: from the cached instance when this node holds it
+	 * idle, else from a replay.
+	 */
+	private <T> T read(RunRow row, Function<WorkflowRunner, T> reader) {
+		Optional<T> live = readLive(row, reader);
 		if (live.isPresent()) {
 			return live.get();
 		}
 		WorkflowRunner runner = replayedRunner(row);
 		synchronized (runner) {
-			return run(runner, name, argument);
+			return reader.apply(runner);
 		}
 	}
 
-	private Optional<byte[]> queryLive(RunRow row, String name, byte[] argument) {
+	private <T> Optional<T> readLive(RunRow row, Function<WorkflowRunner, T> reader) {
 		RunSlot slot = this.slots.get(row.runId());
 		if (slot == null || slot.isDead()) {
 			return Optional.empty();
@@ -93,7 +108,7 @@ final class QueryExecutor {
 			if (runner == null || slot.isDead() || runner.historySeq() != row.historySeq()) {
 				return Optional.empty();
 			}
-			return Optional.of(run(runner, name, argument));
+			return Optional.of(reader.apply(runner));
 		}
 		finally {
 			slot.unlockTask();

@@ -92,6 +92,14 @@ final class GenericEndpoints {
 					.answers(200, "The run", inferred);
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND));
 			}
+			case "GET /workflows/{workflowId}/waiting-on" -> {
+				doc.describe(WORKFLOWS, "workflowWaitingOn", "What an open run waits for now",
+						"An unpause, a queue, the retry of a failing task, activities with their next attempt, "
+								+ "timers with when they fire, children, signals received by name, and conditions "
+								+ "with the line of their await; empty for a closed run.")
+					.answers(200, "The waits", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND));
+			}
 			case "GET /workflows/{workflowId}/history" -> {
 				doc.describe(WORKFLOWS, "workflowHistory", "A run's history events", null)
 					.answers(200, "The events, oldest first", inferred);

@@ -40,11 +40,12 @@ export function renderRun(view, params) {
   let actionsFor = null;
   const load = async () => {
     try {
-      const [run, history, chain, types] = await Promise.all([
+      const [run, history, chain, types, waits] = await Promise.all([
         get(`/workflows/${enc(workflowId)}${pin}`),
         get(`/workflows/${enc(workflowId)}/history${pin}`),
         get("/workflows" + query({ workflowIdPrefix: workflowId, pageSize: 100 })).then((p) => p.executions.filter((e) => e.workflowId === workflowId)),
         workflowTypes().catch(() => []),
+        get(`/workflows/${enc(workflowId)}/waiting-on${pin}`).catch(() => []),
       ]);
       if (!$("#run-head")) return null; // the view was left meanwhile
       textOf("#run-error", "");
@@ -52,11 +53,11 @@ export function renderRun(view, params) {
       // the two reads is closed in one and not yet in the other, so refreshing goes on
       // until both show the close
       settled = run.status !== "RUNNING" && history.some((e) => CLOSING.includes(e.type));
-      const state = JSON.stringify([run, history.length, chain.map((c) => c.status)]);
+      const state = JSON.stringify([run, history.length, chain.map((c) => c.status), waits]);
       if (state !== last) {
         last = state;
         mount($("#run-head"), head(run));
-        mount($("#run-body"), body(run, history, chain));
+        mount($("#run-body"), body(run, history, chain, waits));
         textOf("#history-count", `${history.length} events`);
         mount($("#history"), tab === "events" ? compact(history) : tab === "json" ? rawJson(history) : timeline(history, run));
         $$("#timeline tr.span").forEach((tr) => {
@@ -94,7 +95,7 @@ function head(run) {
       ${run.parentWorkflowId ? html` · child of <a id="parent-link" href="${link("runs", { open: run.parentWorkflowId, run: run.parentRunId })}">${run.parentWorkflowId}</a>` : ""}</p>`;
 }
 
-function body(run, history, chain) {
+function body(run, history, chain, waits) {
   const started = history.find((e) => e.type === "WORKFLOW_STARTED");
   const closing = history.find((e) => CLOSING.includes(e.type));
   const pendingTimers = timers(history);
@@ -118,6 +119,7 @@ function body(run, history, chain) {
       ${chain.length > 1 ? html`<h3>Runs of this workflow id (continue-as-new, reset, retries)</h3>${runChain(chain, run)}` : ""}
     </section>
     ${run.pendingActivities.length ? html`<section class="card" id="pending-activities"><h2>Pending activities</h2>${pending(run.pendingActivities)}</section>` : ""}
+    ${waits.length ? html`<section class="card" id="waiting-on"><h2>Waiting for</h2>${waitTable(waits)}</section>` : ""}
     ${pendingTimers.length ? html`<section class="card" id="timers"><h2>Timers</h2>${timerTable(pendingTimers)}</section>` : ""}
     ${kids.length ? html`<section class="card" id="children"><h2>Child runs</h2>${childTable(kids)}</section>` : ""}`;
 }
@@ -190,4 +192,13 @@ function childTable(list) {
       <td>${c.type}</td><td>${c.state}</td><td>${c.took !== null ? duration(c.took) : ""}</td>
       <td class="small mono">${c.failure ? html`<span class="error">${c.failure.message || ""}</span>` : c.result !== undefined ? JSON.stringify(c.result) : ""}</td></tr>`)}
   </tbody></table>`;
+}
+
+/** What the open run waits for now (GET .../waiting-on): one row per wait. */
+function waitTable(waits) {
+  return html`<div class="table-wrap"><table id="waits-table"><thead><tr><th>waits for</th><th>name</th><th>when</th><th>attempt</th><th>where / why</th></tr></thead><tbody>
+    ${waits.map((w) => html`<tr data-kind="${w.kind}"><td>${w.kind.toLowerCase().replaceAll("_", " ")}</td><td class="mono">${w.name}</td>
+      <td title="${w.until || ""}">${w.until ? when(w.until) : ""}</td><td class="num">${w.attempt ?? ""}</td>
+      <td class="small">${w.location ? html`<span class="mono">${w.location}</span>` : ""}${w.detail ? html`<span class="muted">${w.detail}</span>` : ""}</td></tr>`)}
+  </tbody></table></div>`;
 }

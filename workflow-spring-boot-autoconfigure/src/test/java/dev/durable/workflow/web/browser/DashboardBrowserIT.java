@@ -396,6 +396,8 @@ class DashboardBrowserIT {
 		browser.confirm("#pause-reason", "ledger under audit");
 		browser.awaitText("#run-head", "PAUSED");
 		browser.awaitText("#paused-since", "ledger under audit");
+		browser.awaitText("#waiting-on", "unpause");
+		assertThat(browser.text("#waiting-on")).contains("activity", "syncLedger");
 		assertThat(this.client.handle("pause-ledger").describe().pauseReason()).isEqualTo("ledger under audit");
 		browser.screenshot("run-paused");
 
