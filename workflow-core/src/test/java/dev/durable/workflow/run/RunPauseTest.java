@@ -143,6 +143,43 @@ class RunPauseTest {
 
 	}
 
+	/** Runs only on the nodes that serve the "dock" task queue. */
+	@Activity
+	public interface Dock {
+
+		@ActivityMethod(taskQueue = "dock")
+		String load(String parcel);
+
+	}
+
+	public static class DockWorker implements Dock {
+
+		static final List<String> LOADED = new CopyOnWriteArrayList<>();
+
+		@Override
+		public String load(String parcel) {
+			LOADED.add(parcel);
+			return "loaded " + parcel;
+		}
+
+	}
+
+	@Workflow("loading")
+	public static class Loading {
+
+		private final Dock dock;
+
+		public Loading(Dock dock) {
+			this.dock = dock;
+		}
+
+		@WorkflowRun
+		public String run(String parcel) {
+			return this.dock.load(parcel);
+		}
+
+	}
+
 	private WorkflowEngine node() {
 		return node(EngineHooks.NONE);
 	}
@@ -343,6 +380,28 @@ class RunPauseTest {
 		assertThat(parcel.describe().status()).isEqualTo(WorkflowStatus.TERMINATED);
 		assertThatThrownBy(() -> parcel.pause("late")).isInstanceOf(WorkflowClosedException.class);
 		assertThatThrownBy(parcel::unpause).isInstanceOf(WorkflowClosedException.class);
+	}
+
+	@Test
+	void aTaskQueueAttemptOfAPausedRunIsNotClaimed() {
+		DockWorker.LOADED.clear();
+		WorkflowEngine engine = this.engines.start(this.engines.builder().register(Loading.class));
+		WorkflowHandle<String> loading = engine.client().start(Loading::run, "p-7", StartOptions.withId("loading-7"));
+		await().until(() -> this.engines.count("activity") == 1);
+		loading.pause("dock closed");
+
+		WorkflowEngine dock = this.engines.start(this.engines.builder()
+			.runWorkflows(false)
+			.activityTaskQueues("dock")
+			.registerActivities(new DockWorker()));
+		this.engines.clock.advance(Duration.ofMinutes(5));
+		settled(dock);
+		settled(engine);
+		assertThat(DockWorker.LOADED).as("no attempt while paused").isEmpty();
+
+		loading.unpause();
+		assertThat(loading.result(Duration.ofSeconds(20))).isEqualTo("loaded p-7");
+		assertThat(DockWorker.LOADED).containsExactly("p-7");
 	}
 
 }

@@ -18,6 +18,23 @@ public final class RunPauses {
 
 	private final String schema;
 
+	/**
+	 * The condition that the run whose id is in the given column is not paused: a paused
+	 * run starts no activity attempt (one running runs on). Its row is found by primary
+	 * key. Written with {@code #.} for the schema.
+	 */
+	public static String runNotPaused(String runIdColumn) {
+		return "NOT EXISTS (SELECT 1 FROM #.workflow_run p WHERE p.run_id = " + runIdColumn
+				+ " AND p.paused_at IS NOT NULL)";
+	}
+
+	/**
+	 * The condition that a deadline of the task-queue attempt {@code a} counts: a running
+	 * attempt's always, a waiting one's unless its run is paused (the pause keeps it from
+	 * starting; its deadlines act after the unpause).
+	 */
+	public static final String ATTEMPT_DEADLINES_COUNT = "(a.state <> 'SCHEDULED' OR " + runNotPaused("a.run_id") + ")";
+
 	public RunPauses(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.schema = Sql.checkIdentifier(schema);

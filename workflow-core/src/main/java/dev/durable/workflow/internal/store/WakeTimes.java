@@ -67,7 +67,8 @@ public final class WakeTimes {
 				+ " UNION ALL SELECT min(d) FROM (SELECT LEAST(a.close_deadline, CASE WHEN a.state = 'SCHEDULED'"
 				+ " THEN a.next_attempt_at + a.schedule_to_start_ms * interval '1 millisecond'"
 				+ " ELSE a.started_at + a.start_to_close_ms * interval '1 millisecond' END) AS d FROM #.activity a"
-				+ " WHERE a.task_queue IS NOT NULL AND a.namespace = ?) deadlines WHERE d > ?"
+				+ " WHERE a.task_queue IS NOT NULL AND a.namespace = ? AND " + RunPauses.ATTEMPT_DEADLINES_COUNT
+				+ ") deadlines WHERE d > ?"
 				+ " UNION ALL SELECT min(next_run_at) FROM #.schedule WHERE namespace = ? AND NOT paused"
 				+ " AND next_run_at > ?) x"), (rs) -> rs.next() ? Sql.instant(rs, "next") : null, namespace,
 				Sql.ts(now), namespace, Sql.ts(now), namespace, Sql.ts(now), namespace, Sql.ts(now));

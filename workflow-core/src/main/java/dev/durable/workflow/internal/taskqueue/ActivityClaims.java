@@ -3,6 +3,7 @@ package dev.durable.workflow.internal.taskqueue;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -10,6 +11,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.PreparedStatementSetter;
 
 import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
 
@@ -73,22 +75,21 @@ final class ActivityClaims {
 		if (keys.isEmpty()) {
 			return List.of();
 		}
-		return this.jdbc.query(
-				q("UPDATE #.activity a SET " + CLAIM + " FROM unnest(?::uuid[], ?::bigint[]) AS k(run_id, seq)"
-						+ " WHERE a.run_id = k.run_id AND a.seq = k.seq AND a.state = 'SCHEDULED' AND " + LIVE + " AND "
-						+ RUN_NOT_PAUSED.replace("#.activity.run_id", "a.run_id") + RETURNING),
-				(PreparedStatementSetter) (ps) -> {
-					ps.setObject(1, node);
-					ps.setLong(2, incarnation);
-					ps.setTimestamp(3, Sql.ts(now));
-					ps.setArray(4, ps.getConnection()
-						.createArrayOf("uuid", keys.stream().map(ActivityQueueSource.Key::runId).toArray()));
-					ps.setArray(5, ps.getConnection()
-						.createArrayOf("bigint", keys.stream().map(ActivityQueueSource.Key::seq).toArray()));
-					ps.setObject(6, node);
-					ps.setLong(7, incarnation);
-					ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
-				}, ActivityClaims::claimed);
+		return this.jdbc
+			.query(q("UPDATE #.activity a SET " + CLAIM + " FROM unnest(?::uuid[], ?::bigint[]) AS k(run_id, seq)"
+					+ " WHERE a.run_id = k.run_id AND a.seq = k.seq AND a.state = 'SCHEDULED' AND " + LIVE + " AND "
+					+ RunPauses.runNotPaused("a.run_id") + RETURNING), (PreparedStatementSetter) (ps) -> {
+						ps.setObject(1, node);
+						ps.setLong(2, incarnation);
+						ps.setTimestamp(3, Sql.ts(now));
+						ps.setArray(4, ps.getConnection()
+							.createArrayOf("uuid", keys.stream().map(ActivityQueueSource.Key::runId).toArray()));
+						ps.setArray(5, ps.getConnection()
+							.createArrayOf("bigint", keys.stream().map(ActivityQueueSource.Key::seq).toArray()));
+						ps.setObject(6, node);
+						ps.setLong(7, incarnation);
+						ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
+					}, ActivityClaims::claimed);
 	}
 
 	/**
@@ -100,10 +101,9 @@ final class ActivityClaims {
 
 	/**
 	 * The attempt's run is not paused: a paused run starts no attempt (one already
-	 * started runs on). Its row is found by primary key.
+	 * started runs on).
 	 */
-	static final String RUN_NOT_PAUSED = "NOT EXISTS (SELECT 1 FROM #.workflow_run p"
-			+ " WHERE p.run_id = #.activity.run_id AND p.paused_at IS NOT NULL)";
+	static final String RUN_NOT_PAUSED = RunPauses.runNotPaused("#.activity.run_id");
 
 	/** What a claim sets; parameters: node, incarnation, now. */
 	private static final String CLAIM = "state = 'STARTED', token = gen_random_uuid(), claimed_by = ?,"
@@ -163,9 +163,10 @@ final class ActivityClaims {
 				(PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", queues.toArray()));
 					ps.setString(2, namespace);
-				}, (rs, n) -> Sql.instant(rs, "due"))
+				}, (rs, n) -> Optional.ofNullable(Sql.instant(rs, "due")))
 			.stream()
 			.findFirst()
+			.flatMap((due) -> due)
 			.orElse(null);
 	}
 

@@ -18,6 +18,7 @@ import dev.durable.workflow.failure.TimeoutType;
 import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.store.InboxKind;
+import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
 
@@ -100,8 +101,8 @@ final class SweepActivities {
 		String sql = Sql.q(this.schema,
 				"SELECT * FROM (SELECT a.run_id, a.seq, a.workflow_id, a.activity_type, a.options,"
 						+ " a.attempt, a.scheduled_at, a.heartbeat_details, " + REASON + " AS reason FROM #.activity a"
-						+ " WHERE a.task_queue IS NOT NULL AND a.namespace = ?) x WHERE reason IS NOT NULL LIMIT "
-						+ BATCH + " FOR UPDATE SKIP LOCKED");
+						+ " WHERE a.task_queue IS NOT NULL AND a.namespace = ? AND " + RunPauses.ATTEMPT_DEADLINES_COUNT
+						+ ") x WHERE reason IS NOT NULL LIMIT " + BATCH + " FOR UPDATE SKIP LOCKED");
 		return this.jdbc.query(sql, (PreparedStatementSetter) (ps) -> {
 			for (int i = 1; i <= 4; i++) {
 				ps.setTimestamp(i, Sql.ts(now));
