@@ -65,6 +65,12 @@ final class WorkflowCommands {
 		fields.put("Type", Output.text(run.path("workflowType")));
 		fields.put("Task queue", Output.text(run.path("taskQueue")));
 		fields.put("Status", Output.text(run.path("status")));
+		if (!Output.text(run.path("summary")).isEmpty()) {
+			fields.put("Summary", Output.text(run.path("summary")));
+		}
+		if (!Output.text(run.path("details")).isEmpty()) {
+			fields.put("Details", Output.text(run.path("details")));
+		}
 		if (!Output.text(run.path("pausedAt")).isEmpty()) {
 			String reason = Output.text(run.path("pauseReason"));
 			fields.put("Paused", Output.text(run.path("pausedAt")) + (reason.isEmpty() ? "" : " (" + reason + ")"));
@@ -83,6 +89,13 @@ final class WorkflowCommands {
 		fields.put("Unfinished handlers", Output.text(run.path("unfinishedHandlers")));
 		fields.put("Memo", Output.text(run.path("memo")));
 		fields.put("Search attributes", Output.text(run.path("searchAttributes")));
+		String current = Output.text(call.api()
+			.get(Invocation.workflow(workflowId) + "/current-details"
+					+ DurableApi.query("runId", Output.text(run.path("runId"))))
+			.path("currentDetails"));
+		if (!current.isEmpty()) {
+			fields.put("Current details", current);
+		}
 		if ("RUNNING".equals(Output.text(run.path("status")))) {
 			JsonNode waits = call.api()
 				.get(Invocation.workflow(workflowId) + "/waiting-on"
@@ -117,7 +130,7 @@ final class WorkflowCommands {
 
 	static void start(Invocation call) {
 		CommandLine line = call.line()
-			.allowOnly("id", "input", "options", "idempotency-key", "signal", "signal-payload")
+			.allowOnly("id", "input", "options", "summary", "details", "idempotency-key", "signal", "signal-payload")
 			.atMost(2);
 		ObjectNode body = call.object();
 		body.put("type", line.required(1, "workflow type"));
@@ -127,6 +140,19 @@ final class WorkflowCommands {
 		body.set("input", call.json(line.option("input"), "--input"));
 		if (line.option("options") != null) {
 			body.set("options", call.json(line.option("options"), "--options"));
+		}
+		for (String text : new String[] { "summary", "details" }) {
+			if (line.option(text) == null) {
+				continue;
+			}
+			JsonNode options = body.path("options");
+			if (!options.isObject()) {
+				if (!options.isMissingNode() && !options.isNull()) {
+					throw CliException.usage("--options must be a JSON object to go with --" + text);
+				}
+				options = body.putObject("options");
+			}
+			((ObjectNode) options).put(text, line.option(text));
 		}
 		if (line.option("signal") != null) {
 			ObjectNode signal = body.putObject("signal");

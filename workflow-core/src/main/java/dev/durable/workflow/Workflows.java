@@ -216,6 +216,18 @@ public final class Workflows {
 	}
 
 	/**
+	 * Sets what the run is doing now, in words for people ("waiting for the warehouse to
+	 * confirm 3 of 5 items"): shown on the run's page in the dashboard and answered by
+	 * {@code WorkflowHandle.currentDetails()}. Kept in the run's state, not in its
+	 * history: replay sets it again as the code runs, so it costs nothing durable and may
+	 * change as often as needed. {@code null} clears it.
+	 * @throws IllegalArgumentException when longer than 20,000 characters
+	 */
+	public static void setCurrentDetails(@Nullable String details) {
+		context().setCurrentDetails(details);
+	}
+
+	/**
 	 * Sets an event: a value under a key that clients read with
 	 * {@code WorkflowHandle.getEvent} (waiting until it is set) or {@code GET
 	 * /durable/workflows/{id}/events/{key}}. Setting a key again replaces its value.

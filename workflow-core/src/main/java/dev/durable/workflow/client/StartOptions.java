@@ -50,12 +50,24 @@ import dev.durable.workflow.WorkflowIdReusePolicy;
  * @param partitionKey the fairness key within the queue (a tenant, a customer): a queue
  * with per-partition concurrency limits each key on its own, so one key at its limit does
  * not hold back the others; {@code null}: no partition
+ * @param summary one line for people, shown with the run in listings, describe and the
+ * dashboard (at most {@value #MAX_SUMMARY_LENGTH} characters), or {@code null}; kept by
+ * continue-as-new, retries and cron runs
+ * @param details more text for people, shown on the run's page and in describe (at most
+ * {@value #MAX_DETAILS_LENGTH} characters), or {@code null}
  */
 public record StartOptions(@Nullable String workflowId, @Nullable String requestId, WorkflowIdReusePolicy idReusePolicy,
 		WorkflowIdConflictPolicy idConflictPolicy, @Nullable Duration startDelay, @Nullable String taskQueue,
 		@Nullable Duration executionTimeout, @Nullable Duration runTimeout, @Nullable RetryPolicy retryPolicy,
 		@Nullable String cronSchedule, @Nullable Duration taskTimeout, Map<String, Object> memo,
-		Map<String, Object> searchAttributes, @Nullable String queue, int priority, @Nullable String partitionKey) {
+		Map<String, Object> searchAttributes, @Nullable String queue, int priority, @Nullable String partitionKey,
+		@Nullable String summary, @Nullable String details) {
+
+	/** The longest summary, in characters. */
+	public static final int MAX_SUMMARY_LENGTH = 400;
+
+	/** The longest details, in characters. */
+	public static final int MAX_DETAILS_LENGTH = 20_000;
 
 	/** All defaults: random id, ALLOW_DUPLICATE, FAIL, no delay, the default queue. */
 	public static final StartOptions DEFAULT = new StartOptions(null, null, null, null, null, null, null, null, null,
@@ -71,7 +83,9 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 			@Nullable Duration runTimeout, @Nullable RetryPolicy retryPolicy, @Nullable String cronSchedule,
 			@Nullable Duration taskTimeout, @Nullable Map<String, Object> memo,
 			@Nullable Map<String, Object> searchAttributes, @Nullable String queue, int priority,
-			@Nullable String partitionKey) {
+			@Nullable String partitionKey, @Nullable String summary, @Nullable String details) {
+		checkText("summary", summary, MAX_SUMMARY_LENGTH);
+		checkText("details", details, MAX_DETAILS_LENGTH);
 		if (queue != null && queue.isBlank()) {
 			throw new IllegalArgumentException("A queue name must not be blank");
 		}
@@ -101,6 +115,34 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 		this.queue = queue;
 		this.priority = priority;
 		this.partitionKey = partitionKey;
+		this.summary = summary;
+		this.details = details;
+	}
+
+	/** Options of a start without a summary or details. */
+	public StartOptions(@Nullable String workflowId, @Nullable String requestId,
+			@Nullable WorkflowIdReusePolicy idReusePolicy, @Nullable WorkflowIdConflictPolicy idConflictPolicy,
+			@Nullable Duration startDelay, @Nullable String taskQueue, @Nullable Duration executionTimeout,
+			@Nullable Duration runTimeout, @Nullable RetryPolicy retryPolicy, @Nullable String cronSchedule,
+			@Nullable Duration taskTimeout, @Nullable Map<String, Object> memo,
+			@Nullable Map<String, Object> searchAttributes, @Nullable String queue, int priority,
+			@Nullable String partitionKey) {
+		this(workflowId, requestId, idReusePolicy, idConflictPolicy, startDelay, taskQueue, executionTimeout,
+				runTimeout, retryPolicy, cronSchedule, taskTimeout, memo, searchAttributes, queue, priority,
+				partitionKey, null, null);
+	}
+
+	private static void checkText(String what, @Nullable String text, int maxLength) {
+		if (text == null) {
+			return;
+		}
+		if (text.length() > maxLength) {
+			throw new IllegalArgumentException(
+					"The " + what + " has " + text.length() + " characters; at most " + maxLength + " are kept");
+		}
+		if (text.indexOf('\u0000') >= 0) {
+			throw new IllegalArgumentException("The " + what + " must not contain a NUL character (U+0000)");
+		}
 	}
 
 	/** Options of a start that joins no queue. */
@@ -167,7 +209,13 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 
 		private @Nullable String partitionKey;
 
+		private @Nullable String summary;
+
+		private @Nullable String details;
+
 		private Builder(StartOptions from) {
+			this.summary = from.summary;
+			this.details = from.details;
 			this.queue = from.queue;
 			this.priority = from.priority;
 			this.partitionKey = from.partitionKey;
@@ -287,11 +335,26 @@ public record StartOptions(@Nullable String workflowId, @Nullable String request
 			return this;
 		}
 
+		/**
+		 * One line for people, shown with the run in listings and the dashboard;
+		 * {@code null}: none.
+		 */
+		public Builder summary(@Nullable String value) {
+			this.summary = value;
+			return this;
+		}
+
+		/** More text for people, shown on the run's page; {@code null}: none. */
+		public Builder details(@Nullable String value) {
+			this.details = value;
+			return this;
+		}
+
 		public StartOptions build() {
 			return new StartOptions(this.workflowId, this.requestId, this.idReusePolicy, this.idConflictPolicy,
 					this.startDelay, this.taskQueue, this.executionTimeout, this.runTimeout, this.retryPolicy,
 					this.cronSchedule, this.taskTimeout, this.memo, this.searchAttributes, this.queue, this.priority,
-					this.partitionKey);
+					this.partitionKey, this.summary, this.details);
 		}
 
 	}

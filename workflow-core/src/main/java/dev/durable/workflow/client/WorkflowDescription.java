@@ -31,12 +31,15 @@ import org.jspecify.annotations.Nullable;
  * @param pausedAt when an operator paused the open run ({@link WorkflowHandle#pause}), or
  * {@code null} when it is not paused
  * @param pauseReason the reason given with the pause, or {@code null}
+ * @param summary the start's summary ({@link StartOptions#summary()}), or {@code null}
+ * @param details the start's details ({@link StartOptions#details()}), or {@code null}
  */
 public record WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
 		WorkflowStatus status, Instant startTime, @Nullable Instant closeTime, int workflowTasks,
 		@Nullable String taskFailure, int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers,
 		Map<String, Object> memo, Map<String, Object> searchAttributes, @Nullable String parentWorkflowId,
-		@Nullable UUID parentRunId, @Nullable Instant pausedAt, @Nullable String pauseReason) {
+		@Nullable UUID parentRunId, @Nullable Instant pausedAt, @Nullable String pauseReason, @Nullable String summary,
+		@Nullable String details) {
 
 	/** Whether an operator paused the run: it takes no workflow task until unpaused. */
 	public boolean paused() {
@@ -49,7 +52,8 @@ public record WorkflowDescription(String workflowId, UUID runId, String workflow
 			@Nullable String taskFailure, int taskAttempts, List<PendingActivity> pendingActivities,
 			int unfinishedHandlers, Map<String, Object> memo, Map<String, Object> searchAttributes) {
 		this(workflowId, runId, workflowType, taskQueue, status, startTime, closeTime, workflowTasks, taskFailure,
-				taskAttempts, pendingActivities, unfinishedHandlers, memo, searchAttributes, null, null, null, null);
+				taskAttempts, pendingActivities, unfinishedHandlers, memo, searchAttributes, null, null, null, null,
+				null, null);
 	}
 
 }

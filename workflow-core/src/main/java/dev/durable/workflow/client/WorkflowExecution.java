@@ -21,9 +21,10 @@ import org.jspecify.annotations.Nullable;
  * @param paused whether an operator paused the run ({@link WorkflowHandle#pause})
  * @param taskFailing whether the open run's workflow task is failing and retried (a bug
  * in its code, a change that does not replay): it makes no progress until fixed
+ * @param summary the start's summary ({@link StartOptions#summary()}), or {@code null}
  */
 public record WorkflowExecution(String workflowId, UUID runId, String workflowType, WorkflowStatus status,
 		Instant startTime, @Nullable Instant closeTime, Map<String, Object> memo, Map<String, Object> searchAttributes,
-		boolean paused, boolean taskFailing) {
+		boolean paused, boolean taskFailing, @Nullable String summary) {
 
 }

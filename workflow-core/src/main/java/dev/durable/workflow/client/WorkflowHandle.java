@@ -202,6 +202,13 @@ public interface WorkflowHandle<R> {
 	List<RunWait> waitingOn();
 
 	/**
+	 * What the run's code last set with {@code Workflows.setCurrentDetails}, or
+	 * {@code null}: read, as a query is, from the run's cached instance or a replay of
+	 * its history on this node ({@code null} when this node cannot replay it).
+	 */
+	@Nullable String currentDetails();
+
+	/**
 	 * Pauses the open run: from now on it takes no workflow task and starts no activity
 	 * attempt, on any node, until {@link #unpause()}. Attempts already running finish and
 	 * their outcomes wait; signals, updates and cancel requests are accepted and wait;

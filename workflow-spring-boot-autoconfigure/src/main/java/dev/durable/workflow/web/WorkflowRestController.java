@@ -251,6 +251,24 @@ public class WorkflowRestController {
 		return handle(workflowId, runId).waitingOn();
 	}
 
+	/**
+	 * What a run's code last set as its current details.
+	 *
+	 * @param workflowId the workflow id
+	 * @param runId the run
+	 * @param currentDetails the text, or {@code null}
+	 */
+	record CurrentDetails(String workflowId, UUID runId, @Nullable String currentDetails) {
+	}
+
+	@GetMapping("/workflows/{workflowId}/current-details")
+	CurrentDetails currentDetails(@PathVariable String workflowId,
+			@RequestParam(required = false) @Nullable UUID runId) {
+		WorkflowHandle<Object> handle = handle(workflowId, runId);
+		UUID pinned = handle.runId();
+		return new CurrentDetails(workflowId, pinned, this.client.handle(workflowId, pinned).currentDetails());
+	}
+
 	@GetMapping("/workflows/{workflowId}/history")
 	List<HistoryEvent> history(@PathVariable String workflowId, @RequestParam(required = false) @Nullable UUID runId) {
 		return handle(workflowId, runId).history();

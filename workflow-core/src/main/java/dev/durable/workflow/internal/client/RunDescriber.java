@@ -19,6 +19,7 @@ import dev.durable.workflow.internal.history.Event.ActivityScheduled;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.ActivityRepository;
+import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.TaskRepository;
@@ -59,6 +60,7 @@ public final class RunDescriber {
 	WorkflowDescription describe(RunRow row) {
 		List<PendingActivity> pending = row.isOpen() ? pendingActivities(row) : List.of();
 		VisibilityRepository.Stored attributes = this.runs.visibility().attributes(row.runId());
+		RunChain chain = this.runs.chain(row.runId());
 		// a child's parent by its run row: one more read, for children only
 		String parentWorkflowId = (row.parentRunId() != null)
 				? this.runs.find(row.parentRunId()).map(RunRow::workflowId).orElse(null) : null;
@@ -67,7 +69,7 @@ public final class RunDescriber {
 				Math.max(0, row.taskAttempt()), pending, row.unfinishedHandlers(),
 				Collections.unmodifiableMap(attributes.memo()), Attributes.searchView(attributes.searchAttributes()),
 				parentWorkflowId, (parentWorkflowId != null) ? row.parentRunId() : null, row.pausedAt(),
-				row.pauseReason());
+				row.pauseReason(), (chain != null) ? chain.summary() : null, (chain != null) ? chain.details() : null);
 	}
 
 	/**

@@ -307,7 +307,8 @@ public final class RunStarter {
 		java.util.Map<String, Object> searchAttributes = Attributes.searchAttributes(options.searchAttributes(), false);
 		Attributes.checkSize(memo, true);
 		Attributes.checkSize(searchAttributes, false);
-		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule(), options.taskTimeout(), headers);
+		RunChain chain = new RunChain(options.retryPolicy(), options.cronSchedule(), options.taskTimeout(), headers,
+				options.summary(), options.details());
 		if (options.cronSchedule() != null && wakeAt == null && message == null) {
 			// a cron workflow's first run waits for the first time of its schedule
 			wakeAt = chain.next(RunStatus.COMPLETED, null, 0, now).startAt();

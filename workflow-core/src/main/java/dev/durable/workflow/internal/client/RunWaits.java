@@ -65,6 +65,22 @@ public final class RunWaits {
 		return waits;
 	}
 
+	/**
+	 * What the run's code last set as its current details, or {@code null} (also when
+	 * this node cannot replay the run, or it has not run a task yet).
+	 */
+	String currentDetails(RunRow row) {
+		if (row.historySeq() == 0) {
+			return null;
+		}
+		try {
+			return this.node.currentDetails(row);
+		}
+		catch (QueryFailedException ex) {
+			return null;
+		}
+	}
+
 	private static String firstLine(String text) {
 		if (text == null) {
 			return null;

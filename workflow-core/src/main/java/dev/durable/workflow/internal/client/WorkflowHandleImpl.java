@@ -288,6 +288,11 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	@Override
+	public String currentDetails() {
+		return this.operations.waits().currentDetails(row());
+	}
+
+	@Override
 	public WorkflowDescription describe() {
 		return this.operations.describer().describe(row());
 	}

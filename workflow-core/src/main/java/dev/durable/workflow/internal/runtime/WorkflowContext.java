@@ -8,11 +8,14 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.ChildHandle;
 import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.WorkflowInfo;
 import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
 import dev.durable.workflow.internal.support.Attributes;
@@ -247,6 +250,18 @@ public final class WorkflowContext {
 	/** The run's memo and search attributes (Workflows.upsert*). */
 	public VisibilityStates visibility() {
 		return this.visibility;
+	}
+
+	/**
+	 * Workflows.setCurrentDetails: kept in the run's state only, rebuilt by replay as the
+	 * code sets it again, so it costs no history record; read as a query is.
+	 */
+	public void setCurrentDetails(@Nullable String details) {
+		if (details != null && details.length() > StartOptions.MAX_DETAILS_LENGTH) {
+			throw new IllegalArgumentException("The current details have " + details.length() + " characters; at most "
+					+ StartOptions.MAX_DETAILS_LENGTH + " are kept");
+		}
+		this.runner.currentDetails(details);
 	}
 
 }

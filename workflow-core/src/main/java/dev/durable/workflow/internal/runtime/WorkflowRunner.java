@@ -56,6 +56,9 @@ public final class WorkflowRunner {
 
 	private final VisibilityStates visibility;
 
+	/** Workflows.setCurrentDetails: state only, rebuilt by replay. */
+	private String currentDetails;
+
 	private final MainMethod main;
 
 	private final Random random;
@@ -471,6 +474,15 @@ public final class WorkflowRunner {
 			.forEach((name) -> waits.add(new RunWait(RunWait.Kind.SIGNAL, name, null, null, null, null)));
 		waits.addAll(CodeWaits.conditions(this.scheduler.live()));
 		return waits;
+	}
+
+	/** What the code last set with Workflows.setCurrentDetails, or {@code null}. */
+	public String currentDetails() {
+		return this.currentDetails;
+	}
+
+	void currentDetails(String details) {
+		this.currentDetails = details;
 	}
 
 	/** The earliest pending timer, or {@code null}. */

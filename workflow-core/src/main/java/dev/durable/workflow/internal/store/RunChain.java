@@ -20,12 +20,18 @@ import dev.durable.workflow.internal.support.InternalJson;
  * @param taskTimeout how long one workflow task may run, or {@code null} for the engine's
  * @param headers what the interceptors of the start put in its headers (absent from
  * chains stored before headers existed: read as empty)
+ * @param summary the start's one-line summary for people, or {@code null}
+ * @param details the start's details for people, or {@code null}
  */
-public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout,
-		Map<String, String> headers) {
+public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout, Map<String, String> headers,
+		String summary, String details) {
 
 	public RunChain {
 		headers = (headers != null) ? Map.copyOf(headers) : Map.of();
+	}
+
+	public RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout, Map<String, String> headers) {
+		this(retryPolicy, cronSchedule, taskTimeout, headers, null, null);
 	}
 
 	public RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration taskTimeout) {
@@ -44,7 +50,7 @@ public record RunChain(RetryPolicy retryPolicy, String cronSchedule, Duration ta
 
 	public boolean isEmpty() {
 		return this.retryPolicy == null && this.cronSchedule == null && this.taskTimeout == null
-				&& this.headers.isEmpty();
+				&& this.headers.isEmpty() && this.summary == null && this.details == null;
 	}
 
 	/**

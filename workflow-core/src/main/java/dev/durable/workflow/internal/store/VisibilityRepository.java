@@ -162,7 +162,9 @@ public final class VisibilityRepository {
 				+ " close_time, memo::text AS memo, search_attributes::text AS search_attributes, EXISTS (SELECT 1"
 				+ " FROM #.workflow_run p WHERE p.run_id = #.visibility.run_id AND p.paused_at IS NOT NULL) AS paused,"
 				+ " EXISTS (SELECT 1 FROM #.workflow_run f WHERE f.run_id = #.visibility.run_id AND f.task_attempt > 0"
-				+ " AND " + Sql.open("f") + ") AS task_failing FROM #.visibility");
+				+ " AND " + Sql.open("f")
+				+ ") AS task_failing, (SELECT convert_from(o.options, 'UTF8')::jsonb ->> 'summary'"
+				+ " FROM #.run_payload o WHERE o.run_id = #.visibility.run_id) AS summary FROM #.visibility");
 		where(sql, args, namespace, filter);
 		if (after != null) {
 			sql.append(" AND (start_time, run_id) < (?, ?)");
@@ -291,7 +293,7 @@ public final class VisibilityRepository {
 				rs.getString("workflow_type"), RunStatus.stored(rs.getString("status")).published(), start,
 				Sql.instant(rs, "close_time"), Collections.unmodifiableMap(Attributes.read(rs.getString("memo"))),
 				Attributes.searchView(Attributes.read(rs.getString("search_attributes"))), rs.getBoolean("paused"),
-				rs.getBoolean("task_failing"));
+				rs.getBoolean("task_failing"), rs.getString("summary"));
 		return new Row(execution, start);
 	}
 

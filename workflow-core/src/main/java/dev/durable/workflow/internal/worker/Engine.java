@@ -147,18 +147,24 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	@Override
 	public byte[] query(RunRow row, String name, byte[] argument) {
-		NodeRuntime current = this.runtime;
-		QueryExecutor executor = (current != null) ? current.queries
-				: new QueryExecutor(Map.of(), this.node.stores.tasks(), this.node.code(), this.node.config);
-		return executor.query(row, name, argument);
+		return queries().query(row, name, argument);
 	}
 
 	@Override
 	public List<RunWait> waitingOn(RunRow row) {
+		return queries().waitingOn(row);
+	}
+
+	@Override
+	public String currentDetails(RunRow row) {
+		return queries().currentDetails(row);
+	}
+
+	/** This node's queries; a node that is not running answers from replays only. */
+	private QueryExecutor queries() {
 		NodeRuntime current = this.runtime;
-		QueryExecutor executor = (current != null) ? current.queries
+		return (current != null) ? current.queries
 				: new QueryExecutor(Map.of(), this.node.stores.tasks(), this.node.code(), this.node.config);
-		return executor.waitingOn(row);
 	}
 
 	@Override

@@ -56,4 +56,10 @@ public interface LocalNode {
 	 */
 	List<RunWait> waitingOn(RunRow row);
 
+	/**
+	 * What the run's code last set with {@code Workflows.setCurrentDetails}, answered as
+	 * a query is, or {@code null}.
+	 */
+	String currentDetails(RunRow row);
+
 }

@@ -9,8 +9,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.client.QueryFailedException;
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
@@ -69,6 +69,11 @@ final class QueryExecutor {
 		return read(row, (runner) -> run(runner, name, argument));
 	}
 
+	/** What the run's code last set as its current details, or {@code null}. */
+	String currentDetails(RunRow row) {
+		return read(row, WorkflowRunner::currentDetails);
+	}
+
 	/** What the run's code waits for now (see {@link WorkflowRunner#waitingOn()}). */
 	List<RunWait> waitingOn(RunRow row) {
 		return read(row, WorkflowRunner::waitingOn);
@@ -79,9 +84,9 @@ final class QueryExecutor {
 	 * idle, else from a replay.
 	 */
 	private <T> T read(RunRow row, Function<WorkflowRunner, T> reader) {
-		Optional<T> live = readLive(row, reader);
+		Optional<Read<T>> live = readLive(row, reader);
 		if (live.isPresent()) {
-			return live.get();
+			return live.get().value();
 		}
 		WorkflowRunner runner = replayedRunner(row);
 		synchronized (runner) {
@@ -89,7 +94,11 @@ final class QueryExecutor {
 		}
 	}
 
-	private <T> Optional<T> readLive(RunRow row, Function<WorkflowRunner, T> reader) {
+	/** What the cached instance answered, which may be {@code null}. */
+	private record Read<T>(T value) {
+	}
+
+	private <T> Optional<Read<T>> readLive(RunRow row, Function<WorkflowRunner, T> reader) {
 		RunSlot slot = this.slots.get(row.runId());
 		if (slot == null || slot.isDead()) {
 			return Optional.empty();
@@ -108,7 +117,7 @@ final class QueryExecutor {
 			if (runner == null || slot.isDead() || runner.historySeq() != row.historySeq()) {
 				return Optional.empty();
 			}
-			return Optional.of(reader.apply(runner));
+			return Optional.of(new Read<>(reader.apply(runner)));
 		}
 		finally {
 			slot.unlockTask();

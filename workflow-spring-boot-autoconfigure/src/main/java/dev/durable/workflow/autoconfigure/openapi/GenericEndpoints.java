@@ -100,6 +100,12 @@ final class GenericEndpoints {
 					.answers(200, "The waits", inferred);
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND));
 			}
+			case "GET /workflows/{workflowId}/current-details" -> {
+				doc.describe(WORKFLOWS, "workflowCurrentDetails", "What a run's code says it is doing now",
+						"The text its code last set with Workflows.setCurrentDetails, read as a query is.")
+					.answers(200, "The current details, or null", inferred);
+				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND));
+			}
 			case "GET /workflows/{workflowId}/history" -> {
 				doc.describe(WORKFLOWS, "workflowHistory", "A run's history events", null)
 					.answers(200, "The events, oldest first", inferred);

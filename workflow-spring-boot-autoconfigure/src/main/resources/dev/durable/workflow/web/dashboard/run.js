@@ -40,12 +40,13 @@ export function renderRun(view, params) {
   let actionsFor = null;
   const load = async () => {
     try {
-      const [run, history, chain, types, waits] = await Promise.all([
+      const [run, history, chain, types, waits, current] = await Promise.all([
         get(`/workflows/${enc(workflowId)}${pin}`),
         get(`/workflows/${enc(workflowId)}/history${pin}`),
         get("/workflows" + query({ workflowIdPrefix: workflowId, pageSize: 100 })).then((p) => p.executions.filter((e) => e.workflowId === workflowId)),
         workflowTypes().catch(() => []),
         get(`/workflows/${enc(workflowId)}/waiting-on${pin}`).catch(() => []),
+        get(`/workflows/${enc(workflowId)}/current-details${pin}`).then((c) => c.currentDetails).catch(() => null),
       ]);
       if (!$("#run-head")) return null; // the view was left meanwhile
       textOf("#run-error", "");
@@ -53,11 +54,11 @@ export function renderRun(view, params) {
       // the two reads is closed in one and not yet in the other, so refreshing goes on
       // until both show the close
       settled = run.status !== "RUNNING" && history.some((e) => CLOSING.includes(e.type));
-      const state = JSON.stringify([run, history.length, chain.map((c) => c.status), waits]);
+      const state = JSON.stringify([run, history.length, chain.map((c) => c.status), waits, current]);
       if (state !== last) {
         last = state;
         mount($("#run-head"), head(run));
-        mount($("#run-body"), body(run, history, chain, waits));
+        mount($("#run-body"), body(run, history, chain, waits, current));
         textOf("#history-count", `${history.length} events`);
         mount($("#history"), tab === "events" ? compact(history) : tab === "json" ? rawJson(history) : timeline(history, run));
         $$("#timeline tr.span").forEach((tr) => {
@@ -95,13 +96,16 @@ function head(run) {
       ${run.parentWorkflowId ? html` · child of <a id="parent-link" href="${link("runs", { open: run.parentWorkflowId, run: run.parentRunId })}">${run.parentWorkflowId}</a>` : ""}</p>`;
 }
 
-function body(run, history, chain, waits) {
+function body(run, history, chain, waits, current) {
   const started = history.find((e) => e.type === "WORKFLOW_STARTED");
   const closing = history.find((e) => CLOSING.includes(e.type));
   const pendingTimers = timers(history);
   const kids = children(history);
   return html`
     <section class="card" id="run-summary"><h2>Run</h2>
+      ${run.summary ? html`<p id="run-user-summary"><b>${run.summary}</b></p>` : ""}
+      ${run.details ? html`<p class="small" id="run-user-details">${run.details}</p>` : ""}
+      ${current ? html`<div class="panel" id="run-current-details"><span class="muted small">now</span> ${current}</div>` : ""}
       <dl class="props">
         <dt>workflow type</dt><dd>${run.workflowType}</dd><dt>task queue</dt><dd>${run.taskQueue}</dd>
         <dt>workflow tasks</dt><dd>${run.workflowTasks}</dd>

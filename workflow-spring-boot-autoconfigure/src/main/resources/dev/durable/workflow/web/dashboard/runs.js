@@ -107,7 +107,7 @@ function row(r, columns, base) {
   const attributes = r.searchAttributes || {};
   const closed = r.closeTime ? between(r.startTime, r.closeTime) : null;
   return html`<tr class="run" data-id="${r.workflowId}" data-run="${r.runId}">
-    <td><a href="${link("runs", { ...base, open: r.workflowId, run: r.runId })}">${r.workflowId}</a></td><td>${r.workflowType}</td><td>${status(r.status)}${r.paused ? html` <span class="status PAUSED">PAUSED</span>` : ""}${r.taskFailing ? html` <span class="status STUCK">TASK FAILING</span>` : ""}</td>
+    <td><a href="${link("runs", { ...base, open: r.workflowId, run: r.runId })}">${r.workflowId}</a>${r.summary ? html`<div class="small muted run-summary">${r.summary}</div>` : ""}</td><td>${r.workflowType}</td><td>${status(r.status)}${r.paused ? html` <span class="status PAUSED">PAUSED</span>` : ""}${r.taskFailing ? html` <span class="status STUCK">TASK FAILING</span>` : ""}</td>
     <td title="${r.startTime}">${when(r.startTime)}</td><td title="${r.closeTime || ""}">${when(r.closeTime)}</td>
     <td class="num">${closed !== null ? duration(closed) : html`<span class="muted">${duration(Date.now() - new Date(r.startTime))}</span>`}</td>
     ${columns.length ? columns.map((c) => html`<td class="mono">${attributes[c] === undefined ? "" : typeof attributes[c] === "string" ? attributes[c] : preview(attributes[c], 40)}</td>`)

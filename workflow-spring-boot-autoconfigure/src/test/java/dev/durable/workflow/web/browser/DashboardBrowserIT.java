@@ -389,9 +389,11 @@ class DashboardBrowserIT {
 	@Test
 	@Order(11)
 	void aRunIsPausedAndUnpausedFromItsPageAndListedAsPaused() {
-		this.client.start("ledger-sync", "acct-p", StartOptions.withId("pause-ledger"));
+		this.client.start("ledger-sync", "acct-p",
+				StartOptions.builder().workflowId("pause-ledger").summary("Ledger of account acct-p").build());
 		browser.go("/runs?open=pause-ledger");
 		browser.awaitText("#run-title", "pause-ledger");
+		browser.awaitText("#run-user-summary", "Ledger of account acct-p");
 		browser.click("#pause-go");
 		browser.confirm("#pause-reason", "ledger under audit");
 		browser.awaitText("#run-head", "PAUSED");
@@ -403,7 +405,8 @@ class DashboardBrowserIT {
 
 		browser.go("/runs?paused=true");
 		browser.awaitText("#runs", "pause-ledger");
-		assertThat(browser.text("#runs")).contains("PAUSED").doesNotContain("ledger-sync-7");
+		assertThat(browser.text("#runs")).contains("PAUSED", "Ledger of account acct-p")
+			.doesNotContain("ledger-sync-7");
 		assertThat(browser.all("#f-paused option[selected]")).hasSize(1);
 
 		browser.go("/runs?open=pause-ledger");
