@@ -33,13 +33,17 @@ import org.jspecify.annotations.Nullable;
  * @param pauseReason the reason given with the pause, or {@code null}
  * @param summary the start's summary ({@link StartOptions#summary()}), or {@code null}
  * @param details the start's details ({@link StartOptions#details()}), or {@code null}
+ * @param input the run's input decoded for people (JSON values, as the history shows
+ * payloads) while no workflow task has recorded it: its first task is failing, or has not
+ * run yet (a start delay, a queue); {@code null} once the history's
+ * {@code WORKFLOW_STARTED} holds it
  */
 public record WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
 		WorkflowStatus status, Instant startTime, @Nullable Instant closeTime, int workflowTasks,
 		@Nullable String taskFailure, int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers,
 		Map<String, Object> memo, Map<String, Object> searchAttributes, @Nullable String parentWorkflowId,
 		@Nullable UUID parentRunId, @Nullable Instant pausedAt, @Nullable String pauseReason, @Nullable String summary,
-		@Nullable String details) {
+		@Nullable String details, @Nullable Object input) {
 
 	/** Whether an operator paused the run: it takes no workflow task until unpaused. */
 	public boolean paused() {
@@ -53,7 +57,7 @@ public record WorkflowDescription(String workflowId, UUID runId, String workflow
 			int unfinishedHandlers, Map<String, Object> memo, Map<String, Object> searchAttributes) {
 		this(workflowId, runId, workflowType, taskQueue, status, startTime, closeTime, workflowTasks, taskFailure,
 				taskAttempts, pendingActivities, unfinishedHandlers, memo, searchAttributes, null, null, null, null,
-				null, null);
+				null, null, null);
 	}
 
 }

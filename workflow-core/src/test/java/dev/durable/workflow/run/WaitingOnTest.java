@@ -150,6 +150,11 @@ class WaitingOnTest {
 			.start(Label::run, "second", StartOptions.builder().workflowId("in-dock-2").queue("dock").build());
 		await().until(() -> !second.waitingOn().isEmpty());
 		assertThat(second.waitingOn()).containsExactly(new RunWait(RunWait.Kind.QUEUE, "dock", null, null, null, null));
+		// no task recorded its input yet: describe shows it; a run that ran a task does
+		// not
+		assertThat(second.describe().input()).isEqualTo("second");
+		await().until(() -> engine.client().handle("in-dock-1").describe().workflowTasks() > 0);
+		assertThat(engine.client().handle("in-dock-1").describe().input()).isNull();
 
 		WorkflowHandle<String> broken = engine.client().start(Broken::run, StartOptions.withId("broken-1"));
 		await().until(() -> broken.describe().taskFailure() != null);

@@ -21,6 +21,7 @@ import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.support.ReadablePayloads;
 import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.TaskRepository;
 import dev.durable.workflow.internal.store.VisibilityRepository;
@@ -69,7 +70,20 @@ public final class RunDescriber {
 				Math.max(0, row.taskAttempt()), pending, row.unfinishedHandlers(),
 				Collections.unmodifiableMap(attributes.memo()), Attributes.searchView(attributes.searchAttributes()),
 				parentWorkflowId, (parentWorkflowId != null) ? row.parentRunId() : null, row.pausedAt(),
-				row.pauseReason(), (chain != null) ? chain.summary() : null, (chain != null) ? chain.details() : null);
+				row.pauseReason(), (chain != null) ? chain.summary() : null, (chain != null) ? chain.details() : null,
+				unrecordedInput(row));
+	}
+
+	/**
+	 * The input of an open run no task has recorded yet (its first task fails, or has not
+	 * run), for people: the history shows it once recorded.
+	 */
+	private Object unrecordedInput(RunRow row) {
+		if (!row.isOpen() || row.historySeq() > 0) {
+			return null;
+		}
+		byte[] input = this.runs.input(row.runId());
+		return (input != null) ? ReadablePayloads.toReadable(input, this.converter) : null;
 	}
 
 	/**

@@ -292,8 +292,10 @@ public final class RunRepository {
 				+ " AND c.run_id = ? AND c.parent_run_id IS NOT NULL"), nextRunId, runId);
 	}
 
+	/** The run's stored input, or {@code null} (none, or no payload row). */
 	public byte[] input(UUID runId) {
-		return this.jdbc.queryForObject(q("SELECT input FROM #.run_payload WHERE run_id = ?"), byte[].class, runId);
+		return this.jdbc.query(q("SELECT input FROM #.run_payload WHERE run_id = ?"),
+				(rs) -> rs.next() ? rs.getBytes(1) : null, runId);
 	}
 
 	/**

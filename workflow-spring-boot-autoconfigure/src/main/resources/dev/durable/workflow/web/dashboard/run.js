@@ -114,7 +114,9 @@ function body(run, history, chain, waits, current) {
           no workflow task or activity attempt until unpaused</dd>` : ""}
       </dl>
       ${run.taskFailure ? taskFailure(run) : ""}
-      <h3>Input</h3>${started ? json(started.attributes.payload ?? null) : html`<span class="muted">not recorded yet</span>`}
+      <h3>Input</h3>${started ? json(started.attributes.payload ?? null) : run.input !== undefined && run.input !== null
+        ? html`<div id="run-unrecorded-input">${json(run.input)}<p class="small muted">not in the history yet: no workflow task has committed</p></div>`
+        : html`<span class="muted">not recorded yet</span>`}
       ${outcome(run, closing)}
     </section>
     <section class="card"><h2>Memo and search attributes</h2>
