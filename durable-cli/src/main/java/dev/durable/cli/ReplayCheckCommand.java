@@ -75,8 +75,9 @@ final class ReplayCheckCommand {
 		ObjectNode batch = call.object();
 		long bytes = 0;
 		for (Path file : files) {
-			JsonNode history = read(call, file);
-			long size = size(file);
+			byte[] content = read(file);
+			JsonNode history = parse(call, file, content);
+			long size = content.length;
 			if (!batch.isEmpty() && bytes + size > BATCH_BYTES) {
 				merge(types, call.api().post("/replay-check", batch));
 				batch = call.object();
@@ -92,24 +93,21 @@ final class ReplayCheckCommand {
 		return report;
 	}
 
-	private static JsonNode read(Invocation call, Path file) {
+	private static byte[] read(Path file) {
 		try {
-			return call.out().mapper().readTree(Files.readString(file));
+			return Files.readAllBytes(file);
 		}
 		catch (IOException ex) {
 			throw CliException.usage("Cannot read " + file + ": " + ex.getMessage());
 		}
-		catch (JacksonException ex) {
-			throw CliException.usage("History file " + file + " is not JSON");
-		}
 	}
 
-	private static long size(Path file) {
+	private static JsonNode parse(Invocation call, Path file, byte[] content) {
 		try {
-			return Files.size(file);
+			return call.out().mapper().readTree(content);
 		}
-		catch (IOException ex) {
-			return 0;
+		catch (JacksonException ex) {
+			throw CliException.usage("History file " + file + " is not JSON");
 		}
 	}
 

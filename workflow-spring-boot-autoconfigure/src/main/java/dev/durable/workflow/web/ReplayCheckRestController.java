@@ -50,14 +50,9 @@ public class ReplayCheckRestController {
 		ReplayCheckOptions options = ReplayCheckOptions.defaults()
 			.withWorkflowTypes((types != null) ? types : List.of())
 			.withOpenRunsOnly(openRunsOnly);
-		if (sampleSize != null) {
-			if (sampleSize < 1 || sampleSize > ReplayCheckOptions.MAX_SAMPLE_SIZE) {
-				throw new PayloadException("sampleSize must be between 1 and " + ReplayCheckOptions.MAX_SAMPLE_SIZE
-						+ ", was " + sampleSize, false, null);
-			}
-			options = options.withSampleSize(sampleSize);
-		}
-		return this.engine.checkReplay(options);
+		// an out-of-range size is the options' IllegalArgumentException: 400
+		// INVALID_PAYLOAD
+		return this.engine.checkReplay((sampleSize != null) ? options.withSampleSize(sampleSize) : options);
 	}
 
 	@ReadEndpoint

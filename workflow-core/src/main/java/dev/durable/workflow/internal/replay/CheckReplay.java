@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -55,9 +54,8 @@ public final class CheckReplay {
 	 * not register by name: it has no code of that type to check
 	 */
 	public ReplayCheckReport stored(ReplayCheckOptions options) {
-		Set<String> registered = WorkflowRegistry.withoutInternal(this.workflows.servedTypes());
-		registered.remove(WorkflowRegistry.ANY_TYPE);
-		List<String> types = options.workflowTypes().isEmpty() ? List.copyOf(registered) : options.workflowTypes();
+		List<String> registered = this.workflows.applicationTypeNames();
+		List<String> types = options.workflowTypes().isEmpty() ? registered : options.workflowTypes();
 		for (String type : types) {
 			if (!registered.contains(type)) {
 				throw new UnknownWorkflowTypeException("Workflow type '" + type

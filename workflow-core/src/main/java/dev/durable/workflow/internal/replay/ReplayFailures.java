@@ -9,6 +9,7 @@ import dev.durable.workflow.engine.ReplayCheckReport.RunFailure;
 import dev.durable.workflow.failure.NonDeterministicWorkflowException;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.runtime.RunIdentity;
+import dev.durable.workflow.internal.support.Errors;
 
 /**
  * What a failed replay of a whole history says: the workflow task it went wrong at and
@@ -48,19 +49,11 @@ public final class ReplayFailures {
 	}
 
 	private static @Nullable NonDeterministicWorkflowException mismatch(Throwable failure) {
-		for (Throwable t = failure; t != null; t = t.getCause()) {
-			if (t instanceof NonDeterministicWorkflowException nd) {
-				return nd;
-			}
-		}
-		return null;
+		return Errors.cause(failure, NonDeterministicWorkflowException.class);
 	}
 
 	private static String rootMessage(Throwable failure) {
-		Throwable root = failure;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
+		Throwable root = Errors.root(failure);
 		String message = root.getMessage();
 		return (message != null) ? message : root.getClass().getSimpleName();
 	}

@@ -443,22 +443,24 @@ final class RunSlot implements InlineRun {
 	public void heldByPause(Runnable launch) {
 		synchronized (this) {
 			this.paused = true;
-			List<Runnable> held = new ArrayList<>(this.heldLaunches);
-			held.add(launch);
-			this.heldLaunches = held;
+			hold(launch);
 		}
 		this.inputArrived.accept(this);
 	}
 
 	@Override
 	public synchronized boolean holdWhilePaused(Runnable launch) {
-		if (!this.paused) {
-			return false;
+		if (this.paused) {
+			hold(launch);
 		}
+		return this.paused;
+	}
+
+	/** Under this slot's monitor. */
+	private void hold(Runnable launch) {
 		List<Runnable> held = new ArrayList<>(this.heldLaunches);
 		held.add(launch);
 		this.heldLaunches = held;
-		return true;
 	}
 
 	// ---- the run's activities

@@ -132,21 +132,19 @@ final class GenericEndpoints {
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
 				problems.addAll(Problem.OPERATION);
 			}
-			case "POST /workflows/{workflowId}/pause" -> {
-				doc.describe(WORKFLOWS, "pauseWorkflow", "Pause a run",
-						"The run takes no workflow task and starts no activity attempt until unpaused; signals, "
-								+ "updates and cancel requests wait, queries are answered, due timers fire after "
-								+ "the unpause.")
-					.body(lifecycle(false), false, "An optional reason, shown with the run")
-					.answers(200, "The run's pause state, and whether the request changed it", inferred);
-				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
-				problems.addAll(Problem.OPERATION);
-			}
-			case "POST /workflows/{workflowId}/unpause" -> {
-				doc.describe(WORKFLOWS, "unpauseWorkflow", "Unpause a run",
-						"The run takes up what arrived while it was paused and starts the activity attempts "
-								+ "the pause held back.")
-					.answers(200, "The run's pause state, and whether the request changed it", inferred);
+			case "POST /workflows/{workflowId}/pause", "POST /workflows/{workflowId}/unpause" -> {
+				boolean pause = path.endsWith("/pause");
+				doc.describe(WORKFLOWS, pause ? "pauseWorkflow" : "unpauseWorkflow",
+						pause ? "Pause a run" : "Unpause a run",
+						pause ? "The run takes no workflow task and starts no activity attempt until unpaused; "
+								+ "signals, updates and cancel requests wait, queries are answered, due timers fire "
+								+ "after the unpause."
+								: "The run takes up what arrived while it was paused and starts the activity attempts "
+										+ "the pause held back.");
+				if (pause) {
+					doc.body(lifecycle(false), false, "An optional reason, shown with the run");
+				}
+				doc.answers(200, "The run's pause state, and whether the request changed it", inferred);
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
 				problems.addAll(Problem.OPERATION);
 			}
