@@ -145,6 +145,10 @@ final class DurableApi {
 		return send("POST", pathAndQuery, body, Map.of()).body();
 	}
 
+	JsonNode put(String pathAndQuery) {
+		return send("PUT", pathAndQuery, null, Map.of()).body();
+	}
+
 	/**
 	 * An answer of 2xx.
 	 *

@@ -71,6 +71,17 @@ final class WorkflowCommands {
 		if (!Output.text(run.path("details")).isEmpty()) {
 			fields.put("Details", Output.text(run.path("details")));
 		}
+		JsonNode build = run.path("build");
+		if (!build.isMissingNode() && !build.isNull()) {
+			String buildId = Output.text(build.path("buildId"));
+			fields.put("Build", build.path("pinned").asBoolean() ? buildId + " (pinned)" : buildId);
+			if (build.path("waitingForBuild").asBoolean()) {
+				fields.put("Waiting for build", "no node of build " + buildId + " is live");
+			}
+			if (!Output.text(build.path("moveRefused")).isEmpty()) {
+				fields.put("Move refused", Output.text(build.path("moveRefused")));
+			}
+		}
 		if (!Output.text(run.path("pausedAt")).isEmpty()) {
 			String reason = Output.text(run.path("pauseReason"));
 			fields.put("Paused", Output.text(run.path("pausedAt")) + (reason.isEmpty() ? "" : " (" + reason + ")"));

@@ -52,4 +52,12 @@ public @interface Workflow {
 	 */
 	String[] receives() default {};
 
+	/**
+	 * Which build runs the workflow tasks of this type's runs when nodes of several
+	 * builds share the database: {@link VersioningBehavior#PINNED} keeps each run on the
+	 * build that started it, {@link VersioningBehavior#AUTO_UPGRADE} moves it to the
+	 * current build at its next task. Default: the node's default.
+	 */
+	VersioningBehavior versioning() default VersioningBehavior.NODE_DEFAULT;
+
 }

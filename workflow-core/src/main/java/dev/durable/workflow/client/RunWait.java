@@ -54,7 +54,13 @@ public record RunWait(Kind kind, String name, @Nullable Instant until, @Nullable
 		TASK_RETRY,
 
 		/** An operator's unpause ({@link WorkflowHandle#unpause()}). */
-		UNPAUSE
+		UNPAUSE,
+
+		/**
+		 * A live node of the build the run is pinned to (none is live), or an operator's
+		 * move to another build ({@link WorkflowHandle#moveToBuild}).
+		 */
+		BUILD
 
 	}
 

@@ -123,6 +123,12 @@ public interface WorkflowClient {
 	 */
 	ScheduleClient schedules();
 
+	/**
+	 * The builds of the namespace: where new runs go (current and ramping builds), the
+	 * drain status of each build, and moves of pinned runs between builds.
+	 */
+	WorkerBuilds builds();
+
 	/** Completes, fails or heartbeats activity attempts by task token, from any node. */
 	ActivityCompletionClient activityCompletion();
 

@@ -37,13 +37,15 @@ import org.jspecify.annotations.Nullable;
  * payloads) while no workflow task has recorded it: its first task is failing, or has not
  * run yet (a start delay, a queue); {@code null} once the history's
  * {@code WORKFLOW_STARTED} holds it
+ * @param build the build the run belongs to, or {@code null} for an unversioned run (see
+ * {@link dev.durable.workflow.VersioningBehavior})
  */
 public record WorkflowDescription(String workflowId, UUID runId, String workflowType, String taskQueue,
 		WorkflowStatus status, Instant startTime, @Nullable Instant closeTime, int workflowTasks,
 		@Nullable String taskFailure, int taskAttempts, List<PendingActivity> pendingActivities, int unfinishedHandlers,
 		Map<String, Object> memo, Map<String, Object> searchAttributes, @Nullable String parentWorkflowId,
 		@Nullable UUID parentRunId, @Nullable Instant pausedAt, @Nullable String pauseReason, @Nullable String summary,
-		@Nullable String details, @Nullable Object input) {
+		@Nullable String details, @Nullable Object input, @Nullable RunBuild build) {
 
 	/** Whether an operator paused the run: it takes no workflow task until unpaused. */
 	public boolean paused() {
@@ -57,7 +59,7 @@ public record WorkflowDescription(String workflowId, UUID runId, String workflow
 			int unfinishedHandlers, Map<String, Object> memo, Map<String, Object> searchAttributes) {
 		this(workflowId, runId, workflowType, taskQueue, status, startTime, closeTime, workflowTasks, taskFailure,
 				taskAttempts, pendingActivities, unfinishedHandlers, memo, searchAttributes, null, null, null, null,
-				null, null, null);
+				null, null, null, null);
 	}
 
 }

@@ -231,6 +231,18 @@ public interface WorkflowHandle<R> {
 	boolean unpause();
 
 	/**
+	 * Moves the open run, pinned to a build no node of which may be live any more, to
+	 * this node's build {@code toBuild}: its history is replayed on this node's code
+	 * first, and a run that does not replay stays where it is (the report names its first
+	 * mismatch, and describe shows it until a later move succeeds).
+	 * @return what happened to the run (empty when it is on {@code toBuild} already)
+	 * @throws IllegalArgumentException when {@code toBuild} is not this node's build
+	 * @throws IllegalStateException when the run is not pinned to a build
+	 * @throws WorkflowClosedException when the run is closed
+	 */
+	BuildMoveReport moveToBuild(String toBuild);
+
+	/**
 	 * Closes the run at once; no workflow code runs.
 	 * @param reason recorded in the run's history, or {@code null}
 	 */

@@ -48,6 +48,7 @@ import dev.durable.workflow.internal.store.EngineDataSource;
 import dev.durable.workflow.internal.store.LatestRunSignal;
 import dev.durable.workflow.internal.store.OutputRepository;
 import dev.durable.workflow.internal.store.SessionTimeouts;
+import dev.durable.workflow.internal.store.BuildRepository;
 import dev.durable.workflow.internal.store.ReplaySamples;
 import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.store.StatsRepository;
@@ -55,6 +56,10 @@ import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.WakeTimes;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.taskqueue.ActivityOutcomes;
+import dev.durable.workflow.internal.versioning.BuildRouter;
+import dev.durable.workflow.internal.versioning.MoveRuns;
+import dev.durable.workflow.internal.versioning.MoveStrandedRuns;
+import dev.durable.workflow.internal.versioning.WorkerBuildsImpl;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.NodeQuiescence;
 import dev.durable.workflow.internal.worker.NodeWiring;
@@ -133,14 +138,23 @@ final class EngineAssembly {
 		// a terminate or timeout of an awaited run tells the nodes (once this node sends
 		// news)
 		stores.runs().awaited().onClose(waiters::awaitedCommitted);
+		BuildRepository buildRows = new BuildRepository(stores.jdbc(), config.schema());
+		BuildRouter routing = new BuildRouter(namespace, config.buildId(), config.versioning().defaultBehavior(),
+				workflows, buildRows, config.pollInterval(), config.deadAfter());
 		Engine node = new Engine(
 				new NodeWiring(config, dataSource, directDataSource, clock, workflows, activities, factory, payloads,
-						stores, waiters, hooks, listeners, migrate, queues, transactions, engineData, lease));
+						stores, waiters, hooks, listeners, migrate, queues, transactions, engineData, lease, routing));
 		RunStarter starter = new RunStarter(namespace, clock, workflows, payloads,
 				new StartStores(stores.runs(), stores.dedup(), stores.nodes(), queues.repository(), stores.tx()),
-				new StartHandOff(node, node, node), new StartObservers(listeners, waiters, listeners.interceptors()));
+				new StartHandOff(node, node, node, routing),
+				new StartObservers(listeners, waiters, listeners.interceptors()));
 		RunLookup lookup = new RunLookup(stores.runs(), namespace);
-		RunDescriber describer = new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter, clock);
+		MoveRuns moves = new MoveRuns(routing, buildRows, node::replay);
+		// nodes of the current build move the stranded runs of the types that ask for it
+		node.addWorkerService(new MoveStrandedRuns(routing, buildRows, moves, config.versioning().moveStrandedAfter(),
+				config.heartbeatInterval()));
+		RunDescriber describer = new RunDescriber(stores.runs(), stores.tasks(), stores.activities(), converter, clock,
+				buildRows, config.deadAfter());
 		HandleOperations handles = new HandleOperations(lookup, new RunResults(stores.runs(), waiters, node, payloads),
 				new MessageClient(namespace, workflows, payloads, stores.runs(), stores.dedup(), stores.tx(), lookup,
 						new LatestRunSignal(stores.jdbc(), config.schema()), node, node, waiters,
@@ -149,7 +163,7 @@ final class EngineAssembly {
 						listeners.interceptors(), new RunPauses(stores.jdbc(), config.schema())),
 				describer,
 				new RunOutputs(new OutputRepository(stores.jdbc(), config.schema()), stores.runs(), waiters, payloads),
-				new RunWaits(describer, node, stores.runs()));
+				new RunWaits(describer, node, stores.runs()), new WorkerBuildsImpl(routing, buildRows, moves));
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
 		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter,

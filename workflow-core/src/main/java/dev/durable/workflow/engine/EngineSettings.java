@@ -2,10 +2,12 @@ package dev.durable.workflow.engine;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.VersioningBehavior;
 import dev.durable.workflow.Workflow;
 
 /**
@@ -46,6 +48,8 @@ import dev.durable.workflow.Workflow;
  * idle in a transaction before it ends it (so a node cut off by a network partition does
  * not keep its locks); zero or negative: the engine sets no session timeouts
  * ({@code null}: the default, see {@link #defaultIdleInTransactionTimeout})
+ * @param versioning how runs are routed among builds (the node's default behaviour, the
+ * types whose stranded pinned runs move by themselves)
  */
 public record EngineSettings(String namespace, String schema, boolean workerEnabled, Set<String> taskQueues,
 		int maxConcurrentActivities, int maxCachedRuns, Duration cacheIdleTimeout, Duration pollInterval,
@@ -53,7 +57,36 @@ public record EngineSettings(String namespace, String schema, boolean workerEnab
 		Duration shutdownTimeout, @Nullable String buildId, HistoryLimits historyLimits, Duration retention,
 		boolean runsWorkflows, Set<String> activityTaskQueues, List<QueueDefinition> queues,
 		List<Class<? extends Throwable>> failWorkflowExceptionTypes, Duration statementTimeout,
-		Duration idleInTransactionTimeout) {
+		Duration idleInTransactionTimeout, Versioning versioning) {
+
+	/**
+	 * Worker versioning settings of a node.
+	 *
+	 * @param defaultBehavior the behaviour of the types that leave it to the node
+	 * ({@link VersioningBehavior#PINNED} or {@link VersioningBehavior#AUTO_UPGRADE})
+	 * @param moveStrandedAfter per workflow type: how long after the last node of a
+	 * pinned run's build is gone a node of the current build moves the run to its own
+	 * build, when its history replays there
+	 */
+	public record Versioning(VersioningBehavior defaultBehavior, Map<String, Duration> moveStrandedAfter) {
+
+		/** Auto-upgrade by default, nothing moves by itself. */
+		public static final Versioning DEFAULT = new Versioning(VersioningBehavior.AUTO_UPGRADE, Map.of());
+
+		public Versioning {
+			if (defaultBehavior == VersioningBehavior.NODE_DEFAULT) {
+				throw new IllegalArgumentException(
+						"The node's default versioning behavior must be PINNED or" + " AUTO_UPGRADE");
+			}
+			moveStrandedAfter = Map.copyOf(moveStrandedAfter);
+			moveStrandedAfter.forEach((type, after) -> {
+				if (after.isNegative()) {
+					throw new IllegalArgumentException("move-stranded-after of '" + type + "' must not be negative");
+				}
+			});
+		}
+
+	}
 
 	public EngineSettings {
 		activityTaskQueues = Set.copyOf(activityTaskQueues);

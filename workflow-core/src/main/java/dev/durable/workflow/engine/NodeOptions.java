@@ -9,6 +9,8 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.VersioningBehavior;
+
 /**
  * The node options {@link WorkflowEngine.Builder} collects: how the node works (worker,
  * queues, concurrency, caching, polling), how it lives among the other nodes (heartbeat,
@@ -46,6 +48,10 @@ final class NodeOptions {
 	private Duration deadAfter = Duration.ofSeconds(30);
 
 	private @Nullable String buildId;
+
+	private VersioningBehavior defaultVersioning = VersioningBehavior.AUTO_UPGRADE;
+
+	private final Map<String, Duration> moveStrandedAfter = new LinkedHashMap<>();
 
 	private @Nullable Duration statementTimeout;
 
@@ -123,6 +129,14 @@ final class NodeOptions {
 		this.buildId = buildId;
 	}
 
+	void defaultVersioning(VersioningBehavior behavior) {
+		this.defaultVersioning = behavior;
+	}
+
+	void moveStrandedAfter(String workflowType, Duration after) {
+		this.moveStrandedAfter.put(workflowType, after);
+	}
+
 	void historyLimits(long suggestEvents, long suggestBytes, long maxEvents, long maxBytes) {
 		this.historyLimits = new EngineSettings.HistoryLimits(suggestEvents, suggestBytes, maxEvents, maxBytes);
 	}
@@ -142,7 +156,8 @@ final class NodeOptions {
 				this.heartbeatInterval, this.deadAfter, this.taskTimeout, maxPayloadBytes, this.shutdownTimeout,
 				this.buildId, this.historyLimits, this.retention, this.runWorkflows, this.activityTaskQueues,
 				List.copyOf(this.queues.values()), this.failWorkflowExceptionTypes, this.statementTimeout,
-				this.idleInTransactionTimeout);
+				this.idleInTransactionTimeout,
+				new EngineSettings.Versioning(this.defaultVersioning, this.moveStrandedAfter));
 	}
 
 }

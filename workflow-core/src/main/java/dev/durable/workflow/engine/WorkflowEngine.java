@@ -14,6 +14,7 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.VersioningBehavior;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowSemaphore;
 import dev.durable.workflow.activity.ActivityMethod;
@@ -566,8 +567,34 @@ public final class WorkflowEngine implements AutoCloseable {
 			return this;
 		}
 
+		/**
+		 * The build this node runs (a version of the application's code), or {@code null}
+		 * for an unversioned node. Nodes with build ids route runs by build: see
+		 * {@link VersioningBehavior}.
+		 */
 		public Builder buildId(@Nullable String buildId) {
 			this.node.buildId(buildId);
+			return this;
+		}
+
+		/**
+		 * The versioning behaviour of the workflow types that leave it to the node
+		 * ({@code @Workflow(versioning = NODE_DEFAULT)}): {@code PINNED} or
+		 * {@code AUTO_UPGRADE} (the default).
+		 */
+		public Builder defaultVersioningBehavior(VersioningBehavior behavior) {
+			this.node.defaultVersioning(behavior);
+			return this;
+		}
+
+		/**
+		 * Moves the stranded pinned runs of a workflow type by themselves: once the last
+		 * node of a run's build has been gone this long, a node of the current build
+		 * replays the run's history on its own code and, when it replays, moves the run
+		 * to its build; a run that does not replay stays where it is, its refusal shown.
+		 */
+		public Builder moveStrandedRunsAfter(String workflowType, Duration after) {
+			this.node.moveStrandedAfter(workflowType, after);
 			return this;
 		}
 

@@ -122,6 +122,9 @@ public final class DurableWorkflowAutoConfiguration {
 			.as((size) -> Math.toIntExact(size.toBytes()))
 			.to(builder::maxPayloadSize);
 		map.from(properties::getRetention).to(builder::retention);
+		DurableWorkflowProperties.Versioning versioning = properties.getVersioning();
+		map.from(versioning::getDefaultBehavior).to(builder::defaultVersioningBehavior);
+		versioning.getMoveStrandedAfter().forEach(builder::moveStrandedRunsAfter);
 		DurableWorkflowProperties.Worker worker = properties.getWorker();
 		map.from(worker::isEnabled).to(builder::worker);
 		map.from(worker::isWorkflows).to(builder::runWorkflows);

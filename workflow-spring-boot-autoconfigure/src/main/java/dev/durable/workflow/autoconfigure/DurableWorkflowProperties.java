@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
+import dev.durable.workflow.VersioningBehavior;
 import dev.durable.workflow.activity.TransactionIsolation;
 import dev.durable.workflow.engine.QueueDefinition;
 
@@ -78,6 +79,8 @@ public class DurableWorkflowProperties {
 	private final Health health = new Health();
 
 	private final ReplayCheck replayCheck = new ReplayCheck();
+
+	private final Versioning versioning = new Versioning();
 
 	public String getNamespace() {
 		return this.namespace;
@@ -153,6 +156,10 @@ public class DurableWorkflowProperties {
 
 	public ReplayCheck getReplayCheck() {
 		return this.replayCheck;
+	}
+
+	public Versioning getVersioning() {
+		return this.versioning;
 	}
 
 	public Health getHealth() {
@@ -873,6 +880,45 @@ public class DurableWorkflowProperties {
 
 		public void setSampleSize(int sampleSize) {
 			this.sampleSize = sampleSize;
+		}
+
+	}
+
+	/**
+	 * Worker versioning: how runs are routed among builds when nodes have build ids
+	 * ({@code durable.workflow.node.build-id}). Bound to
+	 * {@code durable.workflow.versioning.*}.
+	 */
+	public static class Versioning {
+
+		/**
+		 * The versioning behavior of the workflow types that do not declare one in
+		 * {@code @Workflow(versioning = ...)}: AUTO_UPGRADE (a run's next task runs on
+		 * the current build) or PINNED (a run stays on the build that started it).
+		 */
+		private VersioningBehavior defaultBehavior = VersioningBehavior.AUTO_UPGRADE;
+
+		/**
+		 * Per workflow type: how long after the last node of a pinned run's build is gone
+		 * a node of the current build moves the run to its own build by itself, when the
+		 * run's history replays on its code (runs that do not replay stay, visibly).
+		 */
+		private Map<String, Duration> moveStrandedAfter = new LinkedHashMap<>();
+
+		public VersioningBehavior getDefaultBehavior() {
+			return this.defaultBehavior;
+		}
+
+		public void setDefaultBehavior(VersioningBehavior defaultBehavior) {
+			this.defaultBehavior = defaultBehavior;
+		}
+
+		public Map<String, Duration> getMoveStrandedAfter() {
+			return this.moveStrandedAfter;
+		}
+
+		public void setMoveStrandedAfter(Map<String, Duration> moveStrandedAfter) {
+			this.moveStrandedAfter = moveStrandedAfter;
 		}
 
 	}

@@ -1,5 +1,7 @@
 package dev.durable.workflow.internal.client;
 
+import dev.durable.workflow.internal.versioning.WorkerBuildsImpl;
+
 /**
  * The behaviours a workflow handle delegates to, built once per engine: a handle is only
  * a workflow id, an optional pinned run id and a result type.
@@ -12,5 +14,5 @@ package dev.durable.workflow.internal.client;
  * @param outputs events and streams
  */
 public record HandleOperations(RunLookup lookup, RunResults results, MessageClient messages, RunControl control,
-		RunDescriber describer, RunOutputs outputs, RunWaits waits) {
+		RunDescriber describer, RunOutputs outputs, RunWaits waits, WorkerBuildsImpl builds) {
 }

@@ -1,15 +1,19 @@
 package dev.durable.workflow.internal.client;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.client.PendingActivityState;
+import dev.durable.workflow.client.RunBuild;
 import dev.durable.workflow.client.WorkflowDescription;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.Event.ActivityCancelRequested;
@@ -19,6 +23,7 @@ import dev.durable.workflow.internal.history.Event.ActivityScheduled;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.TaskRecord;
 import dev.durable.workflow.internal.store.ActivityRepository;
+import dev.durable.workflow.internal.store.BuildRepository;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.support.ReadablePayloads;
@@ -45,8 +50,18 @@ public final class RunDescriber {
 	/**
 	 * @param clock the engine clock, which activities' retry times are on
 	 */
+	private final BuildRepository builds;
+
+	private final long deadAfterMillis;
+
+	/**
+	 * @param deadAfter how long after its last heartbeat a node counts as gone (whether a
+	 * pinned run's build has a live node)
+	 */
 	public RunDescriber(RunRepository runs, TaskRepository tasks, ActivityRepository activities,
-			PayloadConverter converter, Clock clock) {
+			PayloadConverter converter, Clock clock, BuildRepository builds, Duration deadAfter) {
+		this.builds = builds;
+		this.deadAfterMillis = deadAfter.toMillis();
 		this.runs = runs;
 		this.tasks = tasks;
 		this.activities = activities;
@@ -71,7 +86,17 @@ public final class RunDescriber {
 				Collections.unmodifiableMap(attributes.memo()), Attributes.searchView(attributes.searchAttributes()),
 				parentWorkflowId, (parentWorkflowId != null) ? row.parentRunId() : null, row.pausedAt(),
 				row.pauseReason(), (chain != null) ? chain.summary() : null, (chain != null) ? chain.details() : null,
-				unrecordedInput(row));
+				unrecordedInput(row), build(row));
+	}
+
+	/** The run's build, with whether a node of it is live (one more read by key). */
+	@Nullable RunBuild build(RunRow row) {
+		BuildRepository.RunBuildState state = this.builds.runBuild(row.runId(), this.deadAfterMillis);
+		if (state == null || state.build().buildId() == null) {
+			return null;
+		}
+		return new RunBuild(state.build().buildId(), state.build().pinned(),
+				row.isOpen() && state.build().pinned() && !state.buildLive(), state.moveRefused());
 	}
 
 	/**

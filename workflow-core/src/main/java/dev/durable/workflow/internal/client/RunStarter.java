@@ -24,6 +24,7 @@ import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
+import dev.durable.workflow.internal.store.BuildAssignment;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRepository;
@@ -37,6 +38,7 @@ import dev.durable.workflow.internal.worker.FirstTasks;
 import dev.durable.workflow.internal.worker.LocalNode;
 import dev.durable.workflow.internal.worker.ResultWaiters;
 import dev.durable.workflow.internal.worker.RunWaker;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 
 /**
  * Starts runs: the id, reuse and conflict policies, signal- and update-with-start, the
@@ -61,6 +63,8 @@ public final class RunStarter {
 
 	private final LocalNode node;
 
+	private final BuildRouter routing;
+
 	private final RunWaker waker;
 
 	private final Listeners listeners;
@@ -83,6 +87,7 @@ public final class RunStarter {
 		this.nodes = stores.nodes();
 		this.tx = stores.tx();
 		this.node = handOff.node();
+		this.routing = handOff.routing();
 		this.waker = handOff.waker();
 		this.listeners = observers.listeners();
 		this.waiters = observers.waiters();
@@ -295,7 +300,9 @@ public final class RunStarter {
 		String queue = (options.taskQueue() != null) ? options.taskQueue() : EngineSettings.DEFAULT_TASK_QUEUE;
 		this.queued.check(this.namespace, options);
 		// a run that waits in a flow-control queue is not this node's until admitted
-		boolean local = options.queue() == null && this.node.servesLocally(workflowType, queue);
+		BuildAssignment build = this.routing.assignNew(workflowType, workflowId);
+		boolean local = options.queue() == null && this.node.servesLocally(workflowType, queue)
+				&& this.routing.here(build);
 		Instant now = this.clock.instant();
 		Instant wakeAt = (options.startDelay() != null && !options.startDelay().isZero())
 				? now.plus(options.startDelay()) : null;
@@ -318,7 +325,8 @@ public final class RunStarter {
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
 				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
 				chain.isEmpty() ? null : chain, 1)
-			.withAttributes(memo, searchAttributes);
+			.withAttributes(memo, searchAttributes)
+			.withBuild(build);
 		return new PreparedStart(run, options, now, wakeAt, local);
 	}
 

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.client.QueryFailedException;
+import dev.durable.workflow.client.RunBuild;
 import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
@@ -38,6 +39,13 @@ public final class RunWaits {
 		List<RunWait> waits = new ArrayList<>();
 		if (row.isPaused()) {
 			waits.add(new RunWait(RunWait.Kind.UNPAUSE, "unpause", null, null, null, row.pauseReason()));
+		}
+		RunBuild build = this.describer.build(row);
+		if (build != null && build.waitingForBuild()) {
+			waits.add(new RunWait(RunWait.Kind.BUILD, build.buildId(), null, null, null,
+					(build.moveRefused() != null) ? "no node of build '" + build.buildId()
+							+ "' is live; the last move was" + " refused: " + build.moveRefused()
+							: "no node of build '" + build.buildId() + "' is live"));
 		}
 		if (row.taskAttempt() == RunOwnership.WAITING_IN_QUEUE) {
 			waits.add(new RunWait(RunWait.Kind.QUEUE, this.runs.queueOf(row.runId()).orElse("queue"), null, null, null,

@@ -16,6 +16,7 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
 import dev.durable.workflow.client.UpdateStage;
+import dev.durable.workflow.client.WorkerBuilds;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFilter;
 import dev.durable.workflow.client.WorkflowHandle;
@@ -70,6 +71,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	@Override
 	public ScheduleClient schedules() {
 		return this.schedules;
+	}
+
+	@Override
+	public WorkerBuilds builds() {
+		return this.operations.builds();
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import dev.durable.workflow.WorkflowMethodReference;
+import dev.durable.workflow.client.BuildMoveReport;
 import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.ResetPoint;
@@ -269,6 +270,11 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public boolean unpause() {
 		return this.operations.control().unpause(row());
+	}
+
+	@Override
+	public BuildMoveReport moveToBuild(String toBuild) {
+		return this.operations.builds().moveRun(row(), toBuild);
 	}
 
 	@Override

@@ -33,15 +33,16 @@ final class StartedRunInsert {
 	static void append(StringBuilder sql, boolean closes) {
 		sql.append("WITH u AS (INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
 				+ " status, owner_node, epoch, history_seq, next_wake_at, has_activities, pending_input,"
-				+ " unfinished_handlers, created_at, run_deadline, execution_deadline, attempt, closed_at)");
+				+ " unfinished_handlers, created_at, run_deadline, execution_deadline, attempt, closed_at, build_id,"
+				+ " pinned, ramp_bucket)");
 		if (closes) {
 			sql.append(" SELECT ?::uuid, ?, ?, ?, ?, ?, ?::uuid, ?::bigint, ?::int, ?::timestamptz, ?::boolean, false,"
-					+ " ?::int, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::int, ?::timestamptz"
-					+ " WHERE NOT EXISTS (SELECT 1 FROM #.workflow_run o WHERE o.namespace = ? AND o.workflow_id = ?"
+					+ " ?::int, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::int, ?::timestamptz, ?, ?::boolean,"
+					+ " ?::smallint WHERE NOT EXISTS (SELECT 1 FROM #.workflow_run o WHERE o.namespace = ? AND o.workflow_id = ?"
 					+ " AND o.status = 'RUNNING')");
 		}
 		else {
-			sql.append(" VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, ?, false, ?, ?, ?, ?, ?, NULL)"
+			sql.append(" VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, ?, ?, ?, false, ?, ?, ?, ?, ?, NULL, ?, ?, ?)"
 					+ " ON CONFLICT (namespace, workflow_id) WHERE status = 'RUNNING' DO NOTHING");
 		}
 		sql.append(" RETURNING run_id, namespace, workflow_id, parent_run_id, parent_seq)");
@@ -84,6 +85,11 @@ final class StartedRunInsert {
 		ps.setInt(i++, run.attempt());
 		if (closes) {
 			ps.setTimestamp(i++, Sql.ts(c.history().time()));
+		}
+		ps.setString(i++, run.build().buildId());
+		ps.setBoolean(i++, run.build().pinned());
+		ps.setInt(i++, run.build().rampBucket());
+		if (closes) {
 			ps.setString(i++, run.namespace());
 			ps.setString(i++, run.workflowId());
 		}

@@ -42,8 +42,10 @@ import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.store.VisibilityRepository;
+import dev.durable.workflow.internal.store.BuildAssignment;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.UuidV7;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 
 /**
  * Turns what a workflow task did into its commit: inbox items into inputs, commands into
@@ -62,8 +64,11 @@ public final class TaskCommitBuilder {
 
 	private final java.util.Set<String> taskQueues;
 
+	private final BuildRouter routing;
+
 	public TaskCommitBuilder(UUID node, WorkflowRegistry workflows, RunRepository runs,
-			java.util.Set<String> taskQueues) {
+			java.util.Set<String> taskQueues, BuildRouter routing) {
+		this.routing = routing;
 		this.taskQueues = taskQueues;
 		this.node = node;
 		this.workflows = workflows;
@@ -226,7 +231,8 @@ public final class TaskCommitBuilder {
 						row.executionDeadline(), chain, 1)
 					// the logical execution goes on: it keeps its current memo and search
 					// attributes
-					.withAttributes(runner.visibility().memo(), runner.visibility().searchAttributes());
+					.withAttributes(runner.visibility().memo(), runner.visibility().searchAttributes())
+					.withBuild(this.routing.continued(row.workflowType(), row.workflowId()));
 				// the closed run's result names the run that follows it
 				resultPayload = continuedAs.runId().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
 				carried = runner.unreceivedSignals();
@@ -290,7 +296,9 @@ public final class TaskCommitBuilder {
 	private NewRun childRun(RunRow row, StartChild start, Map<String, String> headers, Instant now) {
 		ChildOptions options = (start.options() != null) ? start.options() : ChildOptions.DEFAULT;
 		String queue = (options.taskQueue() != null) ? options.taskQueue() : row.taskQueue();
-		boolean local = this.workflows.find(start.workflowType()) != null && this.taskQueues.contains(queue);
+		BuildAssignment build = this.routing.child(row.workflowType(), start.workflowType(), start.workflowId());
+		boolean local = this.workflows.find(start.workflowType()) != null && this.taskQueues.contains(queue)
+				&& this.routing.here(build);
 		// a child carries its parent's headers (its trace, its tenant), not its cron or
 		// timeouts
 		RunChain chain = new RunChain(options.retryPolicy(), null, options.taskTimeout(), headers);
@@ -298,7 +306,8 @@ public final class TaskCommitBuilder {
 				local ? this.node : null, start.input(), null, now, null,
 				(options.runTimeout() != null) ? now.plus(options.runTimeout()) : null,
 				(options.executionTimeout() != null) ? now.plus(options.executionTimeout()) : null,
-				chain.isEmpty() ? null : chain, 1);
+				chain.isEmpty() ? null : chain, 1)
+			.withBuild(build);
 	}
 
 	/** The retry of a failed run (workflow retry policy) or the next cron run, if any. */
@@ -313,7 +322,8 @@ public final class TaskCommitBuilder {
 		}
 		return new NewRun(UuidV7.next(now), row.namespace(), row.workflowId(), row.workflowType(), row.taskQueue(),
 				this.node, (slot.input() != null) ? slot.input() : this.runs.input(row.runId()), null, now,
-				next.startAt(), null, row.executionDeadline(), chain, next.attempt());
+				next.startAt(), null, row.executionDeadline(), chain, next.attempt())
+			.withBuild(this.routing.continued(row.workflowType(), row.workflowId()));
 	}
 
 	public static Instant earliest(Instant a, Instant b) {

@@ -14,6 +14,7 @@ import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.OutputRepository;
 import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -51,12 +52,18 @@ public final class TaskCommitRepository {
 	 */
 	static final int SECOND_WRITER_DEPTH = 8;
 
-	public TaskCommitRepository(JdbcTemplate jdbc, RunRepository runs, String schema) {
+	private final BuildRouter routing;
+
+	/**
+	 * @param routing what every commit records of the node's build on the run row
+	 */
+	public TaskCommitRepository(JdbcTemplate jdbc, RunRepository runs, String schema, BuildRouter routing) {
+		this.routing = routing;
 		this.jdbc = jdbc;
 		this.activities = new ActivityRepository(jdbc, schema);
 		this.runs = runs;
 		this.schema = schema;
-		this.single = new TaskCommitStatement(schema);
+		this.single = new TaskCommitStatement(schema, routing);
 		this.outputs = new OutputRepository(jdbc, schema);
 	}
 
@@ -154,7 +161,10 @@ public final class TaskCommitRepository {
 		int updated = this.jdbc.update(q("UPDATE #.workflow_run SET history_seq = history_seq + ?, next_wake_at = ?,"
 				+ " has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0, task_failure = NULL,"
 				+ " status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
-				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND " + Sql.OPEN
+				+ this.routing.commitSet()
+				// a paused run commits no task (see TaskCommitStatement)
+				+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND paused_at IS NULL AND "
+				+ Sql.OPEN
 				+ " AND (NOT ? OR (inbox_seq = ? AND result_awaited = ? AND NOT EXISTS (SELECT 1 FROM #.inbox i"
 				+ " WHERE i.run_id = #.workflow_run.run_id AND NOT (i.id = ANY(?)))))"
 				// update outcomes too are told to the nodes that wait: with the flag the

@@ -16,6 +16,7 @@ import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.Sql;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 
 /**
  * The common workflow task commit as one SQL statement: the compare-and-set on the run
@@ -95,8 +96,11 @@ final class TaskCommitStatement {
 
 	private final Map<Integer, String> statements = new ConcurrentHashMap<>();
 
-	TaskCommitStatement(String schema) {
+	private final BuildRouter routing;
+
+	TaskCommitStatement(String schema, BuildRouter routing) {
 		this.schema = schema;
+		this.routing = routing;
 	}
 
 	/** Whether a commit fits the single statement. */
@@ -163,6 +167,7 @@ final class TaskCommitStatement {
 			sql.append("WITH u AS (UPDATE #.workflow_run SET history_seq = history_seq + ?,"
 					+ " next_wake_at = ?, has_activities = ?, pending_input = (inbox_seq <> ?), task_attempt = 0,"
 					+ " task_failure = NULL, status = COALESCE(?::text, status), closed_at = ?, unfinished_handlers = ?"
+					+ this.routing.commitSet()
 					// a paused run commits no task: one that began before the pause
 					// reads the row again and stops
 					+ " WHERE run_id = ? AND owner_node = ? AND epoch = ? AND history_seq = ? AND paused_at IS NULL AND "

@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -120,10 +121,11 @@ public final class QueueDispatcher implements AutoCloseable {
 	 * @param deadAfter how long after its last heartbeat a node counts as gone (a dynamic
 	 * workflow admits the types no live node serves by name)
 	 * @param notifyOthers asks the other nodes to run a round of the queue
+	 * @param buildId this node's build: it runs only the admitted runs of its build
 	 */
 	public QueueDispatcher(String namespace, UUID node, Clock clock, Duration pollInterval, TransactionTemplate tx,
 			QueueStores stores, Set<String> types, Set<String> taskQueues, Duration deadAfter, Adopter adopter,
-			Consumer<String> notifyOthers) {
+			Consumer<String> notifyOthers, @Nullable String buildId) {
 		this.namespace = namespace;
 		this.node = node;
 		this.clock = clock;
@@ -131,7 +133,7 @@ public final class QueueDispatcher implements AutoCloseable {
 		this.tx = tx;
 		this.queues = stores.repository();
 		this.admission = stores.admission();
-		this.source = new WorkflowQueueSource(stores.jdbc(), stores.schema(), types, taskQueues, deadAfter);
+		this.source = new WorkflowQueueSource(stores.jdbc(), stores.schema(), types, taskQueues, deadAfter, buildId);
 		this.adopter = adopter;
 		this.notifyOthers = notifyOthers;
 	}

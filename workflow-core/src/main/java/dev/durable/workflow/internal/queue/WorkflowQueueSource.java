@@ -63,11 +63,16 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 
 	/**
 	 * Like a due delayed start: owned here, runnable now; only a run still waiting in its
-	 * queue.
+	 * queue. A run of another build than this node's is admitted unowned, with input, so
+	 * that a node of its build claims it.
 	 */
-	private static final String TAKE = "UPDATE #.workflow_run SET owner_node = ?, epoch = epoch + 1, next_wake_at = ?,"
-			+ " task_attempt = 0 WHERE run_id = ANY(?) AND " + Sql.open(null) + " AND task_attempt = "
-			+ RunOwnership.WAITING_IN_QUEUE + " RETURNING run_id, epoch";
+	private static final String TAKE = "UPDATE #.workflow_run SET owner_node = CASE WHEN build_id IS NULL"
+			+ " OR build_id = ? THEN ?::uuid END, pending_input = pending_input OR NOT (build_id IS NULL"
+			+ " OR build_id IS NOT DISTINCT FROM ?), epoch = epoch + 1, next_wake_at = ?, task_attempt = 0"
+			+ " WHERE run_id = ANY(?) AND " + Sql.open(null) + " AND task_attempt = " + RunOwnership.WAITING_IN_QUEUE
+			+ " RETURNING run_id, epoch, owner_node";
+
+	private final @Nullable String buildId;
 
 	private final JdbcTemplate jdbc;
 
@@ -86,7 +91,8 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	 * @param deadAfter how long after its last heartbeat a node counts as gone
 	 */
 	public WorkflowQueueSource(JdbcTemplate jdbc, String schema, Set<String> types, Set<String> taskQueues,
-			Duration deadAfter) {
+			Duration deadAfter, @Nullable String buildId) {
+		this.buildId = buildId;
 		this.jdbc = jdbc;
 		this.schema = schema;
 		this.types = Set.copyOf(types);
@@ -146,10 +152,16 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 			ps.setArray(3, uuids(ps, ids));
 		});
 		return this.jdbc.query(q(TAKE), (PreparedStatementSetter) (ps) -> {
-			ps.setObject(1, node);
-			ps.setTimestamp(2, Sql.ts(now));
-			ps.setArray(3, uuids(ps, ids));
-		}, (rs, n) -> new Admitted(Sql.uuid(rs, "run_id"), rs.getLong("epoch")));
+			ps.setString(1, this.buildId);
+			ps.setObject(2, node);
+			ps.setString(3, this.buildId);
+			ps.setTimestamp(4, Sql.ts(now));
+			ps.setArray(5, uuids(ps, ids));
+		}, (rs, n) -> node.equals(Sql.uuid(rs, "owner_node"))
+				? new Admitted(Sql.uuid(rs, "run_id"), rs.getLong("epoch")) : null)
+			.stream()
+			.filter(java.util.Objects::nonNull)
+			.toList();
 	}
 
 	private static java.sql.Array uuids(java.sql.PreparedStatement ps, List<UUID> ids) throws java.sql.SQLException {

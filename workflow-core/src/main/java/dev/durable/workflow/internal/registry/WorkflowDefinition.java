@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.VersioningBehavior;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowInit;
 import dev.durable.workflow.WorkflowRun;
@@ -90,6 +91,14 @@ public record WorkflowDefinition(String typeName, Class<?> workflowClass, Method
 	 */
 	public boolean isDynamic() {
 		return this.workflowClass.getAnnotation(Workflow.class).dynamic();
+	}
+
+	/**
+	 * The versioning behaviour the class declares
+	 * ({@link VersioningBehavior#NODE_DEFAULT} when it leaves it to the node).
+	 */
+	public VersioningBehavior versioning() {
+		return this.workflowClass.getAnnotation(Workflow.class).versioning();
 	}
 
 	/** The run method's parameter type, or {@code null} when it takes none. */

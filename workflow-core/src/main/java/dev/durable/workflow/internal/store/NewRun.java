@@ -24,15 +24,17 @@ import java.util.UUID;
  * @param attempt the attempt number (workflow retries)
  * @param memo the memo it starts with, in stored form (Attributes)
  * @param searchAttributes the search attributes it starts with, in stored form
+ * @param build the build it belongs to
  */
 public record NewRun(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue, UUID owner,
 		byte[] input, String requestId, Instant createdAt, Instant wakeAt, Instant runDeadline,
 		Instant executionDeadline, RunChain chain, int attempt, Map<String, Object> memo,
-		Map<String, Object> searchAttributes) {
+		Map<String, Object> searchAttributes, BuildAssignment build) {
 
 	public NewRun {
 		memo = (memo != null) ? memo : Map.of();
 		searchAttributes = (searchAttributes != null) ? searchAttributes : Map.of();
+		build = (build != null) ? build : BuildAssignment.UNVERSIONED;
 	}
 
 	/** A run without memo and search attributes. */
@@ -40,14 +42,21 @@ public record NewRun(UUID runId, String namespace, String workflowId, String wor
 			byte[] input, String requestId, Instant createdAt, Instant wakeAt, Instant runDeadline,
 			Instant executionDeadline, RunChain chain, int attempt) {
 		this(runId, namespace, workflowId, workflowType, taskQueue, owner, input, requestId, createdAt, wakeAt,
-				runDeadline, executionDeadline, chain, attempt, null, null);
+				runDeadline, executionDeadline, chain, attempt, null, null, null);
 	}
 
 	/** This run with a memo and search attributes (stored form). */
 	public NewRun withAttributes(Map<String, Object> memo, Map<String, Object> searchAttributes) {
 		return new NewRun(this.runId, this.namespace, this.workflowId, this.workflowType, this.taskQueue, this.owner,
 				this.input, this.requestId, this.createdAt, this.wakeAt, this.runDeadline, this.executionDeadline,
-				this.chain, this.attempt, memo, searchAttributes);
+				this.chain, this.attempt, memo, searchAttributes, this.build);
+	}
+
+	/** This run, belonging to the given build. */
+	public NewRun withBuild(BuildAssignment runBuild) {
+		return new NewRun(this.runId, this.namespace, this.workflowId, this.workflowType, this.taskQueue, this.owner,
+				this.input, this.requestId, this.createdAt, this.wakeAt, this.runDeadline, this.executionDeadline,
+				this.chain, this.attempt, this.memo, this.searchAttributes, runBuild);
 	}
 
 	/** A run with timeouts, outside any chain. */

@@ -67,7 +67,7 @@ public final class RunOwnership {
 	 * type is served by name.
 	 */
 	public List<Claimed> claim(UUID node, String namespace, String[] types, String[] queues, Instant now,
-			long deadAfterMillis, int limit) {
+			long deadAfterMillis, int limit, BuildRoute route) {
 		return this.jdbc.query(
 				q("WITH c AS (SELECT r.run_id FROM #.workflow_run r WHERE r.namespace = ?" + " AND r.status = 'RUNNING'"
 				// a node with a dynamic workflow ('*') also takes the types no live node
@@ -76,8 +76,12 @@ public final class RunOwnership {
 						+ " WHERE d.namespace = r.namespace AND r.workflow_type = ANY(d.served_types)"
 						+ " AND d.last_heartbeat > now() - make_interval(secs => ?))))"
 						+ " AND r.task_queue = ANY(?) AND " + HAS_WORK + " AND r.owner_node IS DISTINCT FROM ?"
+						// only runs of this node's build; a live owner of another build
+						// gives up a run routed here
+						+ " AND " + BuildRoute.routed("r")
 						+ " AND (r.owner_node IS NULL OR NOT EXISTS (SELECT 1 FROM #.node n WHERE n.node_id = r.owner_node"
-						+ " AND n.last_heartbeat > now() - make_interval(secs => ?)))"
+						+ " AND n.last_heartbeat > now() - make_interval(secs => ?)) OR "
+						+ BuildRoute.ownedByOtherBuild("r") + ")"
 						+ " ORDER BY r.next_wake_at NULLS FIRST LIMIT ? FOR UPDATE OF r SKIP LOCKED)"
 						// by primary key: a join with c may be planned as a scan of every
 						// run
@@ -91,9 +95,11 @@ public final class RunOwnership {
 					ps.setArray(5, ps.getConnection().createArrayOf("text", queues));
 					ps.setTimestamp(6, Sql.ts(now));
 					ps.setObject(7, node);
-					ps.setDouble(8, deadAfterMillis / 1000.0);
-					ps.setInt(9, limit);
-					ps.setObject(10, node);
+					int i = route.bind(ps, 8);
+					ps.setDouble(i++, deadAfterMillis / 1000.0);
+					ps.setString(i++, route.buildId());
+					ps.setInt(i++, limit);
+					ps.setObject(i, node);
 				}, (rs, n) -> new Claimed(Sql.uuid(rs, "run_id"), rs.getLong("epoch")));
 	}
 
@@ -112,13 +118,21 @@ public final class RunOwnership {
 	 * for lost wake-ups. The node owns runs of its namespace only; the namespace leads
 	 * the indexes of runs with work.
 	 */
-	public List<Owned> ownedRunnable(UUID node, String namespace, Instant now) {
+	public List<Owned> ownedRunnable(UUID node, String namespace, Instant now, BuildRoute route) {
 		// a run whose task is failing waits for its retry time, whatever input arrives
 		return this.jdbc.query(q("SELECT run_id, epoch, ((task_attempt = 0 AND (pending_input"
 				+ " OR EXISTS (SELECT 1 FROM #.inbox i WHERE i.run_id = r.run_id))) OR next_wake_at <= ?) AS due"
 				+ " FROM #.workflow_run r WHERE r.namespace = ? AND r.owner_node = ? AND r.status = 'RUNNING' AND "
-				+ HAS_WORK), (rs, n) -> new Owned(Sql.uuid(rs, "run_id"), rs.getLong("epoch"), rs.getBoolean("due")),
-				Sql.ts(now), namespace, node, Sql.ts(now));
+				// a run no longer routed here waits for a node of its build to take it
+				+ HAS_WORK + " AND " + BuildRoute.routed("r")),
+				(rs, n) -> new Owned(Sql.uuid(rs, "run_id"), rs.getLong("epoch"), rs.getBoolean("due")),
+				params(new Object[] { Sql.ts(now), namespace, node, Sql.ts(now) }, route.parameters()));
+	}
+
+	private static Object[] params(Object[] first, Object[] then) {
+		Object[] all = java.util.Arrays.copyOf(first, first.length + then.length);
+		System.arraycopy(then, 0, all, first.length, then.length);
+		return all;
 	}
 
 	/**

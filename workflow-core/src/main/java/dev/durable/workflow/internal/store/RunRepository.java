@@ -25,7 +25,7 @@ public final class RunRepository {
 	private static final String COLUMNS = "run_id, namespace, workflow_id, workflow_type, task_queue, status, owner_node,"
 			+ " epoch, history_seq, inbox_seq, pending_input, next_wake_at, task_attempt, task_failure, created_at,"
 			+ " closed_at, unfinished_handlers, parent_run_id, parent_seq, run_deadline, execution_deadline, attempt,"
-			+ " next_run_id, result_awaited, paused_at, pause_reason";
+			+ " next_run_id, result_awaited, paused_at, pause_reason, build_id, pinned, ramp_bucket";
 
 	private static final RowMapper<RunRow> ROW = RunRepository::mapRow;
 
@@ -78,7 +78,8 @@ public final class RunRepository {
 				rs.getInt("unfinished_handlers"), Sql.uuid(rs, "parent_run_id"), (Long) rs.getObject("parent_seq"),
 				Sql.instant(rs, "run_deadline"), Sql.instant(rs, "execution_deadline"), rs.getInt("attempt"),
 				Sql.uuid(rs, "next_run_id"), rs.getBoolean("result_awaited"), Sql.instant(rs, "paused_at"),
-				rs.getString("pause_reason"));
+				rs.getString("pause_reason"),
+				new BuildAssignment(rs.getString("build_id"), rs.getBoolean("pinned"), rs.getInt("ramp_bucket")));
 	}
 
 	public Optional<RunRow> find(UUID runId) {
@@ -175,13 +176,14 @@ public final class RunRepository {
 		boolean runnableNow = run.wakeAt() == null;
 		this.jdbc.update(q("INSERT INTO #.workflow_run (run_id, namespace, workflow_id, workflow_type, task_queue,"
 				+ " status, owner_node, epoch, history_seq, next_wake_at, pending_input, request_id, created_at,"
-				+ " run_deadline, execution_deadline, attempt, task_attempt)"
-				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)"), run.runId(), run.namespace(),
-				run.workflowId(), run.workflowType(), run.taskQueue(), run.owner(), (run.owner() != null) ? 1L : 0L,
-				queued ? null : Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()),
+				+ " run_deadline, execution_deadline, attempt, task_attempt, build_id, pinned, ramp_bucket)"
+				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"), run.runId(),
+				run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(), run.owner(),
+				(run.owner() != null) ? 1L : 0L, queued ? null : Sql.ts(runnableNow ? run.createdAt() : run.wakeAt()),
 				!queued && runnableNow && run.owner() == null, run.requestId(), Sql.ts(run.createdAt()),
 				Sql.ts(run.runDeadline()), Sql.ts(run.executionDeadline()), run.attempt(),
-				queued ? RunOwnership.WAITING_IN_QUEUE : 0);
+				queued ? RunOwnership.WAITING_IN_QUEUE : 0, run.build().buildId(), run.build().pinned(),
+				run.build().rampBucket());
 		this.jdbc.update(q("INSERT INTO #.run_payload (run_id, input, options) VALUES (?, ?, ?)"), run.runId(),
 				run.input(), chainBytes(run));
 		this.visibility.insert(run);
@@ -226,13 +228,15 @@ public final class RunRepository {
 	public boolean insertChild(NewRun run, UUID parentRunId, long parentSeq, String parentClosePolicy) {
 		List<UUID> inserted = this.jdbc.query(q("INSERT INTO #.workflow_run (run_id, namespace, workflow_id,"
 				+ " workflow_type, task_queue, status, owner_node, epoch, history_seq, next_wake_at, pending_input,"
-				+ " created_at, parent_run_id, parent_seq, parent_close_policy, run_deadline, execution_deadline)"
-				+ " VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)"
+				+ " created_at, parent_run_id, parent_seq, parent_close_policy, run_deadline, execution_deadline,"
+				+ " build_id, pinned, ramp_bucket) VALUES (?, ?, ?, ?, ?, 'RUNNING', ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?,"
+				+ " ?, ?, ?)"
 				+ " ON CONFLICT (namespace, workflow_id) WHERE status = 'RUNNING' DO NOTHING RETURNING run_id"),
 				(rs, n) -> Sql.uuid(rs, "run_id"), run.runId(), run.namespace(), run.workflowId(), run.workflowType(),
 				run.taskQueue(), run.owner(), (run.owner() != null) ? 1L : 0L, Sql.ts(run.createdAt()),
 				run.owner() == null, Sql.ts(run.createdAt()), parentRunId, parentSeq, parentClosePolicy,
-				Sql.ts(run.runDeadline()), Sql.ts(run.executionDeadline()));
+				Sql.ts(run.runDeadline()), Sql.ts(run.executionDeadline()), run.build().buildId(), run.build().pinned(),
+				run.build().rampBucket());
 		if (inserted.isEmpty()) {
 			return false;
 		}

@@ -33,12 +33,18 @@ import java.util.UUID;
  * @param pausedAt when an operator paused the run, or {@code null} when it is not paused
  * @param pauseReason the reason given with the pause, or {@code null} (its close then
  * notifies the nodes)
+ * @param build the build the run belongs to
  */
 public record RunRow(UUID runId, String namespace, String workflowId, String workflowType, String taskQueue,
 		RunStatus status, UUID owner, long epoch, int historySeq, long inboxSeq, boolean pendingInput,
 		Instant nextWakeAt, int taskAttempt, String taskFailure, Instant createdAt, Instant closedAt,
 		int unfinishedHandlers, UUID parentRunId, Long parentSeq, Instant runDeadline, Instant executionDeadline,
-		int attempt, UUID nextRunId, boolean resultAwaited, Instant pausedAt, String pauseReason) {
+		int attempt, UUID nextRunId, boolean resultAwaited, Instant pausedAt, String pauseReason,
+		BuildAssignment build) {
+
+	public RunRow {
+		build = (build != null) ? build : BuildAssignment.UNVERSIONED;
+	}
 
 	/** Whether an operator paused the run: it takes no workflow task until unpaused. */
 	public boolean isPaused() {
@@ -68,15 +74,18 @@ public record RunRow(UUID runId, String namespace, String workflowId, String wor
 		return new RunRow(run.runId(), run.namespace(), run.workflowId(), run.workflowType(), run.taskQueue(),
 				RunStatus.RUNNING, run.owner(), (run.owner() != null) ? 1L : 0L, 0, 0, false,
 				(run.wakeAt() != null) ? run.wakeAt() : run.createdAt(), 0, null, run.createdAt(), null, 0, null, null,
-				run.runDeadline(), run.executionDeadline(), run.attempt(), null, false, null, null);
+				run.runDeadline(), run.executionDeadline(), run.attempt(), null, false, null, null, run.build());
 	}
 
-	/** The row as a successful task commit that kept the run open left it. */
-	public RunRow afterCommit(int newHistorySeq, long seenInboxSeq, int handlers) {
+	/**
+	 * The row as a successful task commit that kept the run open left it.
+	 * @param committedBuild the build the commit recorded
+	 */
+	public RunRow afterCommit(int newHistorySeq, long seenInboxSeq, int handlers, BuildAssignment committedBuild) {
 		return new RunRow(this.runId, this.namespace, this.workflowId, this.workflowType, this.taskQueue, this.status,
 				this.owner, this.epoch, newHistorySeq, seenInboxSeq, false, this.nextWakeAt, 0, null, this.createdAt,
 				null, handlers, this.parentRunId, this.parentSeq, this.runDeadline, this.executionDeadline,
-				this.attempt, null, this.resultAwaited, null, null);
+				this.attempt, null, this.resultAwaited, null, null, committedBuild);
 	}
 
 }

@@ -19,6 +19,7 @@ import dev.durable.workflow.internal.runtime.WorkflowRunner;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.store.StoredActivity;
 
@@ -53,9 +54,12 @@ final class CommitEffects {
 
 	private final WorkflowTaskExecutor executor;
 
+	private final BuildRouter routing;
+
 	CommitEffects(UUID node, Clock clock, RunRepository runs, TransactionTemplate tx, WakeScheduler wake,
 			ResultWaiters waiters, Listeners listeners, EngineSettings.HistoryLimits historyLimits, RunEffects outside,
-			WorkflowTaskExecutor executor) {
+			WorkflowTaskExecutor executor, BuildRouter routing) {
+		this.routing = routing;
 		this.node = node;
 		this.clock = clock;
 		this.runs = runs;
@@ -68,6 +72,16 @@ final class CommitEffects {
 		this.executor = executor;
 	}
 
+	/** Whether the run's next task runs on this node's build. */
+	boolean routesHere(RunRow row) {
+		return this.routing.routesHere(row);
+	}
+
+	/** This node's build. */
+	String buildId() {
+		return this.routing.buildId();
+	}
+
 	/**
 	 * After a task's commit: cache the run, start what it scheduled, wake whom it told,
 	 * forget it if it closed.
@@ -76,7 +90,7 @@ final class CommitEffects {
 		slot.useRunner(runner);
 		slot.retrySucceeded();
 		slot.cacheRow(commit.closes() ? null : row.afterCommit(row.historySeq() + (commit.recordsHistory() ? 1 : 0),
-				commit.fence().seenInboxSeq(), commit.outputs().unfinishedHandlers()));
+				commit.fence().seenInboxSeq(), commit.outputs().unfinishedHandlers(), this.routing.committed(row)));
 		if (row.taskAttempt() > 0) {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}

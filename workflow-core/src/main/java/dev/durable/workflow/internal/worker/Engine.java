@@ -28,6 +28,7 @@ import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.EngineDataSource;
 import dev.durable.workflow.internal.store.PooledStatementsCheck;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 import dev.durable.workflow.internal.store.SchemaMigrator;
 
 /**
@@ -268,6 +269,11 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 	/** The engine clock: the database's, or the settable clock a test moves. */
 	public Clock clock() {
 		return this.node.clock;
+	}
+
+	/** Which build new runs belong to and which runs this node takes. */
+	public BuildRouter routing() {
+		return this.node.routing;
 	}
 
 	public EngineSettings config() {

@@ -15,10 +15,12 @@ import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.retention.Retention;
+import dev.durable.workflow.internal.store.BuildRoute;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 
 /**
  * A worker node's fallback poll, the guarantee of progress when a wake-up is lost: once a
@@ -64,10 +66,14 @@ final class FallbackPoll implements NodeService {
 
 	private volatile boolean running = true;
 
+	private final BuildRouter routing;
+
 	private Thread thread;
 
 	FallbackPoll(EngineSettings config, UUID nodeId, Clock clock, RunOwnership ownership, NodeRepository nodes,
-			Retention retention, WorkflowTaskExecutor executor, Supplier<Set<String>> servedTypes, NodeLease lease) {
+			Retention retention, WorkflowTaskExecutor executor, Supplier<Set<String>> servedTypes, NodeLease lease,
+			BuildRouter routing) {
+		this.routing = routing;
 		this.lease = lease;
 		this.config = config;
 		this.nodeId = nodeId;
@@ -162,11 +168,12 @@ final class FallbackPoll implements NodeService {
 		String[] types = this.servedTypes.get().toArray(String[]::new);
 		String[] queues = this.config.taskQueues().toArray(String[]::new);
 		Set<UUID> claimed = new HashSet<>();
+		BuildRoute route = this.routing.route();
 		if (types.length > 0) {
 			int batchSize;
 			do {
 				var batch = this.ownership.claim(this.nodeId, this.config.namespace(), types, queues, now,
-						this.config.deadAfter().toMillis(), CLAIM_BATCH);
+						this.config.deadAfter().toMillis(), CLAIM_BATCH, route);
 				batch.forEach((c) -> {
 					claimed.add(c.runId());
 					this.executor.adopt(c.runId(), c.epoch(), true);
@@ -175,7 +182,8 @@ final class FallbackPoll implements NodeService {
 			}
 			while (batchSize == CLAIM_BATCH && this.running);
 		}
-		for (RunOwnership.Owned owned : this.ownership.ownedRunnable(this.nodeId, this.config.namespace(), now)) {
+		for (RunOwnership.Owned owned : this.ownership.ownedRunnable(this.nodeId, this.config.namespace(), now,
+				route)) {
 			RunSlot slot = this.executor.slots().get(owned.runId());
 			if (slot == null || slot.epoch() != owned.epoch()) {
 				this.executor.adopt(owned.runId(), owned.epoch(), true);

@@ -57,7 +57,8 @@ final class NodeQueues implements AutoCloseable {
 	void startDispatcher(Set<String> types, QueueDispatcher.Adopter adopter) {
 		this.dispatcher = new QueueDispatcher(this.config.namespace(), this.nodeId, this.clock,
 				this.config.pollInterval(), this.tx, this.stores, types, this.config.taskQueues(),
-				this.config.deadAfter(), adopter, (queue) -> this.wakeups.notifyQueue(this.nodeId, queue))
+				this.config.deadAfter(), adopter, (queue) -> this.wakeups.notifyQueue(this.nodeId, queue),
+				this.config.buildId())
 			.start();
 	}
 

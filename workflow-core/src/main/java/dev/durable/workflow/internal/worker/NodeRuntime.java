@@ -21,6 +21,7 @@ import dev.durable.workflow.internal.node.NodeHeartbeat;
 import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.node.NodeServices;
+import dev.durable.workflow.internal.store.BuildRepository;
 import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.DedicatedConnection;
 import dev.durable.workflow.internal.store.NodeRepository;
@@ -88,7 +89,7 @@ final class NodeRuntime {
 				node.lease);
 		this.executor = new WorkflowTaskExecutor(config, nodeId, node.clock, node.lease, node.code(),
 				new TaskStores(node.stores.runs(), node.stores.ownership(), node.stores.tasks(), node.taskCommits,
-						node.stores.tx()),
+						node.stores.tx(), node.routing),
 				new TaskThreads(taskPool, this.wake), new TaskObservers(node.waiters, node.listeners, node.hooks),
 				RunEffects.of(this.activities, (runId) -> wake(runId, null), node.taskQueues::queued,
 						node.queues::closed));
@@ -209,15 +210,20 @@ final class NodeRuntime {
 		DedicatedConnection heartbeatConnection = new DedicatedConnection(node.directDataSource,
 				config.statementTimeout());
 		JdbcTemplate heartbeatJdbc = new JdbcTemplate(heartbeatConnection);
-		Runnable measureOnHeartbeat = (node.clock instanceof DatabaseClock database)
-				? () -> database.measure(heartbeatJdbc) : () -> {
+		Runnable measureClock = (node.clock instanceof DatabaseClock database) ? () -> database.measure(heartbeatJdbc)
+				: () -> {
 				};
+		BuildRepository heartbeatBuilds = new BuildRepository(heartbeatJdbc, config.schema());
+		Runnable measureOnHeartbeat = () -> {
+			measureClock.run();
+			node.routing.heartbeat(heartbeatBuilds);
+		};
 		NodeHeartbeat heartbeat = new NodeHeartbeat(config, node.nodeId,
 				new NodeRepository(heartbeatJdbc, config.schema()), node.hooks, node::servedTypes,
 				() -> this.executor.eviction().evictAll(), measureOnHeartbeat, node.lease, () -> fenced(node),
 				heartbeatConnection);
 		FallbackPoll poll = new FallbackPoll(config, node.nodeId, node.clock, node.stores.ownership(),
-				node.stores.nodes(), node.retention, this.executor, node::servedTypes, node.lease);
+				node.stores.nodes(), node.retention, this.executor, node::servedTypes, node.lease, node.routing);
 		return new WorkerLoops(heartbeat, poll);
 	}
 
@@ -227,7 +233,11 @@ final class NodeRuntime {
 	 * once and unregisters it.
 	 */
 	private NodeService registration(NodeWiring node, NodeHeartbeat heartbeat) {
-		return NodeService.of(heartbeat::start, heartbeat::stopping, (deadline) -> {
+		return NodeService.of(() -> {
+			heartbeat.start();
+			// the build is known once its first node registered: it may be the newest
+			node.routing.registered();
+		}, heartbeat::stopping, (deadline) -> {
 			try {
 				this.executor.eviction().releaseAll();
 				node.stores.ownership().releaseAll(node.nodeId);

@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.activity.TransactionalSettings;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.internal.node.NodeService;
@@ -75,6 +76,9 @@ public final class NodeWiring {
 
 	final Retention retention;
 
+	/** Which build new runs belong to and which runs this node takes. */
+	final BuildRouter routing;
+
 	/**
 	 * The services of a worker node that the composition root wires after the node (the
 	 * schedule loop fires its starts through the node's client side); they start after
@@ -98,7 +102,7 @@ public final class NodeWiring {
 			WorkflowRegistry workflows, ActivityRegistry activityRegistry, Function<Class<?>, Object> factory,
 			Payloads payloads, Stores stores, ResultWaiters waiters, EngineHooks hooks, Listeners listeners,
 			boolean migrate, QueueStores queues, TransactionalSettings transactions, EngineDataSource engineData,
-			NodeLease lease) {
+			NodeLease lease, BuildRouter routing) {
 		this.config = config;
 		this.dataSource = dataSource;
 		this.directDataSource = directDataSource;
@@ -116,10 +120,11 @@ public final class NodeWiring {
 		this.transactions = transactions;
 		this.engineData = engineData;
 		this.lease = lease;
+		this.routing = routing;
 		this.queues = new NodeQueues(config, this.nodeId, clock, stores.tx(), queues);
 		this.taskQueues = new NodeTaskQueues(queues.admission());
 		// the node's own group commit: only the node writes workflow-task commits
-		this.taskCommits = new TaskCommitRepository(stores.jdbc(), stores.runs(), config.schema());
+		this.taskCommits = new TaskCommitRepository(stores.jdbc(), stores.runs(), config.schema(), routing);
 		this.retention = new Retention(stores.retention(), config.namespace(), config.retention(), clock);
 	}
 

@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.worker;
 
+import java.time.Clock;
 import java.util.UUID;
 
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -7,6 +8,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitRepository;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 import dev.durable.workflow.internal.node.NodeLease;
 import dev.durable.workflow.testsupport.EngineHooks;
 
@@ -24,7 +26,14 @@ final class TaskCommitter {
 
 	private final NodeLease lease;
 
-	TaskCommitter(TaskCommitRepository commits, TransactionTemplate tx, EngineHooks hooks, NodeLease lease) {
+	private final BuildRouter routing;
+
+	private final Clock clock;
+
+	TaskCommitter(TaskCommitRepository commits, TransactionTemplate tx, EngineHooks hooks, NodeLease lease,
+			BuildRouter routing, Clock clock) {
+		this.routing = routing;
+		this.clock = clock;
 		this.commits = commits;
 		this.tx = tx;
 		this.hooks = hooks;
@@ -54,6 +63,7 @@ final class TaskCommitter {
 
 	private TaskCommit.Effects written(UUID runId, TaskCommit.Effects done) {
 		if (done != null) {
+			this.routing.taskCommitted(this.clock.instant());
 			this.hooks.afterTaskCommit(runId);
 		}
 		return done;

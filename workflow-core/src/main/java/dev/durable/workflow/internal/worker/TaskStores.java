@@ -6,6 +6,7 @@ import dev.durable.workflow.internal.commit.TaskCommitRepository;
 import dev.durable.workflow.internal.store.RunOwnership;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.TaskRepository;
+import dev.durable.workflow.internal.versioning.BuildRouter;
 
 /**
  * The stores the workflow tasks of a node read and write: the runs, their ownership,
@@ -16,7 +17,8 @@ import dev.durable.workflow.internal.store.TaskRepository;
  * @param tasks the histories and inputs a task reads
  * @param commits the node's group commit of workflow tasks
  * @param tx the transactions of the engine's statements
+ * @param routing which build the runs a task starts belong to
  */
 record TaskStores(RunRepository runs, RunOwnership ownership, TaskRepository tasks, TaskCommitRepository commits,
-		TransactionTemplate tx) {
+		TransactionTemplate tx, BuildRouter routing) {
 }

@@ -118,6 +118,15 @@ final class WorkflowTask {
 		if (slot.isPaused()) {
 			slot.unpaused().forEach(Runnable::run);
 		}
+		if (!this.effects.routesHere(row)) {
+			// an auto-upgrading run whose current build changed: a node of that build
+			// claims it (the release is fenced by the epoch)
+			this.ownership.release(this.node, new UUID[] { row.runId() }, new Long[] { row.epoch() });
+			log.info("Run {} runs on another build than this node's ({}) now; this node gives it up", row.runId(),
+					this.effects.buildId());
+			this.executor.givenUp(slot);
+			return;
+		}
 		Instant deadline = row.deadline();
 		if (deadline != null && !this.clock.instant().isBefore(deadline)) {
 			this.effects.timeOut(slot, row, deadline);

@@ -97,12 +97,13 @@ final class WorkflowTaskExecutor {
 		this.listeners = listeners;
 		this.outside = outside;
 		this.waiters = waiters;
-		this.commits = new TaskCommitBuilder(node, code.workflows(), runs, config.taskQueues());
+		this.commits = new TaskCommitBuilder(node, code.workflows(), runs, config.taskQueues(), stores.routing());
 		this.runners = new Runners(code.workflows(), code.factory(), code.payloads(), config, runs, stores.tasks(),
 				outside::localActivities, outside::activityAttempts);
-		this.committer = new TaskCommitter(stores.commits(), stores.tx(), observers.hooks(), lease);
+		this.committer = new TaskCommitter(stores.commits(), stores.tx(), observers.hooks(), lease, stores.routing(),
+				clock);
 		this.effects = new CommitEffects(node, clock, runs, stores.tx(), wake, waiters, listeners,
-				config.historyLimits(), outside, this);
+				config.historyLimits(), outside, this, stores.routing());
 		this.eviction = new RunEviction(this.slots, stores.ownership(), node, config, clock, this::evict);
 		this.taskFailures = new TaskFailures(stores.ownership(), node, clock, wake, listeners, this::schedule,
 				this::lost);
@@ -328,6 +329,11 @@ final class WorkflowTaskExecutor {
 	 * Another node took the run (or it was terminated): stop everything this node does
 	 * for it.
 	 */
+	/** The node gave the run up to another node: it forgets it. */
+	void givenUp(RunSlot slot) {
+		evict(slot);
+	}
+
 	void lost(RunSlot slot) {
 		log.info("Run {} is no longer owned by this node (epoch {}); evicting it", slot.runId(), slot.epoch());
 		evict(slot);

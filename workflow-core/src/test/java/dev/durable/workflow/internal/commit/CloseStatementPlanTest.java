@@ -7,6 +7,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.internal.versioning.BuildRouter;
+import dev.durable.workflow.internal.store.BuildRepository;
 import dev.durable.workflow.support.Engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +39,10 @@ class CloseStatementPlanTest {
 				+ " FROM generate_series(1, 10000) AS i");
 		jdbc.execute("ANALYZE " + this.engines.schema + ".dedup");
 
-		String plan = genericPlan(jdbc, new TaskCommitStatement(this.engines.schema).closingStatement());
+		String plan = genericPlan(jdbc,
+				new TaskCommitStatement(this.engines.schema,
+						BuildRouter.unversioned("default", new BuildRepository(jdbc, this.engines.schema)))
+					.closingStatement());
 
 		assertThat(plan).contains("Update on dedup").doesNotContain("Seq Scan on dedup");
 	}
@@ -57,7 +62,10 @@ class CloseStatementPlanTest {
 				+ " FROM generate_series(1, 10000) AS i");
 		jdbc.execute("ANALYZE " + this.engines.schema + ".workflow_run");
 
-		String plan = genericPlan(jdbc, new TaskCommitStatement(this.engines.schema).closingStartStatement());
+		String plan = genericPlan(jdbc,
+				new TaskCommitStatement(this.engines.schema,
+						BuildRouter.unversioned("default", new BuildRepository(jdbc, this.engines.schema)))
+					.closingStartStatement());
 
 		assertThat(plan).contains("workflow_run_open_id").doesNotContain("Seq Scan on workflow_run");
 	}

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.internal.versioning.BuildRouter;
+import dev.durable.workflow.internal.store.BuildRepository;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 import dev.durable.workflow.internal.store.RunStatus;
@@ -69,7 +71,7 @@ abstract class TaskWriterFixture {
 	final JdbcTemplate jdbc = new JdbcTemplate(this.recorder.dataSource());
 
 	final TaskCommitRepository tasks = new TaskCommitRepository(this.jdbc, new RunRepository(this.jdbc, this.schema),
-			this.schema);
+			this.schema, BuildRouter.unversioned("default", new BuildRepository(this.jdbc, this.schema)));
 
 	final List<Connection> locks = new ArrayList<>();
 

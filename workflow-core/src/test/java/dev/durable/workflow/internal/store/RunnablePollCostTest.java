@@ -89,7 +89,8 @@ class RunnablePollCostTest {
 
 		for (String plans : PLANS) {
 			Map<String, Long> read = inOneTransaction(plans, (runs) -> {
-				List<RunOwnership.Owned> owned = runs.ownedRunnable(this.self, "default", this.now);
+				List<RunOwnership.Owned> owned = runs.ownedRunnable(this.self, "default", this.now,
+						BuildRoute.UNVERSIONED);
 				assertThat(owned).extracting(RunOwnership.Owned::runId)
 					.containsExactlyInAnyOrder(input, inbox, due, activities);
 				assertThat(owned).filteredOn(RunOwnership.Owned::due)
@@ -118,7 +119,7 @@ class RunnablePollCostTest {
 		for (String plans : PLANS) {
 			Map<String, Long> read = inOneTransaction(plans, (runs) -> {
 				List<RunOwnership.Claimed> claimed = runs.claim(claimer, "default", new String[] { TYPE },
-						new String[] { "default" }, this.now, 30_000, 100);
+						new String[] { "default" }, this.now, 30_000, 100, BuildRoute.UNVERSIONED);
 				assertThat(claimed).extracting(RunOwnership.Claimed::runId)
 					.containsExactlyInAnyOrder(input, inbox, due, activities, ownerless);
 			});

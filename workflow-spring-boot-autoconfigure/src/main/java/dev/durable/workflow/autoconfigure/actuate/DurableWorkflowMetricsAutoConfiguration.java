@@ -83,6 +83,17 @@ public final class DurableWorkflowMetricsAutoConfiguration {
 					QueueMetrics.DEFAULT_REFRESH);
 		}
 
+		/**
+		 * The build gauges (stranded and pinned runs, live nodes per build); the engine
+		 * is looked up when the snapshot is first read, after it started.
+		 */
+		@Bean
+		@ConditionalOnBean(WorkflowEngine.class)
+		@ConditionalOnMissingBean
+		BuildMetrics durableWorkflowBuildMetrics(ObjectProvider<WorkflowEngine> engine) {
+			return new BuildMetrics(() -> engine.getObject().client().builds().list(), BuildMetrics.DEFAULT_REFRESH);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

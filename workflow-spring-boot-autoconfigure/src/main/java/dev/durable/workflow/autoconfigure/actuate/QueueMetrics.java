@@ -5,22 +5,12 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.MeterBinder;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
-import org.springframework.context.SmartLifecycle;
 
-import dev.durable.workflow.autoconfigure.WorkflowEngineLifecycle;
 import dev.durable.workflow.engine.QueueInfo;
 import dev.durable.workflow.engine.WorkflowEngine;
 
@@ -36,24 +26,16 @@ import dev.durable.workflow.engine.WorkflowEngine;
  * on every scrape. A queue that appears later gets its gauges at the refresh that first
  * sees it; one that is gone reads 0.
  */
-public class QueueMetrics implements MeterBinder, SmartLifecycle {
+public class QueueMetrics extends RefreshedGauges {
 
 	/** How often the snapshot is refreshed by default. */
 	public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
-
-	private static final Log logger = LogFactory.getLog(QueueMetrics.class);
 
 	private final Supplier<List<QueueInfo>> queues;
 
 	private final Supplier<Instant> now;
 
-	private final Duration refresh;
-
-	private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
-
 	private volatile Map<String, QueueInfo> snapshot = Map.of();
-
-	private @Nullable ScheduledExecutorService scheduler;
 
 	/**
 	 * Creates the gauges' source, counting the oldest item's age on this JVM's clock.
@@ -75,34 +57,27 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 	 * @param refresh how often it is read
 	 */
 	public QueueMetrics(Supplier<List<QueueInfo>> queues, Supplier<Instant> now, Duration refresh) {
+		super(refresh, "durable-queue-metrics");
 		this.queues = queues;
 		this.now = now;
-		this.refresh = refresh;
 	}
 
 	@Override
-	public void bindTo(MeterRegistry registry) {
-		this.registries.add(registry);
-		this.snapshot.keySet().forEach((name) -> register(registry, name));
-	}
-
-	/**
-	 * Reads the queues once, and registers the gauges of those seen for the first time.
-	 */
-	public void refresh() {
+	protected void read() {
 		Map<String, QueueInfo> current = new LinkedHashMap<>();
 		for (QueueInfo queue : this.queues.get()) {
 			current.put(queue.definition().name(), queue);
 		}
 		this.snapshot = Map.copyOf(current);
-		// registering a gauge that exists already returns it, so every refresh may
-		// register all
-		for (MeterRegistry registry : this.registries) {
-			current.keySet().forEach((name) -> register(registry, name));
-		}
 	}
 
-	private void register(MeterRegistry registry, String name) {
+	@Override
+	protected Iterable<String> names() {
+		return this.snapshot.keySet();
+	}
+
+	@Override
+	protected void register(MeterRegistry registry, String name) {
 		gauge(registry, "durable.workflow.queue.depth", "Items waiting in the queue, workflows and activities", name,
 				QueueInfo::depth);
 		gauge(registry, "durable.workflow.queue.running", "Items of the queue running, workflows and activities", name,
@@ -125,48 +100,6 @@ public class QueueMetrics implements MeterBinder, SmartLifecycle {
 			return 0;
 		}
 		return Math.max(0, Duration.between(since, this.now.get()).toMillis() / 1000.0);
-	}
-
-	private void refreshQuietly() {
-		try {
-			refresh();
-		}
-		catch (RuntimeException ex) {
-			// the gauges keep the last values; the next refresh tries again
-			logger.debug("Reading the queues for their gauges failed", ex);
-		}
-	}
-
-	@Override
-	public synchronized void start() {
-		if (this.scheduler == null) {
-			ScheduledExecutorService scheduler = Executors
-				.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("durable-queue-metrics").daemon().factory());
-			scheduler.scheduleWithFixedDelay(this::refreshQuietly, 0, this.refresh.toMillis(), TimeUnit.MILLISECONDS);
-			this.scheduler = scheduler;
-		}
-	}
-
-	@Override
-	public synchronized void stop() {
-		if (this.scheduler != null) {
-			this.scheduler.shutdownNow();
-			this.scheduler = null;
-		}
-	}
-
-	@Override
-	public synchronized boolean isRunning() {
-		return this.scheduler != null;
-	}
-
-	/**
-	 * After the engine, which migrates the schema the queues are read from; stops before
-	 * it.
-	 */
-	@Override
-	public int getPhase() {
-		return WorkflowEngineLifecycle.PHASE + 1;
 	}
 
 }

@@ -345,7 +345,7 @@ final class GenericEndpoints {
 	 * The body schema springdoc inferred for the 200 response (the controller method's
 	 * return type).
 	 */
-	private static @Nullable Schema<?> inferred(Operation operation) {
+	static @Nullable Schema<?> inferred(Operation operation) {
 		if (operation.getResponses() == null || operation.getResponses().get("200") == null
 				|| operation.getResponses().get("200").getContent() == null) {
 			return null;

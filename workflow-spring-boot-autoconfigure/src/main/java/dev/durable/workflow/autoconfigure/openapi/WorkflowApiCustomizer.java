@@ -70,14 +70,17 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		Schema<?> problem = typed.problem();
 		GenericEndpoints generic = new GenericEndpoints(schemas, problem, typed);
 		BatchEndpoints batches = new BatchEndpoints(schemas, problem);
+		BuildEndpoints builds = new BuildEndpoints(schemas, problem);
 		for (Map.Entry<String, PathItem> path : api.getPaths().entrySet()) {
 			if (!path.getKey().startsWith(this.basePath + "/")) {
 				continue;
 			}
 			String relative = path.getKey().substring(this.basePath.length());
 			for (Map.Entry<PathItem.HttpMethod, Operation> operation : path.getValue().readOperationsMap().entrySet()) {
-				if (!generic.describe(operation.getKey().name(), relative, operation.getValue())) {
-					batches.describe(operation.getKey().name(), relative, operation.getValue());
+				String method = operation.getKey().name();
+				if (!generic.describe(method, relative, operation.getValue())
+						&& !batches.describe(method, relative, operation.getValue())) {
+					builds.describe(method, relative, operation.getValue());
 				}
 			}
 		}
@@ -147,6 +150,7 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		addTag(tags, GenericEndpoints.SCHEDULES, "Durable schedules");
 		addTag(tags, GenericEndpoints.ACTIVITIES, "Completing asynchronous activity attempts by task token");
 		addTag(tags, GenericEndpoints.QUEUES, "Flow-control and activity task queues");
+		addTag(tags, BuildEndpoints.BUILDS, "Worker versioning: current and ramping builds, drain status, moves");
 		addTag(tags, BatchEndpoints.BATCHES, "Batch operations: cancel, terminate, signal or reset every matching run");
 		api.setTags(tags);
 	}

@@ -30,6 +30,7 @@ import dev.durable.workflow.web.DebounceRestController;
 import dev.durable.workflow.web.OperationAccessInterceptor;
 import dev.durable.workflow.web.OverviewRestController;
 import dev.durable.workflow.web.QueueRestController;
+import dev.durable.workflow.web.BuildRestController;
 import dev.durable.workflow.web.ReplayCheckRestController;
 import dev.durable.workflow.web.ScheduleRestController;
 import dev.durable.workflow.web.ServletCallerRoles;
@@ -171,6 +172,12 @@ public final class DurableWorkflowWebAutoConfiguration {
 	@ConditionalOnMissingBean
 	QueueRestController durableWorkflowQueueController(WorkflowEngine engine) {
 		return new QueueRestController(engine);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BuildRestController durableWorkflowBuildController(WorkflowClient client) {
+		return new BuildRestController(client);
 	}
 
 	@Bean

@@ -1,0 +1,114 @@
+package dev.durable.workflow.autoconfigure.actuate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+
+import dev.durable.workflow.autoconfigure.WorkflowEngineLifecycle;
+
+/**
+ * Gauges of cluster-wide values tagged by a name that appears at run time (a queue, a
+ * build): one background thread reads a snapshot every few seconds while the context
+ * runs, once for all gauges rather than once per gauge on every scrape, and registers the
+ * gauges of the names it sees for the first time.
+ */
+public abstract class RefreshedGauges implements MeterBinder, SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(RefreshedGauges.class);
+
+	private final Duration refresh;
+
+	private final String threadName;
+
+	private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
+
+	private @Nullable ScheduledExecutorService scheduler;
+
+	/**
+	 * @param refresh how often the snapshot is read
+	 * @param threadName the name of the thread that reads it
+	 */
+	protected RefreshedGauges(Duration refresh, String threadName) {
+		this.refresh = refresh;
+		this.threadName = threadName;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.registries.add(registry);
+		names().forEach((name) -> register(registry, name));
+	}
+
+	/** Reads the snapshot once, and registers the gauges of the names seen first. */
+	public void refresh() {
+		read();
+		// registering a gauge that exists already returns it, so every refresh may
+		// register all
+		for (MeterRegistry registry : this.registries) {
+			names().forEach((name) -> register(registry, name));
+		}
+	}
+
+	/** Reads the snapshot the gauges answer from. */
+	protected abstract void read();
+
+	/** The names of the snapshot read last. */
+	protected abstract Iterable<String> names();
+
+	/** Registers the gauges of one name (each reads the snapshot; 0 once it is gone). */
+	protected abstract void register(MeterRegistry registry, String name);
+
+	private void refreshQuietly() {
+		try {
+			refresh();
+		}
+		catch (RuntimeException ex) {
+			// the gauges keep the last values; the next refresh tries again
+			logger.debug("Reading the values of gauges failed (" + this.threadName + ")", ex);
+		}
+	}
+
+	@Override
+	public synchronized void start() {
+		if (this.scheduler == null) {
+			ScheduledExecutorService started = Executors
+				.newSingleThreadScheduledExecutor(Thread.ofPlatform().name(this.threadName).daemon().factory());
+			started.scheduleWithFixedDelay(this::refreshQuietly, 0, this.refresh.toMillis(), TimeUnit.MILLISECONDS);
+			this.scheduler = started;
+		}
+	}
+
+	@Override
+	public synchronized void stop() {
+		if (this.scheduler != null) {
+			this.scheduler.shutdownNow();
+			this.scheduler = null;
+		}
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.scheduler != null;
+	}
+
+	/**
+	 * After the engine, which migrates the schema the values are read from; stops before
+	 * it.
+	 */
+	@Override
+	public int getPhase() {
+		return WorkflowEngineLifecycle.PHASE + 1;
+	}
+
+}
