@@ -7,10 +7,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.durable.workflow.client.BuildRouting;
+import dev.durable.workflow.client.BuildStatus;
 import dev.durable.workflow.engine.EngineStats;
 import dev.durable.workflow.engine.WorkflowEngine;
 
@@ -51,10 +54,13 @@ public class OverviewRestController {
 	 * first
 	 * @param nodes the registered nodes
 	 * @param queues the queues and what each holds
+	 * @param buildId the build of the node that answers, or {@code null}
+	 * @param routing where new runs go
+	 * @param builds the builds and their drain status
 	 */
 	record Overview(Instant time, UUID nodeId, Map<String, Map<String, Long>> runs, Map<String, Long> statusTotals,
 			Backlog backlog, List<EngineStats.FailingRun> failingRuns, List<EngineStats.Node> nodes,
-			List<QueueSummary> queues) {
+			List<QueueSummary> queues, @Nullable String buildId, BuildRouting routing, List<BuildStatus> builds) {
 	}
 
 	/**
@@ -85,7 +91,9 @@ public class OverviewRestController {
 		return new Overview(stats.time(), this.engine.nodeId(), runs, totals,
 				new Backlog(backlog.runnable(), backlog.oldestWaiting().toMillis() / 1000.0, backlog.failing(),
 						backlog.stuck(), this.stuckAfter.toString(), backlog.paused()),
-				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()));
+				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()),
+				this.engine.settings().buildId(), this.engine.client().builds().routing(),
+				this.engine.client().builds().list());
 	}
 
 }

@@ -166,11 +166,13 @@ class MutatingEndpointsDisabledByDefaultTest {
 				"POST /durable/workflows/{workflowId}/updates/{name}", "POST /durable/workflows/{workflowId}/cancel",
 				"POST /durable/workflows/{workflowId}/terminate", "POST /durable/workflows/{workflowId}/reset",
 				"POST /durable/workflows/{workflowId}/pause", "POST /durable/workflows/{workflowId}/unpause",
-				"POST /durable/schedules", "PUT /durable/schedules/{scheduleId}",
-				"POST /durable/schedules/{scheduleId}/pause", "POST /durable/schedules/{scheduleId}/unpause",
-				"POST /durable/schedules/{scheduleId}/trigger", "POST /durable/schedules/{scheduleId}/backfill",
-				"DELETE /durable/schedules/{scheduleId}", "POST /durable/activities/complete",
-				"POST /durable/activities/fail", "POST /durable/activities/heartbeat", "POST /durable/batches",
+				"PUT /durable/builds/current", "PUT /durable/builds/ramping", "POST /durable/builds/{buildId}/move",
+				"POST /durable/workflows/{workflowId}/move-build", "POST /durable/schedules",
+				"PUT /durable/schedules/{scheduleId}", "POST /durable/schedules/{scheduleId}/pause",
+				"POST /durable/schedules/{scheduleId}/unpause", "POST /durable/schedules/{scheduleId}/trigger",
+				"POST /durable/schedules/{scheduleId}/backfill", "DELETE /durable/schedules/{scheduleId}",
+				"POST /durable/activities/complete", "POST /durable/activities/fail",
+				"POST /durable/activities/heartbeat", "POST /durable/batches",
 				"POST /durable/batches/{batchId}/cancel");
 	}
 

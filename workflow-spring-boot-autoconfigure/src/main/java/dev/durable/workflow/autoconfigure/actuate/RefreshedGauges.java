@@ -2,6 +2,9 @@ package dev.durable.workflow.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,6 +36,9 @@ public abstract class RefreshedGauges implements MeterBinder, SmartLifecycle {
 
 	private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
 
+	/** The names whose gauges are registered, by registry. */
+	private final Map<MeterRegistry, Set<String>> registered = new ConcurrentHashMap<>();
+
 	private @Nullable ScheduledExecutorService scheduler;
 
 	/**
@@ -47,16 +53,24 @@ public abstract class RefreshedGauges implements MeterBinder, SmartLifecycle {
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registries.add(registry);
-		names().forEach((name) -> register(registry, name));
+		registerNew(registry);
 	}
 
 	/** Reads the snapshot once, and registers the gauges of the names seen first. */
 	public void refresh() {
 		read();
-		// registering a gauge that exists already returns it, so every refresh may
-		// register all
 		for (MeterRegistry registry : this.registries) {
-			names().forEach((name) -> register(registry, name));
+			registerNew(registry);
+		}
+	}
+
+	/** Registers the gauges of the names the registry has none of yet. */
+	private void registerNew(MeterRegistry registry) {
+		Set<String> done = this.registered.computeIfAbsent(registry, (key) -> ConcurrentHashMap.newKeySet());
+		for (String name : names()) {
+			if (done.add(name)) {
+				register(registry, name);
+			}
 		}
 	}
 

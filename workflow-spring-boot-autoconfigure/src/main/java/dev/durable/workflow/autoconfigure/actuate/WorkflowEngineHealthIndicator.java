@@ -4,6 +4,7 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 import dev.durable.workflow.autoconfigure.DurableWorkflowProperties;
+import dev.durable.workflow.client.BuildStatus;
 import dev.durable.workflow.engine.EngineStats;
 import dev.durable.workflow.engine.WorkflowEngine;
 
@@ -52,6 +53,9 @@ public class WorkflowEngineHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("failingRuns", backlog.failing())
 			.withDetail("stuckRuns", backlog.stuck())
 			.withDetail("pausedRuns", backlog.paused())
+			// pinned runs waiting for a node of their build, which has none live
+			.withDetail("strandedRuns",
+					this.engine.client().builds().list().stream().mapToLong(BuildStatus::strandedRuns).sum())
 			.withDetail("cachedRuns", this.engine.cachedRuns());
 		if (backlog.runnable() > this.thresholds.getMaxBacklog()) {
 			builder.outOfService()

@@ -12,6 +12,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
+import dev.durable.workflow.client.BuildStatus;
 import dev.durable.workflow.engine.EngineStats;
 import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.web.QueueSummary;
@@ -71,7 +72,8 @@ public class WorkflowsEndpoint {
 				new BacklogDescriptor(backlog.runnable(), backlog.oldestWaiting().toString(),
 						backlog.oldestWaiting().toMillis() / 1000.0, backlog.failing(), backlog.stuck(),
 						this.stuckAfter.toString(), backlog.paused()),
-				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()));
+				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()),
+				this.engine.client().builds().list());
 	}
 
 	/**
@@ -88,10 +90,12 @@ public class WorkflowsEndpoint {
 	 * @param queues the queues of the namespace and what each holds (all of them, also
 	 * for one workflow type: a queue is not a type's), as {@code GET {base-path}/queues}
 	 * lists them
+	 * @param builds the builds of the namespace and their drain status (stranded runs
+	 * included), as {@code GET {base-path}/builds} lists them
 	 */
 	public record WorkflowsDescriptor(Instant time, NodeDescriptor thisNode, Map<String, Map<String, Long>> runs,
 			BacklogDescriptor backlog, List<EngineStats.FailingRun> failingRuns, List<EngineStats.Node> nodes,
-			List<QueueSummary> queues) {
+			List<QueueSummary> queues, List<BuildStatus> builds) {
 	}
 
 	/**

@@ -1,6 +1,7 @@
-// The overview: counts by status and type, the backlog, failing and stuck runs, nodes and queues,
+// The overview: counts by status and type, the backlog, failing and stuck runs, nodes, queues and builds,
 // refreshed every few seconds while the tab is visible.
 import { get } from "./api.js";
+import { buildsCard, wireBuilds } from "./builds.js";
 import { $, duration, html, link, mount, poll, relative, runLink, status, time, when, textOf } from "./ui.js";
 
 const REFRESH_MS = 5000;
@@ -13,6 +14,7 @@ export function renderOverview(view) {
     try {
       const data = await get("/overview");
       mount($("#overview"), overview(data));
+      wireBuilds($("#overview"), data, refresh);
       textOf("#overview-error", "");
       textOf("#overview-updated", `updated ${time(new Date())} · refreshes every ${REFRESH_MS / 1000} s`);
     } catch (e) {
@@ -29,6 +31,7 @@ function overview(o) {
   const closedBad = count("FAILED") + count("TERMINATED") + count("TIMED_OUT");
   const alive = o.nodes.filter((n) => n.alive).length;
   const b = o.backlog;
+  const stranded = o.builds.reduce((sum, build) => sum + build.strandedRuns, 0);
   return html`
     <div class="tiles" id="tiles">
       ${tile("runs", total, "", link("runs"))}
@@ -40,12 +43,14 @@ function overview(o) {
       ${tile("paused", b.paused, b.paused ? "warn" : "", link("runs", { paused: "true" }))}
       ${tile(`stuck (failing > ${b.stuckAfter.replace(/^PT/, "").toLowerCase()})`, b.stuck, b.stuck ? "bad" : "", "#failing")}
       ${tile("nodes alive", `${alive} / ${o.nodes.length}`, alive < o.nodes.length ? "warn" : "")}
+      ${stranded ? tile("stranded runs (no node of their build)", stranded, "bad", "#builds-card") : ""}
     </div>
     <div class="grid2">
       <section class="card"><h2>Runs by type and status</h2>${byType(o.runs)}</section>
       <section class="card" id="failing"><h2>Failing workflow tasks</h2>${failing(o.failingRuns)}</section>
       <section class="card"><h2>Nodes</h2>${nodes(o.nodes)}</section>
       <section class="card"><h2>Queues</h2>${queues(o.queues)}</section>
+      <section class="card" id="builds-card"><h2>Builds</h2>${buildsCard(o)}</section>
     </div>`;
 }
 

@@ -90,7 +90,9 @@ function head(run) {
   const took = run.closeTime ? between(run.startTime, run.closeTime) : Date.now() - new Date(run.startTime);
   const stuck = run.taskFailure ? html` <span class="status STUCK">TASK FAILING</span>` : "";
   const paused = run.pausedAt ? html` <span class="status PAUSED" id="paused-badge">PAUSED</span>` : "";
-  return html`<h1><span id="run-title">${run.workflowId}</span> ${status(run.status)}${stuck}${paused}</h1>
+  const stranded = run.build && run.build.waitingForBuild
+    ? html` <span class="status STUCK" id="build-badge" title="no node of build ${run.build.buildId} is live">WAITING FOR BUILD</span>` : "";
+  return html`<h1><span id="run-title">${run.workflowId}</span> ${status(run.status)}${stuck}${paused}${stranded}</h1>
     <p class="muted small">${run.workflowType} · run <span class="mono" id="run-id">${run.runId}</span> · started ${when(run.startTime)}
       ${run.closeTime ? html` · closed ${when(run.closeTime)} after ${duration(took)}` : html` · running for ${duration(took)}`}
       ${run.parentWorkflowId ? html` · child of <a id="parent-link" href="${link("runs", { open: run.parentWorkflowId, run: run.parentRunId })}">${run.parentWorkflowId}</a>` : ""}</p>`;
@@ -109,6 +111,9 @@ function body(run, history, chain, waits, current) {
       <dl class="props">
         <dt>workflow type</dt><dd>${run.workflowType}</dd><dt>task queue</dt><dd>${run.taskQueue}</dd>
         <dt>workflow tasks</dt><dd>${run.workflowTasks}</dd>
+        ${run.build ? html`<dt>build</dt><dd id="run-build">${run.build.buildId}${run.build.pinned ? " · pinned" : " · auto-upgrade"}${run.build.waitingForBuild
+          ? html` · <span class="error">no node of this build is live: the run waits for one, or for a move to another build</span>` : ""}${run.build.moveRefused
+          ? html`<div class="small error" id="run-move-refused">move refused: ${run.build.moveRefused}</div>` : ""}</dd>` : ""}
         ${run.unfinishedHandlers ? html`<dt>unfinished handlers</dt><dd>${run.unfinishedHandlers}</dd>` : ""}
         ${run.pausedAt ? html`<dt>paused</dt><dd id="paused-since">since ${when(run.pausedAt)}${run.pauseReason ? html` · ${run.pauseReason}` : ""}:
           no workflow task or activity attempt until unpaused</dd>` : ""}

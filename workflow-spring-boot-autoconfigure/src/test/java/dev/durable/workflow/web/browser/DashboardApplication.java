@@ -24,7 +24,7 @@ public class DashboardApplication {
 	 * test classpath for other tests): the browser tests set the dashboard's access by
 	 * properties alone.
 	 */
-	static final String WITHOUT_SECURITY = "spring.autoconfigure.exclude="
+	public static final String WITHOUT_SECURITY = "spring.autoconfigure.exclude="
 			+ "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
 			+ "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration,"
 			+ "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration,"

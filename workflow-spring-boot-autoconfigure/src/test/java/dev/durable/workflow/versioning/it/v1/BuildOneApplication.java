@@ -1,0 +1,20 @@
+package dev.durable.workflow.versioning.it.v1;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Import;
+
+import dev.durable.workflow.versioning.it.Steps;
+
+/** Build 1.0 of the versioned application: the workflows of this package. */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import(Steps.class)
+public class BuildOneApplication {
+
+	public static void main(String[] args) {
+		SpringApplication.run(BuildOneApplication.class, args);
+	}
+
+}

@@ -1,0 +1,34 @@
+package dev.durable.workflow.versioning.it.v1;
+
+import dev.durable.workflow.SignalMethod;
+import dev.durable.workflow.VersioningBehavior;
+import dev.durable.workflow.Workflow;
+import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.Workflows;
+import dev.durable.workflow.versioning.it.Steps;
+
+/** Build 1.0 of "shipment": pack, a signal, ship. */
+@Workflow(value = "shipment", versioning = VersioningBehavior.PINNED)
+public class Shipment {
+
+	private final Steps steps;
+
+	private boolean go;
+
+	public Shipment(Steps steps) {
+		this.steps = steps;
+	}
+
+	@WorkflowRun
+	public String run(String id) {
+		this.steps.step("pack-" + id);
+		Workflows.await(() -> this.go);
+		return "v1:" + this.steps.step("ship-" + id);
+	}
+
+	@SignalMethod
+	public void go() {
+		this.go = true;
+	}
+
+}
