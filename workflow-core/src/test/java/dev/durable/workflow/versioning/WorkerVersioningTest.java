@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,8 +22,10 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.engine.EngineInternals;
+import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.support.Engines;
+import dev.durable.workflow.support.StallingHooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -200,17 +203,77 @@ class WorkerVersioningTest {
 
 	}
 
+	/** "leaf", a child: build 1.0. */
+	@Workflow("leaf")
+	public static class LeafV1 {
+
+		@WorkflowRun
+		public String run(String id) {
+			return "v1:" + id;
+		}
+
+	}
+
+	/** "leaf", a child: build 2.0. */
+	@Workflow("leaf")
+	public static class LeafV2 {
+
+		@WorkflowRun
+		public String run(String id) {
+			return "v2:" + id;
+		}
+
+	}
+
+	/** "parent", pinned: on a signal it runs a "leaf" child. Build 1.0. */
+	@Workflow(value = "parent", versioning = VersioningBehavior.PINNED)
+	public static class ParentV1 {
+
+		private boolean go;
+
+		@WorkflowRun
+		public String run(String id) {
+			Workflows.await(() -> this.go);
+			return Workflows.startChild(LeafV1::run, id, null).result().get();
+		}
+
+		@SignalMethod
+		public void go() {
+			this.go = true;
+		}
+
+	}
+
+	/** "parent", build 2.0. */
+	@Workflow(value = "parent", versioning = VersioningBehavior.PINNED)
+	public static class ParentV2 {
+
+		private boolean go;
+
+		@WorkflowRun
+		public String run(String id) {
+			Workflows.await(() -> this.go);
+			return Workflows.startChild(LeafV2::run, id, null).result().get();
+		}
+
+		@SignalMethod
+		public void go() {
+			this.go = true;
+		}
+
+	}
+
 	private WorkflowEngine.Builder build1() {
 		return this.engines.builder()
 			.buildId("1.0")
-			.register(OrderV1.class, ShipmentV1.class, CounterV1.class)
+			.register(OrderV1.class, ShipmentV1.class, CounterV1.class, LeafV1.class, ParentV1.class)
 			.registerActivities(new Steps());
 	}
 
 	private WorkflowEngine.Builder build2() {
 		return this.engines.builder()
 			.buildId("2.0")
-			.register(OrderV2.class, ShipmentV2.class, CounterV2.class)
+			.register(OrderV2.class, ShipmentV2.class, CounterV2.class, LeafV2.class, ParentV2.class)
 			.registerActivities(new Steps());
 	}
 
@@ -410,6 +473,59 @@ class WorkerVersioningTest {
 		assertThat(shipment.waitingOn()).filteredOn((wait) -> wait.kind() == RunWait.Kind.BUILD)
 			.singleElement()
 			.satisfies((wait) -> assertThat(wait.detail()).contains("refused"));
+	}
+
+	@Test
+	void aPinnedParentsChildStartsOnTheParentsBuild() {
+		WorkflowEngine one = this.engines.start(build1());
+		WorkflowHandle<Object> parent = start(one, "parent", "p1", "parent-1");
+		await().until(() -> parent.describe().workflowTasks() >= 1);
+		WorkflowEngine two = this.engines.start(build2());
+		await().until(() -> !EngineInternals.node(one).routing().route().currentHere());
+		parent.signal("go", null);
+		assertThat(parent.result(Duration.ofSeconds(20))).as("the child ran the parent's build's code")
+			.isEqualTo("v1:p1");
+		// a new parent goes to the current build, and so does its child
+		WorkflowHandle<Object> fresh = start(two, "parent", "p2", "parent-2");
+		fresh.signal("go", null);
+		assertThat(fresh.result(Duration.ofSeconds(20))).isEqualTo("v2:p2");
+	}
+
+	@Test
+	void aQueuedRunAdmittedByANodeOfAnotherBuildRunsOnItsOwnBuild() {
+		QueueDefinition queue = QueueDefinition.named("orders").withConcurrency(5);
+		// only the old build's node declares the queue: it admits every run of it
+		WorkflowEngine one = this.engines.start(build1().queue(queue));
+		WorkflowEngine two = this.engines.start(build2());
+		await().until(() -> !EngineInternals.node(one).routing().route().currentHere());
+		WorkflowHandle<Object> queued = one.client()
+			.start("order", "q1", StartOptions.builder().workflowId("queued-1").queue("orders").build());
+		awaitWaiting(queued, 2);
+		assertThat(queued.describe().build().buildId()).isEqualTo("2.0");
+		queued.signal("go", null);
+		assertThat(queued.result(Duration.ofSeconds(20))).as("run on the build it was started for")
+			.isEqualTo("v2:a-q1,b-q1");
+		assertThat(two.client().builds().routing().currentBuild()).isEqualTo("2.0");
+	}
+
+	@Test
+	void aMoveFencesATaskOfTheOldBuildUnderWay() throws Exception {
+		StallingHooks hooks = new StallingHooks();
+		WorkflowEngine one = this.engines.start(build1().hooks(hooks));
+		WorkflowHandle<Object> order = start(one, "order", "o6", "order-6");
+		awaitWaiting(order, 2);
+		WorkflowEngine two = this.engines.start(build2());
+		// the old build's node takes the signal and its task's commit stalls
+		hooks.stallCommits = true;
+		order.signal("go", null);
+		assertThat(hooks.commitStalled.await(20, TimeUnit.SECONDS)).isTrue();
+		BuildMoveReport report = two.client().builds().moveRuns("1.0", "2.0", null, 10);
+		assertThat(report.moved()).hasSize(1);
+		hooks.release();
+		// the old node's commit fails its compare-and-set; the new build runs the task
+		assertThat(two.client().handle("order-6", Object.class).result(Duration.ofSeconds(20)))
+			.isEqualTo("v2:a-o6,b-o6");
+		Engines.assertReplays(two, order.describe().runId());
 	}
 
 	@Test

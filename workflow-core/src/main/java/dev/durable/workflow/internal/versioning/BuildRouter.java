@@ -154,13 +154,13 @@ public final class BuildRouter {
 
 	/**
 	 * The build of a child a run of this node starts: a pinned parent's children start on
-	 * its build (the code they were written with), other children as new runs do.
+	 * its build (the code they were written with), pinned there until their first task
+	 * commits, after which their own type's behaviour applies; other children start as
+	 * new runs do.
 	 */
 	public BuildAssignment child(String parentType, String childType, String childId) {
 		if (this.buildId != null && behavior(parentType) == VersioningBehavior.PINNED) {
-			return new BuildAssignment(this.buildId,
-					this.workflows.find(childType) == null || behavior(childType) == VersioningBehavior.PINNED,
-					BuildAssignment.bucket(childId));
+			return new BuildAssignment(this.buildId, true, BuildAssignment.bucket(childId));
 		}
 		return assignNew(childType, childId);
 	}
