@@ -3,7 +3,6 @@ package dev.durable.workflow.internal.versioning;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.store.BuildRepository;
 import dev.durable.workflow.internal.store.BuildRepository.PinnedRun;
+import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
 /**
@@ -110,16 +110,10 @@ public final class MoveStrandedRuns implements NodeService {
 		}
 	}
 
+	/** Waits (bounded) for a round under way, which may still move runs, to end. */
 	@Override
 	public void awaitStopped(long deadlineNanos) {
-		if (this.thread != null) {
-			try {
-				this.thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		BackgroundThreads.awaitEnded(this.thread);
 	}
 
 }

@@ -5,9 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.function.ToDoubleFunction;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.durable.workflow.client.BuildStatus;
@@ -21,14 +19,12 @@ import dev.durable.workflow.client.WorkerBuilds;
  * {@code durable.workflow.build.nodes} (its live nodes). Cluster-wide values, the same on
  * every node.
  */
-public class BuildMetrics extends RefreshedGauges {
+public class BuildMetrics extends RefreshedGauges<BuildStatus> {
 
 	/** How often the snapshot is refreshed by default. */
 	public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(10);
 
 	private final Supplier<List<BuildStatus>> builds;
-
-	private volatile Map<String, BuildStatus> snapshot = Map.of();
 
 	/**
 	 * @param builds what the snapshot is read from, typically the builds of
@@ -36,22 +32,17 @@ public class BuildMetrics extends RefreshedGauges {
 	 * @param refresh how often it is read
 	 */
 	public BuildMetrics(Supplier<List<BuildStatus>> builds, Duration refresh) {
-		super(refresh, "durable-build-metrics");
+		super(refresh, "durable-build-metrics", "build");
 		this.builds = builds;
 	}
 
 	@Override
-	protected void read() {
+	protected Map<String, BuildStatus> read() {
 		Map<String, BuildStatus> current = new LinkedHashMap<>();
 		for (BuildStatus build : this.builds.get()) {
 			current.put(build.buildId(), build);
 		}
-		this.snapshot = Map.copyOf(current);
-	}
-
-	@Override
-	protected Iterable<String> names() {
-		return this.snapshot.keySet();
+		return current;
 	}
 
 	@Override
@@ -61,14 +52,6 @@ public class BuildMetrics extends RefreshedGauges {
 		gauge(registry, "durable.workflow.runs.pinned", "Open runs pinned to the build (0: drained)", name,
 				BuildStatus::openPinnedRuns);
 		gauge(registry, "durable.workflow.build.nodes", "Live nodes of the build", name, BuildStatus::liveNodes);
-	}
-
-	private void gauge(MeterRegistry registry, String meter, String description, String name,
-			ToDoubleFunction<BuildStatus> value) {
-		Gauge.builder(meter, this, (metrics) -> {
-			BuildStatus build = metrics.snapshot.get(name);
-			return (build != null) ? value.applyAsDouble(build) : 0;
-		}).description(description).tag("build", name).strongReference(true).register(registry);
 	}
 
 }

@@ -6,9 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.function.ToDoubleFunction;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.durable.workflow.engine.QueueInfo;
@@ -26,7 +24,7 @@ import dev.durable.workflow.engine.WorkflowEngine;
  * on every scrape. A queue that appears later gets its gauges at the refresh that first
  * sees it; one that is gone reads 0.
  */
-public class QueueMetrics extends RefreshedGauges {
+public class QueueMetrics extends RefreshedGauges<QueueInfo> {
 
 	/** How often the snapshot is refreshed by default. */
 	public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
@@ -34,8 +32,6 @@ public class QueueMetrics extends RefreshedGauges {
 	private final Supplier<List<QueueInfo>> queues;
 
 	private final Supplier<Instant> now;
-
-	private volatile Map<String, QueueInfo> snapshot = Map.of();
 
 	/**
 	 * Creates the gauges' source, counting the oldest item's age on this JVM's clock.
@@ -57,23 +53,18 @@ public class QueueMetrics extends RefreshedGauges {
 	 * @param refresh how often it is read
 	 */
 	public QueueMetrics(Supplier<List<QueueInfo>> queues, Supplier<Instant> now, Duration refresh) {
-		super(refresh, "durable-queue-metrics");
+		super(refresh, "durable-queue-metrics", "queue");
 		this.queues = queues;
 		this.now = now;
 	}
 
 	@Override
-	protected void read() {
+	protected Map<String, QueueInfo> read() {
 		Map<String, QueueInfo> current = new LinkedHashMap<>();
 		for (QueueInfo queue : this.queues.get()) {
 			current.put(queue.definition().name(), queue);
 		}
-		this.snapshot = Map.copyOf(current);
-	}
-
-	@Override
-	protected Iterable<String> names() {
-		return this.snapshot.keySet();
+		return current;
 	}
 
 	@Override
@@ -84,14 +75,6 @@ public class QueueMetrics extends RefreshedGauges {
 				QueueInfo::running);
 		gauge(registry, "durable.workflow.queue.oldest.age", "Seconds the item waiting longest in the queue has waited",
 				name, this::oldestAgeSeconds);
-	}
-
-	private void gauge(MeterRegistry registry, String meter, String description, String name,
-			ToDoubleFunction<QueueInfo> value) {
-		Gauge.builder(meter, this, (metrics) -> {
-			QueueInfo queue = metrics.snapshot.get(name);
-			return (queue != null) ? value.applyAsDouble(queue) : 0;
-		}).description(description).tag("queue", name).strongReference(true).register(registry);
 	}
 
 	private double oldestAgeSeconds(QueueInfo queue) {

@@ -9,7 +9,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.apache.commons.logging.Log;
@@ -26,13 +28,17 @@ import dev.durable.workflow.autoconfigure.WorkflowEngineLifecycle;
  * runs, once for all gauges rather than once per gauge on every scrape, and registers the
  * gauges of the names it sees for the first time.
  */
-public abstract class RefreshedGauges implements MeterBinder, SmartLifecycle {
+public abstract class RefreshedGauges<T> implements MeterBinder, SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(RefreshedGauges.class);
 
 	private final Duration refresh;
 
 	private final String threadName;
+
+	private final String tag;
+
+	private volatile Map<String, T> snapshot = Map.of();
 
 	private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
 
@@ -44,10 +50,12 @@ public abstract class RefreshedGauges implements MeterBinder, SmartLifecycle {
 	/**
 	 * @param refresh how often the snapshot is read
 	 * @param threadName the name of the thread that reads it
+	 * @param tag the tag that names what a gauge measures ({@code queue}, {@code build})
 	 */
-	protected RefreshedGauges(Duration refresh, String threadName) {
+	protected RefreshedGauges(Duration refresh, String threadName, String tag) {
 		this.refresh = refresh;
 		this.threadName = threadName;
+		this.tag = tag;
 	}
 
 	@Override
@@ -58,7 +66,7 @@ public abstract class RefreshedGauges implements MeterBinder, SmartLifecycle {
 
 	/** Reads the snapshot once, and registers the gauges of the names seen first. */
 	public void refresh() {
-		read();
+		this.snapshot = Map.copyOf(read());
 		for (MeterRegistry registry : this.registries) {
 			registerNew(registry);
 		}
@@ -67,21 +75,30 @@ public abstract class RefreshedGauges implements MeterBinder, SmartLifecycle {
 	/** Registers the gauges of the names the registry has none of yet. */
 	private void registerNew(MeterRegistry registry) {
 		Set<String> done = this.registered.computeIfAbsent(registry, (key) -> ConcurrentHashMap.newKeySet());
-		for (String name : names()) {
+		for (String name : this.snapshot.keySet()) {
 			if (done.add(name)) {
 				register(registry, name);
 			}
 		}
 	}
 
-	/** Reads the snapshot the gauges answer from. */
-	protected abstract void read();
+	/** Reads the snapshot the gauges answer from: each value by its name. */
+	protected abstract Map<String, T> read();
 
-	/** The names of the snapshot read last. */
-	protected abstract Iterable<String> names();
-
-	/** Registers the gauges of one name (each reads the snapshot; 0 once it is gone). */
+	/** Registers the gauges of one name, with {@link #gauge}. */
 	protected abstract void register(MeterRegistry registry, String name);
+
+	/**
+	 * Registers a gauge of one name, tagged with it, that reads the snapshot (0 once the
+	 * name is gone from it).
+	 */
+	protected final void gauge(MeterRegistry registry, String meter, String description, String name,
+			ToDoubleFunction<T> value) {
+		Gauge.builder(meter, this, (gauges) -> {
+			T current = gauges.snapshot.get(name);
+			return (current != null) ? value.applyAsDouble(current) : 0;
+		}).description(description).tag(this.tag, name).strongReference(true).register(registry);
+	}
 
 	private void refreshQuietly() {
 		try {
