@@ -163,7 +163,8 @@ final class EngineAssembly {
 						listeners.interceptors(), new RunPauses(stores.jdbc(), config.schema())),
 				describer,
 				new RunOutputs(new OutputRepository(stores.jdbc(), config.schema()), stores.runs(), waiters, payloads),
-				new RunWaits(describer, node, stores.runs()), new WorkerBuildsImpl(routing, buildRows, moves));
+				new RunWaits(describer, node, stores.runs()),
+				new WorkerBuildsImpl(routing, buildRows, moves, config.retention()));
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
 		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter,

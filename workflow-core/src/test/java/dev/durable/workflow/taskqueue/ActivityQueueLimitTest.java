@@ -41,6 +41,13 @@ class ActivityQueueLimitTest {
 
 	static final AtomicInteger MAX_SEEN = new AtomicInteger();
 
+	/**
+	 * When positive, each charge holds until this many charges ran at once (at most a few
+	 * seconds): an unlimited queue then shows its concurrency however slowly a loaded
+	 * machine starts the runs, and a limited one never reaches it.
+	 */
+	static volatile int holdUntilRunning;
+
 	@BeforeEach
 	void createTable() {
 		jdbc = this.engines.jdbc();
@@ -48,6 +55,7 @@ class ActivityQueueLimitTest {
 		jdbc.execute("CREATE TABLE " + table + " (id int PRIMARY KEY, running int NOT NULL, peak int NOT NULL)");
 		jdbc.update("INSERT INTO " + table + " VALUES (1, 0, 0)");
 		MAX_SEEN.set(0);
+		holdUntilRunning = 0;
 	}
 
 	@AfterEach
@@ -77,6 +85,10 @@ class ActivityQueueLimitTest {
 			MAX_SEEN.accumulateAndGet(running, Math::max);
 			try {
 				Thread.sleep(100);
+				long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+				while (MAX_SEEN.get() < holdUntilRunning && System.nanoTime() < deadline) {
+					Thread.sleep(10);
+				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -203,6 +215,7 @@ class ActivityQueueLimitTest {
 
 	@Test
 	void withoutADeclaredQueueTheTaskQueueIsNotLimited() {
+		holdUntilRunning = 4;
 		WorkflowEngine workflows = this.engines.start(this.engines.builder().register(PayWorkflow.class));
 		this.engines.start(this.engines.builder()
 			.runWorkflows(false)

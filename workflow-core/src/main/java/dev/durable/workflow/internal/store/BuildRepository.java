@@ -108,9 +108,15 @@ public final class BuildRepository {
 			int liveNodes, long openPinnedRuns, long refusedMoves) {
 	}
 
-	/** Every build of the namespace: those its nodes ran and those its open runs name. */
-	public List<StoredBuild> builds(String namespace, long deadAfterMillis) {
+	/**
+	 * The builds of the namespace: those its nodes ran within the given time (a build
+	 * long gone and drained drops out of the list) and those its open runs name.
+	 * @param keptMillis how long after its last node a build stays listed (zero or
+	 * negative: forever)
+	 */
+	public List<StoredBuild> builds(String namespace, long deadAfterMillis, long keptMillis) {
 		return this.jdbc.query(q("WITH ids AS (SELECT build_id FROM #.worker_build WHERE namespace = ?"
+				+ " AND (? <= 0 OR last_seen_at > now() - make_interval(secs => ?))"
 				+ " UNION SELECT DISTINCT build_id FROM #.workflow_run WHERE namespace = ? AND status = 'RUNNING'"
 				+ " AND pinned AND build_id IS NOT NULL)" + " SELECT ids.build_id, b.first_seen_at, b.last_task_at,"
 				+ " (SELECT count(*) FROM #.node n WHERE n.namespace = ? AND n.build_id = ids.build_id"
@@ -124,7 +130,8 @@ public final class BuildRepository {
 				(rs, n) -> new StoredBuild(rs.getString("build_id"), Sql.instant(rs, "first_seen_at"),
 						Sql.instant(rs, "last_task_at"), rs.getInt("live"), rs.getLong("pinned_runs"),
 						rs.getLong("refused")),
-				namespace, namespace, namespace, deadAfterMillis / 1000.0, namespace, namespace, namespace);
+				namespace, keptMillis, keptMillis / 1000.0, namespace, namespace, deadAfterMillis / 1000.0, namespace,
+				namespace, namespace);
 	}
 
 	/**

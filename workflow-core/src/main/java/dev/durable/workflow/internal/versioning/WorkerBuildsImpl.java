@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.versioning;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -24,7 +25,14 @@ public final class WorkerBuildsImpl implements WorkerBuilds {
 
 	private final MoveRuns moves;
 
-	public WorkerBuildsImpl(BuildRouter routing, BuildRepository builds, MoveRuns moves) {
+	private final long keptMillis;
+
+	/**
+	 * @param kept how long a build stays listed after its last node (the retention of
+	 * closed runs)
+	 */
+	public WorkerBuildsImpl(BuildRouter routing, BuildRepository builds, MoveRuns moves, Duration kept) {
+		this.keptMillis = kept.toMillis();
 		this.routing = routing;
 		this.builds = builds;
 		this.moves = moves;
@@ -34,7 +42,7 @@ public final class WorkerBuildsImpl implements WorkerBuilds {
 	public List<BuildStatus> list() {
 		StoredRouting stored = this.builds.routing(this.routing.namespace(), this.routing.deadAfterMillis());
 		String current = stored.effectiveCurrent();
-		return this.builds.builds(this.routing.namespace(), this.routing.deadAfterMillis())
+		return this.builds.builds(this.routing.namespace(), this.routing.deadAfterMillis(), this.keptMillis)
 			.stream()
 			.map((build) -> status(build, current, stored))
 			.toList();
