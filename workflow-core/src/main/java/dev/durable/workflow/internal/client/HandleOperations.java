@@ -10,7 +10,9 @@ package dev.durable.workflow.internal.client;
  * @param control cancel, terminate, reset, pause and unpause
  * @param describer describe and history
  * @param outputs events and streams
+ * @param waits what a run waits for
+ * @param activities pause, unpause, reset and options of a run's pending activities
  */
 public record HandleOperations(RunLookup lookup, RunResults results, MessageClient messages, RunControl control,
-		RunDescriber describer, RunOutputs outputs, RunWaits waits) {
+		RunDescriber describer, RunOutputs outputs, RunWaits waits, ActivityOperations activities) {
 }

@@ -116,9 +116,21 @@ public final class RunDescriber {
 		for (ActivityRepository.Described a : rows) {
 			pending.computeIfPresent(a.seq(),
 					(seq, scheduled) -> new PendingActivity(a.seq(), a.activityType(), a.attempt(), a.scheduledAt(),
-							a.nextAttemptAt(), (a.lastFailure() != null)
-									? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null,
-							state(row, a, now), a.taskQueue(), a.startedAt(), a.lastHeartbeatAt()));
+							a.nextAttemptAt(),
+							(a.lastFailure() != null) ? InternalJson.read(a.lastFailure(), FailureInfo.class).summary()
+									: null,
+							state(row, a, now), a.taskQueue(), a.startedAt(), a.lastHeartbeatAt(), null, null,
+							scheduled.options()));
+		}
+		if (!pending.isEmpty()) {
+			// what operators set: pauses and options (a row only for activities acted on)
+			this.activities.pauses()
+				.controls(row.runId())
+				.forEach((seq, control) -> pending.computeIfPresent(seq,
+						(key, a) -> new PendingActivity(a.activityId(), a.activityType(), a.attempt(),
+								a.scheduledTime(), a.nextAttemptTime(), a.lastFailure(), a.state(), a.taskQueue(),
+								a.lastStartedTime(), a.lastHeartbeatTime(), control.pausedAt(), control.pauseReason(),
+								(control.options() != null) ? control.options() : a.options())));
 		}
 		return List.copyOf(pending.values());
 	}
@@ -132,7 +144,8 @@ public final class RunDescriber {
 		String taskQueue = (event.options() != null) ? event.options().taskQueue() : null;
 		PendingActivityState state = (taskQueue == null && row.owner() != null) ? PendingActivityState.STARTED
 				: PendingActivityState.SCHEDULED;
-		return new PendingActivity(event.seq(), event.activityType(), 1, at, at, null, state, taskQueue, null, null);
+		return new PendingActivity(event.seq(), event.activityType(), 1, at, at, null, state, taskQueue, null, null,
+				null, null, event.options());
 	}
 
 	/**

@@ -8,6 +8,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import dev.durable.workflow.WorkflowMethodReference;
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.ActivityOptionsUpdate;
 import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.ResetPoint;
@@ -269,6 +271,26 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public boolean unpause() {
 		return this.operations.control().unpause(row());
+	}
+
+	@Override
+	public boolean pauseActivity(long activityId, String reason) {
+		return this.operations.activities().pause(row(), activityId, reason);
+	}
+
+	@Override
+	public boolean unpauseActivity(long activityId) {
+		return this.operations.activities().unpause(row(), activityId);
+	}
+
+	@Override
+	public void resetActivity(long activityId, boolean keepHeartbeatDetails) {
+		this.operations.activities().reset(row(), activityId, keepHeartbeatDetails);
+	}
+
+	@Override
+	public ActivityOptions updateActivityOptions(long activityId, ActivityOptionsUpdate update) {
+		return this.operations.activities().updateOptions(row(), activityId, update);
 	}
 
 	@Override
