@@ -197,7 +197,8 @@ public final class ActivityExecutor {
 			pauses.resetInline(slot.runId(), seq, control.dropDetails(), this.clock.instant(), this.node, slot.epoch());
 		}
 		for (StoredActivity activity : this.store.pending(slot.runId())) {
-			if (activity.seq() == seq && activity.attempt() > 0) {
+			// a task-queue activity's row is claimable again without the owner
+			if (activity.seq() == seq && activity.attempt() > 0 && !activity.options().onTaskQueue()) {
 				// a retry waiting for its time starts from the row instead
 				slot.takeWaitingRetry(seq);
 				slot.activityStored(seq);
