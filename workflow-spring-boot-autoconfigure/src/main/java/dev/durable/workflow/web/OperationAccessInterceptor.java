@@ -25,7 +25,8 @@ public final class OperationAccessInterceptor implements HandlerInterceptor {
 	private static final List<Class<?>> CONTROLLERS = List.of(WorkflowRestController.class,
 			WorkflowMessageController.class, ScheduleRestController.class, ActivityCompletionController.class,
 			QueueRestController.class, DashboardController.class, BatchRestController.class,
-			DebounceRestController.class, OverviewRestController.class, ReplayCheckRestController.class);
+			DebounceRestController.class, OverviewRestController.class, ReplayCheckRestController.class,
+			ActivityOperationsRestController.class);
 
 	private final WebAccess access;
 
