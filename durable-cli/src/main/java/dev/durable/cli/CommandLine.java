@@ -22,7 +22,8 @@ final class CommandLine {
 	static final Set<String> GLOBAL = Set.of("url", "token", "user", "output", "help");
 
 	/** Options without a value. */
-	private static final Set<String> FLAGS = Set.of("help", "follow", "confirm-all", "open-only", "paused");
+	private static final Set<String> FLAGS = Set.of("help", "follow", "confirm-all", "open-only", "paused",
+			"drop-heartbeat-details");
 
 	private static final Map<String, String> SHORT = Map.of("-o", "output", "-h", "help", "-f", "follow");
 
