@@ -15,9 +15,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import dev.durable.workflow.RetryPolicy;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
+import dev.durable.workflow.Workflows;
 import dev.durable.workflow.activity.Activity;
 import dev.durable.workflow.activity.ActivityContext;
 import dev.durable.workflow.activity.ActivityMethod;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.client.ActivityNotPendingException;
 import dev.durable.workflow.client.ActivityOptionsUpdate;
 import dev.durable.workflow.client.HistoryEvent;
@@ -197,6 +199,17 @@ class ActivityOperationsTest {
 				case "limited" -> onQueue ? this.queued.limited(name) : this.inline.limited(name);
 				case "patient" -> onQueue ? this.queued.patient(name) : this.inline.patient(name);
 				case "two" -> this.inline.work(name + "-ok") + ", " + this.inline.work(name);
+				case "local" ->
+					Workflows
+						.localActivities(Inline.class,
+								ActivityOptions.builder()
+									.retryPolicy(RetryPolicy.builder()
+										.initialInterval(Duration.ofMillis(1))
+										.maximumAttempts(2)
+										.pauseWhenExhausted()
+										.build())
+									.build())
+						.work(name);
 				default -> onQueue ? this.queued.work(name) : this.inline.work(name);
 			};
 		}
@@ -420,6 +433,14 @@ class ActivityOperationsTest {
 		run.resetActivity(seq, true);
 		assertThat(run.result(Duration.ofSeconds(20))).isEqualTo(name + " done at attempt 1");
 		Engines.assertReplays(engine, run.runId());
+	}
+
+	@Test
+	void aLocalActivityIsNeverPausedItFailsWhenItsAttemptsAreExhausted() {
+		WorkflowEngine engine = node();
+		WorkflowHandle<String> run = start(engine, false, "local", "local-exhausted");
+		await().until(() -> run.describe().status() == WorkflowStatus.FAILED);
+		assertThat(attempts("local-exhausted")).containsExactly(1, 2);
 	}
 
 	@Test
