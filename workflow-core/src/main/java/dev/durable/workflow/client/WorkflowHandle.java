@@ -233,8 +233,10 @@ public interface WorkflowHandle<R> {
 
 	/**
 	 * Changes a pending activity's options for the attempts to come: its retry policy
-	 * (which also decides about a running attempt that fails) and timeouts (an attempt
-	 * already running keeps its own). The task queue, priority and partition key stay.
+	 * (which also decides about a running attempt that fails) and timeouts (a running
+	 * inline attempt keeps its own; the timeouts of a task-queue attempt are enforced from
+	 * its row, so a running one is judged by the new ones too). The task queue, priority
+	 * and partition key stay.
 	 * @param activityId the activity's id in the run
 	 * @param update the fields to change
 	 * @return the activity's options from now on

@@ -184,7 +184,8 @@ public final class ActivityPauses {
 	/**
 	 * Sets the activity's options for the attempts to come: in its control row, and in
 	 * its row when it has one (a task-queue row's timeout columns too, which the sweep
-	 * enforces). A running attempt's own timeouts stay as they were.
+	 * enforces, for a running attempt too). A running inline attempt's timeouts, armed
+	 * when it started, stay as they were.
 	 */
 	public void updateOptions(UUID runId, long seq, ActivityOptions options) {
 		byte[] json = InternalJson.write(options);
