@@ -5,7 +5,6 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.RetryPolicy;
-import dev.durable.workflow.activity.ActivityOptions;
 
 /**
  * New options for the attempts to come of a pending activity
@@ -68,37 +67,6 @@ public record ActivityOptionsUpdate(@Nullable RetryPolicy retryPolicy, @Nullable
 	public boolean isEmpty() {
 		return this.retryPolicy == null && this.startToCloseTimeout == null && this.scheduleToCloseTimeout == null
 				&& this.heartbeatTimeout == null && this.scheduleToStartTimeout == null;
-	}
-
-	/**
-	 * The given options with this update's fields.
-	 * @throws IllegalArgumentException when a timeout is not positive
-	 */
-	public ActivityOptions applyTo(ActivityOptions options) {
-		ActivityOptions.Builder builder = options.toBuilder();
-		if (this.retryPolicy != null) {
-			builder.retryPolicy(this.retryPolicy);
-		}
-		if (this.startToCloseTimeout != null) {
-			builder.startToCloseTimeout(positive(this.startToCloseTimeout, "startToCloseTimeout"));
-		}
-		if (this.scheduleToCloseTimeout != null) {
-			builder.scheduleToCloseTimeout(positive(this.scheduleToCloseTimeout, "scheduleToCloseTimeout"));
-		}
-		if (this.heartbeatTimeout != null) {
-			builder.heartbeatTimeout(positive(this.heartbeatTimeout, "heartbeatTimeout"));
-		}
-		if (this.scheduleToStartTimeout != null) {
-			builder.scheduleToStartTimeout(positive(this.scheduleToStartTimeout, "scheduleToStartTimeout"));
-		}
-		return builder.build();
-	}
-
-	private static Duration positive(Duration value, String name) {
-		if (value.isNegative() || value.isZero()) {
-			throw new IllegalArgumentException(name + " must be positive: " + value);
-		}
-		return value;
 	}
 
 }

@@ -4,8 +4,6 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.durable.workflow.activity.ActivityOptions;
-
 /**
  * An activity of an open run that has not finished.
  *
@@ -35,7 +33,7 @@ import dev.durable.workflow.activity.ActivityOptions;
 public record PendingActivity(long activityId, String activityType, int attempt, Instant scheduledTime,
 		Instant nextAttemptTime, @Nullable String lastFailure, PendingActivityState state, @Nullable String taskQueue,
 		@Nullable Instant lastStartedTime, @Nullable Instant lastHeartbeatTime, @Nullable Instant pausedTime,
-		@Nullable String pauseReason, @Nullable ActivityOptions options) {
+		@Nullable String pauseReason, @Nullable ActivityAttemptOptions options) {
 
 	/** A pending activity that is not paused, its options not known. */
 	public PendingActivity(long activityId, String activityType, int attempt, Instant scheduledTime,

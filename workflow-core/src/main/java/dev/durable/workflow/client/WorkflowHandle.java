@@ -10,7 +10,6 @@ import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.Signal;
 import dev.durable.workflow.WorkflowMethodReference;
-import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.failure.WorkflowException;
 
 /**
@@ -234,9 +233,9 @@ public interface WorkflowHandle<R> {
 	/**
 	 * Changes a pending activity's options for the attempts to come: its retry policy
 	 * (which also decides about a running attempt that fails) and timeouts (a running
-	 * inline attempt keeps its own; the timeouts of a task-queue attempt are enforced from
-	 * its row, so a running one is judged by the new ones too). The task queue, priority
-	 * and partition key stay.
+	 * inline attempt keeps its own; the timeouts of a task-queue attempt are enforced
+	 * from its row, so a running one is judged by the new ones too). The task queue,
+	 * priority and partition key stay.
 	 * @param activityId the activity's id in the run
 	 * @param update the fields to change
 	 * @return the activity's options from now on
@@ -245,7 +244,7 @@ public interface WorkflowHandle<R> {
 	 * not positive
 	 * @throws WorkflowClosedException when the run is closed
 	 */
-	ActivityOptions updateActivityOptions(long activityId, ActivityOptionsUpdate update);
+	ActivityAttemptOptions updateActivityOptions(long activityId, ActivityOptionsUpdate update);
 
 	/**
 	 * What the run waits for now, as a stack-trace query tells it: the operator's

@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.durable.workflow.RetryPolicy;
-import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.ActivityAttemptOptions;
 import dev.durable.workflow.client.ActivityNotPendingException;
 import dev.durable.workflow.client.ActivityOptionsUpdate;
 import dev.durable.workflow.client.PendingActivity;
@@ -92,7 +92,7 @@ public class ActivityOperationsRestController {
 	 * @param activityId the activity's id in the run
 	 * @param options its options for the attempts to come
 	 */
-	record ActivityOptionsState(String workflowId, UUID runId, long activityId, ActivityOptions options) {
+	record ActivityOptionsState(String workflowId, UUID runId, long activityId, ActivityAttemptOptions options) {
 	}
 
 	@PostMapping("/pause")
@@ -153,7 +153,7 @@ public class ActivityOperationsRestController {
 		}
 		ActivityOptionsUpdate update = (ActivityOptionsUpdate) this.payloads.convert(fields,
 				ActivityOptionsUpdate.class, "activity options");
-		ActivityOptions options = handle.updateActivityOptions(activityId, update);
+		ActivityAttemptOptions options = handle.updateActivityOptions(activityId, update);
 		return new ActivityOptionsState(workflowId, handle.runId(), activityId, options);
 	}
 

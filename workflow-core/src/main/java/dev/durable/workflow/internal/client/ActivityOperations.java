@@ -1,6 +1,7 @@
 package dev.durable.workflow.internal.client;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;
 
@@ -8,9 +9,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.ActivityAttemptOptions;
 import dev.durable.workflow.client.ActivityNotPendingException;
 import dev.durable.workflow.client.ActivityOptionsUpdate;
-import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.RunPauses;
@@ -68,32 +69,63 @@ public final class ActivityOperations {
 		});
 	}
 
-	ActivityOptions updateOptions(RunRow row, long activityId, ActivityOptionsUpdate update) {
+	ActivityAttemptOptions updateOptions(RunRow row, long activityId, ActivityOptionsUpdate update) {
 		Objects.requireNonNull(update, "update");
 		if (update.isEmpty()) {
 			throw new IllegalArgumentException("The options update changes nothing: give a retry policy or a timeout");
 		}
-		PendingActivity activity = pending(row, activityId);
+		RunDescriber.Pending activity = pending(row, activityId);
 		ActivityOptions current = (activity.options() != null) ? activity.options() : ActivityOptions.DEFAULT;
-		ActivityOptions updated = update.applyTo(current);
+		ActivityOptions updated = applyTo(update, current);
 		operate(row, () -> {
 			this.pauses.updateOptions(row.runId(), activityId, updated);
 			return Event.activityOptionsUpdated(activityId, updated);
 		});
-		return updated;
+		return RunDescriber.attemptOptions(updated);
+	}
+
+	/**
+	 * The options with the update's fields.
+	 * @throws IllegalArgumentException when a timeout is not positive
+	 */
+	static ActivityOptions applyTo(ActivityOptionsUpdate update, ActivityOptions options) {
+		ActivityOptions.Builder builder = options.toBuilder();
+		if (update.retryPolicy() != null) {
+			builder.retryPolicy(update.retryPolicy());
+		}
+		if (update.startToCloseTimeout() != null) {
+			builder.startToCloseTimeout(positive(update.startToCloseTimeout(), "startToCloseTimeout"));
+		}
+		if (update.scheduleToCloseTimeout() != null) {
+			builder.scheduleToCloseTimeout(positive(update.scheduleToCloseTimeout(), "scheduleToCloseTimeout"));
+		}
+		if (update.heartbeatTimeout() != null) {
+			builder.heartbeatTimeout(positive(update.heartbeatTimeout(), "heartbeatTimeout"));
+		}
+		if (update.scheduleToStartTimeout() != null) {
+			builder.scheduleToStartTimeout(positive(update.scheduleToStartTimeout(), "scheduleToStartTimeout"));
+		}
+		return builder.build();
+	}
+
+	private static Duration positive(Duration value, String name) {
+		if (value.isNegative() || value.isZero()) {
+			throw new IllegalArgumentException(name + " must be positive: " + value);
+		}
+		return value;
 	}
 
 	/**
 	 * The pending activity of the open run.
 	 * @throws ActivityNotPendingException when the run does not wait for it
 	 */
-	private PendingActivity pending(RunRow row, long activityId) {
+	private RunDescriber.Pending pending(RunRow row, long activityId) {
 		if (!row.isOpen()) {
 			throw this.lookup.closed(row);
 		}
-		return this.describer.pendingActivities(row)
+		return this.describer.pendingWithOptions(row)
 			.stream()
-			.filter((a) -> a.activityId() == activityId)
+			.filter((a) -> a.activity().activityId() == activityId)
 			.findFirst()
 			.orElseThrow(() -> new ActivityNotPendingException(
 					"Workflow " + row.workflowId() + " (run " + row.runId() + ") has no pending activity " + activityId

@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.ActivityAttemptOptions;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.client.PendingActivityState;
@@ -94,16 +96,33 @@ public final class RunDescriber {
 	 * flag says no inline activity is pending) has no history to read.
 	 */
 	List<PendingActivity> pendingActivities(RunRow row) {
+		return pendingWithOptions(row).stream().map(Pending::activity).toList();
+	}
+
+	/**
+	 * A pending activity, with the whole options of its attempts to come.
+	 *
+	 * @param activity as describe shows it
+	 * @param options its options (scheduled, or set by an operator), or {@code null}
+	 */
+	record Pending(PendingActivity activity, ActivityOptions options) {
+	}
+
+	/** {@link #pendingActivities}, with each one's whole options. */
+	List<Pending> pendingWithOptions(RunRow row) {
 		List<ActivityRepository.Described> rows = this.activities.described(row.runId());
 		if (rows.isEmpty() && !this.runs.hasActivities(row.runId())) {
 			return List.of();
 		}
 		Map<Long, PendingActivity> pending = new LinkedHashMap<>();
+		Map<Long, ActivityOptions> options = new LinkedHashMap<>();
 		for (TaskRecord task : this.tasks.history(row.runId())) {
 			for (Event event : task.events()) {
 				switch (event) {
-					case ActivityScheduled scheduled ->
+					case ActivityScheduled scheduled -> {
 						pending.put(scheduled.seq(), scheduled(row, scheduled, task.time()));
+						options.put(scheduled.seq(), scheduled.options());
+					}
 					case ActivityCompleted completed -> pending.remove(completed.seq());
 					case ActivityFailed failed -> pending.remove(failed.seq());
 					case ActivityCancelRequested canceled -> pending.remove(canceled.seq());
@@ -124,15 +143,26 @@ public final class RunDescriber {
 		}
 		if (!pending.isEmpty()) {
 			// what operators set: pauses and options (a row only for activities acted on)
-			this.activities.pauses()
-				.controls(row.runId())
-				.forEach((seq, control) -> pending.computeIfPresent(seq,
+			this.activities.pauses().controls(row.runId()).forEach((seq, control) -> {
+				if (control.options() != null && pending.containsKey(seq)) {
+					options.put(seq, control.options());
+				}
+				pending.computeIfPresent(seq,
 						(key, a) -> new PendingActivity(a.activityId(), a.activityType(), a.attempt(),
 								a.scheduledTime(), a.nextAttemptTime(), a.lastFailure(), a.state(), a.taskQueue(),
 								a.lastStartedTime(), a.lastHeartbeatTime(), control.pausedAt(), control.pauseReason(),
-								(control.options() != null) ? control.options() : a.options())));
+								(control.options() != null) ? attemptOptions(control.options()) : a.options()));
+			});
 		}
-		return List.copyOf(pending.values());
+		return pending.values().stream().map((a) -> new Pending(a, options.get(a.activityId()))).toList();
+	}
+
+	/** The options of an activity's attempts, as the client shows them. */
+	static ActivityAttemptOptions attemptOptions(ActivityOptions options) {
+		return (options != null)
+				? new ActivityAttemptOptions(options.retryPolicy(), options.startToCloseTimeout(),
+						options.scheduleToCloseTimeout(), options.heartbeatTimeout(), options.scheduleToStartTimeout())
+				: null;
 	}
 
 	/**
@@ -145,7 +175,7 @@ public final class RunDescriber {
 		PendingActivityState state = (taskQueue == null && row.owner() != null) ? PendingActivityState.STARTED
 				: PendingActivityState.SCHEDULED;
 		return new PendingActivity(event.seq(), event.activityType(), 1, at, at, null, state, taskQueue, null, null,
-				null, null, event.options());
+				null, null, attemptOptions(event.options()));
 	}
 
 	/**

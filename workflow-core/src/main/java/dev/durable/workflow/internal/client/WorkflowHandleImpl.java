@@ -8,7 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import dev.durable.workflow.WorkflowMethodReference;
-import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.ActivityAttemptOptions;
 import dev.durable.workflow.client.ActivityOptionsUpdate;
 import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.HistoryEvent;
@@ -289,7 +289,7 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	}
 
 	@Override
-	public ActivityOptions updateActivityOptions(long activityId, ActivityOptionsUpdate update) {
+	public ActivityAttemptOptions updateActivityOptions(long activityId, ActivityOptionsUpdate update) {
 		return this.operations.activities().updateOptions(row(), activityId, update);
 	}
 
