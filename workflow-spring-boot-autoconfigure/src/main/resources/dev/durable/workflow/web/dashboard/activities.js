@@ -1,5 +1,5 @@
 // A run's pending activities: the table of the run page, with a PAUSED badge, and for a caller
-// allowed the operations Pause, Unpause and Reset on each activity of an open run. Each asks
+// allowed the operations Pause, Unpause, Reset and Options on each activity of an open run. Each asks
 // first and shows what the server said.
 import { ACTIONS, READ_ONLY, call, enc, query } from "./api.js";
 import { $$, confirmDialog, html, relative, toast, when } from "./ui.js";
@@ -18,7 +18,7 @@ export function pendingActivities(run) {
       <td class="num attempt">${a.attempt}</td>
       <td title="${when(a.scheduledTime)}">${relative(a.scheduledTime)}</td><td title="${when(a.nextAttemptTime)}">${a.pausedTime ? html`<span class="muted">when unpaused</span>` : relative(a.nextAttemptTime)}</td>
       <td class="error small last-failure">${a.lastFailure || ""}</td>
-      ${operable ? html`<td class="row activity-actions">${a.pausedTime ? html`<button class="plain small activity-unpause">Unpause</button>` : html`<button class="plain small activity-pause">Pause…</button>`}<button class="plain small activity-reset">Reset…</button></td>` : ""}</tr>`)}
+      ${operable ? html`<td class="row activity-actions">${a.pausedTime ? html`<button class="plain small activity-unpause">Unpause</button>` : html`<button class="plain small activity-pause">Pause…</button>`}<button class="plain small activity-reset">Reset…</button><button class="plain small activity-options">Options…</button></td>` : ""}</tr>`)}
   </tbody></table></div>`;
 }
 
@@ -65,6 +65,32 @@ export function wireActivityActions(container, run, done) {
           confirm: "Reset activity",
         });
         if (answer) await act(`activity ${name} reset`, `${base}${id}/reset${pin}`, { keepHeartbeatDetails: answer.keep === "on" || answer.keep === true });
+      };
+    }
+    const options = row.querySelector(".activity-options");
+    if (options) {
+      options.onclick = async () => {
+        const current = activity.options || { retryPolicy: {} };
+        const answer = await confirmDialog({
+          title: `Options of activity ${name}`,
+          body: html`<p>For its attempts to come; a field left blank keeps its value. Durations are ISO-8601 (PT30S, PT5M).</p>`,
+          fields: html`<label class="field">maximum attempts (0: no limit)<input name="maximumAttempts" id="activity-max-attempts" type="number" min="0" value="${current.retryPolicy.maximumAttempts ?? ""}"></label>
+            <label class="field">start-to-close timeout<input name="startToCloseTimeout" id="activity-start-to-close" placeholder="${current.startToCloseTimeout || "none"}"></label>
+            <label class="field">heartbeat timeout<input name="heartbeatTimeout" id="activity-heartbeat-timeout" placeholder="${current.heartbeatTimeout || "none"}"></label>`,
+          confirm: "Change options",
+        });
+        if (!answer) return;
+        const body = {};
+        if (answer.startToCloseTimeout) body.startToCloseTimeout = answer.startToCloseTimeout.trim();
+        if (answer.heartbeatTimeout) body.heartbeatTimeout = answer.heartbeatTimeout.trim();
+        if (answer.maximumAttempts !== "" && Number(answer.maximumAttempts) !== current.retryPolicy.maximumAttempts) {
+          body.retryPolicy = { maximumAttempts: Number(answer.maximumAttempts) };
+        }
+        if (!Object.keys(body).length) {
+          toast("nothing to change", true);
+          return;
+        }
+        await act(`options of activity ${name} changed`, `${base}${id}/options${pin}`, body);
       };
     }
   }

@@ -420,7 +420,7 @@ class DashboardBrowserIT {
 
 	@Test
 	@Order(12)
-	void anActivityIsPausedUnpausedAndResetFromItsRunsPage() {
+	void anActivityIsPausedUnpausedGivenOptionsAndResetFromItsRunsPage() {
 		this.client.start("ledger-sync", "acct-a", StartOptions.withId("activity-ledger"));
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.client.handle("activity-ledger").describe().pendingActivities().size() == 1);
@@ -440,6 +440,23 @@ class DashboardBrowserIT {
 		browser.await("#pending-table .activity-pause");
 		assertThat(this.client.handle("activity-ledger").describe().pendingActivities().get(0).isPaused()).isFalse();
 
+		browser.click("#pending-table .activity-options");
+		browser.confirm("#activity-max-attempts", "7", "#activity-start-to-close", "PT3M");
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.client.handle("activity-ledger")
+				.describe()
+				.pendingActivities()
+				.get(0)
+				.options()
+				.retryPolicy()
+				.maximumAttempts() == 7);
+		assertThat(this.client.handle("activity-ledger")
+			.describe()
+			.pendingActivities()
+			.get(0)
+			.options()
+			.startToCloseTimeout()).isEqualTo(Duration.ofMinutes(3));
+
 		browser.click("#pending-table .activity-reset");
 		browser.confirm();
 		await().atMost(Duration.ofSeconds(30))
@@ -448,7 +465,7 @@ class DashboardBrowserIT {
 				.stream()
 				.anyMatch((event) -> event.type().equals("ACTIVITY_RESET")));
 		assertThat(this.client.handle("activity-ledger").history()).extracting((event) -> event.type())
-			.contains("ACTIVITY_PAUSED", "ACTIVITY_UNPAUSED");
+			.contains("ACTIVITY_PAUSED", "ACTIVITY_UNPAUSED", "ACTIVITY_OPTIONS_UPDATED");
 	}
 
 }
