@@ -150,8 +150,8 @@ final class EngineAssembly {
 						listeners.interceptors(), new RunPauses(stores.jdbc(), config.schema())),
 				describer,
 				new RunOutputs(new OutputRepository(stores.jdbc(), config.schema()), stores.runs(), waiters, payloads),
-				new RunWaits(describer, node, stores.runs()),
-				new ActivityOperations(describer, stores.activities().pauses(), stores.tx(), lookup, node, clock));
+				new RunWaits(describer, node, stores.runs()), new ActivityOperations(describer,
+						stores.activities().pauses(), stores.tx(), lookup, node, clock, listeners.interceptors()));
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());
 		ScheduleFirer firer = new ScheduleFirer(clock, stores.tx(), stores.runs(), node, waiters, starter,

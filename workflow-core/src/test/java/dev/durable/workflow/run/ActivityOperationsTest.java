@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,6 +31,7 @@ import dev.durable.workflow.client.WorkflowClosedException;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.engine.WorkflowEngine;
+import dev.durable.workflow.engine.WorkflowInterceptor;
 import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.support.Engines;
 
@@ -433,6 +435,44 @@ class ActivityOperationsTest {
 		run.resetActivity(seq, true);
 		assertThat(run.result(Duration.ofSeconds(20))).isEqualTo(name + " done at attempt 1");
 		Engines.assertReplays(engine, run.runId());
+	}
+
+	@Test
+	void theOperationsGoThroughTheClientInterceptorsWhichMayRefuseThem() {
+		List<String> seen = new CopyOnWriteArrayList<>();
+		boolean[] refuse = { true };
+		WorkflowEngine engine = this.engines.start(this.engines.builder()
+			.register(Operated.class)
+			.registerActivities(new InlineSteps(), new QueuedSteps())
+			.interceptor(new WorkflowInterceptor() {
+				@Override
+				public <R> R interceptClient(ClientCall call, Supplier<R> next) {
+					if (call.operation().name().contains("ACTIVITY")) {
+						seen.add(call.operation() + " " + call.workflowId() + " " + call.name());
+						if (refuse[0]) {
+							throw new IllegalStateException("activity operations need an operator");
+						}
+					}
+					return next.get();
+				}
+			}));
+		WorkflowHandle<String> run = start(engine, false, "work", "intercepted");
+		ran(engine, "intercepted", 1);
+		long seq = pending(run).activityId();
+
+		assertThatThrownBy(() -> run.pauseActivity(seq, null)).hasMessage("activity operations need an operator");
+		assertThat(pending(run).isPaused()).as("refused: nothing changed").isFalse();
+		refuse[0] = false;
+		run.pauseActivity(seq, null);
+		run.unpauseActivity(seq);
+		run.updateActivityOptions(seq, ActivityOptionsUpdate.of().heartbeatTimeout(Duration.ofMinutes(1)));
+		Steps.succeedFrom = 1;
+		run.resetActivity(seq, true);
+		assertThat(run.result(Duration.ofSeconds(20))).isEqualTo("intercepted done at attempt 1");
+		assertThat(seen).containsExactly("PAUSE_ACTIVITY intercepted " + seq, "PAUSE_ACTIVITY intercepted " + seq,
+				"UNPAUSE_ACTIVITY intercepted " + seq, "UPDATE_ACTIVITY_OPTIONS intercepted " + seq,
+				"RESET_ACTIVITY intercepted " + seq);
+		assertThat(events(run)).filteredOn("ACTIVITY_PAUSED"::equals).hasSize(1);
 	}
 
 	@Test

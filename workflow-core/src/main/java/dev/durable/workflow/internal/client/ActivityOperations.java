@@ -12,10 +12,12 @@ import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.client.ActivityAttemptOptions;
 import dev.durable.workflow.client.ActivityNotPendingException;
 import dev.durable.workflow.client.ActivityOptionsUpdate;
+import dev.durable.workflow.engine.WorkflowInterceptor.ClientOperation;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.store.RunRow;
+import dev.durable.workflow.internal.support.Interceptors;
 import dev.durable.workflow.internal.worker.RunWaker;
 
 /**
@@ -39,31 +41,35 @@ public final class ActivityOperations {
 
 	private final Clock clock;
 
+	private final Interceptors interceptors;
+
 	public ActivityOperations(RunDescriber describer, ActivityPauses pauses, TransactionTemplate tx, RunLookup lookup,
-			RunWaker waker, Clock clock) {
+			RunWaker waker, Clock clock, Interceptors interceptors) {
 		this.describer = describer;
 		this.pauses = pauses;
 		this.tx = tx;
 		this.lookup = lookup;
 		this.waker = waker;
 		this.clock = clock;
+		this.interceptors = interceptors;
 	}
 
 	boolean pause(RunRow row, long activityId, @Nullable String reason) {
 		pending(row, activityId);
-		return operate(row, () -> this.pauses.pause(row.runId(), activityId, reason, null, this.clock.instant())
-				? Event.activityPaused(activityId, reason, null) : null);
+		return operate(ClientOperation.PAUSE_ACTIVITY, row, activityId,
+				() -> this.pauses.pause(row.runId(), activityId, reason, null, this.clock.instant())
+						? Event.activityPaused(activityId, reason, null) : null);
 	}
 
 	boolean unpause(RunRow row, long activityId) {
 		pending(row, activityId);
-		return operate(row,
+		return operate(ClientOperation.UNPAUSE_ACTIVITY, row, activityId,
 				() -> this.pauses.unpause(row.runId(), activityId) ? Event.activityUnpaused(activityId) : null);
 	}
 
 	void reset(RunRow row, long activityId, boolean keepHeartbeatDetails) {
 		pending(row, activityId);
-		operate(row, () -> {
+		operate(ClientOperation.RESET_ACTIVITY, row, activityId, () -> {
 			this.pauses.reset(row.runId(), activityId, keepHeartbeatDetails, this.clock.instant());
 			return Event.activityReset(activityId, keepHeartbeatDetails);
 		});
@@ -77,7 +83,7 @@ public final class ActivityOperations {
 		RunDescriber.Pending activity = pending(row, activityId);
 		ActivityOptions current = (activity.options() != null) ? activity.options() : ActivityOptions.DEFAULT;
 		ActivityOptions updated = applyTo(update, current);
-		operate(row, () -> {
+		operate(ClientOperation.UPDATE_ACTIVITY_OPTIONS, row, activityId, () -> {
 			this.pauses.updateOptions(row.runId(), activityId, updated);
 			return Event.activityOptionsUpdated(activityId, updated);
 		});
@@ -134,9 +140,14 @@ public final class ActivityOperations {
 
 	/**
 	 * Changes the activity and records the event it returns (none: nothing changed), in
-	 * one transaction; then wakes the run's owner.
+	 * one transaction, through the client interceptors; then wakes the run's owner.
 	 * @return whether it changed
 	 */
+	private boolean operate(ClientOperation operation, RunRow row, long activityId, Supplier<Event> change) {
+		return this.interceptors.client(operation, row.workflowType(), row.workflowId(), String.valueOf(activityId),
+				(headers) -> operate(row, change));
+	}
+
 	private boolean operate(RunRow row, Supplier<Event> change) {
 		RunPauses.Paused recorded = this.tx.execute((status) -> {
 			Event event = change.get();
