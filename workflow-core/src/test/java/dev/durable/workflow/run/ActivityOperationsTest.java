@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterEach;
@@ -65,6 +67,11 @@ class ActivityOperationsTest {
 	@AfterEach
 	void close() {
 		Steps.stopWhenPaused = false;
+		CountDownLatch latch = Steps.block;
+		Steps.block = null;
+		if (latch != null) {
+			latch.countDown();
+		}
 		this.engines.close();
 	}
 
@@ -82,12 +89,25 @@ class ActivityOperationsTest {
 		/** The attempt heartbeats until it sees a pause, then fails. */
 		static volatile boolean stopWhenPaused;
 
+		/** When set, an attempt waits for it first (until the sweep times it out). */
+		static volatile CountDownLatch block;
+
 		static String call(String name) {
 			ActivityContext context = ActivityContext.current();
 			int attempt = context.info().attempt();
 			ATTEMPTS.computeIfAbsent(name, (k) -> new CopyOnWriteArrayList<>()).add(attempt);
 			DETAILS.add(String.valueOf(context.heartbeatDetails(String.class)));
 			context.heartbeat("progress of attempt " + attempt);
+			CountDownLatch latch = block;
+			if (latch != null) {
+				try {
+					latch.await(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw ApplicationFailure.newFailure("interrupted", "Interrupted");
+				}
+			}
 			while (stopWhenPaused) {
 				context.heartbeat("progress of attempt " + attempt);
 				if (context.isPauseRequested()) {
@@ -136,6 +156,9 @@ class ActivityOperationsTest {
 				taskQueue = QUEUE)
 		String patient(String name);
 
+		@ActivityMethod(startToCloseTimeout = "PT2S", maxAttempts = 1, pauseWhenExhausted = true, taskQueue = QUEUE)
+		String slow(String name);
+
 	}
 
 	public static class InlineSteps implements Inline {
@@ -174,6 +197,11 @@ class ActivityOperationsTest {
 			return Steps.call(name);
 		}
 
+		@Override
+		public String slow(String name) {
+			return Steps.call(name);
+		}
+
 	}
 
 	/**
@@ -200,6 +228,7 @@ class ActivityOperationsTest {
 			return switch (parts[1]) {
 				case "limited" -> onQueue ? this.queued.limited(name) : this.inline.limited(name);
 				case "patient" -> onQueue ? this.queued.patient(name) : this.inline.patient(name);
+				case "slow" -> this.queued.slow(name);
 				case "two" -> this.inline.work(name + "-ok") + ", " + this.inline.work(name);
 				case "local" ->
 					Workflows
@@ -481,6 +510,26 @@ class ActivityOperationsTest {
 		WorkflowHandle<String> run = start(engine, false, "local", "local-exhausted");
 		await().until(() -> run.describe().status() == WorkflowStatus.FAILED);
 		assertThat(attempts("local-exhausted")).containsExactly(1, 2);
+	}
+
+	@Test
+	void aTaskQueueAttemptTimedOutByTheSweepPausesAnActivityWhoseAttemptsAreExhausted() {
+		WorkflowEngine engine = node();
+		Steps.block = new CountDownLatch(1);
+		WorkflowHandle<String> run = start(engine, true, "slow", "swept");
+		await().until(() -> attempts("swept").size() == 1);
+		this.engines.clock.advance(Duration.ofSeconds(3)); // past its start-to-close
+															// timeout
+		await().until(() -> pending(run).isPaused());
+		assertThat(pending(run).pauseReason()).startsWith("activity paused after 1 attempt:");
+		assertThat(pending(run).lastFailure()).contains("start-to-close");
+
+		CountDownLatch latch = Steps.block;
+		Steps.block = null;
+		latch.countDown();
+		Steps.succeedFrom = 1;
+		run.unpauseActivity(pending(run).activityId());
+		assertThat(run.result(Duration.ofSeconds(20))).isEqualTo("swept done at attempt 2");
 	}
 
 	@Test
