@@ -533,6 +533,28 @@ class ActivityOperationsTest {
 	}
 
 	@Test
+	void anInlineRetryTheRunsPauseHeldBackStaysPausedWhenItsActivityIsPaused() {
+		WorkflowEngine engine = node();
+		WorkflowHandle<String> run = start(engine, false, "work", "both-paused");
+		ran(engine, "both-paused", 1); // its retry is due in 10 s
+		long seq = pending(run).activityId();
+		run.pause("whole run");
+		this.engines.clock.advance(Duration.ofSeconds(11)); // the retry comes due: held
+															// back
+		settled(engine);
+		run.pauseActivity(seq, "the activity too");
+		run.unpause();
+		this.engines.clock.advance(Duration.ofMinutes(1));
+		await().until(() -> events(run).contains("ACTIVITY_PAUSED"));
+		settled(engine);
+		assertThat(attempts("both-paused")).as("the held retry does not start").containsExactly(1);
+
+		Steps.succeedFrom = 2;
+		run.unpauseActivity(seq);
+		assertThat(run.result(Duration.ofSeconds(20))).isEqualTo("both-paused done at attempt 2");
+	}
+
+	@Test
 	void withoutPauseWhenExhaustedTheActivityFails() {
 		WorkflowEngine engine = node();
 		WorkflowHandle<String> run = start(engine, false, "limited", "fails");

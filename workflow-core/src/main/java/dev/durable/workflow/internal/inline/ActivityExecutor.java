@@ -130,7 +130,7 @@ public final class ActivityExecutor {
 				}
 				// the run may have been paused since the task that scheduled the retry
 				if (this.store.runPaused(activity.runId())) {
-					slot.heldByPause(() -> launch(slot, workflowId, activity));
+					slot.heldByPause(() -> launchUnlessPaused(slot, workflowId, activity));
 					return;
 				}
 				// and the activity paused, or given new options, meanwhile
@@ -169,6 +169,17 @@ public final class ActivityExecutor {
 			return null;
 		}
 		return (control.options() != null) ? withOptions(activity, control.options()) : activity;
+	}
+
+	/**
+	 * A launch the run's pause held back, at the unpause: the activity itself may have
+	 * been paused, or given new options, meanwhile.
+	 */
+	private void launchUnlessPaused(InlineRun slot, String workflowId, StoredActivity activity) {
+		StoredActivity controlled = controlled(activity);
+		if (controlled != null) {
+			launch(slot, workflowId, controlled);
+		}
 	}
 
 	private static StoredActivity withOptions(StoredActivity activity, ActivityOptions options) {
@@ -238,7 +249,7 @@ public final class ActivityExecutor {
 			this.rows.notStarted(slot, activity);
 			return;
 		}
-		if (slot.holdWhilePaused(() -> launch(slot, workflowId, activity))) {
+		if (slot.holdWhilePaused(() -> launchUnlessPaused(slot, workflowId, activity))) {
 			return; // a paused run starts no attempt: this one starts at the unpause
 		}
 		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
