@@ -23,7 +23,7 @@ final class CommandLine {
 
 	/** Options without a value. */
 	private static final Set<String> FLAGS = Set.of("help", "follow", "confirm-all", "open-only", "paused", "off",
-			"newest");
+			"newest", "drop-heartbeat-details");
 
 	private static final Map<String, String> SHORT = Map.of("-o", "output", "-h", "help", "-f", "follow");
 

@@ -25,9 +25,9 @@ public final class DurableCli {
 			Map.entry("update", MessageCommands::update), Map.entry("cancel", WorkflowCommands::cancel),
 			Map.entry("terminate", WorkflowCommands::terminate), Map.entry("reset", WorkflowCommands::reset),
 			Map.entry("pause", WorkflowCommands::pause), Map.entry("unpause", WorkflowCommands::unpause),
-			Map.entry("batch", BatchCommands::run), Map.entry("schedules", ScheduleCommands::run),
-			Map.entry("replay-check", ReplayCheckCommand::run), Map.entry("builds", BuildCommands::run),
-			Map.entry("move-build", BuildCommands::moveRun));
+			Map.entry("activity", ActivityCommands::run), Map.entry("batch", BatchCommands::run),
+			Map.entry("schedules", ScheduleCommands::run), Map.entry("replay-check", ReplayCheckCommand::run),
+			Map.entry("builds", BuildCommands::run), Map.entry("move-build", BuildCommands::moveRun));
 
 	private DurableCli() {
 	}

@@ -95,7 +95,8 @@ final class WorkflowCommands {
 		}
 		fields.put("Pending activities", String.valueOf(run.path("pendingActivities").size()));
 		for (JsonNode activity : run.path("pendingActivities")) {
-			fields.put("  " + Output.text(activity.path("activityId")), activity.toString());
+			// keyed apart from the numbered waits below
+			fields.put("  #" + Output.text(activity.path("activityId")), activityLine(activity));
 		}
 		fields.put("Unfinished handlers", Output.text(run.path("unfinishedHandlers")));
 		fields.put("Memo", Output.text(run.path("memo")));
@@ -118,6 +119,35 @@ final class WorkflowCommands {
 			}
 		}
 		call.out().fields(fields);
+	}
+
+	/**
+	 * A pending activity in words:
+	 * {@code book STARTED, attempt 2, PAUSED (carrier strike), last failure: ...}, its
+	 * options as JSON at the end.
+	 */
+	private static String activityLine(JsonNode activity) {
+		StringBuilder line = new StringBuilder(Output.text(activity.path("activityType"))).append(' ')
+			.append(Output.text(activity.path("state")))
+			.append(", attempt ")
+			.append(Output.text(activity.path("attempt")));
+		if (!Output.text(activity.path("taskQueue")).isEmpty()) {
+			line.append(", task queue ").append(Output.text(activity.path("taskQueue")));
+		}
+		line.append(", next attempt at ").append(Output.text(activity.path("nextAttemptTime")));
+		if (!Output.text(activity.path("pausedTime")).isEmpty()) {
+			String reason = Output.text(activity.path("pauseReason"));
+			line.append(", PAUSED since ")
+				.append(Output.text(activity.path("pausedTime")))
+				.append(reason.isEmpty() ? "" : " (" + reason + ")");
+		}
+		if (!Output.text(activity.path("lastFailure")).isEmpty()) {
+			line.append(", last failure: ").append(Output.text(activity.path("lastFailure")));
+		}
+		if (!activity.path("options").isMissingNode() && !activity.path("options").isNull()) {
+			line.append(", options ").append(activity.path("options"));
+		}
+		return line.toString();
 	}
 
 	/** A wait in words: {@code ACTIVITY book, attempt 2 at 2026-..., carrier offline}. */

@@ -17,16 +17,31 @@ import org.jspecify.annotations.Nullable;
  * @param maximumAttempts attempts in total including the first; 0 means unlimited
  * @param nonRetryableErrorTypes failure types that are never retried; none when
  * {@code null} is given
+ * @param pauseWhenExhausted when the attempts allowed by {@code maximumAttempts} are
+ * exhausted by a failure that would otherwise be retried, the activity is paused instead
+ * of failed: the run waits until an operator unpauses it (a new round of
+ * {@code maximumAttempts} attempts) or resets it (attempt 1 again), see
+ * {@code WorkflowHandle.unpauseActivity} and {@code WorkflowHandle.resetActivity}.
+ * Non-retryable failures and timeouts of the whole activity (schedule-to-close,
+ * schedule-to-start) still fail it.
  */
 public record RetryPolicy(Duration initialInterval, double backoffCoefficient, @Nullable Duration maximumInterval,
-		int maximumAttempts, List<String> nonRetryableErrorTypes) {
+		int maximumAttempts, List<String> nonRetryableErrorTypes, boolean pauseWhenExhausted) {
 
 	/** The default policy. */
 	public static final RetryPolicy DEFAULT = new RetryPolicy(Duration.ofSeconds(1), 2.0, null, 0, List.of());
 
-	/** The canonical constructor; {@code null} non-retryable types are none. */
+	/**
+	 * A policy that fails the activity when its attempts are exhausted.
+	 */
 	public RetryPolicy(Duration initialInterval, double backoffCoefficient, @Nullable Duration maximumInterval,
 			int maximumAttempts, @Nullable List<String> nonRetryableErrorTypes) {
+		this(initialInterval, backoffCoefficient, maximumInterval, maximumAttempts, nonRetryableErrorTypes, false);
+	}
+
+	/** The canonical constructor; {@code null} non-retryable types are none. */
+	public RetryPolicy(Duration initialInterval, double backoffCoefficient, @Nullable Duration maximumInterval,
+			int maximumAttempts, @Nullable List<String> nonRetryableErrorTypes, boolean pauseWhenExhausted) {
 		Objects.requireNonNull(initialInterval, "initialInterval");
 		if (initialInterval.isNegative() || initialInterval.isZero()) {
 			throw new IllegalArgumentException("initialInterval must be positive: " + initialInterval);
@@ -43,6 +58,7 @@ public record RetryPolicy(Duration initialInterval, double backoffCoefficient, @
 		this.maximumAttempts = maximumAttempts;
 		this.nonRetryableErrorTypes = (nonRetryableErrorTypes != null) ? List.copyOf(nonRetryableErrorTypes)
 				: List.of();
+		this.pauseWhenExhausted = pauseWhenExhausted;
 	}
 
 	/** The effective upper bound of the delay between attempts. */
@@ -84,7 +100,10 @@ public record RetryPolicy(Duration initialInterval, double backoffCoefficient, @
 
 		private List<String> nonRetryableErrorTypes;
 
+		private boolean pauseWhenExhausted;
+
 		private Builder(RetryPolicy from) {
+			this.pauseWhenExhausted = from.pauseWhenExhausted;
 			this.initialInterval = from.initialInterval;
 			this.backoffCoefficient = from.backoffCoefficient;
 			this.maximumInterval = from.maximumInterval;
@@ -118,9 +137,24 @@ public record RetryPolicy(Duration initialInterval, double backoffCoefficient, @
 			return this;
 		}
 
+		/**
+		 * Pauses the activity instead of failing it when its maximum attempts are
+		 * exhausted: it waits for an operator to unpause or reset it (see
+		 * {@link RetryPolicy#pauseWhenExhausted()}).
+		 */
+		public Builder pauseWhenExhausted() {
+			return pauseWhenExhausted(true);
+		}
+
+		/** Whether exhausted attempts pause the activity rather than fail it. */
+		public Builder pauseWhenExhausted(boolean value) {
+			this.pauseWhenExhausted = value;
+			return this;
+		}
+
 		public RetryPolicy build() {
 			return new RetryPolicy(this.initialInterval, this.backoffCoefficient, this.maximumInterval,
-					this.maximumAttempts, this.nonRetryableErrorTypes);
+					this.maximumAttempts, this.nonRetryableErrorTypes, this.pauseWhenExhausted);
 		}
 
 	}

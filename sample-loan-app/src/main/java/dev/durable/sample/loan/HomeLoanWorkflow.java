@@ -39,10 +39,13 @@ import dev.durable.workflow.failure.CanceledFailure;
  * advertises it in its search attributes ({@code LoanStatus=PENDING_FIX},
  * {@code FailedActivity}) and waits durably, holding no thread, for a {@link #fix}
  * signal; the fix patches the application and the step runs again. Transient faults are
- * retried by the activity retry policy; a step that exhausts it, a cancellation, or a bug
- * in this class is not recoverable: the completed steps are compensated in reverse order
- * by a {@link Saga} (in a detached cancellation scope, so that a cancelled loan still
- * cleans up) and the loan fails.
+ * retried by the activity retry policy; when its attempts run out the policy pauses the
+ * step's activity ({@code loan.retry.pause-when-exhausted}): the loan waits, the activity
+ * shown as paused, until an operator unpauses it (the outside system is back) or resets
+ * it, and nothing here needs to know. With that setting off, a step that exhausts its
+ * retries, a cancellation, or a bug in this class is not recoverable: the completed steps
+ * are compensated in reverse order by a {@link Saga} (in a detached cancellation scope,
+ * so that a cancelled loan still cleans up) and the loan fails.
  */
 @Workflow("home-loan")
 public class HomeLoanWorkflow {

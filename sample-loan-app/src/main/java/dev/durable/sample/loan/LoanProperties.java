@@ -143,6 +143,7 @@ public class LoanProperties {
 				.backoffCoefficient(this.retry.backoffCoefficient)
 				.maximumInterval(this.retry.maximumInterval)
 				.maximumAttempts(this.retry.maximumAttempts)
+				.pauseWhenExhausted(this.retry.pauseWhenExhausted)
 				.build())
 			.build();
 	}
@@ -159,8 +160,22 @@ public class LoanProperties {
 		/** Longest wait between attempts. */
 		private Duration maximumInterval = Duration.ofMinutes(1);
 
-		/** Attempts in all before the step fails for good (0 for no limit). */
+		/** Attempts in all before the step pauses, or fails for good (0 for no limit). */
 		private int maximumAttempts = 10;
+
+		/**
+		 * When a step's attempts run out, pause the step (its activity) until an operator
+		 * unpauses or resets it, instead of failing the loan.
+		 */
+		private boolean pauseWhenExhausted = true;
+
+		public boolean isPauseWhenExhausted() {
+			return this.pauseWhenExhausted;
+		}
+
+		public void setPauseWhenExhausted(boolean pauseWhenExhausted) {
+			this.pauseWhenExhausted = pauseWhenExhausted;
+		}
 
 		public Duration getInitialInterval() {
 			return this.initialInterval;

@@ -9,21 +9,28 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
+import dev.durable.workflow.client.HistoryEvent;
+import dev.durable.workflow.client.PendingActivity;
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFailedException;
 import dev.durable.workflow.client.WorkflowHandle;
+import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.failure.ActivityFailure;
 import dev.durable.workflow.test.TimeSkipper;
 import dev.durable.workflow.test.spring.DurableWorkflowTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Transient faults: retried by the policy of {@code loan.retry} (its long back-off
- * skipped by the test clock), and, once the policy gives up, a loan that fails for good
- * with its completed steps compensated in reverse order. The fault rate is changed per
- * test on the {@link LoanProperties} bean, which the activities read at every attempt.
+ * skipped by the test clock); once the policy gives up, a step that pauses until an
+ * operator unpauses it, or, with {@code pause-when-exhausted} off, a loan that fails for
+ * good with its completed steps compensated in reverse order. The fault rate is changed
+ * per test on the {@link LoanProperties} bean, which the activities read at every
+ * attempt.
  */
 @SpringBootTest(properties = { "loan.simulated-work=0s", "loan.transient-failure-rate=0",
 		"loan.retry.initial-interval=PT1M", "loan.retry.maximum-attempts=3", "durable.workflow.web.enabled=false" })
@@ -47,6 +54,7 @@ class HomeLoanRetryTest {
 		this.properties.setTransientFailureRate(0);
 		this.properties.setTransientFailureActivities(Set.of());
 		this.properties.getRetry().setMaximumAttempts(3);
+		this.properties.getRetry().setPauseWhenExhausted(true);
 	}
 
 	@Test
@@ -59,7 +67,32 @@ class HomeLoanRetryTest {
 	}
 
 	@Test
-	void failsForGoodOnceTheRetriesAreSpentAndCompensatesInReverse() {
+	void aStepWhoseRetriesAreSpentPausesUntilAnOperatorUnpausesIt() {
+		this.properties.setTransientFailureRate(1.0);
+		this.properties.setTransientFailureActivities(Set.of("underwrite"));
+		WorkflowHandle<LoanResult> handle = start();
+		// the three attempts fail (their minute-long back-offs skipped), then the step
+		// waits
+		this.time.sleep(Duration.ofMinutes(5));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> handle.waitingOn().stream().anyMatch((wait) -> wait.kind() == RunWait.Kind.ACTIVITY_PAUSED));
+		PendingActivity underwrite = handle.describe().pendingActivities().get(0);
+		assertThat(underwrite.activityType()).isEqualTo("underwrite");
+		assertThat(underwrite.pauseReason()).startsWith("activity paused after 3 attempts");
+		assertThat(handle.describe().status()).isEqualTo(WorkflowStatus.RUNNING);
+		assertThat(handle.query(HomeLoanWorkflow::state).compensatedActivities()).isEmpty();
+
+		// the underwriting service is back: the operator unpauses the step
+		this.properties.setTransientFailureRate(0);
+		handle.unpauseActivity(underwrite.activityId());
+		LoanResult result = handle.result();
+		assertThat(result.status()).isEqualTo(LoanStatus.CLOSED);
+		assertThat(handle.history()).extracting(HistoryEvent::type).contains("ACTIVITY_PAUSED", "ACTIVITY_UNPAUSED");
+	}
+
+	@Test
+	void failsForGoodOnceTheRetriesAreSpentWhenNotPausingAndCompensatesInReverse() {
+		this.properties.getRetry().setPauseWhenExhausted(false);
 		this.properties.setTransientFailureRate(1.0);
 		this.properties.setTransientFailureActivities(Set.of("underwrite"));
 		Instant start = this.time.currentTime();

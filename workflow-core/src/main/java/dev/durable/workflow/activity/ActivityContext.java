@@ -31,6 +31,18 @@ public interface ActivityContext {
 	boolean isCancelRequested();
 
 	/**
+	 * Whether an operator paused this activity while this attempt runs (see
+	 * {@code WorkflowHandle.pauseActivity}), as its last recorded heartbeat found: the
+	 * attempt may run on, and its outcome counts, but no further attempt starts until the
+	 * activity is unpaused. A long-running attempt that heartbeats can stop early by
+	 * throwing (its failure waits for the unpause). False for an attempt that never
+	 * heartbeats.
+	 */
+	default boolean isPauseRequested() {
+		return false;
+	}
+
+	/**
 	 * The token that names this attempt to an
 	 * {@link dev.durable.workflow.client.ActivityCompletionClient}: opaque, URL-safe,
 	 * valid until the attempt's outcome is recorded (completed, failed, timed out or

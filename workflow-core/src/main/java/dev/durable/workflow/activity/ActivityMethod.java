@@ -32,6 +32,13 @@ public @interface ActivityMethod {
 	/** Maximum number of attempts; 0 means unlimited. */
 	int maxAttempts() default 0;
 
+	/**
+	 * When the {@link #maxAttempts()} are exhausted, pause the activity instead of
+	 * failing it: the run waits until an operator unpauses or resets it (see
+	 * {@link dev.durable.workflow.RetryPolicy#pauseWhenExhausted()}).
+	 */
+	boolean pauseWhenExhausted() default false;
+
 	/** Delay before the first retry. */
 	String initialInterval() default "";
 

@@ -23,10 +23,30 @@ import org.jspecify.annotations.Nullable;
  * @param lastHeartbeatTime when the current attempt last heartbeated, as far as recorded
  * (the heartbeats of an attempt without a task queue are recorded at most once a second),
  * or {@code null}
+ * @param pausedTime when an operator, or its retry policy after its attempts were
+ * exhausted, paused it ({@link WorkflowHandle#pauseActivity}), or {@code null} when it is
+ * not paused: no new attempt starts until it is unpaused or reset
+ * @param pauseReason the reason given with the pause, or {@code null}
+ * @param options the options its attempts to come run with (as scheduled, or as an
+ * operator updated them), or {@code null} when not known
  */
 public record PendingActivity(long activityId, String activityType, int attempt, Instant scheduledTime,
 		Instant nextAttemptTime, @Nullable String lastFailure, PendingActivityState state, @Nullable String taskQueue,
-		@Nullable Instant lastStartedTime, @Nullable Instant lastHeartbeatTime) {
+		@Nullable Instant lastStartedTime, @Nullable Instant lastHeartbeatTime, @Nullable Instant pausedTime,
+		@Nullable String pauseReason, @Nullable ActivityAttemptOptions options) {
+
+	/** A pending activity that is not paused, its options not known. */
+	public PendingActivity(long activityId, String activityType, int attempt, Instant scheduledTime,
+			Instant nextAttemptTime, @Nullable String lastFailure, PendingActivityState state,
+			@Nullable String taskQueue, @Nullable Instant lastStartedTime, @Nullable Instant lastHeartbeatTime) {
+		this(activityId, activityType, attempt, scheduledTime, nextAttemptTime, lastFailure, state, taskQueue,
+				lastStartedTime, lastHeartbeatTime, null, null, null);
+	}
+
+	/** Whether it is paused: no new attempt starts until it is unpaused or reset. */
+	public boolean isPaused() {
+		return this.pausedTime != null;
+	}
 
 	/**
 	 * A pending activity known by its attempt and times only: scheduled, without a task

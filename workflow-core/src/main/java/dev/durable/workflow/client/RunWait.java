@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * ({@code OrderWorkflow.run(OrderWorkflow.java:42)}), for the waits of its code;
  * {@code null} for the others
  * @param detail more in words: the failure the activity or task retries after, the reason
- * of a pause; or {@code null}
+ * of a pause (of the run, or of a paused activity); or {@code null}
  */
 public record RunWait(Kind kind, String name, @Nullable Instant until, @Nullable Integer attempt,
 		@Nullable String location, @Nullable String detail) {
@@ -34,6 +34,13 @@ public record RunWait(Kind kind, String name, @Nullable Instant until, @Nullable
 
 		/** An activity's outcome (an attempt running, or its next attempt). */
 		ACTIVITY,
+
+		/**
+		 * An activity an operator paused, or its retry policy paused after its attempts
+		 * were exhausted ({@link WorkflowHandle#pauseActivity}): it waits for the unpause
+		 * or a reset. The detail is the pause's reason.
+		 */
+		ACTIVITY_PAUSED,
 
 		/** A child run's start or outcome. */
 		CHILD,

@@ -190,6 +190,63 @@ public interface WorkflowHandle<R> {
 	void cancel(@Nullable String reason);
 
 	/**
+	 * Pauses a pending activity of the open run (inline or on a task queue): no new
+	 * attempt of it starts, on any node, until {@link #unpauseActivity} or
+	 * {@link #resetActivity}. An attempt already running runs on and its outcome counts;
+	 * it sees the pause at its next heartbeat
+	 * ({@code ActivityContext.isPauseRequested()}). If it fails, its retry waits for the
+	 * unpause. The run's history records the pause (ACTIVITY_PAUSED), which its code
+	 * never sees; {@link #describe()} and {@link #waitingOn()} show it. Pausing a paused
+	 * activity changes nothing.
+	 * @param activityId the activity's id in the run
+	 * ({@link PendingActivity#activityId()})
+	 * @param reason shown with the activity, or {@code null}
+	 * @return whether this call paused it (false when it was paused already)
+	 * @throws ActivityNotPendingException when the run does not wait for that activity
+	 * @throws WorkflowClosedException when the run is closed
+	 */
+	boolean pauseActivity(long activityId, @Nullable String reason);
+
+	/**
+	 * Unpauses a paused activity: its next attempt starts when due (at once when its
+	 * retry time passed). An activity its retry policy paused after its attempts were
+	 * exhausted gets a new round of the policy's maximum attempts.
+	 * @param activityId the activity's id in the run
+	 * @return whether this call unpaused it (false when it was not paused)
+	 * @throws ActivityNotPendingException when the run does not wait for that activity
+	 * @throws WorkflowClosedException when the run is closed
+	 */
+	boolean unpauseActivity(long activityId);
+
+	/**
+	 * Resets a pending activity's attempts and lifts its pause: its next attempt is
+	 * attempt 1 and starts at once. When an attempt runs, it runs on; if it fails, the
+	 * next one is attempt 1, at once.
+	 * @param activityId the activity's id in the run
+	 * @param keepHeartbeatDetails whether the next attempt still sees the last heartbeat
+	 * details ({@code ActivityContext.heartbeatDetails}), or starts without
+	 * @throws ActivityNotPendingException when the run does not wait for that activity
+	 * @throws WorkflowClosedException when the run is closed
+	 */
+	void resetActivity(long activityId, boolean keepHeartbeatDetails);
+
+	/**
+	 * Changes a pending activity's options for the attempts to come: its retry policy
+	 * (which also decides about a running attempt that fails) and timeouts (a running
+	 * inline attempt keeps its own; the timeouts of a task-queue attempt are enforced
+	 * from its row, so a running one is judged by the new ones too). The task queue,
+	 * priority and partition key stay.
+	 * @param activityId the activity's id in the run
+	 * @param update the fields to change
+	 * @return the activity's options from now on
+	 * @throws ActivityNotPendingException when the run does not wait for that activity
+	 * @throws IllegalArgumentException when the update changes nothing or a timeout is
+	 * not positive
+	 * @throws WorkflowClosedException when the run is closed
+	 */
+	ActivityAttemptOptions updateActivityOptions(long activityId, ActivityOptionsUpdate update);
+
+	/**
 	 * What the run waits for now, as a stack-trace query tells it: the operator's
 	 * unpause, its place in a flow-control queue, the retry of its failing workflow task,
 	 * its activities (with their next attempt), durable timers (with when they fire),

@@ -19,6 +19,7 @@ import dev.durable.workflow.internal.batch.BatchRunner;
 import dev.durable.workflow.internal.batch.BatchWorkflow;
 import dev.durable.workflow.internal.batch.Batches;
 import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
+import dev.durable.workflow.internal.client.ActivityOperations;
 import dev.durable.workflow.internal.client.Debouncer;
 import dev.durable.workflow.internal.client.HandleOperations;
 import dev.durable.workflow.internal.client.MessageClient;
@@ -163,7 +164,8 @@ final class EngineAssembly {
 						listeners.interceptors(), new RunPauses(stores.jdbc(), config.schema())),
 				describer,
 				new RunOutputs(new OutputRepository(stores.jdbc(), config.schema()), stores.runs(), waiters, payloads),
-				new RunWaits(describer, node, stores.runs()),
+				new RunWaits(describer, node, stores.runs()), new ActivityOperations(describer,
+						stores.activities().pauses(), stores.tx(), lookup, node, clock, listeners.interceptors()),
 				new WorkerBuildsImpl(routing, buildRows, moves, config.retention()));
 		JdbcTemplate jdbc = stores.jdbc();
 		ScheduleRepository scheduleRows = new ScheduleRepository(jdbc, config.schema());

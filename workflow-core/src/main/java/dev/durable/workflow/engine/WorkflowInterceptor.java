@@ -97,7 +97,22 @@ public interface WorkflowInterceptor {
 		PAUSE,
 
 		/** An unpause. */
-		UNPAUSE;
+		UNPAUSE,
+
+		/**
+		 * A pause of one pending activity of a run (its id in the run is the call's
+		 * name).
+		 */
+		PAUSE_ACTIVITY,
+
+		/** An unpause of one pending activity (its id is the call's name). */
+		UNPAUSE_ACTIVITY,
+
+		/** A reset of one pending activity's attempts (its id is the call's name). */
+		RESET_ACTIVITY,
+
+		/** New options of one pending activity (its id is the call's name). */
+		UPDATE_ACTIVITY_OPTIONS;
 
 		/** Whether the call starts a run, so its headers are stored with that run. */
 		public boolean starts() {

@@ -32,6 +32,7 @@ import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 import tools.jackson.core.JacksonException;
 
+import dev.durable.workflow.client.ActivityNotPendingException;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.QueryFailedException;
 import dev.durable.workflow.client.UnknownHandlerException;
@@ -170,6 +171,9 @@ public final class DurableProblems {
 		}
 		if (ex instanceof UnknownWorkflowTypeException) {
 			return response(HttpStatus.BAD_REQUEST, "UNKNOWN_TYPE", ex.getMessage());
+		}
+		if (ex instanceof ActivityNotPendingException) {
+			return response(HttpStatus.NOT_FOUND, "ACTIVITY_NOT_PENDING", ex.getMessage());
 		}
 		if (ex instanceof UnknownHandlerException) {
 			return response(HttpStatus.NOT_FOUND, "UNKNOWN_HANDLER", ex.getMessage());

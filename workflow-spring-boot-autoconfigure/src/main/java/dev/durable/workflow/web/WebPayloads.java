@@ -123,6 +123,11 @@ public final class WebPayloads {
 		return type.isCompatibleWith(MediaType.APPLICATION_JSON) || "json".equals(type.getSubtypeSuffix());
 	}
 
+	/** A value as a JSON tree, as this mapper writes it. */
+	JsonNode tree(Object value) {
+		return this.mapper.valueToTree(value);
+	}
+
 	/**
 	 * Converts a JSON value to the type a workflow or handler takes.
 	 * @param node the value

@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 @RestControllerAdvice(assignableTypes = { WorkflowRestController.class, WorkflowMessageController.class,
 		ScheduleRestController.class, ActivityCompletionController.class, QueueRestController.class,
 		BatchRestController.class, WorkflowOutputController.class, DebounceRestController.class,
-		ReplayCheckRestController.class, BuildRestController.class })
+		ReplayCheckRestController.class, ActivityOperationsRestController.class, BuildRestController.class })
 @Order(Ordered.HIGHEST_PRECEDENCE + 100)
 public class WorkflowProblems {
 

@@ -103,6 +103,10 @@ class MutatingEndpointsDisabledByDefaultTest {
 		disabled(json(post("/durable/workflows/safe-1/terminate"), "{\"reason\":\"r\"}"));
 		disabled(json(post("/durable/workflows/safe-1/pause"), "{\"reason\":\"r\"}"));
 		disabled(post("/durable/workflows/safe-1/unpause"));
+		disabled(json(post("/durable/workflows/safe-1/activities/1/pause"), "{\"reason\":\"r\"}"));
+		disabled(post("/durable/workflows/safe-1/activities/1/unpause"));
+		disabled(post("/durable/workflows/safe-1/activities/1/reset"));
+		disabled(json(post("/durable/workflows/safe-1/activities/1/options"), "{\"heartbeatTimeout\":\"PT1M\"}"));
 		disabled(json(post("/durable/workflows/safe-1/reset"), "{\"eventId\":3}"));
 		disabled(json(post("/durable/schedules"), "{\"scheduleId\":\"s\"}"));
 		disabled(json(put("/durable/schedules/s"), "{}"));
@@ -167,7 +171,11 @@ class MutatingEndpointsDisabledByDefaultTest {
 				"POST /durable/workflows/{workflowId}/terminate", "POST /durable/workflows/{workflowId}/reset",
 				"POST /durable/workflows/{workflowId}/pause", "POST /durable/workflows/{workflowId}/unpause",
 				"PUT /durable/builds/current", "PUT /durable/builds/ramping", "POST /durable/builds/{buildId}/move",
-				"POST /durable/workflows/{workflowId}/move-build", "POST /durable/schedules",
+				"POST /durable/workflows/{workflowId}/move-build",
+				"POST /durable/workflows/{workflowId}/activities/{activityId}/pause",
+				"POST /durable/workflows/{workflowId}/activities/{activityId}/unpause",
+				"POST /durable/workflows/{workflowId}/activities/{activityId}/reset",
+				"POST /durable/workflows/{workflowId}/activities/{activityId}/options", "POST /durable/schedules",
 				"PUT /durable/schedules/{scheduleId}", "POST /durable/schedules/{scheduleId}/pause",
 				"POST /durable/schedules/{scheduleId}/unpause", "POST /durable/schedules/{scheduleId}/trigger",
 				"POST /durable/schedules/{scheduleId}/backfill", "DELETE /durable/schedules/{scheduleId}",

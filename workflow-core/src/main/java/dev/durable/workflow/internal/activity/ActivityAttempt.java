@@ -32,6 +32,8 @@ public final class ActivityAttempt implements ActivityContext {
 
 	private volatile boolean cancelRequested;
 
+	private volatile boolean pauseRequested;
+
 	private volatile Thread thread;
 
 	private final java.util.function.Supplier<String> taskToken;
@@ -171,6 +173,16 @@ public final class ActivityAttempt implements ActivityContext {
 	@Override
 	public boolean isCancelRequested() {
 		return this.cancelRequested;
+	}
+
+	/** What the last recorded heartbeat found: whether the activity is paused. */
+	public void pauseSeen(boolean paused) {
+		this.pauseRequested = paused;
+	}
+
+	@Override
+	public boolean isPauseRequested() {
+		return this.pauseRequested;
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.durable.workflow.internal.client;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 
 import dev.durable.workflow.activity.ActivityOptions;
@@ -11,7 +12,9 @@ import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.activity.TaskToken;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.InboxKind;
+import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.taskqueue.ActivityOutcomes;
@@ -75,12 +78,26 @@ public final class ActivityCompletionClientImpl implements ActivityCompletionCli
 		}
 		ActivityOutcomes.Current current = found.get();
 		FailureInfo info = Failures.toInfo(failure, this.payloads.converter());
-		ActivityOptions options = InternalJson.read(current.optionsJson(), ActivityOptions.class);
+		// what an operator set: the options of the attempts to come, a new round (a reset
+		// that came while this attempt waited applies to the next failure of an attempt
+		// that does not complete through this client)
+		ActivityPauses.Control control = this.outcomes.pauses().control(token.runId(), token.seq());
+		ActivityOptions scheduled = InternalJson.read(current.optionsJson(), ActivityOptions.class);
+		ActivityOptions options = (control != null) ? control.options(scheduled) : scheduled;
+		Instant now = this.clock.instant();
 		RetryDecision decision = RetryDecision.after(options, current.activityType(), token.seq(), current.attempt(),
-				current.scheduledAt(), info, this.clock.instant());
+				(control != null) ? control.attemptBase() : 0, current.scheduledAt(), info, now);
 		if (!decision.retries()) {
 			return delivered(this.outcomes.deliver(token.runId(), token.seq(), token.attempt(),
 					InboxKind.ACTIVITY_FAILED, InternalJson.write(decision.finalFailure())));
+		}
+		if (decision.pauses()) {
+			// paused before its next attempt may start
+			RunPauses.Paused paused = this.outcomes.pauses()
+				.pauseExhausted(token.runId(), token.seq(), decision.pausedAfter(), now);
+			if (paused.changed()) {
+				this.waker.wake(token.runId(), paused.owner());
+			}
 		}
 		if (current.onTaskQueue()) {
 			return this.outcomes.retry(token.runId(), token.seq(), token.attempt(), current.attempt(),

@@ -12,7 +12,11 @@ import dev.durable.workflow.internal.versioning.WorkerBuildsImpl;
  * @param control cancel, terminate, reset, pause and unpause
  * @param describer describe and history
  * @param outputs events and streams
+ * @param waits what a run waits for
+ * @param activities pause, unpause, reset and options of a run's pending activities
+ * @param builds the moves of a pinned run to another build
  */
 public record HandleOperations(RunLookup lookup, RunResults results, MessageClient messages, RunControl control,
-		RunDescriber describer, RunOutputs outputs, RunWaits waits, WorkerBuildsImpl builds) {
+		RunDescriber describer, RunOutputs outputs, RunWaits waits, ActivityOperations activities,
+		WorkerBuildsImpl builds) {
 }

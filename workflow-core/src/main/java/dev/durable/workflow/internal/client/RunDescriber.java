@@ -10,6 +10,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.client.ActivityAttemptOptions;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.PendingActivity;
 import dev.durable.workflow.client.PendingActivityState;
@@ -119,16 +121,33 @@ public final class RunDescriber {
 	 * flag says no inline activity is pending) has no history to read.
 	 */
 	List<PendingActivity> pendingActivities(RunRow row) {
+		return pendingWithOptions(row).stream().map(Pending::activity).toList();
+	}
+
+	/**
+	 * A pending activity, with the whole options of its attempts to come.
+	 *
+	 * @param activity as describe shows it
+	 * @param options its options (scheduled, or set by an operator), or {@code null}
+	 */
+	record Pending(PendingActivity activity, ActivityOptions options) {
+	}
+
+	/** {@link #pendingActivities}, with each one's whole options. */
+	List<Pending> pendingWithOptions(RunRow row) {
 		List<ActivityRepository.Described> rows = this.activities.described(row.runId());
 		if (rows.isEmpty() && !this.runs.hasActivities(row.runId())) {
 			return List.of();
 		}
 		Map<Long, PendingActivity> pending = new LinkedHashMap<>();
+		Map<Long, ActivityOptions> options = new LinkedHashMap<>();
 		for (TaskRecord task : this.tasks.history(row.runId())) {
 			for (Event event : task.events()) {
 				switch (event) {
-					case ActivityScheduled scheduled ->
+					case ActivityScheduled scheduled -> {
 						pending.put(scheduled.seq(), scheduled(row, scheduled, task.time()));
+						options.put(scheduled.seq(), scheduled.options());
+					}
 					case ActivityCompleted completed -> pending.remove(completed.seq());
 					case ActivityFailed failed -> pending.remove(failed.seq());
 					case ActivityCancelRequested canceled -> pending.remove(canceled.seq());
@@ -141,11 +160,34 @@ public final class RunDescriber {
 		for (ActivityRepository.Described a : rows) {
 			pending.computeIfPresent(a.seq(),
 					(seq, scheduled) -> new PendingActivity(a.seq(), a.activityType(), a.attempt(), a.scheduledAt(),
-							a.nextAttemptAt(), (a.lastFailure() != null)
-									? InternalJson.read(a.lastFailure(), FailureInfo.class).summary() : null,
-							state(row, a, now), a.taskQueue(), a.startedAt(), a.lastHeartbeatAt()));
+							a.nextAttemptAt(),
+							(a.lastFailure() != null) ? InternalJson.read(a.lastFailure(), FailureInfo.class).summary()
+									: null,
+							state(row, a, now), a.taskQueue(), a.startedAt(), a.lastHeartbeatAt(), null, null,
+							scheduled.options()));
 		}
-		return List.copyOf(pending.values());
+		if (!pending.isEmpty()) {
+			// what operators set: pauses and options (a row only for activities acted on)
+			this.activities.pauses().controls(row.runId()).forEach((seq, control) -> {
+				if (control.options() != null && pending.containsKey(seq)) {
+					options.put(seq, control.options());
+				}
+				pending.computeIfPresent(seq,
+						(key, a) -> new PendingActivity(a.activityId(), a.activityType(), a.attempt(),
+								a.scheduledTime(), a.nextAttemptTime(), a.lastFailure(), a.state(), a.taskQueue(),
+								a.lastStartedTime(), a.lastHeartbeatTime(), control.pausedAt(), control.pauseReason(),
+								(control.options() != null) ? attemptOptions(control.options()) : a.options()));
+			});
+		}
+		return pending.values().stream().map((a) -> new Pending(a, options.get(a.activityId()))).toList();
+	}
+
+	/** The options of an activity's attempts, as the client shows them. */
+	static ActivityAttemptOptions attemptOptions(ActivityOptions options) {
+		return (options != null)
+				? new ActivityAttemptOptions(options.retryPolicy(), options.startToCloseTimeout(),
+						options.scheduleToCloseTimeout(), options.heartbeatTimeout(), options.scheduleToStartTimeout())
+				: null;
 	}
 
 	/**
@@ -157,7 +199,8 @@ public final class RunDescriber {
 		String taskQueue = (event.options() != null) ? event.options().taskQueue() : null;
 		PendingActivityState state = (taskQueue == null && row.owner() != null) ? PendingActivityState.STARTED
 				: PendingActivityState.SCHEDULED;
-		return new PendingActivity(event.seq(), event.activityType(), 1, at, at, null, state, taskQueue, null, null);
+		return new PendingActivity(event.seq(), event.activityType(), 1, at, at, null, state, taskQueue, null, null,
+				null, null, attemptOptions(event.options()));
 	}
 
 	/**

@@ -57,8 +57,11 @@ public final class RunWaits {
 					null, firstLine(row.taskFailure())));
 		}
 		for (PendingActivity activity : this.describer.pendingActivities(row)) {
-			waits.add(new RunWait(RunWait.Kind.ACTIVITY, activity.activityType(), activity.nextAttemptTime(),
-					activity.attempt(), null, firstLine(activity.lastFailure())));
+			waits.add(activity.isPaused()
+					? new RunWait(RunWait.Kind.ACTIVITY_PAUSED, activity.activityType(), null, activity.attempt(), null,
+							(activity.pauseReason() != null) ? activity.pauseReason() : "activity paused")
+					: new RunWait(RunWait.Kind.ACTIVITY, activity.activityType(), activity.nextAttemptTime(),
+							activity.attempt(), null, firstLine(activity.lastFailure())));
 		}
 		if (row.historySeq() > 0) {
 			try {

@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.durable.workflow.WorkflowMethodReference;
 import dev.durable.workflow.client.BuildMoveReport;
+import dev.durable.workflow.client.ActivityAttemptOptions;
+import dev.durable.workflow.client.ActivityOptionsUpdate;
 import dev.durable.workflow.client.EncodedPayload;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.ResetPoint;
@@ -275,6 +277,26 @@ final class WorkflowHandleImpl<R> implements WorkflowHandle<R> {
 	@Override
 	public BuildMoveReport moveToBuild(String toBuild) {
 		return this.operations.builds().moveRun(row(), toBuild);
+	}
+
+	@Override
+	public boolean pauseActivity(long activityId, String reason) {
+		return this.operations.activities().pause(row(), activityId, reason);
+	}
+
+	@Override
+	public boolean unpauseActivity(long activityId) {
+		return this.operations.activities().unpause(row(), activityId);
+	}
+
+	@Override
+	public void resetActivity(long activityId, boolean keepHeartbeatDetails) {
+		this.operations.activities().reset(row(), activityId, keepHeartbeatDetails);
+	}
+
+	@Override
+	public ActivityAttemptOptions updateActivityOptions(long activityId, ActivityOptionsUpdate update) {
+		return this.operations.activities().updateOptions(row(), activityId, update);
 	}
 
 	@Override

@@ -610,6 +610,58 @@ public sealed interface Event {
 
 	}
 
+	/**
+	 * The activity was paused: no attempt starts until it is unpaused or reset.
+	 * {@code by} is {@link #BY_RETRY_POLICY} when its retry policy paused it after its
+	 * attempts were exhausted, else {@code null} (an operator).
+	 */
+	record ActivityPaused(long seq, String reason, String by) implements Event {
+
+		/** Who paused an activity whose attempts were exhausted. */
+		public static final String BY_RETRY_POLICY = "retryPolicy";
+
+		public EventType type() {
+			return EventType.ACTIVITY_PAUSED;
+		}
+
+	}
+
+	/** The activity was unpaused. */
+	record ActivityUnpaused(long seq) implements Event {
+
+		public EventType type() {
+			return EventType.ACTIVITY_UNPAUSED;
+		}
+
+	}
+
+	/**
+	 * The activity's attempts were reset: the next one is attempt 1, at once; its
+	 * heartbeat details kept or dropped.
+	 */
+	record ActivityReset(long seq, boolean keepHeartbeatDetails) implements Event {
+
+		/** The flat form's name for {@link #keepHeartbeatDetails()}. */
+		static final String KEEP = "keepHeartbeatDetails";
+
+		/** The flat form's name when the details are dropped. */
+		static final String DROP = "dropHeartbeatDetails";
+
+		public EventType type() {
+			return EventType.ACTIVITY_RESET;
+		}
+
+	}
+
+	/** The activity's options for the attempts to come. */
+	record ActivityOptionsUpdated(long seq, ActivityOptions options) implements Event {
+
+		public EventType type() {
+			return EventType.ACTIVITY_OPTIONS_UPDATED;
+		}
+
+	}
+
 	static WorkflowStarted workflowStarted(String workflowType, byte[] input) {
 		return new WorkflowStarted(workflowType, input, null, null);
 	}
@@ -739,6 +791,22 @@ public sealed interface Event {
 			case WORKFLOW_TIMED_OUT -> new WorkflowTimedOut(failure, reason);
 			default -> throw new IllegalArgumentException(type + " is not written outside workflow tasks");
 		};
+	}
+
+	static ActivityPaused activityPaused(long seq, String reason, String by) {
+		return new ActivityPaused(seq, reason, by);
+	}
+
+	static ActivityUnpaused activityUnpaused(long seq) {
+		return new ActivityUnpaused(seq);
+	}
+
+	static ActivityReset activityReset(long seq, boolean keepHeartbeatDetails) {
+		return new ActivityReset(seq, keepHeartbeatDetails);
+	}
+
+	static ActivityOptionsUpdated activityOptionsUpdated(long seq, ActivityOptions options) {
+		return new ActivityOptionsUpdated(seq, options);
 	}
 
 	static SignalReceived signalReceived(String name, byte[] payload) {

@@ -13,6 +13,13 @@ public enum EventType {
 	/** The memo and search attributes the run started with (only when it has any). */
 	WORKFLOW_ATTRIBUTES(false),
 
+	/**
+	 * Operations on a pending activity, by an operator or (a pause) by a retry policy
+	 * whose attempts are exhausted: recorded for people, ignored by the workflow's code
+	 * and its replay.
+	 */
+	ACTIVITY_PAUSED(false), ACTIVITY_UNPAUSED(false), ACTIVITY_RESET(false), ACTIVITY_OPTIONS_UPDATED(false),
+
 	ACTIVITY_SCHEDULED(true), START_CHILD(true), SIGNAL_EXTERNAL(true), CANCEL_EXTERNAL(true),
 	ACTIVITY_CANCEL_REQUESTED(true), TIMER_STARTED(true), TIMER_CANCELED(true), SIDE_EFFECT(true), VERSION_MARKER(true),
 
@@ -77,6 +84,15 @@ public enum EventType {
 	 */
 	public boolean isOutput() {
 		return this == EVENT_SET || this == STREAM_WRITE || this == STREAM_CLOSED;
+	}
+
+	/**
+	 * Whether the event records an operation on a pending activity (pause, unpause,
+	 * reset, options): an input the workflow's code never sees.
+	 */
+	public boolean isActivityOperation() {
+		return this == ACTIVITY_PAUSED || this == ACTIVITY_UNPAUSED || this == ACTIVITY_RESET
+				|| this == ACTIVITY_OPTIONS_UPDATED;
 	}
 
 	public boolean closesRun() {

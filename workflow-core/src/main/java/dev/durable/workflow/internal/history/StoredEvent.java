@@ -7,6 +7,10 @@ import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.history.Event.ActivityCancelRequested;
 import dev.durable.workflow.internal.history.Event.ActivityCompleted;
+import dev.durable.workflow.internal.history.Event.ActivityOptionsUpdated;
+import dev.durable.workflow.internal.history.Event.ActivityPaused;
+import dev.durable.workflow.internal.history.Event.ActivityReset;
+import dev.durable.workflow.internal.history.Event.ActivityUnpaused;
 import dev.durable.workflow.internal.history.Event.ActivityFailed;
 import dev.durable.workflow.internal.history.Event.ActivityScheduled;
 import dev.durable.workflow.internal.history.Event.CancelExternal;
@@ -118,6 +122,13 @@ public record StoredEvent(EventType type, Long seq, String name, byte[] payload,
 			case ContinuedAsNew e -> of(type, null, null, e.input(), null);
 			case WorkflowTerminated e ->
 				new StoredEvent(type, null, null, null, e.failure(), null, null, null, e.reason(), null, null);
+			case ActivityPaused e ->
+				new StoredEvent(type, e.seq(), e.by(), null, null, null, null, null, e.reason(), null, null);
+			case ActivityUnpaused e -> of(type, e.seq(), null, null, null);
+			case ActivityReset e ->
+				of(type, e.seq(), e.keepHeartbeatDetails() ? ActivityReset.KEEP : ActivityReset.DROP, null, null);
+			case ActivityOptionsUpdated e ->
+				new StoredEvent(type, e.seq(), null, null, null, null, null, e.options(), null, null, null);
 			case WorkflowTimedOut e ->
 				new StoredEvent(type, null, null, null, e.failure(), null, null, null, e.reason(), null, null);
 		};
@@ -168,6 +179,10 @@ public record StoredEvent(EventType type, Long seq, String name, byte[] payload,
 			case CONTINUED_AS_NEW -> new ContinuedAsNew(this.payload);
 			case WORKFLOW_TERMINATED -> new WorkflowTerminated(this.failure, this.reason);
 			case WORKFLOW_TIMED_OUT -> new WorkflowTimedOut(this.failure, this.reason);
+			case ACTIVITY_PAUSED -> new ActivityPaused(requiredSeq(), this.reason, this.name);
+			case ACTIVITY_UNPAUSED -> new ActivityUnpaused(requiredSeq());
+			case ACTIVITY_RESET -> new ActivityReset(requiredSeq(), !ActivityReset.DROP.equals(this.name));
+			case ACTIVITY_OPTIONS_UPDATED -> new ActivityOptionsUpdated(requiredSeq(), this.options);
 		};
 	}
 

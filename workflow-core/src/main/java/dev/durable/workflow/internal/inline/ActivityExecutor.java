@@ -32,6 +32,7 @@ import dev.durable.workflow.internal.runtime.ActivityAttempts;
 import dev.durable.workflow.internal.runtime.LocalActivityInvoker;
 import dev.durable.workflow.internal.runtime.ScheduledActivity;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.store.RunRow;
@@ -129,14 +130,91 @@ public final class ActivityExecutor {
 				}
 				// the run may have been paused since the task that scheduled the retry
 				if (this.store.runPaused(activity.runId())) {
-					slot.heldByPause(() -> launch(slot, workflowId, activity));
+					slot.heldByPause(() -> launchUnlessPaused(slot, workflowId, activity));
 					return;
 				}
-				launch(slot, workflowId, activity);
+				// and the activity paused, or given new options, meanwhile
+				StoredActivity controlled = controlled(activity);
+				if (controlled != null) {
+					launch(slot, workflowId, controlled);
+				}
 			});
 		}
-		else {
+		else if (activity.attempt() == 1 && activity.lastFailure() == null && activity.heartbeatDetails() == null) {
+			// a first attempt, just scheduled: no operator has acted on it yet
 			launch(slot, workflowId, activity);
+		}
+		else {
+			StoredActivity controlled = controlled(activity);
+			if (controlled != null) {
+				launch(slot, workflowId, controlled);
+			}
+		}
+	}
+
+	/**
+	 * The activity as operators left it: {@code null} while it is paused (its unpause or
+	 * reset starts it again, see {@link #resume}), else with the options set for the
+	 * attempts to come.
+	 */
+	private StoredActivity controlled(StoredActivity activity) {
+		ActivityPauses.Control control = this.store.pauses().control(activity.runId(), activity.seq());
+		if (control == null) {
+			return activity;
+		}
+		if (control.paused()) {
+			log.info("Activity {} (seq {}) of run {} is paused ({}); its attempt {} waits for the unpause",
+					activity.activityType(), activity.seq(), activity.runId(), control.pauseReason(),
+					activity.attempt());
+			return null;
+		}
+		return (control.options() != null) ? withOptions(activity, control.options()) : activity;
+	}
+
+	/**
+	 * A launch the run's pause held back, at the unpause: the activity itself may have
+	 * been paused, or given new options, meanwhile.
+	 */
+	private void launchUnlessPaused(InlineRun slot, String workflowId, StoredActivity activity) {
+		StoredActivity controlled = controlled(activity);
+		if (controlled != null) {
+			launch(slot, workflowId, controlled);
+		}
+	}
+
+	private static StoredActivity withOptions(StoredActivity activity, ActivityOptions options) {
+		return new StoredActivity(activity.runId(), activity.seq(), activity.activityType(), activity.input(), options,
+				activity.attempt(), activity.scheduledAt(), activity.nextAttemptAt(), activity.lastFailure(),
+				activity.heartbeatDetails());
+	}
+
+	/**
+	 * After an operator unpaused, reset or gave new options to an inline activity of the
+	 * run (its task read the operation from the inbox): an attempt that runs goes on (its
+	 * failure takes in what changed); otherwise the next attempt starts from the
+	 * activity's row, now or at its retry time, unless it is paused. A pending reset is
+	 * taken in first: attempt 1, at once.
+	 */
+	public void resume(InlineRun slot, String workflowId, long seq) {
+		if (slot.isDead() || slot.isRunning(seq)) {
+			return;
+		}
+		ActivityPauses pauses = this.store.pauses();
+		ActivityPauses.Control control = pauses.control(slot.runId(), seq);
+		if (control != null && control.paused()) {
+			return;
+		}
+		if (control != null && control.resetPending()) {
+			pauses.resetInline(slot.runId(), seq, control.dropDetails(), this.clock.instant(), this.node, slot.epoch());
+		}
+		for (StoredActivity activity : this.store.pending(slot.runId())) {
+			// a task-queue activity's row is claimable again without the owner
+			if (activity.seq() == seq && activity.attempt() > 0 && !activity.options().onTaskQueue()) {
+				// a retry waiting for its time starts from the row instead
+				slot.takeWaitingRetry(seq);
+				slot.activityStored(seq);
+				start(slot, workflowId, activity);
+			}
 		}
 	}
 
@@ -171,14 +249,16 @@ public final class ActivityExecutor {
 			this.rows.notStarted(slot, activity);
 			return;
 		}
-		if (slot.holdWhilePaused(() -> launch(slot, workflowId, activity))) {
+		if (slot.holdWhilePaused(() -> launchUnlessPaused(slot, workflowId, activity))) {
 			return; // a paused run starts no attempt: this one starts at the unpause
 		}
 		ActivityInfo info = new ActivityInfo(workflowId, activity.runId(), activity.seq(), activity.activityType(),
 				activity.attempt(), activity.scheduledAt());
 		InlineActivityRows.AttemptToken token = this.rows.token(slot, activity);
+		ActivityAttempt[] self = new ActivityAttempt[1];
 		ActivityAttempt attempt = new ActivityAttempt(info, activity.heartbeatDetails(), this.payloads,
-				this.rows.heartbeatSink(slot, activity), this.clock, token);
+				this.rows.heartbeatSink(slot, activity, () -> self[0]), this.clock, token);
+		self[0] = attempt;
 		slot.attemptStarted(activity.seq(), attempt);
 		this.inFlight.incrementAndGet();
 		Continuations.runNextOr(this.threads, () -> {

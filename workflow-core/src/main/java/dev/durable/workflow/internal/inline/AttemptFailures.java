@@ -18,6 +18,7 @@ import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.listener.Listeners;
+import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.StoredActivity;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -84,18 +85,38 @@ final class AttemptFailures {
 		}
 		ActivityOptions options = activity.options();
 		int number = activity.attempt();
-		RetryDecision decision = RetryDecision.after(options, activity.activityType(), activity.seq(), number,
-				activity.scheduledAt(), failure, this.clock.instant());
-		if (!decision.retries()) {
-			this.listeners.activityFailed(ActivityExecutor.info(workflowId, activity), failureType(failure), false);
-			slot.handOver(Event.activityFailed(activity.seq(), decision.finalFailure()));
-			return;
-		}
-		Instant nextAt = decision.nextAttemptAt();
+		Instant now = this.clock.instant();
 		byte[] failureJson = InternalJson.write(failure);
+		ActivityPauses pauses = this.rows.pauses();
+		ActivityPauses.Control control;
+		RetryDecision decision;
+		Instant nextAt;
+		boolean reset;
 		boolean persisted;
 		try {
-			persisted = this.rows.recordFailedAttempt(slot, activity, nextAt, failureJson, lastHeartbeat, tokenInRow);
+			// what an operator set meanwhile: options, a pause, a new round, a reset
+			control = pauses.control(activity.runId(), activity.seq());
+			if (control != null) {
+				options = control.options(options);
+			}
+			decision = RetryDecision.after(options, activity.activityType(), activity.seq(), number,
+					(control != null) ? control.attemptBase() : 0, activity.scheduledAt(), failure, now);
+			if (!decision.retries()) {
+				this.listeners.activityFailed(ActivityExecutor.info(workflowId, activity), failureType(failure), false);
+				slot.handOver(Event.activityFailed(activity.seq(), decision.finalFailure()));
+				return;
+			}
+			if (decision.pauses()
+					&& pauses.pauseExhausted(activity.runId(), activity.seq(), decision.pausedAfter(), now).changed()) {
+				slot.inboxChanged(); // its next task records the pause
+			}
+			reset = control != null && control.resetPending();
+			nextAt = reset ? now : decision.nextAttemptAt();
+			persisted = this.rows.recordFailedAttempt(slot, activity, reset ? 1 : number + 1, nextAt, failureJson,
+					lastHeartbeat, tokenInRow);
+			if (persisted && reset) {
+				pauses.resetTaken(activity.runId(), activity.seq(), control.dropDetails());
+			}
 		}
 		catch (DataAccessException | TransactionException ex) {
 			log.warn("Could not record the failed attempt {} of activity {} (seq {}) of run {}; trying again in {}: {}",
@@ -118,11 +139,22 @@ final class AttemptFailures {
 					activity.seq());
 			return;
 		}
+		this.listeners.activityFailed(ActivityExecutor.info(workflowId, activity), failureType(failure), true);
+		if (decision.pauses() || (control != null && control.paused())) {
+			// its next attempt waits for the unpause (or a reset), which starts it from
+			// its row
+			log.info(
+					"Activity {} (seq {}) of run {} failed attempt {}: {}; paused, its next attempt waits for the"
+							+ " unpause",
+					activity.activityType(), activity.seq(), activity.runId(), number, failure.summary());
+			return;
+		}
 		log.info("Activity {} (seq {}) of run {} failed attempt {}: {}; retrying at {}", activity.activityType(),
 				activity.seq(), activity.runId(), number, failure.summary(), nextAt);
-		this.listeners.activityFailed(ActivityExecutor.info(workflowId, activity), failureType(failure), true);
+		boolean dropped = reset && control.dropDetails();
 		StoredActivity retry = new StoredActivity(activity.runId(), activity.seq(), activity.activityType(),
-				activity.input(), options, number + 1, activity.scheduledAt(), nextAt, failureJson, lastHeartbeat);
+				activity.input(), options, reset ? 1 : number + 1, activity.scheduledAt(), nextAt, failureJson,
+				dropped ? null : lastHeartbeat);
 		this.next.start(slot, workflowId, retry);
 	}
 

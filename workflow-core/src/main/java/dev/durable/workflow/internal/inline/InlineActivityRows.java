@@ -7,9 +7,11 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.TaskToken;
 import dev.durable.workflow.internal.activity.ThrottledHeartbeats;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
+import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.ActivityRepository;
 import dev.durable.workflow.internal.store.StoredActivity;
 
@@ -35,10 +37,17 @@ final class InlineActivityRows {
 		this.node = node;
 	}
 
-	/** Persists heartbeats at most once a second (the details reach the next attempt). */
-	Consumer<byte[]> heartbeatSink(InlineRun slot, StoredActivity activity) {
-		return ThrottledHeartbeats.sink(this.clock, ThrottledHeartbeats.INTERVAL, (details, now) -> whileAwaited(slot,
-				activity.seq(), () -> this.store.heartbeat(activity, details, now, this.node, slot.epoch())));
+	/**
+	 * Persists heartbeats at most once a second (the details reach the next attempt), and
+	 * tells the attempt whether its activity is paused.
+	 */
+	Consumer<byte[]> heartbeatSink(InlineRun slot, StoredActivity activity, Supplier<ActivityAttempt> attempt) {
+		return ThrottledHeartbeats.sink(this.clock, ThrottledHeartbeats.INTERVAL, (details, now) -> {
+			if (whileAwaited(slot, activity.seq(),
+					() -> this.store.heartbeat(activity, details, now, this.node, slot.epoch()))) {
+				attempt.get().pauseSeen(this.store.pauses().isPaused(activity.runId(), activity.seq()));
+			}
+		});
 	}
 
 	/**
@@ -53,11 +62,21 @@ final class InlineActivityRows {
 	 * Persists a failed attempt and its retry time; see
 	 * {@link ActivityRepository#recordFailedAttempt}.
 	 */
-	boolean recordFailedAttempt(InlineRun slot, StoredActivity activity, Instant next, byte[] failure,
+	boolean recordFailedAttempt(InlineRun slot, StoredActivity activity, int nextAttempt, Instant next, byte[] failure,
 			byte[] lastHeartbeat, UUID tokenInRow) {
-		return whileAwaited(slot, activity.seq(), () -> (tokenInRow != null)
-				? this.store.retryAsync(activity, tokenInRow, next, failure, lastHeartbeat, this.node, slot.epoch())
-				: this.store.recordFailedAttempt(activity, next, failure, lastHeartbeat, this.node, slot.epoch()));
+		// an attempt completed through the completion client counts on (a reset waits
+		// for the next one)
+		return whileAwaited(slot, activity.seq(),
+				() -> (tokenInRow != null)
+						? this.store.retryAsync(activity, tokenInRow, next, failure, lastHeartbeat, this.node,
+								slot.epoch())
+						: this.store.recordFailedAttempt(activity, nextAttempt, next, failure, lastHeartbeat, this.node,
+								slot.epoch()));
+	}
+
+	/** What operators set for the activities. */
+	ActivityPauses pauses() {
+		return this.store.pauses();
 	}
 
 	/**

@@ -42,6 +42,12 @@ public interface InlineRun extends OwnedRun {
 	/** Hands an input (an activity outcome) to the run's next task. */
 	void handOver(Event event);
 
+	/**
+	 * This node added an item to the run's inbox (an activity its retry policy paused):
+	 * the run's next task reads the inbox, and is scheduled.
+	 */
+	void inboxChanged();
+
 	/** Whether an attempt of the activity runs for the run. */
 	boolean isRunning(long seq);
 

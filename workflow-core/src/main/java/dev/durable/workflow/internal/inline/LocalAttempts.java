@@ -77,12 +77,21 @@ final class LocalAttempts implements LocalActivityInvoker {
 		}
 	}
 
+	/**
+	 * A local activity's attempts are bounded, and never paused: it runs inside its
+	 * workflow task, which nobody could unpause ({@code pauseWhenExhausted} is ignored).
+	 */
 	private static ActivityOptions bounded(ActivityOptions options) {
 		RetryPolicy policy = options.retryPolicy();
-		return (policy.maximumAttempts() > 0) ? options
-				: options.toBuilder()
-					.retryPolicy(policy.toBuilder().maximumAttempts(DEFAULT_MAX_ATTEMPTS).build())
-					.build();
+		if (policy.maximumAttempts() > 0 && !policy.pauseWhenExhausted()) {
+			return options;
+		}
+		return options.toBuilder()
+			.retryPolicy(policy.toBuilder()
+				.maximumAttempts((policy.maximumAttempts() > 0) ? policy.maximumAttempts() : DEFAULT_MAX_ATTEMPTS)
+				.pauseWhenExhausted(false)
+				.build())
+			.build();
 	}
 
 	/** One attempt, on a virtual thread of its own that the task waits for. */

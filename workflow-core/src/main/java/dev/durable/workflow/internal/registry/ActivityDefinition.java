@@ -46,6 +46,9 @@ public record ActivityDefinition(String name, Object target, Method method, Acti
 	private static ActivityOptions merge(ActivityMethod a, ActivityOptions defaults, Method method) {
 		RetryPolicy retry = defaults.retryPolicy();
 		RetryPolicy.Builder rb = retry.toBuilder();
+		if (a.pauseWhenExhausted()) {
+			rb.pauseWhenExhausted();
+		}
 		if (a.maxAttempts() > 0) {
 			rb.maximumAttempts(a.maxAttempts());
 		}

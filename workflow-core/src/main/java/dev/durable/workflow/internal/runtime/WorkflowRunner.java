@@ -205,6 +205,16 @@ public final class WorkflowRunner {
 				case WorkflowAttributes attributes -> this.visibility.started(attributes);
 				case SignalReceived signal -> this.messages.signal(signal);
 				case UpdateAccepted update -> this.messages.accepted(update);
+				// an operation on a pending activity: recorded for people, never seen by
+				// the code, so its replay ignores it
+				case Event.ActivityPaused paused -> {
+				}
+				case Event.ActivityUnpaused unpaused -> {
+				}
+				case Event.ActivityReset reset -> {
+				}
+				case Event.ActivityOptionsUpdated updated -> {
+				}
 				default -> throw new IllegalArgumentException("Not an input: " + input.type());
 			}
 			return true;

@@ -19,9 +19,17 @@ public final class ActivityRepository {
 
 	private final String schema;
 
+	private final ActivityPauses pauses;
+
 	public ActivityRepository(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.schema = schema;
+		this.pauses = new ActivityPauses(jdbc, schema);
+	}
+
+	/** What operators set for the activities: pauses, options, resets. */
+	public ActivityPauses pauses() {
+		return this.pauses;
 	}
 
 	private String q(String sql) {
@@ -130,7 +138,17 @@ public final class ActivityRepository {
 	 */
 	public boolean recordFailedAttempt(StoredActivity activity, Instant nextAttemptAt, byte[] failure,
 			byte[] lastHeartbeat, UUID node, long epoch) {
-		return upsert(activity, activity.attempt() + 1, nextAttemptAt, failure, lastHeartbeat, null, node, epoch,
+		return recordFailedAttempt(activity, activity.attempt() + 1, nextAttemptAt, failure, lastHeartbeat, node,
+				epoch);
+	}
+
+	/**
+	 * {@link #recordFailedAttempt} with the next attempt's number: attempt 1 again after
+	 * a reset that came while the failed attempt ran.
+	 */
+	public boolean recordFailedAttempt(StoredActivity activity, int nextAttempt, Instant nextAttemptAt, byte[] failure,
+			byte[] lastHeartbeat, UUID node, long epoch) {
+		return upsert(activity, nextAttempt, nextAttemptAt, failure, lastHeartbeat, null, node, epoch,
 				"attempt = EXCLUDED.attempt, next_attempt_at = EXCLUDED.next_attempt_at,"
 						+ " last_failure = EXCLUDED.last_failure, state = 'SCHEDULED', token = NULL, claimed_by = NULL,"
 						+ " started_at = NULL, last_heartbeat_at = NULL");

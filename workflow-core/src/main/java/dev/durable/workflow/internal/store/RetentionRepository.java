@@ -33,6 +33,7 @@ public final class RetentionRepository {
 			+ " i AS (DELETE FROM #.inbox WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " t AS (DELETE FROM #.timer WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " a AS (DELETE FROM #.activity WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " ac AS (DELETE FROM #.activity_control WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " q AS (DELETE FROM #.queued_run WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " oe AS (DELETE FROM #.workflow_event WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " os AS (DELETE FROM #.workflow_stream WHERE run_id IN (SELECT run_id FROM doomed)),"

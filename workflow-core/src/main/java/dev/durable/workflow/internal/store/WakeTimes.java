@@ -37,7 +37,7 @@ public final class WakeTimes {
 						// namespace serves
 						+ " OR EXISTS (SELECT 1 FROM #.activity a JOIN #.workflow_run r ON r.run_id = a.run_id"
 						+ " WHERE r.namespace = ? AND r.status = 'RUNNING' AND r.paused_at IS NULL AND a.next_attempt_at <= ?"
-						+ " AND a.state = 'SCHEDULED'"
+						+ " AND a.state = 'SCHEDULED' AND " + ActivityPauses.activityNotPaused("a.run_id", "a.seq")
 						+ " AND (a.task_queue IS NULL OR EXISTS (SELECT 1 FROM #.node n WHERE n.namespace = r.namespace"
 						+ " AND 'activity:' || a.task_queue = ANY(n.task_queues))))"
 						+ " OR EXISTS (SELECT 1 FROM #.schedule s WHERE s.namespace = ? AND NOT s.paused"
@@ -62,12 +62,13 @@ public final class WakeTimes {
 				+ " AND next_wake_at > ? AND paused_at IS NULL"
 				+ " UNION ALL SELECT min(a.next_attempt_at) FROM #.activity a JOIN #.workflow_run r"
 				+ " ON r.run_id = a.run_id WHERE r.namespace = ? AND r.status = 'RUNNING' AND r.paused_at IS NULL"
-				+ " AND a.next_attempt_at > ?"
+				+ " AND a.next_attempt_at > ? AND " + ActivityPauses.activityNotPaused("a.run_id", "a.seq")
 				// the deadlines of task-queue attempts, which a sweep enforces
 				+ " UNION ALL SELECT min(d) FROM (SELECT LEAST(a.close_deadline, CASE WHEN a.state = 'SCHEDULED'"
 				+ " THEN a.next_attempt_at + a.schedule_to_start_ms * interval '1 millisecond'"
 				+ " ELSE a.started_at + a.start_to_close_ms * interval '1 millisecond' END) AS d FROM #.activity a"
 				+ " WHERE a.task_queue IS NOT NULL AND a.namespace = ? AND " + RunPauses.ATTEMPT_DEADLINES_COUNT
+				+ " AND (a.state <> 'SCHEDULED' OR " + ActivityPauses.activityNotPaused("a.run_id", "a.seq") + ")"
 				+ ") deadlines WHERE d > ?"
 				+ " UNION ALL SELECT min(next_run_at) FROM #.schedule WHERE namespace = ? AND NOT paused"
 				+ " AND next_run_at > ?) x"), (rs) -> rs.next() ? Sql.instant(rs, "next") : null, namespace,

@@ -5,8 +5,12 @@ import java.util.Base64;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 
 import tools.jackson.databind.DeserializationFeature;
+
+import dev.durable.workflow.RetryPolicy;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -18,7 +22,21 @@ public final class InternalJson {
 	public static final JsonMapper MAPPER = JsonMapper.builder()
 		.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 		.changeDefaultPropertyInclusion((incl) -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
+		.addMixIn(RetryPolicy.class, RetryPolicyJson.class)
 		.build();
+
+	/**
+	 * A retry policy's flag added after policies were first stored: written only when
+	 * set, so that stored options read and write back byte for byte, and read as false
+	 * when absent.
+	 */
+	abstract static class RetryPolicyJson {
+
+		@JsonInclude(JsonInclude.Include.NON_DEFAULT)
+		@JsonSetter(nulls = Nulls.AS_EMPTY)
+		abstract boolean pauseWhenExhausted();
+
+	}
 
 	private static final int MAX_CACHED_OPTIONS = 256;
 

@@ -11,6 +11,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.PreparedStatementSetter;
 
 import dev.durable.workflow.activity.ActivityOptions;
+import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
@@ -48,8 +49,8 @@ final class ActivityClaims {
 		return this.jdbc.query(q("WITH c AS (SELECT run_id, seq FROM #.activity WHERE task_queue = ANY(?)"
 				// '*': this node has a dynamic activity, it runs any type
 				+ " AND state = 'SCHEDULED' AND next_attempt_at <= ? AND namespace = ?"
-				+ " AND (activity_type = ANY(?) OR '*' = ANY(?))" + " AND " + LIVE + " AND " + RUN_NOT_PAUSED
-				+ " ORDER BY priority DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)"
+				+ " AND (activity_type = ANY(?) OR '*' = ANY(?))" + " AND " + LIVE + " AND " + RUN_NOT_PAUSED + " AND "
+				+ ACTIVITY_NOT_PAUSED + " ORDER BY priority DESC, next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)"
 				+ " UPDATE #.activity a SET " + CLAIM + " FROM c WHERE a.run_id = c.run_id AND a.seq = c.seq"
 				+ RETURNING), (PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", queues.toArray()));
@@ -75,21 +76,23 @@ final class ActivityClaims {
 		if (keys.isEmpty()) {
 			return List.of();
 		}
-		return this.jdbc
-			.query(q("UPDATE #.activity a SET " + CLAIM + " FROM unnest(?::uuid[], ?::bigint[]) AS k(run_id, seq)"
-					+ " WHERE a.run_id = k.run_id AND a.seq = k.seq AND a.state = 'SCHEDULED' AND " + LIVE + " AND "
-					+ RunPauses.runNotPaused("a.run_id") + RETURNING), (PreparedStatementSetter) (ps) -> {
-						ps.setObject(1, node);
-						ps.setLong(2, incarnation);
-						ps.setTimestamp(3, Sql.ts(now));
-						ps.setArray(4, ps.getConnection()
-							.createArrayOf("uuid", keys.stream().map(ActivityQueueSource.Key::runId).toArray()));
-						ps.setArray(5, ps.getConnection()
-							.createArrayOf("bigint", keys.stream().map(ActivityQueueSource.Key::seq).toArray()));
-						ps.setObject(6, node);
-						ps.setLong(7, incarnation);
-						ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
-					}, ActivityClaims::claimed);
+		return this.jdbc.query(
+				q("UPDATE #.activity a SET " + CLAIM + " FROM unnest(?::uuid[], ?::bigint[]) AS k(run_id, seq)"
+						+ " WHERE a.run_id = k.run_id AND a.seq = k.seq AND a.state = 'SCHEDULED' AND " + LIVE + " AND "
+						+ RunPauses.runNotPaused("a.run_id") + " AND "
+						+ ActivityPauses.activityNotPaused("a.run_id", "a.seq") + RETURNING),
+				(PreparedStatementSetter) (ps) -> {
+					ps.setObject(1, node);
+					ps.setLong(2, incarnation);
+					ps.setTimestamp(3, Sql.ts(now));
+					ps.setArray(4, ps.getConnection()
+						.createArrayOf("uuid", keys.stream().map(ActivityQueueSource.Key::runId).toArray()));
+					ps.setArray(5, ps.getConnection()
+						.createArrayOf("bigint", keys.stream().map(ActivityQueueSource.Key::seq).toArray()));
+					ps.setObject(6, node);
+					ps.setLong(7, incarnation);
+					ps.setDouble(8, this.deadAfter.toMillis() / 1000.0);
+				}, ActivityClaims::claimed);
 	}
 
 	/**
@@ -104,6 +107,12 @@ final class ActivityClaims {
 	 * started runs on).
 	 */
 	static final String RUN_NOT_PAUSED = RunPauses.runNotPaused("#.activity.run_id");
+
+	/**
+	 * The activity is not paused: a paused activity starts no attempt (one already
+	 * started runs on).
+	 */
+	static final String ACTIVITY_NOT_PAUSED = ActivityPauses.activityNotPaused("#.activity.run_id", "#.activity.seq");
 
 	/** What a claim sets; parameters: node, incarnation, now. */
 	private static final String CLAIM = "state = 'STARTED', token = gen_random_uuid(), claimed_by = ?,"
@@ -157,9 +166,8 @@ final class ActivityClaims {
 
 	/** The earliest due time of a waiting attempt of these queues, or {@code null}. */
 	Instant nextDue(String namespace, Collection<String> queues) {
-		return this.jdbc.query(
-				q("SELECT min(next_attempt_at) AS due FROM #.activity WHERE task_queue = ANY(?)"
-						+ " AND state = 'SCHEDULED' AND namespace = ? AND " + RUN_NOT_PAUSED),
+		return this.jdbc.query(q("SELECT min(next_attempt_at) AS due FROM #.activity WHERE task_queue = ANY(?)"
+				+ " AND state = 'SCHEDULED' AND namespace = ? AND " + RUN_NOT_PAUSED + " AND " + ACTIVITY_NOT_PAUSED),
 				(PreparedStatementSetter) (ps) -> {
 					ps.setArray(1, ps.getConnection().createArrayOf("text", queues.toArray()));
 					ps.setString(2, namespace);

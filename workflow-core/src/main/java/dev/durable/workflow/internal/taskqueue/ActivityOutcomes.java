@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.Sql;
 
@@ -28,9 +29,17 @@ public final class ActivityOutcomes {
 
 	private final String schema;
 
+	private final ActivityPauses pauses;
+
 	public ActivityOutcomes(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.schema = schema;
+		this.pauses = new ActivityPauses(jdbc, schema);
+	}
+
+	/** What operators set for activities: pauses, options, resets. */
+	public ActivityPauses pauses() {
+		return this.pauses;
 	}
 
 	private String q(String sql) {
@@ -90,12 +99,22 @@ public final class ActivityOutcomes {
 	 */
 	public boolean retry(UUID runId, long seq, UUID token, int failedAttempt, Instant nextAttemptAt, byte[] failure,
 			byte[] lastHeartbeat) {
-		return this.jdbc.update(
-				q("UPDATE #.activity SET attempt = attempt + 1, next_attempt_at = ?, last_failure = ?,"
-						+ " heartbeat_details = COALESCE(?, heartbeat_details), state = 'SCHEDULED', token = NULL,"
-						+ " claimed_by = NULL, claimed_incarnation = NULL, started_at = NULL, last_heartbeat_at = NULL"
-						+ " WHERE run_id = ? AND seq = ? AND attempt = ? AND (?::uuid IS NULL OR token = ?::uuid)"),
-				Sql.ts(nextAttemptAt), failure, lastHeartbeat, runId, seq, failedAttempt, token, token) == 1;
+		return retry(runId, seq, token, failedAttempt, failedAttempt + 1, nextAttemptAt, failure, lastHeartbeat, false);
+	}
+
+	/**
+	 * {@link #retry} with the next attempt's number: attempt 1 again after a reset that
+	 * came while the failed attempt ran, which may drop the heartbeat details.
+	 */
+	public boolean retry(UUID runId, long seq, UUID token, int failedAttempt, int nextAttempt, Instant nextAttemptAt,
+			byte[] failure, byte[] lastHeartbeat, boolean dropDetails) {
+		return this.jdbc.update(q("UPDATE #.activity SET attempt = ?, next_attempt_at = ?, last_failure = ?,"
+				+ " heartbeat_details = CASE WHEN ? THEN NULL ELSE COALESCE(?, heartbeat_details) END,"
+				+ " state = 'SCHEDULED', token = NULL, claimed_by = NULL, claimed_incarnation = NULL, started_at = NULL,"
+				+ " last_heartbeat_at = NULL"
+				+ " WHERE run_id = ? AND seq = ? AND attempt = ? AND (?::uuid IS NULL OR token = ?::uuid)"),
+				nextAttempt, Sql.ts(nextAttemptAt), failure, dropDetails, lastHeartbeat, runId, seq, failedAttempt,
+				token, token) == 1;
 	}
 
 	/**
@@ -116,10 +135,34 @@ public final class ActivityOutcomes {
 	 * @return whether the attempt is still the activity's current one
 	 */
 	public boolean heartbeat(UUID runId, long seq, UUID token, byte[] details, Instant at) {
-		return this.jdbc.update(
-				q("UPDATE #.activity SET heartbeat_details = COALESCE(?, heartbeat_details),"
-						+ " last_heartbeat_at = ? WHERE run_id = ? AND seq = ? AND token = ?"),
-				details, Sql.ts(at), runId, seq, token) == 1;
+		return heartbeatSeen(runId, seq, token, details, at) != Heartbeat.GONE;
+	}
+
+	/** What a heartbeat found. */
+	public enum Heartbeat {
+
+		/** The attempt is no longer the activity's current one. */
+		GONE,
+
+		/** The attempt is current. */
+		CURRENT,
+
+		/** The attempt is current, and the activity is paused. */
+		PAUSED
+
+	}
+
+	/**
+	 * Records a heartbeat of the attempt with this token, and reads whether the activity
+	 * is paused, in one statement.
+	 * @param details the details, or {@code null} to keep the last ones
+	 */
+	public Heartbeat heartbeatSeen(UUID runId, long seq, UUID token, byte[] details, Instant at) {
+		List<Boolean> paused = this.jdbc.query(q("UPDATE #.activity a SET heartbeat_details = COALESCE(?,"
+				+ " a.heartbeat_details), last_heartbeat_at = ? WHERE a.run_id = ? AND a.seq = ? AND a.token = ?"
+				+ " RETURNING NOT " + ActivityPauses.activityNotPaused("a.run_id", "a.seq") + " AS paused"),
+				(rs, n) -> rs.getBoolean("paused"), details, Sql.ts(at), runId, seq, token);
+		return paused.isEmpty() ? Heartbeat.GONE : (paused.get(0) ? Heartbeat.PAUSED : Heartbeat.CURRENT);
 	}
 
 	/**

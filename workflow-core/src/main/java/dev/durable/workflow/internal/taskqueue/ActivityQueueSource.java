@@ -38,7 +38,7 @@ final class ActivityQueueSource implements QueueSource<ActivityQueueSource.Key, 
 	private static final String CANDIDATES = "SELECT run_id, seq, priority, next_attempt_at, partition_key"
 			+ " FROM #.activity WHERE namespace = ? AND task_queue = ? AND state = 'SCHEDULED' AND next_attempt_at <= ?"
 			+ " AND (activity_type = ANY(?) OR '*' = ANY(?)) AND (partition_key IS NULL OR NOT (partition_key = ANY(?)))"
-			+ " AND " + ActivityClaims.RUN_NOT_PAUSED;
+			+ " AND " + ActivityClaims.RUN_NOT_PAUSED + " AND " + ActivityClaims.ACTIVITY_NOT_PAUSED;
 
 	private static final String AFTER = " AND (priority < ? OR (priority = ? AND (next_attempt_at, run_id, seq) > (?, ?, ?)))";
 

@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.taskqueue;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -9,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.activity.ActivityInfo;
+import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.failure.ApplicationFailure;
 import dev.durable.workflow.internal.activity.ActivityAttempt;
 import dev.durable.workflow.internal.activity.ActivityInvoker;
@@ -17,7 +19,9 @@ import dev.durable.workflow.internal.activity.TaskToken;
 import dev.durable.workflow.internal.activity.ThrottledHeartbeats;
 import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.history.Failures;
+import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.InboxKind;
+import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.store.RunChain;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
@@ -71,9 +75,14 @@ final class RunClaimedActivity {
 			java.util.function.Supplier<ActivityAttempt> attempt) {
 		return ThrottledHeartbeats.sink(this.clock,
 				ThrottledHeartbeats.intervalFor(claimed.options().heartbeatTimeout()), (details, now) -> {
-					if (!this.outcomes.heartbeat(claimed.runId(), claimed.seq(), claimed.token(), details, now)) {
+					ActivityOutcomes.Heartbeat seen = this.outcomes.heartbeatSeen(claimed.runId(), claimed.seq(),
+							claimed.token(), details, now);
+					if (seen == ActivityOutcomes.Heartbeat.GONE) {
 						stop(attempt.get()); // canceled by the workflow, or timed out by
 												// a sweep
+					}
+					else {
+						attempt.get().pauseSeen(seen == ActivityOutcomes.Heartbeat.PAUSED);
 					}
 				});
 	}
@@ -144,17 +153,36 @@ final class RunClaimedActivity {
 	}
 
 	private void failed(ClaimedActivity claimed, FailureInfo failure, byte[] lastHeartbeat) {
-		RetryDecision decision = RetryDecision.after(claimed.options(), claimed.activityType(), claimed.seq(),
-				claimed.attempt(), claimed.scheduledAt(), failure, this.clock.instant());
+		// what an operator set meanwhile: options, a new round, a reset
+		ActivityPauses.Control control = this.outcomes.pauses().control(claimed.runId(), claimed.seq());
+		ActivityOptions options = (control != null) ? control.options(claimed.options()) : claimed.options();
+		Instant now = this.clock.instant();
+		RetryDecision decision = RetryDecision.after(options, claimed.activityType(), claimed.seq(), claimed.attempt(),
+				(control != null) ? control.attemptBase() : 0, claimed.scheduledAt(), failure, now);
 		ActivityInfo info = new ActivityInfo(claimed.workflowId(), claimed.runId(), claimed.seq(),
 				claimed.activityType(), claimed.attempt(), claimed.scheduledAt());
 		this.observer.failed(info, (failure.timeoutType() != null) ? failure.timeoutType().name() : failure.type(),
 				decision.retries());
 		if (decision.retries()) {
+			if (decision.pauses()) {
+				// paused before its next attempt becomes claimable
+				RunPauses.Paused paused = this.outcomes.pauses()
+					.pauseExhausted(claimed.runId(), claimed.seq(), decision.pausedAfter(), now);
+				if (paused.changed()) {
+					this.wakeRun.accept(claimed.runId(), paused.owner());
+				}
+			}
+			boolean reset = control != null && control.resetPending();
 			if (this.outcomes.retry(claimed.runId(), claimed.seq(), claimed.token(), claimed.attempt(),
-					decision.nextAttemptAt(), InternalJson.write(failure), lastHeartbeat)) {
-				log.info("Activity {} (seq {}) of run {} failed attempt {}: {}; retrying at {}", claimed.activityType(),
-						claimed.seq(), claimed.runId(), claimed.attempt(), failure.summary(), decision.nextAttemptAt());
+					reset ? 1 : claimed.attempt() + 1, reset ? now : decision.nextAttemptAt(),
+					InternalJson.write(failure), lastHeartbeat, reset && control.dropDetails())) {
+				if (reset) {
+					this.outcomes.pauses().resetTaken(claimed.runId(), claimed.seq());
+				}
+				log.info("Activity {} (seq {}) of run {} failed attempt {}: {}; {}", claimed.activityType(),
+						claimed.seq(), claimed.runId(), claimed.attempt(), failure.summary(),
+						decision.pauses() ? "paused: its attempts are exhausted"
+								: "retrying at " + (reset ? now : decision.nextAttemptAt()));
 			}
 			return;
 		}

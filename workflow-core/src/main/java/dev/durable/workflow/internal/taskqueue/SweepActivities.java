@@ -17,6 +17,7 @@ import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.failure.TimeoutType;
 import dev.durable.workflow.internal.activity.RetryDecision;
 import dev.durable.workflow.internal.history.FailureInfo;
+import dev.durable.workflow.internal.store.ActivityPauses;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.RunPauses;
 import dev.durable.workflow.internal.store.Sql;
@@ -102,7 +103,10 @@ final class SweepActivities {
 				"SELECT * FROM (SELECT a.run_id, a.seq, a.workflow_id, a.activity_type, a.options,"
 						+ " a.attempt, a.scheduled_at, a.heartbeat_details, " + REASON + " AS reason FROM #.activity a"
 						+ " WHERE a.task_queue IS NOT NULL AND a.namespace = ? AND " + RunPauses.ATTEMPT_DEADLINES_COUNT
-						+ ") x WHERE reason IS NOT NULL LIMIT " + BATCH + " FOR UPDATE SKIP LOCKED");
+						// a paused activity's waiting attempt: its deadlines act after
+						// the unpause
+						+ " AND (a.state <> 'SCHEDULED' OR " + ActivityPauses.activityNotPaused("a.run_id", "a.seq")
+						+ ")" + ") x WHERE reason IS NOT NULL LIMIT " + BATCH + " FOR UPDATE SKIP LOCKED");
 		return this.jdbc.query(sql, (PreparedStatementSetter) (ps) -> {
 			for (int i = 1; i <= 4; i++) {
 				ps.setTimestamp(i, Sql.ts(now));
@@ -126,8 +130,11 @@ final class SweepActivities {
 						+ " exceeded its " + type.name().toLowerCase().replace('_', '-') + " timeout", null);
 			}
 		};
+		// what an operator set meanwhile: options (the row holds them), a new round, a
+		// reset
+		ActivityPauses.Control control = this.outcomes.pauses().control(row.runId(), row.seq());
 		RetryDecision decision = RetryDecision.after(row.options(), row.activityType(), row.seq(), row.attempt(),
-				row.scheduledAt(), failure, now);
+				(control != null) ? control.attemptBase() : 0, row.scheduledAt(), failure, now);
 		ActivityInfo info = new ActivityInfo(row.workflowId(), row.runId(), row.seq(), row.activityType(),
 				row.attempt(), row.scheduledAt());
 		String type = (failure.timeoutType() != null) ? failure.timeoutType().name() : failure.type();
@@ -135,9 +142,20 @@ final class SweepActivities {
 		if (decision.retries()) {
 			log.info("Activity {} (seq {}) of run {}: {}; retrying at {}", row.activityType(), row.seq(), row.runId(),
 					failure.summary(), decision.nextAttemptAt());
-			this.outcomes.retry(row.runId(), row.seq(), null, row.attempt(), decision.nextAttemptAt(),
-					InternalJson.write(failure), row.heartbeatDetails());
-			return null;
+			ActivityOutcomes.Delivered paused = null;
+			if (decision.pauses()) {
+				RunPauses.Paused made = this.outcomes.pauses()
+					.pauseExhausted(row.runId(), row.seq(), decision.pausedAfter(), now);
+				paused = new ActivityOutcomes.Delivered(made.changed(), row.runId(), made.owner());
+			}
+			boolean reset = control != null && control.resetPending();
+			this.outcomes.retry(row.runId(), row.seq(), null, row.attempt(), reset ? 1 : row.attempt() + 1,
+					reset ? now : decision.nextAttemptAt(), InternalJson.write(failure), row.heartbeatDetails(),
+					reset && control.dropDetails());
+			if (reset) {
+				this.outcomes.pauses().resetTaken(row.runId(), row.seq());
+			}
+			return paused;
 		}
 		log.info("Activity {} (seq {}) of run {} failed: {}", row.activityType(), row.seq(), row.runId(),
 				failure.summary());

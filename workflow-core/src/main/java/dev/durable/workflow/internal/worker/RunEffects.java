@@ -48,6 +48,12 @@ interface RunEffects {
 	void retryActivity(RunSlot slot, String workflowId, long seq);
 
 	/**
+	 * An operator unpaused, reset or gave new options to an inline activity of the run:
+	 * its next attempt starts from its row unless one runs or it is paused.
+	 */
+	void resumeActivity(RunSlot slot, String workflowId, long seq);
+
+	/**
 	 * A commit wrote activities on these task queues: the nodes serving them claim them.
 	 */
 	void activitiesQueued(java.util.Set<String> taskQueues);
@@ -113,6 +119,11 @@ interface RunEffects {
 			@Override
 			public void retryActivity(RunSlot slot, String workflowId, long seq) {
 				activities.retryFromRow(slot, workflowId, seq);
+			}
+
+			@Override
+			public void resumeActivity(RunSlot slot, String workflowId, long seq) {
+				activities.resume(slot, workflowId, seq);
 			}
 
 			@Override

@@ -440,6 +440,15 @@ final class RunSlot implements InlineRun {
 	}
 
 	@Override
+	public void inboxChanged() {
+		if (this.dead) {
+			return;
+		}
+		requireRead();
+		this.inputArrived.accept(this);
+	}
+
+	@Override
 	public void heldByPause(Runnable launch) {
 		synchronized (this) {
 			this.paused = true;

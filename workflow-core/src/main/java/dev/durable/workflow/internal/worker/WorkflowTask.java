@@ -13,6 +13,7 @@ import dev.durable.workflow.engine.WorkflowEngineListener;
 import dev.durable.workflow.internal.commit.TaskCommit;
 import dev.durable.workflow.internal.commit.TaskCommitBuilder;
 import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.EventCodec;
 import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.runtime.TaskResult;
 import dev.durable.workflow.internal.runtime.WorkflowRunner;
@@ -167,6 +168,7 @@ final class WorkflowTask {
 			return;
 		}
 		inbox = takeActivityRetries(row, inbox);
+		resumeOperatedActivities(row, inbox);
 		List<Event> handedOver = slot.drainMailbox();
 		WorkflowRunner runner = slot.runner();
 		TaskResult result;
@@ -301,6 +303,28 @@ final class WorkflowTask {
 		}
 		this.runs.deleteInbox(row.runId(), retries.stream().map(InboxItem::id).toList());
 		return inbox.stream().filter((item) -> item.kind() != InboxKind.ACTIVITY_RETRY).toList();
+	}
+
+	/**
+	 * Starts again the inline activities an operator unpaused, reset or gave new options
+	 * (the events stay in the inbox: the task records them); a task-queue activity's row
+	 * is claimable again without the owner.
+	 */
+	private void resumeOperatedActivities(RunRow row, List<InboxItem> inbox) {
+		for (InboxItem item : inbox) {
+			if (item.kind() == InboxKind.EVENT) {
+				Event event = EventCodec.read(item.payload()).get(0);
+				Long seq = switch (event) {
+					case Event.ActivityUnpaused unpaused -> unpaused.seq();
+					case Event.ActivityReset reset -> reset.seq();
+					case Event.ActivityOptionsUpdated updated -> updated.seq();
+					default -> null;
+				};
+				if (seq != null) {
+					this.outside.resumeActivity(this.slot, row.workflowId(), seq);
+				}
+			}
+		}
 	}
 
 	private Optional<RunRepository.Loaded> load() {

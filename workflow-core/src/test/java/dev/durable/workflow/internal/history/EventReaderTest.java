@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -92,6 +93,25 @@ class EventReaderTest {
 						FailureInfo.timeout(TimeoutType.START_TO_CLOSE, "late", null), "late"));
 	}
 
+	/** The kinds added after the sealed types: operations on a pending activity. */
+	private static List<Event> activityOperations() {
+		return List.of(Event.activityPaused(1, "by hand", null),
+				Event.activityPaused(1, "exhausted", Event.ActivityPaused.BY_RETRY_POLICY), Event.activityUnpaused(1),
+				Event.activityReset(1, true), Event.activityReset(1, false),
+				Event.activityOptionsUpdated(1,
+						OPTIONS.toBuilder()
+							.retryPolicy(OPTIONS.retryPolicy().toBuilder().pauseWhenExhausted().build())
+							.build()));
+	}
+
+	@Test
+	void activityOperationsReadAsTheRecordBindingDoes() {
+		byte[] row = EventCodec.write(activityOperations());
+		assertThat(EventCodec.read(row)).usingRecursiveComparison().isEqualTo(readBound(row));
+		assertThat(EventCodec.read(row)).usingRecursiveComparison().isEqualTo(activityOperations());
+		assertThat(new String(row, StandardCharsets.UTF_8)).contains("\"pauseWhenExhausted\":true");
+	}
+
 	/**
 	 * The generic record binding of the flat form, which the token reader replaced: the
 	 * reference it must read as.
@@ -130,7 +150,9 @@ class EventReaderTest {
 	@Test
 	void everyEventTypeHasItsOwnKind() {
 		Set<EventType> covered = EnumSet.noneOf(EventType.class);
-		for (Event event : everyKind()) {
+		List<Event> all = new ArrayList<>(everyKind());
+		all.addAll(activityOperations());
+		for (Event event : all) {
 			covered.add(event.type());
 			assertThat(StoredEvent.of(event).type()).isEqualTo(event.type());
 			assertThat(StoredEvent.of(event).toEvent()).usingRecursiveComparison().isEqualTo(event);

@@ -148,6 +148,46 @@ final class GenericEndpoints {
 				problems.addAll(List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, WORKFLOW_CLOSED));
 				problems.addAll(Problem.OPERATION);
 			}
+			case "POST /workflows/{workflowId}/activities/{activityId}/pause",
+					"POST /workflows/{workflowId}/activities/{activityId}/unpause" -> {
+				boolean pause = path.endsWith("/pause");
+				doc.describe(WORKFLOWS, pause ? "pauseActivity" : "unpauseActivity",
+						pause ? "Pause a pending activity of a run" : "Unpause a pending activity of a run",
+						pause ? "No new attempt of the activity starts until it is unpaused or reset; an attempt "
+								+ "running runs on, sees the pause at its next heartbeat, and its outcome counts."
+								: "Its next attempt starts when due; an activity its retry policy paused after its "
+										+ "attempts were exhausted gets a new round of attempts.");
+				if (pause) {
+					doc.body(lifecycle(false), false, "An optional reason, shown with the activity");
+				}
+				doc.answers(200, "The activity's pause state, and whether the request changed it", inferred);
+				problems.addAll(
+						List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, Problem.ACTIVITY_NOT_PENDING, WORKFLOW_CLOSED));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "POST /workflows/{workflowId}/activities/{activityId}/reset" -> {
+				doc.describe(WORKFLOWS, "resetActivity", "Reset a pending activity's attempts",
+						"Its next attempt is attempt 1 and starts at once (after a running attempt, if it fails); "
+								+ "a pause is lifted.")
+					.body(this.schemas.object()
+						.addProperty("keepHeartbeatDetails", this.schemas.typed("boolean")
+							.description("Whether the next attempt sees the last heartbeat details (default true)")),
+							false, "Whether to keep the heartbeat details")
+					.answers(200, "The activity reset", inferred);
+				problems.addAll(
+						List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, Problem.ACTIVITY_NOT_PENDING, WORKFLOW_CLOSED));
+				problems.addAll(Problem.OPERATION);
+			}
+			case "POST /workflows/{workflowId}/activities/{activityId}/options" -> {
+				doc.describe(WORKFLOWS, "updateActivityOptions", "Change a pending activity's options",
+						"For the attempts to come: timeouts as ISO-8601 durations, and retry policy fields, which "
+								+ "replace those of its current policy.")
+					.body(activityOptions(), true, "The options to change")
+					.answers(200, "The activity's options from now on", inferred);
+				problems.addAll(
+						List.of(INVALID_PAYLOAD, WORKFLOW_NOT_FOUND, Problem.ACTIVITY_NOT_PENDING, WORKFLOW_CLOSED));
+				problems.addAll(Problem.OPERATION);
+			}
 			case "POST /workflows/{workflowId}/reset" -> {
 				doc.describe(WORKFLOWS, "resetWorkflow", "Start a new run from an event of a run's history", null)
 					.body(lifecycle(true), true, "The event whose workflow task runs again, and a reason")
@@ -371,6 +411,20 @@ final class GenericEndpoints {
 			schema.addRequiredItem("eventId");
 		}
 		return schema;
+	}
+
+	private Schema<?> activityOptions() {
+		Schema<?> policy = this.schemas.object()
+			.description("Retry policy fields to change (initialInterval, backoffCoefficient, maximumInterval, "
+					+ "maximumAttempts, nonRetryableErrorTypes, pauseWhenExhausted)");
+		return this.schemas.object()
+			.addProperty("startToCloseTimeout", this.schemas.string("Maximum time of one attempt (ISO-8601)"))
+			.addProperty("scheduleToCloseTimeout",
+					this.schemas.string("Maximum time of all attempts from the first schedule (ISO-8601)"))
+			.addProperty("heartbeatTimeout", this.schemas.string("Maximum time between heartbeats (ISO-8601)"))
+			.addProperty("scheduleToStartTimeout",
+					this.schemas.string("Maximum time a task-queue attempt waits to be claimed (ISO-8601)"))
+			.addProperty("retryPolicy", policy);
 	}
 
 	private Schema<?> note() {

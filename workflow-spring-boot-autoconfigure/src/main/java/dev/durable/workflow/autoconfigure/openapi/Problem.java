@@ -49,6 +49,9 @@ record Problem(int status, List<String> codes) {
 	static final Problem UNKNOWN_HANDLER = new Problem(404,
 			"UNKNOWN_HANDLER: the workflow has no handler of that name");
 
+	static final Problem ACTIVITY_NOT_PENDING = new Problem(404,
+			"ACTIVITY_NOT_PENDING: the run waits for no activity of that id (never scheduled, or its outcome is recorded)");
+
 	static final Problem SCHEDULE_NOT_FOUND = new Problem(404, "SCHEDULE_NOT_FOUND: no schedule with that id");
 
 	static final Problem ALREADY_STARTED = new Problem(409,

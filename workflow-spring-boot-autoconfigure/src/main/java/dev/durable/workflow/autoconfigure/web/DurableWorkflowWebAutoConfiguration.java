@@ -23,6 +23,7 @@ import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.web.ActivityCompletionController;
+import dev.durable.workflow.web.ActivityOperationsRestController;
 import dev.durable.workflow.web.BatchRestController;
 import dev.durable.workflow.web.CallerRoles;
 import dev.durable.workflow.web.DashboardController;
@@ -132,6 +133,13 @@ public final class DurableWorkflowWebAutoConfiguration {
 	WorkflowMessageController durableWorkflowMessageController(WorkflowClient client, WebPayloads payloads,
 			WebAccess access) {
 		return new WorkflowMessageController(client, payloads, access);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ActivityOperationsRestController durableWorkflowActivityOperationsController(WorkflowClient client,
+			WebPayloads payloads, WebAccess access) {
+		return new ActivityOperationsRestController(client, payloads, access);
 	}
 
 	@Bean

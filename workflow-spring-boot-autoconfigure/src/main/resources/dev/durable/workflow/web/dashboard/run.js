@@ -3,6 +3,7 @@
 // actions. An open run is refreshed every few seconds while the tab is visible.
 import { enc, get, query, workflowTypes } from "./api.js";
 import { renderActions } from "./actions.js";
+import { pendingActivities, wireActivityActions } from "./activities.js";
 import { listRoute } from "./runs.js";
 import { children, compact, rawJson, timeline, timers } from "./timeline.js";
 import { $, $$, between, duration, failure, html, json, link, mount, poll, props, relative, status, when, textOf } from "./ui.js";
@@ -59,6 +60,7 @@ export function renderRun(view, params) {
         last = state;
         mount($("#run-head"), head(run));
         mount($("#run-body"), body(run, history, chain, waits, current));
+        wireActivityActions($("#run-body"), run, () => { last = null; load(); });
         textOf("#history-count", `${history.length} events`);
         mount($("#history"), tab === "events" ? compact(history) : tab === "json" ? rawJson(history) : timeline(history, run));
         $$("#timeline tr.span").forEach((tr) => {
@@ -129,7 +131,7 @@ function body(run, history, chain, waits, current) {
       <h3>Memo</h3><div id="run-memo">${props(run.memo)}</div>
       ${chain.length > 1 ? html`<h3>Runs of this workflow id (continue-as-new, reset, retries)</h3>${runChain(chain, run)}` : ""}
     </section>
-    ${run.pendingActivities.length ? html`<section class="card" id="pending-activities"><h2>Pending activities</h2>${pending(run.pendingActivities)}</section>` : ""}
+    ${run.pendingActivities.length ? html`<section class="card" id="pending-activities"><h2>Pending activities</h2>${pendingActivities(run)}</section>` : ""}
     ${waits.length ? html`<section class="card" id="waiting-on"><h2>Waiting for</h2>${waitTable(waits)}</section>` : ""}
     ${pendingTimers.length ? html`<section class="card" id="timers"><h2>Timers</h2>${timerTable(pendingTimers)}</section>` : ""}
     ${kids.length ? html`<section class="card" id="children"><h2>Child runs</h2>${childTable(kids)}</section>` : ""}`;
@@ -174,19 +176,6 @@ function runChain(chain, current) {
   return html`<table id="run-chain"><tbody>${ordered.map((r, i) => html`<tr class="${r.runId === current.runId ? "current" : ""}">
     <td class="muted">${i + 1}</td><td><a class="mono small" href="${link("runs", { open: r.workflowId, run: r.runId })}">${r.runId}</a></td>
     <td>${status(r.status)}</td><td class="small">${when(r.startTime)}</td></tr>`)}</tbody></table>`;
-}
-
-// SCHEDULED: waits for its attempt to start (a claim on its task queue, or its retry time);
-// STARTED: an attempt runs; AWAITING_COMPLETION: the completion client decides the attempt
-const ACTIVITY_STATES = { SCHEDULED: "scheduled", STARTED: "started", AWAITING_COMPLETION: "awaiting completion" };
-
-function pending(activities) {
-  return html`<div class="table-wrap"><table><thead><tr><th class="num">#</th><th>activity</th><th>state</th><th class="num">attempt</th><th>scheduled</th><th>next attempt</th><th>last failure</th></tr></thead><tbody>
-    ${activities.map((a) => html`<tr><td class="num">${a.activityId}</td><td><b>${a.activityType}</b>${a.taskQueue ? html` <span class="muted small">on ${a.taskQueue}</span>` : ""}</td>
-      <td class="activity-state" title="${a.lastHeartbeatTime ? "last heartbeat " + when(a.lastHeartbeatTime) : ""}">${ACTIVITY_STATES[a.state] || a.state || ""}</td><td class="num attempt">${a.attempt}</td>
-      <td title="${when(a.scheduledTime)}">${relative(a.scheduledTime)}</td><td title="${when(a.nextAttemptTime)}">${relative(a.nextAttemptTime)}</td>
-      <td class="error small last-failure">${a.lastFailure || ""}</td></tr>`)}
-  </tbody></table></div>`;
 }
 
 function timerTable(list) {

@@ -418,4 +418,54 @@ class DashboardBrowserIT {
 		browser.await("#pause-go");
 	}
 
+	@Test
+	@Order(12)
+	void anActivityIsPausedUnpausedGivenOptionsAndResetFromItsRunsPage() {
+		this.client.start("ledger-sync", "acct-a", StartOptions.withId("activity-ledger"));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.client.handle("activity-ledger").describe().pendingActivities().size() == 1);
+		browser.go("/runs?open=activity-ledger");
+		browser.awaitText("#pending-activities", "syncLedger");
+		browser.click("#pending-table .activity-pause");
+		browser.confirm("#activity-pause-reason", "ledger service down");
+		browser.awaitText("#pending-activities", "PAUSED");
+		browser.awaitText("#pending-activities", "ledger service down");
+		browser.awaitText("#waiting-on", "activity paused");
+		assertThat(this.client.handle("activity-ledger").describe().pendingActivities().get(0).pauseReason())
+			.isEqualTo("ledger service down");
+		browser.screenshot("activity-paused");
+
+		browser.click("#pending-table .activity-unpause");
+		browser.awaitGone("#pending-table .activity-paused");
+		browser.await("#pending-table .activity-pause");
+		assertThat(this.client.handle("activity-ledger").describe().pendingActivities().get(0).isPaused()).isFalse();
+
+		browser.click("#pending-table .activity-options");
+		browser.confirm("#activity-max-attempts", "7", "#activity-start-to-close", "PT3M");
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.client.handle("activity-ledger")
+				.describe()
+				.pendingActivities()
+				.get(0)
+				.options()
+				.retryPolicy()
+				.maximumAttempts() == 7);
+		assertThat(this.client.handle("activity-ledger")
+			.describe()
+			.pendingActivities()
+			.get(0)
+			.options()
+			.startToCloseTimeout()).isEqualTo(Duration.ofMinutes(3));
+
+		browser.click("#pending-table .activity-reset");
+		browser.confirm();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.client.handle("activity-ledger")
+				.history()
+				.stream()
+				.anyMatch((event) -> event.type().equals("ACTIVITY_RESET")));
+		assertThat(this.client.handle("activity-ledger").history()).extracting((event) -> event.type())
+			.contains("ACTIVITY_PAUSED", "ACTIVITY_UNPAUSED", "ACTIVITY_OPTIONS_UPDATED");
+	}
+
 }
