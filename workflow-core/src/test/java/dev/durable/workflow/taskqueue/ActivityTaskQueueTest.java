@@ -269,6 +269,10 @@ class ActivityTaskQueueTest {
 			.isEqualTo("SCHEDULED");
 		this.engines.clock.advance(Duration.ofSeconds(1));
 		await().until(() -> Gpu.CALLS.get("scene-3").size() == 2);
+		// the second failure recorded, with its retry time: a move of the clock before it
+		// would count the 2 s backoff from the moved time
+		await().until(() -> this.engines.jdbc()
+			.queryForObject("SELECT attempt FROM " + this.engines.schema + ".activity", Integer.class) == 3);
 		this.engines.clock.advance(Duration.ofSeconds(2));
 		assertThat(handle.result(Duration.ofSeconds(20))).isEqualTo("scene-3 rendered on gpu-1 attempt 3");
 		Engines.assertReplays(workflows, handle.runId());
