@@ -338,6 +338,44 @@ class RunPauseTest {
 	}
 
 	@Test
+	void aTaskCommittedInSeveralStatementsDoesNotCommitAfterThePauseEither() throws Exception {
+		CountDownLatch inCommit = new CountDownLatch(1);
+		CountDownLatch proceed = new CountDownLatch(1);
+		String[] held = new String[1];
+		WorkflowEngine engine = node(new EngineHooks() {
+			@Override
+			public void beforeTaskCommit(UUID runId) {
+				if (runId.toString().equals(held[0])) {
+					held[0] = null;
+					inCommit.countDown();
+					try {
+						proceed.await(20, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+			}
+		});
+		WorkflowHandle<String> parcel = engine.client().start(Parcel::run, "p-8", StartOptions.withId("parcel-8"));
+		await().until(() -> events(parcel).contains("TIMER_STARTED"));
+		held[0] = parcel.runId().toString();
+		// an update's task commits its outcome beside the run row: the multi-statement
+		// path
+		CompletableFuture<Integer> update = CompletableFuture.supplyAsync(() -> parcel.update(Parcel::prioritize, 4));
+		assertThat(inCommit.await(20, TimeUnit.SECONDS)).isTrue();
+
+		parcel.pause("now");
+		proceed.countDown();
+		settled(engine);
+		assertThat(events(parcel)).as("the task's commit failed its compare-and-set").doesNotContain("UPDATE_ACCEPTED");
+		assertThat(update).isNotDone();
+
+		parcel.unpause();
+		assertThat(update.get(20, TimeUnit.SECONDS)).isEqualTo(4);
+	}
+
+	@Test
 	void pausedRunsAreListedAndABatchPausesAndUnpausesByFilter() {
 		WorkflowEngine engine = node();
 		List<WorkflowHandle<String>> parcels = List.of(
