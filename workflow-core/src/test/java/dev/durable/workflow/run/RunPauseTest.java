@@ -300,35 +300,44 @@ class RunPauseTest {
 		assertThat(Steps.CALLS.get("p-4")).as("the attempt did not run again").containsExactly(1);
 	}
 
-	@Test
-	void aTaskThatBeganBeforeThePauseDoesNotCommitAfterIt() throws Exception {
-		CountDownLatch inCommit = new CountDownLatch(1);
-		CountDownLatch proceed = new CountDownLatch(1);
-		String[] held = new String[1];
-		WorkflowEngine engine = node(new EngineHooks() {
-			@Override
-			public void beforeTaskCommit(UUID runId) {
-				if (runId.toString().equals(held[0])) {
-					held[0] = null;
-					inCommit.countDown();
-					try {
-						proceed.await(20, TimeUnit.SECONDS);
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-					}
+	/** Holds the commit of the next task of one run until told to proceed. */
+	private static final class HeldCommit implements EngineHooks {
+
+		final CountDownLatch inCommit = new CountDownLatch(1);
+
+		final CountDownLatch proceed = new CountDownLatch(1);
+
+		volatile String held;
+
+		@Override
+		public void beforeTaskCommit(UUID runId) {
+			if (runId.toString().equals(this.held)) {
+				this.held = null;
+				this.inCommit.countDown();
+				try {
+					this.proceed.await(20, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
 				}
 			}
-		});
+		}
+
+	}
+
+	@Test
+	void aTaskThatBeganBeforeThePauseDoesNotCommitAfterIt() throws Exception {
+		HeldCommit commit = new HeldCommit();
+		WorkflowEngine engine = node(commit);
 		WorkflowHandle<String> parcel = engine.client().start(Parcel::run, "p-5", StartOptions.withId("parcel-5"));
 		await().until(() -> events(parcel).contains("TIMER_STARTED"));
-		held[0] = parcel.runId().toString();
+		commit.held = parcel.runId().toString();
 		parcel.signal(Parcel::note, "before the pause");
-		assertThat(inCommit.await(20, TimeUnit.SECONDS)).isTrue();
+		assertThat(commit.inCommit.await(20, TimeUnit.SECONDS)).isTrue();
 
 		// the signal's task is about to commit: the pause lands first
 		parcel.pause("now");
-		proceed.countDown();
+		commit.proceed.countDown();
 		settled(engine);
 		assertThat(events(parcel)).as("the task's commit failed its compare-and-set").doesNotContain("SIGNAL_RECEIVED");
 
@@ -339,34 +348,18 @@ class RunPauseTest {
 
 	@Test
 	void aTaskCommittedInSeveralStatementsDoesNotCommitAfterThePauseEither() throws Exception {
-		CountDownLatch inCommit = new CountDownLatch(1);
-		CountDownLatch proceed = new CountDownLatch(1);
-		String[] held = new String[1];
-		WorkflowEngine engine = node(new EngineHooks() {
-			@Override
-			public void beforeTaskCommit(UUID runId) {
-				if (runId.toString().equals(held[0])) {
-					held[0] = null;
-					inCommit.countDown();
-					try {
-						proceed.await(20, TimeUnit.SECONDS);
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-					}
-				}
-			}
-		});
+		HeldCommit commit = new HeldCommit();
+		WorkflowEngine engine = node(commit);
 		WorkflowHandle<String> parcel = engine.client().start(Parcel::run, "p-8", StartOptions.withId("parcel-8"));
 		await().until(() -> events(parcel).contains("TIMER_STARTED"));
-		held[0] = parcel.runId().toString();
+		commit.held = parcel.runId().toString();
 		// an update's task commits its outcome beside the run row: the multi-statement
 		// path
 		CompletableFuture<Integer> update = CompletableFuture.supplyAsync(() -> parcel.update(Parcel::prioritize, 4));
-		assertThat(inCommit.await(20, TimeUnit.SECONDS)).isTrue();
+		assertThat(commit.inCommit.await(20, TimeUnit.SECONDS)).isTrue();
 
 		parcel.pause("now");
-		proceed.countDown();
+		commit.proceed.countDown();
 		settled(engine);
 		assertThat(events(parcel)).as("the task's commit failed its compare-and-set").doesNotContain("UPDATE_ACCEPTED");
 		assertThat(update).isNotDone();
