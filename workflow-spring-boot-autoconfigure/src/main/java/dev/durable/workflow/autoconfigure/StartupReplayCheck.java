@@ -72,25 +72,31 @@ public final class StartupReplayCheck implements SmartLifecycle {
 	private void check() {
 		try {
 			ReplayCheckReport checked = this.engine.checkReplay(this.options);
+			logged(checked);
+			// published after its log: whoever sees the outcome (the health) finds it
+			// logged
 			this.report = checked;
-			if (checked.passed()) {
-				log.info("Replay check: {}", checked.summary());
-				return;
-			}
-			log.warn("Replay check: {}", checked.summary());
-			List<ReplayCheckReport.RunFailure> failures = checked.failures();
-			failures.stream()
-				.limit(LOGGED_FAILURES)
-				.forEach((failure) -> log.warn("Run {} ({}) of workflow type {} does not replay on this build: {}",
-						failure.workflowId(), failure.runId(), failure.workflowType(), failure.message()));
-			if (failures.size() > LOGGED_FAILURES) {
-				log.warn("Replay check: {} more runs do not replay (GET /durable/replay-check lists them)",
-						failures.size() - LOGGED_FAILURES);
-			}
 		}
 		catch (RuntimeException ex) {
-			this.error = ex.getMessage();
 			log.warn("Replay check at startup could not run: {}", ex.getMessage());
+			this.error = ex.getMessage();
+		}
+	}
+
+	private static void logged(ReplayCheckReport checked) {
+		if (checked.passed()) {
+			log.info("Replay check: {}", checked.summary());
+			return;
+		}
+		log.warn("Replay check: {}", checked.summary());
+		List<ReplayCheckReport.RunFailure> failures = checked.failures();
+		failures.stream()
+			.limit(LOGGED_FAILURES)
+			.forEach((failure) -> log.warn("Run {} ({}) of workflow type {} does not replay on this build: {}",
+					failure.workflowId(), failure.runId(), failure.workflowType(), failure.message()));
+		if (failures.size() > LOGGED_FAILURES) {
+			log.warn("Replay check: {} more runs do not replay (GET /durable/replay-check lists them)",
+					failures.size() - LOGGED_FAILURES);
 		}
 	}
 
