@@ -91,14 +91,20 @@ public final class RunDescriber {
 				unrecordedInput(row), build(row));
 	}
 
-	/** The run's build, with whether a node of it is live (one more read by key). */
+	/**
+	 * The run's build as its row holds it, with whether a node of it is live (one more
+	 * read by key, for versioned runs only).
+	 */
 	@Nullable RunBuild build(RunRow row) {
-		BuildRepository.RunBuildState state = this.builds.runBuild(row.runId(), this.deadAfterMillis);
-		if (state == null || state.build().buildId() == null) {
+		if (row.build().buildId() == null) {
 			return null;
 		}
-		return new RunBuild(state.build().buildId(), state.build().pinned(),
-				row.isOpen() && state.build().pinned() && !state.buildLive(), state.moveRefused());
+		BuildRepository.RunBuildState state = this.builds.runBuild(row.runId(), this.deadAfterMillis);
+		if (state == null) {
+			return null;
+		}
+		return new RunBuild(row.build().buildId(), row.build().pinned(),
+				row.isOpen() && row.build().pinned() && !state.buildLive(), state.moveRefused());
 	}
 
 	/**

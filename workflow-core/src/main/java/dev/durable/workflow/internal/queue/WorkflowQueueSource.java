@@ -66,11 +66,12 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	 * queue. A run of another build than this node's is admitted unowned, with input, so
 	 * that a node of its build claims it.
 	 */
-	private static final String TAKE = "UPDATE #.workflow_run SET owner_node = CASE WHEN build_id IS NULL"
-			+ " OR build_id = ? THEN ?::uuid END, pending_input = pending_input OR NOT (build_id IS NULL"
-			+ " OR build_id IS NOT DISTINCT FROM ?), epoch = epoch + 1, next_wake_at = ?, task_attempt = 0"
-			+ " WHERE run_id = ANY(?) AND " + Sql.open(null) + " AND task_attempt = " + RunOwnership.WAITING_IN_QUEUE
-			+ " RETURNING run_id, epoch, owner_node";
+	private static final String HERE = "(build_id IS NULL OR build_id IS NOT DISTINCT FROM ?)";
+
+	private static final String TAKE = "UPDATE #.workflow_run SET owner_node = CASE WHEN " + HERE
+			+ " THEN ?::uuid END, pending_input = pending_input OR NOT " + HERE
+			+ ", epoch = epoch + 1, next_wake_at = ?, task_attempt = 0" + " WHERE run_id = ANY(?) AND " + Sql.open(null)
+			+ " AND task_attempt = " + RunOwnership.WAITING_IN_QUEUE + " RETURNING run_id, epoch, owner_node";
 
 	private final @Nullable String buildId;
 

@@ -135,23 +135,22 @@ public final class BuildRepository {
 	}
 
 	/**
-	 * A run's build as its row stores it, and whether a node of that build is live.
+	 * What describe adds to a run's build as its row holds it.
 	 *
-	 * @param build the run's build
 	 * @param buildLive whether a node of its build is live
 	 * @param moveRefused why the last move was refused, or {@code null}
 	 */
-	public record RunBuildState(BuildAssignment build, boolean buildLive, @Nullable String moveRefused) {
+	public record RunBuildState(boolean buildLive, @Nullable String moveRefused) {
 	}
 
+	/** Whether a node of the run's build is live, and why its last move was refused. */
 	public @Nullable RunBuildState runBuild(UUID runId, long deadAfterMillis) {
 		List<RunBuildState> found = this.jdbc.query(
-				q("SELECT r.build_id, r.pinned, r.ramp_bucket, r.move_refused,"
+				q("SELECT r.move_refused,"
 						+ " EXISTS (SELECT 1 FROM #.node n WHERE n.namespace = r.namespace AND n.build_id = r.build_id"
 						+ " AND n.last_heartbeat > now() - make_interval(secs => ?)) AS live"
 						+ " FROM #.workflow_run r WHERE r.run_id = ?"),
-				(rs, n) -> new RunBuildState(new BuildAssignment(rs.getString("build_id"), rs.getBoolean("pinned"),
-						rs.getInt("ramp_bucket")), rs.getBoolean("live"), rs.getString("move_refused")),
+				(rs, n) -> new RunBuildState(rs.getBoolean("live"), rs.getString("move_refused")),
 				deadAfterMillis / 1000.0, runId);
 		return found.isEmpty() ? null : found.get(0);
 	}
@@ -222,26 +221,6 @@ public final class BuildRepository {
 				+ " AND b.build_id = r.build_id AND b.last_seen_at > now() - make_interval(secs => ?)) LIMIT ?"),
 				(rs, n) -> pinnedRun(rs), namespace, exceptBuild, workflowType, deadAfterMillis / 1000.0,
 				goneForMillis / 1000.0, limit);
-	}
-
-	/** How many open pinned runs wait for a build with no live node, by build. */
-	public List<StoredStranded> strandedByBuild(String namespace, long deadAfterMillis) {
-		return this.jdbc.query(
-				q("SELECT r.build_id, count(*) AS runs FROM #.workflow_run r WHERE r.namespace = ?"
-						+ " AND r.status = 'RUNNING' AND r.pinned AND r.build_id IS NOT NULL AND NOT EXISTS (SELECT 1"
-						+ " FROM #.node n WHERE n.namespace = r.namespace AND n.build_id = r.build_id"
-						+ " AND n.last_heartbeat > now() - make_interval(secs => ?)) GROUP BY r.build_id"),
-				(rs, n) -> new StoredStranded(rs.getString("build_id"), rs.getLong("runs")), namespace,
-				deadAfterMillis / 1000.0);
-	}
-
-	/**
-	 * Stranded runs of a build.
-	 *
-	 * @param buildId the build
-	 * @param runs how many
-	 */
-	public record StoredStranded(String buildId, long runs) {
 	}
 
 }

@@ -90,7 +90,7 @@ public final class MoveStrandedRuns implements NodeService {
 		}
 		int moved = 0;
 		for (Map.Entry<String, Duration> type : this.after.entrySet()) {
-			if (!this.running && this.thread != null) {
+			if (!this.running) {
 				break;
 			}
 			List<PinnedRun> stranded = this.builds.stranded(this.routing.namespace(), type.getKey(), here,
