@@ -14,6 +14,7 @@ import java.util.logging.Level;
 import java.util.stream.Stream;
 
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -129,12 +130,56 @@ final class DashboardBrowser implements AutoCloseable {
 		return await(css).getText();
 	}
 
+	/**
+	 * Clicks the element the selector names when it is clickable. The run page draws its
+	 * body again every few seconds and after an action, so the element found may be
+	 * replaced before the click reaches it: the click then goes to the element that
+	 * replaced it.
+	 */
 	void click(String css) {
-		this.wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector(css))).click();
+		this.wait.ignoring(StaleElementReferenceException.class).until((driver) -> {
+			WebElement element = ExpectedConditions.elementToBeClickable(By.cssSelector(css)).apply(driver);
+			if (element == null) {
+				return false;
+			}
+			element.click();
+			return true;
+		});
 	}
 
-	void clickLink(String text) {
-		this.wait.until(ExpectedConditions.elementToBeClickable(By.linkText(text))).click();
+	/**
+	 * Clicks a button that opens the confirmation dialog, and waits for the dialog. A
+	 * click whose button a redraw replaced between the press and the release reaches no
+	 * handler: when the dialog is not open and the clicked button has left the page, the
+	 * button now in the page is clicked. A button still in the page is not clicked twice
+	 * (some open the dialog after a read).
+	 */
+	void openDialog(String css) {
+		WebElement[] clicked = new WebElement[1];
+		this.wait.ignoring(StaleElementReferenceException.class).until((driver) -> {
+			if (!driver.findElements(By.id("confirm-dialog")).isEmpty()) {
+				return true;
+			}
+			if (clicked[0] != null && !detached(clicked[0])) {
+				return false;
+			}
+			WebElement button = ExpectedConditions.elementToBeClickable(By.cssSelector(css)).apply(driver);
+			if (button != null) {
+				clicked[0] = button;
+				button.click();
+			}
+			return false;
+		});
+	}
+
+	private static boolean detached(WebElement element) {
+		try {
+			element.isEnabled();
+			return false;
+		}
+		catch (StaleElementReferenceException ex) {
+			return true;
+		}
 	}
 
 	void type(String css, String text) {

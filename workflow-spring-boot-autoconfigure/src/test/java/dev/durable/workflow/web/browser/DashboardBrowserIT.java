@@ -210,13 +210,13 @@ class DashboardBrowserIT {
 
 		browser.type("#update-name", "addNote");
 		browser.type("#update-arg", "\"fragile\"");
-		browser.click("#update-go");
+		browser.openDialog("#update-go");
 		browser.confirm();
 		browser.awaitText("#action-result", "noted: fragile");
 
 		browser.type("#signal-name", "approve");
 		browser.type("#signal-payload", "\"ann\"");
-		browser.click("#signal-go");
+		browser.openDialog("#signal-go");
 		browser.confirm();
 		browser.awaitText("#action-result", "signal approve delivered");
 		browser.awaitText("#run-head .status", "COMPLETED");
@@ -254,7 +254,7 @@ class DashboardBrowserIT {
 	void terminateAsksForAReasonAndClosesTheRun() {
 		browser.go("/runs?open=shipment-3");
 		browser.awaitText("#run-title", "shipment-3");
-		browser.click("#terminate-go");
+		browser.openDialog("#terminate-go");
 		browser.confirm("#stop-reason", "customer moved away");
 		browser.awaitText("#run-head .status", "TERMINATED");
 		browser.awaitText("#run-closed", "customer moved away");
@@ -269,7 +269,7 @@ class DashboardBrowserIT {
 		browser.go("/runs?open=fulfillment-1");
 		browser.awaitText("#run-id", before);
 		browser.select("#reset-event", browser.all("#reset-event option").get(1).getText());
-		browser.click("#reset-go");
+		browser.openDialog("#reset-go");
 		browser.confirm("#reset-reason", "packing rules changed");
 		browser.awaitText("#action-result", "new run");
 		await().atMost(Duration.ofSeconds(30))
@@ -293,7 +293,7 @@ class DashboardBrowserIT {
 		browser.type("#b-reason", "ledger retired");
 		browser.click("#b-preview");
 		browser.awaitText("#b-count", "3 run(s) match now");
-		browser.click("#b-start");
+		browser.openDialog("#b-start");
 		browser.confirm();
 		browser.awaitText("#batch h1", "COMPLETED");
 		assertThat(browser.text("#batch-succeeded")).isEqualTo("3");
@@ -334,12 +334,12 @@ class DashboardBrowserIT {
 			.withNano(0);
 		browser.setValue("#backfill-start", local.minusDays(1).toString());
 		browser.setValue("#backfill-end", local.toString());
-		browser.click("#schedule-backfill");
+		browser.openDialog("#schedule-backfill");
 		browser.confirm();
 		browser.awaitText("#recent-actions", "BACKFILLED");
 		browser.awaitText("#schedule-result", "backfilled: 2 action(s)");
 
-		browser.click("#schedule-delete");
+		browser.openDialog("#schedule-delete");
 		browser.confirm();
 		browser.awaitText("#schedules", "No schedules");
 		assertThat(this.client.schedules().list()).isEmpty();
@@ -350,7 +350,7 @@ class DashboardBrowserIT {
 	void cancelAsksTheWorkflowToStop() {
 		browser.go("/runs?open=shipment-1");
 		browser.awaitText("#run-title", "shipment-1");
-		browser.click("#cancel-go");
+		browser.openDialog("#cancel-go");
 		browser.confirm();
 		browser.awaitText("#run-head .status", "CANCELED");
 		assertThat(status("shipment-1")).isEqualTo(WorkflowStatus.CANCELED);
@@ -394,7 +394,7 @@ class DashboardBrowserIT {
 		browser.go("/runs?open=pause-ledger");
 		browser.awaitText("#run-title", "pause-ledger");
 		browser.awaitText("#run-user-summary", "Ledger of account acct-p");
-		browser.click("#pause-go");
+		browser.openDialog("#pause-go");
 		browser.confirm("#pause-reason", "ledger under audit");
 		browser.awaitText("#run-head", "PAUSED");
 		browser.awaitText("#paused-since", "ledger under audit");
@@ -426,7 +426,7 @@ class DashboardBrowserIT {
 			.until(() -> this.client.handle("activity-ledger").describe().pendingActivities().size() == 1);
 		browser.go("/runs?open=activity-ledger");
 		browser.awaitText("#pending-activities", "syncLedger");
-		browser.click("#pending-table .activity-pause");
+		browser.openDialog("#pending-table .activity-pause");
 		browser.confirm("#activity-pause-reason", "ledger service down");
 		browser.awaitText("#pending-activities", "PAUSED");
 		browser.awaitText("#pending-activities", "ledger service down");
@@ -440,7 +440,7 @@ class DashboardBrowserIT {
 		browser.await("#pending-table .activity-pause");
 		assertThat(this.client.handle("activity-ledger").describe().pendingActivities().get(0).isPaused()).isFalse();
 
-		browser.click("#pending-table .activity-options");
+		browser.openDialog("#pending-table .activity-options");
 		browser.confirm("#activity-max-attempts", "7", "#activity-start-to-close", "PT3M");
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.client.handle("activity-ledger")
@@ -457,7 +457,7 @@ class DashboardBrowserIT {
 			.options()
 			.startToCloseTimeout()).isEqualTo(Duration.ofMinutes(3));
 
-		browser.click("#pending-table .activity-reset");
+		browser.openDialog("#pending-table .activity-reset");
 		browser.confirm();
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.client.handle("activity-ledger")

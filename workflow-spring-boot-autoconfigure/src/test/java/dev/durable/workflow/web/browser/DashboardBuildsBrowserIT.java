@@ -80,7 +80,7 @@ class DashboardBuildsBrowserIT {
 		assertThat(browser.text("#tiles")).contains("stranded runs");
 		assertThat(browser.text("#builds-routing")).contains("dash-2.0");
 		browser.screenshot("builds-stranded");
-		browser.click("#builds tr[data-build='dash-1.0'] button[data-action='move']");
+		browser.openDialog("#builds tr[data-build='dash-1.0'] button[data-action='move']");
 		browser.confirm();
 		await().atMost(Duration.ofSeconds(20)).until(() -> "dash-2.0".equals(run.describe().build().buildId()));
 		// drained: the old build is gone from the card, its nodes may go
