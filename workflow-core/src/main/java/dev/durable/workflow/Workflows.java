@@ -244,6 +244,44 @@ public final class Workflows {
 	}
 
 	/**
+	 * Waits for the next event on a topic whose payload matches, as published with
+	 * {@code WorkflowClient.publish}, {@code POST /durable/topics/{topic}/events} or the
+	 * SQL function {@code publish_event}. One event resumes every run waiting for it,
+	 * each once. The wait sees the events dispatched after it began (or after
+	 * {@link EventMatch#after(long)}); the event is recorded in history, so a replay
+	 * returns it again without waiting.
+	 * @param topic the topic, 1-200 characters
+	 * @param match the fields the payload must have ({@link EventMatch#any()}: every
+	 * event)
+	 * @param type the payload type
+	 * @throws CanceledFailure when the wait's cancellation scope is canceled
+	 */
+	public static <T> TopicEvent<T> awaitEvent(String topic, EventMatch match, Class<T> type) {
+		return context().<T>awaitEvent(topic, match, type, null).orElseThrow();
+	}
+
+	/**
+	 * Waits for the next matching event on a topic, as
+	 * {@link #awaitEvent(String, EventMatch, Class)}, for at most the timeout (a durable
+	 * timer).
+	 * @return the event, or empty when the timeout passed first
+	 */
+	public static <T> Optional<TopicEvent<T>> awaitEvent(String topic, EventMatch match, Class<T> type,
+			Duration timeout) {
+		java.util.Objects.requireNonNull(timeout, "timeout");
+		return context().awaitEvent(topic, match, type, timeout);
+	}
+
+	/**
+	 * Waits for the next matching event whose payload is of a generic type (a
+	 * {@code ParameterizedType}); the caller states {@code T}.
+	 */
+	public static <T> Optional<TopicEvent<T>> awaitEvent(String topic, EventMatch match, Type type,
+			@Nullable Duration timeout) {
+		return context().awaitEvent(topic, match, type, timeout);
+	}
+
+	/**
 	 * The run's stream of this key (the same object on every call): values written to it
 	 * are read in order, from any offset, with {@code WorkflowHandle.readStream} or as
 	 * Server-Sent Events at {@code GET /durable/workflows/{id}/streams/{key}}. See

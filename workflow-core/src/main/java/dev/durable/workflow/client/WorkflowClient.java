@@ -133,6 +133,29 @@ public interface WorkflowClient {
 	ActivityCompletionClient activityCompletion();
 
 	/**
+	 * Publishes an event on a topic, with a new event id: every run waiting for a
+	 * matching event on the topic ({@code Workflows.awaitEvent}) receives it, each once.
+	 * The payload is written as JSON by the payload converter (unencrypted: the database
+	 * matches the waits against its fields).
+	 * @param topic 1-200 characters
+	 * @param payload the payload (a record, a map, a string...)
+	 * @throws IllegalArgumentException for a bad topic, or a payload that is not JSON
+	 */
+	default PublishedEvent publish(String topic, @Nullable Object payload) {
+		return publish(topic, payload, null);
+	}
+
+	/**
+	 * Publishes an event on a topic once per event id: a repeat with the same id is a
+	 * no-op ({@link PublishedEvent#stored()} is {@code false}), so a publisher may retry
+	 * safely. Waiting runs are woken once the event is stored.
+	 * @param eventId the event's id (1-200 characters), or {@code null} for a new one
+	 * @throws IllegalArgumentException for a bad topic or event id, or a payload that is
+	 * not JSON
+	 */
+	PublishedEvent publish(String topic, @Nullable Object payload, @Nullable String eventId);
+
+	/**
 	 * Lists runs matching the filter, newest first (by start time, then run id), one page
 	 * at a time. Pages are stable under concurrent starts: a run started after the first
 	 * page does not shift the later pages.

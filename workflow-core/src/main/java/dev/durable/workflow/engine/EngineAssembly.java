@@ -18,6 +18,7 @@ import dev.durable.workflow.internal.batch.BatchRepository;
 import dev.durable.workflow.internal.batch.BatchRunner;
 import dev.durable.workflow.internal.batch.BatchWorkflow;
 import dev.durable.workflow.internal.batch.Batches;
+import dev.durable.workflow.internal.client.TopicClient;
 import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
 import dev.durable.workflow.internal.client.ActivityOperations;
 import dev.durable.workflow.internal.client.Debouncer;
@@ -61,6 +62,7 @@ import dev.durable.workflow.internal.versioning.BuildRouter;
 import dev.durable.workflow.internal.versioning.MoveRuns;
 import dev.durable.workflow.internal.versioning.MoveStrandedRuns;
 import dev.durable.workflow.internal.versioning.WorkerBuildsImpl;
+import dev.durable.workflow.internal.topic.TopicPublisher;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.NodeQuiescence;
 import dev.durable.workflow.internal.worker.NodeWiring;
@@ -188,7 +190,8 @@ final class EngineAssembly {
 				schedules, completions, debouncer,
 				new Batches(namespace, batchRows,
 						(type, input, options) -> starter.startInTransaction(type, input, options).afterCommit(),
-						payloads, stores.tx(), clock));
+						payloads, stores.tx(), clock),
+				new TopicClient(new TopicPublisher(jdbc, config.schema(), namespace), payloads.converter()));
 		// the batch pages call the client, so their activity is registered once the
 		// client exists
 		activities.register(new BatchRunner(namespace, batchRows, client, payloads, clock));

@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.WorkflowMethodReference;
+import dev.durable.workflow.client.PublishedEvent;
 import dev.durable.workflow.client.ActivityCompletionClient;
 import dev.durable.workflow.client.DebounceOptions;
 import dev.durable.workflow.client.DebouncedStart;
@@ -54,9 +55,12 @@ public final class WorkflowClientImpl implements WorkflowClient {
 
 	private final Debouncer debouncer;
 
+	private final TopicClient topics;
+
 	public WorkflowClientImpl(RunStarter starter, HandleOperations operations, WorkflowRegistry workflows,
 			RunRepository runs, String namespace, ScheduleClient schedules, ActivityCompletionClient completions,
-			Debouncer debouncer, Batches batches) {
+			Debouncer debouncer, Batches batches, TopicClient topics) {
+		this.topics = topics;
 		this.debouncer = debouncer;
 		this.completions = completions;
 		this.batches = batches;
@@ -71,6 +75,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	@Override
 	public ScheduleClient schedules() {
 		return this.schedules;
+	}
+
+	@Override
+	public PublishedEvent publish(String topic, Object payload, String eventId) {
+		return this.topics.publish(topic, payload, eventId);
 	}
 
 	@Override

@@ -662,6 +662,67 @@ public sealed interface Event {
 
 	}
 
+	/**
+	 * Workflows.awaitEvent began a wait (a command: the commit registers the wait).
+	 *
+	 * @param seq the wait's sequence number in the run
+	 * @param topic the topic
+	 * @param match the fields the event's payload must have, as a JSON object (engine
+	 * JSON, compared on replay)
+	 * @param afterPosition the position after which events count when the code asked for
+	 * one, else {@code null} (the events dispatched after the wait began)
+	 */
+	record TopicWaitStarted(long seq, String topic, String match, Long afterPosition) implements Event {
+
+		public EventType type() {
+			return EventType.TOPIC_WAIT_STARTED;
+		}
+
+	}
+
+	/**
+	 * A wait for an event ended without one (its timeout, a cancellation): the commit
+	 * removes the registration.
+	 */
+	record TopicWaitEnded(long seq) implements Event {
+
+		public EventType type() {
+			return EventType.TOPIC_WAIT_ENDED;
+		}
+
+	}
+
+	/**
+	 * An event a wait was waiting for.
+	 *
+	 * @param seq the wait's sequence number
+	 * @param topic the topic
+	 * @param eventId the event's id
+	 * @param position its position on the topic
+	 * @param payload its payload (JSON, through the payload converter's encryption if
+	 * any)
+	 * @param publishedAt when it was published
+	 */
+	record TopicEventReceived(long seq, String topic, String eventId, long position, byte[] payload,
+			Instant publishedAt) implements Event {
+
+		public EventType type() {
+			return EventType.TOPIC_EVENT_RECEIVED;
+		}
+
+		@Override
+		public boolean equals(Object o) {
+			return o instanceof TopicEventReceived e && this.seq == e.seq && Objects.equals(this.eventId, e.eventId)
+					&& this.position == e.position && Arrays.equals(this.payload, e.payload);
+		}
+
+		@Override
+		public int hashCode() {
+			return Objects.hash(this.seq, this.eventId, this.position);
+		}
+
+	}
+
 	static WorkflowStarted workflowStarted(String workflowType, byte[] input) {
 		return new WorkflowStarted(workflowType, input, null, null);
 	}

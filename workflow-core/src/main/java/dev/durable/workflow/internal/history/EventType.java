@@ -50,7 +50,9 @@ public enum EventType {
 	WORKFLOW_TERMINATED(false),
 
 	/** Written when the run or execution timeout passed, outside any workflow task. */
-	WORKFLOW_TIMED_OUT(false);
+	WORKFLOW_TIMED_OUT(false),
+
+	TOPIC_WAIT_STARTED(true), TOPIC_WAIT_ENDED(true), TOPIC_EVENT_RECEIVED(false);
 
 	private final boolean command;
 
@@ -84,6 +86,14 @@ public enum EventType {
 	 */
 	public boolean isOutput() {
 		return this == EVENT_SET || this == STREAM_WRITE || this == STREAM_CLOSED;
+	}
+
+	/**
+	 * Whether the command begins or ends a wait for topic events: its commit registers or
+	 * removes the wait.
+	 */
+	public boolean isTopicWait() {
+		return this == TOPIC_WAIT_STARTED || this == TOPIC_WAIT_ENDED;
 	}
 
 	/**

@@ -7,12 +7,12 @@ import dev.durable.workflow.ChildOptions;
 import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.internal.history.Event.ActivityCancelRequested;
 import dev.durable.workflow.internal.history.Event.ActivityCompleted;
+import dev.durable.workflow.internal.history.Event.ActivityFailed;
 import dev.durable.workflow.internal.history.Event.ActivityOptionsUpdated;
 import dev.durable.workflow.internal.history.Event.ActivityPaused;
 import dev.durable.workflow.internal.history.Event.ActivityReset;
-import dev.durable.workflow.internal.history.Event.ActivityUnpaused;
-import dev.durable.workflow.internal.history.Event.ActivityFailed;
 import dev.durable.workflow.internal.history.Event.ActivityScheduled;
+import dev.durable.workflow.internal.history.Event.ActivityUnpaused;
 import dev.durable.workflow.internal.history.Event.CancelExternal;
 import dev.durable.workflow.internal.history.Event.CancelRequested;
 import dev.durable.workflow.internal.history.Event.ChildClosed;
@@ -31,6 +31,9 @@ import dev.durable.workflow.internal.history.Event.StreamWrite;
 import dev.durable.workflow.internal.history.Event.TimerCanceled;
 import dev.durable.workflow.internal.history.Event.TimerFired;
 import dev.durable.workflow.internal.history.Event.TimerStarted;
+import dev.durable.workflow.internal.history.Event.TopicEventReceived;
+import dev.durable.workflow.internal.history.Event.TopicWaitEnded;
+import dev.durable.workflow.internal.history.Event.TopicWaitStarted;
 import dev.durable.workflow.internal.history.Event.UpdateAccepted;
 import dev.durable.workflow.internal.history.Event.UpdateCompleted;
 import dev.durable.workflow.internal.history.Event.UpsertMemo;
@@ -57,13 +60,15 @@ import dev.durable.workflow.internal.history.Event.WorkflowTimedOut;
  * stream name
  * @param payload encoded input, result or value
  * @param failure a failure
- * @param fireAt timer fire time, or when a run's first task was due
+ * @param fireAt timer fire time, when a run's first task was due, when a topic event was
+ * published
  * @param version version marker value
  * @param options activity options
  * @param reason cancel or terminate reason, a child's id reuse policy, an external
- * target's run id
+ * target's run id, a topic event's position (or the position a wait counts from)
  * @param messageId the update id of update events, a child's or external target's
- * workflow id, a started child's run id, a reset run's seed
+ * workflow id, a started child's run id, a reset run's seed, a topic event's id, a topic
+ * wait's match
  * @param child the options of a child start (timeouts, task queue, retry policy)
  */
 public record StoredEvent(EventType type, Long seq, String name, byte[] payload, FailureInfo failure, Instant fireAt,
@@ -131,6 +136,11 @@ public record StoredEvent(EventType type, Long seq, String name, byte[] payload,
 				new StoredEvent(type, e.seq(), null, null, null, null, null, e.options(), null, null, null);
 			case WorkflowTimedOut e ->
 				new StoredEvent(type, null, null, null, e.failure(), null, null, null, e.reason(), null, null);
+			case TopicWaitStarted e -> new StoredEvent(type, e.seq(), e.topic(), null, null, null, null, null,
+					(e.afterPosition() != null) ? e.afterPosition().toString() : null, e.match(), null);
+			case TopicWaitEnded e -> of(type, e.seq(), null, null, null);
+			case TopicEventReceived e -> new StoredEvent(type, e.seq(), e.topic(), e.payload(), null, e.publishedAt(),
+					null, null, Long.toString(e.position()), e.eventId(), null);
 		};
 	}
 
@@ -183,6 +193,11 @@ public record StoredEvent(EventType type, Long seq, String name, byte[] payload,
 			case ACTIVITY_UNPAUSED -> new ActivityUnpaused(requiredSeq());
 			case ACTIVITY_RESET -> new ActivityReset(requiredSeq(), !ActivityReset.DROP.equals(this.name));
 			case ACTIVITY_OPTIONS_UPDATED -> new ActivityOptionsUpdated(requiredSeq(), this.options);
+			case TOPIC_WAIT_STARTED -> new TopicWaitStarted(requiredSeq(), this.name, this.messageId,
+					(this.reason != null) ? Long.valueOf(this.reason) : null);
+			case TOPIC_WAIT_ENDED -> new TopicWaitEnded(requiredSeq());
+			case TOPIC_EVENT_RECEIVED -> new TopicEventReceived(requiredSeq(), this.name, this.messageId,
+					Long.parseLong(required(this.reason, "position")), this.payload, this.fireAt);
 		};
 	}
 

@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.ChildHandle;
 import dev.durable.workflow.ChildOptions;
+import dev.durable.workflow.EventMatch;
 import dev.durable.workflow.Promise;
+import dev.durable.workflow.TopicEvent;
 import dev.durable.workflow.WorkflowInfo;
 import dev.durable.workflow.activity.ActivityOptions;
 import dev.durable.workflow.client.StartOptions;
@@ -60,6 +62,8 @@ public final class WorkflowContext {
 
 	private final OutputStates outputs;
 
+	private final TopicWaits topics;
+
 	private final Random random;
 
 	/**
@@ -71,7 +75,7 @@ public final class WorkflowContext {
 	WorkflowContext(WorkflowRunner runner, RunIdentity identity, WorkflowDefinition definition, Payloads payloads,
 			DeterministicScheduler scheduler, CommandRecorder commands, TimerStates timers, ActivityStates activities,
 			MarkerStates markers, LocalActivities locals, ChildStates children, VisibilityStates visibility,
-			MessageStates messages, Random random) {
+			MessageStates messages, TopicWaits topics, Random random) {
 		this.runner = runner;
 		this.identity = identity;
 		this.definition = definition;
@@ -85,6 +89,7 @@ public final class WorkflowContext {
 		this.children = children;
 		this.visibility = visibility;
 		this.messages = messages;
+		this.topics = topics;
 		this.random = random;
 		this.outputs = new OutputStates(commands, identity.runId(), payloads);
 	}
@@ -124,6 +129,13 @@ public final class WorkflowContext {
 	public Object executeLocalActivity(String name, byte[] args, Type resultType, ActivityOptions options) {
 		checkOpen();
 		return this.locals.execute(this.nextSeq++, name, args, resultType, options, now());
+	}
+
+	/** Workflows.awaitEvent: see {@link TopicWaits}. */
+	public <T> Optional<TopicEvent<T>> awaitEvent(String topic, EventMatch match, Type type, Duration timeout) {
+		checkOpen();
+		this.commands.checkNotReadOnly("await an event");
+		return this.topics.await(this.nextSeq++, topic, match, type, timeout, this);
 	}
 
 	public <T> T sideEffect(Type type, Supplier<T> supplier) {

@@ -85,6 +85,8 @@ public final class WorkflowRunner {
 
 	private final WorkflowContext context;
 
+	private final TopicWaits topics;
+
 	public WorkflowRunner(RunIdentity identity, WorkflowDefinition definition, Function<Class<?>, Object> factory,
 			Payloads payloads, Duration taskTimeout, EngineSettings.HistoryLimits historyLimits,
 			LocalActivityInvoker localActivities) {
@@ -95,6 +97,7 @@ public final class WorkflowRunner {
 		this.timers = new TimerStates(this.commands);
 		this.activities = new ActivityStates(this.commands, payloads, (seq) -> this.activityAttempts.made(seq));
 		this.messages = new MessageStates(this, definition, payloads);
+		this.topics = new TopicWaits(this.commands, payloads);
 		MarkerStates markers = new MarkerStates(this.commands, payloads, identity.runId());
 		this.children = new ChildStates(this.commands, payloads);
 		this.visibility = new VisibilityStates(this.commands, identity.runId());
@@ -104,7 +107,7 @@ public final class WorkflowRunner {
 		this.context = new WorkflowContext(this, identity, definition, payloads, this.scheduler, this.commands,
 				this.timers, this.activities, markers,
 				new LocalActivities(this.commands, payloads, identity, localActivities), this.children, this.visibility,
-				this.messages, this.random);
+				this.messages, this.topics, this.random);
 	}
 
 	private static long seedOf(UUID runId) {
@@ -205,6 +208,9 @@ public final class WorkflowRunner {
 				case WorkflowAttributes attributes -> this.visibility.started(attributes);
 				case SignalReceived signal -> this.messages.signal(signal);
 				case UpdateAccepted update -> this.messages.accepted(update);
+				case Event.TopicEventReceived event -> {
+					return this.topics.received(event);
+				}
 				// an operation on a pending activity: recorded for people, never seen by
 				// the code, so its replay ignores it
 				case Event.ActivityPaused paused -> {

@@ -13,6 +13,8 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.Event.EventSet;
 import dev.durable.workflow.internal.history.Event.StreamClosed;
 import dev.durable.workflow.internal.history.Event.StreamWrite;
+import dev.durable.workflow.internal.history.Event.TopicWaitEnded;
+import dev.durable.workflow.internal.history.Event.TopicWaitStarted;
 
 /**
  * The rows of workflow events and streams: written by the commit of the workflow task
@@ -40,9 +42,12 @@ public final class OutputRepository {
 
 	private final String schema;
 
+	private final TopicWaitRegistry topicWaits;
+
 	public OutputRepository(JdbcTemplate jdbc, String schema) {
 		this.jdbc = jdbc;
 		this.schema = schema;
+		this.topicWaits = new TopicWaitRegistry(jdbc, schema);
 	}
 
 	private String q(String sql) {
@@ -50,8 +55,8 @@ public final class OutputRepository {
 	}
 
 	/**
-	 * Writes a task's outputs (EVENT_SET, STREAM_WRITE, STREAM_CLOSED), in order; inside
-	 * the task's transaction.
+	 * Writes a task's outputs (EVENT_SET, STREAM_WRITE, STREAM_CLOSED) and registers or
+	 * removes its waits for topic events, in order; inside the task's transaction.
 	 */
 	public void write(UUID runId, String namespace, String workflowId, Instant time, List<Event> outputs) {
 		List<EventSet> events = new ArrayList<>();
@@ -61,6 +66,8 @@ public final class OutputRepository {
 				case EventSet set -> events.add(set);
 				case StreamWrite write -> streams.add(new StreamValue(write.key(), write.offset(), write.value()));
 				case StreamClosed closed -> streams.add(new StreamValue(closed.key(), closed.offset(), null));
+				case TopicWaitStarted wait -> this.topicWaits.register(runId, namespace, wait);
+				case TopicWaitEnded ended -> this.topicWaits.unregister(runId, ended.seq());
 				default -> throw new IllegalArgumentException("Not an output: " + output.type());
 			}
 		}

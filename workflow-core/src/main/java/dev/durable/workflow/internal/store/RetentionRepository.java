@@ -37,6 +37,8 @@ public final class RetentionRepository {
 			+ " q AS (DELETE FROM #.queued_run WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " oe AS (DELETE FROM #.workflow_event WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " os AS (DELETE FROM #.workflow_stream WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " ew AS (DELETE FROM #.event_wait WHERE run_id IN (SELECT run_id FROM doomed)),"
+			+ " ed AS (DELETE FROM #.event_delivery WHERE run_id IN (SELECT run_id FROM doomed)),"
 			+ " d AS (DELETE FROM #.dedup x USING (SELECT DISTINCT namespace, workflow_id FROM doomed) w"
 			+ " WHERE x.namespace = w.namespace AND x.workflow_id = w.workflow_id"
 			+ " AND NOT EXISTS (SELECT 1 FROM #.workflow_run r WHERE r.namespace = w.namespace"

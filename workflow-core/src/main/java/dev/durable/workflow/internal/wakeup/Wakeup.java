@@ -68,4 +68,12 @@ public sealed interface Wakeup {
 	record Closed(UUID runId) implements Wakeup {
 	}
 
+	/** Events were published on topics: a worker node should dispatch them. */
+	record Topics() implements Wakeup {
+
+		/** The one instance. */
+		public static final Topics INSTANCE = new Topics();
+
+	}
+
 }

@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.internal.store.TopicMatch;
 import dev.durable.workflow.internal.support.BackgroundThreads;
 import dev.durable.workflow.internal.support.Errors;
 
@@ -95,7 +96,7 @@ public final class WakeupChannel implements AutoCloseable {
 			int checkTimeoutSeconds) {
 		this.dataSource = dataSource;
 		this.listenDataSource = listenDataSource;
-		this.channel = "durable_" + schema;
+		this.channel = TopicMatch.channel(schema);
 		this.checkEveryNanos = checkEvery.toNanos();
 		this.checkTimeoutSeconds = checkTimeoutSeconds;
 		this.sender = Thread.ofPlatform().daemon().name("durable-notify").start(this::sendLoop);
@@ -160,7 +161,8 @@ public final class WakeupChannel implements AutoCloseable {
 		}, (queue) -> {
 		}, (queue) -> {
 		}, (runId) -> {
-		}, onOutput, onClosed);
+		}, onOutput, onClosed, () -> {
+		});
 	}
 
 	/**
@@ -176,14 +178,15 @@ public final class WakeupChannel implements AutoCloseable {
 	 * @param onClosed gets each awaited run that closed, and {@code null} each time the
 	 * listener (re)connects and every {@link #OUTPUT_SWEEP_NANOS} (every result waiter
 	 * re-reads)
+	 * @param onTopics runs when events were published on topics
 	 */
 	public void listen(UUID self, Runnable onWakeup, Consumer<String> onQueue, Consumer<String> onTaskQueue,
-			Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed) {
+			Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed, Runnable onTopics) {
 		this.listener = Thread.ofPlatform().daemon().name("durable-listen").start(() -> {
 			while (this.running) {
 				try (Connection connection = this.listenDataSource.getConnection()) {
 					try {
-						listenOn(connection, self, onWakeup, onQueue, onTaskQueue, onRun, onOutput, onClosed);
+						listenOn(connection, self, onWakeup, onQueue, onTaskQueue, onRun, onOutput, onClosed, onTopics);
 					}
 					catch (SQLException | RuntimeException ex) {
 						if (this.running) {
@@ -206,8 +209,8 @@ public final class WakeupChannel implements AutoCloseable {
 	}
 
 	private void listenOn(Connection connection, UUID me, Runnable onWakeup, Consumer<String> onQueue,
-			Consumer<String> onTaskQueue, Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed)
-			throws SQLException {
+			Consumer<String> onTaskQueue, Consumer<UUID> onRun, Consumer<UUID> onOutput, Consumer<UUID> onClosed,
+			Runnable onTopics) throws SQLException {
 		connection.setAutoCommit(true);
 		// under the check's timeout: a pooled connection may be dead without the pool
 		// knowing
@@ -245,6 +248,7 @@ public final class WakeupChannel implements AutoCloseable {
 					case Wakeup.Closed closed -> onClosed.accept(closed.runId());
 					case Wakeup.TaskQueue queue -> onTaskQueue.accept(queue.taskQueue());
 					case Wakeup.Run run when me.equals(run.node()) -> onRun.accept(run.runId());
+					case Wakeup.Topics topics -> onTopics.run();
 					case null, default -> {
 						// another node's, or not a wake-up this version knows
 					}

@@ -2,6 +2,8 @@ package dev.durable.workflow.internal.wakeup;
 
 import java.util.UUID;
 
+import dev.durable.workflow.internal.store.TopicMatch;
+
 /**
  * The text of a wake-up notification, written and read in one place. The wire form is
  * what nodes of every version send and understand:
@@ -13,6 +15,7 @@ import java.util.UUID;
  * <li>{@code A:<task queue>}: an activity task queue</li>
  * <li>{@code O:<run id>}: a run's outputs changed</li>
  * <li>{@code C:<run id>}: an awaited run closed</li>
+ * <li>{@code E}: events were published (also sent by the schema's SQL functions)</li>
  * </ul>
  */
 public final class WakeupCodec {
@@ -42,6 +45,7 @@ public final class WakeupCodec {
 			case Wakeup.TaskQueue queue -> TASK_QUEUE + queue.taskQueue();
 			case Wakeup.Outputs outputs -> OUTPUTS + outputs.runId();
 			case Wakeup.Closed closed -> CLOSED + closed.runId();
+			case Wakeup.Topics topics -> TopicMatch.NOTIFICATION;
 		};
 	}
 
@@ -56,6 +60,9 @@ public final class WakeupCodec {
 		try {
 			if (ANY_NODE.equals(text)) {
 				return Wakeup.AnyNode.INSTANCE;
+			}
+			if (TopicMatch.NOTIFICATION.equals(text)) {
+				return Wakeup.Topics.INSTANCE;
 			}
 			if (text.startsWith(QUEUE)) {
 				int end = text.indexOf(':', QUEUE.length());

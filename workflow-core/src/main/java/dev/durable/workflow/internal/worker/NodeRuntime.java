@@ -26,6 +26,7 @@ import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.DedicatedConnection;
 import dev.durable.workflow.internal.store.NodeRepository;
 import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.internal.topic.TopicDispatcher;
 import dev.durable.workflow.internal.wakeup.WakeupChannel;
 import dev.durable.workflow.testsupport.SettableClock;
 
@@ -147,13 +148,17 @@ final class NodeRuntime {
 		}, node.queues::close, (deadline) -> node.queues.awaitStopped()));
 		if (this.worker.isPresent()) {
 			FallbackPoll poll = this.worker.get().poll();
+			TopicDispatcher topics = new TopicDispatcher(node.stores.jdbc(), node.stores.tx(), config.schema(),
+					node.payloads.converter(), this::wake, config.pollInterval());
 			services.add(NodeService.of(() -> this.wakeups.listen(nodeId, poll::pollNow, node.queues::woken,
 					node.taskQueues::woken, (runId) -> this.executor.wakeOrPoll(runId, poll::pollNow),
-					node.waiters::outputsCommittedElsewhere, node.waiters::closedElsewhere), () -> {
+					node.waiters::outputsCommittedElsewhere, node.waiters::closedElsewhere, topics::dispatchSoon),
+					() -> {
 					}, (deadline) -> {
 						// the channel's close ends the listener
 					}));
 			services.add(poll);
+			services.add(topics);
 			if (node.clock instanceof SettableClock settable) {
 				Runnable clockMoved = () -> {
 					// timers, delayed starts and rate windows may have come due

@@ -33,6 +33,7 @@ class WakeupListenerReconnectTest {
 			}, (r) -> {
 			}, (r) -> {
 			}, (r) -> {
+			}, () -> {
 			});
 			await("listening").atMost(Duration.ofSeconds(10)).until(() -> wakeups.get() >= 1);
 			proxy.freezeOpenConnections();

@@ -1,0 +1,122 @@
+package dev.durable.workflow.internal.runtime;
+
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.durable.workflow.EventMatch;
+import dev.durable.workflow.TopicEvent;
+import dev.durable.workflow.failure.CanceledFailure;
+import dev.durable.workflow.internal.history.Event;
+import dev.durable.workflow.internal.history.Event.TopicEventReceived;
+import dev.durable.workflow.internal.support.InternalJson;
+import dev.durable.workflow.internal.support.Payloads;
+
+/**
+ * The run's waits for events on topics ({@code Workflows.awaitEvent}). Beginning a wait
+ * is a command (TOPIC_WAIT_STARTED, whose commit registers the wait for the dispatch);
+ * the event arrives as an input (TOPIC_EVENT_RECEIVED). A wait that ends without one (its
+ * timeout, a cancellation) records TOPIC_WAIT_ENDED, whose commit removes the
+ * registration; an event that reaches a wait already ended is dropped unrecorded, so the
+ * code never sees it, on replay either.
+ */
+final class TopicWaits {
+
+	/** The longest topic name. */
+	static final int MAX_TOPIC_LENGTH = 200;
+
+	private final CommandRecorder commands;
+
+	private final Payloads payloads;
+
+	/** The waits under way, by sequence number. */
+	private final Set<Long> waiting = new HashSet<>();
+
+	/** Events received for waits under way, until their code takes them. */
+	private final Map<Long, TopicEventReceived> arrived = new HashMap<>();
+
+	TopicWaits(CommandRecorder commands, Payloads payloads) {
+		this.commands = commands;
+		this.payloads = payloads;
+	}
+
+	/**
+	 * Begins wait {@code seq} and blocks the workflow thread until its event arrives or
+	 * the timeout passes.
+	 */
+	<T> Optional<TopicEvent<T>> await(long seq, String topic, EventMatch match, Type type, Duration timeout,
+			WorkflowContext context) {
+		checkTopic(topic);
+		this.commands.emit(new Event.TopicWaitStarted(seq, topic, matchJson(match), match.afterPosition()));
+		this.waiting.add(seq);
+		boolean received;
+		try {
+			if (timeout == null) {
+				context.await(() -> this.arrived.containsKey(seq));
+				received = true;
+			}
+			else {
+				received = context.await(timeout, () -> this.arrived.containsKey(seq));
+			}
+		}
+		catch (CanceledFailure ex) {
+			end(seq);
+			throw ex;
+		}
+		if (!received) {
+			end(seq);
+			return Optional.empty();
+		}
+		this.waiting.remove(seq);
+		TopicEventReceived event = this.arrived.remove(seq);
+		@SuppressWarnings("unchecked")
+		T payload = (T) this.payloads.decode(event.payload(), type,
+				"event " + event.eventId() + " of topic '" + topic + "'");
+		return Optional.of(new TopicEvent<>(topic, event.eventId(), event.position(), payload, event.publishedAt()));
+	}
+
+	/**
+	 * Applies TOPIC_EVENT_RECEIVED.
+	 * @return whether a wait under way takes it (else it is not recorded)
+	 */
+	boolean received(TopicEventReceived event) {
+		if (!this.waiting.contains(event.seq()) || this.arrived.containsKey(event.seq())) {
+			return false;
+		}
+		this.arrived.put(event.seq(), event);
+		return true;
+	}
+
+	/** The number of waits under way. */
+	int waiting() {
+		return this.waiting.size();
+	}
+
+	private void end(long seq) {
+		this.waiting.remove(seq);
+		this.arrived.remove(seq);
+		if (this.commands.closeEvent() == null) {
+			this.commands.emit(new Event.TopicWaitEnded(seq));
+		}
+	}
+
+	/**
+	 * The match as the commit stores it: the fields and their values, sorted, as JSON.
+	 */
+	static String matchJson(EventMatch match) {
+		return new String(InternalJson.write(match.fields()), StandardCharsets.UTF_8);
+	}
+
+	static void checkTopic(String topic) {
+		if (topic == null || topic.isBlank() || topic.length() > MAX_TOPIC_LENGTH) {
+			throw new IllegalArgumentException(
+					"A topic is 1 to " + MAX_TOPIC_LENGTH + " characters and not blank, not '" + topic + "'");
+		}
+	}
+
+}
