@@ -182,6 +182,10 @@ final class DashboardBrowser implements AutoCloseable {
 		}
 	}
 
+	void clickLink(String text) {
+		this.wait.until(ExpectedConditions.elementToBeClickable(By.linkText(text))).click();
+	}
+
 	void type(String css, String text) {
 		WebElement field = await(css);
 		field.clear();
