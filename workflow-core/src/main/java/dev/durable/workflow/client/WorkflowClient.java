@@ -1,5 +1,6 @@
 package dev.durable.workflow.client;
 
+import java.util.List;
 import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
@@ -154,6 +155,12 @@ public interface WorkflowClient {
 	 * not JSON
 	 */
 	PublishedEvent publish(String topic, @Nullable Object payload, @Nullable String eventId);
+
+	/**
+	 * The namespace's topics (at most 1,000, by name): the last position of each, its
+	 * waiting runs and its events not dispatched yet.
+	 */
+	List<TopicStatus> topics();
 
 	/**
 	 * Lists runs matching the filter, newest first (by start time, then run id), one page

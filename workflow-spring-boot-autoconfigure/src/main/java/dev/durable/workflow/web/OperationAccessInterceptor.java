@@ -26,7 +26,7 @@ public final class OperationAccessInterceptor implements HandlerInterceptor {
 			WorkflowMessageController.class, ScheduleRestController.class, ActivityCompletionController.class,
 			QueueRestController.class, DashboardController.class, BatchRestController.class,
 			DebounceRestController.class, OverviewRestController.class, ReplayCheckRestController.class,
-			ActivityOperationsRestController.class, BuildRestController.class);
+			ActivityOperationsRestController.class, BuildRestController.class, TopicRestController.class);
 
 	private final WebAccess access;
 

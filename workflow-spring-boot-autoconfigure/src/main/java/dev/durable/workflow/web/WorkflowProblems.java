@@ -16,10 +16,11 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * these controllers only), so an application-wide handler, Spring Boot's included, does
  * not answer for them without a code.
  */
-@RestControllerAdvice(assignableTypes = { WorkflowRestController.class, WorkflowMessageController.class,
-		ScheduleRestController.class, ActivityCompletionController.class, QueueRestController.class,
-		BatchRestController.class, WorkflowOutputController.class, DebounceRestController.class,
-		ReplayCheckRestController.class, ActivityOperationsRestController.class, BuildRestController.class })
+@RestControllerAdvice(
+		assignableTypes = { WorkflowRestController.class, WorkflowMessageController.class, ScheduleRestController.class,
+				ActivityCompletionController.class, QueueRestController.class, BatchRestController.class,
+				WorkflowOutputController.class, DebounceRestController.class, ReplayCheckRestController.class,
+				ActivityOperationsRestController.class, BuildRestController.class, TopicRestController.class })
 @Order(Ordered.HIGHEST_PRECEDENCE + 100)
 public class WorkflowProblems {
 

@@ -1,10 +1,12 @@
 package dev.durable.workflow.internal.client;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import org.springframework.dao.DataAccessException;
 
 import dev.durable.workflow.client.PublishedEvent;
+import dev.durable.workflow.client.TopicStatus;
 import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.topic.TopicPublisher;
@@ -37,13 +39,14 @@ public final class TopicClient {
 	 * not JSON
 	 */
 	public PublishedEvent publish(String topic, Object payload, String eventId) {
-		if (topic == null || topic.isBlank() || topic.length() > MAX_TOPIC_LENGTH) {
-			throw new IllegalArgumentException(
-					"A topic is 1 to " + MAX_TOPIC_LENGTH + " characters and not blank, not '" + topic + "'");
+		if (topic == null || topic.isBlank() || topic.length() > MAX_TOPIC_LENGTH || topic.indexOf(0) >= 0) {
+			throw new IllegalArgumentException("A topic is 1 to " + MAX_TOPIC_LENGTH
+					+ " characters, not blank and without NUL, not '" + topic + "'");
 		}
-		if (eventId != null && (eventId.isBlank() || eventId.length() > MAX_EVENT_ID_LENGTH)) {
-			throw new IllegalArgumentException(
-					"An event id is 1 to " + MAX_EVENT_ID_LENGTH + " characters and not blank, not '" + eventId + "'");
+		if (eventId != null
+				&& (eventId.isBlank() || eventId.length() > MAX_EVENT_ID_LENGTH || eventId.indexOf(0) >= 0)) {
+			throw new IllegalArgumentException("An event id is 1 to " + MAX_EVENT_ID_LENGTH
+					+ " characters, not blank and without NUL, not '" + eventId + "'");
 		}
 		byte[] bytes;
 		try {
@@ -66,6 +69,10 @@ public final class TopicClient {
 			}
 			throw ex;
 		}
+	}
+
+	public List<TopicStatus> topics() {
+		return this.publisher.topics();
 	}
 
 }

@@ -17,6 +17,7 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.UpdateHandle;
 import dev.durable.workflow.client.UpdateOptions;
 import dev.durable.workflow.client.UpdateStage;
+import dev.durable.workflow.client.TopicStatus;
 import dev.durable.workflow.client.WorkerBuilds;
 import dev.durable.workflow.client.WorkflowClient;
 import dev.durable.workflow.client.WorkflowFilter;
@@ -80,6 +81,11 @@ public final class WorkflowClientImpl implements WorkflowClient {
 	@Override
 	public PublishedEvent publish(String topic, Object payload, String eventId) {
 		return this.topics.publish(topic, payload, eventId);
+	}
+
+	@Override
+	public List<TopicStatus> topics() {
+		return this.topics.topics();
 	}
 
 	@Override

@@ -71,6 +71,7 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		GenericEndpoints generic = new GenericEndpoints(schemas, problem, typed);
 		BatchEndpoints batches = new BatchEndpoints(schemas, problem);
 		BuildEndpoints builds = new BuildEndpoints(schemas, problem);
+		TopicEndpoints topics = new TopicEndpoints(schemas, problem);
 		for (Map.Entry<String, PathItem> path : api.getPaths().entrySet()) {
 			if (!path.getKey().startsWith(this.basePath + "/")) {
 				continue;
@@ -79,8 +80,9 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 			for (Map.Entry<PathItem.HttpMethod, Operation> operation : path.getValue().readOperationsMap().entrySet()) {
 				String method = operation.getKey().name();
 				if (!generic.describe(method, relative, operation.getValue())
-						&& !batches.describe(method, relative, operation.getValue())) {
-					builds.describe(method, relative, operation.getValue());
+						&& !batches.describe(method, relative, operation.getValue())
+						&& !builds.describe(method, relative, operation.getValue())) {
+					topics.describe(method, relative, operation.getValue());
 				}
 			}
 		}
@@ -151,6 +153,7 @@ final class WorkflowApiCustomizer implements OpenApiCustomizer {
 		addTag(tags, GenericEndpoints.ACTIVITIES, "Completing asynchronous activity attempts by task token");
 		addTag(tags, GenericEndpoints.QUEUES, "Flow-control and activity task queues");
 		addTag(tags, BuildEndpoints.BUILDS, "Worker versioning: current and ramping builds, drain status, moves");
+		addTag(tags, TopicEndpoints.TOPICS, "Events on topics: publish, and the topics with their waiting runs");
 		addTag(tags, BatchEndpoints.BATCHES, "Batch operations: cancel, terminate, signal or reset every matching run");
 		api.setTags(tags);
 	}

@@ -25,17 +25,18 @@ import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.web.ActivityCompletionController;
 import dev.durable.workflow.web.ActivityOperationsRestController;
 import dev.durable.workflow.web.BatchRestController;
+import dev.durable.workflow.web.BuildRestController;
 import dev.durable.workflow.web.CallerRoles;
 import dev.durable.workflow.web.DashboardController;
 import dev.durable.workflow.web.DebounceRestController;
 import dev.durable.workflow.web.OperationAccessInterceptor;
 import dev.durable.workflow.web.OverviewRestController;
 import dev.durable.workflow.web.QueueRestController;
-import dev.durable.workflow.web.BuildRestController;
 import dev.durable.workflow.web.ReplayCheckRestController;
 import dev.durable.workflow.web.ScheduleRestController;
 import dev.durable.workflow.web.ServletCallerRoles;
 import dev.durable.workflow.web.SpringSecurityCallerRoles;
+import dev.durable.workflow.web.TopicRestController;
 import dev.durable.workflow.web.WebAccess;
 import dev.durable.workflow.web.WebPayloads;
 import dev.durable.workflow.web.WorkflowMessageController;
@@ -186,6 +187,12 @@ public final class DurableWorkflowWebAutoConfiguration {
 	@ConditionalOnMissingBean
 	BuildRestController durableWorkflowBuildController(WorkflowClient client) {
 		return new BuildRestController(client);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	TopicRestController durableWorkflowTopicController(WorkflowClient client, WebPayloads payloads) {
+		return new TopicRestController(client, payloads);
 	}
 
 	@Bean
