@@ -35,9 +35,10 @@ public final class FairOrder {
 		String outer = order.stream().map((column) -> "f." + column).collect(Collectors.joining(", "));
 		String marks = order.stream().map((column) -> "?").collect(Collectors.joining(", "));
 		return "SELECT * FROM (SELECT c.*, (row_number() OVER (PARTITION BY c.partition_key, c.priority ORDER BY "
-				+ within + ") - 1) / coalesce((?::jsonb ->> c.partition_key)::int, 1) AS turn FROM (" + base + ") c) f"
-				+ (after ? " WHERE (f.priority < ? OR (f.priority = ? AND (f.turn, " + outer + ") > (?, " + marks
-						+ ")))" : "")
+				+ within + ") - 1) / coalesce((w.weights ->> c.partition_key)::int, 1) AS turn FROM (" + base
+				+ ") c CROSS JOIN (SELECT ?::jsonb AS weights) w) f" + (after
+						? " WHERE (f.priority < ? OR (f.priority = ? AND (f.turn, " + outer + ") > (?, " + marks + ")))"
+						: "")
 				+ " ORDER BY f.priority DESC, f.turn, " + outer + " LIMIT ?";
 	}
 
