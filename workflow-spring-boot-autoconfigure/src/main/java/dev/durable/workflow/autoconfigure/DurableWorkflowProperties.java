@@ -58,8 +58,9 @@ public class DurableWorkflowProperties {
 	/**
 	 * Flow-control queues this node declares, by name: workflow starts join one with
 	 * StartOptions.queue, and activities on the activity task queue of the same name are
-	 * limited by it. Each has concurrency, per-node-concurrency, rate-limit, rate-period
-	 * and partition-concurrency. Declare a queue with the same limits on every node.
+	 * limited by it. Each has concurrency, per-node-concurrency, rate-limit, rate-period,
+	 * partition-concurrency, fair, partition-weights, partition-excess, rate-excess and
+	 * admission-timeout. Declare a queue with the same limits on every node.
 	 */
 	private final Map<String, Queue> queues = new LinkedHashMap<>();
 
