@@ -58,7 +58,7 @@ public final class QueueRepository {
 			+ " min(q.enqueued_at) FILTER (WHERE q.state = 'WAITING' AND r.run_id IS NOT NULL AND q.enqueued_at <= ?)"
 			+ " AS oldest FROM #.queue d LEFT JOIN #.queued_run q ON q.namespace = d.namespace AND q.queue = d.name"
 			+ " LEFT JOIN #.workflow_run r ON r.run_id = q.run_id AND " + Sql.open("r")
-			+ " WHERE d.namespace = ? GROUP BY d.name ORDER BY d.name";
+			+ " WHERE d.namespace = ? GROUP BY d.namespace, d.name ORDER BY d.name";
 
 	/**
 	 * Activity attempts on the task queues of a namespace: SCHEDULED and due waits,
