@@ -7,6 +7,7 @@ import dev.durable.workflow.client.DebounceOptions;
 import dev.durable.workflow.client.DebouncedStart;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowClient;
+import dev.durable.workflow.engine.ExcessStrategy;
 import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.engine.WorkflowEngine;
 
@@ -41,6 +42,21 @@ final class QueuesGuideSnippets {
 		// end-snippet
 		// @formatter:on
 		return engine;
+	}
+
+	static QueueDefinition flowControl() {
+		// @formatter:off
+		// snippet:queues-fairness-excess-timeout
+		QueueDefinition deploys = QueueDefinition.named("deploys")
+		    .withConcurrency(20)
+		    .withPartitionConcurrency(1)                          // one deploy per environment at a time
+		    .withFairness()                                       // round-robin across environments
+		    .withPartitionWeight("production", 3)                 // 3 admissions per turn for 1 of the others
+		    .withPartitionExcess(ExcessStrategy.CANCEL_OLDEST_RUNNING)  // a newer deploy cancels the running one
+		    .withAdmissionTimeout(Duration.ofMinutes(30));        // waited 30 min: closes TIMED_OUT instead
+		// end-snippet
+		// @formatter:on
+		return deploys;
 	}
 
 	static DebouncedStart debounce(WorkflowClient client, CatalogChange catalogChange, long catalogId) {

@@ -12,6 +12,7 @@ import org.springframework.util.unit.DataSize;
 
 import dev.durable.workflow.VersioningBehavior;
 import dev.durable.workflow.activity.TransactionIsolation;
+import dev.durable.workflow.engine.ExcessStrategy;
 import dev.durable.workflow.engine.QueueDefinition;
 
 /**
@@ -57,8 +58,9 @@ public class DurableWorkflowProperties {
 	/**
 	 * Flow-control queues this node declares, by name: workflow starts join one with
 	 * StartOptions.queue, and activities on the activity task queue of the same name are
-	 * limited by it. Each has concurrency, per-node-concurrency, rate-limit, rate-period
-	 * and partition-concurrency. Declare a queue with the same limits on every node.
+	 * limited by it. Each has concurrency, per-node-concurrency, rate-limit, rate-period,
+	 * partition-concurrency, fair, partition-weights, partition-excess, rate-excess and
+	 * admission-timeout. Declare a queue with the same limits on every node.
 	 */
 	private final Map<String, Queue> queues = new LinkedHashMap<>();
 
@@ -471,6 +473,38 @@ public class DurableWorkflowProperties {
 		 */
 		private int partitionConcurrency;
 
+		/**
+		 * Whether items are admitted round-robin across partition keys within a priority
+		 * (a key with many waiting items does not delay a key with few), rather than in
+		 * order of arrival.
+		 */
+		private boolean fair;
+
+		/**
+		 * Admissions per turn of fair admission, by partition key (keys not listed weigh
+		 * 1; 1-1000). Setting a weight turns fair admission on.
+		 */
+		private Map<String, Integer> partitionWeights = new LinkedHashMap<>();
+
+		/**
+		 * What a workflow start beyond the partition concurrency does: queue (wait),
+		 * cancel-newest (refused with START_CANCELED), cancel-oldest-running (the key's
+		 * oldest runs are asked to cancel) or drop (refused with START_DROPPED).
+		 */
+		private ExcessStrategy partitionExcess = ExcessStrategy.QUEUE;
+
+		/**
+		 * What a workflow start does when the rate window is full: queue (wait) or drop
+		 * (refused with START_DROPPED).
+		 */
+		private ExcessStrategy rateExcess = ExcessStrategy.QUEUE;
+
+		/**
+		 * How long a workflow start may wait in the queue before it closes as timed out
+		 * instead of running late. Unset: no limit.
+		 */
+		private @Nullable Duration admissionTimeout;
+
 		public int getConcurrency() {
 			return this.concurrency;
 		}
@@ -514,6 +548,49 @@ public class DurableWorkflowProperties {
 			this.partitionConcurrency = notNegative("partition-concurrency", partitionConcurrency);
 		}
 
+		public boolean isFair() {
+			return this.fair;
+		}
+
+		public void setFair(boolean fair) {
+			this.fair = fair;
+		}
+
+		public Map<String, Integer> getPartitionWeights() {
+			return this.partitionWeights;
+		}
+
+		public void setPartitionWeights(Map<String, Integer> partitionWeights) {
+			this.partitionWeights = new LinkedHashMap<>(partitionWeights);
+		}
+
+		public ExcessStrategy getPartitionExcess() {
+			return this.partitionExcess;
+		}
+
+		public void setPartitionExcess(ExcessStrategy partitionExcess) {
+			this.partitionExcess = partitionExcess;
+		}
+
+		public ExcessStrategy getRateExcess() {
+			return this.rateExcess;
+		}
+
+		public void setRateExcess(ExcessStrategy rateExcess) {
+			this.rateExcess = rateExcess;
+		}
+
+		public @Nullable Duration getAdmissionTimeout() {
+			return this.admissionTimeout;
+		}
+
+		public void setAdmissionTimeout(@Nullable Duration admissionTimeout) {
+			if (admissionTimeout != null && (admissionTimeout.isNegative() || admissionTimeout.isZero())) {
+				throw new IllegalArgumentException("admission-timeout must be positive, got " + admissionTimeout);
+			}
+			this.admissionTimeout = admissionTimeout;
+		}
+
 		/**
 		 * The queue of that name with these limits.
 		 * @param name the queue's name, the key under {@code durable.workflow.queues}
@@ -525,11 +602,25 @@ public class DurableWorkflowProperties {
 				throw new IllegalArgumentException("durable.workflow.queues." + name + ": '" + name
 						+ "' is not a queue name (1-100 letters, digits and ._:-)");
 			}
-			return QueueDefinition.named(name)
+			QueueDefinition definition = QueueDefinition.named(name)
 				.withConcurrency(this.concurrency)
 				.withPerNodeConcurrency(this.perNodeConcurrency)
 				.withRateLimit(this.rateLimit, this.ratePeriod)
 				.withPartitionConcurrency(this.partitionConcurrency);
+			if (this.fair) {
+				definition = definition.withFairness();
+			}
+			for (Map.Entry<String, Integer> weight : this.partitionWeights.entrySet()) {
+				definition = definition.withPartitionWeight(weight.getKey(), weight.getValue());
+			}
+			try {
+				return definition.withPartitionExcess(this.partitionExcess)
+					.withRateExcess(this.rateExcess)
+					.withAdmissionTimeout(this.admissionTimeout);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException("durable.workflow.queues." + name + ": " + ex.getMessage(), ex);
+			}
 		}
 
 		private static int notNegative(String property, int limit) {

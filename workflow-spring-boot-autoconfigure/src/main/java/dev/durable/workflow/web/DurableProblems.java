@@ -35,6 +35,8 @@ import tools.jackson.core.JacksonException;
 import dev.durable.workflow.client.ActivityNotPendingException;
 import dev.durable.workflow.client.InvalidWorkflowIdException;
 import dev.durable.workflow.client.QueryFailedException;
+import dev.durable.workflow.client.StartCanceledException;
+import dev.durable.workflow.client.StartDroppedException;
 import dev.durable.workflow.client.UnknownHandlerException;
 import dev.durable.workflow.client.UnknownWorkflowTypeException;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
@@ -156,6 +158,13 @@ public final class DurableProblems {
 		}
 		if (ex instanceof WorkflowClosedException) {
 			return response(HttpStatus.CONFLICT, "WORKFLOW_CLOSED", ex.getMessage());
+		}
+		if (ex instanceof StartDroppedException) {
+			// the queue shed the start: the caller may retry later
+			return response(HttpStatus.TOO_MANY_REQUESTS, "START_DROPPED", ex.getMessage());
+		}
+		if (ex instanceof StartCanceledException) {
+			return response(HttpStatus.CONFLICT, "START_CANCELED", ex.getMessage());
 		}
 		if (ex instanceof WorkflowFailedException) {
 			return withFailure(HttpStatus.CONFLICT, "WORKFLOW_FAILED", ex);

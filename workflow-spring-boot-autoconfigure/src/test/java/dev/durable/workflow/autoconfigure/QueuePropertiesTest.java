@@ -11,6 +11,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.durable.workflow.autoconfigure.greeting.GreetingConfiguration;
 import dev.durable.workflow.engine.EngineSettings;
+import dev.durable.workflow.engine.ExcessStrategy;
 import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.test.EmbeddedPostgresSupport;
@@ -53,6 +54,29 @@ class QueuePropertiesTest {
 				assertThat(settings.activityTaskQueues()).containsExactlyInAnyOrder("gpu", "cpu");
 				assertThat(settings.runsWorkflows()).isTrue();
 			});
+	}
+
+	@Test
+	void declaresFairnessExcessStrategiesAndTheAdmissionTimeout() {
+		this.runner.withPropertyValues("durable.workflow.queues.deploys.partition-concurrency=1",
+				"durable.workflow.queues.deploys.fair=true", "durable.workflow.queues.deploys.partition-weights.gold=3",
+				"durable.workflow.queues.deploys.partition-excess=cancel-oldest-running",
+				"durable.workflow.queues.deploys.rate-limit=5", "durable.workflow.queues.deploys.rate-excess=drop",
+				"durable.workflow.queues.deploys.admission-timeout=5m")
+			.run((context) -> {
+				EngineSettings settings = context.getBean(WorkflowEngine.class).settings();
+				assertThat(settings.queues()).containsExactly(QueueDefinition.named("deploys")
+					.withRateLimit(5, Duration.ofSeconds(1))
+					.withPartitionConcurrency(1)
+					.withPartitionWeight("gold", 3)
+					.withPartitionExcess(ExcessStrategy.CANCEL_OLDEST_RUNNING)
+					.withRateExcess(ExcessStrategy.DROP)
+					.withAdmissionTimeout(Duration.ofMinutes(5)));
+			});
+		this.runner.withPropertyValues("durable.workflow.queues.deploys.partition-excess=drop")
+			.run((context) -> assertThat(context).getFailure()
+				.hasStackTraceContaining("durable.workflow.queues.deploys: The partition excess strategy DROP of queue"
+						+ " 'deploys' needs a partition concurrency"));
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowAlreadyStartedException;
 import dev.durable.workflow.client.WorkflowIdConflictPolicy;
 import dev.durable.workflow.internal.client.RunStarter.WithStart;
+import dev.durable.workflow.internal.queue.StartExcess;
 import dev.durable.workflow.internal.store.DedupRepository;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.NewRun;
@@ -42,10 +43,15 @@ final class DecideStart {
 				+ "; use another id or idConflictPolicy USE_EXISTING/TERMINATE_EXISTING", workflowId, existing);
 	}
 
-	record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged, List<UUID> terminatedWoken) {
+	/**
+	 * @param canceled the runs of the new run's partition key a queue's
+	 * {@code CANCEL_OLDEST_RUNNING} asked to cancel, to wake after the commit
+	 */
+	record StartDecision(UUID runId, boolean created, RunRow terminated, RunRow messaged, List<UUID> terminatedWoken,
+			List<StartExcess.CancelRequested> canceled) {
 
 		StartDecision(UUID runId, boolean created, RunRow terminated) {
-			this(runId, created, terminated, null, null);
+			this(runId, created, terminated, null, null, List.of());
 		}
 
 	}
@@ -68,8 +74,8 @@ final class DecideStart {
 			// nothing to decide from earlier runs: the unique index on open runs refuses
 			// a
 			// duplicate (DuplicateKeyException, reported by the caller)
-			this.queued.insert(this.runs, run, options, false);
-			return new StartDecision(run.runId(), true, null);
+			List<StartExcess.CancelRequested> canceled = this.queued.insert(this.runs, run, options, false);
+			return new StartDecision(run.runId(), true, null, null, null, canceled);
 		}
 		RunRow terminated = null;
 		List<UUID> terminatedWoken = null;
@@ -88,7 +94,7 @@ final class DecideStart {
 				if (message != null) {
 					send(open.get(), message);
 				}
-				return new StartDecision(existing, false, null, open.get(), null);
+				return new StartDecision(existing, false, null, open.get(), null, List.of());
 			}
 			else {
 				throw alreadyRunning(workflowId, existing);
@@ -111,11 +117,11 @@ final class DecideStart {
 				}
 			}
 		}
-		this.queued.insert(this.runs, run, options, message != null);
+		List<StartExcess.CancelRequested> canceled = this.queued.insert(this.runs, run, options, message != null);
 		if (message != null) {
 			send(run.runId(), run.namespace(), run.workflowId(), message);
 		}
-		return new StartDecision(run.runId(), true, terminated, null, terminatedWoken);
+		return new StartDecision(run.runId(), true, terminated, null, terminatedWoken, canceled);
 	}
 
 	private void send(RunRow row, WithStart message) {

@@ -1,8 +1,12 @@
 package dev.durable.workflow.internal.client;
 
+import java.util.List;
+
 import dev.durable.workflow.client.StartOptions;
+import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.internal.queue.QueueRepository;
 import dev.durable.workflow.internal.queue.QueueWaker;
+import dev.durable.workflow.internal.queue.StartExcess;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.RunRepository;
 
@@ -22,9 +26,12 @@ final class QueuedStarts {
 
 	private final QueueWaker waker;
 
+	private final StartExcess excess;
+
 	QueuedStarts(QueueRepository queues, QueueWaker waker) {
 		this.queues = queues;
 		this.waker = waker;
+		this.excess = queues.excess();
 	}
 
 	/**
@@ -48,21 +55,31 @@ final class QueuedStarts {
 	}
 
 	/**
-	 * Inserts the run, waiting in its queue when the start names one.
+	 * Inserts the run, waiting in its queue when the start names one, unless the queue's
+	 * excess strategy refuses it (then nothing is written).
 	 * @param skipsDelay whether a message sent with the start makes it due now despite
 	 * its start delay
+	 * @return the runs of its partition key asked to cancel to make room for it, to wake
+	 * after the commit
+	 * @throws dev.durable.workflow.client.StartDroppedException when the queue drops it
+	 * @throws dev.durable.workflow.client.StartCanceledException when it gives way
 	 */
-	void insert(RunRepository runs, NewRun run, StartOptions options, boolean skipsDelay) {
+	List<StartExcess.CancelRequested> insert(RunRepository runs, NewRun run, StartOptions options, boolean skipsDelay) {
 		String queue = options.queue();
 		if (queue == null) {
 			runs.insert(run);
-			return;
+			return List.of();
 		}
+		QueueDefinition definition = this.queues.definition(run.namespace(), queue);
+		List<StartExcess.CancelRequested> canceled = (definition == null) ? List.of()
+				: this.excess.decide(run.namespace(), definition, run.workflowId(), options.partitionKey(),
+						run.wakeAt() == null || skipsDelay, run.createdAt(), runs);
 		runs.insert(run, true);
 		// a delayed start (or a cron workflow's first run) joins the queue when it comes
 		// due
 		this.queues.enqueue(run, queue, options.priority(), options.partitionKey(),
 				(run.wakeAt() != null && !skipsDelay) ? run.wakeAt() : run.createdAt());
+		return canceled;
 	}
 
 	/**

@@ -342,6 +342,8 @@ public final class RunStarter {
 				decision.terminatedWoken().forEach((other) -> this.waker.wake(other, null));
 			}
 		}
+		// runs of the new run's partition key asked to cancel to make room for it
+		decision.canceled().forEach((canceled) -> this.waker.wake(canceled.runId(), canceled.owner()));
 		if (decision.created() && this.queued.created(run, start.options())) {
 			return; // the dispatchers take it from here
 		}

@@ -19,7 +19,8 @@ import dev.durable.workflow.internal.store.Sql;
  * {@link QueueOccupancy} it was given: the kinds share the limits); counts the starts
  * inside the rate window (pruning older ones); lets an {@link AdmissionPlan} pick from
  * the source's candidates; has the source record the admission; and records the starts
- * for the rate window.
+ * for the rate window. With an admission timeout, the source first closes what waited
+ * longer than it.
  *
  * <p>
  * Contract for callers (the workflow dispatcher, the activity claim): call {@link #admit}
@@ -41,8 +42,8 @@ public final class QueueAdmission {
 	 */
 	private static final int MAX_PAGES = 20;
 
-	private static final String LOCK = "SELECT name, concurrency, per_node_concurrency, rate_limit, rate_period_ms,"
-			+ " partition_concurrency FROM #.queue WHERE namespace = ? AND name = ? FOR UPDATE";
+	private static final String LOCK = "SELECT " + QueueRepository.COLUMNS
+			+ " FROM #.queue WHERE namespace = ? AND name = ? FOR UPDATE";
 
 	private static final String PRUNE_WINDOW = "DELETE FROM #.queue_start WHERE namespace = ? AND queue = ?"
 			+ " AND started_at <= ?";
@@ -81,9 +82,18 @@ public final class QueueAdmission {
 	 * candidates ran out; {@code BATCH}: more may be admitted at once by another round)
 	 * @param rateOpensAt when held by the rate limit: when the oldest start leaves the
 	 * window (engine clock), else {@code null}
+	 * @param afterCommit what the source asks to be done once the round committed (the
+	 * items it closed by the admission timeout: whom to tell)
 	 * @param <A> what the source hands on
 	 */
-	public record Result<A>(List<A> admitted, AdmissionPlan.Limit heldBy, @Nullable Instant rateOpensAt) {
+	public record Result<A>(List<A> admitted, AdmissionPlan.Limit heldBy, @Nullable Instant rateOpensAt,
+			List<Runnable> afterCommit) {
+
+		/** Runs what is to be done after the commit. */
+		public void committed() {
+			this.afterCommit.forEach(Runnable::run);
+		}
+
 	}
 
 	/**
@@ -103,6 +113,15 @@ public final class QueueAdmission {
 			return Optional.empty();
 		}
 		QueueDefinition limits = locked.get();
+		// work that waited too long closes before anything is admitted: it must not run
+		// late
+		QueueSource.Expired expired = (limits.admissionTimeout() != null)
+				? source.expire(namespace, limits, now.minus(limits.admissionTimeout()), now)
+				: QueueSource.Expired.NONE;
+		List<Runnable> afterCommit = expired.afterCommit();
+		if (expired.more()) {
+			return Optional.of(new Result<>(List.of(), AdmissionPlan.Limit.BATCH, null, afterCommit));
+		}
 		Instant windowStart = now.minus(limits.ratePeriod());
 		long started = 0;
 		Instant oldestStart = null;
@@ -123,7 +142,7 @@ public final class QueueAdmission {
 		Object from = null;
 		boolean pagesLeft = true;
 		for (int page = 0; page < MAX_PAGES && plan.room() > 0 && pagesLeft; page++) {
-			QueueSource.Page<K> candidates = source.candidates(namespace, queue, now, plan.fullPartitions(), from,
+			QueueSource.Page<K> candidates = source.candidates(namespace, limits, now, plan.fullPartitions(), from,
 					PAGE);
 			chosen.addAll(plan.take(candidates.candidates()));
 			from = candidates.next();
@@ -144,7 +163,7 @@ public final class QueueAdmission {
 		if (heldBy == AdmissionPlan.Limit.RATE) {
 			rateOpensAt = ((oldestStart != null) ? oldestStart : now).plus(limits.ratePeriod());
 		}
-		return Optional.of(new Result<>(admitted, heldBy, rateOpensAt));
+		return Optional.of(new Result<>(admitted, heldBy, rateOpensAt, afterCommit));
 	}
 
 	private record Window(long count, @Nullable Instant oldest) {

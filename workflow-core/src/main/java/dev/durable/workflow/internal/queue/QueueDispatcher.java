@@ -122,10 +122,11 @@ public final class QueueDispatcher implements AutoCloseable {
 	 * workflow admits the types no live node serves by name)
 	 * @param notifyOthers asks the other nodes to run a round of the queue
 	 * @param buildId this node's build: it runs only the admitted runs of its build
+	 * @param timedOut tells of the runs a round closed by the admission timeout
 	 */
 	public QueueDispatcher(String namespace, UUID node, Clock clock, Duration pollInterval, TransactionTemplate tx,
 			QueueStores stores, Set<String> types, Set<String> taskQueues, Duration deadAfter, Adopter adopter,
-			Consumer<String> notifyOthers, @Nullable String buildId) {
+			Consumer<String> notifyOthers, @Nullable String buildId, WorkflowQueueSource.TimedOut timedOut) {
 		this.namespace = namespace;
 		this.node = node;
 		this.clock = clock;
@@ -133,7 +134,8 @@ public final class QueueDispatcher implements AutoCloseable {
 		this.tx = tx;
 		this.queues = stores.repository();
 		this.admission = stores.admission();
-		this.source = new WorkflowQueueSource(stores.jdbc(), stores.schema(), types, taskQueues, deadAfter, buildId);
+		this.source = new WorkflowQueueSource(stores.jdbc(), stores.schema(), types, taskQueues, deadAfter, buildId,
+				timedOut);
 		this.adopter = adopter;
 		this.notifyOthers = notifyOthers;
 	}
@@ -280,6 +282,7 @@ public final class QueueDispatcher implements AutoCloseable {
 		if (result == null || result.isEmpty()) {
 			return; // no node declared it
 		}
+		result.get().committed();
 		for (WorkflowQueueSource.Admitted admitted : result.get().admitted()) {
 			// known before its first task runs, so that its close finds it
 			this.admittedHere.put(admitted.runId(), queue);

@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.queue;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -13,10 +14,12 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.durable.workflow.engine.ExcessStrategy;
 import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.engine.QueueInfo;
 import dev.durable.workflow.internal.store.NewRun;
 import dev.durable.workflow.internal.store.Sql;
+import dev.durable.workflow.internal.support.InternalJson;
 
 /**
  * The rows of flow-control queues outside the admission rounds: the definitions the nodes
@@ -26,11 +29,19 @@ import dev.durable.workflow.internal.store.Sql;
 public final class QueueRepository {
 
 	private static final String DECLARE = "INSERT INTO #.queue (namespace, name, concurrency, per_node_concurrency,"
-			+ " rate_limit, rate_period_ms, partition_concurrency, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+			+ " rate_limit, rate_period_ms, partition_concurrency, fair, partition_weights, partition_excess,"
+			+ " rate_excess, admission_timeout_ms, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)"
 			+ " ON CONFLICT (namespace, name) DO UPDATE SET concurrency = EXCLUDED.concurrency,"
 			+ " per_node_concurrency = EXCLUDED.per_node_concurrency, rate_limit = EXCLUDED.rate_limit,"
 			+ " rate_period_ms = EXCLUDED.rate_period_ms, partition_concurrency = EXCLUDED.partition_concurrency,"
-			+ " updated_at = EXCLUDED.updated_at";
+			+ " fair = EXCLUDED.fair, partition_weights = EXCLUDED.partition_weights,"
+			+ " partition_excess = EXCLUDED.partition_excess, rate_excess = EXCLUDED.rate_excess,"
+			+ " admission_timeout_ms = EXCLUDED.admission_timeout_ms, updated_at = EXCLUDED.updated_at";
+
+	/** The columns of a queue's definition, as {@link #definition} reads them. */
+	static final String COLUMNS = "name, concurrency, per_node_concurrency, rate_limit, rate_period_ms,"
+			+ " partition_concurrency, fair, partition_weights::text AS partition_weights, partition_excess,"
+			+ " rate_excess, admission_timeout_ms";
 
 	private static final String ENQUEUE = "INSERT INTO #.queued_run (run_id, namespace, queue, workflow_type,"
 			+ " task_queue, priority, partition_key, enqueued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
@@ -40,14 +51,14 @@ public final class QueueRepository {
 	 * closed runs wait for the next round to go) and the oldest due wait.
 	 */
 	private static final String INFOS = "SELECT d.name, d.concurrency, d.per_node_concurrency, d.rate_limit,"
-			+ " d.rate_period_ms, d.partition_concurrency,"
+			+ " d.rate_period_ms, d.partition_concurrency, d.fair, d.partition_weights::text AS partition_weights,"
+			+ " d.partition_excess, d.rate_excess, d.admission_timeout_ms,"
 			+ " count(r.run_id) FILTER (WHERE q.state = 'WAITING') AS waiting,"
 			+ " count(r.run_id) FILTER (WHERE q.state = 'ADMITTED') AS running,"
 			+ " min(q.enqueued_at) FILTER (WHERE q.state = 'WAITING' AND r.run_id IS NOT NULL AND q.enqueued_at <= ?)"
 			+ " AS oldest FROM #.queue d LEFT JOIN #.queued_run q ON q.namespace = d.namespace AND q.queue = d.name"
 			+ " LEFT JOIN #.workflow_run r ON r.run_id = q.run_id AND " + Sql.open("r")
-			+ " WHERE d.namespace = ? GROUP BY d.name, d.concurrency, d.per_node_concurrency, d.rate_limit,"
-			+ " d.rate_period_ms, d.partition_concurrency ORDER BY d.name";
+			+ " WHERE d.namespace = ? GROUP BY d.namespace, d.name ORDER BY d.name";
 
 	/**
 	 * Activity attempts on the task queues of a namespace: SCHEDULED and due waits,
@@ -83,8 +94,26 @@ public final class QueueRepository {
 		this.jdbc.batchUpdate(q(DECLARE),
 				queues.stream()
 					.map((d) -> new Object[] { namespace, d.name(), d.concurrency(), d.perNodeConcurrency(),
-							d.rateLimit(), d.ratePeriod().toMillis(), d.partitionConcurrency(), Sql.ts(now) })
+							d.rateLimit(), d.ratePeriod().toMillis(), d.partitionConcurrency(), d.fair(),
+							new String(InternalJson.write(d.partitionWeights()), StandardCharsets.UTF_8),
+							d.partitionExcess().name(), d.rateExcess().name(),
+							(d.admissionTimeout() != null) ? d.admissionTimeout().toMillis() : null, Sql.ts(now) })
 					.toList());
+	}
+
+	/** The decision of a start beyond the queue's limits, on these rows. */
+	public StartExcess excess() {
+		return new StartExcess(this.jdbc, this.schema);
+	}
+
+	/** The definition of a declared queue, or {@code null} when no node declared it. */
+	public @Nullable QueueDefinition definition(String namespace, String queue) {
+		return this.jdbc
+			.query(q("SELECT " + COLUMNS + " FROM #.queue WHERE namespace = ? AND name = ?"), (rs, n) -> definition(rs),
+					namespace, queue)
+			.stream()
+			.findFirst()
+			.orElse(null);
 	}
 
 	/** The names of the queues declared in the namespace. */
@@ -184,9 +213,22 @@ public final class QueueRepository {
 	}
 
 	static QueueDefinition definition(ResultSet rs) throws SQLException {
+		long timeout = rs.getLong("admission_timeout_ms");
+		Duration admissionTimeout = rs.wasNull() ? null : Duration.ofMillis(timeout);
 		return new QueueDefinition(rs.getString("name"), rs.getInt("concurrency"), rs.getInt("per_node_concurrency"),
 				rs.getInt("rate_limit"), Duration.ofMillis(rs.getLong("rate_period_ms")),
-				rs.getInt("partition_concurrency"));
+				rs.getInt("partition_concurrency"), rs.getBoolean("fair"), weights(rs.getString("partition_weights")),
+				ExcessStrategy.valueOf(rs.getString("partition_excess")),
+				ExcessStrategy.valueOf(rs.getString("rate_excess")), admissionTimeout);
+	}
+
+	private static Map<String, Integer> weights(@Nullable String json) {
+		Map<String, Integer> weights = new LinkedHashMap<>();
+		if (json != null) {
+			InternalJson.read(json.getBytes(StandardCharsets.UTF_8), Map.class)
+				.forEach((key, weight) -> weights.put((String) key, ((Number) weight).intValue()));
+		}
+		return weights;
 	}
 
 	static @Nullable Instant instant(@Nullable Timestamp timestamp) {

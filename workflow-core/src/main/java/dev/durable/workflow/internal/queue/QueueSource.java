@@ -1,5 +1,6 @@
 package dev.durable.workflow.internal.queue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -7,7 +8,9 @@ import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.internal.store.Sql;
+import dev.durable.workflow.internal.support.InternalJson;
 
 /**
  * A kind of item waiting in a queue, which {@link QueueAdmission#admit} admits under the
@@ -36,15 +39,41 @@ public interface QueueSource<K, A> {
 	}
 
 	/**
-	 * The waiting items due by {@code now}, in admission order, from {@code from} on.
+	 * The waiting items due by {@code now}, in admission order, from {@code from} on: by
+	 * priority, then arrival, or with {@link QueueDefinition#fair()} in the
+	 * {@link FairOrder} of the queue's weights.
+	 * @param queue the queue's definition, as locked by the round
 	 * @param fullPartitions partitions at their limit: their items may be left out (they
 	 * would be skipped)
 	 * @param from where to continue ({@link Page#next} of the previous page), or
 	 * {@code null} for the head
 	 * @param limit the most candidates in the page
 	 */
-	Page<K> candidates(String namespace, String queue, Instant now, Set<String> fullPartitions, @Nullable Object from,
-			int limit);
+	Page<K> candidates(String namespace, QueueDefinition queue, Instant now, Set<String> fullPartitions,
+			@Nullable Object from, int limit);
+
+	/**
+	 * Items a source closed for waiting too long.
+	 *
+	 * @param afterCommit what to do once the round committed (tell who waits for them)
+	 * @param more whether more are to be closed: the round admits nothing then, and
+	 * another follows at once
+	 */
+	record Expired(List<Runnable> afterCommit, boolean more) {
+
+		/** Nothing closed. */
+		public static final Expired NONE = new Expired(List.of(), false);
+
+	}
+
+	/**
+	 * Closes the items that waited in the queue since {@code cutoff} or earlier (its
+	 * admission timeout), inside the round's transaction, before the candidates are read;
+	 * by default nothing (a source whose items have timeouts of their own).
+	 */
+	default Expired expire(String namespace, QueueDefinition queue, Instant cutoff, Instant now) {
+		return Expired.NONE;
+	}
 
 	/**
 	 * Records that the candidates were admitted by the node at {@code now}: they hold
@@ -58,14 +87,25 @@ public interface QueueSource<K, A> {
 	/**
 	 * The parameters of a page of candidates, in the order every source's query takes
 	 * them: namespace, queue and now, then the text arrays (the source's filters, the
-	 * full partitions), then the priority of the cursor twice and the rest of it (when
-	 * there is a cursor), then the page size.
+	 * full partitions), then the weights of a fair order (see {@link FairOrder}), then
+	 * the priority of the cursor twice and the rest of it (when there is a cursor), then
+	 * the page size.
+	 * @param weights the weights of the fair order as a JSON object, or {@code null} for
+	 * the order of arrival
 	 * @param cursor the priority of the last row read, then its other order columns;
 	 * {@code null} for the head of the queue
 	 */
+	/**
+	 * The weights parameter of a page of the queue's candidates: its weights as JSON when
+	 * it is fair, else {@code null}.
+	 */
+	static @Nullable String weights(QueueDefinition queue) {
+		return queue.fair() ? new String(InternalJson.write(queue.partitionWeights()), StandardCharsets.UTF_8) : null;
+	}
+
 	static org.springframework.jdbc.core.PreparedStatementSetter page(String namespace, String queue, Instant now,
-			List<java.util.Collection<String>> arrays, @Nullable Integer priority, @Nullable Object[] cursor,
-			int limit) {
+			List<java.util.Collection<String>> arrays, @Nullable String weights, @Nullable Integer priority,
+			@Nullable Object[] cursor, int limit) {
 		return (ps) -> {
 			int i = 1;
 			ps.setString(i++, namespace);
@@ -73,6 +113,9 @@ public interface QueueSource<K, A> {
 			ps.setTimestamp(i++, Sql.ts(now));
 			for (java.util.Collection<String> values : arrays) {
 				ps.setArray(i++, ps.getConnection().createArrayOf("text", values.toArray()));
+			}
+			if (weights != null) {
+				ps.setString(i++, weights);
 			}
 			if (priority != null && cursor != null) {
 				ps.setInt(i++, priority);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -12,7 +13,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.PreparedStatementSetter;
 
+import dev.durable.workflow.engine.QueueDefinition;
+import dev.durable.workflow.failure.TimeoutType;
+import dev.durable.workflow.internal.history.FailureInfo;
 import dev.durable.workflow.internal.store.RunOwnership;
+import dev.durable.workflow.internal.store.RunRepository;
+import dev.durable.workflow.internal.store.RunRow;
 import dev.durable.workflow.internal.store.Sql;
 
 /**
@@ -56,6 +62,9 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 
 	private static final String ORDER = " ORDER BY q.priority DESC, q.enqueued_at, q.run_id LIMIT ?";
 
+	/** A key's order in a fair queue, after the priority. */
+	private static final List<String> FAIR_ORDER = List.of("enqueued_at", "run_id");
+
 	private static final String DROP = "DELETE FROM #.queued_run WHERE run_id = ANY(?)";
 
 	private static final String MARK = "UPDATE #.queued_run SET state = 'ADMITTED', admitted_by = ?, admitted_at = ?"
@@ -73,7 +82,36 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 			+ ", epoch = epoch + 1, next_wake_at = ?, task_attempt = 0" + " WHERE run_id = ANY(?) AND " + Sql.open(null)
 			+ " AND task_attempt = " + RunOwnership.WAITING_IN_QUEUE + " RETURNING run_id, epoch, owner_node";
 
+	/**
+	 * The waiting runs past the admission timeout, longest waiting first (a closed run's
+	 * row goes too).
+	 */
+	private static final String EXPIRED = "SELECT q.run_id, q.enqueued_at FROM #.queued_run q WHERE q.namespace = ?"
+			+ " AND q.queue = ? AND q.state = 'WAITING' AND q.enqueued_at <= ? ORDER BY q.enqueued_at LIMIT "
+			+ WorkflowQueueSource.EXPIRE_BATCH;
+
+	/** Runs closed by the admission timeout in one round at most. */
+	private static final int EXPIRE_BATCH = 100;
+
+	/**
+	 * Tells, after the commit, of a waiting run closed by the queue's admission timeout.
+	 */
+	@FunctionalInterface
+	public interface TimedOut {
+
+		/**
+		 * @param row the run as it was before it closed
+		 * @param woken the runs its close gave an inbox item (its parent)
+		 */
+		void closed(RunRow row, List<UUID> woken);
+
+	}
+
 	private final @Nullable String buildId;
+
+	private final RunRepository runs;
+
+	private final TimedOut timedOut;
 
 	private final JdbcTemplate jdbc;
 
@@ -92,8 +130,10 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	 * @param deadAfter how long after its last heartbeat a node counts as gone
 	 */
 	public WorkflowQueueSource(JdbcTemplate jdbc, String schema, Set<String> types, Set<String> taskQueues,
-			Duration deadAfter, @Nullable String buildId) {
+			Duration deadAfter, @Nullable String buildId, TimedOut timedOut) {
 		this.buildId = buildId;
+		this.runs = new RunRepository(jdbc, schema);
+		this.timedOut = timedOut;
 		this.jdbc = jdbc;
 		this.schema = schema;
 		this.types = Set.copyOf(types);
@@ -109,38 +149,71 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	 * Where a page ends: the last row read, in the order (priority descending, arrival,
 	 * run id).
 	 */
-	private record Cursor(int priority, Timestamp enqueuedAt, UUID runId) {
+	private record Cursor(int priority, long turn, Timestamp enqueuedAt, UUID runId) {
 	}
 
 	@Override
-	public Page<UUID> candidates(String namespace, String queue, Instant now, Set<String> fullPartitions,
+	public Page<UUID> candidates(String namespace, QueueDefinition queue, Instant now, Set<String> fullPartitions,
 			@Nullable Object from, int limit) {
 		Cursor after = (Cursor) from;
 		List<AdmissionPlan.Candidate<UUID>> candidates = new ArrayList<>();
 		List<UUID> closed = new ArrayList<>();
 		Cursor[] last = { null };
 		int[] rows = { 0 };
-		PreparedStatementSetter parameters = QueueSource.page(namespace, queue, now,
-				List.of(this.types, this.types, this.taskQueues, fullPartitions),
-				(after != null) ? after.priority() : null,
-				(after != null) ? new Object[] { after.enqueuedAt(), after.runId() } : null, limit);
-		this.jdbc.query(q(CANDIDATES.formatted(this.servedType) + ((after != null) ? AFTER : "") + ORDER), parameters,
-				(rs) -> {
-					UUID runId = Sql.uuid(rs, "run_id");
-					rows[0]++;
-					last[0] = new Cursor(rs.getInt("priority"), rs.getTimestamp("enqueued_at"), runId);
-					if (rs.getBoolean("open")) {
-						candidates.add(new AdmissionPlan.Candidate<>(runId, rs.getString("partition_key")));
-					}
-					else {
-						closed.add(runId); // terminated while waiting, or deleted: it
-											// leaves the queue
-					}
-				});
+		String base = CANDIDATES.formatted(this.servedType);
+		String sql = queue.fair() ? FairOrder.query(base, FAIR_ORDER, after != null)
+				: base + ((after != null) ? AFTER : "") + ORDER;
+		Object[] cursor = null;
+		if (after != null) {
+			cursor = queue.fair() ? new Object[] { after.turn(), after.enqueuedAt(), after.runId() }
+					: new Object[] { after.enqueuedAt(), after.runId() };
+		}
+		PreparedStatementSetter parameters = QueueSource.page(namespace, queue.name(), now,
+				List.of(this.types, this.types, this.taskQueues, fullPartitions), QueueSource.weights(queue),
+				(after != null) ? after.priority() : null, cursor, limit);
+		this.jdbc.query(q(sql), parameters, (rs) -> {
+			UUID runId = Sql.uuid(rs, "run_id");
+			rows[0]++;
+			last[0] = new Cursor(rs.getInt("priority"), queue.fair() ? rs.getLong("turn") : 0,
+					rs.getTimestamp("enqueued_at"), runId);
+			if (rs.getBoolean("open")) {
+				candidates.add(new AdmissionPlan.Candidate<>(runId, rs.getString("partition_key")));
+			}
+			else {
+				closed.add(runId); // terminated while waiting, or deleted: it leaves the
+									// queue
+			}
+		});
 		if (!closed.isEmpty()) {
 			this.jdbc.update(q(DROP), (PreparedStatementSetter) (ps) -> ps.setArray(1, uuids(ps, closed)));
 		}
 		return new Page<>(candidates, (rows[0] == limit) ? last[0] : null);
+	}
+
+	/**
+	 * Closes the runs that waited since {@code cutoff} or earlier as timed out
+	 * ({@code SCHEDULE_TO_START}, recorded in their history as the close of a run without
+	 * its code, as a run timeout is), whatever their type: they must not run late.
+	 */
+	@Override
+	public Expired expire(String namespace, QueueDefinition queue, Instant cutoff, Instant now) {
+		List<UUID> ids = this.jdbc.query(q(EXPIRED), (rs, n) -> Sql.uuid(rs, "run_id"), namespace, queue.name(),
+				Sql.ts(cutoff));
+		if (ids.isEmpty()) {
+			return Expired.NONE;
+		}
+		List<Runnable> afterCommit = new ArrayList<>();
+		FailureInfo failure = FailureInfo.timeout(TimeoutType.SCHEDULE_TO_START, "waited in queue '" + queue.name()
+				+ "' longer than its admission timeout of " + queue.admissionTimeout(), null);
+		for (UUID runId : ids) {
+			Optional<RunRow> row = this.runs.find(runId).filter(RunRow::isOpen);
+			List<UUID> woken = row.isPresent() ? this.runs.timeOut(runId, failure, now) : null;
+			if (woken != null) {
+				afterCommit.add(() -> this.timedOut.closed(row.get(), woken));
+			}
+		}
+		this.jdbc.update(q(DROP), (PreparedStatementSetter) (ps) -> ps.setArray(1, uuids(ps, ids)));
+		return new Expired(afterCommit, ids.size() == EXPIRE_BATCH);
 	}
 
 	@Override

@@ -12,7 +12,9 @@ import java.util.function.LongSupplier;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.PreparedStatementSetter;
 
+import dev.durable.workflow.engine.QueueDefinition;
 import dev.durable.workflow.internal.queue.AdmissionPlan;
+import dev.durable.workflow.internal.queue.FairOrder;
 import dev.durable.workflow.internal.queue.QueueSource;
 import dev.durable.workflow.internal.store.Sql;
 
@@ -44,8 +46,11 @@ final class ActivityQueueSource implements QueueSource<ActivityQueueSource.Key, 
 
 	private static final String ORDER = " ORDER BY priority DESC, next_attempt_at, run_id, seq LIMIT ?";
 
+	/** A key's order in a fair queue, after the priority. */
+	private static final List<String> FAIR_ORDER = List.of("next_attempt_at", "run_id", "seq");
+
 	/** Where a page ends: the last row read, in claim order. */
-	private record Cursor(int priority, Timestamp dueAt, UUID runId, long seq) {
+	private record Cursor(int priority, long turn, Timestamp dueAt, UUID runId, long seq) {
 	}
 
 	private final JdbcTemplate jdbc;
@@ -71,17 +76,25 @@ final class ActivityQueueSource implements QueueSource<ActivityQueueSource.Key, 
 	}
 
 	@Override
-	public Page<Key> candidates(String namespace, String queue, Instant now, Set<String> fullPartitions, Object from,
-			int limit) {
+	public Page<Key> candidates(String namespace, QueueDefinition queue, Instant now, Set<String> fullPartitions,
+			Object from, int limit) {
 		Cursor after = (Cursor) from;
 		List<AdmissionPlan.Candidate<Key>> candidates = new ArrayList<>();
 		Cursor[] last = { null };
-		PreparedStatementSetter parameters = QueueSource.page(namespace, queue, now,
-				List.of(this.types, this.types, fullPartitions), (after != null) ? after.priority() : null,
-				(after != null) ? new Object[] { after.dueAt(), after.runId(), after.seq() } : null, limit);
-		this.jdbc.query(Sql.q(this.schema, CANDIDATES + ((after != null) ? AFTER : "") + ORDER), parameters, (rs) -> {
+		String sql = queue.fair() ? FairOrder.query(CANDIDATES, FAIR_ORDER, after != null)
+				: CANDIDATES + ((after != null) ? AFTER : "") + ORDER;
+		Object[] cursor = null;
+		if (after != null) {
+			cursor = queue.fair() ? new Object[] { after.turn(), after.dueAt(), after.runId(), after.seq() }
+					: new Object[] { after.dueAt(), after.runId(), after.seq() };
+		}
+		PreparedStatementSetter parameters = QueueSource.page(namespace, queue.name(), now,
+				List.of(this.types, this.types, fullPartitions), QueueSource.weights(queue),
+				(after != null) ? after.priority() : null, cursor, limit);
+		this.jdbc.query(Sql.q(this.schema, sql), parameters, (rs) -> {
 			Key key = new Key(Sql.uuid(rs, "run_id"), rs.getLong("seq"));
-			last[0] = new Cursor(rs.getInt("priority"), rs.getTimestamp("next_attempt_at"), key.runId(), key.seq());
+			last[0] = new Cursor(rs.getInt("priority"), queue.fair() ? rs.getLong("turn") : 0,
+					rs.getTimestamp("next_attempt_at"), key.runId(), key.seq());
 			candidates.add(new AdmissionPlan.Candidate<>(key, rs.getString("partition_key")));
 		});
 		return new Page<>(candidates, (candidates.size() == limit) ? last[0] : null);

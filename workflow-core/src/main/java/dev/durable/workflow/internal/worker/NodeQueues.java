@@ -9,6 +9,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import dev.durable.workflow.engine.EngineSettings;
 import dev.durable.workflow.internal.queue.QueueDispatcher;
 import dev.durable.workflow.internal.queue.QueueStores;
+import dev.durable.workflow.internal.queue.WorkflowQueueSource;
 import dev.durable.workflow.internal.wakeup.WakeupChannel;
 
 /**
@@ -54,11 +55,11 @@ final class NodeQueues implements AutoCloseable {
 	}
 
 	/** Starts admitting queued runs of the types and task queues this node serves. */
-	void startDispatcher(Set<String> types, QueueDispatcher.Adopter adopter) {
+	void startDispatcher(Set<String> types, QueueDispatcher.Adopter adopter, WorkflowQueueSource.TimedOut timedOut) {
 		this.dispatcher = new QueueDispatcher(this.config.namespace(), this.nodeId, this.clock,
 				this.config.pollInterval(), this.tx, this.stores, types, this.config.taskQueues(),
 				this.config.deadAfter(), adopter, (queue) -> this.wakeups.notifyQueue(this.nodeId, queue),
-				this.config.buildId())
+				this.config.buildId(), timedOut)
 			.start();
 	}
 

@@ -25,6 +25,7 @@ import dev.durable.workflow.internal.store.BuildRepository;
 import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.DedicatedConnection;
 import dev.durable.workflow.internal.store.NodeRepository;
+import dev.durable.workflow.internal.store.RunStatus;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.topic.TopicDispatcher;
 import dev.durable.workflow.internal.wakeup.WakeupChannel;
@@ -143,7 +144,12 @@ final class NodeRuntime {
 			node.queues.start(this.wakeups);
 			if (config.workerEnabled() && config.runsWorkflows() && !node.servedTypes().isEmpty()) {
 				node.queues.startDispatcher(node.servedTypes(),
-						(runId, epoch) -> this.executor.adopt(runId, epoch, false));
+						(runId, epoch) -> this.executor.adopt(runId, epoch, false), (row, woken) -> {
+							// a run closed without its code, as a run timeout closes it
+							node.listeners.runClosed(row, RunStatus.TIMED_OUT);
+							node.waiters.closed(row.runId());
+							woken.forEach(this.executor::wakeAnywhere);
+						});
 			}
 		}, node.queues::close, (deadline) -> node.queues.awaitStopped()));
 		if (this.worker.isPresent()) {

@@ -56,8 +56,8 @@ class QueueAdmissionTest {
 		}
 
 		@Override
-		public Page<Integer> candidates(String namespace, String queue, Instant now, Set<String> fullPartitions,
-				@Nullable Object from, int limit) {
+		public Page<Integer> candidates(String namespace, QueueDefinition queue, Instant now,
+				Set<String> fullPartitions, @Nullable Object from, int limit) {
 			return new Page<>(
 					this.waiting.stream().limit(limit).map((i) -> new AdmissionPlan.Candidate<>(i, null)).toList(),
 					null);
