@@ -396,7 +396,12 @@ class SqlFunctionsTest {
 					"SELECT state || '/' || priority FROM " + this.engines.schema + ".queued_run WHERE run_id = ?",
 					String.class, second))
 			.isEqualTo("WAITING/5");
-		// the first holds the queue's one slot: the second has not run a task
+		// the first holds the queue's one slot: a run started after the second, outside
+		// the
+		// queue, runs, and the second has not run a task
+		start("sql-order", "q-free", "{\"id\": \"q-free\", \"amount\": 1}", "{}");
+		assertThat(engine.client().handle("q-free", String.class).result(Duration.ofSeconds(10)))
+			.isEqualTo("shipped 1xq-free");
 		assertThat(this.engines.jdbc()
 			.queryForObject("SELECT count(*) FROM " + this.engines.schema + ".history WHERE run_id = ?", Integer.class,
 					second))
