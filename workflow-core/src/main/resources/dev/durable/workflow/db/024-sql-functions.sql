@@ -95,7 +95,9 @@ BEGIN
             USING ERRCODE = '22023';
     END IF;
     -- terminating a run writes its history and tells its parent, children and result waiters:
-    -- that stays the engine's (the Java client's start, or a terminate followed by this start)
+    -- that stays the engine's (the Java client's start, or a terminate followed by this start).
+    -- 22023 like every bad argument, not 0A000 (feature_not_supported): pools such as HikariCP
+    -- take 0A000 for a broken connection and discard it
     IF v_reuse = 'TERMINATE_IF_RUNNING' OR v_conflict = 'TERMINATE_EXISTING' THEN
         RAISE EXCEPTION 'durable: % is not supported by start_workflow: terminate the open run through the client'
             ' first', CASE WHEN v_reuse = 'TERMINATE_IF_RUNNING' THEN 'idReusePolicy TERMINATE_IF_RUNNING'
