@@ -11,7 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -294,6 +298,46 @@ class SqlFunctionsTest {
 		UUID again = start("sql-receiver", "r-1", "0", "{}");
 		assertThat(engine.client().handle("r-1", Object.class).result(Duration.ofSeconds(10))).isEqualTo(List.of());
 		assertThat(again).isNotEqualTo(open);
+	}
+
+	@Test
+	void aStartRacingAnUncommittedStartOfTheIdWaitsForItAndAnswersByTheIdPolicy() throws Exception {
+		String sql = "SELECT " + fn("start_workflow") + "('sql-receiver', 'race', '1', ?::jsonb)";
+		// two threads of their own: the common pool may have one on a small machine
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try (Connection first = TestDatabase.openTransaction()) {
+			UUID firstRun = (UUID) query(first, sql, "{}");
+			CompletableFuture<Object> failing = CompletableFuture.supplyAsync(() -> attempt(sql, "{}"), threads);
+			CompletableFuture<Object> reusing = CompletableFuture
+				.supplyAsync(() -> attempt(sql, "{\"idConflictPolicy\": \"USE_EXISTING\"}"), threads);
+			// both wait for the first transaction's row under the unique index of open
+			// ids
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.engines.jdbc()
+					.queryForObject(
+							"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+									+ " AND query LIKE '%start_workflow(''sql-receiver'', ''race''%'",
+							Integer.class) == 2);
+			first.commit();
+			assertThat(failing.get(10, TimeUnit.SECONDS)).isInstanceOf(SQLException.class)
+				.asString()
+				.contains("durable: workflow id 'race' is already running (run " + firstRun + ")");
+			assertThat(reusing.get(10, TimeUnit.SECONDS)).isEqualTo(firstRun);
+		}
+		finally {
+			threads.shutdownNow();
+		}
+		assertThat(this.engines.count("workflow_run")).isOne();
+	}
+
+	/** The call's value, or the SQLException it threw. */
+	private Object attempt(String sql, Object... args) {
+		try {
+			return call(sql, args);
+		}
+		catch (SQLException ex) {
+			return ex;
+		}
 	}
 
 	@Test
