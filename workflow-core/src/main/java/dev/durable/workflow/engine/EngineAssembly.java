@@ -18,7 +18,6 @@ import dev.durable.workflow.internal.batch.BatchRepository;
 import dev.durable.workflow.internal.batch.BatchRunner;
 import dev.durable.workflow.internal.batch.BatchWorkflow;
 import dev.durable.workflow.internal.batch.Batches;
-import dev.durable.workflow.internal.client.TopicClient;
 import dev.durable.workflow.internal.client.ActivityCompletionClientImpl;
 import dev.durable.workflow.internal.client.ActivityOperations;
 import dev.durable.workflow.internal.client.Debouncer;
@@ -34,9 +33,11 @@ import dev.durable.workflow.internal.client.RunWaits;
 import dev.durable.workflow.internal.client.StartHandOff;
 import dev.durable.workflow.internal.client.StartObservers;
 import dev.durable.workflow.internal.client.StartStores;
+import dev.durable.workflow.internal.client.TopicClient;
 import dev.durable.workflow.internal.client.WorkflowClientImpl;
 import dev.durable.workflow.internal.listener.Listeners;
 import dev.durable.workflow.internal.node.NodeLease;
+import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.queue.QueueStores;
 import dev.durable.workflow.internal.registry.ActivityRegistry;
 import dev.durable.workflow.internal.registry.WorkflowRegistry;
@@ -45,24 +46,25 @@ import dev.durable.workflow.internal.schedule.ScheduleClientImpl;
 import dev.durable.workflow.internal.schedule.ScheduleFirer;
 import dev.durable.workflow.internal.schedule.ScheduleLoop;
 import dev.durable.workflow.internal.schedule.ScheduleRepository;
+import dev.durable.workflow.internal.store.BuildRepository;
 import dev.durable.workflow.internal.store.DatabaseClock;
 import dev.durable.workflow.internal.store.EngineDataSource;
 import dev.durable.workflow.internal.store.LatestRunSignal;
 import dev.durable.workflow.internal.store.OutputRepository;
-import dev.durable.workflow.internal.store.SessionTimeouts;
-import dev.durable.workflow.internal.store.BuildRepository;
 import dev.durable.workflow.internal.store.ReplaySamples;
 import dev.durable.workflow.internal.store.RunPauses;
+import dev.durable.workflow.internal.store.SessionTimeouts;
 import dev.durable.workflow.internal.store.StatsRepository;
 import dev.durable.workflow.internal.store.Stores;
 import dev.durable.workflow.internal.store.WakeTimes;
 import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.taskqueue.ActivityOutcomes;
+import dev.durable.workflow.internal.topic.TopicPublisher;
+import dev.durable.workflow.internal.trigger.EventTriggers;
 import dev.durable.workflow.internal.versioning.BuildRouter;
 import dev.durable.workflow.internal.versioning.MoveRuns;
 import dev.durable.workflow.internal.versioning.MoveStrandedRuns;
 import dev.durable.workflow.internal.versioning.WorkerBuildsImpl;
-import dev.durable.workflow.internal.topic.TopicPublisher;
 import dev.durable.workflow.internal.worker.Engine;
 import dev.durable.workflow.internal.worker.NodeQuiescence;
 import dev.durable.workflow.internal.worker.NodeWiring;
@@ -195,6 +197,15 @@ final class EngineAssembly {
 		// the batch pages call the client, so their activity is registered once the
 		// client exists
 		activities.register(new BatchRunner(namespace, batchRows, client, payloads, clock));
+		// the triggers start and cancel runs through the client, so they are wired once
+		// it
+		// exists; they act after each dispatch of topic events
+		EventTriggers triggers = new EventTriggers(jdbc, stores.tx(), config.schema(), namespace, workflows, starter,
+				client, payloads, clock);
+		node.addWorkerService(NodeService.of(triggers::declare, () -> {
+		}, (deadline) -> {
+		}));
+		node.addTopicStep(triggers::act);
 		NodeQuiescence quiescence = new NodeQuiescence(node::isIdle, node::activitiesInFlight, waiters,
 				new WakeTimes(jdbc, config.schema()), namespace);
 		this.node = node;

@@ -74,6 +74,36 @@ CREATE TABLE ${schema}.event_delivery (
     PRIMARY KEY (run_id, wait_seq)
 );
 
+--changeset durable:022-event-trigger
+-- What events on a topic do to a workflow type, declared by the nodes that register the type
+-- (@StartOnEvent, @CancelOnEvent), replaced at each start of such a node. kind: START (a run per
+-- event), BATCH (a run per batch of events) or CANCEL (cancels the open runs whose search
+-- attribute equals a payload field). The dispatch copies each event's triggers to event_action.
+CREATE TABLE ${schema}.event_trigger (
+    namespace     text NOT NULL,
+    topic         text NOT NULL,
+    workflow_type text NOT NULL,
+    kind          text NOT NULL,
+    updated_at    timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (namespace, topic, workflow_type, kind)
+);
+
+--changeset durable:022-event-action
+-- A trigger an event set off, until a node that registers the workflow type acts on it (starts
+-- the run, adds the event to a batch that starts when full or old enough, cancels the matching
+-- runs) and removes it in the same transaction. created_at is the engine clock's (batch windows).
+CREATE TABLE ${schema}.event_action (
+    namespace     text NOT NULL,
+    topic         text NOT NULL,
+    event_id      text NOT NULL,
+    workflow_type text NOT NULL,
+    kind          text NOT NULL,
+    position      bigint NOT NULL,
+    created_at    timestamptz NOT NULL,
+    PRIMARY KEY (namespace, workflow_type, kind, topic, event_id)
+);
+CREATE INDEX event_action_order ON ${schema}.event_action (namespace, workflow_type, kind, topic, position);
+
 --changeset durable:022-publish-event splitStatements:false
 -- Publishes an event from SQL, inside the caller's transaction: stored once per event id (NULL: a
 -- new id), dispatched by a node once the transaction commits (the notification is sent on commit).

@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.topic;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -89,6 +90,18 @@ public final class TopicDispatcher implements NodeService {
 
 	private final String dropDelivery;
 
+	private final Clock clock;
+
+	/**
+	 * What runs after each dispatch: the steps of the triggers (they act on
+	 * event_action).
+	 */
+	private final List<Runnable> afterDispatch;
+
+	private final String channel;
+
+	private final String stageActions;
+
 	private volatile boolean running;
 
 	private Thread thread;
@@ -98,7 +111,13 @@ public final class TopicDispatcher implements NodeService {
 	 * @param sweepInterval how often it looks without being asked
 	 */
 	public TopicDispatcher(JdbcTemplate jdbc, TransactionTemplate tx, String schema, PayloadConverter converter,
-			BiConsumer<UUID, UUID> wake, Duration sweepInterval) {
+			BiConsumer<UUID, UUID> wake, Duration sweepInterval, Clock clock, List<Runnable> afterDispatch) {
+		this.clock = clock;
+		this.afterDispatch = afterDispatch;
+		this.channel = TopicMatch.channel(schema);
+		this.stageActions = Sql.q(schema, "INSERT INTO #.event_action (namespace, topic, event_id, workflow_type, kind,"
+				+ " position, created_at) SELECT namespace, topic, ?, workflow_type, kind, ?, ? FROM #.event_trigger"
+				+ " WHERE namespace = ? AND topic = ? ON CONFLICT DO NOTHING");
 		this.jdbc = jdbc;
 		this.tx = tx;
 		this.converter = converter;
@@ -215,10 +234,14 @@ public final class TopicDispatcher implements NodeService {
 			}
 			more |= deliverRound();
 		}
+		for (Runnable step : this.afterDispatch) {
+			step.run();
+		}
 	}
 
 	/** Matches a round of a topic's events. @return whether it matched any */
 	private boolean matchRound(String namespace, String topic) {
+		int[] actions = new int[1];
 		Boolean matched = this.tx.execute((status) -> {
 			List<Published> events = this.jdbc.query(this.claimEvents,
 					(rs, n) -> new Published(rs.getString(3), rs.getString(4), rs.getTimestamp(5).toInstant()),
@@ -234,6 +257,13 @@ public final class TopicDispatcher implements NodeService {
 				this.jdbc.update(this.placeEvent, position, namespace, topic, event.eventId());
 				this.jdbc.update(this.matchWaits, namespace, topic, event.payload(), position, namespace, topic,
 						event.eventId(), position);
+				actions[0] += this.jdbc.update(this.stageActions, event.eventId(), position,
+						Sql.ts(this.clock.instant()), namespace, topic);
+			}
+			if (actions[0] > 0) {
+				// the nodes that register the triggered types act on them once this
+				// commits
+				this.jdbc.queryForList("SELECT pg_notify(?, ?)", this.channel, TopicMatch.NOTIFICATION);
 			}
 			return true;
 		});

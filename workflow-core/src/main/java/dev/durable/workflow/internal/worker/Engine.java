@@ -71,6 +71,14 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 		this.node.workerServices.add(service);
 	}
 
+	/**
+	 * Adds a step that a worker node runs after each dispatch of topic events (and at
+	 * least once per poll interval); before the node first starts.
+	 */
+	public void addTopicStep(Runnable step) {
+		this.node.topicSteps.add(step);
+	}
+
 	public synchronized void start() {
 		if (this.running) {
 			return;

@@ -87,6 +87,12 @@ public final class NodeWiring {
 	final List<NodeService> workerServices = new CopyOnWriteArrayList<>();
 
 	/**
+	 * What a worker node runs after each dispatch of topic events (the triggers' steps),
+	 * added before the node first starts.
+	 */
+	final List<Runnable> topicSteps = new CopyOnWriteArrayList<>();
+
+	/**
 	 * @param factory how workflow instances are created, or {@code null} for constructor
 	 * injection of the registered activities
 	 * @param migrate whether the node's start creates and upgrades the schema
