@@ -39,7 +39,8 @@ public class DashboardController {
 
 	/** The files of the dashboard beside the page: only these are served. */
 	static final Set<String> ASSETS = Set.of("dashboard.css", "app.js", "api.js", "ui.js", "overview.js", "runs.js",
-			"run.js", "timeline.js", "actions.js", "activities.js", "schedules.js", "batches.js", "builds.js");
+			"run.js", "timeline.js", "actions.js", "activities.js", "schedules.js", "batches.js", "builds.js",
+			"topics.js");
 
 	private static final String FOLDER = "dashboard/";
 

@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.durable.workflow.client.BuildRouting;
 import dev.durable.workflow.client.BuildStatus;
+import dev.durable.workflow.client.TopicStatus;
 import dev.durable.workflow.engine.EngineStats;
 import dev.durable.workflow.engine.WorkflowEngine;
 
@@ -57,10 +58,12 @@ public class OverviewRestController {
 	 * @param buildId the build of the node that answers, or {@code null}
 	 * @param routing where new runs go
 	 * @param builds the builds and their drain status
+	 * @param topics the event topics with their waiting runs
 	 */
 	record Overview(Instant time, UUID nodeId, Map<String, Map<String, Long>> runs, Map<String, Long> statusTotals,
 			Backlog backlog, List<EngineStats.FailingRun> failingRuns, List<EngineStats.Node> nodes,
-			List<QueueSummary> queues, @Nullable String buildId, BuildRouting routing, List<BuildStatus> builds) {
+			List<QueueSummary> queues, @Nullable String buildId, BuildRouting routing, List<BuildStatus> builds,
+			List<TopicStatus> topics) {
 	}
 
 	/**
@@ -93,7 +96,7 @@ public class OverviewRestController {
 						backlog.stuck(), this.stuckAfter.toString(), backlog.paused()),
 				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()),
 				this.engine.settings().buildId(), this.engine.client().builds().routing(),
-				this.engine.client().builds().list());
+				this.engine.client().builds().list(), this.engine.client().topics());
 	}
 
 }

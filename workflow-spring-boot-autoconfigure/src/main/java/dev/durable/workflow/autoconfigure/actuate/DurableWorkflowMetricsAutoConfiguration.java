@@ -94,6 +94,18 @@ public final class DurableWorkflowMetricsAutoConfiguration {
 			return new BuildMetrics(() -> engine.getObject().client().builds().list(), BuildMetrics.DEFAULT_REFRESH);
 		}
 
+		/**
+		 * The topic meters (events dispatched, waiting runs, undispatched events per
+		 * topic); the engine is looked up when the snapshot is first read, after it
+		 * started.
+		 */
+		@Bean
+		@ConditionalOnBean(WorkflowEngine.class)
+		@ConditionalOnMissingBean
+		TopicMetrics durableWorkflowTopicMetrics(ObjectProvider<WorkflowEngine> engine) {
+			return new TopicMetrics(() -> engine.getObject().client().topics(), TopicMetrics.DEFAULT_REFRESH);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

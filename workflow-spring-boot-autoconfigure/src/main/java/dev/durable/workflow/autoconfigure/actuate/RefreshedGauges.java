@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -98,6 +99,23 @@ public abstract class RefreshedGauges<T> implements MeterBinder, SmartLifecycle 
 			T current = gauges.snapshot.get(name);
 			return (current != null) ? value.applyAsDouble(current) : 0;
 		}).description(description).tag(this.tag, name).strongReference(true).register(registry);
+	}
+
+	/**
+	 * Registers a counter of one name, tagged with it, that reads a value of the snapshot
+	 * that only grows (it keeps its last value once the name is gone from it, as a
+	 * counter must).
+	 */
+	protected final void counter(MeterRegistry registry, String meter, String description, String name,
+			ToDoubleFunction<T> value) {
+		double[] last = new double[1];
+		FunctionCounter.builder(meter, this, (gauges) -> {
+			T current = gauges.snapshot.get(name);
+			if (current != null) {
+				last[0] = Math.max(last[0], value.applyAsDouble(current));
+			}
+			return last[0];
+		}).description(description).tag(this.tag, name).register(registry);
 	}
 
 	private void refreshQuietly() {

@@ -13,6 +13,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 import dev.durable.workflow.client.BuildStatus;
+import dev.durable.workflow.client.TopicStatus;
 import dev.durable.workflow.engine.EngineStats;
 import dev.durable.workflow.engine.WorkflowEngine;
 import dev.durable.workflow.web.QueueSummary;
@@ -73,7 +74,7 @@ public class WorkflowsEndpoint {
 						backlog.oldestWaiting().toMillis() / 1000.0, backlog.failing(), backlog.stuck(),
 						this.stuckAfter.toString(), backlog.paused()),
 				stats.failingRuns(), stats.nodes(), QueueSummary.of(this.engine.queues()),
-				this.engine.client().builds().list());
+				this.engine.client().builds().list(), this.engine.client().topics());
 	}
 
 	/**
@@ -92,10 +93,12 @@ public class WorkflowsEndpoint {
 	 * lists them
 	 * @param builds the builds of the namespace and their drain status (stranded runs
 	 * included), as {@code GET {base-path}/builds} lists them
+	 * @param topics the event topics of the namespace with their waiting runs, as
+	 * {@code GET {base-path}/topics} lists them
 	 */
 	public record WorkflowsDescriptor(Instant time, NodeDescriptor thisNode, Map<String, Map<String, Long>> runs,
 			BacklogDescriptor backlog, List<EngineStats.FailingRun> failingRuns, List<EngineStats.Node> nodes,
-			List<QueueSummary> queues, List<BuildStatus> builds) {
+			List<QueueSummary> queues, List<BuildStatus> builds, List<TopicStatus> topics) {
 	}
 
 	/**

@@ -1,7 +1,8 @@
-// The overview: counts by status and type, the backlog, failing and stuck runs, nodes, queues and builds,
+// The overview: counts by status and type, the backlog, failing and stuck runs, nodes, queues, builds, topics,
 // refreshed every few seconds while the tab is visible.
 import { get } from "./api.js";
 import { buildsCard, wireBuilds } from "./builds.js";
+import { topicsCard } from "./topics.js";
 import { $, duration, html, link, mount, poll, relative, runLink, status, time, when, textOf } from "./ui.js";
 
 const REFRESH_MS = 5000;
@@ -51,6 +52,7 @@ function overview(o) {
       <section class="card"><h2>Nodes</h2>${nodes(o.nodes)}</section>
       <section class="card"><h2>Queues</h2>${queues(o.queues)}</section>
       <section class="card" id="builds-card"><h2>Builds</h2>${buildsCard(o)}</section>
+      <section class="card" id="topics-card"><h2>Event topics</h2>${topicsCard(o)}</section>
     </div>`;
 }
 

@@ -3,6 +3,7 @@ package dev.durable.workflow.web.browser;
 import java.io.File;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -466,6 +467,20 @@ class DashboardBrowserIT {
 				.anyMatch((event) -> event.type().equals("ACTIVITY_RESET")));
 		assertThat(this.client.handle("activity-ledger").history()).extracting((event) -> event.type())
 			.contains("ACTIVITY_PAUSED", "ACTIVITY_UNPAUSED", "ACTIVITY_OPTIONS_UPDATED");
+	}
+
+	@Test
+	@Order(13)
+	void theOverviewListsTheEventTopics() {
+		this.client.publish("dash-payments", Map.of("orderId", "o-1"), "dash-pay-1");
+		this.client.publish("dash-payments", Map.of("orderId", "o-2"), "dash-pay-2");
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.client.topics()
+				.stream()
+				.anyMatch((t) -> t.topic().equals("dash-payments") && t.lastPosition() == 2));
+		browser.go("/");
+		browser.awaitText("#topics", "dash-payments");
+		assertThat(browser.text("#topics tr[data-topic='dash-payments']")).contains("2");
 	}
 
 }
