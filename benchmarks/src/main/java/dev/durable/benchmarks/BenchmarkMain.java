@@ -32,7 +32,7 @@ public final class BenchmarkMain {
 			(Durable, DBOS, Durable, DBOS), with workflows/s, p50 and p99, transactions and WAL flushes
 			per workflow, and the ratio Durable/DBOS. Options (defaults in brackets):
 			  --scenarios=a,b,...        steps3, steps20, queue8, taskqueue3, signal, parked, replay,
-			                             ceiling [all but queue8]
+			                             ceiling, topic, sqlstart [all but queue8, topic, sqlstart]
 			  --rounds=N                 rounds of each alternating scenario [2]
 			  --extra-rounds=N           of those, the rounds that also measure the steps scenarios'
 			                             local-activity and Flowable lines [1]
@@ -45,6 +45,10 @@ public final class BenchmarkMain {
 			  --parked=N                 parked scenario: workflows parked at once [10000]
 			  --replay-events=N          replay scenario: events in the replayed history [10000]
 			  --replays=N                replay scenario: replays measured [10]
+			  --woken=N                  topic scenario: runs woken by one event, and by a signal
+			                             each [10000]
+			  --starts=N                 sqlstart scenario: workflows started from SQL, and from
+			                             the client [10000]
 			  --pool=N                   connections per engine [2 x cores + 4]
 			  --settle-ms=N              wait before reading the server's counters [500]
 			  --synchronous-commit=on|off, --fsync=on|off  [on, on: PostgreSQL's defaults]
@@ -159,6 +163,8 @@ public final class BenchmarkMain {
 		int parked = o.parked();
 		int replayEvents = o.replayEvents();
 		int replays = o.replays();
+		int woken = o.woken();
+		int starts = o.starts();
 		int pool = o.pool();
 		Duration settle = o.settle();
 		String synchronousCommit = o.synchronousCommit();
@@ -183,6 +189,8 @@ public final class BenchmarkMain {
 				case "parked" -> parked = number(name, value, 1);
 				case "replay-events" -> replayEvents = number(name, value, 100);
 				case "replays" -> replays = number(name, value, 1);
+				case "woken" -> woken = number(name, value, 1);
+				case "starts" -> starts = number(name, value, 1);
 				case "pool" -> pool = number(name, value, 2);
 				case "settle-ms" -> settle = Duration.ofMillis(number(name, value, 0));
 				case "synchronous-commit" -> synchronousCommit = onOff(name, value);
@@ -191,7 +199,8 @@ public final class BenchmarkMain {
 			}
 		}
 		return new ComparisonBenchmark.Options(scenarios, rounds, extraRounds, jvmWarmup, warmup, measure, signals,
-				parked, replayEvents, replays, pool, settle, synchronousCommit, fsync, o.isolate(), statements);
+				parked, replayEvents, replays, woken, starts, pool, settle, synchronousCommit, fsync, o.isolate(),
+				statements);
 	}
 
 	static ScaleOutBenchmark.Options parseScaleOut(String[] args) {

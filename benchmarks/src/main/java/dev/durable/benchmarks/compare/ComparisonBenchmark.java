@@ -36,14 +36,18 @@ public final class ComparisonBenchmark {
 
 	/** Every scenario, in the order they run. */
 	public static final List<String> SCENARIOS = List.of("steps3", "steps20", "queue8", "taskqueue3", "signal",
-			"parked", "replay", "ceiling");
+			"parked", "replay", "ceiling", "topic", "sqlstart");
 
 	/**
 	 * The scenarios of a run without {@code --scenarios}: all but {@code queue8}, whose
 	 * DBOS side (about 8 workflows/s through DBOS's polled queue) takes four and a half
-	 * minutes alone and would take the default run past 10 minutes.
+	 * minutes alone and would take the default run past 10 minutes, and the Durable-only
+	 * {@code topic} and {@code sqlstart}, which set Durable against itself and run when
+	 * named.
 	 */
-	public static final List<String> DEFAULT_SCENARIOS = SCENARIOS.stream().filter((s) -> !"queue8".equals(s)).toList();
+	public static final List<String> DEFAULT_SCENARIOS = SCENARIOS.stream()
+		.filter((s) -> !List.of("queue8", "topic", "sqlstart").contains(s))
+		.toList();
 
 	private final Options options;
 
@@ -168,6 +172,10 @@ public final class ComparisonBenchmark {
 								.run(engines, this.options.parked());
 							case "replay" -> scenarios.replay(durable);
 							case "ceiling" -> scenarios.ceiling(database);
+							case "topic" -> new EventsAndSqlScenarios(this.options, this.counters, this.report)
+								.wake(durable, this.options.woken());
+							case "sqlstart" -> new EventsAndSqlScenarios(this.options, this.counters, this.report)
+								.starts(durable, this.options.starts());
 							default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "'");
 						}
 					}
@@ -291,7 +299,7 @@ public final class ComparisonBenchmark {
 	 * What to run.
 	 *
 	 * @param scenarios which scenarios, in order: steps3, steps20, queue8, taskqueue3,
-	 * signal, parked, replay, ceiling
+	 * signal, parked, replay, ceiling, topic, sqlstart
 	 * @param rounds rounds of each alternating scenario (Durable, DBOS, Durable, DBOS,
 	 * ...)
 	 * @param extraRounds of those, the rounds that also measure the steps scenarios'
@@ -304,6 +312,9 @@ public final class ComparisonBenchmark {
 	 * @param parked parked scenario: workflows parked at once
 	 * @param replayEvents replay scenario: events in the replayed history
 	 * @param replays replay scenario: replays measured
+	 * @param woken topic scenario: runs parked, then woken by one event (and by a signal
+	 * each)
+	 * @param starts sqlstart scenario: workflows started from SQL (and from the client)
 	 * @param pool connections in each engine's pool
 	 * @param settle wait before reading the server's counters, so idle connections report
 	 * theirs
@@ -315,14 +326,14 @@ public final class ComparisonBenchmark {
 	 * each steps measurement, the statements each engine ran per workflow
 	 */
 	public record Options(List<String> scenarios, int rounds, int extraRounds, Duration jvmWarmup, Duration warmup,
-			Duration measure, int signals, int parked, int replayEvents, int replays, int pool, Duration settle,
-			String synchronousCommit, String fsync, boolean isolate, boolean statements) {
+			Duration measure, int signals, int parked, int replayEvents, int replays, int woken, int starts, int pool,
+			Duration settle, String synchronousCommit, String fsync, boolean isolate, boolean statements) {
 
 		public static Options defaults() {
 			int cores = Runtime.getRuntime().availableProcessors();
 			return new Options(DEFAULT_SCENARIOS, 2, 1, Duration.ofSeconds(10), Duration.ofSeconds(2),
-					Duration.ofSeconds(4), 200, 10_000, 10_000, 10, 2 * cores + 4, Duration.ofMillis(500), "on", "on",
-					true, false);
+					Duration.ofSeconds(4), 200, 10_000, 10_000, 10, 10_000, 10_000, 2 * cores + 4,
+					Duration.ofMillis(500), "on", "on", true, false);
 		}
 
 	}

@@ -39,6 +39,18 @@ final class ComparisonReport {
 
 	static final String AGAINST_DURABLE_INLINE = "**ratio Durable task queue/inline steps**";
 
+	/**
+	 * The lines of the Durable-only scenarios of events and SQL starts
+	 * ({@link EventsAndSqlScenarios}), each set against the other of its pair.
+	 */
+	static final String DURABLE_ONE_EVENT = "Durable, one event";
+
+	static final String DURABLE_SIGNALS = "Durable, a signal each";
+
+	static final String DURABLE_SQL_START = "Durable, SQL start_workflow";
+
+	static final String DURABLE_CLIENT_START = "Durable, client.start";
+
 	private final PrintStream out;
 
 	/**
@@ -49,6 +61,12 @@ final class ComparisonReport {
 
 	/** Durable-only scenarios and the scenario whose lines they are set against. */
 	private final Map<String, String> comparedWith = new LinkedHashMap<>();
+
+	/**
+	 * Ratio lines between two lines of one scenario: by scenario, label then the two
+	 * engines' names (a over b).
+	 */
+	private final Map<String, List<String>> pairRatios = new LinkedHashMap<>();
 
 	ComparisonReport(PrintStream out) {
 		this.out = out;
@@ -65,6 +83,14 @@ final class ComparisonReport {
 	 */
 	void compareWith(String scenario, String reference) {
 		this.comparedWith.put(scenario, reference);
+	}
+
+	/**
+	 * Adds a ratio line to a scenario's lines in the table: line {@code a} over line
+	 * {@code b} (when both ran).
+	 */
+	void ratio(String scenario, String label, String a, String b) {
+		this.pairRatios.put(scenario, List.of(label, a, b));
 	}
 
 	void record(String scenario, String engine, int round, ClientLoops.Loop loop, PgCounters.Snapshot delta,
@@ -148,6 +174,11 @@ final class ComparisonReport {
 			}
 			printRatio(scenario.getKey(), "**ratio Durable local activities/DBOS**",
 					scenario.getValue().get(DURABLE_LOCAL), scenario.getValue().get(DBOS));
+			List<String> pair = this.pairRatios.get(scenario.getKey());
+			if (pair != null) {
+				printRatio(scenario.getKey(), pair.get(0), scenario.getValue().get(pair.get(1)),
+						scenario.getValue().get(pair.get(2)));
+			}
 			Map<String, Tally> reference = this.tallies.get(this.comparedWith.get(scenario.getKey()));
 			if (reference != null) {
 				printRatio(scenario.getKey(), AGAINST_DBOS_INLINE, durable, reference.get(DBOS));

@@ -2,8 +2,10 @@ package dev.durable.benchmarks.compare;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntUnaryOperator;
 
+import dev.durable.workflow.EventMatch;
 import dev.durable.workflow.Promise;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
@@ -19,6 +21,9 @@ public final class DurableBenchWorkflows {
 	 * own.
 	 */
 	public static final String TASK_QUEUE = "bench-tq";
+
+	/** The topic the runs of {@link EventWaitWorkflow} wait on. */
+	public static final String TOPIC = "bench-topic";
 
 	private DurableBenchWorkflows() {
 	}
@@ -131,6 +136,31 @@ public final class DurableBenchWorkflows {
 				ParkProbe.reached();
 			}
 			return Workflows.receive("go", String.class);
+		}
+
+	}
+
+	/**
+	 * Waits for the next event on {@value #TOPIC} (any payload) and returns its position
+	 * on the topic.
+	 */
+	@Workflow("bench-event-wait")
+	public static class EventWaitWorkflow {
+
+		@WorkflowRun
+		public long run() {
+			return Workflows.awaitEvent(TOPIC, EventMatch.any(), Map.class).position();
+		}
+
+	}
+
+	/** Returns its input: the engine's cost of a run with nothing in it. */
+	@Workflow("bench-echo")
+	public static class EchoWorkflow {
+
+		@WorkflowRun
+		public String run(String input) {
+			return input;
 		}
 
 	}

@@ -82,7 +82,8 @@ final class DurableContender extends PooledContender {
 			.dataSource(pool)
 			.register(DurableBenchWorkflows.StepsWorkflow.class, DurableBenchWorkflows.WaitWorkflow.class,
 					DurableBenchWorkflows.LongHistoryWorkflow.class, DurableBenchWorkflows.TaskQueueStepsWorkflow.class,
-					DurableBenchWorkflows.LocalStepsWorkflow.class)
+					DurableBenchWorkflows.LocalStepsWorkflow.class, DurableBenchWorkflows.EventWaitWorkflow.class,
+					DurableBenchWorkflows.EchoWorkflow.class)
 			.registerActivities(new DurableBenchWorkflows.NoopSteps())
 			.shutdownTimeout(Duration.ofSeconds(5));
 		if (declareQueue) {
@@ -163,6 +164,33 @@ final class DurableContender extends PooledContender {
 	public void awaitResult(String workflowId) {
 		this.waiting.get(workflowId).result(RESULT_TIMEOUT);
 		this.waiting.remove(workflowId);
+	}
+
+	/**
+	 * Starts a workflow that waits for the next event on
+	 * {@link DurableBenchWorkflows#TOPIC}; returns at once (the run reaches its wait in
+	 * the start's first workflow task).
+	 */
+	void startEventWaiting(String workflowId) {
+		this.engine.client().start(DurableBenchWorkflows.EventWaitWorkflow::run, StartOptions.withId(workflowId));
+	}
+
+	/** Publishes one event on {@link DurableBenchWorkflows#TOPIC}. */
+	void publish(Object payload) {
+		this.engine.client().publish(DurableBenchWorkflows.TOPIC, payload);
+	}
+
+	/**
+	 * Starts the echo workflow with the Java client, without waiting for its result (the
+	 * eager start runs its first task, here the whole run, inside the call).
+	 */
+	void startEcho(String workflowId, String input) {
+		this.engine.client().start(DurableBenchWorkflows.EchoWorkflow::run, input, StartOptions.withId(workflowId));
+	}
+
+	/** Forgets the handles of workflows started by {@link #startWaiting}. */
+	void forgetWaiting(List<String> workflowIds) {
+		workflowIds.forEach(this.waiting::remove);
 	}
 
 	/**

@@ -30,7 +30,8 @@ class ComparisonSmokeTest {
 			.filter((scenario) -> !scenario.equals("steps20"))
 			.toList();
 		ComparisonBenchmark.Options options = new ComparisonBenchmark.Options(scenarios, 1, 1, Duration.ZERO,
-				Duration.ZERO, Duration.ofMillis(200), 3, 20, 200, 2, 4, Duration.ZERO, "off", "off", false, false);
+				Duration.ZERO, Duration.ofMillis(200), 3, 20, 200, 2, 20, 20, 4, Duration.ZERO, "off", "off", false,
+				false);
 		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
 		ComparisonBenchmark benchmark = new ComparisonBenchmark(options,
 				new PrintStream(buffer, true, StandardCharsets.UTF_8));
@@ -46,7 +47,8 @@ class ComparisonSmokeTest {
 				"3 steps, concurrency 64", ComparisonScenarios.queuedScenario(16),
 				ComparisonScenarios.queuedScenario(64), ComparisonScenarios.taskQueueScenario(1),
 				ComparisonScenarios.taskQueueScenario(16), "signal to completion, concurrency 1",
-				"park 20 (start, concurrency 16)", "wake 20 (signals from 16 threads)");
+				"park 20 (start, concurrency 16)", "wake 20 (signals from 16 threads)",
+				EventsAndSqlScenarios.wakeScenario(20), EventsAndSqlScenarios.startScenario(20));
 		lines.forEach((scenario, engines) -> {
 			if (scenario.startsWith("replay")) {
 				assertThat(engines).as(scenario).containsOnlyKeys("Durable");
@@ -57,6 +59,17 @@ class ComparisonSmokeTest {
 				assertThat(engines).as(scenario).containsOnlyKeys("Durable");
 				assertThat(report).contains("| " + scenario + " | " + ComparisonReport.AGAINST_DBOS_INLINE + " |",
 						"| " + scenario + " | " + ComparisonReport.AGAINST_DURABLE_INLINE + " |");
+			}
+			else if (scenario.equals(EventsAndSqlScenarios.wakeScenario(20))) {
+				// Durable against itself: one event, or a signal each
+				assertThat(engines).as(scenario)
+					.containsOnlyKeys(ComparisonReport.DURABLE_ONE_EVENT, ComparisonReport.DURABLE_SIGNALS);
+				assertThat(report).contains("| " + scenario + " | **ratio one event/signals** |");
+			}
+			else if (scenario.equals(EventsAndSqlScenarios.startScenario(20))) {
+				assertThat(engines).as(scenario)
+					.containsOnlyKeys(ComparisonReport.DURABLE_SQL_START, ComparisonReport.DURABLE_CLIENT_START);
+				assertThat(report).contains("| " + scenario + " | **ratio SQL/client starts** |");
 			}
 			else if (scenario.startsWith("single-row insert")) {
 				assertThat(engines).as(scenario).containsOnlyKeys("PostgreSQL");
