@@ -23,10 +23,13 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
+import dev.durable.workflow.EventMatch;
+import dev.durable.workflow.TopicEvent;
 import dev.durable.workflow.Workflow;
 import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 import dev.durable.workflow.activity.Activity;
+import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
 import dev.durable.workflow.internal.store.BuildAssignment;
@@ -39,9 +42,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The SQL functions of the engine's schema ({@code start_workflow},
- * {@code signal_workflow}, {@code cancel_workflow}) called over plain JDBC, in
- * transactions that commit or roll back, from a trigger, and with no node running: what
- * they write must be what a node claims and runs like a run the client started.
+ * {@code publish_event}, {@code signal_workflow}, {@code cancel_workflow}) called over
+ * plain JDBC, in transactions that commit or roll back, from a trigger, and with no node
+ * running: what they write must be what a node claims and runs like a run the client
+ * started.
  */
 class SqlFunctionsTest {
 
@@ -86,6 +90,18 @@ class SqlFunctionsTest {
 
 	}
 
+	/** Waits for the payment of its order on topic "payments". */
+	@Workflow("sql-payment-waiter")
+	public static class PaymentWaiter {
+
+		@WorkflowRun
+		public String run(String orderId) {
+			TopicEvent<Map> paid = Workflows.awaitEvent("payments", EventMatch.field("orderId", orderId), Map.class);
+			return paid.eventId() + ":" + paid.payload().get("cents");
+		}
+
+	}
+
 	/**
 	 * Receives {@code count} "item" signals, in order; waits until canceled otherwise.
 	 */
@@ -108,8 +124,8 @@ class SqlFunctionsTest {
 	}
 
 	private WorkflowEngine engine(WorkflowEngine.Builder builder) {
-		return this.engines
-			.start(builder.register(OrderWorkflow.class, Receiver.class).registerActivities(new Shipping()));
+		return this.engines.start(builder.register(OrderWorkflow.class, Receiver.class, PaymentWaiter.class)
+			.registerActivities(new Shipping()));
 	}
 
 	private String fn(String name) {
@@ -406,6 +422,29 @@ class SqlFunctionsTest {
 		assertThatThrownBy(() -> call(signal, "r-2", "item", "\"c\"", "key-c")).isInstanceOf(SQLException.class)
 			.hasMessageContaining("is closed");
 		assertThat(this.engines.count("dedup")).isEqualTo(2);
+	}
+
+	@Test
+	void anEventPublishedFromSqlCountsOnlyWhenItCommitsAndOncePerId() throws SQLException {
+		WorkflowEngine engine = engine();
+		WorkflowHandle<String> waiter = engine.client()
+			.start(PaymentWaiter::run, "o-7", StartOptions.withId("pay-o-7"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.engines.count("event_wait") == 1);
+		String publish = "SELECT published FROM " + fn("publish_event") + "(?, ?::jsonb, ?)";
+		assertThat(call(false, publish, "payments", "{\"orderId\": \"o-7\", \"cents\": 100}", "pay-1")).isEqualTo(true);
+		assertThat(this.engines.count("topic_event")).isZero();
+		assertThat(call(publish, "payments", "{\"orderId\": \"o-7\", \"cents\": 250}", "pay-2")).isEqualTo(true);
+		assertThat(call(publish, "payments", "{\"orderId\": \"o-7\", \"cents\": 999}", "pay-2")).isEqualTo(false);
+		assertThat(waiter.result(Duration.ofSeconds(30))).isEqualTo("pay-2:250");
+		assertThat(this.engines.count("topic_event")).isEqualTo(1);
+		Engines.assertReplays(engine, waiter.runId());
+
+		String publishAny = "SELECT event_id FROM " + fn("publish_event") + "(?, ?::jsonb, ?)";
+		expectError("22023", "an event needs a topic", publishAny, " ", "{}", null);
+		expectError("22023", "needs a payload", publishAny, "payments", null, null);
+		expectError("22023", "an event id must not be blank", publishAny, "payments", "{}", "");
+		expectError("22P02", "invalid input syntax for type json", publishAny, "payments", "{oops", null);
+		assertThat(this.engines.count("topic_event")).isEqualTo(1);
 	}
 
 	@Test
