@@ -57,6 +57,14 @@ record Problem(int status, List<String> codes) {
 	static final Problem ALREADY_STARTED = new Problem(409,
 			"WORKFLOW_ALREADY_STARTED: a run with that workflow id is open (or its id reuse policy refuses)");
 
+	static final Problem START_CANCELED = new Problem(409,
+			"START_CANCELED: the queue's partition key is full and its excess strategy is cancel-newest; nothing was"
+					+ " stored");
+
+	static final Problem START_DROPPED = new Problem(429,
+			"START_DROPPED: the queue's partition key or rate window is full and its excess strategy is drop;"
+					+ " nothing was stored");
+
 	static final Problem WORKFLOW_CLOSED = new Problem(409, "WORKFLOW_CLOSED: the run is closed");
 
 	static final Problem CONFLICT = new Problem(409, "CONFLICT: the run is not in a state that allows it");
@@ -90,8 +98,9 @@ record Problem(int status, List<String> codes) {
 	 * What a start may also answer: read-only mode, the body checks, and, for
 	 * signal-with-start only (it signals an open run), the refusals of an operation.
 	 */
-	static final List<Problem> START = List.of(MISSING_INPUT, READ_ONLY, TOO_LARGE, NOT_JSON, UNAVAILABLE,
-			withSignal(UNAUTHENTICATED), withSignal(OPERATION_DISABLED), withSignal(ROLE_REQUIRED));
+	static final List<Problem> START = List.of(MISSING_INPUT, READ_ONLY, START_CANCELED, START_DROPPED, TOO_LARGE,
+			NOT_JSON, UNAVAILABLE, withSignal(UNAUTHENTICATED), withSignal(OPERATION_DISABLED),
+			withSignal(ROLE_REQUIRED));
 
 	Problem(int status, String code) {
 		this(status, List.of(code));
