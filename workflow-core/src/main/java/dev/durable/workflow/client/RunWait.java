@@ -67,7 +67,13 @@ public record RunWait(Kind kind, String name, @Nullable Instant until, @Nullable
 		 * A live node of the build the run is pinned to (none is live), or an operator's
 		 * move to another build ({@link WorkflowHandle#moveToBuild}).
 		 */
-		BUILD
+		BUILD,
+
+		/**
+		 * An event on a topic ({@code Workflows.awaitEvent}): the name is the topic, the
+		 * detail the fields the event's payload must have.
+		 */
+		EVENT
 
 	}
 

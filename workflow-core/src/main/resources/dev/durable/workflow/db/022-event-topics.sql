@@ -17,6 +17,8 @@ CREATE TABLE ${schema}.topic_event (
 );
 -- the events no dispatch has handled yet, oldest first
 CREATE INDEX topic_event_undispatched ON ${schema}.topic_event (published_at) WHERE position IS NULL;
+-- the dispatched events by age, for the retention
+CREATE INDEX topic_event_dispatched ON ${schema}.topic_event (namespace, dispatched_at) WHERE dispatched_at IS NOT NULL;
 -- the events of a topic in order, for a wait that asks for events since a position
 CREATE UNIQUE INDEX topic_event_position ON ${schema}.topic_event (namespace, topic, position);
 

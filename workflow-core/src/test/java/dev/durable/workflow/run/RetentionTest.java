@@ -244,6 +244,29 @@ class RetentionTest {
 	}
 
 	@Test
+	void topicEventsGoOnceDispatchedLongerAgoThanTheRetentionAndNothingStillReadsThem() {
+		WorkflowEngine janitor = janitor();
+		String schema = this.engines.schema;
+		Instant now = this.engines.clock.instant();
+		String insert = "INSERT INTO " + schema + ".topic_event (namespace, topic, event_id, payload, position,"
+				+ " dispatched_at) VALUES ('default', 't', ?, '{}', ?, ?)";
+		this.engines.jdbc().update(insert, "old", 1, Timestamp.from(now.minus(Duration.ofDays(8))));
+		this.engines.jdbc().update(insert, "old-staged", 2, Timestamp.from(now.minus(Duration.ofDays(8))));
+		this.engines.jdbc().update(insert, "recent", 3, Timestamp.from(now.minus(Duration.ofDays(6))));
+		this.engines.jdbc()
+			.update("INSERT INTO " + schema + ".topic_event (namespace, topic, event_id, payload) VALUES"
+					+ " ('default', 't', 'undispatched', '{}')");
+		// a delivery staged for a run still reads its event
+		this.engines.jdbc()
+			.update("INSERT INTO " + schema + ".event_delivery (run_id, wait_seq, namespace, topic, event_id,"
+					+ " position) VALUES (?, 1, 'default', 't', 'old-staged', 2)", UUID.randomUUID());
+		EngineInternals.node(janitor).retainOnce();
+		assertThat(this.engines.jdbc()
+			.queryForList("SELECT event_id FROM " + schema + ".topic_event ORDER BY event_id", String.class))
+			.containsExactly("old-staged", "recent", "undispatched");
+	}
+
+	@Test
 	void workerNodesRetainInTheirHousekeeping() {
 		WorkflowEngine client = janitor();
 		insertClosedRuns("old-", 1_200, this.engines.clock.instant().minus(Duration.ofDays(8)));

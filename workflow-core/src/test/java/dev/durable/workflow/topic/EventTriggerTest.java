@@ -16,6 +16,7 @@ import dev.durable.workflow.WorkflowRun;
 import dev.durable.workflow.Workflows;
 import dev.durable.workflow.client.HistoryEvent;
 import dev.durable.workflow.client.PublishedEvent;
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.client.StartOptions;
 import dev.durable.workflow.client.WorkflowHandle;
 import dev.durable.workflow.client.WorkflowStatus;
@@ -164,6 +165,11 @@ class EventTriggerTest {
 		assertThat(List.of(eu, number, nested)).allMatch((h) -> h.describe().status() == WorkflowStatus.RUNNING)
 			.allMatch((h) -> received(h) == 0);
 		assertThat(this.engines.count("event_wait")).isEqualTo(3);
+		assertThat(nested.waitingOn()).anySatisfy((wait) -> {
+			assertThat(wait.kind()).isEqualTo(RunWait.Kind.EVENT);
+			assertThat(wait.name()).isEqualTo("orders");
+			assertThat(wait.detail()).contains("customer.id", "c-1");
+		});
 
 		engine.client().publish("orders", Map.of("count", 7, "n", 5));
 		engine.client().publish("orders", Map.of("customer", Map.of("id", "c-1", "name", "Ada"), "n", 6));

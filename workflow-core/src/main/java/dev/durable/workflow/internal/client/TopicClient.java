@@ -9,8 +9,8 @@ import dev.durable.workflow.client.PublishedEvent;
 import dev.durable.workflow.client.TopicStatus;
 import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.internal.support.Errors;
+import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.internal.topic.TopicPublisher;
-import dev.durable.workflow.payload.EncryptingPayloadConverter;
 import dev.durable.workflow.payload.PayloadConverter;
 
 /**
@@ -31,7 +31,7 @@ public final class TopicClient {
 
 	public TopicClient(TopicPublisher publisher, PayloadConverter converter) {
 		this.publisher = publisher;
-		this.json = (converter instanceof EncryptingPayloadConverter encrypting) ? encrypting.delegate() : converter;
+		this.json = Payloads.plain(converter);
 	}
 
 	/**

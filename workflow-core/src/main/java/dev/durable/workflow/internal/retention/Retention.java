@@ -2,6 +2,7 @@ package dev.durable.workflow.internal.retention;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -69,16 +70,21 @@ public final class Retention {
 	/**
 	 * One batch: deletes up to 500 runs closed before now (engine clock) minus the
 	 * retention, with their rows and the deduplication records their workflow ids no
-	 * longer need. Nothing when retention is disabled.
+	 * longer need; then, with the last batch, topic events dispatched before that time.
+	 * Nothing when retention is disabled.
 	 * @return how many runs were deleted
 	 */
 	public int once() {
 		if (this.keep == null || this.keep.isZero() || this.keep.isNegative()) {
 			return 0;
 		}
-		int deleted = this.store.deleteClosedBefore(this.namespace, this.clock.instant().minus(this.keep), BATCH);
+		Instant cutoff = this.clock.instant().minus(this.keep);
+		int deleted = this.store.deleteClosedBefore(this.namespace, cutoff, BATCH);
 		if (deleted < BATCH) {
 			this.store.deleteOrphanedInbox(BATCH);
+			// events are kept as long as closed runs, so that a wait after an earlier
+			// position finds them
+			this.store.deleteEventsDispatchedBefore(this.namespace, cutoff, BATCH);
 		}
 		return deleted;
 	}

@@ -4,13 +4,14 @@ import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import dev.durable.workflow.EventMatch;
 import dev.durable.workflow.TopicEvent;
+import dev.durable.workflow.client.RunWait;
 import dev.durable.workflow.failure.CanceledFailure;
 import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.Event.TopicEventReceived;
@@ -34,8 +35,8 @@ final class TopicWaits {
 
 	private final Payloads payloads;
 
-	/** The waits under way, by sequence number. */
-	private final Set<Long> waiting = new HashSet<>();
+	/** The waits under way: their topic and match, by sequence number. */
+	private final Map<Long, RunWait> waiting = new LinkedHashMap<>();
 
 	/** Events received for waits under way, until their code takes them. */
 	private final Map<Long, TopicEventReceived> arrived = new HashMap<>();
@@ -53,7 +54,9 @@ final class TopicWaits {
 			WorkflowContext context) {
 		checkTopic(topic);
 		this.commands.emit(new Event.TopicWaitStarted(seq, topic, matchJson(match), match.afterPosition()));
-		this.waiting.add(seq);
+		String json = matchJson(match);
+		this.waiting.put(seq, new RunWait(RunWait.Kind.EVENT, topic, null, null, null, "an event matching " + json
+				+ ((match.afterPosition() != null) ? " after position " + match.afterPosition() : "")));
 		boolean received;
 		try {
 			if (timeout == null) {
@@ -85,16 +88,16 @@ final class TopicWaits {
 	 * @return whether a wait under way takes it (else it is not recorded)
 	 */
 	boolean received(TopicEventReceived event) {
-		if (!this.waiting.contains(event.seq()) || this.arrived.containsKey(event.seq())) {
+		if (!this.waiting.containsKey(event.seq()) || this.arrived.containsKey(event.seq())) {
 			return false;
 		}
 		this.arrived.put(event.seq(), event);
 		return true;
 	}
 
-	/** The number of waits under way. */
-	int waiting() {
-		return this.waiting.size();
+	/** The waits under way, as describe's waiting-on lists them. */
+	List<RunWait> waiting() {
+		return List.copyOf(this.waiting.values());
 	}
 
 	private void end(long seq) {

@@ -475,9 +475,10 @@ public final class WorkflowRunner {
 
 	/**
 	 * What the run's code waits for now, as its state holds it: its durable timers,
-	 * children, the signals it receives by name, and the conditions its coroutines await
-	 * (with the line of the workflow code). Activities, queues and pauses are the
-	 * database's to tell. Under the task lock or on a runner of its own.
+	 * children, the signals it receives by name, the events it awaits on topics, and the
+	 * conditions its coroutines await (with the line of the workflow code). Activities,
+	 * queues and pauses are the database's to tell. Under the task lock or on a runner of
+	 * its own.
 	 */
 	public List<RunWait> waitingOn() {
 		List<RunWait> waits = new java.util.ArrayList<>();
@@ -488,6 +489,7 @@ public final class WorkflowRunner {
 			.forEach((id) -> waits.add(new RunWait(RunWait.Kind.CHILD, id, null, null, null, null)));
 		this.messages.receiving()
 			.forEach((name) -> waits.add(new RunWait(RunWait.Kind.SIGNAL, name, null, null, null, null)));
+		waits.addAll(this.topics.waiting());
 		waits.addAll(CodeWaits.conditions(this.scheduler.live()));
 		return waits;
 	}

@@ -54,6 +54,17 @@ public final class RetentionRepository {
 	private static final String DELETE_ORPHANED_INBOX = "DELETE FROM #.inbox WHERE id IN (SELECT i.id FROM #.inbox i"
 			+ " WHERE NOT EXISTS (SELECT 1 FROM #.workflow_run r WHERE r.run_id = i.run_id) LIMIT ?)";
 
+	/**
+	 * Topic events dispatched before the cutoff that no staged delivery or trigger action
+	 * still reads.
+	 */
+	private static final String DELETE_OLD_EVENTS = "DELETE FROM #.topic_event WHERE (namespace, topic, event_id) IN"
+			+ " (SELECT e.namespace, e.topic, e.event_id FROM #.topic_event e WHERE e.namespace = ?"
+			+ " AND e.dispatched_at < ? AND NOT EXISTS (SELECT 1 FROM #.event_delivery d"
+			+ " WHERE d.namespace = e.namespace AND d.topic = e.topic AND d.event_id = e.event_id)"
+			+ " AND NOT EXISTS (SELECT 1 FROM #.event_action a WHERE a.namespace = e.namespace"
+			+ " AND a.topic = e.topic AND a.event_id = e.event_id) LIMIT ?)";
+
 	private final JdbcTemplate jdbc;
 
 	private final String schema;
@@ -95,6 +106,14 @@ public final class RetentionRepository {
 	 */
 	public int deleteOrphanedInbox(int limit) {
 		return this.jdbc.update(q(DELETE_ORPHANED_INBOX), limit);
+	}
+
+	/**
+	 * Deletes up to {@code limit} topic events of the namespace dispatched before the
+	 * cutoff (a repeat of such an event's id is then a new event). @return how many
+	 */
+	public int deleteEventsDispatchedBefore(String namespace, Instant dispatchedBefore, int limit) {
+		return this.jdbc.update(q(DELETE_OLD_EVENTS), namespace, Sql.ts(dispatchedBefore), limit);
 	}
 
 }

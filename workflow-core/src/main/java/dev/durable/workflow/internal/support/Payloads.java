@@ -1,10 +1,13 @@
 package dev.durable.workflow.internal.support;
 
+import java.nio.charset.StandardCharsets;
+
 import java.lang.reflect.Type;
 
 import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.failure.PayloadUnreadableException;
 import dev.durable.workflow.payload.EncodedValue;
+import dev.durable.workflow.payload.EncryptingPayloadConverter;
 import dev.durable.workflow.payload.PayloadConverter;
 
 /** The engine's view of payloads: the user's converter plus the size limit. */
@@ -74,6 +77,22 @@ public final class Payloads {
 			throw new PayloadException(
 					"Cannot deserialize " + what + " as " + type.getTypeName() + ": " + ex.getMessage(), false, ex);
 		}
+	}
+
+	/**
+	 * A JSON document (an event's payload, which the database matches as plain JSON) as
+	 * the converter stores payloads: encrypted when it encrypts.
+	 */
+	public static byte[] storedFromJson(PayloadConverter converter, String json) {
+		byte[] plain = json.getBytes(StandardCharsets.UTF_8);
+		return (converter instanceof EncryptingPayloadConverter encrypting) ? encrypting.encrypt(plain) : plain;
+	}
+
+	/**
+	 * The converter that writes plain JSON: the wrapped one of an encrypting converter.
+	 */
+	public static PayloadConverter plain(PayloadConverter converter) {
+		return (converter instanceof EncryptingPayloadConverter encrypting) ? encrypting.delegate() : converter;
 	}
 
 }

@@ -1,6 +1,5 @@
 package dev.durable.workflow.internal.topic;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,7 +27,7 @@ import dev.durable.workflow.internal.node.NodeService;
 import dev.durable.workflow.internal.store.InboxKind;
 import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.store.TopicMatch;
-import dev.durable.workflow.payload.EncryptingPayloadConverter;
+import dev.durable.workflow.internal.support.Payloads;
 import dev.durable.workflow.payload.PayloadConverter;
 
 /**
@@ -313,7 +312,8 @@ public final class TopicDispatcher implements NodeService {
 				ps.setObject(1, d.runId());
 				ps.setString(2, InboxKind.EVENT.stored());
 				ps.setString(3, null);
-				ps.setBytes(4, EventCodec.write(List.of(d.event(encode(d.payload())))));
+				ps.setBytes(4,
+						EventCodec.write(List.of(d.event(Payloads.storedFromJson(this.converter, d.payload())))));
 			});
 			this.jdbc.batchUpdate(this.markInput, toInbox, toInbox.size(),
 					(PreparedStatement ps, Delivery d) -> ps.setObject(1, d.runId()));
@@ -329,12 +329,6 @@ public final class TopicDispatcher implements NodeService {
 			sleepQuietly();
 		}
 		return true;
-	}
-
-	/** The payload as the run's converter stores payloads: encrypted when it encrypts. */
-	private byte[] encode(String json) {
-		byte[] plain = json.getBytes(StandardCharsets.UTF_8);
-		return (this.converter instanceof EncryptingPayloadConverter encrypting) ? encrypting.encrypt(plain) : plain;
 	}
 
 	private record Published(String eventId, String payload, Instant publishedAt) {

@@ -1,6 +1,5 @@
 package dev.durable.workflow.internal.trigger;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
@@ -31,7 +30,6 @@ import dev.durable.workflow.internal.registry.WorkflowRegistry;
 import dev.durable.workflow.internal.store.Sql;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
-import dev.durable.workflow.payload.EncryptingPayloadConverter;
 
 /**
  * A worker node's event triggers: at each start it declares the triggers of the types it
@@ -230,7 +228,7 @@ public final class EventTriggers {
 	/** Starts a run in a savepoint: a conflict (a repeat) or a refusal starts nothing. */
 	private void startRun(TriggerDeclaration trigger, String workflowId, String inputJson, String what,
 			List<Runnable> afterCommit) {
-		byte[] input = encode(inputJson);
+		byte[] input = Payloads.storedFromJson(this.payloads.converter(), inputJson);
 		if (trigger.inputType() != null) {
 			try {
 				this.payloads.decode(input, trigger.inputType(), "the input of " + trigger.workflowType());
@@ -326,13 +324,6 @@ public final class EventTriggers {
 			pointer.append('/').append(part.replace("~", "~0").replace("/", "~1"));
 		}
 		return pointer.toString();
-	}
-
-	/** The payload as the converter stores payloads: encrypted when it encrypts. */
-	private byte[] encode(String json) {
-		byte[] plain = json.getBytes(StandardCharsets.UTF_8);
-		return (this.payloads.converter() instanceof EncryptingPayloadConverter encrypting) ? encrypting.encrypt(plain)
-				: plain;
 	}
 
 	/** An action a trigger set off, with its event's payload. */

@@ -104,6 +104,21 @@ class EventReaderTest {
 							.build()));
 	}
 
+	/** The kinds of waits for topic events. */
+	private static List<Event> topicWaits() {
+		return List.of(new Event.TopicWaitStarted(4, "orders", "{\"orderId\":\"o-1\"}", null),
+				new Event.TopicWaitStarted(5, "ticks", "{}", 17L), new Event.TopicWaitEnded(5),
+				new Event.TopicEventReceived(4, "orders", "pay-1", 42, bytes("{\"orderId\":\"o-1\"}"),
+						Instant.parse("2026-12-07T10:00:00Z")));
+	}
+
+	@Test
+	void topicWaitsReadAsTheRecordBindingDoes() {
+		byte[] row = EventCodec.write(topicWaits());
+		assertThat(EventCodec.read(row)).usingRecursiveComparison().isEqualTo(readBound(row));
+		assertThat(EventCodec.read(row)).usingRecursiveComparison().isEqualTo(topicWaits());
+	}
+
 	@Test
 	void activityOperationsReadAsTheRecordBindingDoes() {
 		byte[] row = EventCodec.write(activityOperations());
@@ -152,6 +167,7 @@ class EventReaderTest {
 		Set<EventType> covered = EnumSet.noneOf(EventType.class);
 		List<Event> all = new ArrayList<>(everyKind());
 		all.addAll(activityOperations());
+		all.addAll(topicWaits());
 		for (Event event : all) {
 			covered.add(event.type());
 			assertThat(StoredEvent.of(event).type()).isEqualTo(event.type());
