@@ -25,3 +25,18 @@ CREATE INDEX queued_run_partition ON ${schema}.queued_run (namespace, queue, par
 -- fair admission of task-queue activities, per key in claim order
 CREATE INDEX activity_fair ON ${schema}.activity (namespace, task_queue, partition_key, priority, next_attempt_at, run_id, seq)
     WHERE state = 'SCHEDULED' AND task_queue IS NOT NULL;
+
+--changeset durable:023-fair-passes
+-- Fair admission across rounds (stride scheduling): each key's pass grows by 1/weight per item
+-- admitted, the queue's virtual time follows the items served; a key's next item ranks at
+-- greatest(its pass, the virtual time) + its place among the key's waiting items / weight. A
+-- key that was idle starts at the virtual time (no credit for idleness); a row whose pass fell
+-- behind the virtual time says nothing more and is removed.
+ALTER TABLE ${schema}.queue ADD COLUMN virtual_time double precision NOT NULL DEFAULT 0;
+CREATE TABLE ${schema}.queue_key_pass (
+    namespace     text NOT NULL,
+    queue         text NOT NULL,
+    partition_key text NOT NULL,
+    pass          double precision NOT NULL,
+    PRIMARY KEY (namespace, queue, partition_key)
+);

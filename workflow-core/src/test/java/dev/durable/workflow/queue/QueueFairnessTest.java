@@ -149,6 +149,21 @@ class QueueFairnessTest {
 	}
 
 	@Test
+	void theKeysTakeTurnsAcrossRoundsOfOneRunEach() {
+		setUp(QueueDefinition.named("single").withFairness());
+		Instant t0 = this.engines.clock.instant().minusSeconds(60);
+		waiting("single", "big", 100, t0);
+		assertThat(round("single", 1)).containsExactly("big");
+		waiting("single", "small", 3, t0.plusSeconds(30));
+		List<String> admitted = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			admitted.addAll(round("single", 1));
+		}
+		assertThat(admitted).as("one run per round, the keys alternating")
+			.containsExactly("small", "big", "small", "big", "small", "big");
+	}
+
+	@Test
 	void aKeyOfWeightThreeGetsThreeAdmissionsForEachOfAKeyOfWeightOne() {
 		setUp(QueueDefinition.named("weighted").withPartitionWeight("gold", 3));
 		Instant t0 = this.engines.clock.instant().minusSeconds(60);

@@ -94,6 +94,7 @@ class MutatingEndpointsDisabledByDefaultTest {
 		this.mvc.perform(json(post("/durable/replay-check"), "{\"none\": []}")).andExpect(status().isOk());
 		this.mvc.perform(get("/durable/schedules")).andExpect(status().isOk());
 		this.mvc.perform(get("/durable/batches")).andExpect(status().isOk());
+		this.mvc.perform(get("/durable/topics")).andExpect(status().isOk());
 
 		disabled(json(post("/durable/batches"), "{\"operation\":\"TERMINATE\",\"filter\":{\"type\":\"order\"}}"));
 		disabled(post("/durable/batches/b/cancel"));
@@ -115,6 +116,7 @@ class MutatingEndpointsDisabledByDefaultTest {
 		disabled(post("/durable/schedules/s/trigger"));
 		disabled(post("/durable/schedules/s/backfill"));
 		disabled(delete("/durable/schedules/s"));
+		disabled(json(post("/durable/topics/payments/events"), "{\"orderId\":\"o-1\"}"));
 		disabled(json(post("/durable/activities/complete"), "{\"token\":\"t\"}"));
 		disabled(json(post("/durable/activities/fail"), "{\"token\":\"t\",\"failure\":{\"message\":\"m\"}}"));
 		disabled(json(post("/durable/activities/heartbeat"), "{\"token\":\"t\"}"));
@@ -171,7 +173,7 @@ class MutatingEndpointsDisabledByDefaultTest {
 				"POST /durable/workflows/{workflowId}/terminate", "POST /durable/workflows/{workflowId}/reset",
 				"POST /durable/workflows/{workflowId}/pause", "POST /durable/workflows/{workflowId}/unpause",
 				"PUT /durable/builds/current", "PUT /durable/builds/ramping", "POST /durable/builds/{buildId}/move",
-				"POST /durable/workflows/{workflowId}/move-build",
+				"POST /durable/workflows/{workflowId}/move-build", "POST /durable/topics/{topic}/events",
 				"POST /durable/workflows/{workflowId}/activities/{activityId}/pause",
 				"POST /durable/workflows/{workflowId}/activities/{activityId}/unpause",
 				"POST /durable/workflows/{workflowId}/activities/{activityId}/reset",

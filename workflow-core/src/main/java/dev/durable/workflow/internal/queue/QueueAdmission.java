@@ -60,6 +60,8 @@ public final class QueueAdmission {
 
 	private final List<QueueOccupancy> occupancies;
 
+	private final FairPasses passes;
+
 	/**
 	 * @param occupancies every kind of item that holds slots of a queue (workflow runs,
 	 * activity attempts): a round counts them all, whichever source it admits from
@@ -68,6 +70,7 @@ public final class QueueAdmission {
 		this.jdbc = jdbc;
 		this.schema = schema;
 		this.occupancies = List.copyOf(occupancies);
+		this.passes = new FairPasses(jdbc, schema);
 	}
 
 	private String q(String sql) {
@@ -149,6 +152,9 @@ public final class QueueAdmission {
 			pagesLeft = from != null;
 		}
 		List<A> admitted = chosen.isEmpty() ? List.of() : source.admit(namespace, queue, node, now, chosen);
+		if (limits.fair() && !chosen.isEmpty()) {
+			this.passes.admitted(namespace, limits, chosen);
+		}
 		if (!chosen.isEmpty() && limits.rateLimit() > 0) {
 			// every chosen candidate used a start of the window, even one the source lost
 			// to a race

@@ -87,9 +87,9 @@ public interface QueueSource<K, A> {
 	/**
 	 * The parameters of a page of candidates, in the order every source's query takes
 	 * them: namespace, queue and now, then the text arrays (the source's filters, the
-	 * full partitions), then the weights of a fair order (see {@link FairOrder}), then
-	 * the priority of the cursor twice and the rest of it (when there is a cursor), then
-	 * the page size.
+	 * full partitions), then the weights of a fair order (see {@link FairOrder}) with the
+	 * namespace and queue again (the passes), then the priority of the cursor twice and
+	 * the rest of it (when there is a cursor), then the page size.
 	 * @param weights the weights of the fair order as a JSON object, or {@code null} for
 	 * the order of arrival
 	 * @param cursor the priority of the last row read, then its other order columns;
@@ -116,6 +116,8 @@ public interface QueueSource<K, A> {
 			}
 			if (weights != null) {
 				ps.setString(i++, weights);
+				ps.setString(i++, namespace);
+				ps.setString(i++, queue);
 			}
 			if (priority != null && cursor != null) {
 				ps.setInt(i++, priority);

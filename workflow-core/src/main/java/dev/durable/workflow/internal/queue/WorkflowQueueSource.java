@@ -149,7 +149,7 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 	 * Where a page ends: the last row read, in the order (priority descending, arrival,
 	 * run id).
 	 */
-	private record Cursor(int priority, long turn, Timestamp enqueuedAt, UUID runId) {
+	private record Cursor(int priority, double turn, Timestamp enqueuedAt, UUID runId) {
 	}
 
 	@Override
@@ -174,7 +174,7 @@ public final class WorkflowQueueSource implements QueueSource<UUID, WorkflowQueu
 		this.jdbc.query(q(sql), parameters, (rs) -> {
 			UUID runId = Sql.uuid(rs, "run_id");
 			rows[0]++;
-			last[0] = new Cursor(rs.getInt("priority"), queue.fair() ? rs.getLong("turn") : 0,
+			last[0] = new Cursor(rs.getInt("priority"), queue.fair() ? rs.getDouble("turn") : 0,
 					rs.getTimestamp("enqueued_at"), runId);
 			if (rs.getBoolean("open")) {
 				candidates.add(new AdmissionPlan.Candidate<>(runId, rs.getString("partition_key")));

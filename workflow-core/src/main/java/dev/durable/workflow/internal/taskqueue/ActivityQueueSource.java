@@ -50,7 +50,7 @@ final class ActivityQueueSource implements QueueSource<ActivityQueueSource.Key, 
 	private static final List<String> FAIR_ORDER = List.of("next_attempt_at", "run_id", "seq");
 
 	/** Where a page ends: the last row read, in claim order. */
-	private record Cursor(int priority, long turn, Timestamp dueAt, UUID runId, long seq) {
+	private record Cursor(int priority, double turn, Timestamp dueAt, UUID runId, long seq) {
 	}
 
 	private final JdbcTemplate jdbc;
@@ -93,7 +93,7 @@ final class ActivityQueueSource implements QueueSource<ActivityQueueSource.Key, 
 				(after != null) ? after.priority() : null, cursor, limit);
 		this.jdbc.query(Sql.q(this.schema, sql), parameters, (rs) -> {
 			Key key = new Key(Sql.uuid(rs, "run_id"), rs.getLong("seq"));
-			last[0] = new Cursor(rs.getInt("priority"), queue.fair() ? rs.getLong("turn") : 0,
+			last[0] = new Cursor(rs.getInt("priority"), queue.fair() ? rs.getDouble("turn") : 0,
 					rs.getTimestamp("next_attempt_at"), key.runId(), key.seq());
 			candidates.add(new AdmissionPlan.Candidate<>(key, rs.getString("partition_key")));
 		});
