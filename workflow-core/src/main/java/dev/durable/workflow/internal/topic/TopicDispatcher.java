@@ -158,6 +158,18 @@ public final class TopicDispatcher implements NodeService {
 				+ " FROM #.topic_event WHERE position IS NULL ORDER BY published_at LIMIT 1000) t");
 	}
 
+	/**
+	 * How often a node looks for events without being asked, for a poll interval: five of
+	 * them, at least a second. The notification of a publish wakes the dispatch at once;
+	 * the sweep is only for what a notification missed (a node that died between a
+	 * publish's commit and its dispatch, a listener reconnecting), so it need not cost
+	 * every poll two statements.
+	 */
+	public static Duration sweepInterval(Duration pollInterval) {
+		Duration five = pollInterval.multipliedBy(5);
+		return (five.compareTo(Duration.ofSeconds(1)) < 0) ? Duration.ofSeconds(1) : five;
+	}
+
 	/** Asks for a dispatch soon (a publish's notification). */
 	public void dispatchSoon() {
 		if (this.asked.availablePermits() == 0) {

@@ -73,7 +73,7 @@ public final class Engine implements LocalNode, RunWaker, QueueWaker {
 
 	/**
 	 * Adds a step that a worker node runs after each dispatch of topic events (and at
-	 * least once per poll interval); before the node first starts.
+	 * least every five poll intervals); before the node first starts.
 	 */
 	public void addTopicStep(Runnable step) {
 		this.node.topicSteps.add(step);

@@ -155,7 +155,8 @@ final class NodeRuntime {
 		if (this.worker.isPresent()) {
 			FallbackPoll poll = this.worker.get().poll();
 			TopicDispatcher topics = new TopicDispatcher(node.stores.jdbc(), node.stores.tx(), config.schema(),
-					node.payloads.converter(), this::wake, config.pollInterval(), node.clock, node.topicSteps);
+					node.payloads.converter(), this::wake, TopicDispatcher.sweepInterval(config.pollInterval()),
+					node.clock, node.topicSteps);
 			services.add(NodeService.of(() -> this.wakeups.listen(nodeId, poll::pollNow, node.queues::woken,
 					node.taskQueues::woken, (runId) -> this.executor.wakeOrPoll(runId, poll::pollNow),
 					node.waiters::outputsCommittedElsewhere, node.waiters::closedElsewhere, topics::dispatchSoon),
