@@ -87,7 +87,7 @@ public final class TopicDispatcher implements NodeService {
 
 	private final String insertInbox;
 
-	private final String dropDelivery;
+	private final String dropDeliveries;
 
 	private final Clock clock;
 
@@ -153,7 +153,10 @@ public final class TopicDispatcher implements NodeService {
 		this.markInput = Sql.q(schema,
 				"UPDATE #.workflow_run SET pending_input = true, inbox_seq = inbox_seq + 1 WHERE run_id = ?");
 		this.insertInbox = Sql.q(schema, "INSERT INTO #.inbox (run_id, kind, name, payload) VALUES (?, ?, ?, ?)");
-		this.dropDelivery = Sql.q(schema, "DELETE FROM #.event_delivery WHERE run_id = ? AND wait_seq = ?");
+		this.dropDeliveries = Sql.q(schema,
+				"DELETE FROM #.event_delivery d USING (SELECT unnest(?::uuid[]) AS run_id,"
+						+ " unnest(?::bigint[]) AS wait_seq) t WHERE d.run_id = t.run_id AND d.wait_seq = t.wait_seq"
+						+ " RETURNING d.run_id, d.wait_seq");
 		this.topicsWithEvents = Sql.q(schema, "SELECT DISTINCT namespace, topic FROM (SELECT namespace, topic"
 				+ " FROM #.topic_event WHERE position IS NULL ORDER BY published_at LIMIT 1000) t");
 	}
@@ -301,23 +304,31 @@ public final class TopicDispatcher implements NodeService {
 				open.put(runId, rs.getBoolean(3));
 				owners.put(runId, rs.getObject(2, UUID.class));
 			}, (Object) runIds);
-			List<Delivery> toInbox = new ArrayList<>();
-			List<Delivery> done = new ArrayList<>();
+			List<Delivery> taken = new ArrayList<>();
 			for (Delivery delivery : staged) {
-				Boolean isOpen = open.get(delivery.runId());
-				if (!existing.contains(delivery.runId())) {
-					done.add(delivery); // the run is gone (retention)
+				// a run that is gone (retention) or closed takes nothing; a run whose row
+				// a
+				// commit holds is left for the next round
+				if (!existing.contains(delivery.runId()) || open.containsKey(delivery.runId())) {
+					taken.add(delivery);
 				}
-				else if (isOpen == null) {
-					continue; // its row is locked by a commit: the next round
-				}
-				else if (isOpen) {
+			}
+			// removing the staged rows first: a delivery another node's round moved to
+			// the
+			// inbox meanwhile is gone, and is not delivered twice
+			Set<String> removed = new HashSet<>();
+			if (!taken.isEmpty()) {
+				this.jdbc.query(this.dropDeliveries, (rs) -> {
+					removed.add(rs.getObject(1, UUID.class) + "/" + rs.getLong(2));
+				}, taken.stream().map(Delivery::runId).toArray(UUID[]::new),
+						taken.stream().map(Delivery::waitSeq).toArray(Long[]::new));
+			}
+			List<Delivery> toInbox = new ArrayList<>();
+			for (Delivery delivery : taken) {
+				if (removed.contains(delivery.runId() + "/" + delivery.waitSeq())
+						&& Boolean.TRUE.equals(open.get(delivery.runId()))) {
 					toInbox.add(delivery);
-					done.add(delivery);
 					woken.put(delivery.runId(), owners.get(delivery.runId()));
-				}
-				else {
-					done.add(delivery); // the run closed: nothing waits any more
 				}
 			}
 			this.jdbc.batchUpdate(this.insertInbox, toInbox, toInbox.size(), (PreparedStatement ps, Delivery d) -> {
@@ -329,11 +340,7 @@ public final class TopicDispatcher implements NodeService {
 			});
 			this.jdbc.batchUpdate(this.markInput, toInbox, toInbox.size(),
 					(PreparedStatement ps, Delivery d) -> ps.setObject(1, d.runId()));
-			this.jdbc.batchUpdate(this.dropDelivery, done, done.size(), (PreparedStatement ps, Delivery d) -> {
-				ps.setObject(1, d.runId());
-				ps.setLong(2, d.waitSeq());
-			});
-			delivered[0] = done.size();
+			delivered[0] = taken.size();
 		});
 		woken.forEach(this.wake);
 		if (delivered[0] == 0) {
