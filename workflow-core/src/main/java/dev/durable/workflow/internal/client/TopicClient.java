@@ -10,6 +10,7 @@ import dev.durable.workflow.client.TopicStatus;
 import dev.durable.workflow.failure.PayloadException;
 import dev.durable.workflow.internal.support.Errors;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.support.TopicNames;
 import dev.durable.workflow.internal.topic.TopicPublisher;
 import dev.durable.workflow.payload.PayloadConverter;
 
@@ -18,9 +19,6 @@ import dev.durable.workflow.payload.PayloadConverter;
  * converter (its unencrypted form: the database matches waits against its fields).
  */
 public final class TopicClient {
-
-	/** The longest topic name. */
-	public static final int MAX_TOPIC_LENGTH = 200;
 
 	/** The longest event id. */
 	public static final int MAX_EVENT_ID_LENGTH = 200;
@@ -39,10 +37,7 @@ public final class TopicClient {
 	 * not JSON
 	 */
 	public PublishedEvent publish(String topic, Object payload, String eventId) {
-		if (topic == null || topic.isBlank() || topic.length() > MAX_TOPIC_LENGTH || topic.indexOf(0) >= 0) {
-			throw new IllegalArgumentException("A topic is 1 to " + MAX_TOPIC_LENGTH
-					+ " characters, not blank and without NUL, not '" + topic + "'");
-		}
+		TopicNames.checkTopic(topic);
 		if (eventId != null
 				&& (eventId.isBlank() || eventId.length() > MAX_EVENT_ID_LENGTH || eventId.indexOf(0) >= 0)) {
 			throw new IllegalArgumentException("An event id is 1 to " + MAX_EVENT_ID_LENGTH

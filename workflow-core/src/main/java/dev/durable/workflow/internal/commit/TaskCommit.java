@@ -139,9 +139,11 @@ public record TaskCommit(Fence fence, HistoryRow history, Timers timers, Activit
 	 * {@code null} when the task upserted nothing
 	 * @param events the events set and stream values written and streams closed by the
 	 * task (EVENT_SET, STREAM_WRITE and STREAM_CLOSED commands), in the order issued
+	 * @param topicWaits the waits for topic events the task began or ended
+	 * (TOPIC_WAIT_STARTED, TOPIC_WAIT_ENDED), in the order issued
 	 */
 	public record Outputs(List<TaskResult.UpdateOutcome> updates, int unfinishedHandlers, Attributes attributes,
-			List<Event> events) {
+			List<Event> events, List<Event> topicWaits) {
 	}
 
 	/**

@@ -270,7 +270,8 @@ public final class TaskCommitBuilder {
 				new TaskCommit.Outputs(result.updates(), result.unfinishedHandlers(),
 						VisibilityStates.changes(result.commands()) ? new TaskCommit.Attributes(
 								runner.visibility().memo(), runner.visibility().searchAttributes()) : null,
-						events.stream().filter((e) -> e.type().isOutput() || e.type().isTopicWait()).toList()));
+						events.stream().filter((e) -> e.type().isOutput()).toList(),
+						events.stream().filter((e) -> e.type().isTopicWait()).toList()));
 	}
 
 	private static void removeTimer(long seq, Map<Long, Instant> newTimers, List<Long> removedTimers) {

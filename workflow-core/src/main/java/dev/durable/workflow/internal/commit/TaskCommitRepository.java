@@ -238,6 +238,7 @@ public final class TaskCommitRepository {
 		}
 		this.outputs.write(c.fence().runId(), c.fence().namespace(), c.fence().workflowId(), c.history().time(),
 				c.outputs().events());
+		this.outputs.registerWaits(c.fence().runId(), c.fence().namespace(), c.outputs().topicWaits());
 		for (var update : c.outputs().updates()) {
 			this.jdbc.update(
 					q("UPDATE #.dedup SET stage = ?, outcome = ?, failure = ? WHERE namespace = ?"

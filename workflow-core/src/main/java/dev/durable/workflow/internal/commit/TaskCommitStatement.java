@@ -108,7 +108,8 @@ final class TaskCommitStatement {
 		return c.relatives().childStarts().isEmpty() && c.relatives().externals().isEmpty()
 				&& c.outputs().updates().isEmpty() && c.outputs().attributes() == null
 				&& c.close().continuedAs() == null && c.close().carriedSignals().isEmpty()
-				&& c.activities().queued().isEmpty() && c.outputs().events().isEmpty();
+				&& c.activities().queued().isEmpty() && c.outputs().events().isEmpty()
+				&& c.outputs().topicWaits().isEmpty();
 	}
 
 	private static int shape(TaskCommit c) {

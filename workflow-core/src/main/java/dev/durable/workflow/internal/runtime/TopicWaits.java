@@ -17,6 +17,7 @@ import dev.durable.workflow.internal.history.Event;
 import dev.durable.workflow.internal.history.Event.TopicEventReceived;
 import dev.durable.workflow.internal.support.InternalJson;
 import dev.durable.workflow.internal.support.Payloads;
+import dev.durable.workflow.internal.support.TopicNames;
 
 /**
  * The run's waits for events on topics ({@code Workflows.awaitEvent}). Beginning a wait
@@ -27,9 +28,6 @@ import dev.durable.workflow.internal.support.Payloads;
  * code never sees it, on replay either.
  */
 final class TopicWaits {
-
-	/** The longest topic name. */
-	static final int MAX_TOPIC_LENGTH = 200;
 
 	private final CommandRecorder commands;
 
@@ -52,9 +50,9 @@ final class TopicWaits {
 	 */
 	<T> Optional<TopicEvent<T>> await(long seq, String topic, EventMatch match, Type type, Duration timeout,
 			WorkflowContext context) {
-		checkTopic(topic);
-		this.commands.emit(new Event.TopicWaitStarted(seq, topic, matchJson(match), match.afterPosition()));
+		TopicNames.checkTopic(topic);
 		String json = matchJson(match);
+		this.commands.emit(new Event.TopicWaitStarted(seq, topic, json, match.afterPosition()));
 		this.waiting.put(seq, new RunWait(RunWait.Kind.EVENT, topic, null, null, null, "an event matching " + json
 				+ ((match.afterPosition() != null) ? " after position " + match.afterPosition() : "")));
 		boolean received;
@@ -113,13 +111,6 @@ final class TopicWaits {
 	 */
 	static String matchJson(EventMatch match) {
 		return new String(InternalJson.write(match.fields()), StandardCharsets.UTF_8);
-	}
-
-	static void checkTopic(String topic) {
-		if (topic == null || topic.isBlank() || topic.length() > MAX_TOPIC_LENGTH) {
-			throw new IllegalArgumentException(
-					"A topic is 1 to " + MAX_TOPIC_LENGTH + " characters and not blank, not '" + topic + "'");
-		}
 	}
 
 }

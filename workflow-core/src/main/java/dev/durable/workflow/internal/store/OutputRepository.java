@@ -55,8 +55,8 @@ public final class OutputRepository {
 	}
 
 	/**
-	 * Writes a task's outputs (EVENT_SET, STREAM_WRITE, STREAM_CLOSED) and registers or
-	 * removes its waits for topic events, in order; inside the task's transaction.
+	 * Writes a task's outputs (EVENT_SET, STREAM_WRITE, STREAM_CLOSED), in order; inside
+	 * the task's transaction.
 	 */
 	public void write(UUID runId, String namespace, String workflowId, Instant time, List<Event> outputs) {
 		List<EventSet> events = new ArrayList<>();
@@ -66,8 +66,6 @@ public final class OutputRepository {
 				case EventSet set -> events.add(set);
 				case StreamWrite write -> streams.add(new StreamValue(write.key(), write.offset(), write.value()));
 				case StreamClosed closed -> streams.add(new StreamValue(closed.key(), closed.offset(), null));
-				case TopicWaitStarted wait -> this.topicWaits.register(runId, namespace, wait);
-				case TopicWaitEnded ended -> this.topicWaits.unregister(runId, ended.seq());
 				default -> throw new IllegalArgumentException("Not an output: " + output.type());
 			}
 		}
@@ -98,6 +96,20 @@ public final class OutputRepository {
 						ps.setBytes(4, e.value());
 						ps.setTimestamp(5, Sql.ts(time));
 					});
+		}
+	}
+
+	/**
+	 * Registers and removes the waits for topic events a task began and ended
+	 * (TOPIC_WAIT_STARTED, TOPIC_WAIT_ENDED), in order; inside the task's transaction.
+	 */
+	public void registerWaits(UUID runId, String namespace, List<Event> waits) {
+		for (Event wait : waits) {
+			switch (wait) {
+				case TopicWaitStarted started -> this.topicWaits.register(runId, namespace, started);
+				case TopicWaitEnded ended -> this.topicWaits.unregister(runId, ended.seq());
+				default -> throw new IllegalArgumentException("Not a topic wait: " + wait.type());
+			}
 		}
 	}
 

@@ -1,8 +1,5 @@
 package dev.durable.workflow.internal.store;
 
-import java.util.Map;
-import java.util.TreeSet;
-
 /**
  * How a wait's match meets an event's payload, in SQL. A match is a JSON object of field
  * paths and values; an event's payload projected on a wait's fields (each path read with
@@ -26,13 +23,6 @@ public final class TopicMatch {
 	public static String projection(String payload, String fields) {
 		return "coalesce((SELECT jsonb_object_agg(f, " + payload + " #> string_to_array(f, '.')) FROM unnest(" + fields
 				+ ") f), '{}'::jsonb)";
-	}
-
-	/** The fields of a match, sorted (the shape's key). */
-	static String[] fields(Map<?, ?> match) {
-		TreeSet<String> names = new TreeSet<>();
-		match.keySet().forEach((key) -> names.add(String.valueOf(key)));
-		return names.toArray(String[]::new);
 	}
 
 	/** The channel the nodes listen on for the schema. */

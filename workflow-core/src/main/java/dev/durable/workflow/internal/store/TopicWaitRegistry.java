@@ -1,13 +1,10 @@
 package dev.durable.workflow.internal.store;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.durable.workflow.internal.history.Event.TopicWaitStarted;
-import dev.durable.workflow.internal.support.InternalJson;
 
 /**
  * Registers and removes a run's waits for topic events, inside the commit of the task
@@ -39,8 +36,11 @@ final class TopicWaitRegistry {
 				"INSERT INTO #.event_topic (namespace, topic) VALUES (?, ?) ON CONFLICT DO NOTHING");
 		this.lastPosition = Sql.q(schema,
 				"SELECT last_position FROM #.event_topic WHERE namespace = ? AND topic = ? FOR SHARE");
-		this.register = Sql.q(schema, "WITH p AS (SELECT ?::uuid AS run_id, ?::bigint AS seq, ?::text AS ns,"
-				+ " ?::text AS topic, ?::text[] AS fields, ?::jsonb AS match, ?::bigint AS after, ?::bigint AS last),"
+		// the shape's fields are the match's keys, sorted: the same for every wait of a
+		// call site, so a dispatch finds its waits by one projection per shape
+		this.register = Sql.q(schema, "WITH p AS (SELECT r.*, ARRAY(SELECT jsonb_object_keys(r.match) ORDER BY 1)"
+				+ " AS fields FROM (SELECT ?::uuid AS run_id, ?::bigint AS seq, ?::text AS ns, ?::text AS topic,"
+				+ " ?::jsonb AS match, ?::bigint AS after, ?::bigint AS last) r),"
 				+ " shape AS (INSERT INTO #.event_wait_shape (namespace, topic, fields) SELECT ns, topic, fields FROM p"
 				+ " ON CONFLICT DO NOTHING),"
 				+ " hit AS (INSERT INTO #.event_delivery (run_id, wait_seq, namespace, topic, event_id, position)"
@@ -60,10 +60,8 @@ final class TopicWaitRegistry {
 		Long last = this.jdbc.queryForObject(this.lastPosition, Long.class, namespace, wait.topic());
 		long dispatched = (last != null) ? last : 0L;
 		long after = (wait.afterPosition() != null) ? Math.min(wait.afterPosition(), dispatched) : dispatched;
-		String[] fields = TopicMatch
-			.fields(InternalJson.read(wait.match().getBytes(StandardCharsets.UTF_8), Map.class));
 		this.jdbc.query(this.register, (rs) -> {
-		}, runId, wait.seq(), namespace, wait.topic(), fields, wait.match(), after, dispatched, this.channel,
+		}, runId, wait.seq(), namespace, wait.topic(), wait.match(), after, dispatched, this.channel,
 				TopicMatch.NOTIFICATION);
 	}
 

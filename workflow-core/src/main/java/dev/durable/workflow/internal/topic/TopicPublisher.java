@@ -19,6 +19,9 @@ public final class TopicPublisher {
 	public record Published(String eventId, boolean stored) {
 	}
 
+	/** The most topics {@link #topics()} lists. */
+	public static final int MAX_TOPICS = 1000;
+
 	private final JdbcTemplate jdbc;
 
 	private final String publish;
@@ -39,9 +42,6 @@ public final class TopicPublisher {
 				+ " AND e.position IS NULL)" + " FROM #.event_topic t WHERE t.namespace = ? ORDER BY t.topic LIMIT "
 				+ MAX_TOPICS);
 	}
-
-	/** The most topics {@link #topics()} lists. */
-	public static final int MAX_TOPICS = 1000;
 
 	/** The namespace's topics, by name. */
 	public List<TopicStatus> topics() {

@@ -5,13 +5,13 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.durable.workflow.CancelOnEvent;
 import dev.durable.workflow.StartOnEvent;
 import dev.durable.workflow.internal.registry.WorkflowDefinition;
+import dev.durable.workflow.internal.support.TopicNames;
 
 /**
  * One trigger a workflow type declares, read from its annotations and checked.
@@ -34,8 +34,6 @@ record TriggerDeclaration(String workflowType, String topic, String kind, @Nulla
 	static final String BATCH = "BATCH";
 
 	static final String CANCEL = "CANCEL";
-
-	private static final Pattern FIELD = Pattern.compile("[A-Za-z0-9_$@-]+(\\.[A-Za-z0-9_$@-]+)*");
 
 	/**
 	 * The triggers a type's annotations declare.
@@ -80,13 +78,13 @@ record TriggerDeclaration(String workflowType, String topic, String kind, @Nulla
 	}
 
 	private static void checkTopic(String topic, String where) {
-		if (topic.isBlank() || topic.length() > 200) {
+		if (!TopicNames.isTopic(topic)) {
 			throw new IllegalStateException(where + ": a topic is 1 to 200 characters and not blank");
 		}
 	}
 
 	private static String checkField(String field, String where) {
-		if (!FIELD.matcher(field).matches()) {
+		if (!TopicNames.isField(field)) {
 			throw new IllegalStateException(
 					where + ": '" + field + "' is not a payload field (a property name or a dotted path of them)");
 		}

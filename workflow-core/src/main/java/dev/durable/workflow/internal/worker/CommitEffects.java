@@ -95,8 +95,7 @@ final class CommitEffects {
 			log.info("Workflow task of run {} succeeded after {} failed attempt(s)", row.runId(), row.taskAttempt());
 		}
 		this.listeners.committed(row, commit);
-		if (commit.outputs().events().stream().anyMatch((e) -> e.type().isOutput())
-				|| (commit.closes() && runner.context().outputs().any())) {
+		if (!commit.outputs().events().isEmpty() || (commit.closes() && runner.context().outputs().any())) {
 			this.waiters.outputsCommitted(row.runId());
 		}
 		startAndArm(slot, row, runner, commit.activities().inline());

@@ -131,7 +131,7 @@ abstract class TaskWriterFixture {
 				new TaskCommit.Timers(fired, Map.of((long) historySeq + 1, fireAt), fireAt),
 				new TaskCommit.Activities(List.of(), List.of(), List.of(), false), TaskCommit.Close.OPEN,
 				new TaskCommit.Relatives(List.of(), List.of(), false),
-				new TaskCommit.Outputs(List.of(), 0, null, List.of()));
+				new TaskCommit.Outputs(List.of(), 0, null, List.of(), List.of()));
 		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;
 	}
@@ -151,7 +151,7 @@ abstract class TaskWriterFixture {
 				new TaskCommit.Activities(List.of(), List.of(), List.of(), false),
 				new TaskCommit.Close(RunStatus.COMPLETED, result, null, null, Map.of()),
 				new TaskCommit.Relatives(List.of(), List.of(), tellsRelatives),
-				new TaskCommit.Outputs(List.of(), 0, null, List.of()));
+				new TaskCommit.Outputs(List.of(), 0, null, List.of(), List.of()));
 		assertThat(TaskCommitRepository.isSingleStatement(commit)).isTrue();
 		return commit;
 	}
